@@ -1,0 +1,151 @@
+#pragma once
+/// Kubernetes-shaped API objects: what the API server holds about pods and nodes. Workload readers
+/// produce them; policies read them. Maps are std::map so iteration order is fixed.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tidesim {
+
+/// The extended resource name the NVIDIA device plugin advertises.
+inline constexpr const char* kGpuResource = "nvidia.com/gpu";
+
+/// Requests or capacities. CPU in millicores, memory in bytes, GPUs in device-plugin units
+/// (whole cards, or time-slicing replicas). `gpu_milli` (0-1000) is a fractional share of one
+/// card for GPU-sharing pods (openb's gpu_milli); 0 when unused. `extended` holds other
+/// extended resources by name.
+struct Resources {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t gpus = 0;
+  std::int64_t gpu_milli = 0;
+  std::map<std::string, std::int64_t> extended;
+
+  Resources& operator+=(const Resources& o);
+  Resources& operator-=(const Resources& o);
+  friend bool operator==(const Resources&, const Resources&) = default;
+};
+
+/// Taint effects and toleration operators use Kubernetes' spellings.
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;  // NoSchedule | PreferNoSchedule | NoExecute
+  friend bool operator==(const Taint&, const Taint&) = default;
+};
+
+struct Toleration {
+  std::string key;           // empty with operator Exists: tolerates everything
+  std::string op = "Equal";  // Equal | Exists
+  std::string value;
+  std::string effect;  // empty: all effects
+  friend bool operator==(const Toleration&, const Toleration&) = default;
+};
+
+/// One requirement of a label or node selector. Operators: In, NotIn, Exists, DoesNotExist, Gt, Lt.
+struct SelectorRequirement {
+  std::string key;
+  std::string op;
+  std::vector<std::string> values;
+  friend bool operator==(const SelectorRequirement&, const SelectorRequirement&) = default;
+};
+
+/// metav1.LabelSelector: all of match_labels and all of match_expressions must hold.
+struct LabelSelector {
+  std::map<std::string, std::string> match_labels;
+  std::vector<SelectorRequirement> match_expressions;
+  friend bool operator==(const LabelSelector&, const LabelSelector&) = default;
+};
+
+/// A node selector term: all requirements must hold (terms are ORed).
+struct NodeSelectorTerm {
+  std::vector<SelectorRequirement> match_expressions;
+  std::vector<SelectorRequirement> match_fields;  // only metadata.name is supported
+  friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) = default;
+};
+
+struct PreferredSchedulingTerm {
+  std::int32_t weight = 0;  // 1-100
+  NodeSelectorTerm preference;
+  friend bool operator==(const PreferredSchedulingTerm&, const PreferredSchedulingTerm&) = default;
+};
+
+struct NodeAffinity {
+  std::vector<NodeSelectorTerm> required;  // requiredDuringSchedulingIgnoredDuringExecution
+  std::vector<PreferredSchedulingTerm> preferred;
+  friend bool operator==(const NodeAffinity&, const NodeAffinity&) = default;
+};
+
+struct PodAffinityTerm {
+  LabelSelector label_selector;
+  std::string topology_key;
+  std::vector<std::string> namespaces;  // empty: the pod's own namespace
+  friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) = default;
+};
+
+struct WeightedPodAffinityTerm {
+  std::int32_t weight = 0;  // 1-100
+  PodAffinityTerm term;
+  friend bool operator==(const WeightedPodAffinityTerm&, const WeightedPodAffinityTerm&) = default;
+};
+
+/// Pod affinity or anti-affinity.
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+  friend bool operator==(const PodAffinity&, const PodAffinity&) = default;
+};
+
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 1;
+  std::string topology_key;
+  std::string when_unsatisfiable = "DoNotSchedule";  // DoNotSchedule | ScheduleAnyway
+  LabelSelector label_selector;
+  friend bool operator==(const TopologySpreadConstraint&,
+                         const TopologySpreadConstraint&) = default;
+};
+
+/// What the scheduler knows about a pod (the v1.Pod fields that matter for placement).
+struct PodSpec {
+  std::string name;
+  std::string namespace_name = "default";
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+  std::map<std::string, std::string> env;  // first container's env
+  std::string image;                       // first container's image
+  std::string scheduler_name = "default-scheduler";
+  std::int32_t priority = 0;
+  Resources requests;  // summed over containers
+  Resources limits;
+  std::map<std::string, std::string> node_selector;
+  std::string node_name;  // spec.nodeName, if pinned
+  NodeAffinity node_affinity;
+  PodAffinity pod_affinity;
+  PodAffinity pod_anti_affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread;
+  friend bool operator==(const PodSpec&, const PodSpec&) = default;
+};
+
+/// What the API server knows about a node.
+struct NodeSpec {
+  std::string name;
+  std::map<std::string, std::string> labels;  // includes kubernetes.io/hostname
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  Resources allocatable;
+  friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
+};
+
+/// True when `labels` satisfy `selector` (metav1.LabelSelectorAsSelector semantics; an empty
+/// selector matches everything).
+bool matches(const LabelSelector& selector, const std::map<std::string, std::string>& labels);
+/// True when `labels` satisfy every requirement (Gt/Lt compare integers).
+bool matches(const std::vector<SelectorRequirement>& requirements,
+             const std::map<std::string, std::string>& labels);
+/// True when `toleration` tolerates `taint` (v1 helper ToleratesTaint).
+bool tolerates(const Toleration& toleration, const Taint& taint);
+
+}  // namespace tidesim

@@ -1,0 +1,45 @@
+#include "sim/cluster_view.hpp"
+
+#include <algorithm>
+
+namespace tidesim {
+
+Resources non_zero_requests(const PodSpec& pod) {
+  Resources r = pod.requests;
+  if (r.cpu_milli == 0) {
+    r.cpu_milli = kDefaultMilliCpuRequest;
+  }
+  if (r.memory_bytes == 0) {
+    r.memory_bytes = kDefaultMemoryRequest;
+  }
+  return r;
+}
+
+void NodeInfo::add_pod(std::shared_ptr<const PodSpec> pod) {
+  requested += pod->requests;
+  non_zero_requested += non_zero_requests(*pod);
+  pods.push_back(std::move(pod));
+}
+
+bool NodeInfo::remove_pod(const std::string& pod_name) {
+  const auto it =
+      std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return p->name == pod_name; });
+  if (it == pods.end()) {
+    return false;
+  }
+  requested -= (*it)->requests;
+  non_zero_requested -= non_zero_requests(**it);
+  pods.erase(it);
+  return true;
+}
+
+int ClusterView::index_of(const std::string& name) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].node.name == name) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+}  // namespace tidesim

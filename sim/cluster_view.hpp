@@ -1,0 +1,43 @@
+#pragma once
+/// The exact allocation state a scheduler sees (what the API server and the scheduler cache hold):
+/// node specs, bound pods and their summed requests. Load is NOT here: policies read load only
+/// through telemetry (sim/telemetry.hpp).
+#include <memory>
+#include <vector>
+
+#include "sim/api.hpp"
+
+namespace tidesim {
+
+/// Defaults kube-scheduler assumes for a container with no request when scoring
+/// (pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest).
+inline constexpr std::int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
+
+/// One node and what is bound to it (framework.NodeInfo).
+struct NodeInfo {
+  NodeSpec node;
+  /// Sum of the requests of the pods bound here.
+  Resources requested;
+  /// The same with kube-scheduler's non-zero defaults for CPU and memory (used by scoring).
+  Resources non_zero_requested;
+  /// Pods bound to the node, in binding order.
+  std::vector<std::shared_ptr<const PodSpec>> pods;
+
+  /// Adds a bound pod and its requests.
+  void add_pod(std::shared_ptr<const PodSpec> pod);
+  /// Removes a bound pod by name; returns false when it is not here.
+  bool remove_pod(const std::string& pod_name);
+};
+
+/// The requests of `pod` with the non-zero CPU/memory defaults applied.
+Resources non_zero_requests(const PodSpec& pod);
+
+/// All nodes, in a fixed order (the order of the scenario).
+struct ClusterView {
+  std::vector<NodeInfo> nodes;
+  /// Index of the node called `name`, or -1.
+  int index_of(const std::string& name) const;
+};
+
+}  // namespace tidesim

@@ -1,0 +1,115 @@
+#include "sim/random.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <numbers>
+
+namespace tidesim {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+}  // namespace
+
+std::uint64_t stable_hash(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+RandomStream::RandomStream(std::uint64_t raw_seed) {
+  std::uint64_t x = raw_seed;
+  for (auto& s : s_) {
+    s = splitmix64(x);
+  }
+}
+
+RandomStream::RandomStream(std::uint64_t seed, std::string_view name)
+    : RandomStream(seed ^ rotl(stable_hash(name), 17) ^ 0x5DEECE66DULL) {}
+
+std::uint64_t RandomStream::next_u64() {
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+double RandomStream::uniform01() {
+  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+}
+
+double RandomStream::uniform(double lo, double hi) {
+  return lo + (hi - lo) * uniform01();
+}
+
+std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
+  assert(n > 0);
+  // Rejection below the largest multiple of n: unbiased, and portable (no 128-bit arithmetic).
+  const std::uint64_t limit = UINT64_MAX - (UINT64_MAX % n);
+  std::uint64_t x = next_u64();
+  while (x >= limit) {
+    x = next_u64();
+  }
+  return x % n;
+}
+
+double RandomStream::exponential(double rate) {
+  assert(rate > 0);
+  // 1 - U lies in (0, 1], so the log is finite.
+  return -std::log(1.0 - uniform01()) / rate;
+}
+
+double RandomStream::normal(double mean, double stddev) {
+  const double u1 = 1.0 - uniform01();  // (0, 1]
+  const double u2 = uniform01();
+  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  return mean + stddev * z;
+}
+
+double RandomStream::lognormal(double mu, double sigma) {
+  return std::exp(normal(mu, sigma));
+}
+
+std::size_t RandomStream::weighted_choice(std::span<const double> weights) {
+  assert(!weights.empty());
+  double total = 0.0;
+  for (const double w : weights) {
+    assert(w >= 0);
+    total += w;
+  }
+  assert(total > 0);
+  const double target = uniform01() * total;
+  double acc = 0.0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    acc += weights[i];
+    if (target < acc) {
+      return i;
+    }
+  }
+  // Rounding can leave target == total: return the last positive weight.
+  for (std::size_t i = weights.size(); i-- > 0;) {
+    if (weights[i] > 0) {
+      return i;
+    }
+  }
+  return weights.size() - 1;
+}
+
+}  // namespace tidesim

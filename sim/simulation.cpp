@@ -1,0 +1,52 @@
+#include "sim/simulation.hpp"
+
+#include <stdexcept>
+
+namespace tidesim {
+
+EventId Simulation::schedule_in(Duration delay, EventQueue::Callback fn) {
+  if (delay < Duration::zero()) {
+    throw std::logic_error("negative delay scheduled");
+  }
+  return queue_.schedule(now_ + delay, std::move(fn));
+}
+
+EventId Simulation::schedule_at(TimePoint at, EventQueue::Callback fn) {
+  if (at < now_) {
+    throw std::logic_error("event scheduled in the past");
+  }
+  return queue_.schedule(at, std::move(fn));
+}
+
+EventId Simulation::reschedule(EventId id, TimePoint at) {
+  if (at < now_) {
+    throw std::logic_error("event rescheduled into the past");
+  }
+  return queue_.reschedule(id, at);
+}
+
+std::uint64_t Simulation::run(std::optional<TimePoint> until) {
+  stopped_ = false;
+  std::uint64_t count = 0;
+  while (!stopped_) {
+    const auto next = queue_.next_time();
+    if (!next) {
+      break;
+    }
+    if (until && *next > *until) {
+      now_ = *until;
+      break;
+    }
+    auto [at, fn] = queue_.pop();
+    now_ = at;
+    fn();
+    ++count;
+  }
+  if (until && !stopped_ && now_ < *until && queue_.empty()) {
+    now_ = *until;
+  }
+  dispatched_ += count;
+  return count;
+}
+
+}  // namespace tidesim

@@ -1,0 +1,57 @@
+#pragma once
+/// The simulation: a clock, a future event list and the run's seed. An ordinary object passed
+/// by reference; two can live in one process.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/event_queue.hpp"
+#include "sim/random.hpp"
+#include "sim/time.hpp"
+
+namespace tidesim {
+
+class Simulation {
+ public:
+  explicit Simulation(std::uint64_t seed = 1) : seed_(seed) {}
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// Current simulated time.
+  TimePoint now() const { return now_; }
+  /// The run's seed.
+  std::uint64_t seed() const { return seed_; }
+
+  /// Schedules `fn` after `delay`. A negative delay is a programming error: std::logic_error.
+  EventId schedule_in(Duration delay, EventQueue::Callback fn);
+  /// Schedules `fn` at `at` (not before now()).
+  EventId schedule_at(TimePoint at, EventQueue::Callback fn);
+  /// Cancels a pending event; false if it is not pending.
+  bool cancel(EventId id) { return queue_.cancel(id); }
+  /// Moves a pending event to `at` (not before now()).
+  EventId reschedule(EventId id, TimePoint at);
+  bool pending(EventId id) const { return queue_.pending(id); }
+
+  /// Runs events in (time, sequence) order until none is left, stop() is called, or the next
+  /// event lies after `until`. Then the clock stands at the last event's time (or at `until`
+  /// when given and reached). Returns the number of events dispatched.
+  std::uint64_t run(std::optional<TimePoint> until = std::nullopt);
+  /// Makes run() return after the current event.
+  void stop() { stopped_ = true; }
+
+  /// The stream of component `name` for this run's seed.
+  RandomStream stream(std::string_view name) const { return RandomStream(seed_, name); }
+
+  /// Events dispatched so far.
+  std::uint64_t dispatched() const { return dispatched_; }
+  std::size_t pending_events() const { return queue_.size(); }
+
+ private:
+  std::uint64_t seed_;
+  TimePoint now_{};
+  EventQueue queue_;
+  bool stopped_ = false;
+  std::uint64_t dispatched_ = 0;
+};
+
+}  // namespace tidesim

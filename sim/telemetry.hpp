@@ -1,0 +1,41 @@
+#pragma once
+/// What a load-aware policy may see: node metrics as a Prometheus query returns them, stale by
+/// the sampling and scrape intervals, possibly late or missing (fault injection).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/time.hpp"
+
+namespace tidesim {
+
+/// One node's metrics as last scraped (the seed's ai-node-metrics series).
+struct NodeMetrics {
+  /// ai_gpu_memory_utilization per card, in [0, 1], indexed by card.
+  std::vector<double> gpu_memory_utilization;
+  /// ai_nvlink_competition_index: NVLink-requiring tasks / (GPUs x 2).
+  double nvlink_competition_index = 0.0;
+  /// ai_storage_await_ms per device name.
+  std::map<std::string, double> storage_await_ms;
+  /// When the node agent took the sample.
+  TimePoint sampled_at{};
+};
+
+/// The answer to one metrics query.
+struct MetricsAnswer {
+  /// Empty when the query failed (outage, silent agent never scraped).
+  std::optional<NodeMetrics> metrics;
+  /// How long the query took (the seed's fallback starts when it exceeds 5 s).
+  Duration latency = Duration::zero();
+};
+
+/// A source of node metrics (the simulated Prometheus). Implemented in sim/telemetry_pipeline.
+class MetricsSource {
+ public:
+  virtual ~MetricsSource() = default;
+  /// Queries the latest scraped metrics of node `node` at time `now`.
+  virtual MetricsAnswer query(const std::string& node, TimePoint now) const = 0;
+};
+
+}  // namespace tidesim

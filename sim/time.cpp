@@ -1,0 +1,124 @@
+#include "sim/time.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace tidesim {
+namespace {
+
+struct Unit {
+  std::string_view suffix;
+  std::int64_t micros;
+};
+
+// Longest suffixes first so that "ms" is not read as "m" followed by "s".
+constexpr std::array<Unit, 9> kUnits{{{"min", 60'000'000},
+                                      {"us", 1},
+                                      {"ms", 1'000},
+                                      {"ns", 0},  // rejected below: below the clock's resolution
+                                      {"s", 1'000'000},
+                                      {"m", 60'000'000},
+                                      {"h", 3'600'000'000},
+                                      {"d", 86'400'000'000},
+                                      {"w", 604'800'000'000}}};
+
+}  // namespace
+
+Duration from_seconds(double seconds) {
+  const double micros = std::round(seconds * 1e6);
+  if (!std::isfinite(micros) || std::fabs(micros) > 9.0e18) {
+    throw std::invalid_argument("duration out of range");
+  }
+  return Duration(static_cast<std::int64_t>(micros));
+}
+
+Duration parse_duration(std::string_view text) {
+  if (text.empty()) {
+    throw std::invalid_argument("empty duration");
+  }
+  const std::string original(text);
+  bool negative = false;
+  if (text.front() == '-') {
+    negative = true;
+    text.remove_prefix(1);
+  }
+  double total = 0.0;
+  bool any = false;
+  while (!text.empty()) {
+    std::size_t i = 0;
+    bool digits = false;
+    bool dot = false;
+    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || (text[i] == '.' && !dot))) {
+      digits = digits || text[i] != '.';
+      dot = dot || text[i] == '.';
+      ++i;
+    }
+    if (!digits) {
+      throw std::invalid_argument("'" + original +
+                                  "' is not a duration (expected e.g. 10s, 250ms, 6h)");
+    }
+    const double value = std::stod(std::string(text.substr(0, i)));
+    text.remove_prefix(i);
+    const Unit* unit = nullptr;
+    for (const auto& u : kUnits) {
+      if (text.starts_with(u.suffix)) {
+        unit = &u;
+        break;
+      }
+    }
+    if (unit == nullptr) {
+      throw std::invalid_argument("'" + original +
+                                  "' needs a unit: us, ms, s, m (or min), h, d or w");
+    }
+    if (unit->micros == 0) {
+      throw std::invalid_argument("'" + original + "': the clock's resolution is 1us");
+    }
+    text.remove_prefix(unit->suffix.size());
+    total += value * static_cast<double>(unit->micros);
+    any = true;
+  }
+  if (!any) {
+    throw std::invalid_argument("'" + original + "' is not a duration");
+  }
+  if (total > 9.0e18) {
+    throw std::invalid_argument("'" + original + "' is out of range");
+  }
+  const auto micros = static_cast<std::int64_t>(std::llround(total));
+  return Duration(negative ? -micros : micros);
+}
+
+std::string format_duration(Duration d) {
+  std::int64_t us = d.count();
+  if (us == 0) {
+    return "0s";
+  }
+  std::string out;
+  if (us < 0) {
+    out = "-";
+    us = -us;
+  }
+  if (us % 1000 != 0 && us < 1'000'000) {
+    return out + std::to_string(us) + "us";
+  }
+  if (us % 1'000'000 != 0) {
+    if (us % 1000 == 0) {
+      return out + std::to_string(us / 1000) + "ms";
+    }
+    return out + std::to_string(us) + "us";
+  }
+  std::int64_t s = us / 1'000'000;
+  const std::array<std::pair<std::int64_t, const char*>, 4> parts{
+      {{86'400, "d"}, {3'600, "h"}, {60, "m"}, {1, "s"}}};
+  for (const auto& [size, name] : parts) {
+    if (s >= size) {
+      out += std::to_string(s / size) + name;
+      s %= size;
+    }
+  }
+  return out;
+}
+
+}  // namespace tidesim

@@ -1,0 +1,124 @@
+#include "sim/random.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace tidesim {
+namespace {
+
+std::vector<std::uint64_t> draws(RandomStream s, int n) {
+  std::vector<std::uint64_t> out;
+  for (int i = 0; i < n; ++i) {
+    out.push_back(s.next_u64());
+  }
+  return out;
+}
+
+TEST(RandomStream, SameSeedAndNameReproduce) {
+  EXPECT_EQ(draws(RandomStream(42, "scheduler"), 50), draws(RandomStream(42, "scheduler"), 50));
+}
+
+TEST(RandomStream, DifferentNamesOrSeedsGiveDifferentStreams) {
+  EXPECT_NE(draws(RandomStream(42, "scheduler"), 5), draws(RandomStream(42, "workload"), 5));
+  EXPECT_NE(draws(RandomStream(42, "scheduler"), 5), draws(RandomStream(43, "scheduler"), 5));
+}
+
+TEST(RandomStream, AddingAComponentDoesNotShiftAnother) {
+  // Run 1: only "arrivals" draws. Run 2: "telemetry" draws in between. Arrivals must be identical.
+  RandomStream arrivals1(7, "arrivals");
+  std::vector<double> one;
+  for (int i = 0; i < 10; ++i) {
+    one.push_back(arrivals1.exponential(2.0));
+  }
+  RandomStream arrivals2(7, "arrivals");
+  RandomStream telemetry(7, "telemetry");
+  std::vector<double> two;
+  for (int i = 0; i < 10; ++i) {
+    telemetry.uniform01();
+    two.push_back(arrivals2.exponential(2.0));
+  }
+  EXPECT_EQ(one, two);
+}
+
+TEST(RandomStream, KnownFirstValueIsStable) {
+  // xoshiro256** seeded by splitmix64(0): the reference implementation's first output.
+  RandomStream s(0);
+  EXPECT_EQ(s.next_u64(), 0x99EC5F36CB75F2B4ULL);
+}
+
+TEST(RandomStream, Uniform01StaysInRangeWithTheRightMean) {
+  RandomStream s(1, "u");
+  double sum = 0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    const double u = s.uniform01();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    sum += u;
+  }
+  EXPECT_NEAR(sum / n, 0.5, 0.005);  // 5 sigma: sigma = sqrt(1/12/n) = 0.0009
+}
+
+TEST(RandomStream, UniformIntIsUnbiasedOverSmallRange) {
+  RandomStream s(2, "i");
+  std::array<int, 3> counts{};
+  const int n = 60000;
+  for (int i = 0; i < n; ++i) {
+    const auto v = s.uniform_int(3);
+    ASSERT_LT(v, 3u);
+    ++counts[v];
+  }
+  for (const int c : counts) {
+    EXPECT_NEAR(c, n / 3, 600);  // 5 sigma: sqrt(n p (1-p)) = 115
+  }
+}
+
+TEST(RandomStream, ExponentialMeanIsOneOverRate) {
+  RandomStream s(3, "e");
+  double sum = 0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    sum += s.exponential(4.0);
+  }
+  EXPECT_NEAR(sum / n, 0.25, 0.004);  // sigma of the mean = 0.25 / sqrt(n) = 0.0008
+}
+
+TEST(RandomStream, NormalAndLognormalMoments) {
+  RandomStream s(4, "n");
+  const int n = 100000;
+  double sum = 0;
+  double sq = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = s.normal(10.0, 2.0);
+    sum += x;
+    sq += x * x;
+  }
+  const double mean = sum / n;
+  EXPECT_NEAR(mean, 10.0, 0.04);
+  EXPECT_NEAR(std::sqrt(sq / n - mean * mean), 2.0, 0.04);
+  // Median of a lognormal is exp(mu).
+  std::vector<double> xs;
+  for (int i = 0; i < 20001; ++i) {
+    xs.push_back(s.lognormal(1.0, 0.5));
+  }
+  std::nth_element(xs.begin(), xs.begin() + 10000, xs.end());
+  EXPECT_NEAR(xs[10000], std::exp(1.0), 0.05);
+}
+
+TEST(RandomStream, WeightedChoiceFollowsWeightsAndSkipsZero) {
+  RandomStream s(5, "w");
+  const std::array<double, 3> w{1.0, 0.0, 3.0};
+  std::array<int, 3> counts{};
+  const int n = 40000;
+  for (int i = 0; i < n; ++i) {
+    ++counts[s.weighted_choice(w)];
+  }
+  EXPECT_EQ(counts[1], 0);
+  EXPECT_NEAR(counts[0], n / 4, 450);  // 5 sigma = 5 * sqrt(n * 0.25 * 0.75) = 433
+}
+
+}  // namespace
+}  // namespace tidesim

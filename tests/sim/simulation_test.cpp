@@ -1,0 +1,70 @@
+#include "sim/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+namespace tidesim {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(Simulation, ClockAdvancesToEachEvent) {
+  Simulation sim;
+  std::vector<std::int64_t> seen;
+  sim.schedule_in(10s, [&] {
+    seen.push_back(sim.now().time_since_epoch().count());
+    sim.schedule_in(5s, [&] { seen.push_back(sim.now().time_since_epoch().count()); });
+  });
+  EXPECT_EQ(sim.run(), 2u);
+  EXPECT_EQ(seen, (std::vector<std::int64_t>{10'000'000, 15'000'000}));
+}
+
+TEST(Simulation, RunUntilStopsBeforeLaterEvents) {
+  Simulation sim;
+  int fired = 0;
+  sim.schedule_in(1s, [&] { ++fired; });
+  sim.schedule_in(3s, [&] { ++fired; });
+  sim.run(TimePoint(2s));
+  EXPECT_EQ(fired, 1);
+  EXPECT_EQ(sim.now(), TimePoint(2s));
+  EXPECT_EQ(sim.pending_events(), 1u);
+  sim.run();
+  EXPECT_EQ(fired, 2);
+}
+
+TEST(Simulation, StopEndsTheRunAfterTheCurrentEvent) {
+  Simulation sim;
+  int fired = 0;
+  sim.schedule_in(1s, [&] {
+    ++fired;
+    sim.stop();
+  });
+  sim.schedule_in(1s, [&] { ++fired; });
+  sim.run();
+  EXPECT_EQ(fired, 1);
+}
+
+TEST(Simulation, NegativeDelayIsAProgrammingError) {
+  Simulation sim;
+  EXPECT_THROW(sim.schedule_in(Duration(-1), [] {}), std::logic_error);
+  sim.schedule_in(5s, [] {});
+  sim.run();
+  EXPECT_THROW(sim.schedule_at(TimePoint(1s), [] {}), std::logic_error);
+}
+
+TEST(Simulation, TwoSimulationsAreIndependent) {
+  Simulation a(1);
+  Simulation b(1);
+  int fa = 0;
+  a.schedule_in(1s, [&] { ++fa; });
+  b.run();
+  EXPECT_EQ(fa, 0);
+  a.run();
+  EXPECT_EQ(fa, 1);
+  EXPECT_EQ(b.now(), TimePoint{});
+}
+
+}  // namespace
+}  // namespace tidesim

@@ -1,0 +1,78 @@
+#include "sim/yaml_fields.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tidesim {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string message_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Fields, ReadsTypedValues) {
+  const auto doc =
+      load_yaml_string("a: 10s\nb: 24GiB\nc: 85%\nd: 3\ne: true\nf: 25GB/s\n", "x.yaml");
+  Fields f(doc, "x.yaml", "top");
+  EXPECT_EQ(f.duration("a", std::nullopt), 10s);
+  EXPECT_EQ(f.bytes("b", std::nullopt), 24LL << 30);
+  EXPECT_DOUBLE_EQ(f.fraction("c", std::nullopt), 0.85);
+  EXPECT_EQ(f.integer("d", std::nullopt, 0, 10), 3);
+  EXPECT_TRUE(f.boolean("e", std::nullopt));
+  EXPECT_DOUBLE_EQ(f.bandwidth("f", std::nullopt), 25e9);
+  EXPECT_EQ(f.integer("absent", 7, 0, 10), 7);
+  EXPECT_NO_THROW(f.finish());
+}
+
+TEST(Fields, UnknownKeyNamesLineAndAllowedKeys) {
+  const auto doc = load_yaml_string("seeds: 3\nsead: 4\n", "s.yaml");
+  Fields f(doc, "s.yaml", "");
+  f.integer("seeds", 1, 1, 100);
+  f.has("policies");
+  EXPECT_EQ(message_of([&] { f.finish(); }),
+            "s.yaml:2:1: sead: unknown key; allowed keys here: policies, seeds");
+}
+
+TEST(Fields, WrongTypeMissingAndOutOfRangeNameTheField) {
+  const auto doc = load_yaml_string("run:\n  seeds: -2\n  until: soon\n  list: [1, 2]\n", "r.yaml");
+  Fields top(doc, "r.yaml", "");
+  Fields run(top.require("run"), "r.yaml", "run");
+  EXPECT_EQ(message_of([&] { run.integer("seeds", std::nullopt, 1, 100); }),
+            "r.yaml:2:10: run.seeds: -2 is out of range [1, 100]");
+  EXPECT_EQ(message_of([&] { run.duration("until", std::nullopt); }),
+            "r.yaml:3:10: run.until: 'soon' is not a duration (expected e.g. 10s, 250ms, 6h)");
+  EXPECT_EQ(message_of([&] { run.string("list"); }),
+            "r.yaml:4:9: run.list: expected a single value, not a list or mapping");
+  EXPECT_EQ(message_of([&] { run.string("name"); }),
+            "r.yaml:2:3: run.name: missing required field (a string)");
+}
+
+TEST(Fields, ChoiceListsTheChoices) {
+  const auto doc = load_yaml_string("mode: shared\n", "m.yaml");
+  Fields f(doc, "m.yaml", "gpu");
+  EXPECT_EQ(message_of([&] {
+              f.choice("mode", std::nullopt, {"exclusive", "time-slicing"});
+            }),
+            "m.yaml:1:7: gpu.mode: 'shared' is not one of: exclusive, time-slicing");
+}
+
+TEST(Fields, SyntaxErrorsCarryTheLine) {
+  // The flow sequence opened on line 1 is found broken on line 2.
+  EXPECT_EQ(message_of([] { load_yaml_string("a: [1, 2\nb: 3\n", "bad.yaml"); }).substr(0, 11),
+            "bad.yaml:2:");
+}
+
+TEST(Fields, NonMappingIsAnError) {
+  const auto doc = load_yaml_string("- 1\n- 2\n", "l.yaml");
+  EXPECT_EQ(message_of([&] { Fields f(doc, "l.yaml", "cluster"); }),
+            "l.yaml:1:1: cluster: expected a mapping of keys to values");
+}
+
+}  // namespace
+}  // namespace tidesim

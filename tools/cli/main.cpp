@@ -1,0 +1,32 @@
+// The `tidesim` command line. Exit codes: 0 success, 1 runtime failure, 2 bad input or usage.
+#include <fmt/core.h>
+
+#include <exception>
+
+#include "sim/error.hpp"
+#include "tidesim/version.hpp"
+#include "tools/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tidesim: a discrete-event simulator of GPU clusters running AI training jobs"};
+  app.set_version_flag("--version", std::string("tidesim ") + tidesim::kVersion);
+  app.require_subcommand(1);
+  tidesim::cli::Context ctx;
+  tidesim::cli::add_run_command(app, ctx);
+  tidesim::cli::add_validate_command(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    return ctx.run ? ctx.run() : 2;
+  } catch (const tidesim::InputError& e) {
+    fmt::print(stderr, "tidesim: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tidesim: failed: {}\n", e.what());
+    return 1;
+  }
+}

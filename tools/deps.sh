@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tidesim needs, only those missing. Sourced by demo.sh and test.sh.
+# Without root it prints the exact apt-get line and exits 1.
+set -euo pipefail
+
+TIDESIM_PACKAGES=(
+  cmake g++ make pkg-config
+  libboost-dev libboost-graph-dev
+  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libxml2-utils
+)
+if [[ "${TIDESIM_WITH_PROMTOOL:-1}" == 1 ]]; then
+  TIDESIM_PACKAGES+=(prometheus)
+fi
+
+missing=()
+for p in "${TIDESIM_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "tidesim: missing Debian packages. As root, run:" >&2
+    echo "  apt-get update && $cmd" >&2
+    exit 1
+  fi
+  echo "tidesim: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  $cmd >/dev/null
+fi
