@@ -1,0 +1,1 @@
+#include "tools/lib/scenario.hpp"
