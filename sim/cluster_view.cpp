@@ -15,10 +15,11 @@ Resources non_zero_requests(const PodSpec& pod) {
   return r;
 }
 
-void NodeInfo::add_pod(std::shared_ptr<const PodSpec> pod) {
+void NodeInfo::add_pod(std::shared_ptr<const PodSpec> pod, TimePoint when) {
   requested += pod->requests;
   non_zero_requested += non_zero_requests(*pod);
   pods.push_back(std::move(pod));
+  bound_at.push_back(when);
 }
 
 bool NodeInfo::remove_pod(const std::string& pod_name) {
@@ -29,6 +30,7 @@ bool NodeInfo::remove_pod(const std::string& pod_name) {
   }
   requested -= (*it)->requests;
   non_zero_requested -= non_zero_requests(**it);
+  bound_at.erase(bound_at.begin() + (it - pods.begin()));
   pods.erase(it);
   return true;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/api.hpp"
+#include "sim/time.hpp"
 
 namespace tidesim {
 
@@ -23,9 +24,12 @@ struct NodeInfo {
   Resources non_zero_requested;
   /// Pods bound to the node, in binding order.
   std::vector<std::shared_ptr<const PodSpec>> pods;
+  /// When each pod in `pods` was bound (same index). Lets a load-aware policy estimate the load of
+  /// pods bound after the metrics it reads were sampled.
+  std::vector<TimePoint> bound_at;
 
-  /// Adds a bound pod and its requests.
-  void add_pod(std::shared_ptr<const PodSpec> pod);
+  /// Adds a bound pod and its requests, bound at `when`.
+  void add_pod(std::shared_ptr<const PodSpec> pod, TimePoint when = TimePoint{});
   /// Removes a bound pod by name; returns false when it is not here.
   bool remove_pod(const std::string& pod_name);
 };

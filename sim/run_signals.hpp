@@ -1,0 +1,95 @@
+#pragma once
+/// The signals a run emits. Metric collectors and trace writers subscribe; models and policies
+/// never write output themselves.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/signal.hpp"
+#include "sim/time.hpp"
+
+namespace tidesim {
+
+/// What happened to a job's pod.
+enum class JobEventKind {
+  kSubmitted,  // the job (all its pods) entered the scheduling queue
+  kBound,      // a pod was bound to a node
+  kStarted,    // all pods of the job are running: work progresses
+  kOomKilled,  // a pod's process was killed for exceeding its GPU's memory
+  kEvicted,    // a pod was evicted (node pressure, migration, node failure)
+  kRestarted,  // the Job controller re-created a failed pod after back-off
+  kSucceeded,  // all work done
+  kFailed,     // backoffLimit exceeded
+};
+
+/// Kind as lower-case text ("submitted", "oom_killed", ...).
+const char* to_string(JobEventKind kind);
+
+struct JobEvent {
+  TimePoint at{};
+  JobEventKind kind = JobEventKind::kSubmitted;
+  std::string job;
+  std::string pod;   // empty for job-level events
+  std::string node;  // empty when not placed
+  int gpus = 0;      // GPUs (device-plugin units) the job asks for in total
+  bool nvlink_required = false;
+};
+
+/// True state of one node at a sample instant.
+struct NodeState {
+  std::string name;
+  /// Per card: share of time the card computes, in [0, 1].
+  std::vector<double> gpu_utilization;
+  /// Per card: memory in use and capacity, bytes.
+  std::vector<std::int64_t> gpu_memory_used;
+  std::int64_t gpu_memory_capacity = 0;
+  /// NVLink-requiring tasks / (GPUs x 2).
+  double nvlink_competition_index = 0.0;
+  /// Per card: share of its NVLink bandwidth in use, in [0, 1] (0 without NVLink).
+  std::vector<double> nvlink_utilization;
+  /// Storage await of the node's data device, milliseconds.
+  double storage_await_ms = 0.0;
+  /// Device-plugin GPU units allocated and allocatable.
+  int gpus_allocated = 0;
+  int gpus_allocatable = 0;
+};
+
+/// The true cluster state, sampled every sample interval.
+struct ClusterSample {
+  TimePoint at{};
+  std::vector<NodeState> nodes;
+  int pending_pods = 0;
+  int running_jobs = 0;
+};
+
+/// A running job's speed changed (start, contention change, stop). Rates hold until the next one.
+struct JobRate {
+  TimePoint at{};
+  std::string job;
+  bool running = false;
+  bool nvlink_required = false;
+  /// Collective (all-reduce) bus bandwidth the job gets now, bytes/s (0 for single-GPU jobs).
+  double collective_bandwidth = 0.0;
+  /// What it would get alone on an NVLink-connected placement of the same size, bytes/s.
+  double ideal_collective_bandwidth = 0.0;
+  /// Mean GPU utilisation of the job's GPUs, [0, 1].
+  double gpu_utilization = 0.0;
+};
+
+/// A scheduling cycle's outcome (for fallback and scheduling-latency metrics).
+struct SchedulingEvent {
+  TimePoint at{};
+  std::string pod;
+  std::string node;        // empty when unschedulable
+  int fallback_stage = 0;  // 0 none, 1 or 2: the seed's two-stage fallback
+};
+
+/// All signals of one run.
+struct RunSignals {
+  Signal<JobEvent> job;
+  Signal<ClusterSample> sample;
+  Signal<JobRate> rate;
+  Signal<SchedulingEvent> scheduling;
+};
+
+}  // namespace tidesim
