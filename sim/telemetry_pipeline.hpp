@@ -1,0 +1,83 @@
+#pragma once
+/// The simulated monitoring path a load-aware scheduler reads through: a node agent per node
+/// (the seed's ai-node-metrics DaemonSet) samples the true state every `sample_interval`;
+/// Prometheus scrapes each agent every `scrape_interval`; a query returns the last scraped sample
+/// after `query_latency`. Faults: Prometheus outages (queries fail or are slow) and silent agents
+/// (not scraped for a while, so their series go stale).
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/simulation.hpp"
+#include "sim/telemetry.hpp"
+
+namespace tidesim {
+
+/// A window during which Prometheus answers slowly or not at all.
+struct PrometheusOutage {
+  TimePoint start{};
+  TimePoint end{};
+  /// When set, queries answer after this latency (a slow Prometheus); when empty, they fail
+  /// after `TelemetryConfig::query_timeout`.
+  std::optional<Duration> latency;
+};
+
+/// A window during which one node's agent is not scraped (crashed, network split).
+struct SilentAgent {
+  std::string node;
+  TimePoint start{};
+  TimePoint end{};
+};
+
+/// Telemetry settings (scenario section `telemetry`).
+struct TelemetryConfig {
+  /// The node agent's sampling period (seed 3.1: 10 s).
+  Duration sample_interval = std::chrono::seconds(10);
+  /// Prometheus' scrape period (assumption: 15 s, Prometheus' documented example global interval).
+  Duration scrape_interval = std::chrono::seconds(15);
+  /// How long a healthy query takes (assumption: 20 ms).
+  Duration query_latency = std::chrono::milliseconds(20);
+  /// How long a failing query takes before it errors (assumption: 10 s).
+  Duration query_timeout = std::chrono::seconds(10);
+  std::vector<PrometheusOutage> outages;
+  std::vector<SilentAgent> silent_agents;
+};
+
+/// Samples, scrapes and answers queries. Node `i` is sampled through `sampler(i)`.
+class TelemetryPipeline final : public MetricsSource {
+ public:
+  using Sampler = std::function<NodeMetrics(int node)>;
+
+  /// `nodes` names the nodes in index order. Agents sample at k x sample_interval from time 0;
+  /// Prometheus scrapes every node at k x scrape_interval (a sample taken at the same instant
+  /// is taken first).
+  TelemetryPipeline(Simulation& sim, TelemetryConfig config, std::vector<std::string> nodes,
+                    Sampler sampler);
+
+  /// Schedules the first sampling and scrape events.
+  void start();
+  /// Stops scheduling further events (at the end of a run).
+  void stop() { stopped_ = true; }
+
+  MetricsAnswer query(const std::string& node, TimePoint now) const override;
+
+  const TelemetryConfig& config() const { return config_; }
+
+ private:
+  void sample_all();
+  void take_samples();
+  void scrape_all();
+  bool agent_silent(int node, TimePoint at) const;
+
+  Simulation& sim_;
+  TelemetryConfig config_;
+  std::vector<std::string> nodes_;
+  Sampler sampler_;
+  std::vector<std::optional<NodeMetrics>> agent_;    // the agent's latest sample
+  std::vector<std::optional<NodeMetrics>> scraped_;  // what Prometheus holds
+  std::optional<TimePoint> last_sample_at_;
+  bool stopped_ = false;
+};
+
+}  // namespace tidesim
