@@ -1,0 +1,370 @@
+#include "sim/fluid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace tidesim {
+
+namespace {
+
+// Shares within this relative distance of the minimum saturate in the same round, so that
+// rounding noise does not split one bottleneck level into two.
+constexpr double kLevelTolerance = 1e-12;
+
+void check_capacity(double capacity) {
+  if (!(capacity >= 0.0) || !std::isfinite(capacity)) {
+    throw std::invalid_argument("fluid: capacity must be finite and >= 0, got " +
+                                std::to_string(capacity));
+  }
+}
+
+void check_bound(double max_rate) {
+  if (!(max_rate > 0.0)) {
+    throw std::invalid_argument("fluid: max_rate must be > 0, got " + std::to_string(max_rate));
+  }
+}
+
+}  // namespace
+
+FluidSolver::Resource& FluidSolver::resource_at(ResourceId id) {
+  const auto i = static_cast<std::int32_t>(id);
+  if (i < 0 || i >= static_cast<std::int32_t>(resources_.size())) {
+    throw std::invalid_argument("fluid: unknown resource " + std::to_string(i));
+  }
+  return resources_[static_cast<std::size_t>(i)];
+}
+
+const FluidSolver::Resource& FluidSolver::resource_at(ResourceId id) const {
+  return const_cast<FluidSolver*>(this)->resource_at(id);
+}
+
+FluidSolver::Flow& FluidSolver::flow_at(FlowId id) {
+  const auto i = static_cast<std::int32_t>(id);
+  if (i < 0 || i >= static_cast<std::int32_t>(flows_.size()) ||
+      !flows_[static_cast<std::size_t>(i)].alive) {
+    throw std::invalid_argument("fluid: unknown or removed flow " + std::to_string(i));
+  }
+  return flows_[static_cast<std::size_t>(i)];
+}
+
+const FluidSolver::Flow& FluidSolver::flow_at(FlowId id) const {
+  return const_cast<FluidSolver*>(this)->flow_at(id);
+}
+
+void FluidSolver::mark_resource(std::int32_t r) {
+  auto& res = resources_[static_cast<std::size_t>(r)];
+  if (!res.dirty) {
+    res.dirty = true;
+    dirty_resources_.push_back(r);
+  }
+}
+
+void FluidSolver::mark_flow(std::int32_t f) {
+  auto& flow = flows_[static_cast<std::size_t>(f)];
+  if (!flow.dirty) {
+    flow.dirty = true;
+    dirty_flows_.push_back(f);
+  }
+}
+
+ResourceId FluidSolver::add_resource(double capacity) {
+  check_capacity(capacity);
+  Resource r;
+  r.capacity = capacity;
+  resources_.push_back(std::move(r));
+  return static_cast<ResourceId>(resources_.size() - 1);
+}
+
+void FluidSolver::set_capacity(ResourceId resource, double capacity) {
+  check_capacity(capacity);
+  auto& r = resource_at(resource);
+  if (r.capacity != capacity) {
+    r.capacity = capacity;
+    mark_resource(static_cast<std::int32_t>(resource));
+  }
+}
+
+double FluidSolver::capacity(ResourceId resource) const {
+  return resource_at(resource).capacity;
+}
+
+double FluidSolver::load(ResourceId resource) const {
+  double sum = 0.0;
+  for (const Use& u : resource_at(resource).flows) {
+    sum += u.weight * flows_[static_cast<std::size_t>(u.index)].rate;
+  }
+  return sum;
+}
+
+double FluidSolver::utilisation(ResourceId resource) const {
+  const double cap = capacity(resource);
+  return cap > 0.0 ? load(resource) / cap : 0.0;
+}
+
+FlowId FluidSolver::add_flow(std::vector<ResourceId> resources, double max_rate) {
+  check_bound(max_rate);
+  for (ResourceId r : resources) {
+    (void)resource_at(r);  // validates
+  }
+  // Merge repeated resources into one use with a weight.
+  std::sort(resources.begin(), resources.end());
+  std::vector<Use> uses;
+  for (ResourceId r : resources) {
+    const auto ri = static_cast<std::int32_t>(r);
+    if (!uses.empty() && uses.back().index == ri) {
+      uses.back().weight += 1.0;
+    } else {
+      uses.push_back(Use{ri, 1.0});
+    }
+  }
+  std::int32_t f = 0;
+  if (!free_flows_.empty()) {
+    f = free_flows_.back();
+    free_flows_.pop_back();
+  } else {
+    f = static_cast<std::int32_t>(flows_.size());
+    flows_.emplace_back();
+  }
+  Flow& flow = flows_[static_cast<std::size_t>(f)];
+  flow = Flow{};
+  flow.resources = std::move(uses);
+  flow.max_rate = max_rate;
+  flow.alive = true;
+  flow.is_new = true;
+  for (const Use& u : flow.resources) {
+    resources_[static_cast<std::size_t>(u.index)].flows.push_back(Use{f, u.weight});
+    mark_resource(u.index);
+  }
+  mark_flow(f);
+  ++live_flows_;
+  return static_cast<FlowId>(f);
+}
+
+void FluidSolver::remove_flow(FlowId id) {
+  Flow& flow = flow_at(id);
+  const auto f = static_cast<std::int32_t>(id);
+  for (const Use& u : flow.resources) {
+    auto& users = resources_[static_cast<std::size_t>(u.index)].flows;
+    users.erase(
+        std::find_if(users.begin(), users.end(), [f](const Use& x) { return x.index == f; }));
+    mark_resource(u.index);
+  }
+  flow.resources.clear();
+  flow.alive = false;
+  flow.rate = 0.0;
+  free_flows_.push_back(f);
+  --live_flows_;
+}
+
+void FluidSolver::set_max_rate(FlowId id, double max_rate) {
+  check_bound(max_rate);
+  Flow& flow = flow_at(id);
+  if (flow.max_rate != max_rate) {
+    flow.max_rate = max_rate;
+    mark_flow(static_cast<std::int32_t>(id));
+  }
+}
+
+double FluidSolver::rate(FlowId id) const {
+  return flow_at(id).rate;
+}
+
+bool FluidSolver::alive(FlowId id) const {
+  const auto i = static_cast<std::int32_t>(id);
+  return i >= 0 && i < static_cast<std::int32_t>(flows_.size()) &&
+         flows_[static_cast<std::size_t>(i)].alive;
+}
+
+void FluidSolver::collect_component(std::int32_t start_flow, std::int32_t start_resource,
+                                    std::vector<std::int32_t>& flows,
+                                    std::vector<std::int32_t>& resources) {
+  // Depth-first walk of the bipartite flow-resource graph; `seen == epoch_` marks visited.
+  std::vector<std::int32_t>& flow_stack = scratch_flow_stack_;
+  std::vector<std::int32_t>& resource_stack = scratch_resource_stack_;
+  flow_stack.clear();
+  resource_stack.clear();
+  if (start_flow >= 0) {
+    flows_[static_cast<std::size_t>(start_flow)].seen = epoch_;
+    flow_stack.push_back(start_flow);
+  }
+  if (start_resource >= 0) {
+    resources_[static_cast<std::size_t>(start_resource)].seen = epoch_;
+    resource_stack.push_back(start_resource);
+  }
+  while (!flow_stack.empty() || !resource_stack.empty()) {
+    if (!flow_stack.empty()) {
+      const std::int32_t f = flow_stack.back();
+      flow_stack.pop_back();
+      flows.push_back(f);
+      for (const Use& u : flows_[static_cast<std::size_t>(f)].resources) {
+        auto& r = resources_[static_cast<std::size_t>(u.index)];
+        if (r.seen != epoch_) {
+          r.seen = epoch_;
+          resource_stack.push_back(u.index);
+        }
+      }
+    } else {
+      const std::int32_t ri = resource_stack.back();
+      resource_stack.pop_back();
+      resources.push_back(ri);
+      for (const Use& u : resources_[static_cast<std::size_t>(ri)].flows) {
+        auto& fl = flows_[static_cast<std::size_t>(u.index)];
+        if (fl.seen != epoch_) {
+          fl.seen = epoch_;
+          flow_stack.push_back(u.index);
+        }
+      }
+    }
+  }
+}
+
+void FluidSolver::solve(std::vector<std::int32_t>& flows, std::vector<std::int32_t>& resources) {
+  // Fixed order so the floating-point sums are the same on every run.
+  std::sort(flows.begin(), flows.end());
+  std::sort(resources.begin(), resources.end());
+  for (std::int32_t ri : resources) {
+    auto& r = resources_[static_cast<std::size_t>(ri)];
+    r.remaining = r.capacity;
+    r.weight_sum = 0.0;
+    for (const Use& u : r.flows) {
+      r.weight_sum += u.weight;
+    }
+  }
+  for (std::int32_t f : flows) {
+    flows_[static_cast<std::size_t>(f)].fixed = false;
+  }
+  std::size_t unfixed = flows.size();
+  // Resources that still carry unfixed flows, and the bounded flows by increasing bound (ties
+  // by id), so that each round costs O(active resources) plus the flows it fixes.
+  std::vector<std::int32_t>& active = scratch_active_;
+  active.clear();
+  for (std::int32_t ri : resources) {
+    if (resources_[static_cast<std::size_t>(ri)].weight_sum > 0.0) {
+      active.push_back(ri);
+    }
+  }
+  std::vector<std::int32_t>& bounded = scratch_bounded_;
+  bounded.clear();
+  for (std::int32_t f : flows) {
+    if (flows_[static_cast<std::size_t>(f)].max_rate != kUnbounded) {
+      bounded.push_back(f);
+    }
+  }
+  std::stable_sort(bounded.begin(), bounded.end(), [this](std::int32_t x, std::int32_t y) {
+    return flows_[static_cast<std::size_t>(x)].max_rate <
+           flows_[static_cast<std::size_t>(y)].max_rate;
+  });
+  std::size_t next_bound = 0;
+  std::vector<std::int32_t>& newly_fixed = scratch_fixed_;
+  while (unfixed > 0) {
+    // Progressive filling: every unfixed flow runs at the same level; the level rises until a
+    // resource saturates or a flow reaches its bound.
+    while (next_bound < bounded.size() &&
+           flows_[static_cast<std::size_t>(bounded[next_bound])].fixed) {
+      ++next_bound;
+    }
+    double level = kUnbounded;
+    for (std::int32_t ri : active) {
+      const auto& r = resources_[static_cast<std::size_t>(ri)];
+      level = std::min(level, std::max(r.remaining, 0.0) / r.weight_sum);
+    }
+    if (next_bound < bounded.size()) {
+      level = std::min(level, flows_[static_cast<std::size_t>(bounded[next_bound])].max_rate);
+    }
+    const double threshold = level * (1.0 + kLevelTolerance);
+    newly_fixed.clear();
+    auto fix = [&](std::int32_t f) {
+      auto& fl = flows_[static_cast<std::size_t>(f)];
+      if (!fl.fixed) {
+        fl.fixed = true;
+        fl.new_rate = level;
+        newly_fixed.push_back(f);
+      }
+    };
+    if (level == kUnbounded) {
+      for (std::int32_t f : flows) {
+        fix(f);
+      }
+    } else {
+      for (std::int32_t ri : active) {
+        const auto& r = resources_[static_cast<std::size_t>(ri)];
+        if (std::max(r.remaining, 0.0) / r.weight_sum <= threshold) {
+          for (const Use& u : r.flows) {
+            fix(u.index);
+          }
+        }
+      }
+      for (std::size_t i = next_bound;
+           i < bounded.size() && flows_[static_cast<std::size_t>(bounded[i])].max_rate <= threshold;
+           ++i) {
+        fix(bounded[i]);
+      }
+    }
+    // newly_fixed is in a deterministic order (sorted resources, each resource's flows in
+    // insertion order, then bounds), so the subtractions below repeat exactly run to run.
+    for (std::int32_t f : newly_fixed) {
+      const auto& fl = flows_[static_cast<std::size_t>(f)];
+      for (const Use& u : fl.resources) {
+        auto& r = resources_[static_cast<std::size_t>(u.index)];
+        r.weight_sum -= u.weight;
+        if (std::isfinite(fl.new_rate)) {
+          r.remaining -= u.weight * fl.new_rate;
+        }
+      }
+    }
+    // Weights are whole numbers, so a resource with no unfixed flow left has exactly 0.
+    std::erase_if(active, [this](std::int32_t ri) {
+      return !(resources_[static_cast<std::size_t>(ri)].weight_sum > 0.0);
+    });
+    unfixed -= newly_fixed.size();
+  }
+}
+
+std::vector<FlowId> FluidSolver::update() {
+  ++epoch_;
+  last_flows_ = 0;
+  last_resources_ = 0;
+  std::vector<std::int32_t>& component_flows = scratch_component_flows_;
+  std::vector<std::int32_t>& component_resources = scratch_component_resources_;
+  std::vector<FlowId> changed;
+  auto process = [&](std::int32_t start_flow, std::int32_t start_resource) {
+    component_flows.clear();
+    component_resources.clear();
+    collect_component(start_flow, start_resource, component_flows, component_resources);
+    solve(component_flows, component_resources);
+    last_flows_ += static_cast<int>(component_flows.size());
+    last_resources_ += static_cast<int>(component_resources.size());
+    for (std::int32_t f : component_flows) {
+      auto& fl = flows_[static_cast<std::size_t>(f)];
+      if (fl.is_new || fl.new_rate != fl.rate) {
+        changed.push_back(static_cast<FlowId>(f));
+      }
+      fl.rate = fl.new_rate;
+      fl.is_new = false;
+    }
+  };
+  std::sort(dirty_flows_.begin(), dirty_flows_.end());
+  std::sort(dirty_resources_.begin(), dirty_resources_.end());
+  for (std::int32_t f : dirty_flows_) {
+    auto& fl = flows_[static_cast<std::size_t>(f)];
+    fl.dirty = false;
+    if (fl.alive && fl.seen != epoch_) {
+      process(f, -1);
+    }
+  }
+  for (std::int32_t ri : dirty_resources_) {
+    auto& r = resources_[static_cast<std::size_t>(ri)];
+    r.dirty = false;
+    if (r.seen != epoch_) {
+      process(-1, ri);
+    }
+  }
+  dirty_flows_.clear();
+  dirty_resources_.clear();
+  std::sort(changed.begin(), changed.end());
+  return changed;
+}
+
+}  // namespace tidesim

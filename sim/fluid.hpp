@@ -1,0 +1,120 @@
+#pragma once
+/// Fluid sharing of capacity-limited resources (links, storage devices) by flows, with max-min
+/// fairness computed by progressive filling: SimGrid's network model (Velho et al., "On the
+/// validity of flow-level TCP network models for grid and cloud simulations", TOMACS 2013; the
+/// `lmm` solver in SimGrid's kernel/lmm). The re-solve is incremental: a change marks the
+/// resources it touches, and update() recomputes only the connected component of the
+/// flow-resource graph that contains them (max-min allocations of different components are
+/// independent), then reports the flows whose rate changed so the caller reschedules only those.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace tidesim {
+
+/// A resource of the fluid model (a link direction, a storage device). Dense, never reused.
+enum class ResourceId : std::int32_t {};
+/// A flow of the fluid model. Ids of removed flows are reused (last freed, first reused).
+enum class FlowId : std::int32_t {};
+
+/// Max-min fair sharing. Rates and capacities are in the caller's unit (bytes/s in tidesim).
+/// Determinism: every loop runs in increasing id order, so the same sequence of calls gives
+/// bit-identical rates on any machine.
+class FluidSolver {
+ public:
+  /// Infinite rate bound (a flow limited only by the resources it crosses).
+  static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+  /// Adds a resource of `capacity` (>= 0, finite; throws std::invalid_argument otherwise).
+  ResourceId add_resource(double capacity);
+  /// Changes a resource's capacity (>= 0, finite); its flows are re-solved at the next update().
+  void set_capacity(ResourceId resource, double capacity);
+  /// The capacity of `resource`.
+  double capacity(ResourceId resource) const;
+  /// Sum over the flows crossing `resource` of weight x rate, as of the last update().
+  double load(ResourceId resource) const;
+  /// load / capacity, in [0, 1] up to rounding; 0 for a zero-capacity resource.
+  double utilisation(ResourceId resource) const;
+  /// Number of resources ever added.
+  int resource_count() const { return static_cast<int>(resources_.size()); }
+
+  /// Adds a flow crossing `resources`. A resource listed n times is consumed n times per unit of
+  /// rate (a ring that crosses one link twice). `max_rate` > 0 bounds the rate (kUnbounded: no
+  /// bound). A flow crossing nothing and unbounded gets an infinite rate. The rate is 0 until
+  /// the next update(). Throws std::invalid_argument on an unknown resource or a bad bound.
+  FlowId add_flow(std::vector<ResourceId> resources, double max_rate = kUnbounded);
+  /// Removes a live flow (throws std::invalid_argument otherwise); its id may be reused.
+  void remove_flow(FlowId flow);
+  /// Changes a flow's rate bound (> 0, or kUnbounded).
+  void set_max_rate(FlowId flow, double max_rate);
+  /// The rate of a live flow as of the last update().
+  double rate(FlowId flow) const;
+  /// True when `flow` is a live flow.
+  bool alive(FlowId flow) const;
+  /// Number of live flows.
+  int flow_count() const { return live_flows_; }
+
+  /// Re-solves every component touched since the last update() and returns the live flows whose
+  /// rate changed (new flows included), in increasing id order.
+  std::vector<FlowId> update();
+  /// Flows and resources re-solved by the last update() (for tests and benchmarks).
+  int last_component_flows() const { return last_flows_; }
+  int last_component_resources() const { return last_resources_; }
+
+ private:
+  struct Use {
+    std::int32_t index;  // flow index (in a resource) or resource index (in a flow)
+    double weight;       // times the flow crosses the resource
+  };
+  struct Resource {
+    double capacity = 0.0;
+    std::vector<Use> flows;
+    // Scratch for update().
+    double remaining = 0.0;
+    double weight_sum = 0.0;
+    std::uint64_t seen = 0;
+    bool dirty = false;
+  };
+  struct Flow {
+    std::vector<Use> resources;
+    double max_rate = kUnbounded;
+    double rate = 0.0;
+    bool alive = false;
+    bool is_new = false;
+    bool dirty = false;
+    // Scratch for update().
+    std::uint64_t seen = 0;
+    bool fixed = false;
+    double new_rate = 0.0;
+  };
+
+  Resource& resource_at(ResourceId id);
+  const Resource& resource_at(ResourceId id) const;
+  Flow& flow_at(FlowId id);
+  const Flow& flow_at(FlowId id) const;
+  void mark_resource(std::int32_t r);
+  void mark_flow(std::int32_t f);
+  void collect_component(std::int32_t start_flow, std::int32_t start_resource,
+                         std::vector<std::int32_t>& flows, std::vector<std::int32_t>& resources);
+  void solve(std::vector<std::int32_t>& flows, std::vector<std::int32_t>& resources);
+
+  std::vector<Resource> resources_;
+  std::vector<Flow> flows_;
+  std::vector<std::int32_t> free_flows_;
+  std::vector<std::int32_t> dirty_resources_;
+  std::vector<std::int32_t> dirty_flows_;
+  // Scratch buffers of update(), kept to avoid allocating on every re-solve.
+  std::vector<std::int32_t> scratch_active_;
+  std::vector<std::int32_t> scratch_bounded_;
+  std::vector<std::int32_t> scratch_fixed_;
+  std::vector<std::int32_t> scratch_flow_stack_;
+  std::vector<std::int32_t> scratch_resource_stack_;
+  std::vector<std::int32_t> scratch_component_flows_;
+  std::vector<std::int32_t> scratch_component_resources_;
+  std::uint64_t epoch_ = 0;
+  int live_flows_ = 0;
+  int last_flows_ = 0;
+  int last_resources_ = 0;
+};
+
+}  // namespace tidesim

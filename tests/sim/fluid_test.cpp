@@ -1,0 +1,205 @@
+// Max-min fair sharing: every expected rate is computed by hand with progressive filling (raise
+// all unfixed flows together; freeze the flows of the first resource to saturate; repeat).
+#include "sim/fluid.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace tidesim {
+namespace {
+
+TEST(FluidSolver, SingleBottleneckSharesEqually) {
+  FluidSolver s;
+  const ResourceId link = s.add_resource(10.0);
+  const FlowId a = s.add_flow({link});
+  const FlowId b = s.add_flow({link});
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{a, b}));
+  // 10 / 2 flows.
+  EXPECT_DOUBLE_EQ(s.rate(a), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 5.0);
+  const FlowId c = s.add_flow({link});
+  // 10 / 3 flows: all three change.
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{a, b, c}));
+  EXPECT_DOUBLE_EQ(s.rate(c), 10.0 / 3.0);
+  EXPECT_DOUBLE_EQ(s.load(link), 10.0);
+  EXPECT_DOUBLE_EQ(s.utilisation(link), 1.0);
+}
+
+TEST(FluidSolver, TwoIndependentBottlenecks) {
+  FluidSolver s;
+  const ResourceId r1 = s.add_resource(10.0);
+  const ResourceId r2 = s.add_resource(6.0);
+  const FlowId a = s.add_flow({r1});
+  const FlowId b = s.add_flow({r1});
+  const FlowId c = s.add_flow({r2});
+  const FlowId d = s.add_flow({r2});
+  const FlowId e = s.add_flow({r2});
+  s.update();
+  // r1: 10 / 2 = 5; r2: 6 / 3 = 2.
+  EXPECT_DOUBLE_EQ(s.rate(a), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(c), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(d), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(e), 2.0);
+}
+
+TEST(FluidSolver, FlowCrossingBothBottlenecks) {
+  FluidSolver s;
+  const ResourceId r1 = s.add_resource(10.0);
+  const ResourceId r2 = s.add_resource(4.0);
+  const FlowId a = s.add_flow({r1});
+  const FlowId x = s.add_flow({r1, r2});
+  const FlowId b = s.add_flow({r2});
+  s.update();
+  // Level rises to min(10/2, 4/2) = 2: r2 saturates, x and b freeze at 2.
+  // r1 has 10 - 2 = 8 left for a alone.
+  EXPECT_DOUBLE_EQ(s.rate(x), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(a), 8.0);
+}
+
+TEST(FluidSolver, ParkingLot) {
+  // Two unit links in a row; one long flow crosses both, one short flow on each: all get 1/2.
+  FluidSolver s;
+  const ResourceId l1 = s.add_resource(1.0);
+  const ResourceId l2 = s.add_resource(1.0);
+  const FlowId lng = s.add_flow({l1, l2});
+  const FlowId s1 = s.add_flow({l1});
+  const FlowId s2 = s.add_flow({l2});
+  s.update();
+  EXPECT_DOUBLE_EQ(s.rate(lng), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(s1), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(s2), 0.5);
+}
+
+TEST(FluidSolver, RateBoundFreesCapacityForOthers) {
+  FluidSolver s;
+  const ResourceId r = s.add_resource(10.0);
+  const FlowId a = s.add_flow({r}, 2.0);
+  const FlowId b = s.add_flow({r});
+  s.update();
+  // a stops at its bound 2; b takes the remaining 8.
+  EXPECT_DOUBLE_EQ(s.rate(a), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 8.0);
+  s.set_max_rate(a, FluidSolver::kUnbounded);
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{a, b}));
+  EXPECT_DOUBLE_EQ(s.rate(a), 5.0);
+}
+
+TEST(FluidSolver, DistinctBoundsFreezeRoundByRound) {
+  FluidSolver s;
+  const ResourceId r = s.add_resource(10.0);
+  // Added out of bound order on purpose.
+  const FlowId f3 = s.add_flow({r}, 3.0);
+  const FlowId f1 = s.add_flow({r}, 1.0);
+  const FlowId free_flow = s.add_flow({r});
+  const FlowId f2 = s.add_flow({r}, 2.0);
+  s.update();
+  // Level 1 (f1's bound; share 10/4 = 2.5 is higher): f1 = 1, 9 left for 3 flows.
+  // Level 2 (f2's bound; share 3): f2 = 2, 7 left for 2. Level 3 (f3's bound; share 3.5):
+  // f3 = 3, 4 left for the unbounded flow.
+  EXPECT_DOUBLE_EQ(s.rate(f1), 1.0);
+  EXPECT_DOUBLE_EQ(s.rate(f2), 2.0);
+  EXPECT_DOUBLE_EQ(s.rate(f3), 3.0);
+  EXPECT_DOUBLE_EQ(s.rate(free_flow), 4.0);
+}
+
+TEST(FluidSolver, RepeatedResourceCountsTwice) {
+  FluidSolver s;
+  const ResourceId r = s.add_resource(9.0);
+  const FlowId twice = s.add_flow({r, r});
+  const FlowId once = s.add_flow({r});
+  s.update();
+  // 2x + x = 9 -> x = 3 for both; the resource carries 2*3 + 3 = 9.
+  EXPECT_DOUBLE_EQ(s.rate(twice), 3.0);
+  EXPECT_DOUBLE_EQ(s.rate(once), 3.0);
+  EXPECT_DOUBLE_EQ(s.load(r), 9.0);
+}
+
+TEST(FluidSolver, UpdateTouchesOnlyTheConnectedComponent) {
+  FluidSolver s;
+  const ResourceId r1 = s.add_resource(10.0);
+  const ResourceId r2 = s.add_resource(10.0);
+  const ResourceId r3 = s.add_resource(10.0);
+  const FlowId a = s.add_flow({r1});
+  const FlowId b = s.add_flow({r1, r2});
+  const FlowId c = s.add_flow({r3});
+  s.update();
+  EXPECT_DOUBLE_EQ(s.rate(a), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(b), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(c), 10.0);
+  // A new flow on r2 joins the component {a, b} (via b) and not c's.
+  const FlowId d = s.add_flow({r2});
+  const auto changed = s.update();
+  EXPECT_EQ(s.last_component_flows(), 3);      // a, b, d
+  EXPECT_EQ(s.last_component_resources(), 2);  // r1, r2
+  // Level 5 saturates r1 (a, b) and r2 (b, d) at once; nothing else moves, only d is reported.
+  EXPECT_EQ(changed, (std::vector<FlowId>{d}));
+  EXPECT_DOUBLE_EQ(s.rate(d), 5.0);
+  EXPECT_DOUBLE_EQ(s.rate(c), 10.0);
+  // Removing a: b is still limited by r2 (10 / 2 = 5), so no rate changes.
+  s.remove_flow(a);
+  EXPECT_TRUE(s.update().empty());
+  // Removing d: b alone on r1 and r2 -> 10.
+  s.remove_flow(d);
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{b}));
+  EXPECT_DOUBLE_EQ(s.rate(b), 10.0);
+  EXPECT_EQ(s.flow_count(), 2);
+}
+
+TEST(FluidSolver, CapacityChangeRescalesItsFlows) {
+  FluidSolver s;
+  const ResourceId r = s.add_resource(10.0);
+  const FlowId a = s.add_flow({r});
+  s.update();
+  s.set_capacity(r, 4.0);
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{a}));
+  EXPECT_DOUBLE_EQ(s.rate(a), 4.0);
+  s.set_capacity(r, 0.0);
+  s.update();
+  EXPECT_DOUBLE_EQ(s.rate(a), 0.0);
+  EXPECT_DOUBLE_EQ(s.utilisation(r), 0.0);
+}
+
+TEST(FluidSolver, FlowOnNothingIsUnboundedOrAtItsBound) {
+  FluidSolver s;
+  const FlowId free_flow = s.add_flow({});
+  const FlowId bounded = s.add_flow({}, 7.0);
+  s.update();
+  EXPECT_TRUE(std::isinf(s.rate(free_flow)));
+  EXPECT_DOUBLE_EQ(s.rate(bounded), 7.0);
+}
+
+TEST(FluidSolver, RemovedIdsAreReusedAndNewFlowsReported) {
+  FluidSolver s;
+  const ResourceId r = s.add_resource(6.0);
+  const FlowId a = s.add_flow({r});
+  const FlowId b = s.add_flow({r});
+  s.update();
+  s.remove_flow(a);
+  EXPECT_FALSE(s.alive(a));
+  const FlowId c = s.add_flow({r});
+  EXPECT_EQ(c, a);  // last freed, first reused
+  // b keeps 3 (6 / 2), but c is new and must be reported.
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{a}));
+  EXPECT_DOUBLE_EQ(s.rate(b), 3.0);
+}
+
+TEST(FluidSolver, RejectsMisuse) {
+  FluidSolver s;
+  EXPECT_THROW(s.add_resource(-1.0), std::invalid_argument);
+  EXPECT_THROW(s.add_resource(std::nan("")), std::invalid_argument);
+  EXPECT_THROW(s.add_flow({static_cast<ResourceId>(3)}), std::invalid_argument);
+  const ResourceId r = s.add_resource(1.0);
+  EXPECT_THROW(s.add_flow({r}, 0.0), std::invalid_argument);
+  const FlowId f = s.add_flow({r});
+  s.remove_flow(f);
+  EXPECT_THROW(s.remove_flow(f), std::invalid_argument);
+  EXPECT_THROW((void)s.rate(f), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tidesim

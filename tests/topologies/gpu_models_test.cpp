@@ -1,0 +1,57 @@
+#include "topologies/gpu_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/error.hpp"
+
+namespace tidesim {
+namespace {
+
+TEST(GpuModels, CatalogueFiguresFromCalibration) {
+  // CALIBRATION.md "GPUs": A10 24 GB, 600 GB/s, FP32 31.2, FP16 tensor 125, PCIe 4, no NVLink.
+  const GpuModel& a10 = gpu_model("A10");
+  EXPECT_EQ(a10.memory_bytes, 24LL << 30);
+  EXPECT_DOUBLE_EQ(a10.memory_bandwidth, 600e9);
+  EXPECT_DOUBLE_EQ(a10.fp32_tflops, 31.2);
+  EXPECT_DOUBLE_EQ(a10.fp16_tensor_tflops, 125.0);
+  EXPECT_EQ(a10.nvlink_generation, 0);
+  EXPECT_EQ(a10.pcie_generation, 4);
+  // V100-SXM2: NVLink2, 6 links; A100-SXM4: 12; H100/H200: 18.
+  EXPECT_EQ(gpu_model("V100-SXM2-32").nvlink_links, 6);
+  EXPECT_EQ(gpu_model("V100-SXM2-32").memory_bytes, 32LL << 30);
+  EXPECT_EQ(gpu_model("A100-SXM4-80").nvlink_links, 12);
+  EXPECT_EQ(gpu_model("H200").nvlink_links, 18);
+  EXPECT_EQ(gpu_model("H200").memory_bytes, 141LL << 30);
+  EXPECT_TRUE(gpu_model("G2").undisclosed);
+  EXPECT_FALSE(gpu_model("T4").undisclosed);
+  EXPECT_EQ(gpu_models().size(), 16u);
+}
+
+TEST(GpuModels, LinkBandwidths) {
+  // One NVLink2-4 link: 50 GB/s bidirectional = 25 GB/s per direction (CALIBRATION.md).
+  EXPECT_DOUBLE_EQ(nvlink_link_bandwidth(3), 25e9);
+  EXPECT_DOUBLE_EQ(nvlink_link_bandwidth(1), 20e9);
+  // Measured pinned copies: Gen3 12.4 GB/s, Gen4 25 GB/s; Gen5 = 63 x 25 / 31.5 = 50 GB/s.
+  EXPECT_DOUBLE_EQ(pcie_bandwidth(3), 12.4e9);
+  EXPECT_DOUBLE_EQ(pcie_bandwidth(4), 25e9);
+  EXPECT_NEAR(pcie_bandwidth(5), 50e9, 1.0);
+  EXPECT_THROW(pcie_bandwidth(2), std::invalid_argument);
+  EXPECT_THROW(nvlink_link_bandwidth(5), std::invalid_argument);
+}
+
+TEST(GpuModels, UnknownNameListsKnownOnes) {
+  try {
+    gpu_model("RTX4090");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("RTX4090"), std::string::npos);
+    EXPECT_NE(what.find("A100-SXM4-40"), std::string::npos);
+    EXPECT_NE(what.find("V100M16"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace tidesim

@@ -1,0 +1,236 @@
+#include "topologies/gpu_models.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "sim/error.hpp"
+
+namespace tidesim {
+
+namespace {
+
+constexpr std::int64_t kGiB = 1024LL * 1024 * 1024;
+constexpr double kGBps = 1e9;
+
+// Sources, abbreviated in the table below:
+//  CAL   /work/shared/reference/CALIBRATION.md, "GPUs".
+//  DS    the vendor datasheet of that GPU (NVIDIA A10/T4/V100/A100/H100/H200 datasheets); these
+//        figures are not in CALIBRATION.md and were not re-checked against it.
+constexpr std::array<GpuModel, 16> kAllModels{{
+    {.name = "A10",
+     .memory_bytes = 24 * kGiB,
+     .fp32_tflops = 31.2,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 600 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 4,
+     .undisclosed = false,
+     .source = "CAL (Baseten 'A10 vs A10G'); PCIe 4.0 x16, no NVLink"},
+    {.name = "A10G",
+     .memory_bytes = 24 * kGiB,
+     .fp32_tflops = 31.2,
+     .fp16_tensor_tflops = 70.0,
+     .memory_bandwidth = 600 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 4,
+     .undisclosed = false,
+     .source = "CAL (AWS g5: PCIe interconnect); FP16 tensor 70 TFLOPS from Baseten's "
+               "comparison, not in CAL (assumption)"},
+    {.name = "T4",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 8.1,
+     .fp16_tensor_tflops = 65.0,
+     .memory_bandwidth = 320 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = false,
+     .source = "DS (NVIDIA T4 datasheet)"},
+    {.name = "P100",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 9.3,
+     .fp16_tensor_tflops = 0.0,
+     .memory_bandwidth = 732 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = false,
+     .source = "DS (Tesla P100 PCIe 16GB; openb's P100 form factor is not disclosed: "
+               "PCIe assumed)"},
+    {.name = "V100-SXM2-16",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 2,
+     .nvlink_links = 6,
+     .pcie_generation = 3,
+     .undisclosed = false,
+     .source = "CAL (memory, bandwidth, NVLink2 6 links); DS (TFLOPS)"},
+    {.name = "V100-SXM2-32",
+     .memory_bytes = 32 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 2,
+     .nvlink_links = 6,
+     .pcie_generation = 3,
+     .undisclosed = false,
+     .source = "CAL (memory, bandwidth, NVLink2 6 links); DS (TFLOPS)"},
+    {.name = "V100M16",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = false,
+     .source = "openb V100 16 GB: figures of V100-SXM2-16; interconnect not disclosed, "
+               "PCIe assumed (assumption)"},
+    {.name = "V100M32",
+     .memory_bytes = 32 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = false,
+     .source = "openb V100 32 GB: figures of V100-SXM2-32; interconnect not disclosed, "
+               "PCIe assumed (assumption)"},
+    {.name = "A100-SXM4-40",
+     .memory_bytes = 40 * kGiB,
+     .fp32_tflops = 19.5,
+     .fp16_tensor_tflops = 312.0,
+     .memory_bandwidth = 1555 * kGBps,
+     .nvlink_generation = 3,
+     .nvlink_links = 12,
+     .pcie_generation = 4,
+     .undisclosed = false,
+     .source = "CAL (40 GB, NVLink3 12 links); DS (TFLOPS, 1,555 GB/s)"},
+    {.name = "A100-SXM4-80",
+     .memory_bytes = 80 * kGiB,
+     .fp32_tflops = 19.5,
+     .fp16_tensor_tflops = 312.0,
+     .memory_bandwidth = 2039 * kGBps,
+     .nvlink_generation = 3,
+     .nvlink_links = 12,
+     .pcie_generation = 4,
+     .undisclosed = false,
+     .source = "CAL (80 GB, NVLink3 12 links); DS (TFLOPS, 2,039 GB/s)"},
+    {.name = "A100-PCIe",
+     .memory_bytes = 40 * kGiB,
+     .fp32_tflops = 19.5,
+     .fp16_tensor_tflops = 312.0,
+     .memory_bandwidth = 1555 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 4,
+     .undisclosed = false,
+     .source = "DS (A100 PCIe 40GB; the optional NVLink bridge is not modelled)"},
+    {.name = "H100-SXM",
+     .memory_bytes = 80 * kGiB,
+     .fp32_tflops = 67.0,
+     .fp16_tensor_tflops = 989.0,
+     .memory_bandwidth = 3350 * kGBps,
+     .nvlink_generation = 4,
+     .nvlink_links = 18,
+     .pcie_generation = 5,
+     .undisclosed = false,
+     .source = "CAL (80 GB, NVLink4 18 links); DS (TFLOPS dense, 3.35 TB/s)"},
+    {.name = "H200",
+     .memory_bytes = 141 * kGiB,
+     .fp32_tflops = 67.0,
+     .fp16_tensor_tflops = 989.0,
+     .memory_bandwidth = 4800 * kGBps,
+     .nvlink_generation = 4,
+     .nvlink_links = 18,
+     .pcie_generation = 5,
+     .undisclosed = false,
+     .source = "CAL (141 GB, NVLink4 18 links); DS (H200 SXM: TFLOPS as H100, 4.8 TB/s)"},
+    // openb's undisclosed models: nothing is published. Assumption: treat each as a 16 GB-class
+    // datacentre GPU like V100M16, PCIe only, so that a replay runs; scenarios should override.
+    {.name = "G1",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = true,
+     .source = "openb undisclosed model: every figure is an assumption (as V100M16)"},
+    {.name = "G2",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = true,
+     .source = "openb undisclosed model: every figure is an assumption (as V100M16)"},
+    {.name = "G3",
+     .memory_bytes = 16 * kGiB,
+     .fp32_tflops = 15.7,
+     .fp16_tensor_tflops = 125.0,
+     .memory_bandwidth = 900 * kGBps,
+     .nvlink_generation = 0,
+     .nvlink_links = 0,
+     .pcie_generation = 3,
+     .undisclosed = true,
+     .source = "openb undisclosed model: every figure is an assumption (as V100M16)"},
+}};
+
+}  // namespace
+
+std::span<const GpuModel> gpu_models() {
+  return kAllModels;
+}
+
+const GpuModel& gpu_model(std::string_view name) {
+  for (const GpuModel& m : kAllModels) {
+    if (m.name == name) {
+      return m;
+    }
+  }
+  std::string known;
+  for (const GpuModel& m : kAllModels) {
+    known += known.empty() ? "" : ", ";
+    known += m.name;
+  }
+  throw InputError(SourceLocation{}, "gpu_model",
+                   "unknown GPU model '" + std::string(name) + "'; known: " + known);
+}
+
+double nvlink_link_bandwidth(int generation) {
+  switch (generation) {
+    case 1:
+      return 20 * kGBps;  // P100 whitepaper: 40 GB/s bidirectional per link (not in CAL)
+    case 2:
+    case 3:
+    case 4:
+      return 25 * kGBps;  // CAL: one NVLink2/3/4 link is 50 GB/s bidirectional
+    default:
+      throw std::invalid_argument("no NVLink generation " + std::to_string(generation));
+  }
+}
+
+double pcie_bandwidth(int generation) {
+  switch (generation) {
+    case 3:
+      return 12.4 * kGBps;  // CAL: measured pinned host-to-device copy, Gen3
+    case 4:
+      return 25 * kGBps;  // CAL: measured pinned host-to-device copy, Gen4
+    case 5:
+      return 63.0 * (25.0 / 31.5) * kGBps;  // derived: Gen4's measured/theoretical ratio x 63 GB/s
+    default:
+      throw std::invalid_argument("no PCIe generation " + std::to_string(generation));
+  }
+}
+
+}  // namespace tidesim

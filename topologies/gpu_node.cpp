@@ -1,0 +1,272 @@
+#include "topologies/gpu_node.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace tidesim {
+
+namespace {
+constexpr int kFullCard = 1000;  // milli of a whole card
+}  // namespace
+
+std::optional<SharingMode> parse_sharing_mode(std::string_view text) {
+  if (text == "exclusive") {
+    return SharingMode::kExclusive;
+  }
+  if (text == "time-slicing") {
+    return SharingMode::kTimeSlicing;
+  }
+  if (text == "fractional") {
+    return SharingMode::kFractional;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(SharingMode mode) {
+  switch (mode) {
+    case SharingMode::kExclusive:
+      return "exclusive";
+    case SharingMode::kTimeSlicing:
+      return "time-slicing";
+    case SharingMode::kFractional:
+      return "fractional";
+  }
+  return "?";
+}
+
+GpuNodeState::GpuNodeState(const Topology& topology, std::int64_t memory_per_card,
+                           GpuSharing sharing)
+    : topology_(topology), memory_per_card_(memory_per_card), sharing_(sharing) {
+  if (memory_per_card <= 0) {
+    throw std::invalid_argument("gpu node: memory per card must be > 0");
+  }
+  if (sharing.replicas < 1) {
+    throw std::invalid_argument("gpu node: replicas must be >= 1");
+  }
+  if (sharing_.mode != SharingMode::kTimeSlicing) {
+    sharing_.replicas = 1;
+  }
+  cards_.resize(static_cast<std::size_t>(topology.gpu_count()));
+}
+
+const GpuNodeState::Card& GpuNodeState::card_at(int card) const {
+  if (card < 0 || card >= card_count()) {
+    throw std::out_of_range("gpu node: no card " + std::to_string(card));
+  }
+  return cards_[static_cast<std::size_t>(card)];
+}
+
+GpuNodeState::Card& GpuNodeState::card_at(int card) {
+  return const_cast<Card&>(static_cast<const GpuNodeState*>(this)->card_at(card));
+}
+
+int GpuNodeState::schedulable_units() const {
+  return card_count() * sharing_.replicas;
+}
+
+int GpuNodeState::free_units() const {
+  int free = 0;
+  for (const Card& c : cards_) {
+    if (sharing_.mode == SharingMode::kTimeSlicing) {
+      free += sharing_.replicas - c.slots_used;
+    } else if (c.occupants.empty()) {
+      ++free;
+    }
+  }
+  return free;
+}
+
+void GpuNodeState::place(std::uint64_t process, int card, int slots, int milli) {
+  Card& c = card_at(card);
+  auto it = std::find_if(c.occupants.begin(), c.occupants.end(),
+                         [process](const Occupant& o) { return o.process == process; });
+  if (it == c.occupants.end()) {
+    c.occupants.push_back(Occupant{process, slots, milli, 0});
+    cards_of_[process].push_back(card);
+  } else {
+    it->slots += slots;
+  }
+  c.slots_used += slots;
+  c.milli_used += milli;
+}
+
+std::optional<std::vector<int>> GpuNodeState::whole_cards(int units) {
+  std::vector<bool> free(cards_.size());
+  for (std::size_t i = 0; i < cards_.size(); ++i) {
+    free[i] = cards_[i].occupants.empty();
+  }
+  return topology_.best_free_set(units, free);
+}
+
+std::optional<std::vector<int>> GpuNodeState::allocate(std::uint64_t process, int units,
+                                                       int milli) {
+  if (units < 1) {
+    throw std::invalid_argument("gpu node: units must be >= 1");
+  }
+  if (milli < 0 || milli > kFullCard) {
+    throw std::invalid_argument("gpu node: milli must be in [0, 1000]");
+  }
+  if (cards_of_.count(process) != 0) {
+    throw std::invalid_argument("gpu node: process " + std::to_string(process) + " already placed");
+  }
+  switch (sharing_.mode) {
+    case SharingMode::kExclusive: {
+      auto cards = whole_cards(units);
+      if (cards) {
+        for (int c : *cards) {
+          place(process, c, 1, kFullCard);
+        }
+      }
+      return cards;
+    }
+    case SharingMode::kTimeSlicing: {
+      if (units > free_units()) {
+        return std::nullopt;
+      }
+      std::vector<int> picked_from(cards_.size(), 0);
+      std::vector<int> out;
+      for (int u = 0; u < units; ++u) {
+        int best = -1;
+        for (int c = 0; c < card_count(); ++c) {
+          const auto uc = static_cast<std::size_t>(c);
+          if (cards_[uc].slots_used + picked_from[uc] >= sharing_.replicas) {
+            continue;
+          }
+          if (best < 0) {
+            best = c;
+            continue;
+          }
+          const auto ub = static_cast<std::size_t>(best);
+          const int alloc_c = cards_[uc].slots_used + picked_from[uc];
+          const int alloc_b = cards_[ub].slots_used + picked_from[ub];
+          const bool better = sharing_.policy == ReplicaPolicy::kDistributed ? alloc_c < alloc_b
+                                                                             : alloc_c > alloc_b;
+          if (better || (alloc_c == alloc_b && picked_from[uc] < picked_from[ub])) {
+            best = c;
+          }
+        }
+        ++picked_from[static_cast<std::size_t>(best)];
+        out.push_back(best);
+      }
+      for (int c : out) {
+        place(process, c, 1, 0);
+      }
+      return out;
+    }
+    case SharingMode::kFractional: {
+      if (milli == 0 || milli == kFullCard) {
+        auto cards = whole_cards(units);
+        if (cards) {
+          for (int c : *cards) {
+            place(process, c, 1, kFullCard);
+          }
+        }
+        return cards;
+      }
+      if (units != 1) {
+        throw std::invalid_argument("gpu node: a partial-card request must ask for one card");
+      }
+      int best = -1;
+      for (int c = 0; c < card_count(); ++c) {
+        const int left = kFullCard - cards_[static_cast<std::size_t>(c)].milli_used;
+        if (left >= milli &&
+            (best < 0 || left < kFullCard - cards_[static_cast<std::size_t>(best)].milli_used)) {
+          best = c;
+        }
+      }
+      if (best < 0) {
+        return std::nullopt;
+      }
+      place(process, best, 1, milli);
+      return std::vector<int>{best};
+    }
+  }
+  return std::nullopt;
+}
+
+void GpuNodeState::release(std::uint64_t process) {
+  auto it = cards_of_.find(process);
+  if (it == cards_of_.end()) {
+    return;
+  }
+  for (int card : it->second) {
+    Card& c = cards_[static_cast<std::size_t>(card)];
+    auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
+                          [process](const Occupant& x) { return x.process == process; });
+    c.slots_used -= o->slots;
+    c.milli_used -= o->milli;
+    c.occupants.erase(o);
+  }
+  cards_of_.erase(it);
+}
+
+bool GpuNodeState::set_memory(std::uint64_t process, int card, std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("gpu node: negative memory");
+  }
+  Card& c = card_at(card);
+  auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
+                        [process](const Occupant& x) { return x.process == process; });
+  if (o == c.occupants.end()) {
+    throw std::invalid_argument("gpu node: process " + std::to_string(process) +
+                                " is not on card " + std::to_string(card));
+  }
+  o->memory = bytes;
+  return memory_used(card) > memory_per_card_;
+}
+
+std::int64_t GpuNodeState::memory_of(std::uint64_t process, int card) const {
+  for (const Occupant& o : card_at(card).occupants) {
+    if (o.process == process) {
+      return o.memory;
+    }
+  }
+  return 0;
+}
+
+std::int64_t GpuNodeState::memory_used(int card) const {
+  std::int64_t sum = 0;
+  for (const Occupant& o : card_at(card).occupants) {
+    sum += o.memory;
+  }
+  return sum;
+}
+
+double GpuNodeState::compute_share(std::uint64_t process, int card) const {
+  const Card& c = card_at(card);
+  auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
+                        [process](const Occupant& x) { return x.process == process; });
+  if (o == c.occupants.end()) {
+    return 0.0;
+  }
+  switch (sharing_.mode) {
+    case SharingMode::kExclusive:
+      return 1.0;
+    case SharingMode::kTimeSlicing:
+      return 1.0 / static_cast<double>(c.occupants.size());
+    case SharingMode::kFractional:
+      return static_cast<double>(o->milli) / kFullCard;
+  }
+  return 0.0;
+}
+
+std::vector<std::uint64_t> GpuNodeState::occupants(int card) const {
+  std::vector<std::uint64_t> out;
+  for (const Occupant& o : card_at(card).occupants) {
+    out.push_back(o.process);
+  }
+  return out;
+}
+
+std::vector<int> GpuNodeState::cards_of(std::uint64_t process) const {
+  auto it = cards_of_.find(process);
+  if (it == cards_of_.end()) {
+    return {};
+  }
+  std::vector<int> out = it->second;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tidesim

@@ -1,0 +1,128 @@
+#pragma once
+/// Per-card GPU state of one node: which processes (pods) sit on each card, their GPU memory and
+/// compute share, under the node's sharing mode. The run driver uses it for placement on a node
+/// and for GPU-memory OOM. Rules and sources: docs/model-hardware.md, "GPU sharing".
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "topologies/topology.hpp"
+
+namespace tidesim {
+
+/// How a node shares its cards.
+enum class SharingMode {
+  /// One process per card; the device plugin advertises one nvidia.com/gpu per card
+  /// (Kubernetes default).
+  kExclusive,
+  /// NVIDIA device plugin time-slicing: `replicas` units per card; compute is time-shared,
+  /// memory is NOT isolated (processes on a card can OOM each other).
+  kTimeSlicing,
+  /// A process asks a share of one card's compute (`milli` / 1000, as openb's gpu_milli) or
+  /// whole cards (milli 1000).
+  kFractional,
+};
+
+/// Which card the device plugin prefers for the next time-slicing replica
+/// (NVIDIA/k8s-device-plugin, internal/rm/allocate.go, GetPreferredAllocation).
+enum class ReplicaPolicy {
+  /// Fewest replicas already allocated on the card first (the plugin's default "distributed").
+  kDistributed,
+  /// Most replicas already allocated first ("packed").
+  kPacked,
+};
+
+/// A node's sharing configuration.
+struct GpuSharing {
+  SharingMode mode = SharingMode::kExclusive;
+  /// Units per card under time-slicing (>= 1; the plugin requires >= 2 to share). Ignored
+  /// otherwise.
+  int replicas = 1;
+  /// Replica placement under time-slicing.
+  ReplicaPolicy policy = ReplicaPolicy::kDistributed;
+};
+
+/// "exclusive", "time-slicing", "fractional"; nullopt otherwise.
+std::optional<SharingMode> parse_sharing_mode(std::string_view text);
+/// The name parse_sharing_mode() reads.
+std::string_view to_string(SharingMode mode);
+
+/// Per-card state of one node. Keeps its own copy of the topology (no lifetime coupling).
+class GpuNodeState {
+ public:
+  /// `memory_per_card` bytes (> 0) on each of topology.gpu_count() cards. Throws
+  /// std::invalid_argument on a bad size or replica count.
+  GpuNodeState(const Topology& topology, std::int64_t memory_per_card, GpuSharing sharing);
+
+  /// Number of physical cards.
+  int card_count() const { return static_cast<int>(cards_.size()); }
+  /// What the device plugin advertises as nvidia.com/gpu: cards, or cards x replicas under
+  /// time-slicing.
+  int schedulable_units() const;
+  /// Units not allocated: free cards (exclusive, fractional: cards nobody holds any share of)
+  /// or free replica slots (time-slicing).
+  int free_units() const;
+
+  /// Places `process` (a new id) on the node and returns its cards, or nullopt when it does not
+  /// fit (nothing changes then).
+  ///  exclusive: `units` whole free cards chosen by Topology::best_free_set(); `milli` ignored.
+  ///  time-slicing: `units` replica slots, one card per slot (a card may repeat), chosen one at
+  ///    a time like the device plugin's GetPreferredAllocation under `policy`: distributed takes
+  ///    the card with the fewest allocated replicas (this request's picks included), then the
+  ///    card this request picked least, then the lowest index. `milli` ignored.
+  ///  fractional: milli in [1, 999] with units == 1: the card with the least unshared compute
+  ///    that still has `milli` left (best fit; lowest index among equals); milli == 1000 (or 0):
+  ///    `units` whole unshared cards as exclusive.
+  /// Throws std::invalid_argument for units < 1, milli out of [0, 1000], a fractional request of
+  /// several partial cards, or a process already placed.
+  std::optional<std::vector<int>> allocate(std::uint64_t process, int units, int milli);
+  /// Removes `process` from every card (no-op for an unknown process).
+  void release(std::uint64_t process);
+
+  /// Sets the GPU memory `process` holds on `card` (bytes >= 0). Returns true when the card's
+  /// total now exceeds its capacity: the caller kills this process (the one whose allocation
+  /// crossed the line). Throws std::invalid_argument when the process is not on the card.
+  bool set_memory(std::uint64_t process, int card, std::int64_t bytes);
+  /// Bytes `process` holds on `card` (0 when it is not there).
+  std::int64_t memory_of(std::uint64_t process, int card) const;
+  /// Bytes in use on `card` (sum over its processes).
+  std::int64_t memory_used(int card) const;
+  /// Bytes of one card.
+  std::int64_t memory_capacity() const { return memory_per_card_; }
+  /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing 1 / (number
+  /// of distinct processes on the card); fractional milli / 1000. 0 when not on the card.
+  double compute_share(std::uint64_t process, int card) const;
+  /// Processes on `card`, in placement order.
+  std::vector<std::uint64_t> occupants(int card) const;
+  /// Distinct cards of `process`, ascending (empty when unknown).
+  std::vector<int> cards_of(std::uint64_t process) const;
+  /// The sharing configuration.
+  const GpuSharing& sharing() const { return sharing_; }
+
+ private:
+  struct Occupant {
+    std::uint64_t process;
+    int slots;            // time-slicing replicas (1 otherwise)
+    int milli;            // compute share in thousandths
+    std::int64_t memory;  // bytes
+  };
+  struct Card {
+    std::vector<Occupant> occupants;
+    int slots_used = 0;
+    int milli_used = 0;
+  };
+  const Card& card_at(int card) const;
+  Card& card_at(int card);
+  std::optional<std::vector<int>> whole_cards(int units);
+  void place(std::uint64_t process, int card, int slots, int milli);
+
+  Topology topology_;
+  std::int64_t memory_per_card_;
+  GpuSharing sharing_;
+  std::vector<Card> cards_;
+  std::map<std::uint64_t, std::vector<int>> cards_of_;
+};
+
+}  // namespace tidesim

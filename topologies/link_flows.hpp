@@ -1,0 +1,37 @@
+#pragma once
+/// A node's links as fluid resources: each directed link of a Topology becomes a FluidSolver
+/// resource of the link's one-direction bandwidth, and a ring collective becomes one flow that
+/// crosses every directed link of every hop (a link crossed by two hops is consumed twice). The
+/// flow's max-min rate is then the ring's bus bandwidth under contention (NCCL: all-reduce of S
+/// bytes over n GPUs takes S / rate x 2(n-1)/n).
+#include <span>
+#include <vector>
+
+#include "sim/fluid.hpp"
+#include "topologies/topology.hpp"
+
+namespace tidesim {
+
+/// Binds one node's topology to a solver. Both must outlive this object.
+class TopologyFlows {
+ public:
+  /// Adds one resource per directed link of `topology` to `solver`.
+  TopologyFlows(const Topology& topology, FluidSolver& solver);
+
+  /// The resource of directed link `link` (see Topology::route()).
+  ResourceId resource(int link) const;
+  /// The resources a ring in this order crosses, with repeats.
+  std::vector<ResourceId> ring_resources(std::span<const int> order) const;
+  /// Adds a ring flow over `gpus` in their best ring order (Topology::best_ring()); the caller
+  /// calls solver.update() and reads the rate. A set of fewer than two GPUs crosses nothing.
+  FlowId add_ring(std::span<const int> gpus, double max_rate = FluidSolver::kUnbounded);
+  /// Adds a point-to-point flow from GPU a to GPU b.
+  FlowId add_transfer(int a, int b, double max_rate = FluidSolver::kUnbounded);
+
+ private:
+  const Topology* topology_;
+  FluidSolver* solver_;
+  std::vector<ResourceId> resources_;
+};
+
+}  // namespace tidesim

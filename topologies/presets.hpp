@@ -1,0 +1,34 @@
+#pragma once
+/// Built-in node topologies, each documented with its source in docs/model-hardware.md:
+///  a10x4-pcie         4 x A10, PCIe only (real A10s have no NVLink: CALIBRATION.md)
+///  a10x4-nvlink-mesh  the seed's hypothetical "4-card fully connected" A10 node (NV4 all pairs,
+///                     at GA102 bridge link speed); no real A10 has NVLink
+///  dgx1-v100          NVIDIA DGX-1, 8 x V100-SXM2, hybrid cube-mesh NV1/NV2, 4 NICs, 2 sockets
+///  hgx-a100x4         4 x A100-SXM4-80, NV4 all-to-all, 1 NIC, 2 NUMA nodes
+///  dgx-a100           8 x A100-SXM4-40 through NVSwitch (NV12), 8 NICs, 2 sockets
+///  hgx-h100x8         8 x H100-SXM through NVSwitch (NV18), 8 NICs, 2 sockets
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "topologies/topology.hpp"
+
+namespace tidesim {
+
+/// The preset names, in the order above.
+std::span<const std::string_view> preset_names();
+
+/// One line on the preset and its source ("" for an unknown name).
+std::string_view preset_description(std::string_view name);
+
+/// True when `name` is a preset.
+bool is_preset(std::string_view name);
+
+/// The preset's topology. Throws InputError listing the presets for an unknown name.
+Topology preset(std::string_view name);
+
+/// A preset by name, or else an `nvidia-smi topo -m` file at that path (parsed with `params`).
+/// Throws InputError naming the presets when it is neither.
+Topology load_topology(const std::string& preset_or_file, const TopologyParams& params = {});
+
+}  // namespace tidesim
