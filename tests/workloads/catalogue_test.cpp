@@ -1,0 +1,127 @@
+#include "workloads/catalogue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/error.hpp"
+#include "workloads/gpu_models.hpp"
+
+namespace tidesim::workloads {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+std::string message_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Catalogue, ResNet50MeasuredSpeedAndOverheadLine) {
+  // A100 AMP: 2470 img/s at batch 256 (NVIDIA DLE). At the measured batch the step is 256/2470 s;
+  // at 128 it is T_ref x (f + (1 - f) x 0.5) with f = 0.0865.
+  const double t_ref = 256.0 / 2470.0;
+  EXPECT_NEAR(profile_for("resnet50", 256, "amp", "A100").compute_seconds, t_ref, 1e-12);
+  EXPECT_NEAR(profile_for("resnet50", 128, "amp", "A100").compute_seconds,
+              t_ref * (0.0865 + 0.9135 * 0.5), 1e-12);
+  // V100 FP32: 367 img/s at batch 112.
+  EXPECT_NEAR(profile_for("resnet50", 112, "fp32", "V100").compute_seconds, 112.0 / 367.0, 1e-12);
+}
+
+TEST(Catalogue, A10IsScaledFromV100ByTflopsAndBandwidth) {
+  // AMP: 1200 x sqrt(125/125 x 600/900) = 979.80 img/s at batch 256.
+  const double amp = 1200.0 * std::sqrt(600.0 / 900.0);
+  EXPECT_NEAR(profile_for("resnet50", 256, "amp", "A10").compute_seconds, 256.0 / amp, 1e-12);
+  EXPECT_NEAR(amp, 979.80, 0.01);
+  // FP32 (TF32 on Ampere): 367 x sqrt(62.5/15.7 x 600/900) = 597.9 img/s at batch 112.
+  const double fp32 = 367.0 * std::sqrt(62.5 / 15.7 * 600.0 / 900.0);
+  EXPECT_NEAR(profile_for("resnet50", 112, "fp32", "A10").compute_seconds, 112.0 / fp32, 1e-12);
+  Throughput ref;
+  scaled_samples_per_second(builtin_models().front(), "A10", "amp", &ref);
+  EXPECT_EQ(ref.gpu, "V100");
+  // H100 from A100: 2470 x sqrt(989.4/312 x 3350/2039) = 5637.9 img/s.
+  EXPECT_NEAR(scaled_samples_per_second(builtin_models().front(), "H100", "amp"), 5637.9, 0.1);
+  // Aliases of the hardware catalogue map to the same speeds.
+  EXPECT_EQ(profile_for("resnet50", 64, "amp", "V100-SXM2-16").compute_seconds,
+            profile_for("resnet50", 64, "amp", "V100").compute_seconds);
+}
+
+TEST(Catalogue, ResNet50MemoryReproducesTheAnecdotes) {
+  // Built so that FP32 batch 16 holds 6.7 GB and batch 512 about 40 GB (CALIBRATION.md).
+  const auto b16 = profile_for("resnet50", 16, "fp32", "A10");
+  EXPECT_EQ(b16.steady_bytes(), 6'700'000'000);
+  EXPECT_EQ(b16.context_bytes, 300 * kMiB);
+  EXPECT_EQ(b16.model_state_bytes, 12 * 25'557'032);  // SGD momentum, FP32
+  EXPECT_EQ(b16.gradient_bytes, 4 * 25'557'032);
+  EXPECT_EQ(b16.input_bytes, 16 * (138'000'000'000 / 1'281'167));
+  const auto b512 = profile_for("resnet50", 512, "fp32", "A10");
+  EXPECT_NEAR(static_cast<double>(b512.steady_bytes()), 40e9, 1e3);
+  // AMP halves the activations.
+  EXPECT_EQ(profile_for("resnet50", 64, "amp", "A10").activation_bytes,
+            profile_for("resnet50", 64, "fp32", "A10").activation_bytes / 2);
+  EXPECT_EQ(b16.ramp_up, 30s);
+  EXPECT_EQ(b16.peak.extra_bytes, b16.activation_bytes / 4);
+}
+
+TEST(Catalogue, Gpt2MemoryFromParametersAndKorthikanti) {
+  const auto p = profile_for("gpt2-124m", 1, "amp", "A100");
+  EXPECT_EQ(p.model_state_bytes, 16 * 124'439'808);  // 1.99 GB, CALIBRATION.md's 2.0 GB
+  // 12 layers x (1024 x 768 x 34 + 5 x 12 x 1024^2) + 1024 x 50257 x 8 = 1,487,544,320 bytes.
+  EXPECT_EQ(p.activation_bytes, 1'487'544'320);
+  EXPECT_EQ(p.gradient_bytes, 4 * 124'439'808);
+  EXPECT_EQ(p.input_bytes, 2048);
+  // 108K tokens/s per A100 at micro-batch 12: 12 x 1024 / 108000 s per step.
+  EXPECT_NEAR(profile_for("gpt2-124m", 12, "amp", "A100").compute_seconds, 12 * 1024 / 108000.0,
+              1e-12);
+  // GPT-2 1.5B does not fit one A10 even at batch 1 (its states alone are 24.9 GB).
+  const auto xl = profile_for("gpt2-1.5b", 1, "amp", "A10");
+  EXPECT_EQ(xl.model_state_bytes, 24'921'779'200);
+  EXPECT_GT(xl.steady_bytes(), gpu_model("A10").memory_bytes);
+  EXPECT_EQ(gpu_model("A10").memory_bytes, 24 * kGiB);
+}
+
+TEST(Catalogue, UnknownKeysListTheKnownOnes) {
+  EXPECT_EQ(message_of([] { profile_for("bert", 8, "amp", "A10"); }),
+            "model: unknown model 'bert'; known: gpt2-1.5b, gpt2-124m, gpt2-355m, gpt2-774m, "
+            "resnet50");
+  EXPECT_EQ(message_of([] { profile_for("resnet50", 8, "bf16", "A10"); }),
+            "precision: 'bf16' is not one of: amp, fp32");
+  EXPECT_NE(message_of([] {
+              profile_for("resnet50", 8, "amp", "MI300");
+            }).find("unknown GPU model 'MI300'; known: A10, T4, V100, A100, H100"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { profile_for("resnet50", 0, "amp", "A10"); }).find("batch size 0"),
+            std::string::npos);
+}
+
+TEST(Catalogue, TracedModelFromMeasurements) {
+  Catalogue c;
+  ModelDefinition d;
+  d.name = "my-bert";
+  d.context_bytes = 300 * kMiB;
+  d.model_state_bytes = 2 * kGiB;
+  d.activation_bytes_per_sample = {{"amp", 100 * kMiB}};
+  d.gradient_bytes = 440'000'000;
+  d.throughputs = {{"A10", "amp", 32, 160.0, "measured"}};
+  c.add(d);
+  const auto p = c.profile("my-bert", 16, "amp", "A10");
+  EXPECT_DOUBLE_EQ(p.compute_seconds, 16.0 / 160.0);  // no overhead share: linear in batch
+  EXPECT_EQ(p.activation_bytes, 16 * 100 * kMiB);
+  // On a V100, scaled from the A10 measurement: 160 x sqrt(125/125 x 900/600).
+  EXPECT_NEAR(c.profile("my-bert", 32, "amp", "V100").compute_seconds,
+              32.0 / (160.0 * std::sqrt(1.5)), 1e-12);
+  EXPECT_NE(message_of([&] { c.add(d); }).find("already defined"), std::string::npos);
+  ModelDefinition empty = d;
+  empty.name = "nothing";
+  empty.throughputs.clear();
+  EXPECT_NE(message_of([&] { c.add(empty); }).find("at least one throughput"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tidesim::workloads

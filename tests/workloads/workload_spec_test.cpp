@@ -1,0 +1,193 @@
+#include "workloads/workload_spec.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/yaml_fields.hpp"
+#include "workloads/step_time.hpp"
+
+namespace tidesim::workloads {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string message_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+WorkloadSpec parse(const std::string& yaml, const std::string& base_dir = TIDESIM_SOURCE_DIR) {
+  const auto doc = load_yaml_string(yaml, "s.yaml");
+  return parse_workload(doc["workload"], "s.yaml", base_dir);
+}
+
+TEST(WorkloadSpec, SeedBurstOfOneHundredJobsFromTheManifests) {
+  const auto spec = parse(
+      "workload:\n"
+      "  arrivals: {process: burst, count: 100, at: 5s}\n"
+      "  jobs:\n"
+      "  - manifest: scenarios/manifests/resnet50-heavy.yaml\n"
+      "    weight: 3\n    model: resnet50\n    batch_size: 128\n    steps: 1000\n"
+      "  - manifest: scenarios/manifests/gpt2-dp.yaml\n"
+      "    weight: 1\n    model: gpt2-124m\n    batch_size: 8\n    duration: 10m\n"
+      "    pod: {gpus: 1}\n    replicas: 2\n");
+  ASSERT_EQ(spec.mix.size(), 2u);
+  EXPECT_EQ(spec.mix[0].name, "resnet50-heavy");
+  EXPECT_EQ(spec.mix[1].job.pod_template.requests.gpus, 1);  // the override
+  RandomStream rng(7, "workload");
+  const auto jobs = generate_jobs(spec, rng, {.gpu = "A10"});
+  ASSERT_EQ(jobs.size(), 100u);
+  int gpt = 0;
+  for (const auto& j : jobs) {
+    EXPECT_EQ(j.submit_time, TimePoint(5s));
+    if (j.model == "gpt2-124m") {
+      ++gpt;
+      EXPECT_EQ(j.replicas, 2);
+      EXPECT_TRUE(j.duration.has_value());
+      // 600 s at the uncontended step: compute only (no input or link limits given).
+      const auto p = profile_for("gpt2-124m", 8, "amp", "A10");
+      EXPECT_EQ(j.steps, std::llround(600.0 / p.compute_seconds));
+    } else {
+      EXPECT_EQ(j.steps, 1000);
+      EXPECT_EQ(j.pod_template.env.at("AI_LOAD_TYPE"), "GPU_HEAVY");
+    }
+  }
+  EXPECT_GT(gpt, 10);  // expected 25 of 100 (weight 1 of 4)
+  EXPECT_LT(gpt, 45);
+  // Same seed, same jobs.
+  RandomStream again(7, "workload");
+  const auto jobs2 = generate_jobs(spec, again, {.gpu = "A10"});
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    EXPECT_EQ(jobs[i].name, jobs2[i].name);
+  }
+}
+
+TEST(WorkloadSpec, PoissonAndDiurnalArrivalRates) {
+  const auto poisson = parse(
+      "workload:\n  arrivals: {process: poisson, count: 4000, mean_interarrival: 30s}\n"
+      "  jobs: [{model: resnet50, batch_size: 64, steps: 10}]\n");
+  RandomStream rng(1, "arrivals");
+  const auto jobs = generate_jobs(poisson, rng);
+  // Mean gap 30 s: the last of 4000 arrivals near 120,000 s (sd about 1,900 s).
+  EXPECT_NEAR(to_seconds(jobs.back().submit_time), 120000.0, 8000.0);
+  const auto diurnal = parse(
+      "workload:\n  arrivals: {process: diurnal, count: 20000, mean_interarrival: 60s,\n"
+      "             amplitude: 0.8, period: 24h, peak_at: 12h}\n"
+      "  jobs: [{model: resnet50, batch_size: 64, steps: 10}]\n");
+  RandomStream rng2(2, "arrivals");
+  const auto djobs = generate_jobs(diurnal, rng2);
+  // Rate 1 + 0.8 cos(2 pi (h - 12) / 24): over the 6 hours around noon it integrates to
+  // 6 + 0.8 x 24 / (2 pi) x 2 sin(pi / 4) = 10.3215, over the 6 around midnight to 1.6785.
+  // Whole days only (a partial last day would favour the hours it covers).
+  const double days = std::floor(to_seconds(djobs.back().submit_time) / 86400.0);
+  int noon = 0, night = 0;
+  for (const auto& j : djobs) {
+    if (to_seconds(j.submit_time) >= days * 86400.0) {
+      break;
+    }
+    const double h = std::fmod(to_seconds(j.submit_time) / 3600.0, 24.0);
+    noon += (h >= 9 && h < 15) ? 1 : 0;
+    night += (h < 3 || h >= 21) ? 1 : 0;
+  }
+  EXPECT_NEAR(static_cast<double>(noon) / (noon + night), 10.3215 / 12.0, 0.015);
+}
+
+TEST(WorkloadSpec, SizeAndDurationDistributions) {
+  const auto spec = parse(
+      "workload:\n  arrivals: {process: burst, count: 3000}\n"
+      "  jobs:\n  - model: resnet50\n    batch_size: 64\n    pod: {gpus: 8}\n"
+      "    gpus: {distribution: choice, values: [8, 16, 32], weights: [1, 1, 2]}\n"
+      "    duration: {distribution: lognormal, median: 20m, sigma: 1.0, max: 48h}\n");
+  RandomStream rng(3, "w");
+  const auto jobs = generate_jobs(spec, rng);
+  int r4 = 0;
+  std::vector<double> d;
+  for (const auto& j : jobs) {
+    EXPECT_TRUE(j.replicas == 1 || j.replicas == 2 || j.replicas == 4);
+    r4 += j.replicas == 4 ? 1 : 0;
+    d.push_back(to_seconds(*j.duration));
+  }
+  EXPECT_NEAR(r4 / 3000.0, 0.5, 0.04);
+  std::sort(d.begin(), d.end());
+  EXPECT_NEAR(d[1500] / 1200.0, 1.0, 0.08);
+  EXPECT_LE(d.back(), 48 * 3600.0);
+}
+
+TEST(WorkloadSpec, TracedModelAndTraceReplay) {
+  const std::string dir = std::filesystem::temp_directory_path() / "tidesim_wl_test";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir + "/t.csv");
+    f << "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli,cpu_milli,memory_mib\n"
+         "b,20,100,1,1,0,4000,1024\na,10,50,2,4,0,,\nc,30,,1,0,500,,\n";
+  }
+  const auto spec = parse(
+      "workload:\n"
+      "  models:\n  - name: tiny\n    model_state: 1GiB\n    activation_per_sample: 10MiB\n"
+      "    gradient: 100MB\n    throughputs: [{gpu: V100, batch: 10, samples_per_second: 100}]\n"
+      "  trace: {file: t.csv, model: tiny, batch_size: 10, default_duration: 200s,\n"
+      "          pod: {image: trainer, labels: {team: a}}}\n",
+      dir);
+  RandomStream rng(1, "w");
+  const auto jobs = generate_jobs(spec, rng, {.gpu = "V100", .allreduce_bandwidth = 10e9});
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].name, "a");  // sorted by submit time
+  EXPECT_EQ(jobs[0].replicas, 2);
+  EXPECT_EQ(jobs[0].pod_template.requests.gpus, 4);
+  EXPECT_EQ(jobs[0].pod_template.image, "trainer");
+  // Traced model: 0.1 s compute per step; 8 GPUs: sync 100 MB / 10 GB/s x 14/8 = 0.0175 s;
+  // 50 s / 0.1175 s = 425.5 -> 426 steps.
+  EXPECT_EQ(jobs[0].steps, 426);
+  EXPECT_EQ(jobs[1].steps, 1000);  // 100 s alone on one GPU at 0.1 s per step
+  EXPECT_EQ(jobs[1].pod_template.requests.cpu_milli, 4000);
+  // c: no duration in the trace -> default 200 s; half a GPU -> 0.2 s per step -> 1000 steps.
+  EXPECT_EQ(jobs[2].pod_template.requests.gpu_milli, 500);
+  EXPECT_EQ(jobs[2].steps, 1000);
+}
+
+TEST(WorkloadSpec, StrictErrors) {
+  EXPECT_EQ(message_of([] {
+              parse(
+                  "workload:\n  arrivals: {process: burst, count: 1}\n"
+                  "  jobs: [{model: resnet50, batch_size: 64, steps: 1, stpes: 2}]\n");
+            }).substr(0, 40),
+            "s.yaml:3:54: workload.jobs[0].stpes: unk");
+  EXPECT_NE(message_of([] {
+              parse(
+                  "workload:\n  arrivals: {process: burst, count: 1}\n"
+                  "  jobs: [{model: bert, batch_size: 64, steps: 1}]\n");
+            }).find("unknown model 'bert'"),
+            std::string::npos);
+  EXPECT_EQ(message_of([] {
+              parse(
+                  "workload:\n  arrivals: {process: burst, count: 1}\n"
+                  "  jobs: [{model: resnet50, batch_size: 64}]\n");
+            }),
+            "s.yaml:3:10: workload.jobs[0].steps: give exactly one of steps and duration");
+  EXPECT_EQ(message_of([] {
+              parse(
+                  "workload:\n  arrivals: {process: sometimes, count: 1}\n"
+                  "  jobs: [{model: resnet50, batch_size: 64, steps: 1}]\n");
+            }),
+            "s.yaml:2:23: workload.arrivals.process: 'sometimes' is not one of: burst, poisson, "
+            "diurnal");
+  EXPECT_EQ(message_of([] { parse("workload:\n  arrivals: {process: burst, count: 1}\n"); }),
+            "s.yaml:2:3: workload.jobs: missing required field (a workload is a trace, or "
+            "arrivals + jobs)");
+  EXPECT_NE(message_of([] {
+              parse(
+                  "workload:\n  arrivals: {process: burst, count: 1}\n"
+                  "  jobs: [{manifest: nope.yaml, model: resnet50, batch_size: 1, steps: 1}]\n");
+            }).find("nope.yaml: cannot open file"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace tidesim::workloads

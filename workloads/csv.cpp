@@ -1,0 +1,178 @@
+#include "workloads/csv.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tidesim::workloads {
+
+std::vector<std::string> split_csv_line(std::string_view line) {
+  std::vector<std::string> out;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(std::move(field));
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  if (quoted) {
+    throw std::invalid_argument("unterminated quoted field");
+  }
+  out.push_back(std::move(field));
+  return out;
+}
+
+CsvTable::CsvTable(const std::string& path, const std::vector<std::string>& required,
+                   const std::vector<std::string>& optional) {
+  file_ = path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  parse(ss.str(), required, optional);
+}
+
+CsvTable CsvTable::from_text(const std::string& text, const std::string& name,
+                             const std::vector<std::string>& required,
+                             const std::vector<std::string>& optional) {
+  CsvTable t;
+  t.file_ = name;
+  t.parse(text, required, optional);
+  return t;
+}
+
+void CsvTable::parse(const std::string& text, const std::vector<std::string>& required,
+                     const std::vector<std::string>& optional) {
+  std::size_t pos = 0;
+  int line_no = 0;
+  bool have_header = false;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) {
+      end = text.size();
+    }
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (line.empty()) {
+      if (pos >= text.size()) {
+        break;  // trailing newline
+      }
+      throw InputError(SourceLocation{file_, line_no, 1}, "", "empty line");
+    }
+    std::vector<std::string> fields;
+    try {
+      fields = split_csv_line(line);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(SourceLocation{file_, line_no, 1}, "", e.what());
+    }
+    if (!have_header) {
+      header_ = fields;
+      for (std::size_t i = 0; i < header_.size(); ++i) {
+        const auto& name = header_[i];
+        const bool known = std::find(required.begin(), required.end(), name) != required.end() ||
+                           std::find(optional.begin(), optional.end(), name) != optional.end();
+        if (!known || index_.contains(name)) {
+          std::string allowed;
+          for (const auto& r : required) {
+            allowed += (allowed.empty() ? "" : ", ") + r;
+          }
+          for (const auto& o : optional) {
+            allowed += (allowed.empty() ? "" : ", ") + o;
+          }
+          throw InputError(
+              SourceLocation{file_, 1, static_cast<int>(i) + 1}, name,
+              known ? "duplicate column" : "unknown column; allowed columns: " + allowed);
+        }
+        index_[name] = i;
+      }
+      for (const auto& r : required) {
+        if (!index_.contains(r)) {
+          throw InputError(SourceLocation{file_, 1, 0}, r, "missing required column");
+        }
+      }
+      have_header = true;
+      continue;
+    }
+    if (fields.size() != header_.size()) {
+      throw InputError(SourceLocation{file_, line_no, 0}, "",
+                       "expected " + std::to_string(header_.size()) + " fields, found " +
+                           std::to_string(fields.size()));
+    }
+    rows_.push_back(std::move(fields));
+    lines_.push_back(line_no);
+  }
+  if (!have_header) {
+    throw InputError(SourceLocation{file_, 0, 0}, "", "empty file: a header row is required");
+  }
+}
+
+const std::string& CsvTable::text(std::size_t row, const std::string& column) const {
+  const auto it = index_.find(column);
+  return it == index_.end() ? empty_ : rows_[row][it->second];
+}
+
+InputError CsvTable::error(std::size_t row, const std::string& column,
+                           const std::string& message) const {
+  const auto it = index_.find(column);
+  const int col = it == index_.end() ? 0 : static_cast<int>(it->second) + 1;
+  return InputError(SourceLocation{file_, lines_[row], col}, column, message);
+}
+
+std::int64_t CsvTable::integer(std::size_t row, const std::string& column, std::int64_t lo,
+                               std::int64_t hi) const {
+  const std::string& s = text(row, column);
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
+    throw error(row, column, "'" + s + "' is not an integer");
+  }
+  if (v < lo || v > hi) {
+    throw error(row, column,
+                std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " +
+                    std::to_string(hi) + "]");
+  }
+  return v;
+}
+
+double CsvTable::number(std::size_t row, const std::string& column, double lo, double hi) const {
+  const std::string& s = text(row, column);
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v)) {
+    throw error(row, column, "'" + s + "' is not a number");
+  }
+  if (v < lo || v > hi) {
+    std::ostringstream msg;
+    msg << s << " is out of range [" << lo << ", " << hi << "]";
+    throw error(row, column, msg.str());
+  }
+  return v;
+}
+
+}  // namespace tidesim::workloads

@@ -1,0 +1,64 @@
+#pragma once
+/// A small strict CSV reader for traces: a header row names the columns; every row must have as
+/// many fields; errors name file, line, column number and column name.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/error.hpp"
+
+namespace tidesim::workloads {
+
+/// Splits one CSV line on commas; double-quoted fields may contain commas and "" for a quote.
+/// Throws std::invalid_argument on an unterminated quote.
+std::vector<std::string> split_csv_line(std::string_view line);
+
+/// Reads a whole CSV file: the header row, then data rows (blank lines are errors, except a
+/// trailing newline). Columns are looked up by name.
+class CsvTable {
+ public:
+  /// Reads `path`. `required` columns must all be present; every column must be in `required`
+  /// or `optional`. InputError (file, line 1, column) otherwise.
+  CsvTable(const std::string& path, const std::vector<std::string>& required,
+           const std::vector<std::string>& optional);
+  /// Parses CSV text; `name` is used as the file name in errors.
+  static CsvTable from_text(const std::string& text, const std::string& name,
+                            const std::vector<std::string>& required,
+                            const std::vector<std::string>& optional);
+
+  /// Number of data rows.
+  std::size_t rows() const { return rows_.size(); }
+  /// True when the header has `column`.
+  bool has(const std::string& column) const { return index_.contains(column); }
+  /// The 1-based file line of data row `row`.
+  int line(std::size_t row) const { return lines_[row]; }
+  /// The raw text of `column` in `row` ("" when the column is absent).
+  const std::string& text(std::size_t row, const std::string& column) const;
+  /// An integer in [lo, hi]; InputError naming the line and column otherwise.
+  std::int64_t integer(std::size_t row, const std::string& column, std::int64_t lo,
+                       std::int64_t hi) const;
+  /// A finite number in [lo, hi].
+  double number(std::size_t row, const std::string& column, double lo, double hi) const;
+  /// An InputError at `row`, `column`.
+  InputError error(std::size_t row, const std::string& column, const std::string& message) const;
+  /// The file name.
+  const std::string& file() const { return file_; }
+  /// Column names in header order.
+  const std::vector<std::string>& header() const { return header_; }
+
+ private:
+  CsvTable() = default;
+  void parse(const std::string& text, const std::vector<std::string>& required,
+             const std::vector<std::string>& optional);
+  std::string file_;
+  std::vector<std::string> header_;
+  std::map<std::string, std::size_t> index_;
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<int> lines_;
+  std::string empty_;
+};
+
+}  // namespace tidesim::workloads

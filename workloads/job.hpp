@@ -1,0 +1,56 @@
+#pragma once
+/// A training job as the simulator runs it: pods built from one template, the model they train
+/// and the amount of work (steps) they must finish.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/api.hpp"
+#include "sim/time.hpp"
+
+namespace tidesim::workloads {
+
+/// One job: `replicas` identical pods (data-parallel workers) started from `pod_template`.
+/// Work is counted in steps of the whole job (every pod does one local step per global step).
+struct JobSpec {
+  /// Unique within a run; pods are named "<name>-<index>".
+  std::string name;
+  /// When the job is submitted (time since the start of the run).
+  TimePoint submit_time{};
+  /// Number of pods that run together (Kubernetes Job parallelism); at least 1.
+  int replicas = 1;
+  /// Requests, labels, annotations, env, image, selectors, affinity, tolerations, priority.
+  PodSpec pod_template;
+  /// Model catalogue key ("resnet50", "gpt2-124m", ...) or the name of a traced model.
+  std::string model = "resnet50";
+  /// Per-GPU (local) batch size, in samples (images or sequences).
+  int batch_size = 64;
+  /// "fp32" or "amp" (mixed precision).
+  std::string precision = "amp";
+  /// Total work in steps. 0 together with a `duration` means "convert the duration".
+  std::int64_t steps = 0;
+  /// A run time given instead of steps (traces, generators); converted to steps at the job's
+  /// uncontended speed by steps_for_duration() (catalogue.hpp).
+  std::optional<Duration> duration;
+  /// Running time between checkpoints; a restart resumes from the last one. Zero: no
+  /// checkpoints (a restart begins again from step 0).
+  Duration checkpoint_interval = std::chrono::minutes(30);
+  /// Kubernetes Job backoffLimit: failures allowed before the job is marked failed.
+  int backoff_limit = 6;
+  /// Set for trace jobs whose run was still going at the end of the trace (right-censored).
+  bool censored = false;
+};
+
+/// True when the pod declares that it needs NVLink: env AI_NV_LINK_REQUIRED, or a label or an
+/// annotation named "nvl-link-required" (the seed's spelling), "nvlink-required",
+/// "ai.nvlink-required" or "AI_NV_LINK_REQUIRED", whose value is "true" (any letter case).
+bool nvlink_required(const PodSpec& pod);
+
+/// The seed's auto-detection rule (digest 4.2): annotation ai.auto-nvlink = "true", or the first
+/// container's image contains "pytorch". Policies decide whether to use it.
+bool nvlink_auto_detected(const PodSpec& pod);
+
+/// GPUs the whole job occupies: replicas x whole GPUs per pod (a fractional pod counts 1).
+std::int64_t job_gpus(const JobSpec& job);
+
+}  // namespace tidesim::workloads

@@ -1,0 +1,48 @@
+#pragma once
+/// Kubernetes manifests as job templates: batch/v1 Job and v1 Pod, one or many YAML documents per
+/// file. Fields that change placement are read; fields that cannot change a simulated run
+/// (commands, volumes, probes, ...) are accepted and ignored; anything else, and any supported-
+/// looking field the simulator cannot honour (priorityClassName, namespaceSelector, pod overhead,
+/// ...), is an InputError naming file, line and field. docs/scenario-workload.md lists them.
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/api.hpp"
+#include "sim/error.hpp"
+
+namespace tidesim::workloads {
+
+/// What one manifest describes.
+struct JobTemplate {
+  /// "Job" or "Pod".
+  std::string kind;
+  /// metadata.name (or generateName for a Job/Pod that only has that).
+  std::string name;
+  /// The pod template: requests (summed over containers, at least the largest init container),
+  /// labels and annotations of the pod template, first container's env and image, selectors,
+  /// affinity, tolerations, priority, schedulerName.
+  PodSpec pod;
+  /// Job spec.parallelism (pods running at once); 1 for a Pod.
+  int parallelism = 1;
+  /// Job spec.completions (defaults to parallelism); 1 for a Pod.
+  int completions = 1;
+  /// Job spec.backoffLimit (default 6); 0 for a Pod (a bare pod is not restarted by a Job
+  /// controller).
+  int backoff_limit = 6;
+  /// Where the document starts.
+  SourceLocation where;
+};
+
+/// Reads one manifest document from `file` (used in errors).
+JobTemplate parse_manifest(const YAML::Node& document, const std::string& file);
+
+/// Reads every document of a YAML text ("---" separated); empty documents are skipped, and at
+/// least one manifest is required.
+std::vector<JobTemplate> parse_manifests(const std::string& text, const std::string& name);
+
+/// Reads every document of a manifest file.
+std::vector<JobTemplate> load_manifests(const std::string& path);
+
+}  // namespace tidesim::workloads

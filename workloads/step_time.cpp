@@ -1,0 +1,47 @@
+#include "workloads/step_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace tidesim::workloads {
+
+double ring_allreduce_seconds(std::int64_t bytes, int gpus, double bandwidth) {
+  if (gpus <= 1 || bytes <= 0) {
+    return 0.0;
+  }
+  if (!(bandwidth > 0)) {
+    throw std::invalid_argument("all-reduce bandwidth must be positive");
+  }
+  const double n = gpus;
+  return static_cast<double>(bytes) / bandwidth * 2.0 * (n - 1.0) / n;
+}
+
+StepTime step_time(const ModelProfile& profile, const StepConditions& c) {
+  if (!(c.compute_share > 0.0 && c.compute_share <= 1.0)) {
+    throw std::invalid_argument("compute_share must lie in (0, 1]");
+  }
+  if (!(c.input_bandwidth > 0.0)) {
+    throw std::invalid_argument("input_bandwidth must be positive");
+  }
+  if (c.gpus < 1) {
+    throw std::invalid_argument("gpus must be at least 1");
+  }
+  StepTime s;
+  s.compute_seconds = profile.compute_seconds / c.compute_share;
+  s.input_seconds = static_cast<double>(profile.input_bytes) / c.input_bandwidth;
+  s.sync_seconds = ring_allreduce_seconds(profile.gradient_bytes, c.gpus, c.allreduce_bandwidth);
+  s.seconds = std::max(s.compute_seconds, s.input_seconds) + s.sync_seconds;
+  s.gpu_utilization = s.seconds > 0 ? std::min(1.0, profile.compute_seconds / s.seconds) : 0.0;
+  return s;
+}
+
+std::int64_t steps_for_duration(Duration duration, double step_seconds) {
+  if (!(step_seconds > 0)) {
+    throw std::invalid_argument("step_seconds must be positive");
+  }
+  const double steps = std::round(to_seconds(duration) / step_seconds);
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(steps));
+}
+
+}  // namespace tidesim::workloads

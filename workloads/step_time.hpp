@@ -1,0 +1,52 @@
+#pragma once
+/// Step time of a data-parallel training job: compute (slowed by a time-slicing share) overlapped
+/// with input loading, plus a ring all-reduce of the gradients (docs/model-workloads.md).
+#include <cstdint>
+#include <limits>
+
+#include "sim/time.hpp"
+#include "workloads/catalogue.hpp"
+
+namespace tidesim::workloads {
+
+/// What one worker gets from the cluster while it runs.
+struct StepConditions {
+  /// Share of the GPU's compute this worker gets, in (0, 1] (1 = alone; time-slicing with k busy
+  /// processes gives 1/k).
+  double compute_share = 1.0;
+  /// Storage bandwidth this worker gets, bytes/s (> 0; infinity = never waits for input).
+  double input_bandwidth = std::numeric_limits<double>::infinity();
+  /// Ring all-reduce bus bandwidth, bytes/s: the bottleneck link share of the job's ring
+  /// (> 0; ignored when gpus == 1).
+  double allreduce_bandwidth = std::numeric_limits<double>::infinity();
+  /// GPUs in the whole job (ring size), at least 1.
+  int gpus = 1;
+};
+
+/// The parts of one step, in seconds.
+struct StepTime {
+  /// Whole step: max(compute, input) + sync.
+  double seconds = 0;
+  /// Compute wall time: profile.compute_seconds / compute_share.
+  double compute_seconds = 0;
+  /// Input loading time: input_bytes / input_bandwidth (overlapped with compute).
+  double input_seconds = 0;
+  /// Ring all-reduce time: (S / B) x 2(n - 1) / n; 0 for one GPU.
+  double sync_seconds = 0;
+  /// The share of the GPU this worker keeps busy: profile.compute_seconds / seconds, in [0, 1].
+  /// Summed over the workers sharing a card it gives the card's utilisation.
+  double gpu_utilization = 0;
+};
+
+/// Ring all-reduce time of `bytes` over `gpus` GPUs at bus bandwidth `bandwidth` bytes/s:
+/// t = (S / B) x 2(n - 1) / n (NCCL tests' PERFORMANCE.md, CALIBRATION.md). 0 when gpus <= 1.
+double ring_allreduce_seconds(std::int64_t bytes, int gpus, double bandwidth);
+
+/// Step time of one worker of `profile` under `conditions`. Throws std::invalid_argument when a
+/// condition is out of range (a programming error in the driver, not bad input).
+StepTime step_time(const ModelProfile& profile, const StepConditions& conditions);
+
+/// Steps a job finishes in `duration` at `step_seconds` per step (at least 1).
+std::int64_t steps_for_duration(Duration duration, double step_seconds);
+
+}  // namespace tidesim::workloads

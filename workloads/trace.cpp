@@ -1,0 +1,448 @@
+#include "workloads/trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "sim/error.hpp"
+#include "workloads/csv.hpp"
+
+namespace tidesim::workloads {
+namespace {
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxInt = 2'147'483'647;
+// Philly machines have 8 GPUs (CALIBRATION.md, "Cluster traces").
+constexpr int kPhillyGpusPerMachine = 8;
+
+std::vector<std::string> openb_required() {
+  return {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"};
+}
+std::vector<std::string> openb_optional() {
+  return {"gpu_spec", "qos", "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
+}
+std::vector<std::string> philly_required() {
+  return {"timestamp", "duration", "num_gpus"};
+}
+std::vector<std::string> philly_optional() {
+  return {"gpu_time", "cluster"};
+}
+std::vector<std::string> native_required() {
+  return {"name", "submit_s", "duration_s", "pods", "gpus_per_pod", "gpu_milli"};
+}
+std::vector<std::string> native_optional() {
+  return {"cpu_milli", "memory_mib", "gpu_spec", "qos",        "phase",     "cluster",
+          "scheduled", "censored",   "model",    "batch_size", "precision", "steps"};
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TraceFormat detect(const std::string& text, const std::string& name) {
+  const std::string header = text.substr(0, text.find('\n'));
+  const auto cols = split_csv_line(header);
+  const auto has = [&](const char* c) {
+    return std::find(cols.begin(), cols.end(), c) != cols.end();
+  };
+  if (has("submit_s")) {
+    return TraceFormat::kNative;
+  }
+  if (has("num_gpu") && has("gpu_milli")) {
+    return TraceFormat::kOpenb;
+  }
+  if (has("num_gpus") && has("timestamp")) {
+    return TraceFormat::kPhilly;
+  }
+  throw InputError(SourceLocation{name, 1, 0}, "",
+                   "cannot tell the trace format from the header; give --from "
+                   "(native needs submit_s, openb num_gpu and gpu_milli, philly timestamp and "
+                   "num_gpus)");
+}
+
+bool parse_bool(const CsvTable& t, std::size_t row, const std::string& column, bool fallback) {
+  const std::string& s = t.text(row, column);
+  if (s.empty()) {
+    return fallback;
+  }
+  if (s == "true" || s == "1") {
+    return true;
+  }
+  if (s == "false" || s == "0") {
+    return false;
+  }
+  throw t.error(row, column, "'" + s + "' is not true or false");
+}
+
+Duration seconds_of(const CsvTable& t, std::size_t row, const std::string& column) {
+  return from_seconds(t.number(row, column, 0.0, 1e12));
+}
+
+Trace read_openb(const CsvTable& t) {
+  Trace trace;
+  trace.file = t.file();
+  trace.format = TraceFormat::kOpenb;
+  trace.records.reserve(t.rows());
+  const bool timed = t.has("creation_time") && t.has("deletion_time");
+  std::int64_t end = 0;
+  std::vector<std::int64_t> deletions(t.rows(), 0);
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    TraceRecord rec;
+    rec.line = t.line(r);
+    rec.name = t.text(r, "name");
+    if (rec.name.empty()) {
+      throw t.error(r, "name", "empty pod name");
+    }
+    rec.cpu_milli = t.integer(r, "cpu_milli", 0, kMaxInt * 1000LL);
+    rec.memory_bytes = t.integer(r, "memory_mib", 0, kMaxInt * 1024LL) * kMiB;
+    const auto num_gpu = static_cast<int>(t.integer(r, "num_gpu", 0, 1024));
+    const auto milli = static_cast<int>(t.integer(r, "gpu_milli", 0, 1000));
+    if (num_gpu == 1 && milli > 0 && milli < 1000) {
+      rec.gpu_milli = milli;
+      rec.gpus_per_pod = 0;
+    } else {
+      if (num_gpu > 1 && milli != 1000 && milli != 0) {
+        throw t.error(
+            r, "gpu_milli",
+            "a pod with " + std::to_string(num_gpu) + " GPUs must ask whole GPUs (gpu_milli 1000)");
+      }
+      if (num_gpu == 0 && milli != 0) {
+        throw t.error(r, "gpu_milli", "a pod without GPUs must have gpu_milli 0");
+      }
+      rec.gpus_per_pod = num_gpu;
+    }
+    rec.gpu_spec = t.text(r, "gpu_spec");
+    rec.qos = t.text(r, "qos");
+    rec.phase = t.text(r, "pod_phase");
+    if (timed) {
+      const std::int64_t created = t.integer(r, "creation_time", 0, 1'000'000'000'000);
+      const std::int64_t deleted = t.integer(r, "deletion_time", 0, 1'000'000'000'000);
+      if (deleted < created) {
+        throw t.error(r, "deletion_time", "deletion_time is before creation_time");
+      }
+      std::int64_t start = created;
+      if (t.has("scheduled_time") && !t.text(r, "scheduled_time").empty()) {
+        start = t.integer(r, "scheduled_time", 0, 1'000'000'000'000);
+        if (start < created || start > deleted) {
+          throw t.error(r, "scheduled_time", "scheduled_time is outside [creation, deletion]");
+        }
+      } else if (t.has("scheduled_time")) {
+        rec.scheduled = false;
+      }
+      rec.submit = std::chrono::seconds(created);
+      rec.duration = std::chrono::seconds(deleted - start);
+      deletions[r] = deleted;
+      end = std::max(end, deleted);
+    }
+    trace.records.push_back(std::move(rec));
+  }
+  trace.end = std::chrono::seconds(end);
+  if (timed) {
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      auto& rec = trace.records[r];
+      rec.censored = rec.phase == "Running" && deletions[r] == end;
+    }
+  }
+  return trace;
+}
+
+// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+// "YYYY-MM-DD HH:MM:SS" -> seconds since 1970 (UTC assumed; only differences matter).
+std::optional<std::int64_t> parse_timestamp(const std::string& s) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+  char tail = 0;
+  if (s.size() != 19 ||
+      std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6) {
+    return std::nullopt;
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) {
+    return std::nullopt;
+  }
+  return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
+         std::int64_t{h} * 3600 + std::int64_t{mi} * 60 + se;
+}
+
+int philly_pods(int gpus) {
+  if (gpus <= kPhillyGpusPerMachine) {
+    return 1;
+  }
+  int pods = (gpus + kPhillyGpusPerMachine - 1) / kPhillyGpusPerMachine;
+  while (gpus % pods != 0) {
+    ++pods;
+  }
+  return pods;
+}
+
+Trace read_philly(const CsvTable& t) {
+  Trace trace;
+  trace.file = t.file();
+  trace.format = TraceFormat::kPhilly;
+  trace.records.reserve(t.rows());
+  std::vector<std::int64_t> stamps(t.rows());
+  std::int64_t first = 0;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    const auto ts = parse_timestamp(t.text(r, "timestamp"));
+    if (!ts) {
+      throw t.error(r, "timestamp",
+                    "'" + t.text(r, "timestamp") + "' is not a time YYYY-MM-DD HH:MM:SS");
+    }
+    stamps[r] = *ts;
+    first = r == 0 ? *ts : std::min(first, *ts);
+  }
+  Duration end{};
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    TraceRecord rec;
+    rec.line = t.line(r);
+    rec.name = "philly-" + std::to_string(r);
+    rec.submit = std::chrono::seconds(stamps[r] - first);
+    rec.duration = seconds_of(t, r, "duration");
+    const auto gpus = static_cast<int>(t.integer(r, "num_gpus", 1, 100'000));
+    rec.pods = philly_pods(gpus);
+    rec.gpus_per_pod = gpus / rec.pods;
+    rec.cluster = t.text(r, "cluster");
+    if (t.has("gpu_time") && !t.text(r, "gpu_time").empty()) {
+      t.number(r, "gpu_time", 0.0, 1e15);  // validated, not used
+    }
+    end = std::max(end, rec.submit + *rec.duration);
+    trace.records.push_back(std::move(rec));
+  }
+  trace.end = end;
+  return trace;
+}
+
+Trace read_native(const CsvTable& t) {
+  Trace trace;
+  trace.file = t.file();
+  trace.format = TraceFormat::kNative;
+  trace.records.reserve(t.rows());
+  Duration end{};
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    TraceRecord rec;
+    rec.line = t.line(r);
+    rec.name = t.text(r, "name");
+    if (rec.name.empty()) {
+      throw t.error(r, "name", "empty job name");
+    }
+    rec.submit = seconds_of(t, r, "submit_s");
+    if (!t.text(r, "duration_s").empty()) {
+      rec.duration = seconds_of(t, r, "duration_s");
+    }
+    rec.pods = static_cast<int>(t.integer(r, "pods", 1, 100'000));
+    rec.gpus_per_pod = static_cast<int>(t.integer(r, "gpus_per_pod", 0, 1024));
+    rec.gpu_milli = static_cast<int>(t.integer(r, "gpu_milli", 0, 999));
+    if (rec.gpu_milli > 0 && rec.gpus_per_pod != 0) {
+      throw t.error(r, "gpu_milli", "a GPU-sharing pod (gpu_milli > 0) has gpus_per_pod 0");
+    }
+    if (!t.text(r, "cpu_milli").empty()) {
+      rec.cpu_milli = t.integer(r, "cpu_milli", 0, 1LL << 40);
+    }
+    if (!t.text(r, "memory_mib").empty()) {
+      rec.memory_bytes = t.integer(r, "memory_mib", 0, 1LL << 40) * kMiB;
+    }
+    rec.gpu_spec = t.text(r, "gpu_spec");
+    rec.qos = t.text(r, "qos");
+    rec.phase = t.text(r, "phase");
+    rec.cluster = t.text(r, "cluster");
+    rec.scheduled = parse_bool(t, r, "scheduled", true);
+    rec.censored = parse_bool(t, r, "censored", false);
+    rec.model = t.text(r, "model");
+    if (!t.text(r, "batch_size").empty()) {
+      rec.batch_size = static_cast<int>(t.integer(r, "batch_size", 1, 1'000'000));
+    }
+    rec.precision = t.text(r, "precision");
+    if (!rec.precision.empty() && rec.precision != "amp" && rec.precision != "fp32") {
+      throw t.error(r, "precision", "'" + rec.precision + "' is not one of: amp, fp32");
+    }
+    if (!t.text(r, "steps").empty()) {
+      rec.steps = t.integer(r, "steps", 1, 1LL << 50);
+    }
+    end = std::max(end, rec.submit + rec.duration.value_or(Duration::zero()));
+    trace.records.push_back(std::move(rec));
+  }
+  trace.end = end;
+  return trace;
+}
+
+std::string seconds_text(Duration d) {
+  const auto us = d.count();
+  std::string s = std::to_string(us / 1'000'000);
+  if (const auto frac = us % 1'000'000; frac != 0) {
+    std::string f = std::to_string(frac);
+    f = std::string(6 - f.size(), '0') + f;
+    while (f.back() == '0') {
+      f.pop_back();
+    }
+    s += "." + f;
+  }
+  return s;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) {
+    return s;
+  }
+  std::string out = "\"";
+  for (char c : s) {
+    out += c;
+    if (c == '"') {
+      out += '"';
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+TraceFormat parse_trace_format(const std::string& text, const std::string& field) {
+  if (text == "auto") {
+    return TraceFormat::kAuto;
+  }
+  if (text == "native") {
+    return TraceFormat::kNative;
+  }
+  if (text == "openb") {
+    return TraceFormat::kOpenb;
+  }
+  if (text == "philly") {
+    return TraceFormat::kPhilly;
+  }
+  throw InputError(SourceLocation{}, field,
+                   "'" + text + "' is not one of: auto, native, openb, philly");
+}
+
+const char* to_string(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kAuto:
+      return "auto";
+    case TraceFormat::kNative:
+      return "native";
+    case TraceFormat::kOpenb:
+      return "openb";
+    case TraceFormat::kPhilly:
+      return "philly";
+  }
+  return "unknown";
+}
+
+Trace parse_trace(const std::string& text, const std::string& name, TraceFormat format) {
+  if (format == TraceFormat::kAuto) {
+    format = detect(text, name);
+  }
+  switch (format) {
+    case TraceFormat::kOpenb:
+      return read_openb(CsvTable::from_text(text, name, openb_required(), openb_optional()));
+    case TraceFormat::kPhilly:
+      return read_philly(CsvTable::from_text(text, name, philly_required(), philly_optional()));
+    default:
+      return read_native(CsvTable::from_text(text, name, native_required(), native_optional()));
+  }
+}
+
+Trace read_trace(const std::string& path, TraceFormat format) {
+  return parse_trace(read_text(path), path, format);
+}
+
+void write_native(const Trace& trace, std::ostream& out) {
+  out << "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli,cpu_milli,memory_mib,gpu_spec,"
+         "qos,phase,cluster,scheduled,censored,model,batch_size,precision,steps\n";
+  for (const auto& r : trace.records) {
+    out << csv_field(r.name) << ',' << seconds_text(r.submit) << ','
+        << (r.duration ? seconds_text(*r.duration) : "") << ',' << r.pods << ',' << r.gpus_per_pod
+        << ',' << r.gpu_milli << ',' << r.cpu_milli << ',' << r.memory_bytes / kMiB << ','
+        << csv_field(r.gpu_spec) << ',' << csv_field(r.qos) << ',' << csv_field(r.phase) << ','
+        << csv_field(r.cluster) << ',' << (r.scheduled ? "true" : "false") << ','
+        << (r.censored ? "true" : "false") << ',' << csv_field(r.model) << ','
+        << (r.batch_size > 0 ? std::to_string(r.batch_size) : "") << ',' << r.precision << ','
+        << (r.steps > 0 ? std::to_string(r.steps) : "") << '\n';
+  }
+}
+
+std::vector<OpenbNode> read_openb_nodes(const std::string& path) {
+  const CsvTable t(path, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, {});
+  std::vector<OpenbNode> out;
+  out.reserve(t.rows());
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    OpenbNode n;
+    n.line = t.line(r);
+    n.name = t.text(r, "sn");
+    if (n.name.empty()) {
+      throw t.error(r, "sn", "empty node name");
+    }
+    n.cpu_milli = t.integer(r, "cpu_milli", 0, 1LL << 40);
+    n.memory_bytes = t.integer(r, "memory_mib", 0, 1LL << 40) * kMiB;
+    n.gpus = static_cast<int>(t.integer(r, "gpu", 0, 1024));
+    n.gpu_model = t.text(r, "model");
+    if (n.gpus > 0 && n.gpu_model.empty()) {
+      throw t.error(r, "model", "a node with GPUs needs a GPU model");
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+double percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) {
+    return 0.0;
+  }
+  const double pos = q / 100.0 * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+TraceStats compute_stats(const Trace& trace) {
+  TraceStats s;
+  s.jobs = static_cast<std::int64_t>(trace.records.size());
+  std::vector<double> durations;
+  durations.reserve(trace.records.size());
+  bool first = true;
+  for (const auto& r : trace.records) {
+    ++s.gpu_histogram[r.total_gpus()];
+    s.fractional += r.gpu_milli > 0 ? 1 : 0;
+    s.censored += r.censored ? 1 : 0;
+    s.unscheduled += r.scheduled ? 0 : 1;
+    if (!r.phase.empty()) {
+      ++s.phases[r.phase];
+    }
+    if (r.duration) {
+      durations.push_back(to_seconds(*r.duration));
+    }
+    const double submit = to_seconds(r.submit);
+    s.first_submit = first ? submit : std::min(s.first_submit, submit);
+    s.last_submit = first ? submit : std::max(s.last_submit, submit);
+    first = false;
+  }
+  std::sort(durations.begin(), durations.end());
+  s.with_duration = static_cast<std::int64_t>(durations.size());
+  if (!durations.empty()) {
+    for (int q : {0, 25, 50, 75, 90, 99, 100}) {
+      s.duration_percentiles[q] = percentile(durations, q);
+    }
+    double sum = 0;
+    for (double d : durations) {
+      sum += d;
+    }
+    s.duration_mean = sum / static_cast<double>(durations.size());
+  }
+  return s;
+}
+
+}  // namespace tidesim::workloads

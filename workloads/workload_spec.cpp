@@ -1,0 +1,619 @@
+#include "workloads/workload_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "sim/units.hpp"
+#include "sim/yaml_fields.hpp"
+#include "workloads/gpu_models.hpp"
+#include "workloads/manifest.hpp"
+#include "workloads/step_time.hpp"
+
+namespace tidesim::workloads {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string resolve(const std::string& base_dir, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || base_dir.empty()) {
+    return path;
+  }
+  return (std::filesystem::path(base_dir) / p).lexically_normal().string();
+}
+
+std::map<std::string, std::string> string_map(const YAML::Node& n, const std::string& file,
+                                              const std::string& path) {
+  std::map<std::string, std::string> out;
+  if (!n || n.IsNull()) {
+    return out;
+  }
+  if (!n.IsMap()) {
+    throw InputError(location_of(n, file), path, "expected a mapping");
+  }
+  for (const auto& kv : n) {
+    if (!kv.second.IsScalar()) {
+      throw InputError(location_of(kv.second, file), path + "." + kv.first.as<std::string>(),
+                       "expected a single value");
+    }
+    out[kv.first.as<std::string>()] = kv.second.Scalar();
+  }
+  return out;
+}
+
+// Inline pod fields; applied on top of `pod` (a manifest's template or the defaults).
+void parse_pod(const YAML::Node& n, const std::string& file, const std::string& path,
+               PodSpec& pod) {
+  Fields f(n, file, path);
+  if (f.has("gpus")) {
+    pod.requests.gpus = f.integer("gpus", std::nullopt, 0, 1024);
+  }
+  if (f.has("gpu_milli")) {
+    pod.requests.gpu_milli = f.integer("gpu_milli", std::nullopt, 1, 999);
+    pod.requests.gpus = 0;
+  }
+  if (f.has("cpu")) {
+    const std::string text = f.string("cpu");
+    try {
+      pod.requests.cpu_milli = parse_cpu_millis(text);
+    } catch (const std::exception& e) {
+      throw f.error(f.get("cpu"), "cpu", e.what());
+    }
+  }
+  if (f.has("memory")) {
+    pod.requests.memory_bytes = f.bytes("memory", std::nullopt);
+  }
+  if (f.has("image")) {
+    pod.image = f.string("image");
+  }
+  if (f.has("scheduler_name")) {
+    pod.scheduler_name = f.string("scheduler_name");
+  }
+  if (f.has("priority")) {
+    pod.priority = static_cast<std::int32_t>(
+        f.integer("priority", std::nullopt, -2'147'483'648LL, 1'000'000'000LL));
+  }
+  for (auto& [key, target] :
+       {std::pair<const char*, std::map<std::string, std::string>*>{"labels", &pod.labels},
+        {"annotations", &pod.annotations},
+        {"env", &pod.env},
+        {"node_selector", &pod.node_selector}}) {
+    for (auto& [k, v] : string_map(f.get(key), file, f.path_of(key))) {
+      (*target)[k] = v;
+    }
+  }
+  f.finish();
+}
+
+Duration duration_value(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (!n.IsScalar()) {
+    throw InputError(location_of(n, file), path, "expected a duration");
+  }
+  try {
+    return parse_duration(n.Scalar());
+  } catch (const std::exception& e) {
+    throw InputError(location_of(n, file), path, e.what());
+  }
+}
+
+Distribution lognormal_of(const Lognormal& ln) {
+  Distribution d;
+  d.kind = Distribution::Kind::kLognormal;
+  d.lognormal = ln;
+  return d;
+}
+
+Distribution parse_duration_distribution(const YAML::Node& n, const std::string& file,
+                                         const std::string& path) {
+  if (n.IsScalar()) {
+    Distribution d;
+    d.value = to_seconds(duration_value(n, file, path));
+    if (!(d.value > 0)) {
+      throw InputError(location_of(n, file), path, "must be positive");
+    }
+    return d;
+  }
+  Fields f(n, file, path);
+  const std::string kind = f.choice("distribution", std::nullopt, {"lognormal", "philly"});
+  Distribution d;
+  if (kind == "philly") {
+    d = lognormal_of(fit_lognormal(philly_runtime_percentiles()));
+  } else if (f.has("percentiles")) {
+    std::vector<QuantilePoint> pts;
+    const YAML::Node pn = f.get("percentiles");
+    if (!pn.IsMap()) {
+      throw f.error(pn, "percentiles", "expected a mapping such as {50: 20m}");
+    }
+    for (const auto& kv : pn) {
+      std::string key = kv.first.as<std::string>();
+      const std::string where = f.path_of("percentiles") + "." + key;
+      if (!key.empty() && key.front() == 'p') {
+        key.erase(0, 1);
+      }
+      double q = 0;
+      try {
+        q = std::stod(key);
+      } catch (const std::exception&) {
+        q = -1;
+      }
+      if (!(q > 0 && q < 100)) {
+        throw InputError(location_of(kv.first, file), where, "a percentile lies in (0, 100)");
+      }
+      pts.push_back({q / 100.0, to_seconds(duration_value(kv.second, file, where))});
+    }
+    try {
+      d = lognormal_of(fit_lognormal(pts));
+    } catch (const std::invalid_argument& e) {
+      throw f.error(pn, "percentiles", e.what());
+    }
+  } else {
+    const double sigma = f.number("sigma", std::nullopt, 1e-9, 100);
+    double mu = 0;
+    if (f.has("median")) {
+      mu = std::log(to_seconds(f.duration("median", std::nullopt, 1us)));
+    } else {
+      mu = f.number("mu", std::nullopt, -100, 100);
+    }
+    d = lognormal_of(Lognormal{mu, sigma});
+  }
+  d.min = to_seconds(f.duration("min", 1s, 1us));
+  d.max = f.has("max") ? to_seconds(f.duration("max", std::nullopt, 1us)) : 0.0;
+  if (d.max > 0 && d.max < d.min) {
+    throw f.error(f.get("max"), "max", "max is below min");
+  }
+  f.finish();
+  return d;
+}
+
+Distribution parse_gpu_distribution(const YAML::Node& n, const std::string& file,
+                                    const std::string& path) {
+  if (n.IsScalar()) {
+    Distribution d;
+    try {
+      d.value = static_cast<double>(std::stoll(n.Scalar()));
+    } catch (const std::exception&) {
+      d.value = 0;
+    }
+    if (!(d.value >= 1) || std::to_string(static_cast<long long>(d.value)) != n.Scalar()) {
+      throw InputError(location_of(n, file), path, "'" + n.Scalar() + "' is not a GPU count >= 1");
+    }
+    return d;
+  }
+  Fields f(n, file, path);
+  const std::string kind = f.choice("distribution", std::nullopt, {"choice", "philly"});
+  Distribution d;
+  d.kind = Distribution::Kind::kChoice;
+  if (kind == "philly") {
+    for (const auto& [g, w] : philly_gpu_counts()) {
+      d.values.push_back(g);
+      d.weights.push_back(w);
+    }
+  } else {
+    const auto values = sequence_of(f.require("values"), file, f.path_of("values"));
+    const auto weights = sequence_of(f.require("weights"), file, f.path_of("weights"));
+    if (values.empty() || values.size() != weights.size()) {
+      throw f.error(f.get("weights"), "weights", "give one weight per value");
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto v = parse_gpu_distribution(values[i], file, f.path_of("values"));
+      double w = -1;
+      try {
+        w = std::stod(weights[i].Scalar());
+      } catch (const std::exception&) {
+      }
+      if (!(w >= 0) || !std::isfinite(w)) {
+        throw InputError(location_of(weights[i], file), f.path_of("weights"),
+                         "a weight is a number >= 0");
+      }
+      d.values.push_back(v.value);
+      d.weights.push_back(w);
+    }
+    double sum = 0;
+    for (double w : d.weights) {
+      sum += w;
+    }
+    if (!(sum > 0)) {
+      throw f.error(f.get("weights"), "weights", "weights must not all be 0");
+    }
+  }
+  f.finish();
+  return d;
+}
+
+ArrivalSpec parse_arrivals(const YAML::Node& n, const std::string& file) {
+  Fields f(n, file, "workload.arrivals");
+  ArrivalSpec a;
+  const std::string process = f.choice("process", std::nullopt, {"burst", "poisson", "diurnal"});
+  a.process = process == "burst"     ? ArrivalSpec::Process::kBurst
+              : process == "poisson" ? ArrivalSpec::Process::kPoisson
+                                     : ArrivalSpec::Process::kDiurnal;
+  a.count = static_cast<int>(f.integer("count", std::nullopt, 1, 10'000'000));
+  a.start = f.duration(process == "burst" ? "at" : "start", 0s);
+  if (a.process != ArrivalSpec::Process::kBurst) {
+    a.mean_interarrival = f.duration("mean_interarrival", std::nullopt, 1us);
+  }
+  if (a.process == ArrivalSpec::Process::kDiurnal) {
+    a.amplitude = f.number("amplitude", 0.5, 0.0, 1.0);
+    a.period = f.duration("period", 24h, 1s);
+    a.peak_at = f.duration("peak_at", 14h);
+  }
+  f.finish();
+  return a;
+}
+
+MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std::string& path,
+                         const std::string& base_dir, const Catalogue& catalogue) {
+  Fields f(n, file, path);
+  MixEntry e;
+  e.where = location_of(n, file);
+  JobSpec& job = e.job;
+  std::string default_name = "job";
+  job.pod_template.requests.gpus = 1;
+  if (f.has("manifest")) {
+    const std::string mpath = resolve(base_dir, f.string("manifest"));
+    auto templates = load_manifests(mpath);
+    const JobTemplate* chosen = &templates.front();
+    if (f.has("manifest_name")) {
+      const std::string want = f.string("manifest_name");
+      chosen = nullptr;
+      for (const auto& t : templates) {
+        if (t.name == want) {
+          chosen = &t;
+        }
+      }
+      if (chosen == nullptr) {
+        throw f.error(f.get("manifest_name"), "manifest_name",
+                      "no manifest named '" + want + "' in " + mpath);
+      }
+    } else if (templates.size() > 1) {
+      throw f.error(f.get("manifest"), "manifest",
+                    "the file holds several manifests; pick one with manifest_name");
+    }
+    job.pod_template = chosen->pod;
+    job.replicas = chosen->parallelism;
+    job.backoff_limit = chosen->backoff_limit;
+    default_name = chosen->name.empty() ? default_name : chosen->name;
+  }
+  f.get("manifest_name");
+  if (f.has("pod")) {
+    parse_pod(f.get("pod"), file, f.path_of("pod"), job.pod_template);
+  }
+  e.name = f.string("name", default_name);
+  e.weight = f.number("weight", 1.0, 1e-12, 1e12);
+  job.model = f.string("model");
+  catalogue.definition(job.model);  // unknown model -> error listing the known ones
+  job.batch_size = static_cast<int>(f.integer("batch_size", std::nullopt, 1, 1'000'000));
+  job.precision = f.choice("precision", "amp", {"amp", "fp32"});
+  job.checkpoint_interval = f.duration("checkpoint_interval", 30min);
+  job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
+  const bool has_replicas = f.has("replicas");
+  if (has_replicas) {
+    job.replicas = static_cast<int>(f.integer("replicas", 1, 1, 100'000));
+  }
+  if (f.has("gpus")) {
+    if (has_replicas) {
+      throw f.error(f.get("gpus"), "gpus", "give replicas or gpus, not both");
+    }
+    if (job.pod_template.requests.gpus < 1) {
+      throw f.error(f.get("gpus"), "gpus", "gpus needs pods that ask whole GPUs (pod.gpus >= 1)");
+    }
+    e.gpus = parse_gpu_distribution(f.get("gpus"), file, f.path_of("gpus"));
+  }
+  const bool has_steps = f.has("steps");
+  const bool has_duration = f.has("duration");
+  if (has_steps == has_duration) {
+    throw f.error(YAML::Node(), has_steps ? "duration" : "steps",
+                  "give exactly one of steps and duration");
+  }
+  if (has_steps) {
+    job.steps = f.integer("steps", std::nullopt, 1, 1LL << 50);
+  }
+  if (has_duration) {
+    e.duration_seconds =
+        parse_duration_distribution(f.get("duration"), file, f.path_of("duration"));
+  }
+  f.finish();
+  return e;
+}
+
+TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
+                               const std::string& base_dir, const Catalogue& catalogue) {
+  Fields f(n, file, "workload.trace");
+  TraceSource t;
+  t.where = location_of(n, file);
+  t.file = resolve(base_dir, f.string("file"));
+  const std::string format = f.choice("format", "auto", {"auto", "native", "openb", "philly"});
+  t.format = parse_trace_format(format);
+  t.model = f.string("model", "resnet50");
+  try {
+    catalogue.definition(t.model);
+  } catch (const InputError& e) {
+    throw f.error(f.get("model"), "model", e.message());
+  }
+  t.batch_size = static_cast<int>(f.integer("batch_size", 64, 1, 1'000'000));
+  t.precision = f.choice("precision", "amp", {"amp", "fp32"});
+  if (f.has("pod")) {
+    parse_pod(f.get("pod"), file, f.path_of("pod"), t.pod);
+  }
+  t.time_scale = f.number("time_scale", 1.0, 1e-9, 1e9);
+  t.limit = f.integer("limit", 0, 0, 1LL << 40);
+  if (f.has("default_duration")) {
+    t.default_duration = f.duration("default_duration", std::nullopt, 1us);
+  }
+  t.include_unscheduled = f.boolean("include_unscheduled", true);
+  t.checkpoint_interval = f.duration("checkpoint_interval", 30min);
+  t.backoff_limit = static_cast<int>(f.integer("backoff_limit", 6, 0, 1'000'000));
+  f.finish();
+  return t;
+}
+
+ModelDefinition parse_model(const YAML::Node& n, const std::string& file, const std::string& path) {
+  Fields f(n, file, path);
+  ModelDefinition d;
+  d.name = f.string("name");
+  d.context_bytes = f.bytes("context", std::int64_t{300} << 20);
+  d.model_state_bytes = f.bytes("model_state", std::nullopt);
+  const std::int64_t act = f.bytes("activation_per_sample", std::nullopt);
+  d.activation_bytes_per_sample = {{"amp", act}, {"fp32", act}};
+  d.workspace_bytes = f.bytes("workspace", 0);
+  d.input_bytes_per_sample = f.bytes("input_per_sample", 0);
+  d.gradient_bytes = f.bytes("gradient", std::nullopt);
+  d.ramp_up = f.duration("ramp_up", 30s);
+  if (f.has("peak")) {
+    Fields p(f.get("peak"), file, f.path_of("peak"));
+    d.peak_extra_bytes = p.bytes("extra", std::nullopt);
+    d.peak_period = p.duration("period", std::nullopt, 1s);
+    d.peak_duration = p.duration("duration", std::nullopt, 1us);
+    if (d.peak_duration >= d.peak_period) {
+      throw p.error(p.get("duration"), "duration", "a peak must be shorter than its period");
+    }
+    p.finish();
+  }
+  d.step_overhead_fraction = f.fraction("step_overhead", 0.0);
+  d.max_batch = static_cast<int>(f.integer("max_batch", 0, 0, 1'000'000));
+  const auto items = sequence_of(f.require("throughputs"), file, f.path_of("throughputs"));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields t(items[i], file, f.path_of("throughputs") + "[" + std::to_string(i) + "]");
+    Throughput tp;
+    tp.gpu = t.string("gpu");
+    try {
+      gpu_model(tp.gpu);
+    } catch (const InputError& e) {
+      throw t.error(t.get("gpu"), "gpu", e.message());
+    }
+    tp.precision = t.choice("precision", "amp", {"amp", "fp32"});
+    tp.batch = static_cast<int>(t.integer("batch", std::nullopt, 1, 1'000'000));
+    tp.samples_per_second = t.number("samples_per_second", std::nullopt, 1e-9, 1e12);
+    tp.source = t.string("source", "scenario " + file);
+    t.finish();
+    d.throughputs.push_back(tp);
+  }
+  if (d.throughputs.empty()) {
+    throw f.error(f.get("throughputs"), "throughputs", "give at least one measurement");
+  }
+  f.finish();
+  return d;
+}
+
+std::vector<Duration> arrival_times(const ArrivalSpec& a, RandomStream& rng) {
+  std::vector<Duration> out;
+  out.reserve(static_cast<std::size_t>(a.count));
+  const double base_rate = 1.0 / to_seconds(a.mean_interarrival);
+  double t = to_seconds(a.start);
+  while (static_cast<int>(out.size()) < a.count) {
+    switch (a.process) {
+      case ArrivalSpec::Process::kBurst:
+        out.push_back(a.start);
+        continue;
+      case ArrivalSpec::Process::kPoisson:
+        t += rng.exponential(base_rate);
+        break;
+      case ArrivalSpec::Process::kDiurnal: {
+        // Lewis-Shedler thinning at the peak rate base x (1 + amplitude).
+        const double peak = base_rate * (1.0 + a.amplitude);
+        for (;;) {
+          t += rng.exponential(peak);
+          const double phase =
+              2.0 * std::numbers::pi * (t - to_seconds(a.peak_at)) / to_seconds(a.period);
+          const double rate = base_rate * (1.0 + a.amplitude * std::cos(phase));
+          if (rng.uniform01() * peak < rate) {
+            break;
+          }
+        }
+        break;
+      }
+    }
+    out.push_back(from_seconds(t));
+  }
+  return out;
+}
+
+// Steps of `job` for run time `d` at its uncontended speed on `speed`.
+std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
+                     const SpeedReference& speed) {
+  const ModelProfile p = catalogue.profile(job.model, job.batch_size, job.precision, speed.gpu);
+  StepConditions c;
+  const auto& r = job.pod_template.requests;
+  c.compute_share =
+      r.gpus == 0 && r.gpu_milli > 0 ? static_cast<double>(r.gpu_milli) / 1000.0 : 1.0;
+  c.input_bandwidth = speed.input_bandwidth;
+  c.allreduce_bandwidth = speed.allreduce_bandwidth;
+  c.gpus = static_cast<int>(std::max<std::int64_t>(1, job_gpus(job)));
+  return steps_for_duration(d, step_time(p, c).seconds);
+}
+
+}  // namespace
+
+WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
+                            const std::string& base_dir) {
+  Fields f(node, file, "workload");
+  WorkloadSpec spec;
+  spec.file = file;
+  if (f.has("models")) {
+    const auto items = sequence_of(f.get("models"), file, "workload.models");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      spec.models.push_back(
+          parse_model(items[i], file, "workload.models[" + std::to_string(i) + "]"));
+    }
+  }
+  Catalogue catalogue;
+  for (std::size_t i = 0; i < spec.models.size(); ++i) {
+    try {
+      catalogue.add(spec.models[i]);
+    } catch (const InputError& e) {
+      throw InputError(location_of(f.get("models")[i], file),
+                       "workload.models[" + std::to_string(i) + "]", e.message());
+    }
+  }
+  const bool synthetic = f.has("arrivals") || f.has("jobs");
+  if (f.has("trace")) {
+    if (synthetic) {
+      throw f.error(f.get("trace"), "trace", "give either trace or arrivals + jobs, not both");
+    }
+    spec.trace = parse_trace_source(f.get("trace"), file, base_dir, catalogue);
+  } else {
+    if (!f.has("arrivals") || !f.has("jobs")) {
+      throw f.error(YAML::Node(), f.has("arrivals") ? "jobs" : "arrivals",
+                    "missing required field (a workload is a trace, or arrivals + jobs)");
+    }
+    spec.arrivals = parse_arrivals(f.get("arrivals"), file);
+    const auto items = sequence_of(f.get("jobs"), file, "workload.jobs");
+    if (items.empty()) {
+      throw f.error(f.get("jobs"), "jobs", "the job mix is empty");
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      spec.mix.push_back(parse_mix_entry(items[i], file, "workload.jobs[" + std::to_string(i) + "]",
+                                         base_dir, catalogue));
+    }
+  }
+  f.finish();
+  return spec;
+}
+
+Catalogue catalogue_of(const WorkloadSpec& spec) {
+  Catalogue c;
+  for (const auto& m : spec.models) {
+    c.add(m);
+  }
+  return c;
+}
+
+std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& source,
+                                     const Catalogue& catalogue, const SpeedReference& speed) {
+  std::vector<const TraceRecord*> order;
+  order.reserve(trace.records.size());
+  for (const auto& r : trace.records) {
+    if (r.scheduled || source.include_unscheduled) {
+      order.push_back(&r);
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [](const TraceRecord* a, const TraceRecord* b) {
+    return a->submit < b->submit;
+  });
+  if (source.limit > 0 && static_cast<std::int64_t>(order.size()) > source.limit) {
+    order.resize(static_cast<std::size_t>(source.limit));
+  }
+  std::vector<JobSpec> jobs;
+  jobs.reserve(order.size());
+  for (const TraceRecord* r : order) {
+    const SourceLocation where{trace.file, r->line, 0};
+    JobSpec job;
+    job.name = r->name;
+    job.submit_time = TimePoint(Duration(static_cast<std::int64_t>(
+        std::llround(static_cast<double>(r->submit.count()) * source.time_scale))));
+    job.replicas = r->pods;
+    job.pod_template = source.pod;
+    job.pod_template.name = r->name;
+    job.pod_template.requests.cpu_milli = r->cpu_milli;
+    job.pod_template.requests.memory_bytes = r->memory_bytes;
+    job.pod_template.requests.gpus = r->gpus_per_pod;
+    job.pod_template.requests.gpu_milli = r->gpu_milli;
+    if (!r->gpu_spec.empty()) {
+      SelectorRequirement req{"tidesim.io/gpu-model", "In", {}};
+      std::size_t pos = 0;
+      while (pos <= r->gpu_spec.size()) {
+        const std::size_t bar = std::min(r->gpu_spec.find('|', pos), r->gpu_spec.size());
+        req.values.push_back(r->gpu_spec.substr(pos, bar - pos));
+        pos = bar + 1;
+      }
+      job.pod_template.node_affinity.required.push_back(NodeSelectorTerm{{req}, {}});
+    }
+    if (!r->qos.empty()) {
+      job.pod_template.annotations["tidesim.io/qos"] = r->qos;
+    }
+    job.model = r->model.empty() ? source.model : r->model;
+    job.batch_size = r->batch_size > 0 ? r->batch_size : source.batch_size;
+    job.precision = r->precision.empty() ? source.precision : r->precision;
+    job.checkpoint_interval = source.checkpoint_interval;
+    job.backoff_limit = source.backoff_limit;
+    job.censored = r->censored;
+    try {
+      if (r->steps > 0) {
+        job.steps = r->steps;
+      } else {
+        const auto d = r->duration ? r->duration : source.default_duration;
+        if (!d) {
+          throw InputError(where, "duration",
+                           "the trace gives no run time; set workload.trace.default_duration");
+        }
+        job.duration = std::max(*d, Duration(1));
+        job.steps = convert(job, *job.duration, catalogue, speed);
+      }
+    } catch (const InputError& e) {
+      if (e.where().line > 0) {
+        throw;
+      }
+      throw InputError(where, e.field(), e.message());
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
+                                   const SpeedReference& speed) {
+  const Catalogue catalogue = catalogue_of(spec);
+  if (spec.trace) {
+    const Trace trace = read_trace(spec.trace->file, spec.trace->format);
+    return jobs_from_trace(trace, *spec.trace, catalogue, speed);
+  }
+  if (!spec.arrivals || spec.mix.empty()) {
+    throw InputError(SourceLocation{spec.file, 0, 0}, "workload", "no arrivals or job mix");
+  }
+  const auto times = arrival_times(*spec.arrivals, rng);
+  std::vector<double> weights;
+  for (const auto& e : spec.mix) {
+    weights.push_back(e.weight);
+  }
+  std::vector<JobSpec> jobs;
+  jobs.reserve(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const MixEntry& e = spec.mix[rng.weighted_choice(weights)];
+    JobSpec job = e.job;
+    job.name = e.name + "-" + std::to_string(i);
+    job.pod_template.name = job.name;
+    job.submit_time = TimePoint(times[i]);
+    try {
+      if (e.gpus) {
+        const auto g = static_cast<std::int64_t>(std::llround(e.gpus->sample(rng)));
+        const std::int64_t per_pod = job.pod_template.requests.gpus;
+        job.replicas = static_cast<int>((g + per_pod - 1) / per_pod);
+      }
+      if (e.duration_seconds) {
+        job.duration = from_seconds(e.duration_seconds->sample(rng));
+        job.steps = convert(job, *job.duration, catalogue, speed);
+      }
+    } catch (const InputError& err) {
+      throw InputError(e.where, "workload.jobs." + e.name, err.message());
+    }
+    jobs.push_back(std::move(job));
+  }
+  std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {
+    return a.submit_time < b.submit_time;
+  });
+  return jobs;
+}
+
+}  // namespace tidesim::workloads

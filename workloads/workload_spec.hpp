@@ -1,0 +1,119 @@
+#pragma once
+/// The `workload:` section of a scenario (docs/scenario-workload.md) and the jobs it generates:
+/// synthetic arrivals (burst, Poisson, diurnal) over a weighted job mix, or a trace replay.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/error.hpp"
+#include "sim/random.hpp"
+#include "workloads/catalogue.hpp"
+#include "workloads/distributions.hpp"
+#include "workloads/job.hpp"
+#include "workloads/trace.hpp"
+
+namespace tidesim::workloads {
+
+/// When jobs arrive.
+struct ArrivalSpec {
+  enum class Process { kBurst, kPoisson, kDiurnal };
+  Process process = Process::kBurst;
+  /// Number of jobs.
+  int count = 1;
+  /// Burst instant, or the start of a Poisson/diurnal process.
+  Duration start{};
+  /// Poisson / diurnal: mean time between arrivals (1 / base rate).
+  Duration mean_interarrival = std::chrono::seconds(60);
+  /// Diurnal: rate(t) = base x (1 + amplitude x cos(2 pi (t - peak_at) / period)), amplitude in
+  /// [0, 1].
+  double amplitude = 0.5;
+  Duration period = std::chrono::hours(24);
+  Duration peak_at = std::chrono::hours(14);
+};
+
+/// One entry of the job mix.
+struct MixEntry {
+  /// Name prefix of the jobs this entry makes.
+  std::string name;
+  /// Relative weight (> 0).
+  double weight = 1;
+  /// Template: pod_template, replicas, model, batch_size, precision, steps, checkpoint interval,
+  /// backoff limit (submit_time and name are set per job).
+  JobSpec job;
+  /// Run time drawn per job, seconds (instead of job.steps).
+  std::optional<Distribution> duration_seconds;
+  /// Total GPUs drawn per job; replicas = ceil(gpus / GPUs per pod).
+  std::optional<Distribution> gpus;
+  /// Where the entry is written (errors during generation point here).
+  SourceLocation where;
+};
+
+/// A trace to replay.
+struct TraceSource {
+  std::string file;
+  TraceFormat format = TraceFormat::kAuto;
+  /// Model, batch and precision of trace jobs that do not name their own.
+  std::string model = "resnet50";
+  int batch_size = 64;
+  std::string precision = "amp";
+  /// Pod fields common to every job (image, labels, scheduler name, ...); requests come from the
+  /// trace.
+  PodSpec pod;
+  /// Submit times are multiplied by this (compresses or stretches the trace), > 0.
+  double time_scale = 1.0;
+  /// Replay at most this many jobs, earliest first (0 = all).
+  std::int64_t limit = 0;
+  /// Run time of jobs the trace gives none (openb multigpu50); nullopt = such a job is an error.
+  std::optional<Duration> default_duration;
+  /// Replay openb pods that were never scheduled in the real cluster.
+  bool include_unscheduled = true;
+  Duration checkpoint_interval = std::chrono::minutes(30);
+  int backoff_limit = 6;
+  SourceLocation where;
+};
+
+/// The parsed `workload:` section.
+struct WorkloadSpec {
+  std::optional<ArrivalSpec> arrivals;
+  std::vector<MixEntry> mix;
+  std::optional<TraceSource> trace;
+  /// Traced models defined by the scenario (added to the built-in catalogue).
+  std::vector<ModelDefinition> models;
+  /// The file the section came from.
+  std::string file;
+};
+
+/// Parses the `workload:` mapping `node` of scenario `file`; relative manifest and trace paths
+/// resolve against `base_dir`. Strict: unknown keys, missing fields and bad values are
+/// InputErrors naming file, line and field.
+WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
+                            const std::string& base_dir);
+
+/// The catalogue a run of `spec` uses: built-in models plus spec.models.
+Catalogue catalogue_of(const WorkloadSpec& spec);
+
+/// The uncontended conditions used to turn a run time into steps.
+struct SpeedReference {
+  /// GPU model the jobs are assumed to run on (the driver passes the cluster's).
+  std::string gpu = "A10";
+  /// Storage bandwidth per worker, bytes/s.
+  double input_bandwidth = std::numeric_limits<double>::infinity();
+  /// Ring all-reduce bus bandwidth, bytes/s.
+  double allreduce_bandwidth = std::numeric_limits<double>::infinity();
+};
+
+/// The jobs of `spec`, sorted by submit time (ties in generation order). Synthetic jobs draw
+/// from `rng` in a fixed order (arrival time, mix entry, GPUs, run time per job). A run time
+/// becomes steps = round(duration / uncontended step time) on `speed`.
+std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
+                                   const SpeedReference& speed = {});
+
+/// Converts trace records to jobs (used by generate_jobs for a trace source).
+std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& source,
+                                     const Catalogue& catalogue, const SpeedReference& speed);
+
+}  // namespace tidesim::workloads
