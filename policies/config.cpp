@@ -1,0 +1,218 @@
+#include "policies/config.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tidesim::policies {
+
+const std::vector<std::string>& extension_point_names() {
+  static const std::vector<std::string> kNames{
+      "preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore",  "score",
+      "reserve",    "permit",    "preBind",   "bind",   "postBind",   "multiPoint"};
+  return kNames;
+}
+
+std::vector<PluginEntry> default_multi_point_plugins() {
+  const auto e = [](const char* name, std::optional<std::int64_t> w = std::nullopt) {
+    return PluginEntry{name, w, SourceLocation{"<default plugins>", 0, 0}, "defaults"};
+  };
+  return {e("SchedulingGates"),
+          e("PrioritySort"),
+          e("NodeUnschedulable"),
+          e("NodeName"),
+          e("TaintToleration", 3),
+          e("NodeAffinity", 2),
+          e("NodePorts"),
+          e("NodeResourcesFit", 1),
+          e("VolumeRestrictions"),
+          e("EBSLimits"),
+          e("GCEPDLimits"),
+          e("NodeVolumeLimits"),
+          e("AzureDiskLimits"),
+          e("VolumeBinding"),
+          e("VolumeZone"),
+          e("PodTopologySpread", 2),
+          e("InterPodAffinity", 2),
+          e("DefaultPreemption"),
+          e("NodeResourcesBalancedAllocation", 1),
+          e("ImageLocality", 1),
+          e("DefaultBinder")};
+}
+
+PluginSet merge_plugin_set(const PluginSet& defaults, const PluginSet& custom) {
+  std::set<std::string> disabled;
+  PluginSet out;
+  for (const auto& d : custom.disabled) {
+    out.disabled.push_back(d);
+    disabled.insert(d.name);
+  }
+  for (const auto& d : defaults.disabled) {
+    out.disabled.push_back(d);
+    disabled.insert(d.name);
+  }
+  std::map<std::string, std::size_t> custom_index;
+  for (std::size_t i = 0; i < custom.enabled.size(); ++i) {
+    custom_index.emplace(custom.enabled[i].name, i);
+  }
+  std::set<std::size_t> replaced;
+  if (disabled.count("*") == 0) {
+    for (const auto& d : defaults.enabled) {
+      if (disabled.count(d.name) != 0) {
+        continue;
+      }
+      const auto it = custom_index.find(d.name);
+      if (it != custom_index.end()) {
+        out.enabled.push_back(custom.enabled[it->second]);
+        replaced.insert(it->second);
+      } else {
+        out.enabled.push_back(d);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < custom.enabled.size(); ++i) {
+    if (replaced.count(i) == 0) {
+      out.enabled.push_back(custom.enabled[i]);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string idx(const std::string& path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+std::vector<PluginEntry> read_entries(Fields& set, const std::string& key, bool allow_weight) {
+  std::vector<PluginEntry> out;
+  if (!set.has(key)) {
+    return out;
+  }
+  const auto items = sequence_of(set.get(key), set.file(), set.path_of(key));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields e(items[i], set.file(), idx(set.path_of(key), i));
+    PluginEntry p;
+    p.name = e.string("name");
+    p.where = location_of(items[i], set.file());
+    p.path = e.path();
+    if (allow_weight) {
+      if (e.has("weight")) {
+        // A weight of zero or less would silently become 1 in kube-scheduler; tidesim rejects it.
+        p.weight = e.integer("weight", std::nullopt, 1, 100);
+      }
+    } else if (e.has("weight")) {
+      throw e.error(e.get("weight"), "weight", "only enabled plugins carry a weight");
+    }
+    e.finish();
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+ProfileConfig read_profile(const YAML::Node& node, const std::string& file, std::size_t index) {
+  Fields f(node, file, idx("profiles", index));
+  ProfileConfig p;
+  p.scheduler_name = f.string("schedulerName", "default-scheduler");
+  p.label = f.path() + "(" + p.scheduler_name + ")";
+  p.where = location_of(node, file);
+  if (f.has("percentageOfNodesToScore")) {
+    p.percentage_of_nodes_to_score =
+        static_cast<int>(f.integer("percentageOfNodesToScore", std::nullopt, 0, 100));
+  }
+  if (f.has("plugins")) {
+    Fields plugins(f.get("plugins"), file, p.label + ".plugins");
+    for (const auto& point : extension_point_names()) {
+      if (!plugins.has(point)) {
+        continue;
+      }
+      Fields set(plugins.get(point), file, plugins.path_of(point));
+      PluginSet ps;
+      ps.enabled = read_entries(set, "enabled", true);
+      ps.disabled = read_entries(set, "disabled", false);
+      set.finish();
+      p.plugins[point] = std::move(ps);
+    }
+    plugins.finish();
+  }
+  if (f.has("pluginConfig")) {
+    const auto items = sequence_of(f.get("pluginConfig"), file, p.label + ".pluginConfig");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      Fields c(items[i], file, idx(p.label + ".pluginConfig", i));
+      const std::string name = c.string("name");
+      PluginArgs args;
+      args.node = c.get("args");
+      args.file = file;
+      args.path = c.path() + "(" + name + ").args";
+      if (args.node.IsDefined() && !args.node.IsNull() && !args.node.IsMap()) {
+        throw c.error(args.node, "args", "expected a mapping");
+      }
+      c.finish();
+      if (!p.plugin_args.emplace(name, args).second) {
+        throw c.error(c.get("name"), "name", "repeated pluginConfig for plugin " + name);
+      }
+    }
+  }
+  f.finish();
+  return p;
+}
+
+}  // namespace
+
+SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name) {
+  const YAML::Node root = load_yaml_string(text, name);
+  Fields f(root, name, "");
+  SchedulerConfig cfg;
+  cfg.file = name;
+  f.choice("apiVersion", std::nullopt,
+           {"kubescheduler.config.k8s.io/v1", "kubescheduler.config.k8s.io/v1beta3"});
+  f.choice("kind", std::nullopt, {"KubeSchedulerConfiguration"});
+  cfg.percentage_of_nodes_to_score =
+      static_cast<int>(f.integer("percentageOfNodesToScore", 0, 0, 100));
+  cfg.pod_initial_backoff = std::chrono::seconds(f.integer("podInitialBackoffSeconds", 1, 1, 3600));
+  cfg.pod_max_backoff = std::chrono::seconds(f.integer("podMaxBackoffSeconds", 10, 1, 3600));
+  if (cfg.pod_max_backoff < cfg.pod_initial_backoff) {
+    throw f.error(f.get("podMaxBackoffSeconds"), "podMaxBackoffSeconds",
+                  "must be at least podInitialBackoffSeconds");
+  }
+  // Deployment settings with no effect on placement: accepted and ignored.
+  for (const char* key : {"parallelism", "leaderElection", "clientConnection", "enableProfiling",
+                          "enableContentionProfiling", "delayCacheUntilActive",
+                          "healthzBindAddress", "metricsBindAddress"}) {
+    f.get(key);
+  }
+  if (f.has("extenders")) {
+    throw f.error(f.get("extenders"), "extenders", "scheduler extenders are not supported");
+  }
+  if (f.has("profiles")) {
+    const auto items = sequence_of(f.get("profiles"), name, "profiles");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      cfg.profiles.push_back(read_profile(items[i], name, i));
+      if (!names.insert(cfg.profiles.back().scheduler_name).second) {
+        throw InputError(cfg.profiles.back().where, cfg.profiles.back().label + ".schedulerName",
+                         "duplicate profile name");
+      }
+    }
+  }
+  f.finish();
+  if (cfg.profiles.empty()) {
+    // Kubernetes defaults to one profile named default-scheduler.
+    ProfileConfig p;
+    p.label = "profiles[0](default-scheduler)";
+    p.where = SourceLocation{name, 0, 0};
+    cfg.profiles.push_back(p);
+  }
+  return cfg;
+}
+
+SchedulerConfig load_scheduler_config_file(const std::string& path) {
+  const YAML::Node probe = load_yaml_file(path);  // surfaces unreadable files with the path
+  (void)probe;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_scheduler_config_string(ss.str(), path);
+}
+
+}  // namespace tidesim::policies

@@ -1,0 +1,163 @@
+#pragma once
+/// The scheduling framework's extension points, mirroring Kubernetes'
+/// (pkg/scheduler/framework/interface.go): a plugin implements only the interfaces of the points it
+/// needs; the framework discovers them and a concept checks conformance at compile time.
+///
+/// A plugin instance belongs to one Scheduler and sees one scheduling cycle at a time, so a plugin
+/// keeps its cycle state in its own members (written by PreFilter/PreScore, read by Filter/Score)
+/// instead of Kubernetes' CycleState map. A Scheduler is therefore not thread-safe.
+#include <concepts>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "sim/api.hpp"
+#include "sim/cluster_view.hpp"
+#include "sim/telemetry.hpp"
+#include "sim/time.hpp"
+
+namespace tidesim::policies {
+
+/// framework.MinNodeScore / MaxNodeScore (pkg/scheduler/framework/interface.go).
+inline constexpr std::int64_t kMinNodeScore = 0;
+inline constexpr std::int64_t kMaxNodeScore = 100;
+
+/// Status codes (framework.Code). Unschedulable may be resolved by preemption;
+/// UnschedulableAndUnresolvable may not; Error aborts the cycle; Skip (PreFilter/PreScore only)
+/// skips the plugin's Filter/Score for this cycle.
+enum class Code { kSuccess, kUnschedulable, kUnschedulableAndUnresolvable, kError, kSkip };
+
+/// The result of one plugin call (framework.Status). `reasons` are Kubernetes' messages, e.g.
+/// "Insufficient nvidia.com/gpu"; `plugin` is filled in by the framework.
+struct Status {
+  Code code = Code::kSuccess;
+  std::vector<std::string> reasons;
+  std::string plugin;
+
+  bool ok() const { return code == Code::kSuccess; }
+  /// A success.
+  static Status success() { return {}; }
+  /// A failure with one reason.
+  static Status make(Code code, std::string reason) {
+    return Status{code, {std::move(reason)}, {}};
+  }
+  /// All reasons joined with ", ".
+  std::string message() const;
+};
+
+/// How the scheduling queue orders pods (the profile's QueueSort plugin).
+enum class QueueOrder {
+  kPrioritySort,  ///< PrioritySort: higher .spec.priority first, then earlier queue timestamp.
+  kFifo,          ///< tidesim's FIFOSort: queue timestamp only (the first-fit baseline).
+};
+
+/// What one scheduling cycle sees and what plugins report back to the framework.
+struct CycleContext {
+  /// Exact allocation state (API server + scheduler cache).
+  const ClusterView& cluster;
+  /// Node metrics (load); null when the run has no telemetry.
+  const MetricsSource* metrics = nullptr;
+  /// Simulated time of the cycle.
+  TimePoint now{};
+  /// A number unique to this cycle within its Scheduler (lets a plugin that has no PreFilter or
+  /// PreScore notice a new cycle).
+  std::uint64_t cycle = 0;
+  /// Time the cycle spent waiting (e.g. on slow metrics queries); plugins add to it.
+  Duration latency = Duration::zero();
+  /// The seed's two-stage fallback (digest 4.3): 0 normal, 1 remaining-GPU scoring, 2 golden pool.
+  int fallback_stage = 0;
+  /// True once a load-aware plugin has decided `fallback_stage` for this cycle.
+  bool fallback_decided = false;
+  /// Stage 2: the nodeSelector the pod is pinned to (the golden node pool).
+  std::optional<LabelSelector> node_selector_pin;
+  /// Alerts raised during the cycle (stage-2 fallback), for the driver to count or log.
+  std::vector<std::string> alerts;
+  /// State plugins share within the cycle, by key (Kubernetes' CycleState). The pointee belongs
+  /// to the writing plugin and stays valid until the cycle ends.
+  std::map<std::string, const void*, std::less<>> shared;
+};
+
+/// Every plugin has a name (the one used in KubeSchedulerConfiguration).
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  /// The registry name, e.g. "NodeResourcesFit".
+  virtual std::string_view name() const = 0;
+  /// A human note on the last cycle's view of node `node_index` (e.g. the load vector), for
+  /// `tidesim explain`; empty by default.
+  virtual std::string explain_node(int /*node_index*/) const { return {}; }
+  /// True for the named no-op plugins (volumes, ports, images): the framework lists them but
+  /// skips their calls.
+  virtual bool no_op() const { return false; }
+};
+
+/// QueueSort: decides the queue order (exactly one per profile).
+class QueueSortPlugin : public virtual Plugin {
+ public:
+  /// The order this plugin imposes on the scheduling queue.
+  virtual QueueOrder order() const = 0;
+};
+
+/// PreFilter: runs once per cycle before Filter; may reject the pod outright or return Skip to
+/// skip this plugin's Filter.
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  /// Prepares cycle state for `pod`.
+  virtual Status pre_filter(CycleContext& ctx, const PodSpec& pod) = 0;
+};
+
+/// Filter: may node `node_index` run `pod`? Must be cheap: it runs for every evaluated node.
+class FilterPlugin : public virtual Plugin {
+ public:
+  /// Success, or Unschedulable(AndUnresolvable) with Kubernetes' reason, or Error.
+  virtual Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) = 0;
+};
+
+/// PostFilter: runs when no node passed Filter (DefaultPreemption's point).
+class PostFilterPlugin : public virtual Plugin {};
+
+/// PreScore: runs once per cycle before Score over the feasible nodes; Skip skips this plugin's
+/// Score and NormalizeScore.
+class PreScorePlugin : public virtual Plugin {
+ public:
+  /// Prepares scoring state; `feasible` are node indices into ctx.cluster.nodes.
+  virtual Status pre_score(CycleContext& ctx, const PodSpec& pod,
+                           std::span<const int> feasible) = 0;
+};
+
+/// Score (+ optional NormalizeScore). After normalisation every score must lie in
+/// [kMinNodeScore, kMaxNodeScore]; the framework multiplies it by the plugin's weight.
+class ScorePlugin : public virtual Plugin {
+ public:
+  /// Raw score of node `node_index`.
+  virtual std::int64_t score(CycleContext& ctx, const PodSpec& pod, int node_index) = 0;
+  /// True when the plugin implements NormalizeScore.
+  virtual bool has_normalize() const { return false; }
+  /// NormalizeScore: rewrites `scores` (same order as `feasible`) in place.
+  virtual void normalize(const CycleContext& /*ctx*/, const PodSpec& /*pod*/,
+                         std::span<const int> /*feasible*/, std::span<std::int64_t> /*scores*/) {}
+};
+
+/// Bind: DefaultBinder's point. The run driver binds; the plugin only has to exist (a profile
+/// needs at least one).
+class BindPlugin : public virtual Plugin {};
+
+/// PreEnqueue (SchedulingGates' point): named so default profiles load; no effect in tidesim.
+class PreEnqueuePlugin : public virtual Plugin {};
+
+/// True when `P` is a concrete plugin implementing every interface in `Points`.
+template <class P, class... Points>
+concept Implements = (std::derived_from<P, Points> && ...) && !std::is_abstract_v<P>;
+
+/// framework DefaultNormalizeScore (pkg/scheduler/framework/plugins/helper/normalize_score.go):
+/// score = max_priority * score / max_count (integer division); reverse: max_priority - that;
+/// when every score is 0: all stay 0, or all become max_priority when reversed.
+void default_normalize_score(std::int64_t max_priority, bool reverse,
+                             std::span<std::int64_t> scores);
+
+}  // namespace tidesim::policies

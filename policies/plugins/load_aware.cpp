@@ -1,0 +1,482 @@
+#include "policies/plugins/load_aware.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace tidesim::policies {
+
+double io_load(double await_ms, Duration full_scale) {
+  const double full_ms = to_seconds(full_scale) * 1000.0;
+  return std::min(1.0, std::max(0.0, await_ms) / full_ms);
+}
+
+double nvlink_competition_index(int nvlink_tasks, int gpus) {
+  if (gpus <= 0) {
+    return 0.0;
+  }
+  return static_cast<double>(nvlink_tasks) / (static_cast<double>(gpus) * 2.0);
+}
+
+LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args) {
+  LoadVector v;
+  const auto& cards = m.gpu_memory_utilization;
+  if (!cards.empty()) {
+    switch (args.gpu_memory_aggregation) {
+      case GpuMemoryAggregation::kMax:
+        v.gpu_memory = *std::max_element(cards.begin(), cards.end());
+        break;
+      case GpuMemoryAggregation::kMin:
+        v.gpu_memory = *std::min_element(cards.begin(), cards.end());
+        break;
+      case GpuMemoryAggregation::kMean:
+        v.gpu_memory =
+            std::accumulate(cards.begin(), cards.end(), 0.0) / static_cast<double>(cards.size());
+        break;
+    }
+  }
+  v.nvlink = m.nvlink_competition_index;
+  double worst = 0.0;
+  for (const auto& [device, await_ms] : m.storage_await_ms) {
+    worst = std::max(worst, await_ms);
+  }
+  v.io = io_load(worst, args.io_full_scale_await);
+  return v;
+}
+
+namespace {
+
+bool is_true(const std::map<std::string, std::string>& m, const std::string& key) {
+  const auto it = m.find(key);
+  return it != m.end() && it->second == "true";
+}
+
+bool declared_nvlink(const PodSpec& pod) {
+  return is_true(pod.env, "AI_NV_LINK_REQUIRED") || is_true(pod.labels, "nvl-link-required");
+}
+
+double clamp01(double x) {
+  return std::min(1.0, std::max(0.0, x));
+}
+
+}  // namespace
+
+bool needs_nvlink(const PodSpec& pod, bool auto_detect) {
+  return declared_nvlink(pod) || nvlink_auto_detected(pod, auto_detect);
+}
+
+bool nvlink_auto_detected(const PodSpec& pod, bool auto_detect) {
+  if (declared_nvlink(pod)) {
+    return false;
+  }
+  return is_true(pod.annotations, "ai.auto-nvlink") ||
+         (auto_detect && pod.image.find("pytorch") != std::string::npos);
+}
+
+double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args) {
+  const auto it = pod.annotations.find("ai.gpu-reject-threshold");
+  if (it == pod.annotations.end() || it->second.empty()) {
+    return args.gpu_memory.reject;
+  }
+  const std::string& s = it->second;
+  double v = 0.0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v)) {
+    return args.gpu_memory.reject;  // the seed ignores an unparsable value
+  }
+  return v;
+}
+
+std::optional<std::string> load_aware_filter_reason(const LoadVector& load, const PodSpec& pod,
+                                                    const LoadAwareArgs& args) {
+  const double mem_reject = gpu_reject_threshold(pod, args) - args.reject_threshold_safety_margin;
+  if (load.gpu_memory > mem_reject) {
+    return fmt::format("GPU memory over {:g}%", std::round(mem_reject * 1000.0) / 10.0);
+  }
+  const bool check_nvlink =
+      args.nvlink_check == NvlinkCheck::kAllPods || needs_nvlink(pod, args.auto_detect_nvlink);
+  if (check_nvlink && load.nvlink > args.nvlink.reject) {
+    if (args.nvlink_check == NvlinkCheck::kRequiredPods &&
+        nvlink_auto_detected(pod, args.auto_detect_nvlink)) {
+      return std::string("Auto-detected NVLink contention");
+    }
+    return std::string("NVLink competition too high");
+  }
+  if (load.io > args.io.reject) {
+    const double ms = args.io.reject * to_seconds(args.io_full_scale_await) * 1000.0;
+    return fmt::format("Storage await over {:g}ms", std::round(ms * 100.0) / 100.0);
+  }
+  return std::nullopt;
+}
+
+double load_aware_raw_score(const LoadVector& load, const LoadAwareArgs& args) {
+  const double mem_width = args.gpu_memory_decay_slope;
+  const double nv_width = args.nvlink.reject - args.nvlink.safe;
+  const double io_width = args.io.reject - args.io.safe;
+  const double mem = (load.gpu_memory - args.gpu_memory.safe) / mem_width;
+  const double nv = (load.nvlink - args.nvlink.safe) / nv_width;
+  const double io = (load.io - args.io.safe) / io_width;
+  if (args.score_formula == LoadScoreFormula::kSeedCode) {
+    // score_plugin.go: factors max(0, 1 - d) (no upper clamp), "smaller is better".
+    const double combined = args.gpu_memory.weight * std::max(0.0, 1.0 - mem) +
+                            args.nvlink.weight * std::max(0.0, 1.0 - nv) +
+                            args.io.weight * std::max(0.0, 1.0 - io);
+    return 100.0 * (1.0 - combined);
+  }
+  const double decay = args.gpu_memory.weight * clamp01(mem) + args.nvlink.weight * clamp01(nv) +
+                       args.io.weight * clamp01(io);
+  return 100.0 * (1.0 - decay);
+}
+
+std::int64_t load_aware_score(const LoadVector& load, const LoadAwareArgs& args) {
+  return static_cast<std::int64_t>(load_aware_raw_score(load, args));
+}
+
+std::int64_t remaining_gpu_score(const NodeInfo& info) {
+  const std::int64_t remaining =
+      std::max<std::int64_t>(0, info.node.allocatable.gpus - info.requested.gpus);
+  return std::min<std::int64_t>(kMaxNodeScore, remaining * 10);
+}
+
+NodeMetrics with_estimated_bound_pods(const NodeMetrics& m, const NodeInfo& info,
+                                      const LoadAwareArgs& args) {
+  NodeMetrics out = m;
+  const int cards = out.gpu_memory_utilization.empty()
+                        ? static_cast<int>(info.node.allocatable.gpus)
+                        : static_cast<int>(out.gpu_memory_utilization.size());
+  if (out.gpu_memory_utilization.empty()) {
+    out.gpu_memory_utilization.assign(static_cast<std::size_t>(std::max(cards, 0)), 0.0);
+  }
+  for (std::size_t k = 0; k < info.pods.size(); ++k) {
+    if (info.bound_at[k] <= m.sampled_at) {
+      continue;
+    }
+    const PodSpec& pod = *info.pods[k];
+    auto& u = out.gpu_memory_utilization;
+    for (std::int64_t g = 0; g < pod.requests.gpus && !u.empty(); ++g) {
+      const auto least = std::min_element(u.begin(), u.end());  // first least-loaded card
+      *least = std::min(1.0, *least + args.estimated_gpu_memory_per_gpu);
+    }
+    if (needs_nvlink(pod, args.auto_detect_nvlink) && cards > 0) {
+      out.nvlink_competition_index += 1.0 / (2.0 * cards);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Args
+
+LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
+  LoadAwareArgs a;
+  Fields f = args_fields(pa);
+  a.prometheus_url = f.string("prometheusURL", "");
+  a.gpu_memory_decay_slope = f.number("gpuMemoryDecaySlope", 0.15, 0.01, 1.0);
+  // metricCacheTTL: a duration ("30s") or, as in the seed's example, a number of seconds.
+  if (f.has("metricCacheTTL")) {
+    const YAML::Node n = f.get("metricCacheTTL");
+    const std::string text = n.IsScalar() ? n.Scalar() : "";
+    double secs = 0.0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), secs);
+    if (!text.empty() && ec == std::errc() && ptr == text.data() + text.size()) {
+      if (!(secs >= 0.0 && secs <= 3600.0)) {
+        throw f.error(n, "metricCacheTTL", "must lie in [0, 3600] seconds, got " + text);
+      }
+      a.metric_cache_ttl = from_seconds(secs);
+    } else {
+      a.metric_cache_ttl = f.duration("metricCacheTTL", std::nullopt);
+    }
+  }
+  a.reject_threshold_safety_margin = f.number("rejectThresholdSafetyMargin", 0.05, 0.0, 0.5);
+  const auto dimension = [&](const std::string& key, LoadDimension d) {
+    if (!f.has(key)) {
+      return d;
+    }
+    Fields g(f.get(key), f.file(), f.path_of(key));
+    d.safe = g.fraction("safe", d.safe);
+    d.reject = g.fraction("reject", d.reject);
+    d.weight = g.number("weight", d.weight, 0.0, 1.0);
+    if (!(d.safe < d.reject)) {
+      throw g.error(g.get("reject"), "reject", "must be greater than safe");
+    }
+    g.finish();
+    return d;
+  };
+  a.gpu_memory = dimension("gpuMemory", a.gpu_memory);
+  a.nvlink = dimension("nvlink", a.nvlink);
+  a.io = dimension("io", a.io);
+  a.io_full_scale_await =
+      f.duration("ioFullScaleAwait", a.io_full_scale_await, std::chrono::microseconds(1));
+  a.score_formula = f.choice("scoreFormula", "text", {"text", "seed-code"}) == "text"
+                        ? LoadScoreFormula::kText
+                        : LoadScoreFormula::kSeedCode;
+  const std::string agg = f.choice("gpuMemoryAggregation", "max", {"max", "mean", "min"});
+  a.gpu_memory_aggregation = agg == "max"    ? GpuMemoryAggregation::kMax
+                             : agg == "mean" ? GpuMemoryAggregation::kMean
+                                             : GpuMemoryAggregation::kMin;
+  a.nvlink_check =
+      f.choice("nvlinkCheck", "required-pods", {"required-pods", "all-pods"}) == "required-pods"
+          ? NvlinkCheck::kRequiredPods
+          : NvlinkCheck::kAllPods;
+  a.auto_detect_nvlink = f.boolean("autoDetectNvlink", true);
+  a.fallback_timeout = f.duration("fallbackTimeout", a.fallback_timeout);
+  a.golden_pool_after = f.duration("goldenPoolAfter", a.golden_pool_after);
+  if (f.has("goldenNodeSelector")) {
+    Fields g(f.get("goldenNodeSelector"), f.file(), f.path_of("goldenNodeSelector"));
+    LabelSelector sel;
+    if (g.has("matchLabels")) {
+      const YAML::Node ml = g.get("matchLabels");
+      if (!ml.IsMap()) {
+        throw g.error(ml, "matchLabels", "expected a mapping of label to value");
+      }
+      for (const auto& kv : ml) {
+        sel.match_labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      }
+    }
+    g.finish();
+    a.golden_node_selector = sel;
+  }
+  a.estimate_bound_pods = f.boolean("estimateBoundPods", false);
+  a.estimated_gpu_memory_per_gpu = f.number("estimatedGpuMemoryPerGpu", 0.5, 0.0, 1.0);
+  f.finish();
+  return a;
+}
+
+namespace {
+
+// metricCacheTTL: each plugin keeps its own cache (the seed's plugins each hold a Prometheus
+// client), keyed by node, with the time the metrics were fetched.
+class MetricsCache {
+ public:
+  explicit MetricsCache(Duration ttl) : ttl_(ttl) {}
+
+  struct Lookup {
+    const NodeMetrics* metrics = nullptr;  // null: no usable answer within the timeout
+    Duration waited = Duration::zero();    // time spent waiting on a query (0 on a cache hit)
+  };
+
+  Lookup get(const std::string& node, const MetricsSource* source, TimePoint now,
+             Duration timeout) {
+    const auto it = entries_.find(node);
+    if (it != entries_.end() && now - it->second.fetched_at < ttl_) {
+      return {&it->second.metrics, Duration::zero()};
+    }
+    if (source == nullptr) {
+      return {};
+    }
+    MetricsAnswer answer = source->query(node, now);
+    const Duration waited = std::min(answer.latency, timeout);
+    if (!answer.metrics || answer.latency > timeout) {
+      return {nullptr, waited};
+    }
+    auto& e = entries_[node];
+    e.metrics = std::move(*answer.metrics);
+    e.fetched_at = now;
+    return {&e.metrics, waited};
+  }
+
+ private:
+  struct Entry {
+    NodeMetrics metrics;
+    TimePoint fetched_at{};
+  };
+  Duration ttl_;
+  std::map<std::string, Entry> entries_;
+};
+
+// Reads every node in `nodes`, fills loads/available, returns the longest wait.
+class LoadView {
+ public:
+  explicit LoadView(const LoadAwareArgs& args) : args_(args), cache_(args.metric_cache_ttl) {}
+
+  // Returns the number of nodes without a usable answer.
+  int read(CycleContext& ctx, std::span<const int> nodes) {
+    const std::size_t n = ctx.cluster.nodes.size();
+    loads_.assign(n, LoadVector{});
+    available_.assign(n, false);
+    Duration waited = Duration::zero();
+    int missing = 0;
+    for (const int i : nodes) {
+      const NodeInfo& info = ctx.cluster.nodes[i];
+      const auto r = cache_.get(info.node.name, ctx.metrics, ctx.now, args_.fallback_timeout);
+      waited = std::max(waited, r.waited);
+      if (r.metrics == nullptr) {
+        ++missing;
+        continue;
+      }
+      available_[i] = true;
+      loads_[i] = args_.estimate_bound_pods
+                      ? load_vector(with_estimated_bound_pods(*r.metrics, info, args_), args_)
+                      : load_vector(*r.metrics, args_);
+    }
+    ctx.latency += waited;
+    return missing;
+  }
+
+  // The seed's two-stage fallback (digest 4.3), tracked across cycles.
+  void decide_stage(CycleContext& ctx, int missing, std::string_view plugin) {
+    if (missing == 0) {
+      unavailable_since_.reset();
+      ctx.fallback_stage = 0;
+    } else {
+      if (!unavailable_since_) {
+        unavailable_since_ = ctx.now;
+      }
+      const Duration elapsed = ctx.now - *unavailable_since_;
+      ctx.fallback_stage = elapsed < args_.golden_pool_after ? 1 : 2;
+      if (ctx.fallback_stage == 2) {
+        ctx.node_selector_pin = args_.golden_node_selector;
+        ctx.alerts.push_back(fmt::format(
+            "{}: metrics of {} node(s) unavailable for {}; pod pinned to the golden node pool",
+            plugin, missing, format_duration(elapsed)));
+      }
+    }
+    ctx.fallback_decided = true;
+  }
+
+  bool available(int i) const { return available_[i]; }
+  const LoadVector& load(int i) const { return loads_[i]; }
+  bool has(int i) const { return i >= 0 && static_cast<std::size_t>(i) < available_.size(); }
+
+ private:
+  const LoadAwareArgs& args_;
+  MetricsCache cache_;
+  std::vector<LoadVector> loads_;
+  std::vector<bool> available_;
+  std::optional<TimePoint> unavailable_since_;
+};
+
+// What LoadAwareFilter shares with LoadAwareScorer in a cycle.
+struct SharedLoad {
+  const LoadAwareArgs* args = nullptr;
+  const LoadView* view = nullptr;
+};
+
+std::string describe(const LoadVector& v) {
+  return fmt::format("gpu-memory {:.3f}, nvlink {:.3f}, io {:.3f}", v.gpu_memory, v.nvlink, v.io);
+}
+
+// The seed's plugins implement only Filter and Score (its scheduler-config.yaml enables them at
+// those points alone), so each prepares its view of the cluster on its first call in a cycle.
+class LoadAwareFilter final : public FilterPlugin {
+ public:
+  explicit LoadAwareFilter(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
+  std::string_view name() const override { return "LoadAwareFilter"; }
+
+  Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
+    if (cycle_ != ctx.cycle) {
+      cycle_ = ctx.cycle;
+      all_.resize(ctx.cluster.nodes.size());
+      std::iota(all_.begin(), all_.end(), 0);
+      const int missing = view_.read(ctx, all_);
+      view_.decide_stage(ctx, missing, name());
+      stage_ = ctx.fallback_stage;
+      shared_ = SharedLoad{&args_, &view_};
+      ctx.shared["LoadAware"] = &shared_;
+    }
+    const NodeSpec& node = ctx.cluster.nodes[node_index].node;
+    if (stage_ == 2 && !matches(args_.golden_node_selector, node.labels)) {
+      return Status::make(Code::kUnschedulableAndUnresolvable,
+                          "node(s) didn't match Pod's node affinity/selector");
+    }
+    if (!view_.available(node_index)) {
+      return Status::success();  // no metrics: the fallback decides
+    }
+    if (auto reason = load_aware_filter_reason(view_.load(node_index), pod, args_)) {
+      return Status::make(Code::kUnschedulable, std::move(*reason));
+    }
+    return Status::success();
+  }
+
+  std::string explain_node(int node_index) const override {
+    if (!view_.has(node_index)) {
+      return {};
+    }
+    if (!view_.available(node_index)) {
+      return "metrics unavailable";
+    }
+    return describe(view_.load(node_index));
+  }
+
+ private:
+  LoadAwareArgs args_;
+  LoadView view_;
+  std::vector<int> all_;
+  std::uint64_t cycle_ = 0;
+  int stage_ = 0;
+  SharedLoad shared_;
+};
+static_assert(Implements<LoadAwareFilter, FilterPlugin>);
+
+class LoadAwareScorer final : public ScorePlugin {
+ public:
+  explicit LoadAwareScorer(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
+  std::string_view name() const override { return "LoadAwareScorer"; }
+
+  std::int64_t score(CycleContext& ctx, const PodSpec&, int node_index) override {
+    if (cycle_ != ctx.cycle) {
+      // Scores are asked only for feasible nodes, but which ones is not known here: read every
+      // node through the cache (misses are queried once per metricCacheTTL).
+      cycle_ = ctx.cycle;
+      view_in_use_ = &view_;
+      // One Prometheus view per cycle: reuse LoadAwareFilter's reads when its args are the same.
+      const auto it = ctx.shared.find("LoadAware");
+      const auto* shared =
+          it == ctx.shared.end() ? nullptr : static_cast<const SharedLoad*>(it->second);
+      if (shared != nullptr && *shared->args == args_) {
+        view_in_use_ = shared->view;
+      } else if (!(ctx.fallback_decided && ctx.fallback_stage > 0)) {
+        all_.resize(ctx.cluster.nodes.size());
+        std::iota(all_.begin(), all_.end(), 0);
+        const int missing = view_.read(ctx, all_);
+        if (!ctx.fallback_decided) {
+          view_.decide_stage(ctx, missing, name());
+        }
+      }
+      stage_ = ctx.fallback_stage;
+    }
+    if (stage_ > 0 || !view_in_use_->available(node_index)) {
+      return remaining_gpu_score(ctx.cluster.nodes[node_index]);
+    }
+    return load_aware_score(view_in_use_->load(node_index), args_);
+  }
+
+  std::string explain_node(int node_index) const override {
+    if (stage_ > 0) {
+      return fmt::format("fallback stage {}: remaining GPUs x 10", stage_);
+    }
+    if (view_in_use_ == nullptr || !view_in_use_->has(node_index)) {
+      return {};
+    }
+    if (!view_in_use_->available(node_index)) {
+      return "metrics unavailable: remaining GPUs x 10";
+    }
+    const LoadVector& v = view_in_use_->load(node_index);
+    return fmt::format("{} -> {:.2f}", describe(v), load_aware_raw_score(v, args_));
+  }
+
+ private:
+  LoadAwareArgs args_;
+  LoadView view_;
+  const LoadView* view_in_use_ = nullptr;
+  std::vector<int> all_;
+  std::uint64_t cycle_ = 0;
+  int stage_ = 0;
+};
+static_assert(Implements<LoadAwareScorer, ScorePlugin>);
+
+}  // namespace
+
+std::unique_ptr<Plugin> make_load_aware_filter(const PluginArgs& args) {
+  return std::make_unique<LoadAwareFilter>(parse_load_aware_args(args));
+}
+
+std::unique_ptr<Plugin> make_load_aware_scorer(const PluginArgs& args) {
+  return std::make_unique<LoadAwareScorer>(parse_load_aware_args(args));
+}
+
+}  // namespace tidesim::policies

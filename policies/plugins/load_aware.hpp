@@ -1,0 +1,123 @@
+#pragma once
+/// The seed's LoadAwareFilter and LoadAwareScorer (digest sections 2.2-4.4): a three-dimensional
+/// load vector (GPU memory, NVLink competition, storage IO) read from telemetry through a
+/// metricCacheTTL cache, layered thresholds, weighted decay, NVLink auto-detection, the
+/// ai.gpu-reject-threshold override, and the two-stage fallback to a golden node pool. Every
+/// seed code/text contradiction is resolved as documented in docs/policies.md; the seed-code
+/// behaviour is available through args.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "policies/registry.hpp"
+
+namespace tidesim::policies {
+
+/// One load dimension: safe and reject thresholds (load fractions) and its weight.
+struct LoadDimension {
+  double safe = 0.0;
+  double reject = 1.0;
+  double weight = 0.0;
+  friend bool operator==(const LoadDimension&, const LoadDimension&) = default;
+};
+
+/// Which score formula LoadAwareScorer uses (digest RESOLVE (a)).
+enum class LoadScoreFormula {
+  kText,      ///< 100 * (1 - sum w_i * clamp((x_i - safe_i) / width_i, 0, 1)) (the text; default)
+  kSeedCode,  ///< int64(100 * (1 - sum w_i * max(0, 1 - (x_i - safe_i) / width_i))) (seed's Go)
+};
+
+/// How per-card GPU memory utilisation becomes one node value.
+enum class GpuMemoryAggregation { kMax, kMean, kMin };
+
+/// Which pods the NVLink reject threshold applies to (digest 4.2 vs 3.2.1).
+enum class NvlinkCheck {
+  kRequiredPods,  ///< only pods that need NVLink (declared or auto-detected; default)
+  kAllPods,       ///< every pod (the seed's Filter code)
+};
+
+/// Args of both load-aware plugins (the seed's pluginConfig keys plus tidesim's explicit ones).
+struct LoadAwareArgs {
+  /// Thresholds and weights of the digest's table 2.3.
+  LoadDimension gpu_memory{0.70, 0.85, 0.5};
+  LoadDimension nvlink{0.30, 0.60, 0.3};
+  LoadDimension io{0.40, 0.70, 0.2};
+  /// gpuMemoryDecaySlope: width of the GPU-memory warning band (decay = (x - safe) / slope).
+  double gpu_memory_decay_slope = 0.15;
+  /// metricCacheTTL: a node's metrics are re-queried once they are this old (0: no cache).
+  Duration metric_cache_ttl = std::chrono::seconds(30);
+  /// rejectThresholdSafetyMargin: subtracted from the GPU-memory reject threshold in Filter.
+  double reject_threshold_safety_margin = 0.05;
+  /// IO load = min(1, await / ioFullScaleAwait); 30 ms is the text's rule, 100 ms the seed code's.
+  Duration io_full_scale_await = std::chrono::milliseconds(30);
+  LoadScoreFormula score_formula = LoadScoreFormula::kText;
+  GpuMemoryAggregation gpu_memory_aggregation = GpuMemoryAggregation::kMax;
+  NvlinkCheck nvlink_check = NvlinkCheck::kRequiredPods;
+  /// Treat pods whose first image contains "pytorch" as NVLink-requiring (digest 4.2).
+  bool auto_detect_nvlink = true;
+  /// A metrics query slower than this counts as no answer (digest 4.3: 5 s).
+  Duration fallback_timeout = std::chrono::seconds(5);
+  /// Metrics unavailable this long: stage 2, pin to the golden node pool (digest 4.3: 10 s).
+  Duration golden_pool_after = std::chrono::seconds(10);
+  /// The golden node pool (assumption: label tidesim.io/golden-node=true).
+  LabelSelector golden_node_selector{{{"tidesim.io/golden-node", "true"}}, {}};
+  /// Koordinator-style estimate of pods bound after the metrics' sample time (off: the seed).
+  bool estimate_bound_pods = false;
+  /// Estimated GPU-memory utilisation one bound pod adds per requested GPU (assumption).
+  double estimated_gpu_memory_per_gpu = 0.5;
+  /// prometheusURL: accepted for the seed's config; tidesim reads its own telemetry.
+  std::string prometheus_url;
+  friend bool operator==(const LoadAwareArgs&, const LoadAwareArgs&) = default;
+};
+
+/// Parses and validates the args (errors name the field and value).
+LoadAwareArgs parse_load_aware_args(const PluginArgs& args);
+
+/// A node's load vector, each part in [0, 1].
+struct LoadVector {
+  double gpu_memory = 0.0;
+  double nvlink = 0.0;
+  double io = 0.0;
+};
+
+/// Storage IO load of one await: min(1, await_ms / full_scale_ms) (digest 2.2: 42.83 ms -> 1.0).
+double io_load(double await_ms, Duration full_scale);
+/// NVLink competition index: NVLink-requiring tasks / (GPUs x 2) (digest 2.2: 2 on 4 -> 0.25).
+double nvlink_competition_index(int nvlink_tasks, int gpus);
+/// The load vector of a metrics sample: GPU memory aggregated over cards, IO from the worst
+/// (largest) device await.
+LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args);
+
+/// True when `pod` needs NVLink: env AI_NV_LINK_REQUIRED=true, label nvl-link-required=true,
+/// annotation ai.auto-nvlink=true, or (auto-detection on) an image containing "pytorch".
+bool needs_nvlink(const PodSpec& pod, bool auto_detect);
+/// True when the need is only auto-detected (not declared by env or label).
+bool nvlink_auto_detected(const PodSpec& pod, bool auto_detect);
+/// The GPU-memory reject threshold for `pod`: annotation ai.gpu-reject-threshold when it parses
+/// as a number (Go strconv.ParseFloat: the whole string), else args.gpu_memory.reject.
+double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args);
+
+/// LoadAwareFilter's verdict on one load vector: empty when the node passes, else the reason.
+std::optional<std::string> load_aware_filter_reason(const LoadVector& load, const PodSpec& pod,
+                                                    const LoadAwareArgs& args);
+/// LoadAwareScorer's score before truncation (text formula: 73.33 for 78% / 15% / 20%).
+double load_aware_raw_score(const LoadVector& load, const LoadAwareArgs& args);
+/// The integer score the plugin returns: int64 truncation of the raw score.
+std::int64_t load_aware_score(const LoadVector& load, const LoadAwareArgs& args);
+/// Stage-1 fallback score: min(100, remaining allocatable GPUs x 10).
+std::int64_t remaining_gpu_score(const NodeInfo& info);
+
+/// `m` plus the estimated load of pods bound to `info` after m.sampled_at: each such pod adds
+/// args.estimated_gpu_memory_per_gpu to its GPU count of least-loaded cards, and 1 / (2 x cards)
+/// to the NVLink index when it needs NVLink.
+NodeMetrics with_estimated_bound_pods(const NodeMetrics& m, const NodeInfo& info,
+                                      const LoadAwareArgs& args);
+
+/// Factory of LoadAwareFilter (Filter only, as in the seed).
+std::unique_ptr<Plugin> make_load_aware_filter(const PluginArgs& args);
+/// Factory of LoadAwareScorer (Score only, as in the seed).
+std::unique_ptr<Plugin> make_load_aware_scorer(const PluginArgs& args);
+
+}  // namespace tidesim::policies

@@ -1,0 +1,412 @@
+#include "policies/plugins/noderesources.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace tidesim::policies {
+
+ResourceSpec make_resource_spec(std::string name, std::int64_t weight) {
+  ResourceSpec s{std::move(name), weight, ResourceKind::kExtended};
+  if (s.name == "cpu") {
+    s.kind = ResourceKind::kCpu;
+  } else if (s.name == "memory") {
+    s.kind = ResourceKind::kMemory;
+  } else if (s.name == kGpuResource) {
+    s.kind = ResourceKind::kGpu;
+  }
+  return s;
+}
+
+std::int64_t amount_of(const Resources& r, const ResourceSpec& spec) {
+  switch (spec.kind) {
+    case ResourceKind::kCpu:
+      return r.cpu_milli;
+    case ResourceKind::kMemory:
+      return r.memory_bytes;
+    case ResourceKind::kGpu:
+      return r.gpus;
+    case ResourceKind::kExtended: {
+      const auto it = r.extended.find(spec.name);
+      return it == r.extended.end() ? 0 : it->second;
+    }
+  }
+  return 0;
+}
+
+std::int64_t least_requested_score(std::int64_t requested, std::int64_t capacity) {
+  if (capacity == 0 || requested > capacity) {
+    return 0;
+  }
+  return (capacity - requested) * kMaxNodeScore / capacity;
+}
+
+std::int64_t most_requested_score(std::int64_t requested, std::int64_t capacity) {
+  if (capacity == 0) {
+    return 0;
+  }
+  requested = std::min(requested, capacity);
+  return requested * kMaxNodeScore / capacity;
+}
+
+std::int64_t broken_linear(std::span<const ShapePoint> shape, std::int64_t p) {
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (p <= shape[i].utilization) {
+      if (i == 0) {
+        return shape[0].score;
+      }
+      return shape[i - 1].score + (shape[i].score - shape[i - 1].score) *
+                                      (p - shape[i - 1].utilization) /
+                                      (shape[i].utilization - shape[i - 1].utilization);
+    }
+  }
+  return shape.empty() ? 0 : shape.back().score;
+}
+
+std::int64_t resource_allocation_score(ScoringStrategy strategy,
+                                       std::span<const ResourceSpec> specs,
+                                       std::span<const ShapePoint> shape,
+                                       std::span<const std::int64_t> requested,
+                                       std::span<const std::int64_t> allocatable) {
+  std::int64_t node_score = 0;
+  std::int64_t weight_sum = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (allocatable[i] == 0) {
+      continue;
+    }
+    const std::int64_t w = specs[i].weight;
+    switch (strategy) {
+      case ScoringStrategy::kLeastAllocated:
+        node_score += least_requested_score(requested[i], allocatable[i]) * w;
+        weight_sum += w;
+        break;
+      case ScoringStrategy::kMostAllocated:
+        node_score += most_requested_score(requested[i], allocatable[i]) * w;
+        weight_sum += w;
+        break;
+      case ScoringStrategy::kRequestedToCapacityRatio: {
+        // requested_to_capacity_ratio.go: maxUtilization = 100.
+        const std::int64_t s = requested[i] > allocatable[i]
+                                   ? broken_linear(shape, 100)
+                                   : broken_linear(shape, requested[i] * 100 / allocatable[i]);
+        if (s > 0) {
+          node_score += s * w;
+          weight_sum += w;
+        }
+        break;
+      }
+    }
+  }
+  if (weight_sum == 0) {
+    return 0;
+  }
+  if (strategy == ScoringStrategy::kRequestedToCapacityRatio) {
+    return static_cast<std::int64_t>(
+        std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
+  }
+  return node_score / weight_sum;
+}
+
+std::int64_t balanced_resource_score(std::span<const std::int64_t> requested,
+                                     std::span<const std::int64_t> allocatable) {
+  double fractions[16];
+  std::size_t n = 0;
+  double total = 0.0;
+  std::vector<double> spill;
+  for (std::size_t i = 0; i < requested.size(); ++i) {
+    if (allocatable[i] == 0) {
+      continue;
+    }
+    double f = static_cast<double>(requested[i]) / static_cast<double>(allocatable[i]);
+    f = std::min(f, 1.0);
+    total += f;
+    if (n < 16) {
+      fractions[n] = f;
+    } else {
+      spill.push_back(f);
+    }
+    ++n;
+  }
+  const auto at = [&](std::size_t i) { return i < 16 ? fractions[i] : spill[i - 16]; };
+  double stddev = 0.0;
+  if (n == 2) {
+    stddev = std::abs((at(0) - at(1)) / 2);
+  } else if (n > 2) {
+    const double mean = total / static_cast<double>(n);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += (at(i) - mean) * (at(i) - mean);
+    }
+    stddev = std::sqrt(sum / static_cast<double>(n));
+  }
+  return static_cast<std::int64_t>((1 - stddev) * static_cast<double>(kMaxNodeScore));
+}
+
+int num_feasible_nodes_to_find(int num_all_nodes, int percentage_of_nodes_to_score) {
+  constexpr int kMinFeasibleNodesToFind = 100;
+  constexpr int kMinFeasibleNodesPercentageToFind = 5;
+  if (num_all_nodes < kMinFeasibleNodesToFind) {
+    return num_all_nodes;
+  }
+  int percentage = percentage_of_nodes_to_score;
+  if (percentage == 0) {
+    percentage = 50 - num_all_nodes / 125;
+    percentage = std::max(percentage, kMinFeasibleNodesPercentageToFind);
+  }
+  const int num_nodes =
+      static_cast<int>(static_cast<std::int64_t>(num_all_nodes) * percentage / 100);
+  return std::max(num_nodes, kMinFeasibleNodesToFind);
+}
+
+namespace {
+
+std::vector<ResourceSpec> parse_resources(Fields& f, const std::string& key,
+                                          std::vector<ResourceSpec> fallback,
+                                          bool allow_zero_weight) {
+  if (!f.has(key)) {
+    return fallback;
+  }
+  std::vector<ResourceSpec> out;
+  const auto items = sequence_of(f.get(key), f.file(), f.path_of(key));
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields r(items[i], f.file(), f.path_of(key) + "[" + std::to_string(i) + "]");
+    const std::string name = r.string("name");
+    if (name == "ephemeral-storage" || name.rfind("hugepages-", 0) == 0) {
+      throw r.error(r.get("name"), "name", "resource '" + name + "' is not modelled by tidesim");
+    }
+    if (!seen.insert(name).second) {
+      throw r.error(r.get("name"), "name", "resource '" + name + "' listed twice");
+    }
+    // defaults.go: a weight of 0 becomes 1; validation_pluginargs.go: weight in [1, 100].
+    std::int64_t w = r.integer("weight", allow_zero_weight ? 0 : 1, 0, 100);
+    if (w == 0) {
+      w = 1;
+    }
+    r.finish();
+    out.push_back(make_resource_spec(name, w));
+  }
+  if (out.empty()) {
+    throw f.error(f.get(key), key, "must list at least one resource");
+  }
+  return out;
+}
+
+std::vector<ResourceSpec> default_cpu_memory() {
+  return {make_resource_spec("cpu", 1), make_resource_spec("memory", 1)};
+}
+
+// Gathers (requested, allocatable) per scored resource as resource_allocation.go does:
+// calculateResourceAllocatableRequest. `use_requested` selects real requests (BalancedAllocation)
+// instead of the non-zero ones (Fit); an extended resource the pod does not request is skipped.
+void gather(const NodeInfo& info, const Resources& pod_request, bool use_requested,
+            std::span<const ResourceSpec> specs, std::span<std::int64_t> req,
+            std::span<std::int64_t> alloc) {
+  const Resources& node_requested = use_requested ? info.requested : info.non_zero_requested;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const ResourceSpec& s = specs[i];
+    const std::int64_t pod_amount = amount_of(pod_request, s);
+    req[i] = 0;
+    alloc[i] = 0;
+    const bool scalar = s.kind == ResourceKind::kGpu || s.kind == ResourceKind::kExtended;
+    if (scalar && pod_amount == 0) {
+      continue;
+    }
+    const std::int64_t a = amount_of(info.node.allocatable, s);
+    if (a == 0) {
+      continue;
+    }
+    alloc[i] = a;
+    // Scalar resources count the node's real requests (ScalarResources), cpu/memory the chosen set.
+    req[i] = (scalar ? amount_of(info.requested, s) : amount_of(node_requested, s)) + pod_amount;
+  }
+}
+
+struct FitArgs {
+  ScoringStrategy strategy = ScoringStrategy::kLeastAllocated;
+  std::vector<ResourceSpec> resources = default_cpu_memory();
+  std::vector<ShapePoint> shape;
+  std::set<std::string> ignored_resources;
+  std::vector<std::string> ignored_groups;
+};
+
+FitArgs parse_fit_args(const PluginArgs& args) {
+  FitArgs out;
+  Fields f = args_fields(args);
+  if (f.has("ignoredResources")) {
+    for (const auto& n :
+         sequence_of(f.get("ignoredResources"), f.file(), f.path_of("ignoredResources"))) {
+      out.ignored_resources.insert(n.as<std::string>());
+    }
+  }
+  if (f.has("ignoredResourceGroups")) {
+    for (const auto& n : sequence_of(f.get("ignoredResourceGroups"), f.file(),
+                                     f.path_of("ignoredResourceGroups"))) {
+      out.ignored_groups.push_back(n.as<std::string>());
+    }
+  }
+  if (f.has("scoringStrategy")) {
+    Fields s(f.get("scoringStrategy"), f.file(), f.path_of("scoringStrategy"));
+    const std::string type = s.choice(
+        "type", "LeastAllocated", {"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"});
+    out.strategy = type == "LeastAllocated"  ? ScoringStrategy::kLeastAllocated
+                   : type == "MostAllocated" ? ScoringStrategy::kMostAllocated
+                                             : ScoringStrategy::kRequestedToCapacityRatio;
+    out.resources = parse_resources(s, "resources", default_cpu_memory(), true);
+    if (s.has("requestedToCapacityRatio")) {
+      if (out.strategy != ScoringStrategy::kRequestedToCapacityRatio) {
+        throw s.error(s.get("requestedToCapacityRatio"), "requestedToCapacityRatio",
+                      "only allowed with type RequestedToCapacityRatio");
+      }
+      Fields r(s.get("requestedToCapacityRatio"), s.file(), s.path_of("requestedToCapacityRatio"));
+      const auto points = sequence_of(r.require("shape"), r.file(), r.path_of("shape"));
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        Fields p(points[i], r.file(), r.path_of("shape") + "[" + std::to_string(i) + "]");
+        // validation_pluginargs.go: utilisation 0-100 strictly increasing, score 0-10.
+        const std::int64_t u = p.integer("utilization", std::nullopt, 0, 100);
+        const std::int64_t sc = p.integer("score", std::nullopt, 0, 10);
+        p.finish();
+        if (!out.shape.empty() && u <= out.shape.back().utilization) {
+          throw p.error(p.get("utilization"), "utilization",
+                        "utilization values must be sorted in increasing order");
+        }
+        // requested_to_capacity_ratio.go: scores scale by MaxNodeScore / MaxCustomPriorityScore.
+        out.shape.push_back(ShapePoint{u, sc * (kMaxNodeScore / 10)});
+      }
+      if (out.shape.empty()) {
+        throw r.error(r.get("shape"), "shape", "at least one point is required");
+      }
+      r.finish();
+    } else if (out.strategy == ScoringStrategy::kRequestedToCapacityRatio) {
+      throw s.error(YAML::Node(), "requestedToCapacityRatio",
+                    "required with type RequestedToCapacityRatio");
+    }
+    s.finish();
+  }
+  f.finish();
+  return out;
+}
+
+class NodeResourcesFit final : public PreFilterPlugin,
+                               public FilterPlugin,
+                               public PreScorePlugin,
+                               public ScorePlugin {
+ public:
+  explicit NodeResourcesFit(FitArgs args)
+      : args_(std::move(args)), req_(args_.resources.size()), alloc_(args_.resources.size()) {
+    gpu_ignored_ = ignored(kGpuResource);
+  }
+  std::string_view name() const override { return "NodeResourcesFit"; }
+
+  Status pre_filter(CycleContext&, const PodSpec& pod) override {
+    // computePodResourceRequest: the pod's summed requests (init containers are not modelled).
+    request_ = &pod.requests;
+    return Status::success();
+  }
+
+  // fit.go fitsRequest: request_r > allocatable_r - requested_r for any requested resource.
+  Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
+    const Resources& r = request_ ? *request_ : pod.requests;
+    const NodeInfo& info = ctx.cluster.nodes[node_index];
+    const Resources& a = info.node.allocatable;
+    const Resources& q = info.requested;
+    Status st;
+    const auto insufficient = [&](const std::string& name) {
+      st.code = Code::kUnschedulable;
+      st.reasons.push_back("Insufficient " + name);
+    };
+    if (r.cpu_milli > 0 && r.cpu_milli > a.cpu_milli - q.cpu_milli) {
+      insufficient("cpu");
+    }
+    if (r.memory_bytes > 0 && r.memory_bytes > a.memory_bytes - q.memory_bytes) {
+      insufficient("memory");
+    }
+    if (r.gpus > 0 && !gpu_ignored_ && r.gpus > a.gpus - q.gpus) {
+      insufficient(kGpuResource);
+    }
+    for (const auto& [name, amount] : r.extended) {
+      if (amount == 0 || ignored(name)) {
+        continue;
+      }
+      const auto ai = a.extended.find(name);
+      const auto qi = q.extended.find(name);
+      const std::int64_t have =
+          (ai == a.extended.end() ? 0 : ai->second) - (qi == q.extended.end() ? 0 : qi->second);
+      if (amount > have) {
+        insufficient(name);
+      }
+    }
+    return st;
+  }
+
+  Status pre_score(CycleContext&, const PodSpec& pod, std::span<const int>) override {
+    // Fit scores with the non-zero defaults for cpu/memory (util/pod_resources.go).
+    score_request_ = non_zero_requests(pod);
+    return Status::success();
+  }
+
+  std::int64_t score(CycleContext& ctx, const PodSpec&, int node_index) override {
+    gather(ctx.cluster.nodes[node_index], score_request_, false, args_.resources, req_, alloc_);
+    return resource_allocation_score(args_.strategy, args_.resources, args_.shape, req_, alloc_);
+  }
+
+ private:
+  bool ignored(const std::string& name) const {
+    if (args_.ignored_resources.count(name) != 0) {
+      return true;
+    }
+    const auto slash = name.find('/');
+    const std::string group = slash == std::string::npos ? "" : name.substr(0, slash);
+    return std::find(args_.ignored_groups.begin(), args_.ignored_groups.end(), group) !=
+           args_.ignored_groups.end();
+  }
+
+  FitArgs args_;
+  bool gpu_ignored_ = false;
+  const Resources* request_ = nullptr;
+  Resources score_request_;
+  std::vector<std::int64_t> req_;
+  std::vector<std::int64_t> alloc_;
+};
+static_assert(
+    Implements<NodeResourcesFit, PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin>);
+
+class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
+ public:
+  explicit BalancedAllocation(std::vector<ResourceSpec> resources)
+      : resources_(std::move(resources)), req_(resources_.size()), alloc_(resources_.size()) {}
+  std::string_view name() const override { return "NodeResourcesBalancedAllocation"; }
+
+  Status pre_score(CycleContext&, const PodSpec& pod, std::span<const int>) override {
+    request_ = &pod.requests;  // useRequested: the real requests, no non-zero defaults
+    return Status::success();
+  }
+
+  std::int64_t score(CycleContext& ctx, const PodSpec& pod, int node_index) override {
+    gather(ctx.cluster.nodes[node_index], request_ ? *request_ : pod.requests, true, resources_,
+           req_, alloc_);
+    return balanced_resource_score(req_, alloc_);
+  }
+
+ private:
+  std::vector<ResourceSpec> resources_;
+  const Resources* request_ = nullptr;
+  std::vector<std::int64_t> req_;
+  std::vector<std::int64_t> alloc_;
+};
+static_assert(Implements<BalancedAllocation, PreScorePlugin, ScorePlugin>);
+
+}  // namespace
+
+std::unique_ptr<Plugin> make_node_resources_fit(const PluginArgs& args) {
+  return std::make_unique<NodeResourcesFit>(parse_fit_args(args));
+}
+
+std::unique_ptr<Plugin> make_balanced_allocation(const PluginArgs& args) {
+  Fields f = args_fields(args);
+  auto resources = parse_resources(f, "resources", default_cpu_memory(), false);
+  f.finish();
+  return std::make_unique<BalancedAllocation>(std::move(resources));
+}
+
+}  // namespace tidesim::policies

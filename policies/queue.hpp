@@ -1,0 +1,99 @@
+#pragma once
+/// The scheduling queue (pkg/scheduler/internal/queue/scheduling_queue.go): an active queue
+/// ordered by the profile's QueueSort, a back-off queue and an unschedulable set.
+///
+/// Differences from Kubernetes, on purpose: back-off and the unschedulable timeout are honoured
+/// at their exact instants (Kubernetes flushes the back-off queue every 1 s and the leftover
+/// unschedulable pods every 30 s), so the run driver can jump straight to next_ready_time().
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "policies/framework.hpp"
+#include "sim/api.hpp"
+#include "sim/time.hpp"
+
+namespace tidesim::policies {
+
+/// Queue settings (KubeSchedulerConfiguration defaults).
+struct QueueOptions {
+  QueueOrder order = QueueOrder::kPrioritySort;
+  /// podInitialBackoffSeconds.
+  Duration initial_backoff = std::chrono::seconds(1);
+  /// podMaxBackoffSeconds.
+  Duration max_backoff = std::chrono::seconds(10);
+  /// podMaxInUnschedulablePodsDuration: an unschedulable pod is retried after this long anyway.
+  Duration unschedulable_timeout = std::chrono::minutes(5);
+};
+
+/// A pending pod. Pods are identified by namespace/name.
+using PodPtr = std::shared_ptr<const PodSpec>;
+
+/// Active / back-off / unschedulable queues with Kubernetes' back-off rule:
+/// backoff = initial * 2^(attempts - 1), capped at max, counted from the last failure.
+class SchedulingQueue {
+ public:
+  explicit SchedulingQueue(QueueOptions options = {});
+
+  /// A new pod arrives: it goes to the active queue (timestamp `now`).
+  void add(PodPtr pod, TimePoint now);
+  /// Pops the next pod to schedule at `now` (first moving pods whose back-off ended or whose
+  /// unschedulable timeout passed); counts one attempt for it. nullopt when nothing is ready.
+  std::optional<PodPtr> pop(TimePoint now);
+  /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
+  /// back-off when a cluster event happened since it was popped (a retry may now succeed).
+  void add_unschedulable(PodPtr pod, TimePoint now);
+  /// The pod's cycle failed with an error (not a fit failure): it goes to back-off.
+  void add_backoff(PodPtr pod, TimePoint now);
+  /// A cluster event (pod deleted, node added or changed): every unschedulable pod moves to the
+  /// active queue, or to back-off while its back-off has not ended.
+  void on_cluster_event(TimePoint now);
+  /// Forgets the attempt count of a pod that was bound (or deleted).
+  void done(const PodSpec& pod);
+
+  /// The earliest time at which pop() may return a pod: `now` when the active queue is not empty,
+  /// else the earliest back-off end or unschedulable timeout; nullopt when the queue is empty.
+  std::optional<TimePoint> next_ready_time(TimePoint now) const;
+
+  /// Pods in all three queues.
+  std::size_t size() const;
+  std::size_t active_size() const { return active_.size(); }
+  std::size_t backoff_size() const { return backoff_.size(); }
+  std::size_t unschedulable_size() const { return unschedulable_.size(); }
+
+  /// The back-off of a pod after `attempts` attempts (calculateBackoffDuration).
+  Duration backoff_duration(int attempts) const;
+
+ private:
+  struct Entry {
+    PodPtr pod;
+    TimePoint timestamp{};  // last time added/failed (podInfo.Timestamp)
+    std::uint64_t seq = 0;
+    int attempts = 0;
+  };
+  using ActiveKey = std::tuple<std::int64_t, TimePoint, std::uint64_t>;  // (-prio, ts, seq)
+  using TimeKey = std::pair<TimePoint, std::uint64_t>;
+
+  ActiveKey active_key(const Entry& e) const;
+  TimePoint backoff_end(const Entry& e) const;
+  void push_active(Entry e);
+  void push_backoff(Entry e);
+  void flush(TimePoint now);
+  static std::string key_of(const PodSpec& pod);
+
+  QueueOptions options_;
+  std::uint64_t next_seq_ = 0;
+  std::int64_t cycle_ = 0;
+  std::int64_t move_request_cycle_ = -1;
+  std::map<ActiveKey, Entry> active_;
+  std::map<TimeKey, Entry> backoff_;
+  std::map<TimeKey, Entry> unschedulable_;  // keyed by (entered, seq)
+  std::map<std::string, int> attempts_;     // by namespace/name, while in flight
+  std::map<std::string, std::int64_t> popped_cycle_;
+};
+
+}  // namespace tidesim::policies

@@ -1,0 +1,587 @@
+#include "policies/scheduler.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "policies/plugins/noderesources.hpp"
+
+namespace tidesim::policies {
+namespace {
+
+bool implements_point(Plugin* p, const std::string& point) {
+  if (point == "preEnqueue")
+    return dynamic_cast<PreEnqueuePlugin*>(p) != nullptr;
+  if (point == "queueSort")
+    return dynamic_cast<QueueSortPlugin*>(p) != nullptr;
+  if (point == "preFilter")
+    return dynamic_cast<PreFilterPlugin*>(p) != nullptr;
+  if (point == "filter")
+    return dynamic_cast<FilterPlugin*>(p) != nullptr;
+  if (point == "postFilter")
+    return dynamic_cast<PostFilterPlugin*>(p) != nullptr;
+  if (point == "preScore")
+    return dynamic_cast<PreScorePlugin*>(p) != nullptr;
+  if (point == "score")
+    return dynamic_cast<ScorePlugin*>(p) != nullptr;
+  if (point == "bind")
+    return dynamic_cast<BindPlugin*>(p) != nullptr;
+  return false;  // reserve, permit, preBind, postBind: no tidesim plugin implements them
+}
+
+std::string known_names(const Registry& r) {
+  std::string out;
+  for (const auto& [name, f] : r) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
+}  // namespace
+
+Scheduler::~Scheduler() = default;
+
+Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile,
+                     std::uint64_t seed, const Registry& registry)
+    : name_(profile.scheduler_name), random_(seed, "scheduler/" + profile.scheduler_name) {
+  const std::string& label = profile.label;
+  percentage_ = profile.percentage_of_nodes_to_score.value_or(config.percentage_of_nodes_to_score);
+  first_feasible_ = profile.first_feasible;
+  queue_options_.initial_backoff = config.pod_initial_backoff;
+  queue_options_.max_backoff = config.pod_max_backoff;
+
+  // 1. Merge the custom plugin sets into the defaults (default_plugins.go mergePlugins).
+  std::map<std::string, PluginSet> merged;
+  for (const auto& point : extension_point_names()) {
+    PluginSet defaults;
+    if (point == "multiPoint") {
+      defaults.enabled = default_multi_point_plugins();
+    }
+    const auto it = profile.plugins.find(point);
+    merged[point] = it == profile.plugins.end() ? defaults : merge_plugin_set(defaults, it->second);
+  }
+
+  // 2. Instantiate every enabled plugin once (framework.go NewFramework: pluginsNeeded).
+  std::map<std::string, Plugin*> instances;
+  for (const auto& point : extension_point_names()) {
+    for (const auto& e : merged[point].enabled) {
+      if (instances.count(e.name) != 0) {
+        continue;
+      }
+      const auto f = registry.find(e.name);
+      if (f == registry.end()) {
+        throw InputError(e.where, e.path + ".name",
+                         fmt::format("plugin \"{}\" does not exist (known plugins: {})", e.name,
+                                     known_names(registry)));
+      }
+      PluginArgs args{YAML::Node(), profile.where.file,
+                      label + ".pluginConfig(" + e.name + ").args"};
+      const auto a = profile.plugin_args.find(e.name);
+      if (a != profile.plugin_args.end()) {
+        args = a->second;
+      }
+      // tidesim rule: LoadAwareFilter and LoadAwareScorer share one args type; an arg set on one
+      // of them and not on the other applies to both (the seed tunes only the scorer, digest 4.1).
+      if (e.name == "LoadAwareFilter" || e.name == "LoadAwareScorer") {
+        const auto other = profile.plugin_args.find(
+            e.name == "LoadAwareFilter" ? "LoadAwareScorer" : "LoadAwareFilter");
+        if (other != profile.plugin_args.end() && other->second.node.IsMap()) {
+          YAML::Node merged_args =
+              args.node.IsMap() ? YAML::Clone(args.node) : YAML::Node(YAML::NodeType::Map);
+          for (const auto& kv : other->second.node) {
+            const std::string key = kv.first.as<std::string>();
+            if (!merged_args[key]) {
+              merged_args[key] = kv.second;
+            }
+          }
+          args.node = merged_args;
+        }
+      }
+      owned_.push_back(f->second(args));
+      instances[e.name] = owned_.back().get();
+    }
+  }
+  for (const auto& [name, args] : profile.plugin_args) {
+    if (registry.find(name) == registry.end()) {
+      throw InputError(location_of(args.node, args.file), args.path,
+                       fmt::format("pluginConfig for unknown plugin \"{}\"", name));
+    }
+  }
+
+  // 3. Plugins per extension point, then the multiPoint expansion (expandMultiPointPlugins).
+  std::map<std::string, std::vector<std::string>> lists;
+  for (const auto& point : extension_point_names()) {
+    if (point == "multiPoint") {
+      continue;
+    }
+    std::vector<std::string> enabled;
+    for (const auto& e : merged[point].enabled) {
+      if (!implements_point(instances[e.name], point)) {
+        throw InputError(e.where, e.path + ".name",
+                         fmt::format("plugin \"{}\" does not extend {} plugin", e.name, point));
+      }
+      if (std::find(enabled.begin(), enabled.end(), e.name) != enabled.end()) {
+        throw InputError(e.where, e.path + ".name",
+                         fmt::format("plugin \"{}\" already registered as {}", e.name, point));
+      }
+      enabled.push_back(e.name);
+    }
+    std::set<std::string> disabled;
+    for (const auto& d : merged[point].disabled) {
+      disabled.insert(d.name);
+    }
+    if (disabled.count("*") != 0) {
+      lists[point] = enabled;
+      continue;
+    }
+    std::vector<std::string> multi;
+    std::set<std::string> overrides;
+    for (const auto& e : merged["multiPoint"].enabled) {
+      if (!implements_point(instances[e.name], point) || disabled.count(e.name) != 0) {
+        continue;
+      }
+      if (std::find(enabled.begin(), enabled.end(), e.name) != enabled.end()) {
+        overrides.insert(e.name);
+        continue;
+      }
+      if (std::find(multi.begin(), multi.end(), e.name) != multi.end()) {
+        throw InputError(e.where, e.path + ".name",
+                         fmt::format("plugin \"{}\" already registered as {}", e.name, point));
+      }
+      multi.push_back(e.name);
+    }
+    std::vector<std::string> ordered;
+    for (const auto& n : enabled) {
+      if (overrides.count(n) != 0) {
+        ordered.push_back(n);
+      }
+    }
+    ordered.insert(ordered.end(), multi.begin(), multi.end());
+    for (const auto& n : enabled) {
+      if (overrides.count(n) == 0) {
+        ordered.push_back(n);
+      }
+    }
+    lists[point] = ordered;
+  }
+
+  const auto profile_error = [&](const std::string& msg) {
+    return InputError(profile.where, label + ".plugins", msg);
+  };
+  if (lists["queueSort"].size() != 1) {
+    throw profile_error(fmt::format(
+        "only one queue sort plugin required for profile with scheduler name \"{}\", but got {}",
+        name_, lists["queueSort"].size()));
+  }
+  if (lists["bind"].empty()) {
+    throw profile_error(fmt::format(
+        "at least one bind plugin is needed for profile with scheduler name \"{}\"", name_));
+  }
+  queue_options_.order = dynamic_cast<QueueSortPlugin*>(instances[lists["queueSort"][0]])->order();
+
+  // 4. Score weights (getScoreWeights): the score entry wins over the multiPoint one.
+  std::map<std::string, const PluginEntry*> weight_entry;
+  for (const auto* set : {&merged["score"], &merged["multiPoint"]}) {
+    for (const auto& e : set->enabled) {
+      weight_entry.emplace(e.name, &e);
+    }
+  }
+  for (const auto& n : lists["score"]) {
+    const PluginEntry* e = weight_entry.at(n);
+    if (!e->weight) {
+      throw InputError(e->where, e->path + ".weight",
+                       fmt::format("score plugin \"{}\" is not configured with weight (tidesim "
+                                   "requires one; kube-scheduler would use 1)",
+                                   n));
+    }
+    if (!instances[n]->no_op()) {  // a no-op scores 0 everywhere: it adds nothing
+      score_.push_back(ScoreEntry{dynamic_cast<ScorePlugin*>(instances[n]), *e->weight});
+    }
+  }
+  for (const auto& n : lists["preFilter"]) {
+    pre_filter_.push_back(dynamic_cast<PreFilterPlugin*>(instances[n]));
+  }
+  for (const auto& n : lists["filter"]) {
+    if (!instances[n]->no_op()) {
+      filter_.push_back(dynamic_cast<FilterPlugin*>(instances[n]));
+    }
+  }
+  for (const auto& n : lists["preScore"]) {
+    pre_score_.push_back(dynamic_cast<PreScorePlugin*>(instances[n]));
+  }
+  // Plugins keep cycle state from PreFilter/PreScore: a Filter (Score) without its PreFilter
+  // (PreScore) would read another pod's state, so such a profile is rejected up front.
+  const auto require = [&](const std::string& point, const std::string& pre) {
+    for (const auto& n : lists[point]) {
+      const bool has_pre = implements_point(instances[n], pre);
+      const auto& l = lists[pre];
+      if (has_pre && std::find(l.begin(), l.end(), n) == l.end()) {
+        throw profile_error(
+            fmt::format("plugin \"{}\" is enabled at {} but disabled at {}, which its {} needs", n,
+                        point, pre, point));
+      }
+    }
+  };
+  require("filter", "preFilter");
+  require("score", "preScore");
+  for (const auto& [point, names] : lists) {
+    auto& out = listing_[point];
+    for (const auto& n : names) {
+      std::int64_t w = 0;
+      if (point == "score") {
+        w = *weight_entry.at(n)->weight;
+      }
+      out.emplace_back(n, w);
+    }
+  }
+}
+
+std::vector<std::pair<std::string, std::int64_t>> Scheduler::plugins_at(
+    const std::string& point) const {
+  const auto it = listing_.find(point);
+  return it == listing_.end() ? std::vector<std::pair<std::string, std::int64_t>>{} : it->second;
+}
+
+ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cluster,
+                                       const MetricsSource* metrics, TimePoint now) {
+  ScheduleResult result;
+  CycleContext ctx{.cluster = cluster,
+                   .metrics = metrics,
+                   .now = now,
+                   .cycle = ++cycle_,
+                   .latency = {},
+                   .fallback_stage = 0,
+                   .fallback_decided = false,
+                   .node_selector_pin = {},
+                   .alerts = {},
+                   .shared = {}};
+  const int n = static_cast<int>(cluster.nodes.size());
+  const auto finish = [&](ScheduleResult& r) -> ScheduleResult& {
+    r.latency = ctx.latency;
+    r.fallback_stage = ctx.fallback_stage;
+    r.node_selector_pin = ctx.node_selector_pin;
+    r.alerts = ctx.alerts;
+    return r;
+  };
+  if (record_details_) {
+    result.details.resize(cluster.nodes.size());
+    for (int i = 0; i < n; ++i) {
+      result.details[i].node = cluster.nodes[i].node.name;
+    }
+  }
+  if (n == 0) {
+    result.reason = "0/0 nodes are available: no nodes in the cluster.";
+    return finish(result);
+  }
+
+  // PreFilter
+  skip_filter_.assign(filter_.size(), 0);
+  for (PreFilterPlugin* p : pre_filter_) {
+    Status s = p->pre_filter(ctx, pod);
+    if (s.code == Code::kSkip) {
+      for (std::size_t k = 0; k < filter_.size(); ++k) {
+        if (static_cast<Plugin*>(filter_[k]) == static_cast<Plugin*>(p)) {
+          skip_filter_[k] = 1;
+        }
+      }
+      continue;
+    }
+    if (s.code == Code::kError) {
+      result.error = true;
+      result.reason = fmt::format("running PreFilter plugin \"{}\": {}", p->name(), s.message());
+      return finish(result);
+    }
+    if (!s.ok()) {
+      result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
+      return finish(result);
+    }
+  }
+
+  // Filter, with node sampling from the round-robin start (findNodesThatPassFilters).
+  const int to_find = first_feasible_ ? 1 : num_feasible_nodes_to_find(n, percentage_);
+  const int start = first_feasible_ ? 0 : next_start_node_index_;
+  feasible_.clear();
+  std::map<std::string, int> histogram;
+  int processed = 0;
+  for (int k = 0; k < n && static_cast<int>(feasible_.size()) < to_find; ++k) {
+    const int i = (start + k) % n;
+    ++processed;
+    Status failed;
+    bool rejected = false;
+    std::size_t fk = 0;
+    for (; fk < filter_.size(); ++fk) {
+      if (skip_filter_[fk]) {
+        continue;
+      }
+      Status s = filter_[fk]->filter(ctx, pod, i);
+      if (!s.ok()) {
+        failed = std::move(s);
+        rejected = true;
+        break;
+      }
+    }
+    if (record_details_) {
+      NodeDetail& d = result.details[i];
+      d.evaluated = true;
+      for (FilterPlugin* f : filter_) {
+        if (auto note = f->explain_node(i); !note.empty()) {
+          d.notes.push_back(std::string(f->name()) + ": " + note);
+        }
+      }
+    }
+    if (!rejected) {
+      feasible_.push_back(i);
+      if (record_details_) {
+        result.details[i].feasible = true;
+      }
+      continue;
+    }
+    if (failed.code == Code::kError) {
+      result.error = true;
+      result.reason =
+          fmt::format("running \"{}\" filter plugin: {}", filter_[fk]->name(), failed.message());
+      return finish(result);
+    }
+    for (const auto& r : failed.reasons) {
+      ++histogram[r];
+    }
+    if (record_details_) {
+      result.details[i].failed_plugin = std::string(filter_[fk]->name());
+      result.details[i].reasons = failed.reasons;
+    }
+  }
+  if (!first_feasible_) {
+    next_start_node_index_ = (start + processed) % n;
+  }
+  result.evaluated_nodes = processed;
+  result.feasible_nodes = static_cast<int>(feasible_.size());
+
+  if (feasible_.empty()) {
+    // FitError.Error(): "0/N nodes are available: <count> <reason>, ... ." sorted as strings.
+    std::vector<std::string> parts;
+    for (const auto& [reason, count] : histogram) {
+      parts.push_back(fmt::format("{} {}", count, reason));
+    }
+    std::sort(parts.begin(), parts.end());
+    std::string joined;
+    for (const auto& p : parts) {
+      joined += (joined.empty() ? "" : ", ") + p;
+    }
+    result.reason = fmt::format("0/{} nodes are available: {}.", n, joined);
+    return finish(result);
+  }
+  if (first_feasible_ || feasible_.size() == 1) {
+    result.node = feasible_.front();
+    return finish(result);
+  }
+
+  // PreScore, Score, NormalizeScore, weights (RunScorePlugins).
+  skip_score_.assign(score_.size(), 0);
+  for (PreScorePlugin* p : pre_score_) {
+    Status s = p->pre_score(ctx, pod, feasible_);
+    if (s.code == Code::kSkip) {
+      for (std::size_t k = 0; k < score_.size(); ++k) {
+        if (static_cast<Plugin*>(score_[k].plugin) == static_cast<Plugin*>(p)) {
+          skip_score_[k] = 1;
+        }
+      }
+      continue;
+    }
+    if (!s.ok()) {
+      result.error = true;
+      result.reason = fmt::format("running PreScore plugin \"{}\": {}", p->name(), s.message());
+      return finish(result);
+    }
+  }
+  const std::size_t m = feasible_.size();
+  totals_.assign(m, 0);
+  for (std::size_t k = 0; k < score_.size(); ++k) {
+    if (skip_score_[k]) {
+      continue;
+    }
+    ScorePlugin* sp = score_[k].plugin;
+    scores_.resize(m);
+    for (std::size_t j = 0; j < m; ++j) {
+      scores_[j] = sp->score(ctx, pod, feasible_[j]);
+    }
+    std::vector<std::int64_t> raw;
+    if (record_details_) {
+      raw = scores_;
+    }
+    if (sp->has_normalize()) {
+      sp->normalize(ctx, pod, feasible_, scores_);
+    }
+    for (std::size_t j = 0; j < m; ++j) {
+      if (scores_[j] < kMinNodeScore || scores_[j] > kMaxNodeScore) {
+        result.error = true;
+        result.reason = fmt::format(
+            "plugin \"{}\" returns an invalid score {} for node \"{}\", it should in the range of "
+            "[{}, {}] after normalizing",
+            sp->name(), scores_[j], cluster.nodes[feasible_[j]].node.name, kMinNodeScore,
+            kMaxNodeScore);
+        return finish(result);
+      }
+      totals_[j] += scores_[j] * score_[k].weight;
+      if (record_details_) {
+        NodeDetail& d = result.details[feasible_[j]];
+        d.scored = true;
+        d.scores.push_back(PluginScore{std::string(sp->name()), raw[j], scores_[j],
+                                       score_[k].weight, scores_[j] * score_[k].weight,
+                                       sp->explain_node(feasible_[j])});
+      }
+    }
+  }
+  if (record_details_) {
+    for (std::size_t j = 0; j < m; ++j) {
+      result.details[feasible_[j]].total = totals_[j];
+      result.details[feasible_[j]].scored = true;
+    }
+  }
+
+  // selectHost: the highest total; ties by reservoir sampling from the scheduler's own stream.
+  std::size_t selected = 0;
+  std::uint64_t count_max = 1;
+  for (std::size_t j = 1; j < m; ++j) {
+    if (totals_[j] > totals_[selected]) {
+      selected = j;
+      count_max = 1;
+    } else if (totals_[j] == totals_[selected]) {
+      ++count_max;
+      if (random_.uniform_int(count_max) == 0) {
+        selected = j;
+      }
+    }
+  }
+  result.node = feasible_[selected];
+  return finish(result);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kDefaultK8s = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-k8s
+)";
+
+constexpr const char* kMostAllocated = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: most-allocated
+    pluginConfig:
+      - name: NodeResourcesFit
+        args:
+          scoringStrategy:
+            type: MostAllocated
+            resources:
+              - name: cpu
+                weight: 1
+              - name: memory
+                weight: 1
+              - name: nvidia.com/gpu
+                weight: 1
+)";
+
+constexpr const char* kLoadAware = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: load-aware
+    plugins:
+      filter:
+        enabled:
+          - name: LoadAwareFilter
+      score:
+        enabled:
+          - name: LoadAwareScorer
+            weight: 10
+    pluginConfig:
+      - name: LoadAwareScorer
+        args:
+          gpuMemoryDecaySlope: 0.15
+          metricCacheTTL: 30s
+          rejectThresholdSafetyMargin: 0.05
+)";
+
+constexpr const char* kFirstFit = R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: first-fit
+    plugins:
+      multiPoint:
+        disabled:
+          - name: "*"
+        enabled:
+          - name: FIFOSort
+          - name: NodeUnschedulable
+          - name: NodeName
+          - name: TaintToleration
+            weight: 1
+          - name: NodeAffinity
+            weight: 1
+          - name: NodeResourcesFit
+            weight: 1
+          - name: InterPodAffinity
+            weight: 1
+          - name: DefaultBinder
+)";
+
+}  // namespace
+
+std::vector<std::string> builtin_scheduler_names() {
+  return {"first-fit", "default-k8s", "load-aware", "most-allocated"};
+}
+
+std::optional<std::string> builtin_scheduler_config(const std::string& name) {
+  if (name == "first-fit")
+    return std::string(kFirstFit);
+  if (name == "default-k8s")
+    return std::string(kDefaultK8s);
+  if (name == "load-aware")
+    return std::string(kLoadAware);
+  if (name == "most-allocated")
+    return std::string(kMostAllocated);
+  return std::nullopt;
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
+                                          const SchedulerOptions& options) {
+  SchedulerConfig cfg;
+  if (const auto text = builtin_scheduler_config(name_or_path)) {
+    cfg = load_scheduler_config_string(*text, "<builtin:" + name_or_path + ">");
+    if (name_or_path == "first-fit") {
+      cfg.profiles[0].first_feasible = true;
+    }
+  } else {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(name_or_path, ec)) {
+      std::string names;
+      for (const auto& b : builtin_scheduler_names()) {
+        names += (names.empty() ? "" : ", ") + b;
+      }
+      throw InputError(SourceLocation{name_or_path, 0, 0}, "scheduler",
+                       "not a built-in scheduler (" + names +
+                           ") and no KubeSchedulerConfiguration file by that name");
+    }
+    cfg = load_scheduler_config_file(name_or_path);
+  }
+  const ProfileConfig* chosen = &cfg.profiles.front();
+  if (!options.profile.empty()) {
+    chosen = nullptr;
+    for (const auto& p : cfg.profiles) {
+      if (p.scheduler_name == options.profile) {
+        chosen = &p;
+      }
+    }
+    if (chosen == nullptr) {
+      throw InputError(SourceLocation{cfg.file, 0, 0}, "profiles",
+                       "no profile with schedulerName \"" + options.profile + "\"");
+    }
+  }
+  return std::make_unique<Scheduler>(cfg, *chosen, seed);
+}
+
+}  // namespace tidesim::policies

@@ -1,0 +1,149 @@
+#pragma once
+/// A scheduler profile instantiated as a framework (pkg/scheduler/framework/runtime/framework.go)
+/// and the scheduling cycle (pkg/scheduler/schedule_one.go): PreFilter -> Filter (node sampling,
+/// round-robin start) -> PostFilter (preemption is not modelled) -> PreScore -> Score ->
+/// NormalizeScore -> weights -> tie-break from the scheduler's own random stream.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "policies/config.hpp"
+#include "policies/framework.hpp"
+#include "policies/queue.hpp"
+#include "policies/registry.hpp"
+#include "sim/random.hpp"
+
+namespace tidesim::policies {
+
+/// One score plugin's contribution on one node (for explain).
+struct PluginScore {
+  std::string plugin;
+  /// Score() result.
+  std::int64_t raw = 0;
+  /// After NormalizeScore (== raw when the plugin has none).
+  std::int64_t normalized = 0;
+  /// The plugin's weight in the profile.
+  std::int64_t weight = 0;
+  /// normalized * weight.
+  std::int64_t weighted = 0;
+  /// The plugin's own note (e.g. the load vector), may be empty.
+  std::string note;
+};
+
+/// What the cycle did with one node (for explain).
+struct NodeDetail {
+  std::string node;
+  /// False when node sampling stopped before reaching this node.
+  bool evaluated = false;
+  bool feasible = false;
+  /// The first Filter plugin that rejected the node, and its reasons.
+  std::string failed_plugin;
+  std::vector<std::string> reasons;
+  /// Notes of filter plugins on this node (e.g. LoadAwareFilter's load vector).
+  std::vector<std::string> notes;
+  /// True when scores were computed (two or more feasible nodes).
+  bool scored = false;
+  std::vector<PluginScore> scores;
+  /// Sum of the weighted scores.
+  std::int64_t total = 0;
+};
+
+/// The outcome of one scheduling cycle.
+struct ScheduleResult {
+  /// Index into ClusterView::nodes of the chosen node; empty when the pod is unschedulable or the
+  /// cycle failed with an error.
+  std::optional<int> node;
+  /// Kubernetes' FitError text when no node fits ("0/8 nodes are available: 3 Insufficient
+  /// nvidia.com/gpu, 5 node(s) had untolerated taint {gpu: busy}."), or the error.
+  std::string reason;
+  /// True when a plugin returned Error (the pod goes to back-off, not to unschedulable).
+  bool error = false;
+  /// Time the cycle took (slow metrics queries); the driver binds after it.
+  Duration latency = Duration::zero();
+  /// The seed's fallback stage (digest 4.3): 0 normal, 1 remaining-GPU scoring, 2 golden pool.
+  int fallback_stage = 0;
+  /// Stage 2: the nodeSelector the pod was pinned to (the golden node pool).
+  std::optional<LabelSelector> node_selector_pin;
+  /// Alerts raised in the cycle (stage-2 fallback).
+  std::vector<std::string> alerts;
+  /// Nodes the filters ran on, and how many passed.
+  int evaluated_nodes = 0;
+  int feasible_nodes = 0;
+  /// Per-node details, in cluster order; filled only when details are recorded.
+  std::vector<NodeDetail> details;
+};
+
+/// Options of make_scheduler.
+struct SchedulerOptions {
+  /// The profile (schedulerName) to use from a config file with several; empty: the first.
+  std::string profile;
+};
+
+/// One scheduler profile, ready to run cycles. Not thread-safe (plugins keep cycle state).
+class Scheduler {
+ public:
+  /// Builds the framework for `profile` of `config`; throws InputError naming the profile,
+  /// plugin and field (unknown plugin, plugin at a point it does not implement, missing weight,
+  /// not exactly one queueSort plugin, no bind plugin, bad args).
+  Scheduler(const SchedulerConfig& config, const ProfileConfig& profile, std::uint64_t seed,
+            const Registry& registry = builtin_registry());
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  /// Runs one scheduling cycle for `pod` against `cluster` at time `now`; `metrics` may be null.
+  ScheduleResult schedule_one(const PodSpec& pod, const ClusterView& cluster,
+                              const MetricsSource* metrics, TimePoint now);
+
+  /// Record per-node details in every ScheduleResult (explain); off by default (slower).
+  void set_record_details(bool on) { record_details_ = on; }
+
+  /// The profile's schedulerName.
+  const std::string& name() const { return name_; }
+  /// Queue settings: order from the QueueSort plugin, back-off from the config.
+  QueueOptions queue_options() const { return queue_options_; }
+  /// Enabled plugins at `point` ("filter", "score", ...) in order; score plugins with weights.
+  std::vector<std::pair<std::string, std::int64_t>> plugins_at(const std::string& point) const;
+  /// The percentageOfNodesToScore in effect (0 = adaptive).
+  int percentage_of_nodes_to_score() const { return percentage_; }
+
+ private:
+  struct ScoreEntry {
+    ScorePlugin* plugin;
+    std::int64_t weight;
+  };
+  std::string name_;
+  std::vector<std::unique_ptr<Plugin>> owned_;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<ScoreEntry> score_;
+  std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> listing_;
+  QueueOptions queue_options_;
+  int percentage_ = 0;
+  bool first_feasible_ = false;
+  bool record_details_ = false;
+  int next_start_node_index_ = 0;
+  std::uint64_t cycle_ = 0;
+  RandomStream random_;
+  // Reused buffers.
+  std::vector<int> feasible_;
+  std::vector<char> skip_filter_;
+  std::vector<char> skip_score_;
+  std::vector<std::int64_t> totals_;
+  std::vector<std::int64_t> scores_;
+};
+
+/// Names of the built-in schedulers: first-fit, default-k8s, load-aware, most-allocated.
+std::vector<std::string> builtin_scheduler_names();
+/// The KubeSchedulerConfiguration text of a built-in scheduler (nullopt for other names).
+std::optional<std::string> builtin_scheduler_config(const std::string& name);
+
+/// A built-in scheduler by name, or a KubeSchedulerConfiguration file by path. `seed` seeds the
+/// tie-break stream (RandomStream(seed, "scheduler/" + profile name)).
+std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
+                                          const SchedulerOptions& options = {});
+
+}  // namespace tidesim::policies

@@ -1,0 +1,103 @@
+// `tidesim explain` on the shipped three-node List: text and JSON carry the same numbers.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Output {
+  int code = -1;
+  std::string out;
+};
+
+Output run(const std::string& args) {
+  Output o;
+  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (p != nullptr && fgets(buf.data(), buf.size(), p) != nullptr) {
+    o.out += buf.data();
+  }
+  const int status = p == nullptr ? -1 : pclose(p);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+class ExplainCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(TIDESIM_CLI)) {
+      GTEST_SKIP() << "tidesim CLI not built at " << TIDESIM_CLI;
+    }
+  }
+};
+
+const char* kList = "scenarios/explain/three-nodes.yaml";
+
+// Hand computation (docs/policies.md): node-01 GPU memory 0.88 > 0.85 - 0.05 -> filtered;
+// node-02 0.78/0.15/0.20 -> 73.33 -> 73 x 10; node-03 0.30 -> 100 x 10.
+// Fit on node-03 (8 CPU / 64Gi already bound; pod 100m default CPU, 16Gi):
+// cpu (32000-8100)*100/32000 = 74, memory (128-80)*100/128 = 37 -> 55.
+TEST_F(ExplainCli, LoadAwareText) {
+  const Output o = run(std::string("explain ") + kList + " --scheduler load-aware");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("node-01: rejected by LoadAwareFilter: GPU memory over 80%"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("LoadAwareScorer                    73 ->  73 x10  =   730"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("NodeResourcesFit                   55 ->  55 x1   =    55"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("chosen node: node-03"), std::string::npos) << o.out;
+}
+
+TEST_F(ExplainCli, JsonHasTheSameNumbers) {
+  const Output o = run(std::string("explain ") + kList + " --scheduler load-aware --format json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["chosen_node"], "node-03");
+  EXPECT_EQ(j["nodes"][0]["feasible"], false);
+  EXPECT_EQ(j["nodes"][0]["failed_plugin"], "LoadAwareFilter");
+  EXPECT_EQ(j["nodes"][0]["reasons"][0], "GPU memory over 80%");
+  std::map<std::string, std::int64_t> node2;
+  for (const auto& s : j["nodes"][1]["scores"]) {
+    node2[s["plugin"]] = s["weighted"];
+  }
+  EXPECT_EQ(node2["LoadAwareScorer"], 730);
+  EXPECT_EQ(node2["TaintToleration"], 300);
+  EXPECT_EQ(node2["NodeResourcesFit"], 93);                 // cpu 99, memory 87 -> 93
+  EXPECT_EQ(node2["NodeResourcesBalancedAllocation"], 93);  // |0 - 0.125| / 2 -> 93
+  EXPECT_EQ(j["nodes"][1]["total"], 730 + 300 + 93 + 93);
+  EXPECT_EQ(j["nodes"][2]["total"], 1000 + 300 + 55 + 81);
+}
+
+TEST_F(ExplainCli, SeedConfigAndDefault) {
+  const Output seed = run(std::string("explain ") + kList +
+                          " --scheduler scenarios/schedulers/seed-scheduler-config.yaml");
+  EXPECT_EQ(seed.code, 0) << seed.out;
+  EXPECT_NE(seed.out.find("with scheduler load-aware-scheduler"), std::string::npos);
+  const Output def = run(std::string("explain ") + kList + " --scheduler default-k8s");
+  EXPECT_EQ(def.code, 0) << def.out;
+  EXPECT_EQ(def.out.find("LoadAware"), std::string::npos);
+}
+
+TEST_F(ExplainCli, BadInputExitsTwo) {
+  const std::string path = ::testing::TempDir() + "/bad_list.yaml";
+  std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata:\n"
+                         "    name: n1\n  status:\n    allocatable:\n      cpu: lots\n";
+  const Output o = run("explain " + path);
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("bad_list.yaml:9:"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("items[0].status.allocatable.cpu"), std::string::npos) << o.out;
+  const Output s = run(std::string("explain ") + kList + " --scheduler no-such-thing");
+  EXPECT_EQ(s.code, 2) << s.out;
+}
+
+}  // namespace

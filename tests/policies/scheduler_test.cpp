@@ -1,0 +1,154 @@
+// The scheduling cycle: affinity, anti-affinity, spreading, tie-breaks, first-fit.
+#include <gtest/gtest.h>
+
+#include "policies/scheduler.hpp"
+#include "tests/policies/test_cluster.hpp"
+
+namespace tidesim::policies {
+namespace {
+
+using testing::make_node;
+using testing::make_pod;
+
+ClusterView gpu_cluster(int n) {
+  ClusterView c;
+  for (int i = 0; i < n; ++i) {
+    auto node = make_node("node-0" + std::to_string(i + 1), 32000, 1LL << 37, 4);
+    node.node.labels["nvidia.com/gpu.present"] = "true";
+    c.nodes.push_back(node);
+  }
+  return c;
+}
+
+// The seed's gpt2-dp: nodeSelector nvidia.com/gpu.present=true, required anti-affinity on
+// app=gpt2-dp per hostname -> one replica per node; the fourth of three nodes is unschedulable.
+TEST(Scheduler, Gpt2RequiredAntiAffinity) {
+  ClusterView c = gpu_cluster(3);
+  c.nodes.push_back(make_node("cpu-only", 32000, 1LL << 37, 4));  // no gpu.present label
+  auto s = make_scheduler("default-k8s", 1);
+  std::set<int> used;
+  for (int i = 0; i < 4; ++i) {
+    auto pod = make_pod("gpt2-dp-" + std::to_string(i), 1000, 1 << 30, 1);
+    pod->labels["app"] = "gpt2-dp";
+    pod->node_selector["nvidia.com/gpu.present"] = "true";
+    PodAffinityTerm t;
+    t.label_selector.match_expressions.push_back(SelectorRequirement{"app", "In", {"gpt2-dp"}});
+    t.topology_key = "kubernetes.io/hostname";
+    pod->pod_anti_affinity.required.push_back(t);
+    const auto r = s->schedule_one(*pod, c, nullptr, TimePoint{});
+    if (i < 3) {
+      ASSERT_TRUE(r.node) << r.reason;
+      EXPECT_TRUE(used.insert(*r.node).second);
+      c.nodes[*r.node].add_pod(pod);
+    } else {
+      EXPECT_FALSE(r.node);
+      EXPECT_EQ(r.reason,
+                "0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 3 "
+                "node(s) didn't match pod anti-affinity rules.");
+    }
+  }
+}
+
+// Existing pods' anti-affinity also repels the incoming pod.
+TEST(Scheduler, ExistingPodsAntiAffinity) {
+  ClusterView c = gpu_cluster(2);
+  auto lonely = make_pod("lonely", 100, 100);
+  PodAffinityTerm t;
+  t.topology_key = "kubernetes.io/hostname";  // empty selector: repels every pod
+  lonely->pod_anti_affinity.required.push_back(t);
+  c.nodes[0].add_pod(lonely);
+  auto s = make_scheduler("default-k8s", 1);
+  const auto r = s->schedule_one(*make_pod("p", 100, 100), c, nullptr, TimePoint{});
+  EXPECT_EQ(r.node, 1);
+}
+
+// Preferred node affinity: weight sum, normalised to 100 on the best node (weight 2 in total).
+TEST(Scheduler, PreferredNodeAffinity) {
+  ClusterView c = gpu_cluster(3);
+  c.nodes[1].node.labels["zone"] = "z1";
+  auto pod = make_pod("p", 100, 100);
+  PreferredSchedulingTerm pref;
+  pref.weight = 30;
+  pref.preference.match_expressions.push_back(SelectorRequirement{"zone", "In", {"z1"}});
+  pod->node_affinity.preferred.push_back(pref);
+  auto s = make_scheduler("default-k8s", 1);
+  s->set_record_details(true);
+  const auto r = s->schedule_one(*pod, c, nullptr, TimePoint{});
+  EXPECT_EQ(r.node, 1);
+  for (const auto& sc : r.details[1].scores) {
+    if (sc.plugin == "NodeAffinity") {
+      EXPECT_EQ(sc.raw, 30);
+      EXPECT_EQ(sc.normalized, 100);
+      EXPECT_EQ(sc.weighted, 200);
+    }
+  }
+}
+
+// PodTopologySpread DoNotSchedule, maxSkew 1 over hostnames: node A has 2 matching pods, B 0:
+// A: 2 + 1 - 0 = 3 > 1 -> filtered.
+TEST(Scheduler, TopologySpreadFilter) {
+  ClusterView c = gpu_cluster(2);
+  for (int i = 0; i < 2; ++i) {
+    auto p = make_pod("w" + std::to_string(i), 100, 100);
+    p->labels["app"] = "web";
+    c.nodes[0].add_pod(p);
+  }
+  auto pod = make_pod("p", 100, 100);
+  pod->labels["app"] = "web";
+  TopologySpreadConstraint tsc;
+  tsc.max_skew = 1;
+  tsc.topology_key = "kubernetes.io/hostname";
+  tsc.label_selector.match_labels["app"] = "web";
+  pod->topology_spread.push_back(tsc);
+  auto s = make_scheduler("default-k8s", 1);
+  s->set_record_details(true);
+  const auto r = s->schedule_one(*pod, c, nullptr, TimePoint{});
+  EXPECT_EQ(r.node, 1);
+  EXPECT_EQ(r.details[0].reasons.at(0), "node(s) didn't match pod topology spread constraints");
+}
+
+// Ties are broken by the scheduler's own stream: same seed, same choices; all nodes are reached.
+TEST(Scheduler, TieBreakIsSeeded) {
+  ClusterView c = gpu_cluster(4);
+  const auto pod = make_pod("p", 100, 100);
+  const auto run = [&](std::uint64_t seed) {
+    auto s = make_scheduler("default-k8s", seed);
+    std::vector<int> picks;
+    for (int i = 0; i < 40; ++i) {
+      picks.push_back(*s->schedule_one(*pod, c, nullptr, TimePoint{}).node);
+    }
+    return picks;
+  };
+  const auto a = run(42);
+  EXPECT_EQ(a, run(42));
+  EXPECT_EQ(std::set<int>(a.begin(), a.end()).size(), 4u);
+}
+
+TEST(Scheduler, FirstFitTakesTheFirstFeasibleNode) {
+  ClusterView c = gpu_cluster(3);
+  c.nodes[0].add_pod(make_pod("x", 0, 0, 4));
+  auto s = make_scheduler("first-fit", 1);
+  EXPECT_EQ(s->queue_options().order, QueueOrder::kFifo);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(s->schedule_one(*make_pod("p", 100, 100, 1), c, nullptr, TimePoint{}).node, 1);
+  }
+}
+
+TEST(Scheduler, TaintsAndUnschedulable) {
+  ClusterView c = gpu_cluster(3);
+  c.nodes[0].node.unschedulable = true;
+  c.nodes[1].node.taints.push_back(Taint{"dedicated", "infer", "NoSchedule"});
+  auto s = make_scheduler("default-k8s", 1);
+  EXPECT_EQ(s->schedule_one(*make_pod("p", 100, 100), c, nullptr, TimePoint{}).node, 2);
+  auto tolerant = make_pod("t", 100, 100);
+  tolerant->tolerations.push_back(Toleration{"dedicated", "Equal", "infer", "NoSchedule"});
+  c.nodes[2].node.unschedulable = true;
+  EXPECT_EQ(s->schedule_one(*tolerant, c, nullptr, TimePoint{}).node, 1);
+  auto none = make_pod("n", 100, 100);
+  EXPECT_EQ(s->schedule_one(*none, c, nullptr, TimePoint{}).reason,
+            "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: infer}, 2 "
+            "node(s) were unschedulable.");
+}
+
+}  // namespace
+}  // namespace tidesim::policies
