@@ -1,0 +1,146 @@
+#include "sim/metrics/catalog.hpp"
+
+#include <array>
+
+namespace tidesim::metrics {
+namespace {
+
+using enum Unit;
+constexpr Direction kLower = Direction::kLowerIsBetter;
+constexpr Direction kHigher = Direction::kHigherIsBetter;
+constexpr Direction kNeutral = Direction::kNeutral;
+
+constexpr std::array kCatalog{
+    // The seed's four.
+    MetricInfo{"gpu_util_stddev", kRatio, kLower, "GPU util std-dev",
+               "time-weighted mean of the per-sample population std-dev across nodes of node GPU "
+               "utilisation"},
+    MetricInfo{"mean_wait_s", kSeconds, kLower, "mean task wait",
+               "mean over jobs bound at least once of submit -> first bind"},
+    MetricInfo{"oom_kills", kCount, kLower, "GPU OOM kills", "GPU-memory OOM kill events"},
+    MetricInfo{"nvlink_contention_rate", kRatio, kLower, "NVLink contention rate",
+               "share of NVLink-requiring job running time with collective bandwidth < 90% of "
+               "ideal"},
+    // The seed's health indicators.
+    MetricInfo{"lscs_mean", kRatio, kLower, "LSCS mean",
+               "time-weighted mean of the trailing 5-min mean of the cross-node std-dev of GPU "
+               "memory utilisation"},
+    MetricInfo{"lscs_max", kRatio, kLower, "LSCS max", "largest LSCS value"},
+    MetricInfo{"lscs_time_above_share", kRatio, kLower, "LSCS > 15% time",
+               "share of time LSCS is above 15%"},
+    MetricInfo{"lscs_longest_above_s", kSeconds, kLower, "LSCS > 15% longest",
+               "longest stretch with LSCS above 15%"},
+    MetricInfo{"lscs_alert", kFlag, kLower, "LSCS alert",
+               "1 when LSCS stayed above 15% for 10 min or longer"},
+    MetricInfo{"migration_rate", kRatio, kLower, "task migration rate",
+               "evictions / jobs submitted (healthy < 0.5%)"},
+    MetricInfo{"migration_rate_alert", kFlag, kLower, "migration alert",
+               "1 when the migration rate is 0.5% or more"},
+    MetricInfo{"nvlink_variance_mean", kPlain, kLower, "NVLink variance mean",
+               "time-weighted mean over nodes of the variance across a node's GPUs of NVLink "
+               "utilisation"},
+    MetricInfo{"nvlink_variance_max", kPlain, kLower, "NVLink variance max",
+               "largest per-node NVLink variance"},
+    MetricInfo{"nvlink_variance_alert_share", kRatio, kLower, "NVLink var > 0.02",
+               "share of node-time with NVLink variance above 0.02"},
+    MetricInfo{"nvlink_variance_alert", kFlag, kLower, "NVLink variance alert",
+               "1 when any node's NVLink variance exceeded 0.02"},
+    // Job timing.
+    MetricInfo{"wait_p95_s", kSeconds, kLower, "wait p95",
+               "95th percentile of submit -> first bind"},
+    MetricInfo{"jct_mean_s", kSeconds, kLower, "JCT mean",
+               "mean job completion time (submit -> success)"},
+    MetricInfo{"jct_p50_s", kSeconds, kLower, "JCT p50", "median job completion time"},
+    MetricInfo{"jct_p95_s", kSeconds, kLower, "JCT p95", "95th percentile job completion time"},
+    MetricInfo{"jct_p99_s", kSeconds, kLower, "JCT p99", "99th percentile job completion time"},
+    MetricInfo{"makespan_s", kSeconds, kLower, "makespan",
+               "first submit -> last job finished (absent while a job is unfinished)"},
+    MetricInfo{"throughput_jobs_per_hour", kPerHour, kHigher, "throughput",
+               "succeeded jobs per simulated hour"},
+    // Cluster state.
+    MetricInfo{"gpu_util_mean", kRatio, kNeutral, "GPU util mean",
+               "time-weighted mean of the mean node GPU utilisation"},
+    MetricInfo{"gpu_allocation_rate", kRatio, kHigher, "GPU allocation rate",
+               "time-weighted allocated / allocatable GPU units"},
+    MetricInfo{"gpu_frag_rate", kRatio, kLower, "GPU fragmentation rate",
+               "FGD fragmentation: fragmented / unallocated GPU units, time-weighted"},
+    MetricInfo{"gpu_frag_gpus", kGpus, kLower, "GPU fragmentation",
+               "FGD fragmentation: expected unallocated GPU units the typical task cannot use"},
+    MetricInfo{"queue_length_mean", kCount, kLower, "queue length mean",
+               "time-weighted mean of pending pods"},
+    MetricInfo{"queue_length_max", kCount, kLower, "queue length max", "largest pending pods"},
+    // Counts.
+    MetricInfo{"jobs_submitted", kCount, kNeutral, "jobs submitted", "jobs submitted"},
+    MetricInfo{"succeeded_jobs", kCount, kHigher, "jobs succeeded",
+               "jobs that finished their work"},
+    MetricInfo{"failed_jobs", kCount, kLower, "jobs failed", "jobs that exceeded backoffLimit"},
+    MetricInfo{"unscheduled_jobs", kCount, kLower, "jobs never bound",
+               "jobs submitted but never bound by the end"},
+    MetricInfo{"evictions", kCount, kLower, "evictions", "pod eviction events"},
+    MetricInfo{"restarts", kCount, kLower, "restarts", "pods re-created by the Job controller"},
+    MetricInfo{"fallback_activations", kCount, kLower, "fallback activations",
+               "times the scheduler entered the metrics fallback"},
+    MetricInfo{"fallback_cycles", kCount, kLower, "fallback cycles",
+               "scheduling cycles that used fallback stage 1 or 2"},
+    MetricInfo{"fallback_stage2_cycles", kCount, kLower, "fallback stage-2 cycles",
+               "scheduling cycles pinned to the golden node pool"},
+    MetricInfo{"scheduling_cycles", kCount, kNeutral, "scheduling cycles", "scheduling cycles run"},
+    MetricInfo{"unschedulable_cycles", kCount, kNeutral, "unschedulable cycles",
+               "scheduling cycles that found no node"},
+};
+
+constexpr std::array<std::string_view, 4> kSeedMetrics{"gpu_util_stddev", "mean_wait_s",
+                                                       "oom_kills", "nvlink_contention_rate"};
+
+}  // namespace
+
+std::span<const MetricInfo> metric_catalog() {
+  return kCatalog;
+}
+
+const MetricInfo* find_metric(std::string_view name) {
+  for (const auto& info : kCatalog) {
+    if (info.name == name) {
+      return &info;
+    }
+  }
+  return nullptr;
+}
+
+std::span<const std::string_view> seed_metric_names() {
+  return kSeedMetrics;
+}
+
+std::string_view to_string(Unit unit) {
+  switch (unit) {
+    case Unit::kRatio:
+      return "ratio";
+    case Unit::kSeconds:
+      return "s";
+    case Unit::kCount:
+      return "count";
+    case Unit::kPerHour:
+      return "jobs/h";
+    case Unit::kGpus:
+      return "gpus";
+    case Unit::kFlag:
+      return "flag";
+    case Unit::kPlain:
+      return "plain";
+  }
+  return "plain";
+}
+
+std::string_view to_string(Direction direction) {
+  switch (direction) {
+    case Direction::kLowerIsBetter:
+      return "lower";
+    case Direction::kHigherIsBetter:
+      return "higher";
+    case Direction::kNeutral:
+      return "neutral";
+  }
+  return "neutral";
+}
+
+}  // namespace tidesim::metrics

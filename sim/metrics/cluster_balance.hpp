@@ -1,0 +1,27 @@
+#pragma once
+/// Metrics of the sampled cluster state: GPU-utilisation balance, allocation rate, queue length.
+#include "sim/metrics/collector.hpp"
+#include "sim/metrics/step_average.hpp"
+
+namespace tidesim::metrics {
+
+/// From ClusterSample signals. Each sample's value holds until the next sample (the last until the
+/// run's end); see StepAverage. Produces:
+/// - gpu_util_stddev: time-weighted mean of the population std-dev across nodes of node GPU
+///   utilisation (node utilisation = mean of its cards), as a share in [0, 1];
+/// - gpu_util_mean: time-weighted mean of the mean node GPU utilisation;
+/// - gpu_allocation_rate: time-weighted sum(allocated) / sum(allocatable) GPU units;
+/// - queue_length_mean / queue_length_max: pending pods, time-weighted mean and largest.
+class ClusterBalanceCollector : public Collector {
+ public:
+  void on_sample(const ClusterSample& sample) override;
+  void finish(TimePoint end, MetricValues& out) const override;
+
+ private:
+  StepAverage util_stddev_;
+  StepAverage util_mean_;
+  StepAverage allocation_;
+  StepAverage queue_;
+};
+
+}  // namespace tidesim::metrics

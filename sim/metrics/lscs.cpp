@@ -1,0 +1,69 @@
+#include "sim/metrics/lscs.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/metrics/node_stats.hpp"
+#include "sim/metrics/step_average.hpp"
+
+namespace tidesim::metrics {
+
+void LscsCollector::on_sample(const ClusterSample& sample) {
+  if (!series_.empty() && sample.at < series_.back().first) {
+    throw std::logic_error("LscsCollector: sample earlier than the previous one");
+  }
+  if (const auto s = gpu_memory_utilization_stddev(sample)) {
+    window_.emplace_back(sample.at, *s);
+  }
+  while (!window_.empty() && window_.front().first <= sample.at - options_.window) {
+    window_.pop_front();
+  }
+  std::optional<double> lscs;
+  if (!window_.empty()) {
+    double sum = 0.0;
+    for (const auto& [t, s] : window_) {
+      sum += s;
+    }
+    lscs = sum / static_cast<double>(window_.size());
+  }
+  series_.emplace_back(sample.at, lscs);
+}
+
+void LscsCollector::finish(TimePoint end, MetricValues& out) const {
+  StepAverage mean;
+  Duration total{0};
+  Duration above{0};
+  Duration stretch{0};
+  Duration longest{0};
+  for (std::size_t i = 0; i < series_.size(); ++i) {
+    const auto& [t, v] = series_[i];
+    mean.add(t, v);
+    const TimePoint next = i + 1 < series_.size() ? series_[i + 1].first : std::max(end, t);
+    const Duration dt = next - t;
+    if (!v) {
+      stretch = Duration{0};
+      continue;
+    }
+    total += dt;
+    if (*v > options_.threshold) {
+      above += dt;
+      stretch += dt;
+      longest = std::max(longest, stretch);
+    } else {
+      stretch = Duration{0};
+    }
+  }
+  const auto m = mean.mean(end);
+  if (!m) {
+    return;
+  }
+  out["lscs_mean"] = *m;
+  out["lscs_max"] = *mean.max();
+  if (total.count() > 0) {
+    out["lscs_time_above_share"] = to_seconds(above) / to_seconds(total);
+  }
+  out["lscs_longest_above_s"] = to_seconds(longest);
+  out["lscs_alert"] = longest >= options_.alert_after && longest.count() > 0 ? 1.0 : 0.0;
+}
+
+}  // namespace tidesim::metrics

@@ -1,0 +1,45 @@
+#include "sim/metrics/nvlink_variance.hpp"
+
+#include <algorithm>
+
+#include "sim/metrics/node_stats.hpp"
+
+namespace tidesim::metrics {
+
+void NvlinkVarianceCollector::on_sample(const ClusterSample& sample) {
+  double sum = 0.0;
+  int nodes = 0;
+  int above = 0;
+  for (const auto& node : sample.nodes) {
+    const auto v = population_variance(node.nvlink_utilization);
+    if (!v) {
+      continue;
+    }
+    sum += *v;
+    ++nodes;
+    if (*v > options_.threshold) {
+      ++above;
+    }
+    max_ = max_ ? std::max(*max_, *v) : *v;
+  }
+  if (nodes == 0) {
+    mean_.add(sample.at, std::nullopt);
+    alert_share_.add(sample.at, std::nullopt);
+    return;
+  }
+  mean_.add(sample.at, sum / nodes);
+  alert_share_.add(sample.at, static_cast<double>(above) / nodes);
+}
+
+void NvlinkVarianceCollector::finish(TimePoint end, MetricValues& out) const {
+  const auto mean = mean_.mean(end);
+  if (!mean) {
+    return;
+  }
+  out["nvlink_variance_mean"] = *mean;
+  out["nvlink_variance_max"] = *max_;
+  out["nvlink_variance_alert_share"] = *alert_share_.mean(end);
+  out["nvlink_variance_alert"] = *max_ > options_.threshold ? 1.0 : 0.0;
+}
+
+}  // namespace tidesim::metrics

@@ -1,0 +1,42 @@
+#include "sim/metrics/standard_collectors.hpp"
+
+namespace tidesim::metrics {
+
+StandardCollectors::StandardCollectors(StandardCollectorOptions options)
+    : jobs_(options.jobs),
+      nvlink_contention_(options.nvlink_contention),
+      lscs_(options.lscs),
+      nvlink_variance_(options.nvlink_variance),
+      fragmentation_(std::move(options.fragmentation)) {}
+
+void StandardCollectors::on_job(const JobEvent& event) {
+  jobs_.on_job(event);
+  fragmentation_.on_job(event);
+}
+
+void StandardCollectors::on_sample(const ClusterSample& sample) {
+  balance_.on_sample(sample);
+  lscs_.on_sample(sample);
+  nvlink_variance_.on_sample(sample);
+  fragmentation_.on_sample(sample);
+}
+
+void StandardCollectors::on_rate(const JobRate& rate) {
+  nvlink_contention_.on_rate(rate);
+}
+
+void StandardCollectors::on_scheduling(const SchedulingEvent& event) {
+  scheduling_.on_scheduling(event);
+}
+
+void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
+  balance_.finish(end, out);
+  jobs_.finish(end, out);
+  nvlink_contention_.finish(end, out);
+  lscs_.finish(end, out);
+  nvlink_variance_.finish(end, out);
+  fragmentation_.finish(end, out);
+  scheduling_.finish(end, out);
+}
+
+}  // namespace tidesim::metrics

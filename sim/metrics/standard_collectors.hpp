@@ -1,0 +1,50 @@
+#pragma once
+/// Every collector of the metric catalogue, attached and finished together.
+#include "sim/metrics/cluster_balance.hpp"
+#include "sim/metrics/fragmentation.hpp"
+#include "sim/metrics/job_metrics.hpp"
+#include "sim/metrics/lscs.hpp"
+#include "sim/metrics/nvlink_contention.hpp"
+#include "sim/metrics/nvlink_variance.hpp"
+#include "sim/metrics/scheduling_metrics.hpp"
+
+namespace tidesim::metrics {
+
+/// Parameters of all standard collectors.
+struct StandardCollectorOptions {
+  JobMetricsOptions jobs;
+  NvlinkContentionOptions nvlink_contention;
+  LscsOptions lscs;
+  NvlinkVarianceOptions nvlink_variance;
+  FragmentationOptions fragmentation;
+};
+
+/// Owns one of each collector. Same contract as Collector: after attach(), it must outlive every
+/// emit and must not move.
+class StandardCollectors : public Collector {
+ public:
+  explicit StandardCollectors(StandardCollectorOptions options = {});
+
+  void on_job(const JobEvent& event) override;
+  void on_sample(const ClusterSample& sample) override;
+  void on_rate(const JobRate& rate) override;
+  void on_scheduling(const SchedulingEvent& event) override;
+  /// Every catalogue metric that can be computed.
+  void finish(TimePoint end, MetricValues& out) const override;
+
+  /// The NVLink contention collector (per-job contention totals for job records).
+  const NvlinkContentionCollector& nvlink_contention() const { return nvlink_contention_; }
+  /// The LSCS collector (its series for reports).
+  const LscsCollector& lscs() const { return lscs_; }
+
+ private:
+  ClusterBalanceCollector balance_;
+  JobMetricsCollector jobs_;
+  NvlinkContentionCollector nvlink_contention_;
+  LscsCollector lscs_;
+  NvlinkVarianceCollector nvlink_variance_;
+  FragmentationCollector fragmentation_;
+  SchedulingMetricsCollector scheduling_;
+};
+
+}  // namespace tidesim::metrics

@@ -1,0 +1,40 @@
+#pragma once
+/// Time-weighted mean of a piecewise-constant quantity observed at sample instants.
+#include <optional>
+
+#include "sim/time.hpp"
+
+namespace tidesim::metrics {
+
+/// A value observed at t_i holds over [t_i, t_{i+1}); the last one holds until the `end` given to
+/// mean(). An observation without a value (std::nullopt) ends the previous interval and
+/// contributes no time (the quantity is undefined there). The mean is
+///   sum_i v_i * (t_{i+1} - t_i) / sum_i (t_{i+1} - t_i)   over the intervals that carry a value.
+/// Two observations at the same instant: the later replaces the earlier (zero-length interval).
+class StepAverage {
+ public:
+  /// Records value `v` (or no value) from instant `t` on. Throws std::logic_error when `t` is
+  /// earlier than the previous observation.
+  void add(TimePoint t, std::optional<double> v);
+
+  /// The time-weighted mean over [first observation, end]; when the defined intervals have zero
+  /// total length, the mean of the values seen at that length (the last value). std::nullopt when
+  /// no value was ever observed. `end` earlier than the last observation is treated as equal.
+  std::optional<double> mean(TimePoint end) const;
+
+  /// Total length of the intervals that carry a value, up to `end`.
+  Duration weight(TimePoint end) const;
+
+  /// Largest value observed; std::nullopt when none.
+  std::optional<double> max() const { return max_; }
+
+ private:
+  std::optional<TimePoint> last_t_;
+  std::optional<double> last_v_;
+  double weighted_sum_ = 0.0;  // sum of v * seconds
+  Duration total_{0};
+  std::optional<double> max_;
+  std::optional<double> last_defined_;
+};
+
+}  // namespace tidesim::metrics

@@ -1,0 +1,109 @@
+// The CI regression check.
+#include <gtest/gtest.h>
+
+#include "sim/error.hpp"
+#include "tests/tools/sample_result.hpp"
+#include "tools/lib/check.hpp"
+
+namespace tidesim::app {
+namespace {
+
+const MetricVerdict& verdict(const CheckReport& r, const std::string& policy,
+                             const std::string& metric) {
+  for (const auto& v : r.verdicts) {
+    if (v.policy == policy && v.metric == metric) {
+      return v;
+    }
+  }
+  throw std::runtime_error("no verdict " + policy + " " + metric);
+}
+
+TEST(Check, PassesOnItsOwnRun) {
+  const auto result = test::sample_result();
+  const auto report = check_against_baseline(result, result, CheckOptions{});
+  EXPECT_FALSE(report.failed()) << format_check_report(report);
+  EXPECT_EQ(verdict(report, "load-aware", "mean_wait_s").status, "pass");
+  EXPECT_EQ(verdict(report, "load-aware", "jobs_submitted").status, "skipped");
+}
+
+TEST(Check, FailsOnADoctoredBaseline) {
+  const auto result = test::sample_result();
+  RunResult baseline = result;
+  // The baseline claims default-k8s waited 20% less on every seed: the result's wait grew by
+  // 25% of the baseline with a zero-width paired CI -> regressed beyond the 5% tolerance.
+  for (auto& run : baseline.runs) {
+    if (run.policy == "default-k8s") {
+      run.metrics["mean_wait_s"] *= 0.8;
+    }
+  }
+  const auto report = check_against_baseline(result, baseline, CheckOptions{});
+  EXPECT_TRUE(report.failed());
+  const auto& v = verdict(report, "default-k8s", "mean_wait_s");
+  EXPECT_EQ(v.status, "regressed");
+  EXPECT_NEAR(*v.difference, 0.2 * 121.5, 1e-9);
+  EXPECT_NE(format_check_report(report).find("REGRESSED default-k8s mean_wait_s"),
+            std::string::npos);
+  // A 30% tolerance lets it through.
+  CheckOptions loose;
+  loose.tolerance_pct["mean_wait_s"] = 30.0;
+  EXPECT_FALSE(check_against_baseline(result, baseline, loose).failed());
+  // The other direction is an improvement, not a failure.
+  const auto reverse = check_against_baseline(baseline, result, CheckOptions{});
+  EXPECT_FALSE(reverse.failed());
+  EXPECT_EQ(verdict(reverse, "default-k8s", "mean_wait_s").status, "improved");
+}
+
+TEST(Check, ConfidenceIntervalAbsorbsNoise) {
+  const auto result = test::sample_result();
+  RunResult baseline = result;
+  // Worse by 15 s on seed 1 only: paired differences {15, 0, 0}, mean 5 s. Even with 0%
+  // tolerance the 95% CI, t(2) x sd / sqrt(3) = 4.3027 x 8.660 / 1.732 = 21.5 s, absorbs it.
+  for (auto& run : baseline.runs) {
+    if (run.policy == "default-k8s" && run.seed == 1) {
+      run.metrics["mean_wait_s"] -= 15.0;
+    }
+  }
+  CheckOptions strict;
+  strict.default_tolerance_pct = 0.0;
+  const auto report = check_against_baseline(result, baseline, strict);
+  EXPECT_EQ(verdict(report, "default-k8s", "mean_wait_s").status, "pass");
+}
+
+TEST(Check, MissingMetricOrPolicyFails) {
+  const auto result = test::sample_result();
+  RunResult current = result;
+  for (auto& run : current.runs) {
+    run.metrics.erase("makespan_s");
+  }
+  const auto report = check_against_baseline(current, result, CheckOptions{});
+  EXPECT_TRUE(report.failed());
+  RunResult one_policy = result;
+  std::erase_if(one_policy.runs, [](const SeedRun& r) { return r.policy == "load-aware"; });
+  EXPECT_TRUE(check_against_baseline(one_policy, result, CheckOptions{}).failed());
+}
+
+TEST(Check, JunitXml) {
+  const auto result = test::sample_result();
+  RunResult baseline = result;
+  for (auto& run : baseline.runs) {
+    run.metrics["oom_kills"] = 0.0;  // the result has 1 OOM kill per default-k8s seed
+  }
+  const auto report = check_against_baseline(result, baseline, CheckOptions{});
+  const auto xml = junit_xml(report);
+  EXPECT_NE(xml.find("<testsuite name=\"tidesim check\""), std::string::npos);
+  EXPECT_NE(xml.find("failures=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("classname=\"default-k8s\" name=\"oom_kills\""), std::string::npos);
+  EXPECT_NE(xml.find("<failure type=\"regressed\""), std::string::npos);
+}
+
+TEST(Check, ToleranceParsing) {
+  EXPECT_EQ(parse_tolerance("mean_wait_s=10"), (std::pair<std::string, double>{"mean_wait_s", 10}));
+  EXPECT_EQ(parse_tolerance("oom_kills=2.5%").second, 2.5);
+  EXPECT_THROW(parse_tolerance("mean_wait_s"), InputError);
+  EXPECT_THROW(parse_tolerance("no_such_metric=5"), InputError);
+  EXPECT_THROW(parse_tolerance("mean_wait_s=-1"), InputError);
+  EXPECT_THROW(parse_tolerance("mean_wait_s=abc"), InputError);
+}
+
+}  // namespace
+}  // namespace tidesim::app

@@ -1,0 +1,105 @@
+// OpenMetrics text (checked with promtool when installed) and CSV writers.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "tests/tools/sample_result.hpp"
+#include "tools/lib/csv_out.hpp"
+#include "tools/lib/openmetrics.hpp"
+
+namespace tidesim::app {
+namespace {
+
+std::string openmetrics_text(bool base_units) {
+  std::ostringstream out;
+  OpenMetricsOptions options;
+  options.base_units = base_units;
+  write_openmetrics(out, test::sample_result(), options);
+  return out.str();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(OpenMetrics, SeedNamesLabelsAndEof) {
+  const std::string text = openmetrics_text(false);
+  ASSERT_GE(text.size(), 6u);
+  EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
+  // Seed 1 of default-k8s, node n1, card 0 at t = 200 s: 20 GiB of 24 GiB in use.
+  EXPECT_NE(text.find("ai_gpu_memory_utilization{gpu_id=\"0\",node=\"n1\",policy=\"default-k8s\","
+                      "seed=\"1\"} 0.8333333333333334 1704067400\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# TYPE ai_nvlink_competition_index gauge"), std::string::npos);
+  EXPECT_NE(text.find("ai_storage_await_ms{device=\"data\",node=\"n2\""), std::string::npos);
+  // Counters: one OOM kill at 305 s shows from the 310 s sample on.
+  EXPECT_NE(text.find("tidesim_oom_kills{policy=\"default-k8s\",seed=\"1\"} 0 1704067500"),
+            std::string::npos);
+  EXPECT_NE(text.find("tidesim_oom_kills{policy=\"default-k8s\",seed=\"1\"} 1 1704067510"),
+            std::string::npos);
+  // Only seed 1 recorded series.
+  EXPECT_EQ(text.find("seed=\"2\""), std::string::npos);
+}
+
+bool have(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+TEST(OpenMetrics, PromtoolAcceptsIt) {
+  if (!have("promtool")) {
+    GTEST_SKIP() << "promtool not installed (Debian package prometheus): not checked";
+  }
+  const std::string dir = test::temp_dir("promtool");
+  std::ofstream(dir + "/base.om") << openmetrics_text(true);
+  std::ofstream(dir + "/seed.om") << openmetrics_text(false);
+  // With base units the lint is clean.
+  EXPECT_EQ(
+      std::system(
+          ("promtool check metrics < " + dir + "/base.om > " + dir + "/base.lint 2>&1").c_str()),
+      0)
+      << read_file(dir + "/base.lint");
+  // With the seed's names the only finding is the seed's own `_ms` suffix (exit 3 = lint
+  // findings, not a parse error).
+  const int rc = std::system(
+      ("promtool check metrics < " + dir + "/seed.om > " + dir + "/seed.lint 2>&1").c_str());
+  const std::string lint = read_file(dir + "/seed.lint");
+  EXPECT_EQ(WEXITSTATUS(rc), 3) << lint;
+  EXPECT_EQ(lint, "ai_storage_await_ms metric names should not contain abbreviated units\n");
+  // The TSDB loads it.
+  EXPECT_EQ(std::system(("promtool tsdb create-blocks-from openmetrics " + dir + "/seed.om " + dir +
+                         "/tsdb > " + dir + "/tsdb.log 2>&1")
+                            .c_str()),
+            0)
+      << read_file(dir + "/tsdb.log");
+}
+
+TEST(Csv, JobsNodesAndCards) {
+  const auto result = test::sample_result();
+  std::ostringstream jobs;
+  write_jobs_csv(jobs, result);
+  const std::string j = jobs.str();
+  // Header + 2 policies x 3 seeds x 4 jobs.
+  EXPECT_EQ(std::count(j.begin(), j.end(), '\n'), 1 + 24);
+  // default-k8s seed 1, job-1: bound at 111, wait 111, finished at 520, JCT 520, 1 OOM kill.
+  EXPECT_NE(j.find("default-k8s,1,job-1,succeeded,1,n1,0,111,111,520,111,520,1,1,0,true,"),
+            std::string::npos)
+      << j;
+  std::ostringstream nodes;
+  write_node_series_csv(nodes, result);
+  const std::string n = nodes.str();
+  // Header + 2 runs with series x 2 nodes x 61 samples.
+  EXPECT_EQ(std::count(n.begin(), n.end(), '\n'), 1 + 2 * 2 * 61);
+  std::ostringstream cards;
+  write_card_series_csv(cards, result);
+  const std::string c = cards.str();
+  EXPECT_EQ(std::count(c.begin(), c.end(), '\n'), 1 + 2 * 2 * 61 * 2);
+}
+
+}  // namespace
+}  // namespace tidesim::app

@@ -1,0 +1,93 @@
+// The HTML report: self-contained, well-formed (xmllint when installed), with every chart.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "tests/tools/sample_result.hpp"
+#include "tools/lib/report_html.hpp"
+#include "tools/lib/svg_chart.hpp"
+
+namespace tidesim::app {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool have(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST(Report, SelfContainedWithEveryChart) {
+  const std::string html = render_report_html(test::sample_result());
+  // No script and no network: every image is a data: URI.
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org"));  // none outside SVG base64
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  // 2 policies x (utilisation + memory) + std-dev + LSCS + CDF + timeline + NVLink bar +
+  // 2 x NVLink index = 11 charts.
+  EXPECT_EQ(count(html, "<img "), 11u);
+  EXPECT_EQ(count(html, "src=\"data:image/svg+xml;base64,"), 11u);
+  EXPECT_NE(html.find("mean task wait"), std::string::npos);
+  EXPECT_NE(html.find("fnv1a64:"), std::string::npos);
+}
+
+TEST(Report, Base64) {
+  EXPECT_EQ(base64_encode(""), "");
+  EXPECT_EQ(base64_encode("f"), "Zg==");
+  EXPECT_EQ(base64_encode("fo"), "Zm8=");
+  EXPECT_EQ(base64_encode("foo"), "Zm9v");
+  EXPECT_EQ(base64_encode("foobar"), "Zm9vYmFy");
+}
+
+TEST(Report, NiceTicks) {
+  EXPECT_EQ(nice_ticks(0, 1, 5), (std::vector<double>{0, 0.2, 0.4, 0.6, 0.8, 1.0}));
+  EXPECT_EQ(nice_ticks(0, 600, 5), (std::vector<double>{0, 200, 400, 600}));
+}
+
+TEST(Report, WellFormedForXmllint) {
+  if (!have("xmllint")) {
+    GTEST_SKIP() << "xmllint not installed (Debian package libxml2-utils): not checked";
+  }
+  const std::string dir = test::temp_dir("report");
+  std::ofstream(dir + "/report.html") << render_report_html(test::sample_result());
+  // HTML parser: no message at all (xmllint exits 0 even on HTML errors, so check the output).
+  EXPECT_EQ(
+      std::system(
+          ("xmllint --html --noout " + dir + "/report.html > " + dir + "/html.log 2>&1").c_str()),
+      0);
+  EXPECT_EQ(read_file(dir + "/html.log"), "");
+  // XML parser: the page is also well-formed XML.
+  EXPECT_EQ(
+      std::system(("xmllint --noout " + dir + "/report.html > " + dir + "/xml.log 2>&1").c_str()),
+      0)
+      << read_file(dir + "/xml.log");
+  // And so are the charts themselves.
+  std::ofstream(dir + "/chart.svg") << line_chart_svg(
+      {ChartSeries{"a <&> b", {0, 1, 2}, {0.1, 0.5, 0.3}}},
+      ChartOptions{.title = "t", .x_label = "x (s)", .y_label = "y", .y_percent = true});
+  std::ofstream(dir + "/timeline.svg") << timeline_svg(
+      {"p1", "p2"}, {TimelineMarker{.x = 1, .row = 0, .category = "oom", .tooltip = "x"}}, 10,
+      ChartOptions{.title = "t"});
+  EXPECT_EQ(std::system(("xmllint --noout " + dir + "/chart.svg " + dir + "/timeline.svg > " + dir +
+                         "/svg.log 2>&1")
+                            .c_str()),
+            0)
+      << read_file(dir + "/svg.log");
+}
+
+}  // namespace
+}  // namespace tidesim::app

@@ -1,0 +1,129 @@
+// The result model: Recorder output on a hand-built run, JSON round trip, strict reading.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "sim/error.hpp"
+#include "tests/tools/sample_result.hpp"
+#include "tools/lib/result.hpp"
+
+namespace tidesim::app {
+namespace {
+
+TEST(Recorder, RecordsJobsEventsAndSeries) {
+  const SeedRun run = test::sample_run("default-k8s", 1);
+  EXPECT_EQ(run.policy, "default-k8s");
+  EXPECT_EQ(run.seed, 1u);
+  EXPECT_DOUBLE_EQ(run.end_s, 600.0);
+  ASSERT_EQ(run.jobs.size(), 4u);
+  // Jobs are bound at 110 + j s (wait 100 + 10 x seed), finish at 510 + 10 j.
+  EXPECT_DOUBLE_EQ(*run.jobs[2].first_bind_s, 112.0);
+  EXPECT_EQ(run.jobs[2].nodes, std::vector<std::string>{"n1"});
+  EXPECT_EQ(run.jobs[0].state, "succeeded");
+  EXPECT_EQ(run.jobs[3].state, "failed");
+  EXPECT_EQ(run.jobs[1].oom_kills, 1);
+  EXPECT_EQ(run.jobs[1].restarts, 1);
+  // job-0 needs NVLink and runs contended (40% of ideal) from 110 to 510.
+  EXPECT_DOUBLE_EQ(run.jobs[0].nvlink_counted_s, 400.0);
+  EXPECT_DOUBLE_EQ(run.jobs[0].nvlink_contended_s, 400.0);
+  // Events: OOM at 305, restart at 315, job-3 failed at 540.
+  ASSERT_EQ(run.events.size(), 3u);
+  EXPECT_EQ(run.events[0].kind, "oom_killed");
+  EXPECT_EQ(run.events[2].kind, "failed");
+  // Metrics: mean wait (110 + 111 + 112 + 113) / 4.
+  EXPECT_DOUBLE_EQ(run.metrics.at("mean_wait_s"), 111.5);
+  EXPECT_DOUBLE_EQ(run.metrics.at("oom_kills"), 1.0);
+  // Series: 61 samples, 2 nodes of 2 cards.
+  ASSERT_TRUE(run.series);
+  EXPECT_EQ(run.series->t_s.size(), 61u);
+  ASSERT_EQ(run.series->nodes.size(), 2u);
+  EXPECT_EQ(run.series->nodes[0].gpu_utilization[20].size(), 2u);
+  // At t = 200 s: node utilisations 0.95 and 0.1 -> std-dev 0.425.
+  EXPECT_NEAR(*run.series->gpu_util_stddev[20], 0.425, 1e-9);
+}
+
+TEST(Recorder, UnscheduledAndUnfinishedStates) {
+  RunSignals signals;
+  Recorder recorder("p", 7, RecorderOptions{.record_series = false, .collectors = {}});
+  recorder.attach(signals);
+  JobEvent e;
+  e.kind = JobEventKind::kSubmitted;
+  e.job = "never";
+  signals.job.emit(e);
+  e.job = "running";
+  signals.job.emit(e);
+  e.kind = JobEventKind::kBound;
+  e.node = "n";
+  signals.job.emit(e);
+  const SeedRun run = recorder.finish(TimePoint{std::chrono::seconds(10)});
+  EXPECT_EQ(run.jobs[0].state, "unscheduled");
+  EXPECT_EQ(run.jobs[1].state, "unfinished");
+  EXPECT_FALSE(run.series);
+  EXPECT_DOUBLE_EQ(run.metrics.at("unscheduled_jobs"), 1.0);
+}
+
+TEST(ResultJson, RoundTripIsExact) {
+  const RunResult original = test::sample_result();
+  const std::string text = to_json(original).dump(2);
+  const RunResult back = from_json(nlohmann::json::parse(text), "mem.json");
+  EXPECT_EQ(back, original);
+  // And through a file.
+  const std::string path = test::temp_dir("roundtrip") + "/result.json";
+  save_result(original, path);
+  EXPECT_EQ(load_result(path), original);
+}
+
+TEST(ResultJson, MetadataAndSummary) {
+  const auto doc = to_json(test::sample_result());
+  EXPECT_EQ(doc["schema"], "tidesim-result");
+  EXPECT_EQ(doc["schema_version"], kResultSchemaVersion);
+  EXPECT_EQ(doc["metadata"]["scenario"]["hash"], scenario_hash("name: sample\n"));
+  EXPECT_EQ(doc["metadata"]["scenario"]["hash"].get<std::string>().rfind("fnv1a64:", 0), 0u);
+  // default-k8s mean waits 111.5, 121.5, 131.5: mean 121.5.
+  EXPECT_DOUBLE_EQ(doc["summary"]["policies"]["default-k8s"]["mean_wait_s"]["mean"], 121.5);
+  // Paired difference load-aware - default: -50 on every seed.
+  const auto& diff = doc["summary"]["paired_differences"][0]["metrics"]["mean_wait_s"];
+  EXPECT_DOUBLE_EQ(diff["mean_difference"], -50.0);
+}
+
+void expect_input_error(const nlohmann::json& doc, const std::string& field_part) {
+  try {
+    from_json(doc, "bad.json");
+    FAIL() << "expected an InputError mentioning " << field_part;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(field_part), std::string::npos) << e.what();
+  }
+}
+
+TEST(ResultJson, BadDocumentsNameTheField) {
+  auto doc = to_json(test::sample_result());
+  auto wrong_schema = doc;
+  wrong_schema["schema"] = "something-else";
+  expect_input_error(wrong_schema, "schema");
+  auto wrong_version = doc;
+  wrong_version["schema_version"] = 99;
+  expect_input_error(wrong_version, "schema_version");
+  auto missing = doc;
+  missing["runs"][1]["jobs"][2].erase("gpus");
+  expect_input_error(missing, "runs[1].jobs[2].gpus");
+  auto wrong_type = doc;
+  wrong_type["runs"][0]["metrics"]["oom_kills"] = "seven";
+  expect_input_error(wrong_type, "runs[0].metrics.oom_kills");
+  auto bad_state = doc;
+  bad_state["runs"][0]["jobs"][0]["state"] = "exploded";
+  expect_input_error(bad_state, "runs[0].jobs[0].state");
+  auto ragged = doc;
+  ragged["runs"][0]["series"]["nodes"][0]["storage_await_ms"].erase(0);
+  expect_input_error(ragged, "runs[0].series.nodes[0]");
+}
+
+TEST(ResultJson, UnreadableFiles) {
+  const std::string dir = test::temp_dir("unreadable");
+  EXPECT_THROW(load_result(dir + "/absent.json"), InputError);
+  std::ofstream(dir + "/broken.json") << "{ not json";
+  EXPECT_THROW(load_result(dir + "/broken.json"), InputError);
+}
+
+}  // namespace
+}  // namespace tidesim::app

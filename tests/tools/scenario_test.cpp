@@ -1,0 +1,98 @@
+#include "tools/lib/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace tidesim::app {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string fixture(const std::string& name) {
+  return "tests/tools/data/" + name;
+}
+
+// Writes `text` to a temporary scenario file and returns the error message of loading it.
+std::string error_of(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/scenario_under_test.yaml";
+  std::ofstream(path) << text;
+  try {
+    load_scenario(path);
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    return msg.substr(msg.find(':') + 1);  // drop the temporary path
+  }
+  return "(no error)";
+}
+
+const char* kCluster =
+    "cluster:\n"
+    "  node_groups:\n"
+    "    - name: a10\n"
+    "      gpu: A10\n"
+    "      topology: a10x4-pcie\n";
+
+TEST(Scenario, LoadsEverySection) {
+  const Scenario s = load_scenario(fixture("minimal.yaml"));
+  EXPECT_EQ(s.name, "minimal");
+  ASSERT_EQ(s.cluster.groups.size(), 1u);
+  const NodeGroup& g = s.cluster.groups[0];
+  EXPECT_EQ(g.count, 2);
+  EXPECT_EQ(g.sharing, "time-slicing");
+  EXPECT_EQ(g.replicas, 2);
+  EXPECT_DOUBLE_EQ(g.storage.bandwidth, 2e9);
+  EXPECT_EQ(g.storage.latency, 200us);
+  EXPECT_EQ(g.cpu_milli, 32000);
+  ASSERT_EQ(s.policies.size(), 2u);
+  EXPECT_EQ(s.policies[1].name, "la");
+  EXPECT_EQ(s.policies[1].scheduler, "load-aware");
+  EXPECT_EQ(s.seeds, (std::vector<std::uint64_t>{1, 2, 3}));
+  EXPECT_EQ(s.telemetry.scrape_interval, 30s);
+  EXPECT_EQ(s.telemetry.sample_interval, 10s) << "default";
+  ASSERT_EQ(s.telemetry.outages.size(), 1u);
+  EXPECT_EQ(s.telemetry.outages[0].latency, 7s);
+  ASSERT_EQ(s.telemetry.silent_agents.size(), 1u);
+  EXPECT_EQ(s.telemetry.silent_agents[0].end, TimePoint(10min));
+  EXPECT_EQ(s.run.until, 48h);
+  EXPECT_EQ(s.run.cycle_time, 5ms);
+  ASSERT_EQ(s.reference.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.reference[0].by_policy.at("la"), 0.127);
+  EXPECT_EQ(s.hash.size(), 16u);
+}
+
+TEST(Scenario, MisspeltKeyNamesLineAndAllowedKeys) {
+  const std::string msg = error_of(std::string(kCluster) +
+                                   "      gpus_per_node: 4\n"
+                                   "workload: {}\npolicies: [default-k8s]\n");
+  EXPECT_EQ(msg.substr(0, msg.find(';')), "6:7: cluster.node_groups[0].gpus_per_node: unknown key");
+  EXPECT_NE(msg.find("allowed keys here: count, cpu, gpu,"), std::string::npos) << msg;
+}
+
+TEST(Scenario, BadValuesNameTheirField) {
+  EXPECT_EQ(error_of(std::string(kCluster) + "      count: -1\nworkload: {}\npolicies: [x]\n"),
+            "6:14: cluster.node_groups[0].count: -1 is out of range [1, 100000]");
+  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nrun: {until: 3}\n"),
+            "8:14: run.until: '3' needs a unit: us, ms, s, m (or min), h, d or w");
+  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nseeds: 0\n"),
+            "8:8: seeds: '0' must be a count in [1, 10000] or a list of seeds");
+  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\n"),
+            " policies: missing required field");
+  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x, x]\n"),
+            "7:15: policies[1]: policy 'x' is listed twice");
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {}\npolicies: [x]\ntelemetry: {silent_agents: [{node: b-01, end: "
+                     "1h}]}\n"),
+            "8:39: telemetry.silent_agents[0].node: no node is called 'b-01'");
+  EXPECT_EQ(
+      error_of(std::string(kCluster) +
+               "      sharing: {mode: exclusive, replicas: 2}\nworkload: {}\npolicies: [x]\n"),
+      "6:47: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
+}
+
+TEST(Scenario, ShippedScenariosLoad) {
+  EXPECT_NO_THROW(load_scenario("scenarios/seed-benchmark.yaml"));
+}
+
+}  // namespace
+}  // namespace tidesim::app

@@ -1,0 +1,91 @@
+// The comparison table in its three forms.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+#include "tests/tools/sample_result.hpp"
+#include "tools/lib/table.hpp"
+
+namespace tidesim::app {
+namespace {
+
+const ComparisonRow& row_of(const ComparisonTable& t, const std::string& metric) {
+  for (const auto& r : t.rows) {
+    if (r.metric == metric) {
+      return r;
+    }
+  }
+  throw std::runtime_error("no row " + metric);
+}
+
+TEST(Table, SeedMetricsFirstWithStatistics) {
+  const auto table = build_comparison(test::sample_result());
+  ASSERT_GE(table.rows.size(), 4u);
+  EXPECT_EQ(table.rows[0].metric, "gpu_util_stddev");
+  EXPECT_EQ(table.rows[1].metric, "mean_wait_s");
+  EXPECT_EQ(table.rows[2].metric, "oom_kills");
+  EXPECT_EQ(table.rows[3].metric, "nvlink_contention_rate");
+  EXPECT_EQ(table.seeds, 3u);
+  // Mean wait, default-k8s: 111.5, 121.5, 131.5 -> mean 121.5, sd 10,
+  // CI half-width t(2) 10 / sqrt(3) = 4.302652730 x 5.7735027 = 24.8414.
+  const auto& wait = row_of(table, "mean_wait_s");
+  EXPECT_DOUBLE_EQ(wait.per_policy[0]->mean, 121.5);
+  EXPECT_NEAR(*wait.per_policy[0]->ci95_half, 4.302652730 * 10.0 / std::sqrt(3.0), 1e-9);
+  // load-aware is 50 s less on every seed: paired difference -50 exactly, relative -50 / 121.5.
+  EXPECT_DOUBLE_EQ(wait.changes[0]->mean, -50.0);
+  EXPECT_NEAR(*wait.changes[0]->relative, -50.0 / 121.5, 1e-12);
+  EXPECT_DOUBLE_EQ(wait.reference.at("default-k8s"), 423.0);
+}
+
+TEST(Table, TerminalText) {
+  const auto text =
+      render_comparison(build_comparison(test::sample_result()), OutputFormat::kTable);
+  // Header, rule, then rows; the numbers worked out in SeedMetricsFirstWithStatistics.
+  EXPECT_NE(text.find("default-k8s"), std::string::npos);
+  EXPECT_NE(text.find("122 s ± 24.8"), std::string::npos) << text;
+  EXPECT_NE(text.find("-41.2%"), std::string::npos) << text;
+  EXPECT_NE(text.find("423 s / 189 s (-55.3%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("38.2% / 12.7% (-66.8%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("3 seeds"), std::string::npos);
+}
+
+TEST(Table, CsvAndJson) {
+  const auto table = build_comparison(test::sample_result());
+  const auto csv = render_comparison(table, OutputFormat::kCsv);
+  // One header line and one line per metric and policy.
+  const auto lines = std::count(csv.begin(), csv.end(), '\n');
+  EXPECT_EQ(static_cast<std::size_t>(lines), 1 + table.rows.size() * 2);
+  EXPECT_NE(csv.find("mean_wait_s,s,lower,default-k8s,3,121.5,10,"), std::string::npos) << csv;
+  const auto doc = nlohmann::json::parse(render_comparison(table, OutputFormat::kJson));
+  EXPECT_EQ(doc["policies"][1], "load-aware");
+  EXPECT_EQ(doc["metrics"][1]["name"], "mean_wait_s");
+  EXPECT_DOUBLE_EQ(doc["metrics"][1]["changes"][0]["mean_difference"], -50.0);
+}
+
+TEST(Table, FormatsAndOptions) {
+  EXPECT_EQ(parse_output_format("csv"), OutputFormat::kCsv);
+  EXPECT_THROW(parse_output_format("xml"), InputError);
+  TableOptions options;
+  options.metrics = {"oom_kills"};
+  options.no_reference = true;
+  const auto table = build_comparison(test::sample_result(), options);
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_TRUE(table.reference_label.empty());
+  EXPECT_EQ(format_metric_value(metrics::find_metric("gpu_util_stddev"), 0.382), "38.2%");
+  EXPECT_EQ(format_metric_value(metrics::find_metric("oom_kills"), 7.0), "7");
+  EXPECT_EQ(format_metric_value(metrics::find_metric("mean_wait_s"), 423.0), "423 s");
+  // A value that rounds to zero has no sign.
+  EXPECT_EQ(format_metric_value(metrics::find_metric("gpu_frag_gpus"), -0.0001), "0.00");
+}
+
+TEST(Table, SingleSeedHasNoIntervals) {
+  RunResult r = test::sample_result();
+  std::erase_if(r.runs, [](const SeedRun& run) { return run.seed != 1; });
+  const auto text = render_comparison(build_comparison(r), OutputFormat::kTable);
+  EXPECT_EQ(text.find("±"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 seed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tidesim::app

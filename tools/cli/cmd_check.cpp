@@ -1,0 +1,72 @@
+// `tidesim check`: the CI regression gate. Exit 0 when no metric regressed, 1 when one did (or
+// went missing), 2 for bad input.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/error.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/lib/check.hpp"
+#include "tools/lib/result.hpp"
+
+namespace tidesim::cli {
+namespace {
+
+struct CheckArgs {
+  std::string result_path;
+  std::string baseline_path;
+  std::vector<std::string> tolerances;
+  double default_tolerance = app::CheckOptions{}.default_tolerance_pct;
+  std::string junit;
+};
+
+int run_check(const CheckArgs& args) {
+  app::CheckOptions options;
+  options.default_tolerance_pct = args.default_tolerance;
+  for (const auto& t : args.tolerances) {
+    const auto [metric, pct] = app::parse_tolerance(t, "--tolerance");
+    options.tolerance_pct[metric] = pct;
+  }
+  const auto current = app::load_result(args.result_path);
+  const auto baseline = app::load_result(args.baseline_path);
+  if (current.metadata.scenario_hash != baseline.metadata.scenario_hash) {
+    fmt::print(stderr,
+               "tidesim: warning: the result and the baseline come from different scenario "
+               "texts ({} vs {})\n",
+               current.metadata.scenario_hash, baseline.metadata.scenario_hash);
+  }
+  const auto report = app::check_against_baseline(current, baseline, options);
+  std::cout << app::format_check_report(report);
+  if (!args.junit.empty()) {
+    std::ofstream out(args.junit);
+    if (!out) {
+      throw InputError(SourceLocation{args.junit, 0, 0}, "--junit",
+                       "cannot open the file for writing");
+    }
+    out << app::junit_xml(report);
+  }
+  return report.failed() ? 1 : 0;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand(
+      "check", "Compare a result with a baseline; exit 1 when a metric regressed");
+  cmd->add_option("result", args->result_path, "Result JSON to check")->required();
+  cmd->add_option("--baseline", args->baseline_path, "Baseline result JSON")->required();
+  cmd->add_option("--tolerance", args->tolerances,
+                  "METRIC=PCT: allowed worsening in percent of the baseline (repeatable)");
+  cmd->add_option("--default-tolerance", args->default_tolerance,
+                  "Allowed worsening for other metrics, percent (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--junit", args->junit, "Write JUnit XML here");
+  cmd->callback([&ctx, args] { ctx.run = [args] { return run_check(*args); }; });
+}
+
+}  // namespace tidesim::cli

@@ -1,0 +1,134 @@
+// `tidesim report`: turns a saved result (JSON) into the HTML report, the comparison table
+// (table, JSON, CSV), per-job and per-node CSV files, or OpenMetrics text.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "sim/error.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/lib/csv_out.hpp"
+#include "tools/lib/openmetrics.hpp"
+#include "tools/lib/report_html.hpp"
+#include "tools/lib/result.hpp"
+#include "tools/lib/table.hpp"
+
+namespace tidesim::cli {
+namespace {
+
+struct ReportArgs {
+  std::string result_path;
+  std::string output;
+  std::string format;
+  std::optional<std::uint64_t> seed;
+  std::string jobs_csv;
+  std::string nodes_csv;
+  std::string cards_csv;
+  std::string openmetrics;
+  bool base_units = false;
+  std::int64_t epoch = app::OpenMetricsOptions{}.epoch_unix_s;
+  bool no_reference = false;
+  bool seed_reference = false;
+};
+
+template <class F>
+void write_file(const std::string& path, F&& write) {
+  std::ofstream out(path);
+  if (!out) {
+    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open the file for writing");
+  }
+  write(out);
+  if (!out) {
+    throw std::runtime_error("failed writing " + path);
+  }
+}
+
+int run_report(const ReportArgs& args) {
+  const app::RunResult result = app::load_result(args.result_path);
+  std::string format = args.format;
+  if (format.empty()) {
+    format = args.output.empty() ? "table" : "html";
+  }
+  app::TableOptions table;
+  table.no_reference = args.no_reference;
+  if (args.seed_reference) {
+    table.reference = app::seed_reference();
+  }
+  if (args.seed) {
+    bool found = false;
+    for (const auto& run : result.runs) {
+      found = found || run.seed == *args.seed;
+    }
+    if (!found) {
+      throw InputError(SourceLocation{}, "--seed",
+                       fmt::format("seed {} is not in {}", *args.seed, args.result_path));
+    }
+  }
+  std::string text;
+  if (format == "html") {
+    app::ReportOptions options;
+    options.seed = args.seed;
+    options.table = table;
+    text = app::render_report_html(result, options);
+  } else {
+    text = app::render_comparison(app::build_comparison(result, table),
+                                  app::parse_output_format(format, "--format"));
+  }
+  if (args.output.empty() || args.output == "-") {
+    std::cout << text;
+  } else {
+    write_file(args.output, [&text](std::ostream& out) { out << text; });
+  }
+  if (!args.jobs_csv.empty()) {
+    write_file(args.jobs_csv, [&result](std::ostream& out) { app::write_jobs_csv(out, result); });
+  }
+  if (!args.nodes_csv.empty()) {
+    write_file(args.nodes_csv,
+               [&result](std::ostream& out) { app::write_node_series_csv(out, result); });
+  }
+  if (!args.cards_csv.empty()) {
+    write_file(args.cards_csv,
+               [&result](std::ostream& out) { app::write_card_series_csv(out, result); });
+  }
+  if (!args.openmetrics.empty()) {
+    app::OpenMetricsOptions options;
+    options.base_units = args.base_units;
+    options.epoch_unix_s = args.epoch;
+    write_file(args.openmetrics,
+               [&](std::ostream& out) { app::write_openmetrics(out, result, options); });
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<ReportArgs>();
+  auto* cmd = app.add_subcommand(
+      "report", "Turn a result file into an HTML report, a table, CSV or OpenMetrics");
+  cmd->add_option("result", args->result_path, "Result JSON written by `tidesim run`")->required();
+  cmd->add_option("-o,--output", args->output,
+                  "Write the report here (default: stdout; with -o the default format is html)");
+  cmd->add_option("--format", args->format, "html, table, json or csv")
+      ->check(CLI::IsMember({"html", "table", "json", "csv"}));
+  cmd->add_option("--seed", args->seed, "Chart this seed's time series (default: the first)");
+  cmd->add_option("--jobs-csv", args->jobs_csv, "Also write per-job records as CSV");
+  cmd->add_option("--nodes-csv", args->nodes_csv, "Also write per-node time series as CSV");
+  cmd->add_option("--cards-csv", args->cards_csv, "Also write per-GPU time series as CSV");
+  cmd->add_option("--openmetrics", args->openmetrics,
+                  "Also write the time series as OpenMetrics text");
+  cmd->add_flag("--base-units", args->base_units,
+                "OpenMetrics: ai_storage_await_seconds instead of the seed's ai_storage_await_ms");
+  cmd->add_option("--epoch", args->epoch,
+                  "OpenMetrics: Unix time (s) of simulated time zero (default 2024-01-01)");
+  cmd->add_flag("--no-reference", args->no_reference, "Leave out the reference column");
+  cmd->add_flag("--seed-reference", args->seed_reference,
+                "Use the seed's published figures as the reference column");
+  cmd->callback([&ctx, args] { ctx.run = [args] { return run_report(*args); }; });
+}
+
+}  // namespace tidesim::cli

@@ -1,0 +1,241 @@
+#include "tools/lib/check.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "sim/error.hpp"
+#include "sim/metrics/catalog.hpp"
+#include "tools/lib/stats.hpp"
+#include "tools/lib/table.hpp"
+
+namespace tidesim::app {
+namespace {
+
+using metrics::Direction;
+
+std::vector<double> values_for(const std::vector<const SeedRun*>& runs, const std::string& metric) {
+  std::vector<double> values;
+  for (const auto* run : runs) {
+    if (const auto it = run->metrics.find(metric); it != run->metrics.end()) {
+      values.push_back(it->second);
+    }
+  }
+  return values;
+}
+
+// Paired over common seeds when every run on both sides has a partner with the same seed;
+// otherwise Welch's unpaired difference.
+std::optional<PairedDifference> difference(const std::vector<const SeedRun*>& base,
+                                           const std::vector<const SeedRun*>& cur,
+                                           const std::string& metric) {
+  std::vector<double> a;
+  std::vector<double> b;
+  bool paired = base.size() == cur.size();
+  for (const auto* rb : base) {
+    const SeedRun* partner = nullptr;
+    for (const auto* rc : cur) {
+      if (rc->seed == rb->seed) {
+        partner = rc;
+      }
+    }
+    if (!partner) {
+      paired = false;
+      break;
+    }
+    const auto ib = rb->metrics.find(metric);
+    const auto ic = partner->metrics.find(metric);
+    if (ib == rb->metrics.end() || ic == partner->metrics.end()) {
+      paired = false;
+      break;
+    }
+    a.push_back(ib->second);
+    b.push_back(ic->second);
+  }
+  if (paired && !a.empty()) {
+    return paired_difference(a, b);
+  }
+  return welch_difference(values_for(base, metric), values_for(cur, metric));
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::pair<std::string, double> parse_tolerance(const std::string& text, const std::string& field) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw InputError(SourceLocation{}, field,
+                     "expected METRIC=PCT (e.g. mean_wait_s=10), got '" + text + "'");
+  }
+  const std::string metric = text.substr(0, eq);
+  if (!metrics::find_metric(metric)) {
+    throw InputError(SourceLocation{}, field, "unknown metric '" + metric + "'");
+  }
+  std::string number = text.substr(eq + 1);
+  if (!number.empty() && number.back() == '%') {
+    number.pop_back();
+  }
+  char* end = nullptr;
+  const double pct = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(pct) || pct < 0.0) {
+    throw InputError(SourceLocation{}, field,
+                     "tolerance of '" + metric +
+                         "' must be a non-negative number of percent, got '" + text.substr(eq + 1) +
+                         "'");
+  }
+  return {metric, pct};
+}
+
+bool CheckReport::failed() const {
+  for (const auto& v : verdicts) {
+    if (v.status == "regressed" || v.status == "missing") {
+      return true;
+    }
+  }
+  return false;
+}
+
+CheckReport check_against_baseline(const RunResult& current, const RunResult& baseline,
+                                   const CheckOptions& options) {
+  CheckReport report;
+  for (const auto& policy : baseline.policy_names()) {
+    const auto base_runs = baseline.runs_of(policy);
+    const auto cur_runs = current.runs_of(policy);
+    for (const auto& info : metrics::metric_catalog()) {
+      const std::string name(info.name);
+      const auto base_values = values_for(base_runs, name);
+      if (base_values.empty()) {
+        continue;
+      }
+      MetricVerdict v;
+      v.policy = policy;
+      v.metric = name;
+      const auto tol = options.tolerance_pct.find(name);
+      v.tolerance_pct =
+          tol != options.tolerance_pct.end() ? tol->second : options.default_tolerance_pct;
+      const auto base_summary = summarize(base_values);
+      v.baseline_mean = base_summary->mean;
+      if (info.direction == Direction::kNeutral) {
+        v.status = "skipped";
+        v.message = "descriptive metric, not checked";
+        report.verdicts.push_back(std::move(v));
+        continue;
+      }
+      const auto cur_values = values_for(cur_runs, name);
+      if (cur_values.empty()) {
+        v.status = "missing";
+        v.message = cur_runs.empty() ? "policy missing from the result"
+                                     : "metric missing from the result (could not be computed)";
+        report.verdicts.push_back(std::move(v));
+        continue;
+      }
+      v.current_mean = summarize(cur_values)->mean;
+      const auto d = difference(base_runs, cur_runs, name);
+      v.difference = d->mean;
+      v.ci95_half = d->ci95_half;
+      const double sign = info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0;
+      const double worse = sign * d->mean;  // > 0: moved the wrong way
+      const double allowed = v.tolerance_pct / 100.0 * std::fabs(*v.baseline_mean);
+      const double ci = d->ci95_half.value_or(0.0);
+      const auto fmt_value = [&info](double x) { return format_metric_value(&info, x); };
+      if (worse > allowed && worse > ci && worse > 0.0) {
+        v.status = "regressed";
+      } else if (-worse > allowed && -worse > ci && worse < 0.0) {
+        v.status = "improved";
+      } else {
+        v.status = "pass";
+      }
+      v.message = fmt::format(
+          "{} -> {} (difference {}{}; tolerance {}%)", fmt_value(*v.baseline_mean),
+          fmt_value(*v.current_mean), fmt_value(d->mean),
+          d->ci95_half ? " ± " + format_metric_spread(&info, *d->ci95_half) : std::string(),
+          v.tolerance_pct);
+      report.verdicts.push_back(std::move(v));
+    }
+  }
+  return report;
+}
+
+std::string format_check_report(const CheckReport& report) {
+  std::string out;
+  int regressed = 0;
+  int missing = 0;
+  int improved = 0;
+  int passed = 0;
+  for (const auto& v : report.verdicts) {
+    if (v.status == "regressed") {
+      ++regressed;
+      out += fmt::format("REGRESSED {} {}: {}\n", v.policy, v.metric, v.message);
+    } else if (v.status == "missing") {
+      ++missing;
+      out += fmt::format("MISSING   {} {}: {}\n", v.policy, v.metric, v.message);
+    } else if (v.status == "improved") {
+      ++improved;
+      out += fmt::format("improved  {} {}: {}\n", v.policy, v.metric, v.message);
+    } else if (v.status == "pass") {
+      ++passed;
+    }
+  }
+  out += fmt::format("{}: {} regressed, {} missing, {} improved, {} unchanged within tolerance\n",
+                     report.failed() ? "FAILED" : "OK", regressed, missing, improved, passed);
+  return out;
+}
+
+std::string junit_xml(const CheckReport& report) {
+  int failures = 0;
+  int skipped = 0;
+  for (const auto& v : report.verdicts) {
+    failures += v.status == "regressed" || v.status == "missing" ? 1 : 0;
+    skipped += v.status == "skipped" ? 1 : 0;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format(
+      "<testsuites name=\"tidesim\" tests=\"{0}\" failures=\"{1}\" errors=\"0\" skipped=\"{2}\">\n"
+      "  <testsuite name=\"tidesim check\" tests=\"{0}\" failures=\"{1}\" errors=\"0\" "
+      "skipped=\"{2}\">\n",
+      report.verdicts.size(), failures, skipped);
+  for (const auto& v : report.verdicts) {
+    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escape(v.policy),
+                       xml_escape(v.metric));
+    if (v.status == "regressed" || v.status == "missing") {
+      out += fmt::format(">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
+                         v.status, xml_escape(v.message));
+    } else if (v.status == "skipped") {
+      out += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
+                         xml_escape(v.message));
+    } else {
+      out += fmt::format(">\n      <system-out>{}: {}</system-out>\n    </testcase>\n", v.status,
+                         xml_escape(v.message));
+    }
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace tidesim::app

@@ -1,0 +1,70 @@
+#pragma once
+/// The CI regression check: compares a result with a baseline result, metric by metric and
+/// policy by policy, and reports what moved the wrong way beyond tolerance (and beyond the 95%
+/// confidence interval when both have several seeds). Writes JUnit XML for CI systems.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/lib/result.hpp"
+
+namespace tidesim::app {
+
+/// Parameters of check_against_baseline.
+struct CheckOptions {
+  /// Per-metric tolerance, percent of the baseline mean (e.g. {"mean_wait_s", 10.0}).
+  std::map<std::string, double> tolerance_pct;
+  /// Tolerance for metrics not in tolerance_pct, percent.
+  double default_tolerance_pct = 5.0;
+};
+
+/// Parses "METRIC=PCT" (PCT a non-negative number, an optional trailing '%'). Throws InputError
+/// naming `field` for a bad form, an unknown metric or a bad number.
+std::pair<std::string, double> parse_tolerance(const std::string& text,
+                                               const std::string& field = "--tolerance");
+
+/// The verdict on one metric of one policy.
+struct MetricVerdict {
+  std::string policy;
+  std::string metric;
+  /// "pass", "regressed", "improved", "missing" (in the baseline, absent from the result), or
+  /// "skipped" (neutral metric).
+  std::string status;
+  std::optional<double> baseline_mean;
+  std::optional<double> current_mean;
+  /// current - baseline.
+  std::optional<double> difference;
+  /// 95% CI half-width of the difference (paired over common seeds, else Welch); absent with
+  /// fewer than two seeds on either side.
+  std::optional<double> ci95_half;
+  double tolerance_pct = 0.0;
+  /// One line for people.
+  std::string message;
+};
+
+/// All verdicts; failed() when any is "regressed" or "missing".
+struct CheckReport {
+  std::vector<MetricVerdict> verdicts;
+  bool failed() const;
+};
+
+/// Compares `current` with `baseline`. For every policy of the baseline and every metric of the
+/// catalogue with a direction that the baseline has: "missing" when the policy or metric is gone;
+/// otherwise, with worse = the change in the metric's bad direction, the metric regressed when
+///   worse > tolerance% x |baseline mean|  (any worsening when the baseline mean is 0), and
+///   worse > CI half-width of the difference (when both sides have >= 2 seeds).
+/// "improved" mirrors it in the good direction. A policy of the current result not in the
+/// baseline is not checked.
+CheckReport check_against_baseline(const RunResult& current, const RunResult& baseline,
+                                   const CheckOptions& options);
+
+/// Human-readable lines: every regression and missing metric, then a one-line total.
+std::string format_check_report(const CheckReport& report);
+
+/// JUnit XML: one <testsuite name="tidesim check">, one <testcase classname="POLICY"
+/// name="METRIC"> per verdict, with <failure> for regressed or missing and <skipped/> for
+/// skipped ones.
+std::string junit_xml(const CheckReport& report);
+
+}  // namespace tidesim::app

@@ -1,0 +1,116 @@
+#include "tools/lib/csv_out.hpp"
+
+#include <fmt/core.h>
+
+#include <optional>
+#include <string>
+
+#include "sim/metrics/node_stats.hpp"
+
+namespace tidesim::app {
+namespace {
+
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) {
+    return s;
+  }
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"') {
+      out += '"';
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(const std::optional<double>& v) {
+  return v ? fmt::format("{}", *v) : std::string();
+}
+
+}  // namespace
+
+void write_jobs_csv(std::ostream& out, const RunResult& result) {
+  out << "policy,seed,job,state,gpus,nodes,submit_s,first_bind_s,start_s,finish_s,wait_s,jct_s,"
+         "oom_kills,restarts,evictions,nvlink_required,nvlink_counted_s,nvlink_contended_s\n";
+  for (const auto& run : result.runs) {
+    for (const auto& j : run.jobs) {
+      std::string nodes;
+      for (const auto& n : j.nodes) {
+        nodes += (nodes.empty() ? "" : ";") + n;
+      }
+      std::optional<double> wait;
+      if (j.first_bind_s) {
+        wait = *j.first_bind_s - j.submit_s;
+      }
+      std::optional<double> jct;
+      if (j.state == "succeeded" && j.finish_s) {
+        jct = *j.finish_s - j.submit_s;
+      }
+      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                         field(run.policy), run.seed, field(j.name), j.state, j.gpus, field(nodes),
+                         j.submit_s, number(j.first_bind_s), number(j.start_s), number(j.finish_s),
+                         number(wait), number(jct), j.oom_kills, j.restarts, j.evictions,
+                         j.nvlink_required ? "true" : "false", j.nvlink_counted_s,
+                         j.nvlink_contended_s);
+    }
+  }
+}
+
+void write_node_series_csv(std::ostream& out, const RunResult& result) {
+  out << "policy,seed,time_s,node,gpu_utilization,gpu_memory_used_bytes,"
+         "gpu_memory_capacity_bytes,gpu_memory_utilization,nvlink_competition_index,"
+         "nvlink_utilization_variance,storage_await_ms,gpus_allocated,gpus_allocatable\n";
+  for (const auto& run : result.runs) {
+    if (!run.series) {
+      continue;
+    }
+    for (const auto& n : run.series->nodes) {
+      for (std::size_t i = 0; i < n.t_s.size(); ++i) {
+        NodeState state;
+        state.gpu_utilization = n.gpu_utilization[i];
+        state.gpu_memory_used = n.gpu_memory_used_bytes[i];
+        state.gpu_memory_capacity = n.gpu_memory_capacity_bytes;
+        std::int64_t used = 0;
+        for (const auto b : n.gpu_memory_used_bytes[i]) {
+          used += b;
+        }
+        const std::int64_t capacity = n.gpu_memory_capacity_bytes *
+                                      static_cast<std::int64_t>(n.gpu_memory_used_bytes[i].size());
+        out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(run.policy), run.seed,
+                           n.t_s[i], field(n.node), number(metrics::node_gpu_utilization(state)),
+                           used, capacity, number(metrics::node_gpu_memory_utilization(state)),
+                           n.nvlink_competition_index[i],
+                           number(metrics::population_variance(n.nvlink_utilization[i])),
+                           n.storage_await_ms[i], n.gpus_allocated[i], n.gpus_allocatable[i]);
+      }
+    }
+  }
+}
+
+void write_card_series_csv(std::ostream& out, const RunResult& result) {
+  out << "policy,seed,time_s,node,gpu_id,gpu_utilization,gpu_memory_used_bytes,"
+         "nvlink_utilization\n";
+  for (const auto& run : result.runs) {
+    if (!run.series) {
+      continue;
+    }
+    for (const auto& n : run.series->nodes) {
+      for (std::size_t i = 0; i < n.t_s.size(); ++i) {
+        const auto& util = n.gpu_utilization[i];
+        const auto& mem = n.gpu_memory_used_bytes[i];
+        const auto& nvl = n.nvlink_utilization[i];
+        const std::size_t cards = std::max({util.size(), mem.size()});
+        for (std::size_t c = 0; c < cards; ++c) {
+          out << fmt::format("{},{},{},{},{},{},{},{}\n", field(run.policy), run.seed, n.t_s[i],
+                             field(n.node), c,
+                             c < util.size() ? fmt::format("{}", util[c]) : std::string(),
+                             c < mem.size() ? fmt::format("{}", mem[c]) : std::string(),
+                             c < nvl.size() ? fmt::format("{}", nvl[c]) : std::string());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tidesim::app

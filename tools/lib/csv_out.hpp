@@ -1,0 +1,26 @@
+#pragma once
+/// CSV writers (RFC 4180: comma-separated, fields with commas, quotes or line breaks quoted):
+/// per-job records and per-node time series of a result. Columns in docs/outputs.md.
+#include <ostream>
+
+#include "tools/lib/result.hpp"
+
+namespace tidesim::app {
+
+/// One row per job per run: policy, seed, job, state, gpus, nodes (';'-joined), submit_s,
+/// first_bind_s, start_s, finish_s, wait_s, jct_s (empty when undefined), oom_kills, restarts,
+/// evictions, nvlink_required, nvlink_counted_s, nvlink_contended_s.
+void write_jobs_csv(std::ostream& out, const RunResult& result);
+
+/// One row per node per sample per run (runs that recorded series): policy, seed, time_s, node,
+/// gpu_utilization (node mean), gpu_memory_used_bytes (sum over cards),
+/// gpu_memory_capacity_bytes (sum), gpu_memory_utilization, nvlink_competition_index,
+/// nvlink_utilization_variance (empty without NVLink), storage_await_ms, gpus_allocated,
+/// gpus_allocatable.
+void write_node_series_csv(std::ostream& out, const RunResult& result);
+
+/// One row per card per sample per run: policy, seed, time_s, node, gpu_id, gpu_utilization,
+/// gpu_memory_used_bytes, nvlink_utilization (empty without NVLink).
+void write_card_series_csv(std::ostream& out, const RunResult& result);
+
+}  // namespace tidesim::app

@@ -1,0 +1,385 @@
+#include "tools/lib/report_html.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/metrics/node_stats.hpp"
+#include "tools/lib/svg_chart.hpp"
+
+namespace tidesim::app {
+namespace {
+
+// Time axis unit chosen from the run length: seconds up to 10 min, minutes up to 10 h, hours.
+struct TimeUnit {
+  double divisor;
+  const char* name;
+};
+
+TimeUnit time_unit_for(double max_s) {
+  if (max_s <= 600.0) {
+    return {1.0, "s"};
+  }
+  if (max_s <= 36000.0) {
+    return {60.0, "min"};
+  }
+  return {3600.0, "h"};
+}
+
+std::vector<double> scaled(const std::vector<double>& t, const TimeUnit& unit) {
+  std::vector<double> out;
+  out.reserve(t.size());
+  for (const double x : t) {
+    out.push_back(x / unit.divisor);
+  }
+  return out;
+}
+
+std::string image(const std::string& svg, const std::string& alt) {
+  return fmt::format("<p><img alt=\"{}\" src=\"data:image/svg+xml;base64,{}\"/></p>\n",
+                     xml_escape(alt), base64_encode(svg));
+}
+
+const SeedRun* charted_run(const RunResult& result, const std::string& policy,
+                           const ReportOptions& options) {
+  for (const auto* run : result.runs_of(policy)) {
+    if (run->series && (!options.seed || run->seed == *options.seed)) {
+      return run;
+    }
+  }
+  return nullptr;
+}
+
+std::string comparison_html(const ComparisonTable& table) {
+  std::string out = "<table>\n<thead><tr><th>metric</th>";
+  for (const auto& p : table.policies) {
+    out += "<th>" + xml_escape(p) + "</th>";
+  }
+  for (std::size_t k = 1; k < table.policies.size(); ++k) {
+    out += "<th>change (" + xml_escape(table.policies[k]) + ")</th>";
+  }
+  if (!table.reference_label.empty()) {
+    out += "<th>" + xml_escape(table.reference_label) + "</th>";
+  }
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : table.rows) {
+    out += "<tr><td title=\"" + xml_escape(row.info ? std::string(row.info->description) : "") +
+           "\">" + xml_escape(row.info ? std::string(row.info->label) : row.metric) + "</td>";
+    for (const auto& s : row.per_policy) {
+      std::string text = "-";
+      if (s) {
+        text = format_metric_value(row.info, s->mean);
+        if (s->ci95_half) {
+          text += " ± " + format_metric_spread(row.info, *s->ci95_half);
+        }
+      }
+      out += "<td class=\"num\">" + xml_escape(text) + "</td>";
+    }
+    for (const auto& d : row.changes) {
+      std::string text = "-";
+      if (d && d->relative) {
+        text = fmt::format("{:+.1f}%", *d->relative * 100.0);
+      } else if (d) {
+        text = "n/a";
+      }
+      if (d && d->ci95_half && std::fabs(d->mean) > *d->ci95_half) {
+        text += " *";
+      }
+      out += "<td class=\"num\">" + xml_escape(text) + "</td>";
+    }
+    if (!table.reference_label.empty()) {
+      std::string text;
+      for (const auto& p : table.policies) {
+        const auto it = row.reference.find(p);
+        text += (text.empty() ? "" : " / ") + (it == row.reference.end()
+                                                   ? std::string("-")
+                                                   : format_metric_value(row.info, it->second));
+      }
+      out += "<td class=\"num\">" + xml_escape(row.reference.empty() ? "-" : text) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+  return out;
+}
+
+}  // namespace
+
+std::string base64_encode(const std::string& bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                       (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) {
+      v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    }
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string render_report_html(const RunResult& result, const ReportOptions& options) {
+  const auto& meta = result.metadata;
+  const auto policies = result.policy_names();
+  std::string seeds;
+  for (const auto s : meta.seeds) {
+    seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
+  }
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>tidesim "
+      "report: " +
+      xml_escape(meta.scenario_name) +
+      "</title>\n<style>\nbody{font-family:Helvetica,Arial,sans-serif;margin:24px;max-width:1000px;"
+      "color:#222}\ntable{border-collapse:collapse;margin:8px 0}\nth,td{border:1px solid "
+      "#ccc;padding:3px 8px}\nth{background:#f2f2f2}\ntd.num{text-align:right;font-variant-numeric:"
+      "tabular-nums}\nimg{max-width:100%}\n.meta td{border:none;padding:1px 8px}\n</style>\n"
+      "</head>\n<body>\n";
+  html += "<h1>tidesim report: " + xml_escape(meta.scenario_name) + "</h1>\n";
+  html += "<table class=\"meta\">\n";
+  const auto meta_row = [&html](const std::string& k, const std::string& v) {
+    html += "<tr><td>" + xml_escape(k) + "</td><td>" + xml_escape(v) + "</td></tr>\n";
+  };
+  meta_row("scenario file", meta.scenario_path);
+  meta_row("scenario hash", meta.scenario_hash);
+  meta_row("tidesim version", meta.tidesim_version);
+  std::string policy_list;
+  for (const auto& p : policies) {
+    policy_list += (policy_list.empty() ? "" : ", ") + p;
+  }
+  meta_row("policies", policy_list);
+  meta_row("seeds", seeds);
+  html += "</table>\n";
+
+  // Comparison table.
+  const auto table = build_comparison(result, options.table);
+  html +=
+      "<h2>Metrics</h2>\n<p>Mean over seeds; ± is the half-width of the 95% confidence "
+      "interval (Student t). Change is relative to " +
+      xml_escape(policies.empty() ? std::string("-") : policies[0]) +
+      "; * marks a paired difference whose 95% CI excludes 0. Definitions: "
+      "docs/metrics.md.</p>\n";
+  html += comparison_html(table);
+
+  // Time axis from the longest charted run.
+  double max_t = 0.0;
+  for (const auto& p : policies) {
+    if (const auto* run = charted_run(result, p, options)) {
+      max_t = std::max(max_t, run->end_s);
+    }
+  }
+  const TimeUnit unit = time_unit_for(max_t);
+  const std::string time_label = fmt::format("simulated time ({})", unit.name);
+
+  // Per-node GPU utilisation and memory per policy.
+  html += "<h2>Per-node GPU utilisation and memory</h2>\n";
+  for (const auto& p : policies) {
+    const auto* run = charted_run(result, p, options);
+    if (!run) {
+      html += "<p>" + xml_escape(p) + ": no time series recorded.</p>\n";
+      continue;
+    }
+    std::vector<ChartSeries> util;
+    std::vector<ChartSeries> mem;
+    for (const auto& n : run->series->nodes) {
+      ChartSeries u{n.node, scaled(n.t_s, unit), {}};
+      ChartSeries m{n.node, {}, {}};
+      for (std::size_t i = 0; i < n.t_s.size(); ++i) {
+        NodeState state;
+        state.gpu_utilization = n.gpu_utilization[i];
+        state.gpu_memory_used = n.gpu_memory_used_bytes[i];
+        state.gpu_memory_capacity = n.gpu_memory_capacity_bytes;
+        u.y.push_back(metrics::node_gpu_utilization(state).value_or(0.0));
+        if (const auto mu = metrics::node_gpu_memory_utilization(state)) {
+          m.x.push_back(n.t_s[i] / unit.divisor);
+          m.y.push_back(*mu);
+        }
+      }
+      util.push_back(std::move(u));
+      mem.push_back(std::move(m));
+    }
+    const std::string suffix = fmt::format(" — {} (seed {})", p, run->seed);
+    html += image(line_chart_svg(util, ChartOptions{.title = "Node GPU utilisation" + suffix,
+                                                    .x_label = time_label,
+                                                    .y_label = "GPU utilisation (mean of cards)",
+                                                    .y_min = 0.0,
+                                                    .y_max = 1.0,
+                                                    .y_percent = true,
+                                                    .step = true}),
+                  "Node GPU utilisation over time, " + p);
+    html += image(line_chart_svg(mem, ChartOptions{.title = "Node GPU memory in use" + suffix,
+                                                   .x_label = time_label,
+                                                   .y_label = "GPU memory used / capacity",
+                                                   .y_min = 0.0,
+                                                   .y_percent = true,
+                                                   .step = true}),
+                  "Node GPU memory over time, " + p);
+  }
+
+  // Balance over time.
+  html += "<h2>Balance over time</h2>\n";
+  std::vector<ChartSeries> sd;
+  std::vector<ChartSeries> lscs;
+  for (const auto& p : policies) {
+    const auto* run = charted_run(result, p, options);
+    if (!run) {
+      continue;
+    }
+    ChartSeries a{p, {}, {}};
+    ChartSeries b{p, {}, {}};
+    const auto& s = *run->series;
+    for (std::size_t i = 0; i < s.t_s.size(); ++i) {
+      if (s.gpu_util_stddev[i]) {
+        a.x.push_back(s.t_s[i] / unit.divisor);
+        a.y.push_back(*s.gpu_util_stddev[i]);
+      }
+      if (s.lscs[i]) {
+        b.x.push_back(s.t_s[i] / unit.divisor);
+        b.y.push_back(*s.lscs[i]);
+      }
+    }
+    sd.push_back(std::move(a));
+    lscs.push_back(std::move(b));
+  }
+  html += image(line_chart_svg(sd, ChartOptions{.title = "GPU utilisation std-dev across nodes",
+                                                .x_label = time_label,
+                                                .y_label = "std-dev of node GPU utilisation",
+                                                .y_min = 0.0,
+                                                .y_percent = true,
+                                                .step = true}),
+                "GPU utilisation std-dev across nodes over time");
+  html += image(line_chart_svg(lscs, ChartOptions{.title = "LSCS (trailing 5-min std-dev of GPU "
+                                                           "memory utilisation across nodes)",
+                                                  .x_label = time_label,
+                                                  .y_label = "LSCS",
+                                                  .y_min = 0.0,
+                                                  .y_percent = true,
+                                                  .step = true,
+                                                  .rules = {{0.15, "alert 15%"}}}),
+                "LSCS over time");
+
+  // Wait-time CDF over every seed.
+  html +=
+      "<h2>Task wait</h2>\n<p>Share of submitted jobs bound within a given wait, all seeds "
+      "pooled; jobs never bound keep the curve below 100%.</p>\n";
+  std::vector<ChartSeries> cdf;
+  double max_wait = 0.0;
+  for (const auto& p : policies) {
+    std::vector<double> waits;
+    std::size_t jobs = 0;
+    for (const auto* run : result.runs_of(p)) {
+      for (const auto& j : run->jobs) {
+        ++jobs;
+        if (j.first_bind_s) {
+          waits.push_back(*j.first_bind_s - j.submit_s);
+        }
+      }
+    }
+    std::sort(waits.begin(), waits.end());
+    ChartSeries c{p, {0.0}, {0.0}};
+    for (std::size_t i = 0; i < waits.size(); ++i) {
+      c.x.push_back(waits[i]);
+      c.y.push_back(static_cast<double>(i + 1) / static_cast<double>(jobs));
+      max_wait = std::max(max_wait, waits[i]);
+    }
+    cdf.push_back(std::move(c));
+  }
+  html += image(line_chart_svg(cdf, ChartOptions{.title = "Wait-time CDF (submit -> first bind)",
+                                                 .x_label = "wait (s)",
+                                                 .y_label = "share of jobs",
+                                                 .y_min = 0.0,
+                                                 .y_max = 1.0,
+                                                 .y_percent = true,
+                                                 .step = true}),
+                "Wait-time CDF");
+
+  // Event timeline.
+  html += "<h2>OOM kills, evictions, restarts, fallbacks</h2>\n";
+  std::vector<std::string> rows;
+  std::vector<TimelineMarker> markers;
+  for (const auto& p : policies) {
+    const auto* run = charted_run(result, p, options);
+    if (!run) {
+      const auto runs = result.runs_of(p);
+      run = runs.empty() ? nullptr : runs.front();
+    }
+    if (!run) {
+      continue;
+    }
+    rows.push_back(p);
+    for (const auto& e : run->events) {
+      markers.push_back(TimelineMarker{
+          .x = e.t_s / unit.divisor,
+          .row = rows.size() - 1,
+          .category = e.kind,
+          .tooltip = fmt::format("{} {} {} {} at {:.0f} s", e.kind, e.job, e.pod, e.node, e.t_s)});
+    }
+  }
+  html += image(timeline_svg(rows, markers, max_t / unit.divisor,
+                             ChartOptions{.title = "Events (one seed per policy)",
+                                          .x_label = time_label,
+                                          .height = 80 + 50 * static_cast<int>(rows.size())}),
+                "Event timeline");
+
+  // NVLink.
+  html += "<h2>NVLink</h2>\n";
+  std::vector<std::string> names;
+  std::vector<double> values;
+  std::vector<std::optional<double>> errors;
+  for (std::size_t i = 0; i < table.policies.size(); ++i) {
+    for (const auto& row : table.rows) {
+      if (row.metric == "nvlink_contention_rate" && row.per_policy[i]) {
+        names.push_back(table.policies[i]);
+        values.push_back(row.per_policy[i]->mean);
+        errors.push_back(row.per_policy[i]->ci95_half);
+      }
+    }
+  }
+  html += image(bar_chart_svg(names, values, errors,
+                              ChartOptions{.title = "NVLink contention rate (mean over seeds, "
+                                                    "95% CI)",
+                                           .x_label = "policy",
+                                           .y_label = "share of NVLink job time contended",
+                                           .y_percent = true}),
+                "NVLink contention rate per policy");
+  for (const auto& p : policies) {
+    const auto* run = charted_run(result, p, options);
+    if (!run) {
+      continue;
+    }
+    std::vector<ChartSeries> idx;
+    for (const auto& n : run->series->nodes) {
+      idx.push_back(ChartSeries{n.node, scaled(n.t_s, unit), n.nvlink_competition_index});
+    }
+    html +=
+        image(line_chart_svg(idx, ChartOptions{.title = fmt::format("NVLink competition index — {} "
+                                                                    "(seed {})",
+                                                                    p, run->seed),
+                                               .x_label = time_label,
+                                               .y_label = "NVLink tasks / (GPUs x 2)",
+                                               .y_min = 0.0,
+                                               .step = true,
+                                               .rules = {{0.6, "filter limit 0.6"}}}),
+              "NVLink competition index over time, " + p);
+  }
+  html += "<p>Generated by tidesim " + xml_escape(meta.tidesim_version) + ".</p>\n";
+  html += "</body>\n</html>\n";
+  return html;
+}
+
+}  // namespace tidesim::app

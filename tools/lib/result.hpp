@@ -1,0 +1,205 @@
+#pragma once
+/// The result of a run: metadata, per policy per seed the metric values, per-job records, node
+/// time series and notable events; its JSON form (schema "tidesim-result", version 1, documented
+/// in docs/outputs.md); and the Recorder that fills one seed's record from a run's signals.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/metrics/collector.hpp"
+#include "sim/metrics/standard_collectors.hpp"
+#include "sim/run_signals.hpp"
+
+namespace tidesim::app {
+
+/// Version of the JSON schema written by to_json(); from_json() accepts this version only.
+inline constexpr int kResultSchemaVersion = 1;
+
+/// What was run.
+struct RunMetadata {
+  /// tidesim version that produced the result (kVersion).
+  std::string tidesim_version;
+  std::string scenario_name;
+  std::string scenario_path;
+  /// "fnv1a64:" + 16 lower-case hex digits of stable_hash(scenario text).
+  std::string scenario_hash;
+  std::vector<std::uint64_t> seeds;
+  std::vector<std::string> policies;
+  bool operator==(const RunMetadata&) const = default;
+};
+
+/// Published figures to compare with (the seed's table): metric -> policy -> value, in the
+/// metric's catalogue unit (shares as fractions: 38.2% is 0.382).
+struct Reference {
+  std::string label;
+  std::map<std::string, std::map<std::string, double>> values;
+  bool operator==(const Reference&) const = default;
+};
+
+/// One job's life in one run. Times are seconds from the start of the run.
+struct JobRecord {
+  std::string name;
+  double submit_s = 0.0;
+  std::optional<double> first_bind_s;
+  std::optional<double> start_s;
+  std::optional<double> finish_s;
+  /// "succeeded", "failed", "unfinished" (bound at least once, no final state by the end) or
+  /// "unscheduled" (never bound).
+  std::string state;
+  int gpus = 0;
+  /// Nodes the job's pods were bound to, in first-bind order, without repeats.
+  std::vector<std::string> nodes;
+  int oom_kills = 0;
+  int restarts = 0;
+  int evictions = 0;
+  bool nvlink_required = false;
+  /// NVLink-requiring running time with a collective, and the part of it that was contended (s).
+  double nvlink_counted_s = 0.0;
+  double nvlink_contended_s = 0.0;
+  bool operator==(const JobRecord&) const = default;
+};
+
+/// A notable event: "oom_killed", "evicted", "restarted", "failed" (job events) or "fallback"
+/// (a scheduling cycle in fallback stage 1 or 2).
+struct EventRecord {
+  double t_s = 0.0;
+  std::string kind;
+  std::string job;
+  std::string pod;
+  std::string node;
+  int fallback_stage = 0;
+  bool operator==(const EventRecord&) const = default;
+};
+
+/// One node's sampled state over time; every vector has one entry per sample (t_s).
+struct NodeSeries {
+  std::string node;
+  /// GPU memory per card, bytes (as last sampled).
+  std::int64_t gpu_memory_capacity_bytes = 0;
+  std::vector<double> t_s;
+  /// [sample][card] utilisation in [0, 1], rounded to 1e-6.
+  std::vector<std::vector<double>> gpu_utilization;
+  /// [sample][card] bytes in use.
+  std::vector<std::vector<std::int64_t>> gpu_memory_used_bytes;
+  /// [sample][card] NVLink utilisation in [0, 1], rounded to 1e-6 (empty rows without NVLink).
+  std::vector<std::vector<double>> nvlink_utilization;
+  std::vector<double> nvlink_competition_index;
+  std::vector<double> storage_await_ms;
+  std::vector<int> gpus_allocated;
+  std::vector<int> gpus_allocatable;
+  bool operator==(const NodeSeries&) const = default;
+};
+
+/// Cluster-level sampled series and the per-node series. Cluster vectors have one entry per t_s.
+struct ClusterSeries {
+  std::vector<double> t_s;
+  std::vector<int> pending_pods;
+  std::vector<int> running_jobs;
+  /// Cross-node population std-dev of node GPU utilisation per sample (null: no GPU node).
+  std::vector<std::optional<double>> gpu_util_stddev;
+  /// LSCS per sample (see LscsCollector).
+  std::vector<std::optional<double>> lscs;
+  std::vector<NodeSeries> nodes;
+  bool operator==(const ClusterSeries&) const = default;
+};
+
+/// One policy run with one seed.
+struct SeedRun {
+  std::string policy;
+  std::uint64_t seed = 0;
+  /// When the run stopped, seconds.
+  double end_s = 0.0;
+  metrics::MetricValues metrics;
+  std::vector<JobRecord> jobs;
+  std::vector<EventRecord> events;
+  /// Absent when the run did not record series (see RecorderOptions).
+  std::optional<ClusterSeries> series;
+  bool operator==(const SeedRun&) const = default;
+};
+
+/// A whole result: every policy x seed run.
+struct RunResult {
+  RunMetadata metadata;
+  std::optional<Reference> reference;
+  /// In policy order, then seed order.
+  std::vector<SeedRun> runs;
+  bool operator==(const RunResult&) const = default;
+
+  /// The runs of `policy`, in stored order.
+  std::vector<const SeedRun*> runs_of(std::string_view policy) const;
+  /// Policies in metadata order, then any others found in runs (first appearance).
+  std::vector<std::string> policy_names() const;
+};
+
+/// "fnv1a64:<16 hex digits>" of `text`.
+std::string scenario_hash(std::string_view text);
+
+/// Metadata for a run of scenario `name` read from `path` with contents `text`.
+RunMetadata make_metadata(std::string name, std::string path, std::string_view text,
+                          std::vector<std::uint64_t> seeds, std::vector<std::string> policies);
+
+/// The JSON document (schema in docs/outputs.md). It includes a derived "summary" (mean, sd and
+/// 95% CI per policy and metric, paired differences against the first policy) that from_json()
+/// ignores.
+nlohmann::json to_json(const RunResult& result);
+
+/// Reads a JSON document written by to_json(). Throws InputError naming `source` and the JSON
+/// path of the offending field for a wrong schema, version, type or missing field.
+RunResult from_json(const nlohmann::json& doc, const std::string& source);
+
+/// Reads and parses a result file. Throws InputError (file, field) on any problem.
+RunResult load_result(const std::string& path);
+
+/// Writes the JSON document of `result` to `path` (2-space indent). Throws std::runtime_error
+/// when the file cannot be written.
+void save_result(const RunResult& result, const std::string& path);
+
+/// Parameters of the Recorder.
+struct RecorderOptions {
+  /// Record the cluster and node time series (large: consider recording them for one seed).
+  bool record_series = true;
+  metrics::StandardCollectorOptions collectors;
+};
+
+/// Fills one SeedRun from a run's signals: the metric values (StandardCollectors), job records,
+/// events and (optionally) time series. Same contract as a Collector: after attach() it must
+/// outlive every emit and must not move.
+class Recorder {
+ public:
+  Recorder(std::string policy, std::uint64_t seed, RecorderOptions options = {});
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  /// Subscribes to every signal of `signals`.
+  void attach(RunSignals& signals);
+
+  void on_job(const JobEvent& event);
+  void on_sample(const ClusterSample& sample);
+  void on_rate(const JobRate& rate);
+  void on_scheduling(const SchedulingEvent& event);
+
+  /// The record of the run that stopped at `end` (>= every signal's time).
+  SeedRun finish(TimePoint end) const;
+
+ private:
+  struct JobTrack {
+    JobRecord record;
+    bool submitted = false;
+  };
+  std::string policy_;
+  std::uint64_t seed_;
+  RecorderOptions options_;
+  metrics::StandardCollectors collectors_;
+  std::map<std::string, JobTrack, std::less<>> jobs_;
+  std::vector<std::string> job_order_;
+  std::vector<EventRecord> events_;
+  ClusterSeries series_;
+  std::map<std::string, std::size_t, std::less<>> node_index_;
+};
+
+}  // namespace tidesim::app

@@ -1,0 +1,318 @@
+#include "tools/lib/svg_chart.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+namespace tidesim::app {
+namespace {
+
+constexpr int kLeft = 70;
+constexpr int kRight = 170;  // room for the legend
+constexpr int kTop = 34;
+constexpr int kBottom = 46;
+
+std::string tick_text(double v, bool percent, double step) {
+  if (percent) {
+    v *= 100.0;
+    step *= 100.0;
+  }
+  const int decimals = step >= 1.0 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+  return fmt::format("{:.{}f}{}", v, std::max(0, decimals), percent ? "%" : "");
+}
+
+std::string header(const ChartOptions& o) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+      "<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{3}</text>\n",
+      o.width, o.height, kLeft, xml_escape(o.title));
+}
+
+struct Frame {
+  double x0, x1, y0, y1;   // data range
+  int px0, px1, py0, py1;  // plot area in pixels (py0 top)
+  double sx(double x) const { return x1 > x0 ? px0 + (x - x0) / (x1 - x0) * (px1 - px0) : px0; }
+  double sy(double y) const { return y1 > y0 ? py1 - (y - y0) / (y1 - y0) * (py1 - py0) : py1; }
+};
+
+std::string axes(const Frame& f, const ChartOptions& o, bool x_ticks = true, bool y_ticks = true) {
+  std::string s;
+  const auto yt = y_ticks ? nice_ticks(f.y0, f.y1) : std::vector<double>{};
+  const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
+  for (const double y : yt) {
+    const double py = f.sy(y);
+    s += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#e0e0e0\"/>\n"
+        "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
+        f.px0, py, f.px1, py, f.px0 - 6, py + 4, tick_text(y, o.y_percent, ystep));
+  }
+  if (x_ticks) {
+    const auto xt = nice_ticks(f.x0, f.x1, 8);
+    const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1.0;
+    for (const double x : xt) {
+      const double px = f.sx(x);
+      s += fmt::format(
+          "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#888\"/>\n"
+          "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+          px, f.py1, px, f.py1 + 5, px, f.py1 + 18, tick_text(x, false, xstep));
+    }
+  }
+  s += fmt::format(
+      "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
+      "<line x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n"
+      "<text x=\"{4}\" y=\"{5}\" text-anchor=\"middle\">{6}</text>\n"
+      "<text x=\"16\" y=\"{7}\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
+      "{7})\">{8}</text>\n",
+      f.px0, f.px1, f.py1, f.py0, (f.px0 + f.px1) / 2, f.py1 + 36, xml_escape(o.x_label),
+      (f.py0 + f.py1) / 2, xml_escape(o.y_label));
+  return s;
+}
+
+std::string legend_entry(int x, int y, const std::string& color, const std::string& name) {
+  return fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n"
+      "<text x=\"{}\" y=\"{}\">{}</text>\n",
+      x, y - 10, color, x + 18, y, xml_escape(name));
+}
+
+std::string no_data(const ChartOptions& o) {
+  return header(o) + fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#777\">no data</text>\n</svg>\n",
+                                 kLeft, o.height / 2);
+}
+
+}  // namespace
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string chart_color(std::size_t i) {
+  static constexpr std::array<const char*, 10> kPalette{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                                        "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                                        "#bcbd22", "#17becf"};
+  return kPalette[i % kPalette.size()];
+}
+
+std::vector<double> nice_ticks(double lo, double hi, int target) {
+  if (!(hi > lo)) {
+    return {lo};
+  }
+  const double raw = (hi - lo) / std::max(1, target);
+  const int exponent = static_cast<int>(std::floor(std::log10(raw)));
+  const double mag = std::pow(10.0, exponent);
+  double m = 10.0;
+  for (const double candidate : {1.0, 2.0, 5.0, 10.0}) {
+    if (candidate * mag >= raw) {
+      m = candidate;
+      break;
+    }
+  }
+  const double step = m * mag;
+  // Ticks are k x m x 10^exponent; dividing by 10^-exponent for negative exponents keeps decimal
+  // ticks exact (0.6, not 0.6000000000000001).
+  const auto value = [&](long long k) {
+    const double units = static_cast<double>(k) * m;
+    return exponent < 0 ? units / std::pow(10.0, -exponent) : units * mag;
+  };
+  std::vector<double> ticks;
+  for (auto k = static_cast<long long>(std::ceil(lo / step - 1e-9)); value(k) <= hi + step * 1e-9;
+       ++k) {
+    ticks.push_back(value(k));
+  }
+  return ticks;
+}
+
+std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOptions& o) {
+  double x0 = INFINITY;
+  double x1 = -INFINITY;
+  double y0 = INFINITY;
+  double y1 = -INFINITY;
+  for (const auto& s : series) {
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      x0 = std::min(x0, s.x[i]);
+      x1 = std::max(x1, s.x[i]);
+      y0 = std::min(y0, s.y[i]);
+      y1 = std::max(y1, s.y[i]);
+    }
+  }
+  if (!std::isfinite(x0)) {
+    return no_data(o);
+  }
+  for (const auto& r : o.rules) {
+    y0 = std::min(y0, r.y);
+    y1 = std::max(y1, r.y);
+  }
+  y0 = o.y_min.value_or(std::min(0.0, y0));
+  y1 = o.y_max.value_or(y1 > y0 ? y1 * 1.05 : y0 + 1.0);
+  if (x1 <= x0) {
+    x1 = x0 + 1.0;
+  }
+  // Round the y range out to ticks so the grid ends at the frame.
+  const auto yt = nice_ticks(y0, y1);
+  if (yt.size() > 1 && !o.y_max) {
+    const double step = yt[1] - yt[0];
+    y1 = std::ceil(y1 / step - 1e-9) * step;
+  }
+  const Frame f{x0, x1, y0, y1, kLeft, o.width - kRight, kTop, o.height - kBottom};
+  std::string s = header(o) + axes(f, o);
+  for (const auto& r : o.rules) {
+    const double py = f.sy(r.y);
+    s += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#555\" "
+        "stroke-dasharray=\"6 4\"/>\n<text x=\"{}\" y=\"{:.1f}\" fill=\"#555\" "
+        "text-anchor=\"end\">{}</text>\n",
+        f.px0, py, f.px1, py, f.px1 - 4, py - 4, xml_escape(r.label));
+  }
+  int legend_y = kTop + 10;
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const auto& ser = series[k];
+    const std::size_t n = std::min(ser.x.size(), ser.y.size());
+    if (n == 0) {
+      continue;
+    }
+    std::string points;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (o.step && i > 0) {
+        points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i - 1]));
+      }
+      points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i]));
+    }
+    if (!points.empty()) {
+      points.pop_back();
+    }
+    const std::string color = chart_color(k);
+    s += fmt::format(
+        "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title>"
+        "</polyline>\n",
+        color, points, xml_escape(ser.name));
+    if (legend_y < o.height - 10) {
+      s += legend_entry(o.width - kRight + 14, legend_y, color, ser.name);
+      legend_y += 18;
+    }
+  }
+  return s + "</svg>\n";
+}
+
+std::string timeline_svg(const std::vector<std::string>& rows,
+                         const std::vector<TimelineMarker>& markers, double x_max,
+                         const ChartOptions& o) {
+  if (rows.empty()) {
+    return no_data(o);
+  }
+  const Frame f{0.0,        x_max > 0 ? x_max : 1.0, 0.0,  static_cast<double>(rows.size()),
+                kLeft + 60, o.width - kRight,        kTop, o.height - kBottom};
+  std::string s = header(o);
+  // Axes without y ticks: row labels instead.
+  ChartOptions plain = o;
+  plain.y_label = "";
+  s += axes(Frame{f.x0, f.x1, 0.0, 0.0, f.px0, f.px1, f.py0, f.py1}, plain, true, false);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const double py = f.sy(static_cast<double>(rows.size() - r) - 0.5);
+    s += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#e0e0e0\"/>\n"
+        "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
+        f.px0, py, f.px1, py, f.px0 - 6, py + 4, xml_escape(rows[r]));
+  }
+  std::map<std::string, std::size_t> categories;
+  for (const auto& m : markers) {
+    categories.try_emplace(m.category, categories.size());
+  }
+  for (const auto& m : markers) {
+    if (m.row >= rows.size()) {
+      continue;
+    }
+    const std::size_t c = categories[m.category];
+    const double px = f.sx(m.x);
+    // Categories are spread vertically inside the row so coincident events stay visible.
+    const double band = (f.py1 - f.py0) / static_cast<double>(rows.size());
+    const double offset = (static_cast<double>(c) + 1.0) / (categories.size() + 1.0) - 0.5;
+    const double py = f.sy(static_cast<double>(rows.size() - m.row) - 0.5) + offset * band * 0.8;
+    s += fmt::format(
+        "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.8\"><title>{}"
+        "</title></circle>\n",
+        px, py, chart_color(c + 1), xml_escape(m.tooltip));
+  }
+  int legend_y = kTop + 10;
+  for (const auto& [name, c] : categories) {
+    s += legend_entry(o.width - kRight + 14, legend_y, chart_color(c + 1), name);
+    legend_y += 18;
+  }
+  if (markers.empty()) {
+    s += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#777\">no events</text>\n", f.px0 + 10,
+                     kTop + 16);
+  }
+  return s + "</svg>\n";
+}
+
+std::string bar_chart_svg(const std::vector<std::string>& categories,
+                          const std::vector<double>& values,
+                          const std::vector<std::optional<double>>& error_half,
+                          const ChartOptions& o) {
+  if (categories.empty() || values.size() != categories.size()) {
+    return no_data(o);
+  }
+  double y1 = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double e = i < error_half.size() ? error_half[i].value_or(0.0) : 0.0;
+    y1 = std::max(y1, values[i] + e);
+  }
+  y1 = o.y_max.value_or(y1 > 0 ? y1 * 1.15 : 1.0);
+  const Frame f{0.0,
+                static_cast<double>(categories.size()),
+                o.y_min.value_or(0.0),
+                y1,
+                kLeft,
+                o.width - kRight,
+                kTop,
+                o.height - kBottom};
+  std::string s = header(o) + axes(f, o, false);
+  const double slot = (f.px1 - f.px0) / static_cast<double>(categories.size());
+  for (std::size_t i = 0; i < categories.size(); ++i) {
+    const double cx = f.px0 + slot * (static_cast<double>(i) + 0.5);
+    const double top = f.sy(values[i]);
+    s += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n"
+        "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
+        "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
+        cx - slot * 0.3, top, slot * 0.6, f.py1 - top, chart_color(i), cx, f.py1 + 18,
+        xml_escape(categories[i]), cx, top - 6,
+        o.y_percent ? fmt::format("{:.1f}%", values[i] * 100.0) : fmt::format("{:.3g}", values[i]));
+    if (i < error_half.size() && error_half[i]) {
+      const double hi = f.sy(values[i] + *error_half[i]);
+      const double lo = f.sy(std::max(f.y0, values[i] - *error_half[i]));
+      s += fmt::format(
+          "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n",
+          cx + slot * 0.2, hi, lo);
+    }
+  }
+  return s + "</svg>\n";
+}
+
+}  // namespace tidesim::app

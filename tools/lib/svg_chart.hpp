@@ -1,0 +1,73 @@
+#pragma once
+/// Small, dependency-free SVG charts for the HTML report: line (step) charts, event timelines and
+/// bar charts, with labelled axes and "nice" ticks. Output is standalone, well-formed SVG 1.1.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tidesim::app {
+
+/// One line of a chart. x and y have the same length.
+struct ChartSeries {
+  std::string name{};
+  std::vector<double> x{};
+  std::vector<double> y{};
+};
+
+/// A horizontal reference line (a threshold).
+struct ChartRule {
+  double y = 0.0;
+  std::string label{};
+};
+
+/// Layout and axes of a chart.
+struct ChartOptions {
+  std::string title{};
+  std::string x_label{};
+  std::string y_label{};
+  int width = 760;
+  int height = 280;
+  std::optional<double> y_min{};
+  std::optional<double> y_max{};
+  /// Draw y values as percentages (values are shares in [0, 1]).
+  bool y_percent = false;
+  /// Draw each series as a step function (value holds until the next x).
+  bool step = false;
+  std::vector<ChartRule> rules{};
+};
+
+/// A line chart with a legend. Empty series are skipped; with no data, a chart saying so.
+std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOptions& options);
+
+/// A point on a timeline row.
+struct TimelineMarker {
+  double x = 0.0;
+  /// Row index into the row labels.
+  std::size_t row = 0;
+  /// Legend category; markers of one category share a colour and shape.
+  std::string category{};
+  /// Tooltip text (an SVG <title>).
+  std::string tooltip{};
+};
+
+/// One row per label, markers placed by x; categories in the legend.
+std::string timeline_svg(const std::vector<std::string>& rows,
+                         const std::vector<TimelineMarker>& markers, double x_max,
+                         const ChartOptions& options);
+
+/// A vertical bar per category with its value printed above; optional error bars (+- half).
+std::string bar_chart_svg(const std::vector<std::string>& categories,
+                          const std::vector<double>& values,
+                          const std::vector<std::optional<double>>& error_half,
+                          const ChartOptions& options);
+
+/// Ticks for an axis from lo to hi: about `target` values at 1, 2 or 5 x 10^k steps.
+std::vector<double> nice_ticks(double lo, double hi, int target = 5);
+
+/// XML-escapes text for element content and attribute values.
+std::string xml_escape(const std::string& text);
+
+/// The i-th colour of the chart palette (cycles).
+std::string chart_color(std::size_t i);
+
+}  // namespace tidesim::app

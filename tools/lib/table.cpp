@@ -1,0 +1,474 @@
+#include "tools/lib/table.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+
+namespace tidesim::app {
+namespace {
+
+using metrics::MetricInfo;
+using metrics::Unit;
+
+std::vector<double> values_for(const std::vector<const SeedRun*>& runs, const std::string& metric) {
+  std::vector<double> values;
+  for (const auto* run : runs) {
+    if (const auto it = run->metrics.find(metric); it != run->metrics.end()) {
+      values.push_back(it->second);
+    }
+  }
+  return values;
+}
+
+std::optional<PairedDifference> paired_by_seed(const std::vector<const SeedRun*>& a_runs,
+                                               const std::vector<const SeedRun*>& b_runs,
+                                               const std::string& metric) {
+  std::vector<double> a;
+  std::vector<double> b;
+  for (const auto* ra : a_runs) {
+    for (const auto* rb : b_runs) {
+      if (ra->seed != rb->seed) {
+        continue;
+      }
+      const auto ia = ra->metrics.find(metric);
+      const auto ib = rb->metrics.find(metric);
+      if (ia != ra->metrics.end() && ib != rb->metrics.end()) {
+        a.push_back(ia->second);
+        b.push_back(ib->second);
+      }
+    }
+  }
+  return paired_difference(a, b);
+}
+
+// Decimal places for a value of magnitude |x| shown with about three significant digits.
+int decimals_for(double x) {
+  const double a = std::fabs(x);
+  if (a >= 100.0 || a == 0.0) {
+    return 0;
+  }
+  if (a >= 10.0) {
+    return 1;
+  }
+  if (a >= 1.0) {
+    return 2;
+  }
+  return 3;
+}
+
+std::string format_count(double x) {
+  if (std::fabs(x - std::round(x)) < 1e-9) {
+    return fmt::format("{:.0f}", x);
+  }
+  return fmt::format("{:.1f}", x);
+}
+
+// "-0.00" -> "0.00": a value that rounds to zero shows without a sign.
+std::string drop_negative_zero(std::string text) {
+  if (!text.empty() && text[0] == '-' && text.find_first_of("123456789") == std::string::npos) {
+    text.erase(0, 1);
+  }
+  return text;
+}
+
+std::string pad(const std::string& s, std::size_t width, bool right) {
+  // Width in code points (the table uses a few multi-byte characters such as the +- sign).
+  std::size_t len = 0;
+  for (const unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) {
+      ++len;
+    }
+  }
+  if (len >= width) {
+    return s;
+  }
+  const std::string fill(width - len, ' ');
+  return right ? fill + s : s + fill;
+}
+
+std::size_t display_width(const std::string& s) {
+  std::size_t len = 0;
+  for (const unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) {
+      ++len;
+    }
+  }
+  return len;
+}
+
+std::string label_of(const ComparisonRow& row) {
+  if (!row.info) {
+    return row.metric;
+  }
+  return std::string(row.info->label);
+}
+
+std::string cell(const ComparisonRow& row, const std::optional<Summary>& s) {
+  if (!s) {
+    return "-";
+  }
+  std::string text = format_metric_value(row.info, s->mean);
+  if (s->ci95_half) {
+    text += " ± " + format_metric_spread(row.info, *s->ci95_half);
+  }
+  return text;
+}
+
+std::string relative_text(const std::optional<double>& rel) {
+  if (!rel) {
+    return "n/a";
+  }
+  return fmt::format("{:+.1f}%", *rel * 100.0);
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::string csv_number(const std::optional<double>& v) {
+  return v ? fmt::format("{}", *v) : std::string();
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) {
+    return s;
+  }
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"') {
+      out += '"';
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+namespace {
+std::string format_metric_value_raw(const MetricInfo* info, double value);
+std::string format_metric_spread_raw(const MetricInfo* info, double half_width);
+}  // namespace
+
+OutputFormat parse_output_format(std::string_view text, const std::string& field) {
+  if (text == "table") {
+    return OutputFormat::kTable;
+  }
+  if (text == "json") {
+    return OutputFormat::kJson;
+  }
+  if (text == "csv") {
+    return OutputFormat::kCsv;
+  }
+  throw InputError(SourceLocation{}, field,
+                   "unknown format '" + std::string(text) + "' (expected table, json or csv)");
+}
+
+std::string format_metric_value(const MetricInfo* info, double value) {
+  return drop_negative_zero(format_metric_value_raw(info, value));
+}
+
+namespace {
+std::string format_metric_value_raw(const MetricInfo* info, double value) {
+  if (!info) {
+    return fmt::format("{:.{}f}", value, decimals_for(value));
+  }
+  switch (info->unit) {
+    case Unit::kRatio:
+      return fmt::format("{:.1f}%", value * 100.0);
+    case Unit::kSeconds:
+      return fmt::format("{:.{}f} s", value, decimals_for(value));
+    case Unit::kCount:
+      return format_count(value);
+    case Unit::kPerHour:
+      return fmt::format("{:.{}f}/h", value, decimals_for(value));
+    case Unit::kGpus:
+      return fmt::format("{:.2f}", value);
+    case Unit::kFlag:
+      return fmt::format("{:.2g}", value);
+    case Unit::kPlain:
+      return fmt::format("{:.4f}", value);
+  }
+  return fmt::format("{}", value);
+}
+}  // namespace
+
+std::string format_metric_spread(const MetricInfo* info, double half_width) {
+  return drop_negative_zero(format_metric_spread_raw(info, half_width));
+}
+
+namespace {
+std::string format_metric_spread_raw(const MetricInfo* info, double half_width) {
+  if (!info) {
+    return fmt::format("{:.{}f}", half_width, decimals_for(half_width));
+  }
+  switch (info->unit) {
+    case Unit::kRatio:
+      return fmt::format("{:.1f}", half_width * 100.0);
+    case Unit::kSeconds:
+      return fmt::format("{:.{}f}", half_width, decimals_for(half_width));
+    case Unit::kCount:
+    case Unit::kFlag:
+      return fmt::format("{:.1f}", half_width);
+    case Unit::kPerHour:
+      return fmt::format("{:.{}f}", half_width, decimals_for(half_width));
+    case Unit::kGpus:
+      return fmt::format("{:.2f}", half_width);
+    case Unit::kPlain:
+      return fmt::format("{:.4f}", half_width);
+  }
+  return fmt::format("{}", half_width);
+}
+}  // namespace
+
+ComparisonTable build_comparison(const RunResult& result, const TableOptions& options) {
+  ComparisonTable table;
+  table.policies = result.policy_names();
+  std::vector<std::vector<const SeedRun*>> runs;
+  for (const auto& policy : table.policies) {
+    runs.push_back(result.runs_of(policy));
+    table.seeds = std::max(table.seeds, runs.back().size());
+  }
+
+  std::vector<std::string> names = options.metrics;
+  if (names.empty()) {
+    std::set<std::string> present;
+    for (const auto& run : result.runs) {
+      for (const auto& [name, value] : run.metrics) {
+        present.insert(name);
+      }
+    }
+    for (const auto name : metrics::seed_metric_names()) {
+      names.emplace_back(name);
+    }
+    for (const auto& info : metrics::metric_catalog()) {
+      const std::string name(info.name);
+      if (present.contains(name) && std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
+    }
+    for (const auto& name : present) {
+      if (!metrics::find_metric(name)) {
+        names.push_back(name);
+      }
+    }
+  }
+
+  std::optional<Reference> reference = options.reference;
+  if (!reference && !options.no_reference) {
+    reference = result.reference;
+  }
+  if (options.no_reference) {
+    reference.reset();
+  }
+  if (reference) {
+    table.reference_label = reference->label.empty() ? "reference" : reference->label;
+  }
+
+  for (const auto& name : names) {
+    ComparisonRow row;
+    row.metric = name;
+    row.info = metrics::find_metric(name);
+    for (const auto& policy_runs : runs) {
+      row.per_policy.push_back(summarize(values_for(policy_runs, name)));
+    }
+    for (std::size_t k = 1; k < runs.size(); ++k) {
+      row.changes.push_back(paired_by_seed(runs[0], runs[k], name));
+    }
+    if (reference) {
+      if (const auto it = reference->values.find(name); it != reference->values.end()) {
+        row.reference = it->second;
+      }
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::string render_comparison(const ComparisonTable& table, OutputFormat format) {
+  const auto& policies = table.policies;
+  if (format == OutputFormat::kJson) {
+    nlohmann::json doc;
+    doc["policies"] = policies;
+    doc["seeds"] = table.seeds;
+    doc["reference_label"] = table.reference_label;
+    doc["metrics"] = nlohmann::json::array();
+    for (const auto& row : table.rows) {
+      nlohmann::json r;
+      r["name"] = row.metric;
+      r["label"] = label_of(row);
+      r["unit"] = row.info ? std::string(metrics::to_string(row.info->unit)) : "plain";
+      r["direction"] = row.info ? std::string(metrics::to_string(row.info->direction)) : "neutral";
+      r["policies"] = nlohmann::json::object();
+      for (std::size_t i = 0; i < policies.size(); ++i) {
+        const auto& s = row.per_policy[i];
+        r["policies"][policies[i]] = s ? nlohmann::json{{"n", s->n},
+                                                        {"mean", s->mean},
+                                                        {"sd", optional_json(s->sd)},
+                                                        {"ci95_half", optional_json(s->ci95_half)}}
+                                       : nlohmann::json(nullptr);
+      }
+      r["changes"] = nlohmann::json::array();
+      for (std::size_t k = 0; k < row.changes.size(); ++k) {
+        const auto& d = row.changes[k];
+        r["changes"].push_back(
+            {{"policy", policies[k + 1]},
+             {"baseline", policies[0]},
+             {"mean_difference", d ? nlohmann::json(d->mean) : nlohmann::json(nullptr)},
+             {"ci95_half", d ? optional_json(d->ci95_half) : nlohmann::json(nullptr)},
+             {"relative_change", d ? optional_json(d->relative) : nlohmann::json(nullptr)}});
+      }
+      r["reference"] = row.reference;
+      doc["metrics"].push_back(std::move(r));
+    }
+    return doc.dump(2) + "\n";
+  }
+
+  if (format == OutputFormat::kCsv) {
+    std::string out =
+        "metric,unit,direction,policy,n,mean,sd,ci95_half,difference_vs_first,"
+        "difference_ci95_half,relative_change_vs_first,reference\n";
+    for (const auto& row : table.rows) {
+      for (std::size_t i = 0; i < policies.size(); ++i) {
+        const auto& s = row.per_policy[i];
+        std::optional<PairedDifference> d;
+        if (i > 0) {
+          d = row.changes[i - 1];
+        }
+        std::optional<double> ref;
+        if (const auto it = row.reference.find(policies[i]); it != row.reference.end()) {
+          ref = it->second;
+        }
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(row.metric),
+                           row.info ? metrics::to_string(row.info->unit) : "plain",
+                           row.info ? metrics::to_string(row.info->direction) : "neutral",
+                           csv_field(policies[i]), s ? fmt::format("{}", s->n) : std::string("0"),
+                           csv_number(s ? std::optional<double>(s->mean) : std::nullopt),
+                           csv_number(s ? s->sd : std::nullopt),
+                           csv_number(s ? s->ci95_half : std::nullopt),
+                           csv_number(d ? std::optional<double>(d->mean) : std::nullopt),
+                           csv_number(d ? d->ci95_half : std::nullopt),
+                           csv_number(d ? d->relative : std::nullopt), csv_number(ref));
+      }
+    }
+    return out;
+  }
+
+  // Terminal text.
+  std::vector<std::vector<std::string>> grid;
+  std::vector<std::string> header{"metric"};
+  for (const auto& p : policies) {
+    header.push_back(p);
+  }
+  const bool several_seeds = table.seeds > 1;
+  for (std::size_t k = 1; k < policies.size(); ++k) {
+    header.push_back(policies.size() > 2 ? "change (" + policies[k] + ")" : "change");
+    if (several_seeds) {
+      header.push_back(policies.size() > 2 ? "difference (" + policies[k] + ")"
+                                           : "difference, 95% CI");
+    }
+  }
+  const bool with_reference = !table.reference_label.empty();
+  if (with_reference) {
+    header.push_back(table.reference_label);
+  }
+  grid.push_back(header);
+  for (const auto& row : table.rows) {
+    std::vector<std::string> line{label_of(row)};
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      line.push_back(cell(row, row.per_policy[i]));
+    }
+    for (const auto& d : row.changes) {
+      line.push_back(d ? relative_text(d->relative) : "-");
+      if (several_seeds) {
+        if (d && d->ci95_half) {
+          const bool significant = std::fabs(d->mean) > *d->ci95_half;
+          line.push_back(format_metric_value(row.info, d->mean) + " ± " +
+                         format_metric_spread(row.info, *d->ci95_half) + (significant ? " *" : ""));
+        } else if (d) {
+          line.push_back(format_metric_value(row.info, d->mean));
+        } else {
+          line.push_back("-");
+        }
+      }
+    }
+    if (with_reference) {
+      std::string ref;
+      std::vector<double> ref_values;
+      for (std::size_t i = 0; i < policies.size(); ++i) {
+        const auto it = row.reference.find(policies[i]);
+        if (!ref.empty()) {
+          ref += " / ";
+        }
+        if (it == row.reference.end()) {
+          ref += "-";
+        } else {
+          ref += format_metric_value(row.info, it->second);
+          ref_values.push_back(it->second);
+        }
+      }
+      if (row.reference.empty()) {
+        ref = "-";
+      } else if (policies.size() == 2 && ref_values.size() == 2 && ref_values[0] != 0.0) {
+        ref +=
+            " (" + relative_text((ref_values[1] - ref_values[0]) / std::fabs(ref_values[0])) + ")";
+      }
+      line.push_back(ref);
+    }
+    grid.push_back(std::move(line));
+  }
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (const auto& line : grid) {
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      widths[c] = std::max(widths[c], display_width(line[c]));
+    }
+  }
+  std::string out;
+  for (std::size_t r = 0; r < grid.size(); ++r) {
+    std::string text;
+    for (std::size_t c = 0; c < grid[r].size(); ++c) {
+      if (c > 0) {
+        text += "  ";
+      }
+      text += pad(grid[r][c], widths[c], c > 0 && r > 0);
+    }
+    while (!text.empty() && text.back() == ' ') {
+      text.pop_back();
+    }
+    out += text + "\n";
+    if (r == 0) {
+      std::size_t total = 0;
+      for (const auto w : widths) {
+        total += w;
+      }
+      out += std::string(total + 2 * (widths.size() - 1), '-') + "\n";
+    }
+  }
+  if (several_seeds) {
+    out += fmt::format(
+        "{} seeds: mean ± 95% CI half-width (Student t); change = relative change of the means; "
+        "difference = paired over seeds, * when its 95% CI excludes 0.\n",
+        table.seeds);
+  } else {
+    out += "1 seed: no confidence intervals; change = relative change.\n";
+  }
+  return out;
+}
+
+Reference seed_reference(const std::string& default_policy, const std::string& load_aware_policy) {
+  Reference ref;
+  ref.label = "seed (published)";
+  ref.values["gpu_util_stddev"] = {{default_policy, 0.382}, {load_aware_policy, 0.127}};
+  ref.values["mean_wait_s"] = {{default_policy, 423.0}, {load_aware_policy, 189.0}};
+  ref.values["oom_kills"] = {{default_policy, 7.0}, {load_aware_policy, 0.0}};
+  ref.values["nvlink_contention_rate"] = {{default_policy, 0.64}, {load_aware_policy, 0.21}};
+  return ref;
+}
+
+}  // namespace tidesim::app

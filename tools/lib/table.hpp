@@ -1,0 +1,80 @@
+#pragma once
+/// The comparison table: metrics as rows, one column per policy (mean, and +- the 95% CI
+/// half-width when there are several seeds), the relative change of each later policy against
+/// the first with the paired difference's CI, and an optional reference column (e.g. the seed's
+/// published figures). Rendered as terminal text, JSON or CSV.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/metrics/catalog.hpp"
+#include "tools/lib/result.hpp"
+#include "tools/lib/stats.hpp"
+
+namespace tidesim::app {
+
+/// Output form of the comparison.
+enum class OutputFormat { kTable, kJson, kCsv };
+
+/// "table", "json" or "csv"; throws InputError naming `field` otherwise.
+OutputFormat parse_output_format(std::string_view text, const std::string& field = "--format");
+
+/// One metric's row of the comparison.
+struct ComparisonRow {
+  std::string metric;
+  /// Catalogue entry; nullptr for a metric unknown to this version (shown as a plain number).
+  const metrics::MetricInfo* info = nullptr;
+  /// Per policy (in ComparisonTable::policies order): summary over that policy's seeds.
+  std::vector<std::optional<Summary>> per_policy;
+  /// Per later policy k = 1..: paired difference (policy k - first policy) over the seeds both
+  /// ran; index k - 1.
+  std::vector<std::optional<PairedDifference>> changes;
+  /// Reference values per policy (empty when none).
+  std::map<std::string, double> reference;
+};
+
+/// The whole comparison.
+struct ComparisonTable {
+  std::vector<std::string> policies;
+  std::vector<ComparisonRow> rows;
+  /// Label of the reference column; empty when there is none.
+  std::string reference_label;
+  /// Largest number of seeds of any policy.
+  std::size_t seeds = 0;
+};
+
+/// Parameters of build_comparison.
+struct TableOptions {
+  /// Rows, in order. Empty: the seed's four, then every other catalogued metric present in the
+  /// result in catalogue order, then unknown metrics alphabetically.
+  std::vector<std::string> metrics;
+  /// Reference column; when absent, the result's own reference (if any) is used.
+  std::optional<Reference> reference;
+  /// Leave the reference column out even when the result has one.
+  bool no_reference = false;
+};
+
+/// Computes the comparison of `result`.
+ComparisonTable build_comparison(const RunResult& result, const TableOptions& options = {});
+
+/// Formats a value of a metric for people: shares as percentages ("38.2%"), seconds ("423 s"),
+/// counts ("7" or "6.4"), and so on.
+std::string format_metric_value(const metrics::MetricInfo* info, double value);
+
+/// Formats a CI half-width in the same display unit as format_metric_value, without the unit
+/// suffix for percentages ("2.1" percentage points).
+std::string format_metric_spread(const metrics::MetricInfo* info, double half_width);
+
+/// Renders `table` as aligned terminal text, a JSON document, or CSV (one row per metric and
+/// policy). Each ends with a newline.
+std::string render_comparison(const ComparisonTable& table, OutputFormat format);
+
+/// The seed's published figures (SEED-DIGEST section 3.4) for policies named `default_policy`
+/// and `load_aware_policy`: GPU util std-dev 38.2% / 12.7%, mean wait 423 s / 189 s, OOM kills
+/// 7 / 0, NVLink contention 64% / 21%.
+Reference seed_reference(const std::string& default_policy = "default-k8s",
+                         const std::string& load_aware_policy = "load-aware");
+
+}  // namespace tidesim::app
