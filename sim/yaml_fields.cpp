@@ -82,11 +82,11 @@ std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& f
 }
 
 Fields::Fields(const YAML::Node& node, std::string file, std::string path)
-    : node_(node), file_(std::move(file)), path_(std::move(path)) {
-  if (node_.IsNull() || !node_.IsDefined()) {
-    node_ = YAML::Node(YAML::NodeType::Map);
-    return;
-  }
+    // An absent or null section reads as an empty mapping (every key takes its default). A
+    // yaml-cpp node for a missing key is "invalid" and cannot be assigned to, hence the ternary.
+    : node_((node.IsDefined() && !node.IsNull()) ? node : YAML::Node(YAML::NodeType::Map)),
+      file_(std::move(file)),
+      path_(std::move(path)) {
   if (!node_.IsMap()) {
     throw InputError(location_of(node, file_), path_.empty() ? "(document)" : path_,
                      "expected a mapping of keys to values");

@@ -1,15 +1,256 @@
+// `tidesim run` and `tidesim validate`.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/lib/csv_out.hpp"
+#include "tools/lib/openmetrics.hpp"
+#include "tools/lib/progress.hpp"
+#include "tools/lib/result.hpp"
+#include "tools/lib/runner.hpp"
+#include "tools/lib/scenario.hpp"
+#include "tools/lib/table.hpp"
+#include "workloads/workload_spec.hpp"
 
 namespace tidesim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunOptions {
+  std::string scenario;
+  std::vector<std::string> policies;
+  std::vector<std::uint64_t> seeds;
+  std::string format = "table";
+  std::string output;
+  int threads = 0;
+  bool no_reference = false;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<app::PolicyConfig> select_policies(const app::Scenario& s,
+                                               const std::vector<std::string>& wanted) {
+  if (wanted.empty()) {
+    return s.policies;
+  }
+  std::vector<app::PolicyConfig> out;
+  for (const auto& name : wanted) {
+    const auto it = std::find_if(s.policies.begin(), s.policies.end(),
+                                 [&](const app::PolicyConfig& p) { return p.name == name; });
+    if (it != s.policies.end()) {
+      out.push_back(*it);
+    } else {
+      // A policy the scenario does not list: a built-in name or a scheduler config path.
+      out.push_back(app::PolicyConfig{name, name});
+    }
+  }
+  return out;
+}
+
+// Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
+// results: they are stored by index, in policy order then seed order.
+app::RunResult run_all(const app::Scenario& s, const std::vector<app::PolicyConfig>& policies,
+                       const std::vector<std::uint64_t>& seeds, int threads, bool series) {
+  std::vector<app::Workload> jobs(seeds.size());
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    jobs[i] = app::make_jobs(s, seeds[i]);
+  }
+  const std::size_t total = policies.size() * seeds.size();
+  std::vector<app::SeedRun> runs(total);
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  auto progress = app::ProgressReporter::for_stderr();
+  std::mutex progress_mutex;
+  auto worker = [&] {
+    for (std::size_t k = next++; k < total; k = next++) {
+      const auto& policy = policies[k / seeds.size()];
+      const std::size_t si = k % seeds.size();
+      try {
+        app::RecorderOptions options;
+        options.record_series = series;
+        app::Recorder recorder(policy.name, seeds[si], options);
+        RunSignals signals;
+        recorder.attach(signals);
+        const app::RunSummary summary = app::run_policy(s, jobs[si], policy, seeds[si], signals);
+        runs[k] = recorder.finish(summary.end);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) {
+          error = std::current_exception();
+        }
+        next = total;
+      }
+      const std::lock_guard lock(progress_mutex);
+      progress.update("runs", ++done, total);
+    }
+  };
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(total)));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; ++i) {
+    pool.emplace_back(worker);
+  }
+  worker();
+  for (auto& t : pool) {
+    t.join();
+  }
+  progress.finish();
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  app::RunResult result;
+  std::vector<std::string> names;
+  for (const auto& p : policies) {
+    names.push_back(p.name);
+  }
+  result.metadata = app::make_metadata(s.name, s.path, read_text(s.path), seeds, names);
+  result.runs = std::move(runs);
+  return result;
+}
+
+std::optional<app::Reference> reference_of(const app::Scenario& s) {
+  if (s.reference.empty()) {
+    return std::nullopt;
+  }
+  app::Reference r;
+  r.label = s.reference_source.empty() ? "reference" : s.reference_source;
+  for (const auto& fig : s.reference) {
+    for (const auto& [policy, value] : fig.by_policy) {
+      r.values[fig.metric][policy] = value;
+    }
+  }
+  return r;
+}
+
+void write_outputs(const app::RunResult& result, const std::string& dir) {
+  fs::create_directories(dir);
+  app::save_result(result, (fs::path(dir) / "result.json").string());
+  auto open = [&](const char* name) {
+    std::ofstream out(fs::path(dir) / name);
+    if (!out) {
+      throw std::runtime_error("cannot write " + (fs::path(dir) / name).string());
+    }
+    return out;
+  };
+  {
+    auto out = open("jobs.csv");
+    app::write_jobs_csv(out, result);
+  }
+  {
+    auto out = open("nodes.csv");
+    app::write_node_series_csv(out, result);
+  }
+  {
+    auto out = open("cards.csv");
+    app::write_card_series_csv(out, result);
+  }
+  {
+    auto out = open("metrics.om.txt");
+    app::write_openmetrics(out, result);
+  }
+}
+
+int run(const RunOptions& o) {
+  const std::string path = o.scenario.empty() ? app::default_scenario_path() : o.scenario;
+  const app::Scenario s = app::load_scenario(path);
+  const auto format = app::parse_output_format(o.format);
+  const auto policies = select_policies(s, o.policies);
+  const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  const int threads =
+      o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto t0 = std::chrono::steady_clock::now();
+  app::RunResult result = run_all(s, policies, seeds, threads, !o.output.empty());
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.no_reference) {
+    result.reference = reference_of(s);
+  }
+  app::TableOptions table;
+  table.reference = result.reference;
+  table.no_reference = o.no_reference || !result.reference;
+  if (format == app::OutputFormat::kJson) {
+    std::cout << app::to_json(result).dump(2) << "\n";
+  } else {
+    if (format == app::OutputFormat::kTable) {
+      std::cout << fmt::format("scenario {} ({}), {} seed{}, {} polic{}; simulated in {:.2f} s\n\n",
+                               s.name, path, seeds.size(), seeds.size() == 1 ? "" : "s",
+                               policies.size(), policies.size() == 1 ? "y" : "ies", wall);
+    }
+    std::cout << app::render_comparison(app::build_comparison(result, table), format);
+  }
+  if (!o.output.empty()) {
+    write_outputs(result, o.output);
+    std::cerr << "tidesim: wrote result.json, jobs.csv, nodes.csv, cards.csv, metrics.om.txt to "
+              << o.output << "\n";
+  }
+  return 0;
+}
+
+int validate(const std::vector<std::string>& files) {
+  int bad = 0;
+  for (const auto& f : files) {
+    try {
+      const app::Scenario s = app::load_scenario(f);
+      // The workload section and the policies are checked too: generate seed 1's jobs and
+      // build each scheduler, as a run would.
+      const auto jobs = app::make_jobs(s, s.seeds.front());
+      for (const auto& p : s.policies) {
+        app::check_policy(s, p);
+      }
+      std::cout << fmt::format("{}: ok ({} node groups, {} jobs for seed {}, {} policies)\n", f,
+                               s.cluster.groups.size(), jobs.jobs.size(), s.seeds.front(),
+                               s.policies.size());
+    } catch (const InputError& e) {
+      std::cerr << "tidesim: error: " << e.what() << "\n";
+      ++bad;
+    }
+  }
+  return bad == 0 ? 0 : 2;
+}
+
+}  // namespace
 
 void add_run_command(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("run", "Run a scenario and compare its policies");
-  cmd->callback([&ctx] { ctx.run = [] { return 1; }; });
+  auto opts = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand(
+      "run", "Run a scenario and compare its policies (default: scenarios/seed-benchmark.yaml)");
+  cmd->add_option("scenario", opts->scenario, "Scenario file");
+  cmd->add_option("--policy", opts->policies,
+                  "Run only these policies (a name from the scenario, a built-in policy, or a "
+                  "KubeSchedulerConfiguration file); repeatable");
+  cmd->add_option("--seed", opts->seeds, "Run only these seeds (overrides the scenario's); repeatable");
+  cmd->add_option("--format", opts->format, "Output: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_option("--output", opts->output,
+                  "Also write result.json, jobs.csv, nodes.csv, cards.csv and metrics.om.txt "
+                  "(OpenMetrics) with time series into this folder");
+  cmd->add_option("--threads", opts->threads,
+                  "Runs in parallel (default: the machine's cores); results do not depend on it")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
+  cmd->callback([&ctx, opts] { ctx.run = [opts] { return run(*opts); }; });
 }
 
 void add_validate_command(CLI::App& app, Context& ctx) {
+  auto files = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("validate", "Check scenario files without running them");
-  cmd->callback([&ctx] { ctx.run = [] { return 1; }; });
+  cmd->add_option("scenarios", *files, "Scenario files")->required();
+  cmd->callback([&ctx, files] { ctx.run = [files] { return validate(*files); }; });
 }
 
 }  // namespace tidesim::cli

@@ -15,5 +15,17 @@ struct Context {
 
 void add_run_command(CLI::App& app, Context& ctx);
 void add_validate_command(CLI::App& app, Context& ctx);
+/// `tidesim topo FILE|PRESET [--format table|json] [--gpu MODEL]` (tools/cli/cmd_topo.cpp).
+void add_topo_command(CLI::App& app, Context& ctx);
+/// `tidesim trace stats FILE` and `tidesim trace convert IN OUT` (tools/cli/cmd_trace.cpp).
+void add_trace_command(CLI::App& app, Context& ctx);
+/// `tidesim report RESULT.json [-o FILE] [--format html|table|json|csv] ...` (cmd_report.cpp).
+void add_report_command(CLI::App& app, Context& ctx);
+/// `tidesim check RESULT.json --baseline B.json [--tolerance M=PCT]...` (cmd_check.cpp).
+void add_check_command(CLI::App& app, Context& ctx);
+
+/// `tidesim explain OBJECTS [--pod NAME] [--scheduler NAME|FILE] [--format text|json]`
+/// (tools/cli/cmd_explain.cpp).
+void add_explain_command(CLI::App& app, Context& ctx);
 
 }  // namespace tidesim::cli

@@ -14,6 +14,11 @@ int main(int argc, char** argv) {
   tidesim::cli::Context ctx;
   tidesim::cli::add_run_command(app, ctx);
   tidesim::cli::add_validate_command(app, ctx);
+  tidesim::cli::add_topo_command(app, ctx);
+  tidesim::cli::add_trace_command(app, ctx);
+  tidesim::cli::add_report_command(app, ctx);
+  tidesim::cli::add_check_command(app, ctx);
+  tidesim::cli::add_explain_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,1 +1,354 @@
 #include "tools/lib/scenario.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "sim/random.hpp"
+#include "sim/units.hpp"
+#include "sim/yaml_fields.hpp"
+
+namespace tidesim::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+                                              const std::string& path) {
+  std::map<std::string, std::string> out;
+  if (!node) {
+    return out;
+  }
+  if (!node.IsMap()) {
+    throw InputError(location_of(node, file), path, "expected a mapping of names to values");
+  }
+  for (const auto& kv : node) {
+    if (!kv.second.IsScalar()) {
+      throw InputError(location_of(kv.second, file), path + "." + kv.first.as<std::string>(),
+                       "expected a single value");
+    }
+    out[kv.first.as<std::string>()] = kv.second.Scalar();
+  }
+  return out;
+}
+
+StorageConfig parse_storage(const YAML::Node& node, const std::string& file,
+                            const std::string& path, const std::string& default_name) {
+  Fields f(node, file, path);
+  StorageConfig s;
+  s.name = f.string("name", default_name);
+  // Defaults: a PCIe 4.0 x4 NVMe reads up to about 7 GB/s (CALIBRATION.md "Storage"); a 4 KB
+  // random read costs about 150 us on an SSD (same source). Both are scenario parameters.
+  s.bandwidth = f.bandwidth("bandwidth", 7e9, 1.0);
+  s.latency = f.duration("latency", std::chrono::microseconds(150), std::chrono::microseconds(1));
+  f.finish();
+  return s;
+}
+
+NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std::string& path) {
+  Fields f(node, file, path);
+  NodeGroup g;
+  g.where = location_of(node, file);
+  g.name = f.string("name");
+  if (g.name.empty()) {
+    throw f.error(f.get("name"), "name", "must not be empty");
+  }
+  g.count = static_cast<int>(f.integer("count", 1, 1, 100000));
+  g.gpu_model = f.string("gpu");
+  g.topology = f.string("topology");
+  g.gpu_memory = f.bytes("gpu_memory", 0);
+  const YAML::Node sharing = f.get("sharing");
+  if (sharing) {
+    Fields s(sharing, file, f.path_of("sharing"));
+    g.sharing = s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"});
+    g.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
+    s.finish();
+    if (g.sharing != "time-slicing" && g.replicas != 1) {
+      throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
+    }
+  }
+  g.cpu_milli = f.has("cpu") ? [&] {
+    const YAML::Node cpu = f.get("cpu");
+    try {
+      return parse_cpu_millis(cpu.Scalar());
+    } catch (const std::exception& e) {
+      throw f.error(cpu, "cpu", e.what());
+    }
+  }()
+                             : 32'000;  // assumption: 32 cores (a g5.12xlarge-class host has 48 vCPUs)
+  g.memory_bytes = f.bytes("memory", 192LL << 30);
+  g.labels = string_map(f.get("labels"), file, f.path_of("labels"));
+  if (const YAML::Node taints = f.get("taints")) {
+    int i = 0;
+    for (const auto& t : sequence_of(taints, file, f.path_of("taints"))) {
+      Fields tf(t, file, fmt::format("{}[{}]", f.path_of("taints"), i++));
+      Taint taint;
+      taint.key = tf.string("key");
+      taint.value = tf.string("value", "");
+      taint.effect =
+          tf.choice("effect", std::nullopt, {"NoSchedule", "PreferNoSchedule", "NoExecute"});
+      tf.finish();
+      g.taints.push_back(taint);
+    }
+  }
+  g.unschedulable = f.boolean("unschedulable", false);
+  g.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
+  // Default uplink: 25 Gbit/s Ethernet (assumption; g5.12xlarge lists 40 Gbit/s).
+  g.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
+  f.finish();
+  return g;
+}
+
+ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file) {
+  Fields f(node, file, "cluster");
+  ClusterConfig c;
+  int i = 0;
+  std::set<std::string> names;
+  for (const auto& g : sequence_of(f.require("node_groups"), file, "cluster.node_groups")) {
+    NodeGroup group = parse_group(g, file, fmt::format("cluster.node_groups[{}]", i++));
+    if (!names.insert(group.name).second) {
+      throw InputError(group.where, "cluster.node_groups",
+                       "two groups are named '" + group.name + "'");
+    }
+    c.groups.push_back(std::move(group));
+  }
+  if (c.groups.empty()) {
+    throw f.error(f.get("node_groups"), "node_groups", "needs at least one node group");
+  }
+  if (const YAML::Node shared = f.get("shared_storage")) {
+    c.shared_storage = parse_storage(shared, file, "cluster.shared_storage", "nfs");
+  }
+  c.max_await_ms = f.number("max_await_ms", 500.0, 1.0, 1e6);
+  f.finish();
+  return c;
+}
+
+std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::string& file,
+                                         const std::string& folder) {
+  std::vector<PolicyConfig> out;
+  int i = 0;
+  std::set<std::string> names;
+  for (const auto& p : sequence_of(node, file, "policies")) {
+    const std::string path = fmt::format("policies[{}]", i++);
+    PolicyConfig pc;
+    if (p.IsScalar()) {
+      pc.name = p.Scalar();
+      pc.scheduler = p.Scalar();
+    } else {
+      Fields f(p, file, path);
+      pc.scheduler = f.string("scheduler");
+      pc.name = f.string("name", pc.scheduler);
+      f.finish();
+    }
+    // A scheduler that names a file is resolved against the scenario's folder.
+    if (pc.scheduler.ends_with(".yaml") || pc.scheduler.ends_with(".yml")) {
+      const fs::path resolved = fs::path(folder) / pc.scheduler;
+      if (!fs::exists(resolved)) {
+        throw InputError(location_of(p, file), path,
+                         "scheduler config '" + pc.scheduler + "' not found (looked at " +
+                             resolved.string() + ")");
+      }
+      pc.scheduler = resolved.lexically_normal().string();
+    }
+    if (!names.insert(pc.name).second) {
+      throw InputError(location_of(p, file), path, "policy '" + pc.name + "' is listed twice");
+    }
+    out.push_back(pc);
+  }
+  if (out.empty()) {
+    throw InputError(location_of(node, file), "policies", "needs at least one policy");
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> parse_seeds(const YAML::Node& node, const std::string& file) {
+  std::vector<std::uint64_t> seeds;
+  if (!node) {
+    return {1};
+  }
+  if (node.IsScalar()) {
+    // "seeds: 10" means seeds 1..10.
+    long long n = 0;
+    try {
+      std::size_t used = 0;
+      n = std::stoll(node.Scalar(), &used);
+      if (used != node.Scalar().size()) {
+        n = -1;
+      }
+    } catch (const std::exception&) {
+      n = -1;
+    }
+    if (n < 1 || n > 10000) {
+      throw InputError(location_of(node, file), "seeds",
+                       "'" + node.Scalar() + "' must be a count in [1, 10000] or a list of seeds");
+    }
+    for (long long s = 1; s <= n; ++s) {
+      seeds.push_back(static_cast<std::uint64_t>(s));
+    }
+    return seeds;
+  }
+  int i = 0;
+  for (const auto& s : sequence_of(node, file, "seeds")) {
+    std::uint64_t v = 0;
+    try {
+      std::size_t used = 0;
+      v = std::stoull(s.Scalar(), &used);
+      if (used != s.Scalar().size() || s.Scalar().starts_with("-")) {
+        throw std::invalid_argument("bad");
+      }
+    } catch (const std::exception&) {
+      throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
+                       "'" + s.Scalar() + "' is not a non-negative integer");
+    }
+    ++i;
+    seeds.push_back(v);
+  }
+  if (seeds.empty()) {
+    throw InputError(location_of(node, file), "seeds", "needs at least one seed");
+  }
+  return seeds;
+}
+
+TelemetryConfig parse_telemetry(const YAML::Node& node, const std::string& file,
+                                const std::set<std::string>& node_names) {
+  Fields f(node, file, "telemetry");
+  TelemetryConfig t;
+  t.sample_interval =
+      f.duration("sample_interval", t.sample_interval, std::chrono::milliseconds(1));
+  t.scrape_interval =
+      f.duration("scrape_interval", t.scrape_interval, std::chrono::milliseconds(1));
+  t.query_latency = f.duration("query_latency", t.query_latency);
+  t.query_timeout = f.duration("query_timeout", t.query_timeout);
+  if (const YAML::Node outages = f.get("outages")) {
+    int i = 0;
+    for (const auto& o : sequence_of(outages, file, "telemetry.outages")) {
+      Fields of(o, file, fmt::format("telemetry.outages[{}]", i++));
+      PrometheusOutage po;
+      po.start = TimePoint(of.duration("start", std::nullopt));
+      po.end = TimePoint(of.duration("end", std::nullopt));
+      if (of.has("latency")) {
+        po.latency = of.duration("latency", std::nullopt);
+      }
+      of.finish();
+      if (po.end <= po.start) {
+        throw of.error(of.get("end"), "end", "must be after start");
+      }
+      t.outages.push_back(po);
+    }
+  }
+  if (const YAML::Node silent = f.get("silent_agents")) {
+    int i = 0;
+    for (const auto& s : sequence_of(silent, file, "telemetry.silent_agents")) {
+      Fields sf(s, file, fmt::format("telemetry.silent_agents[{}]", i++));
+      SilentAgent sa;
+      sa.node = sf.string("node");
+      if (!node_names.contains(sa.node)) {
+        throw sf.error(sf.get("node"), "node", "no node is called '" + sa.node + "'");
+      }
+      sa.start = TimePoint(sf.duration("start", Duration::zero()));
+      sa.end = TimePoint(sf.duration("end", std::nullopt));
+      sf.finish();
+      if (sa.end <= sa.start) {
+        throw sf.error(sf.get("end"), "end", "must be after start");
+      }
+      t.silent_agents.push_back(sa);
+    }
+  }
+  f.finish();
+  return t;
+}
+
+RunConfig parse_run(const YAML::Node& node, const std::string& file) {
+  Fields f(node, file, "run");
+  RunConfig r;
+  r.until = f.duration("until", r.until, std::chrono::seconds(1));
+  r.cycle_time = f.duration("cycle_time", r.cycle_time);
+  r.pod_startup = f.duration("pod_startup", r.pod_startup);
+  r.sample_interval =
+      f.duration("sample_interval", r.sample_interval, std::chrono::milliseconds(1));
+  f.finish();
+  return r;
+}
+
+std::vector<ReferenceFigure> parse_reference(const YAML::Node& node, const std::string& file,
+                                             const std::vector<PolicyConfig>& policies,
+                                             std::string& source) {
+  std::vector<ReferenceFigure> out;
+  if (!node) {
+    return out;
+  }
+  Fields f(node, file, "reference");
+  source = f.string("source", "");
+  const YAML::Node metrics = f.require("metrics");
+  f.finish();
+  if (!metrics.IsMap()) {
+    throw InputError(location_of(metrics, file), "reference.metrics", "expected a mapping");
+  }
+  for (const auto& kv : metrics) {
+    ReferenceFigure r;
+    r.metric = kv.first.as<std::string>();
+    Fields mf(kv.second, file, "reference.metrics." + r.metric);
+    for (const auto& p : policies) {
+      if (mf.has(p.name)) {
+        r.by_policy[p.name] = mf.number(p.name, std::nullopt, -1e18, 1e18);
+      }
+    }
+    mf.finish();
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open scenario file");
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::string default_scenario_path() {
+  if (fs::exists("scenarios/seed-benchmark.yaml")) {
+    return "scenarios/seed-benchmark.yaml";
+  }
+  return std::string(TIDESIM_SOURCE_DIR) + "/scenarios/seed-benchmark.yaml";
+}
+
+Scenario load_scenario(const std::string& path) {
+  const std::string text = read_text(path);
+  const YAML::Node root = load_yaml_string(text, path);
+  Fields f(root, path, "");
+  Scenario s;
+  s.path = path;
+  s.folder = fs::path(path).parent_path().string();
+  if (s.folder.empty()) {
+    s.folder = ".";
+  }
+  s.hash = fmt::format("{:016x}", stable_hash(text));
+  s.name = f.string("name", fs::path(path).stem().string());
+  s.description = f.string("description", "");
+  s.cluster = parse_cluster(f.require("cluster"), path);
+  std::set<std::string> node_names;
+  for (const auto& g : s.cluster.groups) {
+    for (int i = 1; i <= g.count; ++i) {
+      node_names.insert(fmt::format("{}-{:02d}", g.name, i));
+    }
+  }
+  s.workload = f.require("workload");
+  s.policies = parse_policies(f.require("policies"), path, s.folder);
+  s.seeds = parse_seeds(f.get("seeds"), path);
+  s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
+  s.run = parse_run(f.get("run"), path);
+  s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
+  f.finish();
+  return s;
+}
+
+}  // namespace tidesim::app

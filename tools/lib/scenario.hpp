@@ -1,5 +1,113 @@
 #pragma once
-/// Scenario files: the cluster, the workload, the policies to compare, seeds, telemetry, outputs.
-#include <string>
+/// Scenario files: the cluster, the workload, the policies to compare, the seeds, telemetry, the
+/// run's limits and its outputs. The format is documented key by key in docs/scenarios.md.
+#include <yaml-cpp/yaml.h>
 
-namespace tidesim::app {}
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/api.hpp"
+#include "sim/error.hpp"
+#include "sim/telemetry_pipeline.hpp"
+#include "sim/time.hpp"
+
+namespace tidesim::app {
+
+/// A storage device: bandwidth (bytes/s) and base service latency.
+struct StorageConfig {
+  std::string name;
+  double bandwidth = 0.0;
+  Duration latency{};
+};
+
+/// A group of identical nodes, named `<name>-01`, `<name>-02`, ...
+struct NodeGroup {
+  std::string name;
+  int count = 1;
+  /// GPU model name (topologies' catalogue), e.g. "A10".
+  std::string gpu_model;
+  /// A topology preset name or a path to `nvidia-smi topo -m` output (resolved against the
+  /// scenario's folder).
+  std::string topology;
+  /// GPU memory per card; 0 means the GPU model's.
+  std::int64_t gpu_memory = 0;
+  /// exclusive | time-slicing | fractional
+  std::string sharing = "exclusive";
+  /// Time-slicing replicas per card.
+  int replicas = 1;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_bytes = 0;
+  std::map<std::string, std::string> labels;
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  /// The node's local data device.
+  StorageConfig storage;
+  /// Network uplink, bytes/s (between nodes).
+  double uplink_bandwidth = 0.0;
+  SourceLocation where;
+};
+
+/// The cluster section.
+struct ClusterConfig {
+  std::vector<NodeGroup> groups;
+  /// Reads go to a cluster-wide shared device (NFS) when set, instead of the node's own.
+  std::optional<StorageConfig> shared_storage;
+  /// Full-scale storage await (ms) for the "await_ms" telemetry cap (assumption).
+  double max_await_ms = 500.0;
+};
+
+/// One policy to compare: a label and the scheduler (a built-in name or a
+/// KubeSchedulerConfiguration path, resolved against the scenario's folder).
+struct PolicyConfig {
+  std::string name;
+  std::string scheduler;
+};
+
+/// Limits and timings of a run.
+struct RunConfig {
+  /// Stop the run at this time even if jobs remain (they are reported as unfinished).
+  Duration until = std::chrono::hours(24 * 30);
+  /// Time one scheduling cycle takes (assumption: 10 ms).
+  Duration cycle_time = std::chrono::milliseconds(10);
+  /// Time from bind to the container running (image pull, start; assumption: 0 s).
+  Duration pod_startup = Duration::zero();
+  /// Period of the true-state samples the metric collectors see.
+  Duration sample_interval = std::chrono::seconds(10);
+};
+
+/// A published figure to print beside the results (the seed's table).
+struct ReferenceFigure {
+  std::string metric;
+  std::map<std::string, double> by_policy;
+};
+
+/// A whole scenario.
+struct Scenario {
+  std::string path;
+  std::string folder;
+  std::string name;
+  std::string description;
+  /// FNV-1a hash of the file's text, hex.
+  std::string hash;
+  ClusterConfig cluster;
+  /// The `workload:` section, parsed by workloads/ (kept as YAML with the file for errors).
+  YAML::Node workload;
+  std::vector<PolicyConfig> policies;
+  std::vector<std::uint64_t> seeds;
+  TelemetryConfig telemetry;
+  RunConfig run;
+  std::vector<ReferenceFigure> reference;
+  std::string reference_source;
+};
+
+/// Reads and validates a scenario. Throws InputError naming file, line, column and field.
+Scenario load_scenario(const std::string& path);
+
+/// The built-in default scenario's path, relative to the source tree:
+/// scenarios/seed-benchmark.yaml.
+std::string default_scenario_path();
+
+}  // namespace tidesim::app

@@ -1,0 +1,47 @@
+#pragma once
+/// The run driver: wires a scenario's cluster, jobs and one policy into a simulation, and emits
+/// the run's signals (sim/run_signals.hpp). Job lifecycle, placement on cards, OOM kills,
+/// restarts with back-off, contention for compute, storage and links all happen here; the
+/// models it calls live in topologies/ and workloads/, the decisions in policies/.
+#include <cstdint>
+#include <vector>
+
+#include "sim/run_signals.hpp"
+#include "tools/lib/scenario.hpp"
+#include "workloads/catalogue.hpp"
+#include "workloads/job.hpp"
+
+namespace tidesim::app {
+
+/// What a run did, besides the signals it emitted.
+struct RunSummary {
+  TimePoint end{};
+  std::uint64_t events = 0;
+  int jobs = 0;
+  int succeeded = 0;
+  int failed = 0;
+  /// Jobs neither succeeded nor failed when the run stopped (the `run.until` limit).
+  int unfinished = 0;
+  /// Jobs whose pods were never all bound.
+  int never_started = 0;
+};
+
+/// The jobs of one seed and the model catalogue they use.
+struct Workload {
+  workloads::Catalogue catalogue;
+  std::vector<workloads::JobSpec> jobs;
+};
+
+/// Builds the jobs of one seed (stream "workload"): the same for every policy, so comparisons are
+/// paired. Run times given instead of steps convert at the uncontended speed on the first node
+/// group's GPU.
+Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
+
+/// Builds `policy`'s scheduler once, so that a bad name or config fails before any run.
+void check_policy(const Scenario& scenario, const PolicyConfig& policy);
+
+/// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
+RunSummary run_policy(const Scenario& scenario, const Workload& workload,
+                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals);
+
+}  // namespace tidesim::app
