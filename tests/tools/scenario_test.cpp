@@ -77,13 +77,13 @@ TEST(Scenario, BadValuesNameTheirField) {
   EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nseeds: 0\n"),
             "8:8: seeds: '0' must be a count in [1, 10000] or a list of seeds");
   EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\n"),
-            " policies: missing required field");
+            "1:1: policies: missing required field");
   EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x, x]\n"),
             "7:15: policies[1]: policy 'x' is listed twice");
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "workload: {}\npolicies: [x]\ntelemetry: {silent_agents: [{node: b-01, end: "
                      "1h}]}\n"),
-            "8:39: telemetry.silent_agents[0].node: no node is called 'b-01'");
+            "8:36: telemetry.silent_agents[0].node: no node is called 'b-01'");
   EXPECT_EQ(
       error_of(std::string(kCluster) +
                "      sharing: {mode: exclusive, replicas: 2}\nworkload: {}\npolicies: [x]\n"),

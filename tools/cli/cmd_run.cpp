@@ -172,8 +172,9 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
-  const int threads =
-      o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = o.threads > 0
+                          ? o.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto t0 = std::chrono::steady_clock::now();
   app::RunResult result = run_all(s, policies, seeds, threads, !o.output.empty());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -233,7 +234,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--policy", opts->policies,
                   "Run only these policies (a name from the scenario, a built-in policy, or a "
                   "KubeSchedulerConfiguration file); repeatable");
-  cmd->add_option("--seed", opts->seeds, "Run only these seeds (overrides the scenario's); repeatable");
+  cmd->add_option("--seed", opts->seeds,
+                  "Run only these seeds (overrides the scenario's); repeatable");
   cmd->add_option("--format", opts->format, "Output: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,

@@ -47,9 +47,9 @@ Topology group_topology(const NodeGroup& g, const std::string& folder) {
   }
   const fs::path file = fs::path(folder) / g.topology;
   if (!fs::exists(file)) {
-    throw InputError(g.where, "topology",
-                     "'" + g.topology + "' is neither a preset nor a file (looked at " +
-                         file.string() + ")");
+    throw InputError(
+        g.where, "topology",
+        "'" + g.topology + "' is neither a preset nor a file (looked at " + file.string() + ")");
   }
   return load_topology(file.string(), params);
 }
@@ -145,7 +145,7 @@ class Run {
     std::shared_ptr<const Topology> topology;  // shared by the group's nodes
     std::unique_ptr<GpuNodeState> gpus;
     std::int64_t card_memory = 0;
-    int device = 0;  // storage device index
+    int device = 0;      // storage device index
     std::set<int> jobs;  // running jobs with a pod here
     int nvlink_pods = 0;
     ResourceId uplink{};
@@ -355,8 +355,8 @@ class Run {
     job.last_update = sim_.now();
     const Node& first = nodes_[pods_[job.pods.front()].node];
     if (!job.profile) {
-      job.profile = catalogue_.profile(job.spec->model, job.spec->batch_size,
-                                       job.spec->precision, first.group->gpu_model);
+      job.profile = catalogue_.profile(job.spec->model, job.spec->batch_size, job.spec->precision,
+                                       first.group->gpu_model);
     }
     std::set<int> touched;
     for (const int p : job.pods) {
@@ -368,8 +368,8 @@ class Run {
       touched.insert(pod.node);
       // Input reads: a flow on the node's data device, bounded by what the pod would read at
       // full compute speed.
-      const double demand =
-          static_cast<double>(job.profile->input_bytes) / std::max(job.profile->compute_seconds, 1e-9);
+      const double demand = static_cast<double>(job.profile->input_bytes) /
+                            std::max(job.profile->compute_seconds, 1e-9);
       if (demand > 0) {
         pod.input = fluid_.add_flow({devices_[node.device].resource}, demand);
         pod.has_input = true;
@@ -693,8 +693,8 @@ class Run {
     }
     s.nvlink_competition_index = nvlink_competition_index(node.nvlink_pods, cards);
     const Device& d = devices_[static_cast<std::size_t>(node.device)];
-    s.storage_await_ms = storage_await_ms(d.device, fluid_.utilisation(d.resource),
-                                          scenario_.cluster.max_await_ms);
+    s.storage_await_ms =
+        storage_await_ms(d.device, fluid_.utilisation(d.resource), scenario_.cluster.max_await_ms);
     s.gpus_allocatable = static_cast<int>(view_.nodes[n].node.allocatable.gpus);
     s.gpus_allocated = static_cast<int>(view_.nodes[n].requested.gpus);
     return s;
