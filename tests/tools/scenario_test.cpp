@@ -87,7 +87,7 @@ TEST(Scenario, BadValuesNameTheirField) {
   EXPECT_EQ(
       error_of(std::string(kCluster) +
                "      sharing: {mode: exclusive, replicas: 2}\nworkload: {}\npolicies: [x]\n"),
-      "6:47: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
+      "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
 TEST(Scenario, ShippedScenariosLoad) {
