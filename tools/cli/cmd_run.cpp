@@ -55,8 +55,10 @@ std::vector<app::PolicyConfig> select_policies(const app::Scenario& s,
     if (it != s.policies.end()) {
       out.push_back(*it);
     } else {
-      // A policy the scenario does not list: a built-in name or a scheduler config path.
-      out.push_back(app::PolicyConfig{name, name});
+      // A policy the scenario does not list: a built-in name, or a scheduler config file
+      // (labelled by its file name without the extension).
+      const bool file = name.ends_with(".yaml") || name.ends_with(".yml");
+      out.push_back(app::PolicyConfig{file ? fs::path(name).stem().string() : name, name});
     }
   }
   return out;
@@ -84,7 +86,9 @@ app::RunResult run_all(const app::Scenario& s, const std::vector<app::PolicyConf
       const std::size_t si = k % seeds.size();
       try {
         app::RecorderOptions options;
-        options.record_series = series;
+        // Time series are large (every node, every card, every sample): keep them for the
+        // first seed only, which is what `tidesim report` charts.
+        options.record_series = series && si == 0;
         app::Recorder recorder(policy.name, seeds[si], options);
         RunSignals signals;
         recorder.attach(signals);
@@ -240,7 +244,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,
                   "Also write result.json, jobs.csv, nodes.csv, cards.csv and metrics.om.txt "
-                  "(OpenMetrics) with time series into this folder");
+                  "(OpenMetrics) into this folder; time series are recorded for the first seed");
   cmd->add_option("--threads", opts->threads,
                   "Runs in parallel (default: the machine's cores); results do not depend on it")
       ->check(CLI::Range(1, 1024));

@@ -143,6 +143,7 @@ class Run {
     std::string name;
     const NodeGroup* group = nullptr;
     std::shared_ptr<const Topology> topology;  // shared by the group's nodes
+    bool has_nvlink = false;
     std::unique_ptr<GpuNodeState> gpus;
     std::int64_t card_memory = 0;
     int device = 0;      // storage device index
@@ -207,6 +208,7 @@ class Run {
         n.name = fmt::format("{}-{:02d}", g.name, i);
         n.group = &g;
         n.topology = topo;
+        n.has_nvlink = !topo->nvlink_groups().empty();
         n.card_memory = memory;
         n.gpus = std::make_unique<GpuNodeState>(*n.topology, memory,
                                                 GpuSharing{sharing_mode(g.sharing), g.replicas});
@@ -414,19 +416,39 @@ class Run {
         ideal = std::min(ideal, fluid_.capacity(node.uplink));
       }
     }
-    // Ideal: the same GPUs per pod on the best set of an idle node of the same kind.
-    const Node& first = nodes_[pods_[job.pods.front()].node];
+    // Ideal: the same GPUs per pod on the best set of an idle node anywhere in the cluster (the
+    // NVLink contention metric's reference: a placement without NVLink counts as contended when
+    // the cluster has NVLink nodes).
     const int per_pod = static_cast<int>(job.spec->pod_template.requests.gpus);
     if (per_pod > 1) {
-      const std::vector<bool> all_free(static_cast<std::size_t>(first.topology->gpu_count()), true);
-      if (const auto best = first.topology->best_free_set(per_pod, all_free)) {
-        ideal = std::min(ideal, first.topology->ring_bandwidth(*best));
-      }
+      ideal = std::min(ideal, best_ring_bandwidth(per_pod));
     }
     job.ideal_ring = std::isfinite(ideal) ? ideal : 0.0;
     if (!path.empty()) {
       job.ring = fluid_.add_flow(path);
     }
+  }
+
+  // The best ring bandwidth of `k` GPUs on an idle node of any group (0 when none has k GPUs).
+  double best_ring_bandwidth(int k) {
+    const auto it = best_ring_bw_.find(k);
+    if (it != best_ring_bw_.end()) {
+      return it->second;
+    }
+    double best = 0.0;
+    const Topology* seen = nullptr;
+    for (const auto& n : nodes_) {
+      if (n.topology.get() == seen) {
+        continue;  // nodes of one group share their topology
+      }
+      seen = n.topology.get();
+      const std::vector<bool> all_free(static_cast<std::size_t>(seen->gpu_count()), true);
+      if (const auto set = seen->best_free_set(k, all_free)) {
+        best = std::max(best, seen->ring_bandwidth(*set));
+      }
+    }
+    best_ring_bw_.emplace(k, best);
+    return best;
   }
 
   // The fluid resource of a node's directed link, created on first use.
@@ -656,7 +678,11 @@ class Run {
     const int cards = node.topology->gpu_count();
     s.gpu_utilization.assign(static_cast<std::size_t>(cards), 0.0);
     s.gpu_memory_used.assign(static_cast<std::size_t>(cards), 0);
-    s.nvlink_utilization.assign(static_cast<std::size_t>(cards), 0.0);
+    // Nodes without NVLink report no NVLink utilisation at all (not zeros), so that they stay
+    // out of NVLink statistics.
+    if (node.has_nvlink) {
+      s.nvlink_utilization.assign(static_cast<std::size_t>(cards), 0.0);
+    }
     s.gpu_memory_capacity = node.card_memory;
     for (int c = 0; c < cards; ++c) {
       s.gpu_memory_used[static_cast<std::size_t>(c)] = node.gpus->memory_used(c);
@@ -684,7 +710,7 @@ class Run {
               nvlink_capacity += node.topology->bandwidth(card, other);
             }
           }
-          if (nvlink_capacity > 0) {
+          if (nvlink_capacity > 0 && !s.nvlink_utilization.empty()) {
             auto& v = s.nvlink_utilization[static_cast<std::size_t>(card)];
             v = std::min(1.0, v + ring_rate * sync / nvlink_capacity);
           }
@@ -743,6 +769,7 @@ class Run {
   std::vector<Pod> pods_;
   std::map<std::string, int> pod_index_;
   std::map<int, int> flow_owner_;
+  std::map<int, double> best_ring_bw_;  // by GPUs per pod
   std::unique_ptr<policies::Scheduler> scheduler_;
   policies::SchedulingQueue queue_;
   std::unique_ptr<TelemetryPipeline> telemetry_;
