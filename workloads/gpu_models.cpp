@@ -1,35 +1,67 @@
 #include "workloads/gpu_models.hpp"
 
+#include <array>
+
 #include "sim/error.hpp"
+#include "topologies/gpu_models.hpp"
 
 namespace tidesim::workloads {
 namespace {
-constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+// What only training needs, per workload GPU family. Memory, memory bandwidth, plain FP32 and
+// FP16 tensor TFLOPS are hardware facts and come from the hardware catalogue
+// (topologies/gpu_models.hpp) model named in `hardware`.
+struct TrainingFigures {
+  const char* name;
+  // The hardware catalogue model whose figures this family uses.
+  const char* hardware;
+  // Dense TF32 tensor-core TFLOPS, what PyTorch "fp32" training runs at on Ampere and later;
+  // 0: the GPU has no TF32 and "fp32" runs at the hardware's plain FP32 rate.
+  double tf32_tflops;
+  // TFLOPS "amp" training runs at on a GPU without tensor cores (packed FP16); 0: the
+  // hardware's FP16 tensor-core rate.
+  double amp_without_tensor_tflops;
+  const char* scale_from;
+  const char* source;
+};
+
+constexpr std::array<TrainingFigures, 9> kTraining{{
+    {"A10", "A10", 62.5, 0, "V100", "A10 datasheet (TF32 62.5)"},
+    {"T4", "T4", 0, 0, "V100", "Turing: no TF32, fp32 at the FP32 rate"},
+    {"V100", "V100-SXM2-16", 0, 0, "", "Volta: no TF32, fp32 at the FP32 rate"},
+    {"A100", "A100-SXM4-80", 156.0, 0, "", "A100 datasheet (TF32 156)"},
+    {"H100", "H100-SXM", 494.7, 0, "A100", "H100 whitepaper (TF32 494.7 dense)"},
+    {"A100-SXM4-40", "A100-SXM4-40", 156.0, 0, "A100", "A100 datasheet (TF32 156)"},
+    {"A100-PCIe", "A100-PCIe", 156.0, 0, "A100", "A100 PCIe datasheet (TF32 156)"},
+    {"H200", "H200", 494.7, 0, "A100", "H200 datasheet (TF32 as H100, 494.7 dense)"},
+    {"P100", "P100", 0, 18.7, "V100",
+     "Tesla P100 PCIe 16GB datasheet (FP16 18.7 without tensor cores); no TF32"},
+}};
+
+GpuModel make_model(const TrainingFigures& t) {
+  const tidesim::GpuModel& hw = tidesim::gpu_model(t.hardware);
+  GpuModel g;
+  g.name = t.name;
+  g.hardware = std::string(hw.name);
+  g.memory_bytes = hw.memory_bytes;
+  g.fp32_tflops = t.tf32_tflops > 0 ? t.tf32_tflops : hw.fp32_tflops;
+  g.amp_tflops =
+      t.amp_without_tensor_tflops > 0 ? t.amp_without_tensor_tflops : hw.fp16_tensor_tflops;
+  g.memory_bandwidth = hw.memory_bandwidth;
+  g.scale_from = t.scale_from;
+  g.source = "hardware: " + std::string(hw.source) + "; training: " + t.source;
+  return g;
+}
+
 }  // namespace
 
 std::vector<GpuModel> gpu_models() {
-  // Memory and bandwidth of A10/V100 and the NVLink facts: reference/CALIBRATION.md ("GPUs").
-  // TFLOPS, T4 and H100 bandwidth: NVIDIA datasheets (A10, T4, V100, A100, H100 SXM), dense
-  // figures.
-  return {
-      {"A10", 24 * kGiB, 62.5, 125.0, 600e9, "V100",
-       "CALIBRATION.md (24 GB, 600 GB/s, FP16 tensor 125 TFLOPS); A10 datasheet (TF32 62.5)"},
-      {"T4", 16 * kGiB, 8.1, 65.0, 320e9, "V100", "T4 datasheet (FP32 8.1, FP16 65, 320 GB/s)"},
-      {"V100", 16 * kGiB, 15.7, 125.0, 900e9, "",
-       "CALIBRATION.md (V100-SXM2-16GB, 900 GB/s); V100 datasheet (FP32 15.7, tensor 125)"},
-      {"A100", 80 * kGiB, 156.0, 312.0, 2039e9, "",
-       "A100-SXM4-80GB datasheet (TF32 156, FP16 312, 2,039 GB/s)"},
-      {"H100", 80 * kGiB, 494.7, 989.4, 3350e9, "A100",
-       "CALIBRATION.md (80 GB); H100-SXM datasheet (TF32 494.7, FP16 989.4, 3.35 TB/s)"},
-      {"A100-SXM4-40", 40 * kGiB, 156.0, 312.0, 1555e9, "A100",
-       "A100-SXM4-40GB datasheet (TF32 156, FP16 312, 1,555 GB/s)"},
-      {"A100-PCIe", 40 * kGiB, 156.0, 312.0, 1555e9, "A100",
-       "A100 PCIe 40GB datasheet (TF32 156, FP16 312, 1,555 GB/s)"},
-      {"H200", 141 * kGiB, 494.7, 989.4, 4800e9, "A100",
-       "CALIBRATION.md (141 GB); H200 SXM datasheet (TFLOPS as H100, 4.8 TB/s)"},
-      {"P100", 16 * kGiB, 9.3, 18.7, 732e9, "V100",
-       "Tesla P100 PCIe 16GB datasheet (FP32 9.3, FP16 18.7 without tensor cores, 732 GB/s)"},
-  };
+  std::vector<GpuModel> models;
+  models.reserve(kTraining.size());
+  for (const TrainingFigures& t : kTraining) {
+    models.push_back(make_model(t));
+  }
+  return models;
 }
 
 std::vector<std::pair<std::string, std::string>> gpu_aliases() {
@@ -42,17 +74,17 @@ std::vector<std::pair<std::string, std::string>> gpu_aliases() {
 }
 
 GpuModel gpu_model(const std::string& name) {
-  std::string known;
   for (const auto& [alias, canonical] : gpu_aliases()) {
     if (alias == name) {
       return gpu_model(canonical);
     }
   }
-  for (auto& g : gpu_models()) {
-    if (g.name == name) {
-      return g;
+  std::string known;
+  for (const TrainingFigures& t : kTraining) {
+    if (t.name == name) {
+      return make_model(t);
     }
-    known += (known.empty() ? "" : ", ") + g.name;
+    known += (known.empty() ? "" : ", ") + std::string(t.name);
   }
   for (const auto& [alias, canonical] : gpu_aliases()) {
     known += ", " + alias;

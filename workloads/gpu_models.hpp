@@ -1,6 +1,9 @@
 #pragma once
-/// Datasheet figures of the GPU models the catalogue knows, used to scale measured training speed
-/// from one GPU to another (docs/model-workloads.md, "Scaling between GPUs").
+/// The GPU families training speeds are measured on or scaled to (docs/model-workloads.md,
+/// "Scaling between GPUs"). Hardware facts (memory, memory bandwidth, FP32 and FP16 tensor
+/// TFLOPS) come from the hardware catalogue, topologies/gpu_models.hpp; this catalogue adds only
+/// what is training-specific: the TF32 rate PyTorch "fp32" training uses on Ampere and later, the
+/// packed-FP16 "amp" rate of GPUs without tensor cores, the GPU to scale from, and aliases.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -10,20 +13,23 @@ namespace tidesim::workloads {
 
 /// One GPU model. TFLOPS are dense (no sparsity) peak figures.
 struct GpuModel {
-  /// Catalogue name: "A10", "T4", "V100", "A100", "H100".
+  /// Catalogue name: "A10", "T4", "V100", "A100", "H100", ...
   std::string name;
-  /// Device memory in bytes.
+  /// The hardware catalogue model (tidesim::gpu_model) the hardware figures below come from.
+  std::string hardware;
+  /// Device memory in bytes (from the hardware catalogue).
   std::int64_t memory_bytes = 0;
   /// Peak TFLOPS that PyTorch "fp32" training uses by default (TF32 tensor cores on Ampere and
-  /// later, plain FP32 before).
+  /// later, this catalogue's figure; plain FP32 before, from the hardware catalogue).
   double fp32_tflops = 0;
-  /// Peak FP16 tensor-core TFLOPS (what "amp" training uses).
+  /// Peak TFLOPS "amp" training uses: FP16 tensor cores (from the hardware catalogue), or packed
+  /// FP16 on a GPU without tensor cores (P100; this catalogue's figure).
   double amp_tflops = 0;
-  /// Memory bandwidth in bytes/s.
+  /// Memory bandwidth in bytes/s (from the hardware catalogue).
   double memory_bandwidth = 0;
   /// The measured GPU that speeds are scaled from when this one has no measurement of its own.
   std::string scale_from;
-  /// Where the figures come from.
+  /// Where the figures come from: the hardware catalogue's source, then the training figures'.
   std::string source;
 };
 

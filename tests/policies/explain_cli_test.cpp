@@ -1,37 +1,21 @@
 // `tidesim explain` on the shipped three-node List: text and JSON carry the same numbers.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/common/cli.hpp"
+
 namespace {
 
-struct Output {
-  int code = -1;
-  std::string out;
-};
-
-Output run(const std::string& args) {
-  Output o;
-  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (p != nullptr && fgets(buf.data(), buf.size(), p) != nullptr) {
-    o.out += buf.data();
-  }
-  const int status = p == nullptr ? -1 : pclose(p);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
+using Output = tidesim::test::CliOutput;
+using tidesim::test::run;
 
 class ExplainCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(TIDESIM_CLI)) {
+    if (!tidesim::test::have_cli()) {
       GTEST_SKIP() << "tidesim CLI not built at " << TIDESIM_CLI;
     }
   }

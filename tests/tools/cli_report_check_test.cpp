@@ -1,36 +1,20 @@
 // `tidesim report` and `tidesim check` end to end: files, exit codes.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
+#include "tests/common/cli.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {
 
-int run(const std::string& args, const std::string& log) {
-  const int rc =
-      std::system((std::string(TIDESIM_CLI) + " " + args + " > " + log + " 2>&1").c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::read_file;
+using test::run;
 
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(TIDESIM_CLI)) {
+    if (!tidesim::test::have_cli()) {
       GTEST_SKIP() << "the tidesim binary is not built: " << TIDESIM_CLI;
     }
     dir_ = test::temp_dir("cli");

@@ -1,13 +1,10 @@
 // `tidesim run`, `validate` and `--version` end to end: exit codes, messages, determinism.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "tests/common/cli.hpp"
 #include "tidesim/version.hpp"
 
 namespace {
@@ -20,23 +17,13 @@ std::string out_dir() {
   return d;
 }
 
-int run(const std::string& args, const std::string& out) {
-  const int rc =
-      std::system((std::string(TIDESIM_CLI) + " " + args + " > " + out + " 2>&1").c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using tidesim::test::read_file;
+using tidesim::test::run;
 
 class CliRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(TIDESIM_CLI)) {
+    if (!tidesim::test::have_cli()) {
       GTEST_SKIP() << "the tidesim binary is not built: " << TIDESIM_CLI;
     }
   }

@@ -105,7 +105,7 @@ TEST(Runner, SeedBenchmarkRunsToCompletion) {
   const Workload w = make_jobs(s, 1);
   ASSERT_EQ(w.jobs.size(), 100u);
   for (const auto& policy : s.policies) {
-    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false});
+    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false, .collectors = {}});
     RunSignals signals;
     recorder.attach(signals);
     const RunSummary summary = run_policy(s, w, policy, 1, signals);

@@ -29,6 +29,13 @@ TEST(GpuModels, CatalogueFiguresFromCalibration) {
   EXPECT_EQ(gpu_models().size(), 16u);
 }
 
+TEST(GpuModels, HopperTensorFiguresFromTheWhitepaper) {
+  // H100 whitepaper, dense FP16 tensor: 528 tensor cores x 1,024 FLOP/clock x 1.83 GHz = 989.4
+  // TFLOPS; the H200 has the same GPU.
+  EXPECT_DOUBLE_EQ(gpu_model("H100-SXM").fp16_tensor_tflops, 989.4);
+  EXPECT_DOUBLE_EQ(gpu_model("H200").fp16_tensor_tflops, 989.4);
+}
+
 TEST(GpuModels, LinkBandwidths) {
   // One NVLink2-4 link: 50 GB/s bidirectional = 25 GB/s per direction (CALIBRATION.md).
   EXPECT_DOUBLE_EQ(nvlink_link_bandwidth(3), 25e9);

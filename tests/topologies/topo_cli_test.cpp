@@ -1,40 +1,17 @@
 // `tidesim topo` through the CLI binary: exit codes and output.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/common/cli.hpp"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result run(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    return r;
-  }
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    r.out.append(buf.data(), n);
-  }
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-bool have_cli() {
-  return std::filesystem::exists(TIDESIM_CLI);
-}
+using Result = tidesim::test::CliOutput;
+using tidesim::test::have_cli;
+using tidesim::test::run;
 
 TEST(TopoCli, PresetTable) {
   if (!have_cli()) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/error.hpp"
+#include "topologies/gpu_models.hpp"
 #include "workloads/gpu_models.hpp"
 
 namespace tidesim::workloads {
@@ -84,6 +85,30 @@ TEST(Catalogue, Gpt2MemoryFromParametersAndKorthikanti) {
   EXPECT_EQ(xl.model_state_bytes, 24'921'779'200);
   EXPECT_GT(xl.steady_bytes(), gpu_model("A10").memory_bytes);
   EXPECT_EQ(gpu_model("A10").memory_bytes, 24 * kGiB);
+}
+
+// Hardware facts come from the hardware catalogue (topologies/gpu_models.hpp); only the TF32 rate
+// (Ampere and later) and the P100's packed-FP16 rate are the training catalogue's own.
+TEST(Catalogue, GpuFamiliesTakeHardwareFiguresFromTheHardwareCatalogue) {
+  for (const GpuModel& g : gpu_models()) {
+    const tidesim::GpuModel& hw = tidesim::gpu_model(g.hardware);
+    EXPECT_EQ(g.memory_bytes, hw.memory_bytes) << g.name;
+    EXPECT_EQ(g.memory_bandwidth, hw.memory_bandwidth) << g.name;
+    if (g.name != "P100") {
+      EXPECT_EQ(g.amp_tflops, hw.fp16_tensor_tflops) << g.name;
+    }
+  }
+  // No TF32 before Ampere: "fp32" is the plain FP32 figure (V100 datasheet 15.7).
+  EXPECT_EQ(gpu_model("V100").fp32_tflops, tidesim::gpu_model("V100-SXM2-16").fp32_tflops);
+  EXPECT_DOUBLE_EQ(gpu_model("V100").fp32_tflops, 15.7);
+  // Ampere: TF32 (A10 datasheet 62.5) instead of the hardware's plain FP32 31.2.
+  EXPECT_DOUBLE_EQ(gpu_model("A10").fp32_tflops, 62.5);
+  // H100 FP16 tensor, dense: H100 whitepaper 989.4 (528 tensor cores x 1,024 FLOP/clock x 1.83
+  // GHz).
+  EXPECT_DOUBLE_EQ(gpu_model("H100").amp_tflops, 989.4);
+  // P100 has no tensor cores: "amp" runs at packed FP16, 18.7 (P100 PCIe datasheet).
+  EXPECT_DOUBLE_EQ(gpu_model("P100").amp_tflops, 18.7);
+  EXPECT_EQ(gpu_model("V100-SXM2-32").name, "V100");  // an alias gives its family
 }
 
 TEST(Catalogue, UnknownKeysListTheKnownOnes) {

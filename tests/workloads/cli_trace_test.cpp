@@ -1,38 +1,17 @@
 // Runs the `tidesim trace` subcommands as a user would.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "tests/common/cli.hpp"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result run(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    return r;
-  }
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe) != nullptr) {
-    r.out += buf.data();
-  }
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-bool have_cli() {
-  return std::filesystem::exists(TIDESIM_CLI);
-}
+using Result = tidesim::test::CliOutput;
+using tidesim::test::have_cli;
+using tidesim::test::run;
 
 TEST(CliTrace, StatsOfTheRealOpenbTrace) {
   const std::string path =

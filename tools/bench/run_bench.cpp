@@ -15,7 +15,7 @@ void BM_SeedBenchmarkRun(benchmark::State& state) {
   std::uint64_t events = 0;
   for (auto _ : state) {
     RunSignals signals;
-    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false});
+    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false, .collectors = {}});
     recorder.attach(signals);
     const RunSummary summary = run_policy(s, w, policy, 1, signals);
     benchmark::DoNotOptimize(recorder.finish(summary.end));

@@ -8,22 +8,13 @@
 #include "sim/error.hpp"
 #include "sim/metrics/catalog.hpp"
 #include "tools/lib/stats.hpp"
+#include "tools/lib/svg_chart.hpp"
 #include "tools/lib/table.hpp"
 
 namespace tidesim::app {
 namespace {
 
 using metrics::Direction;
-
-std::vector<double> values_for(const std::vector<const SeedRun*>& runs, const std::string& metric) {
-  std::vector<double> values;
-  for (const auto* run : runs) {
-    if (const auto it = run->metrics.find(metric); it != run->metrics.end()) {
-      values.push_back(it->second);
-    }
-  }
-  return values;
-}
 
 // Paired over common seeds when every run on both sides has a partner with the same seed;
 // otherwise Welch's unpaired difference.
@@ -56,33 +47,7 @@ std::optional<PairedDifference> difference(const std::vector<const SeedRun*>& ba
   if (paired && !a.empty()) {
     return paired_difference(a, b);
   }
-  return welch_difference(values_for(base, metric), values_for(cur, metric));
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return welch_difference(metric_values(base, metric), metric_values(cur, metric));
 }
 
 }  // namespace
@@ -129,7 +94,7 @@ CheckReport check_against_baseline(const RunResult& current, const RunResult& ba
     const auto cur_runs = current.runs_of(policy);
     for (const auto& info : metrics::metric_catalog()) {
       const std::string name(info.name);
-      const auto base_values = values_for(base_runs, name);
+      const auto base_values = metric_values(base_runs, name);
       if (base_values.empty()) {
         continue;
       }
@@ -147,7 +112,7 @@ CheckReport check_against_baseline(const RunResult& current, const RunResult& ba
         report.verdicts.push_back(std::move(v));
         continue;
       }
-      const auto cur_values = values_for(cur_runs, name);
+      const auto cur_values = metric_values(cur_runs, name);
       if (cur_values.empty()) {
         v.status = "missing";
         v.message = cur_runs.empty() ? "policy missing from the result"

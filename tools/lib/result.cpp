@@ -124,16 +124,6 @@ class Reader {
 
 // ---- summary ---------------------------------------------------------------------------------
 
-std::vector<double> values_of(const std::vector<const SeedRun*>& runs, const std::string& metric) {
-  std::vector<double> values;
-  for (const auto* run : runs) {
-    if (const auto it = run->metrics.find(metric); it != run->metrics.end()) {
-      values.push_back(it->second);
-    }
-  }
-  return values;
-}
-
 json summary_json(const RunResult& result) {
   json summary = json::object();
   const auto policies = result.policy_names();
@@ -147,7 +137,7 @@ json summary_json(const RunResult& result) {
     }
     json per_metric = json::object();
     for (const auto& name : names) {
-      const auto values = values_of(runs, name);
+      const auto values = metric_values(runs, name);
       const auto s = summarize(values);
       per_metric[name] = {{"n", s->n},
                           {"mean", s->mean},
@@ -382,6 +372,17 @@ SeedRun read_run(const Reader& r, const json& v, const std::string& p) {
 }  // namespace
 
 // ---- RunResult --------------------------------------------------------------------------------
+
+std::vector<double> metric_values(const std::vector<const SeedRun*>& runs,
+                                  const std::string& metric) {
+  std::vector<double> values;
+  for (const auto* run : runs) {
+    if (const auto it = run->metrics.find(metric); it != run->metrics.end()) {
+      values.push_back(it->second);
+    }
+  }
+  return values;
+}
 
 std::vector<const SeedRun*> RunResult::runs_of(std::string_view policy) const {
   std::vector<const SeedRun*> out;

@@ -136,6 +136,11 @@ struct RunResult {
   std::vector<std::string> policy_names() const;
 };
 
+/// The value of `metric` in each of `runs` that has one, in run order (runs without it are
+/// skipped, so the result may be shorter than `runs`).
+std::vector<double> metric_values(const std::vector<const SeedRun*>& runs,
+                                  const std::string& metric);
+
 /// "fnv1a64:<16 hex digits>" of `text`.
 std::string scenario_hash(std::string_view text);
 

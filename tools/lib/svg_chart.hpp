@@ -64,7 +64,9 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
 /// Ticks for an axis from lo to hi: about `target` values at 1, 2 or 5 x 10^k steps.
 std::vector<double> nice_ticks(double lo, double hi, int target = 5);
 
-/// XML-escapes text for element content and attribute values.
+/// Escapes text for XML and HTML element content and attribute values: & < > " and ' become
+/// &amp; &lt; &gt; &quot; and &#39; (the numeric form, valid in both HTML and XML). Used by the
+/// charts, the HTML report and the JUnit XML of `tidesim check`.
 std::string xml_escape(const std::string& text);
 
 /// The i-th colour of the chart palette (cycles).

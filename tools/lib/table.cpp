@@ -16,16 +16,6 @@ namespace {
 using metrics::MetricInfo;
 using metrics::Unit;
 
-std::vector<double> values_for(const std::vector<const SeedRun*>& runs, const std::string& metric) {
-  std::vector<double> values;
-  for (const auto* run : runs) {
-    if (const auto it = run->metrics.find(metric); it != run->metrics.end()) {
-      values.push_back(it->second);
-    }
-  }
-  return values;
-}
-
 std::optional<PairedDifference> paired_by_seed(const std::vector<const SeedRun*>& a_runs,
                                                const std::vector<const SeedRun*>& b_runs,
                                                const std::string& metric) {
@@ -276,7 +266,7 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
     row.metric = name;
     row.info = metrics::find_metric(name);
     for (const auto& policy_runs : runs) {
-      row.per_policy.push_back(summarize(values_for(policy_runs, name)));
+      row.per_policy.push_back(summarize(metric_values(policy_runs, name)));
     }
     for (std::size_t k = 1; k < runs.size(); ++k) {
       row.changes.push_back(paired_by_seed(runs[0], runs[k], name));
