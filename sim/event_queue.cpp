@@ -77,19 +77,29 @@ std::optional<TimePoint> EventQueue::next_time() {
 }
 
 std::pair<TimePoint, EventQueue::Callback> EventQueue::pop() {
+  TimePoint at{};
+  Callback fn;
+  [[maybe_unused]] const bool popped = pop_until(TimePoint::max(), at, fn);
+  assert(popped);
+  return {at, std::move(fn)};
+}
+
+bool EventQueue::pop_until(TimePoint until, TimePoint& at, Callback& fn) {
   drop_dead_top();
-  assert(!heap_.empty());
+  if (heap_.empty() || heap_.front().time > until.time_since_epoch().count()) {
+    return false;
+  }
   const Entry top = heap_.front();
   std::pop_heap(heap_.begin(), heap_.end(), later);
   heap_.pop_back();
   Slot& slot = slots_[top.slot];
-  Callback fn = std::move(slot.fn);
-  slot.fn = nullptr;
+  fn = std::move(slot.fn);  // leaves slot.fn empty
   slot.live = false;
   ++slot.generation;
   free_slots_.push_back(top.slot);
   --live_;
-  return {TimePoint(Duration(top.time)), std::move(fn)};
+  at = TimePoint(Duration(top.time));
+  return true;
 }
 
 }  // namespace tidesim

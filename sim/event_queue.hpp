@@ -45,6 +45,11 @@ class EventQueue {
   /// Precondition: next_time() has a value.
   std::pair<TimePoint, Callback> pop();
 
+  /// If the earliest pending event is at or before `until`, removes it into `at` and `fn` and
+  /// returns true; otherwise returns false and changes nothing. One heap inspection per event
+  /// (the run loop's fast path).
+  bool pop_until(TimePoint until, TimePoint& at, Callback& fn);
+
   /// Number of pending (not cancelled) events.
   std::size_t size() const { return live_; }
   bool empty() const { return live_ == 0; }
@@ -61,9 +66,13 @@ class EventQueue {
     std::uint32_t generation = 1;
     bool live = false;
   };
-  static bool later(const Entry& a, const Entry& b) {
-    return a.time != b.time ? a.time > b.time : a.sequence > b.sequence;
-  }
+  // A function object, not a function pointer, so the heap algorithms inline the comparison.
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time != b.time ? a.time > b.time : a.sequence > b.sequence;
+    }
+  };
+  static constexpr Later later{};
   void drop_dead_top();
   std::uint32_t take_slot();
 

@@ -26,7 +26,7 @@ class RandomStream {
   double uniform01();
   /// Uniform in [lo, hi).
   double uniform(double lo, double hi);
-  /// Uniform integer in [0, n), unbiased (rejection sampling). Precondition: n > 0.
+  /// Uniform integer in [0, n), unbiased (Lemire's method). Precondition: n > 0.
   std::uint64_t uniform_int(std::uint64_t n);
   /// Exponential with the given rate (mean 1/rate). Precondition: rate > 0.
   double exponential(double rate);

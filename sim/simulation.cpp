@@ -28,21 +28,17 @@ EventId Simulation::reschedule(EventId id, TimePoint at) {
 std::uint64_t Simulation::run(std::optional<TimePoint> until) {
   stopped_ = false;
   std::uint64_t count = 0;
-  while (!stopped_) {
-    const auto next = queue_.next_time();
-    if (!next) {
-      break;
-    }
-    if (until && *next > *until) {
-      now_ = *until;
-      break;
-    }
-    auto [at, fn] = queue_.pop();
+  const TimePoint limit = until.value_or(TimePoint::max());
+  TimePoint at{};
+  EventQueue::Callback fn;
+  while (!stopped_ && queue_.pop_until(limit, at, fn)) {
     now_ = at;
     fn();
     ++count;
   }
-  if (until && !stopped_ && now_ < *until && queue_.empty()) {
+  // Reaching `until` (no event left before it) moves the clock there; stop() leaves it at the
+  // last event.
+  if (until && !stopped_ && now_ < *until) {
     now_ = *until;
   }
   dispatched_ += count;

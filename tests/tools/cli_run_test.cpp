@@ -1,5 +1,6 @@
 // `tidesim run`, `validate` and `--version` end to end: exit codes, messages, determinism.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,7 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string out_dir() {
-  const std::string d = ::testing::TempDir() + "/tidesim_cli_run";
+  // One folder per process: ctest runs each test as its own process, in parallel.
+  const std::string d = ::testing::TempDir() + "/tidesim_cli_run_" + std::to_string(::getpid());
   fs::create_directories(d);
   return d;
 }

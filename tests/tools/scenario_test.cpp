@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 namespace tidesim::app {
@@ -15,7 +17,9 @@ std::string fixture(const std::string& name) {
 
 // Writes `text` to a temporary scenario file and returns the error message of loading it.
 std::string error_of(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/scenario_under_test.yaml";
+  // One file per process: ctest runs each test as its own process, in parallel.
+  const std::string path =
+      ::testing::TempDir() + "/scenario_under_test_" + std::to_string(::getpid()) + ".yaml";
   std::ofstream(path) << text;
   try {
     load_scenario(path);
