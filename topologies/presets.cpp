@@ -3,6 +3,8 @@
 #include <array>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <string>
 
 #include "sim/error.hpp"
 #include "topologies/nvidia_smi.hpp"
@@ -118,7 +120,46 @@ Topology make_nvswitch8(int nvlinks, int nics, const std::string& gpu,
                   params);
 }
 
+// Assumption (a generic PCIe server, docs/model-hardware.md "Generic PCIe nodes"): GPUs in pairs
+// behind PCIe switches (PIX within a pair), every switch on one host bridge (PHB across pairs),
+// one socket, no NIC in the matrix.
+Topology make_pcie(int gpus, const TopologyParams& params) {
+  auto cell = [](int a, int b) { return kind(a / 2 == b / 2 ? LinkType::kPix : LinkType::kPhb); };
+  return Topology(
+      make_matrix(
+          gpus, 0, cell, [](int) { return 0; }, [](int) { return std::string("0-31"); }),
+      params);
+}
+
 }  // namespace
+
+std::optional<int> pcie_preset_gpus(std::string_view name) {
+  constexpr std::string_view kPrefix = "pcie-";
+  if (!name.starts_with(kPrefix) || name.size() == kPrefix.size() ||
+      name.size() > kPrefix.size() + 2) {
+    return std::nullopt;
+  }
+  int n = 0;
+  for (const char c : name.substr(kPrefix.size())) {
+    if (c < '0' || c > '9') {
+      return std::nullopt;
+    }
+    n = n * 10 + (c - '0');
+  }
+  if (n > kMaxPcieGpus || (name.size() == kPrefix.size() + 2 && name[kPrefix.size()] == '0')) {
+    return std::nullopt;
+  }
+  return n;
+}
+
+Topology pcie_preset(int gpus, const TopologyParams& params) {
+  if (gpus < 0 || gpus > kMaxPcieGpus) {
+    throw InputError(SourceLocation{}, "topology",
+                     "pcie-N presets take 0 to " + std::to_string(kMaxPcieGpus) + " GPUs, not " +
+                         std::to_string(gpus));
+  }
+  return make_pcie(gpus, params);
+}
 
 std::span<const std::string_view> preset_names() {
   return kPresets;
@@ -145,10 +186,17 @@ std::string_view preset_description(std::string_view name) {
   if (name == "hgx-h100x8") {
     return "HGX H100 8-GPU: 8 x H100-SXM through NVSwitch (NV18), 8 NICs, 2 sockets";
   }
+  if (pcie_preset_gpus(name)) {
+    return "N GPUs (0-16) on PCIe: pairs under one switch (PIX), all switches on one host bridge "
+           "(PHB); assumed layout, link speed from the GPU model";
+  }
   return "";
 }
 
 bool is_preset(std::string_view name) {
+  if (pcie_preset_gpus(name)) {
+    return true;
+  }
   for (auto p : kPresets) {
     if (p == name) {
       return true;
@@ -171,6 +219,9 @@ std::string preset_list() {
 }  // namespace
 
 Topology preset(std::string_view name) {
+  if (const auto n = pcie_preset_gpus(name)) {
+    return make_pcie(*n, TopologyParams{});
+  }
   if (name == "a10x4-pcie") {
     return make_a10x4(false);
   }
@@ -206,6 +257,9 @@ Topology preset(std::string_view name) {
 }
 
 Topology load_topology(const std::string& preset_or_file, const TopologyParams& params) {
+  if (const auto n = pcie_preset_gpus(preset_or_file)) {
+    return make_pcie(*n, params);
+  }
   if (is_preset(preset_or_file)) {
     return preset(preset_or_file);
   }

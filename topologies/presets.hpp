@@ -7,6 +7,10 @@
 ///  hgx-a100x4         4 x A100-SXM4-80, NV4 all-to-all, 1 NIC, 2 NUMA nodes
 ///  dgx-a100           8 x A100-SXM4-40 through NVSwitch (NV12), 8 NICs, 2 sockets
 ///  hgx-h100x8         8 x H100-SXM through NVSwitch (NV18), 8 NICs, 2 sockets
+///  pcie-N             N GPUs (0..16) on PCIe, in pairs under switches on one host bridge
+///                     (assumption; a generic node for trace replays). Not in preset_names():
+///                     a family of names.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,20 +19,31 @@
 
 namespace tidesim {
 
-/// The preset names, in the order above.
+/// The most GPUs a `pcie-N` preset takes.
+inline constexpr int kMaxPcieGpus = 16;
+
+/// N for a `pcie-N` name (N in 0..kMaxPcieGpus, no leading zero), nullopt otherwise.
+std::optional<int> pcie_preset_gpus(std::string_view name);
+
+/// `gpus` GPUs on PCIe: GPU 2k and 2k+1 behind one switch (PIX), all switches on one host bridge
+/// (PHB), one NUMA node, no NIC; link figures from `params` (params_for_gpu() of the model).
+/// Assumption, documented in docs/model-hardware.md. InputError for gpus outside 0..16.
+Topology pcie_preset(int gpus, const TopologyParams& params);
+
+/// The fixed preset names, in the order above (the pcie-N family is not listed).
 std::span<const std::string_view> preset_names();
 
 /// One line on the preset and its source ("" for an unknown name).
 std::string_view preset_description(std::string_view name);
 
-/// True when `name` is a preset.
+/// True when `name` is a preset (pcie-N included).
 bool is_preset(std::string_view name);
 
 /// The preset's topology. Throws InputError listing the presets for an unknown name.
 Topology preset(std::string_view name);
 
-/// A preset by name, or else an `nvidia-smi topo -m` file at that path (parsed with `params`).
-/// Throws InputError naming the presets when it is neither.
+/// A preset by name (pcie-N built with `params`), or else an `nvidia-smi topo -m` file at that path
+/// (parsed with `params`). Throws InputError naming the presets when it is neither.
 Topology load_topology(const std::string& preset_or_file, const TopologyParams& params = {});
 
 }  // namespace tidesim

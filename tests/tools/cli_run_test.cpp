@@ -41,7 +41,7 @@ TEST_F(CliRun, ValidateAcceptsTheShippedScenarios) {
   EXPECT_EQ(run("validate scenarios/seed-benchmark.yaml scenarios/seed-benchmark-pcie.yaml", log_),
             0)
       << read_file(log_);
-  EXPECT_NE(read_file(log_).find("scenarios/seed-benchmark.yaml: ok (1 node groups, 100 jobs"),
+  EXPECT_NE(read_file(log_).find("scenarios/seed-benchmark.yaml: ok (8 nodes, 100 jobs"),
             std::string::npos);
 }
 

@@ -217,9 +217,12 @@ int validate(const std::vector<std::string>& files) {
       for (const auto& p : s.policies) {
         app::check_policy(s, p);
       }
-      std::cout << fmt::format("{}: ok ({} node groups, {} jobs for seed {}, {} policies)\n", f,
-                               s.cluster.groups.size(), jobs.jobs.size(), s.seeds.front(),
-                               s.policies.size());
+      int nodes = 0;
+      for (const auto& g : s.cluster.groups) {
+        nodes += g.count;
+      }
+      std::cout << fmt::format("{}: ok ({} nodes, {} jobs for seed {}, {} policies)\n", f, nodes,
+                               jobs.jobs.size(), s.seeds.front(), s.policies.size());
     } catch (const InputError& e) {
       std::cerr << "tidesim: error: " << e.what() << "\n";
       ++bad;

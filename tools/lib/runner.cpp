@@ -41,7 +41,8 @@ using workloads::StepTime;
 
 // A preset name, or a file of `nvidia-smi topo -m` output relative to the scenario's folder.
 Topology group_topology(const NodeGroup& g, const std::string& folder) {
-  TopologyParams params = params_for_gpu(g.gpu_model);
+  // A node without GPUs has no model to take link figures from: the defaults (PCIe Gen4).
+  TopologyParams params = g.gpu_model.empty() ? TopologyParams{} : params_for_gpu(g.gpu_model);
   if (is_preset(g.topology)) {
     return load_topology(g.topology, params);
   }
@@ -52,6 +53,23 @@ Topology group_topology(const NodeGroup& g, const std::string& folder) {
         "'" + g.topology + "' is neither a preset nor a file (looked at " + file.string() + ")");
   }
   return load_topology(file.string(), params);
+}
+
+// The extended resource that carries fractional GPU shares to the scheduler: a pod asking for
+// gpu_milli requests that many. A node in fractional mode advertises exactly what still fits
+// (sync_fractional): its free share is the most any one card has left, and its free whole GPUs
+// are the cards nobody holds a share of, so the scheduler's fit test is the device's.
+constexpr const char* kGpuMilliResource = "tidesim.io/gpu-milli";
+
+// The GPU model whose uncontended speed converts traced run times to steps: the first node
+// group that has one ("" when no node has GPUs).
+std::string reference_gpu(const Scenario& scenario) {
+  for (const auto& g : scenario.cluster.groups) {
+    if (!g.gpu_model.empty()) {
+      return g.gpu_model;
+    }
+  }
+  return "";
 }
 
 SharingMode sharing_mode(const std::string& s) {
@@ -86,7 +104,11 @@ class Run {
  public:
   Run(const Scenario& scenario, const Workload& workload, const PolicyConfig& policy,
       std::uint64_t seed, RunSignals& signals)
-      : scenario_(scenario), catalogue_(workload.catalogue), signals_(signals), sim_(seed) {
+      : scenario_(scenario),
+        catalogue_(workload.catalogue),
+        signals_(signals),
+        sim_(seed),
+        reference_gpu_(reference_gpu(scenario)) {
     build_cluster();
     scheduler_ = policies::make_scheduler(policy.scheduler, seed);
     for (const auto& spec : workload.jobs) {
@@ -199,13 +221,29 @@ class Run {
       devices_.push_back(Device{StorageDevice{s.name, s.bandwidth, s.latency, true},
                                 fluid_.add_resource(s.bandwidth)});
     }
+    // Groups with the same topology and GPU model share one Topology (a trace gives one group
+    // per node).
+    std::map<std::pair<std::string, std::string>, std::shared_ptr<const Topology>> topologies;
     for (const auto& g : scenario_.cluster.groups) {
-      const auto topo = std::make_shared<const Topology>(group_topology(g, scenario_.folder));
-      const GpuModel& model = gpu_model(g.gpu_model);
-      const std::int64_t memory = g.gpu_memory > 0 ? g.gpu_memory : model.memory_bytes;
+      auto& topo = topologies[{g.topology, g.gpu_model}];
+      if (!topo) {
+        topo = std::make_shared<const Topology>(group_topology(g, scenario_.folder));
+      }
+      if (g.gpus >= 0 && topo->gpu_count() != g.gpus) {
+        throw InputError(g.where, "topology",
+                         fmt::format("topology '{}' has {} GPUs but node '{}' has {}", g.topology,
+                                     topo->gpu_count(), g.name, g.gpus));
+      }
+      if (topo->gpu_count() > 0 && g.gpu_model.empty()) {
+        throw InputError(g.where, "gpu", "a node with GPUs needs a GPU model");
+      }
+      // A node without GPUs keeps a nominal 1-byte card size (it has no card to fill).
+      const std::int64_t memory = g.gpu_memory > 0      ? g.gpu_memory
+                                  : g.gpu_model.empty() ? 1
+                                                        : gpu_model(g.gpu_model).memory_bytes;
       for (int i = 1; i <= g.count; ++i) {
         Node n;
-        n.name = fmt::format("{}-{:02d}", g.name, i);
+        n.name = node_name(g, i);
         n.group = &g;
         n.topology = topo;
         n.has_nvlink = !topo->nvlink_groups().empty();
@@ -225,8 +263,10 @@ class Run {
         info.node.name = n.name;
         info.node.labels = g.labels;
         info.node.labels["kubernetes.io/hostname"] = n.name;
-        info.node.labels["nvidia.com/gpu.present"] = "true";
-        info.node.labels["nvidia.com/gpu.product"] = g.gpu_model;
+        if (topo->gpu_count() > 0) {
+          info.node.labels["nvidia.com/gpu.present"] = "true";
+          info.node.labels["nvidia.com/gpu.product"] = g.gpu_model;
+        }
         info.node.taints = g.taints;
         info.node.unschedulable = g.unschedulable;
         info.node.allocatable.cpu_milli = g.cpu_milli;
@@ -234,8 +274,34 @@ class Run {
         info.node.allocatable.gpus = n.gpus->schedulable_units();
         view_.nodes.push_back(std::move(info));
         nodes_.push_back(std::move(n));
+        sync_fractional(static_cast<int>(nodes_.size()) - 1);
       }
     }
+  }
+
+  // Fractional nodes: sets the allocatable whole GPUs and GPU share so that allocatable minus
+  // requested is what the device can still place (free cards; the largest share left on a card).
+  void sync_fractional(int n) {
+    const Node& node = nodes_[n];
+    if (node.gpus->sharing().mode != SharingMode::kFractional || node.gpus->card_count() == 0) {
+      return;
+    }
+    int free_cards = 0;
+    std::int64_t most_left = 0;
+    for (int c = 0; c < node.gpus->card_count(); ++c) {
+      double used = 0.0;
+      for (const std::uint64_t p : node.gpus->occupants(c)) {
+        used += node.gpus->compute_share(p, c);
+      }
+      const auto used_milli = static_cast<std::int64_t>(std::llround(used * 1000.0));
+      free_cards += used_milli == 0;
+      most_left = std::max<std::int64_t>(most_left, 1000 - used_milli);
+    }
+    NodeInfo& info = view_.nodes[n];
+    info.node.allocatable.gpus = info.requested.gpus + free_cards;
+    const auto it = info.requested.extended.find(kGpuMilliResource);
+    const std::int64_t requested = it == info.requested.extended.end() ? 0 : it->second;
+    info.node.allocatable.extended[kGpuMilliResource] = requested + most_left;
   }
 
   // ---- arrivals, scheduling, binding ----
@@ -260,6 +326,9 @@ class Run {
       Pod p;
       auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
       spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
+      if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
+        spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
+      }
       p.spec = spec;
       p.job = j;
       pod_index_[spec->name] = static_cast<int>(pods_.size());
@@ -321,9 +390,14 @@ class Run {
     Node& node = nodes_[n];
     const auto& req = pod.spec->requests;
     pod.process = ++next_process_;
-    const auto cards = node.gpus->allocate(pod.process, static_cast<int>(req.gpus),
-                                           static_cast<int>(req.gpu_milli));
-    if (!cards && (req.gpus > 0 || req.gpu_milli > 0)) {
+    // A pod without GPUs takes no card (a trace's CPU-only pod); a GPU-sharing pod asks for one
+    // unit with its share.
+    const bool wants_gpu = req.gpus > 0 || req.gpu_milli > 0;
+    const auto cards =
+        wants_gpu ? node.gpus->allocate(pod.process, std::max(1, static_cast<int>(req.gpus)),
+                                        static_cast<int>(req.gpu_milli))
+                  : std::optional<std::vector<int>>(std::vector<int>{});
+    if (!cards) {
       return false;  // the device plugin cannot satisfy what the scheduler counted
     }
     if (cards) {
@@ -331,6 +405,7 @@ class Run {
     }
     pod.node = n;
     view_.nodes[n].add_pod(pod.spec, sim_.now());
+    sync_fractional(n);
     Job& job = jobs_[pod.job];
     ++job.bound;
     signals_.job.emit(JobEvent{sim_.now(), JobEventKind::kBound, job.spec->name, pod.spec->name,
@@ -357,8 +432,14 @@ class Run {
     job.last_update = sim_.now();
     const Node& first = nodes_[pods_[job.pods.front()].node];
     if (!job.profile) {
-      job.profile = catalogue_.profile(job.spec->model, job.spec->batch_size, job.spec->precision,
-                                       first.group->gpu_model);
+      // A pod without GPUs (a trace's CPU-only pod) runs at the reference GPU's uncontended
+      // speed, so its traced run time is kept (steps were converted at that speed).
+      const bool gpu_job =
+          job.spec->pod_template.requests.gpus > 0 || job.spec->pod_template.requests.gpu_milli > 0;
+      const std::string& gpu =
+          gpu_job && !first.group->gpu_model.empty() ? first.group->gpu_model : reference_gpu_;
+      job.profile =
+          catalogue_.profile(job.spec->model, job.spec->batch_size, job.spec->precision, gpu);
     }
     std::set<int> touched;
     for (const int p : job.pods) {
@@ -654,6 +735,7 @@ class Run {
       node.jobs.erase(j);
       node.gpus->release(pod.process);
       view_.nodes[pod.node].remove_pod(pod.spec->name);
+      sync_fractional(pod.node);
       touched.insert(pod.node);
       pod.node = -1;
     }
@@ -721,7 +803,7 @@ class Run {
     const Device& d = devices_[static_cast<std::size_t>(node.device)];
     s.storage_await_ms =
         storage_await_ms(d.device, fluid_.utilisation(d.resource), scenario_.cluster.max_await_ms);
-    s.gpus_allocatable = static_cast<int>(view_.nodes[n].node.allocatable.gpus);
+    s.gpus_allocatable = node.gpus->schedulable_units();
     s.gpus_allocated = static_cast<int>(view_.nodes[n].requested.gpus);
     return s;
   }
@@ -729,7 +811,7 @@ class Run {
   NodeMetrics agent_sample(int n) const {
     const NodeState s = node_state(n);
     NodeMetrics m;
-    for (const auto used : s.gpu_memory_used) {
+    for (const auto used : s.gpu_memory_used) {  // none on a node without GPUs
       m.gpu_memory_utilization.push_back(static_cast<double>(used) /
                                          static_cast<double>(s.gpu_memory_capacity));
     }
@@ -761,6 +843,7 @@ class Run {
   const workloads::Catalogue& catalogue_;
   RunSignals& signals_;
   Simulation sim_;
+  std::string reference_gpu_;
   FluidSolver fluid_;
   std::vector<Node> nodes_;
   std::vector<Device> devices_;
@@ -786,7 +869,7 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
       workloads::parse_workload(scenario.workload, scenario.path, scenario.folder);
   RandomStream rng(seed, "workload");
   workloads::SpeedReference speed;
-  speed.gpu = scenario.cluster.groups.front().gpu_model;
+  speed.gpu = reference_gpu(scenario);
   Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed)};
   return w;
 }

@@ -33,8 +33,8 @@ struct Workload {
 };
 
 /// Builds the jobs of one seed (stream "workload"): the same for every policy, so comparisons are
-/// paired. Run times given instead of steps convert at the uncontended speed on the first node
-/// group's GPU.
+/// paired. Run times given instead of steps convert at the uncontended speed on the GPU of the
+/// first node group that has one (a trace's CPU-only pods also run at that speed).
 Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
 
 /// Builds `policy`'s scheduler once, so that a bad name or config fails before any run.

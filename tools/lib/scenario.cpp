@@ -10,6 +10,8 @@
 #include "sim/random.hpp"
 #include "sim/units.hpp"
 #include "sim/yaml_fields.hpp"
+#include "topologies/gpu_models.hpp"
+#include "workloads/trace.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -102,18 +104,97 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
   return g;
 }
 
-ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file) {
+// `cluster.nodes_from`: one exact-name group per row of an openb node list. Errors in the list
+// name the CSV's line and column; errors in the section name the scenario's.
+std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::string& file,
+                                        const std::string& folder, NodesFrom& out) {
+  const std::string path = "cluster.nodes_from";
+  Fields f(node, file, path);
+  out.where = location_of(node, file);
+  const std::string rel = f.string("file");
+  out.format = f.choice("format", std::nullopt, {"openb"});
+  NodeGroup base;
+  if (const YAML::Node sharing = f.get("sharing")) {
+    Fields s(sharing, file, f.path_of("sharing"));
+    base.sharing = s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"});
+    base.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
+    s.finish();
+    if (base.sharing != "time-slicing" && base.replicas != 1) {
+      throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
+    }
+  }
+  const std::string topology = f.string("topology", "");
+  base.labels = string_map(f.get("labels"), file, f.path_of("labels"));
+  base.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
+  base.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
+  const fs::path resolved = (fs::path(folder) / rel).lexically_normal();
+  if (!fs::is_regular_file(resolved)) {
+    throw f.error(f.get("file"), "file",
+                  "node list '" + rel + "' not found (looked at " + resolved.string() + ")");
+  }
+  f.finish();
+  out.file = resolved.string();
+  std::vector<NodeGroup> groups;
+  for (const auto& n : workloads::read_openb_nodes(out.file)) {
+    const SourceLocation where{out.file, n.line, 0};
+    NodeGroup g = base;
+    g.name = n.name;
+    g.exact_name = true;
+    g.where = where;
+    g.gpus = n.gpus;
+    g.cpu_milli = n.cpu_milli;
+    g.memory_bytes = n.memory_bytes;
+    if (n.gpus > 0) {
+      try {
+        g.gpu_model = std::string(gpu_model(n.gpu_model).name);
+      } catch (const InputError& e) {
+        throw InputError(where, "model", e.message());
+      }
+      g.labels["tidesim.io/gpu-model"] = n.gpu_model;
+    }
+    g.topology = topology.empty() ? fmt::format("pcie-{}", n.gpus) : topology;
+    groups.push_back(std::move(g));
+  }
+  out.nodes = static_cast<int>(groups.size());
+  return groups;
+}
+
+ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
+                            const std::string& folder) {
   Fields f(node, file, "cluster");
   ClusterConfig c;
   int i = 0;
   std::set<std::string> names;
-  for (const auto& g : sequence_of(f.require("node_groups"), file, "cluster.node_groups")) {
-    NodeGroup group = parse_group(g, file, fmt::format("cluster.node_groups[{}]", i++));
-    if (!names.insert(group.name).second) {
-      throw InputError(group.where, "cluster.node_groups",
-                       "two groups are named '" + group.name + "'");
+  const YAML::Node from = f.get("nodes_from");
+  const YAML::Node groups = from ? f.get("node_groups") : f.require("node_groups");
+  if (groups) {
+    for (const auto& g : sequence_of(groups, file, "cluster.node_groups")) {
+      NodeGroup group = parse_group(g, file, fmt::format("cluster.node_groups[{}]", i++));
+      if (!names.insert(group.name).second) {
+        throw InputError(group.where, "cluster.node_groups",
+                         "two groups are named '" + group.name + "'");
+      }
+      c.groups.push_back(std::move(group));
     }
-    c.groups.push_back(std::move(group));
+  }
+  if (from) {
+    NodesFrom nf;
+    std::set<std::string> node_names;
+    for (const auto& g : c.groups) {
+      for (int k = 1; k <= g.count; ++k) {
+        node_names.insert(node_name(g, k));
+      }
+    }
+    for (auto& g : parse_nodes_from(from, file, folder, nf)) {
+      if (!node_names.insert(g.name).second) {
+        throw InputError(g.where, "sn", "a node named '" + g.name + "' already exists");
+      }
+      c.groups.push_back(std::move(g));
+    }
+    if (nf.nodes == 0) {
+      throw f.error(from, "nodes_from", "the node list '" + nf.file + "' has no nodes");
+    }
+    c.nodes_from = nf;
   }
   if (c.groups.empty()) {
     throw f.error(f.get("node_groups"), "node_groups", "needs at least one node group");
@@ -314,6 +395,10 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
+std::string node_name(const NodeGroup& g, int index) {
+  return g.exact_name ? g.name : fmt::format("{}-{:02d}", g.name, index);
+}
+
 std::string default_scenario_path() {
   if (fs::exists("scenarios/seed-benchmark.yaml")) {
     return "scenarios/seed-benchmark.yaml";
@@ -334,11 +419,11 @@ Scenario load_scenario(const std::string& path) {
   s.hash = fmt::format("{:016x}", stable_hash(text));
   s.name = f.string("name", fs::path(path).stem().string());
   s.description = f.string("description", "");
-  s.cluster = parse_cluster(f.require("cluster"), path);
+  s.cluster = parse_cluster(f.require("cluster"), path, s.folder);
   std::set<std::string> node_names;
   for (const auto& g : s.cluster.groups) {
     for (int i = 1; i <= g.count; ++i) {
-      node_names.insert(fmt::format("{}-{:02d}", g.name, i));
+      node_names.insert(node_name(g, i));
     }
   }
   s.workload = f.require("workload");

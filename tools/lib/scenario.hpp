@@ -23,12 +23,18 @@ struct StorageConfig {
   Duration latency{};
 };
 
-/// A group of identical nodes, named `<name>-01`, `<name>-02`, ...
+/// A group of identical nodes, named `<name>-01`, `<name>-02`, ... (or one node named `name`
+/// exactly, for a node read from a trace).
 struct NodeGroup {
   std::string name;
   int count = 1;
-  /// GPU model name (topologies' catalogue), e.g. "A10".
+  /// One node named exactly `name` (count is 1): the nodes of `cluster.nodes_from`.
+  bool exact_name = false;
+  /// GPU model name (topologies' catalogue), e.g. "A10"; empty for a node without GPUs.
   std::string gpu_model;
+  /// GPUs the node must have (the trace's count, checked against the topology); -1: whatever
+  /// the topology has.
+  int gpus = -1;
   /// A topology preset name or a path to `nvidia-smi topo -m` output (resolved against the
   /// scenario's folder).
   std::string topology;
@@ -50,9 +56,27 @@ struct NodeGroup {
   SourceLocation where;
 };
 
+/// The `cluster.nodes_from` section: nodes read from a trace's node list (docs/scenarios.md).
+struct NodesFrom {
+  /// The node list, resolved against the scenario's folder.
+  std::string file;
+  /// Only "openb" (columns sn,cpu_milli,memory_mib,gpu,model).
+  std::string format = "openb";
+  /// Nodes read (they are also appended to ClusterConfig::groups, one group each).
+  int nodes = 0;
+  SourceLocation where;
+};
+
+/// The node name of the `index`-th (1-based) node of group `g`: `<name>-<index, 2 digits>`, or
+/// `name` for an exact-name group.
+std::string node_name(const NodeGroup& g, int index);
+
 /// The cluster section.
 struct ClusterConfig {
+  /// `node_groups` in order, then one single-node group per `nodes_from` row.
   std::vector<NodeGroup> groups;
+  /// Set when the cluster reads nodes from a trace.
+  std::optional<NodesFrom> nodes_from;
   /// Reads go to a cluster-wide shared device (NFS) when set, instead of the node's own.
   std::optional<StorageConfig> shared_storage;
   /// Full-scale storage await (ms) for the "await_ms" telemetry cap (assumption).

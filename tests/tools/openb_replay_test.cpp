@@ -1,0 +1,228 @@
+// Scenarios whose cluster comes from an openb node list (`cluster.nodes_from`), replaying openb
+// pod lists end to end: a hand-written fixture with outcomes derived by hand, the errors of bad
+// node lists, and a bounded slice of scenarios/openb-default.yaml when the shared data is there.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "sim/error.hpp"
+#include "tools/lib/result.hpp"
+#include "tools/lib/runner.hpp"
+#include "tools/lib/scenario.hpp"
+
+namespace tidesim::app {
+namespace {
+
+const std::string kDir = "tests/tools/data/openb/";
+
+struct Replay {
+  SeedRun run;
+  RunSummary summary;
+  std::map<std::string, JobRecord> jobs;
+};
+
+Replay replay(const Scenario& s, std::size_t policy) {
+  const Workload w = make_jobs(s, 1);
+  Recorder recorder(s.policies[policy].name, 1);
+  RunSignals signals;
+  recorder.attach(signals);
+  Replay r;
+  r.summary = run_policy(s, w, s.policies[policy], 1, signals);
+  r.run = recorder.finish(r.summary.end);
+  for (const auto& j : r.run.jobs) {
+    r.jobs[j.name] = j;
+  }
+  return r;
+}
+
+TEST(OpenbReplay, NodesComeFromTheNodeList) {
+  const Scenario s = load_scenario(kDir + "scenario.yaml");
+  ASSERT_TRUE(s.cluster.nodes_from);
+  EXPECT_EQ(s.cluster.nodes_from->nodes, 4);
+  ASSERT_EQ(s.cluster.groups.size(), 4u);
+  const NodeGroup& cpu = s.cluster.groups[0];
+  EXPECT_EQ(node_name(cpu, 1), "cpu-node");
+  EXPECT_EQ(cpu.gpus, 0);
+  EXPECT_EQ(cpu.gpu_model, "");
+  EXPECT_EQ(cpu.topology, "pcie-0");
+  EXPECT_EQ(cpu.cpu_milli, 8000);
+  EXPECT_EQ(cpu.memory_bytes, 16384LL << 20);
+  EXPECT_FALSE(cpu.labels.contains("tidesim.io/gpu-model"));
+  const NodeGroup& v100 = s.cluster.groups[2];
+  EXPECT_EQ(node_name(v100, 1), "v100-a");
+  EXPECT_EQ(v100.gpus, 4);
+  EXPECT_EQ(v100.gpu_model, "V100M16");
+  EXPECT_EQ(v100.topology, "pcie-4");
+  EXPECT_EQ(v100.sharing, "fractional");
+  EXPECT_EQ(v100.labels.at("tidesim.io/gpu-model"), "V100M16");
+}
+
+// First-fit takes the first feasible node in list order (cpu-node, t4-a, v100-a, t4-b):
+//  cpu-pod (no GPU)              -> cpu-node: the 0-GPU node fits it first;
+//  frac-a (500 milli, T4)        -> t4-a: cpu-node has no GPU share, t4-a's card is free;
+//  frac-b (400 milli, T4)        -> t4-a: 500 milli left on its only card, so it shares it;
+//  frac-c (300 milli, T4)        -> t4-b: t4-a has 100 left, v100-a is not a T4;
+//  multi (2 whole GPUs)          -> v100-a: cpu-node has 0 GPUs, t4-a 1.
+TEST(OpenbReplay, FirstFitPlacesEachPodWhereDerived) {
+  const Scenario s = load_scenario(kDir + "scenario.yaml");
+  const Replay r = replay(s, 0);
+  ASSERT_EQ(r.jobs.size(), 5u);
+  const std::map<std::string, std::string> expected{{"cpu-pod", "cpu-node"},
+                                                    {"frac-a", "t4-a"},
+                                                    {"frac-b", "t4-a"},
+                                                    {"frac-c", "t4-b"},
+                                                    {"multi", "v100-a"}};
+  for (const auto& [job, node] : expected) {
+    const JobRecord& j = r.jobs.at(job);
+    EXPECT_EQ(j.state, "succeeded") << job;
+    ASSERT_EQ(j.nodes.size(), 1u) << job;
+    EXPECT_EQ(j.nodes[0], node) << job;
+    EXPECT_EQ(j.oom_kills, 0) << job;
+  }
+  EXPECT_EQ(r.summary.succeeded, 5);
+  EXPECT_EQ(r.summary.unfinished, 0);
+  // t4-a has one card: frac-a and frac-b share it, and they run at the same time (frac-b starts
+  // at 20 s, frac-a cannot finish before 10 s + its traced 200 s).
+  const JobRecord& a = r.jobs.at("frac-a");
+  const JobRecord& b = r.jobs.at("frac-b");
+  ASSERT_TRUE(a.start_s && a.finish_s && b.start_s);
+  EXPECT_LT(*b.start_s, *a.finish_s);
+  // The CPU-only pod runs at the reference GPU's uncontended speed, i.e. for its traced 100 s
+  // (steps are whole, so within one step of it).
+  const JobRecord& cpu = r.jobs.at("cpu-pod");
+  ASSERT_TRUE(cpu.start_s && cpu.finish_s);
+  EXPECT_NEAR(*cpu.finish_s - *cpu.start_s, 100.0, 1.0);
+  // A GPU-sharing pod's traced run time was measured on its share: the replay converts it to steps
+  // at the reference GPU (T4, the first GPU node) with compute share milli / 1000, and frac-a and
+  // frac-b hold 500 + 400 milli of one card (no contention), so each runs its traced time.
+  EXPECT_NEAR(*a.finish_s - *a.start_s, 200.0, 1.0);
+  ASSERT_TRUE(b.finish_s);
+  EXPECT_NEAR(*b.finish_s - *b.start_s, 300.0, 1.0);
+}
+
+TEST(OpenbReplay, DefaultK8sRunsEveryPodToCompletion) {
+  const Scenario s = load_scenario(kDir + "scenario.yaml");
+  const Replay r = replay(s, 1);
+  EXPECT_EQ(r.summary.succeeded, 5);
+  EXPECT_EQ(r.summary.never_started, 0);
+  // Any node with 2 whole GPUs free takes `multi` (v100-a or t4-b), never
+  // the 0-GPU node or the 1-GPU t4-a.
+  const auto& multi = r.jobs.at("multi").nodes;
+  ASSERT_EQ(multi.size(), 1u);
+  EXPECT_TRUE(multi[0] == "v100-a" || multi[0] == "t4-b") << multi[0];
+  // T4-only pods never land on the V100 node or the CPU node.
+  for (const char* job : {"frac-a", "frac-b", "frac-c"}) {
+    const auto& n = r.jobs.at(job).nodes;
+    ASSERT_EQ(n.size(), 1u);
+    EXPECT_TRUE(n[0] == "t4-a" || n[0] == "t4-b") << job << " on " << n[0];
+  }
+}
+
+// The error of loading `file`, with the field and message checked by the caller.
+InputError error_of(const std::string& file) {
+  try {
+    (void)load_scenario(kDir + file);
+  } catch (const InputError& e) {
+    return e;
+  }
+  ADD_FAILURE() << file << " loaded without an error";
+  return InputError(SourceLocation{}, "", "");
+}
+
+TEST(OpenbReplay, UnknownFormatIsRejected) {
+  const InputError e = error_of("bad-format.yaml");
+  EXPECT_EQ(e.where().line, 2);
+  EXPECT_NE(e.field().find("format"), std::string::npos) << e.field();
+  EXPECT_NE(std::string(e.what()).find("openb"), std::string::npos) << e.what();
+}
+
+TEST(OpenbReplay, MissingNodeListIsNamed) {
+  const InputError e = error_of("missing-file.yaml");
+  EXPECT_NE(e.field().find("file"), std::string::npos) << e.field();
+  EXPECT_NE(e.message().find("no-such-nodes.csv"), std::string::npos) << e.message();
+}
+
+TEST(OpenbReplay, BadRowNamesTheCsvLineAndColumn) {
+  const InputError e = error_of("bad-row.yaml");
+  EXPECT_NE(e.where().file.find("bad-nodes.csv"), std::string::npos) << e.where().file;
+  EXPECT_EQ(e.where().line, 3);
+  EXPECT_NE(e.field().find("cpu_milli"), std::string::npos) << e.field();
+}
+
+TEST(OpenbReplay, UnknownGpuModelNamesTheCsvLine) {
+  const InputError e = error_of("bad-model.yaml");
+  EXPECT_NE(e.where().file.find("bad-model-nodes.csv"), std::string::npos) << e.where().file;
+  EXPECT_EQ(e.where().line, 3);
+  EXPECT_EQ(e.field(), "model");
+  EXPECT_NE(e.message().find("X9000"), std::string::npos) << e.message();
+}
+
+TEST(OpenbReplay, UnknownKeyIsRejected) {
+  const InputError e = error_of("bad-key.yaml");
+  EXPECT_NE(std::string(e.what()).find("gpu"), std::string::npos) << e.what();
+}
+
+TEST(OpenbReplay, RepeatedNodeNameNamesTheCsvLine) {
+  const InputError e = error_of("dup-node.yaml");
+  EXPECT_NE(e.where().file.find("dup-nodes.csv"), std::string::npos) << e.where().file;
+  EXPECT_EQ(e.where().line, 3);
+  EXPECT_EQ(e.field(), "sn");
+}
+
+// A topology override whose GPU count differs from a row's fails when the cluster is built, naming
+// the row (cpu-node, line 2, has 0 GPUs; pcie-2 has 2).
+TEST(OpenbReplay, TopologyOverrideMustMatchTheGpuCount) {
+  const Scenario s = load_scenario(kDir + "bad-topology.yaml");
+  const Workload w = make_jobs(s, 1);
+  RunSignals signals;
+  try {
+    (void)run_policy(s, w, s.policies[0], 1, signals);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.where().file.find("nodes.csv"), std::string::npos) << e.where().file;
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.field(), "topology");
+  }
+}
+
+// scenarios/openb-default.yaml on the real node list, the first 500 pods of the default pod
+// list by submit time, under first-fit (fast); skipped without ../shared/data.
+TEST(OpenbReplay, DefaultScenarioRunsASlice) {
+  const std::string nodes =
+      std::string(TIDESIM_SHARED_DATA_DIR) + "/traces/openb_node_list_all_node.csv";
+  const std::string pods =
+      std::string(TIDESIM_SHARED_DATA_DIR) + "/traces/openb_pod_list_default.csv";
+  if (!std::filesystem::exists(nodes) || !std::filesystem::exists(pods)) {
+    GTEST_SKIP() << "openb traces not found under " << TIDESIM_SHARED_DATA_DIR;
+  }
+  // The scenario names the data relative to scenarios/ (the repository next to shared/).
+  if (!std::filesystem::exists("scenarios/../../shared/data/traces/openb_node_list_all_node.csv")) {
+    GTEST_SKIP() << "scenarios/openb-default.yaml expects ../shared/data next to the repository";
+  }
+  Scenario s = load_scenario("scenarios/openb-default.yaml");
+  ASSERT_TRUE(s.cluster.nodes_from);
+  EXPECT_EQ(s.cluster.nodes_from->nodes, 1523);  // rows of openb_node_list_all_node.csv
+  // A bounded slice: the first 500 pods (submitted from 0 s to 10.2 Ms), sampled daily instead of
+  // hourly so that the test stays fast.
+  s.workload["trace"]["limit"] = 500;
+  s.run.sample_interval = std::chrono::hours(24);
+  s.telemetry.sample_interval = std::chrono::hours(24);
+  s.telemetry.scrape_interval = std::chrono::hours(24);
+  std::size_t first_fit = s.policies.size();
+  for (std::size_t i = 0; i < s.policies.size(); ++i) {
+    if (s.policies[i].scheduler == "first-fit") {
+      first_fit = i;
+    }
+  }
+  ASSERT_LT(first_fit, s.policies.size());
+  const Replay r = replay(s, first_fit);
+  EXPECT_EQ(r.summary.jobs, 500);
+  EXPECT_EQ(r.summary.succeeded + r.summary.failed + r.summary.unfinished, 500);
+  EXPECT_GT(r.summary.succeeded, 0);
+}
+
+}  // namespace
+}  // namespace tidesim::app
