@@ -3,13 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <set>
-#include <sstream>
 
 #include <fmt/core.h>
 
@@ -21,7 +18,6 @@
 #include "sim/telemetry_pipeline.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/gpu_node.hpp"
-#include "topologies/nvidia_smi.hpp"
 #include "topologies/presets.hpp"
 #include "topologies/storage.hpp"
 #include "workloads/catalogue.hpp"
