@@ -2,19 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/errors.hpp"
+
 namespace tidesim {
 namespace {
 
 using namespace std::chrono_literals;
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::message_of;
 
 TEST(Fields, ReadsTypedValues) {
   const auto doc =

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/errors.hpp"
+
 #include <cmath>
 
 #include "sim/error.hpp"
@@ -15,14 +17,7 @@ using namespace std::chrono_literals;
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::message_of;
 
 TEST(Catalogue, ResNet50MeasuredSpeedAndOverheadLine) {
   // A100 AMP: 2470 img/s at batch 256 (NVIDIA DLE). At the measured batch the step is 256/2470 s;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/errors.hpp"
+
 #include "workloads/job.hpp"
 
 namespace tidesim::workloads {
@@ -9,14 +11,7 @@ namespace {
 
 constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::message_of;
 
 TEST(Manifest, SeedResnet50HeavyLoadsAsWritten) {
   const auto all = load_manifests(TIDESIM_SOURCE_DIR "/scenarios/manifests/resnet50-heavy.yaml");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/errors.hpp"
+
 #include <filesystem>
 #include <sstream>
 
@@ -12,14 +14,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::message_of;
 
 const char* kOpenb =
     "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/errors.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,14 +16,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::message_of;
 
 WorkloadSpec parse(const std::string& yaml, const std::string& base_dir = TIDESIM_SOURCE_DIR) {
   const auto doc = load_yaml_string(yaml, "s.yaml");

@@ -8,9 +8,8 @@
 #include "sim/metrics/node_stats.hpp"
 
 namespace tidesim::app {
-namespace {
 
-std::string field(const std::string& s) {
+std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) {
     return s;
   }
@@ -23,6 +22,8 @@ std::string field(const std::string& s) {
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string number(const std::optional<double>& v) {
   return v ? fmt::format("{}", *v) : std::string();
@@ -48,10 +49,10 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
         jct = *j.finish_s - j.submit_s;
       }
       out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                         field(run.policy), run.seed, field(j.name), j.state, j.gpus, field(nodes),
-                         j.submit_s, number(j.first_bind_s), number(j.start_s), number(j.finish_s),
-                         number(wait), number(jct), j.oom_kills, j.restarts, j.evictions,
-                         j.nvlink_required ? "true" : "false", j.nvlink_counted_s,
+                         csv_field(run.policy), run.seed, csv_field(j.name), j.state, j.gpus,
+                         csv_field(nodes), j.submit_s, number(j.first_bind_s), number(j.start_s),
+                         number(j.finish_s), number(wait), number(jct), j.oom_kills, j.restarts,
+                         j.evictions, j.nvlink_required ? "true" : "false", j.nvlink_counted_s,
                          j.nvlink_contended_s);
     }
   }
@@ -77,12 +78,12 @@ void write_node_series_csv(std::ostream& out, const RunResult& result) {
         }
         const std::int64_t capacity = n.gpu_memory_capacity_bytes *
                                       static_cast<std::int64_t>(n.gpu_memory_used_bytes[i].size());
-        out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(run.policy), run.seed,
-                           n.t_s[i], field(n.node), number(metrics::node_gpu_utilization(state)),
-                           used, capacity, number(metrics::node_gpu_memory_utilization(state)),
-                           n.nvlink_competition_index[i],
-                           number(metrics::population_variance(n.nvlink_utilization[i])),
-                           n.storage_await_ms[i], n.gpus_allocated[i], n.gpus_allocatable[i]);
+        out << fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy), run.seed, n.t_s[i],
+            csv_field(n.node), number(metrics::node_gpu_utilization(state)), used, capacity,
+            number(metrics::node_gpu_memory_utilization(state)), n.nvlink_competition_index[i],
+            number(metrics::population_variance(n.nvlink_utilization[i])), n.storage_await_ms[i],
+            n.gpus_allocated[i], n.gpus_allocatable[i]);
       }
     }
   }
@@ -102,8 +103,8 @@ void write_card_series_csv(std::ostream& out, const RunResult& result) {
         const auto& nvl = n.nvlink_utilization[i];
         const std::size_t cards = std::max({util.size(), mem.size()});
         for (std::size_t c = 0; c < cards; ++c) {
-          out << fmt::format("{},{},{},{},{},{},{},{}\n", field(run.policy), run.seed, n.t_s[i],
-                             field(n.node), c,
+          out << fmt::format("{},{},{},{},{},{},{},{}\n", csv_field(run.policy), run.seed, n.t_s[i],
+                             csv_field(n.node), c,
                              c < util.size() ? fmt::format("{}", util[c]) : std::string(),
                              c < mem.size() ? fmt::format("{}", mem[c]) : std::string(),
                              c < nvl.size() ? fmt::format("{}", nvl[c]) : std::string());

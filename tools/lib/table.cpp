@@ -1,5 +1,7 @@
 #include "tools/lib/table.hpp"
 
+#include "tools/lib/csv_out.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -123,20 +125,6 @@ nlohmann::json optional_json(const std::optional<double>& v) {
 
 std::string csv_number(const std::optional<double>& v) {
   return v ? fmt::format("{}", *v) : std::string();
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) {
-    return s;
-  }
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"') {
-      out += '"';
-    }
-    out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace
