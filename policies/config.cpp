@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 
+#include "sim/text_file.hpp"
+
 namespace tidesim::policies {
 
 const std::vector<std::string>& extension_point_names() {
@@ -207,12 +209,7 @@ SchedulerConfig load_scheduler_config_string(const std::string& text, const std:
 }
 
 SchedulerConfig load_scheduler_config_file(const std::string& path) {
-  const YAML::Node probe = load_yaml_file(path);  // surfaces unreadable files with the path
-  (void)probe;
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return load_scheduler_config_string(ss.str(), path);
+  return load_scheduler_config_string(read_text_file(path), path);
 }
 
 }  // namespace tidesim::policies

@@ -4,20 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/text_file.hpp"
 #include "sim/units.hpp"
 
 namespace tidesim {
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 InputError syntax_error(const YAML::Exception& e, const std::string& name) {
   return InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "",
@@ -51,11 +42,11 @@ std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std:
 }
 
 YAML::Node load_yaml_file(const std::string& path) {
-  return load_yaml_string(read_file(path), path);
+  return load_yaml_string(read_text_file(path), path);
 }
 
 std::vector<YAML::Node> load_all_yaml_file(const std::string& path) {
-  return load_all_yaml_string(read_file(path), path);
+  return load_all_yaml_string(read_text_file(path), path);
 }
 
 SourceLocation location_of(const YAML::Node& node, const std::string& file) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/error.hpp"
+#include "sim/text_file.hpp"
 
 namespace tidesim {
 
@@ -225,13 +226,7 @@ Topology parse_nvidia_smi(std::string_view text, const std::string& file,
 }
 
 Topology load_nvidia_smi_file(const std::string& path, const TopologyParams& params) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot read topology file");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_nvidia_smi(text.str(), path, params);
+  return parse_nvidia_smi(read_text_file(path, "topology file"), path, params);
 }
 
 }  // namespace tidesim

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/text_file.hpp"
+
 namespace tidesim::workloads {
 
 std::vector<std::string> split_csv_line(std::string_view line) {
@@ -45,13 +47,7 @@ std::vector<std::string> split_csv_line(std::string_view line) {
 CsvTable::CsvTable(const std::string& path, const std::vector<std::string>& required,
                    const std::vector<std::string>& optional) {
   file_ = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  parse(ss.str(), required, optional);
+  parse(read_text_file(path), required, optional);
 }
 
 CsvTable CsvTable::from_text(const std::string& text, const std::string& name,

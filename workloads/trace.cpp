@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/error.hpp"
+#include "sim/text_file.hpp"
 #include "workloads/csv.hpp"
 
 namespace tidesim::workloads {
@@ -36,16 +37,6 @@ std::vector<std::string> native_required() {
 std::vector<std::string> native_optional() {
   return {"cpu_milli", "memory_mib", "gpu_spec", "qos",        "phase",     "cluster",
           "scheduled", "censored",   "model",    "batch_size", "precision", "steps"};
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 TraceFormat detect(const std::string& text, const std::string& name) {
@@ -357,7 +348,7 @@ Trace parse_trace(const std::string& text, const std::string& name, TraceFormat 
 }
 
 Trace read_trace(const std::string& path, TraceFormat format) {
-  return parse_trace(read_text(path), path, format);
+  return parse_trace(read_text_file(path), path, format);
 }
 
 void write_native(const Trace& trace, std::ostream& out) {

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/text_file.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/lib/csv_out.hpp"
@@ -35,13 +36,6 @@ struct RunOptions {
   int threads = 0;
   bool no_reference = false;
 };
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<app::PolicyConfig> select_policies(const app::Scenario& s,
                                                const std::vector<std::string>& wanted) {
@@ -123,7 +117,8 @@ app::RunResult run_all(const app::Scenario& s, const std::vector<app::PolicyConf
   for (const auto& p : policies) {
     names.push_back(p.name);
   }
-  result.metadata = app::make_metadata(s.name, s.path, read_text(s.path), seeds, names);
+  result.metadata =
+      app::make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"), seeds, names);
   result.runs = std::move(runs);
   return result;
 }

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "sim/random.hpp"
+#include "sim/text_file.hpp"
 #include "sim/units.hpp"
 #include "sim/yaml_fields.hpp"
 #include "topologies/gpu_models.hpp"
@@ -383,16 +384,6 @@ std::vector<ReferenceFigure> parse_reference(const YAML::Node& node, const std::
   return out;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open scenario file");
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 std::string node_name(const NodeGroup& g, int index) {
@@ -407,7 +398,7 @@ std::string default_scenario_path() {
 }
 
 Scenario load_scenario(const std::string& path) {
-  const std::string text = read_text(path);
+  const std::string text = read_text_file(path, "scenario file");
   const YAML::Node root = load_yaml_string(text, path);
   Fields f(root, path, "");
   Scenario s;
