@@ -40,13 +40,17 @@ void SchedulingQueue::push_backoff(Entry e) {
   backoff_.emplace(k, std::move(e));
 }
 
-void SchedulingQueue::add(PodPtr pod, TimePoint now) {
+SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
   Entry e;
+  e.attempts = attempts_[key_of(*pod)];
   e.pod = std::move(pod);
   e.timestamp = now;
   e.seq = next_seq_++;
-  e.attempts = attempts_[key_of(*e.pod)];
-  push_active(std::move(e));
+  return e;
+}
+
+void SchedulingQueue::add(PodPtr pod, TimePoint now) {
+  push_active(make_entry(std::move(pod), now));
 }
 
 void SchedulingQueue::flush(TimePoint now) {
@@ -85,11 +89,7 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now) {
   const std::string key = key_of(*pod);
-  Entry e;
-  e.pod = std::move(pod);
-  e.timestamp = now;
-  e.seq = next_seq_++;
-  e.attempts = attempts_[key];
+  Entry e = make_entry(std::move(pod), now);
   const auto pc = popped_cycle_.find(key);
   const std::int64_t popped = pc == popped_cycle_.end() ? cycle_ : pc->second;
   if (move_request_cycle_ >= popped) {
@@ -100,13 +100,7 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now) {
 }
 
 void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
-  const std::string key = key_of(*pod);
-  Entry e;
-  e.pod = std::move(pod);
-  e.timestamp = now;
-  e.seq = next_seq_++;
-  e.attempts = attempts_[key];
-  push_backoff(std::move(e));
+  push_backoff(make_entry(std::move(pod), now));
 }
 
 void SchedulingQueue::on_cluster_event(TimePoint now) {

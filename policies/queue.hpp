@@ -75,6 +75,8 @@ class SchedulingQueue {
     std::uint64_t seq = 0;
     int attempts = 0;
   };
+  // A queue entry for `pod` added at `now`, with the pod's attempt count so far.
+  Entry make_entry(PodPtr pod, TimePoint now);
   using ActiveKey = std::tuple<std::int64_t, TimePoint, std::uint64_t>;  // (-prio, ts, seq)
   using TimeKey = std::pair<TimePoint, std::uint64_t>;
 
