@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "sim/units.hpp"
+#include "sim/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -20,22 +21,6 @@ std::string scalar(const YAML::Node& n, const std::string& file, const std::stri
     fail(n, file, field, "expected a scalar");
   }
   return n.Scalar();
-}
-
-std::map<std::string, std::string> string_map(const YAML::Node& n, const std::string& file,
-                                              const std::string& field) {
-  std::map<std::string, std::string> out;
-  if (!n || n.IsNull()) {
-    return out;
-  }
-  if (!n.IsMap()) {
-    fail(n, file, field, "expected a mapping");
-  }
-  for (const auto& kv : n) {
-    const std::string k = kv.first.as<std::string>();
-    out[k] = scalar(kv.second, file, field + "." + k);
-  }
-  return out;
 }
 
 std::vector<YAML::Node> list(const YAML::Node& n, const std::string& file,

@@ -65,11 +65,7 @@ void SchedulingQueue::flush(TimePoint now) {
          now - unschedulable_.begin()->first.first >= options_.unschedulable_timeout) {
     Entry e = std::move(unschedulable_.begin()->second);
     unschedulable_.erase(unschedulable_.begin());
-    if (backoff_end(e) > now) {
-      push_backoff(std::move(e));
-    } else {
-      push_active(std::move(e));
-    }
+    requeue(std::move(e), now);
   }
 }
 
@@ -103,16 +99,20 @@ void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
   push_backoff(make_entry(std::move(pod), now));
 }
 
+void SchedulingQueue::requeue(Entry e, TimePoint now) {
+  if (backoff_end(e) > now) {
+    push_backoff(std::move(e));
+  } else {
+    push_active(std::move(e));
+  }
+}
+
 void SchedulingQueue::on_cluster_event(TimePoint now) {
   move_request_cycle_ = cycle_;
   while (!unschedulable_.empty()) {
     Entry e = std::move(unschedulable_.begin()->second);
     unschedulable_.erase(unschedulable_.begin());
-    if (backoff_end(e) > now) {
-      push_backoff(std::move(e));
-    } else {
-      push_active(std::move(e));
-    }
+    requeue(std::move(e), now);
   }
 }
 

@@ -84,6 +84,8 @@ class SchedulingQueue {
   TimePoint backoff_end(const Entry& e) const;
   void push_active(Entry e);
   void push_backoff(Entry e);
+  // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
+  void requeue(Entry e, TimePoint now);
   void flush(TimePoint now);
   static std::string key_of(const PodSpec& pod);
 

@@ -60,6 +60,25 @@ SourceLocation location_of(const YAML::Node& node, const std::string& file) {
   return SourceLocation{file, m.line + 1, m.column + 1};
 }
 
+std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+                                              const std::string& path) {
+  std::map<std::string, std::string> out;
+  if (!node || node.IsNull()) {
+    return out;
+  }
+  if (!node.IsMap()) {
+    throw InputError(location_of(node, file), path, "expected a mapping of names to values");
+  }
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    if (!kv.second.IsScalar()) {
+      throw InputError(location_of(kv.second, file), path + "." + key, "expected a single value");
+    }
+    out[key] = kv.second.Scalar();
+  }
+  return out;
+}
+
 std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& file,
                                     const std::string& path) {
   if (!node.IsSequence()) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -86,6 +87,12 @@ class Fields {
   T parse_with(const std::string& key, std::optional<T> fallback, const char* kind,
                const std::function<T(const std::string&)>& parse);
 };
+
+/// Reads a mapping of names to single values (labels, annotations, env, nodeSelector). An absent or
+/// null node gives an empty map; anything else that is not such a mapping is an InputError naming
+/// `path` (or `path.KEY` for a value that is a list or mapping).
+std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+                                              const std::string& path);
 
 /// Reads a YAML sequence; InputError naming `path` when `node` is not a sequence.
 std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& file,

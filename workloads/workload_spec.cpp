@@ -24,25 +24,6 @@ std::string resolve(const std::string& base_dir, const std::string& path) {
   return (std::filesystem::path(base_dir) / p).lexically_normal().string();
 }
 
-std::map<std::string, std::string> string_map(const YAML::Node& n, const std::string& file,
-                                              const std::string& path) {
-  std::map<std::string, std::string> out;
-  if (!n || n.IsNull()) {
-    return out;
-  }
-  if (!n.IsMap()) {
-    throw InputError(location_of(n, file), path, "expected a mapping");
-  }
-  for (const auto& kv : n) {
-    if (!kv.second.IsScalar()) {
-      throw InputError(location_of(kv.second, file), path + "." + kv.first.as<std::string>(),
-                       "expected a single value");
-    }
-    out[kv.first.as<std::string>()] = kv.second.Scalar();
-  }
-  return out;
-}
-
 // Inline pod fields; applied on top of `pod` (a manifest's template or the defaults).
 void parse_pod(const YAML::Node& n, const std::string& file, const std::string& path,
                PodSpec& pod) {

@@ -19,25 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
-                                              const std::string& path) {
-  std::map<std::string, std::string> out;
-  if (!node) {
-    return out;
-  }
-  if (!node.IsMap()) {
-    throw InputError(location_of(node, file), path, "expected a mapping of names to values");
-  }
-  for (const auto& kv : node) {
-    if (!kv.second.IsScalar()) {
-      throw InputError(location_of(kv.second, file), path + "." + kv.first.as<std::string>(),
-                       "expected a single value");
-    }
-    out[kv.first.as<std::string>()] = kv.second.Scalar();
-  }
-  return out;
-}
-
 StorageConfig parse_storage(const YAML::Node& node, const std::string& file,
                             const std::string& path, const std::string& default_name) {
   Fields f(node, file, path);
