@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/text_file.hpp"
+#include "sim/engine/text_file.hpp"
 
 namespace tidesim::policies {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "policies/registry.hpp"
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim::policies {
 

@@ -16,10 +16,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "sim/api.hpp"
-#include "sim/cluster_view.hpp"
-#include "sim/telemetry.hpp"
-#include "sim/time.hpp"
+#include "sim/api/api.hpp"
+#include "sim/api/cluster_view.hpp"
+#include "sim/api/telemetry.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::policies {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <optional>
 
-#include "sim/units.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/units.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {

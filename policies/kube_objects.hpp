@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/api.hpp"
-#include "sim/telemetry.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/api/api.hpp"
+#include "sim/api/telemetry.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim::policies {
 

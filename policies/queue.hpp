@@ -14,8 +14,8 @@
 #include <tuple>
 
 #include "policies/framework.hpp"
-#include "sim/api.hpp"
-#include "sim/time.hpp"
+#include "sim/api/api.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::policies {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "policies/framework.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim::policies {
 

@@ -13,7 +13,7 @@
 #include "policies/framework.hpp"
 #include "policies/queue.hpp"
 #include "policies/registry.hpp"
-#include "sim/random.hpp"
+#include "sim/engine/random.hpp"
 
 namespace tidesim::policies {
 

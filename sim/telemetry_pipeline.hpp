@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/simulation.hpp"
-#include "sim/telemetry.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/api/telemetry.hpp"
 
 namespace tidesim {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim {
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "sim/fluid.hpp"
+#include "sim/engine/fluid.hpp"
 #include "topologies/topology.hpp"
 
 namespace tidesim {

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/error.hpp"
-#include "sim/text_file.hpp"
+#include "sim/engine/error.hpp"
+#include "sim/engine/text_file.hpp"
 
 namespace tidesim {
 

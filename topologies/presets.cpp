@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "topologies/nvidia_smi.hpp"
 
 namespace tidesim {

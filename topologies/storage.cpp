@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim {
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "workloads/gpu_models.hpp"
 
 namespace tidesim::workloads {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::workloads {
 

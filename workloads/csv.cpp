@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/text_file.hpp"
+#include "sim/engine/text_file.hpp"
 
 namespace tidesim::workloads {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim::workloads {
 

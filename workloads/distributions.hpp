@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/random.hpp"
+#include "sim/engine/random.hpp"
 
 namespace tidesim::workloads {
 

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "topologies/gpu_models.hpp"
 
 namespace tidesim::workloads {

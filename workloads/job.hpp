@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "sim/api.hpp"
-#include "sim/time.hpp"
+#include "sim/api/api.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::workloads {
 

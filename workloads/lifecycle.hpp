@@ -3,7 +3,7 @@
 /// lost to the last checkpoint when a worker dies.
 #include <cstdint>
 
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::workloads {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
-#include "sim/units.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/units.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/api.hpp"
-#include "sim/error.hpp"
+#include "sim/api/api.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim::workloads {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 #include "workloads/catalogue.hpp"
 
 namespace tidesim::workloads {

@@ -7,8 +7,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "sim/error.hpp"
-#include "sim/text_file.hpp"
+#include "sim/engine/error.hpp"
+#include "sim/engine/text_file.hpp"
 #include "workloads/csv.hpp"
 
 namespace tidesim::workloads {

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <numbers>
 
-#include "sim/units.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/units.hpp"
+#include "sim/engine/yaml_fields.hpp"
 #include "workloads/gpu_models.hpp"
 #include "workloads/manifest.hpp"
 #include "workloads/step_time.hpp"

@@ -9,8 +9,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/error.hpp"
-#include "sim/random.hpp"
+#include "sim/engine/error.hpp"
+#include "sim/engine/random.hpp"
 #include "workloads/catalogue.hpp"
 #include "workloads/distributions.hpp"
 #include "workloads/job.hpp"

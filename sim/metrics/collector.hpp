@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "sim/run_signals.hpp"
-#include "sim/time.hpp"
+#include "sim/api/run_signals.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::metrics {
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "sim/run_signals.hpp"
+#include "sim/api/run_signals.hpp"
 
 namespace tidesim::metrics {
 

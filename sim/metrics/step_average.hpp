@@ -2,7 +2,7 @@
 /// Time-weighted mean of a piecewise-constant quantity observed at sample instants.
 #include <optional>
 
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim::metrics {
 

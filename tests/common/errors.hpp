@@ -3,7 +3,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim::test {
 

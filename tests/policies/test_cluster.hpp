@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "sim/cluster_view.hpp"
-#include "sim/telemetry.hpp"
+#include "sim/api/cluster_view.hpp"
+#include "sim/api/telemetry.hpp"
 
 namespace tidesim::policies::testing {
 

@@ -1,8 +1,8 @@
-#include "sim/api.hpp"
+#include "sim/api/api.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/cluster_view.hpp"
+#include "sim/api/cluster_view.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/random.hpp"
+#include "sim/engine/random.hpp"
 
 #include <gtest/gtest.h>
 

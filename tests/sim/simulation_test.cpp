@@ -1,4 +1,4 @@
-#include "sim/simulation.hpp"
+#include "sim/engine/simulation.hpp"
 
 #include <gtest/gtest.h>
 

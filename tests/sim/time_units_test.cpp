@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "sim/time.hpp"
-#include "sim/units.hpp"
+#include "sim/engine/time.hpp"
+#include "sim/engine/units.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The CI regression check.
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tools/lib/check.hpp"
 

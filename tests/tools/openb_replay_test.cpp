@@ -8,10 +8,10 @@
 #include <map>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tools/lib/result.hpp"
-#include "tools/lib/runner.hpp"
-#include "tools/lib/scenario.hpp"
+#include "sim/run.hpp"
+#include "sim/scenario.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tools/lib/result.hpp"
 

@@ -1,5 +1,5 @@
 // End-to-end runs of the driver on tiny scenarios whose outcome follows from the models.
-#include "tools/lib/runner.hpp"
+#include "sim/run.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tools/lib/scenario.hpp"
+#include "sim/scenario.hpp"
 
 #include <gtest/gtest.h>
 

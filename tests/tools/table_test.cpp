@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tools/lib/table.hpp"
 

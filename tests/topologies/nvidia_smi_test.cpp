@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim {
 namespace {

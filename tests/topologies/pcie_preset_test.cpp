@@ -2,7 +2,7 @@
 // nodes"): GPUs in pairs behind PCIe switches, all switches on one host bridge.
 #include <gtest/gtest.h>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/gpu_node.hpp"
 #include "topologies/presets.hpp"

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "sim/error.hpp"
-#include "sim/fluid.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/error.hpp"
+#include "sim/engine/fluid.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "topologies/gpu_models.hpp"
 #include "workloads/gpu_models.hpp"
 

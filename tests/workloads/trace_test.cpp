@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim::workloads {
 namespace {

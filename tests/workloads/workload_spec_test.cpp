@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/yaml_fields.hpp"
 #include "workloads/step_time.hpp"
 
 namespace tidesim::workloads {

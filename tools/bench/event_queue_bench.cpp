@@ -1,8 +1,8 @@
 // Event queue throughput: schedule + dispatch, with and without cancellations.
 #include <benchmark/benchmark.h>
 
-#include "sim/random.hpp"
-#include "sim/simulation.hpp"
+#include "sim/engine/random.hpp"
+#include "sim/engine/simulation.hpp"
 
 namespace tidesim {
 namespace {

@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "sim/fluid.hpp"
+#include "sim/engine/fluid.hpp"
 #include "topologies/link_flows.hpp"
 #include "topologies/presets.hpp"
 

@@ -2,7 +2,7 @@
 #include <benchmark/benchmark.h>
 
 #include "tools/lib/result.hpp"
-#include "tools/lib/runner.hpp"
+#include "sim/run.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/lib/check.hpp"
 #include "tools/lib/result.hpp"

@@ -9,7 +9,7 @@
 
 #include "policies/kube_objects.hpp"
 #include "policies/scheduler.hpp"
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace tidesim::cli {

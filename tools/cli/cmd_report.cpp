@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/lib/csv_out.hpp"
 #include "tools/lib/openmetrics.hpp"

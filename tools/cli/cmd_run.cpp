@@ -10,15 +10,15 @@
 #include <mutex>
 #include <thread>
 
-#include "sim/text_file.hpp"
+#include "sim/engine/text_file.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/lib/csv_out.hpp"
 #include "tools/lib/openmetrics.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
-#include "tools/lib/runner.hpp"
-#include "tools/lib/scenario.hpp"
+#include "sim/run.hpp"
+#include "sim/scenario.hpp"
 #include "tools/lib/table.hpp"
 #include "workloads/workload_spec.hpp"
 
@@ -37,22 +37,22 @@ struct RunOptions {
   bool no_reference = false;
 };
 
-std::vector<app::PolicyConfig> select_policies(const app::Scenario& s,
+std::vector<PolicyConfig> select_policies(const Scenario& s,
                                                const std::vector<std::string>& wanted) {
   if (wanted.empty()) {
     return s.policies;
   }
-  std::vector<app::PolicyConfig> out;
+  std::vector<PolicyConfig> out;
   for (const auto& name : wanted) {
     const auto it = std::find_if(s.policies.begin(), s.policies.end(),
-                                 [&](const app::PolicyConfig& p) { return p.name == name; });
+                                 [&](const PolicyConfig& p) { return p.name == name; });
     if (it != s.policies.end()) {
       out.push_back(*it);
     } else {
       // A policy the scenario does not list: a built-in name, or a scheduler config file
       // (labelled by its file name without the extension).
       const bool file = name.ends_with(".yaml") || name.ends_with(".yml");
-      out.push_back(app::PolicyConfig{file ? fs::path(name).stem().string() : name, name});
+      out.push_back(PolicyConfig{file ? fs::path(name).stem().string() : name, name});
     }
   }
   return out;
@@ -60,11 +60,11 @@ std::vector<app::PolicyConfig> select_policies(const app::Scenario& s,
 
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
 // results: they are stored by index, in policy order then seed order.
-app::RunResult run_all(const app::Scenario& s, const std::vector<app::PolicyConfig>& policies,
+app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
                        const std::vector<std::uint64_t>& seeds, int threads, bool series) {
-  std::vector<app::Workload> jobs(seeds.size());
+  std::vector<Workload> jobs(seeds.size());
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    jobs[i] = app::make_jobs(s, seeds[i]);
+    jobs[i] = make_jobs(s, seeds[i]);
   }
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
@@ -86,7 +86,7 @@ app::RunResult run_all(const app::Scenario& s, const std::vector<app::PolicyConf
         app::Recorder recorder(policy.name, seeds[si], options);
         RunSignals signals;
         recorder.attach(signals);
-        const app::RunSummary summary = app::run_policy(s, jobs[si], policy, seeds[si], signals);
+        const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals);
         runs[k] = recorder.finish(summary.end);
       } catch (...) {
         const std::lock_guard lock(error_mutex);
@@ -123,7 +123,7 @@ app::RunResult run_all(const app::Scenario& s, const std::vector<app::PolicyConf
   return result;
 }
 
-std::optional<app::Reference> reference_of(const app::Scenario& s) {
+std::optional<app::Reference> reference_of(const Scenario& s) {
   if (s.reference.empty()) {
     return std::nullopt;
   }
@@ -166,8 +166,8 @@ void write_outputs(const app::RunResult& result, const std::string& dir) {
 }
 
 int run(const RunOptions& o) {
-  const std::string path = o.scenario.empty() ? app::default_scenario_path() : o.scenario;
-  const app::Scenario s = app::load_scenario(path);
+  const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
+  const Scenario s = load_scenario(path);
   const auto format = app::parse_output_format(o.format);
   const auto policies = select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
@@ -205,12 +205,12 @@ int validate(const std::vector<std::string>& files) {
   int bad = 0;
   for (const auto& f : files) {
     try {
-      const app::Scenario s = app::load_scenario(f);
+      const Scenario s = load_scenario(f);
       // The workload section and the policies are checked too: generate seed 1's jobs and
       // build each scheduler, as a run would.
-      const auto jobs = app::make_jobs(s, s.seeds.front());
+      const auto jobs = make_jobs(s, s.seeds.front());
       for (const auto& p : s.policies) {
-        app::check_policy(s, p);
+        check_policy(s, p);
       }
       int nodes = 0;
       for (const auto& g : s.cluster.groups) {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
 #include "topologies/presets.hpp"
 

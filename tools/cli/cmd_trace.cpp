@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
 #include "workloads/trace.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <exception>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "sim/metrics/catalog.hpp"
 #include "tools/lib/stats.hpp"
 #include "tools/lib/svg_chart.hpp"

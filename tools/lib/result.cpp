@@ -9,9 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 #include "sim/metrics/node_stats.hpp"
-#include "sim/random.hpp"
+#include "sim/engine/random.hpp"
 #include "tidesim/version.hpp"
 #include "tools/lib/stats.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "sim/metrics/collector.hpp"
 #include "sim/metrics/standard_collectors.hpp"
-#include "sim/run_signals.hpp"
+#include "sim/api/run_signals.hpp"
 
 namespace tidesim::app {
 

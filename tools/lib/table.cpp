@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/lib/scenario.hpp"
+#include "sim/scenario.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -7,14 +7,14 @@
 
 #include <fmt/core.h>
 
-#include "sim/random.hpp"
-#include "sim/text_file.hpp"
-#include "sim/units.hpp"
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/random.hpp"
+#include "sim/engine/text_file.hpp"
+#include "sim/engine/units.hpp"
+#include "sim/engine/yaml_fields.hpp"
 #include "topologies/gpu_models.hpp"
 #include "workloads/trace.hpp"
 
-namespace tidesim::app {
+namespace tidesim {
 namespace {
 
 namespace fs = std::filesystem;
@@ -408,4 +408,4 @@ Scenario load_scenario(const std::string& path) {
   return s;
 }
 
-}  // namespace tidesim::app
+}  // namespace tidesim

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/run_signals.hpp"
-#include "tools/lib/scenario.hpp"
+#include "sim/api/run_signals.hpp"
+#include "sim/scenario.hpp"
 #include "workloads/catalogue.hpp"
 #include "workloads/job.hpp"
 
-namespace tidesim::app {
+namespace tidesim {
 
 /// What a run did, besides the signals it emitted.
 struct RunSummary {
@@ -44,4 +44,4 @@ void check_policy(const Scenario& scenario, const PolicyConfig& policy);
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
                       const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals);
 
-}  // namespace tidesim::app
+}  // namespace tidesim

@@ -1,4 +1,4 @@
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
 #include <array>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "sim/text_file.hpp"
+#include "sim/engine/text_file.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim {
 

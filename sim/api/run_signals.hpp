@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/signal.hpp"
-#include "sim/time.hpp"
+#include "sim/engine/signal.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim {
 

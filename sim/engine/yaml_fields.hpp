@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.hpp"
-#include "sim/time.hpp"
+#include "sim/engine/error.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim {
 

@@ -1,4 +1,4 @@
-#include "sim/error.hpp"
+#include "sim/engine/error.hpp"
 
 #include <fmt/core.h>
 

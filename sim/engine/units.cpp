@@ -1,4 +1,4 @@
-#include "sim/units.hpp"
+#include "sim/engine/units.hpp"
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "sim/random.hpp"
+#include "sim/engine/random.hpp"
 
 #include <cassert>
 #include <cmath>

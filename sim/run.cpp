@@ -1,4 +1,4 @@
-#include "tools/lib/runner.hpp"
+#include "sim/run.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +12,9 @@
 
 #include "policies/queue.hpp"
 #include "policies/scheduler.hpp"
-#include "sim/cluster_view.hpp"
-#include "sim/fluid.hpp"
-#include "sim/simulation.hpp"
+#include "sim/api/cluster_view.hpp"
+#include "sim/engine/fluid.hpp"
+#include "sim/engine/simulation.hpp"
 #include "sim/telemetry_pipeline.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/gpu_node.hpp"
@@ -26,7 +26,7 @@
 #include "workloads/step_time.hpp"
 #include "workloads/workload_spec.hpp"
 
-namespace tidesim::app {
+namespace tidesim {
 namespace {
 
 namespace fs = std::filesystem;
@@ -880,4 +880,4 @@ RunSummary run_policy(const Scenario& scenario, const Workload& workload,
   return run.execute();
 }
 
-}  // namespace tidesim::app
+}  // namespace tidesim

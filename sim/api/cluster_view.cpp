@@ -1,4 +1,4 @@
-#include "sim/cluster_view.hpp"
+#include "sim/api/cluster_view.hpp"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "sim/api.hpp"
-#include "sim/time.hpp"
+#include "sim/api/api.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim {
 

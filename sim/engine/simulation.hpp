@@ -5,9 +5,9 @@
 #include <optional>
 #include <string_view>
 
-#include "sim/event_queue.hpp"
-#include "sim/random.hpp"
-#include "sim/time.hpp"
+#include "sim/engine/event_queue.hpp"
+#include "sim/engine/random.hpp"
+#include "sim/engine/time.hpp"
 
 namespace tidesim {
 

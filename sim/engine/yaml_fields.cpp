@@ -1,11 +1,11 @@
-#include "sim/yaml_fields.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
-#include "sim/text_file.hpp"
-#include "sim/units.hpp"
+#include "sim/engine/text_file.hpp"
+#include "sim/engine/units.hpp"
 
 namespace tidesim {
 namespace {

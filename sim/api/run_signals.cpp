@@ -1,4 +1,4 @@
-#include "sim/run_signals.hpp"
+#include "sim/api/run_signals.hpp"
 
 namespace tidesim {
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/api.hpp"
-#include "sim/error.hpp"
+#include "sim/api/api.hpp"
+#include "sim/engine/error.hpp"
 #include "sim/telemetry_pipeline.hpp"
-#include "sim/time.hpp"
+#include "sim/engine/time.hpp"
 
-namespace tidesim::app {
+namespace tidesim {
 
 /// A storage device: bandwidth (bytes/s) and base service latency.
 struct StorageConfig {
@@ -134,4 +134,4 @@ Scenario load_scenario(const std::string& path);
 /// scenarios/seed-benchmark.yaml.
 std::string default_scenario_path();
 
-}  // namespace tidesim::app
+}  // namespace tidesim

@@ -1,4 +1,4 @@
-#include "sim/fluid.hpp"
+#include "sim/engine/fluid.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "sim/api.hpp"
+#include "sim/api/api.hpp"
 
 #include <algorithm>
 #include <charconv>
