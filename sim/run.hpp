@@ -1,8 +1,9 @@
 #pragma once
-/// The run driver: wires a scenario's cluster, jobs and one policy into a simulation, and emits
-/// the run's signals (sim/run_signals.hpp). Job lifecycle, placement on cards, OOM kills,
-/// restarts with back-off, contention for compute, storage and links all happen here; the
-/// models it calls live in topologies/ and workloads/, the decisions in policies/.
+/// A run: one scenario's cluster and jobs under one policy and seed. It composes the cluster
+/// model's parts (sim/cluster.hpp: nodes and the device plugin; sim/job_controller.hpp: pods,
+/// attempts and restarts; sim/execution.hpp: rates, flows, memory and OOM; sim/observation.hpp:
+/// node agents; sim/telemetry_pipeline.hpp: Prometheus) with the policy's scheduling loop
+/// (policies/scheduling_loop.hpp), and emits the run's signals (sim/api/run_signals.hpp).
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,12 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
 
 /// Builds `policy`'s scheduler once, so that a bad name or config fails before any run.
 void check_policy(const Scenario& scenario, const PolicyConfig& policy);
+
+/// Builds everything a run of `scenario` builds, without running it: the cluster (topologies,
+/// GPU models), every policy's scheduler, and the jobs of the first seed with the model profile
+/// of each job on every GPU model it could run on. Throws InputError naming the place of the
+/// first problem.
+void check_scenario(const Scenario& scenario);
 
 /// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,

@@ -12,6 +12,7 @@
 #include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 #include "topologies/gpu_models.hpp"
+#include "topologies/gpu_node.hpp"
 #include "workloads/trace.hpp"
 
 namespace tidesim {
@@ -42,15 +43,23 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
   }
   g.count = static_cast<int>(f.integer("count", 1, 1, 100000));
   g.gpu_model = f.string("gpu");
+  if (!g.gpu_model.empty()) {
+    try {
+      (void)gpu_model(g.gpu_model);  // the one GPU catalogue (topologies/gpu_models.hpp)
+    } catch (const InputError& e) {
+      throw f.error(f.get("gpu"), "gpu", e.message());
+    }
+  }
   g.topology = f.string("topology");
   g.gpu_memory = f.bytes("gpu_memory", 0);
   const YAML::Node sharing = f.get("sharing");
   if (sharing) {
     Fields s(sharing, file, f.path_of("sharing"));
-    g.sharing = s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"});
+    g.sharing = *parse_sharing_mode(
+        s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"}));
     g.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
     s.finish();
-    if (g.sharing != "time-slicing" && g.replicas != 1) {
+    if (g.sharing != SharingMode::kTimeSlicing && g.replicas != 1) {
       throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
     }
   }
@@ -98,10 +107,11 @@ std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::strin
   NodeGroup base;
   if (const YAML::Node sharing = f.get("sharing")) {
     Fields s(sharing, file, f.path_of("sharing"));
-    base.sharing = s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"});
+    base.sharing = *parse_sharing_mode(
+        s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"}));
     base.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
     s.finish();
-    if (base.sharing != "time-slicing" && base.replicas != 1) {
+    if (base.sharing != SharingMode::kTimeSlicing && base.replicas != 1) {
       throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
     }
   }

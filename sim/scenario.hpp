@@ -11,8 +11,9 @@
 
 #include "sim/api/api.hpp"
 #include "sim/engine/error.hpp"
-#include "sim/telemetry_pipeline.hpp"
 #include "sim/engine/time.hpp"
+#include "sim/telemetry_pipeline.hpp"
+#include "topologies/gpu_node.hpp"
 
 namespace tidesim {
 
@@ -40,8 +41,8 @@ struct NodeGroup {
   std::string topology;
   /// GPU memory per card; 0 means the GPU model's.
   std::int64_t gpu_memory = 0;
-  /// exclusive | time-slicing | fractional
-  std::string sharing = "exclusive";
+  /// `sharing.mode`: exclusive | time-slicing | fractional (parse_sharing_mode()).
+  SharingMode sharing = SharingMode::kExclusive;
   /// Time-slicing replicas per card.
   int replicas = 1;
   std::int64_t cpu_milli = 0;

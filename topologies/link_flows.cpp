@@ -6,20 +6,30 @@
 namespace tidesim {
 
 TopologyFlows::TopologyFlows(const Topology& topology, FluidSolver& solver)
-    : topology_(&topology), solver_(&solver) {
-  for (int l = 0; l < topology.directed_link_count(); ++l) {
-    resources_.push_back(solver.add_resource(topology.directed_link_bandwidth(l)));
-  }
-}
+    : topology_(&topology),
+      solver_(&solver),
+      resources_(static_cast<std::size_t>(topology.directed_link_count())) {}
 
-ResourceId TopologyFlows::resource(int link) const {
+ResourceId TopologyFlows::resource(int link) {
   if (link < 0 || link >= static_cast<int>(resources_.size())) {
     throw std::out_of_range("topology flows: no directed link " + std::to_string(link));
   }
-  return resources_[static_cast<std::size_t>(link)];
+  auto& r = resources_[static_cast<std::size_t>(link)];
+  if (!r) {
+    r = solver_->add_resource(topology_->directed_link_bandwidth(link));
+  }
+  return *r;
 }
 
-std::vector<ResourceId> TopologyFlows::ring_resources(std::span<const int> order) const {
+std::vector<ResourceId> TopologyFlows::best_ring_resources(std::span<const int> gpus) {
+  if (gpus.size() < 2) {
+    return {};
+  }
+  const auto order = topology_->best_ring(gpus);
+  return ring_resources(order);
+}
+
+std::vector<ResourceId> TopologyFlows::ring_resources(std::span<const int> order) {
   std::vector<ResourceId> out;
   for (int l : topology_->ring_links(order)) {
     out.push_back(resource(l));
@@ -28,8 +38,7 @@ std::vector<ResourceId> TopologyFlows::ring_resources(std::span<const int> order
 }
 
 FlowId TopologyFlows::add_ring(std::span<const int> gpus, double max_rate) {
-  const auto order = topology_->best_ring(gpus);
-  return solver_->add_flow(ring_resources(order), max_rate);
+  return solver_->add_flow(best_ring_resources(gpus), max_rate);
 }
 
 FlowId TopologyFlows::add_transfer(int a, int b, double max_rate) {

@@ -4,6 +4,7 @@
 /// crosses every directed link of every hop (a link crossed by two hops is consumed twice). The
 /// flow's max-min rate is then the ring's bus bandwidth under contention (NCCL: all-reduce of S
 /// bytes over n GPUs takes S / rate x 2(n-1)/n).
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -12,16 +13,20 @@
 
 namespace tidesim {
 
-/// Binds one node's topology to a solver. Both must outlive this object.
+/// Binds one node's topology to a solver. Both must outlive this object. A link's resource is
+/// added to the solver when a flow first crosses it, so a cluster of thousands of nodes holds
+/// resources only for the links its jobs use.
 class TopologyFlows {
  public:
-  /// Adds one resource per directed link of `topology` to `solver`.
   TopologyFlows(const Topology& topology, FluidSolver& solver);
 
-  /// The resource of directed link `link` (see Topology::route()).
-  ResourceId resource(int link) const;
+  /// The resource of directed link `link` (see Topology::route()), added on first use.
+  ResourceId resource(int link);
   /// The resources a ring in this order crosses, with repeats.
-  std::vector<ResourceId> ring_resources(std::span<const int> order) const;
+  std::vector<ResourceId> ring_resources(std::span<const int> order);
+  /// The resources of the best ring over `gpus` (Topology::best_ring()); empty for fewer than
+  /// two distinct GPUs.
+  std::vector<ResourceId> best_ring_resources(std::span<const int> gpus);
   /// Adds a ring flow over `gpus` in their best ring order (Topology::best_ring()); the caller
   /// calls solver.update() and reads the rate. A set of fewer than two GPUs crosses nothing.
   FlowId add_ring(std::span<const int> gpus, double max_rate = FluidSolver::kUnbounded);
@@ -31,7 +36,7 @@ class TopologyFlows {
  private:
   const Topology* topology_;
   FluidSolver* solver_;
-  std::vector<ResourceId> resources_;
+  std::vector<std::optional<ResourceId>> resources_;
 };
 
 }  // namespace tidesim

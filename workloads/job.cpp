@@ -47,4 +47,18 @@ std::int64_t job_gpus(const JobSpec& job) {
   return per_pod * job.replicas;
 }
 
+std::optional<RestartPolicy> parse_restart_policy(const std::string& text) {
+  if (text == "Never") {
+    return RestartPolicy::kNever;
+  }
+  if (text == "OnFailure") {
+    return RestartPolicy::kOnFailure;
+  }
+  return std::nullopt;
+}
+
+const char* to_string(RestartPolicy policy) {
+  return policy == RestartPolicy::kOnFailure ? "OnFailure" : "Never";
+}
+
 }  // namespace tidesim::workloads

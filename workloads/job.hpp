@@ -10,6 +10,16 @@
 
 namespace tidesim::workloads {
 
+/// What happens when a pod's container fails (Kubernetes restartPolicy; a Job allows only these
+/// two). Never: the pod fails, and the Job controller creates a replacement pod after its
+/// back-off, which the scheduler places afresh. OnFailure: the kubelet restarts the container in
+/// place (same node, same cards) after CrashLoopBackOff.
+enum class RestartPolicy { kNever, kOnFailure };
+
+/// "Never" / "OnFailure"; nullopt for other text.
+std::optional<RestartPolicy> parse_restart_policy(const std::string& text);
+const char* to_string(RestartPolicy policy);
+
 /// One job: `replicas` identical pods (data-parallel workers) started from `pod_template`.
 /// Work is counted in steps of the whole job (every pod does one local step per global step).
 struct JobSpec {
@@ -37,6 +47,8 @@ struct JobSpec {
   Duration checkpoint_interval = std::chrono::minutes(30);
   /// Kubernetes Job backoffLimit: failures allowed before the job is marked failed.
   int backoff_limit = 6;
+  /// The pod template's restartPolicy (docs/model-workloads.md, "Restarts").
+  RestartPolicy restart_policy = RestartPolicy::kNever;
   /// Set for trace jobs whose run was still going at the end of the trace (right-censored).
   bool censored = false;
 };

@@ -14,6 +14,12 @@
 namespace tidesim::workloads {
 namespace {
 
+// The `restart_policy` key: Never | OnFailure (a Job allows no other), else `fallback`.
+RestartPolicy restart_policy(Fields& f, RestartPolicy fallback) {
+  return *parse_restart_policy(
+      f.choice("restart_policy", to_string(fallback), {"Never", "OnFailure"}));
+}
+
 using namespace std::chrono_literals;
 
 std::string resolve(const std::string& base_dir, const std::string& path) {
@@ -269,6 +275,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   job.precision = f.choice("precision", "amp", {"amp", "fp32"});
   job.checkpoint_interval = f.duration("checkpoint_interval", 30min);
   job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
+  job.restart_policy = restart_policy(f, job.restart_policy);
   const bool has_replicas = f.has("replicas");
   if (has_replicas) {
     job.replicas = static_cast<int>(f.integer("replicas", 1, 1, 100'000));
@@ -326,6 +333,7 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
   t.include_unscheduled = f.boolean("include_unscheduled", true);
   t.checkpoint_interval = f.duration("checkpoint_interval", 30min);
   t.backoff_limit = static_cast<int>(f.integer("backoff_limit", 6, 0, 1'000'000));
+  t.restart_policy = restart_policy(f, RestartPolicy::kNever);
   f.finish();
   return t;
 }
@@ -529,6 +537,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     job.precision = r->precision.empty() ? source.precision : r->precision;
     job.checkpoint_interval = source.checkpoint_interval;
     job.backoff_limit = source.backoff_limit;
+    job.restart_policy = source.restart_policy;
     job.censored = r->censored;
     try {
       if (r->steps > 0) {

@@ -73,6 +73,7 @@ struct TraceSource {
   bool include_unscheduled = true;
   Duration checkpoint_interval = std::chrono::minutes(30);
   int backoff_limit = 6;
+  RestartPolicy restart_policy = RestartPolicy::kNever;
   SourceLocation where;
 };
 

@@ -33,6 +33,18 @@ struct JobEvent {
   std::string node;  // empty when not placed
   int gpus = 0;      // GPUs (device-plugin units) the job asks for in total
   bool nvlink_required = false;
+  /// The job's attempt (0 for the first; each restart, in place or with new pods, adds one).
+  int attempt = 0;
+  /// kBound: the cards the device plugin gave the pod, one entry per unit (a card repeats
+  /// under time-slicing). kOomKilled: the card whose memory ran out.
+  std::vector<int> cards;
+  /// kOomKilled: the other jobs with a process on that card, and the card's memory in use
+  /// (after the killing allocation) and capacity, bytes.
+  std::vector<std::string> co_located;
+  std::int64_t memory_used = 0;
+  std::int64_t memory_capacity = 0;
+  /// kFailed and kOomKilled: why, in a few words ("backoffLimit 6 exceeded", ...).
+  std::string reason;
 };
 
 /// True state of one node at a sample instant.

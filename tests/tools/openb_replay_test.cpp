@@ -9,9 +9,9 @@
 #include <string>
 
 #include "sim/engine/error.hpp"
-#include "tools/lib/result.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario.hpp"
+#include "tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -56,7 +56,7 @@ TEST(OpenbReplay, NodesComeFromTheNodeList) {
   EXPECT_EQ(v100.gpus, 4);
   EXPECT_EQ(v100.gpu_model, "V100M16");
   EXPECT_EQ(v100.topology, "pcie-4");
-  EXPECT_EQ(v100.sharing, "fractional");
+  EXPECT_EQ(v100.sharing, SharingMode::kFractional);
   EXPECT_EQ(v100.labels.at("tidesim.io/gpu-model"), "V100M16");
 }
 

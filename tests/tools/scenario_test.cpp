@@ -43,7 +43,7 @@ TEST(Scenario, LoadsEverySection) {
   ASSERT_EQ(s.cluster.groups.size(), 1u);
   const NodeGroup& g = s.cluster.groups[0];
   EXPECT_EQ(g.count, 2);
-  EXPECT_EQ(g.sharing, "time-slicing");
+  EXPECT_EQ(g.sharing, SharingMode::kTimeSlicing);
   EXPECT_EQ(g.replicas, 2);
   EXPECT_DOUBLE_EQ(g.storage.bandwidth, 2e9);
   EXPECT_EQ(g.storage.latency, 200us);

@@ -23,22 +23,14 @@ TEST(Lifecycle, BackoffLimitCountsFailuresBeyondTheLimit) {
   EXPECT_TRUE(backoff_exhausted(1, 0));
 }
 
-TEST(Lifecycle, ResumeFromTheLastCheckpoint) {
-  EXPECT_EQ(last_checkpoint(95min, 30min), 90min);
-  EXPECT_EQ(last_checkpoint(29min, 30min), 0min);
-  EXPECT_EQ(last_checkpoint(95min, 0min), 0min);
-  // 1000 steps saved before the attempt; it ran 95 min at 0.5 s/step; its last checkpoint, at
-  // 90 min = 5400 s, holds 5400 / 0.5 = 10,800 more steps: resume at 11,800.
-  EXPECT_EQ(resume_step(1000, 12'400, 95min, 30min, 0.5), 11'800);
-  // Died before its first checkpoint: back to what was saved before the attempt.
-  EXPECT_EQ(resume_step(1000, 1500, 10min, 30min, 0.5), 1000);
-  // No checkpoints at all: from scratch.
-  EXPECT_EQ(resume_step(1000, 1500, 10min, 0min, 0.5), 0);
-}
-
-TEST(Lifecycle, StateNames) {
-  EXPECT_STREQ(to_string(JobState::kOomKilled), "oom-killed");
-  EXPECT_STREQ(to_string(JobState::kSucceeded), "succeeded");
+TEST(Lifecycle, CrashLoopBackOffDoublesFromTenSecondsAndCapsAtFiveMinutes) {
+  EXPECT_EQ(crash_loop_delay(0), 0s);
+  EXPECT_EQ(crash_loop_delay(1), 10s);
+  EXPECT_EQ(crash_loop_delay(2), 20s);
+  EXPECT_EQ(crash_loop_delay(5), 160s);  // 10 x 2^4
+  EXPECT_EQ(crash_loop_delay(6), 300s);  // 320 s capped at 5 min
+  EXPECT_EQ(crash_loop_delay(1000), 300s);
+  EXPECT_EQ(kCrashLoopResetAfter, 10min);
 }
 
 }  // namespace

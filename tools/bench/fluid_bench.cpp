@@ -54,7 +54,7 @@ struct Cluster {
     const auto ring_left = node.best_ring(left);
     const auto ring_right = node.best_ring(right);
     for (int n = 0; n < kNodes; ++n) {
-      const auto& l = links[static_cast<std::size_t>(n)];
+      auto& l = links[static_cast<std::size_t>(n)];
       flow_paths.push_back(l.ring_resources(ring_left));
       flow_paths.push_back(l.ring_resources(ring_right));
       loader_slots.push_back(static_cast<int>(flow_paths.size()));

@@ -1,0 +1,181 @@
+#include "sim/cluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/core.h>
+
+#include "sim/engine/error.hpp"
+#include "topologies/gpu_models.hpp"
+#include "topologies/presets.hpp"
+
+namespace tidesim {
+
+namespace fs = std::filesystem;
+
+Topology group_topology(const NodeGroup& g, const std::string& folder) {
+  // A node without GPUs has no model to take link figures from: the defaults (PCIe Gen4).
+  TopologyParams params;
+  if (!g.gpu_model.empty()) {
+    try {
+      params = params_for_gpu(g.gpu_model);
+    } catch (const InputError& e) {
+      throw InputError(g.where, "gpu", e.message());
+    }
+  }
+  if (is_preset(g.topology)) {
+    return load_topology(g.topology, params);
+  }
+  const fs::path file = fs::path(folder) / g.topology;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    throw InputError(
+        g.where, "topology",
+        "'" + g.topology + "' is neither a preset nor a file (looked at " + file.string() + ")");
+  }
+  return load_topology(file.string(), params);
+}
+
+std::map<int, int> card_counts(const std::vector<int>& cards) {
+  std::map<int, int> out;
+  for (const int c : cards) {
+    ++out[c];
+  }
+  return out;
+}
+
+Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid) {
+  if (scenario.cluster.shared_storage) {
+    const auto& s = *scenario.cluster.shared_storage;
+    devices_.push_back(StorageResource{StorageDevice{s.name, s.bandwidth, s.latency, true},
+                                       fluid.add_resource(s.bandwidth)});
+  }
+  // Groups with the same topology and GPU model share one Topology (a trace gives one group
+  // per node).
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<const Topology>> topologies;
+  for (const auto& g : scenario.cluster.groups) {
+    auto& topo = topologies[{g.topology, g.gpu_model}];
+    if (!topo) {
+      topo = std::make_shared<const Topology>(group_topology(g, scenario.folder));
+    }
+    if (g.gpus >= 0 && topo->gpu_count() != g.gpus) {
+      throw InputError(g.where, "topology",
+                       fmt::format("topology '{}' has {} GPUs but node '{}' has {}", g.topology,
+                                   topo->gpu_count(), g.name, g.gpus));
+    }
+    if (topo->gpu_count() > 0 && g.gpu_model.empty()) {
+      throw InputError(g.where, "gpu", "a node with GPUs needs a GPU model");
+    }
+    // A node without GPUs keeps a nominal 1-byte card size (it has no card to fill).
+    const std::int64_t memory = g.gpu_memory > 0      ? g.gpu_memory
+                                : g.gpu_model.empty() ? 1
+                                                      : gpu_model(g.gpu_model).memory_bytes;
+    for (int i = 1; i <= g.count; ++i) {
+      ClusterNode n;
+      n.name = node_name(g, i);
+      n.group = &g;
+      n.topology = topo;
+      n.has_nvlink = !topo->nvlink_groups().empty();
+      n.card_memory = memory;
+      n.gpus =
+          std::make_unique<GpuNodeState>(*n.topology, memory, GpuSharing{g.sharing, g.replicas});
+      if (scenario.cluster.shared_storage) {
+        n.device = 0;
+      } else {
+        n.device = static_cast<int>(devices_.size());
+        devices_.push_back(StorageResource{
+            StorageDevice{g.storage.name, g.storage.bandwidth, g.storage.latency, false},
+            fluid.add_resource(g.storage.bandwidth)});
+      }
+      n.uplink = fluid.add_resource(g.uplink_bandwidth);
+      n.links = std::make_unique<TopologyFlows>(*n.topology, fluid);
+      NodeInfo info;
+      info.node.name = n.name;
+      info.node.labels = g.labels;
+      info.node.labels["kubernetes.io/hostname"] = n.name;
+      if (topo->gpu_count() > 0) {
+        info.node.labels["nvidia.com/gpu.present"] = "true";
+        info.node.labels["nvidia.com/gpu.product"] = g.gpu_model;
+      }
+      info.node.taints = g.taints;
+      info.node.unschedulable = g.unschedulable;
+      info.node.allocatable.cpu_milli = g.cpu_milli;
+      info.node.allocatable.memory_bytes = g.memory_bytes;
+      info.node.allocatable.gpus = n.gpus->schedulable_units();
+      view_.nodes.push_back(std::move(info));
+      nodes_.push_back(std::move(n));
+      advertise(static_cast<int>(nodes_.size()) - 1);
+    }
+  }
+}
+
+void Cluster::advertise(int n) {
+  const ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
+  if (node.gpus->sharing().mode != SharingMode::kFractional || node.gpus->card_count() == 0) {
+    return;
+  }
+  int free_cards = 0;
+  std::int64_t most_left = 0;
+  for (int c = 0; c < node.gpus->card_count(); ++c) {
+    double used = 0.0;
+    for (const std::uint64_t p : node.gpus->occupants(c)) {
+      used += node.gpus->compute_share(p, c);
+    }
+    const auto used_milli = static_cast<std::int64_t>(std::llround(used * 1000.0));
+    free_cards += used_milli == 0;
+    most_left = std::max<std::int64_t>(most_left, 1000 - used_milli);
+  }
+  NodeInfo& info = view_.nodes[static_cast<std::size_t>(n)];
+  info.node.allocatable.gpus = info.requested.gpus + free_cards;
+  const auto it = info.requested.extended.find(kGpuMilliResource);
+  const std::int64_t requested = it == info.requested.extended.end() ? 0 : it->second;
+  info.node.allocatable.extended[kGpuMilliResource] = requested + most_left;
+}
+
+std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
+                                              std::shared_ptr<const PodSpec> pod, TimePoint now) {
+  ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
+  const auto& req = pod->requests;
+  const bool wants_gpu = req.gpus > 0 || req.gpu_milli > 0;
+  std::optional<std::vector<int>> cards = std::vector<int>{};
+  if (wants_gpu) {
+    cards = node.gpus->allocate(process, std::max(1, static_cast<int>(req.gpus)),
+                                static_cast<int>(req.gpu_milli));
+    if (!cards) {
+      return std::nullopt;  // the device plugin cannot satisfy what the scheduler counted
+    }
+  }
+  view_.nodes[static_cast<std::size_t>(n)].add_pod(std::move(pod), now);
+  advertise(n);
+  return cards;
+}
+
+void Cluster::unbind(int n, std::uint64_t process, const std::string& pod_name) {
+  nodes_[static_cast<std::size_t>(n)].gpus->release(process);
+  view_.nodes[static_cast<std::size_t>(n)].remove_pod(pod_name);
+  advertise(n);
+}
+
+double Cluster::best_ring_bandwidth(int k) {
+  const auto it = best_ring_bw_.find(k);
+  if (it != best_ring_bw_.end()) {
+    return it->second;
+  }
+  double best = 0.0;
+  const Topology* seen = nullptr;
+  for (const auto& n : nodes_) {
+    if (n.topology.get() == seen) {
+      continue;  // nodes of one group share their topology
+    }
+    seen = n.topology.get();
+    const std::vector<bool> all_free(static_cast<std::size_t>(seen->gpu_count()), true);
+    if (const auto set = seen->best_free_set(k, all_free)) {
+      best = std::max(best, seen->ring_bandwidth(*set));
+    }
+  }
+  best_ring_bw_.emplace(k, best);
+  return best;
+}
+
+}  // namespace tidesim

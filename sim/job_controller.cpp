@@ -1,0 +1,152 @@
+#include "sim/job_controller.hpp"
+
+#include <fmt/core.h>
+
+#include "workloads/lifecycle.hpp"
+
+namespace tidesim {
+
+JobController::JobController(RunContext& run,
+                             std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
+                             std::function<void()> cluster_event, std::function<void()> all_done)
+    : run_(run),
+      enqueue_(std::move(enqueue)),
+      cluster_event_(std::move(cluster_event)),
+      all_done_(std::move(all_done)),
+      unfinished_(static_cast<int>(run.jobs.size())) {}
+
+void JobController::submit(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  job.phase = JobPhase::kPending;
+  run_.signals.job.emit(run_.event(JobEventKind::kSubmitted, j));
+  create_pods(j);
+}
+
+void JobController::create_pods(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  job.pods.clear();
+  job.bound = 0;
+  for (int r = 0; r < job.spec->replicas; ++r) {
+    Pod p;
+    auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
+    spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
+    if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
+      spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
+    }
+    p.spec = spec;
+    p.job = j;
+    const int index = static_cast<int>(run_.pods.size());
+    run_.pod_by_name[spec->name] = index;
+    job.pods.push_back(index);
+    run_.pods.push_back(std::move(p));
+  }
+  for (const int p : job.pods) {
+    enqueue_(run_.pods[static_cast<std::size_t>(p)].spec);
+  }
+}
+
+void JobController::on_bound(int p) {
+  const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+  const int j = pod.job;
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  ++job.bound;
+  JobEvent e = run_.event(JobEventKind::kBound, j);
+  e.pod = pod.spec->name;
+  e.node = run_.cluster.node(pod.node).name;
+  e.cards = pod.cards;
+  run_.signals.job.emit(e);
+  if (job.bound == static_cast<int>(job.pods.size())) {
+    const int attempt = job.attempt;
+    run_.sim.schedule_in(run_.scenario.run.pod_startup, [this, j, attempt] {
+      const Job& again = run_.jobs[static_cast<std::size_t>(j)];
+      if (again.attempt == attempt && again.phase == JobPhase::kPending) {
+        execution_->start(j);
+      }
+    });
+  }
+}
+
+void JobController::on_finished(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  job.phase = JobPhase::kSucceeded;
+  run_.signals.job.emit(run_.event(JobEventKind::kSucceeded, j));
+  delete_pods(j, execution_->stop(j, false));
+  terminal();
+}
+
+void JobController::on_oom(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  const Duration ran = run_.sim.now() - job.started;
+  std::set<int> touched = execution_->stop(j, true);
+  ++job.failures;
+  if (workloads::backoff_exhausted(job.failures, job.spec->backoff_limit)) {
+    fail(j, fmt::format("backoffLimit {} exceeded", job.spec->backoff_limit));
+    delete_pods(j, std::move(touched));
+    terminal();
+    return;
+  }
+  const int attempt = job.attempt;
+  if (job.spec->restart_policy == workloads::RestartPolicy::kOnFailure) {
+    // The kubelet restarts the containers in place; their cards stay allocated.
+    job.phase = JobPhase::kCrashLoop;
+    execution_->refresh(touched);
+    job.crash_restarts = ran >= workloads::kCrashLoopResetAfter ? 1 : job.crash_restarts + 1;
+    run_.sim.schedule_in(workloads::crash_loop_delay(job.crash_restarts), [this, j, attempt] {
+      Job& again = run_.jobs[static_cast<std::size_t>(j)];
+      if (again.attempt != attempt || again.phase != JobPhase::kCrashLoop) {
+        return;
+      }
+      ++again.attempt;
+      again.phase = JobPhase::kPending;
+      run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
+      execution_->start(j);
+    });
+    return;
+  }
+  // Never: the pods are deleted now; the controller replaces them after its back-off.
+  job.phase = JobPhase::kBackoff;
+  delete_pods(j, std::move(touched));
+  run_.sim.schedule_in(workloads::backoff_delay(job.failures), [this, j, attempt] {
+    Job& again = run_.jobs[static_cast<std::size_t>(j)];
+    if (again.attempt != attempt || again.phase != JobPhase::kBackoff) {
+      return;
+    }
+    ++again.attempt;
+    again.phase = JobPhase::kPending;
+    run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
+    create_pods(j);
+  });
+}
+
+void JobController::fail(int j, const std::string& reason) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  job.phase = JobPhase::kFailed;
+  JobEvent e = run_.event(JobEventKind::kFailed, j);
+  e.reason = reason;
+  run_.signals.job.emit(e);
+}
+
+void JobController::delete_pods(int j, std::set<int> touched) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  for (const int p : job.pods) {
+    Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    pod.alive = false;
+    if (pod.node < 0) {
+      continue;
+    }
+    run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
+    run_.pod_by_process.erase(pod.process);
+    touched.insert(pod.node);
+    pod.node = -1;
+  }
+  execution_->refresh(touched);
+  cluster_event_();
+}
+
+void JobController::terminal() {
+  if (--unfinished_ == 0) {
+    all_done_();
+  }
+}
+
+}  // namespace tidesim

@@ -1,0 +1,56 @@
+#pragma once
+/// The Job controller and the kubelet's restarts: a submitted job gets its pods (replicas of the
+/// template), they go to the scheduling loop, and when all are bound the containers start after
+/// `run.pod_startup`. When an attempt fails (OOM), the job's restartPolicy decides:
+///  - Never: the pods fail and are deleted; after the Job controller's back-off (10 s doubling,
+///    6 min cap) new pods are created and scheduled afresh;
+///  - OnFailure: the pods stay bound to their node and cards; the kubelet restarts the
+///    containers in place after CrashLoopBackOff (10 s doubling, 5 min cap, reset after 10 min
+///    of running).
+/// Either way the job resumes from its last checkpoint, and each failure counts against
+/// backoffLimit; past it the job fails and its pods are deleted. A multi-pod job's attempt is
+/// all its pods: one worker's failure stops the others (a collective cannot go on without it).
+#include <functional>
+
+#include "sim/execution.hpp"
+#include "sim/run_context.hpp"
+
+namespace tidesim {
+
+class JobController final : public ExecutionListener {
+ public:
+  /// `enqueue` hands a new pod to the scheduling loop; `cluster_event` tells it that resources
+  /// were freed; `all_done` is called once every job has ended.
+  JobController(RunContext& run, std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
+                std::function<void()> cluster_event, std::function<void()> all_done);
+
+  /// Wires the execution model (constructed after the controller, which is its listener).
+  void set_execution(Execution& execution) { execution_ = &execution; }
+
+  /// Job `j` is submitted now: its pods are created and queued.
+  void submit(int j);
+  /// Pod `p` was bound to `cards` of its node; starts the job once all its pods are bound.
+  void on_bound(int p);
+
+  void on_finished(int j) override;
+  void on_oom(int j) override;
+
+  /// Jobs that have not ended.
+  int unfinished() const { return unfinished_; }
+
+ private:
+  void create_pods(int j);
+  // Deletes the job's pods: cards, view, flows. Tells the loop that resources were freed.
+  void delete_pods(int j, std::set<int> touched);
+  void fail(int j, const std::string& reason);
+  void terminal();
+
+  RunContext& run_;
+  std::function<void(std::shared_ptr<const PodSpec>)> enqueue_;
+  std::function<void()> cluster_event_;
+  std::function<void()> all_done_;
+  Execution* execution_ = nullptr;
+  int unfinished_ = 0;
+};
+
+}  // namespace tidesim

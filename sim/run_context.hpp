@@ -1,0 +1,48 @@
+#pragma once
+/// What the parts of a run share: the simulation, the fluid solver, the cluster, the jobs and
+/// pods, the catalogue, the signals and the run's settings. Each part holds a reference.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/api/run_signals.hpp"
+#include "sim/cluster.hpp"
+#include "sim/engine/fluid.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/jobs.hpp"
+#include "sim/scenario.hpp"
+#include "workloads/catalogue.hpp"
+
+namespace tidesim {
+
+struct RunContext {
+  const Scenario& scenario;
+  const workloads::Catalogue& catalogue;
+  RunSignals& signals;
+  Simulation& sim;
+  FluidSolver& fluid;
+  Cluster& cluster;
+  std::vector<Job> jobs;
+  std::vector<Pod> pods;
+  /// Pod index by pod name, and by process id on its cards.
+  std::unordered_map<std::string, int> pod_by_name;
+  std::unordered_map<std::uint64_t, int> pod_by_process;
+  /// The GPU model whose uncontended speed converts traced run times to steps ("" when no node
+  /// has GPUs).
+  std::string reference_gpu;
+
+  /// A job event of job `j` with the fields every event carries.
+  JobEvent event(JobEventKind kind, int j) const {
+    const Job& job = jobs[static_cast<std::size_t>(j)];
+    JobEvent e;
+    e.at = sim.now();
+    e.kind = kind;
+    e.job = job.spec->name;
+    e.gpus = total_gpus(job);
+    e.nvlink_required = job.nvlink;
+    e.attempt = job.attempt;
+    return e;
+  }
+};
+
+}  // namespace tidesim

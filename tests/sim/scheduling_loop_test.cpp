@@ -1,0 +1,121 @@
+// The scheduling loop alone: its queue comes from the profile, and a cluster event wakes a cycle
+// at once even while a delayed one (the unschedulable flush) is pending.
+#include "policies/scheduling_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace tidesim::policies {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A one-node cluster with `gpus` GPUs; bind() adds the pod to the view and records the time.
+struct OneNode : BindTarget {
+  explicit OneNode(Simulation& s, int gpus) : sim(s) {
+    NodeInfo n;
+    n.node.name = "node";
+    n.node.labels["kubernetes.io/hostname"] = "node";
+    n.node.allocatable = Resources{4000, 16LL << 30, gpus, 0, {}};
+    view.nodes.push_back(n);
+  }
+  bool pod_alive(const PodSpec& pod) const override { return !deleted.contains(pod.name); }
+  bool bind(const PodSpec& pod, int node) override {
+    view.nodes[static_cast<std::size_t>(node)].add_pod(std::make_shared<PodSpec>(pod), sim.now());
+    bound_at[pod.name] = sim.now();
+    return true;
+  }
+  Simulation& sim;
+  ClusterView view;
+  std::map<std::string, TimePoint> bound_at;
+  std::set<std::string> deleted;
+};
+
+PodPtr pod(const std::string& name, std::int32_t priority = 0) {
+  auto p = std::make_shared<PodSpec>();
+  p->name = name;
+  p->priority = priority;
+  p->requests.gpus = 1;
+  return p;
+}
+
+TEST(SchedulingLoop, AClusterEventWakesTheLoopBeforeTheUnschedulableFlush) {
+  Simulation sim;
+  OneNode cluster(sim, 1);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), cluster.view, cluster, 10ms, nullptr,
+                      nullptr);
+  loop.add(pod("a"));
+  loop.add(pod("b"));
+  sim.run(TimePoint(50s));
+  ASSERT_EQ(cluster.bound_at.count("a"), 1u);
+  EXPECT_EQ(cluster.bound_at.at("a"), TimePoint{});
+  EXPECT_EQ(cluster.bound_at.count("b"), 0u) << "no GPU left for b";
+  // b waits in the unschedulable set; the only cycle due is its 5-minute flush (popped at 10 ms).
+  ASSERT_TRUE(loop.next_cycle());
+  EXPECT_EQ(*loop.next_cycle(), TimePoint(10ms + 5min));
+  // At 50 s a freed GPU (pod a deleted) is a cluster event: b binds now, not at the flush.
+  sim.schedule_at(TimePoint(50s), [&] {
+    cluster.view.nodes[0].remove_pod("a");
+    loop.on_cluster_event();
+  });
+  sim.run(TimePoint(400s));
+  ASSERT_EQ(cluster.bound_at.count("b"), 1u);
+  EXPECT_EQ(cluster.bound_at.at("b"), TimePoint(50s));
+}
+
+TEST(SchedulingLoop, CyclesAreSpacedByTheCycleTime) {
+  Simulation sim;
+  OneNode cluster(sim, 8);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), cluster.view, cluster, 10ms, nullptr,
+                      nullptr);
+  for (const char* name : {"a", "b", "c"}) {
+    loop.add(pod(name));
+  }
+  sim.run();
+  EXPECT_EQ(cluster.bound_at.at("a"), TimePoint(0ms));
+  EXPECT_EQ(cluster.bound_at.at("b"), TimePoint(10ms));
+  EXPECT_EQ(cluster.bound_at.at("c"), TimePoint(20ms));
+  EXPECT_EQ(loop.cycles(), 3u);
+  EXPECT_FALSE(loop.next_cycle()) << "idle once the queue is empty";
+}
+
+TEST(SchedulingLoop, DeletedPodsAreDroppedNotScheduled) {
+  Simulation sim;
+  OneNode cluster(sim, 8);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), cluster.view, cluster, 10ms, nullptr,
+                      nullptr);
+  loop.add(pod("a"));
+  loop.add(pod("gone"));
+  cluster.deleted.insert("gone");
+  sim.run();
+  EXPECT_EQ(cluster.bound_at.count("gone"), 0u);
+  EXPECT_EQ(loop.pending(), 0u);
+  EXPECT_EQ(loop.cycles(), 1u) << "a dropped pod takes no scheduling cycle";
+}
+
+TEST(SchedulingLoop, TheQueueFollowsTheProfilesQueueSort) {
+  // Both pods wait for the one GPU; when it frees, PrioritySort (default-k8s) takes the
+  // high-priority pod that came later, FIFOSort (first-fit) the one that came first.
+  for (const auto& [scheduler, first] :
+       std::map<std::string, std::string>{{"default-k8s", "high"}, {"first-fit", "low"}}) {
+    Simulation sim;
+    OneNode cluster(sim, 1);
+    SchedulingLoop loop(sim, make_scheduler(scheduler, 1), cluster.view, cluster, 10ms, nullptr,
+                        nullptr);
+    loop.add(pod("busy"));
+    sim.schedule_at(TimePoint(1s), [&] { loop.add(pod("low", 0)); });
+    sim.schedule_at(TimePoint(2s), [&] { loop.add(pod("high", 100)); });
+    sim.schedule_at(TimePoint(30s), [&] {
+      cluster.view.nodes[0].remove_pod("busy");
+      loop.on_cluster_event();
+    });
+    sim.run(TimePoint(31s));
+    ASSERT_EQ(cluster.bound_at.count(first), 1u) << scheduler;
+    EXPECT_EQ(cluster.bound_at.at(first), TimePoint(30s)) << scheduler;
+    EXPECT_EQ(cluster.bound_at.size(), 2u) << scheduler << ": one GPU, so only one of the two";
+  }
+}
+
+}  // namespace
+}  // namespace tidesim::policies
