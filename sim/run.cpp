@@ -2,12 +2,17 @@
 
 #include <memory>
 #include <set>
+#include <tuple>
+
+#include <fmt/core.h>
 
 #include "policies/scheduler.hpp"
 #include "policies/scheduling_loop.hpp"
 #include "sim/cluster.hpp"
+#include "sim/engine/error.hpp"
 #include "sim/engine/fluid.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/engine/yaml_fields.hpp"
 #include "sim/execution.hpp"
 #include "sim/job_controller.hpp"
 #include "sim/observation.hpp"
@@ -157,6 +162,41 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
 
 void check_policy(const Scenario& /*scenario*/, const PolicyConfig& policy) {
   (void)policies::make_scheduler(policy.scheduler, 1);
+}
+
+void check_scenario(const Scenario& scenario) {
+  FluidSolver fluid;
+  const Cluster cluster(scenario, fluid);
+  for (const auto& p : scenario.policies) {
+    check_policy(scenario, p);
+  }
+  if (scenario.seeds.empty()) {
+    return;
+  }
+  const Workload w = make_jobs(scenario, scenario.seeds.front());
+  // Every job's profile on each GPU model it may run on (and on the reference GPU that converts
+  // run times), as the execution model will ask for it.
+  std::set<std::string> gpus;
+  for (const auto& g : scenario.cluster.groups) {
+    if (!g.gpu_model.empty()) {
+      gpus.insert(g.gpu_model);
+    }
+  }
+  std::set<std::tuple<std::string, int, std::string>> checked;
+  const SourceLocation where = location_of(scenario.workload, scenario.path);
+  for (const auto& job : w.jobs) {
+    if (!checked.emplace(job.model, job.batch_size, job.precision).second) {
+      continue;
+    }
+    for (const auto& gpu : gpus) {
+      try {
+        (void)w.catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+      } catch (const InputError& e) {
+        throw InputError(where, "workload",
+                         fmt::format("job '{}' on {}: {}", job.name, gpu, e.message()));
+      }
+    }
+  }
 }
 
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,

@@ -10,15 +10,18 @@
 #include <mutex>
 #include <thread>
 
+#include "policies/config.hpp"
+#include "policies/scheduler.hpp"
 #include "sim/engine/text_file.hpp"
+#include "sim/run.hpp"
+#include "sim/scenario.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/lib/attempt_log.hpp"
 #include "tools/lib/csv_out.hpp"
 #include "tools/lib/openmetrics.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
-#include "sim/run.hpp"
-#include "sim/scenario.hpp"
 #include "tools/lib/table.hpp"
 #include "workloads/workload_spec.hpp"
 
@@ -38,7 +41,7 @@ struct RunOptions {
 };
 
 std::vector<PolicyConfig> select_policies(const Scenario& s,
-                                               const std::vector<std::string>& wanted) {
+                                          const std::vector<std::string>& wanted) {
   if (wanted.empty()) {
     return s.policies;
   }
@@ -160,6 +163,10 @@ void write_outputs(const app::RunResult& result, const std::string& dir) {
     app::write_card_series_csv(out, result);
   }
   {
+    auto out = open("attempts.csv");
+    app::write_attempts_csv(out, result);
+  }
+  {
     auto out = open("metrics.om.txt");
     app::write_openmetrics(out, result);
   }
@@ -171,6 +178,12 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  {
+    // Everything a run builds, built once up front: bad input fails here with its place.
+    Scenario checked = s;
+    checked.policies = policies;
+    check_scenario(checked);
+  }
   const int threads = o.threads > 0
                           ? o.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -195,23 +208,51 @@ int run(const RunOptions& o) {
   }
   if (!o.output.empty()) {
     write_outputs(result, o.output);
-    std::cerr << "tidesim: wrote result.json, jobs.csv, nodes.csv, cards.csv, metrics.om.txt to "
+    std::cerr << "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, cards.csv, "
+                 "metrics.om.txt to "
               << o.output << "\n";
   }
   return 0;
+}
+
+// True when `path` holds a KubeSchedulerConfiguration (its first document's kind says so).
+bool is_scheduler_config(const std::string& path) {
+  try {
+    const YAML::Node doc = YAML::LoadFile(path);
+    return doc.IsMap() && doc["kind"] && doc["kind"].IsScalar() &&
+           doc["kind"].Scalar() == "KubeSchedulerConfiguration";
+  } catch (const YAML::Exception&) {
+    return false;  // the scenario reader reports the syntax error with its place
+  }
+}
+
+// Builds every profile of a KubeSchedulerConfiguration file as a run would.
+std::string validate_scheduler_config(const std::string& path) {
+  const policies::SchedulerConfig cfg = policies::load_scheduler_config_file(path);
+  std::string names;
+  for (const auto& p : cfg.profiles) {
+    policies::SchedulerOptions options;
+    options.profile = p.scheduler_name;
+    (void)policies::make_scheduler(path, 1, options);
+    names += (names.empty() ? "" : ", ") + p.scheduler_name;
+  }
+  return fmt::format("ok (KubeSchedulerConfiguration, {} profile{}: {})", cfg.profiles.size(),
+                     cfg.profiles.size() == 1 ? "" : "s", names);
 }
 
 int validate(const std::vector<std::string>& files) {
   int bad = 0;
   for (const auto& f : files) {
     try {
-      const Scenario s = load_scenario(f);
-      // The workload section and the policies are checked too: generate seed 1's jobs and
-      // build each scheduler, as a run would.
-      const auto jobs = make_jobs(s, s.seeds.front());
-      for (const auto& p : s.policies) {
-        check_policy(s, p);
+      if (is_scheduler_config(f)) {
+        std::cout << f << ": " << validate_scheduler_config(f) << "\n";
+        continue;
       }
+      const Scenario s = load_scenario(f);
+      // Everything a run builds: the cluster (topologies, GPU models), every policy, the jobs of
+      // the first seed and their model profiles on each GPU model.
+      check_scenario(s);
+      const auto jobs = make_jobs(s, s.seeds.front());
       int nodes = 0;
       for (const auto& g : s.cluster.groups) {
         nodes += g.count;

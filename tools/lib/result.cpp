@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "sim/engine/error.hpp"
-#include "sim/metrics/node_stats.hpp"
 #include "sim/engine/random.hpp"
+#include "sim/metrics/node_stats.hpp"
 #include "tidesim/version.hpp"
 #include "tools/lib/stats.hpp"
 
@@ -214,6 +214,27 @@ json event_json(const EventRecord& e) {
           {"pod", e.pod}, {"node", e.node}, {"fallback_stage", e.fallback_stage}};
 }
 
+json attempt_json(const AttemptRecord& a) {
+  json j = {{"job", a.job},
+            {"attempt", a.attempt},
+            {"pod", a.pod},
+            {"node", a.node},
+            {"cards", a.cards},
+            {"bound_s", optional_number(a.bound_s)},
+            {"started_s", optional_number(a.started_s)},
+            {"ended_s", optional_number(a.ended_s)},
+            {"outcome", a.outcome}};
+  if (a.oom_card) {
+    j["oom"] = {{"card", *a.oom_card},
+                {"memory_used_bytes", a.oom_memory_used},
+                {"memory_capacity_bytes", a.oom_memory_capacity},
+                {"co_located", a.oom_co_located}};
+  } else {
+    j["oom"] = nullptr;
+  }
+  return j;
+}
+
 json optional_vector(const std::vector<std::optional<double>>& v) {
   json out = json::array();
   for (const auto& x : v) {
@@ -281,6 +302,37 @@ EventRecord read_event(const Reader& r, const json& v, const std::string& p) {
   e.node = r.string(r.member(v, p, "node"), p + ".node");
   e.fallback_stage = r.small_int(r.member(v, p, "fallback_stage"), p + ".fallback_stage");
   return e;
+}
+
+AttemptRecord read_attempt(const Reader& r, const json& v, const std::string& p) {
+  AttemptRecord a;
+  a.job = r.string(r.member(v, p, "job"), p + ".job");
+  a.attempt = r.small_int(r.member(v, p, "attempt"), p + ".attempt");
+  a.pod = r.string(r.member(v, p, "pod"), p + ".pod");
+  a.node = r.string(r.member(v, p, "node"), p + ".node");
+  a.cards = r.list<int>(r.member(v, p, "cards"), p + ".cards",
+                        [&r](const json& x, const std::string& q) { return r.small_int(x, q); });
+  a.bound_s = r.optional_number(r.member(v, p, "bound_s"), p + ".bound_s");
+  a.started_s = r.optional_number(r.member(v, p, "started_s"), p + ".started_s");
+  a.ended_s = r.optional_number(r.member(v, p, "ended_s"), p + ".ended_s");
+  a.outcome = r.string(r.member(v, p, "outcome"), p + ".outcome");
+  static const std::set<std::string> kOutcomes{"succeeded", "oom_killed", "stopped",
+                                               "evicted",   "unfinished", "pending"};
+  if (!kOutcomes.contains(a.outcome)) {
+    r.fail(p + ".outcome", "unknown outcome '" + a.outcome + "'");
+  }
+  if (const auto it = v.find("oom"); it != v.end() && !it->is_null()) {
+    const std::string q = p + ".oom";
+    a.oom_card = r.small_int(r.member(*it, q, "card"), q + ".card");
+    a.oom_memory_used = static_cast<std::int64_t>(
+        r.unsigned_integer(r.member(*it, q, "memory_used_bytes"), q + ".memory_used_bytes"));
+    a.oom_memory_capacity = static_cast<std::int64_t>(r.unsigned_integer(
+        r.member(*it, q, "memory_capacity_bytes"), q + ".memory_capacity_bytes"));
+    a.oom_co_located =
+        r.list<std::string>(r.member(*it, q, "co_located"), q + ".co_located",
+                            [&r](const json& x, const std::string& s) { return r.string(x, s); });
+  }
+  return a;
 }
 
 std::vector<double> read_numbers(const Reader& r, const json& v, const std::string& p) {
@@ -363,6 +415,12 @@ SeedRun read_run(const Reader& r, const json& v, const std::string& p) {
   run.events = r.list<EventRecord>(
       r.member(v, p, "events"), p + ".events",
       [&r](const json& x, const std::string& q) { return read_event(r, x, q); });
+  // "attempts" was added to schema version 1 later: optional when reading.
+  if (const auto it = v.find("attempts"); it != v.end()) {
+    run.attempts = r.list<AttemptRecord>(
+        *it, p + ".attempts",
+        [&r](const json& x, const std::string& q) { return read_attempt(r, x, q); });
+  }
   if (const auto it = v.find("series"); it != v.end() && !it->is_null()) {
     run.series = read_series(r, *it, p + ".series");
   }
@@ -451,6 +509,10 @@ nlohmann::json to_json(const RunResult& result) {
     r["events"] = json::array();
     for (const auto& e : run.events) {
       r["events"].push_back(event_json(e));
+    }
+    r["attempts"] = json::array();
+    for (const auto& a : run.attempts) {
+      r["attempts"].push_back(attempt_json(a));
     }
     r["series"] = run.series ? series_json(*run.series) : json(nullptr);
     runs.push_back(std::move(r));
@@ -548,6 +610,7 @@ void Recorder::attach(RunSignals& signals) {
 
 void Recorder::on_job(const JobEvent& event) {
   collectors_.on_job(event);
+  attempts_.on_job(event);
   auto [it, inserted] = jobs_.try_emplace(event.job);
   JobTrack& track = it->second;
   JobRecord& job = track.record;
@@ -686,6 +749,7 @@ SeedRun Recorder::finish(TimePoint end) const {
     run.jobs.push_back(std::move(job));
   }
   run.events = events_;
+  run.attempts = attempts_.finish();
   if (options_.record_series) {
     run.series = series_;
   }

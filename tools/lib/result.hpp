@@ -11,9 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/api/run_signals.hpp"
 #include "sim/metrics/collector.hpp"
 #include "sim/metrics/standard_collectors.hpp"
-#include "sim/api/run_signals.hpp"
+#include "tools/lib/attempt_log.hpp"
 
 namespace tidesim::app {
 
@@ -117,6 +118,8 @@ struct SeedRun {
   metrics::MetricValues metrics;
   std::vector<JobRecord> jobs;
   std::vector<EventRecord> events;
+  /// One record per pod of each attempt (attempts.csv).
+  std::vector<AttemptRecord> attempts;
   /// Absent when the run did not record series (see RecorderOptions).
   std::optional<ClusterSeries> series;
   bool operator==(const SeedRun&) const = default;
@@ -203,6 +206,7 @@ class Recorder {
   std::map<std::string, JobTrack, std::less<>> jobs_;
   std::vector<std::string> job_order_;
   std::vector<EventRecord> events_;
+  AttemptLog attempts_;
   ClusterSeries series_;
   std::map<std::string, std::size_t, std::less<>> node_index_;
 };

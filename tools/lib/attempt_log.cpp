@@ -1,0 +1,132 @@
+#include "tools/lib/attempt_log.hpp"
+
+#include <fmt/core.h>
+
+#include "tools/lib/csv_out.hpp"
+#include "tools/lib/result.hpp"
+
+namespace tidesim::app {
+
+std::vector<std::size_t>& AttemptLog::rows_of(const std::string& job, int attempt) {
+  return by_attempt_[{job, attempt}];
+}
+
+void AttemptLog::on_job(const JobEvent& event) {
+  const double t = to_seconds(event.at);
+  switch (event.kind) {
+    case JobEventKind::kBound: {
+      AttemptRecord r;
+      r.job = event.job;
+      r.attempt = event.attempt;
+      r.pod = event.pod;
+      r.node = event.node;
+      r.cards = event.cards;
+      r.bound_s = t;
+      rows_of(event.job, event.attempt).push_back(rows_.size());
+      rows_.push_back(std::move(r));
+      last_attempt_[event.job] = event.attempt;
+      break;
+    }
+    case JobEventKind::kStarted: {
+      auto& rows = rows_of(event.job, event.attempt);
+      if (rows.empty()) {
+        // Restarted in place (restartPolicy OnFailure): the same pods on the same cards.
+        const auto last = last_attempt_.find(event.job);
+        if (last != last_attempt_.end()) {
+          for (const std::size_t i : rows_of(event.job, last->second)) {
+            AttemptRecord r = rows_[i];
+            r.attempt = event.attempt;
+            r.started_s.reset();
+            r.ended_s.reset();
+            r.outcome.clear();
+            r.oom_card.reset();
+            r.oom_memory_used = r.oom_memory_capacity = 0;
+            r.oom_co_located.clear();
+            rows.push_back(rows_.size());
+            rows_.push_back(std::move(r));
+          }
+        }
+        last_attempt_[event.job] = event.attempt;
+      }
+      for (const std::size_t i : rows_of(event.job, event.attempt)) {
+        rows_[i].started_s = t;
+      }
+      break;
+    }
+    case JobEventKind::kOomKilled:
+    case JobEventKind::kEvicted:
+    case JobEventKind::kSucceeded:
+      for (const std::size_t i : rows_of(event.job, event.attempt)) {
+        AttemptRecord& r = rows_[i];
+        if (r.ended_s) {
+          continue;
+        }
+        r.ended_s = t;
+        if (event.kind == JobEventKind::kSucceeded) {
+          r.outcome = "succeeded";
+        } else if (r.pod != event.pod) {
+          r.outcome = "stopped";
+        } else if (event.kind == JobEventKind::kEvicted) {
+          r.outcome = "evicted";
+        } else {
+          r.outcome = "oom_killed";
+          if (!event.cards.empty()) {
+            r.oom_card = event.cards.front();
+          }
+          r.oom_memory_used = event.memory_used;
+          r.oom_memory_capacity = event.memory_capacity;
+          r.oom_co_located = event.co_located;
+        }
+      }
+      break;
+    case JobEventKind::kSubmitted:
+    case JobEventKind::kRestarted:
+    case JobEventKind::kFailed:
+      break;
+  }
+}
+
+std::vector<AttemptRecord> AttemptLog::finish() const {
+  std::vector<AttemptRecord> out = rows_;
+  for (auto& r : out) {
+    if (!r.ended_s) {
+      r.outcome = r.started_s ? "unfinished" : "pending";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string joined(const auto& items) {
+  std::string s;
+  for (const auto& x : items) {
+    s += (s.empty() ? "" : ";") + fmt::format("{}", x);
+  }
+  return s;
+}
+
+std::string number(const std::optional<double>& v) {
+  return v ? fmt::format("{}", *v) : "";
+}
+
+}  // namespace
+
+void write_attempts_csv(std::ostream& out, const RunResult& result) {
+  out << "policy,seed,job,attempt,pod,node,cards,bound_s,started_s,ended_s,outcome,oom_card,"
+         "oom_memory_used_bytes,oom_memory_capacity_bytes,oom_co_located\n";
+  for (const auto& run : result.runs) {
+    for (const auto& a : run.attempts) {
+      const bool oom = a.oom_card.has_value();
+      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy),
+                         run.seed, csv_field(a.job), a.attempt, csv_field(a.pod), csv_field(a.node),
+                         joined(a.cards), number(a.bound_s), number(a.started_s), number(a.ended_s),
+                         a.outcome, oom ? fmt::format("{}", *a.oom_card) : "",
+                         oom ? fmt::format("{}", a.oom_memory_used) : "",
+                         oom ? fmt::format("{}", a.oom_memory_capacity) : "",
+                         csv_field(joined(a.oom_co_located)));
+    }
+  }
+}
+
+}  // namespace tidesim::app
