@@ -2,8 +2,9 @@
 /// Kubernetes manifests as job templates: batch/v1 Job and v1 Pod, one or many YAML documents per
 /// file. Fields that change placement are read; fields that cannot change a simulated run
 /// (commands, volumes, probes, ...) are accepted and ignored; anything else, and any supported-
-/// looking field the simulator cannot honour (priorityClassName, namespaceSelector, pod overhead,
-/// ...), is an InputError naming file, line and field. docs/scenario-workload.md lists them.
+/// looking field the simulator cannot honour (priorityClassName, namespaceSelector, ...), is an
+/// InputError naming file, line and field. docs/scenario-workload.md lists them. The pod template
+/// is read by the shared Pod reader (sim/api/pod_yaml.hpp, PodReadMode::kManifest).
 #include <string>
 #include <vector>
 
@@ -20,9 +21,9 @@ struct JobTemplate {
   std::string kind;
   /// metadata.name (or generateName for a Job/Pod that only has that).
   std::string name;
-  /// The pod template: requests (summed over containers, at least the largest init container),
-  /// labels and annotations of the pod template, first container's env and image, selectors,
-  /// affinity, tolerations, priority, schedulerName.
+  /// The pod template: containers, init containers and overhead with the effective request
+  /// (pod_requests), labels and annotations of the pod template, first container's env and
+  /// image, selectors, affinity, tolerations, priority, schedulerName.
   PodSpec pod;
   /// Job spec.parallelism (pods running at once); 1 for a Pod.
   int parallelism = 1;

@@ -34,6 +34,11 @@ std::string resolve(const std::string& base_dir, const std::string& path) {
 void parse_pod(const YAML::Node& n, const std::string& file, const std::string& path,
                PodSpec& pod) {
   Fields f(n, file, path);
+  if (f.has("gpus") || f.has("gpu_milli") || f.has("cpu") || f.has("memory")) {
+    // The pod's request is rewritten: a manifest's container breakdown no longer describes it,
+    // so the pod counts as one container from here on (api.hpp, PodSpec::containers).
+    drop_containers(pod);
+  }
   if (f.has("gpus")) {
     pod.requests.gpus = f.integer("gpus", std::nullopt, 0, 1024);
   }
@@ -515,6 +520,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     job.replicas = r->pods;
     job.pod_template = source.pod;
     job.pod_template.name = r->name;
+    drop_containers(job.pod_template);
     job.pod_template.requests.cpu_milli = r->cpu_milli;
     job.pod_template.requests.memory_bytes = r->memory_bytes;
     job.pod_template.requests.gpus = r->gpus_per_pod;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace tidesim::policies {
@@ -160,10 +161,12 @@ int num_feasible_nodes_to_find(int num_all_nodes, int percentage_of_nodes_to_sco
 
 namespace {
 
+// A `resources` list as the v1 config reads it (defaults.go SetDefaults_NodeResourcesFitArgs /
+// SetDefaults_NodeResourcesBalancedAllocationArgs): absent or empty -> `fallback`; a weight of 0
+// (or none) -> 1; validation_pluginargs.go: weight in [1, 100], no duplicates.
 std::vector<ResourceSpec> parse_resources(Fields& f, const std::string& key,
-                                          std::vector<ResourceSpec> fallback,
-                                          bool allow_zero_weight) {
-  if (!f.has(key)) {
+                                          std::vector<ResourceSpec> fallback) {
+  if (!f.has(key) || f.get(key).IsNull()) {
     return fallback;
   }
   std::vector<ResourceSpec> out;
@@ -178,8 +181,7 @@ std::vector<ResourceSpec> parse_resources(Fields& f, const std::string& key,
     if (!seen.insert(name).second) {
       throw r.error(r.get("name"), "name", "resource '" + name + "' listed twice");
     }
-    // defaults.go: a weight of 0 becomes 1; validation_pluginargs.go: weight in [1, 100].
-    std::int64_t w = r.integer("weight", allow_zero_weight ? 0 : 1, 0, 100);
+    std::int64_t w = r.integer("weight", 0, 0, 100);
     if (w == 0) {
       w = 1;
     }
@@ -187,7 +189,7 @@ std::vector<ResourceSpec> parse_resources(Fields& f, const std::string& key,
     out.push_back(make_resource_spec(name, w));
   }
   if (out.empty()) {
-    throw f.error(f.get(key), key, "must list at least one resource");
+    return fallback;
   }
   return out;
 }
@@ -252,7 +254,7 @@ FitArgs parse_fit_args(const PluginArgs& args) {
     out.strategy = type == "LeastAllocated"  ? ScoringStrategy::kLeastAllocated
                    : type == "MostAllocated" ? ScoringStrategy::kMostAllocated
                                              : ScoringStrategy::kRequestedToCapacityRatio;
-    out.resources = parse_resources(s, "resources", default_cpu_memory(), true);
+    out.resources = parse_resources(s, "resources", default_cpu_memory());
     if (s.has("requestedToCapacityRatio")) {
       if (out.strategy != ScoringStrategy::kRequestedToCapacityRatio) {
         throw s.error(s.get("requestedToCapacityRatio"), "requestedToCapacityRatio",
@@ -299,7 +301,8 @@ class NodeResourcesFit final : public PreFilterPlugin,
   std::string_view name() const override { return "NodeResourcesFit"; }
 
   Status pre_filter(CycleContext&, const PodSpec& pod) override {
-    // computePodResourceRequest: the pod's summed requests (init containers are not modelled).
+    // computePodResourceRequest: the pod's effective request (containers, init containers,
+    // overhead: pod_requests).
     request_ = &pod.requests;
     return Status::success();
   }
@@ -340,7 +343,8 @@ class NodeResourcesFit final : public PreFilterPlugin,
   }
 
   Status pre_score(CycleContext&, const PodSpec& pod, std::span<const int>) override {
-    // Fit scores with the non-zero defaults for cpu/memory (util/pod_resources.go).
+    // Fit scores with the non-zero defaults for cpu/memory, per container
+    // (resource_allocation.go calculatePodResourceRequest with NonMissingContainerRequests).
     score_request_ = non_zero_requests(pod);
     return Status::success();
   }
@@ -377,20 +381,35 @@ class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
       : resources_(std::move(resources)), req_(resources_.size()), alloc_(resources_.size()) {}
   std::string_view name() const override { return "NodeResourcesBalancedAllocation"; }
 
-  Status pre_score(CycleContext&, const PodSpec& pod, std::span<const int>) override {
-    request_ = &pod.requests;  // useRequested: the real requests, no non-zero defaults
+  // useRequested: the real requests (pod.requests), no non-zero defaults.
+  Status pre_score(CycleContext& ctx, const PodSpec& pod, std::span<const int>) override {
+    // balanced_allocation.go PreScore: a pod requesting none of the scored resources (best
+    // effort) is not scored by this plugin (kubernetes issue 129138).
+    if (best_effort(pod)) {
+      return Status{Code::kSkip, {}, {}};
+    }
+    pre_scored_cycle_ = ctx.cycle;
     return Status::success();
   }
 
   std::int64_t score(CycleContext& ctx, const PodSpec& pod, int node_index) override {
-    gather(ctx.cluster.nodes[node_index], request_ ? *request_ : pod.requests, true, resources_,
-           req_, alloc_);
+    // Score without this cycle's PreScore computes the request itself (and gives a best-effort
+    // pod 0), as balanced_allocation.go Score does when the cycle state has no entry.
+    if (pre_scored_cycle_ != ctx.cycle && best_effort(pod)) {
+      return 0;
+    }
+    gather(ctx.cluster.nodes[node_index], pod.requests, true, resources_, req_, alloc_);
     return balanced_resource_score(req_, alloc_);
   }
 
  private:
+  bool best_effort(const PodSpec& pod) const {
+    return std::all_of(resources_.begin(), resources_.end(),
+                       [&](const ResourceSpec& s) { return amount_of(pod.requests, s) == 0; });
+  }
+
   std::vector<ResourceSpec> resources_;
-  const Resources* request_ = nullptr;
+  std::optional<std::uint64_t> pre_scored_cycle_;
   std::vector<std::int64_t> req_;
   std::vector<std::int64_t> alloc_;
 };
@@ -404,7 +423,7 @@ std::unique_ptr<Plugin> make_node_resources_fit(const PluginArgs& args) {
 
 std::unique_ptr<Plugin> make_balanced_allocation(const PluginArgs& args) {
   Fields f = args_fields(args);
-  auto resources = parse_resources(f, "resources", default_cpu_memory(), false);
+  auto resources = parse_resources(f, "resources", default_cpu_memory());
   f.finish();
   return std::make_unique<BalancedAllocation>(std::move(resources));
 }

@@ -29,6 +29,33 @@ Resources& Resources::operator-=(const Resources& o) {
 
 namespace {
 
+// Per-resource maximum (maxResourceList), into `a`.
+void max_into(Resources& a, const Resources& b) {
+  a.cpu_milli = std::max(a.cpu_milli, b.cpu_milli);
+  a.memory_bytes = std::max(a.memory_bytes, b.memory_bytes);
+  a.gpus = std::max(a.gpus, b.gpus);
+  a.gpu_milli = std::max(a.gpu_milli, b.gpu_milli);
+  for (const auto& [name, value] : b.extended) {
+    auto& mine = a.extended[name];
+    mine = std::max(mine, value);
+  }
+}
+
+// One container's requests; with kNonZero a CPU or memory key it does not set takes the default
+// (applyNonMissing in k8s.io/component-helpers/resource/helpers.go).
+Resources container_request(const Container& c, RequestKind kind) {
+  Resources r = c.requests;
+  if (kind == RequestKind::kNonZero) {
+    if (!c.cpu_set) {
+      r.cpu_milli = kDefaultMilliCpuRequest;
+    }
+    if (!c.memory_set) {
+      r.memory_bytes = kDefaultMemoryRequest;
+    }
+  }
+  return r;
+}
+
 std::optional<long long> to_integer(const std::string& s) {
   long long v = 0;
   const auto* end = s.data() + s.size();
@@ -72,6 +99,62 @@ bool holds(const SelectorRequirement& r, const std::map<std::string, std::string
 }
 
 }  // namespace
+
+namespace {
+
+Resources sum_requests(const PodSpec& pod, RequestKind kind) {
+  if (!pod.containers) {
+    // A pod built without a container list: one container, setting the keys it has non-zero.
+    Container one;
+    one.requests = pod.requests;
+    one.cpu_set = pod.requests.cpu_milli != 0;
+    one.memory_set = pod.requests.memory_bytes != 0;
+    return container_request(one, kind);
+  }
+  // resource.PodRequests: containers and sidecars add up; each init container runs with the
+  // sidecars started before it; the pod needs the larger of the two; overhead comes on top.
+  Resources sum;
+  for (const Container& c : *pod.containers) {
+    sum += container_request(c, kind);
+  }
+  Resources sidecars;
+  Resources init_max;
+  for (const Container& c : pod.init_containers) {
+    Resources r = container_request(c, kind);
+    if (c.restartable) {
+      sum += r;
+      sidecars += r;
+      r = sidecars;
+    } else {
+      r += sidecars;
+    }
+    max_into(init_max, r);
+  }
+  max_into(sum, init_max);
+  sum += pod.overhead;
+  return sum;
+}
+
+}  // namespace
+
+Resources pod_requests(const PodSpec& pod, RequestKind kind) {
+  if (kind == RequestKind::kEffective) {
+    return sum_requests(pod, kind);
+  }
+  // Defaults touch only CPU and memory; every other resource is the pod's effective request as
+  // it stands (the run may add extended resources to `requests`, e.g. tidesim.io/gpu-milli).
+  const Resources non_zero = sum_requests(pod, kind);
+  Resources r = pod.requests;
+  r.cpu_milli = non_zero.cpu_milli;
+  r.memory_bytes = non_zero.memory_bytes;
+  return r;
+}
+
+void drop_containers(PodSpec& pod) {
+  pod.containers.reset();
+  pod.init_containers.clear();
+  pod.overhead = Resources{};
+}
 
 bool matches(const std::vector<SelectorRequirement>& requirements,
              const std::map<std::string, std::string>& labels) {

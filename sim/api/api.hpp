@@ -107,6 +107,22 @@ struct TopologySpreadConstraint {
                          const TopologySpreadConstraint&) = default;
 };
 
+/// One container's resources (v1.Container.resources). `requests` already holds Kubernetes' API
+/// defaulting (a key with a limit and no request takes the limit). `cpu_set` / `memory_set` say
+/// whether the requests list has the key at all: an explicit `cpu: "0"` is set (and stays 0 for
+/// scoring); a missing key gets kube-scheduler's non-zero default.
+struct Container {
+  std::string name;
+  Resources requests;
+  Resources limits;
+  bool cpu_set = false;
+  bool memory_set = false;
+  /// An init container with restartPolicy Always (a sidecar): it keeps running beside the
+  /// regular containers.
+  bool restartable = false;
+  friend bool operator==(const Container&, const Container&) = default;
+};
+
 /// What the scheduler knows about a pod (the v1.Pod fields that matter for placement).
 struct PodSpec {
   std::string name;
@@ -117,8 +133,20 @@ struct PodSpec {
   std::string image;                       // first container's image
   std::string scheduler_name = "default-scheduler";
   std::int32_t priority = 0;
-  Resources requests;  // summed over containers
-  Resources limits;
+  /// The effective request (what the Fit filter checks and the node's `requested` sums):
+  /// pod_requests(*this) when `containers` is set (the sum over containers, at least each init
+  /// container, plus overhead); set directly for a pod built without containers.
+  Resources requests;
+  Resources limits;  // summed over containers
+  /// spec.containers, spec.initContainers, spec.overhead as read from a Pod or Job manifest.
+  /// nullopt for a pod built without a container list (a scenario's inline pod, a trace row): it
+  /// counts as ONE container whose requests are `requests` and whose set keys are the non-zero
+  /// ones (so a missing or zero CPU/memory gets the non-zero default). An empty vector is a pod
+  /// with no containers at all (kube-scheduler's own tests use them): it requests nothing.
+  /// Code that rewrites `requests` must reset `containers`, `init_containers` and `overhead`.
+  std::optional<std::vector<Container>> containers;
+  std::vector<Container> init_containers;
+  Resources overhead;
   std::map<std::string, std::string> node_selector;
   std::string node_name;  // spec.nodeName, if pinned
   NodeAffinity node_affinity;
@@ -138,6 +166,31 @@ struct NodeSpec {
   Resources allocatable;
   friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
 };
+
+/// Which requests to sum (k8s.io/component-helpers resource.PodResourcesOptions).
+enum class RequestKind {
+  kEffective,  ///< as written (after API defaulting): what Filter and BalancedAllocation use
+  kNonZero,    ///< a CPU or memory key a container does not set counts as 100m / 200Mi
+};
+
+/// Defaults kube-scheduler assumes for a container with no CPU / memory request when scoring
+/// (pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest).
+inline constexpr std::int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
+
+/// The pod's request, as k8s.io/component-helpers resource.PodRequests computes it: the sum over
+/// `containers` and restartable (sidecar) init containers; then, for each init container in
+/// order, its request plus the sidecars started before it; the maximum of the two per resource;
+/// plus `overhead`. With kNonZero, each container (and init container) that does not set CPU or
+/// memory counts kDefaultMilliCpuRequest / kDefaultMemoryRequest for it
+/// (NonMissingContainerRequests); the defaults touch only CPU and memory, so the other resources
+/// of a kNonZero result are `pod.requests`' own. A pod without a container list is one container
+/// (see PodSpec::containers). This is the one place non-zero requests are computed.
+Resources pod_requests(const PodSpec& pod, RequestKind kind = RequestKind::kEffective);
+
+/// Forgets how `pod`'s request is made up (containers, init containers, overhead), keeping
+/// `requests` as it is: for code about to rewrite `requests`.
+void drop_containers(PodSpec& pod);
 
 /// True when `labels` satisfy `selector` (metav1.LabelSelectorAsSelector semantics; an empty
 /// selector matches everything).

@@ -5,14 +5,7 @@
 namespace tidesim {
 
 Resources non_zero_requests(const PodSpec& pod) {
-  Resources r = pod.requests;
-  if (r.cpu_milli == 0) {
-    r.cpu_milli = kDefaultMilliCpuRequest;
-  }
-  if (r.memory_bytes == 0) {
-    r.memory_bytes = kDefaultMemoryRequest;
-  }
-  return r;
+  return pod_requests(pod, RequestKind::kNonZero);
 }
 
 void NodeInfo::add_pod(std::shared_ptr<const PodSpec> pod, TimePoint when) {

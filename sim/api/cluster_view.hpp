@@ -10,17 +10,13 @@
 
 namespace tidesim {
 
-/// Defaults kube-scheduler assumes for a container with no request when scoring
-/// (pkg/scheduler/util/pod_resources.go: DefaultMilliCPURequest, DefaultMemoryRequest).
-inline constexpr std::int64_t kDefaultMilliCpuRequest = 100;
-inline constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
-
 /// One node and what is bound to it (framework.NodeInfo).
 struct NodeInfo {
   NodeSpec node;
   /// Sum of the requests of the pods bound here.
   Resources requested;
-  /// The same with kube-scheduler's non-zero defaults for CPU and memory (used by scoring).
+  /// The sum of pod_requests(pod, RequestKind::kNonZero) (framework.NodeInfo.NonZeroRequested;
+  /// scoring reads its CPU and memory).
   Resources non_zero_requested;
   /// Pods bound to the node, in binding order.
   std::vector<std::shared_ptr<const PodSpec>> pods;
@@ -34,7 +30,7 @@ struct NodeInfo {
   bool remove_pod(const std::string& pod_name);
 };
 
-/// The requests of `pod` with the non-zero CPU/memory defaults applied.
+/// pod_requests(pod, RequestKind::kNonZero): the request scoring uses.
 Resources non_zero_requests(const PodSpec& pod);
 
 /// All nodes, in a fixed order (the order of the scenario).

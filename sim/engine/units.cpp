@@ -164,13 +164,14 @@ std::int64_t parse_cpu_millis(std::string_view text) {
   if (value < 0) {
     throw std::invalid_argument("'" + std::string(text) + "' is negative");
   }
-  if (rest == "m") {
-    return static_cast<std::int64_t>(std::llround(value));
-  }
-  if (!rest.empty()) {
+  if (!rest.empty() && rest != "m") {
     throw std::invalid_argument("'" + std::string(text) + "' is not " + what);
   }
-  return static_cast<std::int64_t>(std::llround(value * 1000.0));
+  const double millis = rest == "m" ? value : value * 1000.0;
+  if (millis > 9.0e18) {  // llround of a value beyond int64 is undefined
+    throw std::invalid_argument("'" + std::string(text) + "' is out of range");
+  }
+  return static_cast<std::int64_t>(std::llround(millis));
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/common/cli.hpp"
 
@@ -82,6 +83,66 @@ TEST_F(ExplainCli, BadInputExitsTwo) {
   EXPECT_NE(o.out.find("items[0].status.allocatable.cpu"), std::string::npos) << o.out;
   const Output s = run(std::string("explain ") + kList + " --scheduler no-such-thing");
   EXPECT_EQ(s.code, 2) << s.out;
+}
+
+// Raw score of `plugin` on each node (-1 where the plugin did not score), from explain's JSON.
+std::vector<std::int64_t> raw_scores(const nlohmann::json& j, const std::string& plugin) {
+  std::vector<std::int64_t> out;
+  for (const auto& n : j["nodes"]) {
+    std::int64_t raw = -1;
+    for (const auto& s : n["scores"]) {
+      if (s["plugin"] == plugin) {
+        raw = s["raw"];
+      }
+    }
+    out.push_back(raw);
+  }
+  return out;
+}
+
+nlohmann::json explain_json(const std::string& args) {
+  const Output o = run("explain " + args + " --format json");
+  EXPECT_EQ(o.code, 0) << o.out;
+  return o.code == 0 ? nlohmann::json::parse(o.out) : nlohmann::json::object();
+}
+
+using Scores = std::vector<std::int64_t>;
+const std::string kData = "tests/policies/data/";
+
+// Kubernetes' own cases (k8s_score_cases_test.cpp has them all) through the real CLI, from
+// `kubectl get -o yaml`-style Lists: least_allocated_test.go "resources requested, pods scheduled
+// with resources" (57 / 45); balanced allocation of the same nodes, derived by hand: node1 cpu
+// 6000/10000 = 0.6, memory 5000/20000 = 0.25 -> std 0.175 -> 82; node2 0.6 / 0.5 -> 95.
+TEST_F(ExplainCli, K8sLeastAllocatedCase) {
+  const auto j = explain_json(kData + "k8s-least-allocated.yaml -s default-k8s");
+  EXPECT_EQ(raw_scores(j, "NodeResourcesFit"), (Scores{57, 45}));
+  EXPECT_EQ(raw_scores(j, "NodeResourcesBalancedAllocation"), (Scores{82, 95}));
+}
+
+// most_allocated_test.go "no resources requested, pods scheduled, nonzero request for resource":
+// 80 / 30; the best-effort pod is not scored by BalancedAllocation (PreScore Skip).
+TEST_F(ExplainCli, K8sMostAllocatedNonZeroCase) {
+  const auto j = explain_json(kData + "k8s-most-allocated-nonzero.yaml -s " + kData +
+                              "k8s-most-allocated-config.yaml");
+  EXPECT_EQ(raw_scores(j, "NodeResourcesFit"), (Scores{80, 30}));
+  EXPECT_EQ(raw_scores(j, "NodeResourcesBalancedAllocation"), (Scores{-1, -1}));
+}
+
+// requested_to_capacity_ratio_test.go "no resources requested, pods scheduled with resources
+// (default - least requested nodes have priority)": 38 / 50.
+TEST_F(ExplainCli, K8sRequestedToCapacityRatioCase) {
+  const auto j = explain_json(kData + "k8s-requested-to-capacity-ratio.yaml -s " + kData +
+                              "k8s-requested-to-capacity-ratio-config.yaml");
+  EXPECT_EQ(raw_scores(j, "NodeResourcesFit"), (Scores{38, 50}));
+}
+
+// balanced_allocation_test.go "requested resources at node capacity": 50 / 75. Fit
+// (LeastAllocated), by hand: memory "0" is set, so node1 cpu 0, memory 100 -> 50; node2 cpu 0,
+// memory (10000 - 5000) * 100 / 10000 = 50 -> 25.
+TEST_F(ExplainCli, K8sBalancedAllocationCase) {
+  const auto j = explain_json(kData + "k8s-balanced-allocation.yaml -s default-k8s");
+  EXPECT_EQ(raw_scores(j, "NodeResourcesBalancedAllocation"), (Scores{50, 75}));
+  EXPECT_EQ(raw_scores(j, "NodeResourcesFit"), (Scores{50, 25}));
 }
 
 }  // namespace

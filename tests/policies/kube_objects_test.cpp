@@ -64,6 +64,28 @@ TEST(KubeObjects, BadOperatorNamesLineAndField) {
   }
 }
 
+// The Pod reader is the manifests' one (sim/api/pod_yaml.hpp): a negative or out-of-range
+// quantity is an error here too (explain used to accept nvidia.com/gpu: -1), and
+// ephemeral-storage is dropped in both (manifests used to keep it as an extended resource that
+// no node advertised).
+TEST(KubeObjects, QuantitiesReadAsInManifests) {
+  std::string text = kGpt2;
+  text.replace(text.find("nvidia.com/gpu: 1"), 17, "nvidia.com/gpu: -1");
+  try {
+    parse_pod(load_yaml_string(text, "gpt2.yaml"), "gpt2.yaml", "pod");
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "gpt2.yaml:24:25: pod.spec.containers[0].resources.limits.nvidia.com/gpu: '-1' is "
+              "negative; resource quantities must be 0 or more");
+  }
+  text = kGpt2;
+  text.replace(text.find("memory: 16Gi"), 12, "memory: 16Gi\n        ephemeral-storage: 1Ti");
+  const auto pod = parse_pod(load_yaml_string(text, "gpt2.yaml"), "gpt2.yaml", "pod");
+  EXPECT_TRUE(pod->requests.extended.empty());
+  EXPECT_EQ(pod->requests.memory_bytes, 16LL << 30);
+}
+
 TEST(KubeObjects, MetricsAnnotations) {
   KubeNode n;
   n.spec.name = "n1";

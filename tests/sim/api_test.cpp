@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "sim/api/cluster_view.hpp"
 
 namespace tidesim {
@@ -47,6 +49,73 @@ TEST(NodeInfo, TracksRequestsWithNonZeroDefaults) {
   EXPECT_FALSE(n.remove_pod("a"));
   EXPECT_EQ(n.requested, Resources{});
   EXPECT_EQ(n.non_zero_requested.cpu_milli, 0);
+}
+
+Container container(std::optional<std::int64_t> cpu, std::optional<std::int64_t> memory) {
+  Container c;
+  c.cpu_set = cpu.has_value();
+  c.memory_set = memory.has_value();
+  c.requests.cpu_milli = cpu.value_or(0);
+  c.requests.memory_bytes = memory.value_or(0);
+  return c;
+}
+
+constexpr std::int64_t kMi = 1LL << 20;
+
+// NonMissingContainerRequests: a container that does not set CPU or memory counts 100m / 200Mi
+// for it; one that sets it (even to 0) counts what it set. Two containers: one sets only CPU
+// 500m, the other only memory 1Gi -> effective 500m / 1Gi, non-zero 600m / 1Gi + 200Mi.
+TEST(PodRequests, NonZeroDefaultsArePerContainerAndPerMissingKey) {
+  PodSpec p;
+  p.containers =
+      std::vector<Container>{container(500, std::nullopt), container(std::nullopt, 1024 * kMi)};
+  EXPECT_EQ(pod_requests(p).cpu_milli, 500);
+  EXPECT_EQ(pod_requests(p).memory_bytes, 1024 * kMi);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).cpu_milli, 600);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).memory_bytes, 1224 * kMi);
+  p.containers = std::vector<Container>{container(0, 0)};  // cpu: "0", memory: "0"
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).cpu_milli, 0);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).memory_bytes, 0);
+  p.containers = std::vector<Container>{};  // no containers at all: nothing
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).cpu_milli, 0);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).memory_bytes, 0);
+}
+
+// A pod built without a container list is one container setting its non-zero keys.
+TEST(PodRequests, PodWithoutContainerListIsOneContainer) {
+  PodSpec p;
+  p.requests.memory_bytes = 16LL << 30;
+  p.requests.gpus = 2;
+  const Resources nz = pod_requests(p, RequestKind::kNonZero);
+  EXPECT_EQ(nz.cpu_milli, kDefaultMilliCpuRequest);
+  EXPECT_EQ(nz.memory_bytes, 16LL << 30);
+  EXPECT_EQ(nz.gpus, 2);
+  EXPECT_EQ(pod_requests(p), p.requests);
+}
+
+// resource.PodRequests: max(sum of containers + sidecars, each init container + the sidecars
+// started before it) + overhead. Containers 1000m; sidecar 500m; then an init container 1200m
+// runs beside the sidecar: max(1000 + 500, 1200 + 500) = 1700m, + overhead 250m = 1950m.
+// Memory: nobody sets it; non-zero: containers 200Mi + sidecar 200Mi = 400Mi vs init 200Mi +
+// sidecar 200Mi = 400Mi -> 400Mi, + overhead 0.
+TEST(PodRequests, InitContainersSidecarsAndOverhead) {
+  PodSpec p;
+  p.containers = std::vector<Container>{container(1000, std::nullopt)};
+  Container sidecar = container(500, std::nullopt);
+  sidecar.restartable = true;
+  p.init_containers = {sidecar, container(1200, std::nullopt)};
+  p.overhead.cpu_milli = 250;
+  EXPECT_EQ(pod_requests(p).cpu_milli, 1950);
+  EXPECT_EQ(pod_requests(p).memory_bytes, 0);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).cpu_milli, 1950);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).memory_bytes, 400 * kMi);
+  // The same init container BEFORE the sidecar runs alone: max(1500, 1200, 500) = 1500 + 250.
+  p.init_containers = {container(1200, std::nullopt), sidecar};
+  EXPECT_EQ(pod_requests(p).cpu_milli, 1750);
+  // A large init container wins the max: 4000m + 250m.
+  p.init_containers = {container(4000, 0)};
+  EXPECT_EQ(pod_requests(p).cpu_milli, 4250);
+  EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).memory_bytes, 200 * kMi);  // containers' default
 }
 
 }  // namespace

@@ -83,6 +83,8 @@ TEST(Units, FractionsAndCpu) {
   EXPECT_EQ(parse_cpu_millis("4"), 4000);
   EXPECT_EQ(parse_cpu_millis("1.5"), 1500);
   EXPECT_THROW(parse_cpu_millis("4 cores"), std::invalid_argument);
+  EXPECT_THROW(parse_cpu_millis("1e16"), std::invalid_argument);  // 10^19 millicores
+  EXPECT_THROW(parse_cpu_millis("1e300m"), std::invalid_argument);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "tests/common/errors.hpp"
 
+#include "sim/api/cluster_view.hpp"
 #include "workloads/job.hpp"
 
 namespace tidesim::workloads {
@@ -133,6 +134,31 @@ TEST(Manifest, UnsupportedKindsAndFieldsAreErrors) {
               parse_manifests("---\n---\n", "empty.yaml");
             }).find("no manifest in the file"),
             std::string::npos);
+}
+
+// Resources read as explain reads them (the shared reader, sim/api/pod_yaml.hpp): an explicit
+// cpu "0" request stays 0 beside a limit (it used to be replaced by the limit, as if missing);
+// ephemeral-storage is not modelled and dropped (it used to become an extended resource that no
+// node advertises, so the pod could never fit); negative quantities are errors.
+TEST(Manifest, ResourcesReadAsInExplain) {
+  const std::string head =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n"
+      "    resources:\n";
+  const auto all = parse_manifests(head +
+                                       "      requests: {cpu: \"0\", ephemeral-storage: 10Gi}\n"
+                                       "      limits: {cpu: \"2\", memory: 1Gi}\n",
+                                   "p.yaml");
+  const PodSpec& p = all[0].pod;
+  EXPECT_EQ(p.requests.cpu_milli, 0);
+  EXPECT_EQ(p.requests.memory_bytes, kGiB);  // defaulted from the limit
+  EXPECT_TRUE(p.requests.extended.empty());
+  ASSERT_TRUE(p.containers);
+  EXPECT_TRUE((*p.containers)[0].cpu_set);
+  EXPECT_EQ(non_zero_requests(p).cpu_milli, 0);  // set to 0: no 100m default
+  EXPECT_EQ(
+      message_of([&] { parse_manifests(head + "      requests: {memory: -1Gi}\n", "p.yaml"); }),
+      "p.yaml:8:26: spec.containers[0].resources.requests.memory: '-1Gi' is negative; "
+      "resource quantities must be 0 or more");
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+#pragma once
+/// The one reader of Kubernetes v1 Pod fields (metadata, PodSpec, container resources) into
+/// PodSpec. `tidesim explain` (policies/kube_objects) reads Pods as the API server prints them;
+/// workload manifests (workloads/manifest) read the pod template of a Job or a Pod someone wrote
+/// for tidesim. Both go through these functions, so a quantity, a selector or a container means
+/// the same thing in both. Every error is an InputError naming file:line:column and the field
+/// path under `path`.
+#include <set>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/api/api.hpp"
+
+namespace tidesim {
+
+/// How strictly a Pod is read.
+enum class PodReadMode {
+  /// A manifest written for tidesim: an unknown key is an error listing the allowed ones, and a
+  /// field that would change placement but is not modelled (priorityClassName without priority,
+  /// namespaceSelector, minDomains, schedulingGates, ...) is an error saying so.
+  kManifest,
+  /// An object as the API server prints it (`kubectl get -o yaml`): the many keys tidesim does not
+  /// read (uid, managedFields, status, volumes, ...) are ignored. Values of the keys it reads are
+  /// checked as strictly as in kManifest.
+  kServerObject,
+};
+
+/// One `requests`, `limits`, `overhead`, `allocatable` or `capacity` mapping. Amounts are
+/// Kubernetes quantities (sim/api/quantity.hpp): cpu in millicores (MilliValue), memory in bytes,
+/// nvidia.com/gpu and other extended resources whole numbers. `pods`, `ephemeral-storage` and
+/// `hugepages-*` are checked but not modelled (dropped), as the scheduler profiles reject them.
+struct ResourceList {
+  Resources amounts;
+  /// Which modelled keys were present (an explicit "0" counts); extended ones are the keys of
+  /// amounts.extended.
+  bool cpu = false;
+  bool memory = false;
+  bool gpus = false;
+};
+
+/// Reads a resource mapping; an absent or null node is an empty list.
+ResourceList read_resource_list(const YAML::Node& node, const std::string& file,
+                                const std::string& path);
+
+/// Reads object metadata: `*name` (metadata.name, else generateName) when `name` is not null;
+/// namespace, labels and annotations into `*pod` when `pod` is not null.
+void read_pod_metadata(const YAML::Node& node, const std::string& file, const std::string& path,
+                       PodReadMode mode, std::string* name, PodSpec* pod);
+
+/// Reads a v1.PodSpec mapping into `pod`: containers (at least one; per-container requests with
+/// requests defaulted to limits, which keys were set, the first container's image and env),
+/// initContainers (restartPolicy Always = sidecar), overhead, nodeName, nodeSelector, affinity,
+/// tolerations, topologySpreadConstraints, priority, schedulerName. Sets `pod.requests` to
+/// pod_requests(pod) and `pod.limits` to the containers' summed limits.
+void read_pod_spec(const YAML::Node& node, const std::string& file, const std::string& path,
+                   PodReadMode mode, PodSpec& pod);
+
+}  // namespace tidesim
