@@ -59,8 +59,19 @@ JobTemplate parse_manifest(const YAML::Node& doc, const std::string& file) {
       read_pod_metadata(tmpl.get("metadata"), file, "spec.template.metadata",
                         PodReadMode::kManifest, nullptr, &pod);
     }
-    read_pod_spec(tmpl.require("spec"), file, "spec.template.spec", PodReadMode::kManifest, pod);
+    const YAML::Node pod_spec = tmpl.require("spec");
+    read_pod_spec(pod_spec, file, "spec.template.spec", PodReadMode::kManifest, pod);
     tmpl.finish();
+    // A Job's pods restart Never or OnFailure (the API server rejects Always). The seed's
+    // manifests set none: tidesim applies Never, the Job controller's own replacement
+    // (docs/model-workloads.md, "Restarts").
+    if (pod.restart_policy == "Always") {
+      Fields ps(pod_spec, file, "spec.template.spec");
+      throw ps.error(ps.get("restartPolicy"), "restartPolicy",
+                     "a Job's pods must restart Never or OnFailure, not Always");
+    }
+    t.restart_policy =
+        pod.restart_policy == "OnFailure" ? RestartPolicy::kOnFailure : RestartPolicy::kNever;
     reject(spec,
            {"podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "maxFailedIndexes",
             "podReplacementPolicy"},

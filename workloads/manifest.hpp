@@ -12,6 +12,7 @@
 
 #include "sim/api/api.hpp"
 #include "sim/engine/error.hpp"
+#include "workloads/job.hpp"
 
 namespace tidesim::workloads {
 
@@ -32,6 +33,8 @@ struct JobTemplate {
   /// Job spec.backoffLimit (default 6); 0 for a Pod (a bare pod is not restarted by a Job
   /// controller).
   int backoff_limit = 6;
+  /// The Job's restartPolicy (Never when the template sets none; a bare Pod: Never).
+  RestartPolicy restart_policy = RestartPolicy::kNever;
   /// Where the document starts.
   SourceLocation where;
 };

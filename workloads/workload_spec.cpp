@@ -266,6 +266,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
     job.pod_template = chosen->pod;
     job.replicas = chosen->parallelism;
     job.backoff_limit = chosen->backoff_limit;
+    job.restart_policy = chosen->restart_policy;
     default_name = chosen->name.empty() ? default_name : chosen->name;
   }
   f.get("manifest_name");

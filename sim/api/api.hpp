@@ -154,6 +154,8 @@ struct PodSpec {
   PodAffinity pod_anti_affinity;
   std::vector<Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread;
+  /// spec.restartPolicy as written: "Always", "OnFailure", "Never", or "" when unset.
+  std::string restart_policy;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

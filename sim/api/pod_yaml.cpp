@@ -430,8 +430,8 @@ void read_pod_spec(const YAML::Node& n, const std::string& file, const std::stri
   r.reject({"schedulingGates"}, "scheduling gates are not modelled");
   r.reject({"runtimeClassName"},
            "runtime classes (and their scheduling rules) are not modelled; give spec.overhead");
-  r.ignore({"restartPolicy",
-            "volumes",
+  pod.restart_policy = f.choice("restartPolicy", "", {"", "Always", "OnFailure", "Never"});
+  r.ignore({"volumes",
             "imagePullSecrets",
             "serviceAccountName",
             "serviceAccount",

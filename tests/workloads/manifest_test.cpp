@@ -95,6 +95,23 @@ TEST(Manifest, MultiDocumentPodsAndJobs) {
   EXPECT_EQ(all[1].pod.labels.at("app"), "gpt2-dp");
 }
 
+TEST(Manifest, RestartPolicyOfAJob) {
+  const std::string head =
+      "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n";
+  const std::string containers = "      containers: [{name: a}]\n";
+  // Unset (as in the seed's manifests): Never, the Job controller replaces failed pods.
+  EXPECT_EQ(parse_manifests(head + containers, "j.yaml")[0].restart_policy, RestartPolicy::kNever);
+  EXPECT_EQ(parse_manifests(head + containers + "      restartPolicy: OnFailure\n", "j.yaml")[0]
+                .restart_policy,
+            RestartPolicy::kOnFailure);
+  // The API server rejects Always for a Job; tidesim says where.
+  EXPECT_EQ(message_of([&] {
+              parse_manifests(head + containers + "      restartPolicy: Always\n", "j.yaml");
+            }),
+            "j.yaml:8:22: spec.template.spec.restartPolicy: a Job's pods must restart Never or "
+            "OnFailure, not Always");
+}
+
 TEST(Manifest, UnsupportedKindsAndFieldsAreErrors) {
   EXPECT_EQ(message_of([] {
               parse_manifests("apiVersion: apps/v1\nkind: Deployment\nspec: {}\n", "d.yaml");
