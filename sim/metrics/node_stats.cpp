@@ -1,6 +1,5 @@
 #include "sim/metrics/node_stats.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -68,18 +67,6 @@ std::optional<double> gpu_memory_utilization_stddev(const ClusterSample& sample)
     }
   }
   return population_stddev(values);
-}
-
-std::optional<double> quantile(std::vector<double> values, double q) {
-  if (values.empty()) {
-    return std::nullopt;
-  }
-  std::sort(values.begin(), values.end());
-  q = std::clamp(q, 0.0, 1.0);
-  const double h = static_cast<double>(values.size() - 1) * q;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const auto hi = static_cast<std::size_t>(std::ceil(h));
-  return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
 }
 
 }  // namespace tidesim::metrics
