@@ -15,13 +15,6 @@ double io_load(double await_ms, Duration full_scale) {
   return std::min(1.0, std::max(0.0, await_ms) / full_ms);
 }
 
-double nvlink_competition_index(int nvlink_tasks, int gpus) {
-  if (gpus <= 0) {
-    return 0.0;
-  }
-  return static_cast<double>(nvlink_tasks) / (static_cast<double>(gpus) * 2.0);
-}
-
 LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args) {
   LoadVector v;
   const auto& cards = m.gpu_memory_utilization;
@@ -162,7 +155,7 @@ NodeMetrics with_estimated_bound_pods(const NodeMetrics& m, const NodeInfo& info
       *least = std::min(1.0, *least + args.estimated_gpu_memory_per_gpu);
     }
     if (needs_nvlink(pod, args.auto_detect_nvlink) && cards > 0) {
-      out.nvlink_competition_index += 1.0 / (2.0 * cards);
+      out.nvlink_competition_index += nvlink_competition_index(1, cards);
     }
   }
   return out;

@@ -84,8 +84,6 @@ struct LoadVector {
 
 /// Storage IO load of one await: min(1, await_ms / full_scale_ms) (digest 2.2: 42.83 ms -> 1.0).
 double io_load(double await_ms, Duration full_scale);
-/// NVLink competition index: NVLink-requiring tasks / (GPUs x 2) (digest 2.2: 2 on 4 -> 0.25).
-double nvlink_competition_index(int nvlink_tasks, int gpus);
 /// The load vector of a metrics sample: GPU memory aggregated over cards, IO from the worst
 /// (largest) device await.
 LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args);

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "sim/api/cluster_view.hpp"
+#include "sim/api/telemetry.hpp"
 
 namespace tidesim {
 namespace {
@@ -47,6 +50,19 @@ TEST(NodeInfo, TracksRequestsWithNonZeroDefaults) {
   EXPECT_FALSE(n.remove_pod("a"));
   EXPECT_EQ(n.requested, Resources{});
   EXPECT_EQ(n.non_zero_requested.cpu_milli, 0);
+}
+
+// The one index the run publishes and the load-aware plugins read (it was written twice, in
+// topologies and in the plugin).
+TEST(Telemetry, NvlinkCompetitionIndex) {
+  // SEED-DIGEST 2.2: 2 NVLink tasks on a 4-GPU node -> 2 / (4 x 2) = 0.25.
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(2, 4), 0.25);
+  // One task's step on an 8-GPU node: 1 / 16 = 0.0625 (what an estimated bound pod adds).
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(1, 8), 0.0625);
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(0, 8), 0.0);
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(3, 0), 0.0);  // a node without GPUs
+  EXPECT_THROW(nvlink_competition_index(-1, 4), std::invalid_argument);
+  EXPECT_THROW(nvlink_competition_index(1, -4), std::invalid_argument);
 }
 
 }  // namespace
