@@ -12,6 +12,7 @@
 #include <string>
 
 #include "policies/registry.hpp"
+#include "sim/api/pod_traits.hpp"
 
 namespace tidesim::policies {
 
@@ -88,11 +89,9 @@ double io_load(double await_ms, Duration full_scale);
 /// (largest) device await.
 LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args);
 
-/// True when `pod` needs NVLink: env AI_NV_LINK_REQUIRED=true, label nvl-link-required=true,
-/// annotation ai.auto-nvlink=true, or (auto-detection on) an image containing "pytorch".
-bool needs_nvlink(const PodSpec& pod, bool auto_detect);
-/// True when the need is only auto-detected (not declared by env or label).
-bool nvlink_auto_detected(const PodSpec& pod, bool auto_detect);
+/// The NVLink rule (sim/api/pod_traits.hpp) as these args configure it: the pytorch-image
+/// detection follows autoDetectNvlink.
+NvlinkRule nvlink_rule(const LoadAwareArgs& args);
 /// The GPU-memory reject threshold for `pod`: annotation ai.gpu-reject-threshold when it parses
 /// as a number (Go strconv.ParseFloat: the whole string), else args.gpu_memory.reject.
 double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args);
