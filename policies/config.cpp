@@ -122,6 +122,9 @@ ProfileConfig read_profile(const YAML::Node& node, const std::string& file, std:
     p.percentage_of_nodes_to_score =
         static_cast<int>(f.integer("percentageOfNodesToScore", std::nullopt, 0, 100));
   }
+  // tidesim's extension (not a Kubernetes field): how the cycle picks the node.
+  p.first_feasible =
+      f.choice("nodeSelection", "Score", {"Score", "FirstFeasible"}) == "FirstFeasible";
   if (f.has("plugins")) {
     Fields plugins(f.get("plugins"), file, p.label + ".plugins");
     for (const auto& point : extension_point_names()) {

@@ -1,8 +1,8 @@
 #pragma once
 /// KubeSchedulerConfiguration loading (kubescheduler.config.k8s.io/v1beta3 and v1): profiles,
 /// plugins per extension point and multiPoint, enabled/disabled (including "*"), weights,
-/// pluginConfig args, percentageOfNodesToScore, pod back-off. Every error names the file, line,
-/// profile, plugin and field.
+/// pluginConfig args, percentageOfNodesToScore, pod back-off, and tidesim's profile key
+/// nodeSelection. Every error names the file, line, profile, plugin and field.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -47,7 +47,9 @@ struct ProfileConfig {
   std::string label;
   /// Where the profile is.
   SourceLocation where;
-  /// tidesim's first-fit baseline: choose the first feasible node in node order, no sampling.
+  /// tidesim's profile key `nodeSelection: FirstFeasible` (default `Score`, Kubernetes' cycle):
+  /// filter nodes in node order from the first, stop at the first feasible one and bind it, with
+  /// no node sampling and no scoring (the first-fit baseline).
   bool first_feasible = false;
 };
 

@@ -22,31 +22,33 @@ Fields args_fields(const PluginArgs& args) {
 Registry builtin_registry() {
   Registry r;
   // Kubernetes' in-tree plugins (pkg/scheduler/framework/plugins/registry.go).
-  r["PrioritySort"] = make_priority_sort;
-  r["SchedulingGates"] = make_noop_plugin("SchedulingGates", NoopPoint::kPreEnqueue);
-  r["NodeUnschedulable"] = make_node_unschedulable;
-  r["NodeName"] = make_node_name;
-  r["TaintToleration"] = make_taint_toleration;
-  r["NodeAffinity"] = make_node_affinity;
-  r["NodePorts"] = make_noop_plugin("NodePorts", NoopPoint::kFilter);
-  r["NodeResourcesFit"] = make_node_resources_fit;
-  r["VolumeRestrictions"] = make_noop_plugin("VolumeRestrictions", NoopPoint::kFilter);
-  r["EBSLimits"] = make_noop_plugin("EBSLimits", NoopPoint::kFilter);
-  r["GCEPDLimits"] = make_noop_plugin("GCEPDLimits", NoopPoint::kFilter);
-  r["NodeVolumeLimits"] = make_noop_plugin("NodeVolumeLimits", NoopPoint::kFilter);
-  r["AzureDiskLimits"] = make_noop_plugin("AzureDiskLimits", NoopPoint::kFilter);
-  r["VolumeBinding"] = make_noop_plugin("VolumeBinding", NoopPoint::kFilter);
-  r["VolumeZone"] = make_noop_plugin("VolumeZone", NoopPoint::kFilter);
-  r["PodTopologySpread"] = make_pod_topology_spread;
-  r["InterPodAffinity"] = make_inter_pod_affinity;
-  r["DefaultPreemption"] = make_noop_plugin("DefaultPreemption", NoopPoint::kPostFilter);
-  r["NodeResourcesBalancedAllocation"] = make_balanced_allocation;
-  r["ImageLocality"] = make_noop_plugin("ImageLocality", NoopPoint::kScore);
-  r["DefaultBinder"] = make_noop_plugin("DefaultBinder", NoopPoint::kBind);
-  // The seed's plugins (digest 3.2) and tidesim's FIFO baseline.
-  r["LoadAwareFilter"] = make_load_aware_filter;
-  r["LoadAwareScorer"] = make_load_aware_scorer;
-  r["FIFOSort"] = make_fifo_sort;
+  r["PrioritySort"] = {make_priority_sort};
+  r["SchedulingGates"] = {make_noop_plugin("SchedulingGates", NoopPoint::kPreEnqueue)};
+  r["NodeUnschedulable"] = {make_node_unschedulable};
+  r["NodeName"] = {make_node_name};
+  r["TaintToleration"] = {make_taint_toleration};
+  r["NodeAffinity"] = {make_node_affinity};
+  r["NodePorts"] = {make_noop_plugin("NodePorts", NoopPoint::kFilter)};
+  r["NodeResourcesFit"] = {make_node_resources_fit};
+  r["VolumeRestrictions"] = {make_noop_plugin("VolumeRestrictions", NoopPoint::kFilter)};
+  r["EBSLimits"] = {make_noop_plugin("EBSLimits", NoopPoint::kFilter)};
+  r["GCEPDLimits"] = {make_noop_plugin("GCEPDLimits", NoopPoint::kFilter)};
+  r["NodeVolumeLimits"] = {make_noop_plugin("NodeVolumeLimits", NoopPoint::kFilter)};
+  r["AzureDiskLimits"] = {make_noop_plugin("AzureDiskLimits", NoopPoint::kFilter)};
+  r["VolumeBinding"] = {make_noop_plugin("VolumeBinding", NoopPoint::kFilter)};
+  r["VolumeZone"] = {make_noop_plugin("VolumeZone", NoopPoint::kFilter)};
+  r["PodTopologySpread"] = {make_pod_topology_spread};
+  r["InterPodAffinity"] = {make_inter_pod_affinity};
+  r["DefaultPreemption"] = {make_noop_plugin("DefaultPreemption", NoopPoint::kPostFilter)};
+  r["NodeResourcesBalancedAllocation"] = {make_balanced_allocation};
+  r["ImageLocality"] = {make_noop_plugin("ImageLocality", NoopPoint::kScore)};
+  r["DefaultBinder"] = {make_noop_plugin("DefaultBinder", NoopPoint::kBind)};
+  // The seed's plugins (digest 3.2) and tidesim's FIFO baseline. The two load-aware plugins
+  // share one args type, and an arg set on one of them applies to both: the seed tunes only the
+  // scorer (digest 4.1) although the margin is a filter setting.
+  r["LoadAwareFilter"] = {make_load_aware_filter, "LoadAware"};
+  r["LoadAwareScorer"] = {make_load_aware_scorer, "LoadAware"};
+  r["FIFOSort"] = {make_fifo_sort};
   return r;
 }
 

@@ -32,8 +32,24 @@ Fields args_fields(const PluginArgs& args);
 /// Builds a plugin from its args; throws InputError naming the field on a bad arg.
 using PluginFactory = std::function<std::unique_ptr<Plugin>(const PluginArgs&)>;
 
-/// Plugin name -> factory.
-using Registry = std::map<std::string, PluginFactory, std::less<>>;
+/// What the registry knows of one plugin.
+struct RegistryEntry {
+  RegistryEntry() = default;
+  /// `{factory}` or `{factory, "Group"}`.
+  RegistryEntry(PluginFactory f, std::string group = {})
+      : factory(std::move(f)), args_group(std::move(group)) {}
+
+  /// Builds the plugin from its args.
+  PluginFactory factory;
+  /// Plugins that name the same non-empty group read one args mapping: the framework gives each
+  /// its own pluginConfig args plus every key that the profile's pluginConfig sets for another
+  /// plugin of the group and not for it (other plugins taken in name order; the first to set a
+  /// key wins). Empty: the plugin reads only its own args (every Kubernetes plugin).
+  std::string args_group;
+};
+
+/// Plugin name -> entry.
+using Registry = std::map<std::string, RegistryEntry, std::less<>>;
 
 /// Every plugin tidesim knows: Kubernetes' default set (placement plugins with their real
 /// formulas, volume/image/port plugins as named no-ops) plus LoadAwareFilter, LoadAwareScorer and

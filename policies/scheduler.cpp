@@ -31,6 +31,39 @@ bool implements_point(Plugin* p, const std::string& point) {
   return false;  // reserve, permit, preBind, postBind: no tidesim plugin implements them
 }
 
+// The args `name` is built from: its own pluginConfig args, plus, when its registry entry names an
+// args group, every key set for another plugin of that group and not for it (RegistryEntry).
+PluginArgs args_for(const ProfileConfig& profile, const Registry& registry,
+                    const std::string& name) {
+  PluginArgs args{YAML::Node(), profile.where.file,
+                  profile.label + ".pluginConfig(" + name + ").args"};
+  const auto own = profile.plugin_args.find(name);
+  if (own != profile.plugin_args.end()) {
+    args = own->second;
+  }
+  const std::string& group = registry.find(name)->second.args_group;
+  if (group.empty()) {
+    return args;
+  }
+  for (const auto& [other, other_args] : profile.plugin_args) {
+    const auto entry = registry.find(other);
+    if (other == name || entry == registry.end() || entry->second.args_group != group ||
+        !other_args.node.IsMap()) {
+      continue;
+    }
+    YAML::Node merged =
+        args.node.IsMap() ? YAML::Clone(args.node) : YAML::Node(YAML::NodeType::Map);
+    for (const auto& kv : other_args.node) {
+      const std::string key = kv.first.as<std::string>();
+      if (!merged[key]) {
+        merged[key] = kv.second;
+      }
+    }
+    args.node = merged;
+  }
+  return args;
+}
+
 std::string known_names(const Registry& r) {
   std::string out;
   for (const auto& [name, f] : r) {
@@ -76,30 +109,7 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
                          fmt::format("plugin \"{}\" does not exist (known plugins: {})", e.name,
                                      known_names(registry)));
       }
-      PluginArgs args{YAML::Node(), profile.where.file,
-                      label + ".pluginConfig(" + e.name + ").args"};
-      const auto a = profile.plugin_args.find(e.name);
-      if (a != profile.plugin_args.end()) {
-        args = a->second;
-      }
-      // tidesim rule: LoadAwareFilter and LoadAwareScorer share one args type; an arg set on one
-      // of them and not on the other applies to both (the seed tunes only the scorer, digest 4.1).
-      if (e.name == "LoadAwareFilter" || e.name == "LoadAwareScorer") {
-        const auto other = profile.plugin_args.find(
-            e.name == "LoadAwareFilter" ? "LoadAwareScorer" : "LoadAwareFilter");
-        if (other != profile.plugin_args.end() && other->second.node.IsMap()) {
-          YAML::Node merged_args =
-              args.node.IsMap() ? YAML::Clone(args.node) : YAML::Node(YAML::NodeType::Map);
-          for (const auto& kv : other->second.node) {
-            const std::string key = kv.first.as<std::string>();
-            if (!merged_args[key]) {
-              merged_args[key] = kv.second;
-            }
-          }
-          args.node = merged_args;
-        }
-      }
-      owned_.push_back(f->second(args));
+      owned_.push_back(f->second.factory(args_for(profile, registry, e.name)));
       instances[e.name] = owned_.back().get();
     }
   }
@@ -510,6 +520,7 @@ constexpr const char* kFirstFit = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
   - schedulerName: first-fit
+    nodeSelection: FirstFeasible
     plugins:
       multiPoint:
         disabled:
@@ -552,9 +563,6 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::
   SchedulerConfig cfg;
   if (const auto text = builtin_scheduler_config(name_or_path)) {
     cfg = load_scheduler_config_string(*text, "<builtin:" + name_or_path + ">");
-    if (name_or_path == "first-fit") {
-      cfg.profiles[0].first_feasible = true;
-    }
   } else {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(name_or_path, ec)) {

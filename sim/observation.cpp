@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/api/telemetry.hpp"
 #include "topologies/storage.hpp"
 
 namespace tidesim {

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "policies/scheduler.hpp"
+#include "sim/api/pod_traits.hpp"
 #include "policies/scheduling_loop.hpp"
 #include "sim/cluster.hpp"
 #include "sim/engine/error.hpp"
@@ -40,7 +41,7 @@ std::vector<Job> job_states(const Workload& workload) {
   for (const auto& spec : workload.jobs) {
     Job j;
     j.spec = &spec;
-    j.nvlink = workloads::nvlink_required(spec.pod_template);
+    j.nvlink = needs_nvlink(spec.pod_template, NvlinkRule{});
     jobs.push_back(std::move(j));
   }
   return jobs;

@@ -14,7 +14,7 @@ constexpr std::int64_t kGiB = 1024LL * 1024 * 1024;
 constexpr double kGBps = 1e9;
 
 // Sources, abbreviated in the table below:
-//  CAL   /work/shared/reference/CALIBRATION.md, "GPUs".
+//  CAL   ../shared/reference/CALIBRATION.md, "GPUs".
 //  DS    the vendor datasheet of that GPU (NVIDIA A10/T4/V100/A100/H100/H200 datasheets); these
 //        figures are not in CALIBRATION.md and were not re-checked against it.
 constexpr std::array<GpuModel, 16> kAllModels{{

@@ -1,6 +1,6 @@
 #pragma once
 /// The GPU hardware catalogue: memory, compute, memory bandwidth and interconnect of each model a
-/// scenario or trace may name. Figures cite /work/shared/reference/CALIBRATION.md ("GPUs") where it
+/// scenario or trace may name. Figures cite ../shared/reference/CALIBRATION.md ("GPUs") where it
 /// has them; the rest come from the vendor datasheets named in `source`, and guesses say
 /// "assumption". docs/model-hardware.md has the full table.
 #include <cstdint>

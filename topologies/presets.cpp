@@ -18,7 +18,7 @@ constexpr std::array<std::string_view, 6> kPresets{"a10x4-pcie", "a10x4-nvlink-m
 
 // NVIDIA DGX-1 (V100): the hybrid cube-mesh of the DGX-1 system architecture whitepaper, as
 // `nvidia-smi topo -m` prints it on a real DGX-1 (the same matrix as
-// /work/shared/data/topo/dgx1_v100.txt).
+// ../shared/data/topo/dgx1_v100.txt).
 constexpr std::string_view kDgx1 =
     "\tGPU0\tGPU1\tGPU2\tGPU3\tGPU4\tGPU5\tGPU6\tGPU7\tmlx5_0\tmlx5_2\tmlx5_1\tmlx5_3\tCPU "
     "Affinity\n"
@@ -36,7 +36,7 @@ constexpr std::string_view kDgx1 =
     "mlx5_3\tSYS\tSYS\tSYS\tSYS\tPHB\tPHB\tPIX\tPIX\tSYS\tPHB\tSYS\t X \t\n";
 
 // 4 x A100-SXM4-80 on an HGX A100 4-GPU board: every pair NV4, one NIC, two NUMA nodes
-// (the matrix of /work/shared/data/topo/nvlink_4x_a100_sxm_della.txt).
+// (the matrix of ../shared/data/topo/nvlink_4x_a100_sxm_della.txt).
 constexpr std::string_view kHgxA100x4 =
     "\tGPU0\tGPU1\tGPU2\tGPU3\tmlx5_0\tCPU Affinity\tNUMA Affinity\n"
     "GPU0\t X \tNV4\tNV4\tNV4\tNODE\t0-23\t0\n"

@@ -174,8 +174,4 @@ class Topology {
   std::vector<double> pair_bandwidth_;          // [a * n + b], slowest link of the route
 };
 
-/// The seed's NVLink competition index (SEED-DIGEST.md 2.2): NVLink-requiring tasks on the node
-/// / (GPUs x 2). 2 tasks on 4 GPUs -> 0.25. 0 for a node without GPUs.
-double nvlink_competition_index(int nvlink_tasks, int gpus);
-
 }  // namespace tidesim

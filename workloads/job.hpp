@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/api/api.hpp"
+#include "sim/api/pod_traits.hpp"
 #include "sim/engine/time.hpp"
 
 namespace tidesim::workloads {
@@ -52,15 +53,6 @@ struct JobSpec {
   /// Set for trace jobs whose run was still going at the end of the trace (right-censored).
   bool censored = false;
 };
-
-/// True when the pod declares that it needs NVLink: env AI_NV_LINK_REQUIRED, or a label or an
-/// annotation named "nvl-link-required" (the seed's spelling), "nvlink-required",
-/// "ai.nvlink-required" or "AI_NV_LINK_REQUIRED", whose value is "true" (any letter case).
-bool nvlink_required(const PodSpec& pod);
-
-/// The seed's auto-detection rule (digest 4.2): annotation ai.auto-nvlink = "true", or the first
-/// container's image contains "pytorch". Policies decide whether to use it.
-bool nvlink_auto_detected(const PodSpec& pod);
 
 /// GPUs the whole job occupies: replicas x whole GPUs per pod (a fractional pod counts 1).
 std::int64_t job_gpus(const JobSpec& job);

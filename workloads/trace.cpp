@@ -1,13 +1,13 @@
 #include "workloads/trace.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
 #include <sstream>
 
 #include "sim/engine/error.hpp"
+#include "sim/engine/statistics.hpp"
 #include "sim/engine/text_file.hpp"
 #include "workloads/csv.hpp"
 
@@ -389,16 +389,6 @@ std::vector<OpenbNode> read_openb_nodes(const std::string& path) {
   return out;
 }
 
-double percentile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) {
-    return 0.0;
-  }
-  const double pos = q / 100.0 * static_cast<double>(sorted.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
-}
-
 TraceStats compute_stats(const Trace& trace) {
   TraceStats s;
   s.jobs = static_cast<std::int64_t>(trace.records.size());
@@ -425,7 +415,7 @@ TraceStats compute_stats(const Trace& trace) {
   s.with_duration = static_cast<std::int64_t>(durations.size());
   if (!durations.empty()) {
     for (int q : {0, 25, 50, 75, 90, 99, 100}) {
-      s.duration_percentiles[q] = percentile(durations, q);
+      s.duration_percentiles[q] = *quantile_of_sorted(durations, q / 100.0);
     }
     double sum = 0;
     for (double d : durations) {

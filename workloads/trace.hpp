@@ -106,7 +106,8 @@ struct TraceStats {
   std::int64_t censored = 0;
   std::int64_t unscheduled = 0;
   /// Jobs with a duration, and duration percentiles in seconds (linear interpolation between
-  /// closest ranks, numpy's default): keys 0 (min), 25, 50, 75, 90, 99, 100 (max).
+  /// closest ranks, R-7 / numpy's default: quantile_of_sorted() in sim/engine/statistics.hpp):
+  /// keys 0 (min), 25, 50, 75, 90, 99, 100 (max).
   std::int64_t with_duration = 0;
   std::map<int, double> duration_percentiles;
   double duration_mean = 0;
@@ -119,8 +120,5 @@ struct TraceStats {
 
 /// Computes the stats of `trace`.
 TraceStats compute_stats(const Trace& trace);
-
-/// Percentile `q` (0-100) of `sorted` (ascending, non-empty) by linear interpolation.
-double percentile(const std::vector<double>& sorted, double q);
 
 }  // namespace tidesim::workloads

@@ -15,13 +15,6 @@ double io_load(double await_ms, Duration full_scale) {
   return std::min(1.0, std::max(0.0, await_ms) / full_ms);
 }
 
-double nvlink_competition_index(int nvlink_tasks, int gpus) {
-  if (gpus <= 0) {
-    return 0.0;
-  }
-  return static_cast<double>(nvlink_tasks) / (static_cast<double>(gpus) * 2.0);
-}
-
 LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args) {
   LoadVector v;
   const auto& cards = m.gpu_memory_utilization;
@@ -50,31 +43,14 @@ LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args) {
 
 namespace {
 
-bool is_true(const std::map<std::string, std::string>& m, const std::string& key) {
-  const auto it = m.find(key);
-  return it != m.end() && it->second == "true";
-}
-
-bool declared_nvlink(const PodSpec& pod) {
-  return is_true(pod.env, "AI_NV_LINK_REQUIRED") || is_true(pod.labels, "nvl-link-required");
-}
-
 double clamp01(double x) {
   return std::min(1.0, std::max(0.0, x));
 }
 
 }  // namespace
 
-bool needs_nvlink(const PodSpec& pod, bool auto_detect) {
-  return declared_nvlink(pod) || nvlink_auto_detected(pod, auto_detect);
-}
-
-bool nvlink_auto_detected(const PodSpec& pod, bool auto_detect) {
-  if (declared_nvlink(pod)) {
-    return false;
-  }
-  return is_true(pod.annotations, "ai.auto-nvlink") ||
-         (auto_detect && pod.image.find("pytorch") != std::string::npos);
+NvlinkRule nvlink_rule(const LoadAwareArgs& args) {
+  return NvlinkRule{.detect_pytorch_image = args.auto_detect_nvlink};
 }
 
 double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args) {
@@ -97,11 +73,10 @@ std::optional<std::string> load_aware_filter_reason(const LoadVector& load, cons
   if (load.gpu_memory > mem_reject) {
     return fmt::format("GPU memory over {:g}%", std::round(mem_reject * 1000.0) / 10.0);
   }
-  const bool check_nvlink =
-      args.nvlink_check == NvlinkCheck::kAllPods || needs_nvlink(pod, args.auto_detect_nvlink);
+  const NvlinkNeed need = nvlink_need(pod, nvlink_rule(args));
+  const bool check_nvlink = args.nvlink_check == NvlinkCheck::kAllPods || need != NvlinkNeed::kNone;
   if (check_nvlink && load.nvlink > args.nvlink.reject) {
-    if (args.nvlink_check == NvlinkCheck::kRequiredPods &&
-        nvlink_auto_detected(pod, args.auto_detect_nvlink)) {
+    if (args.nvlink_check == NvlinkCheck::kRequiredPods && need == NvlinkNeed::kAutoDetected) {
       return std::string("Auto-detected NVLink contention");
     }
     return std::string("NVLink competition too high");
@@ -161,8 +136,8 @@ NodeMetrics with_estimated_bound_pods(const NodeMetrics& m, const NodeInfo& info
       const auto least = std::min_element(u.begin(), u.end());  // first least-loaded card
       *least = std::min(1.0, *least + args.estimated_gpu_memory_per_gpu);
     }
-    if (needs_nvlink(pod, args.auto_detect_nvlink) && cards > 0) {
-      out.nvlink_competition_index += 1.0 / (2.0 * cards);
+    if (needs_nvlink(pod, nvlink_rule(args)) && cards > 0) {
+      out.nvlink_competition_index += nvlink_competition_index(1, cards);
     }
   }
   return out;

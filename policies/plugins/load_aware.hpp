@@ -12,6 +12,7 @@
 #include <string>
 
 #include "policies/registry.hpp"
+#include "sim/api/pod_traits.hpp"
 
 namespace tidesim::policies {
 
@@ -84,17 +85,13 @@ struct LoadVector {
 
 /// Storage IO load of one await: min(1, await_ms / full_scale_ms) (digest 2.2: 42.83 ms -> 1.0).
 double io_load(double await_ms, Duration full_scale);
-/// NVLink competition index: NVLink-requiring tasks / (GPUs x 2) (digest 2.2: 2 on 4 -> 0.25).
-double nvlink_competition_index(int nvlink_tasks, int gpus);
 /// The load vector of a metrics sample: GPU memory aggregated over cards, IO from the worst
 /// (largest) device await.
 LoadVector load_vector(const NodeMetrics& m, const LoadAwareArgs& args);
 
-/// True when `pod` needs NVLink: env AI_NV_LINK_REQUIRED=true, label nvl-link-required=true,
-/// annotation ai.auto-nvlink=true, or (auto-detection on) an image containing "pytorch".
-bool needs_nvlink(const PodSpec& pod, bool auto_detect);
-/// True when the need is only auto-detected (not declared by env or label).
-bool nvlink_auto_detected(const PodSpec& pod, bool auto_detect);
+/// The NVLink rule (sim/api/pod_traits.hpp) as these args configure it: the pytorch-image
+/// detection follows autoDetectNvlink.
+NvlinkRule nvlink_rule(const LoadAwareArgs& args);
 /// The GPU-memory reject threshold for `pod`: annotation ai.gpu-reject-threshold when it parses
 /// as a number (Go strconv.ParseFloat: the whole string), else args.gpu_memory.reject.
 double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args);

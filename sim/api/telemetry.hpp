@@ -30,6 +30,12 @@ struct MetricsAnswer {
   Duration latency = Duration::zero();
 };
 
+/// The seed's NVLink competition index (SEED-DIGEST.md 2.2), the value of
+/// ai_nvlink_competition_index: NVLink-requiring tasks on the node / (GPUs x 2). 2 tasks on 4 GPUs
+/// -> 0.25; 0 for a node without GPUs. Throws std::invalid_argument on a negative count. The run
+/// publishes it; the load-aware plugins read it and add its per-task step for estimated pods.
+double nvlink_competition_index(int nvlink_tasks, int gpus);
+
 /// A source of node metrics (the simulated Prometheus). Implemented in sim/telemetry_pipeline.
 class MetricsSource {
  public:

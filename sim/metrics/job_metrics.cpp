@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "sim/metrics/node_stats.hpp"
+#include "sim/engine/statistics.hpp"
 
 namespace tidesim::metrics {
 

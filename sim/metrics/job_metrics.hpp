@@ -19,7 +19,7 @@ struct JobMetricsOptions {
 /// - mean_wait_s, wait_p95_s: submit -> first kBound of the job, over jobs bound at least once;
 /// - unscheduled_jobs: jobs submitted but never bound (reported apart, not in the wait);
 /// - jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s: submit -> kSucceeded over succeeded jobs
-///   (quantiles by linear interpolation, see quantile());
+///   (quantiles by linear interpolation, R-7: quantile() in sim/engine/statistics.hpp);
 /// - makespan_s: first submit -> last kSucceeded/kFailed, only when every submitted job ended;
 /// - throughput_jobs_per_hour: succeeded jobs / hours from first submit to the makespan's end
 ///   (or to the run's end while some job is unfinished);

@@ -1,6 +1,5 @@
 #include "sim/metrics/node_stats.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -48,38 +47,30 @@ std::optional<double> population_stddev(std::span<const double> values) {
   return std::sqrt(*var);
 }
 
-std::optional<double> gpu_utilization_stddev(const ClusterSample& sample) {
+namespace {
+
+// Population std-dev across the nodes of `sample` of one per-node value (nodes without it left
+// out).
+std::optional<double> stddev_across_nodes(const ClusterSample& sample,
+                                          std::optional<double> (*value_of)(const NodeState&)) {
   std::vector<double> values;
   values.reserve(sample.nodes.size());
   for (const auto& node : sample.nodes) {
-    if (const auto u = node_gpu_utilization(node)) {
-      values.push_back(*u);
+    if (const auto v = value_of(node)) {
+      values.push_back(*v);
     }
   }
   return population_stddev(values);
+}
+
+}  // namespace
+
+std::optional<double> gpu_utilization_stddev(const ClusterSample& sample) {
+  return stddev_across_nodes(sample, node_gpu_utilization);
 }
 
 std::optional<double> gpu_memory_utilization_stddev(const ClusterSample& sample) {
-  std::vector<double> values;
-  values.reserve(sample.nodes.size());
-  for (const auto& node : sample.nodes) {
-    if (const auto u = node_gpu_memory_utilization(node)) {
-      values.push_back(*u);
-    }
-  }
-  return population_stddev(values);
-}
-
-std::optional<double> quantile(std::vector<double> values, double q) {
-  if (values.empty()) {
-    return std::nullopt;
-  }
-  std::sort(values.begin(), values.end());
-  q = std::clamp(q, 0.0, 1.0);
-  const double h = static_cast<double>(values.size() - 1) * q;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const auto hi = static_cast<std::size_t>(std::ceil(h));
-  return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+  return stddev_across_nodes(sample, node_gpu_memory_utilization);
 }
 
 }  // namespace tidesim::metrics

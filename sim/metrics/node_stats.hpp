@@ -30,10 +30,4 @@ std::optional<double> gpu_utilization_stddev(const ClusterSample& sample);
 /// GPU memory.
 std::optional<double> gpu_memory_utilization_stddev(const ClusterSample& sample);
 
-/// Quantile q in [0, 1] of `values` by linear interpolation between order statistics
-/// (Hyndman & Fan 1996 type 7, the default of R and NumPy): with the values sorted ascending as
-/// x_0..x_{n-1}, h = (n - 1) q, the result is x_floor(h) + (h - floor(h)) (x_ceil(h) - x_floor(h)).
-/// std::nullopt when empty. `values` need not be sorted.
-std::optional<double> quantile(std::vector<double> values, double q);
-
 }  // namespace tidesim::metrics

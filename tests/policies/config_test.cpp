@@ -3,6 +3,7 @@
 
 #include "policies/config.hpp"
 #include "policies/scheduler.hpp"
+#include "tests/policies/test_cluster.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -172,6 +173,142 @@ TEST(SchedulerConfig, Errors) {
             std::string::npos);
   // Unknown built-in name or missing file.
   EXPECT_THROW(make_scheduler("no-such-scheduler", 1), InputError);
+}
+
+// A filter that passes every node and records the args it was built with.
+class RecordingFilter final : public FilterPlugin {
+ public:
+  explicit RecordingFilter(std::string name) : name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
+  Status filter(CycleContext&, const PodSpec&, int) override { return Status::success(); }
+
+ private:
+  std::string name_;
+};
+
+// The args each plugin of `names` was built with, as "key=value" in key order.
+std::map<std::string, std::string> built_args(const std::string& config,
+                                              const std::map<std::string, std::string>& groups) {
+  std::map<std::string, std::string> seen;
+  Registry r = builtin_registry();
+  for (const auto& [name, group] : groups) {
+    r[name] = {[&seen, name](const PluginArgs& a) -> std::unique_ptr<Plugin> {
+                 std::map<std::string, std::string> kv;
+                 if (a.node.IsMap()) {
+                   for (const auto& e : a.node) {
+                     kv[e.first.as<std::string>()] = e.second.as<std::string>();
+                   }
+                 }
+                 std::string text;
+                 for (const auto& [k, v] : kv) {
+                   text += (text.empty() ? "" : ",") + k + "=" + v;
+                 }
+                 seen[name] = text;
+                 return std::make_unique<RecordingFilter>(name);
+               },
+               group};
+  }
+  const SchedulerConfig cfg = load_scheduler_config_string(config, "test.yaml");
+  Scheduler s(cfg, cfg.profiles.front(), 1, r);
+  return seen;
+}
+
+// A plugin author declares an args group in the registry; the framework names no plugin. Each
+// plugin of group G gets its own args plus the keys other G plugins set and it does not (others
+// in name order: GroupA's b=3 beats GroupB's b=2 for GroupC); Lone (no group) keeps its own.
+TEST(SchedulerConfig, ArgsGroupSharesArgsDeclaredInTheRegistry) {
+  const std::string config = std::string(kHeader) + R"(profiles:
+- schedulerName: p
+  plugins:
+    filter:
+      enabled: [{name: GroupA}, {name: GroupB}, {name: GroupC}, {name: Lone}]
+  pluginConfig:
+  - {name: GroupB, args: {a: 1, b: 2}}
+  - {name: GroupA, args: {b: 3}}
+  - {name: Lone, args: {c: 4}}
+)";
+  const auto seen =
+      built_args(config, {{"GroupA", "G"}, {"GroupB", "G"}, {"GroupC", "G"}, {"Lone", ""}});
+  EXPECT_EQ(seen.at("GroupA"), "a=1,b=3");
+  EXPECT_EQ(seen.at("GroupB"), "a=1,b=2");
+  EXPECT_EQ(seen.at("GroupC"), "a=1,b=3");
+  EXPECT_EQ(seen.at("Lone"), "c=4");
+  // Without a group nothing is shared.
+  const auto alone =
+      built_args(config, {{"GroupA", ""}, {"GroupB", ""}, {"GroupC", ""}, {"Lone", ""}});
+  EXPECT_EQ(alone.at("GroupA"), "b=3");
+  EXPECT_EQ(alone.at("GroupC"), "");
+}
+
+// The built-in load-aware plugins form one group: a margin set only on the scorer (as the seed's
+// tuning example does) reaches the filter. GPU memory 0.82: over 0.85 - 0.05 = 0.80 with the
+// default margin (node a filtered, b chosen), under 0.85 - 0 with the scorer's margin 0 (a passes
+// and scores 100 x (1 - 0.5 x (0.82 - 0.70) / 0.15) = 60 against b's 100, so b is still chosen
+// but a is feasible).
+TEST(SchedulerConfig, LoadAwareScorerArgsReachTheFilter) {
+  ClusterView c;
+  for (const char* n : {"a", "b"}) {
+    c.nodes.push_back(testing::make_node(n, 32000, 1LL << 37, 4));
+  }
+  struct Fixed : MetricsSource {
+    MetricsAnswer query(const std::string& node, TimePoint) const override {
+      NodeMetrics m;
+      m.gpu_memory_utilization = {node == "a" ? 0.82 : 0.1};
+      return MetricsAnswer{m, Duration::zero()};
+    }
+  } metrics;
+  const PodSpec pod = *testing::make_pod("p", 1000, 1 << 30, 1);
+  const auto feasible_a = [&](const std::string& margin_args) {
+    const std::string config = std::string(kHeader) + R"(profiles:
+- schedulerName: p
+  plugins:
+    filter: {enabled: [{name: LoadAwareFilter}]}
+    score: {enabled: [{name: LoadAwareScorer, weight: 10}]}
+  pluginConfig:
+  - name: LoadAwareScorer
+    args: )" + margin_args + "\n";
+    auto s = build(config);
+    s->set_record_details(true);
+    const auto r = s->schedule_one(pod, c, &metrics, TimePoint{});
+    EXPECT_EQ(r.node, 1);
+    return r.details[0].feasible;
+  };
+  EXPECT_FALSE(feasible_a("{}"));
+  EXPECT_TRUE(feasible_a("{rejectThresholdSafetyMargin: 0}"));
+}
+
+// First-fit is data: any profile may set nodeSelection: FirstFeasible (the built-in first-fit
+// does). With node 0 full, every pod goes to node 1, the first feasible in node order, where the
+// Kubernetes cycle would score and spread.
+TEST(SchedulerConfig, NodeSelectionFirstFeasible) {
+  const auto cfg = load_scheduler_config_string(std::string(kHeader) + R"(profiles:
+- schedulerName: scored
+- schedulerName: first
+  nodeSelection: FirstFeasible
+)",
+                                                "t.yaml");
+  EXPECT_FALSE(cfg.profiles[0].first_feasible);
+  EXPECT_TRUE(cfg.profiles[1].first_feasible);
+  ClusterView c;
+  for (const char* n : {"n0", "n1", "n2"}) {
+    c.nodes.push_back(testing::make_node(n, 32000, 1LL << 37, 4));
+  }
+  c.nodes[0].add_pod(testing::make_pod("full", 0, 0, 4));
+  const PodSpec pod = *testing::make_pod("p", 100, 100, 1);
+  Scheduler first(cfg, cfg.profiles[1], 1);
+  for (int i = 0; i < 3; ++i) {
+    const auto r = first.schedule_one(pod, c, nullptr, TimePoint{});
+    EXPECT_EQ(r.node, 1);
+    EXPECT_EQ(r.evaluated_nodes, 2);  // stopped at the first feasible node
+    c.nodes[1].add_pod(std::make_shared<PodSpec>(pod));
+  }
+  // Node 1 now holds 3 GPUs, node 2 none: the scored profile (LeastAllocated) picks node 2.
+  Scheduler scored(cfg, cfg.profiles[0], 1);
+  EXPECT_EQ(scored.schedule_one(pod, c, nullptr, TimePoint{}).node, 2);
+  EXPECT_NE(
+      error_of(std::string(kHeader) + "profiles:\n- schedulerName: p\n  nodeSelection: FirstFit\n")
+          .find("profiles[0].nodeSelection"),
+      std::string::npos);
 }
 
 PluginEntry entry(const char* name, std::optional<std::int64_t> weight) {

@@ -37,9 +37,8 @@ TEST(LoadAware, WorkedExampleFiltered) {
   EXPECT_EQ(load_aware_filter_reason(v, pod, args).value_or(""), "GPU memory over 85%");
 }
 
-// Digest 2.2: 2 NVLink tasks on a 4-GPU node -> 2 / (4 x 2) = 0.25; await 42.83 ms -> 1.43 -> 1.0.
+// Digest 2.2: await 42.83 ms -> 1.43 -> 1.0 (the NVLink index's worked example is in api_test).
 TEST(LoadAware, WorkedExamplesNvlinkAndIo) {
-  EXPECT_DOUBLE_EQ(nvlink_competition_index(2, 4), 0.25);
   EXPECT_DOUBLE_EQ(io_load(42.83, 30ms), 1.0);
   EXPECT_NEAR(io_load(6.0, 30ms), 0.2, 1e-12);
   const LoadAwareArgs args;
@@ -105,11 +104,13 @@ TEST(LoadAware, NvlinkDetection) {
   declared.env["AI_NV_LINK_REQUIRED"] = "true";
   PodSpec annotated;
   annotated.annotations["ai.auto-nvlink"] = "true";
-  EXPECT_FALSE(needs_nvlink(plain, true));
-  EXPECT_TRUE(needs_nvlink(torch, true));
-  EXPECT_FALSE(needs_nvlink(torch, false));
-  EXPECT_TRUE(needs_nvlink(declared, false));
-  EXPECT_TRUE(needs_nvlink(annotated, false));
+  LoadAwareArgs no_detection = args;
+  no_detection.auto_detect_nvlink = false;  // autoDetectNvlink: false drops only the image guess
+  EXPECT_FALSE(needs_nvlink(plain, nvlink_rule(args)));
+  EXPECT_TRUE(needs_nvlink(torch, nvlink_rule(args)));
+  EXPECT_FALSE(needs_nvlink(torch, nvlink_rule(no_detection)));
+  EXPECT_TRUE(needs_nvlink(declared, nvlink_rule(no_detection)));
+  EXPECT_TRUE(needs_nvlink(annotated, nvlink_rule(no_detection)));
   const LoadVector busy{0.1, 0.7, 0.0};
   EXPECT_FALSE(load_aware_filter_reason(busy, plain, args));
   EXPECT_EQ(load_aware_filter_reason(busy, torch, args).value_or(""),
@@ -144,6 +145,30 @@ TEST(LoadAware, MetricCacheTtl) {
   EXPECT_EQ(m.queries, 3);
   s->schedule_one(*pod, c, &m, TimePoint{} + 30s);
   EXPECT_EQ(m.queries, 6);
+}
+
+// The pod the run and the plugins used to disagree on (annotation nvlink-required: "True"): the run
+// counted it as an NVLink job, the plugins did not check NVLink for it. One rule now: the whole
+// load-aware profile removes node a (NVLink 0.7 > 0.6) and places the pod on b.
+TEST(LoadAware, AnnotatedNvlinkPodIsCheckedAsTheRunCountsIt) {
+  ClusterView c = three_nodes();
+  FixedMetrics m;
+  m.metrics["a"] = make_metrics({0.1}, 0.7, 1.0);   // NVLink competition over 0.6: filtered
+  m.metrics["b"] = make_metrics({0.1}, 0.35, 1.0);  // 100 x (1 - 0.3 x 0.05 / 0.3) = 95
+  m.metrics["c"] = make_metrics({0.1}, 0.5, 1.0);   // 100 x (1 - 0.3 x 0.2 / 0.3) = 80
+  auto s = make_scheduler("load-aware", 1);
+  s->set_record_details(true);
+  auto pod = make_pod("p", 1000, 1 << 30, 1);
+  pod->annotations["nvlink-required"] = "True";
+  ASSERT_TRUE(needs_nvlink(*pod, NvlinkRule{}));  // what the run flags
+  const auto r = s->schedule_one(*pod, c, &m, TimePoint{});
+  ASSERT_TRUE(r.node);
+  EXPECT_EQ(*r.node, 1);
+  EXPECT_EQ(r.details[0].failed_plugin, "LoadAwareFilter");
+  EXPECT_EQ(r.details[0].reasons.at(0), "NVLink competition too high");
+  // The same node passes a pod that states no need.
+  const auto plain = s->schedule_one(*make_pod("q", 1000, 1 << 30, 1), c, &m, TimePoint{} + 60s);
+  EXPECT_TRUE(plain.details[0].feasible);
 }
 
 // The scheduler picks the least loaded node; the filter removes the overloaded one.

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <stdexcept>
 
 #include "sim/api/cluster_view.hpp"
+#include "sim/api/telemetry.hpp"
 
 namespace tidesim {
 namespace {
@@ -116,6 +118,19 @@ TEST(PodRequests, InitContainersSidecarsAndOverhead) {
   p.init_containers = {container(4000, 0)};
   EXPECT_EQ(pod_requests(p).cpu_milli, 4250);
   EXPECT_EQ(pod_requests(p, RequestKind::kNonZero).memory_bytes, 200 * kMi);  // containers' default
+}
+
+// The one index the run publishes and the load-aware plugins read (it was written twice, in
+// topologies and in the plugin).
+TEST(Telemetry, NvlinkCompetitionIndex) {
+  // SEED-DIGEST 2.2: 2 NVLink tasks on a 4-GPU node -> 2 / (4 x 2) = 0.25.
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(2, 4), 0.25);
+  // One task's step on an 8-GPU node: 1 / 16 = 0.0625 (what an estimated bound pod adds).
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(1, 8), 0.0625);
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(0, 8), 0.0);
+  EXPECT_DOUBLE_EQ(nvlink_competition_index(3, 0), 0.0);  // a node without GPUs
+  EXPECT_THROW(nvlink_competition_index(-1, 4), std::invalid_argument);
+  EXPECT_THROW(nvlink_competition_index(1, -4), std::invalid_argument);
 }
 
 }  // namespace

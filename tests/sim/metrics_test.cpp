@@ -80,14 +80,6 @@ TEST(StepAverage, ZeroLengthRunGivesTheLastValue) {
   EXPECT_DOUBLE_EQ(*a.mean(at_s(7)), 3.0);
 }
 
-TEST(NodeStats, QuantileInterpolatesLinearly) {
-  // Sorted 10, 20, 30, 40: h = 3 * 0.5 = 1.5 -> 20 + 0.5 * 10 = 25; h = 3 * 0.9 = 2.7 -> 37.
-  EXPECT_DOUBLE_EQ(*quantile({40, 10, 30, 20}, 0.5), 25.0);
-  EXPECT_DOUBLE_EQ(*quantile({40, 10, 30, 20}, 0.9), 37.0);
-  EXPECT_DOUBLE_EQ(*quantile({7}, 0.99), 7.0);
-  EXPECT_FALSE(quantile({}, 0.5).has_value());
-}
-
 TEST(NodeStats, PopulationStddevDividesByN) {
   // Values 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squared deviations sum to 32, 32 / 8 = 4 -> 2.
   const std::vector<double> v{2, 4, 4, 4, 5, 5, 7, 9};

@@ -45,7 +45,7 @@ TEST(PciePreset, ZeroGpuNodeHoldsNothing) {
   EXPECT_EQ(node.schedulable_units(), 0);
   EXPECT_EQ(node.free_units(), 0);
   EXPECT_FALSE(t.best_free_set(1, {}));
-  EXPECT_DOUBLE_EQ(nvlink_competition_index(0, t.gpu_count()), 0.0);
+  EXPECT_EQ(t.gpu_count(), 0);
 }
 
 }  // namespace

@@ -177,14 +177,6 @@ TEST(Topology, PrunedRingSearchMatchesBruteForce) {
   }
 }
 
-TEST(Topology, CompetitionIndex) {
-  // SEED-DIGEST 2.2: 2 NVLink tasks on a 4-GPU node -> 2 / (4 x 2) = 0.25.
-  EXPECT_DOUBLE_EQ(nvlink_competition_index(2, 4), 0.25);
-  EXPECT_DOUBLE_EQ(nvlink_competition_index(0, 8), 0.0);
-  EXPECT_DOUBLE_EQ(nvlink_competition_index(3, 0), 0.0);
-  EXPECT_THROW(nvlink_competition_index(-1, 4), std::invalid_argument);
-}
-
 TEST(Topology, BadQueriesThrow) {
   const Topology t = preset("a10x4-pcie");
   EXPECT_THROW(t.link(0, 4), std::out_of_range);

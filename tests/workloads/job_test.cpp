@@ -5,33 +5,6 @@
 namespace tidesim::workloads {
 namespace {
 
-TEST(Job, NvlinkRequiredByEnvLabelOrAnnotation) {
-  PodSpec pod;
-  EXPECT_FALSE(nvlink_required(pod));
-  pod.env["AI_NV_LINK_REQUIRED"] = "true";
-  EXPECT_TRUE(nvlink_required(pod));
-  pod.env["AI_NV_LINK_REQUIRED"] = "false";
-  EXPECT_FALSE(nvlink_required(pod));
-  PodSpec labelled;
-  labelled.labels["nvl-link-required"] = "True";  // the seed's label, any letter case
-  EXPECT_TRUE(nvlink_required(labelled));
-  PodSpec annotated;
-  annotated.annotations["ai.nvlink-required"] = "true";
-  EXPECT_TRUE(nvlink_required(annotated));
-}
-
-TEST(Job, AutoDetectionIsTheSeedsRule) {
-  PodSpec pod;
-  pod.image = "nvcr.io/nvidia/tensorflow:23.01";
-  EXPECT_FALSE(nvlink_auto_detected(pod));
-  pod.image = "pytorch/pytorch:2.0.1-cuda11.7-cudnn8-runtime";
-  EXPECT_TRUE(nvlink_auto_detected(pod));
-  EXPECT_FALSE(nvlink_required(pod));  // detection is a separate rule
-  PodSpec annotated;
-  annotated.annotations["ai.auto-nvlink"] = "true";
-  EXPECT_TRUE(nvlink_auto_detected(annotated));
-}
-
 TEST(Job, GpusOfTheWholeJob) {
   JobSpec job;
   job.replicas = 3;

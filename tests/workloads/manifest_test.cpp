@@ -29,8 +29,10 @@ TEST(Manifest, SeedResnet50HeavyLoadsAsWritten) {
   EXPECT_EQ(t.pod.image, "pytorch/pytorch:2.0.1-cuda11.7-cudnn8-runtime");
   EXPECT_EQ(t.pod.scheduler_name, "load-aware-scheduler");
   EXPECT_EQ(t.pod.labels.at("job-name"), "resnet50-heavy");
-  EXPECT_FALSE(nvlink_required(t.pod));
-  EXPECT_TRUE(nvlink_auto_detected(t.pod));  // the image contains "pytorch"
+  EXPECT_EQ(nvlink_need(t.pod, NvlinkRule{}), NvlinkNeed::kNone);
+  // The image contains "pytorch": the load-aware plugins' default detection finds it.
+  EXPECT_EQ(nvlink_need(t.pod, NvlinkRule{.detect_pytorch_image = true}),
+            NvlinkNeed::kAutoDetected);
 }
 
 TEST(Manifest, SeedGpt2DpLoadsAsWritten) {
@@ -45,7 +47,7 @@ TEST(Manifest, SeedGpt2DpLoadsAsWritten) {
   EXPECT_EQ(term.label_selector.match_expressions[0].key, "app");
   EXPECT_EQ(term.label_selector.match_expressions[0].op, "In");
   EXPECT_EQ(term.label_selector.match_expressions[0].values, std::vector<std::string>{"gpt2-dp"});
-  EXPECT_TRUE(nvlink_required(pod));
+  EXPECT_EQ(nvlink_need(pod, NvlinkRule{}), NvlinkNeed::kDeclared);
   EXPECT_EQ(pod.requests.gpus, 0);  // as written, it requests no GPU
   EXPECT_FALSE(pod.labels.contains("app"));
 }
@@ -58,7 +60,7 @@ TEST(Manifest, UnquotedTrueAsTheSeedTextShowsItAlsoLoads) {
       "        - name: AI_NV_LINK_REQUIRED\n          value: true\n",
       "seed.yaml");
   EXPECT_EQ(all[0].pod.node_selector.at("nvidia.com/gpu.present"), "true");
-  EXPECT_TRUE(nvlink_required(all[0].pod));
+  EXPECT_EQ(nvlink_need(all[0].pod, NvlinkRule{}), NvlinkNeed::kDeclared);
 }
 
 TEST(Manifest, MultiDocumentPodsAndJobs) {
