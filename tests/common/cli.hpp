@@ -20,7 +20,7 @@ struct CliOutput {
   std::string out;
 };
 
-/// True when the CLI binary has been built (tests GTEST_SKIP() otherwise).
+/// True when the CLI binary has been built (see TIDESIM_REQUIRE_CLI() in require.hpp).
 inline bool have_cli() {
   return std::filesystem::exists(TIDESIM_CLI);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
 
 namespace {
 
@@ -15,11 +16,7 @@ using tidesim::test::run;
 
 class ExplainCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!tidesim::test::have_cli()) {
-      GTEST_SKIP() << "tidesim CLI not built at " << TIDESIM_CLI;
-    }
-  }
+  void SetUp() override { TIDESIM_REQUIRE_CLI(); }
 };
 
 const char* kList = "scenarios/explain/three-nodes.yaml";

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tools/lib/result.hpp"
 
@@ -14,9 +15,7 @@ using test::run;
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!tidesim::test::have_cli()) {
-      GTEST_SKIP() << "the tidesim binary is not built: " << TIDESIM_CLI;
-    }
+    TIDESIM_REQUIRE_CLI();
     dir_ = test::temp_dir("cli");
     save_result(test::sample_result(), dir_ + "/result.json");
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
 #include "tidesim/version.hpp"
 
 namespace {
@@ -24,11 +25,7 @@ using tidesim::test::run;
 
 class CliRun : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!tidesim::test::have_cli()) {
-      GTEST_SKIP() << "the tidesim binary is not built: " << TIDESIM_CLI;
-    }
-  }
+  void SetUp() override { TIDESIM_REQUIRE_CLI(); }
   std::string log_ = out_dir() + "/log";
 };
 

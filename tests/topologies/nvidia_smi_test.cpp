@@ -1,5 +1,6 @@
 // The `nvidia-smi topo -m` parser on the real outputs in ../shared/data/topo (skipped when
-// absent) and on fixtures in tests/topologies/data written for each shape of real output.
+// absent, failing under CI=true) and on fixtures in tests/topologies/data written for each shape of
+// real output.
 #include "topologies/nvidia_smi.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "sim/engine/error.hpp"
+#include "tests/common/require.hpp"
 
 namespace tidesim {
 namespace {
@@ -92,9 +94,7 @@ std::string tab_block(const std::string& text, int gpus) {
 
 TEST(NvidiaSmiReal, Dgx1) {
   const auto path = shared("dgx1_v100.txt");
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "shared data absent: " << path;
-  }
+  TIDESIM_REQUIRE_FILE(path);
   const std::string text = read(path);
   const Topology t = parse_nvidia_smi(text, path, params_for_gpu("V100-SXM2-16"));
   EXPECT_EQ(t.gpu_count(), 8);
@@ -108,9 +108,7 @@ TEST(NvidiaSmiReal, Dgx1) {
 
 TEST(NvidiaSmiReal, A100Nvlink) {
   const auto path = shared("nvlink_4x_a100_sxm_della.txt");
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "shared data absent: " << path;
-  }
+  TIDESIM_REQUIRE_FILE(path);
   const std::string text = read(path);
   const Topology t = load_nvidia_smi_file(path, params_for_gpu("A100-SXM4-80"));
   EXPECT_EQ(t.to_nvidia_smi(), tab_block(text, 4));
@@ -123,9 +121,7 @@ TEST(NvidiaSmiReal, A100Nvlink) {
 
 TEST(NvidiaSmiReal, A100Pcie) {
   const auto path = shared("pcie_4x_a100_adroit.txt");
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "shared data absent: " << path;
-  }
+  TIDESIM_REQUIRE_FILE(path);
   const std::string text = read(path);
   const Topology t = load_nvidia_smi_file(path, params_for_gpu("A100-PCIe"));
   // The header is indented with spaces, not a tab: compare word by word.

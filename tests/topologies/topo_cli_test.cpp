@@ -6,17 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
 
 namespace {
 
 using Result = tidesim::test::CliOutput;
-using tidesim::test::have_cli;
 using tidesim::test::run;
 
 TEST(TopoCli, PresetTable) {
-  if (!have_cli()) {
-    GTEST_SKIP() << "CLI not built: " << TIDESIM_CLI;
-  }
+  TIDESIM_REQUIRE_CLI();
   const Result r = run("topo dgx1-v100");
   ASSERT_EQ(r.code, 0) << r.out;
   // The matrix comes first, in nvidia-smi form.
@@ -31,9 +29,7 @@ TEST(TopoCli, PresetTable) {
 }
 
 TEST(TopoCli, HypotheticalPresetSaysSo) {
-  if (!have_cli()) {
-    GTEST_SKIP() << "CLI not built: " << TIDESIM_CLI;
-  }
+  TIDESIM_REQUIRE_CLI();
   const Result r = run("topo a10x4-nvlink-mesh");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("real A10s have no NVLink"), std::string::npos) << r.out;
@@ -43,9 +39,8 @@ TEST(TopoCli, HypotheticalPresetSaysSo) {
 
 TEST(TopoCli, SharedFileRoundTripsAndNamesGroups) {
   const std::string path = std::string(TIDESIM_SHARED_DATA_DIR) + "/topo/dgx1_v100.txt";
-  if (!have_cli() || !std::filesystem::exists(path)) {
-    GTEST_SKIP() << "CLI or shared data absent";
-  }
+  TIDESIM_REQUIRE_CLI();
+  TIDESIM_REQUIRE_FILE(path);
   const Result r = run("topo " + path + " --gpu V100-SXM2-16");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("GPU7\tSYS\tSYS\tSYS\tNV1\tNV2\tNV1\tNV2\t X \n"), std::string::npos);
@@ -53,9 +48,7 @@ TEST(TopoCli, SharedFileRoundTripsAndNamesGroups) {
 }
 
 TEST(TopoCli, Json) {
-  if (!have_cli()) {
-    GTEST_SKIP() << "CLI not built: " << TIDESIM_CLI;
-  }
+  TIDESIM_REQUIRE_CLI();
   const Result r = run("topo tests/topologies/data/soc_old_driver.txt --format json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
@@ -69,9 +62,7 @@ TEST(TopoCli, Json) {
 }
 
 TEST(TopoCli, BadInputExitsTwo) {
-  if (!have_cli()) {
-    GTEST_SKIP() << "CLI not built: " << TIDESIM_CLI;
-  }
+  TIDESIM_REQUIRE_CLI();
   Result r = run("topo tests/topologies/data/bad_asymmetric.txt");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("bad_asymmetric.txt:3"), std::string::npos) << r.out;

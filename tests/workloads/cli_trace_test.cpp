@@ -6,22 +6,18 @@
 #include <string>
 
 #include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
 
 namespace {
 
 using Result = tidesim::test::CliOutput;
-using tidesim::test::have_cli;
 using tidesim::test::run;
 
 TEST(CliTrace, StatsOfTheRealOpenbTrace) {
   const std::string path =
       std::string(TIDESIM_SHARED_DATA_DIR) + "/traces/openb_pod_list_default.csv";
-  if (!have_cli()) {
-    GTEST_SKIP() << "tidesim CLI not built";
-  }
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "shared data absent: " << path;
-  }
+  TIDESIM_REQUIRE_CLI();
+  TIDESIM_REQUIRE_FILE(path);
   const Result table = run("trace stats " + path);
   EXPECT_EQ(table.code, 0) << table.out;
   EXPECT_NE(table.out.find("jobs    8,152"), std::string::npos) << table.out;
@@ -35,9 +31,7 @@ TEST(CliTrace, StatsOfTheRealOpenbTrace) {
 }
 
 TEST(CliTrace, MalformedRowExitsTwoWithTheLine) {
-  if (!have_cli()) {
-    GTEST_SKIP() << "tidesim CLI not built";
-  }
+  TIDESIM_REQUIRE_CLI();
   const std::string path = std::string(TIDESIM_SOURCE_DIR) + "/tests/workloads/data/bad_openb.csv";
   const Result r = run("trace stats " + path);
   EXPECT_EQ(r.code, 2);
@@ -46,9 +40,7 @@ TEST(CliTrace, MalformedRowExitsTwoWithTheLine) {
 }
 
 TEST(CliTrace, ConvertPhillyToNative) {
-  if (!have_cli()) {
-    GTEST_SKIP() << "tidesim CLI not built";
-  }
+  TIDESIM_REQUIRE_CLI();
   const std::string in = std::string(TIDESIM_SOURCE_DIR) + "/tests/workloads/data/philly_small.csv";
   const auto out = std::filesystem::temp_directory_path() / "tidesim_philly_native.csv";
   const Result r = run("trace convert " + in + " " + out.string() + " --from philly");

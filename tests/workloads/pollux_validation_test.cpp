@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 
+#include "tests/common/require.hpp"
 #include "workloads/catalogue.hpp"
 #include "workloads/csv.hpp"
 #include "workloads/step_time.hpp"
@@ -34,9 +35,7 @@ struct Group {
 TEST(PolluxValidation, ResNet50StepAndSyncTimeOnT4) {
   const std::string path =
       std::string(TIDESIM_SHARED_DATA_DIR) + "/traces/pollux_imagenet_placements.csv";
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "shared data absent: " << path;
-  }
+  TIDESIM_REQUIRE_FILE(path);
   const CsvTable t(path, {"placement", "local_bsz", "step_time", "sync_time"}, {});
   ASSERT_EQ(t.rows(), 864u);
   std::map<std::string, Group> groups;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/engine/error.hpp"
+#include "tests/common/require.hpp"
 
 namespace tidesim::workloads {
 namespace {
@@ -140,9 +141,7 @@ std::string shared(const char* name) {
 
 TEST(Trace, RealOpenbDefaultPodList) {
   const auto path = shared("openb_pod_list_default.csv");
-  if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "shared data absent: " << path;
-  }
+  TIDESIM_REQUIRE_FILE(path);
   const TraceStats s = compute_stats(read_trace(path));
   EXPECT_EQ(s.jobs, 8152);
   EXPECT_EQ(s.gpu_histogram,
@@ -155,9 +154,7 @@ TEST(Trace, RealOpenbDefaultPodList) {
 
 TEST(Trace, RealPhillyAndOpenbNodes) {
   const auto philly = shared("pollux_philly.csv");
-  if (!std::filesystem::exists(philly)) {
-    GTEST_SKIP() << "shared data absent: " << philly;
-  }
+  TIDESIM_REQUIRE_FILE(philly);
   const TraceStats s = compute_stats(read_trace(philly));
   EXPECT_EQ(s.jobs, 82247);
   EXPECT_EQ(s.gpu_histogram.at(1), 76627);
