@@ -1,5 +1,7 @@
 #include "sim/run.hpp"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -7,8 +9,8 @@
 #include <fmt/core.h>
 
 #include "policies/scheduler.hpp"
-#include "sim/api/pod_traits.hpp"
 #include "policies/scheduling_loop.hpp"
+#include "sim/api/pod_traits.hpp"
 #include "sim/cluster.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/fluid.hpp"
@@ -19,6 +21,7 @@
 #include "sim/observation.hpp"
 #include "sim/run_context.hpp"
 #include "sim/telemetry_pipeline.hpp"
+#include "workloads/memory.hpp"
 #include "workloads/workload_spec.hpp"
 
 namespace tidesim {
@@ -165,14 +168,15 @@ void check_policy(const Scenario& /*scenario*/, const PolicyConfig& policy) {
   (void)policies::make_scheduler(policy.scheduler, 1);
 }
 
-void check_scenario(const Scenario& scenario) {
+std::vector<std::string> check_scenario(const Scenario& scenario) {
   FluidSolver fluid;
   const Cluster cluster(scenario, fluid);
   for (const auto& p : scenario.policies) {
     check_policy(scenario, p);
   }
+  std::vector<std::string> warnings;
   if (scenario.seeds.empty()) {
-    return;
+    return warnings;
   }
   const Workload w = make_jobs(scenario, scenario.seeds.front());
   // Every job's profile on each GPU model it may run on (and on the reference GPU that converts
@@ -183,21 +187,57 @@ void check_scenario(const Scenario& scenario) {
       gpus.insert(g.gpu_model);
     }
   }
+  // The largest card each GPU model has in this cluster.
+  std::map<std::string, std::int64_t> card_memory;
+  for (const auto& n : cluster.nodes()) {
+    if (!n.group->gpu_model.empty()) {
+      auto& m = card_memory[n.group->gpu_model];
+      m = std::max(m, n.card_memory);
+    }
+  }
   std::set<std::tuple<std::string, int, std::string>> checked;
   const SourceLocation where = location_of(scenario.workload, scenario.path);
   for (const auto& job : w.jobs) {
     if (!checked.emplace(job.model, job.batch_size, job.precision).second) {
       continue;
     }
+    // Over the cards of every GPU model it may run on: its least steady and peak memory.
+    bool steady_fits = gpus.empty();
+    bool peak_fits = gpus.empty();
+    std::int64_t least_steady = 0;
+    std::int64_t least_peak = 0;
     for (const auto& gpu : gpus) {
       try {
-        (void)w.catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+        const auto profile = w.catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+        const std::int64_t steady = profile.steady_bytes();
+        const std::int64_t peak = workloads::peak_memory(profile);
+        steady_fits = steady_fits || steady <= card_memory[gpu];
+        peak_fits = peak_fits || peak <= card_memory[gpu];
+        least_steady = least_steady == 0 ? steady : std::min(least_steady, steady);
+        least_peak = least_peak == 0 ? peak : std::min(least_peak, peak);
       } catch (const InputError& e) {
         throw InputError(where, "workload",
                          fmt::format("job '{}' on {}: {}", job.name, gpu, e.message()));
       }
     }
+    const bool wants_gpu =
+        job.pod_template.requests.gpus > 0 || job.pod_template.requests.gpu_milli > 0;
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    const std::string what = fmt::format("job '{}' ({} {} batch {})", job.name, job.model,
+                                         job.precision, job.batch_size);
+    if (wants_gpu && !steady_fits) {
+      warnings.push_back(fmt::format(
+          "{}: a worker holds {:.1f} GiB after its ramp-up, more than any card it can run on; "
+          "every attempt will be OOM-killed",
+          what, static_cast<double>(least_steady) / kGiB));
+    } else if (wants_gpu && !peak_fits) {
+      warnings.push_back(fmt::format(
+          "{}: a worker peaks at {:.1f} GiB during evaluation, more than any card it can run "
+          "on; an attempt that reaches its first peak will be OOM-killed",
+          what, static_cast<double>(least_peak) / kGiB));
+    }
   }
+  return warnings;
 }
 
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,

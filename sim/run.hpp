@@ -44,8 +44,9 @@ void check_policy(const Scenario& scenario, const PolicyConfig& policy);
 /// Builds everything a run of `scenario` builds, without running it: the cluster (topologies,
 /// GPU models), every policy's scheduler, and the jobs of the first seed with the model profile
 /// of each job on every GPU model it could run on. Throws InputError naming the place of the
-/// first problem.
-void check_scenario(const Scenario& scenario);
+/// first problem. Returns warnings about what is legal but cannot work (a job whose worker's
+/// peak GPU memory exceeds every card it could run on OOMs on every attempt).
+std::vector<std::string> check_scenario(const Scenario& scenario);
 
 /// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,

@@ -276,7 +276,11 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   e.name = f.string("name", default_name);
   e.weight = f.number("weight", 1.0, 1e-12, 1e12);
   job.model = f.string("model");
-  catalogue.definition(job.model);  // unknown model -> error listing the known ones
+  try {
+    catalogue.definition(job.model);  // unknown model -> error listing the known ones
+  } catch (const InputError& e) {
+    throw f.error(f.get("model"), "model", e.message());
+  }
   job.batch_size = static_cast<int>(f.integer("batch_size", std::nullopt, 1, 1'000'000));
   job.precision = f.choice("precision", "amp", {"amp", "fp32"});
   job.checkpoint_interval = f.duration("checkpoint_interval", 30min);

@@ -79,13 +79,73 @@ TEST_F(CliRun, JsonIsIdenticalWhateverTheThreadCount) {
   EXPECT_EQ(doc["metadata"]["policies"], nlohmann::json::array({"default-k8s", "load-aware"}));
 }
 
+// validate builds what run builds: an unknown GPU, topology or model fails with its place.
+TEST_F(CliRun, ValidateRejectsWhatRunRejectsWithThePlace) {
+  const std::string dir = out_dir();
+  const std::string head = "name: x\ncluster:\n  node_groups:\n";
+  const std::string work =
+      "workload:\n  arrivals: {process: burst, count: 1}\n  jobs:\n"
+      "    - {pod: {gpus: 1}, model: MODEL, batch_size: 8, steps: 10}\npolicies: [default-k8s]\n";
+  auto scenario = [&](const std::string& group, const std::string& model) {
+    std::string w = work;
+    w.replace(w.find("MODEL"), 5, model);
+    return head + "    - " + group + "\n" + w;
+  };
+  const struct {
+    std::string text;
+    std::string expected;
+  } cases[] = {
+      {scenario("{name: n, gpu: A10X, topology: pcie-4}", "resnet50"),
+       ":4:22: cluster.node_groups[0].gpu: unknown GPU model 'A10X'"},
+      {scenario("{name: n, gpu: A10, topology: no-such-topology}", "resnet50"),
+       ":4:7: topology: 'no-such-topology' is neither a preset nor a file"},
+      {scenario("{name: n, gpu: A10, topology: pcie-4}", "resnet5O"),
+       ":8:31: workload.jobs[0].model: unknown model 'resnet5O'"},
+  };
+  int i = 0;
+  for (const auto& c : cases) {
+    const std::string f = dir + "/bad" + std::to_string(i++) + ".yaml";
+    std::ofstream(f) << c.text;
+    for (const char* cmd : {"validate ", "run "}) {
+      EXPECT_EQ(run(cmd + f, log_), 2) << cmd << f << ": " << read_file(log_);
+      EXPECT_NE(read_file(log_).find(f + c.expected), std::string::npos)
+          << cmd << "expected '" << c.expected << "' in: " << read_file(log_);
+    }
+  }
+}
+
+TEST_F(CliRun, ValidateWarnsAboutJobsThatCanNeverFit) {
+  EXPECT_EQ(run("validate tests/tools/data/never_fits.yaml", log_), 0) << read_file(log_);
+  EXPECT_NE(read_file(log_).find("warning: tests/tools/data/never_fits.yaml: job 'huge-0' "
+                                 "(gpt2-1.5b fp32 batch 16): a worker holds"),
+            std::string::npos)
+      << read_file(log_);
+}
+
+TEST_F(CliRun, ValidateAcceptsASchedulerConfigurationOnItsOwn) {
+  EXPECT_EQ(run("validate scenarios/schedulers/seed-scheduler-config.yaml", log_), 0)
+      << read_file(log_);
+  EXPECT_EQ(read_file(log_),
+            "scenarios/schedulers/seed-scheduler-config.yaml: ok (KubeSchedulerConfiguration, 1 "
+            "profile: load-aware-scheduler)\n");
+}
+
 TEST_F(CliRun, OutputFolderHoldsEveryFile) {
   const std::string d = out_dir() + "/outputs";
   fs::remove_all(d);
   ASSERT_EQ(run("run tests/tools/data/solo.yaml --output " + d, log_), 0) << read_file(log_);
-  for (const char* f : {"result.json", "jobs.csv", "nodes.csv", "cards.csv", "metrics.om.txt"}) {
+  for (const char* f :
+       {"result.json", "jobs.csv", "attempts.csv", "nodes.csv", "cards.csv", "metrics.om.txt"}) {
     EXPECT_TRUE(fs::exists(fs::path(d) / f)) << f;
   }
+  // solo.yaml: one pod, bound in the first cycle, started after pod_startup 5 s, succeeded.
+  const std::string attempts = read_file(d + "/attempts.csv");
+  EXPECT_EQ(attempts.substr(0, attempts.find('\n')),
+            "policy,seed,job,attempt,pod,node,cards,bound_s,started_s,ended_s,outcome,oom_card,"
+            "oom_memory_used_bytes,oom_memory_capacity_bytes,oom_co_located");
+  EXPECT_NE(attempts.find("\nfirst-fit,1,solo-0,0,solo-0-0-0,gpu-01,0,0,5,"), std::string::npos)
+      << attempts;
+  EXPECT_NE(attempts.find(",succeeded,,,,\n"), std::string::npos) << attempts;
   EXPECT_EQ(run("check " + d + "/result.json --baseline " + d + "/result.json", log_), 0)
       << read_file(log_);
 }

@@ -182,7 +182,7 @@ int run(const RunOptions& o) {
     // Everything a run builds, built once up front: bad input fails here with its place.
     Scenario checked = s;
     checked.policies = policies;
-    check_scenario(checked);
+    (void)check_scenario(checked);  // its warnings are validate's to print
   }
   const int threads = o.threads > 0
                           ? o.threads
@@ -251,7 +251,9 @@ int validate(const std::vector<std::string>& files) {
       const Scenario s = load_scenario(f);
       // Everything a run builds: the cluster (topologies, GPU models), every policy, the jobs of
       // the first seed and their model profiles on each GPU model.
-      check_scenario(s);
+      for (const auto& w : check_scenario(s)) {
+        std::cerr << "tidesim: warning: " << f << ": " << w << "\n";
+      }
       const auto jobs = make_jobs(s, s.seeds.front());
       int nodes = 0;
       for (const auto& g : s.cluster.groups) {
