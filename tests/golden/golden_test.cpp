@@ -71,7 +71,7 @@ bool updating() {
 /// the release, not the model), and the scenario's path (as given on the command line) and hash
 /// (of the file's text, so it changes with a comment). Runs carry no wall times and the result
 /// no host names or dates; `summary` is derived from the runs and kept. Without `per_job`, the
-/// runs' `jobs` and `events` are left out too.
+/// runs' `jobs`, `events` and `attempts` are left out too.
 json normalise(json result, bool per_job = true) {
   auto& metadata = result.at("metadata");
   metadata.erase("tidesim_version");
@@ -81,6 +81,7 @@ json normalise(json result, bool per_job = true) {
     for (auto& run : result.at("runs")) {
       run.erase("jobs");
       run.erase("events");
+      run.erase("attempts");
     }
   }
   return result;
