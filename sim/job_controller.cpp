@@ -85,36 +85,34 @@ void JobController::on_oom(int j) {
     terminal();
     return;
   }
-  const int attempt = job.attempt;
   if (job.spec->restart_policy == workloads::RestartPolicy::kOnFailure) {
     // The kubelet restarts the containers in place; their cards stay allocated.
-    job.phase = JobPhase::kCrashLoop;
     execution_->refresh(touched);
     job.crash_restarts = ran >= workloads::kCrashLoopResetAfter ? 1 : job.crash_restarts + 1;
-    run_.sim.schedule_in(workloads::crash_loop_delay(job.crash_restarts), [this, j, attempt] {
-      Job& again = run_.jobs[static_cast<std::size_t>(j)];
-      if (again.attempt != attempt || again.phase != JobPhase::kCrashLoop) {
-        return;
-      }
-      ++again.attempt;
-      again.phase = JobPhase::kPending;
-      run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
-      execution_->start(j);
-    });
+    restart_after(j, JobPhase::kCrashLoop, workloads::crash_loop_delay(job.crash_restarts),
+                  [this, j] { execution_->start(j); });
     return;
   }
   // Never: the pods are deleted now; the controller replaces them after its back-off.
-  job.phase = JobPhase::kBackoff;
   delete_pods(j, std::move(touched));
-  run_.sim.schedule_in(workloads::backoff_delay(job.failures), [this, j, attempt] {
+  restart_after(j, JobPhase::kBackoff, workloads::backoff_delay(job.failures),
+                [this, j] { create_pods(j); });
+}
+
+void JobController::restart_after(int j, JobPhase waiting, Duration delay,
+                                  std::function<void()> restart) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  job.phase = waiting;
+  const int attempt = job.attempt;
+  run_.sim.schedule_in(delay, [this, j, attempt, waiting, restart = std::move(restart)] {
     Job& again = run_.jobs[static_cast<std::size_t>(j)];
-    if (again.attempt != attempt || again.phase != JobPhase::kBackoff) {
+    if (again.attempt != attempt || again.phase != waiting) {
       return;
     }
     ++again.attempt;
     again.phase = JobPhase::kPending;
     run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
-    create_pods(j);
+    restart();
   });
 }
 

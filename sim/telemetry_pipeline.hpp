@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/simulation.hpp"
 #include "sim/api/telemetry.hpp"
+#include "sim/engine/simulation.hpp"
 
 namespace tidesim {
 

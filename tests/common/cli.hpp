@@ -33,15 +33,16 @@ inline int run(const std::string& args, const std::string& out) {
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-/// Runs `tidesim ARGS` through the shell and captures stdout and stderr together.
-inline CliOutput run(const std::string& args) {
+/// Runs `tidesim ARGS` through the shell and captures its standard output; `redirect` says where
+/// standard error goes ("2>&1": captured with it; "2> FILE": to a file).
+inline CliOutput run_capturing(const std::string& args, const std::string& redirect) {
   CliOutput r;
-  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " 2>&1";
+  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " " + redirect;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) {
     return r;
   }
-  std::array<char, 4096> buf{};
+  std::array<char, 65536> buf{};
   std::size_t n = 0;
   while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) {
     r.out.append(buf.data(), n);
@@ -49,6 +50,11 @@ inline CliOutput run(const std::string& args) {
   const int status = pclose(pipe);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// Runs `tidesim ARGS` through the shell and captures stdout and stderr together.
+inline CliOutput run(const std::string& args) {
+  return run_capturing(args, "2>&1");
 }
 
 /// The whole content of the file at `path` (empty when it cannot be read).

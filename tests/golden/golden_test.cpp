@@ -89,26 +89,8 @@ json normalise(json result, bool per_job = true) {
 
 /// What `tidesim ARGS` wrote on stdout, with its exit code; stderr (progress, errors) goes to
 /// `err_file`.
-struct Captured {
-  int code = -1;
-  std::string out;
-};
-
-Captured run_cli(const std::string& args, const std::string& err_file) {
-  Captured r;
-  const std::string cmd = std::string(TIDESIM_CLI) + " " + args + " 2> " + err_file;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    return r;
-  }
-  std::array<char, 65536> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    r.out.append(buf.data(), n);
-  }
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+tidesim::test::CliOutput run_cli(const std::string& args, const std::string& err_file) {
+  return tidesim::test::run_capturing(args, "2> " + err_file);
 }
 
 /// A number as the JSON writer prints it: the shortest text that reads back as the same value.
@@ -239,7 +221,7 @@ TEST_P(Golden, ResultMatchesTheGoldenFile) {
   const std::string scenario = "scenarios/" + c.name + ".yaml";
   const fs::path err =
       fs::temp_directory_path() / ("tidesim-golden-" + c.name + "-" + std::to_string(getpid()));
-  const Captured r = run_cli(
+  const tidesim::test::CliOutput r = run_cli(
       "run " + scenario + " " + std::string(kSeeds) + " --format json --threads 2", err.string());
   const std::string stderr_text = tidesim::test::read_file(err.string());
   fs::remove(err);

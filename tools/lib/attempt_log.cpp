@@ -106,10 +106,6 @@ std::string joined(const auto& items) {
   return s;
 }
 
-std::string number(const std::optional<double>& v) {
-  return v ? fmt::format("{}", *v) : "";
-}
-
 }  // namespace
 
 void write_attempts_csv(std::ostream& out, const RunResult& result) {
@@ -118,13 +114,13 @@ void write_attempts_csv(std::ostream& out, const RunResult& result) {
   for (const auto& run : result.runs) {
     for (const auto& a : run.attempts) {
       const bool oom = a.oom_card.has_value();
-      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy),
-                         run.seed, csv_field(a.job), a.attempt, csv_field(a.pod), csv_field(a.node),
-                         joined(a.cards), number(a.bound_s), number(a.started_s), number(a.ended_s),
-                         a.outcome, oom ? fmt::format("{}", *a.oom_card) : "",
-                         oom ? fmt::format("{}", a.oom_memory_used) : "",
-                         oom ? fmt::format("{}", a.oom_memory_capacity) : "",
-                         csv_field(joined(a.oom_co_located)));
+      out << fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy), run.seed,
+          csv_field(a.job), a.attempt, csv_field(a.pod), csv_field(a.node), joined(a.cards),
+          csv_number(a.bound_s), csv_number(a.started_s), csv_number(a.ended_s), a.outcome,
+          oom ? fmt::format("{}", *a.oom_card) : "",
+          oom ? fmt::format("{}", a.oom_memory_used) : "",
+          oom ? fmt::format("{}", a.oom_memory_capacity) : "", csv_field(joined(a.oom_co_located)));
     }
   }
 }

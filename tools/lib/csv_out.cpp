@@ -23,13 +23,9 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-namespace {
-
-std::string number(const std::optional<double>& v) {
+std::string csv_number(const std::optional<double>& v) {
   return v ? fmt::format("{}", *v) : std::string();
 }
-
-}  // namespace
 
 void write_jobs_csv(std::ostream& out, const RunResult& result) {
   out << "policy,seed,job,state,gpus,nodes,submit_s,first_bind_s,start_s,finish_s,wait_s,jct_s,"
@@ -48,12 +44,12 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
       if (j.state == "succeeded" && j.finish_s) {
         jct = *j.finish_s - j.submit_s;
       }
-      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                         csv_field(run.policy), run.seed, csv_field(j.name), j.state, j.gpus,
-                         csv_field(nodes), j.submit_s, number(j.first_bind_s), number(j.start_s),
-                         number(j.finish_s), number(wait), number(jct), j.oom_kills, j.restarts,
-                         j.evictions, j.nvlink_required ? "true" : "false", j.nvlink_counted_s,
-                         j.nvlink_contended_s);
+      out << fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy),
+          run.seed, csv_field(j.name), j.state, j.gpus, csv_field(nodes), j.submit_s,
+          csv_number(j.first_bind_s), csv_number(j.start_s), csv_number(j.finish_s),
+          csv_number(wait), csv_number(jct), j.oom_kills, j.restarts, j.evictions,
+          j.nvlink_required ? "true" : "false", j.nvlink_counted_s, j.nvlink_contended_s);
     }
   }
 }
@@ -80,10 +76,10 @@ void write_node_series_csv(std::ostream& out, const RunResult& result) {
                                       static_cast<std::int64_t>(n.gpu_memory_used_bytes[i].size());
         out << fmt::format(
             "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy), run.seed, n.t_s[i],
-            csv_field(n.node), number(metrics::node_gpu_utilization(state)), used, capacity,
-            number(metrics::node_gpu_memory_utilization(state)), n.nvlink_competition_index[i],
-            number(metrics::population_variance(n.nvlink_utilization[i])), n.storage_await_ms[i],
-            n.gpus_allocated[i], n.gpus_allocatable[i]);
+            csv_field(n.node), csv_number(metrics::node_gpu_utilization(state)), used, capacity,
+            csv_number(metrics::node_gpu_memory_utilization(state)), n.nvlink_competition_index[i],
+            csv_number(metrics::population_variance(n.nvlink_utilization[i])),
+            n.storage_await_ms[i], n.gpus_allocated[i], n.gpus_allocatable[i]);
       }
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 /// CSV writers (RFC 4180: comma-separated, fields with commas, quotes or line breaks quoted):
 /// per-job records and per-node time series of a result. Columns in docs/outputs.md.
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -8,12 +9,14 @@
 
 namespace tidesim::app {
 
+/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; quotes doubled.
+std::string csv_field(const std::string& s);
+/// A number as a CSV field: the shortest text that reads back exactly; empty when undefined.
+std::string csv_number(const std::optional<double>& v);
+
 /// One row per job per run: policy, seed, job, state, gpus, nodes (';'-joined), submit_s,
 /// first_bind_s, start_s, finish_s, wait_s, jct_s (empty when undefined), oom_kills, restarts,
 /// evictions, nvlink_required, nvlink_counted_s, nvlink_contended_s.
-/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; quotes doubled.
-std::string csv_field(const std::string& s);
-
 void write_jobs_csv(std::ostream& out, const RunResult& result);
 
 /// One row per node per sample per run (runs that recorded series): policy, seed, time_s, node,

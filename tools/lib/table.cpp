@@ -123,10 +123,6 @@ nlohmann::json optional_json(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-std::string csv_number(const std::optional<double>& v) {
-  return v ? fmt::format("{}", *v) : std::string();
-}
-
 }  // namespace
 
 namespace {
