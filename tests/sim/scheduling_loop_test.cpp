@@ -117,5 +117,28 @@ TEST(SchedulingLoop, TheQueueFollowsTheProfilesQueueSort) {
   }
 }
 
+TEST(SchedulingLoop, TheQueueTakesItsBackOffFromTheConfiguration) {
+  // b fails at 10 ms (its first attempt). At 2 s the GPU frees: with the default 1 s initial
+  // back-off b's back-off is over and it binds at once; with podInitialBackoffSeconds 5 it waits
+  // in the back-off queue until 10 ms + 5 s.
+  for (const auto& [scheduler, expected] :
+       std::map<std::string, TimePoint>{{"default-k8s", TimePoint(2s)},
+                                        {"tests/sim/data/backoff-5s.yaml", TimePoint(5010ms)}}) {
+    Simulation sim;
+    OneNode cluster(sim, 1);
+    SchedulingLoop loop(sim, make_scheduler(scheduler, 1), cluster.view, cluster, 10ms, nullptr,
+                        nullptr);
+    loop.add(pod("a"));
+    loop.add(pod("b"));
+    sim.schedule_at(TimePoint(2s), [&] {
+      cluster.view.nodes[0].remove_pod("a");
+      loop.on_cluster_event();
+    });
+    sim.run(TimePoint(30s));
+    ASSERT_EQ(cluster.bound_at.count("b"), 1u) << scheduler;
+    EXPECT_EQ(cluster.bound_at.at("b"), expected) << scheduler;
+  }
+}
+
 }  // namespace
 }  // namespace tidesim::policies
