@@ -94,6 +94,9 @@ class Plugin {
   /// True for the named no-op plugins (volumes, ports, images): the framework lists them but
   /// skips their calls.
   virtual bool no_op() const { return false; }
+  /// True for a plugin that reads node metrics (CycleContext::metrics). A run builds and drives
+  /// the telemetry pipeline only for a profile with such a plugin.
+  virtual bool reads_metrics() const { return false; }
 };
 
 /// QueueSort: decides the queue order (exactly one per profile).

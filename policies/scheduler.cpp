@@ -542,6 +542,11 @@ profiles:
 
 }  // namespace
 
+bool Scheduler::reads_metrics() const {
+  return std::any_of(owned_.begin(), owned_.end(),
+                     [](const std::unique_ptr<Plugin>& p) { return p->reads_metrics(); });
+}
+
 std::vector<std::string> builtin_scheduler_names() {
   return {"first-fit", "default-k8s", "load-aware", "most-allocated"};
 }

@@ -100,6 +100,8 @@ class Scheduler {
   /// Record per-node details in every ScheduleResult (explain); off by default (slower).
   void set_record_details(bool on) { record_details_ = on; }
 
+  /// True when a plugin of the profile reads node metrics (Plugin::reads_metrics()).
+  bool reads_metrics() const;
   /// The profile's schedulerName.
   const std::string& name() const { return name_; }
   /// Queue settings: order from the QueueSort plugin, back-off from the config.

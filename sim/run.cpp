@@ -72,15 +72,20 @@ class Run final : public policies::BindTarget {
             [this] { loop_->on_cluster_event(); }, [this] { sim_.stop(); }),
         execution_(ctx_, controller_) {
     controller_.set_execution(execution_);
-    std::vector<std::string> names;
-    for (const auto& n : cluster_.nodes()) {
-      names.push_back(n.name);
+    auto scheduler = policies::make_scheduler(policy.scheduler, seed);
+    // Telemetry only when read: a profile whose plugins never read node metrics sees none, so
+    // nothing samples agents or scrapes for it.
+    if (scheduler->reads_metrics()) {
+      std::vector<std::string> names;
+      for (const auto& n : cluster_.nodes()) {
+        names.push_back(n.name);
+      }
+      telemetry_ = std::make_unique<TelemetryPipeline>(
+          sim_, scenario.telemetry, names, [this](int node) { return agent_sample(ctx_, node); });
     }
-    telemetry_ = std::make_unique<TelemetryPipeline>(
-        sim_, scenario.telemetry, names, [this](int node) { return agent_sample(ctx_, node); });
-    loop_ = std::make_unique<policies::SchedulingLoop>(
-        sim_, policies::make_scheduler(policy.scheduler, seed), cluster_.view(), *this,
-        scenario.run.cycle_time, telemetry_.get(), &signals.scheduling);
+    loop_ = std::make_unique<policies::SchedulingLoop>(sim_, std::move(scheduler), cluster_.view(),
+                                                       *this, scenario.run.cycle_time,
+                                                       telemetry_.get(), &signals.scheduling);
   }
 
   RunSummary execute() {
@@ -88,13 +93,17 @@ class Run final : public policies::BindTarget {
       sim_.schedule_at(ctx_.jobs[i].spec->submit_time,
                        [this, i] { controller_.submit(static_cast<int>(i)); });
     }
-    telemetry_->start();
+    if (telemetry_) {
+      telemetry_->start();
+    }
     sim_.schedule_in(Duration::zero(), [this] { sample(); });
     if (ctx_.jobs.empty()) {
       sim_.stop();
     }
     sim_.run(TimePoint(ctx_.scenario.run.until));
-    telemetry_->stop();
+    if (telemetry_) {
+      telemetry_->stop();
+    }
     // Close the books: bring running jobs' progress and rates to the end time.
     RunSummary s;
     s.end = sim_.now();

@@ -341,6 +341,7 @@ class LoadAwareFilter final : public FilterPlugin {
  public:
   explicit LoadAwareFilter(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
   std::string_view name() const override { return "LoadAwareFilter"; }
+  bool reads_metrics() const override { return true; }
 
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     if (cycle_ != ctx.cycle) {
@@ -391,6 +392,7 @@ class LoadAwareScorer final : public ScorePlugin {
  public:
   explicit LoadAwareScorer(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
   std::string_view name() const override { return "LoadAwareScorer"; }
+  bool reads_metrics() const override { return true; }
 
   std::int64_t score(CycleContext& ctx, const PodSpec&, int node_index) override {
     if (cycle_ != ctx.cycle) {

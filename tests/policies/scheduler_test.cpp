@@ -152,3 +152,19 @@ TEST(Scheduler, TaintsAndUnschedulable) {
 
 }  // namespace
 }  // namespace tidesim::policies
+
+namespace tidesim::policies {
+namespace {
+
+// A run drives telemetry only for a profile that reads it: the load-aware plugins do, the
+// default profile's plugins do not.
+TEST(Scheduler, KnowsWhetherItReadsMetrics) {
+  EXPECT_FALSE(make_scheduler("default-k8s", 1)->reads_metrics());
+  EXPECT_FALSE(make_scheduler("first-fit", 1)->reads_metrics());
+  EXPECT_TRUE(make_scheduler("load-aware", 1)->reads_metrics());
+  EXPECT_TRUE(
+      make_scheduler("scenarios/schedulers/seed-scheduler-config.yaml", 1)->reads_metrics());
+}
+
+}  // namespace
+}  // namespace tidesim::policies
