@@ -26,11 +26,6 @@ namespace {
 using TopologyPair = std::pair<std::string, std::string>;
 using PairCounts = std::map<TopologyPair, std::int64_t>;
 
-bool has_any_affinity(const PodSpec& p) {
-  return !p.pod_affinity.required.empty() || !p.pod_affinity.preferred.empty() ||
-         !p.pod_anti_affinity.required.empty() || !p.pod_anti_affinity.preferred.empty();
-}
-
 void update(PairCounts& m, const NodeSpec& node, const std::string& key, std::int64_t value) {
   const auto it = node.labels.find(key);
   if (it == node.labels.end()) {
@@ -75,16 +70,22 @@ class InterPodAffinity final : public PreFilterPlugin,
     any_existing_affinity_ = false;
     const auto& req_aff = pod.pod_affinity.required;
     const auto& req_anti = pod.pod_anti_affinity.required;
+    const bool incoming = !req_aff.empty() || !req_anti.empty();
     for (const NodeInfo& info : ctx.cluster.nodes) {
-      for (const auto& existing : info.pods) {
-        any_existing_affinity_ = any_existing_affinity_ || has_any_affinity(*existing);
-        // getExistingAntiAffinityCounts: existing pods' required anti-affinity terms that match
-        // the incoming pod.
+      any_existing_affinity_ = any_existing_affinity_ || !info.pods_with_affinity.empty();
+      // getExistingAntiAffinityCounts: existing pods' required anti-affinity terms that match
+      // the incoming pod (NodeInfo.PodsWithRequiredAntiAffinity: only those pods are walked).
+      for (const auto& existing : info.pods_with_required_anti_affinity) {
         for (const auto& t : existing->pod_anti_affinity.required) {
           if (affinity_term_matches(t, existing->namespace_name, pod)) {
             update(existing_anti_, info.node, t.topology_key, 1);
           }
         }
+      }
+      if (!incoming) {
+        continue;  // getIncomingAffinityAntiAffinityCounts returns at once
+      }
+      for (const auto& existing : info.pods) {
         // getIncomingAffinityAntiAffinityCounts.
         if (!req_aff.empty() && matches_all(req_aff, pod.namespace_name, *existing)) {
           for (const auto& t : req_aff) {
@@ -168,10 +169,9 @@ class InterPodAffinity final : public PreFilterPlugin,
       if (info.node.labels.empty()) {
         continue;
       }
-      for (const auto& existing : info.pods) {
-        if (!has_preferred && !has_any_affinity(*existing)) {
-          continue;
-        }
+      // Without preferred terms of its own, only existing pods with affinity terms can score
+      // (NodeInfo.PodsWithAffinity).
+      for (const auto& existing : has_preferred ? info.pods : info.pods_with_affinity) {
         process_existing(pod, *existing, info.node);
       }
     }

@@ -8,9 +8,32 @@ Resources non_zero_requests(const PodSpec& pod) {
   return pod_requests(pod, RequestKind::kNonZero);
 }
 
+bool has_pod_affinity_terms(const PodSpec& p) {
+  return !p.pod_affinity.required.empty() || !p.pod_affinity.preferred.empty() ||
+         !p.pod_anti_affinity.required.empty() || !p.pod_anti_affinity.preferred.empty();
+}
+
+namespace {
+
+void erase_pod(std::vector<std::shared_ptr<const PodSpec>>& pods, const PodSpec* pod) {
+  const auto it =
+      std::find_if(pods.begin(), pods.end(), [&](const auto& p) { return p.get() == pod; });
+  if (it != pods.end()) {
+    pods.erase(it);
+  }
+}
+
+}  // namespace
+
 void NodeInfo::add_pod(std::shared_ptr<const PodSpec> pod, TimePoint when) {
   requested += pod->requests;
   non_zero_requested += non_zero_requests(*pod);
+  if (has_pod_affinity_terms(*pod)) {
+    pods_with_affinity.push_back(pod);
+  }
+  if (!pod->pod_anti_affinity.required.empty()) {
+    pods_with_required_anti_affinity.push_back(pod);
+  }
   pods.push_back(std::move(pod));
   bound_at.push_back(when);
 }
@@ -23,6 +46,8 @@ bool NodeInfo::remove_pod(const std::string& pod_name) {
   }
   requested -= (*it)->requests;
   non_zero_requested -= non_zero_requests(**it);
+  erase_pod(pods_with_affinity, it->get());
+  erase_pod(pods_with_required_anti_affinity, it->get());
   bound_at.erase(bound_at.begin() + (it - pods.begin()));
   pods.erase(it);
   return true;

@@ -20,6 +20,11 @@ struct NodeInfo {
   Resources non_zero_requested;
   /// Pods bound to the node, in binding order.
   std::vector<std::shared_ptr<const PodSpec>> pods;
+  /// The bound pods with any pod affinity or anti-affinity term, and those with a required
+  /// anti-affinity term (framework.NodeInfo's PodsWithAffinity and PodsWithRequiredAntiAffinity),
+  /// in binding order: InterPodAffinity walks these instead of every pod.
+  std::vector<std::shared_ptr<const PodSpec>> pods_with_affinity;
+  std::vector<std::shared_ptr<const PodSpec>> pods_with_required_anti_affinity;
   /// When each pod in `pods` was bound (same index). Lets a load-aware policy estimate the load of
   /// pods bound after the metrics it reads were sampled.
   std::vector<TimePoint> bound_at;

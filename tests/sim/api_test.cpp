@@ -133,5 +133,32 @@ TEST(Telemetry, NvlinkCompetitionIndex) {
   EXPECT_THROW(nvlink_competition_index(1, -4), std::invalid_argument);
 }
 
+// NodeInfo keeps Kubernetes' PodsWithAffinity / PodsWithRequiredAntiAffinity lists in step with
+// its pods, so InterPodAffinity walks only those.
+TEST(NodeInfo, TracksPodsWithAffinityTerms) {
+  NodeInfo n;
+  auto plain = std::make_shared<PodSpec>();
+  plain->name = "plain";
+  auto preferred = std::make_shared<PodSpec>();
+  preferred->name = "preferred";
+  preferred->pod_affinity.preferred.push_back(WeightedPodAffinityTerm{10, {}});
+  auto anti = std::make_shared<PodSpec>();
+  anti->name = "anti";
+  anti->pod_anti_affinity.required.push_back(PodAffinityTerm{});
+  n.add_pod(plain);
+  n.add_pod(preferred);
+  n.add_pod(anti);
+  ASSERT_EQ(n.pods_with_affinity.size(), 2u);
+  EXPECT_EQ(n.pods_with_affinity[0]->name, "preferred");
+  EXPECT_EQ(n.pods_with_affinity[1]->name, "anti");
+  ASSERT_EQ(n.pods_with_required_anti_affinity.size(), 1u);
+  EXPECT_EQ(n.pods_with_required_anti_affinity[0]->name, "anti");
+  EXPECT_TRUE(n.remove_pod("anti"));
+  EXPECT_EQ(n.pods_with_affinity.size(), 1u);
+  EXPECT_TRUE(n.pods_with_required_anti_affinity.empty());
+  EXPECT_TRUE(n.remove_pod("plain"));
+  EXPECT_EQ(n.pods_with_affinity.size(), 1u);
+}
+
 }  // namespace
 }  // namespace tidesim
