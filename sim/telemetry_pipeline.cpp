@@ -11,7 +11,11 @@ TelemetryPipeline::TelemetryPipeline(Simulation& sim, TelemetryConfig config,
       nodes_(std::move(nodes)),
       sampler_(std::move(sampler)),
       agent_(nodes_.size()),
-      scraped_(nodes_.size()) {}
+      scraped_(nodes_.size()) {
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    index_.emplace(nodes_[i], i);
+  }
+}
 
 void TelemetryPipeline::start() {
   sim_.schedule_in(Duration::zero(), [this] { sample_all(); });
@@ -73,11 +77,11 @@ MetricsAnswer TelemetryPipeline::query(const std::string& node, TimePoint now) c
       latency = std::max(latency, *o.latency);
     }
   }
-  const auto it = std::find(nodes_.begin(), nodes_.end(), node);
-  if (it == nodes_.end()) {
+  const auto it = index_.find(node);
+  if (it == index_.end()) {
     return MetricsAnswer{std::nullopt, latency};
   }
-  return MetricsAnswer{scraped_[static_cast<std::size_t>(it - nodes_.begin())], latency};
+  return MetricsAnswer{scraped_[it->second], latency};
 }
 
 }  // namespace tidesim

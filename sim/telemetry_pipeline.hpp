@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/api/telemetry.hpp"
@@ -73,6 +74,7 @@ class TelemetryPipeline final : public MetricsSource {
   Simulation& sim_;
   TelemetryConfig config_;
   std::vector<std::string> nodes_;
+  std::unordered_map<std::string, std::size_t> index_;  // node name -> index
   Sampler sampler_;
   std::vector<std::optional<NodeMetrics>> agent_;    // the agent's latest sample
   std::vector<std::optional<NodeMetrics>> scraped_;  // what Prometheus holds
