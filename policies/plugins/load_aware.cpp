@@ -224,7 +224,7 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
 namespace {
 
 // metricCacheTTL: each plugin keeps its own cache (the seed's plugins each hold a Prometheus
-// client), keyed by node, with the time the metrics were fetched.
+// client), by node index, with the time the metrics were fetched.
 class MetricsCache {
  public:
   explicit MetricsCache(Duration ttl) : ttl_(ttl) {}
@@ -234,11 +234,14 @@ class MetricsCache {
     Duration waited = Duration::zero();    // time spent waiting on a query (0 on a cache hit)
   };
 
-  Lookup get(const std::string& node, const MetricsSource* source, TimePoint now,
+  Lookup get(int index, const std::string& node, const MetricsSource* source, TimePoint now,
              Duration timeout) {
-    const auto it = entries_.find(node);
-    if (it != entries_.end() && now - it->second.fetched_at < ttl_) {
-      return {&it->second.metrics, Duration::zero()};
+    if (static_cast<std::size_t>(index) >= entries_.size()) {
+      entries_.resize(static_cast<std::size_t>(index) + 1);
+    }
+    auto& cached = entries_[static_cast<std::size_t>(index)];
+    if (cached && now - cached->fetched_at < ttl_) {
+      return {&cached->metrics, Duration::zero()};
     }
     if (source == nullptr) {
       return {};
@@ -248,10 +251,8 @@ class MetricsCache {
     if (!answer.metrics || answer.latency > timeout) {
       return {nullptr, waited};
     }
-    auto& e = entries_[node];
-    e.metrics = std::move(*answer.metrics);
-    e.fetched_at = now;
-    return {&e.metrics, waited};
+    cached = Entry{std::move(*answer.metrics), now};
+    return {&cached->metrics, waited};
   }
 
  private:
@@ -260,7 +261,7 @@ class MetricsCache {
     TimePoint fetched_at{};
   };
   Duration ttl_;
-  std::map<std::string, Entry> entries_;
+  std::vector<std::optional<Entry>> entries_;
 };
 
 // Reads every node in `nodes`, fills loads/available, returns the longest wait.
@@ -277,7 +278,7 @@ class LoadView {
     int missing = 0;
     for (const int i : nodes) {
       const NodeInfo& info = ctx.cluster.nodes[i];
-      const auto r = cache_.get(info.node.name, ctx.metrics, ctx.now, args_.fallback_timeout);
+      const auto r = cache_.get(i, info.node.name, ctx.metrics, ctx.now, args_.fallback_timeout);
       waited = std::max(waited, r.waited);
       if (r.metrics == nullptr) {
         ++missing;
