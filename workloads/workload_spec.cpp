@@ -30,6 +30,20 @@ std::string resolve(const std::string& base_dir, const std::string& path) {
   return (std::filesystem::path(base_dir) / p).lexically_normal().string();
 }
 
+// The file a `key` of `f` names, resolved against the scenario's folder; an InputError at the key
+// when it is not a readable regular file.
+std::string input_file(Fields& f, const std::string& key, const std::string& base_dir) {
+  const std::string given = f.string(key);
+  const std::string path = resolve(base_dir, given);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw f.error(f.get(key), key,
+                  "'" + given + "' is not a file (looked at " + path +
+                      "; relative paths are resolved against the scenario's folder)");
+  }
+  return path;
+}
+
 // Inline pod fields; applied on top of `pod` (a manifest's template or the defaults).
 void parse_pod(const YAML::Node& n, const std::string& file, const std::string& path,
                PodSpec& pod) {
@@ -244,7 +258,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   std::string default_name = "job";
   job.pod_template.requests.gpus = 1;
   if (f.has("manifest")) {
-    const std::string mpath = resolve(base_dir, f.string("manifest"));
+    const std::string mpath = input_file(f, "manifest", base_dir);
     auto templates = load_manifests(mpath);
     const JobTemplate* chosen = &templates.front();
     if (f.has("manifest_name")) {
@@ -321,7 +335,7 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
   Fields f(n, file, "workload.trace");
   TraceSource t;
   t.where = location_of(n, file);
-  t.file = resolve(base_dir, f.string("file"));
+  t.file = input_file(f, "file", base_dir);
   const std::string format = f.choice("format", "auto", {"auto", "native", "openb", "philly"});
   t.format = parse_trace_format(format);
   t.model = f.string("model", "resnet50");
