@@ -34,7 +34,7 @@ class InputError : public std::runtime_error {
 
 /// The longest word (run of characters without a space or line break) that an error message shows
 /// in full; a longer one is cut (a 30,000-character token makes an unreadable message).
-inline constexpr std::size_t kMaxMessageToken = 80;
+inline constexpr std::size_t kMaxMessageToken = 200;
 
 /// `text` with every word longer than `max` characters replaced by its first max/2 characters and
 /// "...(N characters)".

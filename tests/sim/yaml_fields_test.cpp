@@ -97,10 +97,14 @@ TEST(Fields, NonScalarKeyIsAnError) {
 
 TEST(InputErrorText, LongWordsAreShortened) {
   EXPECT_EQ(shorten_tokens("bad 'x' here", 4), "bad 'x' here");
-  EXPECT_EQ(shorten_tokens("value " + std::string(100, 'a') + " end"),
+  EXPECT_EQ(shorten_tokens("value " + std::string(100, 'a') + " end", 80),
             "value " + std::string(40, 'a') + "...(100 characters) end");
-  EXPECT_EQ(InputError(SourceLocation{"f", 1, 2}, std::string(90, 'k'), "m").what(),
-            "f:1:2: " + std::string(40, 'k') + "...(90 characters): m");
+  // Field paths up to 200 characters are kept whole; a longer word keeps its first 100.
+  const std::string path =
+      "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
+  EXPECT_EQ(InputError(SourceLocation{"f", 1, 2}, path, "m").what(), "f:1:2: " + path + ": m");
+  EXPECT_EQ(InputError(SourceLocation{"f", 1, 2}, std::string(300, 'k'), "m").what(),
+            "f:1:2: " + std::string(100, 'k') + "...(300 characters): m");
 }
 
 }  // namespace

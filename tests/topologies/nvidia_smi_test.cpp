@@ -242,10 +242,10 @@ TEST(NvidiaSmiBadText, MoreProblems) {
 TEST(NvidiaSmiHostile, LongTokenIsCheckedWithoutRegexAndShortenedInTheMessage) {
   // A 30,000-character GPU7777... token used to overflow the stack inside std::regex.
   const std::string label = "GPU" + std::string(30000, '7');
-  const std::string shown = "GPU" + std::string(37, '7') + "...(30003 characters)";
+  const std::string shown = "GPU" + std::string(97, '7') + "...(30003 characters)";
   EXPECT_EQ(message_of([&] { parse_nvidia_smi(label + "\n", "t"); }),
             "t:1: " + shown + ": GPU columns must come first, in order GPU0, GPU1, ...; found '" +
-                std::string("GPU") + std::string(36, '7') + "...(30005 characters) at position 0");
+                std::string("GPU") + std::string(96, '7') + "...(30005 characters) at position 0");
 }
 
 TEST(NvidiaSmiHostile, WideHeaderIsRefusedBeforeAnyRow) {
