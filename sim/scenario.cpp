@@ -416,33 +416,36 @@ std::string default_scenario_path() {
 }
 
 Scenario load_scenario(const std::string& path) {
-  const std::string text = read_text_file(path, "scenario file");
-  const YAML::Node root = load_yaml_string(text, path);
-  Fields f(root, path, "");
-  Scenario s;
-  s.path = path;
-  s.folder = fs::path(path).parent_path().string();
-  if (s.folder.empty()) {
-    s.folder = ".";
-  }
-  s.hash = fmt::format("{:016x}", stable_hash(text));
-  s.name = f.string("name", fs::path(path).stem().string());
-  s.description = f.string("description", "");
-  s.cluster = parse_cluster(f.require("cluster"), path, s.folder);
-  std::set<std::string> node_names;
-  for (const auto& g : s.cluster.groups) {
-    for (int i = 1; i <= g.count; ++i) {
-      node_names.insert(node_name(g, i));
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(path, [&] {
+    const std::string text = read_text_file(path, "scenario file");
+    const YAML::Node root = load_yaml_string(text, path);
+    Fields f(root, path, "");
+    Scenario s;
+    s.path = path;
+    s.folder = fs::path(path).parent_path().string();
+    if (s.folder.empty()) {
+      s.folder = ".";
     }
-  }
-  s.workload = f.require("workload");
-  s.policies = parse_policies(f.require("policies"), path, s.folder);
-  s.seeds = parse_seeds(f.get("seeds"), path);
-  s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
-  s.run = parse_run(f.get("run"), path);
-  s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
-  f.finish();
-  return s;
+    s.hash = fmt::format("{:016x}", stable_hash(text));
+    s.name = f.string("name", fs::path(path).stem().string());
+    s.description = f.string("description", "");
+    s.cluster = parse_cluster(f.require("cluster"), path, s.folder);
+    std::set<std::string> node_names;
+    for (const auto& g : s.cluster.groups) {
+      for (int i = 1; i <= g.count; ++i) {
+        node_names.insert(node_name(g, i));
+      }
+    }
+    s.workload = f.require("workload");
+    s.policies = parse_policies(f.require("policies"), path, s.folder);
+    s.seeds = parse_seeds(f.get("seeds"), path);
+    s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
+    s.run = parse_run(f.get("run"), path);
+    s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
+    f.finish();
+    return s;
+  });
 }
 
 }  // namespace tidesim

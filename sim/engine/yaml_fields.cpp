@@ -141,6 +141,13 @@ std::vector<YAML::Node> load_all_yaml_file(const std::string& path) {
   return load_all_yaml_string(read_text_file(path), path);
 }
 
+InputError yaml_error(const YAML::Exception& e, const std::string& file) {
+  if (e.mark.is_null()) {
+    return InputError(SourceLocation{file, 0, 0}, "", "YAML: " + e.msg);
+  }
+  return InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "", "YAML: " + e.msg);
+}
+
 SourceLocation location_of(const YAML::Node& node, const std::string& file) {
   if (!node.IsDefined()) {
     return SourceLocation{file, 0, 0};
