@@ -103,8 +103,9 @@ TEST(Trace, RepeatedJobNamesAreRefusedWithBothLines) {
       "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
       "deletion_time,scheduled_time\n";
   EXPECT_EQ(message_of([&] {
-              parse_trace(head + "p0,1,1,1,1000,,LS,Running,0,5,0\np0,1,1,1,1000,,LS,Running,0,5,0\n",
-                          "o.csv");
+              parse_trace(
+                  head + "p0,1,1,1,1000,,LS,Running,0,5,0\np0,1,1,1,1000,,LS,Running,0,5,0\n",
+                  "o.csv");
             }),
             "o.csv:3:1: name: 'p0' repeated (first on line 2); job names must be unique");
 }
