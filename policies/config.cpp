@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/engine/text_file.hpp"
+#include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim::policies {
 
@@ -165,50 +166,54 @@ ProfileConfig read_profile(const YAML::Node& node, const std::string& file, std:
 }  // namespace
 
 SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name) {
-  const YAML::Node root = load_yaml_string(text, name);
-  Fields f(root, name, "");
-  SchedulerConfig cfg;
-  cfg.file = name;
-  f.choice("apiVersion", std::nullopt,
-           {"kubescheduler.config.k8s.io/v1", "kubescheduler.config.k8s.io/v1beta3"});
-  f.choice("kind", std::nullopt, {"KubeSchedulerConfiguration"});
-  cfg.percentage_of_nodes_to_score =
-      static_cast<int>(f.integer("percentageOfNodesToScore", 0, 0, 100));
-  cfg.pod_initial_backoff = std::chrono::seconds(f.integer("podInitialBackoffSeconds", 1, 1, 3600));
-  cfg.pod_max_backoff = std::chrono::seconds(f.integer("podMaxBackoffSeconds", 10, 1, 3600));
-  if (cfg.pod_max_backoff < cfg.pod_initial_backoff) {
-    throw f.error(f.get("podMaxBackoffSeconds"), "podMaxBackoffSeconds",
-                  "must be at least podInitialBackoffSeconds");
-  }
-  // Deployment settings with no effect on placement: accepted and ignored.
-  for (const char* key : {"parallelism", "leaderElection", "clientConnection", "enableProfiling",
-                          "enableContentionProfiling", "delayCacheUntilActive",
-                          "healthzBindAddress", "metricsBindAddress"}) {
-    f.get(key);
-  }
-  if (f.has("extenders")) {
-    throw f.error(f.get("extenders"), "extenders", "scheduler extenders are not supported");
-  }
-  if (f.has("profiles")) {
-    const auto items = sequence_of(f.get("profiles"), name, "profiles");
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      cfg.profiles.push_back(read_profile(items[i], name, i));
-      if (!names.insert(cfg.profiles.back().scheduler_name).second) {
-        throw InputError(cfg.profiles.back().where, cfg.profiles.back().label + ".schedulerName",
-                         "duplicate profile name");
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(name, [&] {
+    const YAML::Node root = load_yaml_string(text, name);
+    Fields f(root, name, "");
+    SchedulerConfig cfg;
+    cfg.file = name;
+    f.choice("apiVersion", std::nullopt,
+             {"kubescheduler.config.k8s.io/v1", "kubescheduler.config.k8s.io/v1beta3"});
+    f.choice("kind", std::nullopt, {"KubeSchedulerConfiguration"});
+    cfg.percentage_of_nodes_to_score =
+        static_cast<int>(f.integer("percentageOfNodesToScore", 0, 0, 100));
+    cfg.pod_initial_backoff =
+        std::chrono::seconds(f.integer("podInitialBackoffSeconds", 1, 1, 3600));
+    cfg.pod_max_backoff = std::chrono::seconds(f.integer("podMaxBackoffSeconds", 10, 1, 3600));
+    if (cfg.pod_max_backoff < cfg.pod_initial_backoff) {
+      throw f.error(f.get("podMaxBackoffSeconds"), "podMaxBackoffSeconds",
+                    "must be at least podInitialBackoffSeconds");
+    }
+    // Deployment settings with no effect on placement: accepted and ignored.
+    for (const char* key : {"parallelism", "leaderElection", "clientConnection", "enableProfiling",
+                            "enableContentionProfiling", "delayCacheUntilActive",
+                            "healthzBindAddress", "metricsBindAddress"}) {
+      f.get(key);
+    }
+    if (f.has("extenders")) {
+      throw f.error(f.get("extenders"), "extenders", "scheduler extenders are not supported");
+    }
+    if (f.has("profiles")) {
+      const auto items = sequence_of(f.get("profiles"), name, "profiles");
+      std::set<std::string> names;
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        cfg.profiles.push_back(read_profile(items[i], name, i));
+        if (!names.insert(cfg.profiles.back().scheduler_name).second) {
+          throw InputError(cfg.profiles.back().where, cfg.profiles.back().label + ".schedulerName",
+                           "duplicate profile name");
+        }
       }
     }
-  }
-  f.finish();
-  if (cfg.profiles.empty()) {
-    // Kubernetes defaults to one profile named default-scheduler.
-    ProfileConfig p;
-    p.label = "profiles[0](default-scheduler)";
-    p.where = SourceLocation{name, 0, 0};
-    cfg.profiles.push_back(p);
-  }
-  return cfg;
+    f.finish();
+    if (cfg.profiles.empty()) {
+      // Kubernetes defaults to one profile named default-scheduler.
+      ProfileConfig p;
+      p.label = "profiles[0](default-scheduler)";
+      p.where = SourceLocation{name, 0, 0};
+      cfg.profiles.push_back(p);
+    }
+    return cfg;
+  });
 }
 
 SchedulerConfig load_scheduler_config_file(const std::string& path) {

@@ -92,37 +92,40 @@ KubeNode parse_node(const YAML::Node& node, const std::string& file, const std::
 }
 
 KubeObjects read_kube_objects(const std::string& path) {
-  KubeObjects out;
-  const auto docs = load_all_yaml_file(path);
-  std::vector<std::pair<YAML::Node, std::string>> objects;
-  for (std::size_t d = 0; d < docs.size(); ++d) {
-    const YAML::Node& doc = docs[d];
-    if (!doc || doc.IsNull()) {
-      continue;
-    }
-    const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
-    if (kind == "List" || kind == "NodeList" || kind == "PodList") {
-      const auto items = list(doc["items"], path, "items");
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        objects.emplace_back(items[i], "items[" + std::to_string(i) + "]");
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(path, [&] {
+    KubeObjects out;
+    const auto docs = load_all_yaml_file(path);
+    std::vector<std::pair<YAML::Node, std::string>> objects;
+    for (std::size_t d = 0; d < docs.size(); ++d) {
+      const YAML::Node& doc = docs[d];
+      if (!doc || doc.IsNull()) {
+        continue;
       }
-    } else {
-      objects.emplace_back(doc, "document[" + std::to_string(d) + "]");
+      const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
+      if (kind == "List" || kind == "NodeList" || kind == "PodList") {
+        const auto items = list(doc["items"], path, "items");
+        for (std::size_t i = 0; i < items.size(); ++i) {
+          objects.emplace_back(items[i], "items[" + std::to_string(i) + "]");
+        }
+      } else {
+        objects.emplace_back(doc, "document[" + std::to_string(d) + "]");
+      }
     }
-  }
-  for (const auto& [obj, where] : objects) {
-    const std::string kind = obj["kind"] ? obj["kind"].as<std::string>() : "";
-    if (kind == "Node") {
-      out.nodes.push_back(parse_node(obj, path, where));
-    } else if (kind == "Pod") {
-      KubePod p;
-      p.spec = parse_pod(obj, path, where, &p.phase);
-      out.pods.push_back(p);
-    } else {
-      fail(obj, path, where + ".kind", "expected Node or Pod, got '" + kind + "'");
+    for (const auto& [obj, where] : objects) {
+      const std::string kind = obj["kind"] ? obj["kind"].as<std::string>() : "";
+      if (kind == "Node") {
+        out.nodes.push_back(parse_node(obj, path, where));
+      } else if (kind == "Pod") {
+        KubePod p;
+        p.spec = parse_pod(obj, path, where, &p.phase);
+        out.pods.push_back(p);
+      } else {
+        fail(obj, path, where + ".kind", "expected Node or Pod, got '" + kind + "'");
+      }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 std::optional<std::pair<NodeMetrics, Duration>> metrics_from_annotations(const KubeNode& node,

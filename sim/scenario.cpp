@@ -11,6 +11,7 @@
 #include "sim/engine/text_file.hpp"
 #include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
+#include "sim/metrics/catalog.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/gpu_node.hpp"
 #include "workloads/trace.hpp"
@@ -41,7 +42,7 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
   if (g.name.empty()) {
     throw f.error(f.get("name"), "name", "must not be empty");
   }
-  g.count = static_cast<int>(f.integer("count", 1, 1, 100000));
+  g.count = static_cast<int>(f.integer("count", 1, 1, kMaxNodes));
   g.gpu_model = f.string("gpu");
   if (!g.gpu_model.empty()) {
     try {
@@ -190,6 +191,18 @@ ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
   }
   if (c.groups.empty()) {
     throw f.error(f.get("node_groups"), "node_groups", "needs at least one node group");
+  }
+  // Each group is at most kMaxNodes; so is the whole cluster (10,000 groups of 100,000 passed
+  // each group's limit).
+  std::int64_t total = 0;
+  for (const auto& g : c.groups) {
+    total += g.count;
+    if (total > kMaxNodes) {
+      throw InputError(
+          g.where, "cluster",
+          fmt::format("the cluster has more than {} nodes (group '{}' brings it to {})", kMaxNodes,
+                      g.name, total));
+    }
   }
   if (const YAML::Node shared = f.get("shared_storage")) {
     c.shared_storage = parse_storage(shared, file, "cluster.shared_storage", "nfs");
@@ -342,6 +355,14 @@ RunConfig parse_run(const YAML::Node& node, const std::string& file) {
   r.pod_startup = f.duration("pod_startup", r.pod_startup);
   r.sample_interval =
       f.duration("sample_interval", r.sample_interval, std::chrono::milliseconds(1));
+  // Every sample is kept (series, CSV, charts): the horizon bounds their number.
+  if (r.until / r.sample_interval > kMaxSamples) {
+    throw f.error(f.has("sample_interval") ? f.get("sample_interval") : f.get("until"),
+                  f.has("sample_interval") ? "sample_interval" : "until",
+                  fmt::format("until / sample_interval = {} samples; at most {} (make the interval "
+                              "longer or the horizon shorter)",
+                              r.until / r.sample_interval, kMaxSamples));
+  }
   f.finish();
   return r;
 }
@@ -362,7 +383,13 @@ std::vector<ReferenceFigure> parse_reference(const YAML::Node& node, const std::
   }
   for (const auto& kv : metrics) {
     ReferenceFigure r;
-    r.metric = kv.first.as<std::string>();
+    if (!kv.first.IsScalar() || metrics::find_metric(kv.first.Scalar()) == nullptr) {
+      // A misspelt name was accepted and showed "-" beside every result.
+      throw InputError(location_of(kv.first, file),
+                       "reference.metrics." + (kv.first.IsScalar() ? kv.first.Scalar() : ""),
+                       "unknown metric (docs/metrics.md lists them)");
+    }
+    r.metric = kv.first.Scalar();
     Fields mf(kv.second, file, "reference.metrics." + r.metric);
     for (const auto& p : policies) {
       if (mf.has(p.name)) {
@@ -389,33 +416,36 @@ std::string default_scenario_path() {
 }
 
 Scenario load_scenario(const std::string& path) {
-  const std::string text = read_text_file(path, "scenario file");
-  const YAML::Node root = load_yaml_string(text, path);
-  Fields f(root, path, "");
-  Scenario s;
-  s.path = path;
-  s.folder = fs::path(path).parent_path().string();
-  if (s.folder.empty()) {
-    s.folder = ".";
-  }
-  s.hash = fmt::format("{:016x}", stable_hash(text));
-  s.name = f.string("name", fs::path(path).stem().string());
-  s.description = f.string("description", "");
-  s.cluster = parse_cluster(f.require("cluster"), path, s.folder);
-  std::set<std::string> node_names;
-  for (const auto& g : s.cluster.groups) {
-    for (int i = 1; i <= g.count; ++i) {
-      node_names.insert(node_name(g, i));
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(path, [&] {
+    const std::string text = read_text_file(path, "scenario file");
+    const YAML::Node root = load_yaml_string(text, path);
+    Fields f(root, path, "");
+    Scenario s;
+    s.path = path;
+    s.folder = fs::path(path).parent_path().string();
+    if (s.folder.empty()) {
+      s.folder = ".";
     }
-  }
-  s.workload = f.require("workload");
-  s.policies = parse_policies(f.require("policies"), path, s.folder);
-  s.seeds = parse_seeds(f.get("seeds"), path);
-  s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
-  s.run = parse_run(f.get("run"), path);
-  s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
-  f.finish();
-  return s;
+    s.hash = fmt::format("{:016x}", stable_hash(text));
+    s.name = f.string("name", fs::path(path).stem().string());
+    s.description = f.string("description", "");
+    s.cluster = parse_cluster(f.require("cluster"), path, s.folder);
+    std::set<std::string> node_names;
+    for (const auto& g : s.cluster.groups) {
+      for (int i = 1; i <= g.count; ++i) {
+        node_names.insert(node_name(g, i));
+      }
+    }
+    s.workload = f.require("workload");
+    s.policies = parse_policies(f.require("policies"), path, s.folder);
+    s.seeds = parse_seeds(f.get("seeds"), path);
+    s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
+    s.run = parse_run(f.get("run"), path);
+    s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
+    f.finish();
+    return s;
+  });
 }
 
 }  // namespace tidesim

@@ -73,6 +73,13 @@ struct NodesFrom {
 std::string node_name(const NodeGroup& g, int index);
 
 /// The cluster section.
+/// The most nodes a cluster may have, per group and in total (the largest shipped cluster, openb,
+/// has 1,523).
+inline constexpr std::int64_t kMaxNodes = 100'000;
+/// The most cluster samples a run may keep: run.until / run.sample_interval (the default 30 days
+/// at 10 s is 259,200).
+inline constexpr std::int64_t kMaxSamples = 10'000'000;
+
 struct ClusterConfig {
   /// `node_groups` in order, then one single-node group per `nodes_from` row.
   std::vector<NodeGroup> groups;

@@ -2,9 +2,9 @@
 
 #include <charconv>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/engine/error.hpp"
@@ -37,9 +37,18 @@ std::vector<Token> tokenize(std::string_view line) {
   return out;
 }
 
-bool is_gpu_label(const std::string& s) {
-  static const std::regex kGpu("GPU[0-9]+");
-  return std::regex_match(s, kGpu);
+// "GPU" followed by one or more digits. Hand-written: std::regex recurses once per character and
+// overflows the stack on a long token.
+bool is_gpu_label(std::string_view s) {
+  if (s.size() < 4 || s.substr(0, 3) != "GPU") {
+    return false;
+  }
+  for (const char c : s.substr(3)) {
+    if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return true;
 }
 
 enum class Extra { kCpuAffinity, kNumaAffinity, kGpuNumaId };
@@ -86,6 +95,13 @@ TopologyMatrix parse_nvidia_smi_matrix(std::string_view text, const std::string&
   std::vector<Extra> extras;
   {
     const auto tokens = tokenize(lines[header]);
+    if (tokens.size() > kMaxTopologyDevices + 7) {  // + the 7 words of the affinity headers
+      throw error(header_line, tokens[kMaxTopologyDevices + 7].column, "header",
+                  "too many columns (" + std::to_string(tokens.size()) +
+                      "); a matrix has at most " + std::to_string(kMaxTopologyDevices) +
+                      " devices");
+    }
+    std::unordered_set<std::string> seen;
     for (std::size_t t = 0; t < tokens.size(); ++t) {
       const std::string& w = tokens[t].text;
       auto next_is = [&](std::size_t k, const char* s) {
@@ -104,10 +120,8 @@ TopologyMatrix parse_nvidia_smi_matrix(std::string_view text, const std::string&
         throw error(header_line, tokens[t].column, w,
                     "unexpected column '" + w + "' after the affinity columns");
       } else {
-        for (const auto& d : m.devices) {
-          if (d == w) {
-            throw error(header_line, tokens[t].column, w, "device column '" + w + "' repeated");
-          }
+        if (!seen.insert(w).second) {
+          throw error(header_line, tokens[t].column, w, "device column '" + w + "' repeated");
         }
         m.devices.push_back(w);
       }
@@ -128,7 +142,13 @@ TopologyMatrix parse_nvidia_smi_matrix(std::string_view text, const std::string&
     }
   }
   const std::size_t n = m.devices.size();
-  m.cells.assign(n, std::vector<LinkCell>(n));
+  if (n > kMaxTopologyDevices) {
+    throw error(header_line, 0, "header",
+                std::to_string(n) + " device columns; a matrix has at most " +
+                    std::to_string(kMaxTopologyDevices) + " devices");
+  }
+  // Rows are allocated as they are read, so a wide header with no rows costs nothing.
+  m.cells.reserve(n);
   m.cpu_affinity.assign(n, "");
   m.numa_affinity.assign(n, -1);
   std::vector<int> row_line(n, 0);
@@ -160,6 +180,7 @@ TopologyMatrix parse_nvidia_smi_matrix(std::string_view text, const std::string&
                   "row has " + std::to_string(tokens.size() - 1) + " cells, the header has " +
                       std::to_string(n + extras.size()) + " columns");
     }
+    std::vector<LinkCell>& row = m.cells.emplace_back(n);
     for (std::size_t j = 0; j < n; ++j) {
       const Token& cell = tokens[j + 1];
       const auto type = parse_link_cell(cell.text, &m.soc_spelling);
@@ -176,7 +197,7 @@ TopologyMatrix parse_nvidia_smi_matrix(std::string_view text, const std::string&
         throw error(line_no, cell.column, device + "/" + m.devices[j],
                     "NVLink is only modelled between GPUs");
       }
-      m.cells[rows][j] = *type;
+      row[j] = *type;
     }
     for (std::size_t e = 0; e + n + 1 < tokens.size(); ++e) {
       const Token& cell = tokens[n + 1 + e];

@@ -6,12 +6,17 @@
 /// be empty (NIC rows) or N/A; any text above the table (an echoed command, a shell prompt);
 /// "Legend:" and "NIC Legend:" blocks (anything after the first blank line) below it; CRLF line
 /// ends. A missing, unknown or asymmetric cell is an InputError naming the file, line and pair.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 #include "topologies/topology.hpp"
 
 namespace tidesim {
+
+/// The most devices (GPU and NIC columns) a matrix may have: real `nvidia-smi topo -m` output has
+/// 1-16 GPUs and a few NICs; a wider header is refused before any row is read.
+inline constexpr std::size_t kMaxTopologyDevices = 256;
 
 /// Parses the matrix. `file` names the input in errors. Throws InputError.
 TopologyMatrix parse_nvidia_smi_matrix(std::string_view text, const std::string& file);

@@ -91,17 +91,20 @@ JobTemplate parse_manifest(const YAML::Node& doc, const std::string& file) {
 }
 
 std::vector<JobTemplate> parse_manifests(const std::string& text, const std::string& name) {
-  std::vector<JobTemplate> out;
-  for (const auto& doc : load_all_yaml_string(text, name)) {
-    if (!doc || doc.IsNull()) {
-      continue;
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(name, [&] {
+    std::vector<JobTemplate> out;
+    for (const auto& doc : load_all_yaml_string(text, name)) {
+      if (!doc || doc.IsNull()) {
+        continue;
+      }
+      out.push_back(parse_manifest(doc, name));
     }
-    out.push_back(parse_manifest(doc, name));
-  }
-  if (out.empty()) {
-    throw InputError(SourceLocation{name, 0, 0}, "", "no manifest in the file");
-  }
-  return out;
+    if (out.empty()) {
+      throw InputError(SourceLocation{name, 0, 0}, "", "no manifest in the file");
+    }
+    return out;
+  });
 }
 
 std::vector<JobTemplate> load_manifests(const std::string& path) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <unordered_map>
 
 #include "sim/engine/error.hpp"
 #include "sim/engine/statistics.hpp"
@@ -78,6 +79,18 @@ Duration seconds_of(const CsvTable& t, std::size_t row, const std::string& colum
   return from_seconds(t.number(row, column, 0.0, 1e12));
 }
 
+// Job names identify jobs (results, attempts, --pod); rows with the same name used to be merged
+// into one job. A repeated name is refused with both lines.
+void check_unique_name(const CsvTable& t, std::size_t r, const std::string& name,
+                       std::unordered_map<std::string, int>& first_line) {
+  const auto [it, inserted] = first_line.emplace(name, t.line(r));
+  if (!inserted) {
+    throw t.error(r, "name",
+                  "'" + name + "' repeated (first on line " + std::to_string(it->second) +
+                      "); job names must be unique");
+  }
+}
+
 Trace read_openb(const CsvTable& t) {
   Trace trace;
   trace.file = t.file();
@@ -86,6 +99,7 @@ Trace read_openb(const CsvTable& t) {
   const bool timed = t.has("creation_time") && t.has("deletion_time");
   std::int64_t end = 0;
   std::vector<std::int64_t> deletions(t.rows(), 0);
+  std::unordered_map<std::string, int> first_line;
   for (std::size_t r = 0; r < t.rows(); ++r) {
     TraceRecord rec;
     rec.line = t.line(r);
@@ -93,6 +107,7 @@ Trace read_openb(const CsvTable& t) {
     if (rec.name.empty()) {
       throw t.error(r, "name", "empty pod name");
     }
+    check_unique_name(t, r, rec.name, first_line);
     rec.cpu_milli = t.integer(r, "cpu_milli", 0, kMaxInt * 1000LL);
     rec.memory_bytes = t.integer(r, "memory_mib", 0, kMaxInt * 1024LL) * kMiB;
     const auto num_gpu = static_cast<int>(t.integer(r, "num_gpu", 0, 1024));
@@ -225,6 +240,7 @@ Trace read_native(const CsvTable& t) {
   trace.format = TraceFormat::kNative;
   trace.records.reserve(t.rows());
   Duration end{};
+  std::unordered_map<std::string, int> first_line;
   for (std::size_t r = 0; r < t.rows(); ++r) {
     TraceRecord rec;
     rec.line = t.line(r);
@@ -232,6 +248,7 @@ Trace read_native(const CsvTable& t) {
     if (rec.name.empty()) {
       throw t.error(r, "name", "empty job name");
     }
+    check_unique_name(t, r, rec.name, first_line);
     rec.submit = seconds_of(t, r, "submit_s");
     if (!t.text(r, "duration_s").empty()) {
       rec.duration = seconds_of(t, r, "duration_s");

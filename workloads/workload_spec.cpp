@@ -1,5 +1,7 @@
 #include "workloads/workload_spec.hpp"
 
+#include <charconv>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -133,7 +135,11 @@ Distribution parse_duration_distribution(const YAML::Node& n, const std::string&
       throw f.error(pn, "percentiles", "expected a mapping such as {50: 20m}");
     }
     for (const auto& kv : pn) {
-      std::string key = kv.first.as<std::string>();
+      if (!kv.first.IsScalar()) {
+        throw InputError(location_of(kv.first, file), f.path_of("percentiles"),
+                         "a percentile is a number in (0, 100)");
+      }
+      std::string key = kv.first.Scalar();
       const std::string where = f.path_of("percentiles") + "." + key;
       if (!key.empty() && key.front() == 'p') {
         key.erase(0, 1);
@@ -173,18 +179,32 @@ Distribution parse_duration_distribution(const YAML::Node& n, const std::string&
   return d;
 }
 
+// checkpoint_interval: 0s (no checkpoints) or at least kMinCheckpointInterval.
+Duration checkpoint_interval(Fields& f) {
+  const Duration d = f.duration("checkpoint_interval", std::chrono::minutes(30));
+  if (d > Duration::zero() && d < kMinCheckpointInterval) {
+    throw f.error(f.get("checkpoint_interval"), "checkpoint_interval",
+                  "'" + f.get("checkpoint_interval").Scalar() + "' must be 0s (none) or at least " +
+                      format_duration(kMinCheckpointInterval));
+  }
+  return d;
+}
+
 Distribution parse_gpu_distribution(const YAML::Node& n, const std::string& file,
                                     const std::string& path) {
   if (n.IsScalar()) {
+    // Range-checked as an integer before it becomes a double and, later, an int replica count
+    // (2147483648 became negative, 4294967297 became 1).
+    std::int64_t v = 0;
+    const std::string& text = n.Scalar();
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size() || v < 1 || v > kMaxJobGpus) {
+      throw InputError(
+          location_of(n, file), path,
+          "'" + text + "' is not a GPU count in [1, " + std::to_string(kMaxJobGpus) + "]");
+    }
     Distribution d;
-    try {
-      d.value = static_cast<double>(std::stoll(n.Scalar()));
-    } catch (const std::exception&) {
-      d.value = 0;
-    }
-    if (!(d.value >= 1) || std::to_string(static_cast<long long>(d.value)) != n.Scalar()) {
-      throw InputError(location_of(n, file), path, "'" + n.Scalar() + "' is not a GPU count >= 1");
-    }
+    d.value = static_cast<double>(v);
     return d;
   }
   Fields f(n, file, path);
@@ -297,7 +317,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   }
   job.batch_size = static_cast<int>(f.integer("batch_size", std::nullopt, 1, 1'000'000));
   job.precision = f.choice("precision", "amp", {"amp", "fp32"});
-  job.checkpoint_interval = f.duration("checkpoint_interval", 30min);
+  job.checkpoint_interval = checkpoint_interval(f);
   job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
   job.restart_policy = restart_policy(f, job.restart_policy);
   const bool has_replicas = f.has("replicas");
@@ -355,7 +375,7 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
     t.default_duration = f.duration("default_duration", std::nullopt, 1us);
   }
   t.include_unscheduled = f.boolean("include_unscheduled", true);
-  t.checkpoint_interval = f.duration("checkpoint_interval", 30min);
+  t.checkpoint_interval = checkpoint_interval(f);
   t.backoff_limit = static_cast<int>(f.integer("backoff_limit", 6, 0, 1'000'000));
   t.restart_policy = restart_policy(f, RestartPolicy::kNever);
   f.finish();

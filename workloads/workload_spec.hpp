@@ -19,6 +19,14 @@
 namespace tidesim::workloads {
 
 /// When jobs arrive.
+/// The shortest checkpoint_interval other than 0s (none): 1 s. A checkpoint is an event per running
+/// job, so the bound caps checkpoint events at one per job per simulated second (1us made 3.6e9
+/// events for a 1 h job); real training checkpoints every few minutes at most, since each writes
+/// the whole model.
+inline constexpr Duration kMinCheckpointInterval = std::chrono::seconds(1);
+/// The most GPUs a synthetic job may ask for (`gpus:`), the same bound as `replicas`.
+inline constexpr std::int64_t kMaxJobGpus = 100'000;
+
 struct ArrivalSpec {
   enum class Process { kBurst, kPoisson, kDiurnal };
   Process process = Process::kBurst;

@@ -4,6 +4,27 @@
 
 namespace tidesim {
 
+std::string shorten_tokens(std::string_view text, std::size_t max) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\n') {
+      ++i;
+    }
+    const std::string_view token = text.substr(start, i - start);
+    if (token.size() > max) {
+      out += fmt::format("{}...({} characters)", token.substr(0, max / 2), token.size());
+    } else {
+      out += token;
+    }
+    if (i < text.size()) {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
 std::string format_input_error(const SourceLocation& where, const std::string& field,
                                const std::string& message) {
   std::string out;
@@ -18,9 +39,9 @@ std::string format_input_error(const SourceLocation& where, const std::string& f
     out += ": ";
   }
   if (!field.empty()) {
-    out += fmt::format("{}: ", field);
+    out += fmt::format("{}: ", shorten_tokens(field));
   }
-  out += message;
+  out += shorten_tokens(message);
   return out;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 /// Errors for bad input: every one names where it came from (file, line, column, field).
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tidesim {
 
@@ -30,7 +32,16 @@ class InputError : public std::runtime_error {
   std::string message_;
 };
 
-/// Formats "file:line:column: field: message", leaving out the parts that are empty or zero.
+/// The longest word (run of characters without a space or line break) that an error message shows
+/// in full; a longer one is cut (a 30,000-character token makes an unreadable message).
+inline constexpr std::size_t kMaxMessageToken = 200;
+
+/// `text` with every word longer than `max` characters replaced by its first max/2 characters and
+/// "...(N characters)".
+std::string shorten_tokens(std::string_view text, std::size_t max = kMaxMessageToken);
+
+/// Formats "file:line:column: field: message", leaving out the parts that are empty or zero; long
+/// words of the field and message are shortened (shorten_tokens).
 std::string format_input_error(const SourceLocation& where, const std::string& field,
                                const std::string& message);
 

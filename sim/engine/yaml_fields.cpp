@@ -1,8 +1,12 @@
 #include "sim/engine/yaml_fields.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
+#include <utility>
 
 #include "sim/engine/text_file.hpp"
 #include "sim/engine/units.hpp"
@@ -23,22 +27,110 @@ std::string join(const std::set<std::string>& keys) {
   return out;
 }
 
-}  // namespace
+// Records where each document starts and ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
 
-YAML::Node load_yaml_string(const std::string& text, const std::string& name) {
-  try {
-    return YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw syntax_error(e, name);
+// yaml-cpp 0.7's LoadAll loops forever on a stray flow indicator (a file holding only `,`): the
+// parser hands out empty documents without consuming it. This pass walks the documents with a
+// no-op handler and refuses a document that starts where the previous one did.
+void check_documents_advance(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  std::optional<std::size_t> previous;
+  while (true) {
+    DocumentStarts h;
+    if (!parser.HandleNextDocument(h)) {
+      return;
+    }
+    if (previous && *previous == static_cast<std::size_t>(h.start.pos)) {
+      throw InputError(SourceLocation{name, h.start.line + 1, h.start.column + 1}, "",
+                       "YAML syntax error: the parser makes no progress here (a stray ',', ']' "
+                       "or '}' outside a flow collection?)");
+    }
+    previous = static_cast<std::size_t>(h.start.pos);
   }
 }
 
-std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name) {
+// Refuses a mapping that holds the same key twice (yaml-cpp keeps both and `node[key]` returns the
+// first, so the second would be dropped silently). Walks every document iteratively; a collection
+// reached again through an alias is visited once.
+void check_duplicate_keys(const YAML::Node& root, const std::string& name) {
+  std::vector<std::pair<YAML::Node, std::string>> stack{{root, ""}};
+  std::unordered_set<int> visited;  // start positions of the collections already walked
+  while (!stack.empty()) {
+    auto [node, path] = std::move(stack.back());
+    stack.pop_back();
+    if (!node.IsMap() && !node.IsSequence()) {
+      continue;
+    }
+    if (!node.Mark().is_null() && !visited.insert(node.Mark().pos).second) {
+      continue;
+    }
+    if (node.IsSequence()) {
+      std::size_t i = 0;
+      for (const auto& item : node) {
+        stack.emplace_back(item, path + "[" + std::to_string(i++) + "]");
+      }
+      continue;
+    }
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& kv : node) {
+      if (!kv.first.IsScalar()) {
+        continue;
+      }
+      const std::string& key = kv.first.Scalar();
+      const std::string key_path = path.empty() ? key : path + "." + key;
+      const auto [it, inserted] = seen.emplace(key, kv.first.Mark());
+      if (!inserted) {
+        throw InputError(location_of(kv.first, name), key_path,
+                         "duplicate key (first at line " + std::to_string(it->second.line + 1) +
+                             ", column " + std::to_string(it->second.column + 1) + ")");
+      }
+      stack.emplace_back(kv.second, key_path);
+    }
+  }
+}
+
+}  // namespace
+
+YAML::Node load_yaml_string(const std::string& text, const std::string& name) {
+  YAML::Node root;
   try {
-    return YAML::LoadAll(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw syntax_error(e, name);
   }
+  check_duplicate_keys(root, name);
+  return root;
+}
+
+std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name) {
+  std::vector<YAML::Node> docs;
+  try {
+    check_documents_advance(text, name);
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(e, name);
+  }
+  for (const auto& doc : docs) {
+    check_duplicate_keys(doc, name);
+  }
+  return docs;
 }
 
 YAML::Node load_yaml_file(const std::string& path) {
@@ -47,6 +139,13 @@ YAML::Node load_yaml_file(const std::string& path) {
 
 std::vector<YAML::Node> load_all_yaml_file(const std::string& path) {
   return load_all_yaml_string(read_text_file(path), path);
+}
+
+InputError yaml_error(const YAML::Exception& e, const std::string& file) {
+  if (e.mark.is_null()) {
+    return InputError(SourceLocation{file, 0, 0}, "", "YAML: " + e.msg);
+  }
+  return InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "", "YAML: " + e.msg);
 }
 
 SourceLocation location_of(const YAML::Node& node, const std::string& file) {
@@ -70,7 +169,10 @@ std::map<std::string, std::string> string_map(const YAML::Node& node, const std:
     throw InputError(location_of(node, file), path, "expected a mapping of names to values");
   }
   for (const auto& kv : node) {
-    const std::string key = kv.first.as<std::string>();
+    if (!kv.first.IsScalar()) {
+      throw InputError(location_of(kv.first, file), path, "a key must be a single value");
+    }
+    const std::string key = kv.first.Scalar();
     if (!kv.second.IsScalar()) {
       throw InputError(location_of(kv.second, file), path + "." + key, "expected a single value");
     }
@@ -277,7 +379,11 @@ std::string Fields::choice(const std::string& key, std::optional<std::string> fa
 
 void Fields::finish() const {
   for (const auto& kv : node_) {
-    const std::string key = kv.first.as<std::string>();
+    if (!kv.first.IsScalar()) {
+      throw InputError(location_of(kv.first, file_), path_.empty() ? "(document)" : path_,
+                       "a key must be a single value, not a list or mapping");
+    }
+    const std::string key = kv.first.Scalar();
     if (!allowed_.contains(key)) {
       throw InputError(location_of(kv.first, file_), path_of(key),
                        "unknown key; allowed keys here: " + join(allowed_));

@@ -25,6 +25,21 @@ std::vector<YAML::Node> load_all_yaml_file(const std::string& path);
 YAML::Node load_yaml_string(const std::string& text, const std::string& name);
 std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name);
 
+/// An InputError at the mark of a yaml-cpp exception in `file` ("file:line:column: YAML: msg").
+InputError yaml_error(const YAML::Exception& e, const std::string& file);
+
+/// Runs `read` and turns a yaml-cpp exception escaping it (a bad conversion in an as<>, say) into
+/// yaml_error(e, file): every reader of a YAML file wraps its body in it, so no such exception
+/// leaves without the file and place.
+template <class F>
+auto yaml_guard(const std::string& file, F&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const YAML::Exception& e) {
+    throw yaml_error(e, file);
+  }
+}
+
 /// The location of a node in `file` (yaml-cpp marks are 0-based; this is 1-based).
 SourceLocation location_of(const YAML::Node& node, const std::string& file);
 

@@ -14,17 +14,17 @@ void LscsCollector::on_sample(const ClusterSample& sample) {
   }
   if (const auto s = gpu_memory_utilization_stddev(sample)) {
     window_.emplace_back(sample.at, *s);
+    window_sum_.add(*s);
   }
   while (!window_.empty() && window_.front().first <= sample.at - options_.window) {
+    window_sum_.remove(window_.front().second);
     window_.pop_front();
   }
+  // The window's sum is kept exactly (ExactSum), not re-summed per sample: with a 1 ms sample
+  // interval a 5 min window holds 300,000 samples.
   std::optional<double> lscs;
   if (!window_.empty()) {
-    double sum = 0.0;
-    for (const auto& [t, s] : window_) {
-      sum += s;
-    }
-    lscs = sum / static_cast<double>(window_.size());
+    lscs = window_sum_.value() / static_cast<double>(window_.size());
   }
   series_.emplace_back(sample.at, lscs);
 }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/statistics.hpp"
 #include "sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
@@ -23,7 +24,8 @@ struct LscsOptions {
 /// From ClusterSample signals. At sample i, s_i = population std-dev across nodes of node
 /// GPU-memory utilisation (node_gpu_memory_utilization). LSCS_i = plain mean of the s_j of the
 /// samples with t_j in (t_i - window, t_i] (PromQL *_over_time range semantics: samples, not time,
-/// are averaged; the first window is shorter). LSCS_i holds until the next sample (the last until
+/// are averaged; the first window is shorter); the window's sum is kept exactly and rounded once,
+/// in constant time per sample. LSCS_i holds until the next sample (the last until
 /// the run's end). Produces lscs_mean (time-weighted), lscs_max, lscs_time_above_share (time
 /// with LSCS > threshold / total), lscs_longest_above_s (longest contiguous such stretch), and
 /// lscs_alert (1 when that stretch >= alert_after).
@@ -40,6 +42,7 @@ class LscsCollector : public Collector {
  private:
   LscsOptions options_;
   std::deque<std::pair<TimePoint, double>> window_;
+  ExactSum window_sum_;  // of window_'s values
   std::vector<std::pair<TimePoint, std::optional<double>>> series_;
 };
 

@@ -273,6 +273,90 @@ TEST(Lscs, NoAlertForAShortStretch) {
   EXPECT_DOUBLE_EQ(m.at("lscs_alert"), 0.0);
 }
 
+// LSCS as it was computed before the window sum was kept incrementally: the window re-summed
+// left to right at every sample.
+std::vector<std::optional<double>> lscs_by_resumming(const std::vector<ClusterSample>& samples,
+                                                     Duration window) {
+  std::vector<std::pair<TimePoint, double>> kept;
+  std::vector<std::optional<double>> out;
+  for (const auto& smp : samples) {
+    if (const auto sd = gpu_memory_utilization_stddev(smp)) {
+      kept.emplace_back(smp.at, *sd);
+    }
+    double sum = 0.0;
+    std::size_t n = 0;
+    for (const auto& [t, v] : kept) {
+      if (t > smp.at - window) {
+        sum += v;
+        ++n;
+      }
+    }
+    out.push_back(n == 0 ? std::nullopt : std::optional<double>(sum / static_cast<double>(n)));
+  }
+  return out;
+}
+
+TEST(Lscs, IncrementalWindowGivesTheValuesOfResumming) {
+  // Std-devs that are sums of powers of two (0.25, 0.125, 0.375 ...), whose window sums are exact
+  // in doubles: the incremental sum must give the very same values as re-summing.
+  std::vector<ClusterSample> samples;
+  const std::int64_t used[] = {0, 2, 4, 6, 8, 1, 3, 7, 5, 8, 8, 0};
+  for (int i = 0; i < 40; ++i) {
+    samples.push_back(sample(i * 30, {memory_node("a", {used[i % 12] * kGiB}, 8 * kGiB),
+                                      memory_node("b", {used[(i * 5) % 12] * kGiB}, 8 * kGiB)}));
+  }
+  LscsCollector c;
+  for (const auto& smp : samples) {
+    c.on_sample(smp);
+  }
+  const auto expected = lscs_by_resumming(samples, minutes(5));
+  ASSERT_EQ(c.series().size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(c.series()[i].second, expected[i]) << "sample " << i;
+  }
+  // Std-devs with rounding (10 GiB cards, 3 nodes): re-summing rounds at every addition, the
+  // incremental sum once, so they agree to the last bits of a double.
+  samples.clear();
+  for (int i = 0; i < 60; ++i) {
+    samples.push_back(sample(i * 20, {memory_node("a", {(i % 7) * kGiB}, 10 * kGiB),
+                                      memory_node("b", {(i % 3) * kGiB}, 10 * kGiB),
+                                      memory_node("c", {(i % 11) * kGiB}, 10 * kGiB)}));
+  }
+  LscsCollector d;
+  for (const auto& smp : samples) {
+    d.on_sample(smp);
+  }
+  const auto resummed = lscs_by_resumming(samples, minutes(5));
+  for (std::size_t i = 0; i < resummed.size(); ++i) {
+    ASSERT_TRUE(d.series()[i].second && resummed[i]);
+    EXPECT_DOUBLE_EQ(*d.series()[i].second, *resummed[i]) << "sample " << i;
+  }
+}
+
+TEST(Lscs, OneMillisecondSamplesStayLinear) {
+  // sample_interval: 1ms (the documented minimum) with the 5 min window: 300,000 samples in the
+  // window. Re-summing it per sample never finished; ten minutes of samples now take well under
+  // a second. Skewed (std-dev 0.2) for the first 5 min, balanced after.
+  LscsCollector c;
+  ClusterSample s;
+  s.nodes = {memory_node("a", {8 * kGiB}, 10 * kGiB), memory_node("b", {4 * kGiB}, 10 * kGiB)};
+  const long total = 600'000;
+  for (long ms = 0; ms < total; ++ms) {
+    if (ms == 300'000) {
+      s.nodes[0].gpu_memory_used = {6 * kGiB};
+      s.nodes[1].gpu_memory_used = {6 * kGiB};
+    }
+    s.at = TimePoint{std::chrono::milliseconds(ms)};
+    c.on_sample(s);
+  }
+  ASSERT_EQ(c.series().size(), static_cast<std::size_t>(total));
+  EXPECT_NEAR(*c.series()[299'999].second, 0.2, 1e-12);
+  // At 450 s the window (150 s, 450 s] holds 300,000 samples, 149,999 of them skewed (150.001 s
+  // to 299.999 s).
+  EXPECT_NEAR(*c.series()[450'000].second, 0.2 * 149'999 / 300'000, 1e-12);
+  EXPECT_EQ(*c.series().back().second, 0.0);
+}
+
 TEST(NvlinkVariance, PerNodeVarianceAcrossGpus) {
   NvlinkVarianceCollector c;
   NodeState a = node("a", {0, 0});

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace tidesim {
@@ -29,6 +31,44 @@ TEST(Statistics, QuantileEndsAreMinAndMaxAndOutOfRangeClamps) {
   // h = 4 * 0.99 = 3.96: 8 + 0.96 * (16 - 8) = 15.68 (numpy.percentile(..., 99) gives 15.68).
   EXPECT_DOUBLE_EQ(*quantile_of_sorted(sorted, 0.99), 15.68);
   EXPECT_FALSE(quantile_of_sorted(std::vector<double>{}, 0.5).has_value());
+}
+
+TEST(ExactSum, AddsAndRemovesWithoutDrift) {
+  ExactSum s;
+  EXPECT_TRUE(s.zero());
+  EXPECT_EQ(s.value(), 0.0);
+  // Ten times 0.1: the left-to-right double sum is 0.9999999999999999; the exact sum of the ten
+  // doubles is 1.0000000000000000555, which rounds to 1.
+  for (int i = 0; i < 10; ++i) {
+    s.add(0.1);
+  }
+  EXPECT_EQ(s.value(), 1.0);
+  for (int i = 0; i < 10; ++i) {
+    s.remove(0.1);
+  }
+  EXPECT_TRUE(s.zero());
+  // A sliding sum keeps a tiny value next to a large one that comes and goes.
+  s.add(1e-300);
+  s.add(1.0);
+  EXPECT_EQ(s.value(), 1.0);
+  s.remove(1.0);
+  EXPECT_EQ(s.value(), 1e-300);
+  s.remove(1e-300);
+  s.add(5e-324);  // the least subnormal
+  EXPECT_EQ(s.value(), 5e-324);
+  s.add(0.25);
+  s.add(0.5);
+  s.remove(5e-324);
+  EXPECT_EQ(s.value(), 0.75);
+}
+
+TEST(ExactSum, RefusesWhatItCannotHold) {
+  ExactSum s;
+  EXPECT_THROW(s.add(-1.0), std::invalid_argument);
+  EXPECT_THROW(s.add(NAN), std::invalid_argument);
+  EXPECT_THROW(s.add(0x1p63), std::invalid_argument);
+  s.add(0.5);
+  EXPECT_THROW(s.remove(1.0), std::logic_error);
 }
 
 }  // namespace

@@ -69,5 +69,43 @@ TEST(Fields, NonMappingIsAnError) {
             "l.yaml:1:1: cluster: expected a mapping of keys to values");
 }
 
+TEST(Fields, DuplicateKeysAreRefusedWithBothPlaces) {
+  // yaml-cpp keeps both and node[key] returns the first: the second used to be dropped silently.
+  EXPECT_EQ(message_of([] { load_yaml_string("a: 1\nb:\n  c: 2\n  c: 3\n", "d.yaml"); }),
+            "d.yaml:4:3: b.c: duplicate key (first at line 3, column 3)");
+  EXPECT_EQ(message_of([] { load_all_yaml_string("x: 1\n---\nl:\n  - {k: 1, k: 2}\n", "d.yaml"); }),
+            "d.yaml:4:12: l[0].k: duplicate key (first at line 4, column 6)");
+  // The same key in two mappings is fine, and so is an alias to a mapping.
+  EXPECT_NO_THROW(load_yaml_string("a: &x {k: 1}\nb: *x\nc: {k: 2}\n", "ok.yaml"));
+}
+
+TEST(Fields, StrayFlowIndicatorDoesNotLoopForever) {
+  // yaml-cpp 0.7's LoadAll returned empty documents forever on a file holding only `,`.
+  const std::string expected =
+      "c.yaml:1:1: YAML syntax error: the parser makes no progress here (a stray ',', ']' or '}' "
+      "outside a flow collection?)";
+  EXPECT_EQ(message_of([] { load_all_yaml_string(",", "c.yaml"); }), expected);
+  EXPECT_EQ(load_all_yaml_string("---\n---\n", "e.yaml").size(), 2U);
+}
+
+TEST(Fields, NonScalarKeyIsAnError) {
+  const auto doc = load_yaml_string("? [a, b]\n: 1\n", "k.yaml");
+  Fields f(doc, "k.yaml", "top");
+  EXPECT_EQ(message_of([&] { f.finish(); }),
+            "k.yaml:1:3: top: a key must be a single value, not a list or mapping");
+}
+
+TEST(InputErrorText, LongWordsAreShortened) {
+  EXPECT_EQ(shorten_tokens("bad 'x' here", 4), "bad 'x' here");
+  EXPECT_EQ(shorten_tokens("value " + std::string(100, 'a') + " end", 80),
+            "value " + std::string(40, 'a') + "...(100 characters) end");
+  // Field paths up to 200 characters are kept whole; a longer word keeps its first 100.
+  const std::string path =
+      "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
+  EXPECT_EQ(InputError(SourceLocation{"f", 1, 2}, path, "m").what(), "f:1:2: " + path + ": m");
+  EXPECT_EQ(InputError(SourceLocation{"f", 1, 2}, std::string(300, 'k'), "m").what(),
+            "f:1:2: " + std::string(100, 'k') + "...(300 characters): m");
+}
+
 }  // namespace
 }  // namespace tidesim

@@ -1,6 +1,8 @@
 // The HTML report: self-contained, well-formed (xmllint when installed), with every chart.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -56,6 +58,15 @@ TEST(Report, Base64) {
 TEST(Report, NiceTicks) {
   EXPECT_EQ(nice_ticks(0, 1, 5), (std::vector<double>{0, 0.2, 0.4, 0.6, 0.8, 1.0}));
   EXPECT_EQ(nice_ticks(0, 600, 5), (std::vector<double>{0, 200, 400, 600}));
+}
+
+TEST(Report, NiceTicksOnExtremeRangesEnd) {
+  // 5e-324 (the least subnormal) used to make 10^exponent zero and the tick loop endless.
+  EXPECT_EQ(nice_ticks(0, 5e-324), (std::vector<double>{0, 5e-324}));
+  EXPECT_EQ(nice_ticks(-1e308, 1e308), (std::vector<double>{-1e308, 1e308}));
+  EXPECT_EQ(nice_ticks(0, INFINITY), (std::vector<double>{0, INFINITY}));
+  EXPECT_EQ(nice_ticks(1e-290, 3e-290, 2).size(), 3U);  // 1, 2 and 3 x 10^-290, rounded
+  EXPECT_EQ(nice_ticks(0, 1e300, 2), (std::vector<double>{0, 5e299, 1e300}));
 }
 
 TEST(Report, WellFormedForXmllint) {

@@ -94,6 +94,35 @@ TEST(Scenario, BadValuesNameTheirField) {
       "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
+TEST(Scenario, TotalsAndBudgetsAreRefusedWithTheirPlace) {
+  // Each group is within its 100,000 nodes; together they are not.
+  const std::string two_groups =
+      "cluster:\n"
+      "  node_groups:\n"
+      "    - {name: a, gpu: A10, topology: a10x4-pcie, count: 60000}\n"
+      "    - {name: b, gpu: A10, topology: a10x4-pcie, count: 60000}\n"
+      "workload: {}\npolicies: [x]\n";
+  EXPECT_EQ(error_of(two_groups),
+            "4:7: cluster: the cluster has more than 100000 nodes (group 'b' brings it to 120000)");
+  // A 100-year horizon at the default 10 s would keep 315 million samples.
+  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nrun: {until: 5218w}\n"),
+            "8:14: run.until: until / sample_interval = 315584640 samples; at most 10000000 (make "
+            "the interval longer or the horizon shorter)");
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {}\npolicies: [x]\nrun: {until: 3h, sample_interval: 1ms}\n"),
+            "8:35: run.sample_interval: until / sample_interval = 10800000 samples; at most "
+            "10000000 (make the interval longer or the horizon shorter)");
+}
+
+TEST(Scenario, MisspeltReferenceMetricAndDuplicateKeysAreRefused) {
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {}\npolicies: [x]\nreference:\n  metrics:\n    gpu_util_stdev: "
+                     "{x: 0.1}\n"),
+            "10:5: reference.metrics.gpu_util_stdev: unknown metric (docs/metrics.md lists them)");
+  EXPECT_EQ(error_of(std::string(kCluster) + "      count: 2\n      count: 3\nworkload: {}\n"),
+            "7:7: cluster.node_groups[0].count: duplicate key (first at line 6, column 7)");
+}
+
 TEST(Scenario, ShippedScenariosLoad) {
   EXPECT_NO_THROW(load_scenario("scenarios/seed-benchmark.yaml"));
 }

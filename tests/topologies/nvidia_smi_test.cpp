@@ -13,10 +13,13 @@
 #include <vector>
 
 #include "sim/engine/error.hpp"
+#include "tests/common/errors.hpp"
 #include "tests/common/require.hpp"
 
 namespace tidesim {
 namespace {
+
+using test::message_of;
 
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -234,6 +237,35 @@ TEST(NvidiaSmiBadText, MoreProblems) {
   // Too many cells.
   EXPECT_THROW(parse_nvidia_smi("\tGPU0\nGPU0\t X \tPIX\n", "t"), InputError);
   EXPECT_THROW(load_nvidia_smi_file("tests/topologies/data/does_not_exist.txt"), InputError);
+}
+
+TEST(NvidiaSmiHostile, LongTokenIsCheckedWithoutRegexAndShortenedInTheMessage) {
+  // A 30,000-character GPU7777... token used to overflow the stack inside std::regex.
+  const std::string label = "GPU" + std::string(30000, '7');
+  const std::string shown = "GPU" + std::string(97, '7') + "...(30003 characters)";
+  EXPECT_EQ(message_of([&] { parse_nvidia_smi(label + "\n", "t"); }),
+            "t:1: " + shown + ": GPU columns must come first, in order GPU0, GPU1, ...; found '" +
+                std::string("GPU") + std::string(96, '7') + "...(30005 characters) at position 0");
+}
+
+TEST(NvidiaSmiHostile, WideHeaderIsRefusedBeforeAnyRow) {
+  // 30,001 columns used to take 40 s and 7 GB: a quadratic duplicate check and n x n cells.
+  std::string header = "\tGPU0";
+  for (int i = 1; i <= 30000; ++i) {
+    header += " NIC";
+  }
+  EXPECT_EQ(message_of([&] { parse_nvidia_smi(header + "\n", "t"); }),
+            "t:1:1055: header: too many columns (30001); a matrix has at most 256 devices");
+  // Within the word limit but past the device limit.
+  std::string wide = "\tGPU0";
+  for (int i = 1; i <= 256; ++i) {
+    wide += " NIC" + std::to_string(i);
+  }
+  EXPECT_EQ(message_of([&] { parse_nvidia_smi(wide + "\n", "t"); }),
+            "t:1: header: 257 device columns; a matrix has at most 256 devices");
+  // The duplicate check is a hash set: the second NIC2 is found with its column.
+  EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0 NIC1 NIC2 NIC2\n", "t"); }),
+            "t:1:17: NIC2: device column 'NIC2' repeated");
 }
 
 }  // namespace

@@ -90,6 +90,26 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
             "n.csv:1:7: colour: unknown col");
 }
 
+TEST(Trace, RepeatedJobNamesAreRefusedWithBothLines) {
+  // Rows with the same name used to be merged: four rows became two jobs.
+  EXPECT_EQ(message_of([] {
+              parse_trace(
+                  "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli\n"
+                  "a,0,10,1,1,0\nb,0,10,1,1,0\na,5,10,1,1,0\nb,9,10,1,1,0\n",
+                  "dup.csv");
+            }),
+            "dup.csv:4:1: name: 'a' repeated (first on line 2); job names must be unique");
+  const std::string head =
+      "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+      "deletion_time,scheduled_time\n";
+  EXPECT_EQ(message_of([&] {
+              parse_trace(
+                  head + "p0,1,1,1,1000,,LS,Running,0,5,0\np0,1,1,1,1000,,LS,Running,0,5,0\n",
+                  "o.csv");
+            }),
+            "o.csv:3:1: name: 'p0' repeated (first on line 2); job names must be unique");
+}
+
 TEST(Trace, PhillyTimesAndMultiMachineJobs) {
   const Trace t = parse_trace(
       "timestamp,duration,num_gpus,gpu_time,cluster\n"

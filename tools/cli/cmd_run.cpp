@@ -13,6 +13,7 @@
 #include "policies/config.hpp"
 #include "policies/scheduler.hpp"
 #include "sim/engine/text_file.hpp"
+#include "sim/engine/yaml_fields.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario.hpp"
 #include "tidesim/version.hpp"
@@ -218,11 +219,11 @@ int run(const RunOptions& o) {
 // True when `path` holds a KubeSchedulerConfiguration (its first document's kind says so).
 bool is_scheduler_config(const std::string& path) {
   try {
-    const YAML::Node doc = YAML::LoadFile(path);
+    const YAML::Node doc = load_yaml_file(path);
     return doc.IsMap() && doc["kind"] && doc["kind"].IsScalar() &&
            doc["kind"].Scalar() == "KubeSchedulerConfiguration";
-  } catch (const YAML::Exception&) {
-    return false;  // the scenario reader reports the syntax error with its place
+  } catch (const InputError&) {
+    return false;  // the scenario reader reports the error (syntax, unreadable file) with its place
   }
 }
 

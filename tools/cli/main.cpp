@@ -1,5 +1,6 @@
 // The `tidesim` command line. Exit codes: 0 success, 1 runtime failure, 2 bad input or usage.
 #include <fmt/core.h>
+#include <yaml-cpp/yaml.h>
 
 #include <exception>
 
@@ -29,6 +30,12 @@ int main(int argc, char** argv) {
     return ctx.run ? ctx.run() : 2;
   } catch (const tidesim::InputError& e) {
     fmt::print(stderr, "tidesim: error: {}\n", e.what());
+    return 2;
+  } catch (const YAML::Exception& e) {
+    // Only input is read with yaml-cpp; every reader wraps itself in yaml_guard (which names the
+    // file), so this is a last resort with the line and column alone.
+    fmt::print(stderr, "tidesim: error: line {}, column {}: YAML: {}\n", e.mark.line + 1,
+               e.mark.column + 1, e.msg);
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "tidesim: failed: {}\n", e.what());

@@ -11,6 +11,7 @@
 
 #include "sim/engine/error.hpp"
 #include "sim/engine/random.hpp"
+#include "sim/engine/text_file.hpp"
 #include "sim/metrics/node_stats.hpp"
 #include "tidesim/version.hpp"
 #include "tools/lib/stats.hpp"
@@ -568,16 +569,24 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
 }
 
 RunResult load_result(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "cannot open the result file");
-  }
+  const std::string text = read_text_file(path, "the result file");
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError(SourceLocation{path, 0, 0}, "",
-                     fmt::format("not valid JSON (byte {}): {}", e.byte, e.what()));
+    // e.byte is 1-based: the byte at which parsing stopped.
+    SourceLocation where{path, 1, 1};
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++where.line;
+        where.column = 1;
+      } else {
+        ++where.column;
+      }
+    }
+    throw InputError(where, "", fmt::format("not valid JSON: {}", e.what()));
+  } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
+    throw InputError(SourceLocation{path, 0, 0}, "", fmt::format("not valid JSON: {}", e.what()));
   }
   return from_json(doc, path);
 }

@@ -125,7 +125,13 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
     return {lo};
   }
   const double raw = (hi - lo) / std::max(1, target);
-  const int exponent = static_cast<int>(std::floor(std::log10(raw)));
+  // A step whose power of ten is not a normal double (a range of 5e-324, or one wider than
+  // DBL_MAX) would make 10^exponent zero or infinite and the loop below endless: just the ends.
+  const double log_step = std::floor(std::log10(raw));
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(log_step >= -300.0 && log_step <= 300.0)) {
+    return {lo, hi};
+  }
+  const int exponent = static_cast<int>(log_step);
   const double mag = std::pow(10.0, exponent);
   double m = 10.0;
   for (const double candidate : {1.0, 2.0, 5.0, 10.0}) {
@@ -141,9 +147,16 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
     const double units = static_cast<double>(k) * m;
     return exponent < 0 ? units / std::pow(10.0, -exponent) : units * mag;
   };
+  // |lo / step| is below 10^302 here but may still exceed a long long: then just the ends too.
+  const double first = std::ceil(lo / step - 1e-9);
+  if (!(std::fabs(first) < 1e18)) {
+    return {lo, hi};
+  }
   std::vector<double> ticks;
-  for (auto k = static_cast<long long>(std::ceil(lo / step - 1e-9)); value(k) <= hi + step * 1e-9;
-       ++k) {
+  // At most a few more than `target` ticks; the bound also stops a loop whose value(k) stalls.
+  const int most = 4 * std::max(1, target) + 2;
+  for (auto k = static_cast<long long>(first);
+       value(k) <= hi + step * 1e-9 && static_cast<int>(ticks.size()) < most; ++k) {
     ticks.push_back(value(k));
   }
   return ticks;

@@ -61,7 +61,9 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
                           const std::vector<std::optional<double>>& error_half,
                           const ChartOptions& options);
 
-/// Ticks for an axis from lo to hi: about `target` values at 1, 2 or 5 x 10^k steps.
+/// Ticks for an axis from lo to hi: about `target` values at 1, 2 or 5 x 10^k steps (at most
+/// 4 x target + 2). Just {lo, hi} when no such step is a normal double (a range as small as
+/// 5e-324 or wider than DBL_MAX) or lo / step does not fit a 64-bit integer; {lo} when hi <= lo.
 std::vector<double> nice_ticks(double lo, double hi, int target = 5);
 
 /// Escapes text for XML and HTML element content and attribute values: & < > " and ' become
