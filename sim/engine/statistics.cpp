@@ -8,6 +8,11 @@
 
 namespace tidesim {
 
+namespace {
+// GCC and Clang have 128-bit integers; __extension__ keeps -Wpedantic quiet about them.
+__extension__ using u128 = unsigned __int128;
+}  // namespace
+
 std::optional<double> quantile_of_sorted(std::span<const double> sorted, double q) {
   if (sorted.empty()) {
     return std::nullopt;
@@ -52,10 +57,10 @@ void ExactSum::add(double x) {
   }
   const int limb = shift / 64;
   const int bit = shift % 64;
-  const unsigned __int128 wide = static_cast<unsigned __int128>(m) << bit;
+  const u128 wide = static_cast<u128>(m) << bit;
   std::uint64_t carry = 0;
   for (int i = limb; i < kLimbs; ++i) {
-    unsigned __int128 add = carry;
+    u128 add = carry;
     if (i == limb) {
       add += static_cast<std::uint64_t>(wide);
     } else if (i == limb + 1) {
@@ -63,7 +68,7 @@ void ExactSum::add(double x) {
     } else if (carry == 0) {
       break;
     }
-    const unsigned __int128 t = static_cast<unsigned __int128>(limbs_[i]) + add;
+    const u128 t = static_cast<u128>(limbs_[i]) + add;
     limbs_[i] = static_cast<std::uint64_t>(t);
     carry = static_cast<std::uint64_t>(t >> 64);
   }
@@ -76,10 +81,10 @@ void ExactSum::remove(double x) {
   }
   const int limb = shift / 64;
   const int bit = shift % 64;
-  const unsigned __int128 wide = static_cast<unsigned __int128>(m) << bit;
+  const u128 wide = static_cast<u128>(m) << bit;
   std::uint64_t borrow = 0;
   for (int i = limb; i < kLimbs; ++i) {
-    unsigned __int128 sub = borrow;
+    u128 sub = borrow;
     if (i == limb) {
       sub += static_cast<std::uint64_t>(wide);
     } else if (i == limb + 1) {
@@ -87,8 +92,8 @@ void ExactSum::remove(double x) {
     } else if (borrow == 0) {
       return;
     }
-    borrow = static_cast<unsigned __int128>(limbs_[i]) < sub ? 1 : 0;
-    limbs_[i] = static_cast<std::uint64_t>(static_cast<unsigned __int128>(limbs_[i]) - sub);
+    borrow = static_cast<u128>(limbs_[i]) < sub ? 1 : 0;
+    limbs_[i] = static_cast<std::uint64_t>(static_cast<u128>(limbs_[i]) - sub);
   }
   if (borrow != 0) {
     throw std::logic_error("ExactSum: removed more than was added");
