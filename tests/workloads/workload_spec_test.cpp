@@ -185,5 +185,25 @@ TEST(WorkloadSpec, StrictErrors) {
       std::string::npos);
 }
 
+// Integers are range-checked before any narrowing, and a checkpoint interval below 1 s (a flood
+// of checkpoint events) is refused; each names its place.
+TEST(WorkloadSpec, OutOfRangeCountsAndIntervalsAreRefused) {
+  const std::string head = "workload:\n  arrivals: {process: burst, count: 1}\n  jobs: [{";
+  EXPECT_EQ(message_of([&] {
+              parse(head + "model: resnet50, batch_size: 8, steps: 10, gpus: 2147483648}]\n");
+            }),
+            "s.yaml:3:60: workload.jobs[0].gpus: '2147483648' is not a GPU count in [1, 100000]");
+  EXPECT_EQ(message_of([&] {
+              parse(head + "model: resnet50, batch_size: 8, steps: 10, gpus: 4294967297}]\n");
+            }),
+            "s.yaml:3:60: workload.jobs[0].gpus: '4294967297' is not a GPU count in [1, 100000]");
+  EXPECT_EQ(
+      message_of([&] {
+        parse(head + "model: resnet50, batch_size: 8, steps: 10, checkpoint_interval: 1us}]\n");
+      }),
+      "s.yaml:3:75: workload.jobs[0].checkpoint_interval: '1us' must be 0s (none) or at "
+      "least 1s");
+}
+
 }  // namespace
 }  // namespace tidesim::workloads
