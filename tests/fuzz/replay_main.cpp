@@ -6,7 +6,10 @@
 // Exit 0 when every input was answered (parsed, or refused with an InputError); 1 when an input
 // let another exception escape (each is listed with its file) or a target got no input at all
 // (a misspelt corpus path must not pass silently); 2 on bad arguments.
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -54,6 +57,15 @@ std::vector<fs::path> inputs_of(const fs::path& path) {
   return out;
 }
 
+// The exception's type as written in C++ (typeid names are mangled).
+std::string type_name(const std::type_info& type) {
+  int status = 0;
+  char* name = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
+  std::string out = status == 0 && name != nullptr ? name : type.name();
+  std::free(name);
+  return out;
+}
+
 std::string read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -94,8 +106,8 @@ int main(int argc, char** argv) {
         }
       } catch (const std::exception& e) {
         ++failures;
-        std::cerr << "FAIL " << target << " " << file.string() << ": " << typeid(e).name() << ": "
-                  << e.what() << "\n";
+        std::cerr << "FAIL " << target << " " << file.string() << ": " << type_name(typeid(e))
+                  << ": " << e.what() << "\n";
       } catch (...) {
         ++failures;
         std::cerr << "FAIL " << target << " " << file.string() << ": a non-standard exception\n";
