@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Configures (once) and builds tidesim in build/ (Release). Extra arguments go to cmake --build.
+# TIDESIM_SANITIZE=1: the sanitizer build instead, in build-asan/ (ASan + UBSan with UBSan
+# findings fatal, -O1 -g, no benchmarks; docs/fuzzing.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-build="${TIDESIM_BUILD_DIR:-build}"
 jobs="${TIDESIM_JOBS:-2}"
+configure=(-DCMAKE_BUILD_TYPE=Release)
+build="${TIDESIM_BUILD_DIR:-build}"
+if [[ "${TIDESIM_SANITIZE:-0}" == 1 ]]; then
+  configure=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DTIDESIM_SANITIZE=ON
+    -DTIDESIM_BUILD_BENCHMARKS=OFF)
+  build="${TIDESIM_BUILD_DIR:-build-asan}"
+fi
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   werror=OFF
   [[ "${CI:-}" == "true" ]] && werror=ON
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTIDESIM_WERROR="$werror" >/dev/null
+  cmake -S . -B "$build" "${configure[@]}" -DTIDESIM_WERROR="$werror" >/dev/null
 fi
 cmake --build "$build" -j "$jobs" "$@"
