@@ -42,7 +42,12 @@ std::vector<std::string> native_optional() {
 
 TraceFormat detect(const std::string& text, const std::string& name) {
   const std::string header = text.substr(0, text.find('\n'));
-  const auto cols = split_csv_line(header);
+  std::vector<std::string> cols;
+  try {
+    cols = split_csv_line(header);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{name, 1, 1}, "", e.what());  // as CsvTable says it
+  }
   const auto has = [&](const char* c) {
     return std::find(cols.begin(), cols.end(), c) != cols.end();
   };

@@ -90,6 +90,13 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
             "n.csv:1:7: colour: unknown col");
 }
 
+// Found by the trace fuzz target: a header with an unterminated quote let std::invalid_argument
+// escape from format detection (exit 1, no place).
+TEST(Trace, UnterminatedQuoteInTheHeaderNamesItsLine) {
+  EXPECT_EQ(message_of([] { parse_trace("name,\"x\n", "q.csv"); }),
+            "q.csv:1:1: unterminated quoted field");
+}
+
 TEST(Trace, RepeatedJobNamesAreRefusedWithBothLines) {
   // Rows with the same name used to be merged: four rows became two jobs.
   EXPECT_EQ(message_of([] {
