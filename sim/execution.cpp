@@ -199,7 +199,6 @@ bool Execution::apply_memory(int j) {
           e.co_located.push_back(o.spec->name);
         }
       }
-      e.reason = "GPU memory of the card exceeded";
       run_.signals.job.emit(e);
       listener_.on_oom(j);
       return false;

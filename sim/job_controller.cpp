@@ -80,7 +80,7 @@ void JobController::on_oom(int j) {
   std::set<int> touched = execution_->stop(j, true);
   ++job.failures;
   if (workloads::backoff_exhausted(job.failures, job.spec->backoff_limit)) {
-    fail(j, fmt::format("backoffLimit {} exceeded", job.spec->backoff_limit));
+    fail(j);
     delete_pods(j, std::move(touched));
     terminal();
     return;
@@ -116,12 +116,9 @@ void JobController::restart_after(int j, JobPhase waiting, Duration delay,
   });
 }
 
-void JobController::fail(int j, const std::string& reason) {
-  Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  job.phase = JobPhase::kFailed;
-  JobEvent e = run_.event(JobEventKind::kFailed, j);
-  e.reason = reason;
-  run_.signals.job.emit(e);
+void JobController::fail(int j) {
+  run_.jobs[static_cast<std::size_t>(j)].phase = JobPhase::kFailed;
+  run_.signals.job.emit(run_.event(JobEventKind::kFailed, j));
 }
 
 void JobController::delete_pods(int j, std::set<int> touched) {

@@ -42,7 +42,8 @@ class JobController final : public ExecutionListener {
   void create_pods(int j);
   // Deletes the job's pods: cards, view, flows. Tells the loop that resources were freed.
   void delete_pods(int j, std::set<int> touched);
-  void fail(int j, const std::string& reason);
+  // backoffLimit exceeded: the job is failed.
+  void fail(int j);
   // Job j waits in `waiting` for `delay`, then begins its next attempt with `restart`.
   void restart_after(int j, JobPhase waiting, Duration delay, std::function<void()> restart);
   void terminal();

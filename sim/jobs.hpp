@@ -42,7 +42,6 @@ struct Pod {
   std::uint64_t process = 0;
   /// False once the pod is deleted.
   bool alive = true;
-  TimePoint bound_at{};
   /// Its input-read flow on the node's data device, while running.
   std::optional<FlowId> input;
   /// Counted in its node's running jobs and NVLink tasks.

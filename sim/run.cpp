@@ -138,7 +138,6 @@ class Run final : public policies::BindTarget {
     pod.process = process;
     pod.cards = *cards;
     pod.node = n;
-    pod.bound_at = sim_.now();
     ctx_.pod_by_process[process] = p;
     controller_.on_bound(p);
     return true;
@@ -173,30 +172,14 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
   return w;
 }
 
-void check_policy(const Scenario& /*scenario*/, const PolicyConfig& policy) {
-  (void)policies::make_scheduler(policy.scheduler, 1);
-}
-
-std::vector<std::string> check_scenario(const Scenario& scenario) {
+std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
   FluidSolver fluid;
   const Cluster cluster(scenario, fluid);
   for (const auto& p : scenario.policies) {
-    check_policy(scenario, p);
+    (void)policies::make_scheduler(p.scheduler, 1);
   }
-  std::vector<std::string> warnings;
-  if (scenario.seeds.empty()) {
-    return warnings;
-  }
-  const Workload w = make_jobs(scenario, scenario.seeds.front());
-  // Every job's profile on each GPU model it may run on (and on the reference GPU that converts
-  // run times), as the execution model will ask for it.
-  std::set<std::string> gpus;
-  for (const auto& g : scenario.cluster.groups) {
-    if (!g.gpu_model.empty()) {
-      gpus.insert(g.gpu_model);
-    }
-  }
-  // The largest card each GPU model has in this cluster.
+  // The GPU models of the cluster (the reference GPU that converts run times is one of them),
+  // each with the largest card it has here.
   std::map<std::string, std::int64_t> card_memory;
   for (const auto& n : cluster.nodes()) {
     if (!n.group->gpu_model.empty()) {
@@ -204,6 +187,7 @@ std::vector<std::string> check_scenario(const Scenario& scenario) {
       m = std::max(m, n.card_memory);
     }
   }
+  std::vector<std::string> warnings;
   std::set<std::tuple<std::string, int, std::string>> checked;
   const SourceLocation where = location_of(scenario.workload, scenario.path);
   for (const auto& job : w.jobs) {
@@ -211,17 +195,17 @@ std::vector<std::string> check_scenario(const Scenario& scenario) {
       continue;
     }
     // Over the cards of every GPU model it may run on: its least steady and peak memory.
-    bool steady_fits = gpus.empty();
-    bool peak_fits = gpus.empty();
+    bool steady_fits = card_memory.empty();
+    bool peak_fits = card_memory.empty();
     std::int64_t least_steady = 0;
     std::int64_t least_peak = 0;
-    for (const auto& gpu : gpus) {
+    for (const auto& [gpu, memory] : card_memory) {
       try {
         const auto profile = w.catalogue.profile(job.model, job.batch_size, job.precision, gpu);
         const std::int64_t steady = profile.steady_bytes();
         const std::int64_t peak = workloads::peak_memory(profile);
-        steady_fits = steady_fits || steady <= card_memory[gpu];
-        peak_fits = peak_fits || peak <= card_memory[gpu];
+        steady_fits = steady_fits || steady <= memory;
+        peak_fits = peak_fits || peak <= memory;
         least_steady = least_steady == 0 ? steady : std::min(least_steady, steady);
         least_peak = least_peak == 0 ? peak : std::min(least_peak, peak);
       } catch (const InputError& e) {

@@ -38,15 +38,12 @@ struct Workload {
 /// first node group that has one (a trace's CPU-only pods also run at that speed).
 Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
 
-/// Builds `policy`'s scheduler once, so that a bad name or config fails before any run.
-void check_policy(const Scenario& scenario, const PolicyConfig& policy);
-
 /// Builds everything a run of `scenario` builds, without running it: the cluster (topologies,
-/// GPU models), every policy's scheduler, and the jobs of the first seed with the model profile
-/// of each job on every GPU model it could run on. Throws InputError naming the place of the
-/// first problem. Returns warnings about what is legal but cannot work (a job whose worker's
-/// peak GPU memory exceeds every card it could run on OOMs on every attempt).
-std::vector<std::string> check_scenario(const Scenario& scenario);
+/// GPU models), every policy's scheduler, and the model profile of each job of `jobs` (the
+/// first seed's, from make_jobs) on every GPU model it could run on. Throws InputError naming
+/// the place of the first problem. Returns warnings about what is legal but cannot work (a job
+/// whose worker's steady or peak GPU memory exceeds every card it could run on).
+std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& jobs);
 
 /// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,

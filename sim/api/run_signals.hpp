@@ -43,8 +43,6 @@ struct JobEvent {
   std::vector<std::string> co_located;
   std::int64_t memory_used = 0;
   std::int64_t memory_capacity = 0;
-  /// kFailed and kOomKilled: why, in a few words ("backoffLimit 6 exceeded", ...).
-  std::string reason;
 };
 
 /// True state of one node at a sample instant.

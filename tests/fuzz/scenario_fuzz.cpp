@@ -9,7 +9,7 @@ namespace tidesim::fuzz {
 int scenario(const std::uint8_t* data, std::size_t size) {
   return expect_input_error_only([&] {
     const Scenario s = load_scenario(write_input("scenario.yaml", data, size).string());
-    check_scenario(s);
+    check_scenario(s, make_jobs(s, s.seeds.front()));
   });
 }
 

@@ -65,11 +65,8 @@ std::vector<PolicyConfig> select_policies(const Scenario& s,
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
 // results: they are stored by index, in policy order then seed order.
 app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
-                       const std::vector<std::uint64_t>& seeds, int threads, bool series) {
-  std::vector<Workload> jobs(seeds.size());
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
-    jobs[i] = make_jobs(s, seeds[i]);
-  }
+                       const std::vector<std::uint64_t>& seeds, const std::vector<Workload>& jobs,
+                       int threads, bool series) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
   std::atomic<std::size_t> next{0};
@@ -179,17 +176,21 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  std::vector<Workload> jobs(seeds.size());
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    jobs[i] = make_jobs(s, seeds[i]);
+  }
   {
     // Everything a run builds, built once up front: bad input fails here with its place.
     Scenario checked = s;
     checked.policies = policies;
-    (void)check_scenario(checked);  // its warnings are validate's to print
+    (void)check_scenario(checked, jobs.front());  // its warnings are validate's to print
   }
   const int threads = o.threads > 0
                           ? o.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto t0 = std::chrono::steady_clock::now();
-  app::RunResult result = run_all(s, policies, seeds, threads, !o.output.empty());
+  app::RunResult result = run_all(s, policies, seeds, jobs, threads, !o.output.empty());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.no_reference) {
     result.reference = reference_of(s);
@@ -252,10 +253,10 @@ int validate(const std::vector<std::string>& files) {
       const Scenario s = load_scenario(f);
       // Everything a run builds: the cluster (topologies, GPU models), every policy, the jobs of
       // the first seed and their model profiles on each GPU model.
-      for (const auto& w : check_scenario(s)) {
+      const auto jobs = make_jobs(s, s.seeds.front());
+      for (const auto& w : check_scenario(s, jobs)) {
         std::cerr << "tidesim: warning: " << f << ": " << w << "\n";
       }
-      const auto jobs = make_jobs(s, s.seeds.front());
       int nodes = 0;
       for (const auto& g : s.cluster.groups) {
         nodes += g.count;
