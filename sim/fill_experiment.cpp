@@ -1,16 +1,23 @@
 #include "sim/fill_experiment.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/registry.hpp"
+#include "sim/engine/error.hpp"
 #include "sim/engine/go_rand.hpp"
 #include "sim/engine/random.hpp"
+#include "workloads/workload_spec.hpp"
 
 namespace tidesim {
 
@@ -305,6 +312,81 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
   }
   out.curve = allocation_curve(out.arrived, out.used, out.total_gpus);
   return out;
+}
+
+FillScenario fill_scenario(const Scenario& scenario) {
+  const SourceLocation where{scenario.path, 0, 0};
+  if (!scenario.cluster.nodes_from) {
+    throw InputError(where, "run.mode",
+                     "fill mode needs cluster.nodes_from (an openb node list): the experiment "
+                     "fills the nodes of a node list");
+  }
+  const workloads::WorkloadSpec spec =
+      workloads::parse_workload(scenario.workload, scenario.path, scenario.folder);
+  if (!spec.trace) {
+    throw InputError(where, "run.mode", "fill mode needs workload.trace (an openb pod list)");
+  }
+  FillScenario out;
+  out.input.nodes = workloads::read_openb_nodes(scenario.cluster.nodes_from->file);
+  const workloads::Trace trace = workloads::read_trace(spec.trace->file, spec.trace->format);
+  if (trace.format != workloads::TraceFormat::kOpenb) {
+    throw InputError(spec.trace->where, "workload.trace.format",
+                     "fill mode replays an openb pod list; this trace is " +
+                         std::string(workloads::to_string(trace.format)));
+  }
+  out.input.pods = trace.records;
+  out.options.tune = scenario.run.tune;
+  out.options.randomness = *parse_fill_randomness(scenario.run.randomness);
+  out.workload = std::filesystem::path(spec.trace->file).stem().string();
+  return out;
+}
+
+gs::Policy fill_policy(const Scenario& scenario, const PolicyConfig& policy) {
+  const auto p = policies::gpu_share_policy_of_profile(policy.scheduler);
+  if (!p) {
+    throw InputError(SourceLocation{scenario.path, 0, 0}, "policies",
+                     "fill mode runs the GPU-sharing policies (random, dot-product, "
+                     "gpu-clustering, gpu-packing, best-fit, fgd), not '" +
+                         policy.scheduler + "'");
+  }
+  return *p;
+}
+
+std::vector<FillRun> run_fill_sweep(const FillInput& input, const std::vector<gs::Policy>& policies,
+                                    const std::vector<std::uint64_t>& seeds,
+                                    const FillOptions& options, int threads) {
+  const std::size_t total = policies.size() * seeds.size();
+  std::vector<FillRun> runs(total);
+  std::atomic<std::size_t> next{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  const auto worker = [&] {
+    for (std::size_t k = next++; k < total; k = next++) {
+      try {
+        runs[k] = run_fill(input, policies[k / seeds.size()],
+                           static_cast<std::int64_t>(seeds[k % seeds.size()]), options);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) {
+          error = std::current_exception();
+        }
+        next = total;
+      }
+    }
+  };
+  const int n = std::max(1, std::min(threads, static_cast<int>(total)));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; ++i) {
+    pool.emplace_back(worker);
+  }
+  worker();
+  for (auto& t : pool) {
+    t.join();
+  }
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  return runs;
 }
 
 }  // namespace tidesim

@@ -14,6 +14,7 @@
 
 #include "policies/plugins/gpu_share.hpp"
 #include "sim/allocation_curve.hpp"
+#include "sim/scenario.hpp"
 #include "workloads/trace.hpp"
 
 namespace tidesim {
@@ -72,5 +73,28 @@ struct FillRun {
 /// Runs the experiment for `policy` and `seed`.
 FillRun run_fill(const FillInput& input, policies::gpushare::Policy policy, std::int64_t seed,
                  const FillOptions& options);
+
+/// A scenario in fill mode (`run.mode: fill`): its inputs (the openb node list of
+/// `cluster.nodes_from`, the openb pod list of `workload.trace`), options (`run.tune`,
+/// `run.randomness`) and the workload's name (the pod list's file name without extension).
+/// Throws InputError at `run.mode` when the scenario lacks either list.
+struct FillScenario {
+  FillInput input;
+  FillOptions options;
+  std::string workload;
+};
+FillScenario fill_scenario(const Scenario& scenario);
+
+/// The policy of a scenario policy in fill mode (its scheduler must be one of the built-in
+/// GPU-sharing profiles: random, dot-product, gpu-clustering, gpu-packing, best-fit, fgd);
+/// InputError at `policies` otherwise.
+policies::gpushare::Policy fill_policy(const Scenario& scenario, const PolicyConfig& policy);
+
+/// Runs every (policy, seed) pair on `threads` threads; results in policy order, then seed
+/// order, independent of the thread count.
+std::vector<FillRun> run_fill_sweep(const FillInput& input,
+                                    const std::vector<policies::gpushare::Policy>& policies,
+                                    const std::vector<std::uint64_t>& seeds,
+                                    const FillOptions& options, int threads);
 
 }  // namespace tidesim

@@ -20,6 +20,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/lib/attempt_log.hpp"
 #include "tools/lib/csv_out.hpp"
+#include "tools/lib/fill_output.hpp"
 #include "tools/lib/openmetrics.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
@@ -176,6 +177,12 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
+    const int n = o.threads > 0
+                      ? o.threads
+                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout);
+  }
   std::vector<Workload> jobs(seeds.size());
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     jobs[i] = make_jobs(s, seeds[i]);
