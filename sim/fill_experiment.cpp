@@ -196,28 +196,36 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
   std::vector<Pod> order = w;
   draws.shuffle(order);
 
-  // 3. Tuning: sample the shuffled pods with replacement until the next one's per-card share
-  // would pass tune x capacity; clones go to the end.
+  // 3. Tuning (Simulator.TunePodsByNodeTotalResource): below the target, sample W with
+  // replacement until the next pod's per-card share would pass tune x capacity, clones at the
+  // end; above it, remove pods of the order at random until the sum is within it.
   if (options.tune > 0 && !order.empty()) {
     const double target = options.tune * static_cast<double>(out.total_gpus * gs::kMilli);
     std::int64_t sum = 0;
     for (const auto& p : order) {
       sum += p.req.req();
     }
-    const std::size_t base = order.size();
-    for (int i = 0;; ++i) {
-      const Pod& pick = w[draws.tune_pick(base)];
-      if (static_cast<double>(sum + pick.req.gm) > target) {
-        break;
+    if (static_cast<double>(sum) < target) {
+      for (int i = 0;; ++i) {
+        const Pod& pick = w[draws.tune_pick(w.size())];
+        if (static_cast<double>(sum + pick.req.gm) > target) {
+          break;
+        }
+        sum += pick.req.req();
+        Pod clone = pick;
+        clone.clone = i;
+        order.push_back(clone);
       }
-      sum += pick.req.req();
-      Pod clone = pick;
-      clone.clone = i;
-      order.push_back(clone);
+    } else {
+      while (static_cast<double>(sum) > target && !order.empty()) {
+        const std::size_t idx = draws.tune_pick(order.size());
+        sum -= order[idx].req.req();
+        order.erase(order.begin() + static_cast<std::ptrdiff_t>(idx));
+      }
     }
   }
   out.pods = static_cast<std::int64_t>(order.size());
-  out.clones = out.pods - static_cast<std::int64_t>(w.size());
+  out.clones = std::max<std::int64_t>(0, out.pods - static_cast<std::int64_t>(w.size()));
 
   // 4. Tie-break ranks.
   const std::vector<int> rank = draws.ranks(node_count);

@@ -34,7 +34,8 @@ std::optional<FillRandomness> parse_fill_randomness(const std::string& text);
 const char* to_string(FillRandomness r);
 
 struct FillOptions {
-  /// Tune the workload to this multiple of the cluster's GPU capacity (1.3 in the paper); 0: no
+  /// Tune the workload to this multiple of the cluster's GPU capacity (1.3 in the paper): clones
+  /// of random pods are appended while below it, random pods removed while above it; 0: no
   /// tuning.
   double tune = 1.3;
   FillRandomness randomness = FillRandomness::kTidesim;
@@ -55,7 +56,8 @@ struct FillRun {
   policies::gpushare::Policy policy{};
   std::int64_t seed = 0;
   std::int64_t total_gpus = 0;
-  /// Pods that arrived (workload plus tuning clones) and those that failed.
+  /// Pods that arrived (workload plus tuning clones, minus pods tuned away), the clones, and the
+  /// pods that failed.
   std::int64_t pods = 0;
   std::int64_t clones = 0;
   std::int64_t failed = 0;

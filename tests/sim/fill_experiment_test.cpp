@@ -76,6 +76,15 @@ TEST(FillExperiment, TuningStopsBeforeThePerCardShareWouldPassTheTarget) {
   }
 }
 
+TEST(FillExperiment, TuningDownRemovesPodsUntilWithinTheTarget) {
+  FillOptions o;
+  o.tune = 0.5;  // 0.5 x 3000 = 1500 milli; the workload asks 5000
+  const FillRun r = run_fill(small_input(), gs::Policy::kFgd, 3, o);
+  EXPECT_EQ(r.clones, 0);
+  EXPECT_LT(r.pods, 5);
+  EXPECT_LE(r.arrived.back(), 1500);
+}
+
 // ---- the openb experiment (../shared/data) ----
 
 const std::string kTraces = TIDESIM_SHARED_DATA_DIR "/traces/";
