@@ -157,10 +157,13 @@ std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
   const auto& req = pod->requests;
   const bool wants_gpu = req.gpus > 0 || req.gpu_milli > 0;
   std::optional<std::vector<int>> cards = std::vector<int>{};
-  if (wants_gpu && !hint.empty()) {
+  // The scheduler's cards, when they are as many as the pod's units (a share: one card).
+  const auto units =
+      static_cast<std::size_t>(req.gpu_milli > 0 ? 1 : std::max<std::int64_t>(1, req.gpus));
+  if (wants_gpu && hint.size() == units) {
     cards = node.gpus->allocate_on(process, hint, static_cast<int>(req.gpu_milli));
   }
-  if (wants_gpu && (hint.empty() || !cards)) {
+  if (wants_gpu && (hint.size() != units || !cards)) {
     cards = node.gpus->allocate(process, std::max(1, static_cast<int>(req.gpus)),
                                 static_cast<int>(req.gpu_milli));
     if (!cards) {

@@ -143,7 +143,14 @@ std::vector<int> GpuShareScorer::choose_cards(CycleContext& ctx, const PodSpec& 
       card = verdict(n, p).card;
     }
   }
-  return gs::cards_for(n, p, card);
+  std::vector<int> cards = gs::cards_for(n, p, card);
+  // A node the filters passed on other grounds (time-slicing replicas) may lack the whole free
+  // cards the policies count: then no preference, and the device plugin chooses.
+  const std::size_t want = p.share() ? 1 : static_cast<std::size_t>(p.ng);
+  if (cards.size() != want || std::find(cards.begin(), cards.end(), -1) != cards.end()) {
+    return {};
+  }
+  return cards;
 }
 
 std::string_view GpuShareScorer::name() const {
