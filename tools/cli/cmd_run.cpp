@@ -258,6 +258,16 @@ int validate(const std::vector<std::string>& files) {
         continue;
       }
       const Scenario s = load_scenario(f);
+      if (s.run.mode == "fill") {  // what the fill experiment reads (docs/fgd.md)
+        const FillScenario fill = fill_scenario(s);
+        for (const auto& p : s.policies) {
+          (void)fill_policy(s, p);
+        }
+        std::cout << fmt::format("{}: ok (fill: {} nodes, {} pods, {} policies)\n", f,
+                                 fill.input.nodes.size(), fill.input.pods.size(),
+                                 s.policies.size());
+        continue;
+      }
       // Everything a run builds: the cluster (topologies, GPU models), every policy, the jobs of
       // the first seed and their model profiles on each GPU model.
       const auto jobs = make_jobs(s, s.seeds.front());
