@@ -97,6 +97,11 @@ class Plugin {
   /// True for a plugin that reads node metrics (CycleContext::metrics). A run builds and drives
   /// the telemetry pipeline only for a profile with such a plugin.
   virtual bool reads_metrics() const { return false; }
+  /// True for a plugin that wants to see the run's whole workload before the first cycle (FGD's
+  /// typical pods): the run calls observe_workload() with every pod it will submit.
+  virtual bool wants_workload() const { return false; }
+  /// The run's pods (only called when wants_workload()).
+  virtual void observe_workload(std::span<const PodSpec> /*pods*/) {}
 };
 
 /// QueueSort: decides the queue order (exactly one per profile).
@@ -144,6 +149,16 @@ class ScorePlugin : public virtual Plugin {
   /// NormalizeScore: rewrites `scores` (same order as `feasible`) in place.
   virtual void normalize(const CycleContext& /*ctx*/, const PodSpec& /*pod*/,
                          std::span<const int> /*feasible*/, std::span<std::int64_t> /*scores*/) {}
+};
+
+/// A Score plugin that also decides which cards of the chosen node the pod gets (the GPU-sharing
+/// policies). After selecting the node the scheduler asks the profile's first such plugin and
+/// hands its answer to the binder as a hint (ScheduleResult::cards, Reserve/PreBind-style); the
+/// device plugin honours it when the cards can take the pod.
+class CardChooserPlugin : public virtual Plugin {
+ public:
+  /// Card indices on node `node_index` for `pod`; empty: no preference.
+  virtual std::vector<int> choose_cards(CycleContext& ctx, const PodSpec& pod, int node_index) = 0;
 };
 
 /// Bind: DefaultBinder's point. The run driver binds; the plugin only has to exist (a profile

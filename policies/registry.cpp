@@ -1,6 +1,7 @@
 #include "policies/registry.hpp"
 
 #include "policies/plugins/basic.hpp"
+#include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/interpod_affinity.hpp"
 #include "policies/plugins/load_aware.hpp"
 #include "policies/plugins/noderesources.hpp"
@@ -49,6 +50,13 @@ Registry builtin_registry() {
   r["LoadAwareFilter"] = {make_load_aware_filter, "LoadAware"};
   r["LoadAwareScorer"] = {make_load_aware_scorer, "LoadAware"};
   r["FIFOSort"] = {make_fifo_sort};
+  // The GPU-sharing policies of the FGD paper (Weng et al., ATC '23) and its baselines.
+  r["RandomScore"] = {make_random_score};
+  r["DotProductScore"] = {make_dot_product_score};
+  r["GpuClusteringScore"] = {make_gpu_clustering_score};
+  r["GpuPackingScore"] = {make_gpu_packing_score};
+  r["BestFitScore"] = {make_best_fit_score};
+  r["FGDScore"] = {make_fgd_score};
   return r;
 }
 

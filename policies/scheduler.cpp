@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/noderesources.hpp"
 
 namespace tidesim::policies {
@@ -210,6 +211,11 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
       score_.push_back(ScoreEntry{dynamic_cast<ScorePlugin*>(instances[n]), *e->weight});
     }
   }
+  for (const auto& n : lists["score"]) {
+    if (card_chooser_ == nullptr) {
+      card_chooser_ = dynamic_cast<CardChooserPlugin*>(instances[n]);
+    }
+  }
   for (const auto& n : lists["preFilter"]) {
     pre_filter_.push_back(dynamic_cast<PreFilterPlugin*>(instances[n]));
   }
@@ -268,7 +274,12 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
                    .alerts = {},
                    .shared = {}};
   const int n = static_cast<int>(cluster.nodes.size());
+  hint_ = CardHint{};
   const auto finish = [&](ScheduleResult& r) -> ScheduleResult& {
+    if (r.node && card_chooser_ != nullptr) {
+      r.cards = card_chooser_->choose_cards(ctx, pod, *r.node);
+      hint_ = CardHint{pod.name, *r.node, r.cards};
+    }
     r.latency = ctx.latency;
     r.fallback_stage = ctx.fallback_stage;
     r.node_selector_pin = ctx.node_selector_pin;
@@ -540,6 +551,45 @@ profiles:
           - name: DefaultBinder
 )";
 
+// The GPU-sharing policies (docs/policies.md "GPU-sharing policies"): Kubernetes' placement
+// filters (NodeResourcesFit sees the device plugin's free cards and free share), then one score
+// plugin that also picks the cards.
+std::string gpu_share_config(std::string_view profile, std::string_view plugin) {
+  return fmt::format(R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: {0}
+    plugins:
+      multiPoint:
+        disabled:
+          - name: "*"
+      queueSort:
+        enabled:
+          - name: PrioritySort
+      preFilter:
+        enabled:
+          - name: NodeResourcesFit
+      filter:
+        enabled:
+          - name: NodeUnschedulable
+          - name: NodeName
+          - name: TaintToleration
+          - name: NodeAffinity
+          - name: NodeResourcesFit
+      preScore:
+        enabled:
+          - name: {1}
+      score:
+        enabled:
+          - name: {1}
+            weight: 1
+      bind:
+        enabled:
+          - name: DefaultBinder
+)",
+                     profile, plugin);
+}
+
 }  // namespace
 
 bool Scheduler::reads_metrics() const {
@@ -547,8 +597,21 @@ bool Scheduler::reads_metrics() const {
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_metrics(); });
 }
 
+void Scheduler::observe_workload(std::span<const PodSpec> pods) {
+  for (const auto& p : owned_) {
+    if (p->wants_workload()) {
+      p->observe_workload(pods);
+    }
+  }
+}
+
+const CardHint* Scheduler::card_hint(const std::string& pod, int node) const {
+  return hint_.node == node && hint_.pod == pod && !hint_.cards.empty() ? &hint_ : nullptr;
+}
+
 std::vector<std::string> builtin_scheduler_names() {
-  return {"first-fit", "default-k8s", "load-aware", "most-allocated"};
+  return {"first-fit",   "default-k8s",    "load-aware",  "most-allocated", "random",
+          "dot-product", "gpu-clustering", "gpu-packing", "best-fit",       "fgd"};
 }
 
 std::optional<std::string> builtin_scheduler_config(const std::string& name) {
@@ -560,6 +623,9 @@ std::optional<std::string> builtin_scheduler_config(const std::string& name) {
     return std::string(kLoadAware);
   if (name == "most-allocated")
     return std::string(kMostAllocated);
+  if (const auto policy = gpu_share_policy_of_profile(name)) {
+    return gpu_share_config(name, gpu_share_plugin_name(*policy));
+  }
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,15 @@ struct ScheduleResult {
   int feasible_nodes = 0;
   /// Per-node details, in cluster order; filled only when details are recorded.
   std::vector<NodeDetail> details;
+  /// The cards of `node` the profile's CardChooserPlugin chose (empty: no preference).
+  std::vector<int> cards;
+};
+
+/// The last cycle's card choice, for the binder (a Reserve-style hint).
+struct CardHint {
+  std::string pod;
+  int node = -1;
+  std::vector<int> cards;
 };
 
 /// Options of make_scheduler.
@@ -102,6 +112,10 @@ class Scheduler {
 
   /// True when a plugin of the profile reads node metrics (Plugin::reads_metrics()).
   bool reads_metrics() const;
+  /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
+  void observe_workload(std::span<const PodSpec> pods);
+  /// The card choice of the last cycle when it placed `pod` on `node`; null otherwise.
+  const CardHint* card_hint(const std::string& pod, int node) const;
   /// The profile's schedulerName.
   const std::string& name() const { return name_; }
   /// Queue settings: order from the QueueSort plugin, back-off from the config.
@@ -122,6 +136,8 @@ class Scheduler {
   std::vector<FilterPlugin*> filter_;
   std::vector<PreScorePlugin*> pre_score_;
   std::vector<ScoreEntry> score_;
+  CardChooserPlugin* card_chooser_ = nullptr;
+  CardHint hint_;
   std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> listing_;
   QueueOptions queue_options_;
   int percentage_ = 0;

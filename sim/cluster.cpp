@@ -110,7 +110,24 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid) {
   }
 }
 
+void Cluster::card_view(int n) {
+  const ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
+  auto& left = view_.nodes[static_cast<std::size_t>(n)].gpu_milli_left;
+  left.assign(static_cast<std::size_t>(node.gpus->card_count()), 1000);
+  for (int c = 0; c < node.gpus->card_count(); ++c) {
+    double used = 0.0;
+    for (const std::uint64_t p : node.gpus->occupants(c)) {
+      used += node.gpus->compute_share(p, c);
+    }
+    const bool fractional = node.gpus->sharing().mode == SharingMode::kFractional;
+    const auto used_milli = static_cast<int>(std::llround(used * 1000.0));
+    left[static_cast<std::size_t>(c)] =
+        fractional ? 1000 - used_milli : (node.gpus->occupants(c).empty() ? 1000 : 0);
+  }
+}
+
 void Cluster::advertise(int n) {
+  card_view(n);
   const ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
   if (node.gpus->sharing().mode != SharingMode::kFractional || node.gpus->card_count() == 0) {
     return;
@@ -134,12 +151,19 @@ void Cluster::advertise(int n) {
 }
 
 std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
-                                              std::shared_ptr<const PodSpec> pod, TimePoint now) {
+                                              std::shared_ptr<const PodSpec> pod, TimePoint now,
+                                              const std::vector<int>& hint) {
   ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
   const auto& req = pod->requests;
   const bool wants_gpu = req.gpus > 0 || req.gpu_milli > 0;
   std::optional<std::vector<int>> cards = std::vector<int>{};
-  if (wants_gpu) {
+  // The scheduler's cards, when they are as many as the pod's units (a share: one card).
+  const auto units =
+      static_cast<std::size_t>(req.gpu_milli > 0 ? 1 : std::max<std::int64_t>(1, req.gpus));
+  if (wants_gpu && hint.size() == units) {
+    cards = node.gpus->allocate_on(process, hint, static_cast<int>(req.gpu_milli));
+  }
+  if (wants_gpu && (hint.size() != units || !cards)) {
     cards = node.gpus->allocate(process, std::max(1, static_cast<int>(req.gpus)),
                                 static_cast<int>(req.gpu_milli));
     if (!cards) {

@@ -73,8 +73,11 @@ class Cluster {
   /// The device plugin at bind: places `pod` (a process id new to the node) on cards of node
   /// `n`; nullopt when the cards cannot hold it. A pod without GPUs takes no card; a GPU-sharing
   /// pod takes one unit with its share. On success the pod is added to the view.
+  /// `hint` (may be empty): the cards the scheduler chose (ScheduleResult::cards); they are
+  /// taken when they can hold the pod, else the device plugin chooses as without a hint.
   std::optional<std::vector<int>> bind(int n, std::uint64_t process,
-                                       std::shared_ptr<const PodSpec> pod, TimePoint now);
+                                       std::shared_ptr<const PodSpec> pod, TimePoint now,
+                                       const std::vector<int>& hint = {});
   /// Removes a bound pod: its cards and its place in the view.
   void unbind(int n, std::uint64_t process, const std::string& pod_name);
 
@@ -86,6 +89,8 @@ class Cluster {
   // Fractional nodes: sets the allocatable whole GPUs and GPU share so that allocatable minus
   // requested is what the device can still place.
   void advertise(int n);
+  // Refreshes NodeInfo::gpu_milli_left of node `n` from its cards.
+  void card_view(int n);
 
   std::vector<ClusterNode> nodes_;
   std::vector<StorageResource> devices_;

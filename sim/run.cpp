@@ -73,6 +73,15 @@ class Run final : public policies::BindTarget {
         execution_(ctx_, controller_) {
     controller_.set_execution(execution_);
     auto scheduler = policies::make_scheduler(policy.scheduler, seed);
+    {  // plugins that want the workload (FGD's typical pods) see every pod of every job
+      std::vector<PodSpec> pods;
+      for (const auto& j : workload.jobs) {
+        for (int k = 0; k < std::max(1, j.replicas); ++k) {
+          pods.push_back(j.pod_template);
+        }
+      }
+      scheduler->observe_workload(pods);
+    }
     // Telemetry only when read: a profile whose plugins never read node metrics sees none, so
     // nothing samples agents or scrapes for it.
     if (scheduler->reads_metrics()) {
@@ -131,7 +140,9 @@ class Run final : public policies::BindTarget {
     const int p = ctx_.pod_by_name.at(spec.name);
     Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
     const std::uint64_t process = ++next_process_;
-    const auto cards = cluster_.bind(n, process, pod.spec, sim_.now());
+    const policies::CardHint* hint = loop_->scheduler().card_hint(spec.name, n);
+    const auto cards =
+        cluster_.bind(n, process, pod.spec, sim_.now(), hint ? hint->cards : std::vector<int>{});
     if (!cards) {
       return false;
     }

@@ -363,6 +363,13 @@ RunConfig parse_run(const YAML::Node& node, const std::string& file) {
                               "longer or the horizon shorter)",
                               r.until / r.sample_interval, kMaxSamples));
   }
+  r.mode = f.choice("mode", r.mode, {"time-driven", "fill"});
+  r.tune = f.number("tune", r.tune, 0.0, 100.0);
+  r.randomness = f.choice("randomness", r.randomness, {"tidesim", "go-math-rand"});
+  if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
+    const std::string key = f.has("tune") ? "tune" : "randomness";
+    throw f.error(f.get(key), key, "only run.mode: fill reads " + key);
+  }
   f.finish();
   return r;
 }

@@ -108,6 +108,14 @@ struct RunConfig {
   Duration pod_startup = Duration::zero();
   /// Period of the true-state samples the metric collectors see.
   Duration sample_interval = std::chrono::seconds(10);
+  /// "time-driven" (the default: the event-driven run) or "fill": the FGD paper's experiment,
+  /// pods arrive one by one and never leave (docs/fgd.md; sim/fill_experiment.hpp).
+  std::string mode = "time-driven";
+  /// Fill mode: tune the workload to this multiple of the GPU capacity (0: no tuning).
+  double tune = 0.0;
+  /// Fill mode: "tidesim" (the project's streams) or "go-math-rand" (Go's generator in the FGD
+  /// simulator's draw order).
+  std::string randomness = "tidesim";
 };
 
 /// A published figure to print beside the results (the seed's table).

@@ -185,6 +185,40 @@ std::optional<std::vector<int>> GpuNodeState::allocate(std::uint64_t process, in
   return std::nullopt;
 }
 
+std::optional<std::vector<int>> GpuNodeState::allocate_on(std::uint64_t process,
+                                                          const std::vector<int>& cards,
+                                                          int milli) {
+  if (milli < 0 || milli > kFullCard) {
+    throw std::invalid_argument("gpu node: milli must be in [0, 1000]");
+  }
+  if (cards_of_.count(process) != 0) {
+    throw std::invalid_argument("gpu node: process " + std::to_string(process) + " already placed");
+  }
+  const bool partial = sharing_.mode == SharingMode::kFractional && milli > 0 && milli < kFullCard;
+  if (cards.empty() || (partial && cards.size() != 1)) {
+    return std::nullopt;
+  }
+  std::vector<int> seen;
+  for (const int c : cards) {
+    if (c < 0 || c >= card_count() || std::find(seen.begin(), seen.end(), c) != seen.end()) {
+      return std::nullopt;
+    }
+    seen.push_back(c);
+    const Card& card = cards_[static_cast<std::size_t>(c)];
+    const bool ok = sharing_.mode == SharingMode::kTimeSlicing
+                        ? card.slots_used < sharing_.replicas
+                        : (partial ? kFullCard - card.milli_used >= milli : card.occupants.empty());
+    if (!ok) {
+      return std::nullopt;
+    }
+  }
+  for (const int c : cards) {
+    place(process, c, 1,
+          sharing_.mode == SharingMode::kTimeSlicing ? 0 : (partial ? milli : kFullCard));
+  }
+  return cards;
+}
+
 void GpuNodeState::release(std::uint64_t process) {
   auto it = cards_of_.find(process);
   if (it == cards_of_.end()) {

@@ -78,6 +78,12 @@ class GpuNodeState {
   /// Throws std::invalid_argument for units < 1, milli out of [0, 1000], a fractional request of
   /// several partial cards, or a process already placed.
   std::optional<std::vector<int>> allocate(std::uint64_t process, int units, int milli);
+  /// Places `process` on exactly `cards` (distinct indices; a scheduler's choice): each card must
+  /// be free (exclusive; fractional with milli 0 or 1000) or have `milli` left (fractional
+  /// share, one card); time-slicing: a free replica slot on each. nullopt when they cannot hold
+  /// it (nothing changes then). Throws like allocate() on a bad milli or a placed process.
+  std::optional<std::vector<int>> allocate_on(std::uint64_t process, const std::vector<int>& cards,
+                                              int milli);
   /// Removes `process` from every card (no-op for an unknown process).
   void release(std::uint64_t process);
 

@@ -28,6 +28,10 @@ struct NodeInfo {
   /// When each pod in `pods` was bound (same index). Lets a load-aware policy estimate the load of
   /// pods bound after the metrics it reads were sampled.
   std::vector<TimePoint> bound_at;
+  /// Milli-GPU left on each card as the device plugin sees it, in card order (fractional
+  /// sharing: 1000 minus the shares placed; other modes: 1000 for a card nobody holds, else 0);
+  /// empty for a node without cards. The GPU-sharing policies read it.
+  std::vector<int> gpu_milli_left;
 
   /// Adds a bound pod and its requests, bound at `when`.
   void add_pod(std::shared_ptr<const PodSpec> pod, TimePoint when = TimePoint{});

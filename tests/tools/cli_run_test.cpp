@@ -1,6 +1,7 @@
 // `tidesim run`, `validate` and `--version` end to end: exit codes, messages, determinism.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -148,6 +149,24 @@ TEST_F(CliRun, OutputFolderHoldsEveryFile) {
   EXPECT_NE(attempts.find(",succeeded,,,,\n"), std::string::npos) << attempts;
   EXPECT_EQ(run("check " + d + "/result.json --baseline " + d + "/result.json", log_), 0)
       << read_file(log_);
+}
+
+}  // namespace
+
+namespace {
+
+// `tidesim validate` and `tidesim run` of a fill-mode scenario (docs/fgd.md): validate checks what
+// the fill reads; run --format csv prints the curves, one row per policy and seed.
+TEST(CliFill, ValidateAndRunAFillScenario) {
+  TIDESIM_REQUIRE_CLI();
+  const auto v = tidesim::test::run("validate tests/tools/data/openb/fill.yaml");
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_NE(v.out.find("ok (fill: 4 nodes, 5 pods, 2 policies)"), std::string::npos) << v.out;
+  const auto r = tidesim::test::run_capturing("run tests/tools/data/openb/fill.yaml --format csv",
+                                              "2>/dev/null");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("workload,sc_policy,tune,seed,total_gpus,0,", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);  // header + 2 policies x 2 seeds
 }
 
 }  // namespace

@@ -5,13 +5,16 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "sim/engine/error.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario.hpp"
 #include "tests/common/require.hpp"
+#include "tools/lib/fill_output.hpp"
 #include "tools/lib/result.hpp"
 
 namespace tidesim::app {
@@ -119,6 +122,83 @@ TEST(OpenbReplay, DefaultK8sRunsEveryPodToCompletion) {
     const auto& n = r.jobs.at(job).nodes;
     ASSERT_EQ(n.size(), 1u);
     EXPECT_TRUE(n[0] == "t4-a" || n[0] == "t4-b") << job << " on " << n[0];
+  }
+}
+
+TEST(OpenbReplay, GpuSharingPoliciesRunTimeDriven) {
+  // The six GPU-sharing profiles in an ordinary replay (pods finish and free their cards).
+  Scenario s = load_scenario(kDir + "scenario.yaml");
+  s.policies.clear();
+  for (const char* p :
+       {"random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit", "fgd"}) {
+    s.policies.push_back(PolicyConfig{p, p});
+  }
+  for (std::size_t i = 0; i < s.policies.size(); ++i) {
+    const Replay r = replay(s, i);
+    EXPECT_EQ(r.summary.succeeded, 5) << s.policies[i].name;
+    for (const auto& [name, job] : r.jobs) {
+      EXPECT_EQ(job.oom_kills, 0) << s.policies[i].name << " " << name;
+    }
+  }
+  // best-fit, by hand (raw = int64((1 - (0.5 (cpuLeft - cpu) / 128000 + 0.5 (L - req) / 8000)) *
+  // 100), min-max normalised): cpu-pod: cpu-node 97, t4-a 88, v100-a 63, t4-b 82 -> cpu-node;
+  // frac-a (500): t4-a 91, t4-b 84 -> t4-a; frac-b (400): t4-a 93 (100 milli left after), t4-b
+  // 84 -> t4-a; frac-c (300): t4-a has 100 left, only t4-b fits; multi (2 cards): only v100-a has
+  // two free cards.
+  const Replay r = replay(s, 4);
+  const std::map<std::string, std::string> expected{{"cpu-pod", "cpu-node"},
+                                                    {"frac-a", "t4-a"},
+                                                    {"frac-b", "t4-a"},
+                                                    {"frac-c", "t4-b"},
+                                                    {"multi", "v100-a"}};
+  for (const auto& [job, node] : expected) {
+    ASSERT_EQ(r.jobs.at(job).nodes.size(), 1u) << job;
+    EXPECT_EQ(r.jobs.at(job).nodes[0], node) << job;
+  }
+}
+
+TEST(OpenbReplay, FillModeWritesTheAllocationCurves) {
+  const Scenario s = load_scenario(kDir + "fill.yaml");
+  EXPECT_EQ(s.run.mode, "fill");
+  EXPECT_EQ(s.run.tune, 1.5);
+  EXPECT_EQ(s.run.randomness, "go-math-rand");
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "tidesim-fill-mode-test").string();
+  std::filesystem::remove_all(dir);
+  std::ostringstream out;
+  EXPECT_EQ(run_fill_scenario(s, s.policies, s.seeds, 2, OutputFormat::kTable, dir, out), 0);
+  EXPECT_NE(out.str().find("fgd"), std::string::npos) << out.str();
+  std::ifstream csv(std::filesystem::path(dir) / "allocation_curve.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  EXPECT_EQ(line.rfind("workload,sc_policy,tune,seed,total_gpus,0,1,2,", 0), 0u) << line;
+  EXPECT_TRUE(line.ends_with(",129,130")) << line;
+  std::vector<std::string> rows;
+  while (std::getline(csv, line)) {
+    rows.push_back(line);
+  }
+  // Two policies x two seeds, policy order then seed order; 7 GPUs.
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].rfind("pods,best-fit,1.5,1,7,", 0), 0u) << rows[0];
+  EXPECT_EQ(rows[3].rfind("pods,fgd,1.5,2,7,", 0), 0u) << rows[3];
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "allocation_curve.html"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OpenbReplay, FillModeRefusesOtherPoliciesAndStrayKeys) {
+  const Scenario s = load_scenario(kDir + "fill-bad-policy.yaml");
+  std::ostringstream out;
+  try {
+    (void)run_fill_scenario(s, s.policies, s.seeds, 1, OutputFormat::kTable, "", out);
+    ADD_FAILURE() << "default-k8s accepted in fill mode";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "policies");
+  }
+  try {
+    (void)load_scenario(kDir + "tune-without-fill.yaml");
+    ADD_FAILURE() << "run.tune accepted without run.mode: fill";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "run.tune");
   }
 }
 

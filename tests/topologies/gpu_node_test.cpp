@@ -113,5 +113,24 @@ TEST(GpuNode, Misuse) {
   EXPECT_EQ(to_string(SharingMode::kFractional), "fractional");
 }
 
+TEST(GpuNode, AllocateOnHonoursTheSchedulersCards) {
+  const Topology t = preset("pcie-4");
+  GpuNodeState node(t, 16 * kGiB, GpuSharing{.mode = SharingMode::kFractional});
+  // A share of 300 on card 0 (best fit would pick any card: all are free, so it takes card 0;
+  // the hint moves it to card 2).
+  EXPECT_EQ(node.allocate_on(1, Cards{2}, 300), (Cards{2}));
+  EXPECT_EQ(node.cards_of(1), (Cards{2}));
+  // 800 more on card 2: only 700 left, refused, nothing changes.
+  EXPECT_EQ(node.allocate_on(2, Cards{2}, 800), std::nullopt);
+  EXPECT_TRUE(node.cards_of(2).empty());
+  // Whole cards: 1 and 3 are free, 2 is shared.
+  EXPECT_EQ(node.allocate_on(3, Cards{1, 3}, 1000), (Cards{1, 3}));
+  EXPECT_EQ(node.allocate_on(4, Cards{0, 2}, 1000), std::nullopt);
+  // A partial share on two cards is refused; a repeated card too.
+  EXPECT_EQ(node.allocate_on(5, Cards{0, 2}, 300), std::nullopt);
+  EXPECT_EQ(node.allocate_on(6, Cards{0, 0}, 1000), std::nullopt);
+  EXPECT_EQ(node.free_units(), 1);  // card 0
+}
+
 }  // namespace
 }  // namespace tidesim

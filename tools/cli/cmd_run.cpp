@@ -20,6 +20,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/lib/attempt_log.hpp"
 #include "tools/lib/csv_out.hpp"
+#include "tools/lib/fill_output.hpp"
 #include "tools/lib/openmetrics.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
@@ -176,6 +177,12 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
+    const int n = o.threads > 0
+                      ? o.threads
+                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout);
+  }
   std::vector<Workload> jobs(seeds.size());
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     jobs[i] = make_jobs(s, seeds[i]);
@@ -251,6 +258,16 @@ int validate(const std::vector<std::string>& files) {
         continue;
       }
       const Scenario s = load_scenario(f);
+      if (s.run.mode == "fill") {  // what the fill experiment reads (docs/fgd.md)
+        const FillScenario fill = fill_scenario(s);
+        for (const auto& p : s.policies) {
+          (void)fill_policy(s, p);
+        }
+        std::cout << fmt::format("{}: ok (fill: {} nodes, {} pods, {} policies)\n", f,
+                                 fill.input.nodes.size(), fill.input.pods.size(),
+                                 s.policies.size());
+        continue;
+      }
       // Everything a run builds: the cluster (topologies, GPU models), every policy, the jobs of
       // the first seed and their model profiles on each GPU model.
       const auto jobs = make_jobs(s, s.seeds.front());
