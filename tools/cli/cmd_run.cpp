@@ -18,9 +18,11 @@
 #include "sim/scenario.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/lib/attempt_log.hpp"
 #include "tools/lib/csv_out.hpp"
 #include "tools/lib/openmetrics.hpp"
+#include "tools/lib/policy_select.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
 #include "tools/lib/table.hpp"
@@ -40,27 +42,6 @@ struct RunOptions {
   int threads = 0;
   bool no_reference = false;
 };
-
-std::vector<PolicyConfig> select_policies(const Scenario& s,
-                                          const std::vector<std::string>& wanted) {
-  if (wanted.empty()) {
-    return s.policies;
-  }
-  std::vector<PolicyConfig> out;
-  for (const auto& name : wanted) {
-    const auto it = std::find_if(s.policies.begin(), s.policies.end(),
-                                 [&](const PolicyConfig& p) { return p.name == name; });
-    if (it != s.policies.end()) {
-      out.push_back(*it);
-    } else {
-      // A policy the scenario does not list: a built-in name, or a scheduler config file
-      // (labelled by its file name without the extension).
-      const bool file = name.ends_with(".yaml") || name.ends_with(".yml");
-      out.push_back(PolicyConfig{file ? fs::path(name).stem().string() : name, name});
-    }
-  }
-  return out;
-}
 
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
 // results: they are stored by index, in policy order then seed order.
@@ -174,7 +155,7 @@ int run(const RunOptions& o) {
   const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
   const Scenario s = load_scenario(path);
   const auto format = app::parse_output_format(o.format);
-  const auto policies = select_policies(s, o.policies);
+  const auto policies = app::select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
   std::vector<Workload> jobs(seeds.size());
   for (std::size_t i = 0; i < seeds.size(); ++i) {
@@ -280,9 +261,11 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("scenario", opts->scenario, "Scenario file");
   cmd->add_option("--policy", opts->policies,
                   "Run only these policies (a name from the scenario, a built-in policy, or a "
-                  "KubeSchedulerConfiguration file); repeatable");
+                  "KubeSchedulerConfiguration file), as NAME or NAME=DEFINITION to label it; "
+                  "repeatable, one label once");
   cmd->add_option("--seed", opts->seeds,
-                  "Run only these seeds (overrides the scenario's); repeatable");
+                  "Run only these seeds (overrides the scenario's); repeatable")
+      ->check(non_negative_integer());
   cmd->add_option("--format", opts->format, "Output: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,
