@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   tidesim::cli::add_report_command(app, ctx);
   tidesim::cli::add_check_command(app, ctx);
   tidesim::cli::add_explain_command(app, ctx);
+  tidesim::cli::add_sweep_command(app, ctx);
   if (const int rc = tidesim::cli::refuse_unknown_command(app, argc, argv); rc != 0) {
     return rc;
   }
