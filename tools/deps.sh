@@ -10,6 +10,10 @@ TIDESIM_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libxml2-utils
 )
+# Optional: Open MPI, for `mpirun -n N tidesim sweep` and its ctest (docs/sweeps.md).
+if [[ "${TIDESIM_WITH_MPI:-0}" == 1 ]]; then
+  TIDESIM_PACKAGES+=(libopenmpi-dev openmpi-bin)
+fi
 if [[ "${TIDESIM_WITH_PROMTOOL:-1}" == 1 ]]; then
   TIDESIM_PACKAGES+=(prometheus)
 fi

@@ -1,5 +1,6 @@
 // `tidesim sweep SWEEP.yaml`: every cell of a sweep (docs/sweeps.md) on a thread pool, one shard of
-// them (--shard I/N), or only the merge of stored cells (--merge).
+// them (--shard I/N), the cells of this rank under mpirun, or only the merge of stored cells
+// (--merge).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 #include <string>
 #include <thread>
 
+#include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/mpi_session.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/sweep.hpp"
 #include "tools/lib/table.hpp"
@@ -39,19 +42,43 @@ std::string output_dir(const SweepArgs& args) {
 }
 
 int run_sweep(const SweepArgs& args) {
+  const MpiSession mpi;
+  if (mpi.active() && !args.shard.empty()) {
+    throw InputError(SourceLocation{}, "--shard",
+                     "under mpirun the ranks are the shards; leave --shard out");
+  }
   const app::SweepSpec spec = app::load_sweep(args.file);
-  const app::Shard shard = args.shard.empty() ? app::Shard{} : app::parse_shard(args.shard);
+  const app::Shard shard = mpi.active()         ? mpi.shard()
+                           : args.shard.empty() ? app::Shard{}
+                                                : app::parse_shard(args.shard);
   const std::string dir = output_dir(args);
   const auto format = app::parse_output_format(args.format);
   // Bad input fails here, before any cell runs (a merge builds nothing).
   const app::SweepPlan plan = app::plan_sweep(spec, !args.merge_only);
   const std::size_t policies = plan.policies.front().size();
   const std::size_t seeds = plan.scenarios.front().seeds.size();
-  std::cerr << fmt::format(
-      "tidesim: sweep {}: {} cells ({} variant{} x {} polic{} x {} seed{}) in {}\n", args.file,
-      plan.cells.size(), spec.variants.size(), spec.variants.size() == 1 ? "" : "s", policies,
-      policies == 1 ? "y" : "ies", seeds, seeds == 1 ? "" : "s", dir);
-  if (!args.merge_only) {
+  if (mpi.root()) {
+    std::cerr << fmt::format(
+        "tidesim: sweep {}: {} cells ({} variant{} x {} polic{} x {} seed{}) in {}\n", args.file,
+        plan.cells.size(), spec.variants.size(), spec.variants.size() == 1 ? "" : "s", policies,
+        policies == 1 ? "y" : "ies", seeds, seeds == 1 ? "" : "s", dir);
+  }
+  if (mpi.active()) {
+    // Every rank runs its cells; an error on one is reported by it, and no rank merges.
+    bool ok = true;
+    try {
+      (void)app::run_cells(plan, dir, shard, std::max(1, args.threads), {});
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("tidesim: rank {} failed: {}\n", shard.index, e.what());
+      ok = false;
+    }
+    if (!mpi.all_ok(ok)) {
+      return 1;
+    }
+    if (!mpi.root()) {
+      return 0;
+    }
+  } else if (!args.merge_only) {
     const int threads = args.threads > 0
                             ? args.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -99,7 +126,8 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
                   "Folder of the cells' results and the merged result.json (default: the sweep "
                   "file's name with .results, beside it)");
   cmd->add_option("--threads", args->threads,
-                  "Cells in parallel (default: the machine's cores); results do not depend on it")
+                  "Cells in parallel (default: the machine's cores; under mpirun 1 per rank); "
+                  "results do not depend on it")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--shard", args->shard,
                   "I/N: run only the cells whose index is I modulo N (a Slurm array task); merge "
