@@ -154,7 +154,7 @@ TEST_F(CliWorkflow, CopiedScenarioNamesTheKeyAndTheResolvedPath) {
   const auto r = run("validate " + copy);
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.out, copy + ":32:17: workload.jobs[0].manifest: "
-                                   "'manifests/resnet50-heavy.yaml' is not a file"))
+                                     "'manifests/resnet50-heavy.yaml' is not a file"))
       << r.out;
   const std::string resolved =
       (fs::path(dir_) / "manifests/resnet50-heavy.yaml").lexically_normal().string();
