@@ -43,14 +43,13 @@ TEST(SweepSpec, GridVariesTheFirstKeySlowestAfterTheCases) {
                          "grid:\n  workload.arrivals.count: [1, 2]\n  run.pod_startup: [0s, 5s]\n";
   const SweepSpec spec = load_sweep(file);
   ASSERT_EQ(spec.variants.size(), 8u);
-  EXPECT_EQ(spec.variants[0].label,
-            "run.cycle_time=10ms, workload.arrivals.count=1, run.pod_startup=0s");
-  EXPECT_EQ(spec.variants[1].label,
-            "run.cycle_time=10ms, workload.arrivals.count=1, run.pod_startup=5s");
-  EXPECT_EQ(spec.variants[2].label,
-            "run.cycle_time=10ms, workload.arrivals.count=2, run.pod_startup=0s");
-  EXPECT_EQ(spec.variants[4].label,
-            "run.cycle_time=20ms, workload.arrivals.count=1, run.pod_startup=0s");
+  // Labels shorten each key to the tail no other key ends with; the overrides keep it whole.
+  EXPECT_EQ(spec.variants[0].label, "cycle_time=10ms, count=1, pod_startup=0s");
+  EXPECT_EQ(spec.variants[1].label, "cycle_time=10ms, count=1, pod_startup=5s");
+  EXPECT_EQ(spec.variants[2].label, "cycle_time=10ms, count=2, pod_startup=0s");
+  EXPECT_EQ(spec.variants[4].label, "cycle_time=20ms, count=1, pod_startup=0s");
+  ASSERT_EQ(spec.variants[4].overrides.size(), 3u);
+  EXPECT_EQ(spec.variants[4].overrides[1].text(), "workload.arrivals.count=1");
   ASSERT_EQ(spec.common.size(), 2u);
   EXPECT_EQ(spec.common[0].text(), "run.until=2h");
   EXPECT_EQ(spec.common[1].text(), "seeds=3");
@@ -60,13 +59,21 @@ TEST(SweepSpec, GridVariesTheFirstKeySlowestAfterTheCases) {
   EXPECT_EQ(plan.cells[7].variant, 1u);
   EXPECT_EQ(plan.cells[7].policy.name, "default-k8s");
   EXPECT_EQ(plan.cells[7].seed, 2u);
-  EXPECT_EQ(plan.cells[7].label,
-            "default-k8s [run.cycle_time=10ms, workload.arrivals.count=1, run.pod_startup=5s]");
-  EXPECT_EQ(plan.cells[7].id,
-            "00007-default-k8s__run.cycle_time_10ms__workload.arrivals.count_1__run.pod_startup_"
-            "5s_-seed2");
+  EXPECT_EQ(plan.cells[7].label, "default-k8s [cycle_time=10ms, count=1, pod_startup=5s]");
+  EXPECT_EQ(plan.cells[7].id, "00007-default-k8s__cycle_time_10ms__count_1__pod_startup_5s_-seed2");
   EXPECT_EQ(plan.scenarios[1].run.pod_startup, std::chrono::seconds(5));
   EXPECT_EQ(plan.scenarios[1].run.until, std::chrono::hours(2));
+}
+
+TEST(SweepSpec, LabelsKeepWhatTellsKeysApart) {
+  const std::string file = out_dir("labels") + ".yaml";
+  std::ofstream(file) << "scenario: " << fs::absolute("tests/tools/data/two_rings.yaml").string()
+                      << "\ngrid:\n  cluster.node_groups[0].count: [1]\n"
+                         "  a.node_groups[0].count: [2]\n  count: [3]\n  x.y: [4]\n";
+  const SweepSpec spec = load_sweep(file);
+  ASSERT_EQ(spec.variants.size(), 1u);
+  EXPECT_EQ(spec.variants[0].label,
+            "cluster.node_groups[0].count=1, a.node_groups[0].count=2, count=3, y=4");
 }
 
 TEST(SweepSpec, BadFilesNameTheirPlace) {
@@ -131,8 +138,8 @@ TEST_F(CliSweep, ThreadsAndShardsGiveTheSameBytes) {
   // 3 burst sizes x 2 policies, each over seeds 1 and 2; a burst of N ring jobs has N jobs.
   const json doc = json::parse(merged);
   ASSERT_EQ(doc["metadata"]["policies"].size(), 6u);
-  EXPECT_EQ(doc["metadata"]["policies"][0], "default-k8s [workload.arrivals.count=1]");
-  EXPECT_EQ(doc["metadata"]["policies"][5], "load-aware [workload.arrivals.count=3]");
+  EXPECT_EQ(doc["metadata"]["policies"][0], "default-k8s [count=1]");
+  EXPECT_EQ(doc["metadata"]["policies"][5], "load-aware [count=3]");
   EXPECT_EQ(doc["metadata"]["seeds"], json::array({1, 2}));
   ASSERT_EQ(doc["runs"].size(), 12u);
   for (std::size_t k = 0; k < 12; ++k) {

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <filesystem>
+#include <set>
 
 #include "sim/engine/yaml_fields.hpp"
 #include "sim/run.hpp"
@@ -44,10 +45,40 @@ std::vector<ScenarioOverride> overrides_of(const YAML::Node& map, const std::str
   return out;
 }
 
-std::string label_of(const std::vector<ScenarioOverride>& own) {
+// The last `n` '.'-separated parts of `key` ("" when it has fewer).
+std::string key_suffix(const std::string& key, std::size_t n) {
+  std::size_t at = key.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (at == std::string::npos || at == 0) {
+      return "";
+    }
+    at = key.rfind('.', at - 1);
+  }
+  return at == std::string::npos ? key : key.substr(at + 1);
+}
+
+// The shortest tail of `key` ("count" of "cluster.node_groups[0].count") that no other key of
+// `keys` ends with; the whole key when there is none.
+std::string short_key(const std::string& key, const std::set<std::string>& keys) {
+  for (std::size_t n = 1;; ++n) {
+    const std::string tail = key_suffix(key, n);
+    if (tail.empty() || tail == key) {
+      return key;
+    }
+    bool unique = true;
+    for (const auto& other : keys) {
+      unique = unique && (other == key || key_suffix(other, n) != tail);
+    }
+    if (unique) {
+      return tail;
+    }
+  }
+}
+
+std::string label_of(const std::vector<ScenarioOverride>& own, const std::set<std::string>& keys) {
   std::string label;
   for (const auto& o : own) {
-    label += (label.empty() ? "" : ", ") + o.text();
+    label += (label.empty() ? "" : ", ") + short_key(o.key, keys) + "=" + o.value;
   }
   return label;
 }
@@ -134,6 +165,15 @@ SweepSpec load_sweep(const std::string& path) {
         throw f.error(f.get("grid"), "grid", "more than 1,000,000 variants");
       }
     }
+    std::set<std::string> keys;
+    for (const auto& c : cases) {
+      for (const auto& o : c) {
+        keys.insert(o.key);
+      }
+    }
+    for (const auto& axis : axes) {
+      keys.insert(axis.first);
+    }
     for (const auto& c : cases) {
       for (std::size_t k = 0; k < combinations; ++k) {
         std::vector<ScenarioOverride> own = c;
@@ -145,7 +185,7 @@ SweepSpec load_sweep(const std::string& path) {
           rest /= values.size();
         }
         own.insert(own.end(), from_grid.begin(), from_grid.end());
-        spec.variants.push_back(SweepVariant{label_of(own), own});
+        spec.variants.push_back(SweepVariant{label_of(own, keys), own});
       }
     }
     return spec;

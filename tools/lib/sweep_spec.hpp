@@ -13,7 +13,9 @@ namespace tidesim::app {
 
 /// One combination of values: the overrides it applies on top of the sweep's common ones.
 struct SweepVariant {
-  /// "KEY=VALUE, KEY=VALUE" of its own overrides ("" when it has none).
+  /// "KEY=VALUE, KEY=VALUE" of its own overrides ("" when it has none), each KEY shortened to the
+  /// last parts of its path that no other key of the sweep ends with ("count=4" for
+  /// cluster.node_groups[0].count when no other key ends in "count").
   std::string label;
   std::vector<ScenarioOverride> overrides;
 };
