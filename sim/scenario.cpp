@@ -423,10 +423,17 @@ std::string default_scenario_path() {
 }
 
 Scenario load_scenario(const std::string& path) {
+  return load_scenario(path, nullptr);
+}
+
+Scenario load_scenario(const std::string& path, const std::function<void(YAML::Node&)>& edit) {
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(path, [&] {
     const std::string text = read_text_file(path, "scenario file");
-    const YAML::Node root = load_yaml_string(text, path);
+    YAML::Node root = load_yaml_string(text, path);
+    if (edit) {
+      edit(root);
+    }
     Fields f(root, path, "");
     Scenario s;
     s.path = path;

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -145,6 +146,10 @@ struct Scenario {
 
 /// Reads and validates a scenario. Throws InputError naming file, line, column and field.
 Scenario load_scenario(const std::string& path);
+
+/// The same, with `edit` applied to the file's YAML document before it is read (the `--set`
+/// overrides of sim/scenario_override.hpp).
+Scenario load_scenario(const std::string& path, const std::function<void(YAML::Node&)>& edit);
 
 /// The built-in default scenario's path, relative to the source tree:
 /// scenarios/seed-benchmark.yaml.

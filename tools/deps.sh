@@ -6,10 +6,14 @@ set -euo pipefail
 TIDESIM_PACKAGES=(
   cmake g++ make pkg-config
   libboost-dev libboost-graph-dev
-  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libxml2-utils
 )
+# Optional: Open MPI, for `mpirun -n N tidesim sweep` and its ctest (docs/sweeps.md).
+if [[ "${TIDESIM_WITH_MPI:-0}" == 1 ]]; then
+  TIDESIM_PACKAGES+=(libopenmpi-dev openmpi-bin)
+fi
 if [[ "${TIDESIM_WITH_PROMTOOL:-1}" == 1 ]]; then
   TIDESIM_PACKAGES+=(prometheus)
 fi

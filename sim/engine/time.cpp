@@ -25,6 +25,17 @@ constexpr std::array<Unit, 9> kUnits{{{"min", 60'000'000},
                                       {"d", 86'400'000'000},
                                       {"w", 604'800'000'000}}};
 
+// `text` with "µs" (the micro sign) and "μs" (Greek mu), as people write microseconds, made "us".
+std::string ascii_micro(std::string_view text) {
+  std::string out(text);
+  for (const std::string_view micro : {"\u00b5s", "\u03bcs"}) {
+    for (auto at = out.find(micro); at != std::string::npos; at = out.find(micro, at)) {
+      out.replace(at, micro.size(), "us");
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Duration from_seconds(double seconds) {
@@ -40,6 +51,8 @@ Duration parse_duration(std::string_view text) {
     throw std::invalid_argument("empty duration");
   }
   const std::string original(text);
+  const std::string ascii = ascii_micro(text);
+  text = ascii;
   bool negative = false;
   if (text.front() == '-') {
     negative = true;

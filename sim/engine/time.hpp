@@ -23,9 +23,9 @@ struct SimClock {
 /// An instant of simulated time, measured from the start of the run.
 using TimePoint = SimClock::time_point;
 
-/// Parses a duration with a unit suffix: "250us", "250ms", "10s", "5m" or "5min", "6h", "2d",
-/// decimals allowed ("1.5h"), and sums such as "1h30m". A bare number is an error (a unit is
-/// required). Throws std::invalid_argument with a message naming the problem.
+/// Parses a duration with a unit suffix: "250us" (or "250µs"), "250ms", "10s", "5m" or "5min",
+/// "6h", "2d", decimals allowed ("1.5h"), and sums such as "1h30m". A bare number is an error (a
+/// unit is required). Throws std::invalid_argument with a message naming the problem.
 Duration parse_duration(std::string_view text);
 
 /// Formats a duration with the largest units that keep it exact: "10s", "250ms", "1h30m", "0s".

@@ -68,13 +68,15 @@ bool updating() {
 }
 
 /// The result JSON less what varies between machines or builds: the tidesim version (it names
-/// the release, not the model), and the scenario's path (as given on the command line) and hash
-/// (of the file's text, so it changes with a comment). Runs carry no wall times and the result
-/// no host names or dates; `summary` is derived from the runs and kept. Without `per_job`, the
-/// runs' `jobs`, `events` and `attempts` are left out too.
+/// the release, not the model), the scenario's path (as given on the command line) and hash
+/// (of the file's text, so it changes with a comment), and the provenance (the commit, the
+/// command line and the inputs' hashes: tests/tools/provenance_test.cpp checks it). Runs carry
+/// no wall times and the result no host names or dates; `summary` is derived from the runs and
+/// kept. Without `per_job`, the runs' `jobs`, `events` and `attempts` are left out too.
 json normalise(json result, bool per_job = true) {
   auto& metadata = result.at("metadata");
   metadata.erase("tidesim_version");
+  metadata.erase("provenance");
   metadata.at("scenario").erase("path");
   metadata.at("scenario").erase("hash");
   if (!per_job) {

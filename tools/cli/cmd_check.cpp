@@ -20,13 +20,13 @@ struct CheckArgs {
   std::string result_path;
   std::string baseline_path;
   std::vector<std::string> tolerances;
-  double default_tolerance = app::CheckOptions{}.default_tolerance_pct;
+  std::string default_tolerance = "5";
   std::string junit;
 };
 
 int run_check(const CheckArgs& args) {
   app::CheckOptions options;
-  options.default_tolerance_pct = args.default_tolerance;
+  options.default_tolerance_pct = app::parse_percent(args.default_tolerance, "--default-tolerance");
   for (const auto& t : args.tolerances) {
     const auto [metric, pct] = app::parse_tolerance(t, "--tolerance");
     options.tolerance_pct[metric] = pct;
@@ -63,8 +63,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--tolerance", args->tolerances,
                   "METRIC=PCT: allowed worsening in percent of the baseline (repeatable)");
   cmd->add_option("--default-tolerance", args->default_tolerance,
-                  "Allowed worsening for other metrics, percent (default 5)")
-      ->check(CLI::NonNegativeNumber);
+                  "PCT: allowed worsening for other metrics, percent (default 5; 5 or 5%)");
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
   cmd->callback([&ctx, args] { ctx.run = [args] { return run_check(*args); }; });
 }

@@ -11,6 +11,7 @@
 #include "policies/scheduler.hpp"
 #include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/options.hpp"
 
 namespace tidesim::cli {
 namespace {
@@ -231,7 +232,9 @@ void add_explain_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--format", opts->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  cmd->add_option("--seed", opts->seed, "Seed of the tie-break stream")->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "Seed of the tie-break stream")
+      ->capture_default_str()
+      ->check(non_negative_integer());
   cmd->callback([&ctx, opts] { ctx.run = [opts] { return run_explain(*opts); }; });
 }
 

@@ -2,6 +2,9 @@
 // (table, JSON, CSV), per-job and per-node CSV files, or OpenMetrics text.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -11,6 +14,7 @@
 
 #include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/lib/csv_out.hpp"
 #include "tools/lib/openmetrics.hpp"
 #include "tools/lib/report_html.hpp"
@@ -47,12 +51,43 @@ void write_file(const std::string& path, F&& write) {
   }
 }
 
-int run_report(const ReportArgs& args) {
-  const app::RunResult result = app::load_result(args.result_path);
-  std::string format = args.format;
-  if (format.empty()) {
-    format = args.output.empty() ? "table" : "html";
+// The format a file name's extension says (".html", ".htm", ".csv", ".json", ".txt": table), or
+// "" for any other name.
+std::string format_of_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == ".html" || ext == ".htm") {
+    return "html";
   }
+  if (ext == ".csv" || ext == ".json") {
+    return ext.substr(1);
+  }
+  return ext == ".txt" ? "table" : "";
+}
+
+// --format, else what -o's extension says, else html for a file and table for stdout. A --format
+// that contradicts the extension is refused: `-o r.csv --format html` is a mistake either way.
+std::string report_format(const ReportArgs& args) {
+  const bool to_file = !args.output.empty() && args.output != "-";
+  const std::string by_name = to_file ? format_of_extension(args.output) : "";
+  if (!args.format.empty() && !by_name.empty() && args.format != by_name) {
+    throw InputError(SourceLocation{}, "--format",
+                     fmt::format("'{}' contradicts the output file {} (its extension means {})",
+                                 args.format, args.output, by_name));
+  }
+  if (!args.format.empty()) {
+    return args.format;
+  }
+  if (!by_name.empty()) {
+    return by_name;
+  }
+  return to_file ? "html" : "table";
+}
+
+int run_report(const ReportArgs& args) {
+  const std::string format = report_format(args);
+  const app::RunResult result = app::load_result(args.result_path);
   app::TableOptions table;
   table.no_reference = args.no_reference;
   if (args.seed_reference) {
@@ -111,11 +146,14 @@ void add_report_command(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand(
       "report", "Turn a result file into an HTML report, a table, CSV or OpenMetrics");
   cmd->add_option("result", args->result_path, "Result JSON written by `tidesim run`")->required();
-  cmd->add_option("-o,--output", args->output,
-                  "Write the report here (default: stdout; with -o the default format is html)");
+  cmd->add_option(
+      "-o,--output", args->output,
+      "Write the report here (default: stdout); without --format the extension decides: "
+      ".html/.htm html, .csv csv, .json json, .txt table, anything else html");
   cmd->add_option("--format", args->format, "html, table, json or csv")
       ->check(CLI::IsMember({"html", "table", "json", "csv"}));
-  cmd->add_option("--seed", args->seed, "Chart this seed's time series (default: the first)");
+  cmd->add_option("--seed", args->seed, "Chart this seed's time series (default: the first)")
+      ->check(non_negative_integer());
   cmd->add_option("--jobs-csv", args->jobs_csv, "Also write per-job records as CSV");
   cmd->add_option("--nodes-csv", args->nodes_csv, "Also write per-node time series as CSV");
   cmd->add_option("--cards-csv", args->cards_csv, "Also write per-GPU time series as CSV");

@@ -16,13 +16,17 @@
 #include "sim/engine/yaml_fields.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario.hpp"
+#include "sim/scenario_override.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/lib/attempt_log.hpp"
 #include "tools/lib/csv_out.hpp"
 #include "tools/lib/fill_output.hpp"
 #include "tools/lib/openmetrics.hpp"
+#include "tools/lib/policy_select.hpp"
 #include "tools/lib/progress.hpp"
+#include "tools/lib/provenance.hpp"
 #include "tools/lib/result.hpp"
 #include "tools/lib/table.hpp"
 #include "workloads/workload_spec.hpp"
@@ -36,32 +40,12 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> policies;
   std::vector<std::uint64_t> seeds;
+  std::vector<std::string> sets;
   std::string format = "table";
   std::string output;
   int threads = 0;
   bool no_reference = false;
 };
-
-std::vector<PolicyConfig> select_policies(const Scenario& s,
-                                          const std::vector<std::string>& wanted) {
-  if (wanted.empty()) {
-    return s.policies;
-  }
-  std::vector<PolicyConfig> out;
-  for (const auto& name : wanted) {
-    const auto it = std::find_if(s.policies.begin(), s.policies.end(),
-                                 [&](const PolicyConfig& p) { return p.name == name; });
-    if (it != s.policies.end()) {
-      out.push_back(*it);
-    } else {
-      // A policy the scenario does not list: a built-in name, or a scheduler config file
-      // (labelled by its file name without the extension).
-      const bool file = name.ends_with(".yaml") || name.ends_with(".yml");
-      out.push_back(PolicyConfig{file ? fs::path(name).stem().string() : name, name});
-    }
-  }
-  return out;
-}
 
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
 // results: they are stored by index, in policy order then seed order.
@@ -171,11 +155,35 @@ void write_outputs(const app::RunResult& result, const std::string& dir) {
   }
 }
 
+// The command that reproduces a run's result (options that cannot change it, such as --threads
+// or --format, are left out) and its overrides.
+app::ProvenanceInput provenance_input(const RunOptions& o, const std::string& path,
+                                      const std::vector<ScenarioOverride>& overrides) {
+  std::vector<std::string> args{"tidesim", "run", path};
+  for (const auto& p : o.policies) {
+    args.insert(args.end(), {"--policy", p});
+  }
+  for (const auto seed : o.seeds) {
+    args.insert(args.end(), {"--seed", std::to_string(seed)});
+  }
+  app::ProvenanceInput input;
+  for (const auto& ov : overrides) {
+    args.insert(args.end(), {"--set", ov.text()});
+    input.overrides.push_back(ov.text());
+  }
+  input.command = app::shell_command(args);
+  return input;
+}
+
 int run(const RunOptions& o) {
   const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
-  const Scenario s = load_scenario(path);
+  std::vector<ScenarioOverride> overrides;
+  for (const auto& text : o.sets) {
+    overrides.push_back(parse_override(text));
+  }
+  const Scenario s = load_scenario_with(path, overrides);
   const auto format = app::parse_output_format(o.format);
-  const auto policies = select_policies(s, o.policies);
+  const auto policies = app::select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
@@ -199,6 +207,8 @@ int run(const RunOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   app::RunResult result = run_all(s, policies, seeds, jobs, threads, !o.output.empty());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.metadata.provenance =
+      app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
   if (!o.no_reference) {
     result.reference = reference_of(s);
   }
@@ -297,9 +307,14 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("scenario", opts->scenario, "Scenario file");
   cmd->add_option("--policy", opts->policies,
                   "Run only these policies (a name from the scenario, a built-in policy, or a "
-                  "KubeSchedulerConfiguration file); repeatable");
+                  "KubeSchedulerConfiguration file), as NAME or NAME=DEFINITION to label it; "
+                  "repeatable, one label once");
   cmd->add_option("--seed", opts->seeds,
-                  "Run only these seeds (overrides the scenario's); repeatable");
+                  "Run only these seeds (overrides the scenario's); repeatable")
+      ->check(non_negative_integer());
+  cmd->add_option("--set", opts->sets,
+                  "KEY=VALUE: change one value of the scenario before it is read, e.g. "
+                  "cluster.node_groups[0].count=4 or run.until=2h (docs/sweeps.md); repeatable");
   cmd->add_option("--format", opts->format, "Output: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,

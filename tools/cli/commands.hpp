@@ -24,6 +24,9 @@ void add_report_command(CLI::App& app, Context& ctx);
 /// `tidesim check RESULT.json --baseline B.json [--tolerance M=PCT]...` (cmd_check.cpp).
 void add_check_command(CLI::App& app, Context& ctx);
 
+/// `tidesim sweep SWEEP.yaml [-o DIR] [--threads N] [--shard I/N] [--merge]` (cmd_sweep.cpp).
+void add_sweep_command(CLI::App& app, Context& ctx);
+
 /// `tidesim explain OBJECTS [--pod NAME] [--scheduler NAME|FILE] [--format text|json]`
 /// (tools/cli/cmd_explain.cpp).
 void add_explain_command(CLI::App& app, Context& ctx);

@@ -7,6 +7,7 @@
 #include "sim/engine/error.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/options.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"tidesim: a discrete-event simulator of GPU clusters running AI training jobs"};
@@ -20,6 +21,10 @@ int main(int argc, char** argv) {
   tidesim::cli::add_report_command(app, ctx);
   tidesim::cli::add_check_command(app, ctx);
   tidesim::cli::add_explain_command(app, ctx);
+  tidesim::cli::add_sweep_command(app, ctx);
+  if (const int rc = tidesim::cli::refuse_unknown_command(app, argc, argv); rc != 0) {
+    return rc;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -52,6 +52,20 @@ std::optional<PairedDifference> difference(const std::vector<const SeedRun*>& ba
 
 }  // namespace
 
+double parse_percent(const std::string& text, const std::string& field) {
+  std::string number = text;
+  if (!number.empty() && number.back() == '%') {
+    number.pop_back();
+  }
+  char* end = nullptr;
+  const double pct = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(pct) || pct < 0.0) {
+    throw InputError(SourceLocation{}, field,
+                     "must be a non-negative number of percent (e.g. 5 or 5%), got '" + text + "'");
+  }
+  return pct;
+}
+
 std::pair<std::string, double> parse_tolerance(const std::string& text, const std::string& field) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
@@ -62,19 +76,11 @@ std::pair<std::string, double> parse_tolerance(const std::string& text, const st
   if (!metrics::find_metric(metric)) {
     throw InputError(SourceLocation{}, field, "unknown metric '" + metric + "'");
   }
-  std::string number = text.substr(eq + 1);
-  if (!number.empty() && number.back() == '%') {
-    number.pop_back();
+  try {
+    return {metric, parse_percent(text.substr(eq + 1), field)};
+  } catch (const InputError& e) {
+    throw InputError(SourceLocation{}, field, "tolerance of '" + metric + "': " + e.message());
   }
-  char* end = nullptr;
-  const double pct = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(pct) || pct < 0.0) {
-    throw InputError(SourceLocation{}, field,
-                     "tolerance of '" + metric +
-                         "' must be a non-negative number of percent, got '" + text.substr(eq + 1) +
-                         "'");
-  }
-  return {metric, pct};
 }
 
 bool CheckReport::failed() const {

@@ -19,6 +19,10 @@ struct CheckOptions {
   double default_tolerance_pct = 5.0;
 };
 
+/// Parses a percentage: a non-negative number with an optional trailing '%' ("5", "5%", "2.5%").
+/// Throws InputError naming `field` otherwise.
+double parse_percent(const std::string& text, const std::string& field);
+
 /// Parses "METRIC=PCT" (PCT a non-negative number, an optional trailing '%'). Throws InputError
 /// naming `field` for a bad form, an unknown metric or a bad number.
 std::pair<std::string, double> parse_tolerance(const std::string& text,

@@ -490,6 +490,9 @@ nlohmann::json to_json(const RunResult& result) {
        {{"name", m.scenario_name}, {"path", m.scenario_path}, {"hash", m.scenario_hash}}},
       {"seeds", m.seeds},
       {"policies", m.policies}};
+  if (m.provenance) {
+    doc["metadata"]["provenance"] = *m.provenance;
+  }
   if (result.reference) {
     doc["reference"] = {{"label", result.reference->label}, {"values", result.reference->values}};
   } else {
@@ -550,6 +553,9 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
   m.policies =
       r.list<std::string>(r.member(meta, "metadata", "policies"), "metadata.policies",
                           [&r](const json& x, const std::string& q) { return r.string(x, q); });
+  if (const auto it = meta.find("provenance"); it != meta.end()) {
+    m.provenance = r.object(*it, "metadata.provenance");
+  }
   if (const auto it = doc.find("reference"); it != doc.end() && !it->is_null()) {
     Reference ref;
     ref.label = r.string(r.member(*it, "reference", "label"), "reference.label");

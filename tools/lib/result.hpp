@@ -31,6 +31,9 @@ struct RunMetadata {
   std::string scenario_hash;
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> policies;
+  /// What produced the result (tools/lib/provenance.hpp, docs/outputs.md); absent in results
+  /// written before it was recorded.
+  std::optional<nlohmann::json> provenance;
   bool operator==(const RunMetadata&) const = default;
 };
 

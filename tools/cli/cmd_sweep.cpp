@@ -1,0 +1,141 @@
+// `tidesim sweep SWEEP.yaml`: every cell of a sweep (docs/sweeps.md) on a thread pool, one shard of
+// them (--shard I/N), the cells of this rank under mpirun, or only the merge of stored cells
+// (--merge).
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "sim/engine/error.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/mpi_session.hpp"
+#include "tools/lib/progress.hpp"
+#include "tools/lib/sweep.hpp"
+#include "tools/lib/table.hpp"
+
+namespace tidesim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SweepArgs {
+  std::string file;
+  std::string output;
+  int threads = 0;
+  std::string shard;
+  bool merge_only = false;
+  std::string format = "table";
+};
+
+// DIR given, else "<sweep file less its extension>.results" beside it.
+std::string output_dir(const SweepArgs& args) {
+  if (!args.output.empty()) {
+    return args.output;
+  }
+  fs::path p(args.file);
+  return (p.parent_path() / (p.stem().string() + ".results")).string();
+}
+
+int run_sweep(const SweepArgs& args) {
+  const MpiSession mpi;
+  if (mpi.active() && !args.shard.empty()) {
+    throw InputError(SourceLocation{}, "--shard",
+                     "under mpirun the ranks are the shards; leave --shard out");
+  }
+  const app::SweepSpec spec = app::load_sweep(args.file);
+  const app::Shard shard = mpi.active()         ? mpi.shard()
+                           : args.shard.empty() ? app::Shard{}
+                                                : app::parse_shard(args.shard);
+  const std::string dir = output_dir(args);
+  const auto format = app::parse_output_format(args.format);
+  // Bad input fails here, before any cell runs (a merge builds nothing).
+  const app::SweepPlan plan = app::plan_sweep(spec, !args.merge_only);
+  const std::size_t policies = plan.policies.front().size();
+  const std::size_t seeds = plan.scenarios.front().seeds.size();
+  if (mpi.root()) {
+    std::cerr << fmt::format(
+        "tidesim: sweep {}: {} cells ({} variant{} x {} polic{} x {} seed{}) in {}\n", args.file,
+        plan.cells.size(), spec.variants.size(), spec.variants.size() == 1 ? "" : "s", policies,
+        policies == 1 ? "y" : "ies", seeds, seeds == 1 ? "" : "s", dir);
+  }
+  if (mpi.active()) {
+    // Every rank runs its cells; an error on one is reported by it, and no rank merges.
+    bool ok = true;
+    try {
+      (void)app::run_cells(plan, dir, shard, std::max(1, args.threads), {});
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("tidesim: rank {} failed: {}\n", shard.index, e.what());
+      ok = false;
+    }
+    if (!mpi.all_ok(ok)) {
+      return 1;
+    }
+    if (!mpi.root()) {
+      return 0;
+    }
+  } else if (!args.merge_only) {
+    const int threads = args.threads > 0
+                            ? args.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    auto progress = app::ProgressReporter::for_stderr();
+    const auto done = app::run_cells(plan, dir, shard, threads, [&](std::size_t d, std::size_t t) {
+      progress.update("cells", d, t);
+    });
+    progress.finish();
+    std::cerr << fmt::format("tidesim: {}ran {} cell{}, {} already done\n",
+                             args.shard.empty() ? "" : "shard " + args.shard + ": ", done.ran,
+                             done.ran == 1 ? "" : "s", done.skipped);
+    if (shard.count > 1) {
+      const auto missing = app::missing_cells(plan, dir);
+      if (!missing.empty()) {
+        std::cerr << fmt::format(
+            "tidesim: {} cell{} of other shards not done yet; when every shard has finished: "
+            "tidesim sweep {} --output {} --merge\n",
+            missing.size(), missing.size() == 1 ? "" : "s", args.file, dir);
+        return 0;
+      }
+    }
+  }
+  const app::RunResult merged = app::merge_cells(plan, dir);
+  const std::string path = (fs::path(dir) / "result.json").string();
+  app::save_result_atomically(merged, path);
+  std::cerr << "tidesim: wrote " << path << "\n";
+  if (format == app::OutputFormat::kJson) {
+    std::cout << app::to_json(merged).dump(2) << "\n";
+  } else {
+    app::TableOptions table;
+    table.no_reference = true;
+    std::cout << app::render_comparison(app::build_comparison(merged, table), format);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<SweepArgs>();
+  auto* cmd = app.add_subcommand(
+      "sweep", "Run a scenario over a grid of values, policies and seeds (docs/sweeps.md)");
+  cmd->add_option("sweep", args->file, "Sweep file")->required();
+  cmd->add_option("-o,--output", args->output,
+                  "Folder of the cells' results and the merged result.json (default: the sweep "
+                  "file's name with .results, beside it)");
+  cmd->add_option("--threads", args->threads,
+                  "Cells in parallel (default: the machine's cores; under mpirun 1 per rank); "
+                  "results do not depend on it")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--shard", args->shard,
+                  "I/N: run only the cells whose index is I modulo N (a Slurm array task); merge "
+                  "when every shard is done");
+  cmd->add_flag("--merge", args->merge_only, "Only merge the stored cells into result.json");
+  cmd->add_option("--format", args->format, "Output of the merged table: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->callback([&ctx, args] { ctx.run = [args] { return run_sweep(*args); }; });
+}
+
+}  // namespace tidesim::cli

@@ -1,0 +1,21 @@
+#pragma once
+/// The policies a run compares, chosen on the command line (`--policy`, repeatable):
+///   NAME                a policy the scenario lists, a built-in policy, or a
+///                       KubeSchedulerConfiguration file (labelled by its file name, less the
+///                       extension);
+///   NAME=DEFINITION     the same DEFINITION (a scenario policy's name, a built-in, or a file)
+///                       under the label NAME.
+/// Two policies with one label are an error: their runs would be pooled into one column.
+#include <string>
+#include <vector>
+
+#include "sim/scenario.hpp"
+
+namespace tidesim::app {
+
+/// The policies `specs` choose from scenario `s` (all of the scenario's when `specs` is empty).
+/// Throws InputError (field `--policy`) for an empty name or definition, or for a label given
+/// twice, naming both specs.
+std::vector<PolicyConfig> select_policies(const Scenario& s, const std::vector<std::string>& specs);
+
+}  // namespace tidesim::app

@@ -1,0 +1,154 @@
+#include "tools/lib/provenance.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/core.h>
+
+#include "sim/engine/text_file.hpp"
+#include "tidesim/version.hpp"
+#include "topologies/presets.hpp"
+
+namespace tidesim::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The rule of every scenario reader: a relative path resolves against the scenario's folder.
+std::string resolve(const std::string& folder, const std::string& path) {
+  const fs::path p(path);
+  if (p.is_absolute()) {
+    return path;
+  }
+  return (fs::path(folder) / p).lexically_normal().string();
+}
+
+void add_if_file(std::vector<InputFile>& out, std::string key, const std::string& path) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) {
+    out.push_back(InputFile{std::move(key), path, file_sha256(path)});
+  }
+}
+
+// The files the `workload:` section names (keys "manifest" and "file", at any depth).
+void workload_inputs(const YAML::Node& node, const std::string& path, const std::string& folder,
+                     std::vector<InputFile>& out) {
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      const std::string key = kv.first.Scalar();
+      const std::string sub = path + "." + key;
+      if ((key == "manifest" || key == "file") && kv.second.IsScalar()) {
+        add_if_file(out, sub, resolve(folder, kv.second.Scalar()));
+      } else {
+        workload_inputs(kv.second, sub, folder, out);
+      }
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      workload_inputs(node[i], fmt::format("{}[{}]", path, i), folder, out);
+    }
+  }
+}
+
+bool plain_shell_word(const std::string& a) {
+  return !a.empty() && std::all_of(a.begin(), a.end(), [](unsigned char c) {
+    return std::isalnum(c) ||
+           std::string_view("-_./=:,+@%[]").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 failed (OpenSSL)");
+  }
+  std::string out = "sha256:";
+  for (unsigned int i = 0; i < size; ++i) {
+    out += fmt::format("{:02x}", digest[i]);
+  }
+  return out;
+}
+
+std::string file_sha256(const std::string& path) {
+  return sha256_hex(read_text_file(path, "input file"));
+}
+
+std::vector<InputFile> scenario_inputs(const Scenario& s) {
+  std::vector<InputFile> out;
+  int index = 0;
+  for (const auto& g : s.cluster.groups) {
+    if (g.exact_name) {
+      continue;  // a node of cluster.nodes_from, listed below
+    }
+    if (!is_preset(g.topology)) {
+      add_if_file(out, fmt::format("cluster.node_groups[{}].topology", index),
+                  resolve(s.folder, g.topology));
+    }
+    ++index;
+  }
+  if (s.cluster.nodes_from) {
+    add_if_file(out, "cluster.nodes_from.file", s.cluster.nodes_from->file);
+    for (const auto& g : s.cluster.groups) {
+      if (g.exact_name && !is_preset(g.topology)) {
+        add_if_file(out, "cluster.nodes_from.topology", resolve(s.folder, g.topology));
+        break;  // one topology for every node of the list
+      }
+    }
+  }
+  workload_inputs(s.workload, "workload", s.folder, out);
+  return out;
+}
+
+nlohmann::json make_provenance(const Scenario& s, const std::vector<PolicyConfig>& policies,
+                               const std::vector<std::uint64_t>& seeds,
+                               const ProvenanceInput& input) {
+  using json = nlohmann::json;
+  json files = json::array();
+  for (const auto& f : scenario_inputs(s)) {
+    files.push_back({{"key", f.key}, {"path", f.path}, {"sha256", f.sha256}});
+  }
+  json defs = json::array();
+  for (const auto& p : policies) {
+    // The one rule of the policy readers: a scheduler ending in .yaml or .yml is a file.
+    const bool file = p.scheduler.ends_with(".yaml") || p.scheduler.ends_with(".yml");
+    defs.push_back({{"name", p.name},
+                    {"scheduler", p.scheduler},
+                    {"sha256", file ? json(file_sha256(p.scheduler)) : json(nullptr)}});
+  }
+  return json{{"tidesim_version", kVersion},
+              {"tidesim_commit", kCommit},
+              {"command", input.command},
+              {"scenario", {{"path", s.path}, {"sha256", file_sha256(s.path)}}},
+              {"overrides", input.overrides},
+              {"files", std::move(files)},
+              {"policies", std::move(defs)},
+              {"seeds", seeds}};
+}
+
+std::string shell_command(const std::vector<std::string>& args) {
+  std::string out;
+  for (const auto& a : args) {
+    if (!out.empty()) {
+      out += ' ';
+    }
+    if (plain_shell_word(a)) {
+      out += a;
+    } else {
+      out += '\'';
+      for (const char c : a) {
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      }
+      out += '\'';
+    }
+  }
+  return out;
+}
+
+}  // namespace tidesim::app

@@ -1,0 +1,245 @@
+#include "tools/lib/sweep.hpp"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "sim/engine/error.hpp"
+#include "sim/engine/text_file.hpp"
+#include "sim/run.hpp"
+#include "tidesim/version.hpp"
+#include "tools/lib/provenance.hpp"
+
+namespace tidesim::app {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// The provenance a cell's result carries: that of `tidesim run` with the cell's policy, seed and
+// overrides, plus the cell itself.
+json cell_provenance(const SweepPlan& plan, const SweepCell& cell) {
+  ProvenanceInput input;
+  input.command = cell_command(plan, cell);
+  for (const auto& o : cell_overrides(plan, cell)) {
+    input.overrides.push_back(o.text());
+  }
+  json p = make_provenance(plan.scenarios[cell.variant], {cell.policy}, {cell.seed}, input);
+  p["cell"] = {{"sweep", plan.spec.path},
+               {"index", cell.index},
+               {"id", cell.id},
+               {"label", cell.label},
+               {"variant", plan.spec.variants[cell.variant].label}};
+  return p;
+}
+
+// The first key at which two JSON objects differ, for an error message.
+std::string first_difference(const json& a, const json& b) {
+  for (const auto& [key, value] : a.items()) {
+    if (!b.contains(key) || b.at(key) != value) {
+      return key;
+    }
+  }
+  for (const auto& [key, value] : b.items()) {
+    if (!a.contains(key)) {
+      return key;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+Shard parse_shard(const std::string& text, const std::string& field) {
+  const auto slash = text.find('/');
+  Shard s;
+  auto number = [&](std::string_view part, std::size_t& out) {
+    const auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    return !part.empty() && ec == std::errc() && p == part.data() + part.size();
+  };
+  const std::string_view all(text);
+  if (slash == std::string::npos || !number(all.substr(0, slash), s.index) ||
+      !number(all.substr(slash + 1), s.count) || s.count == 0 || s.index >= s.count) {
+    throw InputError(SourceLocation{}, field,
+                     "expected I/N with 0 <= I < N (e.g. 0/2 and 1/2 for two halves; with a Slurm "
+                     "array, $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT), got '" +
+                         text + "'");
+  }
+  return s;
+}
+
+RunResult run_cell(const SweepPlan& plan, const SweepCell& cell) {
+  const Scenario& s = plan.scenarios[cell.variant];
+  const Workload jobs = make_jobs(s, cell.seed);
+  RecorderOptions options;
+  options.record_series = false;  // a sweep compares metrics; `tidesim run --output` has series
+  Recorder recorder(cell.label, cell.seed, options);
+  RunSignals signals;
+  recorder.attach(signals);
+  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals);
+  RunResult result;
+  result.metadata = make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"),
+                                  {cell.seed}, {cell.label});
+  result.metadata.provenance = cell_provenance(plan, cell);
+  result.runs.push_back(recorder.finish(summary.end));
+  return result;
+}
+
+std::string cell_dir(const std::string& dir, const SweepCell& cell) {
+  return (fs::path(dir) / "cells" / cell.id).string();
+}
+
+std::string cell_result_path(const std::string& dir, const SweepCell& cell) {
+  return (fs::path(cell_dir(dir, cell)) / "result.json").string();
+}
+
+bool cell_done(const SweepPlan& plan, const SweepCell& cell, const std::string& dir) {
+  const std::string path = cell_result_path(dir, cell);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    return false;
+  }
+  const RunResult stored = load_result(path);
+  const json expected = cell_provenance(plan, cell);
+  if (!stored.metadata.provenance || *stored.metadata.provenance != expected) {
+    const std::string key =
+        stored.metadata.provenance ? first_difference(*stored.metadata.provenance, expected) : "";
+    throw InputError(SourceLocation{path, 0, 0},
+                     "metadata.provenance" + (key.empty() ? "" : "." + key),
+                     "this cell's stored result comes from another sweep, other inputs or another "
+                     "build; remove " +
+                         cell_dir(dir, cell) +
+                         " (or the whole folder) to run it again, or choose another output folder");
+  }
+  return true;
+}
+
+std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::string& dir) {
+  std::vector<const SweepCell*> out;
+  for (const auto& cell : plan.cells) {
+    if (!cell_done(plan, cell, dir)) {
+      out.push_back(&cell);
+    }
+  }
+  return out;
+}
+
+void save_result_atomically(const RunResult& result, const std::string& path) {
+  const fs::path target(path);
+  fs::create_directories(target.parent_path());
+  // The pid keeps two processes that were (wrongly) given one cell from writing one file.
+  const fs::path tmp = target.string() + fmt::format(".tmp{}", static_cast<long>(::getpid()));
+  save_result(result, tmp.string());
+  fs::rename(tmp, target);
+}
+
+SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
+                        const std::function<void(std::size_t, std::size_t)>& on_done) {
+  std::vector<const SweepCell*> todo;
+  SweepProgress progress;
+  for (const auto& cell : plan.cells) {
+    if (cell.index % shard.count != shard.index) {
+      continue;
+    }
+    if (cell_done(plan, cell, dir)) {
+      ++progress.skipped;
+    } else {
+      todo.push_back(&cell);
+    }
+  }
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::mutex mutex;
+  std::exception_ptr error;
+  auto worker = [&] {
+    for (std::size_t k = next++; k < todo.size(); k = next++) {
+      try {
+        save_result_atomically(run_cell(plan, *todo[k]), cell_result_path(dir, *todo[k]));
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!error) {
+          error = std::current_exception();
+        }
+        next = todo.size();
+        return;
+      }
+      const std::lock_guard lock(mutex);
+      ++done;
+      if (on_done) {
+        on_done(done, todo.size());
+      }
+    }
+  };
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(todo.size())));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; ++i) {
+    pool.emplace_back(worker);
+  }
+  worker();
+  for (auto& t : pool) {
+    t.join();
+  }
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  progress.ran = done;
+  return progress;
+}
+
+RunResult merge_cells(const SweepPlan& plan, const std::string& dir) {
+  const auto missing = missing_cells(plan, dir);
+  if (!missing.empty()) {
+    throw std::runtime_error(fmt::format(
+        "{} of {} cells have no result yet under {} (the first: {}); run the sweep (or its "
+        "remaining shards) first",
+        missing.size(), plan.cells.size(), dir, missing.front()->id));
+  }
+  RunResult merged;
+  std::vector<std::uint64_t> seeds;
+  std::vector<std::string> labels;
+  for (const auto& cell : plan.cells) {
+    RunResult r = load_result(cell_result_path(dir, cell));
+    if (std::find(labels.begin(), labels.end(), cell.label) == labels.end()) {
+      labels.push_back(cell.label);
+    }
+    if (std::find(seeds.begin(), seeds.end(), cell.seed) == seeds.end()) {
+      seeds.push_back(cell.seed);
+    }
+    for (auto& run : r.runs) {
+      merged.runs.push_back(std::move(run));
+    }
+  }
+  const Scenario& s = plan.scenarios.front();
+  merged.metadata =
+      make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"), seeds, labels);
+  ProvenanceInput input;
+  input.command = shell_command({"tidesim", "sweep", plan.spec.path});
+  for (const auto& o : plan.spec.common) {
+    input.overrides.push_back(o.text());
+  }
+  json p = make_provenance(s, plan.policies.front(), seeds, input);
+  json variants = json::array();
+  for (const auto& v : plan.spec.variants) {
+    json overrides = json::array();
+    for (const auto& o : v.overrides) {
+      overrides.push_back(o.text());
+    }
+    variants.push_back({{"label", v.label}, {"overrides", std::move(overrides)}});
+  }
+  p["sweep"] = {{"path", plan.spec.path},
+                {"sha256", file_sha256(plan.spec.path)},
+                {"variants", std::move(variants)},
+                {"cells", plan.cells.size()}};
+  merged.metadata.provenance = std::move(p);
+  return merged;
+}
+
+}  // namespace tidesim::app
