@@ -30,6 +30,15 @@ struct RunContext {
   /// The GPU model whose uncontended speed converts traced run times to steps ("" when no node
   /// has GPUs).
   std::string reference_gpu;
+  /// Jobs in JobPhase::kRunning (kept by set_phase).
+  int running_jobs = 0;
+
+  /// Moves job `j` to `phase`: the one place a job's phase is written.
+  void set_phase(int j, JobPhase phase) {
+    Job& job = jobs[static_cast<std::size_t>(j)];
+    running_jobs += (phase == JobPhase::kRunning) - (job.phase == JobPhase::kRunning);
+    job.phase = phase;
+  }
 
   /// A job event of job `j` with the fields every event carries.
   JobEvent event(JobEventKind kind, int j) const {
