@@ -15,7 +15,44 @@ SchedulingLoop::SchedulingLoop(Simulation& sim, std::unique_ptr<Scheduler> sched
       cycle_time_(cycle_time),
       metrics_(metrics),
       signals_(signals),
-      queue_(scheduler_->queue_options()) {}
+      queue_(scheduler_->queue_options()),
+      fast_fail_(!scheduler_->reads_metrics()) {}
+
+PodSpec equivalence_key(const PodSpec& pod) {
+  PodSpec key = pod;
+  key.name.clear();
+  key.namespace_name.clear();
+  key.labels.clear();
+  return key;
+}
+
+namespace {
+
+bool has_inter_pod_terms(const PodSpec& pod) {
+  return !pod.pod_affinity.required.empty() || !pod.pod_affinity.preferred.empty() ||
+         !pod.pod_anti_affinity.required.empty() || !pod.pod_anti_affinity.preferred.empty() ||
+         !pod.topology_spread.empty();
+}
+
+}  // namespace
+
+bool SchedulingLoop::no_required_anti_affinity() const {
+  return std::all_of(cluster_.nodes.begin(), cluster_.nodes.end(),
+                     [](const NodeInfo& n) { return n.pods_with_required_anti_affinity.empty(); });
+}
+
+ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
+  const bool eligible = fast_fail_ && !has_inter_pod_terms(pod);
+  if (eligible && last_failure_ && equivalence_key(pod) == last_failure_->first) {
+    ++fast_failed_;
+    return last_failure_->second;
+  }
+  ScheduleResult r = scheduler_->schedule_one(pod, cluster_, metrics_, sim_.now());
+  if (eligible && !r.node && !r.error && no_required_anti_affinity()) {
+    last_failure_.emplace(equivalence_key(pod), r);
+  }
+  return r;
+}
 
 void SchedulingLoop::add(PodPtr pod) {
   queue_.add(std::move(pod), sim_.now());
@@ -23,6 +60,7 @@ void SchedulingLoop::add(PodPtr pod) {
 }
 
 void SchedulingLoop::on_cluster_event() {
+  last_failure_.reset();  // the cluster changed
   queue_.on_cluster_event(sim_.now());
   if (const auto ready = queue_.next_ready_time(sim_.now())) {
     wake(*ready);
@@ -57,11 +95,12 @@ void SchedulingLoop::cycle() {
     return;
   }
   ++cycles_;
-  const ScheduleResult r = scheduler_->schedule_one(*pod, cluster_, metrics_, sim_.now());
+  const ScheduleResult r = schedule(*pod);
   busy_until_ = sim_.now() + cycle_time_ + r.latency;
   SchedulingEvent ev{sim_.now(), pod->name, "", r.fallback_stage};
   const bool placed = r.node && target_.bind(*pod, *r.node);
   if (placed) {
+    last_failure_.reset();  // the cluster changed
     ev.node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
     queue_.done(*pod);
   } else if (r.error) {

@@ -9,9 +9,20 @@
 /// may do work: the end of the cycle in progress when a pod is ready now, else the queue's next
 /// ready time (a back-off end, or the unschedulable timeout). A new pod or a cluster event that
 /// makes a pod ready earlier than the pending cycle moves that cycle earlier.
+///
+/// Fast fail (Kubernetes' equivalence classes, without changing results): a pod equivalent to the
+/// last one found unschedulable (equivalence_key(): equal but for its name, namespace and labels)
+/// gets that pod's outcome without running the filters again, while the cluster is unchanged
+/// since (no bind by this loop, no on_cluster_event()). The cycle is still charged (cycle time,
+/// the cycle counted and its SchedulingEvent emitted), so a run's results are the same as with
+/// every filter run. Only for profiles that read no node metrics (their filters see nothing but
+/// the pod and the ClusterView), pods without pod affinity, anti-affinity or topology-spread
+/// terms, and while no bound pod has a required anti-affinity term (the one filter that reads an
+/// incoming pod's labels and namespace).
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "policies/queue.hpp"
 #include "policies/scheduler.hpp"
@@ -44,7 +55,8 @@ class SchedulingLoop {
   /// A new pod enters the active queue now.
   void add(PodPtr pod);
   /// A cluster event (a pod deleted, resources freed): unschedulable pods move back to the
-  /// active or back-off queue, and a cycle runs as soon as the scheduler is free.
+  /// active or back-off queue, and a cycle runs as soon as the scheduler is free. The ClusterView
+  /// changes only through this loop's binds and the changes announced here.
   void on_cluster_event();
 
   /// Pods waiting in the queue (active, back-off, unschedulable).
@@ -55,9 +67,15 @@ class SchedulingLoop {
   const SchedulingQueue& queue() const { return queue_; }
   /// Cycles run so far.
   std::uint64_t cycles() const { return cycles_; }
+  /// Of those, the cycles that reused an equivalent pod's failure (fast fail).
+  std::uint64_t fast_failed_cycles() const { return fast_failed_; }
 
  private:
   void cycle();
+  // The outcome of `pod`'s cycle: the scheduler's, or the last equivalent failure's.
+  ScheduleResult schedule(const PodSpec& pod);
+  // True when no bound pod has a required anti-affinity term.
+  bool no_required_anti_affinity() const;
   // Makes sure a cycle runs at max(at, now, end of the cycle in progress) or earlier.
   void wake(TimePoint at);
 
@@ -73,6 +91,17 @@ class SchedulingLoop {
   std::optional<TimePoint> next_cycle_;
   EventId cycle_event_{};
   std::uint64_t cycles_ = 0;
+  // Fast fail: the last unschedulable outcome in the current cluster state, and the equivalence
+  // key of the pod that got it.
+  bool fast_fail_ = false;
+  std::optional<std::pair<PodSpec, ScheduleResult>> last_failure_;
+  std::uint64_t fast_failed_ = 0;
 };
+
+/// What the filters of a profile that reads no metrics see of `pod` when the pod has no pod
+/// affinity, anti-affinity or topology-spread terms and no bound pod has a required
+/// anti-affinity term: the pod without its name, namespace and labels. Two pods with equal keys
+/// get the same filter outcome on the same ClusterView.
+PodSpec equivalence_key(const PodSpec& pod);
 
 }  // namespace tidesim::policies
