@@ -96,7 +96,7 @@ class SchedulingQueue {
   std::int64_t move_request_cycle_ = -1;
   std::map<ActiveKey, Entry> active_;
   std::map<TimeKey, Entry> backoff_;
-  std::map<TimeKey, Entry> unschedulable_;  // keyed by (entered, seq)
+  std::map<TimeKey, Entry> unschedulable_;         // keyed by (entered, seq)
   std::unordered_map<std::string, int> attempts_;  // by namespace/name, while in flight
   std::unordered_map<std::string, std::int64_t> popped_cycle_;
 };

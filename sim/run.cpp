@@ -82,7 +82,8 @@ class Run final : public policies::BindTarget {
         names.push_back(n.name);
       }
       telemetry_ = std::make_unique<TelemetryPipeline>(
-          sim_, scenario.telemetry, names, [this](int node) { return observer_.agent_sample(node); });
+          sim_, scenario.telemetry, names,
+          [this](int node) { return observer_.agent_sample(node); });
     }
     loop_ = std::make_unique<policies::SchedulingLoop>(sim_, std::move(scheduler), cluster_.view(),
                                                        *this, scenario.run.cycle_time,

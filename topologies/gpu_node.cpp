@@ -40,8 +40,8 @@ GpuNodeState::GpuNodeState(const Topology& topology, std::int64_t memory_per_car
                            GpuSharing sharing)
     : GpuNodeState(std::make_shared<const Topology>(topology), memory_per_card, sharing) {}
 
-GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology,
-                           std::int64_t memory_per_card, GpuSharing sharing)
+GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_t memory_per_card,
+                           GpuSharing sharing)
     : topology_(std::move(topology)), memory_per_card_(memory_per_card), sharing_(sharing) {
   if (!topology_) {
     throw std::invalid_argument("gpu node: no topology");
