@@ -16,7 +16,9 @@ SchedulingLoop::SchedulingLoop(Simulation& sim, std::unique_ptr<Scheduler> sched
       metrics_(metrics),
       signals_(signals),
       queue_(scheduler_->queue_options()),
-      fast_fail_(!scheduler_->reads_metrics()) {}
+      fast_fail_(!scheduler_->reads_metrics()) {
+  scheduler_->set_record_reasons(false);  // nothing in a run prints them
+}
 
 PodSpec equivalence_key(const PodSpec& pod) {
   PodSpec key = pod;

@@ -31,6 +31,7 @@ Observer::Observer(const RunContext& run) : run_(run) {
   sample_.nodes.resize(nodes.size());
   computed_at_.assign(nodes.size(), ~std::uint64_t{0});
   nvlink_capacity_.resize(nodes.size());
+  shared_device_.resize(nodes.size());
   std::map<const Topology*, std::vector<double>> by_topology;  // nodes of a group share one
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const ClusterNode& node = nodes[n];
@@ -50,6 +51,7 @@ Observer::Observer(const RunContext& run) : run_(run) {
       nvlink_capacity_[n] = it->second;
     }
     s.gpu_memory_capacity = node.card_memory;
+    shared_device_[n] = run.cluster.devices()[static_cast<std::size_t>(node.device)].device.shared;
   }
 }
 
@@ -92,23 +94,31 @@ void Observer::compute_cards(int n) {
     }
   }
   s.nvlink_competition_index = nvlink_competition_index(node.nvlink_pods, cards);
+  s.gpus_allocatable = node.gpus->schedulable_units();
+  s.gpus_allocated =
+      static_cast<int>(run_.cluster.view().nodes[static_cast<std::size_t>(n)].requested.gpus);
+  refresh_await(n);
+}
+
+void Observer::refresh_await(int n) {
+  const ClusterNode& node = run_.cluster.node(n);
+  const StorageResource& d = run_.cluster.devices()[static_cast<std::size_t>(node.device)];
+  sample_.nodes[static_cast<std::size_t>(n)].storage_await_ms = storage_await_ms(
+      d.device, run_.fluid.utilisation(d.resource), run_.scenario.cluster.max_await_ms);
 }
 
 void Observer::refresh(int n) {
   const ClusterNode& node = run_.cluster.node(n);
-  NodeState& s = sample_.nodes[static_cast<std::size_t>(n)];
   auto& seen = computed_at_[static_cast<std::size_t>(n)];
-  if (seen != node.changes) {
+  if (seen != node.changes) {  // per-card figures, allocation and (own device) await
     compute_cards(n);
     seen = node.changes;
   }
-  // The data device may be shared with other nodes: its await is read every time.
-  const StorageResource& d = run_.cluster.devices()[static_cast<std::size_t>(node.device)];
-  s.storage_await_ms = storage_await_ms(d.device, run_.fluid.utilisation(d.resource),
-                                        run_.scenario.cluster.max_await_ms);
-  s.gpus_allocatable = node.gpus->schedulable_units();
-  s.gpus_allocated =
-      static_cast<int>(run_.cluster.view().nodes[static_cast<std::size_t>(n)].requested.gpus);
+  // A node's own data device carries only its pods' input flows, whose rates change only with a
+  // change of the node (their job is re-rated); a shared device changes with any node's.
+  if (shared_device_[static_cast<std::size_t>(n)]) {
+    refresh_await(n);
+  }
 }
 
 const NodeState& Observer::node_state(int n) {

@@ -6,9 +6,10 @@
 ///
 /// Cost follows what changes: a node's per-card figures are recomputed only when something they
 /// are made of changed since they were last read (ClusterNode::changes: a pod bound or released,
-/// a job started or stopped, re-rated, or its memory changed); the rest (storage await, the
-/// competition index, allocation) is a few loads per node. The values are those a full
-/// recomputation gives, bit for bit.
+/// a job started or stopped, re-rated, or its memory changed), and so are its allocation and
+/// the await of its own data device (only its pods' input flows use it, and a change of their
+/// rates re-rates their job); the await of a shared device is read at every sample. The values
+/// are those a full recomputation gives, bit for bit.
 #include <cstdint>
 #include <vector>
 
@@ -38,6 +39,7 @@ class Observer {
  private:
   void refresh(int n);
   void compute_cards(int n);
+  void refresh_await(int n);
 
   const RunContext& run_;
   ClusterSample sample_;
@@ -46,6 +48,8 @@ class Observer {
   /// Per node: each card's total NVLink bandwidth to the other cards (bytes/s), empty without
   /// NVLink.
   std::vector<std::vector<double>> nvlink_capacity_;
+  /// Per node: its data device is the cluster's shared one.
+  std::vector<char> shared_device_;
 };
 
 }  // namespace tidesim
