@@ -43,15 +43,44 @@ bool SchedulingLoop::no_required_anti_affinity() const {
                      [](const NodeInfo& n) { return n.pods_with_required_anti_affinity.empty(); });
 }
 
+int SchedulingLoop::equivalence_class(const PodSpec& pod) {
+  if (const auto it = class_of_.find(&pod); it != class_of_.end()) {
+    return it->second;
+  }
+  PodSpec key = equivalence_key(pod);
+  // A bucket by the fields that most often tell classes apart; equal keys decide.
+  const auto& r = key.requests;
+  const std::size_t bucket =
+      std::hash<std::int64_t>{}(r.cpu_milli) ^ (std::hash<std::int64_t>{}(r.memory_bytes) << 1) ^
+      (std::hash<std::int64_t>{}(r.gpus * 1001 + r.gpu_milli) << 2) ^
+      (std::hash<std::string>{}(key.node_name) << 3) ^ (key.node_selector.size() << 4);
+  int id = -1;
+  const auto [first, last] = class_by_bucket_.equal_range(bucket);
+  for (auto it = first; it != last; ++it) {
+    if (class_keys_[static_cast<std::size_t>(it->second)] == key) {
+      id = it->second;
+      break;
+    }
+  }
+  if (id < 0) {
+    id = static_cast<int>(class_keys_.size());
+    class_keys_.push_back(std::move(key));
+    class_by_bucket_.emplace(bucket, id);
+  }
+  class_of_.emplace(&pod, id);
+  return id;
+}
+
 ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
   const bool eligible = fast_fail_ && !has_inter_pod_terms(pod);
-  if (eligible && last_failure_ && equivalence_key(pod) == last_failure_->first) {
+  const int cls = eligible ? equivalence_class(pod) : -1;
+  if (eligible && last_failure_ && cls == last_failure_->first) {
     ++fast_failed_;
     return last_failure_->second;
   }
   ScheduleResult r = scheduler_->schedule_one(pod, cluster_, metrics_, sim_.now());
   if (eligible && !r.node && !r.error && no_required_anti_affinity()) {
-    last_failure_.emplace(equivalence_key(pod), r);
+    last_failure_.emplace(cls, r);
   }
   return r;
 }
@@ -92,6 +121,7 @@ void SchedulingLoop::cycle() {
   }
   const PodPtr pod = *popped;
   if (!target_.pod_alive(*pod)) {
+    class_of_.erase(pod.get());
     queue_.done(*pod);  // a pod of a killed attempt: deleted, not scheduled
     wake(sim_.now());
     return;
@@ -102,6 +132,7 @@ void SchedulingLoop::cycle() {
   SchedulingEvent ev{sim_.now(), pod->name, "", r.fallback_stage};
   const bool placed = r.node && target_.bind(*pod, *r.node);
   if (placed) {
+    class_of_.erase(pod.get());
     last_failure_.reset();  // the cluster changed
     ev.node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
     queue_.done(*pod);

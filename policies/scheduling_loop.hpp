@@ -22,7 +22,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "policies/queue.hpp"
 #include "policies/scheduler.hpp"
@@ -74,6 +76,8 @@ class SchedulingLoop {
   void cycle();
   // The outcome of `pod`'s cycle: the scheduler's, or the last equivalent failure's.
   ScheduleResult schedule(const PodSpec& pod);
+  // The equivalence class of `pod` (equal equivalence_key(), equal class).
+  int equivalence_class(const PodSpec& pod);
   // True when no bound pod has a required anti-affinity term.
   bool no_required_anti_affinity() const;
   // Makes sure a cycle runs at max(at, now, end of the cycle in progress) or earlier.
@@ -94,7 +98,12 @@ class SchedulingLoop {
   // Fast fail: the last unschedulable outcome in the current cluster state, and the equivalence
   // key of the pod that got it.
   bool fast_fail_ = false;
-  std::optional<std::pair<PodSpec, ScheduleResult>> last_failure_;
+  std::optional<std::pair<int, ScheduleResult>> last_failure_;  // (equivalence class, outcome)
+  // Equivalence classes: their keys, by a hash bucket, and the class of each queued pod seen
+  // (erased when it is bound or dropped; the queue holds the pod until then).
+  std::vector<PodSpec> class_keys_;
+  std::unordered_multimap<std::size_t, int> class_by_bucket_;
+  std::unordered_map<const PodSpec*, int> class_of_;
   std::uint64_t fast_failed_ = 0;
 };
 

@@ -35,7 +35,7 @@ void JobController::create_pods(int j) {
     p.spec = spec;
     p.job = j;
     const int index = static_cast<int>(run_.pods.size());
-    run_.pod_by_name[spec->name] = index;
+    run_.pod_by_spec[spec.get()] = index;
     job.pods.push_back(index);
     run_.pods.push_back(std::move(p));
   }

@@ -125,12 +125,12 @@ class Run final : public policies::BindTarget {
   // ---- policies::BindTarget ----
 
   bool pod_alive(const PodSpec& pod) const override {
-    const auto it = ctx_.pod_by_name.find(pod.name);
-    return it != ctx_.pod_by_name.end() && ctx_.pods[static_cast<std::size_t>(it->second)].alive;
+    const auto it = ctx_.pod_by_spec.find(&pod);
+    return it != ctx_.pod_by_spec.end() && ctx_.pods[static_cast<std::size_t>(it->second)].alive;
   }
 
   bool bind(const PodSpec& spec, int n) override {
-    const int p = ctx_.pod_by_name.at(spec.name);
+    const int p = ctx_.pod_by_spec.at(&spec);
     Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
     const std::uint64_t process = ++next_process_;
     const auto cards = cluster_.bind(n, process, pod.spec, sim_.now());

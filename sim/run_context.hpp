@@ -24,8 +24,9 @@ struct RunContext {
   Cluster& cluster;
   std::vector<Job> jobs;
   std::vector<Pod> pods;
-  /// Pod index by pod name, and by process id on its cards.
-  std::unordered_map<std::string, int> pod_by_name;
+  /// Pod index by its spec (the object the scheduling loop holds), and by process id on its
+  /// cards.
+  std::unordered_map<const PodSpec*, int> pod_by_spec;
   std::unordered_map<std::uint64_t, int> pod_by_process;
   /// The GPU model whose uncontended speed converts traced run times to steps ("" when no node
   /// has GPUs).
