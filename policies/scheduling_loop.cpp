@@ -74,13 +74,17 @@ int SchedulingLoop::equivalence_class(const PodSpec& pod) {
 ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
   const bool eligible = fast_fail_ && !has_inter_pod_terms(pod);
   const int cls = eligible ? equivalence_class(pod) : -1;
-  if (eligible && last_failure_ && cls == last_failure_->first) {
+  if (eligible && static_cast<std::size_t>(cls) < failures_.size() &&
+      failures_[static_cast<std::size_t>(cls)].first == state_) {
     ++fast_failed_;
-    return last_failure_->second;
+    return failures_[static_cast<std::size_t>(cls)].second;
   }
   ScheduleResult r = scheduler_->schedule_one(pod, cluster_, metrics_, sim_.now());
   if (eligible && !r.node && !r.error && no_required_anti_affinity()) {
-    last_failure_.emplace(cls, r);
+    if (failures_.size() <= static_cast<std::size_t>(cls)) {
+      failures_.resize(static_cast<std::size_t>(cls) + 1, {0, ScheduleResult{}});
+    }
+    failures_[static_cast<std::size_t>(cls)] = {state_, r};
   }
   return r;
 }
@@ -91,7 +95,7 @@ void SchedulingLoop::add(PodPtr pod) {
 }
 
 void SchedulingLoop::on_cluster_event() {
-  last_failure_.reset();  // the cluster changed
+  ++state_;  // the cluster changed: every remembered failure is stale
   queue_.on_cluster_event(sim_.now());
   if (const auto ready = queue_.next_ready_time(sim_.now())) {
     wake(*ready);
@@ -133,7 +137,7 @@ void SchedulingLoop::cycle() {
   const bool placed = r.node && target_.bind(*pod, *r.node);
   if (placed) {
     class_of_.erase(pod.get());
-    last_failure_.reset();  // the cluster changed
+    ++state_;  // the cluster changed: every remembered failure is stale
     ev.node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
     queue_.done(*pod);
   } else if (r.error) {

@@ -10,15 +10,15 @@
 /// ready time (a back-off end, or the unschedulable timeout). A new pod or a cluster event that
 /// makes a pod ready earlier than the pending cycle moves that cycle earlier.
 ///
-/// Fast fail (Kubernetes' equivalence classes, without changing results): a pod equivalent to the
-/// last one found unschedulable (equivalence_key(): equal but for its name, namespace and labels)
-/// gets that pod's outcome without running the filters again, while the cluster is unchanged
-/// since (no bind by this loop, no on_cluster_event()). The cycle is still charged (cycle time,
-/// the cycle counted and its SchedulingEvent emitted), so a run's results are the same as with
-/// every filter run. Only for profiles that read no node metrics (their filters see nothing but
-/// the pod and the ClusterView), pods without pod affinity, anti-affinity or topology-spread
-/// terms, and while no bound pod has a required anti-affinity term (the one filter that reads an
-/// incoming pod's labels and namespace).
+/// Fast fail (Kubernetes' equivalence classes, without changing results): a pod equivalent to one
+/// found unschedulable (equivalence_key(): equal but for its name, namespace and labels) gets
+/// that pod's outcome without running the filters again, while the cluster is unchanged since (no
+/// bind by this loop, no on_cluster_event()); one outcome is kept per equivalence class. The cycle
+/// is still charged (cycle time, the cycle counted and its SchedulingEvent emitted), so a run's
+/// results are the same as with every filter run. Only for profiles that read no node metrics
+/// (their filters see nothing but the pod and the ClusterView), pods without pod affinity,
+/// anti-affinity or topology-spread terms, and while no bound pod has a required anti-affinity term
+/// (the one filter that reads an incoming pod's labels and namespace).
 #include <functional>
 #include <memory>
 #include <optional>
@@ -95,10 +95,13 @@ class SchedulingLoop {
   std::optional<TimePoint> next_cycle_;
   EventId cycle_event_{};
   std::uint64_t cycles_ = 0;
-  // Fast fail: the last unschedulable outcome in the current cluster state, and the equivalence
-  // key of the pod that got it.
+  // Fast fail (see the class comment).
   bool fast_fail_ = false;
-  std::optional<std::pair<int, ScheduleResult>> last_failure_;  // (equivalence class, outcome)
+  // The cluster state (counts changes: a bind here, an on_cluster_event()), and per equivalence
+  // class the state in which a pod of it was last found unschedulable, with that outcome (state
+  // 0 is never current: the count starts at 1).
+  std::uint64_t state_ = 1;
+  std::vector<std::pair<std::uint64_t, ScheduleResult>> failures_;
   // Equivalence classes: their keys, by a hash bucket, and the class of each queued pod seen
   // (erased when it is bound or dropped; the queue holds the pod until then).
   std::vector<PodSpec> class_keys_;

@@ -142,8 +142,8 @@ TEST(SchedulingLoop, TheQueueTakesItsBackOffFromTheConfiguration) {
 // Fast fail. One GPU, held by "a" from 0 s. Five more one-GPU pods arrive at 0 s; each pop fails
 // (nothing fits) until "a" is deleted at 60 s. The outcome of every cycle (cycle count, bind
 // times) must be the same whether the five are equivalent (equal but for their names and labels:
-// all but the first failure in one cluster state reuse it) or not (a different env each: every
-// cycle runs the filters).
+// one class, so all but the first failure in one cluster state reuse it) or not (a different env
+// each: five classes, each pod reuses only its own failure).
 struct Outcome {
   std::map<std::string, TimePoint> bound_at;
   std::uint64_t cycles = 0;
@@ -201,7 +201,9 @@ TEST(SchedulingLoop, EquivalentPodsFailFastWithTheSameOutcome) {
   // run), then w1 fails against the new state at 60.01 s and w2..w4 reuse that failure. Nothing
   // else frees the GPU, so the four wait for the 5-minute flush: popped again at 360.01 s ..
   // 360.04 s, in the same cluster state, all four reuse w1's failure.
-  EXPECT_EQ(full.fast_failed, 0u);
+  // Five classes: the first two rounds run the filters for every pod (each is the first of its
+  // class in that state); in the flush round w1..w4 each reuse their own failure of 60.0x s.
+  EXPECT_EQ(full.fast_failed, 4u);
   ASSERT_EQ(fast.bound_at.count("w0"), 1u);
   EXPECT_EQ(fast.bound_at.at("w0"), TimePoint(60s));
   EXPECT_EQ(fast.bound_at.size(), 2u);
