@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "policies/framework.hpp"
 #include "sim/api/api.hpp"
@@ -95,9 +96,9 @@ class SchedulingQueue {
   std::int64_t move_request_cycle_ = -1;
   std::map<ActiveKey, Entry> active_;
   std::map<TimeKey, Entry> backoff_;
-  std::map<TimeKey, Entry> unschedulable_;  // keyed by (entered, seq)
-  std::map<std::string, int> attempts_;     // by namespace/name, while in flight
-  std::map<std::string, std::int64_t> popped_cycle_;
+  std::map<TimeKey, Entry> unschedulable_;         // keyed by (entered, seq)
+  std::unordered_map<std::string, int> attempts_;  // by namespace/name, while in flight
+  std::unordered_map<std::string, std::int64_t> popped_cycle_;
 };
 
 }  // namespace tidesim::policies

@@ -365,8 +365,10 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
           fmt::format("running \"{}\" filter plugin: {}", filter_[fk]->name(), failed.message());
       return finish(result);
     }
-    for (const auto& r : failed.reasons) {
-      ++histogram[r];
+    if (record_reasons_) {
+      for (const auto& r : failed.reasons) {
+        ++histogram[r];
+      }
     }
     if (record_details_) {
       result.details[i].failed_plugin = std::string(filter_[fk]->name());
@@ -379,6 +381,9 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   result.evaluated_nodes = processed;
   result.feasible_nodes = static_cast<int>(feasible_.size());
 
+  if (feasible_.empty() && !record_reasons_) {
+    return finish(result);
+  }
   if (feasible_.empty()) {
     // FitError.Error(): "0/N nodes are available: <count> <reason>, ... ." sorted as strings.
     std::vector<std::string> parts;

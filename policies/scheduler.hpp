@@ -109,6 +109,11 @@ class Scheduler {
 
   /// Record per-node details in every ScheduleResult (explain); off by default (slower).
   void set_record_details(bool on) { record_details_ = on; }
+  /// Build ScheduleResult::reason (the FitError text, counted per filter reason) for pods that do
+  /// not fit; on by default. The scheduling loop of a run turns it off: nothing there prints it,
+  /// and counting reason strings per rejected node is most of an unschedulable cycle's cost.
+  /// Whether a pod fits does not depend on it.
+  void set_record_reasons(bool on) { record_reasons_ = on; }
 
   /// True when a plugin of the profile reads node metrics (Plugin::reads_metrics()).
   bool reads_metrics() const;
@@ -143,6 +148,7 @@ class Scheduler {
   int percentage_ = 0;
   bool first_feasible_ = false;
   bool record_details_ = false;
+  bool record_reasons_ = true;
   int next_start_node_index_ = 0;
   std::uint64_t cycle_ = 0;
   RandomStream random_;

@@ -9,9 +9,22 @@
 /// may do work: the end of the cycle in progress when a pod is ready now, else the queue's next
 /// ready time (a back-off end, or the unschedulable timeout). A new pod or a cluster event that
 /// makes a pod ready earlier than the pending cycle moves that cycle earlier.
+///
+/// Fast fail (Kubernetes' equivalence classes, without changing results): a pod equivalent to one
+/// found unschedulable (equivalence_key(): equal but for its name, namespace and labels) gets
+/// that pod's outcome without running the filters again, while the cluster is unchanged since (no
+/// bind by this loop, no on_cluster_event()); one outcome is kept per equivalence class. The cycle
+/// is still charged (cycle time, the cycle counted and its SchedulingEvent emitted), so a run's
+/// results are the same as with every filter run. Only for profiles that read no node metrics
+/// (their filters see nothing but the pod and the ClusterView), pods without pod affinity,
+/// anti-affinity or topology-spread terms, and while no bound pod has a required anti-affinity term
+/// (the one filter that reads an incoming pod's labels and namespace).
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "policies/queue.hpp"
 #include "policies/scheduler.hpp"
@@ -44,7 +57,8 @@ class SchedulingLoop {
   /// A new pod enters the active queue now.
   void add(PodPtr pod);
   /// A cluster event (a pod deleted, resources freed): unschedulable pods move back to the
-  /// active or back-off queue, and a cycle runs as soon as the scheduler is free.
+  /// active or back-off queue, and a cycle runs as soon as the scheduler is free. The ClusterView
+  /// changes only through this loop's binds and the changes announced here.
   void on_cluster_event();
 
   /// Pods waiting in the queue (active, back-off, unschedulable).
@@ -55,9 +69,17 @@ class SchedulingLoop {
   const SchedulingQueue& queue() const { return queue_; }
   /// Cycles run so far.
   std::uint64_t cycles() const { return cycles_; }
+  /// Of those, the cycles that reused an equivalent pod's failure (fast fail).
+  std::uint64_t fast_failed_cycles() const { return fast_failed_; }
 
  private:
   void cycle();
+  // The outcome of `pod`'s cycle: the scheduler's, or the last equivalent failure's.
+  ScheduleResult schedule(const PodSpec& pod);
+  // The equivalence class of `pod` (equal equivalence_key(), equal class).
+  int equivalence_class(const PodSpec& pod);
+  // True when no bound pod has a required anti-affinity term.
+  bool no_required_anti_affinity() const;
   // Makes sure a cycle runs at max(at, now, end of the cycle in progress) or earlier.
   void wake(TimePoint at);
 
@@ -73,6 +95,25 @@ class SchedulingLoop {
   std::optional<TimePoint> next_cycle_;
   EventId cycle_event_{};
   std::uint64_t cycles_ = 0;
+  // Fast fail (see the class comment).
+  bool fast_fail_ = false;
+  // The cluster state (counts changes: a bind here, an on_cluster_event()), and per equivalence
+  // class the state in which a pod of it was last found unschedulable, with that outcome (state
+  // 0 is never current: the count starts at 1).
+  std::uint64_t state_ = 1;
+  std::vector<std::pair<std::uint64_t, ScheduleResult>> failures_;
+  // Equivalence classes: their keys, by a hash bucket, and the class of each queued pod seen
+  // (erased when it is bound or dropped; the queue holds the pod until then).
+  std::vector<PodSpec> class_keys_;
+  std::unordered_multimap<std::size_t, int> class_by_bucket_;
+  std::unordered_map<const PodSpec*, int> class_of_;
+  std::uint64_t fast_failed_ = 0;
 };
+
+/// What the filters of a profile that reads no metrics see of `pod` when the pod has no pod
+/// affinity, anti-affinity or topology-spread terms and no bound pod has a required
+/// anti-affinity term: the pod without its name, namespace and labels. Two pods with equal keys
+/// get the same filter outcome on the same ClusterView.
+PodSpec equivalence_key(const PodSpec& pod);
 
 }  // namespace tidesim::policies

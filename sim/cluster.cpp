@@ -79,7 +79,7 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid) {
       n.has_nvlink = !topo->nvlink_groups().empty();
       n.card_memory = memory;
       n.gpus =
-          std::make_unique<GpuNodeState>(*n.topology, memory, GpuSharing{g.sharing, g.replicas});
+          std::make_unique<GpuNodeState>(n.topology, memory, GpuSharing{g.sharing, g.replicas});
       if (scenario.cluster.shared_storage) {
         n.device = 0;
       } else {
@@ -171,12 +171,14 @@ std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
     }
   }
   view_.nodes[static_cast<std::size_t>(n)].add_pod(std::move(pod), now);
+  ++node.changes;
   advertise(n);
   return cards;
 }
 
 void Cluster::unbind(int n, std::uint64_t process, const std::string& pod_name) {
   nodes_[static_cast<std::size_t>(n)].gpus->release(process);
+  ++nodes_[static_cast<std::size_t>(n)].changes;
   view_.nodes[static_cast<std::size_t>(n)].remove_pod(pod_name);
   advertise(n);
 }

@@ -47,6 +47,10 @@ struct ClusterNode {
   /// Jobs with a running pod here, and how many of them need NVLink.
   std::set<int> jobs;
   int nvlink_pods = 0;
+  /// Counts changes to what observation reads of the node (a pod bound or released, a job
+  /// started or stopped here, re-rated, or its memory changed): Observer recomputes the node's
+  /// per-card figures only when it moved.
+  std::uint64_t changes = 0;
 };
 
 /// The resolved topology of a node group: a preset name, or a file of `nvidia-smi topo -m` output

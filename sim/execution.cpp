@@ -23,7 +23,7 @@ std::vector<int> distinct_cards(const std::vector<int>& cards) {
 void Execution::start(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   Simulation& sim = run_.sim;
-  job.phase = JobPhase::kRunning;
+  run_.set_phase(j, JobPhase::kRunning);
   job.ever_started = true;
   job.started = sim.now();
   job.last_update = sim.now();
@@ -44,6 +44,7 @@ void Execution::start(int j) {
     ClusterNode& node = run_.cluster.node(pod.node);
     node.jobs.insert(j);
     node.nvlink_pods += job.nvlink;
+    ++node.changes;
     pod.running = true;
     touched.insert(pod.node);
     // Input reads: a flow on the node's data device, bounded by what the pod would read at
@@ -100,6 +101,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     if (pod.running) {
       node.nvlink_pods -= job.nvlink;
       node.jobs.erase(j);
+      ++node.changes;
       pod.running = false;
       // The container's process is gone: its memory is freed (its cards stay allocated).
       for (const auto& [card, workers] : card_counts(pod.cards)) {
@@ -181,6 +183,7 @@ bool Execution::apply_memory(int j) {
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     ClusterNode& node = run_.cluster.node(pod.node);
+    ++node.changes;
     // Each worker (one per unit) holds `bytes` on its card.
     for (const auto& [card, workers] : card_counts(pod.cards)) {
       if (!node.gpus->set_memory(pod.process, card, bytes * workers)) {
@@ -250,7 +253,8 @@ void Execution::update_rate(int j) {
   c.input_bandwidth = std::numeric_limits<double>::infinity();
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-    const ClusterNode& node = run_.cluster.node(pod.node);
+    ClusterNode& node = run_.cluster.node(pod.node);
+    ++node.changes;  // the job's utilisation and NVLink use on this node change with its rate
     // Workers of one pod on one card split the pod's share of it.
     for (const auto& [card, workers] : card_counts(pod.cards)) {
       c.compute_share =

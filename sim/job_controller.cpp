@@ -16,8 +16,7 @@ JobController::JobController(RunContext& run,
       unfinished_(static_cast<int>(run.jobs.size())) {}
 
 void JobController::submit(int j) {
-  Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  job.phase = JobPhase::kPending;
+  run_.set_phase(j, JobPhase::kPending);
   run_.signals.job.emit(run_.event(JobEventKind::kSubmitted, j));
   create_pods(j);
 }
@@ -36,7 +35,7 @@ void JobController::create_pods(int j) {
     p.spec = spec;
     p.job = j;
     const int index = static_cast<int>(run_.pods.size());
-    run_.pod_by_name[spec->name] = index;
+    run_.pod_by_spec[spec.get()] = index;
     job.pods.push_back(index);
     run_.pods.push_back(std::move(p));
   }
@@ -67,8 +66,7 @@ void JobController::on_bound(int p) {
 }
 
 void JobController::on_finished(int j) {
-  Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  job.phase = JobPhase::kSucceeded;
+  run_.set_phase(j, JobPhase::kSucceeded);
   run_.signals.job.emit(run_.event(JobEventKind::kSucceeded, j));
   delete_pods(j, execution_->stop(j, false));
   terminal();
@@ -102,7 +100,7 @@ void JobController::on_oom(int j) {
 void JobController::restart_after(int j, JobPhase waiting, Duration delay,
                                   std::function<void()> restart) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  job.phase = waiting;
+  run_.set_phase(j, waiting);
   const int attempt = job.attempt;
   run_.sim.schedule_in(delay, [this, j, attempt, waiting, restart = std::move(restart)] {
     Job& again = run_.jobs[static_cast<std::size_t>(j)];
@@ -110,14 +108,14 @@ void JobController::restart_after(int j, JobPhase waiting, Duration delay,
       return;
     }
     ++again.attempt;
-    again.phase = JobPhase::kPending;
+    run_.set_phase(j, JobPhase::kPending);
     run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
     restart();
   });
 }
 
 void JobController::fail(int j) {
-  run_.jobs[static_cast<std::size_t>(j)].phase = JobPhase::kFailed;
+  run_.set_phase(j, JobPhase::kFailed);
   run_.signals.job.emit(run_.event(JobEventKind::kFailed, j));
 }
 

@@ -1,94 +1,153 @@
 #include "sim/observation.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "sim/api/telemetry.hpp"
 #include "topologies/storage.hpp"
 
 namespace tidesim {
 
-NodeState node_state(const RunContext& run, int n) {
-  const ClusterNode& node = run.cluster.node(n);
-  NodeState s;
-  s.name = node.name;
-  const int cards = node.topology->gpu_count();
-  s.gpu_utilization.assign(static_cast<std::size_t>(cards), 0.0);
-  s.gpu_memory_used.assign(static_cast<std::size_t>(cards), 0);
-  // Nodes without NVLink report no NVLink utilisation at all (not zeros), so that they stay
-  // out of NVLink statistics.
-  if (node.has_nvlink) {
-    s.nvlink_utilization.assign(static_cast<std::size_t>(cards), 0.0);
+namespace {
+
+// Each card's total NVLink bandwidth to the other cards of `topology`, in card order.
+std::vector<double> card_nvlink_capacity(const Topology& topology) {
+  const int cards = topology.gpu_count();
+  std::vector<double> capacity(static_cast<std::size_t>(cards), 0.0);
+  for (int card = 0; card < cards; ++card) {
+    for (int other = 0; other < cards; ++other) {
+      if (other != card && topology.link(card, other) == LinkType::kNVLink) {
+        capacity[static_cast<std::size_t>(card)] += topology.bandwidth(card, other);
+      }
+    }
   }
-  s.gpu_memory_capacity = node.card_memory;
+  return capacity;
+}
+
+}  // namespace
+
+Observer::Observer(const RunContext& run) : run_(run) {
+  const auto& nodes = run.cluster.nodes();
+  sample_.nodes.resize(nodes.size());
+  computed_at_.assign(nodes.size(), ~std::uint64_t{0});
+  nvlink_capacity_.resize(nodes.size());
+  shared_device_.resize(nodes.size());
+  std::map<const Topology*, std::vector<double>> by_topology;  // nodes of a group share one
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    const ClusterNode& node = nodes[n];
+    NodeState& s = sample_.nodes[n];
+    s.name = node.name;
+    const auto cards = static_cast<std::size_t>(node.topology->gpu_count());
+    s.gpu_utilization.assign(cards, 0.0);
+    s.gpu_memory_used.assign(cards, 0);
+    // Nodes without NVLink report no NVLink utilisation at all (not zeros), so that they stay
+    // out of NVLink statistics.
+    if (node.has_nvlink) {
+      s.nvlink_utilization.assign(cards, 0.0);
+      auto [it, fresh] = by_topology.try_emplace(node.topology.get());
+      if (fresh) {
+        it->second = card_nvlink_capacity(*node.topology);
+      }
+      nvlink_capacity_[n] = it->second;
+    }
+    s.gpu_memory_capacity = node.card_memory;
+    shared_device_[n] = run.cluster.devices()[static_cast<std::size_t>(node.device)].device.shared;
+  }
+}
+
+void Observer::compute_cards(int n) {
+  const ClusterNode& node = run_.cluster.node(n);
+  NodeState& s = sample_.nodes[static_cast<std::size_t>(n)];
+  const int cards = node.topology->gpu_count();
+  std::fill(s.gpu_utilization.begin(), s.gpu_utilization.end(), 0.0);
+  std::fill(s.nvlink_utilization.begin(), s.nvlink_utilization.end(), 0.0);
   for (int c = 0; c < cards; ++c) {
     s.gpu_memory_used[static_cast<std::size_t>(c)] = node.gpus->memory_used(c);
   }
+  const std::vector<double>& nvlink_capacity = nvlink_capacity_[static_cast<std::size_t>(n)];
   for (const int j : node.jobs) {
-    const Job& job = run.jobs[static_cast<std::size_t>(j)];
+    const Job& job = run_.jobs[static_cast<std::size_t>(j)];
     if (job.step.seconds <= 0) {
       continue;
     }
     // The card computes this job's kernels for compute_seconds (at full speed) per step.
     const double busy = job.profile->compute_seconds / job.step.seconds;
     const double sync = job.step.sync_seconds / job.step.seconds;
-    const double ring_rate = job.ring ? run.fluid.rate(*job.ring) : 0.0;
+    const double ring_rate = job.ring ? run_.fluid.rate(*job.ring) : 0.0;
     for (const int p : job.pods) {
-      const Pod& pod = run.pods[static_cast<std::size_t>(p)];
+      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
       if (pod.node != n) {
         continue;
       }
       for (const auto& [card, workers] : card_counts(pod.cards)) {
         auto& u = s.gpu_utilization[static_cast<std::size_t>(card)];
         u = std::min(1.0, u + busy * workers);
-        double nvlink_capacity = 0.0;
-        for (int other = 0; other < cards; ++other) {
-          if (other != card && node.topology->link(card, other) == LinkType::kNVLink) {
-            nvlink_capacity += node.topology->bandwidth(card, other);
-          }
+        if (nvlink_capacity.empty()) {
+          continue;
         }
-        if (nvlink_capacity > 0 && !s.nvlink_utilization.empty()) {
+        const double capacity = nvlink_capacity[static_cast<std::size_t>(card)];
+        if (capacity > 0) {
           auto& v = s.nvlink_utilization[static_cast<std::size_t>(card)];
-          v = std::min(1.0, v + ring_rate * sync / nvlink_capacity);
+          v = std::min(1.0, v + ring_rate * sync / capacity);
         }
       }
     }
   }
   s.nvlink_competition_index = nvlink_competition_index(node.nvlink_pods, cards);
-  const StorageResource& d = run.cluster.devices()[static_cast<std::size_t>(node.device)];
-  s.storage_await_ms = storage_await_ms(d.device, run.fluid.utilisation(d.resource),
-                                        run.scenario.cluster.max_await_ms);
   s.gpus_allocatable = node.gpus->schedulable_units();
   s.gpus_allocated =
-      static_cast<int>(run.cluster.view().nodes[static_cast<std::size_t>(n)].requested.gpus);
-  return s;
+      static_cast<int>(run_.cluster.view().nodes[static_cast<std::size_t>(n)].requested.gpus);
+  refresh_await(n);
 }
 
-NodeMetrics agent_sample(const RunContext& run, int n) {
-  const NodeState s = node_state(run, n);
+void Observer::refresh_await(int n) {
+  const ClusterNode& node = run_.cluster.node(n);
+  const StorageResource& d = run_.cluster.devices()[static_cast<std::size_t>(node.device)];
+  sample_.nodes[static_cast<std::size_t>(n)].storage_await_ms = storage_await_ms(
+      d.device, run_.fluid.utilisation(d.resource), run_.scenario.cluster.max_await_ms);
+}
+
+void Observer::refresh(int n) {
+  const ClusterNode& node = run_.cluster.node(n);
+  auto& seen = computed_at_[static_cast<std::size_t>(n)];
+  if (seen != node.changes) {  // per-card figures, allocation and (own device) await
+    compute_cards(n);
+    seen = node.changes;
+  }
+  // A node's own data device carries only its pods' input flows, whose rates change only with a
+  // change of the node (their job is re-rated); a shared device changes with any node's.
+  if (shared_device_[static_cast<std::size_t>(n)]) {
+    refresh_await(n);
+  }
+}
+
+const NodeState& Observer::node_state(int n) {
+  refresh(n);
+  return sample_.nodes[static_cast<std::size_t>(n)];
+}
+
+NodeMetrics Observer::agent_sample(int n) {
+  const NodeState& s = node_state(n);
   NodeMetrics m;
   for (const auto used : s.gpu_memory_used) {  // none on a node without GPUs
     m.gpu_memory_utilization.push_back(static_cast<double>(used) /
                                        static_cast<double>(s.gpu_memory_capacity));
   }
   m.nvlink_competition_index = s.nvlink_competition_index;
-  const ClusterNode& node = run.cluster.node(n);
-  m.storage_await_ms[run.cluster.devices()[static_cast<std::size_t>(node.device)].device.name] =
+  const ClusterNode& node = run_.cluster.node(n);
+  m.storage_await_ms[run_.cluster.devices()[static_cast<std::size_t>(node.device)].device.name] =
       s.storage_await_ms;
   return m;
 }
 
-ClusterSample cluster_sample(const RunContext& run, int pending_pods) {
-  ClusterSample c;
-  c.at = run.sim.now();
-  c.nodes.reserve(run.cluster.nodes().size());
-  for (std::size_t n = 0; n < run.cluster.nodes().size(); ++n) {
-    c.nodes.push_back(node_state(run, static_cast<int>(n)));
+const ClusterSample& Observer::cluster_sample(int pending_pods) {
+  sample_.at = run_.sim.now();
+  for (std::size_t n = 0; n < sample_.nodes.size(); ++n) {
+    refresh(static_cast<int>(n));
   }
-  c.pending_pods = pending_pods;
-  for (const auto& j : run.jobs) {
-    c.running_jobs += j.phase == JobPhase::kRunning;
-  }
-  return c;
+  sample_.pending_pods = pending_pods;
+  sample_.running_jobs = run_.running_jobs;
+  return sample_;
 }
 
 }  // namespace tidesim

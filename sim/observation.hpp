@@ -3,20 +3,53 @@
 /// NVLink use, the NVLink competition index, storage await), which the metric collectors sample,
 /// and the node agent's view of it (the seed's ai-node-metrics), which telemetry carries to the
 /// policies.
+///
+/// Cost follows what changes: a node's per-card figures are recomputed only when something they
+/// are made of changed since they were last read (ClusterNode::changes: a pod bound or released,
+/// a job started or stopped, re-rated, or its memory changed), and so are its allocation and
+/// the await of its own data device (only its pods' input flows use it, and a change of their
+/// rates re-rates their job); the await of a shared device is read at every sample. The values
+/// are those a full recomputation gives, bit for bit.
+#include <cstdint>
+#include <vector>
+
 #include "sim/api/run_signals.hpp"
 #include "sim/api/telemetry.hpp"
 #include "sim/run_context.hpp"
 
 namespace tidesim {
 
-/// The true state of node `n` now.
-NodeState node_state(const RunContext& run, int n);
+class Observer {
+ public:
+  /// Observes `run`, which must outlive the observer (its cluster is built already).
+  explicit Observer(const RunContext& run);
 
-/// What node `n`'s agent reports now: per-card memory utilisation, the competition index and
-/// its data device's await.
-NodeMetrics agent_sample(const RunContext& run, int n);
+  /// The true state of node `n` now. The reference stays valid until the next call on this
+  /// observer.
+  const NodeState& node_state(int n);
 
-/// The whole cluster now, with `pending_pods` waiting to be scheduled.
-ClusterSample cluster_sample(const RunContext& run, int pending_pods);
+  /// What node `n`'s agent reports now: per-card memory utilisation, the competition index and
+  /// its data device's await.
+  NodeMetrics agent_sample(int n);
+
+  /// The whole cluster now, with `pending_pods` waiting to be scheduled. The reference stays
+  /// valid until the next call on this observer.
+  const ClusterSample& cluster_sample(int pending_pods);
+
+ private:
+  void refresh(int n);
+  void compute_cards(int n);
+  void refresh_await(int n);
+
+  const RunContext& run_;
+  ClusterSample sample_;
+  /// ClusterNode::changes when node n's per-card figures were computed (none yet: ~0).
+  std::vector<std::uint64_t> computed_at_;
+  /// Per node: each card's total NVLink bandwidth to the other cards (bytes/s), empty without
+  /// NVLink.
+  std::vector<std::vector<double>> nvlink_capacity_;
+  /// Per node: its data device is the cluster's shared one.
+  std::vector<char> shared_device_;
+};
 
 }  // namespace tidesim

@@ -70,7 +70,8 @@ class Run final : public policies::BindTarget {
         controller_(
             ctx_, [this](std::shared_ptr<const PodSpec> pod) { loop_->add(std::move(pod)); },
             [this] { loop_->on_cluster_event(); }, [this] { sim_.stop(); }),
-        execution_(ctx_, controller_) {
+        execution_(ctx_, controller_),
+        observer_(ctx_) {
     controller_.set_execution(execution_);
     auto scheduler = policies::make_scheduler(policy.scheduler, seed);
     {  // plugins that want the workload (FGD's typical pods) see every pod of every job
@@ -90,7 +91,8 @@ class Run final : public policies::BindTarget {
         names.push_back(n.name);
       }
       telemetry_ = std::make_unique<TelemetryPipeline>(
-          sim_, scenario.telemetry, names, [this](int node) { return agent_sample(ctx_, node); });
+          sim_, scenario.telemetry, names,
+          [this](int node) { return observer_.agent_sample(node); });
     }
     loop_ = std::make_unique<policies::SchedulingLoop>(sim_, std::move(scheduler), cluster_.view(),
                                                        *this, scenario.run.cycle_time,
@@ -117,7 +119,7 @@ class Run final : public policies::BindTarget {
     RunSummary s;
     s.end = sim_.now();
     execution_.close_books();
-    ctx_.signals.sample.emit(cluster_sample(ctx_, static_cast<int>(loop_->pending())));
+    ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     s.events = sim_.dispatched();
     s.jobs = static_cast<int>(ctx_.jobs.size());
     for (const auto& j : ctx_.jobs) {
@@ -132,12 +134,12 @@ class Run final : public policies::BindTarget {
   // ---- policies::BindTarget ----
 
   bool pod_alive(const PodSpec& pod) const override {
-    const auto it = ctx_.pod_by_name.find(pod.name);
-    return it != ctx_.pod_by_name.end() && ctx_.pods[static_cast<std::size_t>(it->second)].alive;
+    const auto it = ctx_.pod_by_spec.find(&pod);
+    return it != ctx_.pod_by_spec.end() && ctx_.pods[static_cast<std::size_t>(it->second)].alive;
   }
 
   bool bind(const PodSpec& spec, int n) override {
-    const int p = ctx_.pod_by_name.at(spec.name);
+    const int p = ctx_.pod_by_spec.at(&spec);
     Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
     const std::uint64_t process = ++next_process_;
     const policies::CardHint* hint = loop_->scheduler().card_hint(spec.name, n);
@@ -156,7 +158,7 @@ class Run final : public policies::BindTarget {
 
  private:
   void sample() {
-    ctx_.signals.sample.emit(cluster_sample(ctx_, static_cast<int>(loop_->pending())));
+    ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     sim_.schedule_in(ctx_.scenario.run.sample_interval, [this] { sample(); });
   }
 
@@ -166,6 +168,7 @@ class Run final : public policies::BindTarget {
   RunContext ctx_;
   JobController controller_;
   Execution execution_;
+  Observer observer_;
   std::unique_ptr<TelemetryPipeline> telemetry_;
   std::unique_ptr<policies::SchedulingLoop> loop_;
   std::uint64_t next_process_ = 0;

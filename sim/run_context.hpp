@@ -24,12 +24,22 @@ struct RunContext {
   Cluster& cluster;
   std::vector<Job> jobs;
   std::vector<Pod> pods;
-  /// Pod index by pod name, and by process id on its cards.
-  std::unordered_map<std::string, int> pod_by_name;
+  /// Pod index by its spec (the object the scheduling loop holds), and by process id on its
+  /// cards.
+  std::unordered_map<const PodSpec*, int> pod_by_spec;
   std::unordered_map<std::uint64_t, int> pod_by_process;
   /// The GPU model whose uncontended speed converts traced run times to steps ("" when no node
   /// has GPUs).
   std::string reference_gpu;
+  /// Jobs in JobPhase::kRunning (kept by set_phase).
+  int running_jobs = 0;
+
+  /// Moves job `j` to `phase`: the one place a job's phase is written.
+  void set_phase(int j, JobPhase phase) {
+    Job& job = jobs[static_cast<std::size_t>(j)];
+    running_jobs += (phase == JobPhase::kRunning) - (job.phase == JobPhase::kRunning);
+    job.phase = phase;
+  }
 
   /// A job event of job `j` with the fields every event carries.
   JobEvent event(JobEventKind kind, int j) const {

@@ -1,18 +1,71 @@
 #!/usr/bin/env bash
-# Times whole `tidesim run` invocations: REPS runs of each scenario, reporting the median and
-# the spread of wall-clock seconds (the machine may be shared: read ratios and medians).
-# Usage: tools/macro-bench.sh [REPS] [SCENARIO...]   (default: 5 runs of the seed benchmarks)
+# Times whole `tidesim run` invocations.
+#
+# tools/macro-bench.sh [REPS] [SCENARIO...]
+#   REPS runs of each scenario (default: 5 runs of the seed benchmarks), reporting the median and
+#   the spread of wall-clock seconds (the machine may be shared: read ratios and medians).
+# tools/macro-bench.sh --scale [REPS]
+#   The scaling table of docs/performance.md: REPS (default 3) runs of each scale scenario
+#   (scenarios/scale/) and of openb-default, `--threads 1`, printed as a Markdown table of the
+#   median CPU time (user + sys) and the median peak RSS, with the load average before and
+#   after. CPU time, not wall time, because the machine may be shared.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+bin="${TIDESIM_BUILD_DIR:-build}/bin/tidesim"
+[[ -x "$bin" ]] || tools/build.sh --target tidesim >/dev/null
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+if [[ "${1:-}" == "--scale" ]]; then
+  reps="${2:-3}"
+  # label | scenario | extra arguments
+  runs=(
+    "1k jobs, 1,000 nodes|scenarios/scale/jobs1k-nodes1000.yaml|"
+    "10k jobs, 1,000 nodes|scenarios/scale/jobs10k-nodes1000.yaml|"
+    "100k jobs, 1,000 nodes|scenarios/scale/jobs100k-nodes1000.yaml|"
+    "10k jobs, 100 nodes|scenarios/scale/jobs10k-nodes100.yaml|"
+    "10k jobs, 4,000 nodes|scenarios/scale/jobs10k-nodes4000.yaml|"
+    "10k jobs, 4,000 nodes, load-aware|scenarios/scale/jobs10k-nodes4000.yaml|--policy load-aware"
+    "75% load, 10k jobs, 1,000 nodes|scenarios/scale/load75-jobs10k-nodes1000.yaml|"
+    "75% load, 30k jobs, 1,000 nodes|scenarios/scale/load75-jobs30k-nodes1000.yaml|"
+    "75% load, 100k jobs, 1,000 nodes|scenarios/scale/load75-jobs100k-nodes1000.yaml|"
+    "openb-default, 2 policies|scenarios/openb-default.yaml|"
+  )
+  [[ -n "${TIDESIM_SCALE_ONLY:-}" ]] && mapfile -t runs < <(printf '%s\n' "${runs[@]}" | grep -E "$TIDESIM_SCALE_ONLY")
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $reps runs each, --threads 1"
+  echo
+  echo "| run | CPU s (median) | CPU s (min-max) | max RSS MB (median) |"
+  echo "|---|---:|---:|---:|"
+  for entry in "${runs[@]}"; do
+    IFS='|' read -r label scenario extra <<<"$entry"
+    cpu=()
+    rss=()
+    for ((i = 0; i < reps; i++)); do
+      # shellcheck disable=SC2086
+      out=$({ /usr/bin/time -f '%U %S %M' "$bin" run "$scenario" --threads 1 $extra \
+        >/dev/null; } 2>&1 | tail -1)
+      read -r user sys kb <<<"$out"
+      cpu+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")
+      rss+=("$((kb / 1024))")
+    done
+    med=$(printf '%s\n' "${cpu[@]}" | median)
+    lo=$(printf '%s\n' "${cpu[@]}" | sort -g | head -1)
+    hi=$(printf '%s\n' "${cpu[@]}" | sort -g | tail -1)
+    mrss=$(printf '%s\n' "${rss[@]}" | median)
+    printf '| %s | %.2f | %.2f-%.2f | %d |\n' "$label" "$med" "$lo" "$hi" "$mrss"
+  done
+  echo
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+
 reps="${1:-5}"
 shift || true
 scenarios=("$@")
 if ((${#scenarios[@]} == 0)); then
   scenarios=(scenarios/seed-benchmark.yaml scenarios/seed-benchmark-pcie.yaml)
 fi
-bin="${TIDESIM_BUILD_DIR:-build}/bin/tidesim"
-[[ -x "$bin" ]] || tools/build.sh --target tidesim >/dev/null
 for s in "${scenarios[@]}"; do
   times=()
   for ((i = 0; i < reps; i++)); do

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tidesim {
 
@@ -37,7 +38,14 @@ std::string_view to_string(SharingMode mode) {
 
 GpuNodeState::GpuNodeState(const Topology& topology, std::int64_t memory_per_card,
                            GpuSharing sharing)
-    : topology_(topology), memory_per_card_(memory_per_card), sharing_(sharing) {
+    : GpuNodeState(std::make_shared<const Topology>(topology), memory_per_card, sharing) {}
+
+GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_t memory_per_card,
+                           GpuSharing sharing)
+    : topology_(std::move(topology)), memory_per_card_(memory_per_card), sharing_(sharing) {
+  if (!topology_) {
+    throw std::invalid_argument("gpu node: no topology");
+  }
   if (memory_per_card <= 0) {
     throw std::invalid_argument("gpu node: memory per card must be > 0");
   }
@@ -47,7 +55,7 @@ GpuNodeState::GpuNodeState(const Topology& topology, std::int64_t memory_per_car
   if (sharing_.mode != SharingMode::kTimeSlicing) {
     sharing_.replicas = 1;
   }
-  cards_.resize(static_cast<std::size_t>(topology.gpu_count()));
+  cards_.resize(static_cast<std::size_t>(topology_->gpu_count()));
 }
 
 const GpuNodeState::Card& GpuNodeState::card_at(int card) const {
@@ -96,7 +104,7 @@ std::optional<std::vector<int>> GpuNodeState::whole_cards(int units) {
   for (std::size_t i = 0; i < cards_.size(); ++i) {
     free[i] = cards_[i].occupants.empty();
   }
-  return topology_.best_free_set(units, free);
+  return topology_->best_free_set(units, free);
 }
 
 std::optional<std::vector<int>> GpuNodeState::allocate(std::uint64_t process, int units,
@@ -230,6 +238,7 @@ void GpuNodeState::release(std::uint64_t process) {
                           [process](const Occupant& x) { return x.process == process; });
     c.slots_used -= o->slots;
     c.milli_used -= o->milli;
+    c.memory_used -= o->memory;
     c.occupants.erase(o);
   }
   cards_of_.erase(it);
@@ -246,8 +255,9 @@ bool GpuNodeState::set_memory(std::uint64_t process, int card, std::int64_t byte
     throw std::invalid_argument("gpu node: process " + std::to_string(process) +
                                 " is not on card " + std::to_string(card));
   }
+  c.memory_used += bytes - o->memory;
   o->memory = bytes;
-  return memory_used(card) > memory_per_card_;
+  return c.memory_used > memory_per_card_;
 }
 
 std::int64_t GpuNodeState::memory_of(std::uint64_t process, int card) const {
@@ -257,14 +267,6 @@ std::int64_t GpuNodeState::memory_of(std::uint64_t process, int card) const {
     }
   }
   return 0;
-}
-
-std::int64_t GpuNodeState::memory_used(int card) const {
-  std::int64_t sum = 0;
-  for (const Occupant& o : card_at(card).occupants) {
-    sum += o.memory;
-  }
-  return sum;
 }
 
 double GpuNodeState::compute_share(std::uint64_t process, int card) const {

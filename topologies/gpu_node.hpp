@@ -4,6 +4,7 @@
 /// and for GPU-memory OOM. Rules and sources: docs/model-hardware.md, "GPU sharing".
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -49,11 +50,15 @@ std::optional<SharingMode> parse_sharing_mode(std::string_view text);
 /// The name parse_sharing_mode() reads.
 std::string_view to_string(SharingMode mode);
 
-/// Per-card state of one node. Keeps its own copy of the topology (no lifetime coupling).
+/// Per-card state of one node. Shares its (immutable) topology with the other nodes built from
+/// it.
 class GpuNodeState {
  public:
-  /// `memory_per_card` bytes (> 0) on each of topology.gpu_count() cards. Throws
-  /// std::invalid_argument on a bad size or replica count.
+  /// `memory_per_card` bytes (> 0) on each of topology->gpu_count() cards. Throws
+  /// std::invalid_argument on a bad size or replica count, or a null topology.
+  GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_t memory_per_card,
+               GpuSharing sharing);
+  /// The same with its own copy of `topology`.
   GpuNodeState(const Topology& topology, std::int64_t memory_per_card, GpuSharing sharing);
 
   /// Number of physical cards.
@@ -93,8 +98,8 @@ class GpuNodeState {
   bool set_memory(std::uint64_t process, int card, std::int64_t bytes);
   /// Bytes `process` holds on `card` (0 when it is not there).
   std::int64_t memory_of(std::uint64_t process, int card) const;
-  /// Bytes in use on `card` (sum over its processes).
-  std::int64_t memory_used(int card) const;
+  /// Bytes in use on `card` (sum over its processes, kept as they change: constant time).
+  std::int64_t memory_used(int card) const { return card_at(card).memory_used; }
   /// Bytes of one card.
   std::int64_t memory_capacity() const { return memory_per_card_; }
   /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing 1 / (number
@@ -118,13 +123,14 @@ class GpuNodeState {
     std::vector<Occupant> occupants;
     int slots_used = 0;
     int milli_used = 0;
+    std::int64_t memory_used = 0;  // sum of the occupants' memory
   };
   const Card& card_at(int card) const;
   Card& card_at(int card);
   std::optional<std::vector<int>> whole_cards(int units);
   void place(std::uint64_t process, int card, int slots, int milli);
 
-  Topology topology_;
+  std::shared_ptr<const Topology> topology_;
   std::int64_t memory_per_card_;
   GpuSharing sharing_;
   std::vector<Card> cards_;

@@ -232,6 +232,8 @@ class MetricsCache {
   struct Lookup {
     const NodeMetrics* metrics = nullptr;  // null: no usable answer within the timeout
     Duration waited = Duration::zero();    // time spent waiting on a query (0 on a cache hit)
+    // The load vector of `metrics` (load_vector()), computed once per fetch; null until set.
+    std::optional<LoadVector>* load = nullptr;
   };
 
   Lookup get(int index, const std::string& node, const MetricsSource* source, TimePoint now,
@@ -241,7 +243,7 @@ class MetricsCache {
     }
     auto& cached = entries_[static_cast<std::size_t>(index)];
     if (cached && now - cached->fetched_at < ttl_) {
-      return {&cached->metrics, Duration::zero()};
+      return {&cached->metrics, Duration::zero(), &cached->load};
     }
     if (source == nullptr) {
       return {};
@@ -251,14 +253,15 @@ class MetricsCache {
     if (!answer.metrics || answer.latency > timeout) {
       return {nullptr, waited};
     }
-    cached = Entry{std::move(*answer.metrics), now};
-    return {&cached->metrics, waited};
+    cached = Entry{std::move(*answer.metrics), now, std::nullopt};
+    return {&cached->metrics, waited, &cached->load};
   }
 
  private:
   struct Entry {
     NodeMetrics metrics;
     TimePoint fetched_at{};
+    std::optional<LoadVector> load;
   };
   Duration ttl_;
   std::vector<std::optional<Entry>> entries_;
@@ -285,9 +288,14 @@ class LoadView {
         continue;
       }
       available_[i] = true;
-      loads_[i] = args_.estimate_bound_pods
-                      ? load_vector(with_estimated_bound_pods(*r.metrics, info, args_), args_)
-                      : load_vector(*r.metrics, args_);
+      if (args_.estimate_bound_pods) {  // depends on the pods bound since: every cycle
+        loads_[i] = load_vector(with_estimated_bound_pods(*r.metrics, info, args_), args_);
+      } else {  // depends on the fetched metrics alone: once per fetch
+        if (!*r.load) {
+          *r.load = load_vector(*r.metrics, args_);
+        }
+        loads_[i] = **r.load;
+      }
     }
     ctx.latency += waited;
     return missing;

@@ -121,9 +121,8 @@ TEST(SchedulingLoop, TheQueueTakesItsBackOffFromTheConfiguration) {
   // b fails at 10 ms (its first attempt). At 2 s the GPU frees: with the default 1 s initial
   // back-off b's back-off is over and it binds at once; with podInitialBackoffSeconds 5 it waits
   // in the back-off queue until 10 ms + 5 s.
-  for (const auto& [scheduler, expected] :
-       std::map<std::string, TimePoint>{{"default-k8s", TimePoint(2s)},
-                                        {"tests/sim/data/backoff-5s.yaml", TimePoint(5010ms)}}) {
+  for (const auto& [scheduler, expected] : std::map<std::string, TimePoint>{
+           {"default-k8s", TimePoint(2s)}, {"tests/sim/data/backoff-5s.yaml", TimePoint(5010ms)}}) {
     Simulation sim;
     OneNode cluster(sim, 1);
     SchedulingLoop loop(sim, make_scheduler(scheduler, 1), cluster.view, cluster, 10ms, nullptr,
@@ -138,6 +137,96 @@ TEST(SchedulingLoop, TheQueueTakesItsBackOffFromTheConfiguration) {
     ASSERT_EQ(cluster.bound_at.count("b"), 1u) << scheduler;
     EXPECT_EQ(cluster.bound_at.at("b"), expected) << scheduler;
   }
+}
+
+// Fast fail. One GPU, held by "a" from 0 s. Five more one-GPU pods arrive at 0 s; each pop fails
+// (nothing fits) until "a" is deleted at 60 s. The outcome of every cycle (cycle count, bind
+// times) must be the same whether the five are equivalent (equal but for their names and labels:
+// one class, so all but the first failure in one cluster state reuse it) or not (a different env
+// each: five classes, each pod reuses only its own failure).
+struct Outcome {
+  std::map<std::string, TimePoint> bound_at;
+  std::uint64_t cycles = 0;
+  std::uint64_t fast_failed = 0;
+  std::vector<SchedulingEvent> events;
+};
+
+Outcome five_waiting(bool equivalent, const std::string& scheduler = "default-k8s",
+                     bool spread = false) {
+  Simulation sim;
+  OneNode cluster(sim, 1);
+  Signal<SchedulingEvent> signal;
+  Outcome out;
+  signal.connect([&](const SchedulingEvent& e) { out.events.push_back(e); });
+  SchedulingLoop loop(sim, make_scheduler(scheduler, 1), cluster.view, cluster, 10ms, nullptr,
+                      &signal);
+  loop.add(pod("a"));
+  for (int i = 0; i < 5; ++i) {
+    auto p = std::make_shared<PodSpec>(*pod("w" + std::to_string(i)));
+    p->labels["job-name"] = p->name;
+    if (!equivalent) {
+      p->env["I"] = std::to_string(i);
+    }
+    if (spread) {
+      p->topology_spread.push_back(TopologySpreadConstraint{});
+      p->topology_spread.back().max_skew = 1;
+      p->topology_spread.back().topology_key = "kubernetes.io/hostname";
+      p->topology_spread.back().when_unsatisfiable = "ScheduleAnyway";
+    }
+    loop.add(p);
+  }
+  sim.schedule_at(TimePoint(60s), [&] {
+    cluster.view.nodes[0].remove_pod("a");
+    loop.on_cluster_event();
+  });
+  sim.run(TimePoint(400s));
+  out.bound_at = cluster.bound_at;
+  out.cycles = loop.cycles();
+  out.fast_failed = loop.fast_failed_cycles();
+  return out;
+}
+
+TEST(SchedulingLoop, EquivalentPodsFailFastWithTheSameOutcome) {
+  const Outcome fast = five_waiting(true);
+  const Outcome full = five_waiting(false);
+  EXPECT_EQ(fast.bound_at, full.bound_at);
+  EXPECT_EQ(fast.cycles, full.cycles);
+  ASSERT_EQ(fast.events.size(), full.events.size());
+  for (std::size_t i = 0; i < fast.events.size(); ++i) {
+    EXPECT_EQ(fast.events[i].at, full.events[i].at) << i;
+    EXPECT_EQ(fast.events[i].node, full.events[i].node) << i;
+  }
+  // a binds at 0; w0..w4 fail at 10..50 ms (w0 runs the filters, w1..w4 reuse its failure).
+  // The deletion at 60 s moves all five back; w0 binds at 60 s (the cluster changed: filters
+  // run), then w1 fails against the new state at 60.01 s and w2..w4 reuse that failure. Nothing
+  // else frees the GPU, so the four wait for the 5-minute flush: popped again at 360.01 s ..
+  // 360.04 s, in the same cluster state, all four reuse w1's failure.
+  // Five classes: the first two rounds run the filters for every pod (each is the first of its
+  // class in that state); in the flush round w1..w4 each reuse their own failure of 60.0x s.
+  EXPECT_EQ(full.fast_failed, 4u);
+  ASSERT_EQ(fast.bound_at.count("w0"), 1u);
+  EXPECT_EQ(fast.bound_at.at("w0"), TimePoint(60s));
+  EXPECT_EQ(fast.bound_at.size(), 2u);
+  EXPECT_EQ(fast.cycles, 1u + 5u + 5u + 4u);
+  EXPECT_EQ(fast.fast_failed, 4u + 3u + 4u);
+}
+
+TEST(SchedulingLoop, NoFastFailForSpreadTermsOrProfilesThatReadMetrics) {
+  EXPECT_EQ(five_waiting(true, "default-k8s", true).fast_failed, 0u);
+  EXPECT_EQ(five_waiting(true, "load-aware").fast_failed, 0u);
+}
+
+TEST(SchedulingLoop, EquivalenceKeyLeavesOutIdentityOnly) {
+  PodSpec a = *pod("a");
+  a.labels["app"] = "x";
+  PodSpec b = *pod("b");
+  b.namespace_name = "other";
+  EXPECT_EQ(equivalence_key(a), equivalence_key(b));
+  b.requests.gpus = 2;
+  EXPECT_NE(equivalence_key(a), equivalence_key(b)) << "requests matter";
+  b = *pod("b");
+  b.node_selector["zone"] = "z1";
+  EXPECT_NE(equivalence_key(a), equivalence_key(b)) << "node selectors matter";
 }
 
 }  // namespace

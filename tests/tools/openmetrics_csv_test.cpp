@@ -32,10 +32,14 @@ TEST(OpenMetrics, SeedNamesLabelsAndEof) {
   const std::string text = openmetrics_text(false);
   ASSERT_GE(text.size(), 6u);
   EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
-  // Seed 1 of default-k8s, node n1, card 0 at t = 200 s: 20 GiB of 24 GiB in use.
-  EXPECT_NE(text.find("ai_gpu_memory_utilization{gpu_id=\"0\",node=\"n1\",policy=\"default-k8s\","
-                      "seed=\"1\"} 0.8333333333333334 1704067400\n"),
-            std::string::npos);
+  // Seed 1 of default-k8s, node n1, card 0: 20 GiB of 24 GiB in use from its first busy sample
+  // (110 s: wait 100 + 10 x seed) on. Node series are change points: a row at 110 s and one at
+  // the last sample (600 s), none at 200 s where nothing changed.
+  const std::string n1_card0 =
+      "ai_gpu_memory_utilization{gpu_id=\"0\",node=\"n1\",policy=\"default-k8s\",seed=\"1\"} ";
+  EXPECT_NE(text.find(n1_card0 + "0.8333333333333334 1704067310\n"), std::string::npos);
+  EXPECT_NE(text.find(n1_card0 + "0.8333333333333334 1704067800\n"), std::string::npos);
+  EXPECT_EQ(text.find(n1_card0 + "0.8333333333333334 1704067400\n"), std::string::npos);
   EXPECT_NE(text.find("# TYPE ai_nvlink_competition_index gauge"), std::string::npos);
   EXPECT_NE(text.find("ai_storage_await_ms{device=\"data\",node=\"n2\""), std::string::npos);
   // Counters: one OOM kill at 305 s shows from the 310 s sample on.
@@ -93,12 +97,13 @@ TEST(Csv, JobsNodesAndCards) {
   std::ostringstream nodes;
   write_node_series_csv(nodes, result);
   const std::string n = nodes.str();
-  // Header + 2 runs with series x 2 nodes x 61 samples.
-  EXPECT_EQ(std::count(n.begin(), n.end(), '\n'), 1 + 2 * 2 * 61);
+  // Header + 2 runs with series x 2 nodes x 3 change points: the first sample, the first busy
+  // one (the nodes' state changes once), the last sample.
+  EXPECT_EQ(std::count(n.begin(), n.end(), '\n'), 1 + 2 * 2 * 3);
   std::ostringstream cards;
   write_card_series_csv(cards, result);
   const std::string c = cards.str();
-  EXPECT_EQ(std::count(c.begin(), c.end(), '\n'), 1 + 2 * 2 * 61 * 2);
+  EXPECT_EQ(std::count(c.begin(), c.end(), '\n'), 1 + 2 * 2 * 3 * 2);
 }
 
 }  // namespace

@@ -37,7 +37,13 @@ TEST(Recorder, RecordsJobsEventsAndSeries) {
   ASSERT_TRUE(run.series);
   EXPECT_EQ(run.series->t_s.size(), 61u);
   ASSERT_EQ(run.series->nodes.size(), 2u);
-  EXPECT_EQ(run.series->nodes[0].gpu_utilization[20].size(), 2u);
+  // Node series hold change points: the first sample (idle), the first busy one (110 s: wait
+  // 100 + 10 x seed), and the last sample.
+  EXPECT_EQ(run.series->nodes[0].t_s, (std::vector<double>{0.0, 110.0, 600.0}));
+  ASSERT_EQ(run.series->nodes[0].gpu_utilization.size(), 3u);
+  EXPECT_EQ(run.series->nodes[0].gpu_utilization[1].size(), 2u);
+  EXPECT_EQ(run.series->nodes[0].gpu_utilization[1], run.series->nodes[0].gpu_utilization[2]);
+  EXPECT_EQ(run.series->nodes[0].gpus_allocated, (std::vector<int>{0, 2, 2}));
   // At t = 200 s: node utilisations 0.95 and 0.1 -> std-dev 0.425.
   EXPECT_NEAR(*run.series->gpu_util_stddev[20], 0.425, 1e-9);
 }

@@ -58,10 +58,29 @@ TEST(GpuNode, TimeSlicingDistributesReplicasAndSharesMemory) {
   EXPECT_EQ(node.memory_of(5, 1), 0);
   node.release(5);  // the caller kills the process that crossed the line
   EXPECT_EQ(node.memory_used(0), 14 * kGiB);
+  // The card's total follows a process's new allocation (it replaces the old one): 4 GiB.
+  EXPECT_FALSE(node.set_memory(1, 0, 4 * kGiB));
+  EXPECT_EQ(node.memory_used(0), 4 * kGiB);
+  EXPECT_FALSE(node.set_memory(1, 0, 14 * kGiB));
+  EXPECT_EQ(node.memory_used(0), 14 * kGiB);
   EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 1.0);
   // 6 slots are held (processes 1, 2, 3, 4 and two of 6): 10 free, so 11 do not fit.
   EXPECT_EQ(node.free_units(), 10);
   EXPECT_EQ(node.allocate(7, 11, 0), std::nullopt);
+}
+
+TEST(GpuNode, NodesShareOneTopology) {
+  // Two nodes built from one shared topology place independently.
+  const auto t = std::make_shared<const Topology>(preset("a10x4-pcie"));
+  GpuNodeState a(t, 24 * kGiB, GpuSharing{});
+  GpuNodeState b(t, 24 * kGiB, GpuSharing{});
+  EXPECT_EQ(a.allocate(1, 4, 0), (Cards{0, 1, 2, 3}));
+  EXPECT_EQ(b.allocate(1, 2, 0)->size(), 2u);
+  EXPECT_EQ(a.free_units(), 0);
+  EXPECT_EQ(b.free_units(), 2);
+  EXPECT_EQ(t.use_count(), 3);
+  EXPECT_THROW(GpuNodeState(std::shared_ptr<const Topology>{}, kGiB, GpuSharing{}),
+               std::invalid_argument);
 }
 
 TEST(GpuNode, TimeSlicingPackedFillsOneCardFirst) {

@@ -197,17 +197,26 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     std::vector<ChartSeries> util;
     std::vector<ChartSeries> mem;
     for (const auto& n : run->series->nodes) {
-      ChartSeries u{n.node, scaled(n.t_s, unit), {}};
+      // Node series are change points: each value holds until the next, drawn as steps.
+      ChartSeries u{n.node, {}, {}};
       ChartSeries m{n.node, {}, {}};
+      const auto step_to = [](ChartSeries& c, double x, double y) {
+        if (!c.y.empty() && c.y.back() != y) {
+          c.x.push_back(x);
+          c.y.push_back(c.y.back());
+        }
+        c.x.push_back(x);
+        c.y.push_back(y);
+      };
       for (std::size_t i = 0; i < n.t_s.size(); ++i) {
         NodeState state;
         state.gpu_utilization = n.gpu_utilization[i];
         state.gpu_memory_used = n.gpu_memory_used_bytes[i];
         state.gpu_memory_capacity = n.gpu_memory_capacity_bytes;
-        u.y.push_back(metrics::node_gpu_utilization(state).value_or(0.0));
+        const double x = n.t_s[i] / unit.divisor;
+        step_to(u, x, metrics::node_gpu_utilization(state).value_or(0.0));
         if (const auto mu = metrics::node_gpu_memory_utilization(state)) {
-          m.x.push_back(n.t_s[i] / unit.divisor);
-          m.y.push_back(*mu);
+          step_to(m, x, *mu);
         }
       }
       util.push_back(std::move(u));

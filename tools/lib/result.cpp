@@ -710,20 +710,32 @@ void Recorder::on_sample(const ClusterSample& sample) {
     }
     NodeSeries& n = series_.nodes[it->second];
     n.gpu_memory_capacity_bytes = node.gpu_memory_capacity;
-    n.t_s.push_back(t);
-    std::vector<double> util;
+    row_util_.clear();
     for (const double u : node.gpu_utilization) {
-      util.push_back(round6(u));
+      row_util_.push_back(round6(u));
     }
-    n.gpu_utilization.push_back(std::move(util));
-    n.gpu_memory_used_bytes.push_back(node.gpu_memory_used);
-    std::vector<double> nvlink;
+    row_nvlink_.clear();
     for (const double u : node.nvlink_utilization) {
-      nvlink.push_back(round6(u));
+      row_nvlink_.push_back(round6(u));
     }
-    n.nvlink_utilization.push_back(std::move(nvlink));
-    n.nvlink_competition_index.push_back(round6(node.nvlink_competition_index));
-    n.storage_await_ms.push_back(round6(node.storage_await_ms));
+    const double competition = round6(node.nvlink_competition_index);
+    const double await_ms = round6(node.storage_await_ms);
+    // Change points: a node's row is kept only when it differs from its previous one (the value
+    // holds until the node's next t_s; finish() closes every series at the last sample).
+    if (!n.t_s.empty() && n.gpu_utilization.back() == row_util_ &&
+        n.gpu_memory_used_bytes.back() == node.gpu_memory_used &&
+        n.nvlink_utilization.back() == row_nvlink_ &&
+        n.nvlink_competition_index.back() == competition && n.storage_await_ms.back() == await_ms &&
+        n.gpus_allocated.back() == node.gpus_allocated &&
+        n.gpus_allocatable.back() == node.gpus_allocatable) {
+      continue;
+    }
+    n.t_s.push_back(t);
+    n.gpu_utilization.push_back(row_util_);
+    n.gpu_memory_used_bytes.push_back(node.gpu_memory_used);
+    n.nvlink_utilization.push_back(row_nvlink_);
+    n.nvlink_competition_index.push_back(competition);
+    n.storage_await_ms.push_back(await_ms);
     n.gpus_allocated.push_back(node.gpus_allocated);
     n.gpus_allocatable.push_back(node.gpus_allocatable);
   }
@@ -767,6 +779,22 @@ SeedRun Recorder::finish(TimePoint end) const {
   run.attempts = attempts_.finish();
   if (options_.record_series) {
     run.series = series_;
+    // Each node's series ends with a row at the last sample (its last change holds until then).
+    if (!run.series->t_s.empty()) {
+      const double last = run.series->t_s.back();
+      for (NodeSeries& n : run.series->nodes) {
+        if (!n.t_s.empty() && n.t_s.back() < last) {
+          n.t_s.push_back(last);
+          n.gpu_utilization.push_back(n.gpu_utilization.back());
+          n.gpu_memory_used_bytes.push_back(n.gpu_memory_used_bytes.back());
+          n.nvlink_utilization.push_back(n.nvlink_utilization.back());
+          n.nvlink_competition_index.push_back(n.nvlink_competition_index.back());
+          n.storage_await_ms.push_back(n.storage_await_ms.back());
+          n.gpus_allocated.push_back(n.gpus_allocated.back());
+          n.gpus_allocatable.push_back(n.gpus_allocatable.back());
+        }
+      }
+    }
   }
   return run;
 }

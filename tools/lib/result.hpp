@@ -80,7 +80,10 @@ struct EventRecord {
   bool operator==(const EventRecord&) const = default;
 };
 
-/// One node's sampled state over time; every vector has one entry per sample (t_s).
+/// One node's sampled state at its change points: a row at the first sample, then a row only at
+/// a sample where a value differs from the node's previous row (it held until then), and a row
+/// at the run's last sample. Every vector has one entry per t_s (the node's own instants, a subset
+/// of the cluster's).
 struct NodeSeries {
   std::string node;
   /// GPU memory per card, bytes (as last sampled).
@@ -211,6 +214,8 @@ class Recorder {
   std::vector<EventRecord> events_;
   AttemptLog attempts_;
   ClusterSeries series_;
+  std::vector<double> row_util_;  // reused per node and sample
+  std::vector<double> row_nvlink_;
   std::map<std::string, std::size_t, std::less<>> node_index_;
 };
 
