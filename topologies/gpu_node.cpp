@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/engine/checked.hpp"
+
 namespace tidesim {
 
 namespace {
@@ -226,9 +228,11 @@ std::int64_t GpuNodeState::memory_of(std::uint64_t process, int card) const {
 }
 
 std::int64_t GpuNodeState::memory_used(int card) const {
+  // Saturating: each occupant holds 0 to 2^63 - 1 bytes; a sum at the limit is still more than
+  // the card has, which is all an OOM check needs.
   std::int64_t sum = 0;
   for (const Occupant& o : card_at(card).occupants) {
-    sum += o.memory;
+    sum = saturating_add(sum, o.memory);
   }
   return sum;
 }
