@@ -66,7 +66,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
                   "Allowed worsening for other metrics, percent (default 5)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
-  cmd->callback([&ctx, args] { ctx.run = [args] { return run_check(*args); }; });
+  cmd->callback([&ctx, args] {
+    ctx.input = args->result_path;
+    ctx.run = [args] { return run_check(*args); };
+  });
 }
 
 }  // namespace tidesim::cli

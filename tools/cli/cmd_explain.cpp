@@ -232,7 +232,10 @@ void add_explain_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   cmd->add_option("--seed", opts->seed, "Seed of the tie-break stream")->capture_default_str();
-  cmd->callback([&ctx, opts] { ctx.run = [opts] { return run_explain(*opts); }; });
+  cmd->callback([&ctx, opts] {
+    ctx.input = opts->objects;
+    ctx.run = [opts] { return run_explain(*opts); };
+  });
 }
 
 }  // namespace tidesim::cli

@@ -292,14 +292,20 @@ void add_run_command(CLI::App& app, Context& ctx) {
                   "Runs in parallel (default: the machine's cores); results do not depend on it")
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
-  cmd->callback([&ctx, opts] { ctx.run = [opts] { return run(*opts); }; });
+  cmd->callback([&ctx, opts] {
+    ctx.input = opts->scenario;
+    ctx.run = [opts] { return run(*opts); };
+  });
 }
 
 void add_validate_command(CLI::App& app, Context& ctx) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("validate", "Check scenario files without running them");
   cmd->add_option("scenarios", *files, "Scenario files")->required();
-  cmd->callback([&ctx, files] { ctx.run = [files] { return validate(*files); }; });
+  cmd->callback([&ctx, files] {
+    ctx.input = files->size() == 1 ? files->front() : "";
+    ctx.run = [files] { return validate(*files); };
+  });
 }
 
 }  // namespace tidesim::cli
