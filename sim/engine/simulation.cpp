@@ -39,10 +39,15 @@ std::uint64_t Simulation::run(std::optional<TimePoint> until) {
     now_ = at;
     fn();
     ++count;
+    if (interrupt_ != nullptr && count % kInterruptCheckEvents == 0 &&
+        interrupt_->load(std::memory_order_relaxed)) {
+      interrupted_ = true;
+      break;
+    }
   }
-  // Reaching `until` (no event left before it) moves the clock there; stop() leaves it at the
-  // last event.
-  if (until && !stopped_ && now_ < *until) {
+  // Reaching `until` (no event left before it) moves the clock there; stop() and an interrupt
+  // leave it at the last event.
+  if (until && !stopped_ && !interrupted_ && now_ < *until) {
     now_ = *until;
   }
   dispatched_ += count;
