@@ -13,7 +13,7 @@ namespace {
 //   checkpoints = 1 job x 30 d / 30 min = 1,440
 //   events      = 1 submission + 4 x 1 pod + 259,200 x (1 + 1 node) + 1,440 = 519,845
 //   memory      = 1 seed x 1 job x 2,500 + 1 run x 1 job x 14,500 = 17,000 bytes; with series,
-//                 + 1 policy x 259,200 x (1 node x 1,200 + 4 cards x 240) = 559,872,000 more.
+//                 + 1 policy x 259,200 x (1 node x 600 + 4 cards x 120) = 279,936,000 more.
 TEST(RunEstimate, OneJobOnOneNodeByHand) {
   const Scenario s = load_scenario("tests/tools/data/solo.yaml");
   RunPlan plan;
@@ -28,7 +28,7 @@ TEST(RunEstimate, OneJobOnOneNodeByHand) {
   EXPECT_EQ(e.events, 519'845);
   EXPECT_EQ(e.memory_bytes, 17'000);
   plan.series = true;
-  EXPECT_EQ(estimate_run(s, plan).memory_bytes, 17'000 + 559'872'000);
+  EXPECT_EQ(estimate_run(s, plan).memory_bytes, 17'000 + 279'936'000);
   // Telemetry (a load-aware policy): 1 node x 30 d / 10 s agent samples + 30 d / 15 s scrapes
   // = 259,200 + 172,800.
   plan.telemetry = true;
