@@ -63,6 +63,13 @@ KubeNode parse_node(const YAML::Node& node, const std::string& file, const std::
   n.spec.labels = string_map(meta["labels"], file, path + ".metadata.labels");
   n.spec.labels.emplace("kubernetes.io/hostname", n.spec.name);
   n.annotations = string_map(meta["annotations"], file, path + ".metadata.annotations");
+  if (meta["annotations"] && meta["annotations"].IsMap()) {
+    for (const auto& kv : meta["annotations"]) {
+      const std::string key = kv.first.Scalar();
+      n.annotation_places[key] = {location_of(kv.second, file),
+                                  path + ".metadata.annotations." + key};
+    }
+  }
   if (const YAML::Node spec = node["spec"]) {
     if (spec["unschedulable"]) {
       n.spec.unschedulable = spec["unschedulable"].as<std::string>() == "true";
@@ -131,13 +138,20 @@ KubeObjects read_kube_objects(const std::string& path) {
 std::optional<std::pair<NodeMetrics, Duration>> metrics_from_annotations(const KubeNode& node,
                                                                          const std::string& file) {
   const auto& a = node.annotations;
-  const std::string base = "node " + node.spec.name + " annotation ";
+  // An annotation's value and field path, or the file alone for a node built without them.
+  const auto place = [&](const std::string& key) {
+    const auto it = node.annotation_places.find(key);
+    return it != node.annotation_places.end()
+               ? it->second
+               : std::make_pair(SourceLocation{file, 0, 0},
+                                "node " + node.spec.name + " annotation " + key);
+  };
   const auto number = [&](const std::string& key, const std::string& text) {
     double v = 0.0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v) || v < 0) {
-      throw InputError(SourceLocation{file, 0, 0}, base + key,
-                       "expected a non-negative number, got '" + text + "'");
+      const auto [where, field] = place(key);
+      throw InputError(where, field, "expected a non-negative number, got '" + text + "'");
     }
     return v;
   };
@@ -182,7 +196,8 @@ std::optional<std::pair<NodeMetrics, Duration>> metrics_from_annotations(const K
     try {
       latency = parse_duration(it->second);
     } catch (const std::invalid_argument& e) {
-      throw InputError(SourceLocation{file, 0, 0}, base + it->first, e.what());
+      const auto [where, field] = place(it->first);
+      throw InputError(where, field, e.what());
     }
   }
   if (!any) {

@@ -18,6 +18,8 @@ namespace tidesim::policies {
 struct KubeNode {
   NodeSpec spec;
   std::map<std::string, std::string> annotations;
+  /// Where each annotation's value is (file, line, column), and its field path, for errors.
+  std::map<std::string, std::pair<SourceLocation, std::string>> annotation_places;
 };
 
 /// A pod with its binding (spec.nodeName) and phase.

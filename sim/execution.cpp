@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/engine/checked.hpp"
 #include "workloads/memory.hpp"
 
 namespace tidesim {
@@ -186,7 +187,8 @@ bool Execution::apply_memory(int j) {
     ++node.changes;
     // Each worker (one per unit) holds `bytes` on its card.
     for (const auto& [card, workers] : card_counts(pod.cards)) {
-      if (!node.gpus->set_memory(pod.process, card, bytes * workers)) {
+      // bytes <= kMaxWorkerMemoryBytes (2^50), workers <= the pod's units: saturating anyway.
+      if (!node.gpus->set_memory(pod.process, card, saturating_mul(bytes, workers))) {
         continue;
       }
       JobEvent e = run_.event(JobEventKind::kOomKilled, j);
@@ -271,7 +273,13 @@ void Execution::update_rate(int j) {
   run_.sim.cancel(job.finish_event);
   const double remaining = static_cast<double>(job.spec->steps) - job.done;
   if (job.rate > 0) {
-    const Duration left = from_seconds(std::max(0.0, remaining / job.rate)) + Duration(1);
+    // remaining / rate is steps x seconds per step: up to 2^50 steps of a slow step can exceed
+    // the clock's range (from_seconds refuses past 9e18 us). Anything beyond
+    // kMaxInputDuration is after every horizon: the finish goes to the end of time instead.
+    const double seconds = std::max(0.0, remaining / job.rate);
+    const Duration left = seconds < to_seconds(kMaxInputDuration)
+                              ? from_seconds(seconds) + Duration(1)
+                              : Duration::max();
     job.finish_event = run_.sim.schedule_in(left, [this, j] {
       Job& done = run_.jobs[static_cast<std::size_t>(j)];
       advance(done);

@@ -99,6 +99,8 @@ class Run final : public policies::BindTarget {
                                                        telemetry_.get(), &signals.scheduling);
   }
 
+  void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
+
   RunSummary execute() {
     for (std::size_t i = 0; i < ctx_.jobs.size(); ++i) {
       sim_.schedule_at(ctx_.jobs[i].spec->submit_time,
@@ -118,6 +120,7 @@ class Run final : public policies::BindTarget {
     // Close the books: bring running jobs' progress and rates to the end time.
     RunSummary s;
     s.end = sim_.now();
+    s.interrupted = sim_.interrupted();
     execution_.close_books();
     ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     s.events = sim_.dispatched();
@@ -248,8 +251,10 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
 }
 
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
-                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals) {
+                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
+                      const std::atomic<bool>* interrupt) {
   Run run(scenario, workload, policy, seed, signals);
+  run.set_interrupt(interrupt);
   return run.execute();
 }
 

@@ -4,6 +4,7 @@
 /// attempts and restarts; sim/execution.hpp: rates, flows, memory and OOM; sim/observation.hpp:
 /// node agents; sim/telemetry_pipeline.hpp: Prometheus) with the policy's scheduling loop
 /// (policies/scheduling_loop.hpp), and emits the run's signals (sim/api/run_signals.hpp).
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct RunSummary {
   int unfinished = 0;
   /// Jobs whose pods were never all bound.
   int never_started = 0;
+  /// The run was cut short by its interrupt flag (a wall-clock timeout) at `end`.
+  bool interrupted = false;
 };
 
 /// The jobs of one seed and the model catalogue they use.
@@ -46,7 +49,10 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
 std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& jobs);
 
 /// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
+/// When `interrupt` is set by another thread the run stops within a few thousand events
+/// (Simulation::set_interrupt) and the summary says so.
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
-                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals);
+                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
+                      const std::atomic<bool>* interrupt = nullptr);
 
 }  // namespace tidesim

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "sim/engine/checked.hpp"
+
 namespace tidesim {
 
 namespace {

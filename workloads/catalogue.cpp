@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/engine/checked.hpp"
 #include "sim/engine/error.hpp"
 #include "workloads/gpu_models.hpp"
 
@@ -231,18 +232,43 @@ ModelProfile Catalogue::profile(const std::string& model, int batch, const std::
   const std::int64_t per_sample = act != def.activation_bytes_per_sample.end()
                                       ? act->second
                                       : def.activation_bytes_per_sample.begin()->second;
-  p.activation_bytes = per_sample * batch;
+  // Bytes scale with the batch: every product and sum below is checked, and a worker's peak
+  // memory is at most kMaxWorkerMemoryBytes, which keeps every later sum of it (steady + peak,
+  // workers x bytes on a card) far from 2^63 (docs/robustness.md, "Arithmetic").
+  const auto too_big = [&](const std::string& what) {
+    return catalogue_error("batch_size", "model '" + model + "' at batch size " +
+                                             std::to_string(batch) + ": " + what + " exceeds " +
+                                             std::to_string(kMaxWorkerMemoryBytes >> 40) +
+                                             " TiB per worker");
+  };
+  const auto activation = checked_mul(per_sample, batch);
+  if (!activation || *activation > kMaxWorkerMemoryBytes) {
+    throw too_big("activation memory (activation per sample x batch)");
+  }
+  p.activation_bytes = *activation;
   p.workspace_bytes = def.workspace_bytes;
   p.ramp_up = def.ramp_up;
   p.peak.extra_bytes =
       static_cast<std::int64_t>(
           std::llround(def.peak_activation_fraction * static_cast<double>(p.activation_bytes))) +
       def.peak_extra_bytes;
+  std::int64_t total = 0;
+  for (const std::int64_t part :
+       {p.context_bytes, p.model_state_bytes, p.workspace_bytes, p.activation_bytes,
+        std::max<std::int64_t>(p.peak.extra_bytes, 0)}) {
+    const auto sum = checked_add(total, part);
+    if (!sum || *sum > kMaxWorkerMemoryBytes) {
+      throw too_big("peak GPU memory (context + model state + workspace + activations + peak)");
+    }
+    total = *sum;
+  }
   p.peak.period = def.peak_period;
   p.peak.duration = def.peak_duration;
   p.compute_seconds =
       t_ref * (f + (1.0 - f) * static_cast<double>(batch) / static_cast<double>(ref.batch));
-  p.input_bytes = def.input_bytes_per_sample * batch;
+  // input per sample x batch: both at most 2^63 - 1 as read; saturating keeps an absurd size
+  // an absurd (but defined) demand on the data device.
+  p.input_bytes = saturating_mul(def.input_bytes_per_sample, batch);
   p.gradient_bytes = def.gradient_bytes;
   return p;
 }

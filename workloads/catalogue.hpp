@@ -22,6 +22,11 @@ struct MemoryPeak {
   Duration duration{};
 };
 
+/// The most GPU memory one worker of a model profile may need at its peak: 1 PiB (2^50 bytes),
+/// about 5,000 times the largest card of the catalogue. Catalogue::profile refuses more, so the
+/// memory sums of the run (steady + peak, a card's workers) stay far below 2^63.
+inline constexpr std::int64_t kMaxWorkerMemoryBytes = std::int64_t{1} << 50;
+
 /// One model x batch x precision x GPU, per GPU (one data-parallel worker).
 struct ModelProfile {
   /// Catalogue key, GPU name (as asked), precision ("amp" | "fp32") and local batch (samples).
@@ -114,8 +119,8 @@ class Catalogue {
   void add(ModelDefinition def);
 
   /// The profile of `model` at local batch `batch`, `precision` ("fp32" | "amp"), on `gpu`.
-  /// Throws InputError for an unknown model, precision or GPU (listing the known ones) or a
-  /// batch outside [1, max_batch].
+  /// Throws InputError for an unknown model, precision or GPU (listing the known ones), a
+  /// batch outside [1, max_batch], or a peak memory per worker over kMaxWorkerMemoryBytes.
   ModelProfile profile(const std::string& model, int batch, const std::string& precision,
                        const std::string& gpu) const;
 

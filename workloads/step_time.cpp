@@ -4,6 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <fmt/core.h>
+
+#include "sim/engine/error.hpp"
+
 namespace tidesim::workloads {
 
 double ring_allreduce_seconds(std::int64_t bytes, int gpus, double bandwidth) {
@@ -41,6 +45,11 @@ std::int64_t steps_for_duration(Duration duration, double step_seconds) {
     throw std::invalid_argument("step_seconds must be positive");
   }
   const double steps = std::round(to_seconds(duration) / step_seconds);
+  if (!(steps <= static_cast<double>(kMaxJobSteps))) {
+    throw InputError(SourceLocation{}, "duration",
+                     fmt::format("a run time of {} at {:g} s per step is {:g} steps; at most 2^50",
+                                 format_duration(duration), step_seconds, steps));
+  }
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(steps));
 }
 

@@ -46,7 +46,13 @@ double ring_allreduce_seconds(std::int64_t bytes, int gpus, double bandwidth);
 /// condition is out of range (a programming error in the driver, not bad input).
 StepTime step_time(const ModelProfile& profile, const StepConditions& conditions);
 
-/// Steps a job finishes in `duration` at `step_seconds` per step (at least 1).
+/// The most steps a job may have: 2^50 (a scenario's `steps`, a trace's `steps` column, and a
+/// run time converted to steps). The run keeps progress as a double, exact up to 2^53.
+inline constexpr std::int64_t kMaxJobSteps = std::int64_t{1} << 50;
+
+/// Steps a job finishes in `duration` at `step_seconds` per step (at least 1). Throws InputError
+/// (field "duration", no place) when that is more than kMaxJobSteps: a long run time of a very
+/// fast step (the cast to an integer would otherwise be undefined).
 std::int64_t steps_for_duration(Duration duration, double step_seconds);
 
 }  // namespace tidesim::workloads

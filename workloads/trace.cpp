@@ -11,6 +11,7 @@
 #include "sim/engine/statistics.hpp"
 #include "sim/engine/text_file.hpp"
 #include "workloads/csv.hpp"
+#include "workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {
@@ -285,7 +286,7 @@ Trace read_native(const CsvTable& t) {
       throw t.error(r, "precision", "'" + rec.precision + "' is not one of: amp, fp32");
     }
     if (!t.text(r, "steps").empty()) {
-      rec.steps = t.integer(r, "steps", 1, 1LL << 50);
+      rec.steps = t.integer(r, "steps", 1, kMaxJobSteps);
     }
     end = std::max(end, rec.submit + rec.duration.value_or(Duration::zero()));
     trace.records.push_back(std::move(rec));

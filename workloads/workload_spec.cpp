@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <numbers>
 
+#include <fmt/core.h>
+
 #include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 #include "workloads/gpu_models.hpp"
@@ -340,7 +342,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
                   "give exactly one of steps and duration");
   }
   if (has_steps) {
-    job.steps = f.integer("steps", std::nullopt, 1, 1LL << 50);
+    job.steps = f.integer("steps", std::nullopt, 1, kMaxJobSteps);
   }
   if (has_duration) {
     e.duration_seconds =
@@ -554,8 +556,15 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     const SourceLocation where{trace.file, r->line, 0};
     JobSpec job;
     job.name = r->name;
-    job.submit_time = TimePoint(Duration(static_cast<std::int64_t>(
-        std::llround(static_cast<double>(r->submit.count()) * source.time_scale))));
+    // A trace time (up to 1e12 s) x time_scale (up to 1e9) can pass the int64 range, where
+    // llround's result is unspecified: refused past kMaxInputDuration, as durations are.
+    const double submit_us = static_cast<double>(r->submit.count()) * source.time_scale;
+    if (!(submit_us <= static_cast<double>(kMaxInputDuration.count()))) {
+      throw InputError(where, "submit",
+                       fmt::format("submit time x time_scale = {:g} s is beyond {} (1000 years)",
+                                   submit_us * 1e-6, format_duration(kMaxInputDuration)));
+    }
+    job.submit_time = TimePoint(Duration(static_cast<std::int64_t>(std::llround(submit_us))));
     job.replicas = r->pods;
     job.pod_template = source.pod;
     job.pod_template.name = r->name;
@@ -592,6 +601,11 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
         if (!d) {
           throw InputError(where, "duration",
                            "the trace gives no run time; set workload.trace.default_duration");
+        }
+        if (*d > kMaxInputDuration) {
+          throw InputError(where, "duration",
+                           "a run time of " + format_duration(*d) + " is beyond " +
+                               format_duration(kMaxInputDuration) + " (1000 years)");
         }
         job.duration = std::max(*d, Duration(1));
         job.steps = convert(job, *job.duration, catalogue, speed);
@@ -637,7 +651,15 @@ std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
         job.replicas = static_cast<int>((g + per_pod - 1) / per_pod);
       }
       if (e.duration_seconds) {
-        job.duration = from_seconds(e.duration_seconds->sample(rng));
+        // A lognormal with a large mu or sigma and no max can draw any length of time.
+        const double seconds = e.duration_seconds->sample(rng);
+        if (!(seconds <= to_seconds(kMaxInputDuration))) {
+          throw InputError(e.where, "duration",
+                           fmt::format("drew a run time of {:g} s, beyond {} (1000 years); lower "
+                                       "mu or sigma, or set max",
+                                       seconds, format_duration(kMaxInputDuration)));
+        }
+        job.duration = from_seconds(seconds);
         job.steps = convert(job, *job.duration, catalogue, speed);
       }
     } catch (const InputError& err) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <set>
 
+#include "sim/engine/checked.hpp"
+
 namespace tidesim::policies {
 
 ResourceSpec make_resource_spec(std::string name, std::int64_t weight) {
@@ -39,7 +41,9 @@ std::int64_t least_requested_score(std::int64_t requested, std::int64_t capacity
   if (capacity == 0 || requested > capacity) {
     return 0;
   }
-  return (capacity - requested) * kMaxNodeScore / capacity;
+  // 0 <= capacity - requested <= capacity: the quotient is at most 100, but the product
+  // overflows 64 bits once capacity passes 2^63 / 100 (9.2e16 bytes of memory): 128-bit.
+  return mul_div(capacity - requested, kMaxNodeScore, capacity);
 }
 
 std::int64_t most_requested_score(std::int64_t requested, std::int64_t capacity) {
@@ -47,7 +51,7 @@ std::int64_t most_requested_score(std::int64_t requested, std::int64_t capacity)
     return 0;
   }
   requested = std::min(requested, capacity);
-  return requested * kMaxNodeScore / capacity;
+  return mul_div(requested, kMaxNodeScore, capacity);
 }
 
 std::int64_t broken_linear(std::span<const ShapePoint> shape, std::int64_t p) {
@@ -87,9 +91,10 @@ std::int64_t resource_allocation_score(ScoringStrategy strategy,
         break;
       case ScoringStrategy::kRequestedToCapacityRatio: {
         // requested_to_capacity_ratio.go: maxUtilization = 100.
-        const std::int64_t s = requested[i] > allocatable[i]
-                                   ? broken_linear(shape, 100)
-                                   : broken_linear(shape, requested[i] * 100 / allocatable[i]);
+        const std::int64_t s =
+            requested[i] > allocatable[i]
+                ? broken_linear(shape, 100)
+                : broken_linear(shape, mul_div(requested[i], 100, allocatable[i]));
         if (s > 0) {
           node_score += s * w;
           weight_sum += w;
@@ -220,7 +225,10 @@ void gather(const NodeInfo& info, const Resources& pod_request, bool use_request
     }
     alloc[i] = a;
     // Scalar resources count the node's real requests (ScalarResources), cpu/memory the chosen set.
-    req[i] = (scalar ? amount_of(info.requested, s) : amount_of(node_requested, s)) + pod_amount;
+    // Saturating: a node's requests plus a pod's need not fit in 64 bits (a sum at the limit
+    // still reads as more than any allocatable).
+    req[i] = saturating_add(scalar ? amount_of(info.requested, s) : amount_of(node_requested, s),
+                            pod_amount);
   }
 }
 

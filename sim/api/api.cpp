@@ -3,26 +3,34 @@
 #include <algorithm>
 #include <charconv>
 
+#include "sim/engine/checked.hpp"
+
 namespace tidesim {
 
+// Saturating: every amount read is within [0, 2^63 - 1] (sim/api/quantity.hpp), but sums over
+// containers, pods and a node's bound pods are not bounded by the input rules. A sum that
+// saturates at 2^63 - 1 still exceeds every allocatable, so the Fit filter refuses such a pod
+// as it would with exact arithmetic (docs/robustness.md, "Arithmetic").
 Resources& Resources::operator+=(const Resources& o) {
-  cpu_milli += o.cpu_milli;
-  memory_bytes += o.memory_bytes;
-  gpus += o.gpus;
-  gpu_milli += o.gpu_milli;
+  cpu_milli = saturating_add(cpu_milli, o.cpu_milli);
+  memory_bytes = saturating_add(memory_bytes, o.memory_bytes);
+  gpus = saturating_add(gpus, o.gpus);
+  gpu_milli = saturating_add(gpu_milli, o.gpu_milli);
   for (const auto& [name, value] : o.extended) {
-    extended[name] += value;
+    auto& mine = extended[name];
+    mine = saturating_add(mine, value);
   }
   return *this;
 }
 
 Resources& Resources::operator-=(const Resources& o) {
-  cpu_milli -= o.cpu_milli;
-  memory_bytes -= o.memory_bytes;
-  gpus -= o.gpus;
-  gpu_milli -= o.gpu_milli;
+  cpu_milli = saturating_sub(cpu_milli, o.cpu_milli);
+  memory_bytes = saturating_sub(memory_bytes, o.memory_bytes);
+  gpus = saturating_sub(gpus, o.gpus);
+  gpu_milli = saturating_sub(gpu_milli, o.gpu_milli);
   for (const auto& [name, value] : o.extended) {
-    extended[name] -= value;
+    auto& mine = extended[name];
+    mine = saturating_sub(mine, value);
   }
   return *this;
 }

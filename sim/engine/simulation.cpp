@@ -8,7 +8,11 @@ EventId Simulation::schedule_in(Duration delay, EventQueue::Callback fn) {
   if (delay < Duration::zero()) {
     throw std::logic_error("negative delay scheduled");
   }
-  return queue_.schedule(now_ + delay, std::move(fn));
+  // Saturating: a delay computed from a rate (a job's remaining steps / its speed) can exceed
+  // what is left of the clock's range; such an event lands at the end of time, after any
+  // horizon, instead of overflowing.
+  const TimePoint at = delay > TimePoint::max() - now_ ? TimePoint::max() : now_ + delay;
+  return queue_.schedule(at, std::move(fn));
 }
 
 EventId Simulation::schedule_at(TimePoint at, EventQueue::Callback fn) {
@@ -35,10 +39,15 @@ std::uint64_t Simulation::run(std::optional<TimePoint> until) {
     now_ = at;
     fn();
     ++count;
+    if (interrupt_ != nullptr && count % kInterruptCheckEvents == 0 &&
+        interrupt_->load(std::memory_order_relaxed)) {
+      interrupted_ = true;
+      break;
+    }
   }
-  // Reaching `until` (no event left before it) moves the clock there; stop() leaves it at the
-  // last event.
-  if (until && !stopped_ && now_ < *until) {
+  // Reaching `until` (no event left before it) moves the clock there; stop() and an interrupt
+  // leave it at the last event.
+  if (until && !stopped_ && !interrupted_ && now_ < *until) {
     now_ = *until;
   }
   dispatched_ += count;

@@ -1,6 +1,7 @@
 #pragma once
 /// The simulation: a clock, a future event list and the run's seed. An ordinary object passed
 /// by reference; two can live in one process.
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -38,6 +39,12 @@ class Simulation {
   std::uint64_t run(std::optional<TimePoint> until = std::nullopt);
   /// Makes run() return after the current event.
   void stop() { stopped_ = true; }
+  /// A flag another thread may set (a wall-clock timeout): run() checks it every
+  /// kInterruptCheckEvents events and returns early, with interrupted() true, once it is set.
+  /// Checking it changes no result of a run that is not interrupted.
+  void set_interrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
+  bool interrupted() const { return interrupted_; }
+  static constexpr std::uint64_t kInterruptCheckEvents = 4096;
 
   /// The stream of component `name` for this run's seed.
   RandomStream stream(std::string_view name) const { return RandomStream(seed_, name); }
@@ -51,6 +58,8 @@ class Simulation {
   TimePoint now_{};
   EventQueue queue_;
   bool stopped_ = false;
+  const std::atomic<bool>* interrupt_ = nullptr;
+  bool interrupted_ = false;
   std::uint64_t dispatched_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -73,7 +74,9 @@ Duration parse_duration(std::string_view text) {
       throw std::invalid_argument("'" + original +
                                   "' is not a duration (expected e.g. 10s, 250ms, 6h)");
     }
-    const double value = std::stod(std::string(text.substr(0, i)));
+    // strtod, not stod: 400 digits give HUGE_VAL (refused as out of range below) instead of
+    // std::out_of_range escaping from a parser.
+    const double value = std::strtod(std::string(text.substr(0, i)).c_str(), nullptr);
     text.remove_prefix(i);
     const Unit* unit = nullptr;
     for (const auto& u : kUnits) {
@@ -96,8 +99,9 @@ Duration parse_duration(std::string_view text) {
   if (!any) {
     throw std::invalid_argument("'" + original + "' is not a duration");
   }
-  if (total > 9.0e18) {
-    throw std::invalid_argument("'" + original + "' is out of range");
+  if (!(total <= static_cast<double>(kMaxInputDuration.count()))) {
+    throw std::invalid_argument("'" + original + "' is out of range (at most " +
+                                format_duration(kMaxInputDuration) + ", 1000 years)");
   }
   const auto micros = static_cast<std::int64_t>(std::llround(total));
   return Duration(negative ? -micros : micros);

@@ -23,9 +23,16 @@ struct SimClock {
 /// An instant of simulated time, measured from the start of the run.
 using TimePoint = SimClock::time_point;
 
+/// The longest duration any input may give: 1000 years of 365.25 days (3.16e16 us). Runs,
+/// arrivals, job run times and the memory model add a few such durations and their multiples
+/// up to the horizon; with every one at most 1000 years those sums stay below 2^63 us
+/// (292,000 years), so the clock cannot overflow (docs/robustness.md, "Arithmetic").
+inline constexpr Duration kMaxInputDuration = std::chrono::hours(24 * 365'250);
+
 /// Parses a duration with a unit suffix: "250us" (or "250µs"), "250ms", "10s", "5m" or "5min",
 /// "6h", "2d", decimals allowed ("1.5h"), and sums such as "1h30m". A bare number is an error (a
-/// unit is required). Throws std::invalid_argument with a message naming the problem.
+/// unit is required). Throws std::invalid_argument with a message naming the problem, also for a
+/// duration longer than kMaxInputDuration either way.
 Duration parse_duration(std::string_view text);
 
 /// Formats a duration with the largest units that keep it exact: "10s", "250ms", "1h30m", "0s".

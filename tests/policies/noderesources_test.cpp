@@ -1,6 +1,8 @@
 // NodeResourcesFit / BalancedAllocation / sampling: Kubernetes' own examples.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "policies/plugins/noderesources.hpp"
 #include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
@@ -65,6 +67,49 @@ TEST(NodeResources, ScoreFunctions) {
   const std::int64_t req[] = {2, 1, 3};
   const std::int64_t alloc[] = {4, 4, 4};
   EXPECT_EQ(balanced_resource_score(req, alloc), 79);
+}
+
+// Capacities near 2^63 (memory of a node read as 8Ei - 1 bytes): `x * 100` overflowed 64 bits
+// (undefined; UBSan aborts) once x passed 2^63 / 100. The scores are Kubernetes' formulas with
+// the product kept in 128 bits; M = 2^63 - 1.
+TEST(NodeResources, ScoresOfHugeCapacitiesDoNotOverflow) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(least_requested_score(0, kMax), 100);  // M * 100 / M
+  EXPECT_EQ(least_requested_score(kMax / 2 + 1, kMax),
+            49);  // (M - 2^62) = 2^62 - 1: just under half
+  EXPECT_EQ(most_requested_score(kMax, kMax), 100);
+  EXPECT_EQ(most_requested_score(kMax / 2, kMax), 49);  // (2^62 - 1) / (2^63 - 1) < 1/2
+  // RequestedToCapacityRatio: utilisation floor(2^62 * 100 / M) = 50 (just over half) on the
+  // identity shape (scores already scaled to 0-100).
+  const ResourceSpec spec[] = {make_resource_spec("memory", 1)};
+  const ShapePoint shape[] = {{0, 0}, {100, 100}};
+  const std::int64_t req[] = {std::int64_t{1} << 62};
+  const std::int64_t alloc[] = {kMax};
+  EXPECT_EQ(resource_allocation_score(ScoringStrategy::kRequestedToCapacityRatio, spec, shape, req,
+                                      alloc),
+            50);
+}
+
+// Through the scheduler: a node of cpu 4000m and memory M = 2^63 - 1 already holds a pod of
+// cpu 1000m and memory M - 100. The incoming pod asks cpu 1000m and no memory, so Fit's filter
+// lets it through, but its score counts the non-zero default of 200Mi: the node's memory
+// (M - 100) + 200Mi passed 2^63 (signed overflow). Now it stops at M: memory scores
+// (M - M) * 100 / M = 0, cpu (4000 - 2000) * 100 / 4000 = 50, LeastAllocated (50 + 0) / 2 = 25.
+// An empty twin node (scoring needs two feasible nodes) scores cpu 75 and memory
+// floor((M - 200Mi) * 100 / M) = 99: (75 + 99) / 2 = 87, and wins.
+TEST(NodeResources, NodeRequestsPlusThePodsSaturateInTheScore) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  ClusterView c;
+  c.nodes = {make_node("node1", 4000, kMax), make_node("node2", 4000, kMax)};
+  c.nodes[0].add_pod(make_pod("held", 1000, kMax - 100));
+  auto s = make_scheduler("default-k8s", 1);
+  s->set_record_details(true);
+  const auto r = s->schedule_one(*make_pod("p", 1000, 0), c, nullptr, TimePoint{});
+  ASSERT_EQ(r.node, 1);
+  ASSERT_EQ(r.details.size(), 2u);
+  ASSERT_NE(score_of(r.details[0], "NodeResourcesFit"), nullptr);
+  EXPECT_EQ(score_of(r.details[0], "NodeResourcesFit")->raw, 25);
+  EXPECT_EQ(score_of(r.details[1], "NodeResourcesFit")->raw, 87);
 }
 
 // RequestedToCapacityRatio with shape (0,0) (100,10): score = utilisation. cpu 75, memory 50:

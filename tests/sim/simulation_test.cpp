@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <vector>
 
@@ -64,6 +65,32 @@ TEST(Simulation, TwoSimulationsAreIndependent) {
   a.run();
   EXPECT_EQ(fa, 1);
   EXPECT_EQ(b.now(), TimePoint{});
+}
+
+// A wall-clock timeout sets the interrupt flag from another thread; the run checks it every
+// kInterruptCheckEvents (4096) events. Here it is set before the run: 10,000 events one second
+// apart stop after the 4096th, at 4096 s, and the clock stays there (not at `until`).
+TEST(Simulation, AnInterruptStopsTheRunAtTheNextCheck) {
+  Simulation sim;
+  int fired = 0;
+  for (int i = 1; i <= 10'000; ++i) {
+    sim.schedule_in(std::chrono::seconds(i), [&] { ++fired; });
+  }
+  std::atomic<bool> flag{true};
+  sim.set_interrupt(&flag);
+  sim.run(TimePoint(std::chrono::hours(10)));
+  EXPECT_TRUE(sim.interrupted());
+  EXPECT_EQ(fired, 4096);
+  EXPECT_EQ(sim.now(), TimePoint(std::chrono::seconds(4096)));
+  // Unset, the same kind of run goes to its end.
+  Simulation other;
+  std::atomic<bool> unset{false};
+  other.set_interrupt(&unset);
+  for (int i = 1; i <= 10'000; ++i) {
+    other.schedule_in(std::chrono::seconds(i), [] {});
+  }
+  EXPECT_EQ(other.run(), 10'000u);
+  EXPECT_FALSE(other.interrupted());
 }
 
 }  // namespace

@@ -143,5 +143,33 @@ TEST(Catalogue, TracedModelFromMeasurements) {
   EXPECT_NE(message_of([&] { c.add(empty); }).find("at least one throughput"), std::string::npos);
 }
 
+// A worker's memory grows with the batch: activation per sample x batch and the sum of the
+// parts overflowed int64 for large inputs (2^62 x 4 = 2^64). Catalogue::profile checks both and
+// refuses more than kMaxWorkerMemoryBytes = 2^50 (1024 TiB).
+TEST(Catalogue, WorkerMemoryBeyondTheBoundIsRefused) {
+  Catalogue c;
+  ModelDefinition d;
+  d.name = "huge";
+  d.context_bytes = 300 * kMiB;
+  d.model_state_bytes = 2 * kGiB;
+  d.activation_bytes_per_sample = {{"amp", std::int64_t{1} << 62}};
+  d.gradient_bytes = 1;
+  d.throughputs = {{"A10", "amp", 32, 160.0, "measured"}};
+  c.add(d);
+  EXPECT_EQ(message_of([&] { c.profile("huge", 4, "amp", "A10"); }),
+            "batch_size: model 'huge' at batch size 4: activation memory (activation per sample "
+            "x batch) exceeds 1024 TiB per worker");
+  // 2^40 per sample x 1024 = 2^50 exactly: allowed alone, but with the context and model state
+  // on top the peak passes 2^50.
+  ModelDefinition e = d;
+  e.name = "edge";
+  e.activation_bytes_per_sample = {{"amp", std::int64_t{1} << 40}};
+  c.add(e);
+  EXPECT_EQ(message_of([&] { c.profile("edge", 1024, "amp", "A10"); }),
+            "batch_size: model 'edge' at batch size 1024: peak GPU memory (context + model state "
+            "+ workspace + activations + peak) exceeds 1024 TiB per worker");
+  EXPECT_EQ(c.profile("edge", 512, "amp", "A10").activation_bytes, std::int64_t{1} << 49);
+}
+
 }  // namespace
 }  // namespace tidesim::workloads

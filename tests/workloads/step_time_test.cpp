@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "tests/common/errors.hpp"
+
 namespace tidesim::workloads {
 namespace {
 
@@ -54,6 +56,11 @@ TEST(StepTime, RejectsImpossibleConditions) {
 TEST(StepTime, StepsForDuration) {
   EXPECT_EQ(steps_for_duration(100s, 0.25), 400);
   EXPECT_EQ(steps_for_duration(1s, 10.0), 1);  // at least one step
+  // 1000 years (3.16e10 s) at 1 ns per step is 3.16e19 steps, past 2^63: the cast to int64 was
+  // undefined; now refused (at most 2^50 steps, the bound of a scenario's `steps`).
+  EXPECT_EQ(test::message_of([] { steps_for_duration(kMaxInputDuration, 1e-9); }),
+            "duration: a run time of 365250d at 1e-09 s per step is 3.15576e+19 steps; at most "
+            "2^50");
 }
 
 }  // namespace

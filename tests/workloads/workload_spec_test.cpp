@@ -205,5 +205,33 @@ TEST(WorkloadSpec, OutOfRangeCountsAndIntervalsAreRefused) {
       "least 1s");
 }
 
+// Products of validated values (issue 16, "durations x steps x replica products"): a trace time
+// of 1e12 s (its column's limit) at time_scale 1e9 (its limit) is 1e21 s, whose microseconds
+// llround turned into an unspecified number; a lognormal of mu 100 draws about e^100 s, which
+// from_seconds refused with std::invalid_argument and no place (exit 1). Both are now refused
+// with the place, against the 1000-year bound on every duration.
+TEST(WorkloadSpec, ProductsOfValidatedValuesAreRefusedWithTheirPlace) {
+  const std::string dir = std::filesystem::temp_directory_path() / "tidesim_wl_products";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/t.csv") << "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli\n"
+                                   "x,1000000000000,10,1,1,0\n";
+  const auto scaled = parse(
+      "workload:\n  trace: {file: t.csv, model: resnet50, batch_size: 64, time_scale: 1e9}\n", dir);
+  RandomStream rng(1, "w");
+  EXPECT_EQ(message_of([&] { generate_jobs(scaled, rng, {.gpu = "A10"}); }),
+            dir +
+                "/t.csv:2: submit: submit time x time_scale = 1e+21 s is beyond 365250d "
+                "(1000 years)");
+  const auto drawn = parse(
+      "workload:\n  arrivals: {process: burst, count: 1}\n"
+      "  jobs:\n  - model: resnet50\n    batch_size: 64\n"
+      "    duration: {distribution: lognormal, mu: 100, sigma: 0.001}\n");
+  const std::string m = message_of([&] { generate_jobs(drawn, rng, {.gpu = "A10"}); });
+  EXPECT_EQ(m.rfind("s.yaml:4:5: workload.jobs.job: drew a run time of 2.6", 0), 0u) << m;
+  EXPECT_NE(m.find("s, beyond 365250d (1000 years); lower mu or sigma, or set max"),
+            std::string::npos)
+      << m;
+}
+
 }  // namespace
 }  // namespace tidesim::workloads

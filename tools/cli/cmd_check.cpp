@@ -65,7 +65,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--default-tolerance", args->default_tolerance,
                   "PCT: allowed worsening for other metrics, percent (default 5; 5 or 5%)");
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
-  cmd->callback([&ctx, args] { ctx.run = [args] { return run_check(*args); }; });
+  cmd->callback([&ctx, args] {
+    ctx.input = args->result_path;
+    ctx.run = [args] { return run_check(*args); };
+  });
 }
 
 }  // namespace tidesim::cli

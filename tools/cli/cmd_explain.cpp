@@ -235,7 +235,10 @@ void add_explain_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", opts->seed, "Seed of the tie-break stream")
       ->capture_default_str()
       ->check(non_negative_integer());
-  cmd->callback([&ctx, opts] { ctx.run = [opts] { return run_explain(*opts); }; });
+  cmd->callback([&ctx, opts] {
+    ctx.input = opts->objects;
+    ctx.run = [opts] { return run_explain(*opts); };
+  });
 }
 
 }  // namespace tidesim::cli

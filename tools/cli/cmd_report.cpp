@@ -166,7 +166,10 @@ void add_report_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-reference", args->no_reference, "Leave out the reference column");
   cmd->add_flag("--seed-reference", args->seed_reference,
                 "Use the seed's published figures as the reference column");
-  cmd->callback([&ctx, args] { ctx.run = [args] { return run_report(*args); }; });
+  cmd->callback([&ctx, args] {
+    ctx.input = args->result_path;
+    ctx.run = [args] { return run_report(*args); };
+  });
 }
 
 }  // namespace tidesim::cli

@@ -4,17 +4,25 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "policies/config.hpp"
 #include "policies/scheduler.hpp"
 #include "sim/engine/text_file.hpp"
+#include "sim/engine/time.hpp"
+#include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 #include "sim/run.hpp"
+#include "sim/run_estimate.hpp"
 #include "sim/scenario.hpp"
 #include "sim/scenario_override.hpp"
 #include "tidesim/version.hpp"
@@ -45,13 +53,63 @@ struct RunOptions {
   std::string output;
   int threads = 0;
   bool no_reference = false;
+  // Resource guards (docs/robustness.md): budgets of the estimate, --force, and a wall-clock
+  // limit for the whole command.
+  std::string max_events;
+  std::string max_memory;
+  bool force = false;
+  std::string timeout;
 };
+
+// A positive count written as an integer or in exponent form ("1000000", "1e9").
+std::int64_t parse_count(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(v >= 1 && v <= 9e18) || v != std::floor(v)) {
+    throw std::invalid_argument("'" + text + "' is not a count in [1, 9e18]");
+  }
+  return static_cast<std::int64_t>(v);
+}
+
+// Refuses (exit 2) a run whose estimate passes its budget, unless --force.
+void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, std::size_t seeds,
+                  const RunOptions& o) {
+  RunBudget budget;
+  const auto read = [](const std::string& flag, const std::string& text, auto parse) {
+    try {
+      return parse(text);
+    } catch (const std::exception& e) {
+      throw InputError(SourceLocation{}, flag, e.what());
+    }
+  };
+  if (!o.max_events.empty()) {
+    budget.events = read("--max-events", o.max_events, parse_count);
+  }
+  if (!o.max_memory.empty()) {
+    budget.memory_bytes =
+        read("--max-memory", o.max_memory, [](const std::string& t) { return parse_bytes(t); });
+  }
+  RunPlan plan;
+  plan.seeds = static_cast<std::int64_t>(seeds);
+  plan.policies = static_cast<std::int64_t>(policies.size());
+  plan.series = !o.output.empty();
+  for (const auto& p : policies) {
+    plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
+  }
+  const std::string problem = budget_problem(estimate_run(s, plan), budget);
+  if (!problem.empty() && !o.force) {
+    throw InputError(SourceLocation{s.path, 0, 0}, "", problem);
+  }
+  if (!problem.empty()) {
+    std::cerr << "tidesim: warning: " << s.path << ": " << problem << "\n";
+  }
+}
 
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
 // results: they are stored by index, in policy order then seed order.
 app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
                        const std::vector<std::uint64_t>& seeds, const std::vector<Workload>& jobs,
-                       int threads, bool series) {
+                       int threads, bool series, std::optional<Duration> timeout) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
   std::atomic<std::size_t> next{0};
@@ -60,8 +118,25 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   std::exception_ptr error;
   auto progress = app::ProgressReporter::for_stderr();
   std::mutex progress_mutex;
+  // --timeout: a watchdog sets `expired` at the deadline; every run checks it between events
+  // (Simulation::set_interrupt) and stops, and no further run starts.
+  std::atomic<bool> expired{false};
+  std::mutex watchdog_mutex;
+  std::condition_variable watchdog_wake;
+  bool all_done = false;
+  std::thread watchdog;
+  if (timeout) {
+    watchdog = std::thread([&] {
+      std::unique_lock lock(watchdog_mutex);
+      if (!watchdog_wake.wait_for(lock, std::chrono::microseconds(timeout->count()),
+                                  [&] { return all_done; })) {
+        expired = true;
+      }
+    });
+  }
+  std::string cut;  // the first run the timeout stopped, for the message
   auto worker = [&] {
-    for (std::size_t k = next++; k < total; k = next++) {
+    for (std::size_t k = next++; k < total && !expired; k = next++) {
       const auto& policy = policies[k / seeds.size()];
       const std::size_t si = k % seeds.size();
       try {
@@ -72,7 +147,16 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
         app::Recorder recorder(policy.name, seeds[si], options);
         RunSignals signals;
         recorder.attach(signals);
-        const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals);
+        const RunSummary summary =
+            run_policy(s, jobs[si], policy, seeds[si], signals, timeout ? &expired : nullptr);
+        if (summary.interrupted) {
+          const std::lock_guard lock(error_mutex);
+          if (cut.empty()) {
+            cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
+                              format_duration(summary.end.time_since_epoch()));
+          }
+          continue;
+        }
         runs[k] = recorder.finish(summary.end);
       } catch (...) {
         const std::lock_guard lock(error_mutex);
@@ -94,9 +178,22 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   for (auto& t : pool) {
     t.join();
   }
+  if (watchdog.joinable()) {
+    {
+      const std::lock_guard lock(watchdog_mutex);
+      all_done = true;
+    }
+    watchdog_wake.notify_all();
+    watchdog.join();
+  }
   progress.finish();
   if (error) {
     std::rethrow_exception(error);
+  }
+  if (expired) {
+    throw std::runtime_error(fmt::format(
+        "--timeout {} reached: {} of {} runs finished{}; no result written",
+        format_duration(*timeout), done.load(), total, cut.empty() ? "" : ", " + cut + " was cut"));
   }
   app::RunResult result;
   std::vector<std::string> names;
@@ -185,12 +282,25 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  std::optional<Duration> timeout;
+  if (!o.timeout.empty()) {
+    try {
+      timeout = parse_duration(o.timeout);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(SourceLocation{}, "--timeout", e.what());
+    }
+    if (*timeout <= Duration::zero()) {
+      throw InputError(SourceLocation{}, "--timeout", "'" + o.timeout + "' must be positive");
+    }
+  }
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
                       ? o.threads
                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout);
   }
+  // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
+  check_budget(s, policies, seeds.size(), o);
   std::vector<Workload> jobs(seeds.size());
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     jobs[i] = make_jobs(s, seeds[i]);
@@ -205,7 +315,7 @@ int run(const RunOptions& o) {
                           ? o.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto t0 = std::chrono::steady_clock::now();
-  app::RunResult result = run_all(s, policies, seeds, jobs, threads, !o.output.empty());
+  app::RunResult result = run_all(s, policies, seeds, jobs, threads, !o.output.empty(), timeout);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance =
       app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
@@ -320,18 +430,32 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--output", opts->output,
                   "Also write result.json, jobs.csv, nodes.csv, cards.csv and metrics.om.txt "
                   "(OpenMetrics) into this folder; time series are recorded for the first seed");
+  cmd->add_option("--max-events", opts->max_events,
+                  "Refuse a run estimated at more events than this (default 1e9; "
+                  "docs/robustness.md)");
+  cmd->add_option("--max-memory", opts->max_memory,
+                  "Refuse a run estimated to need more memory than this (default 16GiB)");
+  cmd->add_flag("--force", opts->force, "Run even when the estimate is over a budget");
+  cmd->add_option("--timeout", opts->timeout,
+                  "Stop after this much wall-clock time (e.g. 10m), exit 1, write nothing");
   cmd->add_option("--threads", opts->threads,
                   "Runs in parallel (default: the machine's cores); results do not depend on it")
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
-  cmd->callback([&ctx, opts] { ctx.run = [opts] { return run(*opts); }; });
+  cmd->callback([&ctx, opts] {
+    ctx.input = opts->scenario;
+    ctx.run = [opts] { return run(*opts); };
+  });
 }
 
 void add_validate_command(CLI::App& app, Context& ctx) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("validate", "Check scenario files without running them");
   cmd->add_option("scenarios", *files, "Scenario files")->required();
-  cmd->callback([&ctx, files] { ctx.run = [files] { return validate(*files); }; });
+  cmd->callback([&ctx, files] {
+    ctx.input = files->size() == 1 ? files->front() : "";
+    ctx.run = [files] { return validate(*files); };
+  });
 }
 
 }  // namespace tidesim::cli

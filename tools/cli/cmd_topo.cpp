@@ -142,6 +142,7 @@ void add_topo_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--gpu", opts->gpu,
                   "GPU model of a parsed file (sets NVLink and PCIe link figures)");
   cmd->callback([&ctx, opts] {
+    ctx.input = opts->source;
     ctx.run = [opts] {
       TopologyParams params;
       if (!opts->gpu.empty()) {

@@ -110,6 +110,7 @@ void add_trace_command(CLI::App& app, Context& ctx) {
   stats->add_option("--from", opts->from, "Input format: auto, openb, philly, native")
       ->check(CLI::IsMember({"auto", "openb", "philly", "native"}));
   stats->callback([&ctx, opts] {
+    ctx.input = opts->file;
     ctx.run = [opts] {
       const auto trace =
           workloads::read_trace(opts->file, workloads::parse_trace_format(opts->from, "--from"));
@@ -130,6 +131,7 @@ void add_trace_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"auto", "openb", "philly", "native"}));
   convert->add_option("--to", opts->to, "Output format (native)")->check(CLI::IsMember({"native"}));
   convert->callback([&ctx, opts] {
+    ctx.input = opts->in;
     ctx.run = [opts] {
       const auto trace =
           workloads::read_trace(opts->in, workloads::parse_trace_format(opts->from, "--from"));

@@ -5,12 +5,16 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace tidesim::cli {
 
 struct Context {
   /// Set by the chosen subcommand's callback; returns the exit code.
   std::function<int()> run;
+  /// The input file the chosen subcommand reads (its positional argument), set by its callback:
+  /// main names it in the message of a parse exception that escaped without its file.
+  std::string input;
 };
 
 void add_run_command(CLI::App& app, Context& ctx);

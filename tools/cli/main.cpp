@@ -3,11 +3,31 @@
 #include <yaml-cpp/yaml.h>
 
 #include <exception>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
 
 #include "sim/engine/error.hpp"
 #include "tidesim/version.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
+
+namespace {
+
+// "FILE: " for the command's input, or "" when it has none (docs/robustness.md, "One error
+// path"). Messages are shortened the way InputError shortens them (a 20,000-character token
+// would make them unreadable).
+std::string file_prefix(const tidesim::cli::Context& ctx) {
+  return ctx.input.empty() ? std::string() : tidesim::shorten_tokens(ctx.input) + ": ";
+}
+
+int input_error(const std::string& message) {
+  fmt::print(stderr, "tidesim: error: {}\n", tidesim::shorten_tokens(message));
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"tidesim: a discrete-event simulator of GPU clusters running AI training jobs"};
@@ -31,17 +51,34 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  // Every reader throws InputError with its place. The other parse exceptions below are a last
+  // resort for one that escaped a reader: they concern input, so they exit 2, naming the
+  // command's input file and whatever place the exception knows.
   try {
     return ctx.run ? ctx.run() : 2;
   } catch (const tidesim::InputError& e) {
-    fmt::print(stderr, "tidesim: error: {}\n", e.what());
+    fmt::print(stderr, "tidesim: error: {}\n", e.what());  // already shortened
     return 2;
   } catch (const YAML::Exception& e) {
-    // Only input is read with yaml-cpp; every reader wraps itself in yaml_guard (which names the
-    // file), so this is a last resort with the line and column alone.
-    fmt::print(stderr, "tidesim: error: line {}, column {}: YAML: {}\n", e.mark.line + 1,
-               e.mark.column + 1, e.msg);
-    return 2;
+    if (e.mark.is_null()) {
+      return input_error(file_prefix(ctx) + "YAML: " + e.msg);
+    }
+    return input_error(fmt::format("{}{}:{}: YAML: {}",
+                                   ctx.input.empty() ? "line " : ctx.input + ":", e.mark.line + 1,
+                                   e.mark.column + 1, e.msg));
+  } catch (const nlohmann::json::parse_error& e) {
+    return input_error(
+        fmt::format("{}not valid JSON at byte {}: {}", file_prefix(ctx), e.byte, e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    return input_error(file_prefix(ctx) + "JSON: " + e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    const std::string path = e.path1().empty() ? ctx.input : e.path1().string();
+    return input_error((path.empty() ? "" : path + ": ") + e.code().message());
+  } catch (const std::out_of_range& e) {
+    // std::stod / std::stoll on a number past the type's range, std::from_chars users.
+    return input_error(file_prefix(ctx) + "out of range: " + e.what());
+  } catch (const std::invalid_argument& e) {
+    return input_error(file_prefix(ctx) + e.what());
   } catch (const std::exception& e) {
     fmt::print(stderr, "tidesim: failed: {}\n", e.what());
     return 1;
