@@ -1,21 +1,18 @@
 #include "sim/fill_experiment.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
 
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/registry.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/go_rand.hpp"
+#include "sim/engine/parallel.hpp"
 #include "sim/engine/random.hpp"
 #include "workloads/workload_spec.hpp"
 
@@ -365,35 +362,10 @@ std::vector<FillRun> run_fill_sweep(const FillInput& input, const std::vector<gs
                                     const FillOptions& options, int threads) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<FillRun> runs(total);
-  std::atomic<std::size_t> next{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
-  const auto worker = [&] {
-    for (std::size_t k = next++; k < total; k = next++) {
-      try {
-        runs[k] = run_fill(input, policies[k / seeds.size()],
-                           static_cast<std::int64_t>(seeds[k % seeds.size()]), options);
-      } catch (...) {
-        const std::lock_guard lock(error_mutex);
-        if (!error) {
-          error = std::current_exception();
-        }
-        next = total;
-      }
-    }
-  };
-  const int n = std::max(1, std::min(threads, static_cast<int>(total)));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) {
-    pool.emplace_back(worker);
-  }
-  worker();
-  for (auto& t : pool) {
-    t.join();
-  }
-  if (error) {
-    std::rethrow_exception(error);
-  }
+  parallel_for(total, threads, [&](std::size_t k) {
+    runs[k] = run_fill(input, policies[k / seeds.size()],
+                       static_cast<std::int64_t>(seeds[k % seeds.size()]), options);
+  });
   return runs;
 }
 

@@ -17,6 +17,7 @@
 
 #include "policies/config.hpp"
 #include "policies/scheduler.hpp"
+#include "sim/engine/parallel.hpp"
 #include "sim/engine/text_file.hpp"
 #include "sim/engine/time.hpp"
 #include "sim/engine/units.hpp"
@@ -112,9 +113,8 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
                        int threads, bool series, std::optional<Duration> timeout) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
-  std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
-  std::mutex error_mutex;
+  std::mutex cut_mutex;
   std::exception_ptr error;
   auto progress = app::ProgressReporter::for_stderr();
   std::mutex progress_mutex;
@@ -135,48 +135,52 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
     });
   }
   std::string cut;  // the first run the timeout stopped, for the message
-  auto worker = [&] {
-    for (std::size_t k = next++; k < total && !expired; k = next++) {
-      const auto& policy = policies[k / seeds.size()];
-      const std::size_t si = k % seeds.size();
-      try {
-        app::RecorderOptions options;
-        // Time series are large (every node, every card, every sample): keep them for the
-        // first seed only, which is what `tidesim report` charts.
-        options.record_series = series && si == 0;
-        app::Recorder recorder(policy.name, seeds[si], options);
-        RunSignals signals;
-        recorder.attach(signals);
-        const RunSummary summary =
-            run_policy(s, jobs[si], policy, seeds[si], signals, timeout ? &expired : nullptr);
-        if (summary.interrupted) {
-          const std::lock_guard lock(error_mutex);
-          if (cut.empty()) {
-            cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
-                              format_duration(summary.end.time_since_epoch()));
-          }
-          continue;
-        }
-        runs[k] = recorder.finish(summary.end);
-      } catch (...) {
-        const std::lock_guard lock(error_mutex);
-        if (!error) {
-          error = std::current_exception();
-        }
-        next = total;
-      }
-      const std::lock_guard lock(progress_mutex);
-      progress.update("runs", ++done, total);
-    }
+  const auto count_done = [&] {
+    const std::lock_guard lock(progress_mutex);
+    progress.update("runs", ++done, total);
   };
-  const int n = std::max(1, std::min<int>(threads, static_cast<int>(total)));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) {
-    pool.emplace_back(worker);
-  }
-  worker();
-  for (auto& t : pool) {
-    t.join();
+  // Whether run k finished: not when the deadline stopped it or came before it started.
+  const auto run_one = [&](std::size_t k) {
+    if (expired) {
+      return false;  // no further run starts after the deadline
+    }
+    const auto& policy = policies[k / seeds.size()];
+    const std::size_t si = k % seeds.size();
+    app::RecorderOptions options;
+    // Time series are large (every node, every card, every sample): keep them for the first
+    // seed only, which is what `tidesim report` charts.
+    options.record_series = series && si == 0;
+    app::Recorder recorder(policy.name, seeds[si], options);
+    RunSignals signals;
+    recorder.attach(signals);
+    const RunSummary summary =
+        run_policy(s, jobs[si], policy, seeds[si], signals, timeout ? &expired : nullptr);
+    if (summary.interrupted) {
+      const std::lock_guard lock(cut_mutex);
+      if (cut.empty()) {
+        cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
+                          format_duration(summary.end.time_since_epoch()));
+      }
+      return false;
+    }
+    runs[k] = recorder.finish(summary.end);
+    return true;
+  };
+  try {
+    parallel_for(total, threads, [&](std::size_t k) {
+      bool finished = false;
+      try {
+        finished = run_one(k);
+      } catch (...) {
+        count_done();  // a failed run counts in the progress line, as a finished one does
+        throw;
+      }
+      if (finished) {
+        count_done();
+      }
+    });
+  } catch (...) {
+    error = std::current_exception();  // rethrown once the watchdog is stopped
   }
   if (watchdog.joinable()) {
     {

@@ -4,15 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <thread>
 
 #include "sim/engine/error.hpp"
+#include "sim/engine/parallel.hpp"
 #include "sim/engine/text_file.hpp"
 #include "sim/run.hpp"
 #include "tidesim/version.hpp"
@@ -155,41 +153,16 @@ SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard sha
       todo.push_back(&cell);
     }
   }
-  std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex mutex;
-  std::exception_ptr error;
-  auto worker = [&] {
-    for (std::size_t k = next++; k < todo.size(); k = next++) {
-      try {
-        save_result_atomically(run_cell(plan, *todo[k]), cell_result_path(dir, *todo[k]));
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!error) {
-          error = std::current_exception();
-        }
-        next = todo.size();
-        return;
-      }
-      const std::lock_guard lock(mutex);
-      ++done;
-      if (on_done) {
-        on_done(done, todo.size());
-      }
+  parallel_for(todo.size(), threads, [&](std::size_t k) {
+    save_result_atomically(run_cell(plan, *todo[k]), cell_result_path(dir, *todo[k]));
+    const std::lock_guard lock(mutex);
+    ++done;
+    if (on_done) {
+      on_done(done, todo.size());
     }
-  };
-  const int n = std::max(1, std::min<int>(threads, static_cast<int>(todo.size())));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) {
-    pool.emplace_back(worker);
-  }
-  worker();
-  for (auto& t : pool) {
-    t.join();
-  }
-  if (error) {
-    std::rethrow_exception(error);
-  }
+  });
   progress.ran = done;
   return progress;
 }
