@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "tools/lib/stats.hpp"
 #include "tools/lib/svg_chart.hpp"
+#include "tools/lib/watchdog.hpp"
 
 namespace tidesim::app {
 
@@ -152,8 +154,16 @@ std::string fill_report_html(const FillResult& r) {
 
 int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& policies,
                       const std::vector<std::uint64_t>& seeds, int threads, OutputFormat format,
-                      const std::string& output, std::ostream& out) {
-  const FillScenario fs = fill_scenario(s);
+                      const std::string& output, std::ostream& out, const FillGuards& guards) {
+  FillScenario fs = fill_scenario(s);
+  const auto runs = static_cast<std::int64_t>(policies.size() * seeds.size());
+  const RunEstimate estimate = estimate_fill(fs, runs, std::max(threads, 1));
+  enforce_budget(estimate, guards.budget, guards.force, s.path, std::cerr);
+  if (!guards.force) {
+    fs.options.max_pods = guards.budget.events / std::max<std::int64_t>(estimate.nodes, 1);
+  }
+  Watchdog watchdog(guards.timeout);
+  fs.options.interrupt = watchdog.flag();
   std::vector<policies::gpushare::Policy> ps;
   FillResult r;
   r.scenario = s.name;
@@ -167,6 +177,14 @@ int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& polici
   }
   const auto t0 = std::chrono::steady_clock::now();
   r.runs = run_fill_sweep(fs.input, ps, seeds, fs.options, threads);
+  watchdog.stop();
+  const auto finished = std::count_if(r.runs.begin(), r.runs.end(),
+                                      [](const FillRun& run) { return !run.interrupted; });
+  if (finished < runs) {
+    throw std::runtime_error(
+        fmt::format("--timeout {} reached: {} of {} runs finished; no result written",
+                    format_duration(*guards.timeout), finished, runs));
+  }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   switch (format) {
     case OutputFormat::kJson:
