@@ -36,6 +36,7 @@
 #include "tools/lib/progress.hpp"
 #include "tools/lib/provenance.hpp"
 #include "tools/lib/result.hpp"
+#include "tools/lib/staged_dir.hpp"
 #include "tools/lib/table.hpp"
 #include "tools/lib/watchdog.hpp"
 #include "workloads/workload_spec.hpp"
@@ -202,36 +203,19 @@ std::optional<app::Reference> reference_of(const Scenario& s) {
   return r;
 }
 
+// All of --output or none of it (app::StagedDir): a failure leaves the folder's earlier files.
 void write_outputs(const app::RunResult& result, const std::string& dir) {
-  fs::create_directories(dir);
-  app::save_result(result, (fs::path(dir) / "result.json").string());
-  auto open = [&](const char* name) {
-    std::ofstream out(fs::path(dir) / name);
-    if (!out) {
-      throw std::runtime_error("cannot write " + (fs::path(dir) / name).string());
-    }
-    return out;
+  app::StagedDir staged(dir);
+  app::save_result(result, staged.path("result.json"));
+  const auto write = [&](const char* name, void (*fill)(std::ostream&, const app::RunResult&)) {
+    staged.write(name, [&](std::ostream& out) { fill(out, result); });
   };
-  {
-    auto out = open("jobs.csv");
-    app::write_jobs_csv(out, result);
-  }
-  {
-    auto out = open("nodes.csv");
-    app::write_node_series_csv(out, result);
-  }
-  {
-    auto out = open("cards.csv");
-    app::write_card_series_csv(out, result);
-  }
-  {
-    auto out = open("attempts.csv");
-    app::write_attempts_csv(out, result);
-  }
-  {
-    auto out = open("metrics.om.txt");
-    app::write_openmetrics(out, result);
-  }
+  write("jobs.csv", app::write_jobs_csv);
+  write("nodes.csv", app::write_node_series_csv);
+  write("cards.csv", app::write_card_series_csv);
+  write("attempts.csv", app::write_attempts_csv);
+  staged.write("metrics.om.txt", [&](std::ostream& out) { app::write_openmetrics(out, result); });
+  staged.commit();
 }
 
 // The command that reproduces a run's result (options that cannot change it, such as --threads

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "tools/lib/staged_dir.hpp"
 #include "tools/lib/stats.hpp"
 #include "tools/lib/svg_chart.hpp"
 #include "tools/lib/watchdog.hpp"
@@ -203,24 +204,11 @@ int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& polici
       break;
   }
   if (!output.empty()) {
-    namespace fsys = std::filesystem;
-    fsys::create_directories(output);
-    const auto write = [&](const char* name, const std::string& text) {
-      std::ofstream f(fsys::path(output) / name);
-      if (!f) {
-        throw std::runtime_error("cannot write " + (fsys::path(output) / name).string());
-      }
-      f << text;
-    };
-    {
-      std::ofstream f(fsys::path(output) / "allocation_curve.csv");
-      if (!f) {
-        throw std::runtime_error("cannot write " +
-                                 (fsys::path(output) / "allocation_curve.csv").string());
-      }
-      write_allocation_curve_csv(f, r);
-    }
-    write("allocation_curve.html", fill_report_html(r));
+    StagedDir staged(output);  // both files or neither
+    staged.write("allocation_curve.csv",
+                 [&](std::ostream& f) { write_allocation_curve_csv(f, r); });
+    staged.write("allocation_curve.html", [&](std::ostream& f) { f << fill_report_html(r); });
+    staged.commit();
     std::cerr << "tidesim: wrote allocation_curve.csv, allocation_curve.html to " << output << "\n";
   }
   return 0;
