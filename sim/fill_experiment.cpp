@@ -1,15 +1,18 @@
 #include "sim/fill_experiment.hpp"
 
+#include <fmt/core.h>
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/registry.hpp"
+#include "sim/engine/checked.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/go_rand.hpp"
 #include "sim/engine/parallel.hpp"
@@ -122,6 +125,10 @@ gs::PodReq req_of(const workloads::TraceRecord& r, policies::GpuModelIds& models
   return p;
 }
 
+bool interrupted(const FillOptions& options) {
+  return options.interrupt != nullptr && options.interrupt->load(std::memory_order_relaxed);
+}
+
 struct CacheEntry {
   std::uint32_t version = 0;  // node version + 1 when filled
   gs::Verdict verdict;
@@ -203,6 +210,11 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
       sum += p.req.req();
     }
     if (static_cast<double>(sum) < target) {
+      if (std::none_of(w.begin(), w.end(), [](const Pod& p) { return p.req.gm > 0; })) {
+        // Only a pick with a GPU request can pass the target: none would ever come.
+        throw std::invalid_argument(
+            "fill: tuning can never reach its target: no pod requests a GPU");
+      }
       for (int i = 0;; ++i) {
         const Pod& pick = w[draws.tune_pick(w.size())];
         if (static_cast<double>(sum + pick.req.gm) > target) {
@@ -212,6 +224,16 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
         Pod clone = pick;
         clone.clone = i;
         order.push_back(clone);
+        if (options.max_pods > 0 && static_cast<std::int64_t>(order.size()) > options.max_pods) {
+          throw std::runtime_error(fmt::format(
+              "fill: tuning made more than {} pods (the run's budget: --max-events over the "
+              "nodes); rerun with --force to lift it",
+              options.max_pods));
+        }
+        if ((i & 4095) == 0 && interrupted(options)) {
+          out.interrupted = true;
+          return out;
+        }
       }
     } else {
       while (static_cast<double>(sum) > target && !order.empty()) {
@@ -239,6 +261,10 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
   out.arrived.reserve(order.size());
   out.used.reserve(order.size());
   for (const Pod& p : order) {
+    if (interrupted(options)) {
+      out.interrupted = true;
+      return out;
+    }
     if (options.keep_names) {
       out.names.push_back(p.clone < 0 ? p.record->name
                                       : p.record->name + "-tuned-" + std::to_string(p.clone));
@@ -341,9 +367,71 @@ FillScenario fill_scenario(const Scenario& scenario) {
   }
   out.input.pods = trace.records;
   out.options.tune = scenario.run.tune;
+  out.tune_where = scenario.run.tune_where;
+  const bool any_gpu = std::any_of(out.input.pods.begin(), out.input.pods.end(), [](const auto& r) {
+    return r.gpu_milli > 0 || r.gpus_per_pod > 0;
+  });
+  const bool any_card = std::any_of(out.input.nodes.begin(), out.input.nodes.end(),
+                                    [](const auto& n) { return n.gpus > 0; });
+  if (out.options.tune > 0 && !out.input.pods.empty() && any_card && !any_gpu) {
+    throw InputError(out.tune_where, "run.tune",
+                     fmt::format("no pod of {} requests a GPU, so tuning to {} x the GPU capacity "
+                                 "would append clones without end; set run.tune: 0",
+                                 spec.trace->file, out.options.tune));
+  }
   out.options.randomness = *parse_fill_randomness(scenario.run.randomness);
   out.workload = std::filesystem::path(spec.trace->file).stem().string();
   return out;
+}
+
+RunEstimate estimate_fill(const FillScenario& fill, std::int64_t runs, std::int64_t concurrent) {
+  const FillInput& in = fill.input;
+  RunEstimate e;
+  e.fill = true;
+  e.jobs = static_cast<std::int64_t>(in.pods.size());
+  e.nodes = static_cast<std::int64_t>(in.nodes.size());
+  policies::GpuModelIds models;
+  for (const auto& n : in.nodes) {
+    e.cards = saturating_add(e.cards, n.gpus);
+    if (n.gpus > 0) {
+      (void)models.id(n.gpu_model);
+    }
+  }
+  // The verdict cache's keys, as run_fill numbers them.
+  std::set<std::tuple<std::int64_t, int, int, std::uint64_t>> keys;
+  std::int64_t requested = 0;  // milli-GPU of the workload
+  for (const auto& r : in.pods) {
+    const gs::PodReq q = req_of(r, models);
+    keys.insert({q.cpu, q.gm, q.ng, q.models});
+    requested = saturating_add(requested, q.req());
+  }
+  e.pods = e.jobs;
+  const double target =
+      fill.options.tune * static_cast<double>(saturating_mul(e.cards, gs::kMilli));
+  if (fill.options.tune > 0 && e.jobs > 0 && static_cast<double>(requested) < target &&
+      requested > 0) {
+    // Picks are uniform over the workload: each adds the mean request until the target.
+    const double mean = static_cast<double>(requested) / static_cast<double>(e.jobs);
+    const double clones = std::ceil((target - static_cast<double>(requested)) / mean);
+    e.pods = clones >= 9e18 ? kInt64Max : saturating_add(e.jobs, static_cast<std::int64_t>(clones));
+  }
+  e.events = saturating_mul(e.pods, std::max<std::int64_t>(e.nodes, 1));
+  // Memory: the inputs; per finished run, its rows (arrived, used) and curve; per running run,
+  // its arrival order, node state and verdict cache.
+  const std::int64_t inputs = saturating_add(
+      saturating_mul(e.jobs, static_cast<std::int64_t>(sizeof(workloads::TraceRecord)) + 64),
+      saturating_mul(e.nodes, static_cast<std::int64_t>(sizeof(workloads::OpenbNode)) + 64));
+  const std::int64_t finished = saturating_mul(saturating_mul(runs, e.pods), 32);
+  const std::int64_t running_one = saturating_add(
+      saturating_add(
+          saturating_mul(saturating_add(e.pods, e.jobs), static_cast<std::int64_t>(sizeof(Pod))),
+          saturating_mul(saturating_mul(static_cast<std::int64_t>(keys.size()), e.nodes),
+                         static_cast<std::int64_t>(sizeof(CacheEntry)))),
+      saturating_add(saturating_mul(e.nodes, static_cast<std::int64_t>(sizeof(gs::NodeState)) + 8),
+                     saturating_mul(e.cards, 4)));
+  e.memory_bytes = saturating_add(saturating_add(inputs, finished),
+                                  saturating_mul(std::min(runs, concurrent), running_one));
+  return e;
 }
 
 gs::Policy fill_policy(const Scenario& scenario, const PolicyConfig& policy) {

@@ -8,12 +8,14 @@
 /// Score plugins (policies/plugins/gpu_share_plugins.hpp, made through the plugin registry) on
 /// the policies' node state, and scores only what changed: a node's verdict for a pod key
 /// (cpu, memory-free, gm, ng, models) is kept until that node changes.
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "policies/plugins/gpu_share.hpp"
 #include "sim/allocation_curve.hpp"
+#include "sim/run_estimate.hpp"
 #include "sim/scenario.hpp"
 #include "workloads/trace.hpp"
 
@@ -43,6 +45,12 @@ struct FillOptions {
   double typical_threshold = 0.95;
   /// Keep the arrival order's pod names (tests).
   bool keep_names = false;
+  /// The run's budget (docs/robustness.md, "Resource guards"): tuning that would make more pods
+  /// than this stops the run with an error (0: no limit).
+  std::int64_t max_pods = 0;
+  /// Checked before each arrival (a wall-clock --timeout): once set, the run stops and is marked
+  /// interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 /// The inputs of the experiment: an openb node list and pod list.
@@ -67,6 +75,8 @@ struct FillRun {
   /// Nodes scored (a verdict computed) and verdicts reused from the cache.
   std::int64_t verdicts_computed = 0;
   std::int64_t verdicts_reused = 0;
+  /// FillOptions::interrupt stopped the run: the rows and the curve are incomplete.
+  bool interrupted = false;
   /// Arrival order (only with FillOptions::keep_names).
   std::vector<std::string> names;
   AllocationCurve curve;
@@ -84,8 +94,20 @@ struct FillScenario {
   FillInput input;
   FillOptions options;
   std::string workload;
+  /// Where `run.tune` is, for errors about tuning.
+  SourceLocation tune_where;
 };
+/// Also throws InputError at `run.tune` when tuning could never reach its target: no pod of the
+/// workload requests a GPU, so clones would be appended without end.
 FillScenario fill_scenario(const Scenario& scenario);
+
+/// What `runs` runs of the experiment cost, `concurrent` of them at once (docs/robustness.md,
+/// "Resource guards"). Per run: `pods` arrive (the workload, or when tuned up its expected size:
+/// the GPU requests short of the target over the mean GPU request of a pick, plus the pods the
+/// last picks add); each arrival filters every node, so `events` = pods x nodes; memory holds
+/// the inputs, each finished run's curve rows (16 bytes per pod) and each running run's arrival
+/// order, node state and verdict cache (distinct pod keys x nodes).
+RunEstimate estimate_fill(const FillScenario& fill, std::int64_t runs, std::int64_t concurrent);
 
 /// The policy of a scenario policy in fill mode (its scheduler must be one of the built-in
 /// GPU-sharing profiles: random, dot-product, gpu-clustering, gpu-packing, best-fit, fgd);

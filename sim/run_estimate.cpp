@@ -42,6 +42,9 @@ std::string with_commas(std::int64_t v) {
 }
 
 std::string gib(std::int64_t bytes) {
+  if (bytes < (1LL << 30)) {
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / static_cast<double>(1LL << 20));
+  }
   return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / static_cast<double>(1LL << 30));
 }
 
@@ -125,7 +128,13 @@ std::string budget_problem(const RunEstimate& e, const RunBudget& budget) {
     return "";
   }
   std::string out = "the run is estimated at ";
-  if (events) {
+  if (events && e.fill) {
+    out += fmt::format(
+        "{} node evaluations per run ({} pods arriving x {} nodes: each arrival filters every "
+        "node), over the budget of {} events (--max-events)",
+        with_commas(e.events), with_commas(e.pods), with_commas(e.nodes),
+        with_commas(budget.events));
+  } else if (events) {
     out += fmt::format(
         "{} events per run ({} jobs, {} pods, {} samples x {} nodes, {} checkpoints, {} "
         "telemetry events), over the budget of {} (--max-events)",
@@ -138,6 +147,18 @@ std::string budget_problem(const RunEstimate& e, const RunBudget& budget) {
                        events ? "; and " : "", gib(e.memory_bytes), gib(budget.memory_bytes));
   }
   return out + "; --force runs it anyway";
+}
+
+void enforce_budget(const RunEstimate& estimate, const RunBudget& budget, bool force,
+                    const std::string& path, std::ostream& warnings) {
+  const std::string problem = budget_problem(estimate, budget);
+  if (problem.empty()) {
+    return;
+  }
+  if (!force) {
+    throw InputError(SourceLocation{path, 0, 0}, "", problem);
+  }
+  warnings << "tidesim: warning: " << path << ": " << problem << "\n";
 }
 
 }  // namespace tidesim

@@ -4,6 +4,7 @@
 /// bound computed with saturating arithmetic: the horizon (`run.until`) stands in for the run's
 /// real length, which is known only once it has run.
 #include <cstdint>
+#include <ostream>
 #include <string>
 
 #include "sim/scenario.hpp"
@@ -31,6 +32,8 @@ struct RunEstimate {
   std::int64_t telemetry = 0;     ///< agent samples and scrapes of one run
   std::int64_t events = 0;        ///< work of one run (one policy, one seed), in events
   std::int64_t memory_bytes = 0;  ///< of the whole `tidesim run` process
+  /// A fill experiment's estimate (estimate_fill): its events are node evaluations, pods x nodes.
+  bool fill = false;
 };
 
 /// Bytes per job of each seed's job list (JobSpec with its pod template): 2.4 KB measured
@@ -67,5 +70,10 @@ struct RunBudget {
 /// Empty when `estimate` is within `budget`; otherwise a sentence naming the estimate, what it
 /// is made of, and the budget.
 std::string budget_problem(const RunEstimate& estimate, const RunBudget& budget);
+
+/// Holds a run to its budget: throws InputError (at `path`, the scenario) naming the problem when
+/// `estimate` passes `budget`; with `force`, writes it to `warnings` instead and returns.
+void enforce_budget(const RunEstimate& estimate, const RunBudget& budget, bool force,
+                    const std::string& path, std::ostream& warnings);
 
 }  // namespace tidesim

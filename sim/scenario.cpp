@@ -365,6 +365,7 @@ RunConfig parse_run(const YAML::Node& node, const std::string& file) {
   }
   r.mode = f.choice("mode", r.mode, {"time-driven", "fill"});
   r.tune = f.number("tune", r.tune, 0.0, 100.0);
+  r.tune_where = f.has("tune") ? location_of(f.get("tune"), file) : SourceLocation{file, 0, 0};
   r.randomness = f.choice("randomness", r.randomness, {"tidesim", "go-math-rand"});
   if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
     const std::string key = f.has("tune") ? "tune" : "randomness";

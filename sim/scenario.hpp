@@ -114,6 +114,8 @@ struct RunConfig {
   std::string mode = "time-driven";
   /// Fill mode: tune the workload to this multiple of the GPU capacity (0: no tuning).
   double tune = 0.0;
+  /// Where `run.tune` was written (file only when it was not), for errors about it.
+  SourceLocation tune_where;
   /// Fill mode: "tidesim" (the project's streams) or "go-math-rand" (Go's generator in the FGD
   /// simulator's draw order).
   std::string randomness = "tidesim";

@@ -15,7 +15,9 @@ if [[ "${TIDESIM_SANITIZE:-0}" == 1 ]]; then
 fi
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   werror=OFF
-  [[ "${CI:-}" == "true" ]] && werror=ON
+  # Warnings fail the Release build under CI. Not the sanitizer build: at -O1 with the sanitizers
+  # GCC 12 reports a false -Wuninitialized inside Boost.Graph's named_graph.hpp.
+  [[ "${CI:-}" == "true" && "${TIDESIM_SANITIZE:-0}" != 1 ]] && werror=ON
   cmake -S . -B "$build" "${configure[@]}" -DTIDESIM_WERROR="$werror" >/dev/null
 fi
 cmake --build "$build" -j "$jobs" "$@"

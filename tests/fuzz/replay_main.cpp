@@ -28,15 +28,19 @@ namespace fs = std::filesystem;
 using tidesim::fuzz::Harness;
 
 const std::map<std::string, Harness>& harnesses() {
+  // TIDESIM_FUZZ_CORE: only the parsers of the core libraries (topologies, workloads), for the
+  // sanitizer job that builds nothing above them (tools/sanitize-core.sh).
   static const std::map<std::string, Harness> all = {
-      {"scenario", tidesim::fuzz::scenario},
       {"topology", tidesim::fuzz::topology},
       {"trace", tidesim::fuzz::trace},
       {"openb_nodes", tidesim::fuzz::openb_nodes},
       {"manifest", tidesim::fuzz::manifest},
+#ifndef TIDESIM_FUZZ_CORE
+      {"scenario", tidesim::fuzz::scenario},
       {"scheduler_config", tidesim::fuzz::scheduler_config},
       {"kube_objects", tidesim::fuzz::kube_objects},
       {"result", tidesim::fuzz::result},
+#endif
   };
   return all;
 }

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "tests/common/require.hpp"
 
@@ -55,6 +57,82 @@ TEST(FillExperiment, RowsCountEveryArrivalAndFailuresLeaveStateAlone) {
     // Same seed, same rows.
     EXPECT_EQ(run_fill(small_input(), policy, 1, o).used, r.used);
   }
+}
+
+// Resource guards (docs/robustness.md). The estimate of small_input(): 3 cards, requests
+// 500 + 500 + 2,000 + 2,000 + 0 = 5,000 milli-GPU over 5 pods (a mean pick of 1,000).
+//  - tune 2: target 2 x 3,000 = 6,000; clones ceil((6,000 - 5,000) / 1,000) = 1; 6 pods, and each
+//    arrival filters both nodes: 12 events;
+//  - tune 0, or tune 0.5 (target 1,500 < 5,000: tuning removes pods): the 5 pods, 10 events.
+TEST(FillExperiment, EstimateCountsTheTunedPodsAndTheirNodeEvaluations) {
+  FillScenario fs;
+  fs.input = small_input();
+  fs.options.tune = 2.0;
+  const RunEstimate tuned = estimate_fill(fs, 1, 1);
+  EXPECT_TRUE(tuned.fill);
+  EXPECT_EQ(tuned.jobs, 5);
+  EXPECT_EQ(tuned.nodes, 2);
+  EXPECT_EQ(tuned.cards, 3);
+  EXPECT_EQ(tuned.pods, 6);
+  EXPECT_EQ(tuned.events, 12);
+  for (const double tune : {0.0, 0.5}) {
+    fs.options.tune = tune;
+    const RunEstimate e = estimate_fill(fs, 1, 1);
+    EXPECT_EQ(e.pods, 5) << tune;
+    EXPECT_EQ(e.events, 10) << tune;
+  }
+  // Memory grows with the finished runs' rows (32 bytes per pod each) and with the runs held at
+  // once (each its own verdict cache and arrival order).
+  const RunEstimate one = estimate_fill(fs, 1, 1);
+  const RunEstimate ten = estimate_fill(fs, 10, 1);
+  EXPECT_EQ(ten.memory_bytes - one.memory_bytes, 9 * 5 * 32);
+  EXPECT_GT(estimate_fill(fs, 10, 4).memory_bytes, ten.memory_bytes);
+}
+
+// Only a pick with a GPU request can pass the target, so a workload without one would be cloned
+// without end (the loop never broke, and memory grew until the process was killed).
+TEST(FillExperiment, TuningAWorkloadWithoutGpuRequestsIsRefused) {
+  FillInput in = small_input();
+  in.pods = {pod("cpu-1", 1000, 0, 0), pod("cpu-2", 2000, 0, 0)};
+  FillOptions o;
+  o.tune = 1.3;
+  EXPECT_THROW(run_fill(in, gs::Policy::kFgd, 1, o), std::invalid_argument);
+  o.tune = 0;  // without tuning the two pods simply arrive
+  EXPECT_EQ(run_fill(in, gs::Policy::kFgd, 1, o).pods, 2);
+}
+
+// Tune 100 on small_input() asks for 100 x 3,000 = 300,000 milli-GPU, about 295 clones of 1,000
+// on average; a budget of 50 pods stops tuning with an error naming it.
+TEST(FillExperiment, TuningPastTheBudgetStops) {
+  FillOptions o;
+  o.tune = 100;
+  o.max_pods = 50;
+  try {
+    (void)run_fill(small_input(), gs::Policy::kBestFit, 1, o);
+    FAIL() << "expected the budget to stop tuning";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("tuning made more than 50 pods"), std::string::npos)
+        << e.what();
+  }
+  o.max_pods = 0;
+  EXPECT_GT(run_fill(small_input(), gs::Policy::kBestFit, 1, o).pods, 50);
+}
+
+// The interrupt flag (a --timeout) is checked before each arrival: raised before the run, no pod
+// arrives and the run says it was interrupted; lowered, it changes nothing.
+TEST(FillExperiment, AnInterruptStopsTheRunBeforeItsNextArrival) {
+  std::atomic<bool> flag{true};
+  FillOptions o;
+  o.tune = 0;
+  o.interrupt = &flag;
+  const FillRun cut = run_fill(small_input(), gs::Policy::kFgd, 1, o);
+  EXPECT_TRUE(cut.interrupted);
+  EXPECT_TRUE(cut.arrived.empty());
+  flag = false;
+  const FillRun whole = run_fill(small_input(), gs::Policy::kFgd, 1, o);
+  EXPECT_FALSE(whole.interrupted);
+  o.interrupt = nullptr;
+  EXPECT_EQ(whole.used, run_fill(small_input(), gs::Policy::kFgd, 1, o).used);
 }
 
 TEST(FillExperiment, TuningStopsBeforeThePerCardShareWouldPassTheTarget) {

@@ -143,11 +143,15 @@ TEST_F(ErrorClasses, TraceNotUtf8OrADirectory) {
   expect_input_error("trace stats " + dir_, dir_ + ": cannot open file: it is a directory");
 }
 
-// Result files (report, check): JSON of the wrong shape names the JSON path of the field.
+// Result files (report, check): JSON of the wrong shape names the JSON path of the field and
+// the place of the value (of the object that lacks a missing field).
 TEST_F(ErrorClasses, ResultOfTheWrongShape) {
   const std::string f = write("shape.json", "{\"runs\": \"x\"}");
-  expect_input_error("report " + f, f + ": .schema: missing field");
-  expect_input_error("check " + f + " --baseline " + f, f + ": .schema: missing field");
+  expect_input_error("report " + f, f + ":1:1: .schema: missing field");
+  expect_input_error("check " + f + " --baseline " + f, f + ":1:1: .schema: missing field");
+  const std::string g = write(
+      "version.json", "{\n  \"schema\": \"tidesim-result\",\n  \"schema_version\": \"one\"\n}");
+  expect_input_error("report " + g, g + ":3:21: schema_version: expected an integer");
 }
 
 // Covered elsewhere (tests/tools/cli_bad_input_test.cpp, BadInput.*): a duplicate key

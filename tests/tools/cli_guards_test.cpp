@@ -91,5 +91,79 @@ TEST_F(Guards, TimeoutCutsTheRunAndWritesNothing) {
   EXPECT_NE(bad.out.find("--timeout: '0s' must be positive"), std::string::npos) << bad.out;
 }
 
+// Fill mode (the FGD experiment, docs/fgd.md) is held to the same guards.
+class FillGuards : public Guards {
+ protected:
+  // An openb node list of `nodes` one-GPU nodes, a pod list of `pods` pods of `milli` milli-GPU
+  // each, and a fill scenario over them with `run.tune: TUNE` on line 9.
+  std::string fill_scenario(int nodes, int pods, int milli, const std::string& tune) {
+    {
+      std::ofstream n(dir_ + "/nodes.csv");
+      n << "sn,cpu_milli,memory_mib,gpu,model\n";
+      for (int i = 0; i < nodes; ++i) {
+        n << "node-" << i << ",64000,262144,1,T4\n";
+      }
+      std::ofstream p(dir_ + "/pods.csv");
+      p << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+           "deletion_time,scheduled_time\n";
+      for (int i = 0; i < pods; ++i) {
+        p << "pod-" << i << ",1000,1024," << (milli > 0 ? 1 : 0) << "," << milli
+          << ",,LS,Running,0,10,0\n";
+      }
+    }
+    const std::string f = dir_ + "/fill.yaml";
+    std::ofstream(f)
+        << "name: fill-guards\n"
+           "cluster:\n"
+           "  nodes_from: {file: nodes.csv, format: openb, sharing: {mode: fractional}}\n"
+           "workload:\n"
+           "  trace: {file: pods.csv, format: openb}\n"
+           "policies: [fgd]\n"
+           "seeds: [1]\n"
+           "run:\n"
+           "  tune: "
+        << tune << "\n  mode: fill\n";
+    return f;
+  }
+};
+
+// Tuning a workload without a GPU request would append clones without end (the run never ended
+// and its memory grew without bound): refused at run.tune (line 9, column 9).
+TEST_F(FillGuards, TuningWithoutGpuRequestsIsRefusedAtRunTune) {
+  const std::string f = fill_scenario(2, 3, 0, "1.3");
+  const auto o = run("run " + f);
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find(f + ":9:9: run.tune: no pod of "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("would append clones without end"), std::string::npos) << o.out;
+  EXPECT_EQ(run("run " + fill_scenario(2, 3, 0, "0")).code, 0);
+}
+
+// 4 pods, no tuning, 2 nodes: every arrival filters both nodes, 4 x 2 = 8 node evaluations.
+TEST_F(FillGuards, TheEventBudgetCountsNodeEvaluations) {
+  const std::string f = fill_scenario(2, 4, 500, "0");
+  const auto o = run("run " + f + " --max-events 7");
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("8 node evaluations per run (4 pods arriving x 2 nodes: each arrival "
+                       "filters every node), over the budget of 7 events (--max-events)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_EQ(run("run " + f + " --max-events 8").code, 0);
+  EXPECT_EQ(run("run " + f + " --max-events 7 --force").code, 0);
+}
+
+// 40,000 arrivals, each filtering 2,000 nodes (8e7 node evaluations, a tenth of a second or
+// more), against a 1 us timeout checked before every arrival: the run is cut, exit 1, nothing
+// is printed as a result and --output is not written.
+TEST_F(FillGuards, TimeoutCutsTheRunsAndWritesNothing) {
+  const std::string f = fill_scenario(2000, 40000, 100, "0");
+  const std::string out = dir_ + "/out";
+  const auto o = run("run " + f + " --timeout 1us --output " + out);
+  EXPECT_EQ(o.code, 1) << o.out;
+  EXPECT_EQ(o.out,
+            "tidesim: failed: --timeout 1us reached: 0 of 1 runs finished; no result "
+            "written\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 }  // namespace
 }  // namespace tidesim

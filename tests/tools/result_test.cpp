@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
+#include <utility>
 
 #include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
+#include "tools/lib/json_locate.hpp"
 #include "tools/lib/result.hpp"
 
 namespace tidesim::app {
@@ -122,6 +125,52 @@ TEST(ResultJson, BadDocumentsNameTheField) {
   auto ragged = doc;
   ragged["runs"][0]["series"]["nodes"][0]["storage_await_ms"].erase(0);
   expect_input_error(ragged, "runs[0].series.nodes[0]");
+}
+
+// A field of the wrong type in a result file is named with its line and column: the line the
+// reader points at holds the bad value, at the column given.
+TEST(ResultJson, BadFieldsInAFileNameTheirLineAndColumn) {
+  auto doc = to_json(test::sample_result());
+  doc["runs"][1]["metrics"]["oom_kills"] = "seven";
+  const std::string path = test::temp_dir("bad_field") + "/result.json";
+  const std::string text = doc.dump(2);
+  std::ofstream(path) << text;
+  try {
+    (void)load_result(path);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "runs[1].metrics.oom_kills");
+    ASSERT_GT(e.where().line, 1);
+    std::istringstream lines(text);
+    std::string line;
+    for (int i = 0; i < e.where().line; ++i) {
+      std::getline(lines, line);
+    }
+    EXPECT_EQ(line.substr(static_cast<std::size_t>(e.where().column - 1)), "\"seven\",") << line;
+    EXPECT_NE(line.find("\"oom_kills\": "), std::string::npos) << line;
+  }
+}
+
+// locate_json_value on a text worked by hand (columns count bytes from 1):
+//   line 1 "{"; line 2 `  "a": {"b": [1, {"c": "x"}]},` where a's object opens at column 8, b's
+//   array at 14 and c's value at 24; line 3 `  "d": 2` with d's value at column 8.
+TEST(JsonLocate, FindsValuesAndTheDeepestAncestorOfAMissingOne) {
+  const std::string text = "{\n  \"a\": {\"b\": [1, {\"c\": \"x\"}]},\n  \"d\": 2\n}\n";
+  const auto at = [&](const std::string& path) {
+    const SourceLocation w = locate_json_value(text, path, "f.json");
+    EXPECT_EQ(w.file, "f.json");
+    return std::pair{w.line, w.column};
+  };
+  EXPECT_EQ(at("a.b[1].c"), std::pair(2, 24));
+  EXPECT_EQ(at("a.b[0]"), std::pair(2, 15));
+  EXPECT_EQ(at("d"), std::pair(3, 8));
+  EXPECT_EQ(at(".d"), std::pair(3, 8));
+  EXPECT_EQ(at("a.zz"), std::pair(2, 8));     // missing: its object
+  EXPECT_EQ(at("a.b[5]"), std::pair(2, 14));  // past the end: the array
+  EXPECT_EQ(at("d.e"), std::pair(3, 8));      // not an object: the value itself
+  EXPECT_EQ(at(""), std::pair(1, 1));
+  // An escaped quote in a name: `{"q\"k": 7}` has 7 at column 10.
+  EXPECT_EQ(locate_json_value("{\"q\\\"k\": 7}", "q\"k", "g").column, 10);
 }
 
 TEST(ResultJson, UnreadableFiles) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -194,6 +195,25 @@ TEST_F(CliSweep, ACellIsWhatItsRunCommandGives) {
   const json run = json::parse(r.out);
   EXPECT_EQ(run["runs"][0]["metrics"], cell["runs"][0]["metrics"]);
   EXPECT_EQ(run["runs"][0]["jobs"], cell["runs"][0]["jobs"]);
+}
+
+// A raised interrupt (a --timeout that has passed) starts no cell and stores nothing; the next
+// call runs them all. The CLI refuses a timeout that is not a positive duration.
+TEST_F(CliSweep, AnInterruptStoresNothingAndTheNextRunResumes) {
+  const std::string dir = out_dir("interrupt");
+  const SweepPlan plan = plan_sweep(load_sweep(kSweep), true);
+  const std::atomic<bool> raised{true};
+  const SweepProgress cut = run_cells(plan, dir, Shard{}, 2, {}, &raised);
+  EXPECT_EQ(cut.ran, 0u);
+  EXPECT_EQ(cut.cut, 12u);
+  EXPECT_EQ(missing_cells(plan, dir).size(), 12u);
+  const SweepProgress rest = run_cells(plan, dir, Shard{}, 2);
+  EXPECT_EQ(rest.ran, 12u);
+  EXPECT_EQ(rest.cut, 0u);
+  EXPECT_TRUE(missing_cells(plan, dir).empty());
+  const auto bad = cli("sweep " + kSweep + " -o " + dir + " --timeout -5s");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--timeout"), std::string::npos) << bad.out;
 }
 
 }  // namespace

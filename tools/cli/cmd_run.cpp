@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,7 +36,9 @@
 #include "tools/lib/progress.hpp"
 #include "tools/lib/provenance.hpp"
 #include "tools/lib/result.hpp"
+#include "tools/lib/staged_dir.hpp"
 #include "tools/lib/table.hpp"
+#include "tools/lib/watchdog.hpp"
 #include "workloads/workload_spec.hpp"
 
 namespace tidesim::cli {
@@ -72,9 +73,8 @@ std::int64_t parse_count(const std::string& text) {
   return static_cast<std::int64_t>(v);
 }
 
-// Refuses (exit 2) a run whose estimate passes its budget, unless --force.
-void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, std::size_t seeds,
-                  const RunOptions& o) {
+// The budget of --max-events and --max-memory (docs/robustness.md, "Resource guards").
+RunBudget read_budget(const RunOptions& o) {
   RunBudget budget;
   const auto read = [](const std::string& flag, const std::string& text, auto parse) {
     try {
@@ -90,6 +90,12 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
     budget.memory_bytes =
         read("--max-memory", o.max_memory, [](const std::string& t) { return parse_bytes(t); });
   }
+  return budget;
+}
+
+// Refuses (exit 2) a run whose estimate passes its budget, unless --force.
+void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, std::size_t seeds,
+                  const RunOptions& o) {
   RunPlan plan;
   plan.seeds = static_cast<std::int64_t>(seeds);
   plan.policies = static_cast<std::int64_t>(policies.size());
@@ -97,13 +103,7 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
   for (const auto& p : policies) {
     plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
   }
-  const std::string problem = budget_problem(estimate_run(s, plan), budget);
-  if (!problem.empty() && !o.force) {
-    throw InputError(SourceLocation{s.path, 0, 0}, "", problem);
-  }
-  if (!problem.empty()) {
-    std::cerr << "tidesim: warning: " << s.path << ": " << problem << "\n";
-  }
+  enforce_budget(estimate_run(s, plan), read_budget(o), o.force, s.path, std::cerr);
 }
 
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
@@ -118,22 +118,9 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   std::exception_ptr error;
   auto progress = app::ProgressReporter::for_stderr();
   std::mutex progress_mutex;
-  // --timeout: a watchdog sets `expired` at the deadline; every run checks it between events
+  // --timeout: the watchdog raises its flag at the deadline; every run checks it between events
   // (Simulation::set_interrupt) and stops, and no further run starts.
-  std::atomic<bool> expired{false};
-  std::mutex watchdog_mutex;
-  std::condition_variable watchdog_wake;
-  bool all_done = false;
-  std::thread watchdog;
-  if (timeout) {
-    watchdog = std::thread([&] {
-      std::unique_lock lock(watchdog_mutex);
-      if (!watchdog_wake.wait_for(lock, std::chrono::microseconds(timeout->count()),
-                                  [&] { return all_done; })) {
-        expired = true;
-      }
-    });
-  }
+  app::Watchdog watchdog(timeout);
   std::string cut;  // the first run the timeout stopped, for the message
   const auto count_done = [&] {
     const std::lock_guard lock(progress_mutex);
@@ -141,7 +128,7 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   };
   // Whether run k finished: not when the deadline stopped it or came before it started.
   const auto run_one = [&](std::size_t k) {
-    if (expired) {
+    if (watchdog.expired()) {
       return false;  // no further run starts after the deadline
     }
     const auto& policy = policies[k / seeds.size()];
@@ -153,8 +140,7 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
     app::Recorder recorder(policy.name, seeds[si], options);
     RunSignals signals;
     recorder.attach(signals);
-    const RunSummary summary =
-        run_policy(s, jobs[si], policy, seeds[si], signals, timeout ? &expired : nullptr);
+    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag());
     if (summary.interrupted) {
       const std::lock_guard lock(cut_mutex);
       if (cut.empty()) {
@@ -182,19 +168,12 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   } catch (...) {
     error = std::current_exception();  // rethrown once the watchdog is stopped
   }
-  if (watchdog.joinable()) {
-    {
-      const std::lock_guard lock(watchdog_mutex);
-      all_done = true;
-    }
-    watchdog_wake.notify_all();
-    watchdog.join();
-  }
+  watchdog.stop();
   progress.finish();
   if (error) {
     std::rethrow_exception(error);
   }
-  if (expired) {
+  if (watchdog.expired()) {
     throw std::runtime_error(fmt::format(
         "--timeout {} reached: {} of {} runs finished{}; no result written",
         format_duration(*timeout), done.load(), total, cut.empty() ? "" : ", " + cut + " was cut"));
@@ -224,36 +203,19 @@ std::optional<app::Reference> reference_of(const Scenario& s) {
   return r;
 }
 
+// All of --output or none of it (app::StagedDir): a failure leaves the folder's earlier files.
 void write_outputs(const app::RunResult& result, const std::string& dir) {
-  fs::create_directories(dir);
-  app::save_result(result, (fs::path(dir) / "result.json").string());
-  auto open = [&](const char* name) {
-    std::ofstream out(fs::path(dir) / name);
-    if (!out) {
-      throw std::runtime_error("cannot write " + (fs::path(dir) / name).string());
-    }
-    return out;
+  app::StagedDir staged(dir);
+  app::save_result(result, staged.path("result.json"));
+  const auto write = [&](const char* name, void (*fill)(std::ostream&, const app::RunResult&)) {
+    staged.write(name, [&](std::ostream& out) { fill(out, result); });
   };
-  {
-    auto out = open("jobs.csv");
-    app::write_jobs_csv(out, result);
-  }
-  {
-    auto out = open("nodes.csv");
-    app::write_node_series_csv(out, result);
-  }
-  {
-    auto out = open("cards.csv");
-    app::write_card_series_csv(out, result);
-  }
-  {
-    auto out = open("attempts.csv");
-    app::write_attempts_csv(out, result);
-  }
-  {
-    auto out = open("metrics.om.txt");
-    app::write_openmetrics(out, result);
-  }
+  write("jobs.csv", app::write_jobs_csv);
+  write("nodes.csv", app::write_node_series_csv);
+  write("cards.csv", app::write_card_series_csv);
+  write("attempts.csv", app::write_attempts_csv);
+  staged.write("metrics.om.txt", [&](std::ostream& out) { app::write_openmetrics(out, result); });
+  staged.commit();
 }
 
 // The command that reproduces a run's result (options that cannot change it, such as --threads
@@ -286,22 +248,16 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
-  std::optional<Duration> timeout;
-  if (!o.timeout.empty()) {
-    try {
-      timeout = parse_duration(o.timeout);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(SourceLocation{}, "--timeout", e.what());
-    }
-    if (*timeout <= Duration::zero()) {
-      throw InputError(SourceLocation{}, "--timeout", "'" + o.timeout + "' must be positive");
-    }
-  }
+  const std::optional<Duration> timeout = parse_timeout(o.timeout);
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
                       ? o.threads
                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout);
+    app::FillGuards guards;
+    guards.timeout = timeout;
+    guards.budget = read_budget(o);
+    guards.force = o.force;
+    return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout, guards);
   }
   // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
   check_budget(s, policies, seeds.size(), o);

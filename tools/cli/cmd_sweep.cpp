@@ -8,15 +8,20 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "sim/engine/error.hpp"
+#include "sim/engine/time.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/mpi_session.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/sweep.hpp"
 #include "tools/lib/table.hpp"
+#include "tools/lib/watchdog.hpp"
 
 namespace tidesim::cli {
 namespace {
@@ -30,6 +35,7 @@ struct SweepArgs {
   std::string shard;
   bool merge_only = false;
   std::string format = "table";
+  std::string timeout;
 };
 
 // DIR given, else "<sweep file less its extension>.results" beside it.
@@ -39,6 +45,17 @@ std::string output_dir(const SweepArgs& args) {
   }
   fs::path p(args.file);
   return (p.parent_path() / (p.stem().string() + ".results")).string();
+}
+
+// What a --timeout that cut cells says: the finished cells are stored, and the same command
+// resumes from them.
+std::string timeout_message(Duration timeout, const app::SweepProgress& done,
+                            const std::string& file, const std::string& dir) {
+  return fmt::format(
+      "--timeout {} reached: {} cell{} ran and {} stored, {} cut or not started; rerun (tidesim "
+      "sweep {} --output {}) to resume; no merged result written",
+      format_duration(timeout), done.ran, done.ran == 1 ? "" : "s", done.ran == 1 ? "is" : "are",
+      done.cut, file, dir);
 }
 
 int run_sweep(const SweepArgs& args) {
@@ -53,6 +70,7 @@ int run_sweep(const SweepArgs& args) {
                                                 : app::parse_shard(args.shard);
   const std::string dir = output_dir(args);
   const auto format = app::parse_output_format(args.format);
+  const std::optional<Duration> timeout = parse_timeout(args.timeout);
   // Bad input fails here, before any cell runs (a merge builds nothing).
   const app::SweepPlan plan = app::plan_sweep(spec, !args.merge_only);
   const std::size_t policies = plan.policies.front().size();
@@ -67,7 +85,12 @@ int run_sweep(const SweepArgs& args) {
     // Every rank runs its cells; an error on one is reported by it, and no rank merges.
     bool ok = true;
     try {
-      (void)app::run_cells(plan, dir, shard, std::max(1, args.threads), {});
+      app::Watchdog watchdog(timeout);
+      const auto done =
+          app::run_cells(plan, dir, shard, std::max(1, args.threads), {}, watchdog.flag());
+      if (done.cut > 0) {
+        throw std::runtime_error(timeout_message(*timeout, done, args.file, dir));
+      }
     } catch (const std::exception& e) {
       std::cerr << fmt::format("tidesim: rank {} failed: {}\n", shard.index, e.what());
       ok = false;
@@ -83,10 +106,15 @@ int run_sweep(const SweepArgs& args) {
                             ? args.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto progress = app::ProgressReporter::for_stderr();
-    const auto done = app::run_cells(plan, dir, shard, threads, [&](std::size_t d, std::size_t t) {
-      progress.update("cells", d, t);
-    });
+    app::Watchdog watchdog(timeout);
+    const auto done = app::run_cells(
+        plan, dir, shard, threads,
+        [&](std::size_t d, std::size_t t) { progress.update("cells", d, t); }, watchdog.flag());
+    watchdog.stop();
     progress.finish();
+    if (done.cut > 0) {
+      throw std::runtime_error(timeout_message(*timeout, done, args.file, dir));
+    }
     std::cerr << fmt::format("tidesim: {}ran {} cell{}, {} already done\n",
                              args.shard.empty() ? "" : "shard " + args.shard + ": ", done.ran,
                              done.ran == 1 ? "" : "s", done.skipped);
@@ -133,6 +161,9 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
                   "I/N: run only the cells whose index is I modulo N (a Slurm array task); merge "
                   "when every shard is done");
   cmd->add_flag("--merge", args->merge_only, "Only merge the stored cells into result.json");
+  cmd->add_option("--timeout", args->timeout,
+                  "Wall-clock limit (e.g. 30m): cells still running are cut and not stored, "
+                  "finished ones are kept for the next run; exit 1");
   cmd->add_option("--format", args->format, "Output of the merged table: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->callback([&ctx, args] { ctx.run = [args] { return run_sweep(*args); }; });

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
+
+#include "sim/engine/error.hpp"
 
 namespace tidesim::cli {
 namespace {
@@ -79,6 +82,22 @@ int refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   fmt::print(stderr, "tidesim: error: unknown command '{}'{}; `tidesim --help` lists them\n", word,
              close.empty() ? "" : fmt::format(" (did you mean '{}'?)", close));
   return 2;
+}
+
+std::optional<Duration> parse_timeout(const std::string& text) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  Duration d{};
+  try {
+    d = parse_duration(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{}, "--timeout", e.what());
+  }
+  if (d <= Duration::zero()) {
+    throw InputError(SourceLocation{}, "--timeout", "'" + text + "' must be positive");
+  }
+  return d;
 }
 
 }  // namespace tidesim::cli

@@ -2,7 +2,10 @@
 /// Validators and checks shared by the subcommands' options (tools/cli/options.cpp).
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
+
+#include "sim/engine/time.hpp"
 
 namespace tidesim::cli {
 
@@ -17,5 +20,9 @@ std::string closest_subcommand(const CLI::App& app, const std::string& word);
 /// When the first argument is not an option nor a subcommand of `app`, prints "unknown command
 /// 'X'" (with the closest subcommand, if any) on stderr and returns 2; else returns 0.
 int refuse_unknown_command(const CLI::App& app, int argc, char** argv);
+
+/// The value of --timeout (a positive duration, e.g. 90s or 2h); nullopt when `text` is empty.
+/// Throws InputError naming --timeout otherwise.
+std::optional<Duration> parse_timeout(const std::string& text);
 
 }  // namespace tidesim::cli

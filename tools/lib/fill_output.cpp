@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -9,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "tools/lib/staged_dir.hpp"
 #include "tools/lib/stats.hpp"
 #include "tools/lib/svg_chart.hpp"
+#include "tools/lib/watchdog.hpp"
 
 namespace tidesim::app {
 
@@ -152,8 +155,16 @@ std::string fill_report_html(const FillResult& r) {
 
 int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& policies,
                       const std::vector<std::uint64_t>& seeds, int threads, OutputFormat format,
-                      const std::string& output, std::ostream& out) {
-  const FillScenario fs = fill_scenario(s);
+                      const std::string& output, std::ostream& out, const FillGuards& guards) {
+  FillScenario fs = fill_scenario(s);
+  const auto runs = static_cast<std::int64_t>(policies.size() * seeds.size());
+  const RunEstimate estimate = estimate_fill(fs, runs, std::max(threads, 1));
+  enforce_budget(estimate, guards.budget, guards.force, s.path, std::cerr);
+  if (!guards.force) {
+    fs.options.max_pods = guards.budget.events / std::max<std::int64_t>(estimate.nodes, 1);
+  }
+  Watchdog watchdog(guards.timeout);
+  fs.options.interrupt = watchdog.flag();
   std::vector<policies::gpushare::Policy> ps;
   FillResult r;
   r.scenario = s.name;
@@ -167,6 +178,14 @@ int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& polici
   }
   const auto t0 = std::chrono::steady_clock::now();
   r.runs = run_fill_sweep(fs.input, ps, seeds, fs.options, threads);
+  watchdog.stop();
+  const auto finished = std::count_if(r.runs.begin(), r.runs.end(),
+                                      [](const FillRun& run) { return !run.interrupted; });
+  if (finished < runs) {
+    throw std::runtime_error(
+        fmt::format("--timeout {} reached: {} of {} runs finished; no result written",
+                    format_duration(*guards.timeout), finished, runs));
+  }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   switch (format) {
     case OutputFormat::kJson:
@@ -185,24 +204,11 @@ int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& polici
       break;
   }
   if (!output.empty()) {
-    namespace fsys = std::filesystem;
-    fsys::create_directories(output);
-    const auto write = [&](const char* name, const std::string& text) {
-      std::ofstream f(fsys::path(output) / name);
-      if (!f) {
-        throw std::runtime_error("cannot write " + (fsys::path(output) / name).string());
-      }
-      f << text;
-    };
-    {
-      std::ofstream f(fsys::path(output) / "allocation_curve.csv");
-      if (!f) {
-        throw std::runtime_error("cannot write " +
-                                 (fsys::path(output) / "allocation_curve.csv").string());
-      }
-      write_allocation_curve_csv(f, r);
-    }
-    write("allocation_curve.html", fill_report_html(r));
+    StagedDir staged(output);  // both files or neither
+    staged.write("allocation_curve.csv",
+                 [&](std::ostream& f) { write_allocation_curve_csv(f, r); });
+    staged.write("allocation_curve.html", [&](std::ostream& f) { f << fill_report_html(r); });
+    staged.commit();
     std::cerr << "tidesim: wrote allocation_curve.csv, allocation_curve.html to " << output << "\n";
   }
   return 0;

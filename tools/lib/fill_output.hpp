@@ -4,10 +4,13 @@
 /// and an HTML page charting the mean curve of each policy.
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/engine/time.hpp"
 #include "sim/fill_experiment.hpp"
+#include "sim/run_estimate.hpp"
 #include "sim/scenario.hpp"
 #include "tools/lib/table.hpp"
 
@@ -42,8 +45,16 @@ std::string fill_report_html(const FillResult& r);
 /// `tidesim run` of a scenario with run.mode: fill: runs `policies` x `seeds` on `threads`,
 /// prints the table (or JSON, or the curve CSV) to `out`, and with a non-empty `output` writes
 /// allocation_curve.csv and allocation_curve.html there. Returns the exit code.
+/// The resource guards of `run` (docs/robustness.md): the estimate (estimate_fill) is held to
+/// `budget` unless `force` (then tuning is not capped either), and `timeout` cuts the runs, in
+/// which case nothing is printed or written and the error says how many runs finished.
+struct FillGuards {
+  std::optional<Duration> timeout;
+  RunBudget budget;
+  bool force = false;
+};
 int run_fill_scenario(const Scenario& s, const std::vector<PolicyConfig>& policies,
                       const std::vector<std::uint64_t>& seeds, int threads, OutputFormat format,
-                      const std::string& output, std::ostream& out);
+                      const std::string& output, std::ostream& out, const FillGuards& guards = {});
 
 }  // namespace tidesim::app

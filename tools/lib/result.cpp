@@ -14,6 +14,7 @@
 #include "sim/engine/text_file.hpp"
 #include "sim/metrics/node_stats.hpp"
 #include "tidesim/version.hpp"
+#include "tools/lib/json_locate.hpp"
 #include "tools/lib/stats.hpp"
 
 namespace tidesim::app {
@@ -581,20 +582,20 @@ RunResult load_result(const std::string& path) {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     // e.byte is 1-based: the byte at which parsing stopped.
-    SourceLocation where{path, 1, 1};
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++where.line;
-        where.column = 1;
-      } else {
-        ++where.column;
-      }
-    }
-    throw InputError(where, "", fmt::format("not valid JSON: {}", e.what()));
+    throw InputError(locate_json_offset(text, e.byte > 0 ? e.byte - 1 : 0, path), "",
+                     fmt::format("not valid JSON: {}", e.what()));
   } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
     throw InputError(SourceLocation{path, 0, 0}, "", fmt::format("not valid JSON: {}", e.what()));
   }
-  return from_json(doc, path);
+  try {
+    return from_json(doc, path);
+  } catch (const InputError& e) {
+    if (e.where().line != 0 || e.where().file != path) {
+      throw;
+    }
+    // The reader names the field; its place is found in the text.
+    throw InputError(locate_json_value(text, e.field(), path), e.field(), e.message());
+  }
 }
 
 void save_result(const RunResult& result, const std::string& path) {

@@ -74,7 +74,8 @@ Shard parse_shard(const std::string& text, const std::string& field) {
   return s;
 }
 
-RunResult run_cell(const SweepPlan& plan, const SweepCell& cell) {
+std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell,
+                                  const std::atomic<bool>* interrupt) {
   const Scenario& s = plan.scenarios[cell.variant];
   const Workload jobs = make_jobs(s, cell.seed);
   RecorderOptions options;
@@ -82,7 +83,10 @@ RunResult run_cell(const SweepPlan& plan, const SweepCell& cell) {
   Recorder recorder(cell.label, cell.seed, options);
   RunSignals signals;
   recorder.attach(signals);
-  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals);
+  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals, interrupt);
+  if (summary.interrupted) {
+    return std::nullopt;
+  }
   RunResult result;
   result.metadata = make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"),
                                   {cell.seed}, {cell.label});
@@ -140,7 +144,8 @@ void save_result_atomically(const RunResult& result, const std::string& path) {
 }
 
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
-                        const std::function<void(std::size_t, std::size_t)>& on_done) {
+                        const std::function<void(std::size_t, std::size_t)>& on_done,
+                        const std::atomic<bool>* interrupt) {
   std::vector<const SweepCell*> todo;
   SweepProgress progress;
   for (const auto& cell : plan.cells) {
@@ -154,9 +159,19 @@ SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard sha
     }
   }
   std::size_t done = 0;
+  std::atomic<std::size_t> cut{0};
   std::mutex mutex;
   parallel_for(todo.size(), threads, [&](std::size_t k) {
-    save_result_atomically(run_cell(plan, *todo[k]), cell_result_path(dir, *todo[k]));
+    if (interrupt != nullptr && interrupt->load()) {
+      ++cut;  // no cell starts after the deadline
+      return;
+    }
+    const auto result = run_cell(plan, *todo[k], interrupt);
+    if (!result) {
+      ++cut;
+      return;
+    }
+    save_result_atomically(*result, cell_result_path(dir, *todo[k]));
     const std::lock_guard lock(mutex);
     ++done;
     if (on_done) {
@@ -164,6 +179,7 @@ SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard sha
     }
   });
   progress.ran = done;
+  progress.cut = cut;
   return progress;
 }
 

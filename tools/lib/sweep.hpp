@@ -5,8 +5,10 @@
 /// the work by cell index. The cells' results merge into one result (DIR/result.json) whose
 /// columns are the cells' labels; the merge reads the cells' files in cell order, so it is the
 /// same bytes whatever ran them and however many threads, shards or ranks did.
+#include <atomic>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,9 @@ Shard parse_shard(const std::string& text, const std::string& field = "--shard")
 
 /// The result of one cell, as a run of one policy and seed would give (without time series);
 /// its provenance records the cell (its index, label and the command that reproduces it).
-RunResult run_cell(const SweepPlan& plan, const SweepCell& cell);
+/// nullopt when `interrupt` (a --timeout) was raised and cut the run.
+std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell,
+                                  const std::atomic<bool>* interrupt = nullptr);
 
 /// The folder of `cell`'s result under `dir`, and the file.
 std::string cell_dir(const std::string& dir, const SweepCell& cell);
@@ -41,13 +45,18 @@ bool cell_done(const SweepPlan& plan, const SweepCell& cell, const std::string& 
 struct SweepProgress {
   std::size_t ran = 0;
   std::size_t skipped = 0;
+  /// Cells cut or not started because the interrupt was raised (nothing stored for them).
+  std::size_t cut = 0;
 };
 
 /// Runs the cells of `shard` that are not done yet on `threads` threads, writing each one's result
 /// as it finishes. `on_done(done, total)` is called after each (under a lock). The first error
-/// stops the work and is rethrown.
+/// stops the work and is rethrown. Once `interrupt` is raised (a --timeout), running cells stop
+/// between events and no further cell starts; those cells are counted as cut and can be run by
+/// the next call.
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
-                        const std::function<void(std::size_t, std::size_t)>& on_done = {});
+                        const std::function<void(std::size_t, std::size_t)>& on_done = {},
+                        const std::atomic<bool>* interrupt = nullptr);
 
 /// The cells whose results are not stored under `dir`.
 std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::string& dir);

@@ -1,0 +1,23 @@
+#pragma once
+/// Where a value is in a JSON text, for error messages about a field of a result file (nlohmann's
+/// DOM keeps no positions). Only called on an error, on text that has already parsed.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "sim/engine/error.hpp"
+
+namespace tidesim::app {
+
+/// The 1-based line and column (in bytes) of the value at `path` in the JSON `text`: member names
+/// joined by '.', array indices as "[i]" (e.g. "runs[0].jobs[3].state"; a leading '.' is
+/// ignored). When part of the path does not exist (a missing field), the deepest value that does;
+/// the whole text's first value for an empty path. `file` is copied into the result.
+SourceLocation locate_json_value(std::string_view text, std::string_view path,
+                                 const std::string& file);
+
+/// The 1-based line and column (in bytes) of byte `offset` (0-based) of `text`.
+SourceLocation locate_json_offset(std::string_view text, std::size_t offset,
+                                  const std::string& file);
+
+}  // namespace tidesim::app
