@@ -1,6 +1,7 @@
 #include "policies/registry.hpp"
 
 #include "policies/plugins/basic.hpp"
+#include "policies/plugins/declared_gpu.hpp"
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/interpod_affinity.hpp"
 #include "policies/plugins/load_aware.hpp"
@@ -57,6 +58,8 @@ Registry builtin_registry() {
   r["GpuPackingScore"] = {make_gpu_packing_score};
   r["BestFitScore"] = {make_best_fit_score};
   r["FGDScore"] = {make_fgd_score};
+  // HAMi-style declared GPU memory (policies/plugins/declared_gpu.hpp).
+  r["HamiDeviceFit"] = {make_hami_device_fit};
   return r;
 }
 

@@ -6,7 +6,9 @@
 
 #include <fmt/core.h>
 
+#include "sim/api/pod_traits.hpp"
 #include "sim/engine/error.hpp"
+#include "sim/engine/random.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/presets.hpp"
 
@@ -45,7 +47,7 @@ std::map<int, int> card_counts(const std::vector<int>& cards) {
   return out;
 }
 
-Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid) {
+Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t seed) {
   if (scenario.cluster.shared_storage) {
     const auto& s = *scenario.cluster.shared_storage;
     devices_.push_back(StorageResource{StorageDevice{s.name, s.bandwidth, s.latency, true},
@@ -78,8 +80,13 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid) {
       n.topology = topo;
       n.has_nvlink = !topo->nvlink_groups().empty();
       n.card_memory = memory;
-      n.gpus =
-          std::make_unique<GpuNodeState>(n.topology, memory, GpuSharing{g.sharing, g.replicas});
+      GpuSharing sharing{g.sharing, g.replicas,     g.replica_policy,  g.tie_break,
+                         0,         g.interference, g.declared_memory, g.isolate_memory};
+      if (g.tie_break == TieBreak::kDevicePlugin) {
+        // Each node's own stream: adding a node never shifts another's draws.
+        sharing.tie_seed = RandomStream(seed, "device-plugin/" + n.name).next_u64();
+      }
+      n.gpus = std::make_unique<GpuNodeState>(n.topology, memory, sharing);
       if (scenario.cluster.shared_storage) {
         n.device = 0;
       } else {
@@ -124,6 +131,18 @@ void Cluster::card_view(int n) {
     left[static_cast<std::size_t>(c)] =
         fractional ? 1000 - used_milli : (node.gpus->occupants(c).empty() ? 1000 : 0);
   }
+  NodeInfo& info = view_.nodes[static_cast<std::size_t>(n)];
+  info.gpu_memory_left.clear();
+  info.gpu_cores_left.clear();
+  info.gpu_card_memory = 0;
+  if (node.gpus->sharing().declared_memory) {
+    info.gpu_card_memory = node.gpus->memory_capacity();
+    for (int c = 0; c < node.gpus->card_count(); ++c) {
+      const bool slot = node.gpus->slots_left(c) > 0;
+      info.gpu_memory_left.push_back(slot ? node.gpus->declared_left(c) : 0);
+      info.gpu_cores_left.push_back(slot ? node.gpus->cores_left(c) : 0);
+    }
+  }
 }
 
 void Cluster::advertise(int n) {
@@ -160,10 +179,23 @@ std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
   // The scheduler's cards, when they are as many as the pod's units (a share: one card).
   const auto units =
       static_cast<std::size_t>(req.gpu_milli > 0 ? 1 : std::max<std::int64_t>(1, req.gpus));
-  if (wants_gpu && hint.size() == units) {
+  if (wants_gpu && node.gpus->sharing().declared_memory) {
+    // Declared memory: the scheduler's cards when they still fit, else the device plugin's
+    // choice among those that do; one unit per card.
+    const GpuClaim claim = gpu_claim(*pod, node.gpus->memory_capacity());
+    const int n_units = static_cast<int>(units);
+    cards = hint.size() == units ? node.gpus->allocate_declared(process, n_units, hint, claim)
+                                 : std::nullopt;
+    if (!cards) {
+      cards = node.gpus->allocate_declared(process, n_units, {}, claim);
+    }
+    if (!cards) {
+      return std::nullopt;
+    }
+  } else if (wants_gpu && hint.size() == units) {
     cards = node.gpus->allocate_on(process, hint, static_cast<int>(req.gpu_milli));
   }
-  if (wants_gpu && (hint.size() != units || !cards)) {
+  if (wants_gpu && !node.gpus->sharing().declared_memory && (hint.size() != units || !cards)) {
     cards = node.gpus->allocate(process, std::max(1, static_cast<int>(req.gpus)),
                                 static_cast<int>(req.gpu_milli));
     if (!cards) {

@@ -61,8 +61,9 @@ class Cluster {
  public:
   /// Builds every node of `scenario` and its storage, uplink and link resources in `fluid`.
   /// Throws InputError naming the group on an unknown topology or GPU model, or a GPU count that
-  /// disagrees with the topology.
-  Cluster(const Scenario& scenario, FluidSolver& fluid);
+  /// disagrees with the topology. `seed` (the run's) seeds the device plugin's tie-break stream
+  /// of each node whose group asks for it (`sharing.tie_break: device-plugin`).
+  Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t seed = 0);
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
 

@@ -55,7 +55,7 @@ class Run final : public policies::BindTarget {
   Run(const Scenario& scenario, const Workload& workload, const PolicyConfig& policy,
       std::uint64_t seed, RunSignals& signals)
       : sim_(seed),
-        cluster_(scenario, fluid_),
+        cluster_(scenario, fluid_, seed),
         ctx_{scenario,
              workload.catalogue,
              signals,

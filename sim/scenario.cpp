@@ -34,6 +34,41 @@ StorageConfig parse_storage(const YAML::Node& node, const std::string& file,
   return s;
 }
 
+// A node group's `sharing` (docs/scenarios.md): mode, and under time-slicing the device plugin's
+// replicas, replica policy and tie-break, the interference share, and declared memory.
+void parse_sharing(const YAML::Node& node, const std::string& file, const std::string& path,
+                   NodeGroup& g) {
+  Fields s(node, file, path);
+  g.sharing = *parse_sharing_mode(
+      s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"}));
+  g.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
+  const bool sliced = g.sharing == SharingMode::kTimeSlicing;
+  if (!sliced && g.replicas != 1) {
+    throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
+  }
+  for (const char* key :
+       {"policy", "tie_break", "interference", "declared_memory", "isolate_memory"}) {
+    if (!sliced && s.has(key)) {
+      throw s.error(s.get(key), key, "only time-slicing has this setting");
+    }
+  }
+  g.replica_policy = s.choice("policy", "distributed", {"distributed", "packed"}) == "packed"
+                         ? ReplicaPolicy::kPacked
+                         : ReplicaPolicy::kDistributed;
+  g.tie_break =
+      s.choice("tie_break", "lowest-index", {"lowest-index", "device-plugin"}) == "device-plugin"
+          ? TieBreak::kDevicePlugin
+          : TieBreak::kLowestIndex;
+  // Below 1: a card that loses all its compute to sharing would never finish a step.
+  g.interference = s.number("interference", 0.0, 0.0, 0.9);
+  g.declared_memory = s.boolean("declared_memory", false);
+  g.isolate_memory = s.boolean("isolate_memory", false);
+  if (g.isolate_memory && !g.declared_memory) {
+    throw s.error(s.get("isolate_memory"), "isolate_memory", "needs declared_memory: true");
+  }
+  s.finish();
+}
+
 NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std::string& path) {
   Fields f(node, file, path);
   NodeGroup g;
@@ -53,16 +88,8 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
   }
   g.topology = f.string("topology");
   g.gpu_memory = f.bytes("gpu_memory", 0);
-  const YAML::Node sharing = f.get("sharing");
-  if (sharing) {
-    Fields s(sharing, file, f.path_of("sharing"));
-    g.sharing = *parse_sharing_mode(
-        s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"}));
-    g.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
-    s.finish();
-    if (g.sharing != SharingMode::kTimeSlicing && g.replicas != 1) {
-      throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
-    }
+  if (const YAML::Node sharing = f.get("sharing")) {
+    parse_sharing(sharing, file, f.path_of("sharing"), g);
   }
   g.cpu_milli = f.has("cpu") ? [&] {
     const YAML::Node cpu = f.get("cpu");
@@ -107,14 +134,7 @@ std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::strin
   out.format = f.choice("format", std::nullopt, {"openb"});
   NodeGroup base;
   if (const YAML::Node sharing = f.get("sharing")) {
-    Fields s(sharing, file, f.path_of("sharing"));
-    base.sharing = *parse_sharing_mode(
-        s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"}));
-    base.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
-    s.finish();
-    if (base.sharing != SharingMode::kTimeSlicing && base.replicas != 1) {
-      throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
-    }
+    parse_sharing(sharing, file, f.path_of("sharing"), base);
   }
   const std::string topology = f.string("topology", "");
   base.labels = string_map(f.get("labels"), file, f.path_of("labels"));

@@ -46,6 +46,14 @@ struct NodeGroup {
   SharingMode sharing = SharingMode::kExclusive;
   /// Time-slicing replicas per card.
   int replicas = 1;
+  /// Time-slicing: `sharing.policy` (distributed | packed), `sharing.tie_break` (lowest-index |
+  /// device-plugin) and `sharing.interference` ([0, 0.9]); see GpuSharing.
+  ReplicaPolicy replica_policy = ReplicaPolicy::kDistributed;
+  TieBreak tie_break = TieBreak::kLowestIndex;
+  double interference = 0.0;
+  /// Time-slicing: `sharing.declared_memory` and `sharing.isolate_memory` (GpuSharing).
+  bool declared_memory = false;
+  bool isolate_memory = false;
   std::int64_t cpu_milli = 0;
   std::int64_t memory_bytes = 0;
   std::map<std::string, std::string> labels;

@@ -38,13 +38,26 @@ std::string_view to_string(SharingMode mode) {
   return "?";
 }
 
+double time_sliced_share(int processes, double interference) {
+  if (processes <= 0) {
+    return 0.0;
+  }
+  if (processes == 1) {
+    return 1.0;
+  }
+  return (1.0 - interference) / static_cast<double>(processes);
+}
+
 GpuNodeState::GpuNodeState(const Topology& topology, std::int64_t memory_per_card,
                            GpuSharing sharing)
     : GpuNodeState(std::make_shared<const Topology>(topology), memory_per_card, sharing) {}
 
 GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_t memory_per_card,
                            GpuSharing sharing)
-    : topology_(std::move(topology)), memory_per_card_(memory_per_card), sharing_(sharing) {
+    : topology_(std::move(topology)),
+      memory_per_card_(memory_per_card),
+      sharing_(sharing),
+      ties_(sharing.tie_seed) {
   if (!topology_) {
     throw std::invalid_argument("gpu node: no topology");
   }
@@ -53,6 +66,13 @@ GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_
   }
   if (sharing.replicas < 1) {
     throw std::invalid_argument("gpu node: replicas must be >= 1");
+  }
+  if (!(sharing.interference >= 0.0 && sharing.interference < 1.0)) {
+    throw std::invalid_argument("gpu node: interference must be in [0, 1)");
+  }
+  if ((sharing.declared_memory || sharing.isolate_memory) &&
+      sharing.mode != SharingMode::kTimeSlicing) {
+    throw std::invalid_argument("gpu node: declared memory needs time-slicing");
   }
   if (sharing_.mode != SharingMode::kTimeSlicing) {
     sharing_.replicas = 1;
@@ -87,18 +107,101 @@ int GpuNodeState::free_units() const {
   return free;
 }
 
-void GpuNodeState::place(std::uint64_t process, int card, int slots, int milli) {
+void GpuNodeState::place(std::uint64_t process, int card, int slots, int milli, GpuClaim claim) {
   Card& c = card_at(card);
   auto it = std::find_if(c.occupants.begin(), c.occupants.end(),
                          [process](const Occupant& o) { return o.process == process; });
   if (it == c.occupants.end()) {
-    c.occupants.push_back(Occupant{process, slots, milli, 0});
+    c.occupants.push_back(Occupant{process, slots, milli, 0, claim});
     cards_of_[process].push_back(card);
+    c.declared_used += claim.memory;
+    c.cores_used += claim.cores;
   } else {
     it->slots += slots;
   }
   c.slots_used += slots;
   c.milli_used += milli;
+}
+
+bool GpuNodeState::fits(int card, const GpuClaim& claim) const {
+  return slots_left(card) > 0 && declared_left(card) >= claim.memory &&
+         cores_left(card) >= claim.cores;
+}
+
+std::int64_t GpuNodeState::declared_left(int card) const {
+  return memory_per_card_ - card_at(card).declared_used;
+}
+
+int GpuNodeState::cores_left(int card) const {
+  return 100 - card_at(card).cores_used;
+}
+
+int GpuNodeState::slots_left(int card) const {
+  return sharing_.replicas - card_at(card).slots_used;
+}
+
+std::optional<std::vector<int>> GpuNodeState::allocate_declared(std::uint64_t process, int units,
+                                                                const std::vector<int>& cards,
+                                                                GpuClaim claim) {
+  if (!sharing_.declared_memory) {
+    throw std::logic_error("gpu node: allocate_declared on a node without declared memory");
+  }
+  if (units < 1) {
+    throw std::invalid_argument("gpu node: units must be >= 1");
+  }
+  if (cards_of_.count(process) != 0) {
+    throw std::invalid_argument("gpu node: process " + std::to_string(process) + " already placed");
+  }
+  std::vector<int> out;
+  if (!cards.empty()) {
+    if (static_cast<int>(cards.size()) != units) {
+      return std::nullopt;
+    }
+    for (const int c : cards) {
+      if (c < 0 || c >= card_count() || std::find(out.begin(), out.end(), c) != out.end() ||
+          !fits(c, claim)) {
+        return std::nullopt;
+      }
+      out.push_back(c);
+    }
+  } else {
+    std::vector<int> tied;
+    for (int u = 0; u < units; ++u) {
+      // One unit per card: among the cards that fit and this request has not taken, the replica
+      // policy's choice (distributed: fewest replicas allocated; packed: most), then tie_break.
+      tied.clear();
+      for (int c = 0; c < card_count(); ++c) {
+        if (std::find(out.begin(), out.end(), c) != out.end() || !fits(c, claim)) {
+          continue;
+        }
+        if (tied.empty()) {
+          tied.push_back(c);
+          continue;
+        }
+        const int alloc_c = card_at(c).slots_used;
+        const int alloc_b = card_at(tied.front()).slots_used;
+        const bool better =
+            sharing_.policy == ReplicaPolicy::kDistributed ? alloc_c < alloc_b : alloc_c > alloc_b;
+        if (better) {
+          tied.assign(1, c);
+        } else if (alloc_c == alloc_b) {
+          tied.push_back(c);
+        }
+      }
+      if (tied.empty()) {
+        return std::nullopt;
+      }
+      int best = tied.front();
+      if (sharing_.tie_break == TieBreak::kDevicePlugin && tied.size() > 1) {
+        best = tied[static_cast<std::size_t>(ties_.uniform_int(tied.size()))];
+      }
+      out.push_back(best);
+    }
+  }
+  for (const int c : out) {
+    place(process, c, 1, 0, claim);
+  }
+  return out;
 }
 
 std::optional<std::vector<int>> GpuNodeState::whole_cards(int units) {
@@ -136,25 +239,34 @@ std::optional<std::vector<int>> GpuNodeState::allocate(std::uint64_t process, in
       }
       std::vector<int> picked_from(cards_.size(), 0);
       std::vector<int> out;
+      std::vector<int> tied;
       for (int u = 0; u < units; ++u) {
-        int best = -1;
+        // The best-ranked cards: (allocated replicas, fewest first or most first by policy),
+        // then fewest picked by this request; `tied` keeps all of them in index order.
+        tied.clear();
         for (int c = 0; c < card_count(); ++c) {
           const auto uc = static_cast<std::size_t>(c);
           if (cards_[uc].slots_used + picked_from[uc] >= sharing_.replicas) {
             continue;
           }
-          if (best < 0) {
-            best = c;
+          if (tied.empty()) {
+            tied.push_back(c);
             continue;
           }
-          const auto ub = static_cast<std::size_t>(best);
+          const auto ub = static_cast<std::size_t>(tied.front());
           const int alloc_c = cards_[uc].slots_used + picked_from[uc];
           const int alloc_b = cards_[ub].slots_used + picked_from[ub];
           const bool better = sharing_.policy == ReplicaPolicy::kDistributed ? alloc_c < alloc_b
                                                                              : alloc_c > alloc_b;
           if (better || (alloc_c == alloc_b && picked_from[uc] < picked_from[ub])) {
-            best = c;
+            tied.assign(1, c);
+          } else if (alloc_c == alloc_b && picked_from[uc] == picked_from[ub]) {
+            tied.push_back(c);
           }
+        }
+        int best = tied.front();
+        if (sharing_.tie_break == TieBreak::kDevicePlugin && tied.size() > 1) {
+          best = tied[static_cast<std::size_t>(ties_.uniform_int(tied.size()))];
         }
         ++picked_from[static_cast<std::size_t>(best)];
         out.push_back(best);
@@ -241,6 +353,8 @@ void GpuNodeState::release(std::uint64_t process) {
     c.slots_used -= o->slots;
     c.milli_used -= o->milli;
     c.memory_used -= o->memory;
+    c.declared_used -= o->claim.memory;
+    c.cores_used -= o->claim.cores;
     c.occupants.erase(o);
   }
   cards_of_.erase(it);
@@ -259,6 +373,9 @@ bool GpuNodeState::set_memory(std::uint64_t process, int card, std::int64_t byte
   }
   c.memory_used += bytes - o->memory;
   o->memory = bytes;
+  if (sharing_.isolate_memory && bytes > o->claim.memory) {
+    return true;  // over its own limit: the allocation fails in this container only
+  }
   return c.memory_used > memory_per_card_;
 }
 
@@ -281,8 +398,12 @@ double GpuNodeState::compute_share(std::uint64_t process, int card) const {
   switch (sharing_.mode) {
     case SharingMode::kExclusive:
       return 1.0;
-    case SharingMode::kTimeSlicing:
-      return 1.0 / static_cast<double>(c.occupants.size());
+    case SharingMode::kTimeSlicing: {
+      const double share =
+          time_sliced_share(static_cast<int>(c.occupants.size()), sharing_.interference);
+      // Declared cores cap the process (HAMi-core throttles it to its gpucores percent).
+      return o->claim.cores > 0 ? std::min(share, o->claim.cores / 100.0) : share;
+    }
     case SharingMode::kFractional:
       return static_cast<double>(o->milli) / kFullCard;
   }

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/api/pod_traits.hpp"
+#include "sim/engine/random.hpp"
 #include "topologies/topology.hpp"
 
 namespace tidesim {
@@ -35,6 +37,17 @@ enum class ReplicaPolicy {
   kPacked,
 };
 
+/// How the device plugin breaks a tie between cards its replica policy ranks equal (same
+/// allocated replicas, same picks by this request).
+enum class TieBreak {
+  /// The lowest card index (deterministic; tidesim's earlier behaviour, the default).
+  kLowestIndex,
+  /// Any of the tied cards, uniformly: NVIDIA's allocator leaves the order of equal-ranked cards
+  /// to its heap built from a Go map, whose iteration order Go randomises
+  /// (internal/rm/allocate.go, greedyAlloc). Drawn from the node's own stream (tie_seed).
+  kDevicePlugin,
+};
+
 /// A node's sharing configuration.
 struct GpuSharing {
   SharingMode mode = SharingMode::kExclusive;
@@ -43,7 +56,30 @@ struct GpuSharing {
   int replicas = 1;
   /// Replica placement under time-slicing.
   ReplicaPolicy policy = ReplicaPolicy::kDistributed;
+  /// Tie-break between equal-ranked cards under time-slicing.
+  TieBreak tie_break = TieBreak::kLowestIndex;
+  /// Seed of the node's tie-break stream (TieBreak::kDevicePlugin).
+  std::uint64_t tie_seed = 0;
+  /// Interference under time-slicing: the share of a card's compute lost while two or more
+  /// processes share it (context switches, cache and memory-bandwidth contention), in [0, 1).
+  /// Each of k >= 2 processes gets (1 - interference) / k of the card. 0 (the default) is
+  /// today's ideal time-slicing. An assumption exposed as a parameter (docs/model-hardware.md,
+  /// "Interference").
+  double interference = 0.0;
+  /// Declared memory (HAMi-style vGPU, time-slicing only): each process declares the memory and
+  /// compute it takes on each of its cards (GpuClaim, sim/api/pod_traits.hpp); a card takes a
+  /// process only when its declared memory still fits beside the others' (and its cores beside
+  /// theirs, at most 100), and each unit of a pod gets its own card.
+  bool declared_memory = false;
+  /// With declared_memory: a process that allocates more than it declared fails alone (HAMi-core's
+  /// per-container limit: the CUDA allocation returns out-of-memory in that container), even when
+  /// the card has room. Without it, only the card's total decides (today's rule).
+  bool isolate_memory = false;
 };
+
+/// The compute share of one of `processes` processes on a time-sliced card (rule above):
+/// 1 alone, (1 - interference) / processes when shared; 0 for no process.
+double time_sliced_share(int processes, double interference);
 
 /// "exclusive", "time-slicing", "fractional"; nullopt otherwise.
 std::optional<SharingMode> parse_sharing_mode(std::string_view text);
@@ -89,12 +125,26 @@ class GpuNodeState {
   /// it (nothing changes then). Throws like allocate() on a bad milli or a placed process.
   std::optional<std::vector<int>> allocate_on(std::uint64_t process, const std::vector<int>& cards,
                                               int milli);
+  /// Declared memory: places `process` with `claim` on each card, on exactly `cards` when given
+  /// (the scheduler's choice), else on `units` distinct cards that fit, chosen like allocate()'s
+  /// time-slicing (replica policy, then tie-break). A card fits when it has a free replica slot,
+  /// declared_left() >= claim.memory and cores_left() >= claim.cores. nullopt when they do not
+  /// fit (nothing changes). Throws std::logic_error when the node does not declare memory.
+  std::optional<std::vector<int>> allocate_declared(std::uint64_t process, int units,
+                                                    const std::vector<int>& cards, GpuClaim claim);
+  /// Declared memory not yet claimed on `card`, bytes (capacity minus the occupants' claims).
+  std::int64_t declared_left(int card) const;
+  /// Percent of `card`'s compute not claimed (100 minus the occupants' gpucores).
+  int cores_left(int card) const;
+  /// Free replica slots on `card` (time-slicing; 1 or 0 otherwise).
+  int slots_left(int card) const;
   /// Removes `process` from every card (no-op for an unknown process).
   void release(std::uint64_t process);
 
   /// Sets the GPU memory `process` holds on `card` (bytes >= 0). Returns true when the card's
-  /// total now exceeds its capacity: the caller kills this process (the one whose allocation
-  /// crossed the line). Throws std::invalid_argument when the process is not on the card.
+  /// total now exceeds its capacity, or (isolate_memory) the process exceeds its declared
+  /// memory: the caller kills this process (the one whose allocation crossed the line). Throws
+  /// std::invalid_argument when the process is not on the card.
   bool set_memory(std::uint64_t process, int card, std::int64_t bytes);
   /// Bytes `process` holds on `card` (0 when it is not there).
   std::int64_t memory_of(std::uint64_t process, int card) const;
@@ -102,8 +152,10 @@ class GpuNodeState {
   std::int64_t memory_used(int card) const { return card_at(card).memory_used; }
   /// Bytes of one card.
   std::int64_t memory_capacity() const { return memory_per_card_; }
-  /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing 1 / (number
-  /// of distinct processes on the card); fractional milli / 1000. 0 when not on the card.
+  /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing
+  /// time_sliced_share(distinct processes on the card, interference), at most its declared
+  /// cores / 100 when it declared any; fractional milli / 1000.
+  /// 0 when not on the card.
   double compute_share(std::uint64_t process, int card) const;
   /// Processes on `card`, in placement order.
   std::vector<std::uint64_t> occupants(int card) const;
@@ -118,23 +170,28 @@ class GpuNodeState {
     int slots;            // time-slicing replicas (1 otherwise)
     int milli;            // compute share in thousandths
     std::int64_t memory;  // bytes
+    GpuClaim claim{};     // declared memory and cores (declared_memory)
   };
   struct Card {
     std::vector<Occupant> occupants;
     int slots_used = 0;
     int milli_used = 0;
-    std::int64_t memory_used = 0;  // sum of the occupants' memory
+    std::int64_t memory_used = 0;    // sum of the occupants' memory
+    std::int64_t declared_used = 0;  // sum of the occupants' declared memory
+    int cores_used = 0;              // sum of the occupants' declared cores
   };
+  bool fits(int card, const GpuClaim& claim) const;
   const Card& card_at(int card) const;
   Card& card_at(int card);
   std::optional<std::vector<int>> whole_cards(int units);
-  void place(std::uint64_t process, int card, int slots, int milli);
+  void place(std::uint64_t process, int card, int slots, int milli, GpuClaim claim = {});
 
   std::shared_ptr<const Topology> topology_;
   std::int64_t memory_per_card_;
   GpuSharing sharing_;
   std::vector<Card> cards_;
   std::map<std::uint64_t, std::vector<int>> cards_of_;
+  RandomStream ties_;
 };
 
 }  // namespace tidesim

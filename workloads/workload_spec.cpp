@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "sim/api/quantity.hpp"
 #include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 #include "workloads/gpu_models.hpp"
@@ -84,6 +85,16 @@ void parse_pod(const YAML::Node& n, const std::string& file, const std::string& 
   if (f.has("priority")) {
     pod.priority = static_cast<std::int32_t>(
         f.integer("priority", std::nullopt, -2'147'483'648LL, 1'000'000'000LL));
+  }
+  // Extended resources asked per pod, e.g. HAMi's nvidia.com/gpumem (integer quantities).
+  for (const auto& [name, text] :
+       string_map(f.get("extended_resources"), file, f.path_of("extended_resources"))) {
+    try {
+      pod.requests.extended[name] = parse_integer_quantity(text);
+    } catch (const std::exception& e) {
+      throw f.error(f.get("extended_resources")[name], f.path_of("extended_resources") + "." + name,
+                    e.what());
+    }
   }
   for (auto& [key, target] :
        {std::pair<const char*, std::map<std::string, std::string>*>{"labels", &pod.labels},

@@ -8,6 +8,8 @@
 #include <numeric>
 #include <vector>
 
+#include "sim/api/pod_traits.hpp"
+
 namespace tidesim::policies {
 
 double io_load(double await_ms, Duration full_scale) {
@@ -70,7 +72,7 @@ double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args) {
 std::optional<std::string> load_aware_filter_reason(const LoadVector& load, const PodSpec& pod,
                                                     const LoadAwareArgs& args) {
   const double mem_reject = gpu_reject_threshold(pod, args) - args.reject_threshold_safety_margin;
-  if (load.gpu_memory > mem_reject) {
+  if (!args.card_fit && load.gpu_memory > mem_reject) {
     return fmt::format("GPU memory over {:g}%", std::round(mem_reject * 1000.0) / 10.0);
   }
   const NvlinkNeed need = nvlink_need(pod, nvlink_rule(args));
@@ -86,6 +88,36 @@ std::optional<std::string> load_aware_filter_reason(const LoadVector& load, cons
     return fmt::format("Storage await over {:g}ms", std::round(ms * 100.0) / 100.0);
   }
   return std::nullopt;
+}
+
+double card_need(const PodSpec& pod, std::int64_t card_memory, const LoadAwareArgs& args) {
+  const auto& ext = pod.requests.extended;
+  if (const auto it = ext.find(kGpuMemPercentResource); it != ext.end() && it->second > 0) {
+    return std::min<double>(static_cast<double>(it->second), 100.0) / 100.0;
+  }
+  if (const auto it = ext.find(kGpuMemResource);
+      it != ext.end() && it->second > 0 && card_memory > 0) {
+    return std::min(1.0,
+                    static_cast<double>(it->second) * 1048576.0 / static_cast<double>(card_memory));
+  }
+  return args.estimated_gpu_memory_per_gpu;
+}
+
+std::optional<std::string> card_fit_reason(std::span<const double> cards, const PodSpec& pod,
+                                           std::int64_t card_memory, const LoadAwareArgs& args) {
+  if (pod.requests.gpus <= 0 && pod.requests.gpu_milli <= 0) {
+    return std::nullopt;
+  }
+  const double mem_reject = gpu_reject_threshold(pod, args) - args.reject_threshold_safety_margin;
+  const double need = card_need(pod, card_memory, args);
+  const std::int64_t units = std::max<std::int64_t>(1, pod.requests.gpus);
+  const auto fitting =
+      std::count_if(cards.begin(), cards.end(), [&](double u) { return u + need <= mem_reject; });
+  if (fitting >= units) {
+    return std::nullopt;
+  }
+  return fmt::format("no {} GPU card(s) with {:g}% memory free", units,
+                     std::round(need * 1000.0) / 10.0);
 }
 
 double load_aware_raw_score(const LoadVector& load, const LoadAwareArgs& args) {
@@ -217,6 +249,7 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
   }
   a.estimate_bound_pods = f.boolean("estimateBoundPods", false);
   a.estimated_gpu_memory_per_gpu = f.number("estimatedGpuMemoryPerGpu", 0.5, 0.0, 1.0);
+  a.card_fit = f.boolean("cardFit", false);
   f.finish();
   return a;
 }
@@ -277,6 +310,9 @@ class LoadView {
     const std::size_t n = ctx.cluster.nodes.size();
     loads_.assign(n, LoadVector{});
     available_.assign(n, false);
+    if (args_.card_fit) {
+      cards_.assign(n, {});
+    }
     Duration waited = Duration::zero();
     int missing = 0;
     for (const int i : nodes) {
@@ -289,8 +325,15 @@ class LoadView {
       }
       available_[i] = true;
       if (args_.estimate_bound_pods) {  // depends on the pods bound since: every cycle
-        loads_[i] = load_vector(with_estimated_bound_pods(*r.metrics, info, args_), args_);
+        const NodeMetrics estimated = with_estimated_bound_pods(*r.metrics, info, args_);
+        loads_[i] = load_vector(estimated, args_);
+        if (args_.card_fit) {
+          cards_[i] = estimated.gpu_memory_utilization;
+        }
       } else {  // depends on the fetched metrics alone: once per fetch
+        if (args_.card_fit) {
+          cards_[i] = r.metrics->gpu_memory_utilization;
+        }
         if (!*r.load) {
           *r.load = load_vector(*r.metrics, args_);
         }
@@ -324,12 +367,15 @@ class LoadView {
 
   bool available(int i) const { return available_[i]; }
   const LoadVector& load(int i) const { return loads_[i]; }
+  // Per-card GPU-memory utilisation (cardFit only).
+  std::span<const double> cards(int i) const { return cards_[i]; }
   bool has(int i) const { return i >= 0 && static_cast<std::size_t>(i) < available_.size(); }
 
  private:
   const LoadAwareArgs& args_;
   MetricsCache cache_;
   std::vector<LoadVector> loads_;
+  std::vector<std::vector<double>> cards_;
   std::vector<bool> available_;
   std::optional<TimePoint> unavailable_since_;
 };
@@ -373,6 +419,12 @@ class LoadAwareFilter final : public FilterPlugin {
     }
     if (auto reason = load_aware_filter_reason(view_.load(node_index), pod, args_)) {
       return Status::make(Code::kUnschedulable, std::move(*reason));
+    }
+    if (args_.card_fit) {
+      const std::int64_t card_memory = ctx.cluster.nodes[node_index].gpu_card_memory;
+      if (auto reason = card_fit_reason(view_.cards(node_index), pod, card_memory, args_)) {
+        return Status::make(Code::kUnschedulable, std::move(*reason));
+      }
     }
     return Status::success();
   }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "policies/registry.hpp"
@@ -68,6 +69,9 @@ struct LoadAwareArgs {
   bool estimate_bound_pods = false;
   /// Estimated GPU-memory utilisation one bound pod adds per requested GPU (assumption).
   double estimated_gpu_memory_per_gpu = 0.5;
+  /// cardFit: judge GPU memory per card instead of by the node's aggregated card
+  /// (card_fit_reason()); off: the seed's node-level threshold.
+  bool card_fit = false;
   /// prometheusURL: accepted for the seed's config; tidesim reads its own telemetry.
   std::string prometheus_url;
   friend bool operator==(const LoadAwareArgs&, const LoadAwareArgs&) = default;
@@ -97,8 +101,20 @@ NvlinkRule nvlink_rule(const LoadAwareArgs& args);
 double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args);
 
 /// LoadAwareFilter's verdict on one load vector: empty when the node passes, else the reason.
+/// With args.card_fit the GPU-memory dimension is left to card_fit_reason().
 std::optional<std::string> load_aware_filter_reason(const LoadVector& load, const PodSpec& pod,
                                                     const LoadAwareArgs& args);
+/// The share of one card's memory `pod` needs on each of its GPUs, for cardFit: its declared
+/// nvidia.com/gpumem-percentage / 100, else its nvidia.com/gpumem over `card_memory` bytes when
+/// that is known (> 0: nodes with declared memory publish it), else
+/// args.estimated_gpu_memory_per_gpu (an assumption).
+double card_need(const PodSpec& pod, std::int64_t card_memory, const LoadAwareArgs& args);
+/// cardFit's verdict: empty when at least the pod's GPU count of cards (1 for a share) each have
+/// utilisation + card_need <= the pod's GPU-memory reject threshold minus the safety margin;
+/// else the reason. `cards` is the node's per-card GPU-memory utilisation as the plugin sees it.
+std::optional<std::string> card_fit_reason(std::span<const double> cards, const PodSpec& pod,
+                                           std::int64_t card_memory, const LoadAwareArgs& args);
+
 /// LoadAwareScorer's score before truncation (text formula: 73.33 for 78% / 15% / 20%).
 double load_aware_raw_score(const LoadVector& load, const LoadAwareArgs& args);
 /// The integer score the plugin returns: int64 truncation of the raw score.

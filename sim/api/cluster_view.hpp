@@ -2,6 +2,7 @@
 /// The exact allocation state a scheduler sees (what the API server and the scheduler cache hold):
 /// node specs, bound pods and their summed requests. Load is NOT here: policies read load only
 /// through telemetry (sim/telemetry.hpp).
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -32,6 +33,13 @@ struct NodeInfo {
   /// sharing: 1000 minus the shares placed; other modes: 1000 for a card nobody holds, else 0);
   /// empty for a node without cards. The GPU-sharing policies read it.
   std::vector<int> gpu_milli_left;
+  /// Declared-memory sharing only (empty otherwise): per card, the declared GPU memory a new
+  /// process could still claim, bytes, and the percent of compute (gpucores) it could; both 0 on
+  /// a card without a free replica slot. The declared-memory plugin reads them.
+  std::vector<std::int64_t> gpu_memory_left;
+  std::vector<int> gpu_cores_left;
+  /// Declared-memory sharing: the memory of one card, bytes (0 otherwise).
+  std::int64_t gpu_card_memory = 0;
 
   /// Adds a bound pod and its requests, bound at `when`.
   void add_pod(std::shared_ptr<const PodSpec> pod, TimePoint when = TimePoint{});

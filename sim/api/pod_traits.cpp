@@ -45,4 +45,23 @@ bool needs_nvlink(const PodSpec& pod, NvlinkRule rule) {
   return nvlink_need(pod, rule) != NvlinkNeed::kNone;
 }
 
+GpuClaim gpu_claim(const PodSpec& pod, std::int64_t card_capacity) {
+  const auto& ext = pod.requests.extended;
+  GpuClaim claim;
+  claim.memory = card_capacity;
+  if (const auto it = ext.find(kGpuMemResource); it != ext.end() && it->second > 0) {
+    // MiB; at most the card (so the product cannot overflow: 2^20 x a card's MiB).
+    const std::int64_t card_mib = card_capacity >> 20;
+    claim.memory = std::min(it->second, card_mib) << 20;
+  } else if (const auto pct = ext.find(kGpuMemPercentResource);
+             pct != ext.end() && pct->second > 0) {
+    const std::int64_t percent = std::min<std::int64_t>(pct->second, 100);
+    claim.memory = card_capacity / 100 * percent + card_capacity % 100 * percent / 100;
+  }
+  if (const auto it = ext.find(kGpuCoresResource); it != ext.end()) {
+    claim.cores = static_cast<int>(std::clamp<std::int64_t>(it->second, 0, 100));
+  }
+  return claim;
+}
+
 }  // namespace tidesim

@@ -21,6 +21,20 @@ constexpr std::array kCatalog{
     MetricInfo{"nvlink_contention_rate", kRatio, kLower, "NVLink contention rate",
                "share of NVLink-requiring job running time with collective bandwidth < 90% of "
                "ideal"},
+    // Other readings of the seed's four (docs/metrics.md).
+    MetricInfo{"gpu_util_stddev_busy", kRatio, kLower, "GPU util std-dev (busy)",
+               "time-weighted mean of the cross-node std-dev of GPU utilisation over the samples "
+               "with pending pods"},
+    MetricInfo{"gpu_util_stddev_node_avg", kRatio, kLower, "GPU util std-dev (node avg)",
+               "population std-dev across nodes of each node's time-averaged GPU utilisation"},
+    MetricInfo{"pending_total_mean_s", kSeconds, kLower, "pending, all attempts",
+               "mean over jobs bound at least once of the time in the queue summed over attempts"},
+    MetricInfo{"start_wait_mean_s", kSeconds, kLower, "wait to successful start",
+               "mean over succeeded jobs of submit -> start of the attempt that succeeded"},
+    MetricInfo{"oom_jobs", kCount, kLower, "jobs OOM-killed", "jobs with at least one OOM kill"},
+    MetricInfo{"nvlink_contended_jobs_share", kRatio, kLower, "NVLink jobs contended",
+               "share of NVLink-requiring multi-GPU jobs contended for more than half their "
+               "running time"},
     // The seed's health indicators.
     MetricInfo{"lscs_mean", kRatio, kLower, "LSCS mean",
                "time-weighted mean of the trailing 5-min mean of the cross-node std-dev of GPU "
@@ -53,6 +67,8 @@ constexpr std::array kCatalog{
     MetricInfo{"jct_p50_s", kSeconds, kLower, "JCT p50", "median job completion time"},
     MetricInfo{"jct_p95_s", kSeconds, kLower, "JCT p95", "95th percentile job completion time"},
     MetricInfo{"jct_p99_s", kSeconds, kLower, "JCT p99", "99th percentile job completion time"},
+    MetricInfo{"jct_km_p50_s", kSeconds, kLower, "JCT p50 (KM)",
+               "Kaplan-Meier median of submit -> success, failed and unfinished jobs censored"},
     MetricInfo{"makespan_s", kSeconds, kLower, "makespan",
                "first submit -> last job finished (absent while a job is unfinished)"},
     MetricInfo{"throughput_jobs_per_hour", kPerHour, kHigher, "throughput",
@@ -74,6 +90,8 @@ constexpr std::array kCatalog{
     MetricInfo{"succeeded_jobs", kCount, kHigher, "jobs succeeded",
                "jobs that finished their work"},
     MetricInfo{"failed_jobs", kCount, kLower, "jobs failed", "jobs that exceeded backoffLimit"},
+    MetricInfo{"censored_jobs", kCount, kLower, "jobs censored",
+               "jobs without a success (failed or unfinished): censored in the KM JCT"},
     MetricInfo{"unscheduled_jobs", kCount, kLower, "jobs never bound",
                "jobs submitted but never bound by the end"},
     MetricInfo{"evictions", kCount, kLower, "evictions", "pod eviction events"},
@@ -92,6 +110,11 @@ constexpr std::array kCatalog{
 constexpr std::array<std::string_view, 4> kSeedMetrics{"gpu_util_stddev", "mean_wait_s",
                                                        "oom_kills", "nvlink_contention_rate"};
 
+constexpr std::array<std::string_view, 10> kHeadlineMetrics{
+    "gpu_util_stddev",      "mean_wait_s",          "oom_kills",         "nvlink_contention_rate",
+    "gpu_util_stddev_busy", "pending_total_mean_s", "start_wait_mean_s", "oom_jobs",
+    "jct_km_p50_s",         "censored_jobs"};
+
 }  // namespace
 
 std::span<const MetricInfo> metric_catalog() {
@@ -109,6 +132,10 @@ const MetricInfo* find_metric(std::string_view name) {
 
 std::span<const std::string_view> seed_metric_names() {
   return kSeedMetrics;
+}
+
+std::span<const std::string_view> headline_metric_names() {
+  return kHeadlineMetrics;
 }
 
 std::string_view to_string(Unit unit) {

@@ -1,5 +1,8 @@
 #pragma once
 /// Metrics of the sampled cluster state: GPU-utilisation balance, allocation rate, queue length.
+#include <map>
+#include <string>
+
 #include "sim/metrics/collector.hpp"
 #include "sim/metrics/step_average.hpp"
 
@@ -9,6 +12,10 @@ namespace tidesim::metrics {
 /// run's end); see StepAverage. Produces:
 /// - gpu_util_stddev: time-weighted mean of the population std-dev across nodes of node GPU
 ///   utilisation (node utilisation = mean of its cards), as a share in [0, 1];
+/// - gpu_util_stddev_busy: the same mean over the busy window only, the samples with pending pods
+///   (while a placement decision is waiting, not the tail after the last arrival was placed);
+/// - gpu_util_stddev_node_avg: population std-dev across nodes of each node's time-weighted mean
+///   utilisation over the run (average each node first, then one spread);
 /// - gpu_util_mean: time-weighted mean of the mean node GPU utilisation;
 /// - gpu_allocation_rate: time-weighted sum(allocated) / sum(allocatable) GPU units;
 /// - queue_length_mean / queue_length_max: pending pods, time-weighted mean and largest.
@@ -19,6 +26,9 @@ class ClusterBalanceCollector : public Collector {
 
  private:
   StepAverage util_stddev_;
+  StepAverage util_stddev_busy_;
+  /// Per node name, its utilisation's time-weighted mean (nodes with GPUs only).
+  std::map<std::string, StepAverage, std::less<>> node_util_;
   StepAverage util_mean_;
   StepAverage allocation_;
   StepAverage queue_;

@@ -7,6 +7,58 @@
 #include "sim/engine/statistics.hpp"
 
 namespace tidesim::metrics {
+namespace {
+
+double mean_of(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+}  // namespace
+
+std::optional<double> kaplan_meier_median(std::vector<SurvivalTime> times) {
+  // Events before censorings at equal times: a job censored at t was still at risk at t.
+  std::sort(times.begin(), times.end(), [](const SurvivalTime& a, const SurvivalTime& b) {
+    return a.seconds != b.seconds ? a.seconds < b.seconds : a.observed > b.observed;
+  });
+  double survival = 1.0;
+  std::size_t i = 0;
+  while (i < times.size()) {
+    const double t = times[i].seconds;
+    const auto at_risk = static_cast<double>(times.size() - i);
+    long events = 0;
+    std::size_t k = i;
+    for (; k < times.size() && times[k].seconds == t; ++k) {
+      if (times[k].observed) {
+        ++events;
+      }
+    }
+    if (events > 0) {
+      survival *= 1.0 - static_cast<double>(events) / at_risk;
+      if (survival <= 0.5) {
+        return t;
+      }
+    }
+    i = k;
+  }
+  return std::nullopt;
+}
+
+double JobMetricsCollector::pending_seconds(const Track& job, TimePoint end) {
+  double total = 0.0;
+  for (const auto& [index, attempt] : job.attempts) {
+    if (!attempt.queued) {
+      continue;
+    }
+    if (attempt.started && !attempt.last_bound) {
+      continue;  // restarted in place (OnFailure): its pods kept their cards and never queued
+    }
+    // A started attempt waited until its last pod was bound; one that never started (its pods
+    // still queued, or some bound and others not) waits until the run's end.
+    const TimePoint until = attempt.started ? *attempt.last_bound : std::max(end, *attempt.queued);
+    total += to_seconds(until - *attempt.queued);
+  }
+  return total;
+}
 
 void JobMetricsCollector::on_job(const JobEvent& event) {
   Track& job = jobs_[event.job];
@@ -14,23 +66,31 @@ void JobMetricsCollector::on_job(const JobEvent& event) {
     case JobEventKind::kSubmitted:
       if (!job.submitted) {
         job.submitted = event.at;
+        job.attempts[event.attempt].queued = event.at;
       }
       break;
     case JobEventKind::kBound:
       if (!job.first_bound) {
         job.first_bound = event.at;
       }
+      job.attempts[event.attempt].last_bound = event.at;
       break;
     case JobEventKind::kStarted:
+      job.last_started = event.at;
+      job.attempts[event.attempt].started = event.at;
       break;
     case JobEventKind::kOomKilled:
       ++oom_kills_;
+      ++job.oom_kills;
       break;
     case JobEventKind::kEvicted:
       ++evictions_;
       break;
     case JobEventKind::kRestarted:
       ++restarts_;
+      // New pods are queued here, unless the attempt restarts in place (OnFailure): then it
+      // starts without any bind, which pending_seconds() recognises.
+      job.attempts[event.attempt].queued = event.at;
       break;
     case JobEventKind::kSucceeded:
       job.succeeded = event.at;
@@ -43,7 +103,11 @@ void JobMetricsCollector::on_job(const JobEvent& event) {
 
 void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
   std::vector<double> waits;
+  std::vector<double> pendings;
+  std::vector<double> start_waits;
   std::vector<double> jcts;
+  std::vector<SurvivalTime> survival;
+  long oom_jobs = 0;
   long submitted = 0;
   long unscheduled = 0;
   long succeeded = 0;
@@ -59,15 +123,27 @@ void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
     first_submit = first_submit ? std::min(*first_submit, *job.submitted) : *job.submitted;
     if (job.first_bound) {
       waits.push_back(to_seconds(*job.first_bound - *job.submitted));
+      pendings.push_back(pending_seconds(job, end));
     } else {
       ++unscheduled;
+    }
+    if (job.oom_kills > 0) {
+      ++oom_jobs;
     }
     const std::optional<TimePoint> ended = job.succeeded ? job.succeeded : job.failed;
     if (job.succeeded) {
       ++succeeded;
       jcts.push_back(to_seconds(*job.succeeded - *job.submitted));
-    } else if (job.failed) {
-      ++failed;
+      survival.push_back({jcts.back(), true});
+      if (job.last_started) {
+        start_waits.push_back(to_seconds(*job.last_started - *job.submitted));
+      }
+    } else {
+      if (job.failed) {
+        ++failed;
+      }
+      const TimePoint censored = job.failed ? *job.failed : std::max(end, *job.submitted);
+      survival.push_back({to_seconds(censored - *job.submitted), false});
     }
     if (ended) {
       last_end = last_end ? std::max(*last_end, *ended) : *ended;
@@ -83,11 +159,20 @@ void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
   out["oom_kills"] = static_cast<double>(oom_kills_);
   out["evictions"] = static_cast<double>(evictions_);
   out["restarts"] = static_cast<double>(restarts_);
+  out["oom_jobs"] = static_cast<double>(oom_jobs);
+  out["censored_jobs"] = static_cast<double>(submitted - succeeded);
 
   if (!waits.empty()) {
     out["mean_wait_s"] =
         std::accumulate(waits.begin(), waits.end(), 0.0) / static_cast<double>(waits.size());
     out["wait_p95_s"] = *quantile(waits, 0.95);
+    out["pending_total_mean_s"] = mean_of(pendings);
+  }
+  if (!start_waits.empty()) {
+    out["start_wait_mean_s"] = mean_of(start_waits);
+  }
+  if (const auto median = kaplan_meier_median(std::move(survival))) {
+    out["jct_km_p50_s"] = *median;
   }
   if (!jcts.empty()) {
     out["jct_mean_s"] =

@@ -4,10 +4,25 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
+
+/// One job's time to its end for Kaplan-Meier: `seconds` from submit, `observed` true for a
+/// success (an event) and false for a censored time (failed, or unfinished at the run's end).
+struct SurvivalTime {
+  double seconds = 0.0;
+  bool observed = false;
+};
+
+/// Kaplan-Meier (product-limit) median: with the distinct event times t_1 < t_2 < ..., d_i
+/// events at t_i and n_i jobs with time >= t_i (censored times equal to t_i count as at risk, the
+/// usual convention), S(t) = prod_{t_i <= t} (1 - d_i / n_i); the median is the smallest t_i with
+/// S(t_i) <= 0.5. std::nullopt when S never falls to 0.5 (more than half censored early) or the
+/// list is empty. Kaplan & Meier, JASA 53 (1958) 457-481.
+std::optional<double> kaplan_meier_median(std::vector<SurvivalTime> times);
 
 /// Parameters of JobMetricsCollector.
 struct JobMetricsOptions {
@@ -24,6 +39,13 @@ struct JobMetricsOptions {
 /// - throughput_jobs_per_hour: succeeded jobs / hours from first submit to the makespan's end
 ///   (or to the run's end while some job is unfinished);
 /// - oom_kills, evictions, restarts: event counts; jobs_submitted, succeeded_jobs, failed_jobs;
+/// - oom_jobs: jobs with at least one OOM kill;
+/// - pending_total_mean_s: over jobs bound at least once, the mean of the job's time in the
+///   scheduling queue summed over its attempts (see attempt_pending());
+/// - start_wait_mean_s: over succeeded jobs, submit -> the kStarted of the attempt that succeeded;
+/// - jct_km_p50_s: Kaplan-Meier median of submit -> success, failed jobs censored at their
+///   failure and unfinished jobs at the run's end (kaplan_meier_median()); censored_jobs: their
+///   number;
 /// - migration_rate: evictions / jobs submitted; migration_rate_alert: 1 when >= the threshold.
 class JobMetricsCollector : public Collector {
  public:
@@ -33,12 +55,24 @@ class JobMetricsCollector : public Collector {
   void finish(TimePoint end, MetricValues& out) const override;
 
  private:
+  /// One attempt: when its pods were queued (submit, or the Job controller re-creating them;
+  /// absent for an in-place restart), its last pod bind and its start.
+  struct Attempt {
+    std::optional<TimePoint> queued;
+    std::optional<TimePoint> last_bound;
+    std::optional<TimePoint> started;
+  };
   struct Track {
     std::optional<TimePoint> submitted;
     std::optional<TimePoint> first_bound;
+    std::optional<TimePoint> last_started;
     std::optional<TimePoint> succeeded;
     std::optional<TimePoint> failed;
+    long oom_kills = 0;
+    std::map<int, Attempt> attempts;
   };
+  /// Seconds the job spent in the scheduling queue over all its attempts up to `end`.
+  static double pending_seconds(const Track& job, TimePoint end);
   JobMetricsOptions options_;
   std::map<std::string, Track, std::less<>> jobs_;
   long oom_kills_ = 0;

@@ -49,12 +49,24 @@ NvlinkContentionCollector::job_totals(TimePoint end) const {
 void NvlinkContentionCollector::finish(TimePoint end, MetricValues& out) const {
   double counted = 0.0;
   double contended = 0.0;
+  long jobs = 0;
+  long contended_jobs = 0;
   for (const auto& [name, t] : job_totals(end)) {
     counted += t.counted_s;
     contended += t.contended_s;
+    if (t.counted_s > 0.0) {
+      ++jobs;
+      if (t.contended_s > options_.job_share * t.counted_s) {
+        ++contended_jobs;
+      }
+    }
   }
   if (counted > 0.0) {
     out["nvlink_contention_rate"] = contended / counted;
+  }
+  if (jobs > 0) {
+    out["nvlink_contended_jobs_share"] =
+        static_cast<double>(contended_jobs) / static_cast<double>(jobs);
   }
 }
 

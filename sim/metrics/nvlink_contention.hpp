@@ -13,12 +13,17 @@ struct NvlinkContentionOptions {
   /// A job is contended while collective_bandwidth < threshold x ideal_collective_bandwidth.
   /// 0.9 is the project's definition (DESIGN.md section 7); the seed does not state one.
   double threshold = 0.9;
+  /// A job counts in nvlink_contended_jobs_share when it was contended for more than this share
+  /// of its counted time. 0.5 ("most of its run") is an assumption: the seed gives no figure.
+  double job_share = 0.5;
 };
 
 /// From JobRate signals. Each rate holds until the job's next rate (or the run's end while the
 /// job is running). Counted time: a job that is running, nvlink_required, and has an ideal
 /// collective bandwidth > 0 (single-GPU jobs have no collective and are left out). Produces
-/// nvlink_contention_rate = contended time / counted time (absent when no time was counted).
+/// nvlink_contention_rate = contended time / counted time (absent when no time was counted), and
+/// nvlink_contended_jobs_share = jobs with counted time whose contended time exceeds job_share of
+/// it / jobs with counted time.
 /// Per-job totals are available through job_totals() for per-job records.
 class NvlinkContentionCollector : public Collector {
  public:

@@ -249,6 +249,7 @@ INSTANTIATE_TEST_SUITE_P(
     Scenarios, Golden,
     ::testing::Values(GoldenCase{.name = "seed-benchmark"},
                       GoldenCase{.name = "seed-benchmark-pcie"},
+                      GoldenCase{.name = "seed-benchmark-hami"},
                       GoldenCase{.name = "openb-default",
                                  .needs = {"../shared/data/traces/openb_node_list_all_node.csv",
                                            "../shared/data/traces/openb_pod_list_default.csv"},

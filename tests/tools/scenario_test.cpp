@@ -94,6 +94,28 @@ TEST(Scenario, BadValuesNameTheirField) {
       "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
+TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
+  const auto sharing = [](const std::string& inline_map) {
+    return error_of(std::string(kCluster) + "      sharing: " + inline_map +
+                    "\nworkload: {}\npolicies: [x]\n");
+  };
+  // Column of a value: "      sharing: {" is 16 characters, so the map's first key is at 17.
+  EXPECT_EQ(
+      sharing("{mode: exclusive, interference: 0.1}"),
+      "6:48: cluster.node_groups[0].sharing.interference: only time-slicing has this setting");
+  EXPECT_EQ(sharing("{mode: time-slicing, isolate_memory: true}"),
+            "6:53: cluster.node_groups[0].sharing.isolate_memory: needs declared_memory: true");
+  EXPECT_EQ(sharing("{mode: time-slicing, interference: 1.5}")
+                .rfind("6:51: cluster.node_groups[0].sharing.interference: ", 0),
+            0u);
+  EXPECT_EQ(sharing("{mode: time-slicing, tie_break: random}")
+                .rfind("6:48: cluster.node_groups[0].sharing.tie_break: ", 0),
+            0u);
+  EXPECT_EQ(sharing("{mode: time-slicing, policy: packed, tie_break: device-plugin, "
+                    "interference: 0.2, declared_memory: true, isolate_memory: true}"),
+            "(no error)");
+}
+
 TEST(Scenario, TotalsAndBudgetsAreRefusedWithTheirPlace) {
   // Each group is within its 100,000 nodes; together they are not.
   const std::string two_groups =

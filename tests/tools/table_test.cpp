@@ -1,6 +1,8 @@
 // The comparison table in its three forms.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/error.hpp"
@@ -77,6 +79,35 @@ TEST(Table, FormatsAndOptions) {
   EXPECT_EQ(format_metric_value(metrics::find_metric("mean_wait_s"), 423.0), "423 s");
   // A value that rounds to zero has no sign.
   EXPECT_EQ(format_metric_value(metrics::find_metric("gpu_frag_gpus"), -0.0001), "0.00");
+}
+
+TEST(Table, HeadlineRowsWithDirectionsAndDisagreements) {
+  TableOptions options;
+  options.headline = true;
+  const auto table = build_comparison(test::sample_result(), options);
+  // Only headline rows, in their order, the seed's four first.
+  ASSERT_GE(table.rows.size(), 4u);
+  EXPECT_LE(table.rows.size(), metrics::headline_metric_names().size());
+  EXPECT_EQ(table.rows[0].metric, "gpu_util_stddev");
+  EXPECT_EQ(table.rows[3].metric, "nvlink_contention_rate");
+  for (const auto& row : table.rows) {
+    const auto names = metrics::headline_metric_names();
+    EXPECT_NE(std::find(names.begin(), names.end(), row.metric), names.end()) << row.metric;
+  }
+  const auto text = render_comparison(table, OutputFormat::kTable);
+  EXPECT_NE(text.find("better"), std::string::npos) << text;
+  const auto wait_line = text.substr(text.find("mean task wait"));
+  EXPECT_NE(wait_line.substr(0, wait_line.find('\n')).find(" lower "), std::string::npos) << text;
+  // In the sample every change has the seed's sign (wait, spread and contention all fall).
+  EXPECT_EQ(text.find("≠"), std::string::npos) << text;
+  // A reference whose wait rises (189 -> 423: +123.8%) disagrees with the measured fall.
+  Reference flipped = seed_reference();
+  flipped.values["mean_wait_s"] = {{"default-k8s", 189.0}, {"load-aware", 423.0}};
+  options.reference = flipped;
+  const auto marked =
+      render_comparison(build_comparison(test::sample_result(), options), OutputFormat::kTable);
+  EXPECT_NE(marked.find("189 s / 423 s (+123.8%) ≠"), std::string::npos) << marked;
+  EXPECT_NE(marked.find("docs/seed-benchmark.md"), std::string::npos) << marked;
 }
 
 TEST(Table, SingleSeedHasNoIntervals) {

@@ -55,6 +55,7 @@ struct RunOptions {
   std::string output;
   int threads = 0;
   bool no_reference = false;
+  bool all_metrics = false;
   // Resource guards (docs/robustness.md): budgets of the estimate, --force, and a wall-clock
   // limit for the whole command.
   std::string max_events;
@@ -285,6 +286,7 @@ int run(const RunOptions& o) {
   app::TableOptions table;
   table.reference = result.reference;
   table.no_reference = o.no_reference || !result.reference;
+  table.headline = format == app::OutputFormat::kTable && !o.all_metrics;
   if (format == app::OutputFormat::kJson) {
     std::cout << app::to_json(result).dump(2) << "\n";
   } else {
@@ -402,6 +404,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
                   "Runs in parallel (default: the machine's cores); results do not depend on it")
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
+  cmd->add_flag("--all-metrics", opts->all_metrics,
+                "Every metric in the table, not only the seed's four and the headline readings");
   cmd->callback([&ctx, opts] {
     ctx.input = opts->scenario;
     ctx.run = [opts] { return run(*opts); };

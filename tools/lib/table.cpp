@@ -119,6 +119,18 @@ std::string relative_text(const std::optional<double>& rel) {
   return fmt::format("{:+.1f}%", *rel * 100.0);
 }
 
+std::string direction_text(const ComparisonRow& row) {
+  if (!row.info || row.info->direction == metrics::Direction::kNeutral) {
+    return "-";
+  }
+  return std::string(metrics::to_string(row.info->direction));
+}
+
+// True when one value is above 0 and the other below (a zero agrees with anything).
+bool opposite_signs(double a, double b) {
+  return (a > 0.0 && b < 0.0) || (a < 0.0 && b > 0.0);
+}
+
 nlohmann::json optional_json(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -211,7 +223,19 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
   }
 
   std::vector<std::string> names = options.metrics;
-  if (names.empty()) {
+  if (names.empty() && options.headline) {
+    std::set<std::string> present;
+    for (const auto& run : result.runs) {
+      for (const auto& [name, value] : run.metrics) {
+        present.insert(name);
+      }
+    }
+    for (const auto name : metrics::headline_metric_names()) {
+      if (present.contains(std::string(name))) {
+        names.emplace_back(name);
+      }
+    }
+  } else if (names.empty()) {
     std::set<std::string> present;
     for (const auto& run : result.runs) {
       for (const auto& [name, value] : run.metrics) {
@@ -336,7 +360,7 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
 
   // Terminal text.
   std::vector<std::vector<std::string>> grid;
-  std::vector<std::string> header{"metric"};
+  std::vector<std::string> header{"metric", "better"};
   for (const auto& p : policies) {
     header.push_back(p);
   }
@@ -353,8 +377,9 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
     header.push_back(table.reference_label);
   }
   grid.push_back(header);
+  bool disagrees = false;
   for (const auto& row : table.rows) {
-    std::vector<std::string> line{label_of(row)};
+    std::vector<std::string> line{label_of(row), direction_text(row)};
     for (std::size_t i = 0; i < policies.size(); ++i) {
       line.push_back(cell(row, row.per_policy[i]));
     }
@@ -392,6 +417,11 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
       } else if (policies.size() == 2 && ref_values.size() == 2 && ref_values[0] != 0.0) {
         ref +=
             " (" + relative_text((ref_values[1] - ref_values[0]) / std::fabs(ref_values[0])) + ")";
+      }
+      if (policies.size() == 2 && ref_values.size() == 2 && !row.changes.empty() &&
+          row.changes[0] && opposite_signs(row.changes[0]->mean, ref_values[1] - ref_values[0])) {
+        ref += " ≠";
+        disagrees = true;
       }
       line.push_back(ref);
     }
@@ -431,6 +461,11 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
         table.seeds);
   } else {
     out += "1 seed: no confidence intervals; change = relative change.\n";
+  }
+  if (disagrees) {
+    out +=
+        "≠: the change runs the other way from the seed's published one; why: "
+        "docs/seed-benchmark.md.\n";
   }
   return out;
 }

@@ -54,6 +54,9 @@ struct TableOptions {
   std::optional<Reference> reference;
   /// Leave the reference column out even when the result has one.
   bool no_reference = false;
+  /// When `metrics` is empty: only the headline rows (metrics::headline_metric_names()) present
+  /// in the result, instead of every metric.
+  bool headline = false;
 };
 
 /// Computes the comparison of `result`.
@@ -68,7 +71,9 @@ std::string format_metric_value(const metrics::MetricInfo* info, double value);
 std::string format_metric_spread(const metrics::MetricInfo* info, double half_width);
 
 /// Renders `table` as aligned terminal text, a JSON document, or CSV (one row per metric and
-/// policy). Each ends with a newline.
+/// policy). Each ends with a newline. The text has a "better" column (lower / higher) after the
+/// metric; with two policies and a reference, a row whose measured change runs the other way
+/// from the reference's is marked, and a line below points to docs/seed-benchmark.md.
 std::string render_comparison(const ComparisonTable& table, OutputFormat format);
 
 /// The seed's published figures (SEED-DIGEST section 3.4) for policies named `default_policy`
