@@ -335,12 +335,14 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
       return finish(result);
     }
     if (!s.ok()) {
+      result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
       result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
       return finish(result);
     }
   }
   if (gang_pre_filter_ != nullptr && group != nullptr) {
     if (Status s = gang_pre_filter_->pre_filter(ctx, pod); !s.ok()) {
+      result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
       result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
       return finish(result);
     }

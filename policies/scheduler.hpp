@@ -63,6 +63,9 @@ struct ScheduleResult {
   std::string reason;
   /// True when a plugin returned Error (the pod goes to back-off, not to unschedulable).
   bool error = false;
+  /// True when a PreFilter plugin rejected the pod as UnschedulableAndUnresolvable: preemption
+  /// cannot help it (every node is unresolvable for DefaultPreemption).
+  bool unresolvable = false;
   /// Time the cycle took (slow metrics queries); the driver binds after it.
   Duration latency = Duration::zero();
   /// The seed's fallback stage (digest 4.3): 0 normal, 1 remaining-GPU scoring, 2 golden pool.

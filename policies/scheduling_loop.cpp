@@ -72,7 +72,34 @@ int SchedulingLoop::equivalence_class(const PodSpec& pod) {
   return id;
 }
 
+const ClusterView& SchedulingLoop::view_for(const PodSpec& pod) {
+  bool any = false;
+  for (auto it = nominated_.begin(); it != nominated_.end();) {
+    if (!target_.pod_alive(*it->second.pod)) {
+      it = nominated_.erase(it);  // a deleted preemptor keeps nothing
+      continue;
+    }
+    any = any || (it->first != pod.name && it->second.pod->priority >= pod.priority);
+    ++it;
+  }
+  if (!any) {
+    return cluster_;
+  }
+  with_nominated_ = cluster_;
+  for (const auto& [name, n] : nominated_) {
+    if (name != pod.name && n.pod->priority >= pod.priority) {
+      with_nominated_.nodes[static_cast<std::size_t>(n.node)].add_pod(n.pod, sim_.now());
+    }
+  }
+  return with_nominated_;
+}
+
 ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
+  const ClusterView& view = view_for(pod);
+  if (&view != &cluster_) {
+    return scheduler_->schedule_one(pod, view, metrics_, sim_.now(), nullptr,
+                                    nominated_node(pod.name));
+  }
   const bool eligible = fast_fail_ && !has_inter_pod_terms(pod);
   const int cls = eligible ? equivalence_class(pod) : -1;
   if (eligible && static_cast<std::size_t>(cls) < failures_.size() &&
@@ -258,23 +285,24 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
   }
 }
 
-void SchedulingLoop::try_preemption(const PodSpec& pod) {
+void SchedulingLoop::try_preemption(const PodPtr& pod) {
   // PodEligibleToPreemptOthers: not while the victims of its last nomination are terminating.
-  if (const auto it = nominated_.find(pod.name); it != nominated_.end()) {
+  if (const auto it = nominated_.find(pod->name); it != nominated_.end()) {
     for (const auto& v : it->second.victims) {
       if (target_.pod_alive(*v)) {
         return;
       }
     }
   }
-  PostFilterResult r = scheduler_->post_filter(pod, cluster_, sim_.now());
+  PostFilterResult r = scheduler_->post_filter(*pod, cluster_, sim_.now());
   if (!r.nominated_node) {
     return;
   }
-  Nomination& n = nominated_[pod.name];
+  Nomination& n = nominated_[pod->name];
+  n.pod = pod;
   n.node = *r.nominated_node;
   n.victims = std::move(r.victims);
-  target_.preempt(pod, n.node, n.victims);
+  target_.preempt(*pod, n.node, n.victims);
 }
 
 void SchedulingLoop::on_cluster_event() {
@@ -325,7 +353,7 @@ void SchedulingLoop::cycle() {
   ScheduleResult r;
   if (gang != nullptr) {
     const PodGroupStatus status = group_status(*gang);
-    r = scheduler_->schedule_one(*pod, cluster_, metrics_, sim_.now(), &status,
+    r = scheduler_->schedule_one(*pod, view_for(*pod), metrics_, sim_.now(), &status,
                                  nominated_node(pod->name));
   } else {
     r = schedule(*pod);
@@ -353,8 +381,8 @@ void SchedulingLoop::cycle() {
         reject_waiting(*gang);
       }
     }
-    if (preemption_) {
-      try_preemption(*pod);
+    if (preemption_ && !r.unresolvable) {
+      try_preemption(pod);
     }
   }
   if (signals_ != nullptr) {

@@ -40,6 +40,7 @@
 /// its next cycles) and asks the target to delete the victims; the pod is not eligible to
 /// preempt again while a victim of its nomination is still alive (PodEligibleToPreemptOthers).
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -133,9 +134,15 @@ class SchedulingLoop {
     std::optional<EventId> timer;
   };
   struct Nomination {
+    PodPtr pod;
     int node = -1;
     std::vector<std::shared_ptr<const PodSpec>> victims;
   };
+  // The view `pod` is scheduled against: the cluster's, or, while pods of at least its priority
+  // are nominated elsewhere, a copy with those pods added to their nominated nodes
+  // (RunFilterPluginsWithNominatedPods), so that the room a preemption made is kept for its
+  // preemptor.
+  const ClusterView& view_for(const PodSpec& pod);
   void cycle();
   // The gang `pod` belongs to; null for a pod outside any declared group.
   Gang* gang_of(const PodSpec& pod);
@@ -148,7 +155,7 @@ class SchedulingLoop {
   // One all-or-nothing cycle for `first` and its queued siblings.
   void gang_cycle(const PodPtr& first, Gang& gang);
   // PostFilter for `pod` after it fit no node.
-  void try_preemption(const PodSpec& pod);
+  void try_preemption(const PodPtr& pod);
   // The outcome of `pod`'s cycle: the scheduler's, or the last equivalent failure's.
   ScheduleResult schedule(const PodSpec& pod);
   // The equivalence class of `pod` (equal equivalence_key(), equal class).
@@ -186,7 +193,8 @@ class SchedulingLoop {
   // Gangs by PodGroup name, preemption switch, nominations by pod name.
   std::unordered_map<std::string, Gang> gangs_;
   bool preemption_ = false;
-  std::unordered_map<std::string, Nomination> nominated_;
+  std::map<std::string, Nomination> nominated_;
+  ClusterView with_nominated_;
 };
 
 /// What the filters of a profile that reads no metrics see of `pod` when the pod has no pod
