@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "sim/metrics/job_scheduling.hpp"
 #include "sim/run.hpp"
@@ -127,6 +129,53 @@ TEST(JobScheduling, AGangWaitsWithoutHoldingGpusThenBindsAtOnce) {
     EXPECT_EQ(o.metrics.at("gangs_bound"), 1.0) << label;
     EXPECT_EQ(o.metrics.at("preemptions"), 0.0) << label;
   }
+}
+
+}  // namespace
+}  // namespace tidesim
+
+namespace tidesim {
+namespace {
+
+// Bad gang and preemption input is refused with its place and field.
+std::string error_of(const std::string& jobs_extra, const std::string& run_extra = "") {
+  const auto path = std::filesystem::temp_directory_path() / "tidesim-job-scheduling-bad.yaml";
+  std::ofstream(path) << "name: bad\n"
+                         "cluster:\n"
+                         "  node_groups:\n"
+                         "    - {name: gpu, count: 1, gpu: A10, topology: a10x4-pcie}\n"
+                         "workload:\n"
+                         "  arrivals: {process: burst, count: 1}\n"
+                         "  jobs:\n"
+                         "    - name: job\n"
+                         "      model: resnet50\n"
+                         "      batch_size: 64\n"
+                         "      duration: 100s\n"
+                      << jobs_extra << run_extra << "policies: [default-k8s]\n";
+  try {
+    const Scenario s = load_scenario(path.string());
+    (void)make_jobs(s, 1);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(JobScheduling, BadGangAndPreemptionInputNamesTheField) {
+  EXPECT_NE(error_of("      gang: {mode: sometimes}\n").find(":12:"), std::string::npos);
+  EXPECT_NE(error_of("      gang: {mode: sometimes}\n").find("gang.mode"), std::string::npos);
+  EXPECT_NE(
+      error_of("      replicas: 2\n      gang: {min_member: 3}\n").find("min_member 3 is more"),
+      std::string::npos);
+  EXPECT_NE(error_of("      gang: {mode: all-or-nothing, schedule_timeout: 5s}\n")
+                .find("only mode: permit reads schedule_timeout"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("      pod: {gpus: 1, preemption_policy: Sometimes}\n").find("preemption_policy"),
+      std::string::npos);
+  EXPECT_NE(error_of("", "run:\n  preemption: {grace: 3s}\n").find("run.preemption.grace"),
+            std::string::npos);
+  EXPECT_EQ(error_of("      gang: {mode: permit}\n", "run:\n  preemption: {enabled: true}\n"), "");
 }
 
 }  // namespace
