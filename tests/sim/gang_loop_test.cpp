@@ -201,5 +201,58 @@ TEST(GangLoop, WithoutGangsPodsBindOneByOne) {
   EXPECT_EQ(node.bound_at.at("job-2"), TimePoint(20ms));
 }
 
+// Preemption's nomination keeps the room for the preemptor. One GPU, held by L (priority 0).
+// P (priority 10) fails at 0 s and preempts L; the test deletes a victim 30 s after it is named
+// (the grace period). Cluster events at 5, 10, ..., 25 s make P retry and fail (it does not
+// preempt again while L terminates): attempt 1 at 0 s; the events at 5, 10 and 15 s find its
+// back-off (1, 2, 4 s) over and it fails at 5, 10, 15 s; at 20 s its 8 s back-off runs to 23 s,
+// where it fails a fifth time; the event at 25 s leaves it in back-off to 23 + 10 (the cap) = 33 s.
+// Q (priority 5) arrives at 29.5 s and fails; when L is deleted at 30 s, Q is ready at 30.5 s,
+// before P. Q must not take the GPU: P is nominated there and counts on the node for pods of no
+// higher priority (RunFilterPluginsWithNominatedPods). P binds at 33 s.
+struct PreemptNode : GangNode {
+  using GangNode::GangNode;
+  void preempt(const PodSpec&, int,
+               const std::vector<std::shared_ptr<const PodSpec>>& victims) override {
+    for (const auto& v : victims) {
+      const std::string name = v->name;
+      if (!deleting.insert(name).second) {
+        continue;
+      }
+      sim.schedule_in(30s, [this, name] {
+        view.nodes[0].remove_pod(name);
+        loop->on_cluster_event();
+      });
+    }
+  }
+  SchedulingLoop* loop = nullptr;
+  std::set<std::string> deleting;
+};
+
+TEST(PreemptionLoop, TheNominatedNodeIsKeptForThePreemptor) {
+  Simulation sim;
+  PreemptNode node(sim, 1);
+  auto low = member("L", "");
+  node.view.nodes[0].add_pod(low, TimePoint{});
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  node.loop = &loop;
+  loop.enable_preemption(true);
+  auto p = std::make_shared<PodSpec>(*member("P", ""));
+  p->priority = 10;
+  auto q = std::make_shared<PodSpec>(*member("Q", ""));
+  q->priority = 5;
+  loop.add(p);
+  for (const int t : {5, 10, 15, 20, 25}) {
+    sim.schedule_at(TimePoint(std::chrono::seconds(t)), [&] { loop.on_cluster_event(); });
+  }
+  sim.schedule_at(TimePoint(29500ms), [&] { loop.add(q); });
+  sim.run(TimePoint(100s));
+  ASSERT_EQ(node.bound_at.count("P"), 1u);
+  EXPECT_EQ(node.bound_at.at("P"), TimePoint(33s));
+  EXPECT_EQ(node.bound_at.count("Q"), 0u) << "Q took the room made for P";
+  EXPECT_EQ(node.deleting, (std::set<std::string>{"L"}));
+}
+
 }  // namespace
 }  // namespace tidesim::policies
