@@ -9,6 +9,7 @@
 #include <concepts>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,8 +30,32 @@ inline constexpr std::int64_t kMaxNodeScore = 100;
 
 /// Status codes (framework.Code). Unschedulable may be resolved by preemption;
 /// UnschedulableAndUnresolvable may not; Error aborts the cycle; Skip (PreFilter/PreScore only)
-/// skips the plugin's Filter/Score for this cycle.
-enum class Code { kSuccess, kUnschedulable, kUnschedulableAndUnresolvable, kError, kSkip };
+/// skips the plugin's Filter/Score for this cycle; Wait (Permit only) holds the reserved pod at
+/// Permit until it is allowed, rejected or its timeout passes.
+enum class Code { kSuccess, kUnschedulable, kUnschedulableAndUnresolvable, kError, kSkip, kWait };
+
+/// The scheduler-plugins PodGroup label (pkg/apis/scheduling/v1alpha1: PodGroupLabel): a pod
+/// carrying it belongs to the named PodGroup of its namespace.
+inline constexpr const char* kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
+
+/// What the Coscheduling plugin knows of the pod's PodGroup in this cycle (the PodGroup object
+/// and the scheduler cache's count of its pods that are assigned: reserved and waiting at Permit,
+/// or bound).
+struct PodGroupStatus {
+  std::string name;
+  /// spec.minMember.
+  int min_member = 1;
+  /// spec.scheduleTimeoutSeconds: how long a pod may wait at Permit.
+  Duration schedule_timeout = std::chrono::seconds(60);
+  /// spec.minResources (here: GPUs, device-plugin units) the whole group needs; 0: not set.
+  std::int64_t min_gpus = 0;
+  /// GPUs held by the group's assigned pods (they count as free for the minResources check).
+  std::int64_t assigned_gpus = 0;
+  /// Pods of the group that exist (created and not deleted).
+  int members = 0;
+  /// Pods of the group assigned (waiting at Permit or bound), not counting the pod in the cycle.
+  int assigned = 0;
+};
 
 /// The result of one plugin call (framework.Status). `reasons` are Kubernetes' messages, e.g.
 /// "Insufficient nvidia.com/gpu"; `plugin` is filled in by the framework.
@@ -80,6 +105,24 @@ struct CycleContext {
   /// State plugins share within the cycle, by key (Kubernetes' CycleState). The pointee belongs
   /// to the writing plugin and stays valid until the cycle ends.
   std::map<std::string, const void*, std::less<>> shared;
+  /// The pod's PodGroup (Coscheduling reads it); null for a pod outside any group.
+  const PodGroupStatus* pod_group = nullptr;
+};
+
+/// What a PostFilter plugin may ask of the framework (framework.Handle: RunFilterPlugins and
+/// friends): does `pod` pass every PreFilter and Filter plugin of the profile on node `node` of
+/// `view` (a copy of the cycle's ClusterView with some pods removed).
+class FilterRunner {
+ public:
+  virtual ~FilterRunner() = default;
+  virtual bool fits(const PodSpec& pod, const ClusterView& view, int node) = 0;
+};
+
+/// A PostFilter plugin's answer (framework.PostFilterResult + the preemption it started): the
+/// node nominated for the pod (nominatedNodeName) and the pods to delete there.
+struct PostFilterResult {
+  std::optional<int> nominated_node;
+  std::vector<std::shared_ptr<const PodSpec>> victims;
 };
 
 /// Every plugin has a name (the one used in KubeSchedulerConfiguration).
@@ -126,8 +169,16 @@ class FilterPlugin : public virtual Plugin {
   virtual Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) = 0;
 };
 
-/// PostFilter: runs when no node passed Filter (DefaultPreemption's point).
-class PostFilterPlugin : public virtual Plugin {};
+/// PostFilter: runs when no node passed Filter (DefaultPreemption's point). The default finds
+/// nothing (a no-op PostFilter).
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  /// `filters` runs the profile's filters on a modified view. An empty result: no help.
+  virtual PostFilterResult post_filter(CycleContext& /*ctx*/, const PodSpec& /*pod*/,
+                                       FilterRunner& /*filters*/) {
+    return {};
+  }
+};
 
 /// PreScore: runs once per cycle before Score over the feasible nodes; Skip skips this plugin's
 /// Score and NormalizeScore.
@@ -159,6 +210,15 @@ class CardChooserPlugin : public virtual Plugin {
  public:
   /// Card indices on node `node_index` for `pod`; empty: no preference.
   virtual std::vector<int> choose_cards(CycleContext& ctx, const PodSpec& pod, int node_index) = 0;
+};
+
+/// Permit (framework.PermitPlugin): runs after the pod is reserved on its node; Success lets it
+/// bind, Unschedulable rejects it (the reservation is undone), Wait holds it reserved until the
+/// plugin's group allows it or `timeout` passes (then it is rejected).
+class PermitPlugin : public virtual Plugin {
+ public:
+  virtual Status permit(CycleContext& ctx, const PodSpec& pod, int node_index,
+                        Duration& timeout) = 0;
 };
 
 /// Bind: DefaultBinder's point. The run driver binds; the plugin only has to exist (a profile

@@ -122,6 +122,22 @@ void SchedulingQueue::done(const PodSpec& pod) {
   popped_cycle_.erase(key);
 }
 
+bool SchedulingQueue::take(const PodSpec& pod) {
+  const auto take_from = [&](auto& queue) {
+    for (auto it = queue.begin(); it != queue.end(); ++it) {
+      if (it->second.pod.get() == &pod) {
+        const std::string key = key_of(pod);
+        attempts_[key] = it->second.attempts + 1;
+        popped_cycle_[key] = cycle_;
+        queue.erase(it);
+        return true;
+      }
+    }
+    return false;
+  };
+  return take_from(active_) || take_from(backoff_) || take_from(unschedulable_);
+}
+
 std::optional<TimePoint> SchedulingQueue::next_ready_time(TimePoint now) const {
   if (!active_.empty()) {
     return now;

@@ -55,6 +55,10 @@ class SchedulingQueue {
   void on_cluster_event(TimePoint now);
   /// Forgets the attempt count of a pod that was bound (or deleted).
   void done(const PodSpec& pod);
+  /// Takes `pod` (this very object) out of whichever queue holds it, keeping its attempt count,
+  /// as pop() would (an all-or-nothing gang's siblings join the cycle of the pod popped); false
+  /// when no queue holds it.
+  bool take(const PodSpec& pod);
 
   /// The earliest time at which pop() may return a pod: `now` when the active queue is not empty,
   /// else the earliest back-off end or unschedulable timeout; nullopt when the queue is empty.

@@ -1,7 +1,9 @@
 #include "policies/registry.hpp"
 
 #include "policies/plugins/basic.hpp"
+#include "policies/plugins/coscheduling.hpp"
 #include "policies/plugins/declared_gpu.hpp"
+#include "policies/plugins/default_preemption.hpp"
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/interpod_affinity.hpp"
 #include "policies/plugins/load_aware.hpp"
@@ -41,7 +43,8 @@ Registry builtin_registry() {
   r["VolumeZone"] = {make_noop_plugin("VolumeZone", NoopPoint::kFilter)};
   r["PodTopologySpread"] = {make_pod_topology_spread};
   r["InterPodAffinity"] = {make_inter_pod_affinity};
-  r["DefaultPreemption"] = {make_noop_plugin("DefaultPreemption", NoopPoint::kPostFilter)};
+  r["DefaultPreemption"] = {make_default_preemption};
+  r["Coscheduling"] = {make_coscheduling};
   r["NodeResourcesBalancedAllocation"] = {make_balanced_allocation};
   r["ImageLocality"] = {make_noop_plugin("ImageLocality", NoopPoint::kScore)};
   r["DefaultBinder"] = {make_noop_plugin("DefaultBinder", NoopPoint::kBind)};

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "policies/plugins/coscheduling.hpp"
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/noderesources.hpp"
 
@@ -27,9 +28,11 @@ bool implements_point(Plugin* p, const std::string& point) {
     return dynamic_cast<PreScorePlugin*>(p) != nullptr;
   if (point == "score")
     return dynamic_cast<ScorePlugin*>(p) != nullptr;
+  if (point == "permit")
+    return dynamic_cast<PermitPlugin*>(p) != nullptr;
   if (point == "bind")
     return dynamic_cast<BindPlugin*>(p) != nullptr;
-  return false;  // reserve, permit, preBind, postBind: no tidesim plugin implements them
+  return false;  // reserve, preBind, postBind: no tidesim plugin implements them
 }
 
 // The args `name` is built from: its own pluginConfig args, plus, when its registry entry names an
@@ -227,6 +230,21 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
   for (const auto& n : lists["preScore"]) {
     pre_score_.push_back(dynamic_cast<PreScorePlugin*>(instances[n]));
   }
+  for (const auto& n : lists["postFilter"]) {
+    if (!instances[n]->no_op()) {
+      post_filter_.push_back(dynamic_cast<PostFilterPlugin*>(instances[n]));
+    }
+  }
+  for (const auto& n : lists["permit"]) {
+    permit_.push_back(dynamic_cast<PermitPlugin*>(instances[n]));
+  }
+  // Gangs work under every profile: one that does not list Coscheduling gets it at PreFilter
+  // and Permit for the pods of a PodGroup (docs/job-scheduling.md).
+  if (instances.count("Coscheduling") == 0) {
+    owned_.push_back(make_coscheduling(PluginArgs{}));
+    gang_pre_filter_ = dynamic_cast<PreFilterPlugin*>(owned_.back().get());
+    permit_.push_back(dynamic_cast<PermitPlugin*>(owned_.back().get()));
+  }
   // Plugins keep cycle state from PreFilter/PreScore: a Filter (Score) without its PreFilter
   // (PreScore) would read another pod's state, so such a profile is rejected up front.
   const auto require = [&](const std::string& point, const std::string& pre) {
@@ -261,7 +279,8 @@ std::vector<std::pair<std::string, std::int64_t>> Scheduler::plugins_at(
 }
 
 ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cluster,
-                                       const MetricsSource* metrics, TimePoint now) {
+                                       const MetricsSource* metrics, TimePoint now,
+                                       const PodGroupStatus* group, std::optional<int> nominated) {
   ScheduleResult result;
   CycleContext ctx{.cluster = cluster,
                    .metrics = metrics,
@@ -272,7 +291,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
                    .fallback_decided = false,
                    .node_selector_pin = {},
                    .alerts = {},
-                   .shared = {}};
+                   .shared = {},
+                   .pod_group = group};
   const int n = static_cast<int>(cluster.nodes.size());
   hint_ = CardHint{};
   const auto finish = [&](ScheduleResult& r) -> ScheduleResult& {
@@ -315,9 +335,25 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
       return finish(result);
     }
     if (!s.ok()) {
+      result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
       result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
       return finish(result);
     }
+  }
+  if (gang_pre_filter_ != nullptr && group != nullptr) {
+    if (Status s = gang_pre_filter_->pre_filter(ctx, pod); !s.ok()) {
+      result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
+      result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
+      return finish(result);
+    }
+  }
+  // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first and
+  // takes it when it passes the filters.
+  if (nominated && *nominated >= 0 && *nominated < n && passes_filters(ctx, pod, *nominated)) {
+    result.node = *nominated;
+    result.evaluated_nodes = 1;
+    result.feasible_nodes = 1;
+    return finish(result);
   }
 
   // Filter, with node sampling from the round-robin start (findNodesThatPassFilters).
@@ -612,6 +648,87 @@ void Scheduler::observe_workload(std::span<const PodSpec> pods) {
 
 const CardHint* Scheduler::card_hint(const std::string& pod, int node) const {
   return hint_.node == node && hint_.pod == pod && !hint_.cards.empty() ? &hint_ : nullptr;
+}
+
+namespace {
+
+// A cycle context with every field set (the dry runs of PostFilter and the Permit call).
+CycleContext bare_context(const ClusterView& view, TimePoint now, std::uint64_t cycle,
+                          const PodGroupStatus* group = nullptr) {
+  return CycleContext{.cluster = view,
+                      .metrics = nullptr,
+                      .now = now,
+                      .cycle = cycle,
+                      .latency = {},
+                      .fallback_stage = 0,
+                      .fallback_decided = false,
+                      .node_selector_pin = {},
+                      .alerts = {},
+                      .shared = {},
+                      .pod_group = group};
+}
+
+}  // namespace
+
+bool Scheduler::passes_filters(CycleContext& ctx, const PodSpec& pod, int node) {
+  for (std::size_t fk = 0; fk < filter_.size(); ++fk) {
+    if (!skip_filter_[fk] && !filter_[fk]->filter(ctx, pod, node).ok()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Scheduler::fits(const PodSpec& pod, const ClusterView& view, int node) {
+  CycleContext ctx = bare_context(view, dry_run_now_, ++cycle_);
+  skip_filter_.assign(filter_.size(), 0);
+  for (PreFilterPlugin* p : pre_filter_) {
+    const Status s = p->pre_filter(ctx, pod);
+    if (s.code == Code::kSkip) {
+      for (std::size_t k = 0; k < filter_.size(); ++k) {
+        if (static_cast<Plugin*>(filter_[k]) == static_cast<Plugin*>(p)) {
+          skip_filter_[k] = 1;
+        }
+      }
+    } else if (!s.ok()) {
+      return false;
+    }
+  }
+  return passes_filters(ctx, pod, node);
+}
+
+PostFilterResult Scheduler::post_filter(const PodSpec& pod, const ClusterView& cluster,
+                                        TimePoint now) {
+  CycleContext ctx = bare_context(cluster, now, ++cycle_);
+  dry_run_now_ = now;
+  for (PostFilterPlugin* p : post_filter_) {
+    PostFilterResult r = p->post_filter(ctx, pod, *this);
+    if (r.nominated_node) {
+      return r;
+    }
+  }
+  return {};
+}
+
+Status Scheduler::permit(const PodSpec& pod, int node, const ClusterView& cluster,
+                         const PodGroupStatus* group, TimePoint now, Duration& timeout) {
+  CycleContext ctx = bare_context(cluster, now, cycle_, group);
+  // RunPermitPlugins: the first rejection wins; otherwise Wait with the shortest timeout.
+  Status out;
+  timeout = Duration::max();
+  for (PermitPlugin* p : permit_) {
+    Duration t = Duration::max();
+    Status s = p->permit(ctx, pod, node, t);
+    if (s.code == Code::kWait) {
+      timeout = std::min(timeout, t);
+      out = std::move(s);
+      out.plugin = std::string(p->name());
+    } else if (!s.ok()) {
+      s.plugin = std::string(p->name());
+      return s;
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> builtin_scheduler_names() {

@@ -1,8 +1,10 @@
 #pragma once
 /// A scheduler profile instantiated as a framework (pkg/scheduler/framework/runtime/framework.go)
 /// and the scheduling cycle (pkg/scheduler/schedule_one.go): PreFilter -> Filter (node sampling,
-/// round-robin start) -> PostFilter (preemption is not modelled) -> PreScore -> Score ->
-/// NormalizeScore -> weights -> tie-break from the scheduler's own random stream.
+/// round-robin start) -> PreScore -> Score -> NormalizeScore -> weights -> tie-break from the
+/// scheduler's own random stream. PostFilter (post_filter(): DefaultPreemption) and Permit
+/// (permit(): Coscheduling) are separate calls the scheduling loop makes when a run has
+/// preemption or gangs (policies/scheduling_loop.hpp, docs/job-scheduling.md).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,6 +63,9 @@ struct ScheduleResult {
   std::string reason;
   /// True when a plugin returned Error (the pod goes to back-off, not to unschedulable).
   bool error = false;
+  /// True when a PreFilter plugin rejected the pod as UnschedulableAndUnresolvable: preemption
+  /// cannot help it (every node is unresolvable for DefaultPreemption).
+  bool unresolvable = false;
   /// Time the cycle took (slow metrics queries); the driver binds after it.
   Duration latency = Duration::zero();
   /// The seed's fallback stage (digest 4.3): 0 normal, 1 remaining-GPU scoring, 2 golden pool.
@@ -92,7 +97,7 @@ struct SchedulerOptions {
 };
 
 /// One scheduler profile, ready to run cycles. Not thread-safe (plugins keep cycle state).
-class Scheduler {
+class Scheduler final : public FilterRunner {
  public:
   /// Builds the framework for `profile` of `config`; throws InputError naming the profile,
   /// plugin and field (unknown plugin, plugin at a point it does not implement, missing weight,
@@ -104,8 +109,22 @@ class Scheduler {
   Scheduler& operator=(const Scheduler&) = delete;
 
   /// Runs one scheduling cycle for `pod` against `cluster` at time `now`; `metrics` may be null.
+  /// `group`: the pod's PodGroup (Coscheduling's PreFilter reads it); `nominated`: the node an
+  /// earlier preemption nominated for the pod, tried first (evaluateNominatedNode).
   ScheduleResult schedule_one(const PodSpec& pod, const ClusterView& cluster,
-                              const MetricsSource* metrics, TimePoint now);
+                              const MetricsSource* metrics, TimePoint now,
+                              const PodGroupStatus* group = nullptr,
+                              std::optional<int> nominated = std::nullopt);
+
+  /// PostFilter (RunPostFilterPlugins) for a pod no node fits: the first plugin that nominates a
+  /// node wins (DefaultPreemption: the node and its victims). Empty when none helps.
+  PostFilterResult post_filter(const PodSpec& pod, const ClusterView& cluster, TimePoint now);
+  /// Permit (RunPermitPlugins) for `pod` reserved on `node`: Success, a rejection, or Wait with
+  /// `timeout` (the shortest of the waiting plugins').
+  Status permit(const PodSpec& pod, int node, const ClusterView& cluster,
+                const PodGroupStatus* group, TimePoint now, Duration& timeout);
+  /// FilterRunner: every PreFilter and Filter plugin on `node` of `view`.
+  bool fits(const PodSpec& pod, const ClusterView& view, int node) override;
 
   /// Record per-node details in every ScheduleResult (explain); off by default (slower).
   void set_record_details(bool on) { record_details_ = on; }
@@ -131,6 +150,8 @@ class Scheduler {
   int percentage_of_nodes_to_score() const { return percentage_; }
 
  private:
+  // Every Filter plugin not skipped this cycle passes `node`.
+  bool passes_filters(CycleContext& ctx, const PodSpec& pod, int node);
   struct ScoreEntry {
     ScorePlugin* plugin;
     std::int64_t weight;
@@ -140,6 +161,12 @@ class Scheduler {
   std::vector<PreFilterPlugin*> pre_filter_;
   std::vector<FilterPlugin*> filter_;
   std::vector<PreScorePlugin*> pre_score_;
+  std::vector<PostFilterPlugin*> post_filter_;
+  std::vector<PermitPlugin*> permit_;
+  // Coscheduling's PreFilter when the profile does not list the plugin (gangs under any profile).
+  PreFilterPlugin* gang_pre_filter_ = nullptr;
+  // The time of the PostFilter call whose dry runs fits() serves.
+  TimePoint dry_run_now_{};
   std::vector<ScoreEntry> score_;
   CardChooserPlugin* card_chooser_ = nullptr;
   CardHint hint_;

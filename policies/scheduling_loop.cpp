@@ -1,6 +1,7 @@
 #include "policies/scheduling_loop.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace tidesim::policies {
@@ -71,7 +72,34 @@ int SchedulingLoop::equivalence_class(const PodSpec& pod) {
   return id;
 }
 
+const ClusterView& SchedulingLoop::view_for(const PodSpec& pod) {
+  bool any = false;
+  for (auto it = nominated_.begin(); it != nominated_.end();) {
+    if (!target_.pod_alive(*it->second.pod)) {
+      it = nominated_.erase(it);  // a deleted preemptor keeps nothing
+      continue;
+    }
+    any = any || (it->first != pod.name && it->second.pod->priority >= pod.priority);
+    ++it;
+  }
+  if (!any) {
+    return cluster_;
+  }
+  with_nominated_ = cluster_;
+  for (const auto& [name, n] : nominated_) {
+    if (name != pod.name && n.pod->priority >= pod.priority) {
+      with_nominated_.nodes[static_cast<std::size_t>(n.node)].add_pod(n.pod, sim_.now());
+    }
+  }
+  return with_nominated_;
+}
+
 ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
+  const ClusterView& view = view_for(pod);
+  if (&view != &cluster_) {
+    return scheduler_->schedule_one(pod, view, metrics_, sim_.now(), nullptr,
+                                    nominated_node(pod.name));
+  }
   const bool eligible = fast_fail_ && !has_inter_pod_terms(pod);
   const int cls = eligible ? equivalence_class(pod) : -1;
   if (eligible && static_cast<std::size_t>(cls) < failures_.size() &&
@@ -79,7 +107,8 @@ ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
     ++fast_failed_;
     return failures_[static_cast<std::size_t>(cls)].second;
   }
-  ScheduleResult r = scheduler_->schedule_one(pod, cluster_, metrics_, sim_.now());
+  ScheduleResult r = scheduler_->schedule_one(pod, cluster_, metrics_, sim_.now(), nullptr,
+                                              nominated_node(pod.name));
   if (eligible && !r.node && !r.error && no_required_anti_affinity()) {
     if (failures_.size() <= static_cast<std::size_t>(cls)) {
       failures_.resize(static_cast<std::size_t>(cls) + 1, {0, ScheduleResult{}});
@@ -90,8 +119,190 @@ ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
 }
 
 void SchedulingLoop::add(PodPtr pod) {
+  if (Gang* g = gang_of(*pod)) {
+    g->members.push_back(pod);
+  }
   queue_.add(std::move(pod), sim_.now());
   wake(sim_.now());
+}
+
+void SchedulingLoop::add_pod_group(const PodGroup& group) {
+  Gang& g = gangs_[group.name];
+  if (g.timer) {
+    sim_.cancel(*g.timer);
+  }
+  g = Gang{};
+  g.spec = group;
+}
+
+std::optional<int> SchedulingLoop::nominated_node(const std::string& pod) const {
+  const auto it = nominated_.find(pod);
+  return it == nominated_.end() ? std::nullopt : std::optional<int>(it->second.node);
+}
+
+SchedulingLoop::Gang* SchedulingLoop::gang_of(const PodSpec& pod) {
+  if (gangs_.empty()) {
+    return nullptr;
+  }
+  const auto label = pod.labels.find(kPodGroupLabel);
+  if (label == pod.labels.end()) {
+    return nullptr;
+  }
+  const auto it = gangs_.find(label->second);
+  return it == gangs_.end() ? nullptr : &it->second;
+}
+
+PodGroupStatus SchedulingLoop::group_status(const Gang& gang) const {
+  PodGroupStatus s;
+  s.name = gang.spec.name;
+  s.min_member = gang.spec.min_member;
+  s.schedule_timeout = gang.spec.schedule_timeout;
+  s.min_gpus = gang.spec.min_gpus;
+  s.assigned = gang.bound;
+  for (const auto& m : gang.members) {
+    s.members += target_.pod_alive(*m);
+  }
+  for (const auto& w : gang.waiting) {
+    if (target_.pod_alive(*w)) {
+      ++s.assigned;
+      s.assigned_gpus += w->requests.gpus;
+    }
+  }
+  if (!gang.members.empty()) {
+    s.assigned_gpus += gang.bound * gang.members.front()->requests.gpus;
+  }
+  return s;
+}
+
+bool SchedulingLoop::permit(const PodPtr& pod, int node, Gang& gang) {
+  if (!target_.reserve(*pod, node)) {
+    return false;
+  }
+  ++state_;
+  const PodGroupStatus status = group_status(gang);
+  Duration timeout{};
+  const Status s = scheduler_->permit(*pod, node, cluster_, &status, sim_.now(), timeout);
+  if (s.code == Code::kWait) {
+    gang.waiting.push_back(pod);
+    if (!gang.timer) {
+      // WaitOnPermit: the first waiting pod's timeout rejects the whole group.
+      const std::string name = gang.spec.name;
+      gang.timer = sim_.schedule_in(timeout, [this, name] {
+        Gang& g = gangs_.at(name);
+        g.timer.reset();
+        reject_waiting(g);
+      });
+    }
+    return true;
+  }
+  if (!s.ok()) {
+    target_.unreserve(*pod);
+    return false;
+  }
+  // The group is complete: this pod and every waiting sibling bind now.
+  target_.allow(*pod);
+  ++gang.bound;
+  for (const auto& w : gang.waiting) {
+    if (target_.pod_alive(*w)) {
+      target_.allow(*w);
+      ++gang.bound;
+    }
+  }
+  gang.waiting.clear();
+  if (gang.timer) {
+    sim_.cancel(*gang.timer);
+    gang.timer.reset();
+  }
+  return true;
+}
+
+void SchedulingLoop::reject_waiting(Gang& gang) {
+  if (gang.timer) {
+    sim_.cancel(*gang.timer);
+    gang.timer.reset();
+  }
+  std::vector<PodPtr> waiting = std::move(gang.waiting);
+  gang.waiting.clear();
+  bool freed = false;
+  for (const auto& w : waiting) {
+    if (target_.pod_alive(*w)) {
+      target_.unreserve(*w);
+      queue_.add_backoff(w, sim_.now());
+      freed = true;
+    }
+  }
+  if (freed) {
+    on_cluster_event();  // their cards are free again
+  }
+}
+
+void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
+  std::vector<PodPtr> pods{first};
+  for (const auto& m : gang.members) {
+    if (m != first && target_.pod_alive(*m) && queue_.take(*m)) {
+      pods.push_back(m);
+    }
+  }
+  Duration latency{};
+  std::vector<PodPtr> reserved;
+  std::vector<SchedulingEvent> events;
+  for (const auto& p : pods) {
+    ++cycles_;
+    const ScheduleResult r = scheduler_->schedule_one(*p, cluster_, metrics_, sim_.now());
+    latency += r.latency;
+    events.push_back(SchedulingEvent{sim_.now(), p->name, "", r.fallback_stage});
+    if (!r.node || !target_.reserve(*p, *r.node)) {
+      break;
+    }
+    reserved.push_back(p);
+    events.back().node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
+  }
+  const bool all = reserved.size() == pods.size();
+  if (all) {
+    for (const auto& p : pods) {
+      target_.allow(*p);
+      class_of_.erase(p.get());
+      queue_.done(*p);
+    }
+    gang.bound += static_cast<int>(pods.size());
+  } else {
+    for (auto it = reserved.rbegin(); it != reserved.rend(); ++it) {
+      target_.unreserve(**it);
+    }
+    for (auto& e : events) {
+      e.node.clear();
+    }
+    for (const auto& p : pods) {
+      queue_.add_unschedulable(p, sim_.now());
+    }
+  }
+  ++state_;
+  busy_until_ = sim_.now() + cycle_time_ * static_cast<std::int64_t>(events.size()) + latency;
+  if (signals_ != nullptr) {
+    for (const auto& e : events) {
+      signals_->emit(e);
+    }
+  }
+}
+
+void SchedulingLoop::try_preemption(const PodPtr& pod) {
+  // PodEligibleToPreemptOthers: not while the victims of its last nomination are terminating.
+  if (const auto it = nominated_.find(pod->name); it != nominated_.end()) {
+    for (const auto& v : it->second.victims) {
+      if (target_.pod_alive(*v)) {
+        return;
+      }
+    }
+  }
+  PostFilterResult r = scheduler_->post_filter(*pod, cluster_, sim_.now());
+  if (!r.nominated_node) {
+    return;
+  }
+  Nomination& n = nominated_[pod->name];
+  n.pod = pod;
+  n.node = *r.nominated_node;
+  n.victims = std::move(r.victims);
+  target_.preempt(*pod, n.node, n.victims);
 }
 
 void SchedulingLoop::on_cluster_event() {
@@ -130,13 +341,30 @@ void SchedulingLoop::cycle() {
     wake(sim_.now());
     return;
   }
+  Gang* gang = gang_of(*pod);
+  if (gang != nullptr && gang->spec.mode == PodGroup::Mode::kAllOrNothing) {
+    gang_cycle(pod, *gang);
+    if (const auto next = queue_.next_ready_time(sim_.now())) {
+      wake(*next);
+    }
+    return;
+  }
   ++cycles_;
-  const ScheduleResult r = schedule(*pod);
+  ScheduleResult r;
+  if (gang != nullptr) {
+    const PodGroupStatus status = group_status(*gang);
+    r = scheduler_->schedule_one(*pod, view_for(*pod), metrics_, sim_.now(), &status,
+                                 nominated_node(pod->name));
+  } else {
+    r = schedule(*pod);
+  }
   busy_until_ = sim_.now() + cycle_time_ + r.latency;
   SchedulingEvent ev{sim_.now(), pod->name, "", r.fallback_stage};
-  const bool placed = r.node && target_.bind(*pod, *r.node);
+  const bool placed =
+      r.node && (gang != nullptr ? permit(pod, *r.node, *gang) : target_.bind(*pod, *r.node));
   if (placed) {
     class_of_.erase(pod.get());
+    nominated_.erase(pod->name);
     ++state_;  // the cluster changed: every remembered failure is stale
     ev.node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
     queue_.done(*pod);
@@ -144,6 +372,18 @@ void SchedulingLoop::cycle() {
     queue_.add_backoff(pod, sim_.now());
   } else {
     queue_.add_unschedulable(pod, sim_.now());
+    if (gang != nullptr && !gang->waiting.empty()) {
+      // Coscheduling's PostFilter: a member that fits nowhere rejects its waiting siblings,
+      // unless at most 10 % of minMember are still missing.
+      const PodGroupStatus status = group_status(*gang);
+      const int missing = status.min_member - status.assigned;
+      if (missing > 0 && 10 * missing > status.min_member) {
+        reject_waiting(*gang);
+      }
+    }
+    if (preemption_ && !r.unresolvable) {
+      try_preemption(pod);
+    }
   }
   if (signals_ != nullptr) {
     signals_->emit(ev);
@@ -152,5 +392,20 @@ void SchedulingLoop::cycle() {
     wake(*next);
   }
 }
+
+bool BindTarget::reserve(const PodSpec& /*pod*/, int /*node*/) {
+  throw std::logic_error("this BindTarget does not support gangs (reserve)");
+}
+
+void BindTarget::allow(const PodSpec& /*pod*/) {
+  throw std::logic_error("this BindTarget does not support gangs (allow)");
+}
+
+void BindTarget::unreserve(const PodSpec& /*pod*/) {
+  throw std::logic_error("this BindTarget does not support gangs (unreserve)");
+}
+
+void BindTarget::preempt(const PodSpec& /*preemptor*/, int /*node*/,
+                         const std::vector<std::shared_ptr<const PodSpec>>& /*victims*/) {}
 
 }  // namespace tidesim::policies

@@ -18,10 +18,32 @@
 /// results are the same as with every filter run. Only for profiles that read no node metrics
 /// (their filters see nothing but the pod and the ClusterView), pods without pod affinity,
 /// anti-affinity or topology-spread terms, and while no bound pod has a required anti-affinity term
-/// (the one filter that reads an incoming pod's labels and namespace).
+/// (the one filter that reads an incoming pod's labels and namespace). Not for pods of a gang.
+///
+/// Gangs (docs/job-scheduling.md). A pod labelled kPodGroupLabel with a group declared by
+/// add_pod_group() is scheduled as part of it:
+///  - Permit mode (Coscheduling): the pod is reserved on its node (the device plugin holds its
+///    cards; the Job controller does not see it bound) and runs the Permit plugins; while fewer
+///    than minMember pods of the group are assigned it waits there. The pod that completes the
+///    group is allowed and allows every waiting sibling (all bind in that cycle). When the group's
+///    first waiting pod has waited scheduleTimeoutSeconds, every waiting pod is rejected: its
+///    reservation is undone and it goes to back-off. A pod of the group that fits no node also
+///    rejects the waiting siblings at once (Coscheduling's PostFilter), unless at most 10 % of
+///    minMember are missing. So no card is held at Permit past the group's timeout.
+///  - All-or-nothing mode (Volcano / KAI): the popped pod takes its queued siblings out of the
+///    queue and the whole gang is placed in this one cycle (each pod scheduled against the view
+///    with the ones before it reserved), or every reservation is undone and all go back as
+///    unschedulable. The cycle takes one cycle time per pod tried.
+///
+/// Preemption (enable_preemption()): a pod that fits no node runs the profile's PostFilter
+/// (DefaultPreemption). When it names a node, the loop nominates the pod there (tried first in
+/// its next cycles) and asks the target to delete the victims; the pod is not eligible to
+/// preempt again while a victim of its nomination is still alive (PodEligibleToPreemptOthers).
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -44,6 +66,29 @@ class BindTarget {
   /// Binds `pod` to node `node` (an index into the ClusterView); false when the node's device
   /// plugin cannot place it after all (the pod is then unschedulable for this cycle).
   virtual bool bind(const PodSpec& pod, int node) = 0;
+  /// Reserve: places `pod` on `node` (the device plugin holds its cards, the ClusterView counts
+  /// it) without binding it; false when the device plugin cannot. Gangs only.
+  virtual bool reserve(const PodSpec& pod, int node);
+  /// The reserved `pod` passed Permit: it is bound now.
+  virtual void allow(const PodSpec& pod);
+  /// Unreserve: the reserved `pod` was rejected; its cards and its place in the view are freed.
+  virtual void unreserve(const PodSpec& pod);
+  /// Preemption nominated `node` for `preemptor`: delete `victims` (after their grace period).
+  virtual void preempt(const PodSpec& preemptor, int node,
+                       const std::vector<std::shared_ptr<const PodSpec>>& victims);
+};
+
+/// A gang: scheduler-plugins' PodGroup, and how the loop schedules it.
+struct PodGroup {
+  enum class Mode { kPermit, kAllOrNothing };
+  std::string name;
+  Mode mode = Mode::kPermit;
+  /// spec.minMember (permit mode; all-or-nothing places every pod of the group).
+  int min_member = 1;
+  /// spec.scheduleTimeoutSeconds.
+  Duration schedule_timeout = std::chrono::seconds(60);
+  /// spec.minResources in GPUs (0: not set).
+  std::int64_t min_gpus = 0;
 };
 
 class SchedulingLoop {
@@ -56,6 +101,13 @@ class SchedulingLoop {
 
   /// A new pod enters the active queue now.
   void add(PodPtr pod);
+  /// Declares the PodGroup `group.name` (or starts it afresh: a new attempt of its job); pods
+  /// labelled with it and added after this are its members.
+  void add_pod_group(const PodGroup& group);
+  /// Turns preemption (PostFilter) on.
+  void enable_preemption(bool on) { preemption_ = on; }
+  /// The node preemption nominated for the pod called `pod` (nominatedNodeName); nullopt if none.
+  std::optional<int> nominated_node(const std::string& pod) const;
   /// A cluster event (a pod deleted, resources freed): unschedulable pods move back to the
   /// active or back-off queue, and a cycle runs as soon as the scheduler is free. The ClusterView
   /// changes only through this loop's binds and the changes announced here.
@@ -73,7 +125,37 @@ class SchedulingLoop {
   std::uint64_t fast_failed_cycles() const { return fast_failed_; }
 
  private:
+  struct Gang {
+    PodGroup spec;
+    std::vector<PodPtr> members;
+    // Pods reserved and waiting at Permit, in arrival order.
+    std::vector<PodPtr> waiting;
+    int bound = 0;
+    std::optional<EventId> timer;
+  };
+  struct Nomination {
+    PodPtr pod;
+    int node = -1;
+    std::vector<std::shared_ptr<const PodSpec>> victims;
+  };
+  // The view `pod` is scheduled against: the cluster's, or, while pods of at least its priority
+  // are nominated elsewhere, a copy with those pods added to their nominated nodes
+  // (RunFilterPluginsWithNominatedPods), so that the room a preemption made is kept for its
+  // preemptor.
+  const ClusterView& view_for(const PodSpec& pod);
   void cycle();
+  // The gang `pod` belongs to; null for a pod outside any declared group.
+  Gang* gang_of(const PodSpec& pod);
+  // What Coscheduling sees of `gang` (assigned: bound + waiting alive pods).
+  PodGroupStatus group_status(const Gang& gang) const;
+  // Reserve + Permit for a pod of a permit-mode gang placed on `node`; false when rejected.
+  bool permit(const PodPtr& pod, int node, Gang& gang);
+  // Rejects every waiting pod of `gang` (timeout or a sibling that fits nowhere).
+  void reject_waiting(Gang& gang);
+  // One all-or-nothing cycle for `first` and its queued siblings.
+  void gang_cycle(const PodPtr& first, Gang& gang);
+  // PostFilter for `pod` after it fit no node.
+  void try_preemption(const PodPtr& pod);
   // The outcome of `pod`'s cycle: the scheduler's, or the last equivalent failure's.
   ScheduleResult schedule(const PodSpec& pod);
   // The equivalence class of `pod` (equal equivalence_key(), equal class).
@@ -108,6 +190,11 @@ class SchedulingLoop {
   std::unordered_multimap<std::size_t, int> class_by_bucket_;
   std::unordered_map<const PodSpec*, int> class_of_;
   std::uint64_t fast_failed_ = 0;
+  // Gangs by PodGroup name, preemption switch, nominations by pod name.
+  std::unordered_map<std::string, Gang> gangs_;
+  bool preemption_ = false;
+  std::map<std::string, Nomination> nominated_;
+  ClusterView with_nominated_;
 };
 
 /// What the filters of a profile that reads no metrics see of `pod` when the pod has no pod

@@ -2,9 +2,18 @@
 
 #include <fmt/core.h>
 
+#include "policies/framework.hpp"
 #include "workloads/lifecycle.hpp"
 
 namespace tidesim {
+
+const char* to_string(InterruptCause cause) {
+  switch (cause) {
+    case InterruptCause::kPreemption:
+      return "preemption";
+  }
+  return "unknown";
+}
 
 JobController::JobController(RunContext& run,
                              std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
@@ -25,10 +34,16 @@ void JobController::create_pods(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   job.pods.clear();
   job.bound = 0;
+  if (on_new_pods_) {
+    on_new_pods_(j);
+  }
   for (int r = 0; r < job.spec->replicas; ++r) {
     Pod p;
     auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
     spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
+    if (job.spec->gang) {
+      spec->labels[policies::kPodGroupLabel] = job.spec->name;
+    }
     if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
       spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
     }
@@ -95,6 +110,25 @@ void JobController::on_oom(int j) {
   delete_pods(j, std::move(touched));
   restart_after(j, JobPhase::kBackoff, workloads::backoff_delay(job.failures),
                 [this, j] { create_pods(j); });
+}
+
+void JobController::interrupt(int j, InterruptCause cause) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase != JobPhase::kPending && job.phase != JobPhase::kRunning &&
+      job.phase != JobPhase::kCrashLoop) {
+    return;
+  }
+  JobEvent e = run_.event(JobEventKind::kEvicted, j);
+  e.cause = to_string(cause);
+  if (job.phase == JobPhase::kRunning) {
+    // The work since the later of the attempt's start and its last checkpoint is thrown away.
+    const TimePoint since = std::max(job.started, job.checkpointed_at);
+    e.lost_gpu_seconds = to_seconds(run_.sim.now() - since) * total_gpus(job);
+  }
+  std::set<int> touched = execution_->stop(j, true);
+  run_.signals.job.emit(e);
+  delete_pods(j, std::move(touched));
+  restart_after(j, JobPhase::kBackoff, Duration::zero(), [this, j] { create_pods(j); });
 }
 
 void JobController::restart_after(int j, JobPhase waiting, Duration delay,

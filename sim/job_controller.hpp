@@ -10,12 +10,27 @@
 /// Either way the job resumes from its last checkpoint, and each failure counts against
 /// backoffLimit; past it the job fails and its pods are deleted. A multi-pod job's attempt is
 /// all its pods: one worker's failure stops the others (a collective cannot go on without it).
+///
+/// An interruption (interrupt(): preemption) is not a failure: the attempt stops, its progress
+/// since the last checkpoint is lost, its pods are deleted and replaced at once, whatever the
+/// restartPolicy (the pods were deleted, so the kubelet cannot restart them in place), and it
+/// does not count against backoffLimit (a Job's podFailurePolicy commonly says
+/// `action: Ignore` for pods with the DisruptionTarget condition, which preemption sets).
 #include <functional>
+#include <string>
 
 #include "sim/execution.hpp"
 #include "sim/run_context.hpp"
 
 namespace tidesim {
+
+/// Why a job's attempt is stopped from outside (not by its own failure).
+enum class InterruptCause {
+  kPreemption,  ///< a victim of DefaultPreemption, deleted after its grace period
+};
+
+/// "preemption".
+const char* to_string(InterruptCause cause);
 
 class JobController final : public ExecutionListener {
  public:
@@ -35,6 +50,16 @@ class JobController final : public ExecutionListener {
   void on_finished(int j) override;
   void on_oom(int j) override;
 
+  /// Stops job `j`'s attempt for `cause`: progress back to its last checkpoint (the GPU-seconds
+  /// lost are reported on the kEvicted event), pods deleted, new pods created at once; not
+  /// counted against backoffLimit. A job that is not pending, running or crash-looping is left
+  /// alone.
+  void interrupt(int j, InterruptCause cause);
+
+  /// Called with a job's index each time its pods are about to be created (each attempt), so the
+  /// run can declare the job's PodGroup to the scheduling loop first.
+  void set_on_new_pods(std::function<void(int)> hook) { on_new_pods_ = std::move(hook); }
+
   /// Jobs that have not ended.
   int unfinished() const { return unfinished_; }
 
@@ -53,6 +78,7 @@ class JobController final : public ExecutionListener {
   std::function<void()> cluster_event_;
   std::function<void()> all_done_;
   Execution* execution_ = nullptr;
+  std::function<void(int)> on_new_pods_;
   int unfinished_ = 0;
 };
 

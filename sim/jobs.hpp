@@ -72,6 +72,8 @@ struct Job {
   double rate = 0.0;
   TimePoint last_update{};
   TimePoint started{};
+  /// When the last checkpoint was taken (any attempt).
+  TimePoint checkpointed_at{};
   EventId finish_event;
   EventId memory_event;
   EventId checkpoint_event;

@@ -12,6 +12,7 @@
 #include "policies/scheduling_loop.hpp"
 #include "sim/api/pod_traits.hpp"
 #include "sim/cluster.hpp"
+#include "sim/engine/checked.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/fluid.hpp"
 #include "sim/engine/simulation.hpp"
@@ -97,6 +98,8 @@ class Run final : public policies::BindTarget {
     loop_ = std::make_unique<policies::SchedulingLoop>(sim_, std::move(scheduler), cluster_.view(),
                                                        *this, scenario.run.cycle_time,
                                                        telemetry_.get(), &signals.scheduling);
+    loop_->enable_preemption(scenario.run.preemption);
+    controller_.set_on_new_pods([this](int j) { declare_pod_group(j); });
   }
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
@@ -142,6 +145,14 @@ class Run final : public policies::BindTarget {
   }
 
   bool bind(const PodSpec& spec, int n) override {
+    if (!reserve(spec, n)) {
+      return false;
+    }
+    allow(spec);
+    return true;
+  }
+
+  bool reserve(const PodSpec& spec, int n) override {
     const int p = ctx_.pod_by_spec.at(&spec);
     Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
     const std::uint64_t process = ++next_process_;
@@ -155,11 +166,59 @@ class Run final : public policies::BindTarget {
     pod.cards = *cards;
     pod.node = n;
     ctx_.pod_by_process[process] = p;
-    controller_.on_bound(p);
     return true;
   }
 
+  void allow(const PodSpec& spec) override { controller_.on_bound(ctx_.pod_by_spec.at(&spec)); }
+
+  void unreserve(const PodSpec& spec) override {
+    Pod& pod = ctx_.pods[static_cast<std::size_t>(ctx_.pod_by_spec.at(&spec))];
+    cluster_.unbind(pod.node, pod.process, pod.spec->name);
+    ctx_.pod_by_process.erase(pod.process);
+    pod.node = -1;
+    pod.cards.clear();
+  }
+
+  // The victims are deleted now with their grace period: their containers stop when it ends,
+  // and each victim's job is interrupted then (once, whichever of its pods is named).
+  void preempt(const PodSpec& /*preemptor*/, int /*node*/,
+               const std::vector<std::shared_ptr<const PodSpec>>& victims) override {
+    for (const auto& v : victims) {
+      const auto it = ctx_.pod_by_spec.find(v.get());
+      if (it == ctx_.pod_by_spec.end()) {
+        continue;
+      }
+      const int p = it->second;
+      sim_.schedule_in(ctx_.scenario.run.termination_grace_period, [this, p] {
+        const Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
+        if (pod.alive) {
+          controller_.interrupt(pod.job, InterruptCause::kPreemption);
+        }
+      });
+    }
+  }
+
  private:
+  // Job j's PodGroup, declared to the loop before each attempt's pods are created.
+  void declare_pod_group(int j) {
+    const workloads::JobSpec& spec = *ctx_.jobs[static_cast<std::size_t>(j)].spec;
+    if (!spec.gang) {
+      return;
+    }
+    policies::PodGroup g;
+    g.name = spec.name;
+    g.mode = spec.gang->mode == workloads::GangMode::kPermit
+                 ? policies::PodGroup::Mode::kPermit
+                 : policies::PodGroup::Mode::kAllOrNothing;
+    g.min_member = spec.gang->min_member > 0 ? spec.gang->min_member : spec.replicas;
+    g.schedule_timeout = spec.gang->schedule_timeout;
+    if (spec.gang->min_resources) {
+      g.min_gpus =
+          saturating_mul(static_cast<std::int64_t>(g.min_member), spec.pod_template.requests.gpus);
+    }
+    loop_->add_pod_group(g);
+  }
+
   void sample() {
     ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     sim_.schedule_in(ctx_.scenario.run.sample_interval, [this] { sample(); });

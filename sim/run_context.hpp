@@ -51,6 +51,7 @@ struct RunContext {
     e.gpus = total_gpus(job);
     e.nvlink_required = job.nvlink;
     e.attempt = job.attempt;
+    e.gang = job.spec->gang.has_value();
     return e;
   }
 };

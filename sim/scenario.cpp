@@ -387,6 +387,12 @@ RunConfig parse_run(const YAML::Node& node, const std::string& file) {
   r.tune = f.number("tune", r.tune, 0.0, 100.0);
   r.tune_where = f.has("tune") ? location_of(f.get("tune"), file) : SourceLocation{file, 0, 0};
   r.randomness = f.choice("randomness", r.randomness, {"tidesim", "go-math-rand"});
+  if (f.has("preemption")) {
+    Fields p(f.get("preemption"), file, f.path_of("preemption"));
+    r.preemption = p.boolean("enabled", true);
+    r.termination_grace_period = p.duration("grace_period", r.termination_grace_period);
+    p.finish();
+  }
   if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
     const std::string key = f.has("tune") ? "tune" : "randomness";
     throw f.error(f.get(key), key, "only run.mode: fill reads " + key);

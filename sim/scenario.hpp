@@ -127,6 +127,13 @@ struct RunConfig {
   /// Fill mode: "tidesim" (the project's streams) or "go-math-rand" (Go's generator in the FGD
   /// simulator's draw order).
   std::string randomness = "tidesim";
+  /// `run.preemption.enabled`: run the profile's PostFilter (DefaultPreemption) when a pod fits
+  /// no node (opt-in; docs/job-scheduling.md).
+  bool preemption = false;
+  /// `run.preemption.grace_period`: a victim's terminationGracePeriodSeconds, from its deletion
+  /// to its containers' end (Kubernetes' default 30 s, core/v1
+  /// DefaultTerminationGracePeriodSeconds).
+  Duration termination_grace_period = std::chrono::seconds(30);
 };
 
 /// A published figure to print beside the results (the seed's table).

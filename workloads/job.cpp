@@ -18,6 +18,10 @@ std::optional<RestartPolicy> parse_restart_policy(const std::string& text) {
   return std::nullopt;
 }
 
+const char* to_string(GangMode mode) {
+  return mode == GangMode::kPermit ? "permit" : "all-or-nothing";
+}
+
 const char* to_string(RestartPolicy policy) {
   return policy == RestartPolicy::kOnFailure ? "OnFailure" : "Never";
 }

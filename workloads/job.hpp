@@ -21,6 +21,32 @@ enum class RestartPolicy { kNever, kOnFailure };
 std::optional<RestartPolicy> parse_restart_policy(const std::string& text);
 const char* to_string(RestartPolicy policy);
 
+/// How a job's pods are gang-scheduled (docs/job-scheduling.md).
+enum class GangMode {
+  /// scheduler-plugins' Coscheduling: pods are reserved one per cycle and wait at Permit until
+  /// `min_member` are assigned, or are all rejected when `schedule_timeout` passes.
+  kPermit,
+  /// Volcano / KAI: the whole gang is placed in one scheduling cycle, or none of it.
+  kAllOrNothing,
+};
+
+/// "permit" / "all-or-nothing".
+const char* to_string(GangMode mode);
+
+/// A job's PodGroup (scheduler-plugins' PodGroup spec).
+struct GangSpec {
+  GangMode mode = GangMode::kPermit;
+  /// spec.minMember; 0: every pod of the job (replicas).
+  int min_member = 0;
+  /// spec.scheduleTimeoutSeconds; Coscheduling's default permitWaitingTimeSeconds is 60 s
+  /// (scheduler-plugins apis/config/v1/defaults.go).
+  Duration schedule_timeout = std::chrono::seconds(60);
+  /// spec.minResources set to minMember pods' GPUs (what training operators fill in): PreFilter
+  /// then rejects the group's pods while the cluster's free GPUs cannot hold the group.
+  bool min_resources = false;
+  friend bool operator==(const GangSpec&, const GangSpec&) = default;
+};
+
 /// One job: `replicas` identical pods (data-parallel workers) started from `pod_template`.
 /// Work is counted in steps of the whole job (every pod does one local step per global step).
 struct JobSpec {
@@ -52,6 +78,8 @@ struct JobSpec {
   RestartPolicy restart_policy = RestartPolicy::kNever;
   /// Set for trace jobs whose run was still going at the end of the trace (right-censored).
   bool censored = false;
+  /// Its PodGroup when it is gang-scheduled; nullopt: its pods are scheduled one by one.
+  std::optional<GangSpec> gang;
 };
 
 /// GPUs the whole job occupies: replicas x whole GPUs per pod (a fractional pod counts 1).

@@ -96,6 +96,10 @@ void parse_pod(const YAML::Node& n, const std::string& file, const std::string& 
                     e.what());
     }
   }
+  if (f.has("preemption_policy")) {
+    pod.preemption_policy =
+        f.choice("preemption_policy", std::nullopt, {"PreemptLowerPriority", "Never"});
+  }
   for (auto& [key, target] :
        {std::pair<const char*, std::map<std::string, std::string>*>{"labels", &pod.labels},
         {"annotations", &pod.annotations},
@@ -190,6 +194,37 @@ Distribution parse_duration_distribution(const YAML::Node& n, const std::string&
   }
   f.finish();
   return d;
+}
+
+// The `gang` key: the job's PodGroup (docs/job-scheduling.md); nullopt when absent.
+std::optional<GangSpec> gang_spec(Fields& f, const std::string& file) {
+  if (!f.has("gang")) {
+    return std::nullopt;
+  }
+  Fields g(f.get("gang"), file, f.path_of("gang"));
+  GangSpec s;
+  s.mode = g.choice("mode", "permit", {"permit", "all-or-nothing"}) == "permit"
+               ? GangMode::kPermit
+               : GangMode::kAllOrNothing;
+  s.min_member = static_cast<int>(g.integer("min_member", 0, 1, 100'000));
+  s.schedule_timeout = g.duration("schedule_timeout", s.schedule_timeout, std::chrono::seconds(1));
+  s.min_resources = g.boolean("min_resources", false);
+  if (s.mode == GangMode::kAllOrNothing && (g.has("schedule_timeout") || g.has("min_resources"))) {
+    const std::string key = g.has("schedule_timeout") ? "schedule_timeout" : "min_resources";
+    throw g.error(g.get(key), key, "only mode: permit reads " + key);
+  }
+  g.finish();
+  return s;
+}
+
+// A gang's minMember beyond the job's pods would never be met (Coscheduling would keep every pod
+// pending): refused.
+void check_gang(const JobSpec& job, const SourceLocation& where) {
+  if (job.gang && job.gang->min_member > job.replicas) {
+    throw InputError(where, "gang.min_member",
+                     fmt::format("job '{}': min_member {} is more than its {} pods", job.name,
+                                 job.gang->min_member, job.replicas));
+  }
 }
 
 // checkpoint_interval: 0s (no checkpoints) or at least kMinCheckpointInterval.
@@ -333,6 +368,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   job.checkpoint_interval = checkpoint_interval(f);
   job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
   job.restart_policy = restart_policy(f, job.restart_policy);
+  job.gang = gang_spec(f, file);
   const bool has_replicas = f.has("replicas");
   if (has_replicas) {
     job.replicas = static_cast<int>(f.integer("replicas", 1, 1, 100'000));
@@ -391,6 +427,7 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
   t.checkpoint_interval = checkpoint_interval(f);
   t.backoff_limit = static_cast<int>(f.integer("backoff_limit", 6, 0, 1'000'000));
   t.restart_policy = restart_policy(f, RestartPolicy::kNever);
+  t.gang = gang_spec(f, file);
   f.finish();
   return t;
 }
@@ -603,6 +640,8 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     job.checkpoint_interval = source.checkpoint_interval;
     job.backoff_limit = source.backoff_limit;
     job.restart_policy = source.restart_policy;
+    job.gang = source.gang;
+    check_gang(job, source.where);
     job.censored = r->censored;
     try {
       if (r->steps > 0) {
@@ -673,6 +712,7 @@ std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
         job.duration = from_seconds(seconds);
         job.steps = convert(job, *job.duration, catalogue, speed);
       }
+      check_gang(job, e.where);
     } catch (const InputError& err) {
       throw InputError(e.where, "workload.jobs." + e.name, err.message());
     }

@@ -82,6 +82,8 @@ struct TraceSource {
   Duration checkpoint_interval = std::chrono::minutes(30);
   int backoff_limit = 6;
   RestartPolicy restart_policy = RestartPolicy::kNever;
+  /// Every trace job's PodGroup (min_member 0: all its pods); nullopt: no gangs.
+  std::optional<GangSpec> gang;
   SourceLocation where;
 };
 

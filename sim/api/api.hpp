@@ -133,6 +133,8 @@ struct PodSpec {
   std::string image;                       // first container's image
   std::string scheduler_name = "default-scheduler";
   std::int32_t priority = 0;
+  /// spec.preemptionPolicy: "PreemptLowerPriority" (Kubernetes' default) or "Never".
+  std::string preemption_policy = "PreemptLowerPriority";
   /// The effective request (what the Fit filter checks and the node's `requested` sums):
   /// pod_requests(*this) when `containers` is set (the sum over containers, at least each init
   /// container, plus overhead); set directly for a pod built without containers.

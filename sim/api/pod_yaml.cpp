@@ -431,6 +431,8 @@ void read_pod_spec(const YAML::Node& n, const std::string& file, const std::stri
   r.reject({"runtimeClassName"},
            "runtime classes (and their scheduling rules) are not modelled; give spec.overhead");
   pod.restart_policy = f.choice("restartPolicy", "", {"", "Always", "OnFailure", "Never"});
+  pod.preemption_policy =
+      f.choice("preemptionPolicy", "PreemptLowerPriority", {"PreemptLowerPriority", "Never"});
   r.ignore({"volumes",
             "imagePullSecrets",
             "serviceAccountName",
@@ -450,7 +452,6 @@ void read_pod_spec(const YAML::Node& n, const std::string& file, const std::stri
             "subdomain",
             "setHostnameAsFQDN",
             "hostAliases",
-            "preemptionPolicy",
             "ephemeralContainers",
             "readinessGates",
             "os",

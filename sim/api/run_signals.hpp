@@ -43,6 +43,13 @@ struct JobEvent {
   std::vector<std::string> co_located;
   std::int64_t memory_used = 0;
   std::int64_t memory_capacity = 0;
+  /// kEvicted: why ("preemption"; empty when not said), and the GPU-seconds of work done since
+  /// the job's last checkpoint that the stop threw away (running time since the later of the
+  /// attempt's start and its last checkpoint, times the job's GPUs; 0 when it was not running).
+  std::string cause;
+  double lost_gpu_seconds = 0.0;
+  /// The job is scheduled as a gang (a PodGroup).
+  bool gang = false;
 };
 
 /// True state of one node at a sample instant.

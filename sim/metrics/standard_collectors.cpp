@@ -11,6 +11,7 @@ StandardCollectors::StandardCollectors(StandardCollectorOptions options)
 
 void StandardCollectors::on_job(const JobEvent& event) {
   jobs_.on_job(event);
+  job_scheduling_.on_job(event);
   fragmentation_.on_job(event);
 }
 
@@ -32,6 +33,7 @@ void StandardCollectors::on_scheduling(const SchedulingEvent& event) {
 void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   balance_.finish(end, out);
   jobs_.finish(end, out);
+  job_scheduling_.finish(end, out);
   nvlink_contention_.finish(end, out);
   lscs_.finish(end, out);
   nvlink_variance_.finish(end, out);

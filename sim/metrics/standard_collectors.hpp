@@ -3,6 +3,7 @@
 #include "sim/metrics/cluster_balance.hpp"
 #include "sim/metrics/fragmentation.hpp"
 #include "sim/metrics/job_metrics.hpp"
+#include "sim/metrics/job_scheduling.hpp"
 #include "sim/metrics/lscs.hpp"
 #include "sim/metrics/nvlink_contention.hpp"
 #include "sim/metrics/nvlink_variance.hpp"
@@ -40,6 +41,7 @@ class StandardCollectors : public Collector {
  private:
   ClusterBalanceCollector balance_;
   JobMetricsCollector jobs_;
+  JobSchedulingCollector job_scheduling_;
   NvlinkContentionCollector nvlink_contention_;
   LscsCollector lscs_;
   NvlinkVarianceCollector nvlink_variance_;

@@ -1,0 +1,65 @@
+#include "policies/plugins/coscheduling.hpp"
+
+#include <fmt/core.h>
+
+namespace tidesim::policies {
+namespace {
+
+class Coscheduling final : public PreFilterPlugin, public PermitPlugin {
+ public:
+  std::string_view name() const override { return "Coscheduling"; }
+
+  // core.go PreFilter: enough sibling pods, and (minResources set) room for the whole group.
+  Status pre_filter(CycleContext& ctx, const PodSpec& /*pod*/) override {
+    const PodGroupStatus* g = ctx.pod_group;
+    if (g == nullptr) {
+      return Status::success();
+    }
+    if (g->members < g->min_member) {
+      return Status::make(
+          Code::kUnschedulableAndUnresolvable,
+          fmt::format("pre-filter pod cannot find enough sibling pods, current pods number: {}, "
+                      "minMember of group: {}",
+                      g->members, g->min_member));
+    }
+    if (g->min_gpus > 0) {
+      // CheckClusterResource: the nodes' free resources, with the group's own assigned pods
+      // counted as free, must cover minResources.
+      std::int64_t free = g->assigned_gpus;
+      for (const NodeInfo& n : ctx.cluster.nodes) {
+        if (!n.node.unschedulable) {
+          free += std::max<std::int64_t>(0, n.node.allocatable.gpus - n.requested.gpus);
+        }
+      }
+      if (free < g->min_gpus) {
+        return Status::make(Code::kUnschedulableAndUnresolvable,
+                            fmt::format("pre-filter pod cannot find enough resources for its "
+                                        "PodGroup {}: needs {} nvidia.com/gpu, {} free",
+                                        g->name, g->min_gpus, free));
+      }
+    }
+    return Status::success();
+  }
+
+  // coscheduling.go Permit: Success once minMember pods are assigned, else Wait.
+  Status permit(CycleContext& ctx, const PodSpec& /*pod*/, int /*node_index*/,
+                Duration& timeout) override {
+    const PodGroupStatus* g = ctx.pod_group;
+    if (g == nullptr || g->assigned + 1 >= g->min_member) {
+      return Status::success();
+    }
+    timeout = g->schedule_timeout;
+    return Status::make(Code::kWait, fmt::format("waiting for PodGroup {}: {} of {} assigned",
+                                                 g->name, g->assigned + 1, g->min_member));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> make_coscheduling(const PluginArgs& args) {
+  Fields f = args_fields(args);
+  f.finish();
+  return std::make_unique<Coscheduling>();
+}
+
+}  // namespace tidesim::policies

@@ -1,0 +1,258 @@
+// Gangs in the scheduling loop, against a one-node cluster whose cards the test can read at any
+// time: Coscheduling's Permit (wait, allow together, reject together on timeout) and the
+// all-or-nothing mode; without a PodGroup, pods bind one by one as before.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "policies/scheduling_loop.hpp"
+
+namespace tidesim::policies {
+namespace {
+
+using namespace std::chrono_literals;
+
+// One node with `gpus` GPUs. reserve() puts a pod in the view (its GPUs are held), allow()
+// binds it, unreserve() takes it out again; every hold is recorded with its duration.
+struct GangNode : BindTarget {
+  GangNode(Simulation& s, int gpus) : sim(s) {
+    NodeInfo n;
+    n.node.name = "node";
+    n.node.labels["kubernetes.io/hostname"] = "node";
+    n.node.allocatable = Resources{64000, 256LL << 30, gpus, 0, {}};
+    view.nodes.push_back(n);
+  }
+  bool pod_alive(const PodSpec&) const override { return true; }
+  bool bind(const PodSpec& pod, int node) override {
+    return reserve(pod, node) && (allow(pod), true);
+  }
+  bool reserve(const PodSpec& pod, int node) override {
+    view.nodes[static_cast<std::size_t>(node)].add_pod(std::make_shared<PodSpec>(pod), sim.now());
+    held_since[pod.name] = sim.now();
+    return true;
+  }
+  void allow(const PodSpec& pod) override { bound_at[pod.name] = sim.now(); }
+  void unreserve(const PodSpec& pod) override {
+    view.nodes[0].remove_pod(pod.name);
+    holds.push_back(sim.now() - held_since.at(pod.name));
+    held_since.erase(pod.name);
+  }
+  std::int64_t gpus_held() const { return view.nodes[0].requested.gpus; }
+
+  Simulation& sim;
+  ClusterView view;
+  std::map<std::string, TimePoint> held_since;
+  std::map<std::string, TimePoint> bound_at;
+  std::vector<Duration> holds;  // reservations undone, how long each was held
+};
+
+PodPtr member(const std::string& name, const std::string& group) {
+  auto p = std::make_shared<PodSpec>();
+  p->name = name;
+  p->requests.gpus = 1;
+  if (!group.empty()) {
+    p->labels[kPodGroupLabel] = group;
+  }
+  return p;
+}
+
+// Reads the GPUs held at each of `times` (seconds) while the simulation runs to the last.
+std::vector<std::int64_t> held_at(Simulation& sim, const GangNode& node,
+                                  std::vector<double> times) {
+  std::vector<std::int64_t> out(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    sim.schedule_at(TimePoint(from_seconds(times[i])), [&, i] { out[i] = node.gpus_held(); });
+  }
+  sim.run(TimePoint(from_seconds(times.back())));
+  return out;
+}
+
+// A 4-pod job (1 GPU per pod) on a node with 3 free GPUs, all-or-nothing: each cycle tries the
+// whole gang and undoes its 3 reservations within the cycle, so at no sampled instant is a GPU
+// held and no pod is bound. One more GPU (a cluster event) lets all four bind in one cycle.
+TEST(GangLoop, AllOrNothingHoldsNoGpuWhileTheGangCannotFit) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  EXPECT_EQ(held_at(sim, node, {0.005, 0.5, 5, 50, 120, 400}),
+            (std::vector<std::int64_t>{0, 0, 0, 0, 0, 0}));
+  EXPECT_TRUE(node.bound_at.empty());
+  // At 400 s a fourth GPU appears: the whole gang binds at that instant (one cycle).
+  sim.schedule_at(TimePoint(400s), [&] {
+    node.view.nodes[0].node.allocatable.gpus = 4;
+    loop.on_cluster_event();
+  });
+  sim.run(TimePoint(401s));
+  ASSERT_EQ(node.bound_at.size(), 4u);
+  for (const auto& [pod, at] : node.bound_at) {
+    EXPECT_EQ(at, TimePoint(400s)) << pod;
+  }
+  EXPECT_EQ(node.gpus_held(), 4);
+}
+
+// The same job in permit mode with minResources (4 GPUs): Coscheduling's PreFilter sees 3 free
+// and rejects every pod before it is reserved, so no GPU is ever held.
+TEST(GangLoop, PermitWithMinResourcesHoldsNoGpuWhileTheGangCannotFit) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 4});
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  EXPECT_EQ(held_at(sim, node, {0.005, 0.015, 0.5, 5, 61, 200}),
+            (std::vector<std::int64_t>{0, 0, 0, 0, 0, 0}));
+  EXPECT_TRUE(node.bound_at.empty());
+  EXPECT_TRUE(node.holds.empty()) << "nothing was ever reserved";
+}
+
+// Permit without minResources, minMember 4, 3 GPUs: pods 0-2 are reserved at 0, 10 and 20 ms
+// and wait at Permit; pod 3 fits nowhere at 30 ms, and with 1 of 4 missing (25 % > 10 %)
+// Coscheduling's PostFilter rejects the three at once: held 30, 20 and 10 ms. They retry after
+// their back-off and are rejected again the same way; every hold is far below the timeout.
+TEST(GangLoop, PermitRejectsTheWaitingPodsWhenASiblingFitsNowhere) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 0});
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  EXPECT_EQ(held_at(sim, node, {0.025, 0.035}), (std::vector<std::int64_t>{3, 0}));
+  ASSERT_GE(node.holds.size(), 3u);
+  EXPECT_EQ(node.holds[0], Duration(30ms));
+  EXPECT_EQ(node.holds[1], Duration(20ms));
+  EXPECT_EQ(node.holds[2], Duration(10ms));
+  sim.run(TimePoint(300s));
+  EXPECT_TRUE(node.bound_at.empty());
+  for (const Duration d : node.holds) {
+    EXPECT_LE(d, Duration(60s));
+  }
+}
+
+// The timeout: minMember 10, 10 pods, 9 GPUs. Pods 0-8 are reserved at 0..80 ms and wait;
+// pod 9 fits nowhere at 90 ms, but only 1 of 10 is missing (10 %, not more), so Coscheduling's
+// PostFilter keeps them waiting. The first waiting pod's 60 s timeout (it waited from 0 s)
+// rejects all nine at 60 s: held 60 s down to 59.92 s, never longer. The rejection frees cards
+// (a cluster event), so pod 9, whose own back-off is over, is reserved in the cycle at 60 s and
+// waits alone (1 GPU held at 60.5 s) while the nine sit out their 1 s back-off; its group never
+// completes on 9 GPUs, so its own timeout rejects it again.
+TEST(GangLoop, PermitHoldsNoGpuPastTheGroupTimeout) {
+  Simulation sim;
+  GangNode node(sim, 9);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 10, 60s, 0});
+  for (int i = 0; i < 10; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  EXPECT_EQ(held_at(sim, node, {0.085, 30, 59.99, 60.5}), (std::vector<std::int64_t>{9, 9, 9, 1}));
+  ASSERT_EQ(node.holds.size(), 9u);
+  EXPECT_EQ(node.holds.front(), Duration(60s));
+  EXPECT_EQ(node.holds.back(), Duration(60s) - Duration(80ms));
+  sim.run(TimePoint(600s));
+  EXPECT_TRUE(node.bound_at.empty());
+  for (const Duration d : node.holds) {
+    EXPECT_LE(d, Duration(60s));
+  }
+}
+
+// Permit: when the last member is reserved, every waiting sibling binds in that same cycle.
+TEST(GangLoop, PermitBindsTheWholeGroupTogether) {
+  Simulation sim;
+  GangNode node(sim, 4);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 0});
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  sim.run(TimePoint(1s));
+  ASSERT_EQ(node.bound_at.size(), 4u);
+  for (const auto& [pod, at] : node.bound_at) {
+    EXPECT_EQ(at, TimePoint(30ms)) << pod << ": the fourth pod's cycle is at 30 ms";
+  }
+  EXPECT_TRUE(node.holds.empty());
+}
+
+// Without a PodGroup the old behaviour stays: the pods bind one by one (0, 10, 20 ms) and hold
+// their GPUs while the fourth waits.
+TEST(GangLoop, WithoutGangsPodsBindOneByOne) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), ""));
+  }
+  EXPECT_EQ(held_at(sim, node, {0.005, 0.015, 0.025, 100}),
+            (std::vector<std::int64_t>{1, 2, 3, 3}));
+  EXPECT_EQ(node.bound_at.size(), 3u);
+  EXPECT_EQ(node.bound_at.at("job-0"), TimePoint(0ms));
+  EXPECT_EQ(node.bound_at.at("job-1"), TimePoint(10ms));
+  EXPECT_EQ(node.bound_at.at("job-2"), TimePoint(20ms));
+}
+
+// Preemption's nomination keeps the room for the preemptor. One GPU, held by L (priority 0).
+// P (priority 10) fails at 0 s and preempts L; the test deletes a victim 30 s after it is named
+// (the grace period). Cluster events at 5, 10, ..., 25 s make P retry and fail (it does not
+// preempt again while L terminates): attempt 1 at 0 s; the events at 5, 10 and 15 s find its
+// back-off (1, 2, 4 s) over and it fails at 5, 10, 15 s; at 20 s its 8 s back-off runs to 23 s,
+// where it fails a fifth time; the event at 25 s leaves it in back-off to 23 + 10 (the cap) = 33 s.
+// Q (priority 5) arrives at 29.5 s and fails; when L is deleted at 30 s, Q is ready at 30.5 s,
+// before P. Q must not take the GPU: P is nominated there and counts on the node for pods of no
+// higher priority (RunFilterPluginsWithNominatedPods). P binds at 33 s.
+struct PreemptNode : GangNode {
+  using GangNode::GangNode;
+  void preempt(const PodSpec&, int,
+               const std::vector<std::shared_ptr<const PodSpec>>& victims) override {
+    for (const auto& v : victims) {
+      const std::string name = v->name;
+      if (!deleting.insert(name).second) {
+        continue;
+      }
+      sim.schedule_in(30s, [this, name] {
+        view.nodes[0].remove_pod(name);
+        loop->on_cluster_event();
+      });
+    }
+  }
+  SchedulingLoop* loop = nullptr;
+  std::set<std::string> deleting;
+};
+
+TEST(PreemptionLoop, TheNominatedNodeIsKeptForThePreemptor) {
+  Simulation sim;
+  PreemptNode node(sim, 1);
+  auto low = member("L", "");
+  node.view.nodes[0].add_pod(low, TimePoint{});
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  node.loop = &loop;
+  loop.enable_preemption(true);
+  auto p = std::make_shared<PodSpec>(*member("P", ""));
+  p->priority = 10;
+  auto q = std::make_shared<PodSpec>(*member("Q", ""));
+  q->priority = 5;
+  loop.add(p);
+  for (const int t : {5, 10, 15, 20, 25}) {
+    sim.schedule_at(TimePoint(std::chrono::seconds(t)), [&] { loop.on_cluster_event(); });
+  }
+  sim.schedule_at(TimePoint(29500ms), [&] { loop.add(q); });
+  sim.run(TimePoint(100s));
+  ASSERT_EQ(node.bound_at.count("P"), 1u);
+  EXPECT_EQ(node.bound_at.at("P"), TimePoint(33s));
+  EXPECT_EQ(node.bound_at.count("Q"), 0u) << "Q took the room made for P";
+  EXPECT_EQ(node.deleting, (std::set<std::string>{"L"}));
+}
+
+}  // namespace
+}  // namespace tidesim::policies
