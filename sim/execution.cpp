@@ -171,6 +171,7 @@ EventId Execution::schedule_checkpoint(int j) {
     }
     advance(job);
     job.checkpointed = job.done;
+    job.checkpointed_at = run_.sim.now();
     job.checkpoint_event = schedule_checkpoint(j);
   });
 }

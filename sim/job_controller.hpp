@@ -17,6 +17,17 @@
 
 namespace tidesim {
 
+/// Why a job's attempt is stopped from outside (JobController::interrupt).
+enum class InterruptCause {
+  kNodeFailure,  // the node went down
+  kCardFailure,  // an XID-style error on one of the job's cards
+  kDrain,        // a planned drain of the node
+  kMigration,    // evicted by a descheduler to run elsewhere
+};
+
+/// "node-failure", "card-failure", "drain", "migration".
+const char* to_string(InterruptCause cause);
+
 class JobController final : public ExecutionListener {
  public:
   /// `enqueue` hands a new pod to the scheduling loop; `cluster_event` tells it that resources
@@ -35,11 +46,22 @@ class JobController final : public ExecutionListener {
   void on_finished(int j) override;
   void on_oom(int j) override;
 
+  /// Stops job `j`'s attempt from outside: each bound pod is evicted (a kEvicted event naming
+  /// `cause`), progress goes back to the last checkpoint, the pods are deleted and the Job
+  /// controller creates new ones at once, to be scheduled afresh (whatever the restartPolicy: the
+  /// node or card is gone). Unlike an OOM kill it does not count against backoffLimit (as a
+  /// Kubernetes podFailurePolicy that ignores DisruptionTarget). A job that is not submitted,
+  /// already waiting for new pods, or ended is left alone.
+  void interrupt(int j, InterruptCause cause);
+
   /// Jobs that have not ended.
   int unfinished() const { return unfinished_; }
 
  private:
   void create_pods(int j);
+  // Ends the current attempt (progress back to the last checkpoint) and restarts the job:
+  // `counted` failures count against backoffLimit and may restart in place (OnFailure).
+  void end_attempt(int j, bool counted);
   // Deletes the job's pods: cards, view, flows. Tells the loop that resources were freed.
   void delete_pods(int j, std::set<int> touched);
   // backoffLimit exceeded: the job is failed.

@@ -68,6 +68,8 @@ struct Job {
   /// Work in steps: done, and done at the last checkpoint.
   double done = 0.0;
   double checkpointed = 0.0;
+  /// When the last checkpoint was written (the epoch before the first).
+  TimePoint checkpointed_at{};
   /// Steps per second now.
   double rate = 0.0;
   TimePoint last_update{};

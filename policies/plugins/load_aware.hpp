@@ -68,6 +68,10 @@ struct LoadAwareArgs {
   bool estimate_bound_pods = false;
   /// Estimated GPU-memory utilisation one bound pod adds per requested GPU (assumption).
   double estimated_gpu_memory_per_gpu = 0.5;
+  /// predictLoad: evaluate the thresholds and the score on the load predicted for the bind time
+  /// plus the scenario's prediction horizon (MetricsSource::forecast, docs/prediction.md)
+  /// instead of the last scraped sample (off: reactive, the seed).
+  bool predict_load = false;
   /// prometheusURL: accepted for the seed's config; tidesim reads its own telemetry.
   std::string prometheus_url;
   friend bool operator==(const LoadAwareArgs&, const LoadAwareArgs&) = default;

@@ -45,20 +45,32 @@ ArModel fit_ar(std::span<const double> x, int p) {
   if (rows < p + 1) {
     return {};
   }
-  // Design matrix: row r (t = p + r) is [1, x_{t-1}, ..., x_{t-p}]; target x_t.
+  // The fit is done on the centred series z_t = x_t - mu (mu: the mean), which conditions the
+  // design when the series hardly moves: z_t = c' + sum phi_i z_{t-i} is the same model with
+  // c = c' + mu (1 - sum phi_i).
+  double mu = 0.0;
+  for (const double v : x) {
+    mu += v;
+  }
+  mu /= static_cast<double>(x.size());
+  // Design matrix: row r (t = p + r) is [1, z_{t-1}, ..., z_{t-p}]; target z_t.
   Eigen::MatrixXd a(rows, p + 1);
   Eigen::VectorXd y(rows);
   for (Eigen::Index r = 0; r < rows; ++r) {
     const Eigen::Index t = p + r;
     a(r, 0) = 1.0;
     for (int i = 1; i <= p; ++i) {
-      a(r, i) = x[static_cast<std::size_t>(t - i)];
+      a(r, i) = x[static_cast<std::size_t>(t - i)] - mu;
     }
-    y(r) = x[static_cast<std::size_t>(t)];
+    y(r) = x[static_cast<std::size_t>(t)] - mu;
   }
   const Eigen::VectorXd beta = a.completeOrthogonalDecomposition().solve(y);
   ArModel m;
-  m.intercept = beta(0);
+  double phi_sum = 0.0;
+  for (int i = 1; i <= p; ++i) {
+    phi_sum += beta(i);
+  }
+  m.intercept = beta(0) + mu * (1.0 - phi_sum);
   m.phi.resize(static_cast<std::size_t>(p));
   for (int i = 1; i <= p; ++i) {
     m.phi[static_cast<std::size_t>(i - 1)] = beta(i);
@@ -66,9 +78,26 @@ ArModel fit_ar(std::span<const double> x, int p) {
   return m;
 }
 
+double spectral_radius(const ArModel& m) {
+  const auto p = static_cast<Eigen::Index>(m.phi.size());
+  if (p == 0) {
+    return 0.0;
+  }
+  // Companion matrix: first row phi_1 .. phi_p, ones on the subdiagonal. Its eigenvalues are
+  // the inverses of the roots of 1 - phi_1 z - .. - phi_p z^p.
+  Eigen::MatrixXd c = Eigen::MatrixXd::Zero(p, p);
+  for (Eigen::Index i = 0; i < p; ++i) {
+    c(0, i) = m.phi[static_cast<std::size_t>(i)];
+  }
+  for (Eigen::Index i = 1; i < p; ++i) {
+    c(i, i - 1) = 1.0;
+  }
+  return c.eigenvalues().cwiseAbs().maxCoeff();
+}
+
 double ar_forecast(std::span<const double> x, int p, int h) {
   const ArModel m = fit_ar(x, p);
-  if (m.phi.empty()) {
+  if (m.phi.empty() || spectral_radius(m) > 1.0 + kUnitRootTolerance) {
     return last_forecast(x);
   }
   // The last p values, newest last, extended by each forecast in turn.

@@ -47,13 +47,23 @@ struct ArModel {
 };
 
 /// Least-squares fit of AR(p) over the whole series: the rows t = p .. n-1 of
-/// [1, x_{t-1}, .., x_{t-p}] beta = x_t, solved by a complete orthogonal decomposition (the
-/// minimum-norm solution when the design is rank-deficient, e.g. a constant series). Needs
+/// [1, z_{t-1}, .., z_{t-p}] beta = z_t on the centred series z = x - mean(x), solved by a
+/// complete orthogonal decomposition (the minimum-norm solution when the design is
+/// rank-deficient, e.g. a constant series), then c = beta_0 + mean (1 - sum phi_i). Needs
 /// n >= 2p + 1 (at least p + 1 equations); returns a model with empty phi otherwise.
 ArModel fit_ar(std::span<const double> x, int p);
 
+/// The largest modulus of the eigenvalues of the model's companion matrix (the inverse of its
+/// characteristic polynomial's smallest root): above 1 its forecasts grow without bound.
+double spectral_radius(const ArModel& m);
+
+/// A unit root (a line, a random walk) is accepted up to this rounding.
+inline constexpr double kUnitRootTolerance = 1e-6;
+
 /// Fits AR(p) on the series and iterates it h steps (unknown future values replaced by their
-/// forecasts). Falls back to the last value when the series is too short to fit (n < 2p + 1).
+/// forecasts). Falls back to the last value when the series is too short to fit (n < 2p + 1) or
+/// the fitted model is explosive (spectral_radius() > 1 + kUnitRootTolerance: its forecasts
+/// would leave any range the series has seen).
 double ar_forecast(std::span<const double> x, int p, int h);
 
 /// The forecast of `kind` with `params`, h >= 1 steps ahead.

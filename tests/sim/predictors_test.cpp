@@ -98,6 +98,20 @@ TEST(Predictors, ArEstimatesANoisyAr1WithinItsStandardError) {
   EXPECT_NEAR(ar_forecast(x, 1, 1), 1.0 + 0.8 * x.back(), 0.25 + 0.034 * std::abs(x.back()));
 }
 
+TEST(Predictors, AnExplosiveFitFallsBackToTheLastValue) {
+  // x_t = 2 x_{t-1}: the fit is exact (c = 0, phi = 2), the companion matrix is [2], its
+  // spectral radius 2 > 1: the forecast would double every step, so the last value is returned.
+  const std::vector<double> x{1, 2, 4, 8, 16, 32};
+  const ArModel m = fit_ar(x, 1);
+  ASSERT_EQ(m.phi.size(), 1u);
+  EXPECT_NEAR(m.phi[0], 2.0, 1e-9);
+  EXPECT_NEAR(spectral_radius(m), 2.0, 1e-9);
+  EXPECT_DOUBLE_EQ(ar_forecast(x, 1, 3), 32.0);
+  // AR(2) with phi = (0.5, 0.3): companion [[0.5, 0.3], [1, 0]], eigenvalues
+  // (0.5 +- sqrt(0.25 + 1.2)) / 2 = 0.852 and -0.352: radius 0.852.
+  EXPECT_NEAR(spectral_radius(ArModel{0.0, {0.5, 0.3}}), (0.5 + std::sqrt(1.45)) / 2.0, 1e-12);
+}
+
 TEST(Predictors, ShortOrConstantSeriesFallBackToTheLastValue) {
   // AR(2) needs 2p + 1 = 5 values; with 4 it returns the last one.
   EXPECT_DOUBLE_EQ(ar_forecast(std::vector<double>{1, 2, 3, 4}, 2, 1), 4.0);
