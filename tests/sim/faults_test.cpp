@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "sim/run.hpp"
 #include "tests/common/errors.hpp"
@@ -97,6 +98,44 @@ TEST(Faults, NodeFailureLosesExactlyTheProgressSinceTheLastCheckpoint) {
   }
   EXPECT_GE(on_failed_node, 1);
   EXPECT_EQ(evicted_jobs, on_failed_node);
+}
+
+// The same scenario with an XID-style error on card 0 of gpu-01 at 25 min instead: only the jobs
+// with a pod on that card are interrupted (reason card-failure), each losing 300 s - s of GPU
+// time; the node stays schedulable and every job still succeeds.
+TEST(Faults, CardErrorInterruptsOnlyTheJobsOnThatCard) {
+  const Scenario s = load_scenario("tests/sim/data/node_failure.yaml", [](YAML::Node& root) {
+    root["faults"] =
+        YAML::Load("{scheduled: [{kind: card-error, node: gpu-01, card: 0, at: 25m}]}");
+  });
+  const Workload w = make_jobs(s, 1);
+  RunSignals signals;
+  std::vector<JobEvent> events;
+  signals.job.connect([&](const JobEvent& e) { events.push_back(e); });
+  const RunSummary summary = run_policy(s, w, s.policies[0], 1, signals);
+  EXPECT_EQ(summary.succeeded, 4);
+  std::map<std::string, double> started;  // first start, s
+  std::set<std::string> on_card;
+  for (const auto& e : events) {
+    if (e.kind == JobEventKind::kStarted && e.attempt == 0) {
+      started[e.job] = secs(e.at);
+    }
+    if (e.kind == JobEventKind::kBound && e.attempt == 0 && e.node == "gpu-01" &&
+        std::find(e.cards.begin(), e.cards.end(), 0) != e.cards.end()) {
+      on_card.insert(e.job);
+    }
+  }
+  std::set<std::string> evicted;
+  for (const auto& e : events) {
+    if (e.kind == JobEventKind::kEvicted) {
+      evicted.insert(e.job);
+      EXPECT_EQ(e.reason, "card-failure");
+      EXPECT_EQ(e.at, TimePoint(25min));
+      EXPECT_NEAR(e.lost_gpu_seconds, 300.0 - started.at(e.job), 1e-6);
+    }
+  }
+  EXPECT_EQ(on_card.size(), 1u);
+  EXPECT_EQ(evicted, on_card);
 }
 
 TEST(Faults, SectionIsChecked) {
