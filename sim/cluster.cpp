@@ -236,4 +236,10 @@ double Cluster::best_ring_bandwidth(int k) {
   return best;
 }
 
+void Cluster::set_cordoned(int n, bool cordoned) {
+  const ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
+  view_.nodes[static_cast<std::size_t>(n)].node.unschedulable =
+      cordoned || node.group->unschedulable;
+}
+
 }  // namespace tidesim

@@ -86,6 +86,10 @@ class Cluster {
   /// Removes a bound pod: its cards and its place in the view.
   void unbind(int n, std::uint64_t process, const std::string& pod_name);
 
+  /// Cordons node `n` (a failure or a drain: the view marks it unschedulable) or lifts the
+  /// cordon (back to its group's `unschedulable`).
+  void set_cordoned(int n, bool cordoned);
+
   /// The best ring bandwidth of `k` GPUs on an idle node of any group (0 when none has k GPUs);
   /// the NVLink contention metric's reference.
   double best_ring_bandwidth(int k);

@@ -2,18 +2,12 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "policies/framework.hpp"
 #include "workloads/lifecycle.hpp"
 
 namespace tidesim {
-
-const char* to_string(InterruptCause cause) {
-  switch (cause) {
-    case InterruptCause::kPreemption:
-      return "preemption";
-  }
-  return "unknown";
-}
 
 JobController::JobController(RunContext& run,
                              std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
@@ -87,18 +81,69 @@ void JobController::on_finished(int j) {
   terminal();
 }
 
+const char* to_string(InterruptCause cause) {
+  switch (cause) {
+    case InterruptCause::kPreemption:
+      return "preemption";
+    case InterruptCause::kNodeFailure:
+      return "node-failure";
+    case InterruptCause::kCardFailure:
+      return "card-failure";
+    case InterruptCause::kDrain:
+      return "drain";
+    case InterruptCause::kMigration:
+      return "migration";
+  }
+  return "unknown";
+}
+
 void JobController::on_oom(int j) {
+  end_attempt(j, true);
+}
+
+void JobController::interrupt(int j, InterruptCause cause) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase == JobPhase::kWaiting || job.phase == JobPhase::kBackoff ||
+      job.phase == JobPhase::kSucceeded || job.phase == JobPhase::kFailed) {
+    return;
+  }
+  // What the attempt loses: the steps since the last checkpoint and the GPU time they took.
+  const bool running = job.phase == JobPhase::kRunning;
+  const TimePoint since = running ? std::max(job.started, job.checkpointed_at) : run_.sim.now();
+  const double lost_gpu_seconds = to_seconds(run_.sim.now() - since) * total_gpus(job);
+  bool first = true;
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    if (pod.node < 0) {
+      continue;
+    }
+    JobEvent e = run_.event(JobEventKind::kEvicted, j);
+    e.pod = pod.spec->name;
+    e.node = run_.cluster.node(pod.node).name;
+    e.cause = to_string(cause);
+    if (first) {  // the job's loss, once
+      e.lost_gpu_seconds = lost_gpu_seconds;
+      first = false;
+    }
+    run_.signals.job.emit(e);
+  }
+  end_attempt(j, false);
+}
+
+void JobController::end_attempt(int j, bool counted) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const Duration ran = run_.sim.now() - job.started;
   std::set<int> touched = execution_->stop(j, true);
-  ++job.failures;
-  if (workloads::backoff_exhausted(job.failures, job.spec->backoff_limit)) {
+  if (counted) {
+    ++job.failures;
+  }
+  if (counted && workloads::backoff_exhausted(job.failures, job.spec->backoff_limit)) {
     fail(j);
     delete_pods(j, std::move(touched));
     terminal();
     return;
   }
-  if (job.spec->restart_policy == workloads::RestartPolicy::kOnFailure) {
+  if (counted && job.spec->restart_policy == workloads::RestartPolicy::kOnFailure) {
     // The kubelet restarts the containers in place; their cards stay allocated.
     execution_->refresh(touched);
     job.crash_restarts = ran >= workloads::kCrashLoopResetAfter ? 1 : job.crash_restarts + 1;
@@ -106,29 +151,12 @@ void JobController::on_oom(int j) {
                   [this, j] { execution_->start(j); });
     return;
   }
-  // Never: the pods are deleted now; the controller replaces them after its back-off.
+  // Never (or an interruption): the pods are deleted now; the controller replaces them after
+  // its back-off, at once for an interruption.
   delete_pods(j, std::move(touched));
-  restart_after(j, JobPhase::kBackoff, workloads::backoff_delay(job.failures),
+  restart_after(j, JobPhase::kBackoff,
+                counted ? workloads::backoff_delay(job.failures) : Duration::zero(),
                 [this, j] { create_pods(j); });
-}
-
-void JobController::interrupt(int j, InterruptCause cause) {
-  Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  if (job.phase != JobPhase::kPending && job.phase != JobPhase::kRunning &&
-      job.phase != JobPhase::kCrashLoop) {
-    return;
-  }
-  JobEvent e = run_.event(JobEventKind::kEvicted, j);
-  e.cause = to_string(cause);
-  if (job.phase == JobPhase::kRunning) {
-    // The work since the later of the attempt's start and its last checkpoint is thrown away.
-    const TimePoint since = std::max(job.started, job.checkpointed_at);
-    e.lost_gpu_seconds = to_seconds(run_.sim.now() - since) * total_gpus(job);
-  }
-  std::set<int> touched = execution_->stop(j, true);
-  run_.signals.job.emit(e);
-  delete_pods(j, std::move(touched));
-  restart_after(j, JobPhase::kBackoff, Duration::zero(), [this, j] { create_pods(j); });
 }
 
 void JobController::restart_after(int j, JobPhase waiting, Duration delay,

@@ -24,12 +24,16 @@
 
 namespace tidesim {
 
-/// Why a job's attempt is stopped from outside (not by its own failure).
+/// Why a job's attempt is stopped from outside (JobController::interrupt), not by its own failure.
 enum class InterruptCause {
-  kPreemption,  ///< a victim of DefaultPreemption, deleted after its grace period
+  kPreemption,   ///< a victim of DefaultPreemption, deleted after its grace period
+  kNodeFailure,  ///< the node went down
+  kCardFailure,  ///< an XID-style error on one of the job's cards
+  kDrain,        ///< a planned drain of the node
+  kMigration,    ///< evicted by a descheduler to run elsewhere
 };
 
-/// "preemption".
+/// "preemption", "node-failure", "card-failure", "drain", "migration".
 const char* to_string(InterruptCause cause);
 
 class JobController final : public ExecutionListener {
@@ -50,10 +54,12 @@ class JobController final : public ExecutionListener {
   void on_finished(int j) override;
   void on_oom(int j) override;
 
-  /// Stops job `j`'s attempt for `cause`: progress back to its last checkpoint (the GPU-seconds
-  /// lost are reported on the kEvicted event), pods deleted, new pods created at once; not
-  /// counted against backoffLimit. A job that is not pending, running or crash-looping is left
-  /// alone.
+  /// Stops job `j`'s attempt from outside: each bound pod is evicted (a kEvicted event naming
+  /// `cause`), progress goes back to the last checkpoint, the pods are deleted and the Job
+  /// controller creates new ones at once, to be scheduled afresh (whatever the restartPolicy: the
+  /// node or card is gone). Unlike an OOM kill it does not count against backoffLimit (as a
+  /// Kubernetes podFailurePolicy that ignores DisruptionTarget). A job that is not submitted,
+  /// already waiting for new pods, or ended is left alone.
   void interrupt(int j, InterruptCause cause);
 
   /// Called with a job's index each time its pods are about to be created (each attempt), so the
@@ -65,6 +71,9 @@ class JobController final : public ExecutionListener {
 
  private:
   void create_pods(int j);
+  // Ends the current attempt (progress back to the last checkpoint) and restarts the job:
+  // `counted` failures count against backoffLimit and may restart in place (OnFailure).
+  void end_attempt(int j, bool counted);
   // Deletes the job's pods: cards, view, flows. Tells the loop that resources were freed.
   void delete_pods(int j, std::set<int> touched);
   // backoffLimit exceeded: the job is failed.

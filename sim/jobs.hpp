@@ -68,12 +68,12 @@ struct Job {
   /// Work in steps: done, and done at the last checkpoint.
   double done = 0.0;
   double checkpointed = 0.0;
+  /// When the last checkpoint was written (the epoch before the first).
+  TimePoint checkpointed_at{};
   /// Steps per second now.
   double rate = 0.0;
   TimePoint last_update{};
   TimePoint started{};
-  /// When the last checkpoint was taken (any attempt).
-  TimePoint checkpointed_at{};
   EventId finish_event;
   EventId memory_event;
   EventId checkpoint_event;

@@ -133,6 +133,7 @@ NodeMetrics Observer::agent_sample(int n) {
     m.gpu_memory_utilization.push_back(static_cast<double>(used) /
                                        static_cast<double>(s.gpu_memory_capacity));
   }
+  m.gpu_utilization = s.gpu_utilization;
   m.nvlink_competition_index = s.nvlink_competition_index;
   const ClusterNode& node = run_.cluster.node(n);
   m.storage_await_ms[run_.cluster.devices()[static_cast<std::size_t>(node.device)].device.name] =

@@ -18,7 +18,9 @@
 #include "sim/engine/simulation.hpp"
 #include "sim/engine/yaml_fields.hpp"
 #include "sim/execution.hpp"
+#include "sim/fault_injector.hpp"
 #include "sim/job_controller.hpp"
+#include "sim/load_forecast.hpp"
 #include "sim/observation.hpp"
 #include "sim/run_context.hpp"
 #include "sim/telemetry_pipeline.hpp"
@@ -85,8 +87,10 @@ class Run final : public policies::BindTarget {
       scheduler->observe_workload(pods);
     }
     // Telemetry only when read: a profile whose plugins never read node metrics sees none, so
-    // nothing samples agents or scrapes for it.
-    if (scheduler->reads_metrics()) {
+    // nothing samples agents or scrapes for it, unless the scenario scores load predictors
+    // (which read what Prometheus scraped).
+    const PredictionConfig& prediction = scenario.prediction;
+    if (scheduler->reads_metrics() || prediction.enabled) {
       std::vector<std::string> names;
       for (const auto& n : cluster_.nodes()) {
         names.push_back(n.name);
@@ -95,11 +99,23 @@ class Run final : public policies::BindTarget {
           sim_, scenario.telemetry, names,
           [this](int node) { return observer_.agent_sample(node); });
     }
+    if (prediction.enabled) {
+      telemetry_->keep_history(
+          static_cast<std::size_t>(prediction.window / scenario.telemetry.scrape_interval));
+      forecaster_ = std::make_unique<LoadForecaster>(ctx_, prediction, *telemetry_);
+      telemetry_->set_forecaster([this, &prediction](int node, TimePoint now) {
+        return forecaster_->predict(node, prediction.model, now, now + prediction.horizon);
+      });
+    }
     loop_ = std::make_unique<policies::SchedulingLoop>(sim_, std::move(scheduler), cluster_.view(),
                                                        *this, scenario.run.cycle_time,
                                                        telemetry_.get(), &signals.scheduling);
     loop_->enable_preemption(scenario.run.preemption);
     controller_.set_on_new_pods([this](int j) { declare_pod_group(j); });
+    if (scenario.faults.enabled) {
+      faults_ = std::make_unique<FaultInjector>(ctx_, controller_, scenario.faults, seed,
+                                                [this] { loop_->on_cluster_event(); });
+    }
   }
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
@@ -111,6 +127,9 @@ class Run final : public policies::BindTarget {
     }
     if (telemetry_) {
       telemetry_->start();
+    }
+    if (faults_) {
+      faults_->start();
     }
     sim_.schedule_in(Duration::zero(), [this] { sample(); });
     if (ctx_.jobs.empty()) {
@@ -153,6 +172,9 @@ class Run final : public policies::BindTarget {
   }
 
   bool reserve(const PodSpec& spec, int n) override {
+    if (faults_ && faults_->down(n)) {
+      return false;  // failed or drained since the scheduler read the view
+    }
     const int p = ctx_.pod_by_spec.at(&spec);
     Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
     const std::uint64_t process = ++next_process_;
@@ -173,6 +195,9 @@ class Run final : public policies::BindTarget {
 
   void unreserve(const PodSpec& spec) override {
     Pod& pod = ctx_.pods[static_cast<std::size_t>(ctx_.pod_by_spec.at(&spec))];
+    if (pod.node < 0) {
+      return;  // already released: its job was interrupted (a failure) while it waited
+    }
     cluster_.unbind(pod.node, pod.process, pod.spec->name);
     ctx_.pod_by_process.erase(pod.process);
     pod.node = -1;
@@ -221,7 +246,29 @@ class Run final : public policies::BindTarget {
 
   void sample() {
     ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
+    forecast();
     sim_.schedule_in(ctx_.scenario.run.sample_interval, [this] { sample(); });
+  }
+
+  // The scored predictors' forecasts for now + horizon, a sample instant (docs/prediction.md).
+  void forecast() {
+    const PredictionConfig& prediction = ctx_.scenario.prediction;
+    if (!forecaster_ || prediction.evaluate.empty()) {
+      return;
+    }
+    LoadForecastBatch batch;
+    batch.made_at = sim_.now();
+    batch.target = sim_.now() + prediction.horizon;
+    const int nodes = static_cast<int>(cluster_.nodes().size());
+    for (const ForecastModel model : prediction.evaluate) {
+      batch.predictors.emplace_back(to_string(model));
+      auto& row = batch.nodes.emplace_back();
+      row.reserve(static_cast<std::size_t>(nodes));
+      for (int n = 0; n < nodes; ++n) {
+        row.push_back(forecaster_->predict(n, model, batch.made_at, batch.target));
+      }
+    }
+    ctx_.signals.forecast.emit(batch);
   }
 
   Simulation sim_;
@@ -232,7 +279,9 @@ class Run final : public policies::BindTarget {
   Execution execution_;
   Observer observer_;
   std::unique_ptr<TelemetryPipeline> telemetry_;
+  std::unique_ptr<LoadForecaster> forecaster_;
   std::unique_ptr<policies::SchedulingLoop> loop_;
+  std::unique_ptr<FaultInjector> faults_;
   std::uint64_t next_process_ = 0;
 };
 
@@ -251,6 +300,15 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
 std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
   FluidSolver fluid;
   const Cluster cluster(scenario, fluid);
+  for (std::size_t i = 0; i < scenario.faults.scheduled.size(); ++i) {
+    const ScheduledFault& f = scenario.faults.scheduled[i];
+    const ClusterNode& node = cluster.node(f.node);
+    const int cards = node.gpus ? node.gpus->card_count() : 0;
+    if (f.kind == ScheduledFault::Kind::kCardError && f.card >= cards) {
+      throw InputError(f.where, fmt::format("faults.scheduled[{}].card", i),
+                       fmt::format("node '{}' has {} card(s), numbered from 0", node.name, cards));
+    }
+  }
   for (const auto& p : scenario.policies) {
     (void)policies::make_scheduler(p.scheduler, 1);
   }

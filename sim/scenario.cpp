@@ -483,6 +483,17 @@ Scenario load_scenario(const std::string& path, const std::function<void(YAML::N
     s.seeds = parse_seeds(f.get("seeds"), path);
     s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
     s.run = parse_run(f.get("run"), path);
+    {
+      std::vector<std::string> ordered;  // node index order, as the cluster builds them
+      for (const auto& g : s.cluster.groups) {
+        for (int i = 1; i <= g.count; ++i) {
+          ordered.push_back(node_name(g, i));
+        }
+      }
+      s.faults = parse_faults(f.get("faults"), path, ordered);
+    }
+    s.prediction = parse_prediction(f.get("prediction"), path, s.run.sample_interval,
+                                    s.telemetry.scrape_interval);
     s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
     f.finish();
     return s;

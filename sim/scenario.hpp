@@ -13,6 +13,8 @@
 #include "sim/api/api.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/time.hpp"
+#include "sim/faults.hpp"
+#include "sim/prediction_config.hpp"
 #include "sim/telemetry_pipeline.hpp"
 #include "topologies/gpu_node.hpp"
 
@@ -156,6 +158,10 @@ struct Scenario {
   std::vector<PolicyConfig> policies;
   std::vector<std::uint64_t> seeds;
   TelemetryConfig telemetry;
+  /// The `prediction:` section (off when absent).
+  PredictionConfig prediction;
+  /// The `faults:` section (off when absent).
+  FaultsConfig faults;
   RunConfig run;
   std::vector<ReferenceFigure> reference;
   std::string reference_source;

@@ -11,7 +11,8 @@ TelemetryPipeline::TelemetryPipeline(Simulation& sim, TelemetryConfig config,
       nodes_(std::move(nodes)),
       sampler_(std::move(sampler)),
       agent_(nodes_.size()),
-      scraped_(nodes_.size()) {
+      scraped_(nodes_.size()),
+      history_(nodes_.size()) {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     index_.emplace(nodes_[i], i);
   }
@@ -60,8 +61,16 @@ void TelemetryPipeline::scrape_all() {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (agent_[i] && !agent_silent(static_cast<int>(i), sim_.now())) {
       scraped_[i] = agent_[i];
+      if (history_length_ > 0) {
+        auto& h = history_[i];
+        h.push_back(*agent_[i]);
+        if (h.size() > history_length_) {
+          h.pop_front();
+        }
+      }
     }
   }
+  last_scrape_ = sim_.now();
   sim_.schedule_in(config_.scrape_interval, [this] { scrape_all(); });
 }
 
@@ -82,6 +91,15 @@ MetricsAnswer TelemetryPipeline::query(const std::string& node, TimePoint now) c
     return MetricsAnswer{std::nullopt, latency};
   }
   return MetricsAnswer{scraped_[it->second], latency};
+}
+
+std::optional<NodeMetrics> TelemetryPipeline::forecast(const std::string& node,
+                                                       TimePoint now) const {
+  const auto it = index_.find(node);
+  if (!forecaster_ || it == index_.end()) {
+    return std::nullopt;
+  }
+  return forecaster_(static_cast<int>(it->second), now);
 }
 
 }  // namespace tidesim

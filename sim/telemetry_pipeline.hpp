@@ -4,6 +4,7 @@
 /// Prometheus scrapes each agent every `scrape_interval`; a query returns the last scraped sample
 /// after `query_latency`. Faults: Prometheus outages (queries fail or are slow) and silent agents
 /// (not scraped for a while, so their series go stale).
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -62,6 +63,22 @@ class TelemetryPipeline final : public MetricsSource {
   void stop() { stopped_ = true; }
 
   MetricsAnswer query(const std::string& node, TimePoint now) const override;
+  /// What the forecaster set by set_forecaster() predicts; nullopt without one.
+  std::optional<NodeMetrics> forecast(const std::string& node, TimePoint now) const override;
+
+  /// Keeps the last `scrapes` scraped samples of each node (Prometheus' range of a query over
+  /// the prediction window); 0 (the default) keeps none.
+  void keep_history(std::size_t scrapes) { history_length_ = scrapes; }
+  /// Node `node`'s scraped samples, oldest first, one per scrape in which its agent was scraped
+  /// (each stamped with its agent's sampled_at; scrapes are `scrape_interval` apart).
+  const std::deque<NodeMetrics>& history(int node) const {
+    return history_[static_cast<std::size_t>(node)];
+  }
+  /// When the last scrape happened (nullopt before the first).
+  std::optional<TimePoint> last_scrape() const { return last_scrape_; }
+
+  using Forecaster = std::function<std::optional<NodeMetrics>(int node, TimePoint now)>;
+  void set_forecaster(Forecaster forecaster) { forecaster_ = std::move(forecaster); }
 
   const TelemetryConfig& config() const { return config_; }
 
@@ -79,6 +96,10 @@ class TelemetryPipeline final : public MetricsSource {
   std::vector<std::optional<NodeMetrics>> agent_;    // the agent's latest sample
   std::vector<std::optional<NodeMetrics>> scraped_;  // what Prometheus holds
   std::optional<TimePoint> last_sample_at_;
+  std::size_t history_length_ = 0;
+  std::vector<std::deque<NodeMetrics>> history_;
+  std::optional<TimePoint> last_scrape_;
+  Forecaster forecaster_;
   bool stopped_ = false;
 };
 

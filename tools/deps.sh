@@ -6,7 +6,7 @@ set -euo pipefail
 TIDESIM_PACKAGES=(
   cmake g++ make pkg-config
   libboost-dev libboost-graph-dev
-  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libssl-dev
+  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libssl-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libxml2-utils
 )

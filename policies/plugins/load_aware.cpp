@@ -250,6 +250,7 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
   a.estimate_bound_pods = f.boolean("estimateBoundPods", false);
   a.estimated_gpu_memory_per_gpu = f.number("estimatedGpuMemoryPerGpu", 0.5, 0.0, 1.0);
   a.card_fit = f.boolean("cardFit", false);
+  a.predict_load = f.boolean("predictLoad", false);
   f.finish();
   return a;
 }
@@ -260,7 +261,7 @@ namespace {
 // client), by node index, with the time the metrics were fetched.
 class MetricsCache {
  public:
-  explicit MetricsCache(Duration ttl) : ttl_(ttl) {}
+  MetricsCache(Duration ttl, bool predict) : ttl_(ttl), predict_(predict) {}
 
   struct Lookup {
     const NodeMetrics* metrics = nullptr;  // null: no usable answer within the timeout
@@ -286,6 +287,11 @@ class MetricsCache {
     if (!answer.metrics || answer.latency > timeout) {
       return {nullptr, waited};
     }
+    if (predict_) {  // the forecast replaces the sample; without one the sample is used
+      if (auto predicted = source->forecast(node, now)) {
+        answer.metrics = std::move(predicted);
+      }
+    }
     cached = Entry{std::move(*answer.metrics), now, std::nullopt};
     return {&cached->metrics, waited, &cached->load};
   }
@@ -297,13 +303,15 @@ class MetricsCache {
     std::optional<LoadVector> load;
   };
   Duration ttl_;
+  bool predict_;
   std::vector<std::optional<Entry>> entries_;
 };
 
 // Reads every node in `nodes`, fills loads/available, returns the longest wait.
 class LoadView {
  public:
-  explicit LoadView(const LoadAwareArgs& args) : args_(args), cache_(args.metric_cache_ttl) {}
+  explicit LoadView(const LoadAwareArgs& args)
+      : args_(args), cache_(args.metric_cache_ttl, args.predict_load) {}
 
   // Returns the number of nodes without a usable answer.
   int read(CycleContext& ctx, std::span<const int> nodes) {

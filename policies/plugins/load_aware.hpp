@@ -72,6 +72,10 @@ struct LoadAwareArgs {
   /// cardFit: judge GPU memory per card instead of by the node's aggregated card
   /// (card_fit_reason()); off: the seed's node-level threshold.
   bool card_fit = false;
+  /// predictLoad: evaluate the thresholds and the score on the load predicted for the bind time
+  /// plus the scenario's prediction horizon (MetricsSource::forecast, docs/prediction.md)
+  /// instead of the last scraped sample (off: reactive, the seed).
+  bool predict_load = false;
   /// prometheusURL: accepted for the seed's config; tidesim reads its own telemetry.
   std::string prometheus_url;
   friend bool operator==(const LoadAwareArgs&, const LoadAwareArgs&) = default;

@@ -2,9 +2,11 @@
 /// The signals a run emits. Metric collectors and trace writers subscribe; models and policies
 /// never write output themselves.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/api/telemetry.hpp"
 #include "sim/engine/signal.hpp"
 #include "sim/engine/time.hpp"
 
@@ -43,10 +45,13 @@ struct JobEvent {
   std::vector<std::string> co_located;
   std::int64_t memory_used = 0;
   std::int64_t memory_capacity = 0;
-  /// kEvicted: why ("preemption"; empty when not said), and the GPU-seconds of work done since
-  /// the job's last checkpoint that the stop threw away (running time since the later of the
-  /// attempt's start and its last checkpoint, times the job's GPUs; 0 when it was not running).
+  /// kEvicted: why ("preemption", "node-failure", "card-failure", "drain", "migration"; empty when
+  /// not said).
   std::string cause;
+  /// kEvicted: the GPU-seconds of work done since the job's last checkpoint that the stop threw
+  /// away (running time since the later of the attempt's start and its last checkpoint, times the
+  /// job's GPUs; 0 when it was not running), on the job's first evicted pod's event only; 0 on
+  /// the others.
   double lost_gpu_seconds = 0.0;
   /// The job is scheduled as a gang (a PodGroup).
   bool gang = false;
@@ -101,12 +106,25 @@ struct SchedulingEvent {
   int fallback_stage = 0;  // 0 none, 1 or 2: the seed's two-stage fallback
 };
 
+/// Load forecasts made at one sample instant for a later one (the scenario's `prediction:`
+/// section): per predictor, every node's predicted metrics, in the order of ClusterSample::nodes
+/// (nullopt for a node with no scraped history yet).
+struct LoadForecastBatch {
+  TimePoint made_at{};
+  TimePoint target{};
+  /// Predictor names ("last", "ewma", "holt", "ar", "job-aware").
+  std::vector<std::string> predictors;
+  /// nodes[k][n]: predictor k's forecast of node n.
+  std::vector<std::vector<std::optional<NodeMetrics>>> nodes;
+};
+
 /// All signals of one run.
 struct RunSignals {
   Signal<JobEvent> job;
   Signal<ClusterSample> sample;
   Signal<JobRate> rate;
   Signal<SchedulingEvent> scheduling;
+  Signal<LoadForecastBatch> forecast;
 };
 
 }  // namespace tidesim

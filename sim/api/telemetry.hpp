@@ -14,6 +14,8 @@ namespace tidesim {
 struct NodeMetrics {
   /// ai_gpu_memory_utilization per card, in [0, 1], indexed by card.
   std::vector<double> gpu_memory_utilization;
+  /// Per card: share of time the card computes, in [0, 1] (DCGM's GPU utilisation).
+  std::vector<double> gpu_utilization;
   /// ai_nvlink_competition_index: NVLink-requiring tasks / (GPUs x 2).
   double nvlink_competition_index = 0.0;
   /// ai_storage_await_ms per device name.
@@ -42,6 +44,13 @@ class MetricsSource {
   virtual ~MetricsSource() = default;
   /// Queries the latest scraped metrics of node `node` at time `now`.
   virtual MetricsAnswer query(const std::string& node, TimePoint now) const = 0;
+  /// The node's metrics predicted for `now` plus the scenario's prediction horizon from the
+  /// scraped history (docs/prediction.md); nullopt when the run predicts nothing or the node has
+  /// no history. Read after a successful query(), whose latency it shares.
+  virtual std::optional<NodeMetrics> forecast(const std::string& /*node*/,
+                                              TimePoint /*now*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace tidesim

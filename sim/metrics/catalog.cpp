@@ -115,6 +115,135 @@ constexpr std::array kCatalog{
     MetricInfo{"scheduling_cycles", kCount, kNeutral, "scheduling cycles", "scheduling cycles run"},
     MetricInfo{"unschedulable_cycles", kCount, kNeutral, "unschedulable cycles",
                "scheduling cycles that found no node"},
+    // Interruptions (the scenario's faults: section, preemption; docs/failures.md). Absent when
+    // none.
+    MetricInfo{"interruptions", kCount, kLower, "interruptions",
+               "job attempts stopped from outside (preemptions, failures, drains, migrations)"},
+    MetricInfo{"interruptions_preemption", kCount, kLower, "preemption interruptions",
+               "job attempts stopped by a preemption"},
+    MetricInfo{"interruptions_node_failure", kCount, kLower, "node-failure interruptions",
+               "job attempts stopped by a node failure"},
+    MetricInfo{"interruptions_card_failure", kCount, kLower, "card-error interruptions",
+               "job attempts stopped by an XID-style card error"},
+    MetricInfo{"interruptions_drain", kCount, kLower, "drain interruptions",
+               "job attempts stopped by a planned drain"},
+    MetricInfo{"interruptions_migration", kCount, kLower, "migrations",
+               "job attempts stopped by the descheduler to run elsewhere"},
+    MetricInfo{"gpu_hours_lost", kPlain, kLower, "GPU-hours lost",
+               "GPU-hours run since the last checkpoint by interrupted attempts"},
+    MetricInfo{"gpu_hours_run", kPlain, kNeutral, "GPU-hours run", "GPU-hours of running attempts"},
+    MetricInfo{"goodput", kRatio, kHigher, "goodput",
+               "1 - GPU-hours lost to interruptions / GPU-hours run"},
+    // Load prediction accuracy (the scenario's prediction: section; docs/prediction.md).
+    MetricInfo{"forecast_last_gpu_memory_mae", kRatio, kLower, "last GPU mem MAE",
+               "mean absolute error of the last scraped value forecast of per-card GPU memory "
+               "utilisation"},
+    MetricInfo{"forecast_last_gpu_memory_mape", kRatio, kLower, "last GPU mem MAPE",
+               "mean absolute percentage error of the last scraped value forecast of per-card GPU "
+               "memory utilisation (true value not 0)"},
+    MetricInfo{
+        "forecast_last_gpu_util_mae", kRatio, kLower, "last GPU util MAE",
+        "mean absolute error of the last scraped value forecast of per-card GPU utilisation"},
+    MetricInfo{"forecast_last_gpu_util_mape", kRatio, kLower, "last GPU util MAPE",
+               "mean absolute percentage error of the last scraped value forecast of per-card GPU "
+               "utilisation (true value not 0)"},
+    MetricInfo{"forecast_last_nvlink_mae", kPlain, kLower, "last NVLink idx MAE",
+               "mean absolute error of the last scraped value forecast of per-node NVLink "
+               "competition index"},
+    MetricInfo{"forecast_last_nvlink_mape", kRatio, kLower, "last NVLink idx MAPE",
+               "mean absolute percentage error of the last scraped value forecast of per-node "
+               "NVLink competition index (true value not 0)"},
+    MetricInfo{
+        "forecast_last_io_await_mae", kPlain, kLower, "last IO await ms MAE",
+        "mean absolute error of the last scraped value forecast of per-node storage await (ms)"},
+    MetricInfo{"forecast_last_io_await_mape", kRatio, kLower, "last IO await ms MAPE",
+               "mean absolute percentage error of the last scraped value forecast of per-node "
+               "storage await (ms) (true value not 0)"},
+    MetricInfo{"forecast_ewma_gpu_memory_mae", kRatio, kLower, "ewma GPU mem MAE",
+               "mean absolute error of the EWMA forecast of per-card GPU memory utilisation"},
+    MetricInfo{"forecast_ewma_gpu_memory_mape", kRatio, kLower, "ewma GPU mem MAPE",
+               "mean absolute percentage error of the EWMA forecast of per-card GPU memory "
+               "utilisation (true value not 0)"},
+    MetricInfo{"forecast_ewma_gpu_util_mae", kRatio, kLower, "ewma GPU util MAE",
+               "mean absolute error of the EWMA forecast of per-card GPU utilisation"},
+    MetricInfo{"forecast_ewma_gpu_util_mape", kRatio, kLower, "ewma GPU util MAPE",
+               "mean absolute percentage error of the EWMA forecast of per-card GPU utilisation "
+               "(true value not 0)"},
+    MetricInfo{"forecast_ewma_nvlink_mae", kPlain, kLower, "ewma NVLink idx MAE",
+               "mean absolute error of the EWMA forecast of per-node NVLink competition index"},
+    MetricInfo{"forecast_ewma_nvlink_mape", kRatio, kLower, "ewma NVLink idx MAPE",
+               "mean absolute percentage error of the EWMA forecast of per-node NVLink competition "
+               "index (true value not 0)"},
+    MetricInfo{"forecast_ewma_io_await_mae", kPlain, kLower, "ewma IO await ms MAE",
+               "mean absolute error of the EWMA forecast of per-node storage await (ms)"},
+    MetricInfo{"forecast_ewma_io_await_mape", kRatio, kLower, "ewma IO await ms MAPE",
+               "mean absolute percentage error of the EWMA forecast of per-node storage await (ms) "
+               "(true value not 0)"},
+    MetricInfo{"forecast_holt_gpu_memory_mae", kRatio, kLower, "holt GPU mem MAE",
+               "mean absolute error of the Holt's linear trend forecast of per-card GPU memory "
+               "utilisation"},
+    MetricInfo{"forecast_holt_gpu_memory_mape", kRatio, kLower, "holt GPU mem MAPE",
+               "mean absolute percentage error of the Holt's linear trend forecast of per-card GPU "
+               "memory utilisation (true value not 0)"},
+    MetricInfo{
+        "forecast_holt_gpu_util_mae", kRatio, kLower, "holt GPU util MAE",
+        "mean absolute error of the Holt's linear trend forecast of per-card GPU utilisation"},
+    MetricInfo{"forecast_holt_gpu_util_mape", kRatio, kLower, "holt GPU util MAPE",
+               "mean absolute percentage error of the Holt's linear trend forecast of per-card GPU "
+               "utilisation (true value not 0)"},
+    MetricInfo{"forecast_holt_nvlink_mae", kPlain, kLower, "holt NVLink idx MAE",
+               "mean absolute error of the Holt's linear trend forecast of per-node NVLink "
+               "competition index"},
+    MetricInfo{"forecast_holt_nvlink_mape", kRatio, kLower, "holt NVLink idx MAPE",
+               "mean absolute percentage error of the Holt's linear trend forecast of per-node "
+               "NVLink competition index (true value not 0)"},
+    MetricInfo{
+        "forecast_holt_io_await_mae", kPlain, kLower, "holt IO await ms MAE",
+        "mean absolute error of the Holt's linear trend forecast of per-node storage await (ms)"},
+    MetricInfo{"forecast_holt_io_await_mape", kRatio, kLower, "holt IO await ms MAPE",
+               "mean absolute percentage error of the Holt's linear trend forecast of per-node "
+               "storage await (ms) (true value not 0)"},
+    MetricInfo{"forecast_ar_gpu_memory_mae", kRatio, kLower, "ar GPU mem MAE",
+               "mean absolute error of the AR(p) forecast of per-card GPU memory utilisation"},
+    MetricInfo{"forecast_ar_gpu_memory_mape", kRatio, kLower, "ar GPU mem MAPE",
+               "mean absolute percentage error of the AR(p) forecast of per-card GPU memory "
+               "utilisation (true value not 0)"},
+    MetricInfo{"forecast_ar_gpu_util_mae", kRatio, kLower, "ar GPU util MAE",
+               "mean absolute error of the AR(p) forecast of per-card GPU utilisation"},
+    MetricInfo{"forecast_ar_gpu_util_mape", kRatio, kLower, "ar GPU util MAPE",
+               "mean absolute percentage error of the AR(p) forecast of per-card GPU utilisation "
+               "(true value not 0)"},
+    MetricInfo{"forecast_ar_nvlink_mae", kPlain, kLower, "ar NVLink idx MAE",
+               "mean absolute error of the AR(p) forecast of per-node NVLink competition index"},
+    MetricInfo{"forecast_ar_nvlink_mape", kRatio, kLower, "ar NVLink idx MAPE",
+               "mean absolute percentage error of the AR(p) forecast of per-node NVLink "
+               "competition index (true value not 0)"},
+    MetricInfo{"forecast_ar_io_await_mae", kPlain, kLower, "ar IO await ms MAE",
+               "mean absolute error of the AR(p) forecast of per-node storage await (ms)"},
+    MetricInfo{"forecast_ar_io_await_mape", kRatio, kLower, "ar IO await ms MAPE",
+               "mean absolute percentage error of the AR(p) forecast of per-node storage await "
+               "(ms) (true value not 0)"},
+    MetricInfo{"forecast_job_aware_gpu_memory_mae", kRatio, kLower, "job_aware GPU mem MAE",
+               "mean absolute error of the job-aware forecast of per-card GPU memory utilisation"},
+    MetricInfo{"forecast_job_aware_gpu_memory_mape", kRatio, kLower, "job_aware GPU mem MAPE",
+               "mean absolute percentage error of the job-aware forecast of per-card GPU memory "
+               "utilisation (true value not 0)"},
+    MetricInfo{"forecast_job_aware_gpu_util_mae", kRatio, kLower, "job_aware GPU util MAE",
+               "mean absolute error of the job-aware forecast of per-card GPU utilisation"},
+    MetricInfo{"forecast_job_aware_gpu_util_mape", kRatio, kLower, "job_aware GPU util MAPE",
+               "mean absolute percentage error of the job-aware forecast of per-card GPU "
+               "utilisation (true value not 0)"},
+    MetricInfo{
+        "forecast_job_aware_nvlink_mae", kPlain, kLower, "job_aware NVLink idx MAE",
+        "mean absolute error of the job-aware forecast of per-node NVLink competition index"},
+    MetricInfo{"forecast_job_aware_nvlink_mape", kRatio, kLower, "job_aware NVLink idx MAPE",
+               "mean absolute percentage error of the job-aware forecast of per-node NVLink "
+               "competition index (true value not 0)"},
+    MetricInfo{"forecast_job_aware_io_await_mae", kPlain, kLower, "job_aware IO await ms MAE",
+               "mean absolute error of the job-aware forecast of per-node storage await (ms)"},
+    MetricInfo{"forecast_job_aware_io_await_mape", kRatio, kLower, "job_aware IO await ms MAPE",
+               "mean absolute percentage error of the job-aware forecast of per-node storage await "
+               "(ms) (true value not 0)"},
 };
 
 constexpr std::array<std::string_view, 4> kSeedMetrics{"gpu_util_stddev", "mean_wait_s",

@@ -13,6 +13,7 @@ void StandardCollectors::on_job(const JobEvent& event) {
   jobs_.on_job(event);
   job_scheduling_.on_job(event);
   fragmentation_.on_job(event);
+  interruptions_.on_job(event);
 }
 
 void StandardCollectors::on_sample(const ClusterSample& sample) {
@@ -20,6 +21,7 @@ void StandardCollectors::on_sample(const ClusterSample& sample) {
   lscs_.on_sample(sample);
   nvlink_variance_.on_sample(sample);
   fragmentation_.on_sample(sample);
+  prediction_.on_sample(sample);
 }
 
 void StandardCollectors::on_rate(const JobRate& rate) {
@@ -28,6 +30,10 @@ void StandardCollectors::on_rate(const JobRate& rate) {
 
 void StandardCollectors::on_scheduling(const SchedulingEvent& event) {
   scheduling_.on_scheduling(event);
+}
+
+void StandardCollectors::on_forecast(const LoadForecastBatch& batch) {
+  prediction_.on_forecast(batch);
 }
 
 void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
@@ -39,6 +45,8 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   nvlink_variance_.finish(end, out);
   fragmentation_.finish(end, out);
   scheduling_.finish(end, out);
+  prediction_.finish(end, out);
+  interruptions_.finish(end, out);
 }
 
 }  // namespace tidesim::metrics

@@ -2,11 +2,13 @@
 /// Every collector of the metric catalogue, attached and finished together.
 #include "sim/metrics/cluster_balance.hpp"
 #include "sim/metrics/fragmentation.hpp"
+#include "sim/metrics/interruptions.hpp"
 #include "sim/metrics/job_metrics.hpp"
 #include "sim/metrics/job_scheduling.hpp"
 #include "sim/metrics/lscs.hpp"
 #include "sim/metrics/nvlink_contention.hpp"
 #include "sim/metrics/nvlink_variance.hpp"
+#include "sim/metrics/prediction_accuracy.hpp"
 #include "sim/metrics/scheduling_metrics.hpp"
 
 namespace tidesim::metrics {
@@ -30,6 +32,8 @@ class StandardCollectors : public Collector {
   void on_sample(const ClusterSample& sample) override;
   void on_rate(const JobRate& rate) override;
   void on_scheduling(const SchedulingEvent& event) override;
+  /// Load forecasts (scored by the prediction-accuracy collector).
+  void on_forecast(const LoadForecastBatch& batch);
   /// Every catalogue metric that can be computed.
   void finish(TimePoint end, MetricValues& out) const override;
 
@@ -47,6 +51,8 @@ class StandardCollectors : public Collector {
   NvlinkVarianceCollector nvlink_variance_;
   FragmentationCollector fragmentation_;
   SchedulingMetricsCollector scheduling_;
+  PredictionAccuracyCollector prediction_;
+  InterruptionsCollector interruptions_;
 };
 
 }  // namespace tidesim::metrics

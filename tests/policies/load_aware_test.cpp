@@ -325,3 +325,54 @@ profiles:
 
 }  // namespace
 }  // namespace tidesim::policies
+
+namespace tidesim::policies {
+namespace {
+
+// Scraped samples plus a forecast per node (what the run's forecaster answers).
+class PredictingMetrics : public testing::FixedMetrics {
+ public:
+  std::map<std::string, NodeMetrics> forecasts;
+  std::optional<NodeMetrics> forecast(const std::string& node, TimePoint) const override {
+    const auto it = forecasts.find(node);
+    return it == forecasts.end() ? std::nullopt : std::optional<NodeMetrics>(it->second);
+  }
+};
+
+// Scraped: a 30% (score 100), b 78% (73.3). Forecast: a 88% (over the 80% filter line), b 78%.
+// The reactive scheduler picks a; the predictive one filters a on its forecast and picks b. A
+// node without a forecast (c, 95% scraped) is judged on its sample: filtered either way.
+TEST(LoadAware, PredictLoadJudgesTheForecast) {
+  ClusterView c;
+  for (const char* n : {"a", "b", "c"}) {
+    c.nodes.push_back(make_node(n, 64000, 1LL << 38, 8));
+  }
+  PredictingMetrics m;
+  m.metrics["a"] = make_metrics({0.30}, 0, 0);
+  m.metrics["b"] = make_metrics({0.78}, 0, 0);
+  m.metrics["c"] = make_metrics({0.95}, 0, 0);
+  m.forecasts["a"] = make_metrics({0.88}, 0, 0);
+  m.forecasts["b"] = make_metrics({0.78}, 0, 0);
+  const auto pod = make_pod("p", 1000, 1 << 30, 1);
+  auto reactive = make_scheduler("scenarios/schedulers/load-aware.yaml", 1);
+  const auto r = reactive->schedule_one(*pod, c, &m, TimePoint{});
+  ASSERT_TRUE(r.node);
+  EXPECT_EQ(*r.node, 0);
+  auto predictive = make_scheduler("scenarios/schedulers/load-aware-predictive.yaml", 1);
+  predictive->set_record_details(true);
+  const auto p = predictive->schedule_one(*pod, c, &m, TimePoint{});
+  ASSERT_TRUE(p.node);
+  EXPECT_EQ(*p.node, 1);
+  EXPECT_EQ(p.details[0].reasons.at(0), "GPU memory over 80%");
+  EXPECT_EQ(p.details[2].reasons.at(0), "GPU memory over 80%");
+}
+
+TEST(LoadAware, PredictLoadIsAnArg) {
+  EXPECT_FALSE(parse_load_aware_args({}).predict_load);
+  YAML::Node args;
+  args["predictLoad"] = true;
+  EXPECT_TRUE(parse_load_aware_args(PluginArgs{args, "", ""}).predict_load);
+}
+
+}  // namespace
+}  // namespace tidesim::policies

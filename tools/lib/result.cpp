@@ -622,6 +622,7 @@ void Recorder::attach(RunSignals& signals) {
   signals.sample.connect([this](const ClusterSample& s) { on_sample(s); });
   signals.rate.connect([this](const JobRate& r) { on_rate(r); });
   signals.scheduling.connect([this](const SchedulingEvent& e) { on_scheduling(e); });
+  signals.forecast.connect([this](const LoadForecastBatch& b) { collectors_.on_forecast(b); });
 }
 
 void Recorder::on_job(const JobEvent& event) {

@@ -1,0 +1,62 @@
+#include "sim/metrics/interruptions.hpp"
+
+#include <algorithm>
+
+namespace tidesim::metrics {
+
+void InterruptionsCollector::stop_running(const std::string& job, TimePoint at) {
+  const auto it = running_.find(job);
+  if (it != running_.end()) {
+    run_gpu_seconds_ += to_seconds(at - it->second.first) * it->second.second;
+    running_.erase(it);
+  }
+}
+
+void InterruptionsCollector::on_job(const JobEvent& e) {
+  switch (e.kind) {
+    case JobEventKind::kStarted:
+      running_[e.job] = {e.at, e.gpus};
+      break;
+    case JobEventKind::kSucceeded:
+    case JobEventKind::kOomKilled:
+    case JobEventKind::kFailed:
+      stop_running(e.job, e.at);
+      break;
+    case JobEventKind::kEvicted:
+      stop_running(e.job, e.at);
+      if (interrupted_.emplace(e.job, e.attempt).second) {
+        std::string reason = e.cause;
+        std::replace(reason.begin(), reason.end(), '-', '_');
+        ++by_reason_[reason];
+      }
+      lost_gpu_seconds_ += e.lost_gpu_seconds;
+      break;
+    default:
+      break;
+  }
+}
+
+void InterruptionsCollector::finish(TimePoint end, MetricValues& out) const {
+  if (by_reason_.empty()) {
+    return;  // nothing was interrupted (runs without faults or a descheduler report nothing)
+  }
+  int total = 0;
+  for (const char* reason : {"preemption", "node_failure", "card_failure", "drain", "migration"}) {
+    const auto it = by_reason_.find(reason);
+    const int n = it == by_reason_.end() ? 0 : it->second;
+    out[std::string("interruptions_") + reason] = n;
+    total += n;
+  }
+  out["interruptions"] = total;
+  double run = run_gpu_seconds_;
+  for (const auto& [job, since] : running_) {
+    run += to_seconds(end - since.first) * since.second;
+  }
+  out["gpu_hours_lost"] = lost_gpu_seconds_ / 3600.0;
+  out["gpu_hours_run"] = run / 3600.0;
+  if (run > 0.0) {
+    out["goodput"] = 1.0 - lost_gpu_seconds_ / run;
+  }
+}
+
+}  // namespace tidesim::metrics

@@ -1,0 +1,37 @@
+#pragma once
+/// Interruptions of jobs from outside (node failures, card errors, drains, migrations: kEvicted
+/// events with their reason) and what they cost. One interruption is one job's attempt stopped
+/// (all its evicted pods together). Metrics (docs/failures.md, docs/metrics.md):
+///   interruptions, interruptions_<node_failure|card_failure|drain|migration>: counts;
+///   gpu_hours_lost: sum over interruptions of (running time since the job's last checkpoint x
+///     its GPUs) / 3600;
+///   gpu_hours_run: sum over attempts of (running time x GPUs) / 3600 (start to success, kill,
+///     eviction or the end of the run);
+///   goodput: 1 - gpu_hours_lost / gpu_hours_run (absent when nothing ran).
+/// All absent when no job was interrupted.
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "sim/metrics/collector.hpp"
+
+namespace tidesim::metrics {
+
+class InterruptionsCollector : public Collector {
+ public:
+  void on_job(const JobEvent& event) override;
+  void finish(TimePoint end, MetricValues& out) const override;
+
+ private:
+  void stop_running(const std::string& job, TimePoint at);
+
+  std::set<std::pair<std::string, int>> interrupted_;  // (job, attempt)
+  std::map<std::string, int> by_reason_;
+  double lost_gpu_seconds_ = 0.0;
+  double run_gpu_seconds_ = 0.0;
+  // Running attempts: job -> (since, GPUs).
+  std::map<std::string, std::pair<TimePoint, int>> running_;
+};
+
+}  // namespace tidesim::metrics

@@ -1,0 +1,185 @@
+// Faults in a run: a node failure loses exactly the progress since each job's last checkpoint,
+// and every job is still accounted for; the faults section's checks; the draws.
+#include "sim/faults.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "sim/run.hpp"
+#include "tests/common/errors.hpp"
+
+namespace tidesim {
+namespace {
+
+using namespace std::chrono_literals;
+
+double secs(TimePoint t) {
+  return to_seconds(t - TimePoint{});
+}
+
+// node_failure.yaml: default-k8s spreads the four jobs over both nodes (LeastAllocated), so
+// gpu-01 holds some of them. A job started at s runs at one speed alone on its card, checkpoints
+// at s + 10 min and s + 20 min, and at 25 min has run 25 min - s, of which 25 min - (s + 20 min)
+// = 300 s - s since its last checkpoint: that is its loss (x 1 GPU). Its new pod is created at
+// once (an interruption waits for no back-off and does not count against backoff_limit 0) and
+// runs on gpu-02, at the same speed, the work left after the checkpoint: W - 1,200 s, where W is
+// what a job takes undisturbed (60 min of work made whole steps at the uncontended step time,
+// 3,600 s to within a step), as the jobs on gpu-02 do.
+TEST(Faults, NodeFailureLosesExactlyTheProgressSinceTheLastCheckpoint) {
+  const Scenario s = load_scenario("tests/sim/data/node_failure.yaml");
+  const Workload w = make_jobs(s, 1);
+  RunSignals signals;
+  std::vector<JobEvent> events;
+  signals.job.connect([&](const JobEvent& e) { events.push_back(e); });
+  const RunSummary summary = run_policy(s, w, s.policies[0], 1, signals);
+  EXPECT_EQ(summary.succeeded, 4);
+  EXPECT_EQ(summary.failed, 0);
+  EXPECT_EQ(summary.unfinished, 0);
+  std::map<std::string, std::vector<JobEvent>> by_job;
+  for (const auto& e : events) {
+    by_job[e.job].push_back(e);
+  }
+  ASSERT_EQ(by_job.size(), 4u);
+  // W: the undisturbed jobs' run time (all equal).
+  std::optional<double> whole;
+  for (const auto& [job, list] : by_job) {
+    const auto evicted = std::find_if(list.begin(), list.end(), [](const JobEvent& e) {
+      return e.kind == JobEventKind::kEvicted;
+    });
+    if (evicted == list.end()) {
+      whole = secs(list.back().at) - secs(list[2].at);  // succeeded - started
+      EXPECT_EQ(list.back().kind, JobEventKind::kSucceeded);
+      EXPECT_EQ(list[2].kind, JobEventKind::kStarted);
+    }
+  }
+  ASSERT_TRUE(whole);
+  EXPECT_NEAR(*whole, 3600.0, 0.1);
+  int evicted_jobs = 0;
+  for (const auto& [job, list] : by_job) {
+    std::vector<const JobEvent*> starts;
+    const JobEvent* evicted = nullptr;
+    const JobEvent* done = nullptr;
+    for (const auto& e : list) {
+      if (e.kind == JobEventKind::kStarted) {
+        starts.push_back(&e);
+      } else if (e.kind == JobEventKind::kEvicted) {
+        evicted = &e;
+      } else if (e.kind == JobEventKind::kSucceeded) {
+        done = &e;
+      }
+    }
+    ASSERT_NE(done, nullptr) << job;
+    ASSERT_FALSE(starts.empty()) << job;
+    const double s0 = secs(starts[0]->at);
+    EXPECT_LT(s0, 1.0) << job;  // bound in the first cycles
+    if (evicted == nullptr) {
+      EXPECT_EQ(starts.size(), 1u) << job;
+      EXPECT_NEAR(secs(done->at) - s0, *whole, 1e-3) << job;
+      continue;
+    }
+    ++evicted_jobs;
+    EXPECT_EQ(evicted->node, "gpu-01");
+    EXPECT_EQ(evicted->cause, "node-failure");
+    EXPECT_EQ(evicted->at, TimePoint(25min));
+    EXPECT_NEAR(evicted->lost_gpu_seconds, 300.0 - s0, 1e-6) << job;
+    ASSERT_EQ(starts.size(), 2u) << job;
+    EXPECT_EQ(starts[1]->attempt, 1);
+    EXPECT_LT(secs(starts[1]->at) - 1500.0, 0.1) << job;  // within a few cycles
+    EXPECT_NEAR(secs(done->at) - secs(starts[1]->at), *whole - 1200.0, 1e-3) << job;
+  }
+  // Exactly the jobs whose first pod went to gpu-01.
+  int on_failed_node = 0;
+  for (const auto& e : events) {
+    on_failed_node += e.kind == JobEventKind::kBound && e.attempt == 0 && e.node == "gpu-01";
+  }
+  EXPECT_GE(on_failed_node, 1);
+  EXPECT_EQ(evicted_jobs, on_failed_node);
+}
+
+// The same scenario with an XID-style error on card 0 of gpu-01 at 25 min instead: only the jobs
+// with a pod on that card are interrupted (reason card-failure), each losing 300 s - s of GPU
+// time; the node stays schedulable and every job still succeeds.
+TEST(Faults, CardErrorInterruptsOnlyTheJobsOnThatCard) {
+  const Scenario s = load_scenario("tests/sim/data/node_failure.yaml", [](YAML::Node& root) {
+    root["faults"] =
+        YAML::Load("{scheduled: [{kind: card-error, node: gpu-01, card: 0, at: 25m}]}");
+  });
+  const Workload w = make_jobs(s, 1);
+  RunSignals signals;
+  std::vector<JobEvent> events;
+  signals.job.connect([&](const JobEvent& e) { events.push_back(e); });
+  const RunSummary summary = run_policy(s, w, s.policies[0], 1, signals);
+  EXPECT_EQ(summary.succeeded, 4);
+  std::map<std::string, double> started;  // first start, s
+  std::set<std::string> on_card;
+  for (const auto& e : events) {
+    if (e.kind == JobEventKind::kStarted && e.attempt == 0) {
+      started[e.job] = secs(e.at);
+    }
+    if (e.kind == JobEventKind::kBound && e.attempt == 0 && e.node == "gpu-01" &&
+        std::find(e.cards.begin(), e.cards.end(), 0) != e.cards.end()) {
+      on_card.insert(e.job);
+    }
+  }
+  std::set<std::string> evicted;
+  for (const auto& e : events) {
+    if (e.kind == JobEventKind::kEvicted) {
+      evicted.insert(e.job);
+      EXPECT_EQ(e.cause, "card-failure");
+      EXPECT_EQ(e.at, TimePoint(25min));
+      EXPECT_NEAR(e.lost_gpu_seconds, 300.0 - started.at(e.job), 1e-6);
+    }
+  }
+  EXPECT_EQ(on_card.size(), 1u);
+  EXPECT_EQ(evicted, on_card);
+}
+
+TEST(Faults, SectionIsChecked) {
+  const std::vector<std::string> nodes{"a", "b"};
+  const YAML::Node root = YAML::Load("{}");
+  const auto off = parse_faults(root["faults"], "s.yaml", nodes);  // absent
+  EXPECT_FALSE(off.enabled);
+  const auto on = parse_faults(YAML::Load("{node_failures: {}, card_errors: {distribution: "
+                                          "weibull, shape: 0.7}}"),
+                               "s.yaml", nodes);
+  ASSERT_TRUE(on.node_failures && on.card_errors);
+  EXPECT_EQ(on.node_failures->mtbf, std::chrono::hours(15'300));
+  EXPECT_EQ(on.node_failures->repair, std::chrono::hours(2));
+  EXPECT_EQ(on.card_errors->mtbf, std::chrono::hours(86'300));
+  EXPECT_NE(test::message_of([&] {
+              parse_faults(
+                  YAML::Load("{scheduled: [{kind: drain, node: c, at: 1h, duration: 1h}]}"),
+                  "s.yaml", nodes);
+            }).find("faults.scheduled[0].node"),
+            std::string::npos);
+  EXPECT_NE(test::message_of([&] {
+              parse_faults(YAML::Load("{node_failures: {shape: 2}}"), "s.yaml", nodes);
+            }).find("faults.node_failures.shape"),
+            std::string::npos);
+}
+
+TEST(Faults, DrawsHaveTheConfiguredMean) {
+  // 20,000 draws: the sample mean's relative standard error is 1/sqrt(20000) = 0.7% for the
+  // exponential and sqrt(Gamma(1+2/k)/Gamma(1+1/k)^2 - 1)/sqrt(20000) = 1.0% for Weibull
+  // k = 0.7 (coefficient of variation 1.46); 5% is about 5 standard errors.
+  for (const auto d :
+       {FailureProcess::Distribution::kExponential, FailureProcess::Distribution::kWeibull}) {
+    FailureProcess p;
+    p.distribution = d;
+    p.mtbf = std::chrono::hours(100);
+    p.shape = d == FailureProcess::Distribution::kWeibull ? 0.7 : 1.0;
+    RandomStream rng(3, "draws");
+    double sum = 0.0;
+    for (int i = 0; i < 20000; ++i) {
+      sum += to_seconds(draw_time_between_failures(p, rng));
+    }
+    EXPECT_NEAR(sum / 20000.0 / 360000.0, 1.0, 0.05);
+  }
+}
+
+}  // namespace
+}  // namespace tidesim
