@@ -14,6 +14,7 @@
 #include "sim/engine/error.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/mpi_session.hpp"
+#include "tools/cli/options.hpp"
 #include "tools/lib/progress.hpp"
 #include "tools/lib/sweep.hpp"
 #include "tools/lib/table.hpp"
@@ -30,6 +31,8 @@ struct SweepArgs {
   std::string shard;
   bool merge_only = false;
   std::string format = "table";
+  bool progress = false;
+  bool quiet = false;
 };
 
 // DIR given, else "<sweep file less its extension>.results" beside it.
@@ -57,7 +60,7 @@ int run_sweep(const SweepArgs& args) {
   const app::SweepPlan plan = app::plan_sweep(spec, !args.merge_only);
   const std::size_t policies = plan.policies.front().size();
   const std::size_t seeds = plan.scenarios.front().seeds.size();
-  if (mpi.root()) {
+  if (mpi.root() && !args.quiet) {
     std::cerr << fmt::format(
         "tidesim: sweep {}: {} cells ({} variant{} x {} polic{} x {} seed{}) in {}\n", args.file,
         plan.cells.size(), spec.variants.size(), spec.variants.size() == 1 ? "" : "s", policies,
@@ -67,7 +70,7 @@ int run_sweep(const SweepArgs& args) {
     // Every rank runs its cells; an error on one is reported by it, and no rank merges.
     bool ok = true;
     try {
-      (void)app::run_cells(plan, dir, shard, std::max(1, args.threads), {});
+      (void)app::run_cells(plan, dir, shard, std::max(1, args.threads));
     } catch (const std::exception& e) {
       std::cerr << fmt::format("tidesim: rank {} failed: {}\n", shard.index, e.what());
       ok = false;
@@ -82,14 +85,20 @@ int run_sweep(const SweepArgs& args) {
     const int threads = args.threads > 0
                             ? args.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    auto progress = app::ProgressReporter::for_stderr();
-    const auto done = app::run_cells(plan, dir, shard, threads, [&](std::size_t d, std::size_t t) {
-      progress.update("cells", d, t);
-    });
-    progress.finish();
-    std::cerr << fmt::format("tidesim: {}ran {} cell{}, {} already done\n",
-                             args.shard.empty() ? "" : "shard " + args.shard + ": ", done.ran,
-                             done.ran == 1 ? "" : "s", done.skipped);
+    // The progress line (stderr; docs/outputs.md): cells done, simulated time, events/s, ETA.
+    const std::size_t todo = app::cells_to_run(plan, dir, shard);
+    app::RunMeter meter;
+    auto progress = app::ProgressReporter::for_stderr(args.quiet      ? app::ProgressMode::kNever
+                                                      : args.progress ? app::ProgressMode::kAlways
+                                                                      : app::ProgressMode::kAuto);
+    app::ProgressTicker ticker(progress, "cells", [&meter, todo] { return meter.snapshot(todo); });
+    const auto done = app::run_cells(plan, dir, shard, threads, &meter);
+    ticker.stop();
+    if (!args.quiet) {
+      std::cerr << fmt::format("tidesim: {}ran {} cell{}, {} already done\n",
+                               args.shard.empty() ? "" : "shard " + args.shard + ": ", done.ran,
+                               done.ran == 1 ? "" : "s", done.skipped);
+    }
     if (shard.count > 1) {
       const auto missing = app::missing_cells(plan, dir);
       if (!missing.empty()) {
@@ -104,7 +113,9 @@ int run_sweep(const SweepArgs& args) {
   const app::RunResult merged = app::merge_cells(plan, dir);
   const std::string path = (fs::path(dir) / "result.json").string();
   app::save_result_atomically(merged, path);
-  std::cerr << "tidesim: wrote " << path << "\n";
+  if (!args.quiet) {
+    std::cerr << "tidesim: wrote " << path << "\n";
+  }
   if (format == app::OutputFormat::kJson) {
     std::cout << app::to_json(merged).dump(2) << "\n";
   } else {
@@ -135,6 +146,7 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--merge", args->merge_only, "Only merge the stored cells into result.json");
   cmd->add_option("--format", args->format, "Output of the merged table: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
+  add_progress_flags(*cmd, args->progress, args->quiet);
   cmd->callback([&ctx, args] { ctx.run = [args] { return run_sweep(*args); }; });
 }
 

@@ -81,4 +81,12 @@ int refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   return 2;
 }
 
+void add_progress_flags(CLI::App& cmd, bool& progress, bool& quiet) {
+  auto* p = cmd.add_flag("--progress", progress,
+                         "Show progress on stderr even when it is not a terminal (by default it "
+                         "shows only on a terminal)");
+  auto* q = cmd.add_flag("-q,--quiet", quiet, "No progress line and no notes on stderr");
+  p->excludes(q);
+}
+
 }  // namespace tidesim::cli

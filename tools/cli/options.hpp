@@ -18,4 +18,9 @@ std::string closest_subcommand(const CLI::App& app, const std::string& word);
 /// 'X'" (with the closest subcommand, if any) on stderr and returns 2; else returns 0.
 int refuse_unknown_command(const CLI::App& app, int argc, char** argv);
 
+/// --progress (show the progress line on stderr even when it is not a terminal: plain lines, the
+/// last one when the work ends) and -q/--quiet (no progress line, no notes such as "wrote ...";
+/// warnings and errors still print); the two exclude each other.
+void add_progress_flags(CLI::App& cmd, bool& progress, bool& quiet);
+
 }  // namespace tidesim::cli

@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 
 #include "sim/engine/error.hpp"
 #include "sim/engine/parallel.hpp"
@@ -74,7 +76,7 @@ Shard parse_shard(const std::string& text, const std::string& field) {
   return s;
 }
 
-RunResult run_cell(const SweepPlan& plan, const SweepCell& cell) {
+RunResult run_cell(const SweepPlan& plan, const SweepCell& cell, RunMeter* meter) {
   const Scenario& s = plan.scenarios[cell.variant];
   const Workload jobs = make_jobs(s, cell.seed);
   RecorderOptions options;
@@ -82,7 +84,16 @@ RunResult run_cell(const SweepPlan& plan, const SweepCell& cell) {
   Recorder recorder(cell.label, cell.seed, options);
   RunSignals signals;
   recorder.attach(signals);
-  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals);
+  std::optional<RunProbe> probe;
+  if (meter != nullptr) {
+    probe.emplace(*meter, jobs.jobs.size(), to_seconds(TimePoint(s.run.until)));
+    probe->attach(signals);
+  }
+  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals, nullptr,
+                                        meter != nullptr ? &meter->events : nullptr);
+  if (probe) {
+    probe->finish();
+  }
   RunResult result;
   result.metadata = make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"),
                                   {cell.seed}, {cell.label});
@@ -139,8 +150,16 @@ void save_result_atomically(const RunResult& result, const std::string& path) {
   fs::rename(tmp, target);
 }
 
+std::size_t cells_to_run(const SweepPlan& plan, const std::string& dir, Shard shard) {
+  std::size_t n = 0;
+  for (const auto& cell : plan.cells) {
+    n += cell.index % shard.count == shard.index && !cell_done(plan, cell, dir);
+  }
+  return n;
+}
+
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
-                        const std::function<void(std::size_t, std::size_t)>& on_done) {
+                        RunMeter* meter) {
   std::vector<const SweepCell*> todo;
   SweepProgress progress;
   for (const auto& cell : plan.cells) {
@@ -153,15 +172,10 @@ SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard sha
       todo.push_back(&cell);
     }
   }
-  std::size_t done = 0;
-  std::mutex mutex;
+  std::atomic<std::size_t> done{0};
   parallel_for(todo.size(), threads, [&](std::size_t k) {
-    save_result_atomically(run_cell(plan, *todo[k]), cell_result_path(dir, *todo[k]));
-    const std::lock_guard lock(mutex);
+    save_result_atomically(run_cell(plan, *todo[k], meter), cell_result_path(dir, *todo[k]));
     ++done;
-    if (on_done) {
-      on_done(done, todo.size());
-    }
   });
   progress.ran = done;
   return progress;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
 #include "tools/lib/sweep_spec.hpp"
 
@@ -27,7 +28,8 @@ Shard parse_shard(const std::string& text, const std::string& field = "--shard")
 
 /// The result of one cell, as a run of one policy and seed would give (without time series);
 /// its provenance records the cell (its index, label and the command that reproduces it).
-RunResult run_cell(const SweepPlan& plan, const SweepCell& cell);
+/// `meter`, when given, follows the run for a progress line (tools/lib/progress.hpp).
+RunResult run_cell(const SweepPlan& plan, const SweepCell& cell, RunMeter* meter = nullptr);
 
 /// The folder of `cell`'s result under `dir`, and the file.
 std::string cell_dir(const std::string& dir, const SweepCell& cell);
@@ -43,11 +45,14 @@ struct SweepProgress {
   std::size_t skipped = 0;
 };
 
+/// How many cells of `shard` are not done yet under `dir`.
+std::size_t cells_to_run(const SweepPlan& plan, const std::string& dir, Shard shard);
+
 /// Runs the cells of `shard` that are not done yet on `threads` threads, writing each one's result
-/// as it finishes. `on_done(done, total)` is called after each (under a lock). The first error
-/// stops the work and is rethrown.
+/// as it finishes; `meter`, when given, follows them for a progress line. The first error stops
+/// the work and is rethrown.
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
-                        const std::function<void(std::size_t, std::size_t)>& on_done = {});
+                        RunMeter* meter = nullptr);
 
 /// The cells whose results are not stored under `dir`.
 std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::string& dir);
