@@ -37,6 +37,7 @@
 #include "tools/lib/progress.hpp"
 #include "tools/lib/provenance.hpp"
 #include "tools/lib/result.hpp"
+#include "tools/lib/series_choice.hpp"
 #include "tools/lib/table.hpp"
 #include "workloads/workload_spec.hpp"
 
@@ -52,8 +53,15 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::string format = "table";
   std::string output;
+  // Which time series --output records (docs/outputs.md, "Choosing the series").
+  std::string series;
+  std::string series_step;
+  std::vector<std::string> series_seeds;
   int threads = 0;
   bool no_reference = false;
+  // The progress line: --progress shows it also when stderr is not a terminal, --quiet never.
+  bool progress = false;
+  bool quiet = false;
   // Resource guards (docs/robustness.md): budgets of the estimate, --force, and a wall-clock
   // limit for the whole command.
   std::string max_events;
@@ -93,7 +101,7 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
   RunPlan plan;
   plan.seeds = static_cast<std::int64_t>(seeds);
   plan.policies = static_cast<std::int64_t>(policies.size());
-  plan.series = !o.output.empty();
+  plan.series = !o.output.empty() && o.series != "none";
   for (const auto& p : policies) {
     plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
   }
@@ -110,14 +118,17 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
 // results: they are stored by index, in policy order then seed order.
 app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
                        const std::vector<std::uint64_t>& seeds, const std::vector<Workload>& jobs,
-                       int threads, bool series, std::optional<Duration> timeout) {
+                       int threads, const std::optional<app::SeriesChoice>& series,
+                       std::optional<Duration> timeout, app::ProgressMode progress_mode) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
   std::atomic<std::size_t> done{0};
   std::mutex cut_mutex;
   std::exception_ptr error;
-  auto progress = app::ProgressReporter::for_stderr();
-  std::mutex progress_mutex;
+  // The progress line (stderr; docs/outputs.md): runs done, simulated time, events/s, ETA.
+  app::RunMeter meter;
+  auto progress = app::ProgressReporter::for_stderr(progress_mode);
+  app::ProgressTicker ticker(progress, "runs", [&meter, total] { return meter.snapshot(total); });
   // --timeout: a watchdog sets `expired` at the deadline; every run checks it between events
   // (Simulation::set_interrupt) and stops, and no further run starts.
   std::atomic<bool> expired{false};
@@ -135,26 +146,27 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
     });
   }
   std::string cut;  // the first run the timeout stopped, for the message
-  const auto count_done = [&] {
-    const std::lock_guard lock(progress_mutex);
-    progress.update("runs", ++done, total);
-  };
+  const double horizon_s = to_seconds(TimePoint(s.run.until));
   // Whether run k finished: not when the deadline stopped it or came before it started.
-  const auto run_one = [&](std::size_t k) {
+  const auto run_one = [&](std::size_t k, app::RunProbe& probe) {
     if (expired) {
       return false;  // no further run starts after the deadline
     }
     const auto& policy = policies[k / seeds.size()];
     const std::size_t si = k % seeds.size();
     app::RecorderOptions options;
-    // Time series are large (every node, every card, every sample): keep them for the first
-    // seed only, which is what `tidesim report` charts.
-    options.record_series = series && si == 0;
+    // Time series are large (every node, every card, every sample): only with --output, and
+    // only what --series, --series-step and --series-seed choose (the first seed by default).
+    options.record_series = false;
+    if (series) {
+      series->apply(options, seeds[si], seeds.front());
+    }
     app::Recorder recorder(policy.name, seeds[si], options);
     RunSignals signals;
     recorder.attach(signals);
-    const RunSummary summary =
-        run_policy(s, jobs[si], policy, seeds[si], signals, timeout ? &expired : nullptr);
+    probe.attach(signals);
+    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals,
+                                          timeout ? &expired : nullptr, &meter.events);
     if (summary.interrupted) {
       const std::lock_guard lock(cut_mutex);
       if (cut.empty()) {
@@ -168,15 +180,17 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   };
   try {
     parallel_for(total, threads, [&](std::size_t k) {
+      app::RunProbe probe(meter, jobs[k % seeds.size()].jobs.size(), horizon_s);
       bool finished = false;
       try {
-        finished = run_one(k);
+        finished = run_one(k, probe);
       } catch (...) {
-        count_done();  // a failed run counts in the progress line, as a finished one does
+        probe.finish();  // a failed run counts in the progress line, as a finished one does
         throw;
       }
       if (finished) {
-        count_done();
+        probe.finish();
+        ++done;
       }
     });
   } catch (...) {
@@ -190,7 +204,7 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
     watchdog_wake.notify_all();
     watchdog.join();
   }
-  progress.finish();
+  ticker.stop();
   if (error) {
     std::rethrow_exception(error);
   }
@@ -303,6 +317,16 @@ int run(const RunOptions& o) {
                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout);
   }
+  std::optional<app::SeriesChoice> series;
+  if (!o.output.empty()) {
+    series = app::parse_series_choice(o.series, o.series_step, o.series_seeds, seeds);
+  } else if (!o.series.empty() || !o.series_step.empty() || !o.series_seeds.empty()) {
+    throw InputError(SourceLocation{},
+                     !o.series.empty()        ? "--series"
+                     : !o.series_step.empty() ? "--series-step"
+                                              : "--series-seed",
+                     "time series are written only with --output DIR");
+  }
   // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
   check_budget(s, policies, seeds.size(), o);
   std::vector<Workload> jobs(seeds.size());
@@ -319,7 +343,11 @@ int run(const RunOptions& o) {
                           ? o.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto t0 = std::chrono::steady_clock::now();
-  app::RunResult result = run_all(s, policies, seeds, jobs, threads, !o.output.empty(), timeout);
+  const auto progress_mode = o.quiet      ? app::ProgressMode::kNever
+                             : o.progress ? app::ProgressMode::kAlways
+                                          : app::ProgressMode::kAuto;
+  app::RunResult result =
+      run_all(s, policies, seeds, jobs, threads, series, timeout, progress_mode);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance =
       app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
@@ -341,9 +369,11 @@ int run(const RunOptions& o) {
   }
   if (!o.output.empty()) {
     write_outputs(result, o.output);
-    std::cerr << "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, cards.csv, "
-                 "metrics.om.txt to "
-              << o.output << "\n";
+    if (!o.quiet) {
+      std::cerr << "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, cards.csv, "
+                   "metrics.om.txt to "
+                << o.output << "\n";
+    }
   }
   return 0;
 }
@@ -433,7 +463,18 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,
                   "Also write result.json, jobs.csv, nodes.csv, cards.csv and metrics.om.txt "
-                  "(OpenMetrics) into this folder; time series are recorded for the first seed");
+                  "(OpenMetrics) into this folder; time series as --series, --series-step and "
+                  "--series-seed choose (default: every node's, for the first seed)");
+  cmd->add_option("--series", opts->series,
+                  "With --output: none (no time series), summary (cluster-level only) or full "
+                  "(every node and card too; the default)")
+      ->check(CLI::IsMember({"none", "summary", "full"}));
+  cmd->add_option("--series-step", opts->series_step,
+                  "With --output: keep one sample per this much simulated time (e.g. 1h; "
+                  "default: every run.sample_interval)");
+  cmd->add_option("--series-seed", opts->series_seeds,
+                  "With --output: record series for this seed (repeatable) or 'all' (default: "
+                  "the first seed)");
   cmd->add_option("--max-events", opts->max_events,
                   "Refuse a run estimated at more events than this (default 1e9; "
                   "docs/robustness.md)");
@@ -446,6 +487,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
                   "Runs in parallel (default: the machine's cores); results do not depend on it")
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
+  add_progress_flags(*cmd, opts->progress, opts->quiet);
   cmd->callback([&ctx, opts] {
     ctx.input = opts->scenario;
     ctx.run = [opts] { return run(*opts); };

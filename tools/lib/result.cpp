@@ -692,6 +692,13 @@ void Recorder::on_sample(const ClusterSample& sample) {
   if (!options_.record_series) {
     return;
   }
+  if (options_.series_step > Duration::zero()) {
+    if (sample.at < next_kept_) {
+      return;
+    }
+    const Duration step = options_.series_step;
+    next_kept_ = TimePoint((sample.at.time_since_epoch() / step + 1) * step);
+  }
   const double t = to_seconds(sample.at);
   series_.t_s.push_back(t);
   series_.pending_pods.push_back(sample.pending_pods);
@@ -701,6 +708,9 @@ void Recorder::on_sample(const ClusterSample& sample) {
   const auto& lscs = collectors_.lscs().series();
   const auto l = lscs.empty() ? std::nullopt : lscs.back().second;
   series_.lscs.push_back(l ? std::optional<double>(round6(*l)) : std::nullopt);
+  if (!options_.node_series) {
+    return;
+  }
   for (const auto& node : sample.nodes) {
     auto [it, inserted] = node_index_.try_emplace(node.name, series_.nodes.size());
     if (inserted) {
