@@ -1,5 +1,7 @@
 #include "policies/registry.hpp"
 
+#include <stdexcept>
+
 #include "policies/plugins/basic.hpp"
 #include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/interpod_affinity.hpp"
@@ -8,6 +10,26 @@
 #include "policies/plugins/pod_topology_spread.hpp"
 
 namespace tidesim::policies {
+
+namespace {
+
+// Filled before main() by PluginRegistrar objects; read afterwards.
+Registry& registered() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+PluginRegistrar::PluginRegistrar(std::string name, RegistryEntry entry) {
+  if (!registered().emplace(name, std::move(entry)).second) {
+    throw std::logic_error("plugin '" + name + "' is registered twice");
+  }
+}
+
+const Registry& registered_plugins() {
+  return registered();
+}
 
 Fields args_fields(const PluginArgs& args) {
   YAML::Node node = args.node;
@@ -57,6 +79,12 @@ Registry builtin_registry() {
   r["GpuPackingScore"] = {make_gpu_packing_score};
   r["BestFitScore"] = {make_best_fit_score};
   r["FGDScore"] = {make_fgd_score};
+  // Plugins that registered themselves (out-of-tree plugins).
+  for (const auto& [name, entry] : registered()) {
+    if (!r.emplace(name, entry).second) {
+      throw std::logic_error("plugin '" + name + "' takes the name of a built-in plugin");
+    }
+  }
   return r;
 }
 
