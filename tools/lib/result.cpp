@@ -711,14 +711,21 @@ void Recorder::on_sample(const ClusterSample& sample) {
   if (!options_.node_series) {
     return;
   }
-  for (const auto& node : sample.nodes) {
-    auto [it, inserted] = node_index_.try_emplace(node.name, series_.nodes.size());
-    if (inserted) {
-      NodeSeries fresh;
-      fresh.node = node.name;
-      series_.nodes.push_back(std::move(fresh));
+  for (std::size_t k = 0; k < sample.nodes.size(); ++k) {
+    const NodeState& node = sample.nodes[k];
+    // Samples list the nodes in one order, so the node is nearly always at its own position:
+    // one name comparison instead of a lookup by name per node and sample.
+    std::size_t index = k;
+    if (k >= series_.nodes.size() || series_.nodes[k].node != node.name) {
+      auto [it, inserted] = node_index_.try_emplace(node.name, series_.nodes.size());
+      if (inserted) {
+        NodeSeries fresh;
+        fresh.node = node.name;
+        series_.nodes.push_back(std::move(fresh));
+      }
+      index = it->second;
     }
-    NodeSeries& n = series_.nodes[it->second];
+    NodeSeries& n = series_.nodes[index];
     n.gpu_memory_capacity_bytes = node.gpu_memory_capacity;
     row_util_.clear();
     for (const double u : node.gpu_utilization) {
