@@ -38,7 +38,7 @@ TEST(ChartGeometry, ColumnMeansAreTimeWeighted) {
   // 0.5 from 1 on; 2 columns of 5: the first has 0.5 for 4 of its 5 units.
   EXPECT_EQ(column_means(HeatmapRow{"n", {1}, {0.5}}, 10, 2), (std::vector<double>{0.4, 0.5}));
   EXPECT_EQ(heatmap_level(0.0, 10), 0);
-  EXPECT_EQ(heatmap_level(0.05, 10), 0);
+  EXPECT_EQ(heatmap_level(0.05, 10), 1);  // in use: never drawn as idle
   EXPECT_EQ(heatmap_level(0.2, 10), 2);
   EXPECT_EQ(heatmap_level(1.0, 10), 9);
   EXPECT_EQ(heatmap_color(0, 10), "#f7fbff");

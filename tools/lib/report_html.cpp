@@ -234,13 +234,25 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
       mem.push_back(std::move(m));
     }
     const std::string suffix = fmt::format(" — {} (seed {})", p, run->seed);
+    // The scale tops at the largest value rounded up to 10% (low loads stay visible).
+    const auto top = [](const std::vector<HeatmapRow>& rows) {
+      double most = 0.0;
+      for (const auto& r : rows) {
+        for (const double v : r.value) {
+          most = std::max(most, v);
+        }
+      }
+      return std::clamp(std::ceil(most * 10.0 - 1e-9) / 10.0, 0.1, 1.0);
+    };
     HeatmapOptions h;
     h.x_max = axis_max;
+    h.value_max = top(util);
     h.chart = ChartOptions{.title = "Node GPU utilisation (mean of cards)" + suffix,
                            .x_label = time_label,
                            .width = 900};
     html += image(heatmap_svg(util, h), "Node GPU utilisation over time, " + p);
     h.chart.title = "Node GPU memory in use / capacity" + suffix;
+    h.value_max = top(mem);
     html += image(heatmap_svg(mem, h), "Node GPU memory over time, " + p);
   }
 

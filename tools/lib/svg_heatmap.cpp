@@ -20,7 +20,7 @@ int heatmap_level(double v, int levels) {
     return 0;
   }
   // The tolerance keeps a column mean that rounding left a hair below a level's edge in it.
-  return std::min(levels - 1, static_cast<int>(std::floor(v * levels + 1e-9)));
+  return std::clamp(static_cast<int>(std::floor(v * levels + 1e-9)), 1, levels - 1);
 }
 
 std::vector<double> column_means(const HeatmapRow& row, double x_max, int columns) {
@@ -75,7 +75,10 @@ std::string heatmap_svg(const std::vector<HeatmapRow>& rows, const HeatmapOption
       heatmap_color(0, o.levels));
   // Cells: per row, runs of equal level drawn as one rectangle (level 0 is the background).
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const auto means = column_means(rows[r], o.x_max, o.columns);
+    auto means = column_means(rows[r], o.x_max, o.columns);
+    for (double& m : means) {
+      m /= o.value_max > 0 ? o.value_max : 1.0;
+    }
     const double y = kTop + row_h * static_cast<double>(r);
     int col = 0;
     while (col < o.columns) {
@@ -128,8 +131,8 @@ std::string heatmap_svg(const std::vector<HeatmapRow>& rows, const HeatmapOption
         px1 + 12, y, box, heatmap_color(l, o.levels));
   }
   s += fmt::format(
-      "<text x=\"{0}\" y=\"{1:.1f}\">100%</text>\n<text x=\"{0}\" y=\"{2:.1f}\">0%</text>\n",
-      px1 + 30, kTop + 10.0, kTop + box * o.levels);
+      "<text x=\"{0}\" y=\"{1:.1f}\">{3:.0f}%</text>\n<text x=\"{0}\" y=\"{2:.1f}\">0%</text>\n",
+      px1 + 30, kTop + 10.0, kTop + box * o.levels, o.value_max * 100.0);
   return s + "</svg>\n";
 }
 

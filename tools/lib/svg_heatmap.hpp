@@ -27,12 +27,14 @@ struct HeatmapOptions {
   int columns = 240;
   /// Colour levels (the scale's steps).
   int levels = 10;
+  /// The value of the top of the scale (values are divided by it; 1 for shares).
+  double value_max = 1.0;
   /// Height of the rows' area, pixels; each row gets its share (at most 12 px).
   int max_rows_height = 600;
 };
 
 /// The level of a share v in [0, 1] out of `levels`: floor(v x levels) (to within 1e-9), with 1
-/// in the top level.
+/// in the top level; any v above 0 is at least level 1, so a node in use never looks idle.
 int heatmap_level(double v, int levels);
 
 /// The time-weighted mean of `row` over each of `columns` equal columns of [0, x_max] (0 before
