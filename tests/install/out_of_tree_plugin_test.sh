@@ -2,9 +2,11 @@
 # Installs tidesim (cmake --install) into a prefix inside the build folder, builds
 # examples/out-of-tree-plugin against the installed package (find_package(tidesim)), and runs the
 # plugin program: the stock CLI does not know FewestPods, the plugin program does.
-# Usage: out_of_tree_plugin_test.sh CMAKE GENERATOR BUILD_DIR WORK_DIR (from the repository root).
+# Usage: out_of_tree_plugin_test.sh CMAKE GENERATOR BUILD_DIR WORK_DIR [CMAKE_ARG...] (from the
+# repository root); the CMAKE_ARGs go to the example's configure (its compiler, sanitizer flags).
 set -euo pipefail
 cmake="$1" generator="$2" build="$3" work="$4"
+shift 4
 rm -rf "$work"
 mkdir -p "$work"
 step() {  # runs a step quietly; on failure prints its log
@@ -18,7 +20,7 @@ step() {  # runs a step quietly; on failure prints its log
 }
 step install "$cmake" --install "$build" --prefix "$work/prefix"
 step configure "$cmake" -S examples/out-of-tree-plugin -B "$work/build" -G "$generator" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix"
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" "$@"
 step build "$cmake" --build "$work/build" -j 2
 plugin="$work/build/tidesim-fewest-pods"
 config=examples/out-of-tree-plugin/fewest-pods.yaml
