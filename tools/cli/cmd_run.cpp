@@ -136,15 +136,24 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   std::condition_variable watchdog_wake;
   bool all_done = false;
   std::thread watchdog;
-  if (timeout) {
-    watchdog = std::thread([&] {
-      std::unique_lock lock(watchdog_mutex);
-      if (!watchdog_wake.wait_for(lock, std::chrono::microseconds(timeout->count()),
-                                  [&] { return all_done; })) {
-        expired = true;
-      }
+  // The deadline counts from the start of the first run (started once, by whichever thread starts
+  // a run first), so that run always starts and a deadline shorter than a run always cuts it,
+  // whatever the threads' scheduling.
+  std::once_flag watchdog_started;
+  const auto start_watchdog = [&] {
+    if (!timeout) {
+      return;
+    }
+    std::call_once(watchdog_started, [&] {
+      watchdog = std::thread([&] {
+        std::unique_lock lock(watchdog_mutex);
+        if (!watchdog_wake.wait_for(lock, std::chrono::microseconds(timeout->count()),
+                                    [&] { return all_done; })) {
+          expired = true;
+        }
+      });
     });
-  }
+  };
   std::string cut;  // the first run the timeout stopped, for the message
   const double horizon_s = to_seconds(TimePoint(s.run.until));
   // Whether run k finished: not when the deadline stopped it or came before it started.
@@ -152,6 +161,7 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
     if (expired) {
       return false;  // no further run starts after the deadline
     }
+    start_watchdog();  // after the check: the first run always starts
     const auto& policy = policies[k / seeds.size()];
     const std::size_t si = k % seeds.size();
     app::RecorderOptions options;
