@@ -1,5 +1,7 @@
 #include "policies/registry.hpp"
 
+#include <stdexcept>
+
 #include "policies/plugins/basic.hpp"
 #include "policies/plugins/coscheduling.hpp"
 #include "policies/plugins/declared_gpu.hpp"
@@ -11,6 +13,26 @@
 #include "policies/plugins/pod_topology_spread.hpp"
 
 namespace tidesim::policies {
+
+namespace {
+
+// Filled before main() by PluginRegistrar objects; read afterwards.
+Registry& registered() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+PluginRegistrar::PluginRegistrar(std::string name, RegistryEntry entry) {
+  if (!registered().emplace(name, std::move(entry)).second) {
+    throw std::logic_error("plugin '" + name + "' is registered twice");
+  }
+}
+
+const Registry& registered_plugins() {
+  return registered();
+}
 
 Fields args_fields(const PluginArgs& args) {
   YAML::Node node = args.node;
@@ -63,6 +85,12 @@ Registry builtin_registry() {
   r["FGDScore"] = {make_fgd_score};
   // HAMi-style declared GPU memory (policies/plugins/declared_gpu.hpp).
   r["HamiDeviceFit"] = {make_hami_device_fit};
+  // Plugins that registered themselves (out-of-tree plugins).
+  for (const auto& [name, entry] : registered()) {
+    if (!r.emplace(name, entry).second) {
+      throw std::logic_error("plugin '" + name + "' takes the name of a built-in plugin");
+    }
+  }
   return r;
 }
 

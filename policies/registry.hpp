@@ -1,7 +1,7 @@
 #pragma once
-/// The plugin registry: an explicit function mapping plugin names to factories (static
-/// self-registration would be dropped by the linker from a static library). Mirrors
-/// pkg/scheduler/framework/plugins/registry.go.
+/// The plugin registry: an explicit function mapping the built-in plugins' names to factories
+/// (mirrors pkg/scheduler/framework/plugins/registry.go), plus the plugins that registered
+/// themselves with a PluginRegistrar (out-of-tree plugins: docs/writing-a-policy.md).
 #include <yaml-cpp/yaml.h>
 
 #include <functional>
@@ -52,8 +52,26 @@ struct RegistryEntry {
 using Registry = std::map<std::string, RegistryEntry, std::less<>>;
 
 /// Every plugin tidesim knows: Kubernetes' default set (placement plugins with their real
-/// formulas, volume/image/port plugins as named no-ops) plus LoadAwareFilter, LoadAwareScorer and
-/// FIFOSort.
+/// formulas, volume/image/port plugins as named no-ops), LoadAwareFilter, LoadAwareScorer,
+/// FIFOSort and the GPU-sharing scores, and every plugin registered with a PluginRegistrar.
+/// Throws std::logic_error when a registered plugin takes a built-in plugin's name.
 Registry builtin_registry();
+
+/// Registers a plugin from its own source file, without editing tidesim's: a namespace-scope
+///
+///     const tidesim::policies::PluginRegistrar kRegistrar{"MyScore", make_my_score};
+///
+/// adds it to every registry builtin_registry() returns, so a KubeSchedulerConfiguration can
+/// enable it by name. Registration runs before main(), so the object file must be part of the
+/// program: list the source in add_executable() (a static library's member that nothing
+/// references is dropped by the linker). A second registration of one name throws
+/// std::logic_error (the program stops at start-up).
+class PluginRegistrar {
+ public:
+  PluginRegistrar(std::string name, RegistryEntry entry);
+};
+
+/// The plugins registered with PluginRegistrar so far, by name.
+const Registry& registered_plugins();
 
 }  // namespace tidesim::policies

@@ -119,6 +119,7 @@ class Run final : public policies::BindTarget {
   }
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
+  void set_event_meter(std::atomic<std::uint64_t>* meter) { sim_.set_event_meter(meter); }
 
   RunSummary execute() {
     for (std::size_t i = 0; i < ctx_.jobs.size(); ++i) {
@@ -369,9 +370,10 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
 
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
                       const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
-                      const std::atomic<bool>* interrupt) {
+                      const std::atomic<bool>* interrupt, std::atomic<std::uint64_t>* events) {
   Run run(scenario, workload, policy, seed, signals);
   run.set_interrupt(interrupt);
+  run.set_event_meter(events);
   return run.execute();
 }
 

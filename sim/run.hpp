@@ -50,9 +50,11 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
 
 /// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
 /// When `interrupt` is set by another thread the run stops within a few thousand events
-/// (Simulation::set_interrupt) and the summary says so.
+/// (Simulation::set_interrupt) and the summary says so. `events`, when given, counts the events
+/// the run dispatches as it goes (Simulation::set_event_meter), for a progress line.
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
                       const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
-                      const std::atomic<bool>* interrupt = nullptr);
+                      const std::atomic<bool>* interrupt = nullptr,
+                      std::atomic<std::uint64_t>* events = nullptr);
 
 }  // namespace tidesim

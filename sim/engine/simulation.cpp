@@ -39,11 +39,18 @@ std::uint64_t Simulation::run(std::optional<TimePoint> until) {
     now_ = at;
     fn();
     ++count;
-    if (interrupt_ != nullptr && count % kInterruptCheckEvents == 0 &&
-        interrupt_->load(std::memory_order_relaxed)) {
-      interrupted_ = true;
-      break;
+    if (count % kInterruptCheckEvents == 0) {
+      if (meter_ != nullptr) {
+        meter_->fetch_add(kInterruptCheckEvents, std::memory_order_relaxed);
+      }
+      if (interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed)) {
+        interrupted_ = true;
+        break;
+      }
     }
+  }
+  if (meter_ != nullptr) {
+    meter_->fetch_add(count % kInterruptCheckEvents, std::memory_order_relaxed);
   }
   // Reaching `until` (no event left before it) moves the clock there; stop() and an interrupt
   // leave it at the last event.

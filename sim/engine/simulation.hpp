@@ -45,6 +45,9 @@ class Simulation {
   void set_interrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
   bool interrupted() const { return interrupted_; }
   static constexpr std::uint64_t kInterruptCheckEvents = 4096;
+  /// A counter another thread may read (a progress line): run() adds the events it dispatches,
+  /// every kInterruptCheckEvents events and when it returns. Changes no result.
+  void set_event_meter(std::atomic<std::uint64_t>* meter) { meter_ = meter; }
 
   /// The stream of component `name` for this run's seed.
   RandomStream stream(std::string_view name) const { return RandomStream(seed_, name); }
@@ -59,6 +62,7 @@ class Simulation {
   EventQueue queue_;
   bool stopped_ = false;
   const std::atomic<bool>* interrupt_ = nullptr;
+  std::atomic<std::uint64_t>* meter_ = nullptr;
   bool interrupted_ = false;
   std::uint64_t dispatched_ = 0;
 };

@@ -13,10 +13,10 @@
 namespace tidesim::app {
 namespace {
 
-std::string openmetrics_text(bool base_units) {
+std::string openmetrics_text(bool seed_names) {
   std::ostringstream out;
   OpenMetricsOptions options;
-  options.base_units = base_units;
+  options.seed_names = seed_names;
   write_openmetrics(out, test::sample_result(), options);
   return out.str();
 }
@@ -29,7 +29,7 @@ std::string read_file(const std::string& path) {
 }
 
 TEST(OpenMetrics, SeedNamesLabelsAndEof) {
-  const std::string text = openmetrics_text(false);
+  const std::string text = openmetrics_text(true);
   ASSERT_GE(text.size(), 6u);
   EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
   // Seed 1 of default-k8s, node n1, card 0: 20 GiB of 24 GiB in use from its first busy sample
@@ -43,12 +43,46 @@ TEST(OpenMetrics, SeedNamesLabelsAndEof) {
   EXPECT_NE(text.find("# TYPE ai_nvlink_competition_index gauge"), std::string::npos);
   EXPECT_NE(text.find("ai_storage_await_ms{device=\"data\",node=\"n2\""), std::string::npos);
   // Counters: one OOM kill at 305 s shows from the 310 s sample on.
-  EXPECT_NE(text.find("tidesim_oom_kills{policy=\"default-k8s\",seed=\"1\"} 0 1704067500"),
+  EXPECT_NE(text.find("tidesim_oom_kills_total{policy=\"default-k8s\",seed=\"1\"} 0 1704067500"),
             std::string::npos);
-  EXPECT_NE(text.find("tidesim_oom_kills{policy=\"default-k8s\",seed=\"1\"} 1 1704067510"),
+  EXPECT_NE(text.find("tidesim_oom_kills_total{policy=\"default-k8s\",seed=\"1\"} 1 1704067510"),
             std::string::npos);
   // Only seed 1 recorded series.
   EXPECT_EQ(text.find("seed=\"2\""), std::string::npos);
+}
+
+TEST(OpenMetrics, PrometheusConventionsByDefault) {
+  const std::string text = openmetrics_text(false);
+  // Shares end in _ratio, with their UNIT; the await is in seconds; counters end in _total and are
+  // typed counter under that name.
+  EXPECT_NE(text.find("# TYPE ai_gpu_memory_utilization_ratio gauge\n"
+                      "# UNIT ai_gpu_memory_utilization_ratio ratio\n"
+                      "# HELP ai_gpu_memory_utilization_ratio "),
+            std::string::npos);
+  EXPECT_NE(text.find("ai_gpu_memory_utilization_ratio{gpu_id=\"0\",node=\"n1\",policy=\"default-"
+                      "k8s\",seed=\"1\"} 0.8333333333333334 1704067310\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("# UNIT ai_storage_await_seconds seconds\n"), std::string::npos);
+  EXPECT_NE(text.find("# UNIT tidesim_gpu_memory_used_bytes bytes\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE tidesim_oom_kills_total counter\n"
+                      "# HELP tidesim_oom_kills_total GPU OOM kills so far.\n"),
+            std::string::npos);
+  EXPECT_EQ(text.find("ai_storage_await_ms"), std::string::npos);
+  EXPECT_EQ(text.find("# TYPE tidesim_gpu_utilization gauge"), std::string::npos);
+  // Every family has its HELP right after TYPE (or TYPE and UNIT).
+  std::istringstream lines(text);
+  std::string line;
+  std::string last;
+  int families = 0;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("# HELP ")) {
+      ++families;
+      EXPECT_TRUE(last.starts_with("# TYPE ") || last.starts_with("# UNIT ")) << line;
+    }
+    last = line;
+  }
+  EXPECT_EQ(families, 16);
+  EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
 }
 
 bool have(const char* tool) {
@@ -60,9 +94,9 @@ TEST(OpenMetrics, PromtoolAcceptsIt) {
     GTEST_SKIP() << "promtool not installed (Debian package prometheus): not checked";
   }
   const std::string dir = test::temp_dir("promtool");
-  std::ofstream(dir + "/base.om") << openmetrics_text(true);
-  std::ofstream(dir + "/seed.om") << openmetrics_text(false);
-  // With base units the lint is clean.
+  std::ofstream(dir + "/base.om") << openmetrics_text(false);
+  std::ofstream(dir + "/seed.om") << openmetrics_text(true);
+  // By default (Prometheus' conventions) the lint is clean.
   EXPECT_EQ(
       std::system(
           ("promtool check metrics < " + dir + "/base.om > " + dir + "/base.lint 2>&1").c_str()),
@@ -75,8 +109,8 @@ TEST(OpenMetrics, PromtoolAcceptsIt) {
   const std::string lint = read_file(dir + "/seed.lint");
   EXPECT_EQ(WEXITSTATUS(rc), 3) << lint;
   EXPECT_EQ(lint, "ai_storage_await_ms metric names should not contain abbreviated units\n");
-  // The TSDB loads it.
-  EXPECT_EQ(std::system(("promtool tsdb create-blocks-from openmetrics " + dir + "/seed.om " + dir +
+  // The TSDB loads it (counters typed under their `_total` name included).
+  EXPECT_EQ(std::system(("promtool tsdb create-blocks-from openmetrics " + dir + "/base.om " + dir +
                          "/tsdb > " + dir + "/tsdb.log 2>&1")
                             .c_str()),
             0)

@@ -39,10 +39,13 @@ TEST(Report, SelfContainedWithEveryChart) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org"));  // none outside SVG base64
   EXPECT_EQ(html.find("https://"), std::string::npos);
-  // 2 policies x (utilisation + memory) + std-dev + LSCS + CDF + timeline + NVLink bar +
-  // 2 x NVLink index = 11 charts.
-  EXPECT_EQ(count(html, "<img "), 11u);
-  EXPECT_EQ(count(html, "src=\"data:image/svg+xml;base64,"), 11u);
+  // 2 policies x (utilisation + memory heatmaps) + std-dev + LSCS + wait CDF + JCT CDF +
+  // timeline + NVLink bar + 2 x NVLink index = 12 charts.
+  EXPECT_EQ(count(html, "<img "), 12u);
+  EXPECT_EQ(count(html, "src=\"data:image/svg+xml;base64,"), 12u);
+  // Every metric says which way is better.
+  EXPECT_NE(html.find("<th>metric</th><th>better</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>lower ↓</td>"), std::string::npos);
   EXPECT_NE(html.find("mean task wait"), std::string::npos);
   EXPECT_NE(html.find("fnv1a64:"), std::string::npos);
 }

@@ -33,7 +33,8 @@ struct ReportArgs {
   std::string nodes_csv;
   std::string cards_csv;
   std::string openmetrics;
-  bool base_units = false;
+  bool seed_names = false;
+  bool base_units = false;  // the default since the names follow Prometheus' conventions
   std::int64_t epoch = app::OpenMetricsOptions{}.epoch_unix_s;
   bool no_reference = false;
   bool seed_reference = false;
@@ -131,7 +132,7 @@ int run_report(const ReportArgs& args) {
   }
   if (!args.openmetrics.empty()) {
     app::OpenMetricsOptions options;
-    options.base_units = args.base_units;
+    options.seed_names = args.seed_names;
     options.epoch_unix_s = args.epoch;
     write_file(args.openmetrics,
                [&](std::ostream& out) { app::write_openmetrics(out, result, options); });
@@ -159,8 +160,12 @@ void add_report_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--cards-csv", args->cards_csv, "Also write per-GPU time series as CSV");
   cmd->add_option("--openmetrics", args->openmetrics,
                   "Also write the time series as OpenMetrics text");
-  cmd->add_flag("--base-units", args->base_units,
-                "OpenMetrics: ai_storage_await_seconds instead of the seed's ai_storage_await_ms");
+  cmd->add_flag("--seed-names", args->seed_names,
+                "OpenMetrics: the seed's names ai_gpu_memory_utilization and ai_storage_await_ms "
+                "(milliseconds) instead of ai_gpu_memory_utilization_ratio and "
+                "ai_storage_await_seconds");
+  // Accepted for old scripts: base units are the default now.
+  cmd->add_flag("--base-units", args->base_units)->group("");
   cmd->add_option("--epoch", args->epoch,
                   "OpenMetrics: Unix time (s) of simulated time zero (default 2024-01-01)");
   cmd->add_flag("--no-reference", args->no_reference, "Leave out the reference column");

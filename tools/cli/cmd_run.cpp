@@ -36,6 +36,7 @@
 #include "tools/lib/progress.hpp"
 #include "tools/lib/provenance.hpp"
 #include "tools/lib/result.hpp"
+#include "tools/lib/series_choice.hpp"
 #include "tools/lib/staged_dir.hpp"
 #include "tools/lib/table.hpp"
 #include "tools/lib/watchdog.hpp"
@@ -53,9 +54,16 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::string format = "table";
   std::string output;
+  // Which time series --output records (docs/outputs.md, "Choosing the series").
+  std::string series;
+  std::string series_step;
+  std::vector<std::string> series_seeds;
   int threads = 0;
   bool no_reference = false;
   bool all_metrics = false;
+  // The progress line: --progress shows it also when stderr is not a terminal, --quiet never.
+  bool progress = false;
+  bool quiet = false;
   // Resource guards (docs/robustness.md): budgets of the estimate, --force, and a wall-clock
   // limit for the whole command.
   std::string max_events;
@@ -100,7 +108,7 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
   RunPlan plan;
   plan.seeds = static_cast<std::int64_t>(seeds);
   plan.policies = static_cast<std::int64_t>(policies.size());
-  plan.series = !o.output.empty();
+  plan.series = !o.output.empty() && o.series != "none";
   for (const auto& p : policies) {
     plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
   }
@@ -111,37 +119,44 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
 // results: they are stored by index, in policy order then seed order.
 app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
                        const std::vector<std::uint64_t>& seeds, const std::vector<Workload>& jobs,
-                       int threads, bool series, std::optional<Duration> timeout) {
+                       int threads, const std::optional<app::SeriesChoice>& series,
+                       std::optional<Duration> timeout, app::ProgressMode progress_mode) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
   std::atomic<std::size_t> done{0};
   std::mutex cut_mutex;
   std::exception_ptr error;
-  auto progress = app::ProgressReporter::for_stderr();
-  std::mutex progress_mutex;
+  // The progress line (stderr; docs/outputs.md): runs done, simulated time, events/s, ETA.
+  app::RunMeter meter;
+  auto progress = app::ProgressReporter::for_stderr(progress_mode);
+  app::ProgressTicker ticker(progress, "runs", [&meter, total] { return meter.snapshot(total); });
   // --timeout: the watchdog raises its flag at the deadline; every run checks it between events
-  // (Simulation::set_interrupt) and stops, and no further run starts.
-  app::Watchdog watchdog(timeout);
+  // (Simulation::set_interrupt) and stops, and no further run starts. It starts after the first
+  // run's check (Watchdog::start), so that run always starts.
+  app::Watchdog watchdog(timeout, false);
   std::string cut;  // the first run the timeout stopped, for the message
-  const auto count_done = [&] {
-    const std::lock_guard lock(progress_mutex);
-    progress.update("runs", ++done, total);
-  };
+  const double horizon_s = to_seconds(TimePoint(s.run.until));
   // Whether run k finished: not when the deadline stopped it or came before it started.
-  const auto run_one = [&](std::size_t k) {
+  const auto run_one = [&](std::size_t k, app::RunProbe& probe) {
     if (watchdog.expired()) {
       return false;  // no further run starts after the deadline
     }
+    watchdog.start();  // after the check: the first run always starts
     const auto& policy = policies[k / seeds.size()];
     const std::size_t si = k % seeds.size();
     app::RecorderOptions options;
-    // Time series are large (every node, every card, every sample): keep them for the first
-    // seed only, which is what `tidesim report` charts.
-    options.record_series = series && si == 0;
+    // Time series are large (every node, every card, every sample): only with --output, and
+    // only what --series, --series-step and --series-seed choose (the first seed by default).
+    options.record_series = false;
+    if (series) {
+      series->apply(options, seeds[si], seeds.front());
+    }
     app::Recorder recorder(policy.name, seeds[si], options);
     RunSignals signals;
     recorder.attach(signals);
-    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag());
+    probe.attach(signals);
+    const RunSummary summary =
+        run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag(), &meter.events);
     if (summary.interrupted) {
       const std::lock_guard lock(cut_mutex);
       if (cut.empty()) {
@@ -155,22 +170,24 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   };
   try {
     parallel_for(total, threads, [&](std::size_t k) {
+      app::RunProbe probe(meter, jobs[k % seeds.size()].jobs.size(), horizon_s);
       bool finished = false;
       try {
-        finished = run_one(k);
+        finished = run_one(k, probe);
       } catch (...) {
-        count_done();  // a failed run counts in the progress line, as a finished one does
+        probe.finish();  // a failed run counts in the progress line, as a finished one does
         throw;
       }
       if (finished) {
-        count_done();
+        probe.finish();
+        ++done;
       }
     });
   } catch (...) {
     error = std::current_exception();  // rethrown once the watchdog is stopped
   }
   watchdog.stop();
-  progress.finish();
+  ticker.stop();
   if (error) {
     std::rethrow_exception(error);
   }
@@ -260,6 +277,16 @@ int run(const RunOptions& o) {
     guards.force = o.force;
     return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout, guards);
   }
+  std::optional<app::SeriesChoice> series;
+  if (!o.output.empty()) {
+    series = app::parse_series_choice(o.series, o.series_step, o.series_seeds, seeds);
+  } else if (!o.series.empty() || !o.series_step.empty() || !o.series_seeds.empty()) {
+    throw InputError(SourceLocation{},
+                     !o.series.empty()        ? "--series"
+                     : !o.series_step.empty() ? "--series-step"
+                                              : "--series-seed",
+                     "time series are written only with --output DIR");
+  }
   // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
   check_budget(s, policies, seeds.size(), o);
   std::vector<Workload> jobs(seeds.size());
@@ -276,7 +303,11 @@ int run(const RunOptions& o) {
                           ? o.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto t0 = std::chrono::steady_clock::now();
-  app::RunResult result = run_all(s, policies, seeds, jobs, threads, !o.output.empty(), timeout);
+  const auto progress_mode = o.quiet      ? app::ProgressMode::kNever
+                             : o.progress ? app::ProgressMode::kAlways
+                                          : app::ProgressMode::kAuto;
+  app::RunResult result =
+      run_all(s, policies, seeds, jobs, threads, series, timeout, progress_mode);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance =
       app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
@@ -299,9 +330,11 @@ int run(const RunOptions& o) {
   }
   if (!o.output.empty()) {
     write_outputs(result, o.output);
-    std::cerr << "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, cards.csv, "
-                 "metrics.om.txt to "
-              << o.output << "\n";
+    if (!o.quiet) {
+      std::cerr << "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, cards.csv, "
+                   "metrics.om.txt to "
+                << o.output << "\n";
+    }
   }
   return 0;
 }
@@ -391,7 +424,18 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,
                   "Also write result.json, jobs.csv, nodes.csv, cards.csv and metrics.om.txt "
-                  "(OpenMetrics) into this folder; time series are recorded for the first seed");
+                  "(OpenMetrics) into this folder; time series as --series, --series-step and "
+                  "--series-seed choose (default: every node's, for the first seed)");
+  cmd->add_option("--series", opts->series,
+                  "With --output: none (no time series), summary (cluster-level only) or full "
+                  "(every node and card too; the default)")
+      ->check(CLI::IsMember({"none", "summary", "full"}));
+  cmd->add_option("--series-step", opts->series_step,
+                  "With --output: keep one sample per this much simulated time (e.g. 1h; "
+                  "default: every run.sample_interval)");
+  cmd->add_option("--series-seed", opts->series_seeds,
+                  "With --output: record series for this seed (repeatable) or 'all' (default: "
+                  "the first seed)");
   cmd->add_option("--max-events", opts->max_events,
                   "Refuse a run estimated at more events than this (default 1e9; "
                   "docs/robustness.md)");
@@ -406,6 +450,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
   cmd->add_flag("--all-metrics", opts->all_metrics,
                 "Every metric in the table, not only the seed's four and the headline readings");
+  add_progress_flags(*cmd, opts->progress, opts->quiet);
   cmd->callback([&ctx, opts] {
     ctx.input = opts->scenario;
     ctx.run = [opts] { return run(*opts); };

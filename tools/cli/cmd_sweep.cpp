@@ -36,6 +36,8 @@ struct SweepArgs {
   bool merge_only = false;
   std::string format = "table";
   std::string timeout;
+  bool progress = false;
+  bool quiet = false;
 };
 
 // DIR given, else "<sweep file less its extension>.results" beside it.
@@ -75,7 +77,7 @@ int run_sweep(const SweepArgs& args) {
   const app::SweepPlan plan = app::plan_sweep(spec, !args.merge_only);
   const std::size_t policies = plan.policies.front().size();
   const std::size_t seeds = plan.scenarios.front().seeds.size();
-  if (mpi.root()) {
+  if (mpi.root() && !args.quiet) {
     std::cerr << fmt::format(
         "tidesim: sweep {}: {} cells ({} variant{} x {} polic{} x {} seed{}) in {}\n", args.file,
         plan.cells.size(), spec.variants.size(), spec.variants.size() == 1 ? "" : "s", policies,
@@ -87,7 +89,7 @@ int run_sweep(const SweepArgs& args) {
     try {
       app::Watchdog watchdog(timeout);
       const auto done =
-          app::run_cells(plan, dir, shard, std::max(1, args.threads), {}, watchdog.flag());
+          app::run_cells(plan, dir, shard, std::max(1, args.threads), nullptr, watchdog.flag());
       if (done.cut > 0) {
         throw std::runtime_error(timeout_message(*timeout, done, args.file, dir));
       }
@@ -105,19 +107,25 @@ int run_sweep(const SweepArgs& args) {
     const int threads = args.threads > 0
                             ? args.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    auto progress = app::ProgressReporter::for_stderr();
+    // The progress line (stderr; docs/outputs.md): cells done, simulated time, events/s, ETA.
+    const std::size_t todo = app::cells_to_run(plan, dir, shard);
+    app::RunMeter meter;
+    auto progress = app::ProgressReporter::for_stderr(args.quiet      ? app::ProgressMode::kNever
+                                                      : args.progress ? app::ProgressMode::kAlways
+                                                                      : app::ProgressMode::kAuto);
+    app::ProgressTicker ticker(progress, "cells", [&meter, todo] { return meter.snapshot(todo); });
     app::Watchdog watchdog(timeout);
-    const auto done = app::run_cells(
-        plan, dir, shard, threads,
-        [&](std::size_t d, std::size_t t) { progress.update("cells", d, t); }, watchdog.flag());
+    const auto done = app::run_cells(plan, dir, shard, threads, &meter, watchdog.flag());
     watchdog.stop();
-    progress.finish();
+    ticker.stop();
     if (done.cut > 0) {
       throw std::runtime_error(timeout_message(*timeout, done, args.file, dir));
     }
-    std::cerr << fmt::format("tidesim: {}ran {} cell{}, {} already done\n",
-                             args.shard.empty() ? "" : "shard " + args.shard + ": ", done.ran,
-                             done.ran == 1 ? "" : "s", done.skipped);
+    if (!args.quiet) {
+      std::cerr << fmt::format("tidesim: {}ran {} cell{}, {} already done\n",
+                               args.shard.empty() ? "" : "shard " + args.shard + ": ", done.ran,
+                               done.ran == 1 ? "" : "s", done.skipped);
+    }
     if (shard.count > 1) {
       const auto missing = app::missing_cells(plan, dir);
       if (!missing.empty()) {
@@ -132,7 +140,9 @@ int run_sweep(const SweepArgs& args) {
   const app::RunResult merged = app::merge_cells(plan, dir);
   const std::string path = (fs::path(dir) / "result.json").string();
   app::save_result_atomically(merged, path);
-  std::cerr << "tidesim: wrote " << path << "\n";
+  if (!args.quiet) {
+    std::cerr << "tidesim: wrote " << path << "\n";
+  }
   if (format == app::OutputFormat::kJson) {
     std::cout << app::to_json(merged).dump(2) << "\n";
   } else {
@@ -166,6 +176,7 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
                   "finished ones are kept for the next run; exit 1");
   cmd->add_option("--format", args->format, "Output of the merged table: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
+  add_progress_flags(*cmd, args->progress, args->quiet);
   cmd->callback([&ctx, args] { ctx.run = [args] { return run_sweep(*args); }; });
 }
 

@@ -100,4 +100,12 @@ std::optional<Duration> parse_timeout(const std::string& text) {
   return d;
 }
 
+void add_progress_flags(CLI::App& cmd, bool& progress, bool& quiet) {
+  auto* p = cmd.add_flag("--progress", progress,
+                         "Show progress on stderr even when it is not a terminal (by default it "
+                         "shows only on a terminal)");
+  auto* q = cmd.add_flag("-q,--quiet", quiet, "No progress line and no notes on stderr");
+  p->excludes(q);
+}
+
 }  // namespace tidesim::cli

@@ -25,4 +25,9 @@ int refuse_unknown_command(const CLI::App& app, int argc, char** argv);
 /// Throws InputError naming --timeout otherwise.
 std::optional<Duration> parse_timeout(const std::string& text);
 
+/// --progress (show the progress line on stderr even when it is not a terminal: plain lines, the
+/// last one when the work ends) and -q/--quiet (no progress line, no notes such as "wrote ...";
+/// warnings and errors still print); the two exclude each other.
+void add_progress_flags(CLI::App& cmd, bool& progress, bool& quiet);
+
 }  // namespace tidesim::cli

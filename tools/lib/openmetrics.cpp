@@ -75,8 +75,26 @@ class SeriesWriter {
   std::int64_t epoch_;
 };
 
+// The unit a conventional name ends with ("bytes", "seconds", "ratio"), or "" (a count).
+std::string unit_of(const std::string& name) {
+  for (const char* unit : {"bytes", "seconds", "ratio"}) {
+    const std::string suffix = std::string("_") + unit;
+    if (name.size() > suffix.size() && name.ends_with(suffix)) {
+      return unit;
+    }
+  }
+  return "";
+}
+
+// TYPE, UNIT (when the name ends with one) and HELP. A counter's family is named with its
+// `_total`, as the Prometheus text format names it: `promtool check metrics` reads the text format
+// and would otherwise report the `_total` samples as a family without help; Prometheus' OpenMetrics
+// parser reads it either way.
 void family_header(std::ostream& out, const std::string& name, const char* type, const char* help) {
   out << "# TYPE " << name << ' ' << type << '\n';
+  if (const std::string unit = unit_of(name); !unit.empty()) {
+    out << "# UNIT " << name << ' ' << unit << '\n';
+  }
   out << "# HELP " << name << ' ' << help << '\n';
 }
 
@@ -177,7 +195,7 @@ std::vector<double> cumulative_counts(const SeedRun& run, const char* kind) {
 
 void count_family(std::ostream& out, SeriesWriter& w, const RunResult& result,
                   const std::string& name, const char* help, const char* kind) {
-  family_header(out, name, "gauge", help);
+  family_header(out, name, "counter", help);
   for (const auto& run : result.runs) {
     if (!run.series) {
       continue;
@@ -204,7 +222,8 @@ void write_openmetrics(std::ostream& out, const RunResult& result,
 
   // The seed's names.
   card_family(
-      out, w, result, "ai_gpu_memory_utilization",
+      out, w, result,
+      options.seed_names ? "ai_gpu_memory_utilization" : "ai_gpu_memory_utilization_ratio",
       "GPU memory in use over the card's memory, 0..1 (the seed's node agent metric).",
       [](const NodeSeries& n, std::size_t i, std::size_t card) -> std::optional<double> {
         if (n.gpu_memory_capacity_bytes <= 0) {
@@ -217,7 +236,7 @@ void write_openmetrics(std::ostream& out, const RunResult& result,
   node_family(out, w, result, "ai_nvlink_competition_index",
               "NVLink-requiring tasks on the node over (GPUs x 2) (the seed's definition).", {},
               [](const NodeSeries& n, std::size_t i) { return n.nvlink_competition_index[i]; });
-  if (options.base_units) {
+  if (!options.seed_names) {
     node_family(out, w, result, "ai_storage_await_seconds",
                 "Await of the node's data storage device, seconds.", {{"device", "data"}},
                 [](const NodeSeries& n, std::size_t i) { return n.storage_await_ms[i] / 1000.0; });
@@ -230,7 +249,7 @@ void write_openmetrics(std::ostream& out, const RunResult& result,
 
   // tidesim series.
   card_family(
-      out, w, result, "tidesim_gpu_utilization", "Share of time the card computes, 0..1.",
+      out, w, result, "tidesim_gpu_utilization_ratio", "Share of time the card computes, 0..1.",
       [](const NodeSeries& n, std::size_t i, std::size_t card) -> std::optional<double> {
         return n.gpu_utilization[i][card];
       },
@@ -242,13 +261,13 @@ void write_openmetrics(std::ostream& out, const RunResult& result,
       },
       card_count_mem);
   card_family(
-      out, w, result, "tidesim_nvlink_utilization",
+      out, w, result, "tidesim_nvlink_utilization_ratio",
       "Share of the card's NVLink bandwidth in use, 0..1.",
       [](const NodeSeries& n, std::size_t i, std::size_t card) -> std::optional<double> {
         return n.nvlink_utilization[i][card];
       },
       card_count_nvlink);
-  node_family(out, w, result, "tidesim_node_gpu_utilization",
+  node_family(out, w, result, "tidesim_node_gpu_utilization_ratio",
               "Mean GPU utilisation of the node's cards, 0..1.", {},
               [](const NodeSeries& n, std::size_t i) -> std::optional<double> {
                 const auto& u = n.gpu_utilization[i];
@@ -271,20 +290,16 @@ void write_openmetrics(std::ostream& out, const RunResult& result,
                  [](const SeedRun& r, std::size_t i) { return r.series->pending_pods[i]; });
   cluster_family(out, w, result, "tidesim_running_jobs", "gauge", "Jobs making progress.",
                  [](const SeedRun& r, std::size_t i) { return r.series->running_jobs[i]; });
-  cluster_family(out, w, result, "tidesim_gpu_util_stddev", "gauge",
+  cluster_family(out, w, result, "tidesim_gpu_utilization_stddev_ratio", "gauge",
                  "Population std-dev across nodes of node GPU utilisation, 0..1.",
                  [](const SeedRun& r, std::size_t i) { return r.series->gpu_util_stddev[i]; });
-  cluster_family(out, w, result, "tidesim_lscs", "gauge",
+  cluster_family(out, w, result, "tidesim_lscs_ratio", "gauge",
                  "Trailing 5-min mean of the cross-node std-dev of GPU memory utilisation, 0..1.",
                  [](const SeedRun& r, std::size_t i) { return r.series->lscs[i]; });
-  // Cumulative counts are written as gauges: a counter family would need `_total` samples, which
-  // the text-format parser of `promtool check metrics` then reports as undocumented metrics.
-  count_family(out, w, result, "tidesim_oom_kills", "GPU OOM kills so far (cumulative).",
-               "oom_killed");
-  count_family(out, w, result, "tidesim_evictions", "Pod evictions so far (cumulative).",
-               "evicted");
-  count_family(out, w, result, "tidesim_restarts", "Pod restarts so far (cumulative).",
-               "restarted");
+  // Cumulative counts since the start of the run: counters.
+  count_family(out, w, result, "tidesim_oom_kills_total", "GPU OOM kills so far.", "oom_killed");
+  count_family(out, w, result, "tidesim_evictions_total", "Pod evictions so far.", "evicted");
+  count_family(out, w, result, "tidesim_restarts_total", "Pod restarts so far.", "restarted");
   out << "# EOF\n";
 }
 

@@ -7,6 +7,7 @@
 
 #include "sim/metrics/node_stats.hpp"
 #include "tools/lib/svg_chart.hpp"
+#include "tools/lib/svg_heatmap.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -52,7 +53,7 @@ const SeedRun* charted_run(const RunResult& result, const std::string& policy,
 }
 
 std::string comparison_html(const ComparisonTable& table) {
-  std::string out = "<table>\n<thead><tr><th>metric</th>";
+  std::string out = "<table>\n<thead><tr><th>metric</th><th>better</th>";
   for (const auto& p : table.policies) {
     out += "<th>" + xml_escape(p) + "</th>";
   }
@@ -66,6 +67,14 @@ std::string comparison_html(const ComparisonTable& table) {
   for (const auto& row : table.rows) {
     out += "<tr><td title=\"" + xml_escape(row.info ? std::string(row.info->description) : "") +
            "\">" + xml_escape(row.info ? std::string(row.info->label) : row.metric) + "</td>";
+    // Which way is an improvement (docs/metrics.md): lower, higher, or neither.
+    const std::string direction =
+        row.info ? std::string(metrics::to_string(row.info->direction)) : std::string("-");
+    out += "<td>" +
+           xml_escape(direction == "lower"    ? "lower ↓"
+                      : direction == "higher" ? "higher ↑"
+                                              : direction) +
+           "</td>";
     for (const auto& s : row.per_policy) {
       std::string text = "-";
       if (s) {
@@ -185,59 +194,66 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
   }
   const TimeUnit unit = time_unit_for(max_t);
   const std::string time_label = fmt::format("simulated time ({})", unit.name);
+  // One time axis, [0, the longest charted run], for every time chart.
+  const double axis_max = max_t > 0 ? max_t / unit.divisor : 1.0;
 
-  // Per-node GPU utilisation and memory per policy.
-  html += "<h2>Per-node GPU utilisation and memory</h2>\n";
+  // Per-node GPU utilisation and memory per policy: heatmaps (node x time) on the shared time
+  // axis, which stay readable with thousands of nodes.
+  html +=
+      "<h2>Per-node GPU utilisation and memory</h2>\n<p>One row per node (in the order of the "
+      "cluster), time averaged into columns; darker is higher. Every chart of a time series "
+      "shares one time axis.</p>\n";
   for (const auto& p : policies) {
     const auto* run = charted_run(result, p, options);
     if (!run) {
-      html += "<p>" + xml_escape(p) + ": no time series recorded.</p>\n";
+      html += "<p>" + xml_escape(p) + ": no node time series recorded.</p>\n";
       continue;
     }
-    std::vector<ChartSeries> util;
-    std::vector<ChartSeries> mem;
+    if (run->series->nodes.empty()) {
+      html += "<p>" + xml_escape(p) + ": only the cluster-level series were recorded.</p>\n";
+      continue;
+    }
+    std::vector<HeatmapRow> util;
+    std::vector<HeatmapRow> mem;
     for (const auto& n : run->series->nodes) {
-      // Node series are change points: each value holds until the next, drawn as steps.
-      ChartSeries u{n.node, {}, {}};
-      ChartSeries m{n.node, {}, {}};
-      const auto step_to = [](ChartSeries& c, double x, double y) {
-        if (!c.y.empty() && c.y.back() != y) {
-          c.x.push_back(x);
-          c.y.push_back(c.y.back());
-        }
-        c.x.push_back(x);
-        c.y.push_back(y);
-      };
+      // Node series are change points: each value holds until the next.
+      HeatmapRow u{n.node, {}, {}};
+      HeatmapRow m{n.node, {}, {}};
       for (std::size_t i = 0; i < n.t_s.size(); ++i) {
         NodeState state;
         state.gpu_utilization = n.gpu_utilization[i];
         state.gpu_memory_used = n.gpu_memory_used_bytes[i];
         state.gpu_memory_capacity = n.gpu_memory_capacity_bytes;
         const double x = n.t_s[i] / unit.divisor;
-        step_to(u, x, metrics::node_gpu_utilization(state).value_or(0.0));
-        if (const auto mu = metrics::node_gpu_memory_utilization(state)) {
-          step_to(m, x, *mu);
-        }
+        u.x.push_back(x);
+        u.value.push_back(metrics::node_gpu_utilization(state).value_or(0.0));
+        m.x.push_back(x);
+        m.value.push_back(metrics::node_gpu_memory_utilization(state).value_or(0.0));
       }
       util.push_back(std::move(u));
       mem.push_back(std::move(m));
     }
     const std::string suffix = fmt::format(" — {} (seed {})", p, run->seed);
-    html += image(line_chart_svg(util, ChartOptions{.title = "Node GPU utilisation" + suffix,
-                                                    .x_label = time_label,
-                                                    .y_label = "GPU utilisation (mean of cards)",
-                                                    .y_min = 0.0,
-                                                    .y_max = 1.0,
-                                                    .y_percent = true,
-                                                    .step = true}),
-                  "Node GPU utilisation over time, " + p);
-    html += image(line_chart_svg(mem, ChartOptions{.title = "Node GPU memory in use" + suffix,
-                                                   .x_label = time_label,
-                                                   .y_label = "GPU memory used / capacity",
-                                                   .y_min = 0.0,
-                                                   .y_percent = true,
-                                                   .step = true}),
-                  "Node GPU memory over time, " + p);
+    // The scale tops at the largest value rounded up to 10% (low loads stay visible).
+    const auto top = [](const std::vector<HeatmapRow>& rows) {
+      double most = 0.0;
+      for (const auto& r : rows) {
+        for (const double v : r.value) {
+          most = std::max(most, v);
+        }
+      }
+      return std::clamp(std::ceil(most * 10.0 - 1e-9) / 10.0, 0.1, 1.0);
+    };
+    HeatmapOptions h;
+    h.x_max = axis_max;
+    h.value_max = top(util);
+    h.chart = ChartOptions{.title = "Node GPU utilisation (mean of cards)" + suffix,
+                           .x_label = time_label,
+                           .width = 900};
+    html += image(heatmap_svg(util, h), "Node GPU utilisation over time, " + p);
+    h.chart.title = "Node GPU memory in use / capacity" + suffix;
+    h.value_max = top(mem);
+    html += image(heatmap_svg(mem, h), "Node GPU memory over time, " + p);
   }
 
   // Balance over time.
@@ -269,6 +285,8 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
                                                 .x_label = time_label,
                                                 .y_label = "std-dev of node GPU utilisation",
                                                 .y_min = 0.0,
+                                                .x_min = 0.0,
+                                                .x_max = axis_max,
                                                 .y_percent = true,
                                                 .step = true}),
                 "GPU utilisation std-dev across nodes over time");
@@ -277,6 +295,8 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
                                                   .x_label = time_label,
                                                   .y_label = "LSCS",
                                                   .y_min = 0.0,
+                                                  .x_min = 0.0,
+                                                  .x_max = axis_max,
                                                   .y_percent = true,
                                                   .step = true,
                                                   .rules = {{0.15, "alert 15%"}}}),
@@ -284,8 +304,9 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
 
   // Wait-time CDF over every seed.
   html +=
-      "<h2>Task wait</h2>\n<p>Share of submitted jobs bound within a given wait, all seeds "
-      "pooled; jobs never bound keep the curve below 100%.</p>\n";
+      "<h2>Task wait and job completion time</h2>\n<p>Share of submitted jobs bound within a "
+      "given wait (and that succeeded within a given time), all seeds pooled, policies "
+      "overlaid; jobs never bound (or never finished) keep a curve below 100%.</p>\n";
   std::vector<ChartSeries> cdf;
   double max_wait = 0.0;
   for (const auto& p : policies) {
@@ -316,6 +337,37 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
                                                  .y_percent = true,
                                                  .step = true}),
                 "Wait-time CDF");
+  // Job completion time, overlaid the same way: share of submitted jobs that succeeded within a
+  // given time from submission.
+  std::vector<ChartSeries> jct;
+  for (const auto& p : policies) {
+    std::vector<double> times;
+    std::size_t jobs = 0;
+    for (const auto* run : result.runs_of(p)) {
+      for (const auto& j : run->jobs) {
+        ++jobs;
+        if (j.state == "succeeded" && j.finish_s) {
+          times.push_back(*j.finish_s - j.submit_s);
+        }
+      }
+    }
+    std::sort(times.begin(), times.end());
+    ChartSeries c{p, {0.0}, {0.0}};
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      c.x.push_back(times[i] / unit.divisor);
+      c.y.push_back(static_cast<double>(i + 1) / static_cast<double>(jobs));
+    }
+    jct.push_back(std::move(c));
+  }
+  html += image(line_chart_svg(jct, ChartOptions{.title = "Job completion time CDF (submit -> "
+                                                          "success)",
+                                                 .x_label = fmt::format("JCT ({})", unit.name),
+                                                 .y_label = "share of jobs",
+                                                 .y_min = 0.0,
+                                                 .y_max = 1.0,
+                                                 .y_percent = true,
+                                                 .step = true}),
+                "Job completion time CDF");
 
   // Event timeline.
   html += "<h2>OOM kills, evictions, restarts, fallbacks</h2>\n";
@@ -339,7 +391,7 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
           .tooltip = fmt::format("{} {} {} {} at {:.0f} s", e.kind, e.job, e.pod, e.node, e.t_s)});
     }
   }
-  html += image(timeline_svg(rows, markers, max_t / unit.divisor,
+  html += image(timeline_svg(rows, markers, axis_max,
                              ChartOptions{.title = "Events (one seed per policy)",
                                           .x_label = time_label,
                                           .height = 80 + 50 * static_cast<int>(rows.size())}),
@@ -371,20 +423,24 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     if (!run) {
       continue;
     }
-    std::vector<ChartSeries> idx;
-    for (const auto& n : run->series->nodes) {
-      idx.push_back(ChartSeries{n.node, scaled(n.t_s, unit), n.nvlink_competition_index});
+    if (run->series->nodes.empty()) {
+      continue;
     }
-    html +=
-        image(line_chart_svg(idx, ChartOptions{.title = fmt::format("NVLink competition index — {} "
-                                                                    "(seed {})",
-                                                                    p, run->seed),
-                                               .x_label = time_label,
-                                               .y_label = "NVLink tasks / (GPUs x 2)",
-                                               .y_min = 0.0,
-                                               .step = true,
-                                               .rules = {{0.6, "filter limit 0.6"}}}),
-              "NVLink competition index over time, " + p);
+    // A heatmap too (one row per node), on a fixed 0..1 scale: the four darkest levels are at or
+    // above the load-aware filter's 0.6 limit.
+    std::vector<HeatmapRow> idx;
+    for (const auto& n : run->series->nodes) {
+      idx.push_back(HeatmapRow{n.node, scaled(n.t_s, unit), n.nvlink_competition_index});
+    }
+    HeatmapOptions h;
+    h.x_max = axis_max;
+    h.chart = ChartOptions{.title = fmt::format("NVLink competition index — {} (seed {}); the "
+                                                "four darkest levels: at or above the filter's "
+                                                "0.6 limit",
+                                                p, run->seed),
+                           .x_label = time_label,
+                           .width = 900};
+    html += image(heatmap_svg(idx, h), "NVLink competition index over time, " + p);
   }
   html += "<p>Generated by tidesim " + xml_escape(meta.tidesim_version) + ".</p>\n";
   html += "</body>\n</html>\n";

@@ -694,6 +694,13 @@ void Recorder::on_sample(const ClusterSample& sample) {
   if (!options_.record_series) {
     return;
   }
+  if (options_.series_step > Duration::zero()) {
+    if (sample.at < next_kept_) {
+      return;
+    }
+    const Duration step = options_.series_step;
+    next_kept_ = TimePoint((sample.at.time_since_epoch() / step + 1) * step);
+  }
   const double t = to_seconds(sample.at);
   series_.t_s.push_back(t);
   series_.pending_pods.push_back(sample.pending_pods);
@@ -703,14 +710,24 @@ void Recorder::on_sample(const ClusterSample& sample) {
   const auto& lscs = collectors_.lscs().series();
   const auto l = lscs.empty() ? std::nullopt : lscs.back().second;
   series_.lscs.push_back(l ? std::optional<double>(round6(*l)) : std::nullopt);
-  for (const auto& node : sample.nodes) {
-    auto [it, inserted] = node_index_.try_emplace(node.name, series_.nodes.size());
-    if (inserted) {
-      NodeSeries fresh;
-      fresh.node = node.name;
-      series_.nodes.push_back(std::move(fresh));
+  if (!options_.node_series) {
+    return;
+  }
+  for (std::size_t k = 0; k < sample.nodes.size(); ++k) {
+    const NodeState& node = sample.nodes[k];
+    // Samples list the nodes in one order, so the node is nearly always at its own position:
+    // one name comparison instead of a lookup by name per node and sample.
+    std::size_t index = k;
+    if (k >= series_.nodes.size() || series_.nodes[k].node != node.name) {
+      auto [it, inserted] = node_index_.try_emplace(node.name, series_.nodes.size());
+      if (inserted) {
+        NodeSeries fresh;
+        fresh.node = node.name;
+        series_.nodes.push_back(std::move(fresh));
+      }
+      index = it->second;
     }
-    NodeSeries& n = series_.nodes[it->second];
+    NodeSeries& n = series_.nodes[index];
     n.gpu_memory_capacity_bytes = node.gpu_memory_capacity;
     row_util_.clear();
     for (const double u : node.gpu_utilization) {

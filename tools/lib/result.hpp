@@ -177,6 +177,11 @@ void save_result(const RunResult& result, const std::string& path);
 struct RecorderOptions {
   /// Record the cluster and node time series (large: consider recording them for one seed).
   bool record_series = true;
+  /// With record_series: also every node's and card's series (false: the cluster-level ones).
+  bool node_series = true;
+  /// With record_series: keep the first sample at or after each multiple of this step (zero:
+  /// every sample). Metrics always see every sample.
+  Duration series_step{0};
   metrics::StandardCollectorOptions collectors;
 };
 
@@ -217,6 +222,7 @@ class Recorder {
   std::vector<double> row_util_;  // reused per node and sample
   std::vector<double> row_nvlink_;
   std::map<std::string, std::size_t, std::less<>> node_index_;
+  TimePoint next_kept_{};  // with a series step: the next sample time kept
 };
 
 }  // namespace tidesim::app

@@ -184,6 +184,8 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
   }
   y0 = o.y_min.value_or(std::min(0.0, y0));
   y1 = o.y_max.value_or(y1 > y0 ? y1 * 1.05 : y0 + 1.0);
+  x0 = o.x_min.value_or(x0);
+  x1 = o.x_max.value_or(x1);
   if (x1 <= x0) {
     x1 = x0 + 1.0;
   }
@@ -310,19 +312,25 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
   for (std::size_t i = 0; i < categories.size(); ++i) {
     const double cx = f.px0 + slot * (static_cast<double>(i) + 0.5);
     const double top = f.sy(values[i]);
+    const bool has_error = i < error_half.size() && error_half[i].has_value();
+    // The value is printed above the bar, or above its error bar.
+    const double label_y = (has_error ? f.sy(values[i] + *error_half[i]) : top) - 6;
     s += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n"
         "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
         cx - slot * 0.3, top, slot * 0.6, f.py1 - top, chart_color(i), cx, f.py1 + 18,
-        xml_escape(categories[i]), cx, top - 6,
+        xml_escape(categories[i]), cx, label_y,
         o.y_percent ? fmt::format("{:.1f}%", values[i] * 100.0) : fmt::format("{:.3g}", values[i]));
-    if (i < error_half.size() && error_half[i]) {
+    if (has_error) {
       const double hi = f.sy(values[i] + *error_half[i]);
       const double lo = f.sy(std::max(f.y0, values[i] - *error_half[i]));
+      // Centred on the bar (cx), with caps a third of the bar wide.
       s += fmt::format(
-          "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n",
-          cx + slot * 0.2, hi, lo);
+          "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n"
+          "<line x1=\"{3:.1f}\" y1=\"{1:.1f}\" x2=\"{4:.1f}\" y2=\"{1:.1f}\" stroke=\"#000\"/>\n"
+          "<line x1=\"{3:.1f}\" y1=\"{2:.1f}\" x2=\"{4:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n",
+          cx, hi, lo, cx - slot * 0.1, cx + slot * 0.1);
     }
   }
   return s + "</svg>\n";

@@ -29,6 +29,9 @@ struct ChartOptions {
   int height = 280;
   std::optional<double> y_min{};
   std::optional<double> y_max{};
+  /// The x range (default: the data's); charts that share a time axis give the same.
+  std::optional<double> x_min{};
+  std::optional<double> x_max{};
   /// Draw y values as percentages (values are shares in [0, 1]).
   bool y_percent = false;
   /// Draw each series as a step function (value holds until the next x).
@@ -55,7 +58,8 @@ std::string timeline_svg(const std::vector<std::string>& rows,
                          const std::vector<TimelineMarker>& markers, double x_max,
                          const ChartOptions& options);
 
-/// A vertical bar per category with its value printed above; optional error bars (+- half).
+/// A vertical bar per category with its value printed above; optional error bars (+- half),
+/// centred on their bar, with caps.
 std::string bar_chart_svg(const std::vector<std::string>& categories,
                           const std::vector<double>& values,
                           const std::vector<std::optional<double>>& error_half,

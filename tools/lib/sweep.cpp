@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 
 #include "sim/engine/error.hpp"
 #include "sim/engine/parallel.hpp"
@@ -74,7 +76,7 @@ Shard parse_shard(const std::string& text, const std::string& field) {
   return s;
 }
 
-std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell,
+std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell, RunMeter* meter,
                                   const std::atomic<bool>* interrupt) {
   const Scenario& s = plan.scenarios[cell.variant];
   const Workload jobs = make_jobs(s, cell.seed);
@@ -83,7 +85,16 @@ std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell,
   Recorder recorder(cell.label, cell.seed, options);
   RunSignals signals;
   recorder.attach(signals);
-  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals, interrupt);
+  std::optional<RunProbe> probe;
+  if (meter != nullptr) {
+    probe.emplace(*meter, jobs.jobs.size(), to_seconds(TimePoint(s.run.until)));
+    probe->attach(signals);
+  }
+  const RunSummary summary = run_policy(s, jobs, cell.policy, cell.seed, signals, interrupt,
+                                        meter != nullptr ? &meter->events : nullptr);
+  if (probe) {
+    probe->finish();
+  }
   if (summary.interrupted) {
     return std::nullopt;
   }
@@ -143,9 +154,16 @@ void save_result_atomically(const RunResult& result, const std::string& path) {
   fs::rename(tmp, target);
 }
 
+std::size_t cells_to_run(const SweepPlan& plan, const std::string& dir, Shard shard) {
+  std::size_t n = 0;
+  for (const auto& cell : plan.cells) {
+    n += cell.index % shard.count == shard.index && !cell_done(plan, cell, dir);
+  }
+  return n;
+}
+
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
-                        const std::function<void(std::size_t, std::size_t)>& on_done,
-                        const std::atomic<bool>* interrupt) {
+                        RunMeter* meter, const std::atomic<bool>* interrupt) {
   std::vector<const SweepCell*> todo;
   SweepProgress progress;
   for (const auto& cell : plan.cells) {
@@ -158,25 +176,20 @@ SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard sha
       todo.push_back(&cell);
     }
   }
-  std::size_t done = 0;
+  std::atomic<std::size_t> done{0};
   std::atomic<std::size_t> cut{0};
-  std::mutex mutex;
   parallel_for(todo.size(), threads, [&](std::size_t k) {
     if (interrupt != nullptr && interrupt->load()) {
       ++cut;  // no cell starts after the deadline
       return;
     }
-    const auto result = run_cell(plan, *todo[k], interrupt);
+    const auto result = run_cell(plan, *todo[k], meter, interrupt);
     if (!result) {
       ++cut;
       return;
     }
     save_result_atomically(*result, cell_result_path(dir, *todo[k]));
-    const std::lock_guard lock(mutex);
     ++done;
-    if (on_done) {
-      on_done(done, todo.size());
-    }
   });
   progress.ran = done;
   progress.cut = cut;

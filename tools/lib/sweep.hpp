@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/lib/progress.hpp"
 #include "tools/lib/result.hpp"
 #include "tools/lib/sweep_spec.hpp"
 
@@ -29,8 +30,10 @@ Shard parse_shard(const std::string& text, const std::string& field = "--shard")
 
 /// The result of one cell, as a run of one policy and seed would give (without time series);
 /// its provenance records the cell (its index, label and the command that reproduces it).
-/// nullopt when `interrupt` (a --timeout) was raised and cut the run.
+/// `meter`, when given, follows the run for a progress line (tools/lib/progress.hpp). nullopt
+/// when `interrupt` (a --timeout) was raised and cut the run.
 std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell,
+                                  RunMeter* meter = nullptr,
                                   const std::atomic<bool>* interrupt = nullptr);
 
 /// The folder of `cell`'s result under `dir`, and the file.
@@ -49,14 +52,16 @@ struct SweepProgress {
   std::size_t cut = 0;
 };
 
+/// How many cells of `shard` are not done yet under `dir`.
+std::size_t cells_to_run(const SweepPlan& plan, const std::string& dir, Shard shard);
+
 /// Runs the cells of `shard` that are not done yet on `threads` threads, writing each one's result
-/// as it finishes. `on_done(done, total)` is called after each (under a lock). The first error
-/// stops the work and is rethrown. Once `interrupt` is raised (a --timeout), running cells stop
-/// between events and no further cell starts; those cells are counted as cut and can be run by
-/// the next call.
+/// as it finishes; `meter`, when given, follows them for a progress line. The first error stops
+/// the work and is rethrown. Once `interrupt` is raised (a --timeout), running cells stop between
+/// events and no further cell starts; those cells are counted as cut and can be run by the next
+/// call.
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
-                        const std::function<void(std::size_t, std::size_t)>& on_done = {},
-                        const std::atomic<bool>* interrupt = nullptr);
+                        RunMeter* meter = nullptr, const std::atomic<bool>* interrupt = nullptr);
 
 /// The cells whose results are not stored under `dir`.
 std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::string& dir);

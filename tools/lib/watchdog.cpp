@@ -4,16 +4,28 @@
 
 namespace tidesim::app {
 
-Watchdog::Watchdog(std::optional<Duration> timeout) : timeout_(timeout) {
+Watchdog::Watchdog(std::optional<Duration> timeout, bool start_now) : timeout_(timeout) {
+  if (start_now) {
+    start();
+  }
+}
+
+void Watchdog::start() {
   if (!timeout_) {
     return;
   }
-  thread_ = std::thread([this] {
-    std::unique_lock lock(mutex_);
-    if (!wake_.wait_for(lock, std::chrono::microseconds(timeout_->count()),
-                        [this] { return stopped_; })) {
-      expired_ = true;
+  std::call_once(started_, [this] {
+    const std::lock_guard lock(mutex_);
+    if (stopped_) {
+      return;
     }
+    thread_ = std::thread([this] {
+      std::unique_lock wait_lock(mutex_);
+      if (!wake_.wait_for(wait_lock, std::chrono::microseconds(timeout_->count()),
+                          [this] { return stopped_; })) {
+        expired_ = true;
+      }
+    });
   });
 }
 
@@ -22,15 +34,14 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::stop() {
-  if (!thread_.joinable()) {
-    return;
-  }
   {
     const std::lock_guard lock(mutex_);
     stopped_ = true;
   }
   wake_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) {
+    thread_.join();
+  }
 }
 
 }  // namespace tidesim::app

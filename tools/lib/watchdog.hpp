@@ -15,8 +15,9 @@ namespace tidesim::app {
 
 class Watchdog {
  public:
-  /// Starts the clock; without a timeout the flag never rises.
-  explicit Watchdog(std::optional<Duration> timeout);
+  /// Starts the clock now, or with `start_now` false at the first start(); without a timeout the
+  /// flag never rises.
+  explicit Watchdog(std::optional<Duration> timeout, bool start_now = true);
   /// Stops the watchdog (as stop()).
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
@@ -28,6 +29,10 @@ class Watchdog {
   bool expired() const { return expired_.load(); }
   /// The timeout it was started with.
   const std::optional<Duration>& timeout() const { return timeout_; }
+  /// Starts the clock if it has not started (thread-safe; later calls do nothing). `run` starts it
+  /// after the first run has checked the flag, so a deadline shorter than a run always cuts that
+  /// run rather than leaving no run started, whatever the threads' scheduling.
+  void start();
   /// Ends the watch: the flag no longer rises. Idempotent.
   void stop();
 
@@ -37,6 +42,7 @@ class Watchdog {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopped_ = false;
+  std::once_flag started_;
   std::thread thread_;
 };
 

@@ -1,0 +1,43 @@
+# `cmake --install BUILD [--prefix DIR]`: tidesim's libraries, their headers, the CLI and a CMake
+# package, so that a plugin builds out of tree (docs/writing-a-policy.md, "Out of tree"):
+#
+#   find_package(tidesim REQUIRED)
+#   add_executable(my-tidesim my_plugin.cpp)
+#   target_link_libraries(my-tidesim PRIVATE tidesim::cli_main)
+#
+# Layout under the prefix: bin/tidesim; lib/libtidesim_*.a; include/tidesim/<folder>/*.hpp (headers
+# keep their path from the repository root, as the sources include them);
+# lib/cmake/tidesim/ (the package: tidesimConfig.cmake, its version file and the targets).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(tidesim_libraries tidesim_engine tidesim_api tidesim_topologies tidesim_workloads
+    tidesim_policies tidesim_metrics tidesim_prediction tidesim_sim tidesim_app tidesim_cli
+    tidesim_cli_main)
+foreach(target IN LISTS tidesim_libraries)
+  string(REGEX REPLACE "^tidesim_" "" export_name ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
+endforeach()
+# The static libraries name the warnings target as a link-only dependency: it is exported too.
+install(TARGETS ${tidesim_libraries} tidesim_warnings EXPORT tidesimTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS tidesim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+foreach(folder sim topologies workloads policies tools/lib tools/cli)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION include/tidesim/${folder}
+          FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+install(FILES ${CMAKE_BINARY_DIR}/generated/tidesim/version.hpp DESTINATION include/tidesim/tidesim)
+
+set(TIDESIM_PACKAGE_WITH_MPI OFF)
+if(MPI_CXX_FOUND)
+  set(TIDESIM_PACKAGE_WITH_MPI ON)
+endif()
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tidesimConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/generated/tidesimConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tidesim)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/generated/tidesimConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(EXPORT tidesimTargets NAMESPACE tidesim:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tidesim)
+install(FILES ${CMAKE_BINARY_DIR}/generated/tidesimConfig.cmake
+              ${CMAKE_BINARY_DIR}/generated/tidesimConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tidesim)

@@ -1,0 +1,44 @@
+// FewestPods: a Score plugin that prefers nodes with fewer bound pods (it spreads jobs out).
+// Args: maxPods (default 10): a node with this many pods or more scores 0.
+//
+// Built out of tree against an installed tidesim (CMakeLists.txt beside this file), it registers
+// itself: no tidesim file names it (docs/writing-a-policy.md).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "policies/registry.hpp"
+
+namespace {
+
+using namespace tidesim;
+using namespace tidesim::policies;
+
+class FewestPods final : public ScorePlugin {
+ public:
+  explicit FewestPods(std::int64_t max_pods) : max_pods_(max_pods) {}
+  std::string_view name() const override { return "FewestPods"; }
+  // 100 on an empty node, 0 from maxPods pods on; integer arithmetic, as Kubernetes scores are.
+  std::int64_t score(CycleContext& ctx, const PodSpec& /*pod*/, int node_index) override {
+    const auto pods = static_cast<std::int64_t>(ctx.cluster.nodes[node_index].pods.size());
+    return kMaxNodeScore * (max_pods_ - std::min(pods, max_pods_)) / max_pods_;
+  }
+
+ private:
+  std::int64_t max_pods_;
+};
+static_assert(Implements<FewestPods, ScorePlugin>);
+
+std::unique_ptr<Plugin> make_fewest_pods(const PluginArgs& args) {
+  Fields f = args_fields(args);  // strict: an unknown arg is an error naming it
+  const auto max_pods = f.integer("maxPods", 10, 1, 1000);
+  f.finish();
+  return std::make_unique<FewestPods>(max_pods);
+}
+
+// Self-registration: before main(), FewestPods joins every registry tidesim builds, so a
+// KubeSchedulerConfiguration enables it by name.
+const PluginRegistrar kRegistrar{"FewestPods", {make_fewest_pods}};
+
+}  // namespace

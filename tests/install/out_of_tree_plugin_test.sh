@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs tidesim (cmake --install) into a prefix inside the build folder, builds
+# examples/out-of-tree-plugin against the installed package (find_package(tidesim)), and runs the
+# plugin program: the stock CLI does not know FewestPods, the plugin program does.
+# Usage: out_of_tree_plugin_test.sh CMAKE GENERATOR BUILD_DIR WORK_DIR [CMAKE_ARG...] (from the
+# repository root); the CMAKE_ARGs go to the example's configure (its compiler, sanitizer flags).
+set -euo pipefail
+cmake="$1" generator="$2" build="$3" work="$4"
+shift 4
+rm -rf "$work"
+mkdir -p "$work"
+step() {  # runs a step quietly; on failure prints its log
+  local name="$1"
+  shift
+  if ! "$@" >"$work/$name.log" 2>&1; then
+    echo "out_of_tree_plugin: $name failed: $*" >&2
+    cat "$work/$name.log" >&2
+    exit 1
+  fi
+}
+step install "$cmake" --install "$build" --prefix "$work/prefix"
+step configure "$cmake" -S examples/out-of-tree-plugin -B "$work/build" -G "$generator" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" "$@"
+step build "$cmake" --build "$work/build" -j 2
+plugin="$work/build/tidesim-fewest-pods"
+config=examples/out-of-tree-plugin/fewest-pods.yaml
+
+# The installed CLI runs, and does not know the plugin (exit 2 naming it).
+"$work/prefix/bin/tidesim" --version
+if "$work/prefix/bin/tidesim" validate "$config" >"$work/stock.log" 2>&1; then
+  echo "out_of_tree_plugin: the stock tidesim accepted $config" >&2
+  exit 1
+fi
+grep -q "FewestPods" "$work/stock.log"
+
+# The plugin program knows it: validate, explain (its score on each node) and run.
+step validate "$plugin" validate "$config"
+step explain "$plugin" explain scenarios/explain/three-nodes.yaml -s "$config"
+grep -q "FewestPods" "$work/explain.log" || { cat "$work/explain.log" >&2; exit 1; }
+step run "$plugin" run tests/tools/data/two_rings.yaml --policy default-k8s \
+  --policy fewest="$config" --format csv --quiet
+grep -q "fewest" "$work/run.log" || { cat "$work/run.log" >&2; exit 1; }
+echo "out_of_tree_plugin: ok"

@@ -1,0 +1,47 @@
+// Self-registration of plugins (policies/registry.hpp, PluginRegistrar): the out-of-tree example
+// plugin (examples/out-of-tree-plugin/fewest_pods.cpp, compiled into this program) joins the
+// default registry, a config enables it by name, and it decides between two nodes that only it
+// tells apart. Its own program, so that no other test sees the extra plugin.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "policies/config.hpp"
+#include "policies/registry.hpp"
+#include "policies/scheduler.hpp"
+#include "tests/policies/test_cluster.hpp"
+
+namespace tidesim::policies {
+namespace {
+
+TEST(PluginRegistrar, TheExamplePluginIsInTheDefaultRegistry) {
+  EXPECT_TRUE(registered_plugins().contains("FewestPods"));
+  const Registry r = builtin_registry();
+  EXPECT_TRUE(r.contains("FewestPods"));
+  EXPECT_TRUE(r.contains("NodeResourcesFit"));  // the built-ins are still there
+}
+
+TEST(PluginRegistrar, ANameRegisteredTwiceIsRefused) {
+  EXPECT_THROW(PluginRegistrar("FewestPods", {registered_plugins().at("FewestPods").factory}),
+               std::logic_error);
+}
+
+TEST(PluginRegistrar, AConfigEnablesItByName) {
+  const SchedulerConfig config =
+      load_scheduler_config_file("examples/out-of-tree-plugin/fewest-pods.yaml");
+  Scheduler scheduler(config, config.profiles.front(), 1);  // the default registry
+
+  ClusterView cluster;
+  cluster.nodes.push_back(testing::make_node("busy", 8000, 64LL << 30, 4));
+  cluster.nodes.push_back(testing::make_node("idle", 8000, 64LL << 30, 4));
+  cluster.nodes[0].pods.push_back(testing::make_pod("old", 100, 1 << 20));
+
+  // Alike but for the bound pod: FewestPods gives "busy" 100 x (8 - 1) / 8 = 87 and "idle" 100.
+  const auto pod = testing::make_pod("new", 100, 1 << 20);
+  const ScheduleResult r = scheduler.schedule_one(*pod, cluster, nullptr, TimePoint{});
+  ASSERT_TRUE(r.node) << r.reason;
+  EXPECT_EQ(cluster.nodes[*r.node].node.name, "idle");
+}
+
+}  // namespace
+}  // namespace tidesim::policies
