@@ -140,6 +140,9 @@ class Plugin {
   /// True for a plugin that reads node metrics (CycleContext::metrics). A run builds and drives
   /// the telemetry pipeline only for a profile with such a plugin.
   virtual bool reads_metrics() const { return false; }
+  /// True when the plugin judges forecasts of node metrics (MetricsSource::forecast), which only a
+  /// scenario with a prediction: section provides (docs/prediction.md).
+  virtual bool reads_forecasts() const { return false; }
   /// True for a plugin that wants to see the run's whole workload before the first cycle (FGD's
   /// typical pods): the run calls observe_workload() with every pod it will submit.
   virtual bool wants_workload() const { return false; }

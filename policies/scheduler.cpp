@@ -638,6 +638,11 @@ bool Scheduler::reads_metrics() const {
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_metrics(); });
 }
 
+bool Scheduler::reads_forecasts() const {
+  return std::any_of(owned_.begin(), owned_.end(),
+                     [](const std::unique_ptr<Plugin>& p) { return p->reads_forecasts(); });
+}
+
 void Scheduler::observe_workload(std::span<const PodSpec> pods) {
   for (const auto& p : owned_) {
     if (p->wants_workload()) {

@@ -136,6 +136,8 @@ class Scheduler final : public FilterRunner {
 
   /// True when a plugin of the profile reads node metrics (Plugin::reads_metrics()).
   bool reads_metrics() const;
+  /// True when a plugin of the profile judges forecasts (Plugin::reads_forecasts()).
+  bool reads_forecasts() const;
   /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
   void observe_workload(std::span<const PodSpec> pods);
   /// The card choice of the last cycle when it placed `pod` on `node`; null otherwise.

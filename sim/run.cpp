@@ -311,7 +311,15 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
     }
   }
   for (const auto& p : scenario.policies) {
-    (void)policies::make_scheduler(p.scheduler, 1);
+    const auto scheduler = policies::make_scheduler(p.scheduler, 1);
+    if (scheduler->reads_forecasts() && !scenario.prediction.enabled) {
+      // Without forecasts a predictLoad plugin would judge the last sample: a silent default.
+      throw InputError(
+          SourceLocation{scenario.path, 0, 0}, "policies",
+          "policy '" + p.name +
+              "' judges predicted load (predictLoad: true), which needs the scenario's "
+              "prediction: section (docs/prediction.md)");
+    }
   }
   // The GPU models of the cluster (the reference GPU that converts run times is one of them),
   // each with the largest card it has here.

@@ -405,6 +405,7 @@ class LoadAwareFilter final : public FilterPlugin {
   explicit LoadAwareFilter(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
   std::string_view name() const override { return "LoadAwareFilter"; }
   bool reads_metrics() const override { return true; }
+  bool reads_forecasts() const override { return args_.predict_load; }
 
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     if (cycle_ != ctx.cycle) {
@@ -462,6 +463,7 @@ class LoadAwareScorer final : public ScorePlugin {
   explicit LoadAwareScorer(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
   std::string_view name() const override { return "LoadAwareScorer"; }
   bool reads_metrics() const override { return true; }
+  bool reads_forecasts() const override { return args_.predict_load; }
 
   std::int64_t score(CycleContext& ctx, const PodSpec&, int node_index) override {
     if (cycle_ != ctx.cycle) {

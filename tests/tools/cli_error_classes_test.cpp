@@ -143,6 +143,16 @@ TEST_F(ErrorClasses, TraceNotUtf8OrADirectory) {
   expect_input_error("trace stats " + dir_, dir_ + ": cannot open file: it is a directory");
 }
 
+// A predictLoad policy where no forecast exists would judge the last sample without saying so:
+// refused, naming the policy.
+TEST_F(ErrorClasses, PredictiveProfileWithoutAPredictionSection) {
+  const std::string m =
+      "tests/tools/data/solo.yaml: policies: policy 'load-aware-predictive' judges predicted load "
+      "(predictLoad: true), which needs the scenario's prediction: section (docs/prediction.md)";
+  expect_input_error(
+      "run tests/tools/data/solo.yaml --policy scenarios/schedulers/load-aware-predictive.yaml", m);
+}
+
 // Result files (report, check): JSON of the wrong shape names the JSON path of the field and
 // the place of the value (of the object that lacks a missing field).
 TEST_F(ErrorClasses, ResultOfTheWrongShape) {
