@@ -76,6 +76,23 @@ std::string known_names(const Registry& r) {
   return out;
 }
 
+// A cycle context with every field set (a scheduling cycle, the dry runs of PostFilter and the
+// Permit call).
+CycleContext bare_context(const ClusterView& view, TimePoint now, std::uint64_t cycle,
+                          const PodGroupStatus* group = nullptr) {
+  return CycleContext{.cluster = view,
+                      .metrics = nullptr,
+                      .now = now,
+                      .cycle = cycle,
+                      .latency = {},
+                      .fallback_stage = 0,
+                      .fallback_decided = false,
+                      .node_selector_pin = {},
+                      .alerts = {},
+                      .shared = {},
+                      .pod_group = group};
+}
+
 }  // namespace
 
 Scheduler::~Scheduler() = default;
@@ -282,17 +299,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
                                        const MetricsSource* metrics, TimePoint now,
                                        const PodGroupStatus* group, std::optional<int> nominated) {
   ScheduleResult result;
-  CycleContext ctx{.cluster = cluster,
-                   .metrics = metrics,
-                   .now = now,
-                   .cycle = ++cycle_,
-                   .latency = {},
-                   .fallback_stage = 0,
-                   .fallback_decided = false,
-                   .node_selector_pin = {},
-                   .alerts = {},
-                   .shared = {},
-                   .pod_group = group};
+  CycleContext ctx = bare_context(cluster, now, ++cycle_, group);
+  ctx.metrics = metrics;
   const int n = static_cast<int>(cluster.nodes.size());
   hint_ = CardHint{};
   const auto finish = [&](ScheduleResult& r) -> ScheduleResult& {
@@ -654,26 +662,6 @@ void Scheduler::observe_workload(std::span<const PodSpec> pods) {
 const CardHint* Scheduler::card_hint(const std::string& pod, int node) const {
   return hint_.node == node && hint_.pod == pod && !hint_.cards.empty() ? &hint_ : nullptr;
 }
-
-namespace {
-
-// A cycle context with every field set (the dry runs of PostFilter and the Permit call).
-CycleContext bare_context(const ClusterView& view, TimePoint now, std::uint64_t cycle,
-                          const PodGroupStatus* group = nullptr) {
-  return CycleContext{.cluster = view,
-                      .metrics = nullptr,
-                      .now = now,
-                      .cycle = cycle,
-                      .latency = {},
-                      .fallback_stage = 0,
-                      .fallback_decided = false,
-                      .node_selector_pin = {},
-                      .alerts = {},
-                      .shared = {},
-                      .pod_group = group};
-}
-
-}  // namespace
 
 bool Scheduler::passes_filters(CycleContext& ctx, const PodSpec& pod, int node) {
   for (std::size_t fk = 0; fk < filter_.size(); ++fk) {
