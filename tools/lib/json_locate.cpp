@@ -73,6 +73,17 @@ class Scanner {
       }
     } while (depth > 0);
   }
+  // At an object member's or array element's value: past it and the ',' after it; false at the
+  // container's end (or broken text).
+  bool next_item() {
+    skip_value();
+    skip_space();
+    if (!at(',')) {
+      return false;
+    }
+    ++pos_;
+    return true;
+  }
   // At '{': moves to the value of member `key` and returns true, or returns false.
   bool member(const std::string& key) {
     ++pos_;
@@ -91,12 +102,9 @@ class Scanner {
       if (name == key) {
         return true;
       }
-      skip_value();
-      skip_space();
-      if (!at(',')) {
+      if (!next_item()) {
         return false;
       }
-      ++pos_;
     }
   }
   // At '[': moves to element `index` and returns true, or returns false.
@@ -110,12 +118,9 @@ class Scanner {
       if (i == index) {
         return true;
       }
-      skip_value();
-      skip_space();
-      if (!at(',')) {
+      if (!next_item()) {
         return false;
       }
-      ++pos_;
     }
   }
 
