@@ -270,6 +270,25 @@ void Execution::update_rate(int j) {
   c.allreduce_bandwidth =
       job.ring ? run_.fluid.rate(*job.ring) : std::numeric_limits<double>::infinity();
   job.step = workloads::step_time(*job.profile, c);
+  if (job.spec->measured) {
+    // A measured step time per placement (workloads/pollux.hpp: it includes the gradient sync),
+    // slowed by the job's compute share.
+    std::vector<int> nodes;
+    std::vector<int> gpus_per_node;
+    for (const int p : job.pods) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+      const auto it = std::find(nodes.begin(), nodes.end(), pod.node);
+      if (it == nodes.end()) {
+        nodes.push_back(pod.node);
+        gpus_per_node.push_back(static_cast<int>(pod.cards.size()));
+      } else {
+        gpus_per_node[static_cast<std::size_t>(it - nodes.begin())] +=
+            static_cast<int>(pod.cards.size());
+      }
+    }
+    job.step.seconds = job.spec->measured->step_seconds(gpus_per_node) / c.compute_share;
+    job.step.gpu_utilization = c.compute_share;
+  }
   job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);
   const double remaining = static_cast<double>(job.spec->steps) - job.done;

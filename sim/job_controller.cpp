@@ -78,6 +78,9 @@ void JobController::on_finished(int j) {
   run_.set_phase(j, JobPhase::kSucceeded);
   run_.signals.job.emit(run_.event(JobEventKind::kSucceeded, j));
   delete_pods(j, execution_->stop(j, false));
+  if (on_ended_) {
+    on_ended_(j);
+  }
   terminal();
 }
 
@@ -140,6 +143,9 @@ void JobController::end_attempt(int j, bool counted) {
   if (counted && workloads::backoff_exhausted(job.failures, job.spec->backoff_limit)) {
     fail(j);
     delete_pods(j, std::move(touched));
+    if (on_ended_) {
+      on_ended_(j);
+    }
     terminal();
     return;
   }

@@ -65,6 +65,9 @@ class JobController final : public ExecutionListener {
   /// Called with a job's index each time its pods are about to be created (each attempt), so the
   /// run can declare the job's PodGroup to the scheduling loop first.
   void set_on_new_pods(std::function<void(int)> hook) { on_new_pods_ = std::move(hook); }
+  /// Called with a job's index when it ends (succeeded, or failed past backoffLimit), after its
+  /// pods are deleted: the admission layer (sim/admission.hpp) frees its GPUs.
+  void set_on_ended(std::function<void(int)> hook) { on_ended_ = std::move(hook); }
 
   /// Jobs that have not ended.
   int unfinished() const { return unfinished_; }
@@ -88,6 +91,7 @@ class JobController final : public ExecutionListener {
   std::function<void()> all_done_;
   Execution* execution_ = nullptr;
   std::function<void(int)> on_new_pods_;
+  std::function<void(int)> on_ended_;
   int unfinished_ = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include "policies/scheduler.hpp"
 #include "policies/scheduling_loop.hpp"
+#include "sim/admission.hpp"
 #include "sim/api/pod_traits.hpp"
 #include "sim/cluster.hpp"
 #include "sim/engine/checked.hpp"
@@ -71,7 +72,14 @@ class Run final : public policies::BindTarget {
              {},
              reference_gpu(scenario)},
         controller_(
-            ctx_, [this](std::shared_ptr<const PodSpec> pod) { loop_->add(std::move(pod)); },
+            ctx_,
+            [this](std::shared_ptr<const PodSpec> pod) {
+              if (admission_) {
+                admission_->enqueue(std::move(pod));
+              } else {
+                loop_->add(std::move(pod));
+              }
+            },
             [this] { loop_->on_cluster_event(); }, [this] { sim_.stop(); }),
         execution_(ctx_, controller_),
         observer_(ctx_) {
@@ -112,6 +120,12 @@ class Run final : public policies::BindTarget {
                                                        telemetry_.get(), &signals.scheduling);
     loop_->enable_preemption(scenario.run.preemption);
     controller_.set_on_new_pods([this](int j) { declare_pod_group(j); });
+    if (policy.admission) {
+      admission_ = std::make_unique<Admission>(
+          ctx_, controller_, *policy.admission, seed,
+          [this](std::shared_ptr<const PodSpec> pod) { loop_->add(std::move(pod)); });
+      controller_.set_on_ended([this](int j) { admission_->on_ended(j); });
+    }
     if (scenario.faults.enabled) {
       faults_ = std::make_unique<FaultInjector>(ctx_, controller_, scenario.faults, seed,
                                                 [this] { loop_->on_cluster_event(); });
@@ -283,6 +297,7 @@ class Run final : public policies::BindTarget {
   std::unique_ptr<LoadForecaster> forecaster_;
   std::unique_ptr<policies::SchedulingLoop> loop_;
   std::unique_ptr<FaultInjector> faults_;
+  std::unique_ptr<Admission> admission_;
   std::uint64_t next_process_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "sim/scenario.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -232,6 +233,64 @@ ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
   return c;
 }
 
+// A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
+AdmissionConfig parse_admission(const YAML::Node& n, const std::string& file,
+                                const std::string& path) {
+  Fields f(n, file, path);
+  AdmissionConfig a;
+  a.where = location_of(n, file);
+  const std::string policy = f.choice("policy", std::nullopt, {"fifo", "sjf", "srtf", "tiresias"});
+  a.policy = policy == "fifo"   ? JobPolicyKind::kFifo
+             : policy == "sjf"  ? JobPolicyKind::kSjf
+             : policy == "srtf" ? JobPolicyKind::kSrtf
+                                : JobPolicyKind::kTiresias;
+  const bool tiresias = a.policy == JobPolicyKind::kTiresias;
+  const bool estimates = a.policy == JobPolicyKind::kSjf || a.policy == JobPolicyKind::kSrtf;
+  const auto only = [&f, &policy](const std::string& key, bool allowed, const char* which) {
+    if (f.has(key) && !allowed) {
+      throw f.error(
+          f.get(key), key,
+          "applies only to policy " + std::string(which) + " (this one is " + policy + ")");
+    }
+  };
+  a.backfill = f.boolean("backfill", true);
+  only("interval", a.policy == JobPolicyKind::kSrtf || tiresias, "srtf or tiresias");
+  a.interval = f.duration("interval", std::chrono::seconds(60), std::chrono::milliseconds(1));
+  only("thresholds_gpu_s", tiresias, "tiresias");
+  if (const YAML::Node t = f.get("thresholds_gpu_s")) {
+    a.thresholds.clear();
+    const auto items = sequence_of(t, file, f.path_of("thresholds_gpu_s"));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string item = fmt::format("thresholds_gpu_s[{}]", i);
+      double v = 0;
+      std::size_t used = 0;
+      try {
+        v = items[i].IsScalar() ? std::stod(items[i].Scalar(), &used) : 0;
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (!items[i].IsScalar() || used != items[i].Scalar().size() || !std::isfinite(v) || v <= 0 ||
+          v > 1e15) {
+        throw f.error(items[i], item, "expected a number of GPU-seconds in (0, 1e15]");
+      }
+      if (!a.thresholds.empty() && v <= a.thresholds.back()) {
+        throw f.error(items[i], item, "thresholds must increase");
+      }
+      a.thresholds.push_back(v);
+    }
+    if (a.thresholds.empty()) {
+      throw f.error(t, "thresholds_gpu_s", "needs at least one threshold");
+    }
+  }
+  only("starvation_limit", tiresias, "tiresias");
+  a.starvation_limit = f.number("starvation_limit", 0.0, 0.0, 1e6);
+  a.consolidate = f.boolean("consolidate", tiresias);
+  only("estimate_sigma", estimates, "sjf or srtf");
+  a.estimate_sigma = f.number("estimate_sigma", 0.0, 0.0, 10.0);
+  f.finish();
+  return a;
+}
+
 std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::string& file,
                                          const std::string& folder) {
   std::vector<PolicyConfig> out;
@@ -247,6 +306,9 @@ std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::stri
       Fields f(p, file, path);
       pc.scheduler = f.string("scheduler");
       pc.name = f.string("name", pc.scheduler);
+      if (const YAML::Node a = f.get("admission")) {
+        pc.admission = parse_admission(a, file, path + ".admission");
+      }
       f.finish();
     }
     // A scheduler that names a file is resolved against the scenario's folder.

@@ -14,6 +14,7 @@
 #include "sim/engine/error.hpp"
 #include "sim/engine/time.hpp"
 #include "sim/faults.hpp"
+#include "sim/job_policy.hpp"
 #include "sim/prediction_config.hpp"
 #include "sim/telemetry_pipeline.hpp"
 #include "topologies/gpu_node.hpp"
@@ -107,6 +108,9 @@ struct ClusterConfig {
 struct PolicyConfig {
   std::string name;
   std::string scheduler;
+  /// A job-level policy admitting jobs before their pods reach the scheduler (`admission:`,
+  /// sim/admission.hpp); nullopt: every job's pods are queued at once.
+  std::optional<AdmissionConfig> admission;
 };
 
 /// Limits and timings of a run.

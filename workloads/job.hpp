@@ -2,8 +2,10 @@
 /// A training job as the simulator runs it: pods built from one template, the model they train
 /// and the amount of work (steps) they must finish.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/api/api.hpp"
 #include "sim/api/pod_traits.hpp"
@@ -47,6 +49,15 @@ struct GangSpec {
   friend bool operator==(const GangSpec&, const GangSpec&) = default;
 };
 
+/// A job's measured step time per placement, instead of the catalogue's step-time model (the
+/// Pollux applications: workloads/pollux.hpp). Immutable, shared by the runs of a workload.
+class MeasuredSpeed {
+ public:
+  virtual ~MeasuredSpeed() = default;
+  /// Seconds per step with `gpus_per_node` GPUs on each node the job uses (in any order).
+  virtual double step_seconds(const std::vector<int>& gpus_per_node) const = 0;
+};
+
 /// One job: `replicas` identical pods (data-parallel workers) started from `pod_template`.
 /// Work is counted in steps of the whole job (every pod does one local step per global step).
 struct JobSpec {
@@ -80,6 +91,9 @@ struct JobSpec {
   bool censored = false;
   /// Its PodGroup when it is gang-scheduled; nullopt: its pods are scheduled one by one.
   std::optional<GangSpec> gang;
+  /// Set when its step time comes from measurements per placement; the catalogue's profile then
+  /// only sets its memory.
+  std::shared_ptr<const MeasuredSpeed> measured;
 };
 
 /// GPUs the whole job occupies: replicas x whole GPUs per pod (a fractional pod counts 1).

@@ -94,6 +94,29 @@ TEST(Scenario, BadValuesNameTheirField) {
       "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
+TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
+  const auto admission = [](const std::string& inline_map) {
+    return error_of(std::string(kCluster) +
+                    "workload: {}\npolicies:\n  - {name: p, scheduler: default-k8s, admission: " +
+                    inline_map + "}\n");
+  };
+  EXPECT_EQ(admission("{policy: lifo}").substr(0, 48),
+            "8:59: policies[0].admission.policy: 'lifo' is no");
+  EXPECT_EQ(admission("{policy: tiresias, thresholds_gpu_s: [100, 50]}"),
+            "8:93: policies[0].admission.thresholds_gpu_s[1]: thresholds must increase");
+  EXPECT_EQ(admission("{policy: tiresias, thresholds_gpu_s: [-1]}"),
+            "8:88: policies[0].admission.thresholds_gpu_s[0]: expected a number of GPU-seconds in "
+            "(0, 1e15]");
+  EXPECT_EQ(admission("{policy: fifo, starvation_limit: 2}"),
+            "8:83: policies[0].admission.starvation_limit: applies only to policy tiresias (this "
+            "one is fifo)");
+  EXPECT_EQ(admission("{policy: tiresias, estimate_sigma: 0.5}"),
+            "8:85: policies[0].admission.estimate_sigma: applies only to policy sjf or srtf (this "
+            "one is tiresias)");
+  EXPECT_EQ(admission("{policy: srtf, interval: 0s}").substr(0, 40),
+            "8:75: policies[0].admission.interval: '0");
+}
+
 TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
   const auto sharing = [](const std::string& inline_map) {
     return error_of(std::string(kCluster) + "      sharing: " + inline_map +

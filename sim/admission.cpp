@@ -1,0 +1,203 @@
+#include "sim/admission.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/engine/random.hpp"
+#include "workloads/step_time.hpp"
+
+namespace tidesim {
+namespace {
+
+// The label and the preferred pod affinity of Tiresias' consolidated placement.
+constexpr const char* kJobLabel = "tidesim.io/job";
+constexpr std::int32_t kConsolidateWeight = 100;  // the largest weight Kubernetes allows
+
+// A job's uncontended run time: its measured step time on the fewest nodes (nodes of
+// `node_gpus` GPUs filled in turn), its traced run time, or the catalogue's step time on the
+// reference GPU without contention. 0 when none applies (a CPU-only job without a run time).
+double known_seconds(const RunContext& run, const workloads::JobSpec& spec, int node_gpus) {
+  const auto steps = static_cast<double>(spec.steps);
+  const int gpus = static_cast<int>(workloads::job_gpus(spec));
+  if (spec.measured) {
+    std::vector<int> placement;
+    for (int left = std::max(1, gpus); left > 0; left -= node_gpus) {
+      placement.push_back(std::min(left, std::max(1, node_gpus)));
+    }
+    return steps * spec.measured->step_seconds(placement);
+  }
+  if (spec.duration) {
+    return to_seconds(*spec.duration);
+  }
+  if (run.reference_gpu.empty()) {
+    return 0.0;
+  }
+  const auto profile =
+      run.catalogue.profile(spec.model, spec.batch_size, spec.precision, run.reference_gpu);
+  workloads::StepConditions c;
+  c.gpus = std::max(1, gpus);
+  return steps * workloads::step_time(profile, c).seconds;
+}
+
+}  // namespace
+
+Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig config,
+                     std::uint64_t seed,
+                     std::function<void(std::shared_ptr<const PodSpec>)> release)
+    : run_(run), controller_(controller), config_(std::move(config)), release_(std::move(release)) {
+  int node_gpus = 1;
+  for (const NodeInfo& n : run_.cluster.view().nodes) {
+    capacity_ += n.node.allocatable.gpus;
+    node_gpus = std::max(node_gpus, static_cast<int>(n.node.allocatable.gpus));
+  }
+  entries_.resize(run_.jobs.size());
+  estimate_.resize(run_.jobs.size());
+  RandomStream rng(seed, "duration-estimate");
+  for (std::size_t j = 0; j < run_.jobs.size(); ++j) {
+    const workloads::JobSpec& spec = *run_.jobs[j].spec;
+    double s = known_seconds(run_, spec, node_gpus);
+    if (config_.estimate_sigma > 0) {
+      s *= std::exp(rng.normal(0.0, config_.estimate_sigma));  // one draw per job, in job order
+    }
+    estimate_[j] = s;
+    entries_[j].job.id = static_cast<int>(j);
+    entries_[j].job.gpus = static_cast<int>(workloads::job_gpus(spec));
+    entries_[j].job.estimate_s = s;
+  }
+}
+
+void Admission::enqueue(std::shared_ptr<const PodSpec> pod) {
+  const int p = run_.pod_by_spec.at(pod.get());
+  const int j = run_.pods[static_cast<std::size_t>(p)].job;
+  Entry& e = entries_[static_cast<std::size_t>(j)];
+  if (!e.active) {  // the job's first pods: it joins the policy's queue
+    e.active = true;
+    e.accounted = run_.sim.now();
+    e.job.submitted = run_.sim.now();
+    e.job.order = next_order_++;
+    e.job.queue = 0;
+    e.job.queue_seq = next_seq_++;
+  }
+  if (e.job.admitted) {
+    release(p);
+    return;
+  }
+  e.held.push_back(p);
+  request_decision();
+}
+
+void Admission::on_ended(int j) {
+  account(run_.sim.now());
+  Entry& e = entries_[static_cast<std::size_t>(j)];
+  e.active = false;
+  e.job.admitted = false;
+  e.held.clear();
+  request_decision();
+}
+
+void Admission::request_decision() {
+  // One decision per instant, after every pod of the instant has arrived.
+  if (decision_pending_) {
+    return;
+  }
+  decision_pending_ = true;
+  run_.sim.schedule_in(Duration::zero(), [this] {
+    decision_pending_ = false;
+    decide();
+  });
+}
+
+void Admission::account(TimePoint now) {
+  for (Entry& e : entries_) {
+    if (!e.active) {
+      continue;
+    }
+    const double dt = to_seconds(now - e.accounted);
+    e.accounted = now;
+    if (e.job.admitted) {
+      e.job.service_gpu_s += dt * e.job.gpus;
+      e.job.executed_s += dt;
+    } else if (e.job.executed_s > 0) {
+      e.job.starving_s += dt;
+    }
+  }
+}
+
+double Admission::remaining_s(int j) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  const auto steps = static_cast<double>(job.spec->steps);
+  double done = job.done;
+  if (job.phase == JobPhase::kRunning) {
+    done += job.rate * to_seconds(run_.sim.now() - job.last_update);
+  }
+  const double left = steps > 0 ? std::clamp(1.0 - done / steps, 0.0, 1.0) : 0.0;
+  return estimate_[static_cast<std::size_t>(j)] * left;
+}
+
+void Admission::decide() {
+  const TimePoint now = run_.sim.now();
+  account(now);
+  std::vector<PolicyJob> active;
+  for (std::size_t j = 0; j < entries_.size(); ++j) {
+    if (entries_[j].active) {
+      entries_[j].job.remaining_s = remaining_s(static_cast<int>(j));
+      active.push_back(entries_[j].job);
+    }
+  }
+  if (config_.policy == JobPolicyKind::kTiresias) {
+    tiresias_update(active, config_, next_seq_);
+    for (const PolicyJob& a : active) {
+      entries_[static_cast<std::size_t>(a.id)].job = a;
+    }
+  }
+  const std::vector<int> chosen = select_jobs(active, config_, capacity_);
+  // Suspend first (their GPUs are freed), then admit.
+  for (const PolicyJob& a : active) {
+    Entry& e = entries_[static_cast<std::size_t>(a.id)];
+    if (e.job.admitted && !std::binary_search(chosen.begin(), chosen.end(), a.id)) {
+      e.job.admitted = false;
+      controller_.interrupt(a.id, InterruptCause::kPreemption);
+    }
+  }
+  for (const int j : chosen) {
+    Entry& e = entries_[static_cast<std::size_t>(j)];
+    if (e.job.admitted) {
+      continue;
+    }
+    e.job.admitted = true;
+    const std::vector<int> held = std::move(e.held);
+    e.held.clear();
+    for (const int p : held) {
+      release(p);
+    }
+  }
+  const bool periodic =
+      config_.policy == JobPolicyKind::kSrtf || config_.policy == JobPolicyKind::kTiresias;
+  if (periodic && !ticking_ && !active.empty()) {
+    ticking_ = true;
+    run_.sim.schedule_in(config_.interval, [this] {
+      ticking_ = false;
+      decide();
+    });
+  }
+}
+
+void Admission::release(int p) {
+  Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+  if (!pod.alive) {
+    return;
+  }
+  if (config_.consolidate) {
+    // Tiresias' consolidated placement: the pod prefers the nodes that hold its siblings.
+    const std::string& job = run_.jobs[static_cast<std::size_t>(pod.job)].spec->name;
+    pod.spec->labels[kJobLabel] = job;
+    WeightedPodAffinityTerm t;
+    t.weight = kConsolidateWeight;
+    t.term.topology_key = "kubernetes.io/hostname";
+    t.term.label_selector.match_labels[kJobLabel] = job;
+    pod.spec->pod_affinity.preferred.push_back(std::move(t));
+  }
+  release_(pod.spec);
+}
+
+}  // namespace tidesim

@@ -1,0 +1,67 @@
+#pragma once
+/// The admission layer: between the Job controller and the scheduling queue, a job-level policy
+/// (sim/job_policy.hpp) decides which jobs run. As with Kueue, a job that is not admitted has no
+/// pod in the scheduling queue: its pods are held here until it is admitted, and then handed to
+/// the loop, which places them through the scheduling framework. A preemptive policy suspends an
+/// admitted job through JobController::interrupt(j, kPreemption): the attempt loses its progress
+/// since its last checkpoint, and the new pods the controller creates are held until the job is
+/// admitted again. Capacity is the GPUs the cluster's nodes advertise (device-plugin units).
+/// Decisions are made when a job's pods are created, when a job ends and, for SRTF and
+/// Tiresias, every `interval` while jobs are active (docs/job-scheduling.md).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "sim/engine/simulation.hpp"
+#include "sim/job_controller.hpp"
+#include "sim/job_policy.hpp"
+#include "sim/run_context.hpp"
+
+namespace tidesim {
+
+class Admission {
+ public:
+  /// `release` hands an admitted job's pod to the scheduling loop. `seed` draws the duration
+  /// estimates (stream "duration-estimate") when config.estimate_sigma > 0.
+  Admission(RunContext& run, JobController& controller, AdmissionConfig config, std::uint64_t seed,
+            std::function<void(std::shared_ptr<const PodSpec>)> release);
+
+  /// The Job controller created `pod`: it goes to the loop when its job is admitted, else waits.
+  void enqueue(std::shared_ptr<const PodSpec> pod);
+  /// Job `j` ended (succeeded or failed): its GPUs are free.
+  void on_ended(int j);
+
+  /// GPUs the policy admits jobs into.
+  std::int64_t capacity() const { return capacity_; }
+  /// The estimated run time of job `j` (SJF, SRTF), seconds.
+  double estimate_s(int j) const { return estimate_[static_cast<std::size_t>(j)]; }
+
+ private:
+  struct Entry {
+    PolicyJob job;
+    bool active = false;
+    TimePoint accounted{};
+    /// Pods of the current attempt waiting for admission.
+    std::vector<int> held;
+  };
+  void request_decision();
+  void decide();
+  void account(TimePoint now);
+  void release(int p);
+  double remaining_s(int j) const;
+
+  RunContext& run_;
+  JobController& controller_;
+  AdmissionConfig config_;
+  std::function<void(std::shared_ptr<const PodSpec>)> release_;
+  std::vector<Entry> entries_;
+  std::vector<double> estimate_;
+  std::int64_t capacity_ = 0;
+  std::int64_t next_order_ = 0;
+  std::int64_t next_seq_ = 0;
+  bool decision_pending_ = false;
+  bool ticking_ = false;
+};
+
+}  // namespace tidesim
