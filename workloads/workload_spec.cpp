@@ -432,6 +432,39 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
   return t;
 }
 
+PolluxSource parse_pollux_source(const YAML::Node& n, const std::string& file,
+                                 const std::string& base_dir, const Catalogue& catalogue) {
+  Fields f(n, file, "workload.pollux");
+  PolluxSource p;
+  p.where = location_of(n, file);
+  p.file = input_file(f, "file", base_dir);
+  {
+    const std::string dir = f.string("applications");
+    const std::filesystem::path resolved = std::filesystem::path(base_dir) / dir;
+    if (!std::filesystem::is_directory(resolved)) {
+      throw f.error(f.get("applications"), "applications",
+                    "no such folder (looked at " + resolved.string() +
+                        "; the Pollux artifact's simulator/traces/, ../shared/data/pollux)");
+    }
+    p.applications = resolved.lexically_normal().string();
+  }
+  p.model = f.string("model", "resnet50");
+  try {
+    catalogue.definition(p.model);
+  } catch (const InputError& e) {
+    throw f.error(f.get("model"), "model", e.message());
+  }
+  p.batch_size = static_cast<int>(f.integer("batch_size", 32, 1, 1'000'000));
+  p.precision = f.choice("precision", "amp", {"amp", "fp32"});
+  if (f.has("pod")) {
+    parse_pod(f.get("pod"), file, f.path_of("pod"), p.pod);
+  }
+  p.checkpoint_interval = checkpoint_interval(f);
+  p.gang = gang_spec(f, file);
+  f.finish();
+  return p;
+}
+
 ModelDefinition parse_model(const YAML::Node& n, const std::string& file, const std::string& path) {
   Fields f(n, file, path);
   ModelDefinition d;
@@ -551,7 +584,13 @@ WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
     }
   }
   const bool synthetic = f.has("arrivals") || f.has("jobs");
-  if (f.has("trace")) {
+  if (f.has("pollux")) {
+    if (synthetic || f.has("trace")) {
+      throw f.error(f.get("pollux"), "pollux",
+                    "give one of pollux, trace or arrivals + jobs, not several");
+    }
+    spec.pollux = parse_pollux_source(f.get("pollux"), file, base_dir, catalogue);
+  } else if (f.has("trace")) {
     if (synthetic) {
       throw f.error(f.get("trace"), "trace", "give either trace or arrivals + jobs, not both");
     }
@@ -674,6 +713,9 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
 std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
                                    const SpeedReference& speed) {
   const Catalogue catalogue = catalogue_of(spec);
+  if (spec.pollux) {
+    return pollux_jobs(*spec.pollux);
+  }
   if (spec.trace) {
     const Trace trace = read_trace(spec.trace->file, spec.trace->format);
     return jobs_from_trace(trace, *spec.trace, catalogue, speed);

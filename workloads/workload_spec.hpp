@@ -14,6 +14,7 @@
 #include "workloads/catalogue.hpp"
 #include "workloads/distributions.hpp"
 #include "workloads/job.hpp"
+#include "workloads/pollux.hpp"
 #include "workloads/trace.hpp"
 
 namespace tidesim::workloads {
@@ -92,6 +93,8 @@ struct WorkloadSpec {
   std::optional<ArrivalSpec> arrivals;
   std::vector<MixEntry> mix;
   std::optional<TraceSource> trace;
+  /// A Pollux artifact workload replayed with its applications' measurements.
+  std::optional<PolluxSource> pollux;
   /// Traced models defined by the scenario (added to the built-in catalogue).
   std::vector<ModelDefinition> models;
   /// The file the section came from.

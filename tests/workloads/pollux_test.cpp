@@ -1,0 +1,134 @@
+// The Pollux artifact's application model (workloads/pollux.hpp): hand-worked on a toy
+// application written for this test (tests/workloads/data/pollux/toy), then the real workload-6
+// and its applications from ../shared/data (skipped when absent, failed under CI).
+#include "workloads/pollux.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "tests/common/require.hpp"
+
+namespace tidesim::workloads {
+namespace {
+
+const char* kToy = "tests/workloads/data/pollux";
+
+// toy: validation at total batches 8 and 16 with two epochs (progress 10 and 12 after the first,
+// 20 and 22 after the second; grad_sqr 1 and grad_var 1 then 3 in both), measured placements
+// "1", "2" (local batches 4 and 8) and "12" (local batch 4), and a 6-node scalability run.
+TEST(Pollux, ToyApplicationSettings) {
+  const PolluxApplication app(kToy, "toy", 5, 0);
+  EXPECT_EQ(app.init_batch_size(), 8);
+  EXPECT_EQ(app.max_batch_size(), 16);
+  EXPECT_EQ(app.max_epochs(), 2) << "min(5, the 2 epochs the validation runs have)";
+}
+
+TEST(Pollux, WorkIsProgressOverStatisticalEfficiency) {
+  const PolluxApplication app(kToy, "toy", 5, 0);
+  // progress(1) = min(10, 12) = 10, progress(2) = min(20, 22) = 20. At batch 16, scale = 16/8 = 2:
+  // gain(0) = (1 + 1) / (1/2 + 1) = 4/3, gain(1) = (3 + 1) / (3/2 + 1) = 1.6;
+  // W = 10 / (4/3) + 10 / 1.6 = 7.5 + 6.25 = 13.75.
+  EXPECT_DOUBLE_EQ(app.work_steps(16), 13.75);
+  // At batch 12 (scale 1.5; the statistics are the same at 8 and 16): gain(0) = 2 / (1/1.5 + 1)
+  // = 1.2, gain(1) = 4 / (3/1.5 + 1) = 4/3; W = 10/1.2 + 10/(4/3) = 8.333... + 7.5.
+  EXPECT_NEAR(app.work_steps(12), 10.0 / 1.2 + 7.5, 1e-12);
+}
+
+TEST(Pollux, LocalBatchAsTheArtifactSplitsIt) {
+  const PolluxApplication app(kToy, "toy", 5, 0);
+  // Batch 16 on 1 GPU: local 16 > the largest measured 8, so 1 accumulation step (also the
+  // artifact's minimum for one replica above the initial batch), atomic 16 / 2 = 8.
+  EXPECT_EQ(app.local_batch(16, 1).accum_steps, 1);
+  EXPECT_EQ(app.local_batch(16, 1).atomic, 8);
+  // Batch 12 on 2 GPUs: local 6, no accumulation.
+  EXPECT_EQ(app.local_batch(12, 2).accum_steps, 0);
+  EXPECT_EQ(app.local_batch(12, 2).atomic, 6);
+}
+
+TEST(Pollux, ThroughputByPlacement) {
+  const PolluxApplication app(kToy, "toy", 5, 0);
+  // Measured "1": linear in the local batch between 4 (1.0 s) and 8 (2.0 s).
+  EXPECT_DOUBLE_EQ(app.throughput({1}, 6).step_time, 1.5);
+  // {2, 1} is "12" after rotation.
+  EXPECT_DOUBLE_EQ(app.throughput({2, 1}, 4).step_time, 1.5);
+  EXPECT_DOUBLE_EQ(app.throughput({2, 1}, 4).sync_time, 0.5);
+  // Six nodes of one GPU were not measured as a placement: the 6-node scalability run.
+  EXPECT_DOUBLE_EQ(app.throughput({1, 1, 1, 1, 1, 1}, 8).step_time, 5.0);
+  // Three nodes of one GPU: nearest measured (nodes, GPUs) is (2, 3), the "12" placement.
+  EXPECT_DOUBLE_EQ(app.throughput({1, 1, 1}, 4).step_time, 1.5);
+  // The job's step: batch 16 on 1 GPU, atomic 8 with 1 accumulation step:
+  // 2.0 + (2.0 - 0.0) x 1 = 4.0 s.
+  const PolluxSpeed speed(std::make_shared<const PolluxApplication>(kToy, "toy", 5, 0), 16, 1);
+  EXPECT_DOUBLE_EQ(speed.step_seconds({1}), 4.0);
+}
+
+TEST(Pollux, MissingApplicationFolderIsAnInputError) {
+  EXPECT_THROW(PolluxApplication(kToy, "nope", 5, 0), InputError);
+}
+
+const std::string kShared = TIDESIM_SHARED_DATA_DIR;
+
+TEST(Pollux, Workload6HasIts160Jobs) {
+  const std::string csv = kShared + "/traces/pollux_workload-6.csv";
+  TIDESIM_REQUIRE_FILE(csv);
+  PolluxSource src;
+  src.file = csv;
+  src.applications = kShared + "/pollux";
+  const auto jobs = pollux_jobs(src);
+  ASSERT_EQ(jobs.size(), 160u);
+  // The first row: cifar10-0,53,cifar10,6,2048.
+  EXPECT_EQ(jobs[0].name, "cifar10-0");
+  EXPECT_EQ(jobs[0].submit_time, TimePoint(std::chrono::seconds(53)));
+  EXPECT_EQ(jobs[0].replicas, 6);
+  EXPECT_EQ(jobs[0].pod_template.requests.gpus, 1);
+  ASSERT_TRUE(jobs[0].measured);
+  // cifar10 at 2048 on 6 GPUs: local ceil(2048/6) = 342 <= 1024, no accumulation; placement
+  // {4, 2} is the measured "24".
+  const auto& speed = dynamic_cast<const PolluxSpeed&>(*jobs[0].measured);
+  EXPECT_EQ(speed.local().atomic, 342);
+  EXPECT_EQ(speed.local().accum_steps, 0);
+  EXPECT_DOUBLE_EQ(speed.step_seconds({4, 2}), speed.step_seconds({2, 4}));
+  // bert at 384 on 6 GPUs (max local batch 12): local 64, accum ceil(64/12) - 1 = 5, atomic
+  // ceil(64/6) = 11, capped at 384 / (6 x 6) = 10.
+  const PolluxApplication bert(kShared + "/pollux", "bert", 2, 0);
+  EXPECT_EQ(bert.local_batch(384, 6).accum_steps, 5);
+  EXPECT_EQ(bert.local_batch(384, 6).atomic, 10);
+  // ncf at 32768 on 1 GPU: at least 1 accumulation step, atomic 16384.
+  const PolluxApplication ncf(kShared + "/pollux", "ncf", 10, 0);
+  EXPECT_EQ(ncf.local_batch(32768, 1).accum_steps, 1);
+  EXPECT_EQ(ncf.local_batch(32768, 1).atomic, 16384);
+}
+
+TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
+  TIDESIM_REQUIRE_FILE(kShared + "/pollux/cifar10/placements.csv");
+  const std::string path =
+      ::testing::TempDir() + "/pollux_bad_" + std::to_string(::getpid()) + ".csv";
+  std::ofstream(path) << "name,time,application,num_replicas,batch_size\n"
+                         "a,0,cifar10,2,2048\n"
+                         "b,5,resnet,2,2048\n";
+  PolluxSource src;
+  src.file = path;
+  src.applications = kShared + "/pollux";
+  try {
+    pollux_jobs(src);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.field(), "application");
+  }
+  std::ofstream(path) << "name,time,application,num_replicas,batch_size\n"
+                         "a,0,cifar10,2,99999\n";
+  try {
+    pollux_jobs(src);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.field(), "batch_size");
+  }
+}
+
+}  // namespace
+}  // namespace tidesim::workloads

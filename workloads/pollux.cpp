@@ -1,0 +1,324 @@
+#include "workloads/pollux.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <tuple>
+
+#include "sim/engine/error.hpp"
+#include "workloads/csv.hpp"
+
+namespace tidesim::workloads {
+namespace fs = std::filesystem;
+namespace {
+
+// ceil(x - 1e-8), as the artifact rounds local batches (simulator.py update_local_bsz).
+int ceil_eps(double x) {
+  return static_cast<int>(std::ceil(x - 1e-8));
+}
+
+// Linear interpolation of step and sync time in the local batch over `samples` (sorted by local
+// batch); outside the measured range the nearest end (the artifact's interp1d would refuse).
+PolluxSample interpolate(const std::vector<PolluxSample>& samples, double local_bsz) {
+  if (local_bsz <= samples.front().local_bsz) {
+    return samples.front();
+  }
+  if (local_bsz >= samples.back().local_bsz) {
+    return samples.back();
+  }
+  const auto hi = std::lower_bound(samples.begin(), samples.end(), local_bsz,
+                                   [](const PolluxSample& s, double b) { return s.local_bsz < b; });
+  const auto lo = hi - 1;
+  const double t = (local_bsz - lo->local_bsz) / (hi->local_bsz - lo->local_bsz);
+  PolluxSample out;
+  out.local_bsz = local_bsz;
+  out.step_time = lo->step_time + t * (hi->step_time - lo->step_time);
+  out.sync_time = lo->sync_time + t * (hi->sync_time - lo->sync_time);
+  return out;
+}
+
+// The smallest rotation of the non-zero counts, as digits ("42" -> "24").
+std::string placement_key(const std::vector<int>& gpus_per_node) {
+  std::vector<int> p;
+  for (const int g : gpus_per_node) {
+    if (g > 0) {
+      p.push_back(g);
+    }
+  }
+  std::vector<int> best = p;
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    std::vector<int> r(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());
+    r.insert(r.end(), p.begin(), p.begin() + static_cast<std::ptrdiff_t>(i));
+    best = std::min(best, r);
+  }
+  std::string key;
+  for (const int g : best) {
+    key += std::to_string(g);
+  }
+  return key;
+}
+
+void sort_samples(std::vector<PolluxSample>& v) {
+  std::sort(v.begin(), v.end(),
+            [](const PolluxSample& a, const PolluxSample& b) { return a.local_bsz < b.local_bsz; });
+}
+
+}  // namespace
+
+PolluxApplication::PolluxApplication(const std::string& dir, const std::string& name,
+                                     int max_epochs, int max_local_bsz)
+    : name_(name) {
+  const fs::path root = fs::path(dir) / name;
+  if (!fs::is_directory(root)) {
+    throw InputError(SourceLocation{root.string(), 0, 0}, "applications",
+                     "no such folder (the Pollux artifact's simulator/traces/" + name + ")");
+  }
+  // Validation runs, one file per total batch size.
+  for (const auto& entry : fs::directory_iterator(root)) {
+    const std::string file = entry.path().filename().string();
+    if (!file.starts_with("validation-") || !file.ends_with(".csv")) {
+      continue;
+    }
+    const std::string digits = file.substr(11, file.size() - 15);
+    const int bsz = std::atoi(digits.c_str());
+    if (bsz <= 0 || std::to_string(bsz) != digits) {
+      throw InputError(SourceLocation{entry.path().string(), 0, 0}, "file",
+                       "expected validation-<batch size>.csv");
+    }
+    const CsvTable t(entry.path().string(),
+                     {"progress", "iteration", "metric", "grad_sqr", "grad_var"}, {});
+    std::vector<PolluxEpoch> epochs;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      epochs.push_back({t.number(r, "progress", 0, 1e300), t.number(r, "grad_sqr", 0, 1e300),
+                        t.number(r, "grad_var", 0, 1e300)});
+    }
+    if (epochs.empty()) {
+      throw InputError(SourceLocation{t.file(), 1, 0}, "progress", "no epochs");
+    }
+    validation_[bsz] = std::move(epochs);
+  }
+  if (validation_.empty()) {
+    throw InputError(SourceLocation{root.string(), 0, 0}, "applications",
+                     "no validation-<batch size>.csv in the folder");
+  }
+  max_epochs_ = max_epochs;
+  for (const auto& [bsz, epochs] : validation_) {
+    max_epochs_ = std::min(max_epochs_, static_cast<int>(epochs.size()));
+  }
+  // Measured placements.
+  const CsvTable p((root / "placements.csv").string(),
+                   {"placement", "local_bsz", "step_time", "sync_time"}, {});
+  std::map<std::tuple<int, int, double>, std::pair<PolluxSample, int>> sums;
+  min_local_bsz_ = std::numeric_limits<int>::max();
+  for (std::size_t r = 0; r < p.rows(); ++r) {
+    const std::string key = p.text(r, "placement");
+    std::vector<int> counts;
+    for (const char c : key) {
+      if (c < '1' || c > '9') {
+        throw p.error(r, "placement", "expected the GPUs per node as digits 1-9");
+      }
+      counts.push_back(c - '0');
+    }
+    const auto bsz = static_cast<int>(p.integer(r, "local_bsz", 1, 1'000'000'000));
+    const PolluxSample s{static_cast<double>(bsz), p.number(r, "step_time", 1e-9, 1e9),
+                         p.number(r, "sync_time", 0, 1e9)};
+    min_local_bsz_ = std::min(min_local_bsz_, bsz);
+    max_local_bsz_ = std::max(max_local_bsz_, bsz);
+    placements_[placement_key(counts)].push_back(s);
+    int gpus = 0;
+    for (const int c : counts) {
+      gpus += c;
+    }
+    auto& [sum, n] = sums[{static_cast<int>(counts.size()), gpus, s.local_bsz}];
+    sum.local_bsz = s.local_bsz;
+    sum.step_time += s.step_time;
+    sum.sync_time += s.sync_time;
+    ++n;
+  }
+  if (placements_.empty()) {
+    throw InputError(SourceLocation{p.file(), 1, 0}, "placement", "no measurements");
+  }
+  for (auto& [key, v] : placements_) {
+    sort_samples(v);
+  }
+  for (const auto& [k, sn] : sums) {
+    PolluxSample mean = sn.first;
+    mean.step_time /= sn.second;
+    mean.sync_time /= sn.second;
+    configurations_[{std::get<0>(k), std::get<1>(k)}].push_back(mean);
+  }
+  const CsvTable s((root / "scalability.csv").string(),
+                   {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"}, {});
+  for (std::size_t r = 0; r < s.rows(); ++r) {
+    const auto nodes = static_cast<int>(s.integer(r, "num_nodes", 1, 1'000'000));
+    const auto gpus = static_cast<int>(s.integer(r, "num_replicas", nodes, 1'000'000'000));
+    configurations_[{nodes, gpus}].push_back({s.number(r, "local_bsz", 1, 1e9),
+                                              s.number(r, "step_time", 1e-9, 1e9),
+                                              s.number(r, "sync_time", 0, 1e9)});
+  }
+  for (auto& [key, v] : configurations_) {
+    sort_samples(v);
+  }
+  if (max_local_bsz > 0) {
+    max_local_bsz_ = max_local_bsz;
+  }
+}
+
+PolluxApplication::LocalBatch PolluxApplication::local_batch(int batch_size, int replicas) const {
+  // simulator.py Job.update_local_bsz with a target batch size.
+  const int local = ceil_eps(static_cast<double>(batch_size) / replicas);
+  LocalBatch b;
+  b.accum_steps = ceil_eps(static_cast<double>(local) / max_local_bsz_) - 1;
+  if (replicas == 1 && batch_size > init_batch_size()) {
+    b.accum_steps = std::max(1, b.accum_steps);
+  }
+  b.atomic = ceil_eps(static_cast<double>(local) / (b.accum_steps + 1));
+  const int count = replicas * (b.accum_steps + 1);
+  b.atomic = std::min(b.atomic, max_batch_size() / count);
+  return b;
+}
+
+PolluxSample PolluxApplication::throughput(const std::vector<int>& gpus_per_node,
+                                           double local_bsz) const {
+  const std::string key = placement_key(gpus_per_node);
+  if (const auto it = placements_.find(key); it != placements_.end()) {
+    return interpolate(it->second, local_bsz);
+  }
+  int nodes = 0;
+  int gpus = 0;
+  for (const int g : gpus_per_node) {
+    nodes += g > 0;
+    gpus += g;
+  }
+  nodes = std::min(nodes, 16);  // as the artifact (its scalability runs reach 16 nodes)
+  // The nearest measured (nodes, GPUs): fewest nodes apart, then fewest GPUs apart, then the
+  // larger configuration.
+  const std::vector<PolluxSample>* best = nullptr;
+  std::tuple<int, int, int, int> best_rank{};
+  for (const auto& [k, v] : configurations_) {
+    const std::tuple<int, int, int, int> rank{std::abs(k.first - nodes), std::abs(k.second - gpus),
+                                              -k.first, -k.second};
+    if (!best || rank < best_rank) {
+      best = &v;
+      best_rank = rank;
+    }
+  }
+  return interpolate(*best, local_bsz);
+}
+
+double PolluxApplication::progress(int epoch) const {
+  // simulator/applications.py get_progress: the least progress any validation run made by the
+  // end of the epoch before.
+  if (epoch == 0) {
+    return 0.0;
+  }
+  double p = std::numeric_limits<double>::infinity();
+  for (const auto& [bsz, epochs] : validation_) {
+    p = std::min(p, epochs[static_cast<std::size_t>(epoch - 1)].progress);
+  }
+  return p;
+}
+
+std::pair<double, double> PolluxApplication::grad_stats(double batch_size, int epoch) const {
+  // get_grad_stats: linear between the validated batch sizes around it (the nearest end outside).
+  auto hi = validation_.lower_bound(static_cast<int>(std::ceil(batch_size)));
+  if (hi == validation_.end()) {
+    --hi;
+  }
+  auto lo = hi;
+  if (hi->first > batch_size && hi != validation_.begin()) {
+    --lo;
+  }
+  const auto e = static_cast<std::size_t>(epoch);
+  const PolluxEpoch& a = lo->second[e];
+  const PolluxEpoch& b = hi->second[e];
+  if (lo->first == hi->first || batch_size <= lo->first) {
+    return {a.grad_sqr, a.grad_var};
+  }
+  const double t = (batch_size - lo->first) / static_cast<double>(hi->first - lo->first);
+  return {a.grad_sqr + t * (b.grad_sqr - a.grad_sqr), a.grad_var + t * (b.grad_var - a.grad_var)};
+}
+
+double PolluxApplication::work_steps(int batch_size) const {
+  const double scale = static_cast<double>(batch_size) / init_batch_size();
+  double w = 0;
+  for (int e = 0; e < max_epochs_; ++e) {
+    const auto [sqr, var] = grad_stats(batch_size, e);
+    const double gain = (var + sqr) / (var / scale + sqr);
+    w += (progress(e + 1) - progress(e)) / gain;
+  }
+  return w;
+}
+
+std::map<std::string, std::shared_ptr<const PolluxApplication>> load_pollux_applications(
+    const std::string& dir) {
+  // simulator/applications.py APPLICATIONS.
+  const std::vector<std::tuple<std::string, int, int>> settings = {
+      {"bert", 2, 0},      {"cifar10", 100, 0}, {"deepspeech2", 80, 0},
+      {"imagenet", 90, 0}, {"ncf", 10, 0},      {"yolov3", 50, 8}};
+  std::map<std::string, std::shared_ptr<const PolluxApplication>> apps;
+  for (const auto& [name, epochs, local] : settings) {
+    apps[name] = std::make_shared<const PolluxApplication>(dir, name, epochs, local);
+  }
+  return apps;
+}
+
+PolluxSpeed::PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas)
+    : app_(std::move(app)), local_(app_->local_batch(batch_size, replicas)) {}
+
+double PolluxSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
+  const PolluxSample s = app_->throughput(gpus_per_node, local_.atomic);
+  // simulator.py Job.step: total_time = step_time + accum_time x accum_steps.
+  return s.step_time + (s.step_time - s.sync_time) * local_.accum_steps;
+}
+
+std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
+  const auto apps = load_pollux_applications(source.applications);
+  const CsvTable t(source.file, {"name", "time", "application", "num_replicas", "batch_size"}, {});
+  std::vector<JobSpec> jobs;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    const auto it = apps.find(t.text(r, "application"));
+    if (it == apps.end()) {
+      throw t.error(r, "application",
+                    "unknown application (bert, cifar10, deepspeech2, imagenet, ncf, yolov3)");
+    }
+    const PolluxApplication& app = *it->second;
+    JobSpec job;
+    job.name = t.text(r, "name");
+    if (job.name.empty()) {
+      throw t.error(r, "name", "empty job name");
+    }
+    job.submit_time = TimePoint(from_seconds(t.number(r, "time", 0, 3.0e10)));
+    job.replicas = static_cast<int>(t.integer(r, "num_replicas", 1, 4096));
+    const auto batch =
+        static_cast<int>(t.integer(r, "batch_size", app.init_batch_size(), app.max_batch_size()));
+    const auto local = app.local_batch(batch, job.replicas);
+    if (local.atomic < 1) {
+      throw t.error(r, "num_replicas",
+                    fmt::format("{} replicas cannot split a batch of {} ({} takes at most {})",
+                                job.replicas, batch, app.name(), app.max_batch_size()));
+    }
+    const int actual = job.replicas * local.atomic * (local.accum_steps + 1);
+    job.steps = std::max<std::int64_t>(1, std::llround(app.work_steps(actual)));
+    job.pod_template = source.pod;
+    job.pod_template.name = job.name;
+    job.pod_template.requests.gpus = 1;
+    job.model = source.model;
+    job.batch_size = source.batch_size;
+    job.precision = source.precision;
+    job.checkpoint_interval = source.checkpoint_interval;
+    job.gang = source.gang;
+    job.measured = std::make_shared<const PolluxSpeed>(it->second, batch, job.replicas);
+    jobs.push_back(std::move(job));
+  }
+  std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {
+    return a.submit_time < b.submit_time;
+  });
+  return jobs;
+}
+
+}  // namespace tidesim::workloads

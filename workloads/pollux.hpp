@@ -1,0 +1,126 @@
+#pragma once
+/// The Pollux artifact's applications and workloads (Qiao et al., "Pollux: Co-adaptive Cluster
+/// Scheduling for Goodput-Optimized Deep Learning", OSDI'21; petuum/adaptdl branch
+/// osdi21-artifact, simulator/applications.py and simulator.py): each application's measured
+/// step and gradient-sync time per placement and local batch, and its training progress per
+/// epoch at several total batch sizes. A job of a workload CSV (name,time,application,
+/// num_replicas,batch_size) trains its application at a fixed batch size on a fixed number of
+/// GPUs, as the artifact's Tiresias+TunedJobs does; its run time is
+///   total_time(placement) x W,
+/// with total_time the artifact's step time (step + accum_steps x (step - sync)) and W the
+/// work in steps: sum over epochs e < max_epochs of (progress(e + 1) - progress(e)) / gain(e),
+/// gain(e) = (var + sqr) / (var / scale + sqr) (the artifact's statistical efficiency, from the
+/// epoch's gradient statistics). Formulas and differences: docs/job-scheduling.md.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/error.hpp"
+#include "workloads/job.hpp"
+
+namespace tidesim::workloads {
+
+/// One measured configuration: step and gradient-sync seconds at a local batch.
+struct PolluxSample {
+  double local_bsz = 0;
+  double step_time = 0;
+  double sync_time = 0;
+};
+
+/// One epoch of a validation run at one total batch size.
+struct PolluxEpoch {
+  double progress = 0;
+  double grad_sqr = 0;
+  double grad_var = 0;
+};
+
+/// One application of the artifact, read from `<dir>/<name>/`.
+class PolluxApplication {
+ public:
+  /// Reads placements.csv, scalability.csv and validation-<bsz>.csv of `dir`; `max_epochs` and
+  /// `max_local_bsz` (0: the largest measured) are the artifact's per-application settings.
+  /// InputError naming the file, line and column on a malformed file.
+  PolluxApplication(const std::string& dir, const std::string& name, int max_epochs,
+                    int max_local_bsz);
+
+  const std::string& name() const { return name_; }
+  int init_batch_size() const { return validation_.begin()->first; }
+  int max_batch_size() const { return validation_.rbegin()->first; }
+  int max_epochs() const { return max_epochs_; }
+
+  /// The artifact's local batch for `batch_size` over `replicas` GPUs
+  /// (Job.update_local_bsz with a target batch size): atomic local batch and accumulation steps.
+  struct LocalBatch {
+    int atomic = 0;
+    int accum_steps = 0;
+  };
+  LocalBatch local_batch(int batch_size, int replicas) const;
+
+  /// Step and sync seconds for `gpus_per_node` (GPUs of each node used, in any order) at local
+  /// batch `local_bsz`: the measured placement (normalised to its smallest rotation, as the
+  /// artifact does) interpolated linearly in the local batch; a placement that was not measured
+  /// uses the measured (nodes, GPUs) configuration nearest to it (docs/job-scheduling.md).
+  PolluxSample throughput(const std::vector<int>& gpus_per_node, double local_bsz) const;
+
+  /// W: the work in steps of a job at total batch `batch_size` (see the file comment).
+  double work_steps(int batch_size) const;
+
+ private:
+  std::pair<double, double> grad_stats(double batch_size, int epoch) const;
+  double progress(int epoch) const;
+
+  std::string name_;
+  int max_epochs_ = 0;
+  int min_local_bsz_ = 0;
+  int max_local_bsz_ = 0;
+  std::map<int, std::vector<PolluxEpoch>> validation_;
+  /// Measured placements ("24", "1123", ...) -> samples sorted by local batch.
+  std::map<std::string, std::vector<PolluxSample>> placements_;
+  /// (nodes, GPUs) -> samples sorted by local batch: the placements' means per local batch and
+  /// the scalability runs.
+  std::map<std::pair<int, int>, std::vector<PolluxSample>> configurations_;
+};
+
+/// The artifact's six applications with its settings (simulator/applications.py: max_epochs
+/// bert 2, cifar10 100, deepspeech2 80, imagenet 90, ncf 10, yolov3 50; yolov3's max local batch
+/// 8), read from `dir` (the artifact's simulator/traces/, ../shared/data/pollux/).
+std::map<std::string, std::shared_ptr<const PolluxApplication>> load_pollux_applications(
+    const std::string& dir);
+
+/// A job's speed from its application's measurements (JobSpec::measured).
+class PolluxSpeed final : public MeasuredSpeed {
+ public:
+  PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas);
+  double step_seconds(const std::vector<int>& gpus_per_node) const override;
+  const PolluxApplication& application() const { return *app_; }
+  PolluxApplication::LocalBatch local() const { return local_; }
+
+ private:
+  std::shared_ptr<const PolluxApplication> app_;
+  PolluxApplication::LocalBatch local_;
+};
+
+/// The `workload.pollux` source (docs/scenario-workload.md).
+struct PolluxSource {
+  /// The workload CSV (name,time,application,num_replicas,batch_size).
+  std::string file;
+  /// The applications' folder.
+  std::string applications;
+  /// Every pod's template (1 GPU each is set here); model/batch/precision only set memory.
+  PodSpec pod;
+  std::string model = "resnet50";
+  int batch_size = 32;
+  std::string precision = "amp";
+  Duration checkpoint_interval = std::chrono::minutes(30);
+  std::optional<GangSpec> gang;
+  SourceLocation where;
+};
+
+/// The jobs of a Pollux workload: one pod of 1 GPU per replica, steps = round(W), and the
+/// measured speed. InputError naming the CSV's line and column for an unknown application, a
+/// batch outside the application's validated range or a replica count it cannot split into.
+std::vector<JobSpec> pollux_jobs(const PolluxSource& source);
+
+}  // namespace tidesim::workloads
