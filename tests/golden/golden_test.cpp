@@ -253,6 +253,10 @@ INSTANTIATE_TEST_SUITE_P(
                       GoldenCase{.name = "openb-default",
                                  .needs = {"../shared/data/traces/openb_node_list_all_node.csv",
                                            "../shared/data/traces/openb_pod_list_default.csv"},
+                                 .per_job = false},
+                      GoldenCase{.name = "pollux-workload-6",
+                                 .needs = {"../shared/data/traces/pollux_workload-6.csv",
+                                           "../shared/data/pollux/cifar10/placements.csv"},
                                  .per_job = false}),
     [](const ::testing::TestParamInfo<GoldenCase>& info) {
       std::string name = info.param.name;

@@ -1,8 +1,10 @@
 // Whole runs: the seed benchmark (100 jobs on 8 x 4 A10), one policy and seed per iteration.
 #include <benchmark/benchmark.h>
 
-#include "tools/lib/result.hpp"
+#include <filesystem>
+
 #include "sim/run.hpp"
+#include "tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -26,6 +28,42 @@ void BM_SeedBenchmarkRun(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_SeedBenchmarkRun)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The Pollux artifact's workload-6 (160 jobs on 16 x 4 T4, scenarios/pollux-workload-6.yaml) under
+// one job-level policy per iteration (first argument: 0 fifo, 1 srtf, 2 tiresias); with the
+// second argument 1 each iteration also reads the workload and the applications' measurements
+// (../shared/data), as `tidesim run` does once per seed (0: read once, outside the timing). The
+// artifact's own simulator takes 16.5 s for its Tiresias (../shared/reference/CALIBRATION.md);
+// docs/job-scheduling.md reports the ratio. Skipped when the shared data is absent.
+void BM_PolluxWorkload6(benchmark::State& state) {
+  const std::string path =
+      std::string(TIDESIM_BENCH_SOURCE_DIR) + "/scenarios/pollux-workload-6.yaml";
+  const std::string data =
+      std::string(TIDESIM_BENCH_SOURCE_DIR) + "/../shared/data/traces/pollux_workload-6.csv";
+  if (!std::filesystem::exists(data)) {
+    state.SkipWithError(("shared data absent: " + data).c_str());
+    return;
+  }
+  const Scenario s = load_scenario(path);
+  const PolicyConfig& policy = s.policies.at(static_cast<std::size_t>(state.range(0)));
+  const bool read_each_time = state.range(1) != 0;
+  const Workload once = make_jobs(s, 1);
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    const Workload read = read_each_time ? make_jobs(s, 1) : Workload{};
+    const Workload& w = read_each_time ? read : once;
+    RunSignals signals;
+    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false, .collectors = {}});
+    recorder.attach(signals);
+    const RunSummary summary = run_policy(s, w, policy, 1, signals);
+    benchmark::DoNotOptimize(recorder.finish(summary.end));
+    events += summary.events;
+  }
+  state.SetLabel(policy.name + (read_each_time ? ", reading the data" : ""));
+  state.counters["events/s"] =
+      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PolluxWorkload6)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace tidesim::app
