@@ -176,8 +176,11 @@ EventId Execution::schedule_checkpoint(int j) {
   });
 }
 
-// Sets every card's memory for job j at its current age; on OOM emits the kill and tells the
-// listener. False if killed.
+// Sets every card's memory for job j at its current age; on OOM kills (events, listener) and
+// returns false. The allocation that takes a card past its capacity fails in job j; the other
+// processes on that card still ramping up their memory fail too (their next allocations find the
+// card full before the failed process has exited: docs/model-workloads.md). With per-container
+// isolation, an allocation over the process's own limit fails in its container only.
 bool Execution::apply_memory(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const Duration age = run_.sim.now() - job.started;
@@ -192,21 +195,44 @@ bool Execution::apply_memory(int j) {
       if (!node.gpus->set_memory(pod.process, card, saturating_mul(bytes, workers))) {
         continue;
       }
-      JobEvent e = run_.event(JobEventKind::kOomKilled, j);
-      e.pod = pod.spec->name;
-      e.node = node.name;
-      e.cards = {card};
-      e.memory_used = node.gpus->memory_used(card);
-      e.memory_capacity = node.gpus->memory_capacity();
+      const bool card_full = node.gpus->memory_used(card) > node.gpus->memory_capacity();
+      // Victims, in placement order after j: the other occupants' jobs still ramping.
+      std::vector<std::pair<int, const Pod*>> victims{{j, &pod}};
       for (const std::uint64_t other : node.gpus->occupants(card)) {
         const auto it = run_.pod_by_process.find(other);
-        if (other != pod.process && it != run_.pod_by_process.end()) {
-          const Job& o = run_.jobs[static_cast<std::size_t>(run_.pods[it->second].job)];
-          e.co_located.push_back(o.spec->name);
+        if (!card_full || other == pod.process || it == run_.pod_by_process.end()) {
+          continue;
+        }
+        const Pod& op = run_.pods[it->second];
+        const Job& o = run_.jobs[static_cast<std::size_t>(op.job)];
+        const bool listed = std::any_of(victims.begin(), victims.end(),
+                                        [&](const auto& v) { return v.first == op.job; });
+        if (!listed && o.phase == JobPhase::kRunning && op.running && o.profile &&
+            workloads::ramping(*o.profile, run_.sim.now() - o.started)) {
+          victims.emplace_back(op.job, &op);
         }
       }
-      run_.signals.job.emit(e);
-      listener_.on_oom(j);
+      for (const auto& [v, vpod] : victims) {
+        JobEvent e = run_.event(JobEventKind::kOomKilled, v);
+        e.pod = vpod->spec->name;
+        e.node = node.name;
+        e.cards = {card};
+        e.memory_used = node.gpus->memory_used(card);
+        e.memory_capacity = node.gpus->memory_capacity();
+        for (const std::uint64_t other : node.gpus->occupants(card)) {
+          const auto it = run_.pod_by_process.find(other);
+          if (other != vpod->process && it != run_.pod_by_process.end()) {
+            const Job& o = run_.jobs[static_cast<std::size_t>(run_.pods[it->second].job)];
+            e.co_located.push_back(o.spec->name);
+          }
+        }
+        run_.signals.job.emit(e);
+      }
+      for (const auto& [v, vpod] : victims) {
+        if (run_.jobs[static_cast<std::size_t>(v)].phase == JobPhase::kRunning) {
+          listener_.on_oom(v);
+        }
+      }
       return false;
     }
   }
