@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "sim/engine/checked.hpp"
 #include "workloads/memory.hpp"
@@ -58,7 +59,7 @@ void Execution::start(int j) {
       flow_owner_[static_cast<std::uint64_t>(*pod.input)] = j;
     }
   }
-  add_ring(job);
+  add_ring(j);
   if (job.ring) {
     flow_owner_[static_cast<std::uint64_t>(*job.ring)] = j;
   }
@@ -87,6 +88,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     run_.fluid.remove_flow(*job.ring);
     job.ring.reset();
   }
+  rings_.erase(j);
   std::set<int> touched;
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
@@ -126,8 +128,13 @@ void Execution::close_books() {
 
 // The all-reduce ring of a multi-GPU job as one fluid flow over the directed links its best
 // ring order crosses on each node (topology routes: NVLink, PCIe switches, host bridges, the
-// socket interconnect), plus each node's uplink when the job spans nodes.
-void Execution::add_ring(Job& job) {
+// socket interconnect), plus each node's uplink when the job spans nodes. The all-reduce runs in
+// bursts, one per step: a burst moves at the path's bandwidth alone (the bottleneck resource's
+// capacity over the times the ring crosses it), and the flow is capped at the ring's average
+// demand (cap_rings), so rings that share a link slow each other only when together they need
+// more than it carries on average (docs/model-workloads.md, "Step time").
+void Execution::add_ring(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
   if (total_gpus(job) <= 1) {
     return;
   }
@@ -155,6 +162,16 @@ void Execution::add_ring(Job& job) {
   }
   job.ideal_ring = std::isfinite(ideal) ? ideal : 0.0;
   if (!path.empty()) {
+    std::map<ResourceId, int> crossings;
+    for (const ResourceId r : path) {
+      ++crossings[r];
+    }
+    double alone = std::numeric_limits<double>::infinity();
+    for (const auto& [r, times] : crossings) {
+      alone = std::min(alone, run_.fluid.capacity(r) / times);
+    }
+    // A zero-capacity link (a failed one) leaves the burst bandwidth 0: the fluid rate decides.
+    rings_[j] = RingState{alone, 0.0};
     job.ring = run_.fluid.add_flow(path);
   }
 }
@@ -260,11 +277,19 @@ void Execution::refresh(const std::set<int>& touched) {
     const auto& jobs = run_.cluster.node(n).jobs;
     affected.insert(jobs.begin(), jobs.end());
   }
-  for (const FlowId f : run_.fluid.update()) {
-    const auto it = flow_owner_.find(static_cast<std::uint64_t>(f));
-    if (it != flow_owner_.end()) {
-      affected.insert(it->second);
+  const auto collect = [&] {
+    for (const FlowId f : run_.fluid.update()) {
+      const auto it = flow_owner_.find(static_cast<std::uint64_t>(f));
+      if (it != flow_owner_.end()) {
+        affected.insert(it->second);
+      }
     }
+  };
+  collect();
+  // The caps depend on compute shares and input rates, not on ring rates: one more solve after
+  // capping settles the rings.
+  if (cap_rings(affected)) {
+    collect();
   }
   for (const int j : affected) {
     if (run_.jobs[static_cast<std::size_t>(j)].phase == JobPhase::kRunning) {
@@ -273,17 +298,15 @@ void Execution::refresh(const std::set<int>& touched) {
   }
 }
 
-void Execution::update_rate(int j) {
-  Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  advance(job);
+workloads::StepConditions Execution::conditions(int j) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
   workloads::StepConditions c;
   c.gpus = std::max(1, total_gpus(job));
   c.compute_share = 1.0;
   c.input_bandwidth = std::numeric_limits<double>::infinity();
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-    ClusterNode& node = run_.cluster.node(pod.node);
-    ++node.changes;  // the job's utilisation and NVLink use on this node change with its rate
+    const ClusterNode& node = run_.cluster.node(pod.node);
     // Workers of one pod on one card split the pod's share of it.
     for (const auto& [card, workers] : card_counts(pod.cards)) {
       c.compute_share =
@@ -293,8 +316,44 @@ void Execution::update_rate(int j) {
       c.input_bandwidth = std::min(c.input_bandwidth, run_.fluid.rate(*pod.input));
     }
   }
-  c.allreduce_bandwidth =
-      job.ring ? run_.fluid.rate(*job.ring) : std::numeric_limits<double>::infinity();
+  if (job.ring) {
+    const double rate = run_.fluid.rate(*job.ring);
+    const auto ring = rings_.find(j);
+    const double alone = ring != rings_.end() ? ring->second.alone : rate;
+    // A ring with no bandwidth at all (a failed link) is stopped: its rate is the fluid's.
+    c.allreduce_bandwidth = alone > 0 ? alone : std::max(rate, 1e-9);
+    c.allreduce_average_bandwidth = std::max(rate, 1e-9);
+  }
+  return c;
+}
+
+bool Execution::cap_rings(const std::set<int>& jobs) {
+  bool changed = false;
+  for (const int j : jobs) {
+    const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+    if (job.phase != JobPhase::kRunning || !job.ring || !job.profile) {
+      continue;
+    }
+    workloads::StepConditions c = conditions(j);
+    c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
+    const double demand = workloads::allreduce_average_demand(*job.profile, c);
+    RingState& ring = rings_[j];
+    if (demand > 0 && ring.cap != demand) {
+      run_.fluid.set_max_rate(*job.ring, demand);
+      ring.cap = demand;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void Execution::update_rate(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  advance(job);
+  for (const int p : job.pods) {
+    ++run_.cluster.node(run_.pods[static_cast<std::size_t>(p)].node).changes;  // utilisation
+  }
+  const workloads::StepConditions c = conditions(j);
   job.step = workloads::step_time(*job.profile, c);
   job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);
@@ -324,7 +383,8 @@ void Execution::emit_rate(const Job& job, bool running) {
   r.job = job.spec->name;
   r.running = running;
   r.nvlink_required = job.nvlink;
-  r.collective_bandwidth = job.ring ? run_.fluid.rate(*job.ring) : 0.0;
+  // The bus bandwidth the all-reduce achieves over a step (bursts), not the flow's average rate.
+  r.collective_bandwidth = job.ring ? job.step.allreduce_effective_bandwidth : 0.0;
   r.ideal_collective_bandwidth = job.ideal_ring;
   r.gpu_utilization = running ? job.step.gpu_utilization : 0.0;
   run_.signals.rate.emit(r);
