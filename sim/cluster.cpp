@@ -69,10 +69,11 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
     if (topo->gpu_count() > 0 && g.gpu_model.empty()) {
       throw InputError(g.where, "gpu", "a node with GPUs needs a GPU model");
     }
-    // A node without GPUs keeps a nominal 1-byte card size (it has no card to fill).
+    // A node without GPUs keeps a nominal 1-byte card size (it has no card to fill). A card
+    // holds what it reports to processes, not its nominal size (visible_memory).
     const std::int64_t memory = g.gpu_memory > 0      ? g.gpu_memory
                                 : g.gpu_model.empty() ? 1
-                                                      : gpu_model(g.gpu_model).memory_bytes;
+                                                      : visible_memory(gpu_model(g.gpu_model));
     for (int i = 1; i <= g.count; ++i) {
       ClusterNode n;
       n.name = node_name(g, i);

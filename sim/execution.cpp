@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "sim/engine/checked.hpp"
 #include "workloads/memory.hpp"
@@ -58,7 +59,7 @@ void Execution::start(int j) {
       flow_owner_[static_cast<std::uint64_t>(*pod.input)] = j;
     }
   }
-  add_ring(job);
+  add_ring(j);
   if (job.ring) {
     flow_owner_[static_cast<std::uint64_t>(*job.ring)] = j;
   }
@@ -87,6 +88,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     run_.fluid.remove_flow(*job.ring);
     job.ring.reset();
   }
+  rings_.erase(j);
   std::set<int> touched;
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
@@ -126,8 +128,13 @@ void Execution::close_books() {
 
 // The all-reduce ring of a multi-GPU job as one fluid flow over the directed links its best
 // ring order crosses on each node (topology routes: NVLink, PCIe switches, host bridges, the
-// socket interconnect), plus each node's uplink when the job spans nodes.
-void Execution::add_ring(Job& job) {
+// socket interconnect), plus each node's uplink when the job spans nodes. The all-reduce runs in
+// bursts, one per step: a burst moves at the path's bandwidth alone (the bottleneck resource's
+// capacity over the times the ring crosses it), and the flow is capped at the ring's average
+// demand (cap_rings), so rings that share a link slow each other only when together they need
+// more than it carries on average (docs/model-workloads.md, "Step time").
+void Execution::add_ring(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
   if (total_gpus(job) <= 1) {
     return;
   }
@@ -155,6 +162,16 @@ void Execution::add_ring(Job& job) {
   }
   job.ideal_ring = std::isfinite(ideal) ? ideal : 0.0;
   if (!path.empty()) {
+    std::map<ResourceId, int> crossings;
+    for (const ResourceId r : path) {
+      ++crossings[r];
+    }
+    double alone = std::numeric_limits<double>::infinity();
+    for (const auto& [r, times] : crossings) {
+      alone = std::min(alone, run_.fluid.capacity(r) / times);
+    }
+    // A zero-capacity link (a failed one) leaves the burst bandwidth 0: the fluid rate decides.
+    rings_[j] = RingState{alone, 0.0};
     job.ring = run_.fluid.add_flow(path);
   }
 }
@@ -176,8 +193,11 @@ EventId Execution::schedule_checkpoint(int j) {
   });
 }
 
-// Sets every card's memory for job j at its current age; on OOM emits the kill and tells the
-// listener. False if killed.
+// Sets every card's memory for job j at its current age; on OOM kills (events, listener) and
+// returns false. The allocation that takes a card past its capacity fails in job j; the other
+// processes on that card still ramping up their memory fail too (their next allocations find the
+// card full before the failed process has exited: docs/model-workloads.md). With per-container
+// isolation, an allocation over the process's own limit fails in its container only.
 bool Execution::apply_memory(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const Duration age = run_.sim.now() - job.started;
@@ -192,21 +212,44 @@ bool Execution::apply_memory(int j) {
       if (!node.gpus->set_memory(pod.process, card, saturating_mul(bytes, workers))) {
         continue;
       }
-      JobEvent e = run_.event(JobEventKind::kOomKilled, j);
-      e.pod = pod.spec->name;
-      e.node = node.name;
-      e.cards = {card};
-      e.memory_used = node.gpus->memory_used(card);
-      e.memory_capacity = node.gpus->memory_capacity();
+      const bool card_full = node.gpus->memory_used(card) > node.gpus->memory_capacity();
+      // Victims, in placement order after j: the other occupants' jobs still ramping.
+      std::vector<std::pair<int, const Pod*>> victims{{j, &pod}};
       for (const std::uint64_t other : node.gpus->occupants(card)) {
         const auto it = run_.pod_by_process.find(other);
-        if (other != pod.process && it != run_.pod_by_process.end()) {
-          const Job& o = run_.jobs[static_cast<std::size_t>(run_.pods[it->second].job)];
-          e.co_located.push_back(o.spec->name);
+        if (!card_full || other == pod.process || it == run_.pod_by_process.end()) {
+          continue;
+        }
+        const Pod& op = run_.pods[it->second];
+        const Job& o = run_.jobs[static_cast<std::size_t>(op.job)];
+        const bool listed = std::any_of(victims.begin(), victims.end(),
+                                        [&](const auto& v) { return v.first == op.job; });
+        if (!listed && o.phase == JobPhase::kRunning && op.running && o.profile &&
+            workloads::ramping(*o.profile, run_.sim.now() - o.started)) {
+          victims.emplace_back(op.job, &op);
         }
       }
-      run_.signals.job.emit(e);
-      listener_.on_oom(j);
+      for (const auto& [v, vpod] : victims) {
+        JobEvent e = run_.event(JobEventKind::kOomKilled, v);
+        e.pod = vpod->spec->name;
+        e.node = node.name;
+        e.cards = {card};
+        e.memory_used = node.gpus->memory_used(card);
+        e.memory_capacity = node.gpus->memory_capacity();
+        for (const std::uint64_t other : node.gpus->occupants(card)) {
+          const auto it = run_.pod_by_process.find(other);
+          if (other != vpod->process && it != run_.pod_by_process.end()) {
+            const Job& o = run_.jobs[static_cast<std::size_t>(run_.pods[it->second].job)];
+            e.co_located.push_back(o.spec->name);
+          }
+        }
+        run_.signals.job.emit(e);
+      }
+      for (const auto& [v, vpod] : victims) {
+        if (run_.jobs[static_cast<std::size_t>(v)].phase == JobPhase::kRunning) {
+          listener_.on_oom(v);
+        }
+      }
       return false;
     }
   }
@@ -234,11 +277,19 @@ void Execution::refresh(const std::set<int>& touched) {
     const auto& jobs = run_.cluster.node(n).jobs;
     affected.insert(jobs.begin(), jobs.end());
   }
-  for (const FlowId f : run_.fluid.update()) {
-    const auto it = flow_owner_.find(static_cast<std::uint64_t>(f));
-    if (it != flow_owner_.end()) {
-      affected.insert(it->second);
+  const auto collect = [&] {
+    for (const FlowId f : run_.fluid.update()) {
+      const auto it = flow_owner_.find(static_cast<std::uint64_t>(f));
+      if (it != flow_owner_.end()) {
+        affected.insert(it->second);
+      }
     }
+  };
+  collect();
+  // The caps depend on compute shares and input rates, not on ring rates: one more solve after
+  // capping settles the rings.
+  if (cap_rings(affected)) {
+    collect();
   }
   for (const int j : affected) {
     if (run_.jobs[static_cast<std::size_t>(j)].phase == JobPhase::kRunning) {
@@ -247,17 +298,15 @@ void Execution::refresh(const std::set<int>& touched) {
   }
 }
 
-void Execution::update_rate(int j) {
-  Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  advance(job);
+workloads::StepConditions Execution::conditions(int j) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
   workloads::StepConditions c;
   c.gpus = std::max(1, total_gpus(job));
   c.compute_share = 1.0;
   c.input_bandwidth = std::numeric_limits<double>::infinity();
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-    ClusterNode& node = run_.cluster.node(pod.node);
-    ++node.changes;  // the job's utilisation and NVLink use on this node change with its rate
+    const ClusterNode& node = run_.cluster.node(pod.node);
     // Workers of one pod on one card split the pod's share of it.
     for (const auto& [card, workers] : card_counts(pod.cards)) {
       c.compute_share =
@@ -267,8 +316,44 @@ void Execution::update_rate(int j) {
       c.input_bandwidth = std::min(c.input_bandwidth, run_.fluid.rate(*pod.input));
     }
   }
-  c.allreduce_bandwidth =
-      job.ring ? run_.fluid.rate(*job.ring) : std::numeric_limits<double>::infinity();
+  if (job.ring) {
+    const double rate = run_.fluid.rate(*job.ring);
+    const auto ring = rings_.find(j);
+    const double alone = ring != rings_.end() ? ring->second.alone : rate;
+    // A ring with no bandwidth at all (a failed link) is stopped: its rate is the fluid's.
+    c.allreduce_bandwidth = alone > 0 ? alone : std::max(rate, 1e-9);
+    c.allreduce_average_bandwidth = std::max(rate, 1e-9);
+  }
+  return c;
+}
+
+bool Execution::cap_rings(const std::set<int>& jobs) {
+  bool changed = false;
+  for (const int j : jobs) {
+    const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+    if (job.phase != JobPhase::kRunning || !job.ring || !job.profile) {
+      continue;
+    }
+    workloads::StepConditions c = conditions(j);
+    c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
+    const double demand = workloads::allreduce_average_demand(*job.profile, c);
+    RingState& ring = rings_[j];
+    if (demand > 0 && ring.cap != demand) {
+      run_.fluid.set_max_rate(*job.ring, demand);
+      ring.cap = demand;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void Execution::update_rate(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  advance(job);
+  for (const int p : job.pods) {
+    ++run_.cluster.node(run_.pods[static_cast<std::size_t>(p)].node).changes;  // utilisation
+  }
+  const workloads::StepConditions c = conditions(j);
   job.step = workloads::step_time(*job.profile, c);
   if (job.spec->measured) {
     // A measured step time per placement (workloads/pollux.hpp: it includes the gradient sync),
@@ -317,7 +402,8 @@ void Execution::emit_rate(const Job& job, bool running) {
   r.job = job.spec->name;
   r.running = running;
   r.nvlink_required = job.nvlink;
-  r.collective_bandwidth = job.ring ? run_.fluid.rate(*job.ring) : 0.0;
+  // The bus bandwidth the all-reduce achieves over a step (bursts), not the flow's average rate.
+  r.collective_bandwidth = job.ring ? job.step.allreduce_effective_bandwidth : 0.0;
   r.ideal_collective_bandwidth = job.ideal_ring;
   r.gpu_utilization = running ? job.step.gpu_utilization : 0.0;
   run_.signals.rate.emit(r);

@@ -40,16 +40,25 @@ class Execution {
   void close_books();
 
  private:
-  void add_ring(Job& job);
+  void add_ring(int j);
   EventId schedule_checkpoint(int j);
   bool apply_memory(int j);
   void advance(Job& job);
   void update_rate(int j);
+  /// The step conditions of running job j now (its ring's burst and average bandwidth included).
+  workloads::StepConditions conditions(int j) const;
+  /// Caps the ring flows of `jobs` at their average demand; true when a cap changed.
+  bool cap_rings(const std::set<int>& jobs);
   void emit_rate(const Job& job, bool running);
 
   RunContext& run_;
   ExecutionListener& listener_;
   std::unordered_map<std::uint64_t, int> flow_owner_;  // flow id -> job
+  struct RingState {
+    double alone = 0.0;  // the ring path's bandwidth alone (a burst's bus bandwidth)
+    double cap = 0.0;    // the flow's current cap, its average demand (0: none yet)
+  };
+  std::unordered_map<int, RingState> rings_;  // job -> its ring
 };
 
 }  // namespace tidesim

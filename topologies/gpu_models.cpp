@@ -10,16 +10,24 @@ namespace tidesim {
 
 namespace {
 
-constexpr std::int64_t kGiB = 1024LL * 1024 * 1024;
+constexpr std::int64_t kMiB = 1024LL * 1024;
+constexpr std::int64_t kGiB = 1024 * kMiB;
 constexpr double kGBps = 1e9;
 
 // Sources, abbreviated in the table below:
 //  CAL   ../shared/reference/CALIBRATION.md, "GPUs".
 //  DS    the vendor datasheet of that GPU (NVIDIA A10/T4/V100/A100/H100/H200 datasheets); these
 //        figures are not in CALIBRATION.md and were not re-checked against it.
+//  SMI   visible memory: the total nvidia-smi (NVML) reports, listed per GPU in
+//        modal-labs/modal-client pull request 2797 (A10 23,028 MiB, T4 15,360 MiB, A100 40GB
+//        40,960 MiB, A100 80GB 81,920 MiB, H100 81,559 MiB); the A10's NVML total
+//        24,146,608,128 bytes (= 23,028 MiB) is also in mayooot/detect-gpu issue 3. A10G and
+//        A100-PCIe take the A10's and A100 40GB's figure (assumption: same memory part). A model
+//        without a figure leaves visible_memory_bytes 0: its nominal size is used (assumption).
 constexpr std::array<GpuModel, 16> kAllModels{{
     {.name = "A10",
      .memory_bytes = 24 * kGiB,
+     .visible_memory_bytes = 23028 * kMiB,
      .fp32_tflops = 31.2,
      .fp16_tensor_tflops = 125.0,
      .memory_bandwidth = 600 * kGBps,
@@ -30,6 +38,7 @@ constexpr std::array<GpuModel, 16> kAllModels{{
      .source = "CAL (Baseten 'A10 vs A10G'); PCIe 4.0 x16, no NVLink"},
     {.name = "A10G",
      .memory_bytes = 24 * kGiB,
+     .visible_memory_bytes = 23028 * kMiB,
      .fp32_tflops = 31.2,
      .fp16_tensor_tflops = 70.0,
      .memory_bandwidth = 600 * kGBps,
@@ -41,6 +50,7 @@ constexpr std::array<GpuModel, 16> kAllModels{{
                "comparison, not in CAL (assumption)"},
     {.name = "T4",
      .memory_bytes = 16 * kGiB,
+     .visible_memory_bytes = 15360 * kMiB,
      .fp32_tflops = 8.1,
      .fp16_tensor_tflops = 65.0,
      .memory_bandwidth = 320 * kGBps,
@@ -104,6 +114,7 @@ constexpr std::array<GpuModel, 16> kAllModels{{
                "PCIe assumed (assumption)"},
     {.name = "A100-SXM4-40",
      .memory_bytes = 40 * kGiB,
+     .visible_memory_bytes = 40960 * kMiB,
      .fp32_tflops = 19.5,
      .fp16_tensor_tflops = 312.0,
      .memory_bandwidth = 1555 * kGBps,
@@ -114,6 +125,7 @@ constexpr std::array<GpuModel, 16> kAllModels{{
      .source = "CAL (40 GB, NVLink3 12 links); DS (TFLOPS, 1,555 GB/s)"},
     {.name = "A100-SXM4-80",
      .memory_bytes = 80 * kGiB,
+     .visible_memory_bytes = 81920 * kMiB,
      .fp32_tflops = 19.5,
      .fp16_tensor_tflops = 312.0,
      .memory_bandwidth = 2039 * kGBps,
@@ -124,6 +136,7 @@ constexpr std::array<GpuModel, 16> kAllModels{{
      .source = "CAL (80 GB, NVLink3 12 links); DS (TFLOPS, 2,039 GB/s)"},
     {.name = "A100-PCIe",
      .memory_bytes = 40 * kGiB,
+     .visible_memory_bytes = 40960 * kMiB,
      .fp32_tflops = 19.5,
      .fp16_tensor_tflops = 312.0,
      .memory_bandwidth = 1555 * kGBps,
@@ -134,6 +147,7 @@ constexpr std::array<GpuModel, 16> kAllModels{{
      .source = "DS (A100 PCIe 40GB; the optional NVLink bridge is not modelled)"},
     {.name = "H100-SXM",
      .memory_bytes = 80 * kGiB,
+     .visible_memory_bytes = 81559 * kMiB,
      .fp32_tflops = 67.0,
      .fp16_tensor_tflops = 989.4,
      .memory_bandwidth = 3350 * kGBps,
@@ -189,6 +203,10 @@ constexpr std::array<GpuModel, 16> kAllModels{{
 }};
 
 }  // namespace
+
+std::int64_t visible_memory(const GpuModel& model) {
+  return model.visible_memory_bytes > 0 ? model.visible_memory_bytes : model.memory_bytes;
+}
 
 std::span<const GpuModel> gpu_models() {
   return kAllModels;

@@ -15,6 +15,10 @@ struct GpuModel {
   std::string_view name;
   /// Device memory in bytes (marketing GB taken as GiB, as nvidia-smi's "Total" rounds).
   std::int64_t memory_bytes = 0;
+  /// Memory the card reports to processes (nvidia-smi's / NVML's total), bytes: less than the
+  /// nominal size (an A10 shows 23,028 MiB of its 24 GiB). 0 = no reported figure found; then
+  /// visible_memory() gives the nominal size (assumption). Sources in gpu_models.cpp ("SMI").
+  std::int64_t visible_memory_bytes = 0;
   /// Peak FP32 throughput, TFLOPS.
   double fp32_tflops = 0.0;
   /// Peak dense FP16 tensor-core throughput, TFLOPS (0 when the GPU has no tensor cores).
@@ -32,6 +36,11 @@ struct GpuModel {
   /// Where the figures come from.
   std::string_view source;
 };
+
+/// The memory a process can use on a card of `model`: visible_memory_bytes, or memory_bytes
+/// when no visible figure is known. This is the card capacity of the OOM rule and of the
+/// schedulers' memory fits (HAMi, too, registers NVML's total as the card's memory).
+std::int64_t visible_memory(const GpuModel& model);
 
 /// Every model of the catalogue, in a fixed order.
 std::span<const GpuModel> gpu_models();

@@ -38,13 +38,20 @@ ModelDefinition resnet50() {
   // (assumption: 16-bit activations).
   constexpr std::int64_t kActFp32 = (40'000'000'000 - 6'700'000'000) / 496;
   d.activation_bytes_per_sample = {{"fp32", kActFp32}, {"amp", kActFp32 / 2}};
-  // Whatever the batch-16 anecdote holds beyond context, state and activations.
+  // Whatever the batch-16 anecdote holds beyond context, state and activations: 5.00 GB. The
+  // anecdote is a Caffe FP32 run, so this is no measurement of PyTorch's cuDNN workspaces and
+  // allocator cache, and none for AMP: using it for PyTorch, both precisions, is an assumption.
   d.workspace_bytes = 6'700'000'000 - kContextBytes - d.model_state_bytes - 16 * kActFp32;
   // ImageNet: 138 GB / 1,281,167 JPEGs (CALIBRATION.md, derived).
   d.input_bytes_per_sample = 138'000'000'000 / 1'281'167;
   // FP32 gradient buckets (PyTorch DDP and apex AMP all-reduce FP32 gradients).
   d.gradient_bytes = 4 * kParams;
-  d.ramp_up = 30s;                    // assumption
+  // Assumption: 10 s from process start to steady memory (CUDA context, model to the GPU, first
+  // batches, cudnn.benchmark autotuning), growing over all of it; PyTorch's caching allocator
+  // keeps what a peak reserved (PyTorch docs, "CUDA semantics", memory management).
+  d.ramp_up = 10s;
+  d.ramp_window = 10s;
+  d.keep_peak = true;
   d.peak_activation_fraction = 0.25;  // assumption: evaluation buffers
   d.peak_period = 1h;                 // assumption: one evaluation per epoch-scale interval
   d.peak_duration = 2min;             // assumption
@@ -71,25 +78,38 @@ struct Gpt2Size {
   int heads;
 };
 
-ModelDefinition gpt2(const Gpt2Size& size) {
+// Attention implementation: eager (explicit matmul + softmax, which keeps the a x s x s score,
+// softmax and dropout tensors for the backward pass) or fused (PyTorch's
+// scaled_dot_product_attention with its FlashAttention / memory-efficient kernels, which keep
+// none of them: Dao et al. 2022, "FlashAttention", memory linear in s).
+enum class Attention { kEager, kFused };
+
+ModelDefinition gpt2(const Gpt2Size& size, Attention attention) {
   constexpr std::int64_t kSeq = 1024;
   constexpr std::int64_t kVocab = 50257;
   ModelDefinition d;
-  d.name = size.name;
+  d.name = std::string(size.name) + (attention == Attention::kFused ? "-sdpa" : "");
   d.context_bytes = kContextBytes;
   // Adam in mixed precision: 16 bytes/parameter (CALIBRATION.md, ZeRO accounting).
   d.model_state_bytes = 16 * size.params;
   // Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models"),
   // eq. 1: per layer s*b*h*(34 + 5*a*s/h) bytes with 16-bit activations; plus FP32 logits and
-  // their gradient, s*V*8 bytes (assumption). FP32 doubles it (assumption).
-  const auto per_layer =
-      kSeq * size.hidden * 34 + 5 * static_cast<std::int64_t>(size.heads) * kSeq * kSeq;
+  // their gradient, s*V*8 bytes (assumption). FP32 doubles it (assumption). The 5*a*s/h term
+  // is the attention scores (2 bytes), softmax output (2) and dropout mask (1) per element of the
+  // a x s x s matrix (Korthikanti et al., section 4.1): fused attention does not store it. The
+  // softmax statistics FlashAttention keeps (4 bytes x a x s per layer, under 0.1% here) are left
+  // out (assumption).
+  const std::int64_t scores =
+      attention == Attention::kFused ? 0 : 5 * static_cast<std::int64_t>(size.heads) * kSeq * kSeq;
+  const auto per_layer = kSeq * size.hidden * 34 + scores;
   const std::int64_t amp = size.layers * per_layer + kSeq * kVocab * 8;
   d.activation_bytes_per_sample = {{"fp32", 2 * amp}, {"amp", amp}};
   d.workspace_bytes = 512 * kMiB;       // assumption: cuBLAS workspace and allocator slack
   d.input_bytes_per_sample = kSeq * 2;  // assumption: uint16 token ids (nanoGPT's format)
   d.gradient_bytes = 4 * size.params;   // FP32 gradient buckets (PyTorch DDP)
-  d.ramp_up = 30s;                      // assumption
+  d.ramp_up = 10s;                      // assumption, as ResNet-50's
+  d.ramp_window = 10s;                  // assumption
+  d.keep_peak = true;                   // PyTorch's caching allocator
   d.peak_activation_fraction = 0.25;    // assumption: evaluation batches
   d.peak_period = 30min;                // assumption
   d.peak_duration = 1min;               // assumption
@@ -108,10 +128,18 @@ ModelDefinition gpt2(const Gpt2Size& size) {
 
 std::vector<ModelDefinition> builtin_models() {
   // Sizes: Hugging Face GPT-2 configurations (layers, hidden, heads) and parameter counts.
-  return {resnet50(), gpt2({"gpt2-124m", 124'439'808, 12, 768, 12}),
-          gpt2({"gpt2-355m", 354'823'168, 24, 1024, 16}),
-          gpt2({"gpt2-774m", 774'030'080, 36, 1280, 20}),
-          gpt2({"gpt2-1.5b", 1'557'611'200, 48, 1600, 25})};
+  // Each size with eager attention (the plain name) and with fused attention ("-sdpa").
+  const Gpt2Size sizes[] = {{"gpt2-124m", 124'439'808, 12, 768, 12},
+                            {"gpt2-355m", 354'823'168, 24, 1024, 16},
+                            {"gpt2-774m", 774'030'080, 36, 1280, 20},
+                            {"gpt2-1.5b", 1'557'611'200, 48, 1600, 25}};
+  std::vector<ModelDefinition> out{resnet50()};
+  for (const Attention a : {Attention::kEager, Attention::kFused}) {
+    for (const Gpt2Size& size : sizes) {
+      out.push_back(gpt2(size, a));
+    }
+  }
+  return out;
 }
 
 double scaled_samples_per_second(const ModelDefinition& def, const std::string& gpu,
@@ -248,6 +276,8 @@ ModelProfile Catalogue::profile(const std::string& model, int batch, const std::
   p.activation_bytes = *activation;
   p.workspace_bytes = def.workspace_bytes;
   p.ramp_up = def.ramp_up;
+  p.ramp_window = std::min(def.ramp_window, def.ramp_up);
+  p.keep_peak = def.keep_peak;
   p.peak.extra_bytes =
       static_cast<std::int64_t>(
           std::llround(def.peak_activation_fraction * static_cast<double>(p.activation_bytes))) +

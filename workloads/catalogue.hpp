@@ -42,11 +42,16 @@ struct ModelProfile {
   std::int64_t activation_bytes = 0;
   /// Framework workspace and allocator cache (cuDNN/cuBLAS workspaces, fragmentation), bytes.
   std::int64_t workspace_bytes = 0;
-  /// Time from process start until memory reaches steady state. During ramp-up the process
-  /// holds context + model state only.
+  /// Time from process start until memory reaches steady state (workloads/memory.hpp).
   Duration ramp_up{};
+  /// Length of the growth from context + model state to steady memory, ending at ramp_up (in
+  /// kRampIncrements equal steps); zero = one step at ramp_up. At most ramp_up.
+  Duration ramp_window{};
   /// Periodic extra memory (evaluation).
   MemoryPeak peak;
+  /// True for PyTorch's caching allocator: memory reserved for a peak is kept after it (the
+  /// high-water mark ratchets); false when the framework gives it back after each peak.
+  bool keep_peak = true;
   /// Seconds of GPU compute per step when the job has the GPU to itself.
   double compute_seconds = 0;
   /// Bytes read from storage per step by this worker (its local batch).
@@ -84,8 +89,11 @@ struct ModelDefinition {
   std::int64_t workspace_bytes = 0;
   std::int64_t input_bytes_per_sample = 0;
   std::int64_t gradient_bytes = 0;
-  /// Time to reach steady memory (see ModelProfile::ramp_up).
+  /// Time to reach steady memory and length of the growth before it (ModelProfile).
   Duration ramp_up{};
+  Duration ramp_window{};
+  /// Caching allocator: peaks are kept (ModelProfile::keep_peak).
+  bool keep_peak = true;
   /// Peak extra = peak_activation_fraction x activation bytes + peak_extra_bytes.
   double peak_activation_fraction = 0;
   std::int64_t peak_extra_bytes = 0;

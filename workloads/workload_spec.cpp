@@ -476,7 +476,12 @@ ModelDefinition parse_model(const YAML::Node& n, const std::string& file, const 
   d.workspace_bytes = f.bytes("workspace", 0);
   d.input_bytes_per_sample = f.bytes("input_per_sample", 0);
   d.gradient_bytes = f.bytes("gradient", std::nullopt);
-  d.ramp_up = f.duration("ramp_up", 30s);
+  d.ramp_up = f.duration("ramp_up", 10s);
+  d.ramp_window = f.duration("ramp_window", d.ramp_up);
+  if (d.ramp_window > d.ramp_up) {
+    throw f.error(f.get("ramp_window"), "ramp_window", "the ramp window must not exceed ramp_up");
+  }
+  d.keep_peak = f.choice("allocator", "caching", {"caching", "releasing"}) == "caching";
   if (f.has("peak")) {
     Fields p(f.get("peak"), file, f.path_of("peak"));
     d.peak_extra_bytes = p.bytes("extra", std::nullopt);

@@ -97,6 +97,33 @@ TEST(RunModel, PodsFreedByAKillBindWithinOneCycle) {
   EXPECT_LE(light_bind->at - kill, s.run.cycle_time);
 }
 
+TEST(RunModel, TwoProcessesRampingTogetherBothFail) {
+  // One A10 (visible 23,028 MiB = 24,146,608,128 bytes), two ResNet-50 fp32 batch-128 jobs.
+  // Each grows from base = 300 MiB + 12 x 25,557,032 = 621,257,184 bytes to steady
+  // 14,219,354,752 bytes over its 10 s ramp in 5 steps of 2,719,619,513.6 bytes: at 8 s each
+  // holds 11,499,735,238 (together 23.0e9, fits); at 10 s the first reaches steady (25.7e9 > the
+  // card) while the second, bound 10 ms later, is still ramping: both fail at 10 s.
+  const Scenario s = scenario("oom_frees_a_card.yaml");
+  const Observed together = run(s, make_jobs(s, 1), "first-fit");
+  const auto ooms = together.of(JobEventKind::kOomKilled);
+  ASSERT_EQ(ooms.size(), 2u);
+  EXPECT_NE(ooms[0].job, ooms[1].job);
+  EXPECT_EQ(ooms[0].at, ooms[1].at);
+  EXPECT_EQ(ooms[0].at, TimePoint(10s));
+  EXPECT_EQ(together.summary.failed, 2);  // backoff_limit 0
+  // The second submitted at 20 s, when the first is steady: only the newcomer's allocation fails
+  // (at its 4th step, 8 s after its bind: 14.2e9 + 11.5e9 > the card); the first, which
+  // allocates nothing more, runs on and succeeds.
+  Workload w = make_jobs(s, 1);
+  w.jobs[1].submit_time = TimePoint(20s);
+  const Observed apart = run(s, w, "first-fit");
+  const auto kill = apart.of(JobEventKind::kOomKilled);
+  ASSERT_EQ(kill.size(), 1u);
+  EXPECT_EQ(kill[0].job, w.jobs[1].name);
+  EXPECT_EQ(apart.summary.succeeded, 1);
+  EXPECT_EQ(apart.summary.failed, 1);
+}
+
 TEST(RunModel, QueueSortOfTheProfileDecidesWhoBindsFirst) {
   const Scenario s = scenario("queue_order.yaml");
   Workload w = make_jobs(s, 1);

@@ -29,6 +29,20 @@ TEST(GpuModels, CatalogueFiguresFromCalibration) {
   EXPECT_EQ(gpu_models().size(), 16u);
 }
 
+TEST(GpuModels, VisibleMemoryIsWhatTheCardReports) {
+  // nvidia-smi's totals (modal-client PR 2797): A10 23,028 MiB (NVML 24,146,608,128 bytes =
+  // 23,028 x 2^20), T4 15,360 MiB, H100 81,559 MiB; about 22.49 GiB on a 24 GiB A10.
+  EXPECT_EQ(visible_memory(gpu_model("A10")), 24'146'608'128LL);
+  EXPECT_EQ(visible_memory(gpu_model("T4")), 15360LL << 20);
+  EXPECT_EQ(visible_memory(gpu_model("H100-SXM")), 81559LL << 20);
+  EXPECT_NEAR(static_cast<double>(visible_memory(gpu_model("A10"))) / (1LL << 30), 22.49, 0.005);
+  // No reported figure: the nominal size (assumption).
+  EXPECT_EQ(visible_memory(gpu_model("V100-SXM2-16")), 16LL << 30);
+  for (const GpuModel& m : gpu_models()) {
+    EXPECT_LE(visible_memory(m), m.memory_bytes) << m.name;
+  }
+}
+
 TEST(GpuModels, HopperTensorFiguresFromTheWhitepaper) {
   // H100 whitepaper, dense FP16 tensor: 528 tensor cores x 1,024 FLOP/clock x 1.83 GHz = 989.4
   // TFLOPS; the H200 has the same GPU.

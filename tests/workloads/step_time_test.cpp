@@ -65,3 +65,38 @@ TEST(StepTime, StepsForDuration) {
 
 }  // namespace
 }  // namespace tidesim::workloads
+
+namespace tidesim::workloads {
+namespace {
+
+TEST(StepTime, AllReduceInBurstsIsLimitedOnlyByTheLinksAverageShare) {
+  // 2 GPUs, S = 1e9 bytes: V = S x 2(2 - 1)/2 = 1e9 bytes per step. Compute 0.2 s, no input;
+  // a burst at 10 GB/s takes 0.1 s, so the step is 0.3 s and the ring's average demand is
+  // 1e9 / 0.3 = 3.33e9 bytes/s.
+  ModelProfile p;
+  p.compute_seconds = 0.2;
+  p.gradient_bytes = 1'000'000'000;
+  StepConditions c;
+  c.gpus = 2;
+  c.allreduce_bandwidth = 10e9;
+  EXPECT_DOUBLE_EQ(ring_allreduce_volume(p.gradient_bytes, 2), 1e9);
+  EXPECT_DOUBLE_EQ(allreduce_average_demand(p, c), 1e9 / 0.3);
+  // Its links give it at least that on average: the step is the burst step, and the all-reduce
+  // achieves the burst bandwidth.
+  c.allreduce_average_bandwidth = 1e9 / 0.3;
+  EXPECT_NEAR(step_time(p, c).seconds, 0.3, 1e-12);
+  EXPECT_NEAR(step_time(p, c).allreduce_effective_bandwidth, 10e9, 1e-3);
+  // Only 2e9 bytes/s on average: a step cannot be shorter than V / 2e9 = 0.5 s; the all-reduce
+  // then effectively takes 0.5 - 0.2 = 0.3 s, 1e9 / 0.3 = 3.33e9 bytes/s.
+  c.allreduce_average_bandwidth = 2e9;
+  EXPECT_DOUBLE_EQ(step_time(p, c).seconds, 0.5);
+  EXPECT_NEAR(step_time(p, c).allreduce_effective_bandwidth, 1e9 / 0.3, 1e-3);
+  EXPECT_DOUBLE_EQ(step_time(p, c).gpu_utilization, 0.2 / 0.5);
+  // One GPU: no ring, no demand.
+  c.gpus = 1;
+  EXPECT_EQ(allreduce_average_demand(p, c), 0.0);
+  EXPECT_EQ(step_time(p, c).allreduce_effective_bandwidth, 0.0);
+}
+
+}  // namespace
+}  // namespace tidesim::workloads

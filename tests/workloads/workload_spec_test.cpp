@@ -176,6 +176,18 @@ TEST(WorkloadSpec, StrictErrors) {
   EXPECT_EQ(message_of([] { parse("workload:\n  arrivals: {process: burst, count: 1}\n"); }),
             "s.yaml:2:3: workload.jobs: missing required field (a workload is a trace, or "
             "arrivals + jobs)");
+  // A traced model's ramp window longer than its ramp-up, or an unknown allocator.
+  const std::string model =
+      "workload:\n  arrivals: {process: burst, count: 1}\n"
+      "  jobs: [{model: tiny, batch_size: 1, steps: 1}]\n"
+      "  models:\n  - name: tiny\n    model_state: 1GiB\n    activation_per_sample: 10MiB\n"
+      "    gradient: 100MB\n    throughputs: [{gpu: V100, batch: 10, samples_per_second: 100}]\n";
+  EXPECT_EQ(message_of([&] { parse(model + "    ramp_up: 5s\n    ramp_window: 6s\n"); }),
+            "s.yaml:11:18: workload.models[0].ramp_window: the ramp window must not exceed "
+            "ramp_up");
+  EXPECT_EQ(message_of([&] { parse(model + "    allocator: greedy\n"); }),
+            "s.yaml:10:16: workload.models[0].allocator: 'greedy' is not one of: caching, "
+            "releasing");
   EXPECT_NE(
       message_of([] {
         parse(
