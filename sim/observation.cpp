@@ -29,6 +29,7 @@ std::vector<double> card_nvlink_capacity(const Topology& topology) {
 Observer::Observer(const RunContext& run) : run_(run) {
   const auto& nodes = run.cluster.nodes();
   sample_.nodes.resize(nodes.size());
+  sample_.node_revisions.assign(nodes.size(), 0);
   computed_at_.assign(nodes.size(), ~std::uint64_t{0});
   nvlink_capacity_.resize(nodes.size());
   shared_device_.resize(nodes.size());
@@ -103,8 +104,13 @@ void Observer::compute_cards(int n) {
 void Observer::refresh_await(int n) {
   const ClusterNode& node = run_.cluster.node(n);
   const StorageResource& d = run_.cluster.devices()[static_cast<std::size_t>(node.device)];
-  sample_.nodes[static_cast<std::size_t>(n)].storage_await_ms = storage_await_ms(
-      d.device, run_.fluid.utilisation(d.resource), run_.scenario.cluster.max_await_ms);
+  double& await = sample_.nodes[static_cast<std::size_t>(n)].storage_await_ms;
+  const double now = storage_await_ms(d.device, run_.fluid.utilisation(d.resource),
+                                      run_.scenario.cluster.max_await_ms);
+  if (now != await) {
+    await = now;
+    ++sample_.node_revisions[static_cast<std::size_t>(n)];
+  }
 }
 
 void Observer::refresh(int n) {
@@ -112,6 +118,7 @@ void Observer::refresh(int n) {
   auto& seen = computed_at_[static_cast<std::size_t>(n)];
   if (seen != node.changes) {  // per-card figures, allocation and (own device) await
     compute_cards(n);
+    ++sample_.node_revisions[static_cast<std::size_t>(n)];
     seen = node.changes;
   }
   // A node's own data device carries only its pods' input flows, whose rates change only with a
@@ -129,7 +136,8 @@ const NodeState& Observer::node_state(int n) {
 NodeMetrics Observer::agent_sample(int n) {
   const NodeState& s = node_state(n);
   NodeMetrics m;
-  for (const auto used : s.gpu_memory_used) {  // none on a node without GPUs
+  m.gpu_memory_utilization.reserve(s.gpu_memory_used.size());  // one allocation, not log2(cards)
+  for (const auto used : s.gpu_memory_used) {                  // none on a node without GPUs
     m.gpu_memory_utilization.push_back(static_cast<double>(used) /
                                        static_cast<double>(s.gpu_memory_capacity));
   }

@@ -9,7 +9,8 @@
 /// a job started or stopped, re-rated, or its memory changed), and so are its allocation and
 /// the await of its own data device (only its pods' input flows use it, and a change of their
 /// rates re-rates their job); the await of a shared device is read at every sample. The values
-/// are those a full recomputation gives, bit for bit.
+/// are those a full recomputation gives, bit for bit. ClusterSample::node_revisions tells the
+/// collectors which nodes were recomputed (or whose await changed) since they last looked.
 #include <cstdint>
 #include <vector>
 

@@ -43,7 +43,8 @@ if [[ "${1:-}" == "--scale" ]]; then
     rss=()
     for ((i = 0; i < reps; i++)); do
       # shellcheck disable=SC2086
-      out=$({ /usr/bin/time -f '%U %S %M' "$bin" run "$scenario" --threads 1 $extra \
+      # --force: the scale scenarios are over run's default event budget (--max-events).
+      out=$({ /usr/bin/time -f '%U %S %M' "$bin" run "$scenario" --threads 1 --force -q $extra \
         >/dev/null; } 2>&1 | tail -1)
       read -r user sys kb <<<"$out"
       cpu+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/engine/checked.hpp"
 
@@ -312,6 +315,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
     // computePodResourceRequest: the pod's effective request (containers, init containers,
     // overhead: pod_requests).
     request_ = &pod.requests;
+    extended_ = fitted_extended(pod.requests);
     return Status::success();
   }
 
@@ -335,10 +339,12 @@ class NodeResourcesFit final : public PreFilterPlugin,
     if (r.gpus > 0 && !gpu_ignored_ && r.gpus > a.gpus - q.gpus) {
       insufficient(kGpuResource);
     }
-    for (const auto& [name, amount] : r.extended) {
-      if (amount == 0 || ignored(name)) {
-        continue;
-      }
+    // The extended resources to check were chosen once per cycle by pre_filter (a filter
+    // without one chooses them here).
+    const std::vector<std::pair<const std::string*, std::int64_t>> own =
+        request_ ? std::vector<std::pair<const std::string*, std::int64_t>>{} : fitted_extended(r);
+    for (const auto& [name_ptr, amount] : request_ ? extended_ : own) {
+      const std::string& name = *name_ptr;
       const auto ai = a.extended.find(name);
       const auto qi = q.extended.find(name);
       const std::int64_t have =
@@ -373,9 +379,23 @@ class NodeResourcesFit final : public PreFilterPlugin,
            args_.ignored_groups.end();
   }
 
+  // The extended resources of `r` that fitsRequest checks (non-zero, not ignored), in name order.
+  std::vector<std::pair<const std::string*, std::int64_t>> fitted_extended(
+      const Resources& r) const {
+    std::vector<std::pair<const std::string*, std::int64_t>> out;
+    for (const auto& [name, amount] : r.extended) {
+      if (amount != 0 && !ignored(name)) {
+        out.emplace_back(&name, amount);
+      }
+    }
+    return out;
+  }
+
   FitArgs args_;
   bool gpu_ignored_ = false;
   const Resources* request_ = nullptr;
+  /// fitted_extended(*request_), pointing into *request_.
+  std::vector<std::pair<const std::string*, std::int64_t>> extended_;
   Resources score_request_;
   std::vector<std::int64_t> req_;
   std::vector<std::int64_t> alloc_;

@@ -80,6 +80,11 @@ struct NodeState {
 struct ClusterSample {
   TimePoint at{};
   std::vector<NodeState> nodes;
+  /// Per node: a number that changes whenever that node's NodeState changes, so that consumers
+  /// recompute per-node figures only for nodes that changed. When present (the Observer's
+  /// samples) every sample of a run lists the same nodes in the same order; empty when unknown
+  /// (hand-built samples): every node counts as changed.
+  std::vector<std::uint64_t> node_revisions;
   int pending_pods = 0;
   int running_jobs = 0;
 };

@@ -1,23 +1,40 @@
 #include "sim/metrics/cluster_balance.hpp"
 
+#include <span>
 #include <vector>
-
-#include "sim/metrics/node_stats.hpp"
 
 namespace tidesim::metrics {
 
+void ClusterBalanceCollector::map_nodes(const ClusterSample& sample) {
+  slot_of_.resize(sample.nodes.size());
+  for (std::size_t n = 0; n < sample.nodes.size(); ++n) {
+    const std::string& name = sample.nodes[n].name;
+    auto [it, fresh] = slot_by_name_.try_emplace(name, node_util_.size());
+    if (fresh) {
+      node_util_.push_back({name, {}});
+    }
+    slot_of_[n] = it->second;
+  }
+  slots_have_revisions_ = !sample.node_revisions.empty();
+}
+
 void ClusterBalanceCollector::on_sample(const ClusterSample& sample) {
-  std::vector<double> utils;
+  // Samples with revisions list the same nodes in the same order: map them to their averages
+  // once, not by name at every sample.
+  if (!same_layout(sample, slot_of_.size(), slots_have_revisions_)) {
+    map_nodes(sample);
+  }
+  const auto values = utils_.update(sample);
   long allocated = 0;
   long allocatable = 0;
-  for (const auto& node : sample.nodes) {
-    if (const auto u = node_gpu_utilization(node)) {
-      utils.push_back(*u);
-      node_util_[node.name].add(sample.at, *u);
+  for (std::size_t n = 0; n < sample.nodes.size(); ++n) {
+    if (const auto& u = values[n]) {
+      node_util_[slot_of_[n]].average.add(sample.at, *u);
     }
-    allocated += node.gpus_allocated;
-    allocatable += node.gpus_allocatable;
+    allocated += sample.nodes[n].gpus_allocated;
+    allocatable += sample.nodes[n].gpus_allocatable;
   }
+  const std::span<const double> utils = utils_.defined();
   const std::optional<double> spread = population_stddev(utils);
   util_stddev_.add(sample.at, spread);
   util_stddev_busy_.add(sample.at, sample.pending_pods > 0 ? spread : std::nullopt);
@@ -47,8 +64,8 @@ void ClusterBalanceCollector::finish(TimePoint end, MetricValues& out) const {
   put("gpu_util_stddev", util_stddev_.mean(end));
   put("gpu_util_stddev_busy", util_stddev_busy_.mean(end));
   std::vector<double> node_means;
-  for (const auto& [name, average] : node_util_) {
-    if (const auto m = average.mean(end)) {
+  for (const auto& [name, slot] : slot_by_name_) {  // in name order
+    if (const auto m = node_util_[slot].average.mean(end)) {
       node_means.push_back(*m);
     }
   }

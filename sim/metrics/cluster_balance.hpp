@@ -1,9 +1,13 @@
 #pragma once
 /// Metrics of the sampled cluster state: GPU-utilisation balance, allocation rate, queue length.
+#include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/metrics/collector.hpp"
+#include "sim/metrics/node_stats.hpp"
+#include "sim/metrics/per_node_values.hpp"
 #include "sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
@@ -25,10 +29,25 @@ class ClusterBalanceCollector : public Collector {
   void finish(TimePoint end, MetricValues& out) const override;
 
  private:
+  /// A node's name and its utilisation's time-weighted mean (no value for nodes without GPUs).
+  struct NodeAverage {
+    std::string name;
+    StepAverage average;
+  };
+
+  /// Points slot_of_ at the nodes of `sample` (by name), adding the nodes not seen before.
+  void map_nodes(const ClusterSample& sample);
+
   StepAverage util_stddev_;
   StepAverage util_stddev_busy_;
-  /// Per node name, its utilisation's time-weighted mean (nodes with GPUs only).
-  std::map<std::string, StepAverage, std::less<>> node_util_;
+  /// Each node's utilisation, recomputed only for nodes that changed.
+  PerNodeValues utils_{node_gpu_utilization};
+  /// One per node name ever sampled; finish() visits them in name order.
+  std::vector<NodeAverage> node_util_;
+  std::map<std::string, std::size_t, std::less<>> slot_by_name_;
+  /// Per position in the latest sample: its node's index in node_util_.
+  std::vector<std::size_t> slot_of_;
+  bool slots_have_revisions_ = false;
   StepAverage util_mean_;
   StepAverage allocation_;
   StepAverage queue_;

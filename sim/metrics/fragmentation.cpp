@@ -22,7 +22,8 @@ void FragmentationCollector::on_sample(const ClusterSample& sample) {
   // F(M) depends only on how many nodes have each number of free units, so a sample is stored as
   // that histogram (index = free units), and a sample equal to the previous one is not stored at
   // all (the previous value simply holds longer): memory stays small on long, large runs.
-  std::vector<int> histogram;
+  std::vector<int>& histogram = histogram_;  // reused: no allocation per sample
+  histogram.clear();
   for (const auto& node : sample.nodes) {
     if (node.gpus_allocatable > 0) {
       const auto free =
@@ -36,7 +37,7 @@ void FragmentationCollector::on_sample(const ClusterSample& sample) {
   if (!samples_.empty() && samples_.back().second == histogram) {
     return;
   }
-  samples_.emplace_back(sample.at, std::move(histogram));
+  samples_.emplace_back(sample.at, histogram);
 }
 
 std::vector<TaskShape> FragmentationCollector::task_shapes() const {

@@ -60,6 +60,8 @@ class FragmentationCollector : public Collector {
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> job_pods_;
   /// (instant, number of nodes per count of free units), only when it changed.
   std::vector<std::pair<TimePoint, std::vector<int>>> samples_;
+  /// The latest sample's histogram (kept to reuse its storage).
+  std::vector<int> histogram_;
 };
 
 }  // namespace tidesim::metrics

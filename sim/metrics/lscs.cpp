@@ -12,7 +12,8 @@ void LscsCollector::on_sample(const ClusterSample& sample) {
   if (!series_.empty() && sample.at < series_.back().first) {
     throw std::logic_error("LscsCollector: sample earlier than the previous one");
   }
-  if (const auto s = gpu_memory_utilization_stddev(sample)) {
+  memory_.update(sample);
+  if (const auto s = population_stddev(memory_.defined())) {
     window_.emplace_back(sample.at, *s);
     window_sum_.add(*s);
   }

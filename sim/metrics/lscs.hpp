@@ -8,6 +8,8 @@
 
 #include "sim/engine/statistics.hpp"
 #include "sim/metrics/collector.hpp"
+#include "sim/metrics/node_stats.hpp"
+#include "sim/metrics/per_node_values.hpp"
 
 namespace tidesim::metrics {
 
@@ -41,6 +43,8 @@ class LscsCollector : public Collector {
 
  private:
   LscsOptions options_;
+  /// Each node's GPU-memory utilisation, recomputed only for nodes that changed.
+  PerNodeValues memory_{node_gpu_memory_utilization};
   std::deque<std::pair<TimePoint, double>> window_;
   ExactSum window_sum_;  // of window_'s values
   std::vector<std::pair<TimePoint, std::optional<double>>> series_;

@@ -6,21 +6,29 @@
 
 namespace tidesim::metrics {
 
+namespace {
+
+std::optional<double> node_nvlink_variance(const NodeState& node) {
+  return population_variance(node.nvlink_utilization);
+}
+
+}  // namespace
+
+NvlinkVarianceCollector::NvlinkVarianceCollector(NvlinkVarianceOptions options)
+    : options_(options), variance_(node_nvlink_variance) {}
+
 void NvlinkVarianceCollector::on_sample(const ClusterSample& sample) {
   double sum = 0.0;
   int nodes = 0;
   int above = 0;
-  for (const auto& node : sample.nodes) {
-    const auto v = population_variance(node.nvlink_utilization);
-    if (!v) {
-      continue;
-    }
-    sum += *v;
+  variance_.update(sample);
+  for (const double v : variance_.defined()) {
+    sum += v;
     ++nodes;
-    if (*v > options_.threshold) {
+    if (v > options_.threshold) {
       ++above;
     }
-    max_ = max_ ? std::max(*max_, *v) : *v;
+    max_ = max_ ? std::max(*max_, v) : v;
   }
   if (nodes == 0) {
     mean_.add(sample.at, std::nullopt);

@@ -1,6 +1,7 @@
 #pragma once
 /// The seed's third health indicator: NVLink variance per node across its GPUs, alert > 0.02.
 #include "sim/metrics/collector.hpp"
+#include "sim/metrics/per_node_values.hpp"
 #include "sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
@@ -21,13 +22,15 @@ struct NvlinkVarianceOptions {
 /// reports NVLink utilisation.
 class NvlinkVarianceCollector : public Collector {
  public:
-  explicit NvlinkVarianceCollector(NvlinkVarianceOptions options = {}) : options_(options) {}
+  explicit NvlinkVarianceCollector(NvlinkVarianceOptions options = {});
 
   void on_sample(const ClusterSample& sample) override;
   void finish(TimePoint end, MetricValues& out) const override;
 
  private:
   NvlinkVarianceOptions options_;
+  /// Each node's v_n, recomputed only for nodes that changed.
+  PerNodeValues variance_;
   StepAverage mean_;
   StepAverage alert_share_;
   std::optional<double> max_;

@@ -9,6 +9,7 @@
 #include "sim/metrics/node_stats.hpp"
 #include "sim/metrics/nvlink_contention.hpp"
 #include "sim/metrics/nvlink_variance.hpp"
+#include "sim/metrics/per_node_values.hpp"
 #include "sim/metrics/scheduling_metrics.hpp"
 #include "sim/metrics/standard_collectors.hpp"
 #include "sim/metrics/step_average.hpp"
@@ -114,6 +115,63 @@ TEST(ClusterBalance, NodesWithoutGpusAreLeftOut) {
   MetricValues m;
   c.finish(at_s(10), m);
   EXPECT_DOUBLE_EQ(m.at("gpu_util_stddev"), 0.5);
+}
+
+TEST(ClusterBalance, RevisionsGiveTheSameNumbersAsFullSamples) {
+  // The timeline of TwoNodesWithKnownUtilisationSteps, with the nodes listed in reverse name
+  // order and with revisions (as the Observer sends them): every node moves at every sample.
+  ClusterBalanceCollector c;
+  auto with_revisions = [](ClusterSample s, std::vector<std::uint64_t> r) {
+    s.node_revisions = std::move(r);
+    return s;
+  };
+  c.on_sample(with_revisions(
+      sample(0, {node("b", {0.0, 0.0}, 0, 2), node("a", {1.0, 1.0}, 2, 2)}, 5), {1, 1}));
+  c.on_sample(with_revisions(
+      sample(10, {node("b", {0.5, 0.0}, 1, 2), node("a", {1.0, 0.5}, 2, 2)}, 1), {2, 2}));
+  c.on_sample(with_revisions(
+      sample(30, {node("b", {0.5, 0.5}, 2, 2), node("a", {0.5, 0.5}, 2, 2)}, 0), {3, 3}));
+  MetricValues m;
+  c.finish(at_s(40), m);
+  EXPECT_DOUBLE_EQ(m.at("gpu_util_stddev"), 0.25);
+  EXPECT_DOUBLE_EQ(m.at("gpu_util_mean"), 0.5);
+  EXPECT_DOUBLE_EQ(m.at("gpu_allocation_rate"), 0.75);
+  // Per node over [0, 40): a = (1*10 + 0.75*20 + 0.5*10) / 40 = 0.75, b = (0*10 + 0.25*20 +
+  // 0.5*10) / 40 = 0.25: std-dev of {0.75, 0.25} = 0.25.
+  EXPECT_DOUBLE_EQ(m.at("gpu_util_stddev_node_avg"), 0.25);
+}
+
+int g_value_calls = 0;
+
+std::optional<double> counted_utilization(const NodeState& n) {
+  ++g_value_calls;
+  return node_gpu_utilization(n);
+}
+
+TEST(PerNodeValues, RecomputesOnlyNodesWhoseRevisionMoved) {
+  PerNodeValues values(counted_utilization);
+  g_value_calls = 0;
+  ClusterSample s = sample(0, {node("a", {1.0}), node("cpu", {}), node("b", {0.5})});
+  s.node_revisions = {1, 1, 1};
+  auto v = values.update(s);
+  EXPECT_EQ(g_value_calls, 3);  // the first sample computes every node
+  EXPECT_DOUBLE_EQ(*v[0], 1.0);
+  EXPECT_FALSE(v[1].has_value());
+  ASSERT_EQ(values.defined().size(), 2U);  // a and b, in node order
+  // Node a moved (revision 2), node b's figures changed but its revision did not: only a is
+  // recomputed, b keeps 0.5 (the Observer moves a revision whenever a node's state changes).
+  s.nodes[0].gpu_utilization = {0.25};
+  s.nodes[2].gpu_utilization = {0.0};
+  s.node_revisions = {2, 1, 1};
+  v = values.update(s);
+  EXPECT_EQ(g_value_calls, 4);
+  EXPECT_DOUBLE_EQ(*v[0], 0.25);
+  EXPECT_DOUBLE_EQ(*v[2], 0.5);
+  // Without revisions (a hand-built sample) every node is recomputed.
+  s.node_revisions.clear();
+  v = values.update(s);
+  EXPECT_EQ(g_value_calls, 7);
+  EXPECT_DOUBLE_EQ(*v[2], 0.0);
 }
 
 TEST(Collectors, NothingSeenMeansNothingReported) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -214,7 +215,7 @@ class Recorder {
   std::uint64_t seed_;
   RecorderOptions options_;
   metrics::StandardCollectors collectors_;
-  std::map<std::string, JobTrack, std::less<>> jobs_;
+  std::unordered_map<std::string, JobTrack> jobs_;  // by job name (read via job_order_)
   std::vector<std::string> job_order_;
   std::vector<EventRecord> events_;
   AttemptLog attempts_;
