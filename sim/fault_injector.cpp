@@ -16,6 +16,7 @@ FaultInjector::FaultInjector(RunContext& run, JobController& controller, const F
       down_(run.cluster.nodes().size(), 0) {
   for (const auto& node : run.cluster.nodes()) {
     node_rng_.emplace_back(seed, "faults/node/" + node.name);
+    repair_rng_.emplace_back(seed, "faults/repair/" + node.name);
     auto& cards = card_rng_.emplace_back();
     const int count = node.gpus ? node.gpus->card_count() : 0;
     for (int c = 0; c < count; ++c) {
@@ -57,9 +58,11 @@ void FaultInjector::next_node_failure(int n, TimePoint after) {
   const Duration wait =
       draw_time_between_failures(*config_.node_failures, node_rng_[static_cast<std::size_t>(n)]);
   run_.sim.schedule_at(after + wait, [this, n] {
-    take_down(n, config_.node_failures->repair, InterruptCause::kNodeFailure);
+    const Duration repair =
+        draw_repair_time(*config_.node_failures, repair_rng_[static_cast<std::size_t>(n)]);
+    take_down(n, repair, InterruptCause::kNodeFailure);
     // The next failure counts from the repair.
-    next_node_failure(n, run_.sim.now() + config_.node_failures->repair);
+    next_node_failure(n, run_.sim.now() + repair);
   });
 }
 

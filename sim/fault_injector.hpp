@@ -38,6 +38,7 @@ class FaultInjector {
   std::function<void()> cluster_event_;
   std::vector<int> down_;  // overlapping outages of each node
   std::vector<RandomStream> node_rng_;
+  std::vector<RandomStream> repair_rng_;  // "faults/repair/<node>": repair draws shift no failure
   std::vector<std::vector<RandomStream>> card_rng_;
 };
 

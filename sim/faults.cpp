@@ -26,6 +26,16 @@ FailureProcess parse_process(const YAML::Node& node, const std::string& file,
   }
   if (has_repair) {
     p.repair = f.duration("repair", default_repair, std::chrono::seconds(1));
+    const std::string d =
+        f.choice("repair_distribution", "fixed", {"fixed", "exponential", "lognormal"});
+    p.repair_distribution = d == "fixed"         ? FailureProcess::Repair::kFixed
+                            : d == "exponential" ? FailureProcess::Repair::kExponential
+                                                 : FailureProcess::Repair::kLognormal;
+    p.repair_sigma = f.number("repair_sigma", 1.0, 0.05, 5.0);
+    if (p.repair_distribution != FailureProcess::Repair::kLognormal && f.has("repair_sigma")) {
+      throw f.error(f.get("repair_sigma"), "repair_sigma",
+                    "applies to the lognormal repair distribution only");
+    }
   }
   f.finish();
   return p;
@@ -96,6 +106,19 @@ Duration draw_time_between_failures(const FailureProcess& p, RandomStream& rng) 
     seconds = lambda * std::pow(-std::log(u), 1.0 / p.shape);
   }
   // At least 1 s and at most 100 years, so that a draw is a valid delay.
+  return from_seconds(std::clamp(seconds, 1.0, 100.0 * 365.0 * 86400.0));
+}
+
+Duration draw_repair_time(const FailureProcess& p, RandomStream& rng) {
+  const double mean = to_seconds(p.repair);
+  double seconds = mean;
+  if (p.repair_distribution == FailureProcess::Repair::kExponential) {
+    seconds = rng.exponential(1.0 / mean);
+  } else if (p.repair_distribution == FailureProcess::Repair::kLognormal) {
+    // A lognormal's mean is exp(mu + sigma^2 / 2).
+    const double s = p.repair_sigma;
+    seconds = rng.lognormal(std::log(mean) - s * s / 2.0, s);
+  }
   return from_seconds(std::clamp(seconds, 1.0, 100.0 * 365.0 * 86400.0));
 }
 

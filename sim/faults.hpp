@@ -28,8 +28,14 @@ struct FailureProcess {
   Duration mtbf{};
   /// Weibull shape k (the scale is mtbf / Gamma(1 + 1/k)).
   double shape = 1.0;
-  /// Down time after a node failure (unused for card errors).
+  /// Down time after a node failure (unused for card errors): the time itself (fixed) or the
+  /// mean of the repair distribution.
   Duration repair{};
+  /// How repair times are drawn: all equal to `repair`, exponential with that mean, or
+  /// lognormal with that mean and log-space std-dev `repair_sigma` (mu = ln repair - sigma^2 / 2).
+  enum class Repair { kFixed, kExponential, kLognormal };
+  Repair repair_distribution = Repair::kFixed;
+  double repair_sigma = 1.0;
 };
 
 /// One scheduled fault.
@@ -59,5 +65,7 @@ FaultsConfig parse_faults(const YAML::Node& node, const std::string& file,
 
 /// One draw of the time to the next failure.
 Duration draw_time_between_failures(const FailureProcess& p, RandomStream& rng);
+/// One draw of a node's repair time (no draw for a fixed one), held to [1 s, 100 years].
+Duration draw_repair_time(const FailureProcess& p, RandomStream& rng);
 
 }  // namespace tidesim

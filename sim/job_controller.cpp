@@ -16,7 +16,8 @@ JobController::JobController(RunContext& run,
       enqueue_(std::move(enqueue)),
       cluster_event_(std::move(cluster_event)),
       all_done_(std::move(all_done)),
-      unfinished_(static_cast<int>(run.jobs.size())) {}
+      unfinished_(static_cast<int>(run.jobs.size())),
+      restore_(run.jobs.size(), Duration::zero()) {}
 
 void JobController::submit(int j) {
   run_.set_phase(j, JobPhase::kPending);
@@ -65,9 +66,11 @@ void JobController::on_bound(int p) {
   run_.signals.job.emit(e);
   if (job.bound == static_cast<int>(job.pods.size())) {
     const int attempt = job.attempt;
-    run_.sim.schedule_in(run_.scenario.run.pod_startup, [this, j, attempt] {
+    const Duration restore = restore_[static_cast<std::size_t>(j)];
+    run_.sim.schedule_in(run_.scenario.run.pod_startup + restore, [this, j, attempt] {
       const Job& again = run_.jobs[static_cast<std::size_t>(j)];
       if (again.attempt == attempt && again.phase == JobPhase::kPending) {
+        restore_[static_cast<std::size_t>(j)] = Duration::zero();
         execution_->start(j);
       }
     });
@@ -104,12 +107,13 @@ void JobController::on_oom(int j) {
   end_attempt(j, true);
 }
 
-void JobController::interrupt(int j, InterruptCause cause) {
+void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   if (job.phase == JobPhase::kWaiting || job.phase == JobPhase::kBackoff ||
       job.phase == JobPhase::kSucceeded || job.phase == JobPhase::kFailed) {
     return;
   }
+  restore_[static_cast<std::size_t>(j)] = std::max(restore_[static_cast<std::size_t>(j)], restore);
   // What the attempt loses: the steps since the last checkpoint and the GPU time they took.
   const bool running = job.phase == JobPhase::kRunning;
   const TimePoint since = running ? std::max(job.started, job.checkpointed_at) : run_.sim.now();

@@ -18,6 +18,7 @@
 /// `action: Ignore` for pods with the DisruptionTarget condition, which preemption sets).
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "sim/execution.hpp"
 #include "sim/run_context.hpp"
@@ -59,8 +60,10 @@ class JobController final : public ExecutionListener {
   /// controller creates new ones at once, to be scheduled afresh (whatever the restartPolicy: the
   /// node or card is gone). Unlike an OOM kill it does not count against backoffLimit (as a
   /// Kubernetes podFailurePolicy that ignores DisruptionTarget). A job that is not submitted,
-  /// already waiting for new pods, or ended is left alone.
-  void interrupt(int j, InterruptCause cause);
+  /// already waiting for new pods, or ended is left alone. `restore`: once the next attempt's
+  /// pods are bound, its work resumes after run.pod_startup plus this long (a migrated job
+  /// loading its checkpoint; docs/descheduling.md).
+  void interrupt(int j, InterruptCause cause, Duration restore = Duration::zero());
 
   /// Called with a job's index each time its pods are about to be created (each attempt), so the
   /// run can declare the job's PodGroup to the scheduling loop first.
@@ -93,6 +96,8 @@ class JobController final : public ExecutionListener {
   std::function<void(int)> on_new_pods_;
   std::function<void(int)> on_ended_;
   int unfinished_ = 0;
+  // Per job: the restore time its next start waits for (interrupt's `restore`).
+  std::vector<Duration> restore_;
 };
 
 }  // namespace tidesim

@@ -13,6 +13,7 @@
 #include "sim/admission.hpp"
 #include "sim/api/pod_traits.hpp"
 #include "sim/cluster.hpp"
+#include "sim/descheduler.hpp"
 #include "sim/engine/checked.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/fluid.hpp"
@@ -98,7 +99,8 @@ class Run final : public policies::BindTarget {
     // nothing samples agents or scrapes for it, unless the scenario scores load predictors
     // (which read what Prometheus scraped).
     const PredictionConfig& prediction = scenario.prediction;
-    if (scheduler->reads_metrics() || prediction.enabled) {
+    if (scheduler->reads_metrics() || prediction.enabled ||
+        (scenario.descheduler.enabled && scenario.descheduler.reads_metrics())) {
       std::vector<std::string> names;
       for (const auto& n : cluster_.nodes()) {
         names.push_back(n.name);
@@ -130,6 +132,10 @@ class Run final : public policies::BindTarget {
       faults_ = std::make_unique<FaultInjector>(ctx_, controller_, scenario.faults, seed,
                                                 [this] { loop_->on_cluster_event(); });
     }
+    if (scenario.descheduler.enabled) {
+      descheduler_ =
+          std::make_unique<Descheduler>(ctx_, controller_, scenario.descheduler, telemetry_.get());
+    }
   }
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
@@ -145,6 +151,9 @@ class Run final : public policies::BindTarget {
     }
     if (faults_) {
       faults_->start();
+    }
+    if (descheduler_) {
+      descheduler_->start();
     }
     sim_.schedule_in(Duration::zero(), [this] { sample(); });
     if (ctx_.jobs.empty()) {
@@ -298,6 +307,7 @@ class Run final : public policies::BindTarget {
   std::unique_ptr<policies::SchedulingLoop> loop_;
   std::unique_ptr<FaultInjector> faults_;
   std::unique_ptr<Admission> admission_;
+  std::unique_ptr<Descheduler> descheduler_;
   std::uint64_t next_process_ = 0;
 };
 

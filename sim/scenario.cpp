@@ -554,6 +554,7 @@ Scenario load_scenario(const std::string& path, const std::function<void(YAML::N
       }
       s.faults = parse_faults(f.get("faults"), path, ordered);
     }
+    s.descheduler = parse_descheduler(f.get("descheduler"), path);
     s.prediction = parse_prediction(f.get("prediction"), path, s.run.sample_interval,
                                     s.telemetry.scrape_interval);
     s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/api/api.hpp"
+#include "sim/descheduler_config.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/time.hpp"
 #include "sim/faults.hpp"
@@ -166,6 +167,8 @@ struct Scenario {
   PredictionConfig prediction;
   /// The `faults:` section (off when absent).
   FaultsConfig faults;
+  /// The `descheduler:` section (off when absent).
+  DeschedulerConfig descheduler;
   RunConfig run;
   std::vector<ReferenceFigure> reference;
   std::string reference_source;

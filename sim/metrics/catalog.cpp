@@ -134,6 +134,13 @@ constexpr std::array kCatalog{
     MetricInfo{"gpu_hours_run", kPlain, kNeutral, "GPU-hours run", "GPU-hours of running attempts"},
     MetricInfo{"goodput", kRatio, kHigher, "goodput",
                "1 - GPU-hours lost to interruptions / GPU-hours run"},
+    // Migrations (the scenario's descheduler: section; docs/descheduling.md). Absent when none.
+    MetricInfo{"migration_gpu_hours_lost", kPlain, kLower, "GPU-hours lost to migrations",
+               "GPU-hours run since the last checkpoint by migrated attempts"},
+    MetricInfo{"migration_restart_gpu_hours", kPlain, kLower, "GPU-hours restarting migrations",
+               "GPU-hours migrated jobs' new pods held before work resumed (startup, restore)"},
+    MetricInfo{"migration_goodput_loss", kRatio, kLower, "goodput lost to migrations",
+               "(migration GPU-hours lost + restarting) / GPU-hours run"},
     // Load prediction accuracy (the scenario's prediction: section; docs/prediction.md).
     MetricInfo{"forecast_last_gpu_memory_mae", kRatio, kLower, "last GPU mem MAE",
                "mean absolute error of the last scraped value forecast of per-card GPU memory "

@@ -16,6 +16,17 @@ void InterruptionsCollector::on_job(const JobEvent& e) {
   switch (e.kind) {
     case JobEventKind::kStarted:
       running_[e.job] = {e.at, e.gpus};
+      if (const auto it = restarting_.find(e.job); it != restarting_.end()) {
+        if (it->second) {
+          migration_restart_gpu_seconds_ += to_seconds(e.at - *it->second) * e.gpus;
+        }
+        restarting_.erase(it);
+      }
+      break;
+    case JobEventKind::kBound:
+      if (const auto it = restarting_.find(e.job); it != restarting_.end()) {
+        it->second = e.at;
+      }
       break;
     case JobEventKind::kSucceeded:
     case JobEventKind::kOomKilled:
@@ -30,6 +41,12 @@ void InterruptionsCollector::on_job(const JobEvent& e) {
         ++by_reason_[reason];
       }
       lost_gpu_seconds_ += e.lost_gpu_seconds;
+      if (e.cause == "migration") {
+        migration_lost_gpu_seconds_ += e.lost_gpu_seconds;
+        restarting_[e.job] = std::nullopt;
+      } else {
+        restarting_.erase(e.job);  // a failure's restart pays no restore here
+      }
       break;
     default:
       break;
@@ -56,6 +73,14 @@ void InterruptionsCollector::finish(TimePoint end, MetricValues& out) const {
   out["gpu_hours_run"] = run / 3600.0;
   if (run > 0.0) {
     out["goodput"] = 1.0 - lost_gpu_seconds_ / run;
+  }
+  if (by_reason_.contains("migration")) {
+    out["migration_gpu_hours_lost"] = migration_lost_gpu_seconds_ / 3600.0;
+    out["migration_restart_gpu_hours"] = migration_restart_gpu_seconds_ / 3600.0;
+    if (run > 0.0) {
+      out["migration_goodput_loss"] =
+          (migration_lost_gpu_seconds_ + migration_restart_gpu_seconds_) / run;
+    }
   }
 }
 

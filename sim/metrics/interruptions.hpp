@@ -7,9 +7,16 @@
 ///     its GPUs) / 3600;
 ///   gpu_hours_run: sum over attempts of (running time x GPUs) / 3600 (start to success, kill,
 ///     eviction or the end of the run);
-///   goodput: 1 - gpu_hours_lost / gpu_hours_run (absent when nothing ran).
-/// All absent when no job was interrupted.
+///   goodput: 1 - gpu_hours_lost / gpu_hours_run (absent when nothing ran);
+///   migration_gpu_hours_lost: the part of gpu_hours_lost lost to migrations (the descheduler);
+///   migration_restart_gpu_hours: sum over migrated jobs' next attempts of (start - last bind) x
+///     GPUs / 3600: the GPU time their new pods held before work resumed (pod startup and the
+///     checkpoint restore);
+///   migration_goodput_loss: (migration_gpu_hours_lost + migration_restart_gpu_hours) /
+///     gpu_hours_run.
+/// All absent when no job was interrupted; the migration_* ones when none was migrated.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,6 +37,11 @@ class InterruptionsCollector : public Collector {
   std::map<std::string, int> by_reason_;
   double lost_gpu_seconds_ = 0.0;
   double run_gpu_seconds_ = 0.0;
+  double migration_lost_gpu_seconds_ = 0.0;
+  double migration_restart_gpu_seconds_ = 0.0;
+  // Migrated jobs whose work has not resumed: job -> last bind of the new attempt (nullopt
+  // before it).
+  std::map<std::string, std::optional<TimePoint>> restarting_;
   // Running attempts: job -> (since, GPUs).
   std::map<std::string, std::pair<TimePoint, int>> running_;
 };

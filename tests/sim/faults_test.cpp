@@ -181,5 +181,32 @@ TEST(Faults, DrawsHaveTheConfiguredMean) {
   }
 }
 
+// Repair times: fixed is the value itself; exponential and lognormal (sigma 1) have the
+// configured mean. 20,000 draws: relative standard error 1/sqrt(20000) = 0.7% (exponential) and
+// sqrt(e^1 - 1)/sqrt(20000) = 0.9% (lognormal, coefficient of variation 1.31); 5% is over 5.
+TEST(Faults, RepairDrawsHaveTheConfiguredMean) {
+  FailureProcess p;
+  p.repair = std::chrono::hours(2);
+  RandomStream rng(5, "repairs");
+  EXPECT_EQ(draw_repair_time(p, rng), std::chrono::hours(2));
+  for (const auto d : {FailureProcess::Repair::kExponential, FailureProcess::Repair::kLognormal}) {
+    p.repair_distribution = d;
+    double sum = 0.0;
+    for (int i = 0; i < 20000; ++i) {
+      sum += to_seconds(draw_repair_time(p, rng));
+    }
+    EXPECT_NEAR(sum / 20000.0 / 7200.0, 1.0, 0.05);
+  }
+  EXPECT_NE(test::message_of([&] {
+              parse_faults(YAML::Load("{node_failures: {repair_sigma: 0.5}}"), "s.yaml", {"a"});
+            }).find("faults.node_failures.repair_sigma"),
+            std::string::npos);
+  const auto on = parse_faults(
+      YAML::Load("{node_failures: {repair_distribution: lognormal, repair_sigma: 0.5}}"), "s.yaml",
+      {"a"});
+  EXPECT_EQ(on.node_failures->repair_distribution, FailureProcess::Repair::kLognormal);
+  EXPECT_DOUBLE_EQ(on.node_failures->repair_sigma, 0.5);
+}
+
 }  // namespace
 }  // namespace tidesim

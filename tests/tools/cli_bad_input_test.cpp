@@ -138,5 +138,23 @@ TEST_F(BadInput, Check) {
             "tidesim: error: " + f + ":2:1: not valid JSON:");
 }
 
+// The descheduler: section (docs/descheduling.md): a target under its threshold exits 2 at the
+// file, line and field.
+TEST_F(BadInput, Descheduler) {
+  std::ifstream in("tests/tools/data/minimal.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text +=
+      "\ndescheduler:\n  strategies:\n    - name: LowNodeUtilization\n"
+      "      thresholds: {gpu: 60%}\n      target_thresholds: {gpu: 50%}\n";
+  const std::string f = write("desched.yaml", text);
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.out.find(f + ":"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(": descheduler.strategies[0].target_thresholds.gpu: 50% is under the low "
+                       "threshold 60%"),
+            std::string::npos)
+      << o.out;
+}
+
 }  // namespace
 }  // namespace tidesim::app
