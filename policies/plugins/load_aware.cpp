@@ -69,13 +69,25 @@ double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args) {
   return v;
 }
 
+LoadAwarePodTerms load_aware_pod_terms(const PodSpec& pod, const LoadAwareArgs& args) {
+  return LoadAwarePodTerms{
+      .mem_reject = gpu_reject_threshold(pod, args) - args.reject_threshold_safety_margin,
+      .nvlink = nvlink_need(pod, nvlink_rule(args))};
+}
+
 std::optional<std::string> load_aware_filter_reason(const LoadVector& load, const PodSpec& pod,
                                                     const LoadAwareArgs& args) {
-  const double mem_reject = gpu_reject_threshold(pod, args) - args.reject_threshold_safety_margin;
+  return load_aware_filter_reason(load, load_aware_pod_terms(pod, args), args);
+}
+
+std::optional<std::string> load_aware_filter_reason(const LoadVector& load,
+                                                    const LoadAwarePodTerms& terms,
+                                                    const LoadAwareArgs& args) {
+  const double mem_reject = terms.mem_reject;
   if (!args.card_fit && load.gpu_memory > mem_reject) {
     return fmt::format("GPU memory over {:g}%", std::round(mem_reject * 1000.0) / 10.0);
   }
-  const NvlinkNeed need = nvlink_need(pod, nvlink_rule(args));
+  const NvlinkNeed need = terms.nvlink;
   const bool check_nvlink = args.nvlink_check == NvlinkCheck::kAllPods || need != NvlinkNeed::kNone;
   if (check_nvlink && load.nvlink > args.nvlink.reject) {
     if (args.nvlink_check == NvlinkCheck::kRequiredPods && need == NvlinkNeed::kAutoDetected) {
@@ -418,6 +430,12 @@ class LoadAwareFilter final : public FilterPlugin {
       shared_ = SharedLoad{&args_, &view_};
       ctx.shared["LoadAware"] = &shared_;
     }
+    if (terms_cycle_ != ctx.cycle || terms_pod_ != &pod) {
+      // PreFilter state: the pod's threshold and NVLink need, once per cycle and pod.
+      terms_cycle_ = ctx.cycle;
+      terms_pod_ = &pod;
+      terms_ = load_aware_pod_terms(pod, args_);
+    }
     const NodeSpec& node = ctx.cluster.nodes[node_index].node;
     if (stage_ == 2 && !matches(args_.golden_node_selector, node.labels)) {
       return Status::make(Code::kUnschedulableAndUnresolvable,
@@ -426,7 +444,7 @@ class LoadAwareFilter final : public FilterPlugin {
     if (!view_.available(node_index)) {
       return Status::success();  // no metrics: the fallback decides
     }
-    if (auto reason = load_aware_filter_reason(view_.load(node_index), pod, args_)) {
+    if (auto reason = load_aware_filter_reason(view_.load(node_index), terms_, args_)) {
       return Status::make(Code::kUnschedulable, std::move(*reason));
     }
     if (args_.card_fit) {
@@ -455,6 +473,9 @@ class LoadAwareFilter final : public FilterPlugin {
   std::uint64_t cycle_ = 0;
   int stage_ = 0;
   SharedLoad shared_;
+  std::uint64_t terms_cycle_ = 0;
+  const PodSpec* terms_pod_ = nullptr;
+  LoadAwarePodTerms terms_;
 };
 static_assert(Implements<LoadAwareFilter, FilterPlugin>);
 

@@ -104,8 +104,22 @@ NvlinkRule nvlink_rule(const LoadAwareArgs& args);
 /// as a number (Go strconv.ParseFloat: the whole string), else args.gpu_memory.reject.
 double gpu_reject_threshold(const PodSpec& pod, const LoadAwareArgs& args);
 
+/// What LoadAwareFilter's verdict needs of the pod, which depends on the pod alone: computed once
+/// per scheduling cycle (the PreFilter state of a Kubernetes plugin), not once per node.
+struct LoadAwarePodTerms {
+  /// gpu_reject_threshold(pod) minus args.reject_threshold_safety_margin.
+  double mem_reject = 0.0;
+  /// The pod's NVLink need under nvlink_rule(args).
+  NvlinkNeed nvlink = NvlinkNeed::kNone;
+};
+LoadAwarePodTerms load_aware_pod_terms(const PodSpec& pod, const LoadAwareArgs& args);
+
 /// LoadAwareFilter's verdict on one load vector: empty when the node passes, else the reason.
 /// With args.card_fit the GPU-memory dimension is left to card_fit_reason().
+std::optional<std::string> load_aware_filter_reason(const LoadVector& load,
+                                                    const LoadAwarePodTerms& terms,
+                                                    const LoadAwareArgs& args);
+/// The same verdict, computing the pod's terms first.
 std::optional<std::string> load_aware_filter_reason(const LoadVector& load, const PodSpec& pod,
                                                     const LoadAwareArgs& args);
 /// The share of one card's memory `pod` needs on each of its GPUs, for cardFit: its declared

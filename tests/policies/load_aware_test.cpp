@@ -94,6 +94,27 @@ TEST(LoadAware, RejectThresholdAnnotation) {
   EXPECT_DOUBLE_EQ(gpu_reject_threshold(pod, args), 0.85);
 }
 
+// The per-cycle terms are the pod's threshold less the margin and its NVLink need; the verdict
+// from them is the verdict from the pod.
+TEST(LoadAware, PodTermsOncePerCycle) {
+  const LoadAwareArgs args;
+  PodSpec pod;
+  pod.image = "pytorch/pytorch:2.0.1-cuda11.7-cudnn8-runtime";
+  pod.annotations["ai.gpu-reject-threshold"] = "0.80";
+  const LoadAwarePodTerms terms = load_aware_pod_terms(pod, args);
+  EXPECT_DOUBLE_EQ(terms.mem_reject, 0.80 - 0.05);
+  EXPECT_EQ(terms.nvlink, NvlinkNeed::kAutoDetected);
+  EXPECT_EQ(load_aware_filter_reason(LoadVector{0.78, 0, 0}, terms, args).value_or(""),
+            "GPU memory over 75%");
+  EXPECT_EQ(load_aware_filter_reason(LoadVector{0.1, 0.7, 0}, terms, args).value_or(""),
+            "Auto-detected NVLink contention");
+  PodSpec plain;  // no annotation, no image: default 0.85 - 0.05, no NVLink need
+  const LoadAwarePodTerms plain_terms = load_aware_pod_terms(plain, args);
+  EXPECT_DOUBLE_EQ(plain_terms.mem_reject, 0.85 - 0.05);
+  EXPECT_EQ(plain_terms.nvlink, NvlinkNeed::kNone);
+  EXPECT_FALSE(load_aware_filter_reason(LoadVector{0.78, 0.7, 0}, plain_terms, args));
+}
+
 TEST(LoadAware, NvlinkDetection) {
   LoadAwareArgs args;
   PodSpec plain;
