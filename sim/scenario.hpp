@@ -111,7 +111,7 @@ struct PolicyConfig {
   std::string scheduler;
   /// A job-level policy admitting jobs before their pods reach the scheduler (`admission:`,
   /// sim/admission.hpp); nullopt: every job's pods are queued at once.
-  std::optional<AdmissionConfig> admission;
+  std::optional<AdmissionConfig> admission = std::nullopt;
 };
 
 /// Limits and timings of a run.

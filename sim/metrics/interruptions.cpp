@@ -39,6 +39,7 @@ void InterruptionsCollector::on_job(const JobEvent& e) {
         std::string reason = e.cause;
         std::replace(reason.begin(), reason.end(), '-', '_');
         ++by_reason_[reason];
+        jobs_by_reason_[reason].insert(e.job);
       }
       lost_gpu_seconds_ += e.lost_gpu_seconds;
       if (e.cause == "migration") {
@@ -58,13 +59,21 @@ void InterruptionsCollector::finish(TimePoint end, MetricValues& out) const {
     return;  // nothing was interrupted (runs without faults or a descheduler report nothing)
   }
   int total = 0;
+  std::set<std::string> jobs;
   for (const char* reason : {"preemption", "node_failure", "card_failure", "drain", "migration"}) {
     const auto it = by_reason_.find(reason);
     const int n = it == by_reason_.end() ? 0 : it->second;
     out[std::string("interruptions_") + reason] = n;
     total += n;
+    const auto hit = jobs_by_reason_.find(reason);
+    const auto distinct = hit == jobs_by_reason_.end() ? 0 : hit->second.size();
+    out[std::string("jobs_interrupted_") + reason] = static_cast<double>(distinct);
+    if (hit != jobs_by_reason_.end()) {
+      jobs.insert(hit->second.begin(), hit->second.end());
+    }
   }
   out["interruptions"] = total;
+  out["jobs_interrupted"] = static_cast<double>(jobs.size());
   double run = run_gpu_seconds_;
   for (const auto& [job, since] : running_) {
     run += to_seconds(end - since.first) * since.second;

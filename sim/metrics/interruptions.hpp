@@ -2,7 +2,10 @@
 /// Interruptions of jobs from outside (node failures, card errors, drains, migrations: kEvicted
 /// events with their reason) and what they cost. One interruption is one job's attempt stopped
 /// (all its evicted pods together). Metrics (docs/failures.md, docs/metrics.md):
-///   interruptions, interruptions_<node_failure|card_failure|drain|migration>: counts;
+///   interruptions, interruptions_<preemption|node_failure|card_failure|drain|migration>: counts
+///     of stopped attempts;
+///   jobs_interrupted, jobs_interrupted_<cause>: the jobs stopped at least once (by that cause):
+///     jobs affected by cause, each job counted once per cause however often it was hit;
 ///   gpu_hours_lost: sum over interruptions of (running time since the job's last checkpoint x
 ///     its GPUs) / 3600;
 ///   gpu_hours_run: sum over attempts of (running time x GPUs) / 3600 (start to success, kill,
@@ -35,6 +38,7 @@ class InterruptionsCollector : public Collector {
 
   std::set<std::pair<std::string, int>> interrupted_;  // (job, attempt)
   std::map<std::string, int> by_reason_;
+  std::map<std::string, std::set<std::string>> jobs_by_reason_;  // cause -> jobs hit
   double lost_gpu_seconds_ = 0.0;
   double run_gpu_seconds_ = 0.0;
   double migration_lost_gpu_seconds_ = 0.0;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "sim/metrics/interruptions.hpp"
 #include "sim/run.hpp"
 #include "tests/common/errors.hpp"
 
@@ -206,6 +207,47 @@ TEST(Faults, RepairDrawsHaveTheConfiguredMean) {
       {"a"});
   EXPECT_EQ(on.node_failures->repair_distribution, FailureProcess::Repair::kLognormal);
   EXPECT_DOUBLE_EQ(on.node_failures->repair_sigma, 0.5);
+}
+
+}  // namespace
+}  // namespace tidesim
+
+namespace tidesim {
+namespace {
+
+// Jobs affected by cause: a hit by two node failures (attempts 0 and 1), b by a drain then a node
+// failure, c by a migration; one attempt's several evicted pods count once. So 5 stopped attempts
+// (interruptions), 3 jobs (jobs_interrupted), 2 of them by node failures, 1 each by a drain and a
+// migration, none by a preemption or a card error.
+TEST(Faults, JobsInterruptedCountEachJobOncePerCause) {
+  RunSignals signals;
+  metrics::InterruptionsCollector collector;
+  collector.attach(signals);
+  const auto evict = [&](const char* job, int attempt, const char* cause, int minute) {
+    JobEvent e;
+    e.kind = JobEventKind::kEvicted;
+    e.job = job;
+    e.attempt = attempt;
+    e.cause = cause;
+    e.at = TimePoint(std::chrono::minutes(minute));
+    signals.job.emit(e);
+  };
+  evict("a", 0, "node-failure", 10);
+  evict("a", 0, "node-failure", 10);  // its second pod: the same attempt
+  evict("a", 1, "node-failure", 30);
+  evict("b", 0, "drain", 20);
+  evict("b", 1, "node-failure", 40);
+  evict("c", 0, "migration", 50);
+  metrics::MetricValues out;
+  collector.finish(TimePoint(60min), out);
+  EXPECT_EQ(out.at("interruptions"), 5.0);
+  EXPECT_EQ(out.at("interruptions_node_failure"), 3.0);
+  EXPECT_EQ(out.at("jobs_interrupted"), 3.0);
+  EXPECT_EQ(out.at("jobs_interrupted_node_failure"), 2.0);
+  EXPECT_EQ(out.at("jobs_interrupted_drain"), 1.0);
+  EXPECT_EQ(out.at("jobs_interrupted_migration"), 1.0);
+  EXPECT_EQ(out.at("jobs_interrupted_preemption"), 0.0);
+  EXPECT_EQ(out.at("jobs_interrupted_card_failure"), 0.0);
 }
 
 }  // namespace
