@@ -10,6 +10,7 @@
 #include "sim/engine/error.hpp"
 #include "sim/engine/random.hpp"
 #include "topologies/gpu_models.hpp"
+#include "topologies/mig.hpp"
 #include "topologies/presets.hpp"
 
 namespace tidesim {
@@ -83,6 +84,10 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
       n.card_memory = memory;
       GpuSharing sharing{g.sharing, g.replicas,     g.replica_policy,  g.tie_break,
                          0,         g.interference, g.declared_memory, g.isolate_memory};
+      for (const std::string& p : g.mig_layout) {
+        // Checked by the scenario (mig_layout_error): every name is a profile of the model.
+        sharing.mig_layout.push_back(*mig_profile(gpu_model(g.gpu_model), p));
+      }
       if (g.tie_break == TieBreak::kDevicePlugin) {
         // Each node's own stream: adding a node never shifts another's draws.
         sharing.tie_seed = RandomStream(seed, "device-plugin/" + n.name).next_u64();
@@ -111,6 +116,15 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
       info.node.allocatable.cpu_milli = g.cpu_milli;
       info.node.allocatable.memory_bytes = g.memory_bytes;
       info.node.allocatable.gpus = n.gpus->schedulable_units();
+      if (g.sharing == SharingMode::kMig && !g.mig_single) {
+        // The device plugin's `mixed` strategy: each profile is its own extended resource,
+        // nvidia.com/mig-<profile>, counting the node's instances of it; no nvidia.com/gpu.
+        info.node.allocatable.gpus = 0;
+        for (const MigSlice& slice : n.gpus->mig_slices()) {
+          ++info.node.allocatable
+                .extended[std::string(kMigResourcePrefix) + std::string(slice.profile.name)];
+        }
+      }
       view_.nodes.push_back(std::move(info));
       nodes_.push_back(std::move(n));
       advertise(static_cast<int>(nodes_.size()) - 1);
@@ -177,6 +191,22 @@ std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
   const auto& req = pod->requests;
   const bool wants_gpu = req.gpus > 0 || req.gpu_milli > 0;
   std::optional<std::vector<int>> cards = std::vector<int>{};
+  if (node.gpus->sharing().mode == SharingMode::kMig) {
+    // MIG: the device plugin hands out a free instance of the requested profile (`mixed`) or any
+    // free instance for one nvidia.com/gpu (`single`); the scheduler counted instances as
+    // extended resources, so it names no card.
+    const auto profile = mig_request(req);
+    if (profile || req.gpus > 0) {
+      cards = req.gpus > 1 ? std::nullopt : node.gpus->allocate_mig(process, profile.value_or(""));
+      if (!cards) {
+        return std::nullopt;
+      }
+    }
+    view_.nodes[static_cast<std::size_t>(n)].add_pod(std::move(pod), now);
+    ++node.changes;
+    advertise(n);
+    return cards;
+  }
   // The scheduler's cards, when they are as many as the pod's units (a share: one card).
   const auto units =
       static_cast<std::size_t>(req.gpu_milli > 0 ? 1 : std::max<std::int64_t>(1, req.gpus));

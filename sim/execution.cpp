@@ -6,6 +6,7 @@
 #include <map>
 
 #include "sim/engine/checked.hpp"
+#include "topologies/mig.hpp"
 #include "workloads/memory.hpp"
 
 namespace tidesim {
@@ -34,7 +35,7 @@ void Execution::start(int j) {
     // A pod without GPUs (a trace's CPU-only pod) runs at the reference GPU's uncontended
     // speed, so its traced run time is kept (steps were converted at that speed).
     const auto& req = job.spec->pod_template.requests;
-    const bool gpu_job = req.gpus > 0 || req.gpu_milli > 0;
+    const bool gpu_job = req.gpus > 0 || req.gpu_milli > 0 || mig_request(req).has_value();
     const std::string& gpu =
         gpu_job && !first.group->gpu_model.empty() ? first.group->gpu_model : run_.reference_gpu;
     job.profile =
@@ -212,7 +213,10 @@ bool Execution::apply_memory(int j) {
       if (!node.gpus->set_memory(pod.process, card, saturating_mul(bytes, workers))) {
         continue;
       }
-      const bool card_full = node.gpus->memory_used(card) > node.gpus->memory_capacity();
+      // MIG: the instance's memory is its own; an allocation past it fails in this process only
+      // and no neighbour is touched.
+      const bool mig = node.gpus->sharing().mode == SharingMode::kMig;
+      const bool card_full = !mig && node.gpus->memory_used(card) > node.gpus->memory_capacity();
       // Victims, in placement order after j: the other occupants' jobs still ramping.
       std::vector<std::pair<int, const Pod*>> victims{{j, &pod}};
       for (const std::uint64_t other : node.gpus->occupants(card)) {
@@ -234,9 +238,11 @@ bool Execution::apply_memory(int j) {
         e.pod = vpod->spec->name;
         e.node = node.name;
         e.cards = {card};
-        e.memory_used = node.gpus->memory_used(card);
-        e.memory_capacity = node.gpus->memory_capacity();
-        for (const std::uint64_t other : node.gpus->occupants(card)) {
+        e.memory_used =
+            mig ? node.gpus->memory_of(vpod->process, card) : node.gpus->memory_used(card);
+        e.memory_capacity = node.gpus->memory_limit(vpod->process, card);
+        for (const std::uint64_t other :
+             mig ? std::vector<std::uint64_t>{} : node.gpus->occupants(card)) {
           const auto it = run_.pod_by_process.find(other);
           if (other != vpod->process && it != run_.pod_by_process.end()) {
             const Job& o = run_.jobs[static_cast<std::size_t>(run_.pods[it->second].job)];

@@ -1,5 +1,6 @@
 #include "sim/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "sim/metrics/catalog.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/gpu_node.hpp"
+#include "topologies/mig.hpp"
 #include "workloads/trace.hpp"
 
 namespace tidesim {
@@ -41,7 +43,38 @@ void parse_sharing(const YAML::Node& node, const std::string& file, const std::s
                    NodeGroup& g) {
   Fields s(node, file, path);
   g.sharing = *parse_sharing_mode(
-      s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional"}));
+      s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional", "mig"}));
+  const bool mig = g.sharing == SharingMode::kMig;
+  for (const char* key : {"layout", "strategy"}) {
+    if (!mig && s.has(key)) {
+      throw s.error(s.get(key), key, "only mig has this setting");
+    }
+  }
+  if (mig) {
+    // MIG (docs/scenarios.md): every card of the group partitioned into `layout`'s GPU
+    // instances, advertised under the device plugin's `strategy`.
+    if (g.gpu_model.empty()) {
+      throw s.error(s.get("mode"), "mode", "mig needs the group's `gpu` model");
+    }
+    const YAML::Node layout = s.require("layout");
+    for (const YAML::Node& p : sequence_of(layout, file, s.path_of("layout"))) {
+      if (!p.IsScalar()) {
+        throw s.error(p, "layout", "each entry is a profile name such as 1g.5gb");
+      }
+      g.mig_layout.push_back(p.Scalar());
+    }
+    if (const auto why = mig_layout_error(gpu_model(g.gpu_model), g.mig_layout)) {
+      throw s.error(layout, "layout", *why);
+    }
+    g.mig_single = s.choice("strategy", "mixed", {"mixed", "single"}) == "single";
+    if (g.mig_single &&
+        std::any_of(g.mig_layout.begin(), g.mig_layout.end(),
+                    [&](const std::string& p) { return p != g.mig_layout.front(); })) {
+      throw s.error(s.get("strategy"), "strategy",
+                    "the single strategy needs every instance of one profile (the device "
+                    "plugin's rule); use mixed");
+    }
+  }
   g.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
   const bool sliced = g.sharing == SharingMode::kTimeSlicing;
   if (!sliced && g.replicas != 1) {

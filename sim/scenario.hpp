@@ -58,6 +58,11 @@ struct NodeGroup {
   /// Time-slicing: `sharing.declared_memory` and `sharing.isolate_memory` (GpuSharing).
   bool declared_memory = false;
   bool isolate_memory = false;
+  /// MIG: `sharing.layout`, the GPU-instance profiles of each card (checked against the model
+  /// by mig_layout_error()), and `sharing.strategy` (the device plugin's `mixed`: one
+  /// nvidia.com/mig-<profile> resource per profile; `single`: each instance as nvidia.com/gpu).
+  std::vector<std::string> mig_layout;
+  bool mig_single = false;
   std::int64_t cpu_milli = 0;
   std::int64_t memory_bytes = 0;
   std::map<std::string, std::string> labels;

@@ -23,6 +23,9 @@ std::optional<SharingMode> parse_sharing_mode(std::string_view text) {
   if (text == "fractional") {
     return SharingMode::kFractional;
   }
+  if (text == "mig") {
+    return SharingMode::kMig;
+  }
   return std::nullopt;
 }
 
@@ -34,6 +37,8 @@ std::string_view to_string(SharingMode mode) {
       return "time-slicing";
     case SharingMode::kFractional:
       return "fractional";
+    case SharingMode::kMig:
+      return "mig";
   }
   return "?";
 }
@@ -77,7 +82,18 @@ GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_
   if (sharing_.mode != SharingMode::kTimeSlicing) {
     sharing_.replicas = 1;
   }
+  if (sharing_.mode == SharingMode::kMig && sharing_.mig_layout.empty()) {
+    throw std::invalid_argument("gpu node: MIG needs a layout");
+  }
+  if (sharing_.mode != SharingMode::kMig) {
+    sharing_.mig_layout.clear();
+  }
   cards_.resize(static_cast<std::size_t>(topology_->gpu_count()));
+  for (int c = 0; c < card_count(); ++c) {
+    for (const MigProfile& p : sharing_.mig_layout) {
+      slices_.push_back(MigSlice{c, p, mig_slice_memory(p, memory_per_card_), 0, false});
+    }
+  }
 }
 
 const GpuNodeState::Card& GpuNodeState::card_at(int card) const {
@@ -92,10 +108,17 @@ GpuNodeState::Card& GpuNodeState::card_at(int card) {
 }
 
 int GpuNodeState::schedulable_units() const {
+  if (sharing_.mode == SharingMode::kMig) {
+    return static_cast<int>(slices_.size());
+  }
   return card_count() * sharing_.replicas;
 }
 
 int GpuNodeState::free_units() const {
+  if (sharing_.mode == SharingMode::kMig) {
+    return static_cast<int>(
+        std::count_if(slices_.begin(), slices_.end(), [](const MigSlice& s) { return !s.used; }));
+  }
   int free = 0;
   for (const Card& c : cards_) {
     if (sharing_.mode == SharingMode::kTimeSlicing) {
@@ -204,6 +227,37 @@ std::optional<std::vector<int>> GpuNodeState::allocate_declared(std::uint64_t pr
   return out;
 }
 
+std::optional<std::vector<int>> GpuNodeState::allocate_mig(std::uint64_t process,
+                                                           std::string_view profile) {
+  if (sharing_.mode != SharingMode::kMig) {
+    throw std::logic_error("gpu node: allocate_mig on a node without MIG");
+  }
+  if (cards_of_.count(process) != 0) {
+    throw std::invalid_argument("gpu node: process " + std::to_string(process) + " already placed");
+  }
+  for (std::size_t i = 0; i < slices_.size(); ++i) {
+    MigSlice& s = slices_[i];
+    if (s.used || (!profile.empty() && s.profile.name != profile)) {
+      continue;
+    }
+    place(process, s.card, 1, 0);
+    card_at(s.card).occupants.back().slice = static_cast<int>(i);
+    s.used = true;
+    s.process = process;
+    return std::vector<int>{s.card};
+  }
+  return std::nullopt;
+}
+
+std::int64_t GpuNodeState::memory_limit(std::uint64_t process, int card) const {
+  for (const Occupant& o : card_at(card).occupants) {
+    if (o.process == process && o.slice >= 0) {
+      return slices_[static_cast<std::size_t>(o.slice)].memory;
+    }
+  }
+  return memory_per_card_;
+}
+
 std::optional<std::vector<int>> GpuNodeState::whole_cards(int units) {
   std::vector<bool> free(cards_.size());
   for (std::size_t i = 0; i < cards_.size(); ++i) {
@@ -303,6 +357,10 @@ std::optional<std::vector<int>> GpuNodeState::allocate(std::uint64_t process, in
       place(process, best, 1, milli);
       return std::vector<int>{best};
     }
+    case SharingMode::kMig:
+      // A MIG pod asks for an instance of a profile (allocate_mig); whole cards are not
+      // advertised under MIG.
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -317,6 +375,9 @@ std::optional<std::vector<int>> GpuNodeState::allocate_on(std::uint64_t process,
     throw std::invalid_argument("gpu node: process " + std::to_string(process) + " already placed");
   }
   const bool partial = sharing_.mode == SharingMode::kFractional && milli > 0 && milli < kFullCard;
+  if (sharing_.mode == SharingMode::kMig) {
+    return std::nullopt;  // a MIG instance is chosen by allocate_mig
+  }
   if (cards.empty() || (partial && cards.size() != 1)) {
     return std::nullopt;
   }
@@ -355,6 +416,10 @@ void GpuNodeState::release(std::uint64_t process) {
     c.memory_used -= o->memory;
     c.declared_used -= o->claim.memory;
     c.cores_used -= o->claim.cores;
+    if (o->slice >= 0) {
+      slices_[static_cast<std::size_t>(o->slice)].used = false;
+      slices_[static_cast<std::size_t>(o->slice)].process = 0;
+    }
     c.occupants.erase(o);
   }
   cards_of_.erase(it);
@@ -375,6 +440,10 @@ bool GpuNodeState::set_memory(std::uint64_t process, int card, std::int64_t byte
   o->memory = bytes;
   if (sharing_.isolate_memory && bytes > o->claim.memory) {
     return true;  // over its own limit: the allocation fails in this container only
+  }
+  if (o->slice >= 0) {
+    // MIG: the instance's own memory is the limit; the card's total never decides.
+    return bytes > slices_[static_cast<std::size_t>(o->slice)].memory;
   }
   return c.memory_used > memory_per_card_;
 }
@@ -406,6 +475,12 @@ double GpuNodeState::compute_share(std::uint64_t process, int card) const {
     }
     case SharingMode::kFractional:
       return static_cast<double>(o->milli) / kFullCard;
+    case SharingMode::kMig:
+      // No interference between instances: MIG gives each its own SMs, L2 slices and memory
+      // controllers (NVIDIA MIG user guide, "Introduction").
+      return o->slice >= 0
+                 ? mig_compute_fraction(slices_[static_cast<std::size_t>(o->slice)].profile)
+                 : 0.0;
   }
   return 0.0;
 }

@@ -11,6 +11,7 @@
 
 #include "sim/api/pod_traits.hpp"
 #include "sim/engine/random.hpp"
+#include "topologies/mig.hpp"
 #include "topologies/topology.hpp"
 
 namespace tidesim {
@@ -26,6 +27,11 @@ enum class SharingMode {
   /// A process asks a share of one card's compute (`milli` / 1000, as openb's gpu_milli) or
   /// whole cards (milli 1000).
   kFractional,
+  /// Multi-Instance GPU: every card is partitioned into fixed GPU instances (GpuSharing::
+  /// mig_layout); each instance holds one process, with its own memory (an allocation past it
+  /// fails in that process only) and compute_slices / 7 of the card's SMs, and no interference
+  /// between instances (NVIDIA MIG user guide; docs/model-hardware.md, "MIG").
+  kMig,
 };
 
 /// Which card the device plugin prefers for the next time-slicing replica
@@ -75,13 +81,27 @@ struct GpuSharing {
   /// per-container limit: the CUDA allocation returns out-of-memory in that container), even when
   /// the card has room. Without it, only the card's total decides (today's rule).
   bool isolate_memory = false;
+  /// MIG: the GPU instances of each card (the same layout on every card of the node), checked
+  /// by mig_layout_error() before a node is built.
+  std::vector<MigProfile> mig_layout;
+};
+
+/// One MIG GPU instance of a node.
+struct MigSlice {
+  int card = 0;
+  MigProfile profile;
+  /// Its memory, bytes: mig_slice_memory(profile, card memory).
+  std::int64_t memory = 0;
+  /// The process on it (0 with `used` false: free).
+  std::uint64_t process = 0;
+  bool used = false;
 };
 
 /// The compute share of one of `processes` processes on a time-sliced card (rule above):
 /// 1 alone, (1 - interference) / processes when shared; 0 for no process.
 double time_sliced_share(int processes, double interference);
 
-/// "exclusive", "time-slicing", "fractional"; nullopt otherwise.
+/// "exclusive", "time-slicing", "fractional", "mig"; nullopt otherwise.
 std::optional<SharingMode> parse_sharing_mode(std::string_view text);
 /// The name parse_sharing_mode() reads.
 std::string_view to_string(SharingMode mode);
@@ -100,7 +120,7 @@ class GpuNodeState {
   /// Number of physical cards.
   int card_count() const { return static_cast<int>(cards_.size()); }
   /// What the device plugin advertises as nvidia.com/gpu: cards, or cards x replicas under
-  /// time-slicing.
+  /// time-slicing; under MIG the node's GPU instances (of every profile).
   int schedulable_units() const;
   /// Units not allocated: free cards (exclusive, fractional: cards nobody holds any share of)
   /// or free replica slots (time-slicing).
@@ -132,6 +152,17 @@ class GpuNodeState {
   /// fit (nothing changes). Throws std::logic_error when the node does not declare memory.
   std::optional<std::vector<int>> allocate_declared(std::uint64_t process, int units,
                                                     const std::vector<int>& cards, GpuClaim claim);
+  /// MIG: places `process` on the free instance of `profile` with the lowest index (cards in
+  /// order, each card's instances in layout order: the device plugin's pick at bind), or on any
+  /// free instance when `profile` is empty (the device plugin's `single` strategy). Returns its
+  /// card; nullopt when no such instance is free (nothing changes). Throws std::logic_error when
+  /// the node is not in MIG mode, std::invalid_argument for a placed process.
+  std::optional<std::vector<int>> allocate_mig(std::uint64_t process, std::string_view profile);
+  /// MIG: every instance of the node, cards in order.
+  const std::vector<MigSlice>& mig_slices() const { return slices_; }
+  /// The memory `process` may hold on `card` before an allocation fails: its MIG instance's
+  /// memory under MIG, the card's capacity otherwise.
+  std::int64_t memory_limit(std::uint64_t process, int card) const;
   /// Declared memory not yet claimed on `card`, bytes (capacity minus the occupants' claims).
   std::int64_t declared_left(int card) const;
   /// Percent of `card`'s compute not claimed (100 minus the occupants' gpucores).
@@ -142,9 +173,10 @@ class GpuNodeState {
   void release(std::uint64_t process);
 
   /// Sets the GPU memory `process` holds on `card` (bytes >= 0). Returns true when the card's
-  /// total now exceeds its capacity, or (isolate_memory) the process exceeds its declared
-  /// memory: the caller kills this process (the one whose allocation crossed the line). Throws
-  /// std::invalid_argument when the process is not on the card.
+  /// total now exceeds its capacity, (MIG) the process exceeds its instance's memory, or
+  /// (isolate_memory) the process exceeds its declared memory: the caller kills this process (the
+  /// one whose allocation crossed the line). Throws std::invalid_argument when the process is not
+  /// on the card.
   bool set_memory(std::uint64_t process, int card, std::int64_t bytes);
   /// Bytes `process` holds on `card` (0 when it is not there).
   std::int64_t memory_of(std::uint64_t process, int card) const;
@@ -154,8 +186,8 @@ class GpuNodeState {
   std::int64_t memory_capacity() const { return memory_per_card_; }
   /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing
   /// time_sliced_share(distinct processes on the card, interference), at most its declared
-  /// cores / 100 when it declared any; fractional milli / 1000.
-  /// 0 when not on the card.
+  /// cores / 100 when it declared any; fractional milli / 1000; MIG its instance's
+  /// compute_slices / 7. 0 when not on the card.
   double compute_share(std::uint64_t process, int card) const;
   /// Processes on `card`, in placement order.
   std::vector<std::uint64_t> occupants(int card) const;
@@ -171,6 +203,7 @@ class GpuNodeState {
     int milli;            // compute share in thousandths
     std::int64_t memory;  // bytes
     GpuClaim claim{};     // declared memory and cores (declared_memory)
+    int slice = -1;       // MIG: index into slices_
   };
   struct Card {
     std::vector<Occupant> occupants;
@@ -191,6 +224,7 @@ class GpuNodeState {
   GpuSharing sharing_;
   std::vector<Card> cards_;
   std::map<std::uint64_t, std::vector<int>> cards_of_;
+  std::vector<MigSlice> slices_;
   RandomStream ties_;
 };
 

@@ -128,7 +128,8 @@ TEST(GpuNode, Misuse) {
   EXPECT_THROW(node.memory_used(4), std::out_of_range);
   node.release(99);  // unknown: no-op
   EXPECT_EQ(parse_sharing_mode("time-slicing"), SharingMode::kTimeSlicing);
-  EXPECT_EQ(parse_sharing_mode("mig"), std::nullopt);
+  EXPECT_EQ(parse_sharing_mode("mig"), SharingMode::kMig);
+  EXPECT_EQ(parse_sharing_mode("MIG"), std::nullopt);
   EXPECT_EQ(to_string(SharingMode::kFractional), "fractional");
 }
 
