@@ -64,6 +64,65 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
     entries_[j].job.gpus = static_cast<int>(workloads::job_gpus(spec));
     entries_[j].job.estimate_s = s;
   }
+  if (config_.quotas) {
+    // Each job's LocalQueue (the kueue.x-k8s.io/queue-name label) -> its ClusterQueue.
+    const QuotaConfig& q = *config_.quotas;
+    queue_usage_.assign(q.cluster_queues.size(), 0);
+    for (std::size_t j = 0; j < run_.jobs.size(); ++j) {
+      const workloads::JobSpec& spec = *run_.jobs[j].spec;
+      const auto label = spec.pod_template.labels.find(kQueueNameLabel);
+      if (label == spec.pod_template.labels.end()) {
+        continue;  // as Kueue's manageJobsWithoutQueueName: false, no quota applies
+      }
+      const auto it = q.local_queues.find(label->second);
+      if (it == q.local_queues.end()) {
+        throw InputError(q.where, q.path + ".local_queues",
+                         "job '" + spec.name + "' names queue '" + label->second + "' (label " +
+                             kQueueNameLabel + "), which no local queue declares");
+      }
+      entries_[j].queue = it->second;
+    }
+  }
+}
+
+std::vector<int> Admission::select_with_queues(const std::vector<PolicyJob>& active) const {
+  // The policy's order, the jobs it keeps (admitted, non-preemptive policies) first.
+  const std::vector<std::size_t> order = policy_order(active, config_);
+  const bool keep = !preemptive(config_.policy);
+  std::vector<QuotaJob> jobs;
+  for (const int pass : {0, 1}) {
+    for (const std::size_t i : order) {
+      const PolicyJob& a = active[i];
+      const bool kept = keep && a.admitted;
+      if (kept != (pass == 0)) {
+        continue;
+      }
+      const Entry& e = entries_[static_cast<std::size_t>(a.id)];
+      jobs.push_back(QuotaJob{a.id, a.gpus, e.queue, a.admitted, kept, e.admitted_at, a.order});
+    }
+  }
+  return select_with_quotas(jobs, *config_.quotas, capacity_).chosen;
+}
+
+void Admission::quota_event(int j, bool admitted) {
+  Entry& e = entries_[static_cast<std::size_t>(j)];
+  if (e.queue < 0) {
+    return;
+  }
+  const ClusterQueueConfig& cq = config_.quotas->cluster_queues[static_cast<std::size_t>(e.queue)];
+  std::int64_t& usage = queue_usage_[static_cast<std::size_t>(e.queue)];
+  usage += admitted ? e.job.gpus : -e.job.gpus;
+  QuotaEvent ev;
+  ev.at = run_.sim.now();
+  ev.queue = cq.name;
+  ev.job = run_.jobs[static_cast<std::size_t>(j)].spec->name;
+  ev.admitted = admitted;
+  ev.usage_gpus = usage;
+  ev.nominal_gpus = cq.nominal_gpus;
+  if (admitted && !e.ever_admitted) {
+    ev.wait_s = to_seconds(ev.at - e.job.submitted);
+  }
+  run_.signals.quota.emit(ev);
 }
 
 void Admission::enqueue(std::shared_ptr<const PodSpec> pod) {
@@ -89,6 +148,9 @@ void Admission::enqueue(std::shared_ptr<const PodSpec> pod) {
 void Admission::on_ended(int j) {
   account(run_.sim.now());
   Entry& e = entries_[static_cast<std::size_t>(j)];
+  if (e.job.admitted) {
+    quota_event(j, false);
+  }
   e.active = false;
   e.job.admitted = false;
   e.held.clear();
@@ -150,11 +212,13 @@ void Admission::decide() {
       entries_[static_cast<std::size_t>(a.id)].job = a;
     }
   }
-  const std::vector<int> chosen = select_jobs(active, config_, capacity_);
+  const std::vector<int> chosen =
+      config_.quotas ? select_with_queues(active) : select_jobs(active, config_, capacity_);
   // Suspend first (their GPUs are freed), then admit.
   for (const PolicyJob& a : active) {
     Entry& e = entries_[static_cast<std::size_t>(a.id)];
     if (e.job.admitted && !std::binary_search(chosen.begin(), chosen.end(), a.id)) {
+      quota_event(a.id, false);
       e.job.admitted = false;
       controller_.interrupt(a.id, InterruptCause::kPreemption);
     }
@@ -165,6 +229,9 @@ void Admission::decide() {
       continue;
     }
     e.job.admitted = true;
+    e.admitted_at = now;
+    quota_event(j, true);
+    e.ever_admitted = true;
     const std::vector<int> held = std::move(e.held);
     e.held.clear();
     for (const int p : held) {

@@ -44,7 +44,13 @@ class Admission {
     TimePoint accounted{};
     /// Pods of the current attempt waiting for admission.
     std::vector<int> held;
+    /// Its ClusterQueue (index into config.quotas), -1 without; when last admitted; ever admitted.
+    int queue = -1;
+    TimePoint admitted_at{};
+    bool ever_admitted = false;
   };
+  std::vector<int> select_with_queues(const std::vector<PolicyJob>& active) const;
+  void quota_event(int j, bool admitted);
   void request_decision();
   void decide();
   void account(TimePoint now);
@@ -58,6 +64,7 @@ class Admission {
   std::vector<Entry> entries_;
   std::vector<double> estimate_;
   std::int64_t capacity_ = 0;
+  std::vector<std::int64_t> queue_usage_;
   std::int64_t next_order_ = 0;
   std::int64_t next_seq_ = 0;
   bool decision_pending_ = false;

@@ -72,11 +72,22 @@ bool before(const PolicyJob& a, const PolicyJob& b, JobPolicyKind kind) {
   return std::tie(a.submitted, a.order) < std::tie(b.submitted, b.order);
 }
 
+}  // namespace
+
 bool preemptive(JobPolicyKind kind) {
   return kind == JobPolicyKind::kSrtf || kind == JobPolicyKind::kTiresias;
 }
 
-}  // namespace
+std::vector<std::size_t> policy_order(const std::vector<PolicyJob>& jobs,
+                                      const AdmissionConfig& config) {
+  std::vector<std::size_t> order(jobs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return before(jobs[a], jobs[b], config.policy); });
+  return order;
+}
 
 std::vector<int> select_jobs(const std::vector<PolicyJob>& jobs, const AdmissionConfig& config,
                              std::int64_t capacity) {

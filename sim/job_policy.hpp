@@ -11,11 +11,13 @@
 ///    (STARVELIMIT), preemptive; Gu et al., "Tiresias: A GPU Cluster Manager for Distributed
 ///    Deep Learning", NSDI'19, sections 3.2-3.3 and 4.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/engine/error.hpp"
 #include "sim/engine/time.hpp"
+#include "sim/quota.hpp"
 
 namespace tidesim {
 
@@ -48,6 +50,9 @@ struct AdmissionConfig {
   /// SJF / SRTF: duration estimates are the known run time x exp(N(0, sigma^2)), drawn per job
   /// (stream "duration-estimate"); 0: known durations (an oracle). Assumption, a parameter.
   double estimate_sigma = 0.0;
+  /// Kueue-style ClusterQueues and LocalQueues (`queues:`, sim/quota.hpp); nullopt: none. With
+  /// queues, each ClusterQueue's queueingStrategy replaces `backfill`.
+  std::optional<QuotaConfig> quotas;
   SourceLocation where;
 };
 
@@ -85,6 +90,14 @@ int tiresias_update(std::vector<PolicyJob>& jobs, const AdmissionConfig& config,
 /// its GPUs fit what is left (then walking on with backfill, stopping without). Non-preemptive
 /// policies keep every admitted job and fill what the admitted jobs leave; preemptive ones
 /// (SRTF, Tiresias) decide afresh over every job.
+/// Whether the policy decides afresh over every job (SRTF, Tiresias) rather than keeping the
+/// admitted ones.
+bool preemptive(JobPolicyKind kind);
+
+/// The indices of `jobs` in the policy's order (ties by submission).
+std::vector<std::size_t> policy_order(const std::vector<PolicyJob>& jobs,
+                                      const AdmissionConfig& config);
+
 std::vector<int> select_jobs(const std::vector<PolicyJob>& jobs, const AdmissionConfig& config,
                              std::int64_t capacity);
 

@@ -13,6 +13,9 @@
 
 namespace tidesim::workloads {
 
+/// The label naming a job's Kueue LocalQueue (sim/quota.hpp).
+inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
+
 /// What happens when a pod's container fails (Kubernetes restartPolicy; a Job allows only these
 /// two). Never: the pod fails, and the Job controller creates a replacement pod after its
 /// back-off, which the scheduler places afresh. OnFailure: the kubelet restarts the container in

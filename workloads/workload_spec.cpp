@@ -424,6 +424,7 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
     t.default_duration = f.duration("default_duration", std::nullopt, 1us);
   }
   t.include_unscheduled = f.boolean("include_unscheduled", true);
+  t.queue_from_cluster = f.boolean("queue_from_cluster", false);
   t.checkpoint_interval = checkpoint_interval(f);
   t.backoff_limit = static_cast<int>(f.integer("backoff_limit", 6, 0, 1'000'000));
   t.restart_policy = restart_policy(f, RestartPolicy::kNever);
@@ -677,6 +678,9 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     }
     if (!r->qos.empty()) {
       job.pod_template.annotations["tidesim.io/qos"] = r->qos;
+    }
+    if (source.queue_from_cluster && !r->cluster.empty()) {
+      job.pod_template.labels[kQueueNameLabel] = r->cluster;
     }
     job.model = r->model.empty() ? source.model : r->model;
     job.batch_size = r->batch_size > 0 ? r->batch_size : source.batch_size;

@@ -80,6 +80,9 @@ struct TraceSource {
   std::optional<Duration> default_duration;
   /// Replay openb pods that were never scheduled in the real cluster.
   bool include_unscheduled = true;
+  /// Each job's Kueue queue (label kueue.x-k8s.io/queue-name) is its record's `cluster` column
+  /// (a Philly virtual cluster, a team); records with none get no label.
+  bool queue_from_cluster = false;
   Duration checkpoint_interval = std::chrono::minutes(30);
   int backoff_limit = 6;
   RestartPolicy restart_policy = RestartPolicy::kNever;

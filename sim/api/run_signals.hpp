@@ -124,12 +124,27 @@ struct LoadForecastBatch {
 };
 
 /// All signals of one run.
+/// The admission layer's quota bookkeeping (sim/quota.hpp): a job of a ClusterQueue was
+/// admitted (its GPUs count against the queue's quota) or released (suspended or ended).
+struct QuotaEvent {
+  TimePoint at{};
+  std::string queue;  // the ClusterQueue
+  std::string job;
+  bool admitted = false;
+  /// The queue's admitted GPUs after the change, and its nominal quota.
+  std::int64_t usage_gpus = 0;
+  std::int64_t nominal_gpus = 0;
+  /// On a job's first admission: seconds from its submission (absent on later admissions).
+  std::optional<double> wait_s;
+};
+
 struct RunSignals {
   Signal<JobEvent> job;
   Signal<ClusterSample> sample;
   Signal<JobRate> rate;
   Signal<SchedulingEvent> scheduling;
   Signal<LoadForecastBatch> forecast;
+  Signal<QuotaEvent> quota;
 };
 
 }  // namespace tidesim

@@ -115,6 +115,17 @@ constexpr std::array kCatalog{
     MetricInfo{"scheduling_cycles", kCount, kNeutral, "scheduling cycles", "scheduling cycles run"},
     MetricInfo{"unschedulable_cycles", kCount, kNeutral, "unschedulable cycles",
                "scheduling cycles that found no node"},
+    // Queues and quotas, one per ClusterQueue: "<name>/<queue>" (only in runs with queues:).
+    MetricInfo{"quota_utilisation", kRatio, kNeutral, "quota utilisation",
+               "time-averaged admitted GPUs of the ClusterQueue over its nominal quota"},
+    MetricInfo{"quota_borrowed_share", kRatio, kNeutral, "quota borrowed share",
+               "share of the ClusterQueue's admitted GPU-time above its nominal quota"},
+    MetricInfo{"queue_wait_mean_s", kSeconds, kLower, "queue wait mean",
+               "mean time from a job's submission to its first admission, per ClusterQueue"},
+    MetricInfo{"queue_wait_p99_s", kSeconds, kLower, "queue wait p99",
+               "99th percentile time from submission to first admission, per ClusterQueue"},
+    MetricInfo{"queue_admitted", kCount, kNeutral, "jobs admitted",
+               "jobs of the ClusterQueue admitted at least once"},
     // Interruptions (the scenario's faults: section, preemption; docs/failures.md). Absent when
     // none.
     MetricInfo{"interruptions", kCount, kLower, "interruptions",
@@ -284,6 +295,10 @@ const MetricInfo* find_metric(std::string_view name) {
     if (info.name == name) {
       return &info;
     }
+  }
+  // A per-queue metric, "<name>/<queue>", is its catalogue entry's.
+  if (const auto slash = name.find('/'); slash != std::string_view::npos) {
+    return find_metric(name.substr(0, slash));
   }
   return nullptr;
 }

@@ -36,6 +36,10 @@ void StandardCollectors::on_forecast(const LoadForecastBatch& batch) {
   prediction_.on_forecast(batch);
 }
 
+void StandardCollectors::on_quota(const QuotaEvent& event) {
+  quota_.on_quota(event);
+}
+
 void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   balance_.finish(end, out);
   jobs_.finish(end, out);
@@ -47,6 +51,7 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   scheduling_.finish(end, out);
   prediction_.finish(end, out);
   interruptions_.finish(end, out);
+  quota_.finish(end, out);
 }
 
 }  // namespace tidesim::metrics

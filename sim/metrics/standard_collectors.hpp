@@ -9,6 +9,7 @@
 #include "sim/metrics/nvlink_contention.hpp"
 #include "sim/metrics/nvlink_variance.hpp"
 #include "sim/metrics/prediction_accuracy.hpp"
+#include "sim/metrics/quota.hpp"
 #include "sim/metrics/scheduling_metrics.hpp"
 
 namespace tidesim::metrics {
@@ -34,6 +35,7 @@ class StandardCollectors : public Collector {
   void on_scheduling(const SchedulingEvent& event) override;
   /// Load forecasts (scored by the prediction-accuracy collector).
   void on_forecast(const LoadForecastBatch& batch);
+  void on_quota(const QuotaEvent& event);
   /// Every catalogue metric that can be computed.
   void finish(TimePoint end, MetricValues& out) const override;
 
@@ -46,6 +48,7 @@ class StandardCollectors : public Collector {
   ClusterBalanceCollector balance_;
   JobMetricsCollector jobs_;
   JobSchedulingCollector job_scheduling_;
+  QuotaCollector quota_;
   NvlinkContentionCollector nvlink_contention_;
   LscsCollector lscs_;
   NvlinkVarianceCollector nvlink_variance_;

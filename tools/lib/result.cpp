@@ -623,6 +623,7 @@ void Recorder::attach(RunSignals& signals) {
   signals.rate.connect([this](const JobRate& r) { on_rate(r); });
   signals.scheduling.connect([this](const SchedulingEvent& e) { on_scheduling(e); });
   signals.forecast.connect([this](const LoadForecastBatch& b) { collectors_.on_forecast(b); });
+  signals.quota.connect([this](const QuotaEvent& e) { collectors_.on_quota(e); });
 }
 
 void Recorder::on_job(const JobEvent& event) {
