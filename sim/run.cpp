@@ -26,6 +26,7 @@
 #include "sim/observation.hpp"
 #include "sim/run_context.hpp"
 #include "sim/telemetry_pipeline.hpp"
+#include "topologies/mig.hpp"
 #include "workloads/memory.hpp"
 #include "workloads/workload_spec.hpp"
 
@@ -358,6 +359,31 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
   std::vector<std::string> warnings;
   std::set<std::tuple<std::string, int, std::string>> checked;
   const SourceLocation where = location_of(scenario.workload, scenario.path);
+  // MIG: the device plugin gives a pod one GPU instance (docs/model-hardware.md, "MIG"). A pod
+  // asking for more would pass the scheduler's count and then fail at bind on every retry, so it
+  // is refused here: more than one nvidia.com/mig-<profile>, or more than one nvidia.com/gpu in a
+  // cluster with a `strategy: single` group (whose instances are nvidia.com/gpu).
+  const auto single = std::find_if(scenario.cluster.groups.begin(), scenario.cluster.groups.end(),
+                                   [](const NodeGroup& g) { return g.mig_single; });
+  for (const auto& job : w.jobs) {
+    const Resources& req = job.pod_template.requests;
+    if (const auto profile = mig_request(req)) {
+      const std::int64_t n = req.extended.at(std::string(kMigResourcePrefix) + *profile);
+      if (n > 1) {
+        throw InputError(where, "workload",
+                         fmt::format("job '{}' asks for {} {}{} per pod; a pod takes at most one "
+                                     "MIG instance (docs/model-hardware.md, \"MIG\")",
+                                     job.name, n, kMigResourcePrefix, *profile));
+      }
+    }
+    if (single != scenario.cluster.groups.end() && req.gpus > 1) {
+      throw InputError(where, "workload",
+                       fmt::format("job '{}' asks for {} nvidia.com/gpu per pod, but group '{}' "
+                                   "advertises MIG instances as nvidia.com/gpu (strategy: single) "
+                                   "and a pod takes at most one instance",
+                                   job.name, req.gpus, single->name));
+    }
+  }
   for (const auto& job : w.jobs) {
     if (!checked.emplace(job.model, job.batch_size, job.precision).second) {
       continue;

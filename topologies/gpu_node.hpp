@@ -83,7 +83,7 @@ struct GpuSharing {
   bool isolate_memory = false;
   /// MIG: the GPU instances of each card (the same layout on every card of the node), checked
   /// by mig_layout_error() before a node is built.
-  std::vector<MigProfile> mig_layout;
+  std::vector<MigProfile> mig_layout = {};
 };
 
 /// One MIG GPU instance of a node.

@@ -136,5 +136,42 @@ TEST(Mig, AJobOverItsInstanceMemoryFailsAlone) {
   EXPECT_EQ(o.summary.succeeded, 6);
 }
 
+// A pod takes one MIG instance: asking for two (mixed: nvidia.com/mig-1g.5gb: 2; single: 2
+// nvidia.com/gpu) would pass the scheduler's count and fail at bind on every retry, so
+// check_scenario refuses it, naming the job.
+TEST(Mig, APodAskingForTwoInstancesIsRefused) {
+  Scenario s = load_scenario("tests/sim/data/mig.yaml");
+  Workload w = make_jobs(s, 1);
+  w.jobs.front().pod_template.requests.extended["nvidia.com/mig-1g.5gb"] = 2;
+  try {
+    (void)check_scenario(s, w);
+    ADD_FAILURE() << "two instances per pod were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("job 'small-0' asks for 2 nvidia.com/mig-1g.5gb per pod; "
+                                         "a pod takes at most one MIG instance"),
+              std::string::npos)
+        << e.what();
+  }
+  w = make_jobs(s, 1);
+  EXPECT_NO_THROW((void)check_scenario(s, w));  // one instance each
+  s.cluster.groups.front().mig_layout.assign(7, "1g.5gb");
+  s.cluster.groups.front().mig_single = true;
+  for (auto& job : w.jobs) {
+    job.pod_template.requests.extended.clear();
+    job.pod_template.requests.gpus = 1;
+  }
+  EXPECT_NO_THROW((void)check_scenario(s, w));
+  w.jobs.back().pod_template.requests.gpus = 2;
+  try {
+    (void)check_scenario(s, w);
+    ADD_FAILURE() << "two nvidia.com/gpu under strategy single were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("asks for 2 nvidia.com/gpu per pod, but group 'a100' "
+                                         "advertises MIG instances as nvidia.com/gpu"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tidesim
