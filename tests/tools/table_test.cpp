@@ -40,6 +40,24 @@ TEST(Table, SeedMetricsFirstWithStatistics) {
   EXPECT_DOUBLE_EQ(wait.reference.at("default-k8s"), 423.0);
 }
 
+// Per-queue metrics ("<metric>/<queue>") get rows after the catalogue's, labelled with their queue:
+// quota utilisation of team-a 0.5 on every default-k8s seed and 0.75 on every load-aware seed, so
+// the paired difference is +0.25 exactly.
+TEST(Table, PerQueueMetricsHaveRowsNamingTheirQueue) {
+  auto result = test::sample_result();
+  for (auto& run : result.runs) {
+    run.metrics["quota_utilisation/team-a"] = run.policy == "default-k8s" ? 0.5 : 0.75;
+  }
+  const auto table = build_comparison(result);
+  const auto& row = row_of(table, "quota_utilisation/team-a");
+  EXPECT_EQ(label_of(row), "quota utilisation (team-a)");
+  EXPECT_DOUBLE_EQ(row.per_policy[0]->mean, 0.5);
+  EXPECT_DOUBLE_EQ(row.changes[0]->mean, 0.25);
+  EXPECT_EQ(table.rows.back().metric, "quota_utilisation/team-a");
+  EXPECT_NE(render_comparison(table, OutputFormat::kTable).find("quota utilisation (team-a)"),
+            std::string::npos);
+}
+
 TEST(Table, TerminalText) {
   const auto text =
       render_comparison(build_comparison(test::sample_result()), OutputFormat::kTable);

@@ -66,7 +66,7 @@ std::string comparison_html(const ComparisonTable& table) {
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : table.rows) {
     out += "<tr><td title=\"" + xml_escape(row.info ? std::string(row.info->description) : "") +
-           "\">" + xml_escape(row.info ? std::string(row.info->label) : row.metric) + "</td>";
+           "\">" + xml_escape(label_of(row)) + "</td>";
     // Which way is an improvement (docs/metrics.md): lower, higher, or neither.
     const std::string direction =
         row.info ? std::string(metrics::to_string(row.info->direction)) : std::string("-");

@@ -94,13 +94,6 @@ std::size_t display_width(const std::string& s) {
   return len;
 }
 
-std::string label_of(const ComparisonRow& row) {
-  if (!row.info) {
-    return row.metric;
-  }
-  return std::string(row.info->label);
-}
-
 std::string cell(const ComparisonRow& row, const std::optional<Summary>& s) {
   if (!s) {
     return "-";
@@ -251,8 +244,11 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
         names.push_back(name);
       }
     }
+    // Per-queue metrics ("<metric>/<queue>", catalogued by their metric) and metrics unknown to
+    // this version, after the catalogue's.
     for (const auto& name : present) {
-      if (!metrics::find_metric(name)) {
+      if (std::find(names.begin(), names.end(), name) == names.end() &&
+          (!metrics::find_metric(name) || name.find('/') != std::string::npos)) {
         names.push_back(name);
       }
     }
@@ -478,6 +474,17 @@ Reference seed_reference(const std::string& default_policy, const std::string& l
   ref.values["oom_kills"] = {{default_policy, 7.0}, {load_aware_policy, 0.0}};
   ref.values["nvlink_contention_rate"] = {{default_policy, 0.64}, {load_aware_policy, 0.21}};
   return ref;
+}
+
+std::string label_of(const ComparisonRow& row) {
+  if (!row.info) {
+    return row.metric;
+  }
+  std::string label(row.info->label);
+  if (const auto slash = row.metric.find('/'); slash != std::string::npos) {
+    label += " (" + row.metric.substr(slash + 1) + ")";
+  }
+  return label;
 }
 
 }  // namespace tidesim::app

@@ -35,6 +35,10 @@ struct ComparisonRow {
   std::map<std::string, double> reference;
 };
 
+/// The row's printed name: its catalogue label, with the queue of a per-queue metric
+/// ("<metric>/<queue>": "quota utilisation (team-a)"); the metric's own name when uncatalogued.
+std::string label_of(const ComparisonRow& row);
+
 /// The whole comparison.
 struct ComparisonTable {
   std::vector<std::string> policies;
