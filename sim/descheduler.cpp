@@ -319,7 +319,7 @@ std::vector<int> plan_lscs(std::vector<NodeUsage> nodes,
     }
     const double x = get(best->usage, r);
     nodes[static_cast<std::size_t>(hn)].usage[r] -= x;
-    nodes[static_cast<std::size_t>(ln)].usage[r] += x * 1.0;  // the same amount, on l's cards
+    nodes[static_cast<std::size_t>(ln)].usage[r] += x;  // the same amount, now on l
     taken.insert(best->job);
     budget.take(hn, best->pods);
     evicted.push_back(best->job);
