@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -96,6 +98,35 @@ double population_stddev(const std::vector<double>& v) {
   return std::sqrt(ss / n);
 }
 
+// Evicts the candidates `order` of node `n` in turn, skipping jobs already taken and those the
+// budget refuses, until `stop()` holds, no resource has room left, or the budget is spent. Each
+// eviction takes its usage off `room` and, when `node` is given, off that node's usage (the
+// resources of `room`). The one loop of LowNodeUtilization and HighNodeUtilization.
+void evict_in_order(int n, const std::vector<const EvictionCandidate*>& order,
+                    std::map<std::string, double>& room, EvictionBudget& budget,
+                    std::set<int>& taken, std::vector<int>& evicted, NodeUsage* node,
+                    const std::function<bool()>& stop) {
+  for (const EvictionCandidate* c : order) {
+    const bool room_left =
+        std::all_of(room.begin(), room.end(), [](const auto& kv) { return kv.second > 0.0; });
+    if (stop() || !room_left || budget.exhausted()) {
+      break;
+    }
+    if (taken.contains(c->job) || !budget.allows(n, c->pods)) {
+      continue;
+    }
+    taken.insert(c->job);
+    budget.take(n, c->pods);
+    evicted.push_back(c->job);
+    for (auto& [r, v] : room) {
+      v -= get(c->usage, r);
+      if (node != nullptr) {
+        node->usage[r] -= get(c->usage, r);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool EvictionBudget::allows(int node, int pods) const {
@@ -160,32 +191,16 @@ std::vector<int> plan_low_node(const std::vector<NodeUsage>& in,
   std::set<int> taken;
   for (const int h : sorted_by_share(nodes, highs, high, true)) {
     NodeUsage& node = nodes[static_cast<std::size_t>(h)];
-    for (const EvictionCandidate* c : on_node(candidates, h, node, high, by_usage)) {
-      const bool room_left =
-          std::all_of(room.begin(), room.end(), [](const auto& kv) { return kv.second > 0.0; });
-      if (!over(node, high) || !room_left || budget.exhausted()) {
-        break;
-      }
-      if (taken.contains(c->job) || !budget.allows(h, c->pods)) {
-        continue;
-      }
-      taken.insert(c->job);
-      budget.take(h, c->pods);
-      evicted.push_back(c->job);
-      for (auto& [r, v] : room) {
-        v -= get(c->usage, r);
-        node.usage[r] -= get(c->usage, r);
-      }
-    }
+    evict_in_order(h, on_node(candidates, h, node, high, by_usage), room, budget, taken, evicted,
+                   &node, [&] { return !over(node, high); });
   }
   return evicted;
 }
 
-std::vector<int> plan_high_node(const std::vector<NodeUsage>& in,
+std::vector<int> plan_high_node(const std::vector<NodeUsage>& nodes,
                                 const std::vector<EvictionCandidate>& candidates,
                                 const Thresholds& low, int number_of_nodes,
                                 EvictionBudget& budget) {
-  const std::vector<NodeUsage>& nodes = in;
   std::vector<int> sources;
   std::vector<int> others;
   int eligible = 0;
@@ -215,23 +230,8 @@ std::vector<int> plan_high_node(const std::vector<NodeUsage>& in,
   }
   std::set<int> taken;
   for (const int s : sorted_by_share(nodes, sources, low, false)) {
-    for (const EvictionCandidate* c :
-         on_node(candidates, s, nodes[static_cast<std::size_t>(s)], low, false)) {
-      const bool room_left =
-          std::all_of(room.begin(), room.end(), [](const auto& kv) { return kv.second > 0.0; });
-      if (!room_left || budget.exhausted()) {
-        break;
-      }
-      if (taken.contains(c->job) || !budget.allows(s, c->pods)) {
-        continue;
-      }
-      taken.insert(c->job);
-      budget.take(s, c->pods);
-      evicted.push_back(c->job);
-      for (auto& [r, v] : room) {
-        v -= get(c->usage, r);
-      }
-    }
+    evict_in_order(s, on_node(candidates, s, nodes[static_cast<std::size_t>(s)], low, false), room,
+                   budget, taken, evicted, nullptr, [] { return false; });
   }
   return evicted;
 }
