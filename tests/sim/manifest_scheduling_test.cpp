@@ -196,5 +196,59 @@ TEST(ManifestScheduling, AClassDeclaredInNoFileOfTheScenarioIsAnError) {
       << message;
 }
 
+// scenarios/manifest-gangs.yaml writes the jobs of scenarios/gangs-and-priorities.yaml as
+// manifests (PriorityClasses, a Coscheduling and a Volcano PodGroup, Jobs): the jobs get the same
+// priorities, preemption policies, gangs and sizes as the inline entries give, so the two runs
+// are the same run (here seed 1 under default-k8s: every event and metric equal).
+TEST(ManifestScheduling, TheManifestScenarioRunsAsItsInlineTwin) {
+  const Scenario manifests = load_scenario("scenarios/manifest-gangs.yaml");
+  const Scenario inline_jobs = load_scenario("scenarios/gangs-and-priorities.yaml");
+  const Workload a = make_jobs(manifests, 1);
+  const Workload b = make_jobs(inline_jobs, 1);
+  ASSERT_EQ(a.jobs.size(), b.jobs.size());
+  int gangs = 0;
+  int never = 0;
+  for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+    const auto& x = a.jobs[i];
+    const auto& y = b.jobs[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.submit_time, y.submit_time) << x.name;
+    EXPECT_EQ(x.replicas, y.replicas) << x.name;
+    EXPECT_EQ(x.steps, y.steps) << x.name;
+    EXPECT_EQ(x.pod_template.requests.gpus, y.pod_template.requests.gpus) << x.name;
+    EXPECT_EQ(x.pod_template.priority, y.pod_template.priority) << x.name;
+    EXPECT_EQ(x.pod_template.preemption_policy, y.pod_template.preemption_policy) << x.name;
+    ASSERT_EQ(x.gang.has_value(), y.gang.has_value()) << x.name;
+    if (x.gang) {
+      // min_member 0 means every pod of the job (the inline dp4 entry gives none; the PodGroup
+      // gives minMember 4 = its parallelism).
+      const auto effective = [](const workloads::JobSpec& j) {
+        return j.gang->min_member > 0 ? j.gang->min_member : j.replicas;
+      };
+      EXPECT_EQ(x.gang->mode, y.gang->mode) << x.name;
+      EXPECT_EQ(effective(x), effective(y)) << x.name;
+      EXPECT_EQ(x.gang->schedule_timeout, y.gang->schedule_timeout) << x.name;
+      EXPECT_EQ(x.gang->min_resources, y.gang->min_resources) << x.name;
+    }
+    gangs += x.gang.has_value();
+    never += x.pod_template.preemption_policy == "Never";
+  }
+  EXPECT_GT(gangs, 0);
+  EXPECT_GT(never, 0);
+  const Observed o = run(manifests, a);
+  const Observed p = run(inline_jobs, b);
+  EXPECT_EQ(o.summary.end, p.summary.end);
+  EXPECT_EQ(o.summary.events, p.summary.events);
+  EXPECT_EQ(o.summary.succeeded, static_cast<int>(a.jobs.size()));
+  EXPECT_EQ(o.metrics, p.metrics);
+  EXPECT_GT(o.metrics.at("preemptions"), 0.0);
+  ASSERT_EQ(o.events.size(), p.events.size());
+  for (std::size_t i = 0; i < o.events.size(); ++i) {
+    EXPECT_EQ(o.events[i].at, p.events[i].at) << i;
+    EXPECT_EQ(o.events[i].job, p.events[i].job) << i;
+    EXPECT_EQ(o.events[i].kind, p.events[i].kind) << i;
+  }
+}
+
 }  // namespace
 }  // namespace tidesim
