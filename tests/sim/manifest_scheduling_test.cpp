@@ -196,6 +196,36 @@ TEST(ManifestScheduling, AClassDeclaredInNoFileOfTheScenarioIsAnError) {
       << message;
 }
 
+// An entry's manifest must hold a Job or Pod to be its template: a file of PriorityClasses only is
+// refused at the entry's `manifest` key (line 8, column 17 = "    - manifest: " + 1).
+TEST(ManifestScheduling, AnEntryNamingAFileWithoutJobsIsAnError) {
+  const auto dir = std::filesystem::temp_directory_path();
+  std::ofstream(dir / "tidesim-classes-only.yaml")
+      << "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: a}\nvalue: 1\n";
+  const auto path = dir / "tidesim-classes-only-scenario.yaml";
+  std::ofstream(path) << "name: bad\n"
+                         "cluster:\n"
+                         "  node_groups:\n"
+                         "    - {name: gpu, count: 1, gpu: A10, topology: a10x4-pcie}\n"
+                         "workload:\n"
+                         "  arrivals: {process: burst, count: 1}\n"
+                         "  jobs:\n"
+                         "    - manifest: tidesim-classes-only.yaml\n"
+                         "      model: resnet50\n"
+                         "      batch_size: 64\n"
+                         "      duration: 100s\n"
+                         "policies: [default-k8s]\n";
+  std::string message;
+  try {
+    (void)make_jobs(load_scenario(path.string()), 1);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  EXPECT_EQ(message, path.string() +
+                         ":8:17: workload.jobs[0].manifest: the file holds no Job or Pod (only "
+                         "PriorityClasses or PodGroups)");
+}
+
 // scenarios/manifest-gangs.yaml writes the jobs of scenarios/gangs-and-priorities.yaml as
 // manifests (PriorityClasses, a Coscheduling and a Volcano PodGroup, Jobs): the jobs get the same
 // priorities, preemption policies, gangs and sizes as the inline entries give, so the two runs
