@@ -1,6 +1,10 @@
 #include "workloads/manifest.hpp"
 
+#include <algorithm>
 #include <initializer_list>
+#include <limits>
+
+#include <fmt/core.h>
 
 #include "sim/api/pod_yaml.hpp"
 #include "sim/engine/yaml_fields.hpp"
@@ -24,28 +28,55 @@ void reject(Fields& f, std::initializer_list<const char*> keys, const std::strin
   }
 }
 
-}  // namespace
+// The PodGroup the pod metadata `meta` (at `path`) joins: scheduler-plugins' label or Volcano's
+// annotation. `pod` holds the labels and annotations already read.
+void read_group_reference(const YAML::Node& meta, const std::string& file, const std::string& path,
+                          JobTemplate& t) {
+  struct Key {
+    const char* section;
+    const char* key;
+    PodGroupApi api;
+  };
+  for (const Key k : {Key{"labels", kCoschedulingGroupLabel, PodGroupApi::kCoscheduling},
+                      Key{"annotations", kVolcanoGroupAnnotation, PodGroupApi::kVolcano},
+                      Key{"annotations", kVolcanoGroupAnnotationAlt, PodGroupApi::kVolcano}}) {
+    const YAML::Node section = meta[k.section];
+    if (!section || !section.IsMap() || !section[k.key]) {
+      continue;
+    }
+    const YAML::Node value = section[k.key];
+    const std::string field = path + "." + k.section + "." + k.key;
+    if (!t.pod_group.empty()) {
+      throw InputError(location_of(value, file), field,
+                       "the pods already join PodGroup '" + t.pod_group + "' (" +
+                           t.pod_group_field + "); a pod belongs to one group");
+    }
+    t.pod_group = value.Scalar();
+    t.pod_group_api = k.api;
+    t.pod_group_where = location_of(value, file);
+    t.pod_group_field = field;
+    if (t.pod_group.empty()) {
+      throw InputError(t.pod_group_where, field, "names no PodGroup");
+    }
+  }
+}
 
-JobTemplate parse_manifest(const YAML::Node& doc, const std::string& file) {
-  Fields top(doc, file, "");
+JobTemplate parse_job_or_pod(Fields& top, const YAML::Node& doc, const std::string& file) {
   JobTemplate t;
   t.where = location_of(doc, file);
-  const std::string api = top.string("apiVersion");
   t.kind = top.string("kind");
-  if (!((t.kind == "Job" && api == "batch/v1") || (t.kind == "Pod" && api == "v1"))) {
-    throw top.error(
-        top.get("kind"), "kind",
-        "unsupported kind '" + api + " " + t.kind + "'; supported: batch/v1 Job, v1 Pod");
-  }
   PodSpec& pod = t.pod;
   if (top.has("metadata")) {
     // An object's own labels and annotations belong to the pod only for a Pod.
     read_pod_metadata(top.get("metadata"), file, "metadata", PodReadMode::kManifest, &t.name,
                       t.kind == "Pod" ? &pod : nullptr);
+    if (t.kind == "Pod") {
+      read_group_reference(top.get("metadata"), file, "metadata", t);
+    }
   }
   ignore(top, {"status"});
   if (t.kind == "Pod") {
-    read_pod_spec(top.require("spec"), file, "spec", PodReadMode::kManifest, pod);
+    read_pod_spec(top.require("spec"), file, "spec", PodReadMode::kManifest, pod, &t.priority);
     t.parallelism = 1;
     t.completions = 1;
     t.backoff_limit = 0;
@@ -58,9 +89,10 @@ JobTemplate parse_manifest(const YAML::Node& doc, const std::string& file) {
     if (tmpl.has("metadata")) {
       read_pod_metadata(tmpl.get("metadata"), file, "spec.template.metadata",
                         PodReadMode::kManifest, nullptr, &pod);
+      read_group_reference(tmpl.get("metadata"), file, "spec.template.metadata", t);
     }
     const YAML::Node pod_spec = tmpl.require("spec");
-    read_pod_spec(pod_spec, file, "spec.template.spec", PodReadMode::kManifest, pod);
+    read_pod_spec(pod_spec, file, "spec.template.spec", PodReadMode::kManifest, pod, &t.priority);
     tmpl.finish();
     // A Job's pods restart Never or OnFailure (the API server rejects Always). The seed's
     // manifests set none: tidesim applies Never, the Job controller's own replacement
@@ -90,35 +122,159 @@ JobTemplate parse_manifest(const YAML::Node& doc, const std::string& file) {
   return t;
 }
 
-std::vector<JobTemplate> parse_manifests(const std::string& text, const std::string& name) {
-  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
-  return yaml_guard(name, [&] {
-    std::vector<JobTemplate> out;
-    for (const auto& doc : load_all_yaml_string(text, name)) {
-      if (!doc || doc.IsNull()) {
-        continue;
-      }
-      out.push_back(parse_manifest(doc, name));
-    }
-    if (out.empty()) {
-      throw InputError(SourceLocation{name, 0, 0}, "", "no manifest in the file");
-    }
-    return out;
-  });
+// metadata.name of a cluster-scoped or namespaced object other than a Job or Pod (required).
+// `where` is set to where the name is written.
+std::string object_name(Fields& top, const std::string& file, SourceLocation& where) {
+  Fields meta(top.require("metadata"), file, "metadata");
+  const std::string name = meta.string("name");
+  where = location_of(meta.get("name"), file);
+  if (name.empty()) {
+    throw meta.error(meta.get("name"), "name", "must not be empty");
+  }
+  ignore(meta, {"namespace", "labels", "annotations", "uid", "resourceVersion", "generation",
+                "creationTimestamp", "managedFields"});
+  meta.finish();
+  return name;
 }
 
-std::vector<JobTemplate> load_manifests(const std::string& path) {
-  std::vector<JobTemplate> out;
-  for (const auto& doc : load_all_yaml_file(path)) {
+// scheduling.k8s.io/v1 PriorityClass (k8s.io/api scheduling/v1 types.go): value (required),
+// globalDefault (false), preemptionPolicy (PreemptLowerPriority, SetDefaults_PriorityClass),
+// description (ignored).
+PriorityClassObject parse_priority_class(Fields& top, const std::string& file) {
+  PriorityClassObject c;
+  c.name = object_name(top, file, c.where);
+  c.value = static_cast<std::int32_t>(top.integer("value", std::nullopt,
+                                                  std::numeric_limits<std::int32_t>::min(),
+                                                  std::numeric_limits<std::int32_t>::max()));
+  c.global_default = top.boolean("globalDefault", false);
+  c.global_default_where = location_of(top.get("globalDefault"), file);
+  c.preemption_policy =
+      top.choice("preemptionPolicy", "PreemptLowerPriority", {"PreemptLowerPriority", "Never"});
+  ignore(top, {"description"});
+  // ValidatePriorityClass (pkg/apis/scheduling/validation): "system-" names are reserved for the
+  // built-in classes, which must keep their value; other classes stay at or below 1e9.
+  if (c.name.starts_with("system-")) {
+    const auto& builtin = system_priority_classes();
+    const auto it = std::find_if(builtin.begin(), builtin.end(),
+                                 [&](const PriorityClassObject& b) { return b.name == c.name; });
+    if (it == builtin.end() || it->value != c.value || c.global_default) {
+      throw InputError(c.where, "metadata.name",
+                       "priority class names with 'system-' prefix are reserved for system use "
+                       "only (system-cluster-critical 2000000000, system-node-critical 2000001000, "
+                       "globalDefault false)");
+    }
+  } else if (c.value > kHighestUserDefinablePriority) {
+    throw top.error(top.get("value"), "value",
+                    fmt::format("maximum allowed value of a user defined priority is {}",
+                                kHighestUserDefinablePriority));
+  }
+  top.finish();
+  return c;
+}
+
+// A PodGroup of scheduler-plugins (apis/scheduling/v1alpha1 PodGroupSpec: minMember, minResources,
+// scheduleTimeoutSeconds) or of Volcano (volcano-sh/apis scheduling/v1beta1 PodGroupSpec:
+// minMember, minTaskMember, queue, priorityClassName, minResources).
+PodGroupObject parse_pod_group(Fields& top, const std::string& file, PodGroupApi api) {
+  PodGroupObject g;
+  g.api = api;
+  g.name = object_name(top, file, g.where);
+  ignore(top, {"status"});
+  Fields spec(top.require("spec"), file, "spec");
+  // minMember 0 (or absent) makes the group no gang at all (Coscheduling's Permit allows every
+  // pod at once; Volcano's gang is ready with no task): refused as a likely mistake.
+  g.min_member = static_cast<int>(spec.integer("minMember", std::nullopt, 1, 100'000));
+  g.min_member_where = location_of(spec.get("minMember"), file);
+  if (spec.has("minResources")) {
+    g.min_resources =
+        read_resource_list(spec.get("minResources"), file, spec.path_of("minResources"));
+    g.min_resources_where = location_of(spec.get("minResources"), file);
+  }
+  if (api == PodGroupApi::kCoscheduling) {
+    // GetWaitTimeDuration (pkg/util/podgroup.go): the group's timeout when given, else the
+    // plugin's permitWaitingTimeSeconds (60 s). 0 s would reject every waiting pod at once.
+    if (spec.has("scheduleTimeoutSeconds")) {
+      g.schedule_timeout = std::chrono::seconds(spec.integer(
+          "scheduleTimeoutSeconds", std::nullopt, 1, std::numeric_limits<std::int32_t>::max()));
+    }
+  } else {
+    g.priority_class_name = spec.string("priorityClassName", "");
+    g.priority_class_where = location_of(spec.get("priorityClassName"), file);
+    const std::string queue = spec.string("queue", "default");
+    if (queue != "default") {
+      throw spec.error(spec.get("queue"), "queue",
+                       "not supported: Volcano queues are not modelled (only 'default'); model "
+                       "teams sharing the cluster with Kueue queues (docs/job-scheduling.md)");
+    }
+    reject(spec, {"minTaskMember"},
+           "a tidesim job has one task; its gang is all of the job's pods");
+    reject(spec, {"networkTopology"}, "network-topology-aware gangs are not modelled");
+  }
+  spec.finish();
+  top.finish();
+  return g;
+}
+
+ManifestFile parse_manifest_documents(const std::vector<YAML::Node>& docs,
+                                      const std::string& file) {
+  ManifestFile out;
+  out.file = file;
+  for (const auto& doc : docs) {
     if (!doc || doc.IsNull()) {
       continue;
     }
-    out.push_back(parse_manifest(doc, path));
+    Fields top(doc, file, "");
+    const std::string api = top.string("apiVersion");
+    const std::string kind = top.string("kind");
+    if ((kind == "Job" && api == "batch/v1") || (kind == "Pod" && api == "v1")) {
+      out.templates.push_back(parse_job_or_pod(top, doc, file));
+    } else if (kind == "PriorityClass" && api == "scheduling.k8s.io/v1") {
+      out.priority_classes.push_back(parse_priority_class(top, file));
+    } else if (kind == "PodGroup" && api == "scheduling.x-k8s.io/v1alpha1") {
+      out.pod_groups.push_back(parse_pod_group(top, file, PodGroupApi::kCoscheduling));
+    } else if (kind == "PodGroup" && api == "scheduling.volcano.sh/v1beta1") {
+      out.pod_groups.push_back(parse_pod_group(top, file, PodGroupApi::kVolcano));
+    } else {
+      throw top.error(top.get("kind"), "kind",
+                      "unsupported kind '" + api + " " + kind +
+                          "'; supported: batch/v1 Job, v1 Pod, scheduling.k8s.io/v1 "
+                          "PriorityClass, scheduling.x-k8s.io/v1alpha1 PodGroup, "
+                          "scheduling.volcano.sh/v1beta1 PodGroup");
+    }
   }
-  if (out.empty()) {
-    throw InputError(SourceLocation{path, 0, 0}, "", "no manifest in the file");
+  if (out.templates.empty() && out.priority_classes.empty() && out.pod_groups.empty()) {
+    throw InputError(SourceLocation{file, 0, 0}, "", "no manifest in the file");
   }
   return out;
+}
+
+std::vector<JobTemplate> resolved_templates(ManifestFile file) {
+  if (file.templates.empty()) {
+    throw InputError(SourceLocation{file.file, 0, 0}, "", "no Job or Pod in the file");
+  }
+  std::vector<ManifestFile> files{std::move(file)};
+  resolve_manifests(files);
+  return std::move(files.front().templates);
+}
+
+}  // namespace
+
+ManifestFile parse_manifest_file(const std::string& text, const std::string& name) {
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(
+      name, [&] { return parse_manifest_documents(load_all_yaml_string(text, name), name); });
+}
+
+ManifestFile load_manifest_file(const std::string& path) {
+  return yaml_guard(path, [&] { return parse_manifest_documents(load_all_yaml_file(path), path); });
+}
+
+std::vector<JobTemplate> parse_manifests(const std::string& text, const std::string& name) {
+  return resolved_templates(parse_manifest_file(text, name));
+}
+
+std::vector<JobTemplate> load_manifests(const std::string& path) {
+  return resolved_templates(load_manifest_file(path));
 }
 
 }  // namespace tidesim::workloads

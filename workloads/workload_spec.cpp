@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <numbers>
+#include <set>
 
 #include <fmt/core.h>
 
@@ -317,8 +319,37 @@ ArrivalSpec parse_arrivals(const YAML::Node& n, const std::string& file) {
   return a;
 }
 
+// The manifest files the job mix names, by resolved path, each loaded once and all resolved
+// together: their PriorityClasses and PodGroups are visible to the Jobs of every one of them, as
+// objects applied to one cluster (docs/scenario-workload.md, "Kubernetes manifests"). An entry
+// whose `manifest` is no readable file is skipped here; parse_mix_entry reports it.
+using MixManifests = std::map<std::string, ManifestFile>;
+
+MixManifests mix_manifests(const std::vector<YAML::Node>& items, const std::string& base_dir) {
+  std::vector<ManifestFile> files;
+  std::set<std::string> seen;
+  for (const YAML::Node& item : items) {
+    if (!item.IsMap() || !item["manifest"] || !item["manifest"].IsScalar()) {
+      continue;
+    }
+    const std::string path = resolve(base_dir, item["manifest"].Scalar());
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec) && seen.insert(path).second) {
+      files.push_back(load_manifest_file(path));
+    }
+  }
+  resolve_manifests(files);
+  MixManifests out;
+  for (auto& f : files) {
+    std::string key = f.file;
+    out.emplace(std::move(key), std::move(f));
+  }
+  return out;
+}
+
 MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std::string& path,
-                         const std::string& base_dir, const Catalogue& catalogue) {
+                         const std::string& base_dir, const Catalogue& catalogue,
+                         const MixManifests& manifests) {
   Fields f(n, file, path);
   MixEntry e;
   e.where = location_of(n, file);
@@ -327,7 +358,11 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   job.pod_template.requests.gpus = 1;
   if (f.has("manifest")) {
     const std::string mpath = input_file(f, "manifest", base_dir);
-    auto templates = load_manifests(mpath);
+    const std::vector<JobTemplate>& templates = manifests.at(mpath).templates;
+    if (templates.empty()) {
+      throw f.error(f.get("manifest"), "manifest",
+                    "the file holds no Job or Pod (only PriorityClasses or PodGroups)");
+    }
     const JobTemplate* chosen = &templates.front();
     if (f.has("manifest_name")) {
       const std::string want = f.string("manifest_name");
@@ -349,6 +384,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
     job.replicas = chosen->parallelism;
     job.backoff_limit = chosen->backoff_limit;
     job.restart_policy = chosen->restart_policy;
+    job.gang = chosen->gang;
     default_name = chosen->name.empty() ? default_name : chosen->name;
   }
   f.get("manifest_name");
@@ -368,7 +404,9 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   job.checkpoint_interval = checkpoint_interval(f);
   job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
   job.restart_policy = restart_policy(f, job.restart_policy);
-  job.gang = gang_spec(f, file);
+  if (auto gang = gang_spec(f, file)) {
+    job.gang = gang;  // replaces the manifest's PodGroup
+  }
   const bool has_replicas = f.has("replicas");
   if (has_replicas) {
     job.replicas = static_cast<int>(f.integer("replicas", 1, 1, 100'000));
@@ -611,9 +649,10 @@ WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
     if (items.empty()) {
       throw f.error(f.get("jobs"), "jobs", "the job mix is empty");
     }
+    const MixManifests manifests = mix_manifests(items, base_dir);
     for (std::size_t i = 0; i < items.size(); ++i) {
       spec.mix.push_back(parse_mix_entry(items[i], file, "workload.jobs[" + std::to_string(i) + "]",
-                                         base_dir, catalogue));
+                                         base_dir, catalogue, manifests));
     }
   }
   f.finish();

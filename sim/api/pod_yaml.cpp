@@ -366,7 +366,7 @@ void read_pod_metadata(const YAML::Node& n, const std::string& file, const std::
 }
 
 void read_pod_spec(const YAML::Node& n, const std::string& file, const std::string& path,
-                   PodReadMode mode, PodSpec& pod) {
+                   PodReadMode mode, PodSpec& pod, PriorityFields* priority) {
   Reader r(n, file, path, mode);
   Fields& f = r.f;
   const auto containers = sequence_of(f.require("containers"), file, f.path_of("containers"));
@@ -420,7 +420,15 @@ void read_pod_spec(const YAML::Node& n, const std::string& file, const std::stri
   for (std::size_t i = 0; i < spreads.size(); ++i) {
     pod.topology_spread.push_back(spread(spreads[i], file, indexed(sp, i), mode));
   }
-  if (r.strict() && f.has("priorityClassName") && !f.has("priority")) {
+  if (priority != nullptr) {
+    priority->path = path;
+    priority->class_name = f.string("priorityClassName", "");
+    priority->class_where = location_of(f.get("priorityClassName"), file);
+    priority->priority_given = f.has("priority");
+    priority->priority_where = location_of(f.get("priority"), file);
+    priority->policy_given = f.has("preemptionPolicy");
+    priority->policy_where = location_of(f.get("preemptionPolicy"), file);
+  } else if (r.strict() && f.has("priorityClassName") && !f.has("priority")) {
     throw f.error(f.get("priorityClassName"), "priorityClassName",
                   "not supported: priority classes are not resolved; give spec.priority");
   }

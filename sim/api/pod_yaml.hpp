@@ -11,14 +11,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/api/api.hpp"
+#include "sim/engine/error.hpp"
 
 namespace tidesim {
 
 /// How strictly a Pod is read.
 enum class PodReadMode {
   /// A manifest written for tidesim: an unknown key is an error listing the allowed ones, and a
-  /// field that would change placement but is not modelled (priorityClassName without priority,
-  /// namespaceSelector, minDomains, schedulingGates, ...) is an error saying so.
+  /// field that would change placement but is not modelled (namespaceSelector, minDomains,
+  /// schedulingGates, ...) is an error saying so. priorityClassName is returned through
+  /// PriorityFields for the caller to resolve (an error when the caller passes none).
   kManifest,
   /// An object as the API server prints it (`kubectl get -o yaml`): the many keys tidesim does not
   /// read (uid, managedFields, status, volumes, ...) are ignored. Values of the keys it reads are
@@ -43,6 +45,21 @@ struct ResourceList {
 ResourceList read_resource_list(const YAML::Node& node, const std::string& file,
                                 const std::string& path);
 
+/// The priority fields of a PodSpec as written, with where each is written, for the caller that
+/// resolves priority classes as Kubernetes' Priority admission plugin does (workloads/manifest).
+struct PriorityFields {
+  /// spec.priorityClassName; empty when absent.
+  std::string class_name;
+  SourceLocation class_where;
+  /// Whether spec.priority and spec.preemptionPolicy were written (their values are in PodSpec).
+  bool priority_given = false;
+  SourceLocation priority_where;
+  bool policy_given = false;
+  SourceLocation policy_where;
+  /// The field path of the PodSpec ("spec", "spec.template.spec").
+  std::string path;
+};
+
 /// Reads object metadata: `*name` (metadata.name, else generateName) when `name` is not null;
 /// namespace, labels and annotations into `*pod` when `pod` is not null.
 void read_pod_metadata(const YAML::Node& node, const std::string& file, const std::string& path,
@@ -51,9 +68,11 @@ void read_pod_metadata(const YAML::Node& node, const std::string& file, const st
 /// Reads a v1.PodSpec mapping into `pod`: containers (at least one; per-container requests with
 /// requests defaulted to limits, which keys were set, the first container's image and env),
 /// initContainers (restartPolicy Always = sidecar), overhead, nodeName, nodeSelector, affinity,
-/// tolerations, topologySpreadConstraints, priority, schedulerName. Sets `pod.requests` to
-/// pod_requests(pod) and `pod.limits` to the containers' summed limits.
+/// tolerations, topologySpreadConstraints, priority, preemptionPolicy, schedulerName. Sets
+/// `pod.requests` to pod_requests(pod) and `pod.limits` to the containers' summed limits. With
+/// `priority`, priorityClassName and where the priority fields are written go there; without it a
+/// kManifest read refuses priorityClassName without priority.
 void read_pod_spec(const YAML::Node& node, const std::string& file, const std::string& path,
-                   PodReadMode mode, PodSpec& pod);
+                   PodReadMode mode, PodSpec& pod, PriorityFields* priority = nullptr);
 
 }  // namespace tidesim

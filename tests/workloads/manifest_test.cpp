@@ -119,14 +119,16 @@ TEST(Manifest, UnsupportedKindsAndFieldsAreErrors) {
               parse_manifests("apiVersion: apps/v1\nkind: Deployment\nspec: {}\n", "d.yaml");
             }),
             "d.yaml:2:7: kind: unsupported kind 'apps/v1 Deployment'; supported: batch/v1 Job, "
-            "v1 Pod");
+            "v1 Pod, scheduling.k8s.io/v1 PriorityClass, scheduling.x-k8s.io/v1alpha1 PodGroup, "
+            "scheduling.volcano.sh/v1beta1 PodGroup");
   const std::string pod_head = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n";
   EXPECT_EQ(message_of([&] {
               parse_manifests(pod_head + "  priorityClassName: high\n  containers: [{name: a}]\n",
                               "p.yaml");
             }),
-            "p.yaml:5:22: spec.priorityClassName: not supported: priority classes are not "
-            "resolved; give spec.priority");
+            "p.yaml:5:22: spec.priorityClassName: no PriorityClass named 'high' (Kubernetes' "
+            "Priority admission refuses the pod); known: system-cluster-critical, "
+            "system-node-critical");
   EXPECT_NE(message_of([&] {
               parse_manifests(pod_head + "  containers: [{name: a}]\n  nodeSelectr: {a: b}\n",
                               "p.yaml");
@@ -178,6 +180,287 @@ TEST(Manifest, ResourcesReadAsInExplain) {
       message_of([&] { parse_manifests(head + "      requests: {memory: -1Gi}\n", "p.yaml"); }),
       "p.yaml:8:26: spec.containers[0].resources.requests.memory: '-1Gi' is negative; "
       "resource quantities must be 0 or more");
+}
+
+// PriorityClasses resolved as Kubernetes' Priority admission plugin does
+// (plugin/pkg/admission/priority/admission.go, admitPod): a pod's class gives its priority and
+// preemptionPolicy, a globalDefault class applies to pods that name none, and the built-in
+// system classes exist without being declared.
+TEST(ManifestPriority, ClassesGiveValuePolicyAndDefault) {
+  const auto all = parse_manifests(R"(apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+preemptionPolicy: Never
+description: urgent jobs
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: normal}
+value: 10
+globalDefault: true
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: urgent}
+spec:
+  template:
+    spec:
+      priorityClassName: high
+      containers: [{name: c}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: plain}
+spec:
+  template:
+    spec:
+      containers: [{name: c}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: critical}
+spec:
+  priorityClassName: system-node-critical
+  priority: 2000001000
+  containers: [{name: c}]
+)",
+                                   "classes.yaml");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].pod.priority, 1000);
+  EXPECT_EQ(all[0].pod.preemption_policy, "Never");
+  // No class: the globalDefault class's value, and its (defaulted) PreemptLowerPriority.
+  EXPECT_EQ(all[1].pod.priority, 10);
+  EXPECT_EQ(all[1].pod.preemption_policy, "PreemptLowerPriority");
+  // A built-in class; a spec.priority equal to the class's value is allowed.
+  EXPECT_EQ(all[2].pod.priority, 2'000'001'000);
+  EXPECT_EQ(all[2].pod.preemption_policy, "PreemptLowerPriority");
+  EXPECT_FALSE(all[0].gang);
+}
+
+// With no class named and no globalDefault class, a pod keeps the spec.priority it gives (as
+// tidesim's manifests always did; Kubernetes would accept only 0) and its preemptionPolicy.
+TEST(ManifestPriority, NoClassKeepsTheSpecPriority) {
+  const auto all = parse_manifests(
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priority: 5\n"
+      "  preemptionPolicy: Never\n  containers: [{name: a}]\n",
+      "p.yaml");
+  EXPECT_EQ(all[0].pod.priority, 5);
+  EXPECT_EQ(all[0].pod.preemption_policy, "Never");
+}
+
+TEST(ManifestPriority, ErrorsNameFileLineColumnAndField) {
+  // Lines 1-5: a class; 6-12: a Job; line 13 on: what each case adds to the pod spec.
+  const std::string classes =
+      "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
+      "value: 1000\n---\n";
+  const std::string job =
+      "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n"
+      "      containers: [{name: c}]\n";
+  const auto error = [&](const std::string& extra) {
+    return message_of([&] { parse_manifests(classes + job + extra, "e.yaml"); });
+  };
+  // Column 26 = 6 spaces + "priorityClassName: " (19 characters) + 1.
+  EXPECT_EQ(error("      priorityClassName: low\n"),
+            "e.yaml:13:26: spec.template.spec.priorityClassName: no PriorityClass named 'low' "
+            "(Kubernetes' Priority admission refuses the pod); known: high, "
+            "system-cluster-critical, system-node-critical");
+  // admitPod refuses a spec.priority or preemptionPolicy that differs from the class's.
+  EXPECT_EQ(error("      priorityClassName: high\n      priority: 5\n"),
+            "e.yaml:14:17: spec.template.spec.priority: the integer value of priority (5) must "
+            "not be provided in pod spec; priority admission controller computed 1000 from the "
+            "PriorityClass 'high'");
+  EXPECT_EQ(error("      priorityClassName: high\n      preemptionPolicy: Never\n"),
+            "e.yaml:14:25: spec.template.spec.preemptionPolicy: the string value of "
+            "PreemptionPolicy (Never) must not be provided in pod spec; priority admission "
+            "controller computed PreemptLowerPriority from the PriorityClass 'high'");
+  // A globalDefault class applies to a pod naming none, so its spec.priority must match too.
+  EXPECT_EQ(message_of([&] {
+              parse_manifests(
+                  "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: d}\n"
+                  "value: 7\nglobalDefault: true\n---\n" +
+                      job + "      priority: 5\n",
+                  "d.yaml");
+            }),
+            "d.yaml:14:17: spec.template.spec.priority: the integer value of priority (5) must "
+            "not be provided in pod spec; priority admission controller computed 7 from the "
+            "PriorityClass 'd'");
+  // Class validation (pkg/apis/scheduling/validation ValidatePriorityClass and the plugin's
+  // validatePriorityClass).
+  const auto class_error = [&](const std::string& name, const std::string& rest) {
+    return message_of([&] {
+      parse_manifests("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " +
+                          name + "}\n" + rest + job,
+                      "c.yaml");
+    });
+  };
+  EXPECT_EQ(class_error("huge", "value: 1000000001\n---\n"),
+            "c.yaml:4:8: value: maximum allowed value of a user defined priority is 1000000000");
+  EXPECT_EQ(class_error("system-mine", "value: 5\n---\n"),
+            "c.yaml:3:18: metadata.name: priority class names with 'system-' prefix are reserved "
+            "for system use only (system-cluster-critical 2000000000, system-node-critical "
+            "2000001000, globalDefault false)");
+  EXPECT_EQ(class_error("system-node-critical", "value: 2000001000\n---\n"), "(no error)");
+  EXPECT_EQ(class_error("a",
+                        "value: 1\nglobalDefault: true\n---\n"
+                        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                        "metadata: {name: b}\nvalue: 2\nglobalDefault: true\n---\n"),
+            "c.yaml:11:16: globalDefault: PriorityClass a (c.yaml:5:16) is already marked as "
+            "default. Only one default can exist");
+  EXPECT_EQ(class_error("a",
+                        "value: 1\n---\n"
+                        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                        "metadata: {name: a}\nvalue: 2\n---\n"),
+            "c.yaml:8:18: metadata.name: PriorityClass 'a' is declared twice (first at "
+            "c.yaml:3:18)");
+  EXPECT_NE(class_error("a", "value: 1\npreemptionPolicy: Sometimes\n---\n")
+                .find("c.yaml:5:19: preemptionPolicy:"),
+            std::string::npos);
+}
+
+// A scheduler-plugins PodGroup (apis/scheduling/v1alpha1) joined with the pod-group label makes
+// the Job a Coscheduling gang (permit mode) with its minMember, scheduleTimeoutSeconds and
+// minResources; a Volcano PodGroup (scheduling.volcano.sh/v1beta1) joined with the group-name
+// annotation makes it an all-or-nothing gang, and its priorityClassName is the pods' priority.
+TEST(ManifestPodGroup, GroupsBecomeGangs) {
+  const auto all = parse_manifests(R"(apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: PodGroup
+metadata: {name: dp4}
+spec:
+  minMember: 3
+  scheduleTimeoutSeconds: 120
+  minResources: {nvidia.com/gpu: 6, cpu: "6"}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: dp4}
+spec:
+  parallelism: 4
+  template:
+    metadata:
+      labels: {scheduling.x-k8s.io/pod-group: dp4}
+    spec:
+      containers:
+      - name: c
+        resources: {limits: {nvidia.com/gpu: 2, cpu: "2"}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: dp8}
+spec: {minMember: 8, queue: default, priorityClassName: high, minResources: {nvidia.com/gpu: 8}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: dp8}
+spec:
+  parallelism: 8
+  template:
+    metadata:
+      annotations: {scheduling.k8s.io/group-name: dp8}
+    spec:
+      containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: solo}
+spec:
+  template:
+    spec:
+      containers: [{name: c}]
+)",
+                                   "groups.yaml");
+  ASSERT_EQ(all.size(), 3u);
+  ASSERT_TRUE(all[0].gang);
+  // minResources 6 GPUs and 6 CPUs = minMember 3 x the pod's 2 GPUs and 2 CPUs: GangSpec's
+  // min_resources.
+  EXPECT_EQ(*all[0].gang, (GangSpec{GangMode::kPermit, 3, std::chrono::seconds(120), true}));
+  EXPECT_EQ(all[0].pod.priority, 0);
+  ASSERT_TRUE(all[1].gang);
+  // All-or-nothing: min_member 0 = every pod of the job; no timeout nor minResources are read.
+  EXPECT_EQ(*all[1].gang, (GangSpec{GangMode::kAllOrNothing, 0, std::chrono::seconds(60), false}));
+  EXPECT_EQ(all[1].pod.priority, 1000);  // the group's class
+  EXPECT_FALSE(all[2].gang);
+}
+
+TEST(ManifestPodGroup, ErrorsNameFileLineColumnAndField) {
+  // Lines 1-7: a Coscheduling group; 8 on: the Job(s).
+  const std::string group =
+      "apiVersion: scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: dp4}\n"
+      "spec:\n  minMember: 2\n  minResources: {nvidia.com/gpu: 4}\n---\n";
+  const auto job = [](const std::string& name, const std::string& label) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: " + name +
+           "}\nspec:\n  parallelism: 2\n  template:\n    metadata:\n      labels: "
+           "{scheduling.x-k8s.io/pod-group: " +
+           label +
+           "}\n    spec:\n      containers: [{name: c, resources: {limits: {nvidia.com/gpu: "
+           "2}}}]\n";
+  };
+  EXPECT_EQ(message_of([&] { parse_manifests(group + job("a", "dp4"), "g.yaml"); }), "(no error)");
+  // The label is on line 15; column 47 = 6 spaces + "labels: {" (9) +
+  // "scheduling.x-k8s.io/pod-group: " (31) + 1.
+  EXPECT_EQ(message_of([&] { parse_manifests(group + job("a", "nope"), "g.yaml"); }),
+            "g.yaml:15:47: spec.template.metadata.labels.scheduling.x-k8s.io/pod-group: no "
+            "PodGroup named 'nope' (scheduling.x-k8s.io/v1alpha1) in the scenario's manifests");
+  // Two Jobs in one group: the second (its label on line 26) is refused.
+  EXPECT_EQ(message_of([&] {
+              parse_manifests(group + job("a", "dp4") + "---\n" + job("b", "dp4"), "g.yaml");
+            }),
+            "g.yaml:26:47: spec.template.metadata.labels.scheduling.x-k8s.io/pod-group: PodGroup "
+            "'dp4' is already joined by Job 'a' (g.yaml:15:47); tidesim's gangs are per job: "
+            "give each Job its own PodGroup");
+  // minResources other than minMember pods' GPUs (2 x 2 = 4) is refused at the mapping.
+  const std::string three_gpus =
+      "apiVersion: scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: dp4}\n"
+      "spec:\n  minMember: 2\n  minResources: {nvidia.com/gpu: 3}\n---\n";
+  EXPECT_EQ(message_of([&] { parse_manifests(three_gpus + job("a", "dp4"), "g.yaml"); }),
+            "g.yaml:6:17: spec.minResources: PodGroup 'dp4' (Job 'a'): nvidia.com/gpu = 3 needs "
+            "4: nvidia.com/gpu = minMember 2 x 2 per pod; tidesim models minResources as "
+            "minMember pods' requests (docs/job-scheduling.md)");
+  const std::string too_many =
+      "apiVersion: scheduling.x-k8s.io/v1alpha1\nkind: PodGroup\nmetadata: {name: dp4}\n"
+      "spec:\n  minMember: 3\n---\n";
+  EXPECT_EQ(message_of([&] { parse_manifests(too_many + job("a", "dp4"), "g.yaml"); }),
+            "g.yaml:5:14: spec.minMember: PodGroup 'dp4': minMember 3 is more than the 2 pods of "
+            "Job 'a' (Coscheduling would keep them pending)");
+  // Volcano: a queue other than 'default', and a minMember short of the job's pods.
+  const auto volcano = [](const std::string& spec) {
+    return "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: v}\n"
+           "spec: " +
+           spec +
+           "\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: "
+           "{scheduling.k8s.io/group-name: v}\nspec:\n  containers: [{name: c}]\n";
+  };
+  EXPECT_EQ(message_of([&] { parse_manifests(volcano("{minMember: 1}"), "v.yaml"); }),
+            "(no error)");
+  EXPECT_EQ(
+      message_of([&] { parse_manifests(volcano("{minMember: 1, queue: research}"), "v.yaml"); }),
+      "v.yaml:4:29: spec.queue: not supported: Volcano queues are not modelled (only "
+      "'default'); model teams sharing the cluster with Kueue queues "
+      "(docs/job-scheduling.md)");
+  // minMember 0 would make no gang at all. Column 19 = "spec: {minMember: " (18) + 1.
+  EXPECT_EQ(message_of([&] { parse_manifests(volcano("{minMember: 0}"), "v.yaml"); }),
+            "v.yaml:4:19: spec.minMember: 0 is out of range [1, 100000]");
+  EXPECT_EQ(message_of([&] {
+              parse_manifests(
+                  "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: "
+                  "v}\nspec: {minMember: 2}\n---\n" +
+                      std::string("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n"
+                                  "  parallelism: 4\n  template:\n    metadata:\n"
+                                  "      annotations: {scheduling.k8s.io/group-name: v}\n"
+                                  "    spec:\n      containers: [{name: c}]\n"),
+                  "v.yaml");
+            }),
+            "v.yaml:4:19: spec.minMember: PodGroup 'v': minMember 2 differs from the 4 pods of Job "
+            "'j'; tidesim's all-or-nothing gangs place all of a job's pods, so minMember must be "
+            "its parallelism");
+  // A file of classes and groups only is no job template.
+  EXPECT_EQ(message_of([&] { parse_manifests(group, "g.yaml"); }),
+            "g.yaml: no Job or Pod in the file");
 }
 
 }  // namespace
