@@ -82,6 +82,7 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
       }
       entries_[j].queue = it->second;
       entries_[j].requests = quota_requests(q, spec);
+      entries_[j].priority = spec.pod_template.priority;
     }
     const auto gpu = std::find(q.resources.begin(), q.resources.end(), kGpuResource);
     gpu_resource_ = gpu == q.resources.end() ? -1 : static_cast<int>(gpu - q.resources.begin());
@@ -101,8 +102,8 @@ std::vector<int> Admission::select_with_queues(const std::vector<PolicyJob>& act
         continue;
       }
       const Entry& e = entries_[static_cast<std::size_t>(a.id)];
-      jobs.push_back(
-          QuotaJob{a.id, a.gpus, e.requests, e.queue, a.admitted, kept, e.admitted_at, a.order});
+      jobs.push_back(QuotaJob{a.id, a.gpus, e.requests, e.queue, a.admitted, kept, e.admitted_at,
+                              a.order, e.priority});
     }
   }
   return select_with_quotas(jobs, *config_.quotas, capacity_).chosen;

@@ -48,6 +48,8 @@ class Admission {
     int queue = -1;
     /// Its requests of each resource the queues cover (quota_requests).
     std::vector<std::int64_t> requests;
+    /// Its pods' priority (the quota walk's preemption).
+    std::int32_t priority = 0;
     TimePoint admitted_at{};
     bool ever_admitted = false;
   };

@@ -1,6 +1,7 @@
 #include "sim/quota.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 
 namespace tidesim {
@@ -109,17 +110,148 @@ struct Walk {
     return true;
   }
 
-  // Whether `v`'s queue borrows (u > N) a resource that both `v` and `j` ask.
-  bool borrows_for(const QuotaJob& v, const QuotaJob& j) const {
+  // The resources `j` asks that its queue lacks (Kueue's resources needing preemption).
+  std::vector<bool> lacking(const QuotaJob& j) const {
+    std::vector<bool> need(j.requests.size(), false);
     for (std::size_t r = 0; r < j.requests.size(); ++r) {
-      const ResourceQuota& rq = quota(v.queue, r);
-      if (j.requests[r] > 0 && v.requests[r] > 0 && rq.covered && use(v.queue, r) > rq.nominal) {
+      need[r] =
+          j.requests[r] > 0 && quota(j.queue, r).covered && j.requests[r] > available(j.queue, r);
+    }
+    return need;
+  }
+
+  // Whether `queue` (in a cohort) uses more than its nominal quota of a resource in `need`.
+  bool borrowing(int queue, const std::vector<bool>& need) const {
+    if (cohort_of[static_cast<std::size_t>(queue)] < 0) {
+      return false;
+    }
+    for (std::size_t r = 0; r < need.size(); ++r) {
+      if (need[r] && quota(queue, r).covered && use(queue, r) > quota(queue, r).nominal) {
         return true;
       }
     }
     return false;
   }
+
+  // Whether `queue` uses less than its nominal quota of every resource in `need`.
+  bool under_nominal(int queue, const std::vector<bool>& need) const {
+    for (std::size_t r = 0; r < need.size(); ++r) {
+      if (need[r] && use(queue, r) >= quota(queue, r).nominal) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool fits(const QuotaJob& j, bool allow_borrowing) const {
+    return fits(j) && (allow_borrowing || within_nominal(j));
+  }
 };
+
+bool uses(const QuotaJob& v, const std::vector<bool>& need) {
+  for (std::size_t r = 0; r < need.size(); ++r) {
+    if (need[r] && v.requests[r] > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Kueue's minimalPreemptions: `candidates` (indices into `chosen`) removed in order until `j`
+// fits, then put back from the second last while it still fits. Empty when it cannot fit;
+// else `w` is left with the targets removed.
+std::vector<std::size_t> minimal_preemptions(Walk& w, const std::vector<const QuotaJob*>& chosen,
+                                             const std::vector<std::size_t>& candidates,
+                                             const QuotaJob& j, const std::vector<bool>& need,
+                                             bool allow_borrowing) {
+  Walk trial = w;
+  std::vector<std::size_t> targets;
+  bool fit = false;
+  for (const std::size_t k : candidates) {
+    const QuotaJob& v = *chosen[k];
+    if (v.queue != j.queue && !trial.borrowing(v.queue, need)) {
+      continue;
+    }
+    trial.add(v, -1);
+    targets.push_back(k);
+    if (trial.fits(j, allow_borrowing)) {
+      fit = true;
+      break;
+    }
+  }
+  if (!fit) {
+    return {};
+  }
+  for (std::size_t i = targets.size() - 1; i-- > 0;) {
+    trial.add(*chosen[targets[i]], +1);
+    if (trial.fits(j, allow_borrowing)) {
+      targets[i] = targets.back();
+      targets.pop_back();
+    } else {
+      trial.add(*chosen[targets[i]], -1);
+    }
+  }
+  w = std::move(trial);
+  return targets;
+}
+
+// Kueue's getTargets for `j`, which does not fit: the jobs of `chosen` (indices) to suspend so
+// that it does, with `w` updated; empty when none would make it fit.
+std::vector<std::size_t> preemption_targets(Walk& w, const std::vector<const QuotaJob*>& chosen,
+                                            const QuotaJob& j) {
+  const QuotaConfig& quotas = *w.q;
+  const ClusterQueueConfig& cq = quotas.cluster_queues[static_cast<std::size_t>(j.queue)];
+  const std::vector<bool> need = w.lacking(j);
+  if (std::find(need.begin(), need.end(), true) == need.end()) {
+    return {};  // its quota fits; only the cluster's GPUs are short: no quota preemption
+  }
+  std::vector<std::size_t> candidates;
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    const QuotaJob& v = *chosen[k];
+    if (v.queue < 0 || !uses(v, need)) {
+      continue;
+    }
+    if (v.queue == j.queue) {
+      const bool lower = v.priority < j.priority;
+      const bool newer_equal = v.priority == j.priority && v.order > j.order;
+      if ((cq.within_cluster_queue == WithinClusterQueue::kLowerPriority && lower) ||
+          (cq.within_cluster_queue == WithinClusterQueue::kLowerOrNewerEqualPriority &&
+           (lower || newer_equal))) {
+        candidates.push_back(k);
+      }
+    } else if (!cq.cohort.empty() &&
+               quotas.cluster_queues[static_cast<std::size_t>(v.queue)].cohort == cq.cohort &&
+               w.borrowing(v.queue, need) &&
+               (cq.reclaim_within_cohort == ReclaimWithinCohort::kAny ||
+                (cq.reclaim_within_cohort == ReclaimWithinCohort::kLowerPriority &&
+                 v.priority < j.priority))) {
+      candidates.push_back(k);
+    }
+  }
+  if (candidates.empty()) {
+    return {};
+  }
+  // Other queues' first, lower priority first, newest admitted (later in `chosen`) first.
+  std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+    const QuotaJob& x = *chosen[a];
+    const QuotaJob& y = *chosen[b];
+    return std::make_tuple(x.queue == j.queue, x.priority, b) <
+           std::make_tuple(y.queue == j.queue, y.priority, a);
+  });
+  std::vector<std::size_t> same;
+  std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(same),
+               [&](std::size_t k) { return chosen[k]->queue == j.queue; });
+  if (same.size() == candidates.size()) {
+    return minimal_preemptions(w, chosen, candidates, j, need, true);
+  }
+  if (w.under_nominal(j.queue, need)) {
+    std::vector<std::size_t> t = minimal_preemptions(w, chosen, candidates, j, need, false);
+    if (!t.empty()) {
+      return t;
+    }
+  }
+  return minimal_preemptions(w, chosen, same, j, need, true);
+}
 
 Walk start(const QuotaConfig& quotas, std::int64_t capacity) {
   const std::size_t n = quotas.resources.size();
@@ -167,27 +299,10 @@ QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaC
       continue;
     }
     if (!w.fits(j) && j.queue >= 0) {
-      const ClusterQueueConfig& c = quotas.cluster_queues[static_cast<std::size_t>(j.queue)];
-      if (c.reclaim_within_cohort && !c.cohort.empty() && w.within_nominal(j)) {
-        // Victims: the newest chosen jobs of the cohort's other queues that borrow.
-        Walk trial = w;
-        std::vector<std::size_t> victims;
-        for (std::size_t k = chosen.size(); k-- > 0 && !trial.fits(j);) {
-          const QuotaJob& v = *chosen[k];
-          if (v.queue < 0 || v.queue == j.queue ||
-              quotas.cluster_queues[static_cast<std::size_t>(v.queue)].cohort != c.cohort ||
-              !trial.borrows_for(v, j)) {
-            continue;
-          }
-          trial.add(v, -1);
-          victims.push_back(k);
-        }
-        if (trial.fits(j)) {
-          w = std::move(trial);
-          for (const std::size_t k : victims) {  // descending indices: erase keeps the others
-            chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
-          }
-        }
+      std::vector<std::size_t> victims = preemption_targets(w, chosen, j);
+      std::sort(victims.rbegin(), victims.rend());  // descending: erase keeps the others' places
+      for (const std::size_t k : victims) {
+        chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
       }
     }
     if (w.fits(j)) {

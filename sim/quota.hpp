@@ -41,6 +41,19 @@ struct ResourceQuota {
   std::int64_t guaranteed() const;
 };
 
+/// preemption.withinClusterQueue: which admitted jobs of its own queue a job may suspend.
+enum class WithinClusterQueue {
+  kNever,
+  /// Lower priority.
+  kLowerPriority,
+  /// Lower priority, or equal priority and submitted after it.
+  kLowerOrNewerEqualPriority,
+};
+
+/// preemption.reclaimWithinCohort: which admitted jobs of the cohort's borrowing queues a job
+/// may suspend.
+enum class ReclaimWithinCohort { kNever, kLowerPriority, kAny };
+
 /// One ClusterQueue.
 struct ClusterQueueConfig {
   std::string name;
@@ -51,8 +64,9 @@ struct ClusterQueueConfig {
   /// queueingStrategy: StrictFIFO (true: a head that does not fit blocks the queue) or
   /// BestEffortFIFO (false, Kueue's default: later jobs that fit are admitted).
   bool strict_fifo = false;
-  /// preemption.reclaimWithinCohort: Any (true) or Never (false, Kueue's default).
-  bool reclaim_within_cohort = false;
+  /// Kueue's defaults: Never, Never.
+  WithinClusterQueue within_cluster_queue = WithinClusterQueue::kNever;
+  ReclaimWithinCohort reclaim_within_cohort = ReclaimWithinCohort::kNever;
   SourceLocation where;
 };
 
@@ -88,7 +102,10 @@ struct QuotaJob {
   bool kept = false;
   /// When it was last admitted (newest first is the reclaim order).
   TimePoint admitted_at{};
+  /// Its place in submission order (earlier: smaller).
   std::int64_t order = 0;
+  /// Its pods' priority (PodSpec::priority).
+  std::int32_t priority = 0;
 };
 
 struct QuotaDecision {
@@ -106,13 +123,23 @@ struct QuotaDecision {
 ///   in cohort c: available = max(0, G(q) - u(q)) + min(Q(c) - U(c), B(q)) where
 ///     Q(c) = sum over c's queues of N - G (what they lend), U(c) = sum of max(0, u - G),
 ///     B(q) = (N(q) - G(q)) - max(0, u(q) - G(q)) + borrowingLimit(q) (no limit without one).
-/// A job that does not fit, whose queue reclaims within its cohort and would stay within its
-/// nominal quota in every resource it asks (u(q) + request <= N(q)), suspends chosen jobs of the
-/// cohort's other queues that borrow (u > N) a resource it asks and they use, newest admitted
-/// first (jobs chosen in this walk count as newest, latest first), each only while its queue
-/// still borrows such a resource, until it fits; if it cannot fit, nothing is suspended (Kueue
-/// preempts only when the preemptor then fits). A job that does not fit in a StrictFIFO queue
-/// blocks the rest of that queue.
+/// A job that does not fit suspends chosen jobs as Kueue's preemptor (getTargets in
+/// pkg/scheduler/preemption/preemption.go), when that makes it fit:
+///  - the resources needing preemption are those it asks that its queue lacks (request >
+///    available); the candidates use one of them and are: jobs of its own queue of lower priority
+///    (withinClusterQueue LowerPriority) or also of equal priority submitted after it
+///    (LowerOrNewerEqualPriority); jobs of the cohort's other queues that borrow one of them
+///    (u > N), of any priority (reclaimWithinCohort Any) or lower (LowerPriority);
+///  - ordered: other queues' first, then lower priority first, then newest admitted first (jobs
+///    chosen in this walk count as newest, latest first);
+///  - removed in that order (another queue's only while that queue still borrows a resource
+///    needing preemption) until the job fits; then, from the second last back, each is put back
+///    if the job still fits (Kueue's fillBackWorkloads). If it cannot fit, none is suspended;
+///  - with candidates in other queues, this is done first without letting the job borrow (it
+///    must end within its nominal quota; tried only when its queue is under its nominal quota of
+///    every resource needing preemption), then with its own queue's candidates only, borrowing
+///    allowed; with only its own queue's candidates, borrowing allowed.
+/// A job that does not fit in a StrictFIFO queue blocks the rest of that queue.
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
                                  std::int64_t capacity);
 

@@ -187,9 +187,18 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
     }
     cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
                               {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
-    cq.reclaim_within_cohort =
-        c.choice("reclaim_within_cohort", "Never", {"Never", "Any"}) == "Any";
-    if (cq.reclaim_within_cohort && cq.cohort.empty()) {
+    const std::string within = c.choice("within_cluster_queue", "Never",
+                                        {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+    cq.within_cluster_queue = within == "Never" ? WithinClusterQueue::kNever
+                              : within == "LowerPriority"
+                                  ? WithinClusterQueue::kLowerPriority
+                                  : WithinClusterQueue::kLowerOrNewerEqualPriority;
+    const std::string reclaim =
+        c.choice("reclaim_within_cohort", "Never", {"Never", "LowerPriority", "Any"});
+    cq.reclaim_within_cohort = reclaim == "Never"           ? ReclaimWithinCohort::kNever
+                               : reclaim == "LowerPriority" ? ReclaimWithinCohort::kLowerPriority
+                                                            : ReclaimWithinCohort::kAny;
+    if (cq.reclaim_within_cohort != ReclaimWithinCohort::kNever && cq.cohort.empty()) {
       throw c.error(c.get("reclaim_within_cohort"), "reclaim_within_cohort",
                     "applies only to a queue in a cohort");
     }

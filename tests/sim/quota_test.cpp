@@ -32,15 +32,17 @@ QuotaConfig two_teams(std::int64_t nominal, bool reclaim,
     gpus.nominal = nominal;
     gpus.borrowing_limit = limit;
     c.quota = {gpus};
-    c.reclaim_within_cohort = reclaim;
+    c.reclaim_within_cohort = reclaim ? ReclaimWithinCohort::kAny : ReclaimWithinCohort::kNever;
     q.local_queues[name] = static_cast<int>(q.cluster_queues.size());
     q.cluster_queues.push_back(c);
   }
   return q;
 }
 
-QuotaJob job(int id, int gpus, int queue, bool kept = false, int admitted_s = 0) {
+QuotaJob job(int id, int gpus, int queue, bool kept = false, int admitted_s = 0,
+             std::int32_t priority = 0) {
   QuotaJob j;
+  j.priority = priority;
   j.id = id;
   j.gpus = gpus;
   j.requests = {gpus};  // nvidia.com/gpu, the only resource of two_teams()
@@ -122,7 +124,7 @@ QuotaConfig gpu_and_cpu(std::int64_t gpus, std::int64_t cpu_milli, bool cohort, 
     c.quota[0].covered = c.quota[1].covered = true;
     c.quota[0].nominal = gpus;
     c.quota[1].nominal = cpu_milli;
-    c.reclaim_within_cohort = reclaim;
+    c.reclaim_within_cohort = reclaim ? ReclaimWithinCohort::kAny : ReclaimWithinCohort::kNever;
     q.local_queues[name] = static_cast<int>(q.cluster_queues.size());
     q.cluster_queues.push_back(c);
   }
@@ -197,6 +199,77 @@ TEST(QuotaWalk, LendingLimitWithABorrowingLimit) {
   EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2, 4}));
 }
 
+TEST(QuotaWalk, WithinClusterQueueLowerPriorityTakesTheLowestNewestAndFillsBack) {
+  // team-a alone (no cohort), 4 GPUs nominal, full: job 0 (2 GPUs, priority 0, admitted at
+  // 0 s), job 1 (1 GPU, priority 0, 1 s), job 2 (1 GPU, priority 5, 2 s). Job 3 asks 2 GPUs at
+  // priority 10. Candidates, lower priority first, newest first: 1, 0, 2. Removing 1 leaves 1
+  // GPU, removing 0 too leaves 3: it fits. Fill back: with job 1 back 2 are left, enough: only
+  // job 0 is suspended.
+  QuotaConfig q = two_teams(4, false);
+  q.cluster_queues[0].cohort.clear();
+  q.cluster_queues[1].cohort.clear();
+  q.cluster_queues[0].within_cluster_queue = WithinClusterQueue::kLowerPriority;
+  std::vector<QuotaJob> jobs = {job(0, 2, 0, true, 0, 0), job(1, 1, 0, true, 1, 0),
+                                job(2, 1, 0, true, 2, 5), job(3, 2, 0, false, 0, 10)};
+  QuotaDecision d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+  // At priority 0 there is no lower-priority job: it waits.
+  jobs[3].priority = 0;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2}));
+  EXPECT_TRUE(d.reclaimed.empty());
+  // LowerOrNewerEqualPriority: jobs 0 and 1 (priority 0) were submitted after job 3 (order -1,
+  // a job suspended earlier and waiting again): they are candidates, and job 0 goes as above.
+  q.cluster_queues[0].within_cluster_queue = WithinClusterQueue::kLowerOrNewerEqualPriority;
+  jobs[3].order = -1;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+  // Submitted after them (order 3), it has no candidate.
+  jobs[3].order = 3;
+  EXPECT_TRUE(select_with_quotas(jobs, q, 8).reclaimed.empty());
+}
+
+// team-a holds 3 of the cohort's 4 GPUs (1 borrowed) with jobs 0, 1, 2 (1 GPU, admitted at 0,
+// 1, 2 s, priorities p_a), team-b 1 with job 3 (priority 0, 3 s); team-b's job 4 asks 1 GPU at
+// priority 5. Both queues: withinClusterQueue LowerPriority.
+QuotaDecision reclaim_case(ReclaimWithinCohort reclaim, std::int32_t p_a) {
+  QuotaConfig q = two_teams(2, false);
+  for (ClusterQueueConfig& c : q.cluster_queues) {
+    c.reclaim_within_cohort = reclaim;
+    c.within_cluster_queue = WithinClusterQueue::kLowerPriority;
+  }
+  return select_with_quotas(
+      {job(0, 1, 0, true, 0, p_a), job(1, 1, 0, true, 1, p_a), job(2, 1, 0, true, 2, p_a),
+       job(3, 1, 1, true, 3, 0), job(4, 1, 1, false, 0, 5)},
+      q, 4);
+}
+
+TEST(QuotaWalk, ReclaimByPriorityAndTheCandidatesOrder) {
+  // Borrowers at priority 10 and reclaim LowerPriority: team-a's jobs are no candidates; team-b's
+  // own job 3 (priority 0 < 5) is the only one: suspended, job 4 fits.
+  QuotaDecision d = reclaim_case(ReclaimWithinCohort::kLowerPriority, 10);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{3}));
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2, 4}));
+  // reclaim Any: the borrowers come first (other queues before its own), newest first: job 2
+  // goes; team-a is then at its nominal 2 and job 4 fits within team-b's nominal.
+  d = reclaim_case(ReclaimWithinCohort::kAny, 10);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{2}));
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 3, 4}));
+  // Borrowers at priority 0 and reclaim LowerPriority: they are candidates and go before
+  // team-b's own job 3 (also priority 0): the newest, job 2.
+  d = reclaim_case(ReclaimWithinCohort::kLowerPriority, 0);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{2}));
+  // Never, and withinClusterQueue Never: job 4 waits.
+  QuotaConfig q = two_teams(2, false);
+  const QuotaDecision never =
+      select_with_quotas({job(0, 1, 0, true, 0), job(1, 1, 0, true, 1), job(2, 1, 0, true, 2),
+                          job(3, 1, 1, true, 3), job(4, 1, 1, false, 0, 5)},
+                         q, 4);
+  EXPECT_TRUE(never.reclaimed.empty());
+  EXPECT_EQ(never.chosen, (std::vector<int>{0, 1, 2, 3}));
+}
+
 struct Outcome {
   RunSummary summary;
   std::map<std::string, double> done_s;
@@ -207,7 +280,8 @@ struct Outcome {
 
 // Four one-A10 nodes; team-a submits A1..A4 (1 GPU, 100, 200, 300, 400 s of work) at 0 s,
 // team-b submits B1 (1 GPU, 100 s) at 10 s. Checkpoints every 60 s.
-Outcome run(const std::string& policy) {
+Outcome run(const std::string& policy, const std::string& b_queue = "team-b",
+            std::int32_t b_priority = 0) {
   const Scenario s = load_scenario("tests/sim/data/quota.yaml");
   Workload w = make_jobs(s, 1);
   const std::int64_t per_100s = w.jobs[0].steps;
@@ -216,7 +290,8 @@ Outcome run(const std::string& policy) {
     const std::string name = b ? "B1" : "A" + std::to_string(i + 1);
     w.jobs[i].name = name;
     w.jobs[i].pod_template.name = name;
-    w.jobs[i].pod_template.labels[kQueueNameLabel] = b ? "team-b" : "team-a";
+    w.jobs[i].pod_template.labels[kQueueNameLabel] = b ? b_queue : "team-a";
+    w.jobs[i].pod_template.priority = b ? b_priority : 0;
     w.jobs[i].submit_time = TimePoint(std::chrono::seconds(b ? 10 : 0));
     w.jobs[i].steps = per_100s * (b ? 1 : i + 1);
   }
@@ -320,6 +395,22 @@ TEST(QuotaRun, CpuQuotaLimitsAQueueWithGpusToSpare) {
   // team-a's jobs hold 1 GPU for 100 + 200 + 300 + 400 = 1,000 GPU-s (2 GPUs until 400 s, then
   // A4 alone) over 4 nominal x 600 s = 2,400: 0.4167.
   EXPECT_NEAR(o.metrics.at("quota_utilisation/team-a"), 1000.0 / 2400.0, 0.005);
+}
+
+TEST(QuotaRun, AHigherPriorityJobPreemptsWithinItsQueue) {
+  // team-a alone, 3 GPUs nominal, withinClusterQueue LowerPriority; B1 joins team-a at priority
+  // 10. 0 s: A1..A3 admitted, A4 waits (no lower-priority job). 10 s: B1 takes the newest
+  // (A3, last submitted of those admitted at 0 s), which loses its 10 s; B1 done at 110 s.
+  // 100 s: A1 ends, A3 (before A4 in FIFO) admitted again, done at 400 s; 110 s: B1 ends, A4
+  // admitted, done at 510 s.
+  const Outcome o = run("within", "team-a", 10);
+  EXPECT_EQ(o.summary.succeeded, 5);
+  EXPECT_NEAR(o.done_s.at("B1"), 110, kTol);
+  EXPECT_NEAR(o.done_s.at("A3"), 400, kTol);
+  EXPECT_NEAR(o.done_s.at("A4"), 510, kTol);
+  EXPECT_EQ(o.preempted.size(), 1u);
+  EXPECT_EQ(o.preempted.at("A3"), 1);
+  EXPECT_NEAR(o.lost_gpu_s.at("A3"), 10, kTol);
 }
 
 // Bad queue input is refused with its file, line and field.
@@ -441,6 +532,21 @@ TEST(QuotaInput, ResourceGroupsAndLimitsAreChecked) {
       "        cluster_queues: [{name: team-a, nominal_gpus: 2, lending_limit_gpus: 1}]\n");
   EXPECT_NE(shorthand.find(":19:"), std::string::npos) << shorthand;
   EXPECT_NE(shorthand.find("lending_limit_gpus"), std::string::npos) << shorthand;
+}
+
+TEST(QuotaInput, PreemptionPoliciesAreChecked) {
+  const std::string bad = error_of(
+      "        cluster_queues: [{name: team-a, nominal_gpus: 2, within_cluster_queue: Any}]\n");
+  EXPECT_NE(bad.find(":19:"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("within_cluster_queue"), std::string::npos) << bad;
+  const std::string lonely = error_of(
+      "        cluster_queues: [{name: team-a, nominal_gpus: 2, reclaim_within_cohort: "
+      "LowerPriority}]\n");
+  EXPECT_NE(lonely.find("reclaim_within_cohort"), std::string::npos) << lonely;
+  EXPECT_NE(lonely.find("only to a queue in a cohort"), std::string::npos) << lonely;
+  EXPECT_EQ(error_of("        cluster_queues: [{name: team-a, nominal_gpus: 2, "
+                     "within_cluster_queue: LowerOrNewerEqualPriority}]\n"),
+            "");
 }
 
 }  // namespace
