@@ -244,4 +244,32 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
   return q;
 }
 
+void check_job_queues(const YAML::Node& workload, const std::string& file,
+                      const QuotaConfig& quotas, const std::string& policy) {
+  const YAML::Node& w = workload;  // const: reading a missing key must not add it
+  if (!w.IsMap() || !w["jobs"] || !w["jobs"].IsSequence()) {
+    return;
+  }
+  const YAML::Node jobs = w["jobs"];
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const YAML::Node job = jobs[i];
+    if (!job.IsMap() || !job["pod"] || !job["pod"].IsMap()) {
+      continue;
+    }
+    const YAML::Node labels = job["pod"]["labels"];
+    if (!labels || !labels.IsMap() || !labels[kQueueNameLabel] ||
+        !labels[kQueueNameLabel].IsScalar()) {
+      continue;
+    }
+    const YAML::Node label = labels[kQueueNameLabel];
+    if (!quotas.local_queues.contains(label.Scalar())) {
+      throw InputError(location_of(label, file),
+                       fmt::format("workload.jobs[{}].pod.labels.{}", i, kQueueNameLabel),
+                       fmt::format("names queue '{}', which policy '{}' does not declare (its "
+                                   "{}.local_queues)",
+                                   label.Scalar(), policy, quotas.path));
+    }
+  }
+}
+
 }  // namespace tidesim

@@ -579,6 +579,11 @@ Scenario load_scenario(const std::string& path, const std::function<void(YAML::N
     }
     s.workload = f.require("workload");
     s.policies = parse_policies(f.require("policies"), path, s.folder);
+    for (const PolicyConfig& p : s.policies) {
+      if (p.admission && p.admission->quotas) {
+        check_job_queues(s.workload, path, *p.admission->quotas, p.name);
+      }
+    }
     s.seeds = parse_seeds(f.get("seeds"), path);
     s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
     s.run = parse_run(f.get("run"), path);

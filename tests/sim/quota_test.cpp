@@ -464,10 +464,13 @@ TEST(QuotaInput, BadValuesNameFileLineAndField) {
   const std::string local = error_of(ok_cq + "        local_queues: {team-a: nobody}\n");
   EXPECT_NE(local.find(":20:"), std::string::npos) << local;
   EXPECT_NE(local.find("local_queues.team-a"), std::string::npos) << local;
+  // An unknown queue is reported at the job's label (line 12, the `jobs` entry's pod).
   const std::string queue = error_of(ok_cq, "team-z");
-  EXPECT_NE(queue.find(":19:"), std::string::npos) << queue;
-  EXPECT_NE(queue.find("local_queues"), std::string::npos) << queue;
+  EXPECT_NE(queue.find(":12:"), std::string::npos) << queue;
+  EXPECT_NE(queue.find("workload.jobs[0].pod.labels.kueue.x-k8s.io/queue-name"), std::string::npos)
+      << queue;
   EXPECT_NE(queue.find("'team-z'"), std::string::npos) << queue;
+  EXPECT_NE(queue.find("policy 'q'"), std::string::npos) << queue;
   const std::string flavour =
       error_of("        cluster_queues: [{name: team-a, nominal_gpus: 2, flavor: h100}]\n");
   EXPECT_NE(flavour.find("flavor"), std::string::npos) << flavour;
