@@ -81,7 +81,11 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
                              kQueueNameLabel + "), which no local queue declares");
       }
       entries_[j].queue = it->second;
+      entries_[j].requests = quota_requests(q, spec);
+      entries_[j].priority = spec.pod_template.priority;
     }
+    const auto gpu = std::find(q.resources.begin(), q.resources.end(), kGpuResource);
+    gpu_resource_ = gpu == q.resources.end() ? -1 : static_cast<int>(gpu - q.resources.begin());
   }
 }
 
@@ -98,7 +102,8 @@ std::vector<int> Admission::select_with_queues(const std::vector<PolicyJob>& act
         continue;
       }
       const Entry& e = entries_[static_cast<std::size_t>(a.id)];
-      jobs.push_back(QuotaJob{a.id, a.gpus, e.queue, a.admitted, kept, e.admitted_at, a.order});
+      jobs.push_back(QuotaJob{a.id, a.gpus, e.requests, e.queue, a.admitted, kept, e.admitted_at,
+                              a.order, e.priority});
     }
   }
   return select_with_quotas(jobs, *config_.quotas, capacity_).chosen;
@@ -118,7 +123,8 @@ void Admission::quota_event(int j, bool admitted) {
   ev.job = run_.jobs[static_cast<std::size_t>(j)].spec->name;
   ev.admitted = admitted;
   ev.usage_gpus = usage;
-  ev.nominal_gpus = cq.nominal_gpus;
+  ev.nominal_gpus =
+      gpu_resource_ < 0 ? 0 : cq.quota[static_cast<std::size_t>(gpu_resource_)].nominal;
   if (admitted && !e.ever_admitted) {
     ev.wait_s = to_seconds(ev.at - e.job.submitted);
   }

@@ -46,6 +46,10 @@ class Admission {
     std::vector<int> held;
     /// Its ClusterQueue (index into config.quotas), -1 without; when last admitted; ever admitted.
     int queue = -1;
+    /// Its requests of each resource the queues cover (quota_requests).
+    std::vector<std::int64_t> requests;
+    /// Its pods' priority (the quota walk's preemption).
+    std::int32_t priority = 0;
     TimePoint admitted_at{};
     bool ever_admitted = false;
   };
@@ -65,6 +69,8 @@ class Admission {
   std::vector<double> estimate_;
   std::int64_t capacity_ = 0;
   std::vector<std::int64_t> queue_usage_;
+  /// The index of nvidia.com/gpu in config.quotas->resources; -1 when no queue covers it.
+  int gpu_resource_ = -1;
   std::int64_t next_order_ = 0;
   std::int64_t next_seq_ = 0;
   bool decision_pending_ = false;

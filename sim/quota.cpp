@@ -1,71 +1,293 @@
 #include "sim/quota.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 
 namespace tidesim {
+
+std::int64_t ResourceQuota::guaranteed() const {
+  return lending_limit ? std::max<std::int64_t>(0, nominal - *lending_limit) : 0;
+}
+
+std::vector<std::int64_t> quota_requests(const QuotaConfig& quotas, const workloads::JobSpec& job) {
+  const Resources& r = job.pod_template.requests;
+  const std::int64_t pods = job.replicas;
+  std::vector<std::int64_t> out;
+  out.reserve(quotas.resources.size());
+  for (const std::string& name : quotas.resources) {
+    if (name == kGpuResource) {
+      out.push_back(workloads::job_gpus(job));
+    } else if (name == "cpu") {
+      out.push_back(r.cpu_milli * pods);
+    } else if (name == "memory") {
+      out.push_back(r.memory_bytes * pods);
+    } else if (name == "pods") {
+      out.push_back(pods);
+    } else {
+      const auto it = r.extended.find(name);
+      out.push_back(it == r.extended.end() ? 0 : it->second * pods);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 struct Walk {
   const QuotaConfig* q;
   std::int64_t free = 0;
-  std::vector<std::int64_t> usage;  // per ClusterQueue, GPUs admitted
-  std::map<std::string, std::int64_t> cohort_usage;
-  std::map<std::string, std::int64_t> cohort_nominal;
+  std::vector<int> cohort_of;                     // per ClusterQueue, -1 outside a cohort
+  std::vector<std::vector<std::int64_t>> usage;   // [queue][resource]
+  std::vector<std::vector<std::int64_t>> lent;    // [cohort][resource]: Q(c), what is lent
+  std::vector<std::vector<std::int64_t>> in_use;  // [cohort][resource]: U(c)
 
-  const ClusterQueueConfig& cq(int i) const {
-    return q->cluster_queues[static_cast<std::size_t>(i)];
+  const ResourceQuota& quota(int queue, std::size_t r) const {
+    return q->cluster_queues[static_cast<std::size_t>(queue)].quota[r];
   }
-  std::int64_t& use(int i) { return usage[static_cast<std::size_t>(i)]; }
+  std::int64_t use(int queue, std::size_t r) const {
+    return usage[static_cast<std::size_t>(queue)][r];
+  }
 
-  bool fits(int queue, int g) const {
-    if (g > free) {
+  // What queue `queue` may still take of resource r (Kueue's `available`).
+  std::int64_t available(int queue, std::size_t r) const {
+    const ResourceQuota& rq = quota(queue, r);
+    const std::int64_t u = use(queue, r);
+    const int c = cohort_of[static_cast<std::size_t>(queue)];
+    if (c < 0) {
+      return rq.nominal - u;
+    }
+    const std::int64_t g = rq.guaranteed();
+    const auto ci = static_cast<std::size_t>(c);
+    std::int64_t parent = lent[ci][r] - in_use[ci][r];
+    if (rq.borrowing_limit) {
+      parent = std::min(parent,
+                        (rq.nominal - g) - std::max<std::int64_t>(0, u - g) + *rq.borrowing_limit);
+    }
+    return std::max<std::int64_t>(0, g - u) + parent;
+  }
+
+  bool fits(const QuotaJob& j) const {
+    if (j.gpus > free) {
       return false;
     }
-    if (queue < 0) {
+    if (j.queue < 0) {
       return true;
     }
-    const ClusterQueueConfig& c = cq(queue);
-    const std::int64_t after = usage[static_cast<std::size_t>(queue)] + g;
-    if (after <= c.nominal_gpus && c.cohort.empty()) {
-      return true;
+    for (std::size_t r = 0; r < j.requests.size(); ++r) {
+      if (j.requests[r] > 0 && quota(j.queue, r).covered && j.requests[r] > available(j.queue, r)) {
+        return false;
+      }
     }
-    if (c.cohort.empty()) {
-      return false;
-    }
-    if (c.borrowing_limit_gpus && after - c.nominal_gpus > *c.borrowing_limit_gpus) {
-      return false;
-    }
-    return cohort_usage.at(c.cohort) + g <= cohort_nominal.at(c.cohort);
+    return true;
   }
-  void add(int queue, int g, int sign) {
-    free -= sign * g;
-    if (queue >= 0) {
-      use(queue) += sign * g;
-      if (!cq(queue).cohort.empty()) {
-        cohort_usage[cq(queue).cohort] += sign * g;
+
+  void add(const QuotaJob& j, int sign) {
+    free -= sign * j.gpus;
+    if (j.queue < 0) {
+      return;
+    }
+    const int c = cohort_of[static_cast<std::size_t>(j.queue)];
+    for (std::size_t r = 0; r < j.requests.size(); ++r) {
+      std::int64_t& u = usage[static_cast<std::size_t>(j.queue)][r];
+      const std::int64_t g = quota(j.queue, r).guaranteed();
+      const std::int64_t before = std::max<std::int64_t>(0, u - g);
+      u += sign * j.requests[r];
+      if (c >= 0) {
+        in_use[static_cast<std::size_t>(c)][r] += std::max<std::int64_t>(0, u - g) - before;
       }
     }
   }
+
+  // Whether `queue` stays within its nominal quota of every covered resource `j` asks.
+  bool within_nominal(const QuotaJob& j) const {
+    for (std::size_t r = 0; r < j.requests.size(); ++r) {
+      const ResourceQuota& rq = quota(j.queue, r);
+      if (j.requests[r] > 0 && rq.covered && use(j.queue, r) + j.requests[r] > rq.nominal) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The resources `j` asks that its queue lacks (Kueue's resources needing preemption).
+  std::vector<bool> lacking(const QuotaJob& j) const {
+    std::vector<bool> need(j.requests.size(), false);
+    for (std::size_t r = 0; r < j.requests.size(); ++r) {
+      need[r] =
+          j.requests[r] > 0 && quota(j.queue, r).covered && j.requests[r] > available(j.queue, r);
+    }
+    return need;
+  }
+
+  // Whether `queue` (in a cohort) uses more than its nominal quota of a resource in `need`.
+  bool borrowing(int queue, const std::vector<bool>& need) const {
+    if (cohort_of[static_cast<std::size_t>(queue)] < 0) {
+      return false;
+    }
+    for (std::size_t r = 0; r < need.size(); ++r) {
+      if (need[r] && quota(queue, r).covered && use(queue, r) > quota(queue, r).nominal) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether `queue` uses less than its nominal quota of every resource in `need`.
+  bool under_nominal(int queue, const std::vector<bool>& need) const {
+    for (std::size_t r = 0; r < need.size(); ++r) {
+      if (need[r] && use(queue, r) >= quota(queue, r).nominal) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool fits(const QuotaJob& j, bool allow_borrowing) const {
+    return fits(j) && (allow_borrowing || within_nominal(j));
+  }
 };
+
+bool uses(const QuotaJob& v, const std::vector<bool>& need) {
+  for (std::size_t r = 0; r < need.size(); ++r) {
+    if (need[r] && v.requests[r] > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Kueue's minimalPreemptions: `candidates` (indices into `chosen`) removed in order until `j`
+// fits, then put back from the second last while it still fits. Empty when it cannot fit;
+// else `w` is left with the targets removed.
+std::vector<std::size_t> minimal_preemptions(Walk& w, const std::vector<const QuotaJob*>& chosen,
+                                             const std::vector<std::size_t>& candidates,
+                                             const QuotaJob& j, const std::vector<bool>& need,
+                                             bool allow_borrowing) {
+  Walk trial = w;
+  std::vector<std::size_t> targets;
+  bool fit = false;
+  for (const std::size_t k : candidates) {
+    const QuotaJob& v = *chosen[k];
+    if (v.queue != j.queue && !trial.borrowing(v.queue, need)) {
+      continue;
+    }
+    trial.add(v, -1);
+    targets.push_back(k);
+    if (trial.fits(j, allow_borrowing)) {
+      fit = true;
+      break;
+    }
+  }
+  if (!fit) {
+    return {};
+  }
+  for (std::size_t i = targets.size() - 1; i-- > 0;) {
+    trial.add(*chosen[targets[i]], +1);
+    if (trial.fits(j, allow_borrowing)) {
+      targets[i] = targets.back();
+      targets.pop_back();
+    } else {
+      trial.add(*chosen[targets[i]], -1);
+    }
+  }
+  w = std::move(trial);
+  return targets;
+}
+
+// Kueue's getTargets for `j`, which does not fit: the jobs of `chosen` (indices) to suspend so
+// that it does, with `w` updated; empty when none would make it fit.
+std::vector<std::size_t> preemption_targets(Walk& w, const std::vector<const QuotaJob*>& chosen,
+                                            const QuotaJob& j) {
+  const QuotaConfig& quotas = *w.q;
+  const ClusterQueueConfig& cq = quotas.cluster_queues[static_cast<std::size_t>(j.queue)];
+  const std::vector<bool> need = w.lacking(j);
+  if (std::find(need.begin(), need.end(), true) == need.end()) {
+    return {};  // its quota fits; only the cluster's GPUs are short: no quota preemption
+  }
+  std::vector<std::size_t> candidates;
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    const QuotaJob& v = *chosen[k];
+    if (v.queue < 0 || !uses(v, need)) {
+      continue;
+    }
+    if (v.queue == j.queue) {
+      const bool lower = v.priority < j.priority;
+      const bool newer_equal = v.priority == j.priority && v.order > j.order;
+      if ((cq.within_cluster_queue == WithinClusterQueue::kLowerPriority && lower) ||
+          (cq.within_cluster_queue == WithinClusterQueue::kLowerOrNewerEqualPriority &&
+           (lower || newer_equal))) {
+        candidates.push_back(k);
+      }
+    } else if (!cq.cohort.empty() &&
+               quotas.cluster_queues[static_cast<std::size_t>(v.queue)].cohort == cq.cohort &&
+               w.borrowing(v.queue, need) &&
+               (cq.reclaim_within_cohort == ReclaimWithinCohort::kAny ||
+                (cq.reclaim_within_cohort == ReclaimWithinCohort::kLowerPriority &&
+                 v.priority < j.priority))) {
+      candidates.push_back(k);
+    }
+  }
+  if (candidates.empty()) {
+    return {};
+  }
+  // Other queues' first, lower priority first, newest admitted (later in `chosen`) first.
+  std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+    const QuotaJob& x = *chosen[a];
+    const QuotaJob& y = *chosen[b];
+    return std::make_tuple(x.queue == j.queue, x.priority, b) <
+           std::make_tuple(y.queue == j.queue, y.priority, a);
+  });
+  std::vector<std::size_t> same;
+  std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(same),
+               [&](std::size_t k) { return chosen[k]->queue == j.queue; });
+  if (same.size() == candidates.size()) {
+    return minimal_preemptions(w, chosen, candidates, j, need, true);
+  }
+  if (w.under_nominal(j.queue, need)) {
+    std::vector<std::size_t> t = minimal_preemptions(w, chosen, candidates, j, need, false);
+    if (!t.empty()) {
+      return t;
+    }
+  }
+  return minimal_preemptions(w, chosen, same, j, need, true);
+}
+
+Walk start(const QuotaConfig& quotas, std::int64_t capacity) {
+  const std::size_t n = quotas.resources.size();
+  Walk w{&quotas, capacity, {}, {}, {}, {}};
+  std::map<std::string, int> cohorts;
+  for (const ClusterQueueConfig& c : quotas.cluster_queues) {
+    w.usage.emplace_back(n, 0);
+    if (c.cohort.empty()) {
+      w.cohort_of.push_back(-1);
+      continue;
+    }
+    const auto [it, added] = cohorts.emplace(c.cohort, static_cast<int>(w.lent.size()));
+    if (added) {
+      w.lent.emplace_back(n, 0);
+      w.in_use.emplace_back(n, 0);
+    }
+    w.cohort_of.push_back(it->second);
+    for (std::size_t r = 0; r < n && r < c.quota.size(); ++r) {
+      w.lent[static_cast<std::size_t>(it->second)][r] +=
+          c.quota[r].nominal - c.quota[r].guaranteed();
+    }
+  }
+  return w;
+}
 
 }  // namespace
 
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
                                  std::int64_t capacity) {
-  Walk w{&quotas, capacity, std::vector<std::int64_t>(quotas.cluster_queues.size(), 0), {}, {}};
-  for (const ClusterQueueConfig& c : quotas.cluster_queues) {
-    if (!c.cohort.empty()) {
-      w.cohort_nominal[c.cohort] += c.nominal_gpus;
-      w.cohort_usage[c.cohort] += 0;
-    }
-  }
+  Walk w = start(quotas, capacity);
   // Chosen jobs in the order they were admitted: kept ones by admission time, then this walk's.
   std::vector<const QuotaJob*> chosen;
   for (const QuotaJob& j : jobs) {
     if (j.kept) {
       chosen.push_back(&j);
-      w.add(j.queue, j.gpus, +1);
+      w.add(j, +1);
     }
   }
   std::stable_sort(chosen.begin(), chosen.end(), [](const QuotaJob* a, const QuotaJob* b) {
@@ -76,34 +298,18 @@ QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaC
     if (j.kept || (j.queue >= 0 && blocked[static_cast<std::size_t>(j.queue)])) {
       continue;
     }
-    if (!w.fits(j.queue, j.gpus) && j.queue >= 0) {
-      const ClusterQueueConfig& c = w.cq(j.queue);
-      if (c.reclaim_within_cohort && !c.cohort.empty() &&
-          w.usage[static_cast<std::size_t>(j.queue)] + j.gpus <= c.nominal_gpus) {
-        // Victims: the newest chosen jobs of the cohort's other queues that borrow.
-        Walk trial = w;
-        std::vector<std::size_t> victims;
-        for (std::size_t k = chosen.size(); k-- > 0 && !trial.fits(j.queue, j.gpus);) {
-          const QuotaJob& v = *chosen[k];
-          if (v.queue < 0 || v.queue == j.queue || w.cq(v.queue).cohort != c.cohort ||
-              trial.use(v.queue) <= w.cq(v.queue).nominal_gpus) {
-            continue;
-          }
-          trial.add(v.queue, v.gpus, -1);
-          victims.push_back(k);
-        }
-        if (trial.fits(j.queue, j.gpus)) {
-          w = std::move(trial);
-          for (const std::size_t k : victims) {  // descending indices: erase keeps the others
-            chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
-          }
-        }
+    if (!w.fits(j) && j.queue >= 0) {
+      std::vector<std::size_t> victims = preemption_targets(w, chosen, j);
+      std::sort(victims.rbegin(), victims.rend());  // descending: erase keeps the others' places
+      for (const std::size_t k : victims) {
+        chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
       }
     }
-    if (w.fits(j.queue, j.gpus)) {
-      w.add(j.queue, j.gpus, +1);
+    if (w.fits(j)) {
+      w.add(j, +1);
       chosen.push_back(&j);
-    } else if (j.queue >= 0 && w.cq(j.queue).strict_fifo) {
+    } else if (j.queue >= 0 &&
+               quotas.cluster_queues[static_cast<std::size_t>(j.queue)].strict_fifo) {
       blocked[static_cast<std::size_t>(j.queue)] = true;
     }
   }

@@ -2,16 +2,18 @@
 /// Kueue-style queues and quotas (docs/job-scheduling.md, "Queues and quotas"; Kueue v1beta1 API,
 /// kubernetes-sigs/kueue, concepts "Cluster Queue", "Local Queue", "Preemption"). A job names
 /// a LocalQueue with the pod label `kueue.x-k8s.io/queue-name`; each LocalQueue points at a
-/// ClusterQueue, which holds a nominal quota of GPUs (the `nvidia.com/gpu` resource of one
-/// flavour), may belong to a cohort and borrow the cohort's unused quota up to its
-/// borrowingLimit, and may reclaim its own quota lent out (`reclaimWithinCohort`). The quota is
-/// an extra admission condition on top of the job-level policy's order and the cluster's GPUs.
+/// ClusterQueue, which holds a nominal quota of each resource it covers (`nvidia.com/gpu`,
+/// `cpu`, `memory`, `pods` or an extended resource; one flavour per resource group), may belong
+/// to a cohort, borrow the cohort's unused quota up to its borrowingLimit, lend it no more than
+/// its lendingLimit, and reclaim its own quota lent out (`reclaimWithinCohort`). The quota is an
+/// extra admission condition on top of the job-level policy's order and the cluster's GPUs.
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/api/api.hpp"
 #include "sim/engine/error.hpp"
 #include "sim/engine/time.hpp"
 #include "workloads/job.hpp"
@@ -21,25 +23,57 @@ namespace tidesim {
 /// The pod label naming a job's LocalQueue (Kueue's).
 using workloads::kQueueNameLabel;
 
-/// One ClusterQueue (GPUs only, one flavour).
+/// The quota's resource names with a meaning of their own: kGpuResource (sim/api/api.hpp),
+/// `cpu`, `memory` and `pods`; any other is an extended resource, counted from the pods'
+/// `requests.extended`.
+
+/// A ClusterQueue's quota of one resource (Kueue's `flavors[].resources[]`), in the resource's
+/// unit: whole GPUs, CPU millicores, memory bytes, pods, or the extended resource's count.
+struct ResourceQuota {
+  /// False: the queue does not cover the resource (its use is not limited by this queue).
+  bool covered = false;
+  std::int64_t nominal = 0;
+  /// borrowingLimit: how much above nominal it may borrow; nullopt: no limit (Kueue's default).
+  std::optional<std::int64_t> borrowing_limit;
+  /// lendingLimit: how much of its nominal quota the cohort may borrow; nullopt: all of it.
+  std::optional<std::int64_t> lending_limit;
+  /// The part of nominal it never lends: nominal - lendingLimit (0 without a lendingLimit).
+  std::int64_t guaranteed() const;
+};
+
+/// preemption.withinClusterQueue: which admitted jobs of its own queue a job may suspend.
+enum class WithinClusterQueue {
+  kNever,
+  /// Lower priority.
+  kLowerPriority,
+  /// Lower priority, or equal priority and submitted after it.
+  kLowerOrNewerEqualPriority,
+};
+
+/// preemption.reclaimWithinCohort: which admitted jobs of the cohort's borrowing queues a job
+/// may suspend.
+enum class ReclaimWithinCohort { kNever, kLowerPriority, kAny };
+
+/// One ClusterQueue.
 struct ClusterQueueConfig {
   std::string name;
   /// Empty: in no cohort (it can neither borrow nor lend).
   std::string cohort;
-  /// nominalQuota of nvidia.com/gpu, GPUs.
-  std::int64_t nominal_gpus = 0;
-  /// borrowingLimit: GPUs above nominal it may borrow; nullopt: no limit (Kueue's default).
-  std::optional<std::int64_t> borrowing_limit_gpus;
+  /// Indexed like QuotaConfig::resources.
+  std::vector<ResourceQuota> quota;
   /// queueingStrategy: StrictFIFO (true: a head that does not fit blocks the queue) or
   /// BestEffortFIFO (false, Kueue's default: later jobs that fit are admitted).
   bool strict_fifo = false;
-  /// preemption.reclaimWithinCohort: Any (true) or Never (false, Kueue's default).
-  bool reclaim_within_cohort = false;
+  /// Kueue's defaults: Never, Never.
+  WithinClusterQueue within_cluster_queue = WithinClusterQueue::kNever;
+  ReclaimWithinCohort reclaim_within_cohort = ReclaimWithinCohort::kNever;
   SourceLocation where;
 };
 
 /// The `queues:` part of a policy's `admission:` mapping.
 struct QuotaConfig {
+  /// Every resource some queue covers; `nvidia.com/gpu` first when covered.
+  std::vector<std::string> resources;
   std::vector<ClusterQueueConfig> cluster_queues;
   /// LocalQueue name -> index into cluster_queues.
   std::map<std::string, int> local_queues;
@@ -48,10 +82,18 @@ struct QuotaConfig {
   std::string path;
 };
 
+/// What a job asks of each resource of `quotas.resources`: the sum over its pods of their
+/// requests (`nvidia.com/gpu`: whole GPUs per pod as workloads::job_gpus counts them; `cpu`:
+/// millicores; `memory`: bytes; `pods`: its replicas; others: `requests.extended`).
+std::vector<std::int64_t> quota_requests(const QuotaConfig& quotas, const workloads::JobSpec& job);
+
 /// What the quota walk knows of one active job, in the policy's order.
 struct QuotaJob {
   int id = 0;
+  /// Its GPUs (the cluster's capacity is checked in GPUs).
   int gpus = 0;
+  /// Its requests, indexed like QuotaConfig::resources (quota_requests).
+  std::vector<std::int64_t> requests;
   /// Index into QuotaConfig::cluster_queues; -1: the job names no queue (no quota applies).
   int queue = -1;
   /// Admitted now, and kept whatever the walk decides unless reclaimed (non-preemptive policies)
@@ -60,7 +102,10 @@ struct QuotaJob {
   bool kept = false;
   /// When it was last admitted (newest first is the reclaim order).
   TimePoint admitted_at{};
+  /// Its place in submission order (earlier: smaller).
   std::int64_t order = 0;
+  /// Its pods' priority (PodSpec::priority).
+  std::int32_t priority = 0;
 };
 
 struct QuotaDecision {
@@ -71,16 +116,30 @@ struct QuotaDecision {
 };
 
 /// The quota walk. `jobs` are in the policy's order with the kept ones first. Each job not kept
-/// is admitted when it fits the cluster's free GPUs and its ClusterQueue's quota:
-///   usage(q) + g <= nominal(q) + borrow, where borrow = 0 outside a cohort, else
-///   usage(q) + g - nominal(q) <= borrowingLimit(q) and
-///   cohort_usage(c) + g <= sum of nominal(q') over the cohort's queues.
-/// A job that does not fit, whose queue reclaims within its cohort and would stay within its
-/// nominal quota (usage(q) + g <= nominal(q)), suspends chosen jobs of the cohort's other
-/// queues that borrow (usage > nominal), newest admitted first (jobs chosen in this walk count
-/// as newest, latest first), only while their queue still borrows, until it fits; if it cannot
-/// fit, nothing is suspended (Kueue preempts only when the preemptor then fits). A job that
-/// does not fit in a StrictFIFO queue blocks the rest of that queue.
+/// is admitted when its GPUs fit the cluster's free GPUs and each resource r its ClusterQueue q
+/// covers fits (request <= available(q, r), Kueue's pkg/cache/resource_node.go), with u the
+/// usage, N the nominal quota, G = max(0, N - lendingLimit) (0 without one) the guaranteed part:
+///   outside a cohort: available = N(q) - u(q);
+///   in cohort c: available = max(0, G(q) - u(q)) + min(Q(c) - U(c), B(q)) where
+///     Q(c) = sum over c's queues of N - G (what they lend), U(c) = sum of max(0, u - G),
+///     B(q) = (N(q) - G(q)) - max(0, u(q) - G(q)) + borrowingLimit(q) (no limit without one).
+/// A job that does not fit suspends chosen jobs as Kueue's preemptor (getTargets in
+/// pkg/scheduler/preemption/preemption.go), when that makes it fit:
+///  - the resources needing preemption are those it asks that its queue lacks (request >
+///    available); the candidates use one of them and are: jobs of its own queue of lower priority
+///    (withinClusterQueue LowerPriority) or also of equal priority submitted after it
+///    (LowerOrNewerEqualPriority); jobs of the cohort's other queues that borrow one of them
+///    (u > N), of any priority (reclaimWithinCohort Any) or lower (LowerPriority);
+///  - ordered: other queues' first, then lower priority first, then newest admitted first (jobs
+///    chosen in this walk count as newest, latest first);
+///  - removed in that order (another queue's only while that queue still borrows a resource
+///    needing preemption) until the job fits; then, from the second last back, each is put back
+///    if the job still fits (Kueue's fillBackWorkloads). If it cannot fit, none is suspended;
+///  - with candidates in other queues, this is done first without letting the job borrow (it
+///    must end within its nominal quota; tried only when its queue is under its nominal quota of
+///    every resource needing preemption), then with its own queue's candidates only, borrowing
+///    allowed; with only its own queue's candidates, borrowing allowed.
+/// A job that does not fit in a StrictFIFO queue blocks the rest of that queue.
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
                                  std::int64_t capacity);
 

@@ -14,6 +14,7 @@
 #include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 #include "sim/metrics/catalog.hpp"
+#include "sim/quota_config.hpp"
 #include "topologies/gpu_models.hpp"
 #include "topologies/gpu_node.hpp"
 #include "topologies/mig.hpp"
@@ -264,78 +265,6 @@ ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
   c.max_await_ms = f.number("max_await_ms", 500.0, 1.0, 1e6);
   f.finish();
   return c;
-}
-
-// An `admission:` mapping's `queues:` (docs/scenarios.md, docs/job-scheduling.md, sim/quota.hpp).
-QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std::string& path) {
-  Fields f(n, file, path);
-  QuotaConfig q;
-  q.where = location_of(n, file);
-  q.path = path;
-  std::set<std::string> cohorts;
-  if (const YAML::Node c = f.get("cohorts")) {
-    const auto items = sequence_of(c, file, f.path_of("cohorts"));
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (!items[i].IsScalar() || items[i].Scalar().empty()) {
-        throw f.error(items[i], fmt::format("cohorts[{}]", i), "expected a cohort name");
-      }
-      cohorts.insert(items[i].Scalar());
-    }
-  }
-  const YAML::Node cqs = f.require("cluster_queues");
-  const auto items = sequence_of(cqs, file, f.path_of("cluster_queues"));
-  std::map<std::string, int> by_name;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    Fields c(items[i], file, fmt::format("{}[{}]", f.path_of("cluster_queues"), i));
-    ClusterQueueConfig cq;
-    cq.where = location_of(items[i], file);
-    cq.name = c.string("name");
-    cq.cohort = c.string("cohort", "");
-    if (!cq.cohort.empty() && !cohorts.contains(cq.cohort)) {
-      throw c.error(
-          c.get("cohort"), "cohort",
-          "unknown cohort '" + cq.cohort + "' (declare it under " + f.path_of("cohorts") + ")");
-    }
-    cq.nominal_gpus = c.integer("nominal_gpus", std::nullopt, 0, 1'000'000);
-    if (c.has("borrowing_limit_gpus")) {
-      if (cq.cohort.empty()) {
-        throw c.error(c.get("borrowing_limit_gpus"), "borrowing_limit_gpus",
-                      "applies only to a queue in a cohort");
-      }
-      cq.borrowing_limit_gpus = c.integer("borrowing_limit_gpus", std::nullopt, 0, 1'000'000);
-    }
-    cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
-                              {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
-    cq.reclaim_within_cohort =
-        c.choice("reclaim_within_cohort", "Never", {"Never", "Any"}) == "Any";
-    if (cq.reclaim_within_cohort && cq.cohort.empty()) {
-      throw c.error(c.get("reclaim_within_cohort"), "reclaim_within_cohort",
-                    "applies only to a queue in a cohort");
-    }
-    c.finish();
-    if (!by_name.emplace(cq.name, static_cast<int>(q.cluster_queues.size())).second) {
-      throw c.error(c.get("name"), "name", "cluster queue '" + cq.name + "' is listed twice");
-    }
-    q.cluster_queues.push_back(std::move(cq));
-  }
-  if (q.cluster_queues.empty()) {
-    throw f.error(cqs, "cluster_queues", "needs at least one cluster queue");
-  }
-  // LocalQueue -> ClusterQueue; absent: one LocalQueue per ClusterQueue, of the same name.
-  if (const YAML::Node l = f.get("local_queues")) {
-    for (const auto& [local, cluster] : string_map(l, file, f.path_of("local_queues"))) {
-      const auto it = by_name.find(cluster);
-      if (it == by_name.end()) {
-        throw f.error(l[local], f.path_of("local_queues") + "." + local,
-                      "unknown cluster queue '" + cluster + "'");
-      }
-      q.local_queues[local] = it->second;
-    }
-  } else {
-    q.local_queues = by_name;
-  }
-  f.finish();
-  return q;
 }
 
 // A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
@@ -650,6 +579,11 @@ Scenario load_scenario(const std::string& path, const std::function<void(YAML::N
     }
     s.workload = f.require("workload");
     s.policies = parse_policies(f.require("policies"), path, s.folder);
+    for (const PolicyConfig& p : s.policies) {
+      if (p.admission && p.admission->quotas) {
+        check_job_queues(s.workload, path, *p.admission->quotas, p.name);
+      }
+    }
     s.seeds = parse_seeds(f.get("seeds"), path);
     s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
     s.run = parse_run(f.get("run"), path);

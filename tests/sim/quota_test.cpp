@@ -22,23 +22,30 @@ using namespace std::chrono_literals;
 QuotaConfig two_teams(std::int64_t nominal, bool reclaim,
                       std::optional<std::int64_t> limit = std::nullopt) {
   QuotaConfig q;
+  q.resources = {kGpuResource};
   for (const char* name : {"team-a", "team-b"}) {
     ClusterQueueConfig c;
     c.name = name;
     c.cohort = "shared";
-    c.nominal_gpus = nominal;
-    c.reclaim_within_cohort = reclaim;
-    c.borrowing_limit_gpus = limit;
+    ResourceQuota gpus;
+    gpus.covered = true;
+    gpus.nominal = nominal;
+    gpus.borrowing_limit = limit;
+    c.quota = {gpus};
+    c.reclaim_within_cohort = reclaim ? ReclaimWithinCohort::kAny : ReclaimWithinCohort::kNever;
     q.local_queues[name] = static_cast<int>(q.cluster_queues.size());
     q.cluster_queues.push_back(c);
   }
   return q;
 }
 
-QuotaJob job(int id, int gpus, int queue, bool kept = false, int admitted_s = 0) {
+QuotaJob job(int id, int gpus, int queue, bool kept = false, int admitted_s = 0,
+             std::int32_t priority = 0) {
   QuotaJob j;
+  j.priority = priority;
   j.id = id;
   j.gpus = gpus;
+  j.requests = {gpus};  // nvidia.com/gpu, the only resource of two_teams()
   j.queue = queue;
   j.admitted = kept;
   j.kept = kept;
@@ -105,6 +112,164 @@ TEST(QuotaWalk, StrictFifoBlocksOnlyItsOwnQueue) {
   EXPECT_EQ(best.chosen, (std::vector<int>{1, 2}));
 }
 
+// Two queues covering nvidia.com/gpu and cpu (millicores) outside a cohort (or in "shared").
+QuotaConfig gpu_and_cpu(std::int64_t gpus, std::int64_t cpu_milli, bool cohort, bool reclaim) {
+  QuotaConfig q;
+  q.resources = {kGpuResource, "cpu", "memory"};  // memory: covered by no queue
+  for (const char* name : {"team-a", "team-b"}) {
+    ClusterQueueConfig c;
+    c.name = name;
+    c.cohort = cohort ? "shared" : "";
+    c.quota.resize(3);
+    c.quota[0].covered = c.quota[1].covered = true;
+    c.quota[0].nominal = gpus;
+    c.quota[1].nominal = cpu_milli;
+    c.reclaim_within_cohort = reclaim ? ReclaimWithinCohort::kAny : ReclaimWithinCohort::kNever;
+    q.local_queues[name] = static_cast<int>(q.cluster_queues.size());
+    q.cluster_queues.push_back(c);
+  }
+  return q;
+}
+
+QuotaJob job_asking(int id, int queue, std::vector<std::int64_t> requests, bool kept = false,
+                    int admitted_s = 0) {
+  QuotaJob j = job(id, static_cast<int>(requests[0]), queue, kept, admitted_s);
+  j.requests = std::move(requests);
+  return j;
+}
+
+TEST(QuotaWalk, AJobFitsWhenEveryCoveredResourceFits) {
+  // team-a: 4 GPUs and 8 CPUs (8,000 m) nominal, no cohort. Jobs 0 and 1 (1 GPU, 4 CPUs) use
+  // 2 GPUs and all 8 CPUs; job 2 (1 GPU, 1 CPU) fits the GPUs (3 <= 4) but not the CPUs
+  // (8,000 + 1,000 > 8,000): it waits. Job 3 asks 1 GPU, no CPU and 1 TiB of memory, which no
+  // queue covers: only its GPU counts (3 <= 4), it is admitted.
+  const QuotaDecision d = select_with_quotas(
+      {job_asking(0, 0, {1, 4000, 0}), job_asking(1, 0, {1, 4000, 0}),
+       job_asking(2, 0, {1, 1000, 0}), job_asking(3, 0, {1, 0, std::int64_t{1} << 40})},
+      gpu_and_cpu(4, 8000, false, false), 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 3}));
+}
+
+TEST(QuotaWalk, ReclaimTakesOnlyJobsBorrowingWhatThePreemptorAsks) {
+  // team-a and team-b: 2 GPUs and 4 CPUs nominal each, one cohort (4 GPUs, 8 CPUs). team-a
+  // holds job 0 (3 GPUs: 1 borrowed, admitted at 0 s) and job 1 (no GPU, 6 CPUs: 2 borrowed,
+  // admitted at 1 s). team-b's job 2 asks 2 GPUs, within its nominal: the cohort has 4 - 3 = 1
+  // GPU left. Newest first: job 1 borrows CPUs, which job 2 does not ask (skipped); job 0
+  // borrows GPUs: reclaimed, and job 2 fits (team-a 0 + team-b 2 GPUs).
+  const QuotaDecision d =
+      select_with_quotas({job_asking(0, 0, {3, 0, 0}, true, 0),
+                          job_asking(1, 0, {0, 6000, 0}, true, 1), job_asking(2, 1, {2, 0, 0})},
+                         gpu_and_cpu(2, 4000, true, true), 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{1, 2}));
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+}
+
+TEST(QuotaWalk, LendingLimitKeepsTheRestOfTheNominalQuotaForItsQueue) {
+  // team-a and team-b: 4 GPUs nominal each, one cohort, 10 GPUs free. team-b's lendingLimit 1:
+  // its guaranteed part G = 4 - 1 = 3; the cohort's lendable pool Q = (4 - 0) + (4 - 3) = 5.
+  // team-a's six 1-GPU jobs: available(a) = 0 + (Q - U) with U = team-a's usage: jobs 0..4 fit
+  // (U = 5), job 5 does not. team-b's 3-GPU job 6: max(0, 3 - 0) + (5 - 5) = 3: fits; its
+  // 1-GPU job 7: max(0, 3 - 3) + 0 = 0: waits.
+  QuotaConfig q = two_teams(4, false);
+  q.cluster_queues[1].quota[0].lending_limit = 1;
+  std::vector<QuotaJob> jobs;
+  for (int i = 0; i < 6; ++i) {
+    jobs.push_back(job(i, 1, 0));
+  }
+  jobs.push_back(job(6, 3, 1));
+  jobs.push_back(job(7, 1, 1));
+  EXPECT_EQ(select_with_quotas(jobs, q, 10).chosen, (std::vector<int>{0, 1, 2, 3, 4, 6}));
+  // Without the limit team-a borrows 2 (6 of the cohort's 8); team-b's 3-GPU job then finds
+  // 8 - 6 = 2 and waits, its 1-GPU job fits.
+  EXPECT_EQ(select_with_quotas(jobs, two_teams(4, false), 10).chosen,
+            (std::vector<int>{0, 1, 2, 3, 4, 5, 7}));
+}
+
+TEST(QuotaWalk, LendingLimitWithABorrowingLimit) {
+  // team-a: 2 nominal, lendingLimit 1 (G = 1), borrowingLimit 1; team-b: 2 nominal. Q = 1 + 2
+  // = 3. team-a's jobs of 1 GPU: the 1st uses G (U stays 0); the 2nd: B = (2 - 1) - 0 + 1 = 2,
+  // min(3 - 0, 2) = 2 >= 1: fits (U = 1); the 3rd: B = 1 - 1 + 1 = 1, min(3 - 1, 1) = 1: fits
+  // (u = 3 = nominal + borrowingLimit, U = 2); the 4th: B = 1 - 2 + 1 = 0: waits.
+  QuotaConfig q = two_teams(2, false, 1);
+  q.cluster_queues[0].quota[0].lending_limit = 1;
+  q.cluster_queues[1].quota[0].borrowing_limit.reset();
+  const QuotaDecision d = select_with_quotas(
+      {job(0, 1, 0), job(1, 1, 0), job(2, 1, 0), job(3, 1, 0), job(4, 1, 1)}, q, 8);
+  // team-b's job: max(0, 0 - 0) + (Q - U) = 3 - 2 = 1: fits.
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2, 4}));
+}
+
+TEST(QuotaWalk, WithinClusterQueueLowerPriorityTakesTheLowestNewestAndFillsBack) {
+  // team-a alone (no cohort), 4 GPUs nominal, full: job 0 (2 GPUs, priority 0, admitted at
+  // 0 s), job 1 (1 GPU, priority 0, 1 s), job 2 (1 GPU, priority 5, 2 s). Job 3 asks 2 GPUs at
+  // priority 10. Candidates, lower priority first, newest first: 1, 0, 2. Removing 1 leaves 1
+  // GPU, removing 0 too leaves 3: it fits. Fill back: with job 1 back 2 are left, enough: only
+  // job 0 is suspended.
+  QuotaConfig q = two_teams(4, false);
+  q.cluster_queues[0].cohort.clear();
+  q.cluster_queues[1].cohort.clear();
+  q.cluster_queues[0].within_cluster_queue = WithinClusterQueue::kLowerPriority;
+  std::vector<QuotaJob> jobs = {job(0, 2, 0, true, 0, 0), job(1, 1, 0, true, 1, 0),
+                                job(2, 1, 0, true, 2, 5), job(3, 2, 0, false, 0, 10)};
+  QuotaDecision d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+  // At priority 0 there is no lower-priority job: it waits.
+  jobs[3].priority = 0;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2}));
+  EXPECT_TRUE(d.reclaimed.empty());
+  // LowerOrNewerEqualPriority: jobs 0 and 1 (priority 0) were submitted after job 3 (order -1,
+  // a job suspended earlier and waiting again): they are candidates, and job 0 goes as above.
+  q.cluster_queues[0].within_cluster_queue = WithinClusterQueue::kLowerOrNewerEqualPriority;
+  jobs[3].order = -1;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+  // Submitted after them (order 3), it has no candidate.
+  jobs[3].order = 3;
+  EXPECT_TRUE(select_with_quotas(jobs, q, 8).reclaimed.empty());
+}
+
+// team-a holds 3 of the cohort's 4 GPUs (1 borrowed) with jobs 0, 1, 2 (1 GPU, admitted at 0,
+// 1, 2 s, priorities p_a), team-b 1 with job 3 (priority 0, 3 s); team-b's job 4 asks 1 GPU at
+// priority 5. Both queues: withinClusterQueue LowerPriority.
+QuotaDecision reclaim_case(ReclaimWithinCohort reclaim, std::int32_t p_a) {
+  QuotaConfig q = two_teams(2, false);
+  for (ClusterQueueConfig& c : q.cluster_queues) {
+    c.reclaim_within_cohort = reclaim;
+    c.within_cluster_queue = WithinClusterQueue::kLowerPriority;
+  }
+  return select_with_quotas(
+      {job(0, 1, 0, true, 0, p_a), job(1, 1, 0, true, 1, p_a), job(2, 1, 0, true, 2, p_a),
+       job(3, 1, 1, true, 3, 0), job(4, 1, 1, false, 0, 5)},
+      q, 4);
+}
+
+TEST(QuotaWalk, ReclaimByPriorityAndTheCandidatesOrder) {
+  // Borrowers at priority 10 and reclaim LowerPriority: team-a's jobs are no candidates; team-b's
+  // own job 3 (priority 0 < 5) is the only one: suspended, job 4 fits.
+  QuotaDecision d = reclaim_case(ReclaimWithinCohort::kLowerPriority, 10);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{3}));
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2, 4}));
+  // reclaim Any: the borrowers come first (other queues before its own), newest first: job 2
+  // goes; team-a is then at its nominal 2 and job 4 fits within team-b's nominal.
+  d = reclaim_case(ReclaimWithinCohort::kAny, 10);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{2}));
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 3, 4}));
+  // Borrowers at priority 0 and reclaim LowerPriority: they are candidates and go before
+  // team-b's own job 3 (also priority 0): the newest, job 2.
+  d = reclaim_case(ReclaimWithinCohort::kLowerPriority, 0);
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{2}));
+  // Never, and withinClusterQueue Never: job 4 waits.
+  QuotaConfig q = two_teams(2, false);
+  const QuotaDecision never =
+      select_with_quotas({job(0, 1, 0, true, 0), job(1, 1, 0, true, 1), job(2, 1, 0, true, 2),
+                          job(3, 1, 1, true, 3), job(4, 1, 1, false, 0, 5)},
+                         q, 4);
+  EXPECT_TRUE(never.reclaimed.empty());
+  EXPECT_EQ(never.chosen, (std::vector<int>{0, 1, 2, 3}));
+}
+
 struct Outcome {
   RunSummary summary;
   std::map<std::string, double> done_s;
@@ -115,7 +280,8 @@ struct Outcome {
 
 // Four one-A10 nodes; team-a submits A1..A4 (1 GPU, 100, 200, 300, 400 s of work) at 0 s,
 // team-b submits B1 (1 GPU, 100 s) at 10 s. Checkpoints every 60 s.
-Outcome run(const std::string& policy) {
+Outcome run(const std::string& policy, const std::string& b_queue = "team-b",
+            std::int32_t b_priority = 0) {
   const Scenario s = load_scenario("tests/sim/data/quota.yaml");
   Workload w = make_jobs(s, 1);
   const std::int64_t per_100s = w.jobs[0].steps;
@@ -124,7 +290,8 @@ Outcome run(const std::string& policy) {
     const std::string name = b ? "B1" : "A" + std::to_string(i + 1);
     w.jobs[i].name = name;
     w.jobs[i].pod_template.name = name;
-    w.jobs[i].pod_template.labels[kQueueNameLabel] = b ? "team-b" : "team-a";
+    w.jobs[i].pod_template.labels[kQueueNameLabel] = b ? b_queue : "team-a";
+    w.jobs[i].pod_template.priority = b ? b_priority : 0;
     w.jobs[i].submit_time = TimePoint(std::chrono::seconds(b ? 10 : 0));
     w.jobs[i].steps = per_100s * (b ? 1 : i + 1);
   }
@@ -200,6 +367,52 @@ TEST(QuotaRun, BorrowingLimitHoldsTheFourthJob) {
   EXPECT_TRUE(o.preempted.empty());
 }
 
+TEST(QuotaRun, LendingLimitZeroKeepsTeamBsQuota) {
+  // team-b lends nothing (lendingLimit 0): the cohort's pool is team-a's own 2. 0 s: A1, A2
+  // admitted, A3 and A4 wait. 10 s: B1 uses team-b's guaranteed GPU: admitted (wait 0), done
+  // at 110 s; its end frees nothing team-a may use. 100 s: A1 ends, A3 admitted (done 400 s);
+  // 200 s: A2 ends, A4 admitted (done 600 s).
+  const Outcome o = run("lending");
+  EXPECT_EQ(o.summary.succeeded, 5);
+  EXPECT_NEAR(o.done_s.at("B1"), 110, kTol);
+  EXPECT_NEAR(o.done_s.at("A3"), 400, kTol);
+  EXPECT_NEAR(o.done_s.at("A4"), 600, kTol);
+  EXPECT_NEAR(o.metrics.at("queue_wait_mean_s/team-b"), 0, kTol);
+  // team-a's waits: A1, A2 0 s, A3 100 s, A4 200 s: mean 75 s.
+  EXPECT_NEAR(o.metrics.at("queue_wait_mean_s/team-a"), 75, kTol);
+  EXPECT_TRUE(o.preempted.empty());
+}
+
+TEST(QuotaRun, CpuQuotaLimitsAQueueWithGpusToSpare) {
+  // team-a covers nvidia.com/gpu (4) and cpu (8); each pod asks 1 GPU and 4 CPUs: two jobs at a
+  // time. A1, A2 at 0 s; A3 at 100 s (done 400 s), A4 at 200 s (done 600 s). team-b (GPUs
+  // only, 4) admits B1 at 10 s.
+  const Outcome o = run("cpu");
+  EXPECT_EQ(o.summary.succeeded, 5);
+  EXPECT_NEAR(o.done_s.at("B1"), 110, kTol);
+  EXPECT_NEAR(o.done_s.at("A3"), 400, kTol);
+  EXPECT_NEAR(o.done_s.at("A4"), 600, kTol);
+  // team-a's jobs hold 1 GPU for 100 + 200 + 300 + 400 = 1,000 GPU-s (2 GPUs until 400 s, then
+  // A4 alone) over 4 nominal x 600 s = 2,400: 0.4167.
+  EXPECT_NEAR(o.metrics.at("quota_utilisation/team-a"), 1000.0 / 2400.0, 0.005);
+}
+
+TEST(QuotaRun, AHigherPriorityJobPreemptsWithinItsQueue) {
+  // team-a alone, 3 GPUs nominal, withinClusterQueue LowerPriority; B1 joins team-a at priority
+  // 10. 0 s: A1..A3 admitted, A4 waits (no lower-priority job). 10 s: B1 takes the newest
+  // (A3, last submitted of those admitted at 0 s), which loses its 10 s; B1 done at 110 s.
+  // 100 s: A1 ends, A3 (before A4 in FIFO) admitted again, done at 400 s; 110 s: B1 ends, A4
+  // admitted, done at 510 s.
+  const Outcome o = run("within", "team-a", 10);
+  EXPECT_EQ(o.summary.succeeded, 5);
+  EXPECT_NEAR(o.done_s.at("B1"), 110, kTol);
+  EXPECT_NEAR(o.done_s.at("A3"), 400, kTol);
+  EXPECT_NEAR(o.done_s.at("A4"), 510, kTol);
+  EXPECT_EQ(o.preempted.size(), 1u);
+  EXPECT_EQ(o.preempted.at("A3"), 1);
+  EXPECT_NEAR(o.lost_gpu_s.at("A3"), 10, kTol);
+}
+
 // Bad queue input is refused with its file, line and field.
 std::string error_of(const std::string& queues, const std::string& label = "team-a") {
   const auto path = std::filesystem::temp_directory_path() / "tidesim-quota-bad.yaml";
@@ -251,13 +464,92 @@ TEST(QuotaInput, BadValuesNameFileLineAndField) {
   const std::string local = error_of(ok_cq + "        local_queues: {team-a: nobody}\n");
   EXPECT_NE(local.find(":20:"), std::string::npos) << local;
   EXPECT_NE(local.find("local_queues.team-a"), std::string::npos) << local;
+  // An unknown queue is reported at the job's label (line 12, the `jobs` entry's pod).
   const std::string queue = error_of(ok_cq, "team-z");
-  EXPECT_NE(queue.find(":19:"), std::string::npos) << queue;
-  EXPECT_NE(queue.find("local_queues"), std::string::npos) << queue;
+  EXPECT_NE(queue.find(":12:"), std::string::npos) << queue;
+  EXPECT_NE(queue.find("workload.jobs[0].pod.labels.kueue.x-k8s.io/queue-name"), std::string::npos)
+      << queue;
   EXPECT_NE(queue.find("'team-z'"), std::string::npos) << queue;
+  EXPECT_NE(queue.find("policy 'q'"), std::string::npos) << queue;
   const std::string flavour =
       error_of("        cluster_queues: [{name: team-a, nominal_gpus: 2, flavor: h100}]\n");
   EXPECT_NE(flavour.find("flavor"), std::string::npos) << flavour;
+}
+
+TEST(QuotaInput, ResourceGroupsAndLimitsAreChecked) {
+  const auto groups = [](const std::string& resources, const std::string& extra = "",
+                         const std::string& flavors = "") {
+    return "        cohorts: [c]\n"
+           "        cluster_queues:\n"
+           "          - name: team-a\n" +
+           extra +
+           "            resource_groups:\n"
+           "              - covered_resources: [nvidia.com/gpu, cpu]\n"
+           "                flavors:\n"
+           "                  - name: default-flavor\n"
+           "                    resources:\n" +
+           resources + flavors;
+  };
+  const std::string ok =
+      "                      - {name: nvidia.com/gpu, nominal_quota: 2}\n"
+      "                      - {name: cpu, nominal_quota: 500m}\n";
+  EXPECT_EQ(error_of(groups(ok)), "");
+  EXPECT_EQ(error_of(groups(ok, "            cohort: c\n")), "");
+  // Line 19 is `cohorts`, 21 the queue's name; without an extra line the resources are on lines
+  // 27 (GPUs), 28 (cpu) and 29; with one, a line later.
+  const std::string bad_cpu =
+      error_of(groups("                      - {name: nvidia.com/gpu, nominal_quota: 2}\n"
+                      "                      - {name: cpu, nominal_quota: lots}\n"));
+  EXPECT_NE(bad_cpu.find(":28:"), std::string::npos) << bad_cpu;
+  EXPECT_NE(bad_cpu.find("resources[1].nominal_quota"), std::string::npos) << bad_cpu;
+  const std::string uncovered =
+      error_of(groups(ok + "                      - {name: memory, nominal_quota: 1Gi}\n"));
+  EXPECT_NE(uncovered.find(":29:"), std::string::npos) << uncovered;
+  EXPECT_NE(uncovered.find("'memory' is not in the group's covered_resources"), std::string::npos)
+      << uncovered;
+  const std::string missing =
+      error_of(groups("                      - {name: nvidia.com/gpu, nominal_quota: 2}\n"));
+  EXPECT_NE(missing.find("no quota for covered resource 'cpu'"), std::string::npos) << missing;
+  const std::string two = error_of(groups(ok, "", "                  - name: other\n"));
+  EXPECT_NE(two.find("flavors"), std::string::npos) << two;
+  EXPECT_NE(two.find("one flavour"), std::string::npos) << two;
+  const std::string lend_no_cohort = error_of(
+      groups("                      - {name: nvidia.com/gpu, nominal_quota: 2, lending_limit: 1}\n"
+             "                      - {name: cpu, nominal_quota: 1}\n"));
+  EXPECT_NE(lend_no_cohort.find(":27:"), std::string::npos) << lend_no_cohort;
+  EXPECT_NE(lend_no_cohort.find("lending_limit"), std::string::npos) << lend_no_cohort;
+  EXPECT_NE(lend_no_cohort.find("only to a queue in a cohort"), std::string::npos)
+      << lend_no_cohort;
+  const std::string lend_over = error_of(
+      groups("                      - {name: nvidia.com/gpu, nominal_quota: 2, lending_limit: 3}\n"
+             "                      - {name: cpu, nominal_quota: 1}\n",
+             "            cohort: c\n"));
+  EXPECT_NE(lend_over.find(":28:"), std::string::npos) << lend_over;
+  EXPECT_NE(lend_over.find("lending limit 3 exceeds the nominal quota 2"), std::string::npos)
+      << lend_over;
+  const std::string both =
+      error_of(groups(ok, "            cohort: c\n            nominal_gpus: 2\n"));
+  EXPECT_NE(both.find("nominal_gpus"), std::string::npos) << both;
+  EXPECT_NE(both.find("either resource_groups or the GPU shorthand"), std::string::npos) << both;
+  const std::string shorthand = error_of(
+      "        cluster_queues: [{name: team-a, nominal_gpus: 2, lending_limit_gpus: 1}]\n");
+  EXPECT_NE(shorthand.find(":19:"), std::string::npos) << shorthand;
+  EXPECT_NE(shorthand.find("lending_limit_gpus"), std::string::npos) << shorthand;
+}
+
+TEST(QuotaInput, PreemptionPoliciesAreChecked) {
+  const std::string bad = error_of(
+      "        cluster_queues: [{name: team-a, nominal_gpus: 2, within_cluster_queue: Any}]\n");
+  EXPECT_NE(bad.find(":19:"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("within_cluster_queue"), std::string::npos) << bad;
+  const std::string lonely = error_of(
+      "        cluster_queues: [{name: team-a, nominal_gpus: 2, reclaim_within_cohort: "
+      "LowerPriority}]\n");
+  EXPECT_NE(lonely.find("reclaim_within_cohort"), std::string::npos) << lonely;
+  EXPECT_NE(lonely.find("only to a queue in a cohort"), std::string::npos) << lonely;
+  EXPECT_EQ(error_of("        cluster_queues: [{name: team-a, nominal_gpus: 2, "
+                     "within_cluster_queue: LowerOrNewerEqualPriority}]\n"),
+            "");
 }
 
 }  // namespace
