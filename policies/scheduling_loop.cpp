@@ -265,7 +265,10 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       queue_.done(*p);
     }
     gang.bound += static_cast<int>(pods.size());
+    ++state_;  // the cluster changed: every remembered failure is stale
   } else {
+    // Every reservation is undone: the ClusterView is as before the cycle, so the failures
+    // remembered for fast fail still hold.
     for (auto it = reserved.rbegin(); it != reserved.rend(); ++it) {
       target_.unreserve(**it);
     }
@@ -276,7 +279,6 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       queue_.add_unschedulable(p, sim_.now());
     }
   }
-  ++state_;
   busy_until_ = sim_.now() + cycle_time_ * static_cast<std::int64_t>(events.size()) + latency;
   if (signals_ != nullptr) {
     for (const auto& e : events) {

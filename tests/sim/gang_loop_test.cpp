@@ -96,6 +96,36 @@ TEST(GangLoop, AllOrNothingHoldsNoGpuWhileTheGangCannotFit) {
   EXPECT_EQ(node.gpus_held(), 4);
 }
 
+// A failed all-or-nothing cycle undoes every reservation, so the ClusterView is as before it and
+// a pod equivalent to one that failed before the gang's cycle reuses that failure (fast fail).
+// Node: 3 GPUs. At 0 s "big-0" (4 GPUs, no gang) fails, running the filters (cycle 1, 10 ms);
+// at 10 ms the 4-pod gang (1 GPU each) reserves 3 pods, fails the fourth and undoes all
+// (cycles 2-5, 40 ms); at 50 ms "big-1", equal to big-0 but for its name, fails without the
+// filters: 6 cycles, 1 fast-failed, nothing bound, no GPU held.
+TEST(GangLoop, AFailedAllOrNothingCycleKeepsRememberedFailures) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+  auto big = [](const std::string& name) {
+    auto p = std::make_shared<PodSpec>(*member(name, ""));
+    p->requests.gpus = 4;
+    return PodPtr(p);
+  };
+  loop.add(big("big-0"));
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  loop.add(big("big-1"));
+  sim.run(TimePoint(60ms));
+  EXPECT_EQ(loop.cycles(), 6u);
+  EXPECT_EQ(loop.fast_failed_cycles(), 1u);
+  EXPECT_TRUE(node.bound_at.empty());
+  EXPECT_EQ(node.gpus_held(), 0);
+  EXPECT_EQ(node.holds.size(), 3u);  // the gang's three reservations, undone
+}
+
 // The same job in permit mode with minResources (4 GPUs): Coscheduling's PreFilter sees 3 free
 // and rejects every pod before it is reserved, so no GPU is ever held.
 TEST(GangLoop, PermitWithMinResourcesHoldsNoGpuWhileTheGangCannotFit) {
