@@ -246,16 +246,44 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
   Duration latency{};
   std::vector<PodPtr> reserved;
   std::vector<SchedulingEvent> events;
-  for (const auto& p : pods) {
-    ++cycles_;
-    const ScheduleResult r = scheduler_->schedule_one(*p, cluster_, metrics_, sim_.now());
-    latency += r.latency;
-    events.push_back(SchedulingEvent{sim_.now(), p->name, "", r.fallback_stage});
-    if (!r.node || !target_.reserve(*p, *r.node)) {
-      break;
+  // Fast fail (see the class comment): the gang's shape is its pods' classes in order.
+  std::vector<int> shape;
+  if (fast_fail_ && std::none_of(pods.begin(), pods.end(),
+                                 [](const PodPtr& p) { return has_inter_pod_terms(*p); })) {
+    shape.reserve(pods.size());
+    for (const auto& p : pods) {
+      shape.push_back(equivalence_class(*p));
     }
-    reserved.push_back(p);
-    events.back().node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
+  }
+  const auto known = shape.empty() ? gang_failures_.end() : gang_failures_.find(shape);
+  if (known != gang_failures_.end() && known->second.first == state_) {
+    const auto& outcomes = known->second.second;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      ++cycles_;
+      ++fast_failed_;
+      latency += outcomes[i].latency;
+      events.push_back(SchedulingEvent{sim_.now(), pods[i]->name, "", outcomes[i].fallback_stage});
+    }
+  } else {
+    std::vector<ScheduleResult> outcomes;
+    for (const auto& p : pods) {
+      ++cycles_;
+      ScheduleResult r = scheduler_->schedule_one(*p, cluster_, metrics_, sim_.now());
+      latency += r.latency;
+      events.push_back(SchedulingEvent{sim_.now(), p->name, "", r.fallback_stage});
+      const bool fits = r.node && target_.reserve(*p, *r.node);
+      outcomes.push_back(std::move(r));
+      if (!fits) {
+        break;
+      }
+      reserved.push_back(p);
+      events.back().node =
+          cluster_.nodes[static_cast<std::size_t>(*outcomes.back().node)].node.name;
+    }
+    if (!shape.empty() && reserved.size() < pods.size() && !outcomes.back().error &&
+        no_required_anti_affinity()) {
+      gang_failures_[shape] = {state_, std::move(outcomes)};
+    }
   }
   const bool all = reserved.size() == pods.size();
   if (all) {

@@ -18,7 +18,12 @@
 /// results are the same as with every filter run. Only for profiles that read no node metrics
 /// (their filters see nothing but the pod and the ClusterView), pods without pod affinity,
 /// anti-affinity or topology-spread terms, and while no bound pod has a required anti-affinity term
-/// (the one filter that reads an incoming pod's labels and namespace). Not for pods of a gang.
+/// (the one filter that reads an incoming pod's labels and namespace). Not for pods of a
+/// permit-mode gang (Coscheduling's PreFilter and Permit read the group's state). An
+/// all-or-nothing gang equivalent to one whose cycle failed (its pods' equivalence classes equal,
+/// in the order they are tried) in an unchanged cluster gets that cycle's per-pod outcomes, with
+/// the same charges: the cycle is a pure function of the classes and the ClusterView, and a failed
+/// one leaves the view as it found it.
 ///
 /// Gangs (docs/job-scheduling.md). A pod labelled kPodGroupLabel with a group declared by
 /// add_pod_group() is scheduled as part of it:
@@ -190,6 +195,9 @@ class SchedulingLoop {
   std::unordered_multimap<std::size_t, int> class_by_bucket_;
   std::unordered_map<const PodSpec*, int> class_of_;
   std::uint64_t fast_failed_ = 0;
+  // Fast fail of all-or-nothing gangs: by the classes of a gang's pods in the order tried, the
+  // state in which such a gang's cycle last failed and the outcomes of the pods it tried.
+  std::map<std::vector<int>, std::pair<std::uint64_t, std::vector<ScheduleResult>>> gang_failures_;
   // Gangs by PodGroup name, preemption switch, nominations by pod name.
   std::unordered_map<std::string, Gang> gangs_;
   bool preemption_ = false;

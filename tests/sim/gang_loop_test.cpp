@@ -126,6 +126,38 @@ TEST(GangLoop, AFailedAllOrNothingCycleKeepsRememberedFailures) {
   EXPECT_EQ(node.holds.size(), 3u);  // the gang's three reservations, undone
 }
 
+// Fast fail of an equivalent gang: two all-or-nothing jobs of four 1-GPU pods, 3 GPUs. At 0 ms
+// job a's cycle tries its four pods (three reserved, the fourth fits nowhere: 4 cycles, 40 ms)
+// and undoes the reservations; at 40 ms job b, the same shape (four pods of one class) in the
+// same cluster, gets a's outcomes without the filters or any reservation: 4 more cycles, all
+// fast-failed, ending at 80 ms. A cluster event at 1 s makes the memory stale: after their 1 s
+// back-offs (ready at 1 s and 1.04 s) a runs in full again (3 more reservations) and b replays it.
+TEST(GangLoop, AnEquivalentAllOrNothingGangFailsFastInAnUnchangedCluster) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  for (const std::string job : {"a", "b"}) {
+    loop.add_pod_group(PodGroup{job, PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+    for (int i = 0; i < 4; ++i) {
+      loop.add(member(job + "-" + std::to_string(i), job));
+    }
+  }
+  sim.run(TimePoint(75ms));
+  EXPECT_EQ(loop.cycles(), 8u);  // b's cycle started at 40 ms and is charged 4 cycle times
+  EXPECT_EQ(loop.next_cycle(), std::nullopt);
+  sim.run(TimePoint(1s - 1ms));
+  EXPECT_EQ(loop.fast_failed_cycles(), 4u);
+  EXPECT_EQ(node.holds.size(), 3u);  // only a's reservations were ever made
+  EXPECT_TRUE(node.bound_at.empty());
+  loop.on_cluster_event();
+  sim.run(TimePoint(3s));
+  EXPECT_EQ(loop.cycles(), 16u);
+  EXPECT_EQ(loop.fast_failed_cycles(), 8u);
+  EXPECT_EQ(node.holds.size(), 6u);
+  EXPECT_EQ(node.gpus_held(), 0);
+}
+
 // The same job in permit mode with minResources (4 GPUs): Coscheduling's PreFilter sees 3 free
 // and rejects every pod before it is reserved, so no GPU is ever held.
 TEST(GangLoop, PermitWithMinResourcesHoldsNoGpuWhileTheGangCannotFit) {
