@@ -12,6 +12,9 @@ TelemetryPipeline::TelemetryPipeline(Simulation& sim, TelemetryConfig config,
       sampler_(std::move(sampler)),
       agent_(nodes_.size()),
       scraped_(nodes_.size()),
+      sampler_revision_(nodes_.size(), 0),
+      agent_changes_(nodes_.size(), 0),
+      scraped_changes_(nodes_.size(), 0),
       history_(nodes_.size()) {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     index_.emplace(nodes_[i], i);
@@ -29,9 +32,14 @@ void TelemetryPipeline::take_samples() {
   }
   last_sample_at_ = sim_.now();
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    NodeMetrics m = sampler_(static_cast<int>(i));
-    m.sampled_at = sim_.now();
-    agent_[i] = std::move(m);
+    auto& agent = agent_[i];
+    if (!agent) {
+      agent.emplace();
+    }
+    if (sampler_(static_cast<int>(i), *agent, sampler_revision_[i])) {
+      ++agent_changes_[i];
+    }
+    agent->sampled_at = sim_.now();
   }
 }
 
@@ -60,7 +68,12 @@ void TelemetryPipeline::scrape_all() {
   }
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (agent_[i] && !agent_silent(static_cast<int>(i), sim_.now())) {
-      scraped_[i] = agent_[i];
+      if (scraped_[i] && scraped_changes_[i] == agent_changes_[i]) {
+        scraped_[i]->sampled_at = agent_[i]->sampled_at;  // the same readings, a newer sample
+      } else {
+        scraped_[i] = agent_[i];  // copy-assignment reuses the held sample's storage
+        scraped_changes_[i] = agent_changes_[i];
+      }
       if (history_length_ > 0) {
         auto& h = history_[i];
         h.push_back(*agent_[i]);
