@@ -87,6 +87,19 @@ void TelemetryPipeline::scrape_all() {
   sim_.schedule_in(config_.scrape_interval, [this] { scrape_all(); });
 }
 
+std::optional<std::size_t> TelemetryPipeline::find(const std::string& node) const {
+  std::size_t i = next_;
+  if (i >= nodes_.size() || nodes_[i] != node) {
+    const auto it = index_.find(node);
+    if (it == index_.end()) {
+      return std::nullopt;
+    }
+    i = it->second;
+  }
+  next_ = i + 1;
+  return i;
+}
+
 MetricsAnswer TelemetryPipeline::query(const std::string& node, TimePoint now) const {
   for (const auto& o : config_.outages) {
     if (now >= o.start && now < o.end && !o.latency) {
@@ -99,20 +112,23 @@ MetricsAnswer TelemetryPipeline::query(const std::string& node, TimePoint now) c
       latency = std::max(latency, *o.latency);
     }
   }
-  const auto it = index_.find(node);
-  if (it == index_.end()) {
+  const auto i = find(node);
+  if (!i) {
     return MetricsAnswer{std::nullopt, latency};
   }
-  return MetricsAnswer{scraped_[it->second], latency};
+  return MetricsAnswer{scraped_[*i], latency};
 }
 
 std::optional<NodeMetrics> TelemetryPipeline::forecast(const std::string& node,
                                                        TimePoint now) const {
-  const auto it = index_.find(node);
-  if (!forecaster_ || it == index_.end()) {
+  if (!forecaster_) {
     return std::nullopt;
   }
-  return forecaster_(static_cast<int>(it->second), now);
+  const auto i = find(node);
+  if (!i) {
+    return std::nullopt;
+  }
+  return forecaster_(static_cast<int>(*i), now);
 }
 
 }  // namespace tidesim

@@ -97,11 +97,16 @@ class TelemetryPipeline final : public MetricsSource {
   void take_samples();
   void scrape_all();
   bool agent_silent(int node, TimePoint at) const;
+  /// Node `node`'s index, nullopt for an unknown name. Readers ask for the nodes in index order
+  /// (a policy's pass over the cluster), so the one after the last found is tried first, by a
+  /// string comparison, before the hash map.
+  std::optional<std::size_t> find(const std::string& node) const;
 
   Simulation& sim_;
   TelemetryConfig config_;
   std::vector<std::string> nodes_;
   std::unordered_map<std::string, std::size_t> index_;  // node name -> index
+  mutable std::size_t next_ = 0;                        // the index find() tries first
   Sampler sampler_;
   std::vector<std::optional<NodeMetrics>> agent_;    // the agent's latest sample
   std::vector<std::optional<NodeMetrics>> scraped_;  // what Prometheus holds
