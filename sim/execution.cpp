@@ -38,8 +38,7 @@ void Execution::start(int j) {
     const bool gpu_job = req.gpus > 0 || req.gpu_milli > 0 || mig_request(req).has_value();
     const std::string& gpu =
         gpu_job && !first.group->gpu_model.empty() ? first.group->gpu_model : run_.reference_gpu;
-    job.profile =
-        run_.catalogue.profile(job.spec->model, job.spec->batch_size, job.spec->precision, gpu);
+    job.profile = run_.profile(*job.spec, gpu);
   }
   std::set<int> touched;
   for (const int p : job.pods) {

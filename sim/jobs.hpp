@@ -77,7 +77,9 @@ struct Job {
   EventId finish_event;
   EventId memory_event;
   EventId checkpoint_event;
-  std::optional<workloads::ModelProfile> profile;
+  /// Set when the job first starts; jobs of one model, batch size, precision and GPU model share
+  /// one (RunContext::profile).
+  std::shared_ptr<const workloads::ModelProfile> profile;
   std::optional<FlowId> ring;
   double ideal_ring = 0.0;
   workloads::StepTime step{};

@@ -31,7 +31,10 @@ std::vector<double> job_aware_memory(const RunContext& run, int n, TimePoint now
       const Job& job = run.jobs[static_cast<std::size_t>(pod.job)];
       const auto units = std::count(pod.cards.begin(), pod.cards.end(), c);
       TimePoint start = job.started;
-      std::optional<workloads::ModelProfile> profile = job.profile;
+      std::optional<workloads::ModelProfile> profile;
+      if (job.profile) {
+        profile = *job.profile;
+      }
       if (job.phase != JobPhase::kRunning) {
         start = now + run.scenario.run.pod_startup;
         if (!profile) {

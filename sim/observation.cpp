@@ -133,20 +133,29 @@ const NodeState& Observer::node_state(int n) {
   return sample_.nodes[static_cast<std::size_t>(n)];
 }
 
-NodeMetrics Observer::agent_sample(int n) {
+bool Observer::agent_sample(int n, NodeMetrics& m, std::uint64_t& revision) {
   const NodeState& s = node_state(n);
-  NodeMetrics m;
-  m.gpu_memory_utilization.reserve(s.gpu_memory_used.size());  // one allocation, not log2(cards)
-  for (const auto used : s.gpu_memory_used) {                  // none on a node without GPUs
-    m.gpu_memory_utilization.push_back(static_cast<double>(used) /
-                                       static_cast<double>(s.gpu_memory_capacity));
+  const std::uint64_t now = sample_.node_revisions[static_cast<std::size_t>(n)];
+  if (revision == now) {
+    return false;
+  }
+  revision = now;
+  m.gpu_memory_utilization.resize(s.gpu_memory_used.size());  // none on a node without GPUs
+  for (std::size_t c = 0; c < s.gpu_memory_used.size(); ++c) {
+    m.gpu_memory_utilization[c] =
+        static_cast<double>(s.gpu_memory_used[c]) / static_cast<double>(s.gpu_memory_capacity);
   }
   m.gpu_utilization = s.gpu_utilization;
   m.nvlink_competition_index = s.nvlink_competition_index;
+  // The node's one device: after the first fill, the map holds exactly its entry.
   const ClusterNode& node = run_.cluster.node(n);
-  m.storage_await_ms[run_.cluster.devices()[static_cast<std::size_t>(node.device)].device.name] =
-      s.storage_await_ms;
-  return m;
+  const std::string& device =
+      run_.cluster.devices()[static_cast<std::size_t>(node.device)].device.name;
+  if (m.storage_await_ms.size() != 1 || m.storage_await_ms.begin()->first != device) {
+    m.storage_await_ms.clear();
+  }
+  m.storage_await_ms[device] = s.storage_await_ms;
+  return true;
 }
 
 const ClusterSample& Observer::cluster_sample(int pending_pods) {

@@ -29,9 +29,14 @@ class Observer {
   /// observer.
   const NodeState& node_state(int n);
 
-  /// What node `n`'s agent reports now: per-card memory utilisation, the competition index and
-  /// its data device's await.
-  NodeMetrics agent_sample(int n);
+  /// Brings `m` to what node `n`'s agent reports now: per-card memory utilisation, per-card GPU
+  /// utilisation, the competition index and its data device's await (`sampled_at` is left to the
+  /// caller). `revision` is the caller's record of the node's revision when `m` was last filled
+  /// for this node (0 before the first call: revisions are at least 1 once a node was looked
+  /// at). When it is still the node's revision, nothing the agent reports has changed since, so
+  /// `m` is left as it is and false returned; otherwise `m` is refilled in place (its storage
+  /// reused), `revision` updated and true returned.
+  bool agent_sample(int n, NodeMetrics& m, std::uint64_t& revision);
 
   /// The whole cluster now, with `pending_pods` waiting to be scheduled. The reference stays
   /// valid until the next call on this observer.

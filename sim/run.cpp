@@ -108,7 +108,9 @@ class Run final : public policies::BindTarget {
       }
       telemetry_ = std::make_unique<TelemetryPipeline>(
           sim_, scenario.telemetry, names,
-          [this](int node) { return observer_.agent_sample(node); });
+          [this](int node, NodeMetrics& m, std::uint64_t& revision) {
+            return observer_.agent_sample(node, m, revision);
+          });
     }
     if (prediction.enabled) {
       telemetry_->keep_history(

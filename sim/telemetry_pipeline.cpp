@@ -12,6 +12,9 @@ TelemetryPipeline::TelemetryPipeline(Simulation& sim, TelemetryConfig config,
       sampler_(std::move(sampler)),
       agent_(nodes_.size()),
       scraped_(nodes_.size()),
+      sampler_revision_(nodes_.size(), 0),
+      agent_changes_(nodes_.size(), 0),
+      scraped_changes_(nodes_.size(), 0),
       history_(nodes_.size()) {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     index_.emplace(nodes_[i], i);
@@ -29,9 +32,14 @@ void TelemetryPipeline::take_samples() {
   }
   last_sample_at_ = sim_.now();
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    NodeMetrics m = sampler_(static_cast<int>(i));
-    m.sampled_at = sim_.now();
-    agent_[i] = std::move(m);
+    auto& agent = agent_[i];
+    if (!agent) {
+      agent.emplace();
+    }
+    if (sampler_(static_cast<int>(i), *agent, sampler_revision_[i])) {
+      ++agent_changes_[i];
+    }
+    agent->sampled_at = sim_.now();
   }
 }
 
@@ -60,7 +68,12 @@ void TelemetryPipeline::scrape_all() {
   }
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (agent_[i] && !agent_silent(static_cast<int>(i), sim_.now())) {
-      scraped_[i] = agent_[i];
+      if (scraped_[i] && scraped_changes_[i] == agent_changes_[i]) {
+        scraped_[i]->sampled_at = agent_[i]->sampled_at;  // the same readings, a newer sample
+      } else {
+        scraped_[i] = agent_[i];  // copy-assignment reuses the held sample's storage
+        scraped_changes_[i] = agent_changes_[i];
+      }
       if (history_length_ > 0) {
         auto& h = history_[i];
         h.push_back(*agent_[i]);
@@ -72,6 +85,19 @@ void TelemetryPipeline::scrape_all() {
   }
   last_scrape_ = sim_.now();
   sim_.schedule_in(config_.scrape_interval, [this] { scrape_all(); });
+}
+
+std::optional<std::size_t> TelemetryPipeline::find(const std::string& node) const {
+  std::size_t i = next_;
+  if (i >= nodes_.size() || nodes_[i] != node) {
+    const auto it = index_.find(node);
+    if (it == index_.end()) {
+      return std::nullopt;
+    }
+    i = it->second;
+  }
+  next_ = i + 1;
+  return i;
 }
 
 MetricsAnswer TelemetryPipeline::query(const std::string& node, TimePoint now) const {
@@ -86,20 +112,23 @@ MetricsAnswer TelemetryPipeline::query(const std::string& node, TimePoint now) c
       latency = std::max(latency, *o.latency);
     }
   }
-  const auto it = index_.find(node);
-  if (it == index_.end()) {
+  const auto i = find(node);
+  if (!i) {
     return MetricsAnswer{std::nullopt, latency};
   }
-  return MetricsAnswer{scraped_[it->second], latency};
+  return MetricsAnswer{scraped_[*i], latency};
 }
 
 std::optional<NodeMetrics> TelemetryPipeline::forecast(const std::string& node,
                                                        TimePoint now) const {
-  const auto it = index_.find(node);
-  if (!forecaster_ || it == index_.end()) {
+  if (!forecaster_) {
     return std::nullopt;
   }
-  return forecaster_(static_cast<int>(it->second), now);
+  const auto i = find(node);
+  if (!i) {
+    return std::nullopt;
+  }
+  return forecaster_(static_cast<int>(*i), now);
 }
 
 }  // namespace tidesim

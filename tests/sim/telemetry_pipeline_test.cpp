@@ -16,10 +16,10 @@ struct Fixture {
 
   void build() {
     pipeline = std::make_unique<TelemetryPipeline>(
-        sim, config, std::vector<std::string>{"n0", "n1"}, [this](int) {
-          NodeMetrics m;
+        sim, config, std::vector<std::string>{"n0", "n1"},
+        [this](int, NodeMetrics& m, std::uint64_t&) {
           m.gpu_memory_utilization = {to_seconds(sim.now()) / 100.0};
-          return m;
+          return true;
         });
     pipeline->start();
   }
@@ -68,6 +68,43 @@ TEST(TelemetryPipeline, SilentAgentGoesStale) {
   EXPECT_DOUBLE_EQ(f.seen("n1", TimePoint(60s)), 0.0);
   EXPECT_DOUBLE_EQ(f.seen("n0", TimePoint(61s)), 0.60);
   EXPECT_FALSE(f.pipeline->query("nX", f.sim.now()).metrics.has_value());
+}
+
+TEST(TelemetryPipeline, UnchangedReadingsKeepTheirValuesAndMoveTheirSampleTime) {
+  // The sampler reports a change only at its first call and at 30 s (readings 0.25 then 0.75);
+  // in between it leaves the sample as it is. Samples every 10 s, scrapes every 15 s: the scrape
+  // at 15 s copies the 10 s sample (0.25, unchanged since 0 s), the one at 45 s the 40 s sample
+  // (0.75, unchanged since 30 s), so each answer has the readings of the last change and the
+  // time of the last sample.
+  Simulation sim{1};
+  TelemetryConfig config;
+  config.sample_interval = std::chrono::seconds(10);
+  config.scrape_interval = std::chrono::seconds(15);
+  int calls = 0;
+  TelemetryPipeline pipeline(sim, config, {"n0"},
+                             [&](int, NodeMetrics& m, std::uint64_t& revision) {
+                               ++calls;
+                               const double reading = sim.now() < TimePoint(30s) ? 0.25 : 0.75;
+                               if (revision != 0 && (sim.now() != TimePoint(30s))) {
+                                 return false;
+                               }
+                               revision = 1;
+                               m.gpu_memory_utilization = {reading};
+                               m.storage_await_ms["nfs"] = reading;
+                               return true;
+                             });
+  pipeline.start();
+  sim.run(TimePoint(20s));
+  auto a = pipeline.query("n0", sim.now());
+  ASSERT_TRUE(a.metrics.has_value());
+  EXPECT_EQ(a.metrics->gpu_memory_utilization, std::vector<double>{0.25});
+  EXPECT_EQ(a.metrics->sampled_at, TimePoint(10s));
+  sim.run(TimePoint(47s));
+  a = pipeline.query("n0", sim.now());
+  EXPECT_EQ(a.metrics->gpu_memory_utilization, std::vector<double>{0.75});
+  EXPECT_EQ(a.metrics->storage_await_ms.at("nfs"), 0.75);
+  EXPECT_EQ(a.metrics->sampled_at, TimePoint(40s));
+  EXPECT_EQ(calls, 5) << "one call per sample: 0, 10, 20, 30, 40 s";
 }
 
 }  // namespace
