@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <span>
 #include <utility>
 
 namespace tidesim::policies {
@@ -85,14 +86,11 @@ class InterPodAffinity final : public PreFilterPlugin,
         }
       }
     }
-    // getIncomingAffinityAntiAffinityCounts: returns at once without required terms; else every
-    // node's pods.
-    for (const NodeInfo& info : ctx.cluster.nodes) {
-      if (!incoming) {
-        break;
-      }
+    // getIncomingAffinityAntiAffinityCounts: nothing without required terms of the pod's own;
+    // else over every node's pods.
+    for (const NodeInfo& info :
+         incoming ? std::span<const NodeInfo>(ctx.cluster.nodes) : std::span<const NodeInfo>()) {
       for (const auto& existing : info.pods) {
-        // getIncomingAffinityAntiAffinityCounts.
         if (!req_aff.empty() && matches_all(req_aff, pod.namespace_name, *existing)) {
           for (const auto& t : req_aff) {
             update(affinity_, info.node, t.topology_key, 1);
