@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <span>
 #include <utility>
 
 namespace tidesim::policies {
@@ -71,10 +72,12 @@ class InterPodAffinity final : public PreFilterPlugin,
     const auto& req_aff = pod.pod_affinity.required;
     const auto& req_anti = pod.pod_anti_affinity.required;
     const bool incoming = !req_aff.empty() || !req_anti.empty();
-    for (const NodeInfo& info : ctx.cluster.nodes) {
-      any_existing_affinity_ = any_existing_affinity_ || !info.pods_with_affinity.empty();
-      // getExistingAntiAffinityCounts: existing pods' required anti-affinity terms that match
-      // the incoming pod (NodeInfo.PodsWithRequiredAntiAffinity: only those pods are walked).
+    any_existing_affinity_ = !ctx.cluster.nodes_with_affinity().empty();
+    // getExistingAntiAffinityCounts: existing pods' required anti-affinity terms that match the
+    // incoming pod, over the snapshot's HavePodsWithRequiredAntiAffinityNodeInfoList (only the
+    // nodes with such pods, and on them NodeInfo.PodsWithRequiredAntiAffinity).
+    for (const int n : ctx.cluster.nodes_with_required_anti_affinity()) {
+      const NodeInfo& info = ctx.cluster.nodes[static_cast<std::size_t>(n)];
       for (const auto& existing : info.pods_with_required_anti_affinity) {
         for (const auto& t : existing->pod_anti_affinity.required) {
           if (affinity_term_matches(t, existing->namespace_name, pod)) {
@@ -82,11 +85,12 @@ class InterPodAffinity final : public PreFilterPlugin,
           }
         }
       }
-      if (!incoming) {
-        continue;  // getIncomingAffinityAntiAffinityCounts returns at once
-      }
+    }
+    // getIncomingAffinityAntiAffinityCounts: nothing without required terms of the pod's own;
+    // else over every node's pods.
+    for (const NodeInfo& info :
+         incoming ? std::span<const NodeInfo>(ctx.cluster.nodes) : std::span<const NodeInfo>()) {
       for (const auto& existing : info.pods) {
-        // getIncomingAffinityAntiAffinityCounts.
         if (!req_aff.empty() && matches_all(req_aff, pod.namespace_name, *existing)) {
           for (const auto& t : req_aff) {
             update(affinity_, info.node, t.topology_key, 1);
@@ -165,14 +169,25 @@ class InterPodAffinity final : public PreFilterPlugin,
     if (!has_preferred && prefilter_cycle_ == ctx.cycle && !any_existing_affinity_) {
       return Status{Code::kSkip, {}, {}};
     }
-    for (const NodeInfo& info : ctx.cluster.nodes) {
+    // Without preferred terms of its own, only existing pods with affinity terms can score: the
+    // snapshot's HavePodsWithAffinityNodeInfoList and on them NodeInfo.PodsWithAffinity.
+    const auto visit = [&](const NodeInfo& info,
+                           const std::vector<std::shared_ptr<const PodSpec>>& existing_pods) {
       if (info.node.labels.empty()) {
-        continue;
+        return;
       }
-      // Without preferred terms of its own, only existing pods with affinity terms can score
-      // (NodeInfo.PodsWithAffinity).
-      for (const auto& existing : has_preferred ? info.pods : info.pods_with_affinity) {
+      for (const auto& existing : existing_pods) {
         process_existing(pod, *existing, info.node);
+      }
+    };
+    if (has_preferred) {
+      for (const NodeInfo& info : ctx.cluster.nodes) {
+        visit(info, info.pods);
+      }
+    } else {
+      for (const int n : ctx.cluster.nodes_with_affinity()) {
+        const NodeInfo& info = ctx.cluster.nodes[static_cast<std::size_t>(n)];
+        visit(info, info.pods_with_affinity.pods());
       }
     }
     if (topology_score_.empty()) {

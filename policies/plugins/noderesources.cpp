@@ -13,13 +13,15 @@
 namespace tidesim::policies {
 
 ResourceSpec make_resource_spec(std::string name, std::int64_t weight) {
-  ResourceSpec s{std::move(name), weight, ResourceKind::kExtended};
+  ResourceSpec s{std::move(name), weight, ResourceKind::kExtended, 0};
   if (s.name == "cpu") {
     s.kind = ResourceKind::kCpu;
   } else if (s.name == "memory") {
     s.kind = ResourceKind::kMemory;
   } else if (s.name == kGpuResource) {
     s.kind = ResourceKind::kGpu;
+  } else {
+    s.id = extended_resource_id(s.name);
   }
   return s;
 }
@@ -32,10 +34,8 @@ std::int64_t amount_of(const Resources& r, const ResourceSpec& spec) {
       return r.memory_bytes;
     case ResourceKind::kGpu:
       return r.gpus;
-    case ResourceKind::kExtended: {
-      const auto it = r.extended.find(spec.name);
-      return it == r.extended.end() ? 0 : it->second;
-    }
+    case ResourceKind::kExtended:
+      return r.extended.amount(spec.id);
   }
   return 0;
 }
@@ -340,17 +340,13 @@ class NodeResourcesFit final : public PreFilterPlugin,
       insufficient(kGpuResource);
     }
     // The extended resources to check were chosen once per cycle by pre_filter (a filter
-    // without one chooses them here).
-    const std::vector<std::pair<const std::string*, std::int64_t>> own =
-        request_ ? std::vector<std::pair<const std::string*, std::int64_t>>{} : fitted_extended(r);
-    for (const auto& [name_ptr, amount] : request_ ? extended_ : own) {
-      const std::string& name = *name_ptr;
-      const auto ai = a.extended.find(name);
-      const auto qi = q.extended.find(name);
-      const std::int64_t have =
-          (ai == a.extended.end() ? 0 : ai->second) - (qi == q.extended.end() ? 0 : qi->second);
-      if (amount > have) {
-        insufficient(name);
+    // without one chooses them here); they are looked up by interned id, not by name.
+    const std::vector<FittedResource> own =
+        request_ ? std::vector<FittedResource>{} : fitted_extended(r);
+    for (const FittedResource& f : request_ ? extended_ : own) {
+      const std::int64_t have = a.extended.amount(f.id) - q.extended.amount(f.id);
+      if (f.amount > have) {
+        insufficient(*f.name);
       }
     }
     return st;
@@ -379,13 +375,19 @@ class NodeResourcesFit final : public PreFilterPlugin,
            args_.ignored_groups.end();
   }
 
+  // One extended resource fitsRequest checks: its name (pointing into the request), id and amount.
+  struct FittedResource {
+    const std::string* name = nullptr;
+    ExtendedResourceId id = 0;
+    std::int64_t amount = 0;
+  };
+
   // The extended resources of `r` that fitsRequest checks (non-zero, not ignored), in name order.
-  std::vector<std::pair<const std::string*, std::int64_t>> fitted_extended(
-      const Resources& r) const {
-    std::vector<std::pair<const std::string*, std::int64_t>> out;
-    for (const auto& [name, amount] : r.extended) {
-      if (amount != 0 && !ignored(name)) {
-        out.emplace_back(&name, amount);
+  std::vector<FittedResource> fitted_extended(const Resources& r) const {
+    std::vector<FittedResource> out;
+    for (auto it = r.extended.begin(); it != r.extended.end(); ++it) {
+      if (it->second != 0 && !ignored(it->first)) {
+        out.push_back(FittedResource{&it->first, r.extended.id_at(it), it->second});
       }
     }
     return out;
@@ -395,7 +397,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
   bool gpu_ignored_ = false;
   const Resources* request_ = nullptr;
   /// fitted_extended(*request_), pointing into *request_.
-  std::vector<std::pair<const std::string*, std::int64_t>> extended_;
+  std::vector<FittedResource> extended_;
   Resources score_request_;
   std::vector<std::int64_t> req_;
   std::vector<std::int64_t> alloc_;

@@ -14,11 +14,13 @@ namespace tidesim::policies {
 /// Which field of Resources a resource name refers to.
 enum class ResourceKind { kCpu, kMemory, kGpu, kExtended };
 
-/// A scored resource and its weight (config.ResourceSpec).
+/// A scored resource and its weight (config.ResourceSpec). `id` is extended_resource_id(name), for
+/// extended resources.
 struct ResourceSpec {
   std::string name;
   std::int64_t weight = 1;
   ResourceKind kind = ResourceKind::kExtended;
+  ExtendedResourceId id = 0;
 };
 
 /// Resolves a resource name: "cpu" (millicores), "memory" (bytes), "nvidia.com/gpu" (units), or an

@@ -16,9 +16,9 @@ Resources& Resources::operator+=(const Resources& o) {
   memory_bytes = saturating_add(memory_bytes, o.memory_bytes);
   gpus = saturating_add(gpus, o.gpus);
   gpu_milli = saturating_add(gpu_milli, o.gpu_milli);
-  for (const auto& [name, value] : o.extended) {
-    auto& mine = extended[name];
-    mine = saturating_add(mine, value);
+  for (auto it = o.extended.begin(); it != o.extended.end(); ++it) {
+    auto& mine = extended.slot(o.extended.id_at(it), it->first);
+    mine = saturating_add(mine, it->second);
   }
   return *this;
 }
@@ -28,9 +28,9 @@ Resources& Resources::operator-=(const Resources& o) {
   memory_bytes = saturating_sub(memory_bytes, o.memory_bytes);
   gpus = saturating_sub(gpus, o.gpus);
   gpu_milli = saturating_sub(gpu_milli, o.gpu_milli);
-  for (const auto& [name, value] : o.extended) {
-    auto& mine = extended[name];
-    mine = saturating_sub(mine, value);
+  for (auto it = o.extended.begin(); it != o.extended.end(); ++it) {
+    auto& mine = extended.slot(o.extended.id_at(it), it->first);
+    mine = saturating_sub(mine, it->second);
   }
   return *this;
 }
@@ -43,9 +43,9 @@ void max_into(Resources& a, const Resources& b) {
   a.memory_bytes = std::max(a.memory_bytes, b.memory_bytes);
   a.gpus = std::max(a.gpus, b.gpus);
   a.gpu_milli = std::max(a.gpu_milli, b.gpu_milli);
-  for (const auto& [name, value] : b.extended) {
-    auto& mine = a.extended[name];
-    mine = std::max(mine, value);
+  for (auto it = b.extended.begin(); it != b.extended.end(); ++it) {
+    auto& mine = a.extended.slot(b.extended.id_at(it), it->first);
+    mine = std::max(mine, it->second);
   }
 }
 

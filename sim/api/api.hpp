@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/api/extended_resources.hpp"
+
 namespace tidesim {
 
 /// The extended resource name the NVIDIA device plugin advertises.
@@ -15,13 +17,14 @@ inline constexpr const char* kGpuResource = "nvidia.com/gpu";
 /// Requests or capacities. CPU in millicores, memory in bytes, GPUs in device-plugin units
 /// (whole cards, or time-slicing replicas). `gpu_milli` (0-1000) is a fractional share of one
 /// card for GPU-sharing pods (openb's gpu_milli); 0 when unused. `extended` holds other
-/// extended resources by name.
+/// extended resources by name, in name order (a flat map with interned names:
+/// sim/api/extended_resources.hpp).
 struct Resources {
   std::int64_t cpu_milli = 0;
   std::int64_t memory_bytes = 0;
   std::int64_t gpus = 0;
   std::int64_t gpu_milli = 0;
-  std::map<std::string, std::int64_t> extended;
+  ExtendedResources extended;
 
   Resources& operator+=(const Resources& o);
   Resources& operator-=(const Resources& o);
