@@ -519,6 +519,7 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
       count_max = 1;
     } else if (totals_[j] == totals_[selected]) {
       ++count_max;
+      ++tie_breaks_;
       if (random_.uniform_int(count_max) == 0) {
         selected = j;
       }

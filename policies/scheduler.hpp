@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "policies/config.hpp"
@@ -150,6 +151,12 @@ class Scheduler final : public FilterRunner {
   std::vector<std::pair<std::string, std::int64_t>> plugins_at(const std::string& point) const;
   /// The percentageOfNodesToScore in effect (0 = adaptive).
   int percentage_of_nodes_to_score() const { return percentage_; }
+  /// What a cycle may leave behind for later cycles: the round-robin start of node sampling and
+  /// the number of tie-breaks drawn from the scheduler's stream. A cycle that leaves both as they
+  /// were changes nothing a later cycle sees (the scheduling loop's fast fail of gangs uses it).
+  std::pair<int, std::uint64_t> selection_state() const {
+    return {next_start_node_index_, tie_breaks_};
+  }
 
  private:
   // Every Filter plugin not skipped this cycle passes `node`.
@@ -179,6 +186,7 @@ class Scheduler final : public FilterRunner {
   bool record_details_ = false;
   bool record_reasons_ = true;
   int next_start_node_index_ = 0;
+  std::uint64_t tie_breaks_ = 0;
   std::uint64_t cycle_ = 0;
   RandomStream random_;
   // Reused buffers.

@@ -266,6 +266,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     }
   } else {
     std::vector<ScheduleResult> outcomes;
+    const auto selection = scheduler_->selection_state();
     for (const auto& p : pods) {
       ++cycles_;
       ScheduleResult r = scheduler_->schedule_one(*p, cluster_, metrics_, sim_.now());
@@ -280,8 +281,11 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       events.back().node =
           cluster_.nodes[static_cast<std::size_t>(*outcomes.back().node)].node.name;
     }
+    // Remembered only when the cycle left the scheduler as it found it: pods placed before the
+    // one that failed may have moved the round-robin start or drawn a tie-break, which a replay
+    // would not do.
     if (!shape.empty() && reserved.size() < pods.size() && !outcomes.back().error &&
-        no_required_anti_affinity()) {
+        scheduler_->selection_state() == selection && no_required_anti_affinity()) {
       gang_failures_[shape] = {state_, std::move(outcomes)};
     }
   }

@@ -23,7 +23,8 @@
 /// all-or-nothing gang equivalent to one whose cycle failed (its pods' equivalence classes equal,
 /// in the order they are tried) in an unchanged cluster gets that cycle's per-pod outcomes, with
 /// the same charges: the cycle is a pure function of the classes and the ClusterView, and a failed
-/// one leaves the view as it found it.
+/// one leaves the view as it found it. Only failures that also left the scheduler's selection
+/// state (round-robin start, tie-breaks drawn) as they found it are remembered.
 ///
 /// Gangs (docs/job-scheduling.md). A pod labelled kPodGroupLabel with a group declared by
 /// add_pod_group() is scheduled as part of it:
