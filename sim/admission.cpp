@@ -84,12 +84,26 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
       entries_[j].requests = quota_requests(q, spec);
       entries_[j].priority = spec.pod_template.priority;
     }
+    // A declared flavour's node labels must select some node (else its pods could never run).
+    for (const ResourceFlavor& f : q.flavors) {
+      const auto selects = [&f](const NodeInfo& n) {
+        return std::all_of(f.node_labels.begin(), f.node_labels.end(), [&n](const auto& kv) {
+          const auto it = n.node.labels.find(kv.first);
+          return it != n.node.labels.end() && it->second == kv.second;
+        });
+      };
+      const auto& nodes = run_.cluster.view().nodes;
+      if (f.declared && std::none_of(nodes.begin(), nodes.end(), selects)) {
+        throw InputError(f.where, f.path + ".node_labels",
+                         "flavour '" + f.name + "' selects no node of the cluster");
+      }
+    }
     const auto gpu = std::find(q.resources.begin(), q.resources.end(), kGpuResource);
     gpu_resource_ = gpu == q.resources.end() ? -1 : static_cast<int>(gpu - q.resources.begin());
   }
 }
 
-std::vector<int> Admission::select_with_queues(const std::vector<PolicyJob>& active) const {
+QuotaDecision Admission::select_with_queues(const std::vector<PolicyJob>& active) const {
   // The policy's order, the jobs it keeps (admitted, non-preemptive policies) first.
   const std::vector<std::size_t> order = policy_order(active, config_);
   const bool keep = !preemptive(config_.policy);
@@ -102,11 +116,12 @@ std::vector<int> Admission::select_with_queues(const std::vector<PolicyJob>& act
         continue;
       }
       const Entry& e = entries_[static_cast<std::size_t>(a.id)];
-      jobs.push_back(QuotaJob{a.id, a.gpus, e.requests, e.queue, a.admitted, kept, e.admitted_at,
-                              a.order, e.priority});
+      jobs.push_back(QuotaJob{
+          a.id, a.gpus, e.requests, e.queue, a.admitted, kept, e.admitted_at, a.order, e.priority,
+          e.flavors, run_.jobs[static_cast<std::size_t>(a.id)].spec->pod_template.node_selector});
     }
   }
-  return select_with_quotas(jobs, *config_.quotas, capacity_).chosen;
+  return select_with_quotas(jobs, *config_.quotas, capacity_);
 }
 
 void Admission::quota_event(int j, bool admitted) {
@@ -123,8 +138,7 @@ void Admission::quota_event(int j, bool admitted) {
   ev.job = run_.jobs[static_cast<std::size_t>(j)].spec->name;
   ev.admitted = admitted;
   ev.usage_gpus = usage;
-  ev.nominal_gpus =
-      gpu_resource_ < 0 ? 0 : cq.quota[static_cast<std::size_t>(gpu_resource_)].nominal;
+  ev.nominal_gpus = gpu_resource_ < 0 ? 0 : nominal_of(*config_.quotas, e.queue, gpu_resource_);
   if (admitted && !e.ever_admitted) {
     ev.wait_s = to_seconds(ev.at - e.job.submitted);
   }
@@ -218,8 +232,12 @@ void Admission::decide() {
       entries_[static_cast<std::size_t>(a.id)].job = a;
     }
   }
+  QuotaDecision quota;
+  if (config_.quotas) {
+    quota = select_with_queues(active);
+  }
   const std::vector<int> chosen =
-      config_.quotas ? select_with_queues(active) : select_jobs(active, config_, capacity_);
+      config_.quotas ? quota.chosen : select_jobs(active, config_, capacity_);
   // Suspend first (their GPUs are freed), then admit.
   for (const PolicyJob& a : active) {
     Entry& e = entries_[static_cast<std::size_t>(a.id)];
@@ -236,6 +254,9 @@ void Admission::decide() {
     }
     e.job.admitted = true;
     e.admitted_at = now;
+    if (const auto f = quota.flavors.find(j); f != quota.flavors.end()) {
+      e.flavors = f->second;  // assigned afresh at each admission
+    }
     quota_event(j, true);
     e.ever_admitted = true;
     const std::vector<int> held = std::move(e.held);
@@ -259,6 +280,15 @@ void Admission::release(int p) {
   Pod& pod = run_.pods[static_cast<std::size_t>(p)];
   if (!pod.alive) {
     return;
+  }
+  // Kueue injects the admitted flavours' node labels into the pod template as a nodeSelector.
+  for (const int f : entries_[static_cast<std::size_t>(pod.job)].flavors) {
+    if (f >= 0) {
+      for (const auto& [key, value] :
+           config_.quotas->flavors[static_cast<std::size_t>(f)].node_labels) {
+        pod.spec->node_selector[key] = value;
+      }
+    }
   }
   if (config_.consolidate) {
     // Tiresias' consolidated placement: the pod prefers the nodes that hold its siblings.

@@ -52,8 +52,11 @@ class Admission {
     std::int32_t priority = 0;
     TimePoint admitted_at{};
     bool ever_admitted = false;
+    /// The flavour of each resource it was last admitted with (QuotaDecision::flavors): its pods
+    /// get those flavours' node labels as a nodeSelector.
+    std::vector<int> flavors;
   };
-  std::vector<int> select_with_queues(const std::vector<PolicyJob>& active) const;
+  QuotaDecision select_with_queues(const std::vector<PolicyJob>& active) const;
   void quota_event(int j, bool admitted);
   void request_decision();
   void decide();

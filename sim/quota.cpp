@@ -1,6 +1,7 @@
 #include "sim/quota.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <iterator>
 #include <tuple>
 
@@ -8,6 +9,30 @@ namespace tidesim {
 
 std::int64_t ResourceQuota::guaranteed() const {
   return lending_limit ? std::max<std::int64_t>(0, nominal - *lending_limit) : 0;
+}
+
+int slot_of(const QuotaConfig& quotas, int flavor, int resource) {
+  if (quotas.slots.empty()) {
+    return flavor == 0 ? resource : -1;
+  }
+  for (std::size_t s = 0; s < quotas.slots.size(); ++s) {
+    if (quotas.slots[s].flavor == flavor && quotas.slots[s].resource == resource) {
+      return static_cast<int>(s);
+    }
+  }
+  return -1;
+}
+
+std::int64_t nominal_of(const QuotaConfig& quotas, int queue, int resource) {
+  const ClusterQueueConfig& cq = quotas.cluster_queues[static_cast<std::size_t>(queue)];
+  std::int64_t sum = 0;
+  for (std::size_t s = 0; s < cq.quota.size(); ++s) {
+    const int r = quotas.slots.empty() ? static_cast<int>(s) : quotas.slots[s].resource;
+    if (r == resource && cq.quota[s].covered) {
+      sum += cq.quota[s].nominal;
+    }
+  }
+  return sum;
 }
 
 std::vector<std::int64_t> quota_requests(const QuotaConfig& quotas, const workloads::JobSpec& job) {
@@ -34,13 +59,15 @@ std::vector<std::int64_t> quota_requests(const QuotaConfig& quotas, const worklo
 
 namespace {
 
+// The walk below indexes quotas, usage and requests by (flavour, resource) pair ("slot",
+// QuotaConfig::slots); a job's requests are put in slots by its flavours (in_slots).
 struct Walk {
   const QuotaConfig* q;
   std::int64_t free = 0;
   std::vector<int> cohort_of;                     // per ClusterQueue, -1 outside a cohort
-  std::vector<std::vector<std::int64_t>> usage;   // [queue][resource]
-  std::vector<std::vector<std::int64_t>> lent;    // [cohort][resource]: Q(c), what is lent
-  std::vector<std::vector<std::int64_t>> in_use;  // [cohort][resource]: U(c)
+  std::vector<std::vector<std::int64_t>> usage;   // [queue][slot]
+  std::vector<std::vector<std::int64_t>> lent;    // [cohort][slot]: Q(c), what is lent
+  std::vector<std::vector<std::int64_t>> in_use;  // [cohort][slot]: U(c)
 
   const ResourceQuota& quota(int queue, std::size_t r) const {
     return q->cluster_queues[static_cast<std::size_t>(queue)].quota[r];
@@ -49,7 +76,7 @@ struct Walk {
     return usage[static_cast<std::size_t>(queue)][r];
   }
 
-  // What queue `queue` may still take of resource r (Kueue's `available`).
+  // What queue `queue` may still take of slot r (Kueue's `available`).
   std::int64_t available(int queue, std::size_t r) const {
     const ResourceQuota& rq = quota(queue, r);
     const std::int64_t u = use(queue, r);
@@ -254,7 +281,7 @@ std::vector<std::size_t> preemption_targets(Walk& w, const std::vector<const Quo
 }
 
 Walk start(const QuotaConfig& quotas, std::int64_t capacity) {
-  const std::size_t n = quotas.resources.size();
+  const std::size_t n = quotas.slots.size();
   Walk w{&quotas, capacity, {}, {}, {}, {}};
   std::map<std::string, int> cohorts;
   for (const ClusterQueueConfig& c : quotas.cluster_queues) {
@@ -277,43 +304,222 @@ Walk start(const QuotaConfig& quotas, std::int64_t capacity) {
   return w;
 }
 
+// A configuration built without flavours (QuotaConfig::slots empty): one implicit flavour, slot
+// r is resource r, each queue one group of the resources it covers.
+QuotaConfig with_implicit_flavour(const QuotaConfig& quotas) {
+  QuotaConfig q = quotas;
+  q.flavors = {ResourceFlavor{}};
+  for (std::size_t r = 0; r < q.resources.size(); ++r) {
+    q.slots.push_back(FlavorResource{0, static_cast<int>(r)});
+  }
+  for (ClusterQueueConfig& c : q.cluster_queues) {
+    if (!c.groups.empty()) {
+      continue;
+    }
+    ResourceGroup g;
+    g.flavors = {0};
+    for (std::size_t r = 0; r < c.quota.size(); ++r) {
+      if (c.quota[r].covered) {
+        g.resources.push_back(static_cast<int>(r));
+      }
+    }
+    c.groups.push_back(std::move(g));
+  }
+  return q;
+}
+
+// `j` with its requests put in slots by `flavors` (the flavour of each resource; empty: the
+// implicit flavour 0). A resource without a flavour (not covered) is not counted.
+QuotaJob in_slots(const QuotaConfig& q, const QuotaJob& j, const std::vector<int>& flavors) {
+  QuotaJob s = j;
+  s.requests.assign(q.slots.size(), 0);
+  s.flavors = flavors;
+  if (j.queue < 0) {
+    return s;
+  }
+  for (std::size_t r = 0; r < j.requests.size(); ++r) {
+    const int f = flavors.empty() ? 0 : flavors[r];
+    const int slot = f < 0 || j.requests[r] <= 0 ? -1 : slot_of(q, f, static_cast<int>(r));
+    if (slot >= 0) {
+      s.requests[static_cast<std::size_t>(slot)] += j.requests[r];
+    }
+  }
+  return s;
+}
+
+// A flavour's outcome for a job (Kueue's FlavorAssignmentMode; noPreemptionCandidates is NoFit
+// here: either way the job is not admitted in this decision).
+enum class Mode { kNoFit, kPreempt, kFit };
+struct FlavourTry {
+  Mode mode = Mode::kNoFit;
+  bool borrow = false;
+};
+
+// Kueue's isPreferred with its default BorrowingOverPreemption: a better mode first, then not
+// borrowing.
+bool preferred(const FlavourTry& a, const FlavourTry& b) {
+  if (a.mode == Mode::kNoFit) {
+    return false;
+  }
+  if (b.mode == Mode::kNoFit) {
+    return true;
+  }
+  if (a.mode != b.mode) {
+    return a.mode > b.mode;
+  }
+  return !a.borrow && b.borrow;
+}
+
+// `part` (one group's requests in one flavour's slots): fits its quota (borrowing or not), fits
+// only if some jobs of `chosen` are preempted, or not at all.
+FlavourTry try_flavour(const Walk& w, const std::vector<const QuotaJob*>& chosen,
+                       const QuotaJob& part) {
+  FlavourTry t;
+  bool fit = true;
+  for (std::size_t s = 0; s < part.requests.size(); ++s) {
+    if (part.requests[s] <= 0) {
+      continue;
+    }
+    const ResourceQuota& rq = w.quota(part.queue, s);
+    fit = fit && rq.covered && part.requests[s] <= w.available(part.queue, s);
+    t.borrow = t.borrow || (w.cohort_of[static_cast<std::size_t>(part.queue)] >= 0 &&
+                            w.use(part.queue, s) + part.requests[s] > rq.nominal);
+  }
+  if (fit) {
+    t.mode = Mode::kFit;
+    return t;
+  }
+  Walk trial = w;
+  t.mode = preemption_targets(trial, chosen, part).empty() ? Mode::kNoFit : Mode::kPreempt;
+  return t;
+}
+
+bool contradicts(const std::map<std::string, std::string>& selector,
+                 const std::map<std::string, std::string>& labels) {
+  for (const auto& [key, value] : labels) {
+    const auto it = selector.find(key);
+    if (it != selector.end() && it->second != value) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Kueue's findFlavorForPodSets for each of `j`'s queue's resource groups: the flavour of each
+// resource (-1 where none is asked); empty when a group it asks has no flavour that can hold it.
+std::vector<int> assign_flavours(const Walk& w, const std::vector<const QuotaJob*>& chosen,
+                                 const QuotaJob& j) {
+  const QuotaConfig& q = *w.q;
+  const ClusterQueueConfig& cq = q.cluster_queues[static_cast<std::size_t>(j.queue)];
+  std::vector<int> out(q.resources.size(), -1);
+  for (const ResourceGroup& g : cq.groups) {
+    std::vector<int> asked;
+    for (const int r : g.resources) {
+      if (j.requests[static_cast<std::size_t>(r)] > 0) {
+        asked.push_back(r);
+      }
+    }
+    if (asked.empty()) {
+      continue;
+    }
+    int best = -1;
+    FlavourTry best_try;
+    for (const int f : g.flavors) {
+      if (contradicts(j.node_selector, q.flavors[static_cast<std::size_t>(f)].node_labels)) {
+        continue;
+      }
+      if (g.flavors.size() == 1) {
+        best = f;  // no choice: the walk below decides whether it fits
+        break;
+      }
+      QuotaJob part = j;
+      part.requests.assign(q.slots.size(), 0);
+      for (const int r : asked) {
+        part.requests[static_cast<std::size_t>(slot_of(q, f, r))] =
+            j.requests[static_cast<std::size_t>(r)];
+      }
+      const FlavourTry t = try_flavour(w, chosen, part);
+      if (t.mode == Mode::kNoFit) {
+        continue;
+      }
+      // Kueue's shouldTryNextFlavor.
+      const bool next =
+          (t.mode == Mode::kPreempt && cq.when_can_preempt == WhenCanPreempt::kTryNextFlavor) ||
+          (t.borrow && cq.when_can_borrow == WhenCanBorrow::kTryNextFlavor);
+      if (!next) {
+        best = f;
+        break;
+      }
+      if (preferred(t, best_try)) {
+        best = f;
+        best_try = t;
+      }
+    }
+    if (best < 0) {
+      return {};
+    }
+    for (const int r : asked) {
+      out[static_cast<std::size_t>(r)] = best;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
                                  std::int64_t capacity) {
-  Walk w = start(quotas, capacity);
+  std::optional<QuotaConfig> implicit;
+  if (quotas.slots.empty()) {
+    implicit = with_implicit_flavour(quotas);
+  }
+  const QuotaConfig& q = implicit ? *implicit : quotas;
+  Walk w = start(q, capacity);
+  QuotaDecision d;
+  // The jobs with their requests in slots (a deque: `chosen` points into it).
+  std::deque<QuotaJob> slotted;
   // Chosen jobs in the order they were admitted: kept ones by admission time, then this walk's.
   std::vector<const QuotaJob*> chosen;
   for (const QuotaJob& j : jobs) {
     if (j.kept) {
-      chosen.push_back(&j);
-      w.add(j, +1);
+      slotted.push_back(in_slots(q, j, j.flavors));
+      chosen.push_back(&slotted.back());
+      w.add(slotted.back(), +1);
     }
   }
   std::stable_sort(chosen.begin(), chosen.end(), [](const QuotaJob* a, const QuotaJob* b) {
     return std::tie(a->admitted_at, a->order) < std::tie(b->admitted_at, b->order);
   });
-  std::vector<bool> blocked(quotas.cluster_queues.size(), false);
-  for (const QuotaJob& j : jobs) {
-    if (j.kept || (j.queue >= 0 && blocked[static_cast<std::size_t>(j.queue)])) {
+  std::vector<bool> blocked(q.cluster_queues.size(), false);
+  for (const QuotaJob& job : jobs) {
+    if (job.kept || (job.queue >= 0 && blocked[static_cast<std::size_t>(job.queue)])) {
       continue;
     }
-    if (!w.fits(j) && j.queue >= 0) {
+    // A job admitted now (preemptive policies) stays on its flavours; others get them afresh.
+    const std::vector<int> flavors = job.queue < 0 ? std::vector<int>{}
+                                     : job.admitted && !job.flavors.empty()
+                                         ? job.flavors
+                                         : assign_flavours(w, chosen, job);
+    const bool assigned = job.queue < 0 || !flavors.empty();
+    slotted.push_back(in_slots(q, job, flavors));
+    const QuotaJob& j = slotted.back();
+    if (assigned && !w.fits(j) && j.queue >= 0) {
       std::vector<std::size_t> victims = preemption_targets(w, chosen, j);
       std::sort(victims.rbegin(), victims.rend());  // descending: erase keeps the others' places
       for (const std::size_t k : victims) {
         chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
       }
     }
-    if (w.fits(j)) {
+    if (assigned && w.fits(j)) {
       w.add(j, +1);
       chosen.push_back(&j);
-    } else if (j.queue >= 0 &&
-               quotas.cluster_queues[static_cast<std::size_t>(j.queue)].strict_fifo) {
+      if (j.queue >= 0) {
+        d.flavors[j.id] = flavors;
+      }
+    } else if (j.queue >= 0 && q.cluster_queues[static_cast<std::size_t>(j.queue)].strict_fifo) {
       blocked[static_cast<std::size_t>(j.queue)] = true;
     }
   }
-  QuotaDecision d;
   for (const QuotaJob* j : chosen) {
     d.chosen.push_back(j->id);
   }

@@ -3,10 +3,12 @@
 /// kubernetes-sigs/kueue, concepts "Cluster Queue", "Local Queue", "Preemption"). A job names
 /// a LocalQueue with the pod label `kueue.x-k8s.io/queue-name`; each LocalQueue points at a
 /// ClusterQueue, which holds a nominal quota of each resource it covers (`nvidia.com/gpu`,
-/// `cpu`, `memory`, `pods` or an extended resource; one flavour per resource group), may belong
-/// to a cohort, borrow the cohort's unused quota up to its borrowingLimit, lend it no more than
-/// its lendingLimit, and reclaim its own quota lent out (`reclaimWithinCohort`). The quota is an
-/// extra admission condition on top of the job-level policy's order and the cluster's GPUs.
+/// `cpu`, `memory`, `pods` or an extended resource) per resource flavour (ResourceFlavor: node
+/// labels its pods are sent to; a resource group's flavours are tried in order as Kueue's
+/// flavorassigner does), may belong to a cohort, borrow the cohort's unused quota up to its
+/// borrowingLimit, lend it no more than its lendingLimit, and reclaim its own quota lent out
+/// (`reclaimWithinCohort`). The quota is an extra admission condition on top of the job-level
+/// policy's order and the cluster's GPUs.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -54,13 +56,53 @@ enum class WithinClusterQueue {
 /// may suspend.
 enum class ReclaimWithinCohort { kNever, kLowerPriority, kAny };
 
+/// A ResourceFlavor (Kueue's `spec.nodeLabels`): an admitted job's pods get these labels as a
+/// nodeSelector. Flavours named by a queue but not declared (allowed only when no flavour is
+/// declared and the group has one flavour) have no labels, as has the GPU shorthand's.
+struct ResourceFlavor {
+  std::string name;
+  std::map<std::string, std::string> node_labels;
+  /// True when declared under `resource_flavors:` (then `where` and `path` locate it).
+  bool declared = false;
+  SourceLocation where;
+  std::string path;
+};
+
+/// One (flavour, resource) pair some queue holds a quota of (Kueue's FlavorResource): usage,
+/// quotas and the cohort's sums are kept per pair.
+struct FlavorResource {
+  /// Indices into QuotaConfig::flavors and QuotaConfig::resources.
+  int flavor = 0;
+  int resource = 0;
+};
+
+/// A ClusterQueue's resource group: its covered resources and its flavours, in the order tried.
+struct ResourceGroup {
+  /// Indices into QuotaConfig::resources and QuotaConfig::flavors.
+  std::vector<int> resources;
+  std::vector<int> flavors;
+};
+
+/// flavorFungibility.whenCanBorrow: a flavour that fits only by borrowing is taken (kBorrow,
+/// Kueue's default) or the next flavour is tried first (kTryNextFlavor).
+enum class WhenCanBorrow { kBorrow, kTryNextFlavor };
+/// flavorFungibility.whenCanPreempt: a flavour that fits only by preempting is taken (kPreempt)
+/// or the next flavour is tried first (kTryNextFlavor, Kueue's default).
+enum class WhenCanPreempt { kPreempt, kTryNextFlavor };
+
 /// One ClusterQueue.
 struct ClusterQueueConfig {
   std::string name;
   /// Empty: in no cohort (it can neither borrow nor lend).
   std::string cohort;
-  /// Indexed like QuotaConfig::resources.
+  /// Indexed like QuotaConfig::slots (like QuotaConfig::resources when there are no slots: one
+  /// implicit flavour).
   std::vector<ResourceQuota> quota;
+  /// Its resource groups; empty: one group of every covered resource with the implicit flavour
+  /// (QuotaConfig without slots).
+  std::vector<ResourceGroup> groups;
+  WhenCanBorrow when_can_borrow = WhenCanBorrow::kBorrow;
+  WhenCanPreempt when_can_preempt = WhenCanPreempt::kTryNextFlavor;
   /// queueingStrategy: StrictFIFO (true: a head that does not fit blocks the queue) or
   /// BestEffortFIFO (false, Kueue's default: later jobs that fit are admitted).
   bool strict_fifo = false;
@@ -74,6 +116,11 @@ struct ClusterQueueConfig {
 struct QuotaConfig {
   /// Every resource some queue covers; `nvidia.com/gpu` first when covered.
   std::vector<std::string> resources;
+  /// Every flavour: the declared ones in order, then those named without a declaration.
+  std::vector<ResourceFlavor> flavors;
+  /// Every (flavour, resource) pair some queue has a quota of; empty: one implicit flavour, pair
+  /// r being resource r (configurations built by hand).
+  std::vector<FlavorResource> slots;
   std::vector<ClusterQueueConfig> cluster_queues;
   /// LocalQueue name -> index into cluster_queues.
   std::map<std::string, int> local_queues;
@@ -81,6 +128,12 @@ struct QuotaConfig {
   /// The field path of the `queues:` mapping (for errors).
   std::string path;
 };
+
+/// The index into QuotaConfig::slots of (flavor, resource); -1 when no queue has it.
+int slot_of(const QuotaConfig& quotas, int flavor, int resource);
+
+/// A queue's nominal quota of `resource`, summed over its flavours.
+std::int64_t nominal_of(const QuotaConfig& quotas, int queue, int resource);
 
 /// What a job asks of each resource of `quotas.resources`: the sum over its pods of their
 /// requests (`nvidia.com/gpu`: whole GPUs per pod as workloads::job_gpus counts them; `cpu`:
@@ -106,6 +159,11 @@ struct QuotaJob {
   std::int64_t order = 0;
   /// Its pods' priority (PodSpec::priority).
   std::int32_t priority = 0;
+  /// Kept jobs: the flavour each resource was assigned (index into QuotaConfig::flavors,
+  /// indexed like QuotaConfig::resources, -1 for none); empty: the implicit flavour.
+  std::vector<int> flavors;
+  /// Its pods' nodeSelector: a flavour whose node labels contradict it is skipped.
+  std::map<std::string, std::string> node_selector;
 };
 
 struct QuotaDecision {
@@ -113,11 +171,21 @@ struct QuotaDecision {
   std::vector<int> chosen;
   /// Admitted jobs reclaimed (ascending ids): to be suspended.
   std::vector<int> reclaimed;
+  /// Jobs admitted by this walk -> the flavour of each resource (as QuotaJob::flavors).
+  std::map<int, std::vector<int>> flavors;
 };
 
 /// The quota walk. `jobs` are in the policy's order with the kept ones first. Each job not kept
-/// is admitted when its GPUs fit the cluster's free GPUs and each resource r its ClusterQueue q
-/// covers fits (request <= available(q, r), Kueue's pkg/cache/resource_node.go), with u the
+/// first gets a flavour per resource group (Kueue's flavorassigner.go, findFlavorForPodSets):
+/// the group's flavours in order, skipping those whose node labels contradict the job's
+/// nodeSelector; a flavour fits when every resource of the group the job asks fits its (flavour,
+/// resource) quota; one that fits without borrowing is taken; one that fits by borrowing is
+/// taken with whenCanBorrow Borrow, else the next is tried; one where preemption would make
+/// room is taken with whenCanPreempt Preempt, else the next is tried; when the walk ends without
+/// taking one, the best seen is taken (fit before preempt, then not borrowing; the first of
+/// equals); none: the job waits. Usage and quotas below are then per (flavour, resource).
+/// It is admitted when its GPUs fit the cluster's free GPUs and each resource r its ClusterQueue
+/// q covers fits (request <= available(q, r), Kueue's pkg/cache/resource_node.go), with u the
 /// usage, N the nominal quota, G = max(0, N - lendingLimit) (0 without one) the guaranteed part:
 ///   outside a cohort: available = N(q) - u(q);
 ///   in cohort c: available = max(0, G(q) - u(q)) + min(Q(c) - U(c), B(q)) where

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -270,6 +271,133 @@ TEST(QuotaWalk, ReclaimByPriorityAndTheCandidatesOrder) {
   EXPECT_EQ(never.chosen, (std::vector<int>{0, 1, 2, 3}));
 }
 
+// One resource (nvidia.com/gpu) and two flavours, "reserved" (node label pool: reserved) then
+// "spot" (pool: spot): slot 0 is (reserved, GPU), slot 1 (spot, GPU). One queue per row of
+// `nominal` ({reserved, spot} GPUs), named team-a, team-b, ..., in cohort "shared" or in none.
+QuotaConfig flavoured(const std::vector<std::array<std::int64_t, 2>>& nominal, bool cohort) {
+  QuotaConfig q;
+  q.resources = {kGpuResource};
+  q.flavors.resize(2);
+  q.flavors[0].name = "reserved";
+  q.flavors[0].node_labels = {{"pool", "reserved"}};
+  q.flavors[1].name = "spot";
+  q.flavors[1].node_labels = {{"pool", "spot"}};
+  q.slots = {FlavorResource{0, 0}, FlavorResource{1, 0}};
+  for (std::size_t i = 0; i < nominal.size(); ++i) {
+    ClusterQueueConfig c;
+    c.name = std::string("team-") + static_cast<char>('a' + i);
+    c.cohort = cohort ? "shared" : "";
+    c.quota.resize(2);
+    for (std::size_t f = 0; f < 2; ++f) {
+      c.quota[f].covered = true;
+      c.quota[f].nominal = nominal[i][f];
+    }
+    c.groups = {ResourceGroup{{0}, {0, 1}}};
+    q.cluster_queues.push_back(c);
+  }
+  return q;
+}
+
+// Job `id`'s flavour for its GPUs in `d` ("" when not admitted by this walk).
+std::string flavour_of(const QuotaDecision& d, const QuotaConfig& q, int id) {
+  const auto it = d.flavors.find(id);
+  return it == d.flavors.end() || it->second[0] < 0
+             ? ""
+             : q.flavors[static_cast<std::size_t>(it->second[0])].name;
+}
+
+TEST(QuotaFlavours, TheFirstFlavourFullTheSecondIsTaken) {
+  // team-a: reserved 2, spot 2, no cohort; five 1-GPU jobs, 8 GPUs free. Jobs 0, 1: reserved
+  // fits (1 <= 2, then 1 <= 2 - 1). Job 2: reserved has 2 - 2 = 0 < 1 and nothing can be
+  // preempted (withinClusterQueue Never): spot, 1 <= 2. Job 3: spot (1 <= 1). Job 4: neither
+  // (0 and 0 left): it waits.
+  const QuotaConfig q = flavoured({{2, 2}}, false);
+  const QuotaDecision d = select_with_quotas(
+      {job(0, 1, 0), job(1, 1, 0), job(2, 1, 0), job(3, 1, 0), job(4, 1, 0)}, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(flavour_of(d, q, 0), "reserved");
+  EXPECT_EQ(flavour_of(d, q, 1), "reserved");
+  EXPECT_EQ(flavour_of(d, q, 2), "spot");
+  EXPECT_EQ(flavour_of(d, q, 3), "spot");
+  EXPECT_EQ(flavour_of(d, q, 4), "");
+  // Kept jobs stay on their flavour: with job 0 kept on spot (flavours {1}), jobs 1 and 2 take
+  // reserved and job 3 the last spot GPU (2 - 1 - 1 = 0 left), job 4 waits.
+  std::vector<QuotaJob> jobs = {job(0, 1, 0, true), job(1, 1, 0), job(2, 1, 0), job(3, 1, 0),
+                                job(4, 1, 0)};
+  jobs[0].flavors = {1};
+  const QuotaDecision kept = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(kept.chosen, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(flavour_of(kept, q, 1), "reserved");
+  EXPECT_EQ(flavour_of(kept, q, 2), "reserved");
+  EXPECT_EQ(flavour_of(kept, q, 3), "spot");
+}
+
+TEST(QuotaFlavours, BorrowingOrTheNextFlavour) {
+  // Cohort "shared": team-a reserved 1, spot 2; team-b reserved 2, spot 0. The cohort sums per
+  // flavour: reserved Q = 1 + 2 = 3, spot Q = 2. Job 0 (team-a, 1 GPU): reserved, u 0 -> 1 <= N
+  // 1, no borrowing. Job 1: reserved available = Q - U = 3 - 1 = 2 >= 1, but u + 1 = 2 > N = 1:
+  // it fits by borrowing. whenCanBorrow Borrow (the default) takes it: reserved.
+  QuotaConfig q = flavoured({{1, 2}, {2, 0}}, true);
+  const std::vector<QuotaJob> jobs = {job(0, 1, 0), job(1, 1, 0)};
+  QuotaDecision d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1}));
+  EXPECT_EQ(flavour_of(d, q, 1), "reserved");
+  // TryNextFlavor: spot is tried, 1 <= 2 - 0 within team-a's nominal 2: spot.
+  q.cluster_queues[0].when_can_borrow = WhenCanBorrow::kTryNextFlavor;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(flavour_of(d, q, 1), "spot");
+  // With spot's quota 0 nothing fits there: the best seen, reserved by borrowing, is taken.
+  q.cluster_queues[0].quota[1].nominal = 0;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1}));
+  EXPECT_EQ(flavour_of(d, q, 1), "reserved");
+}
+
+TEST(QuotaFlavours, PreemptingOrTheNextFlavour) {
+  // team-a alone: reserved 1, spot 1, withinClusterQueue LowerPriority. Job 0 (priority 0) holds
+  // reserved. Job 1 (priority 10): reserved has 0 left but job 0 could be preempted (Preempt
+  // mode); whenCanPreempt TryNextFlavor (the default) tries spot, which fits: spot, nothing is
+  // suspended.
+  QuotaConfig q = flavoured({{1, 1}}, false);
+  q.cluster_queues[0].within_cluster_queue = WithinClusterQueue::kLowerPriority;
+  std::vector<QuotaJob> jobs = {job(0, 1, 0, true, 0, 0), job(1, 1, 0, false, 0, 10)};
+  jobs[0].flavors = {0};
+  QuotaDecision d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{0, 1}));
+  EXPECT_TRUE(d.reclaimed.empty());
+  EXPECT_EQ(flavour_of(d, q, 1), "spot");
+  // whenCanPreempt Preempt: reserved is taken at once and job 0 is suspended.
+  q.cluster_queues[0].when_can_preempt = WhenCanPreempt::kPreempt;
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{1}));
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+  EXPECT_EQ(flavour_of(d, q, 1), "reserved");
+  // Both full (job 2, priority 0, on spot, admitted after job 0), the default again: both
+  // flavours need preemption; the first of equals, reserved, is taken, so job 0 is suspended
+  // though job 2 is newer (candidates use the flavour the preemptor was given).
+  q.cluster_queues[0].when_can_preempt = WhenCanPreempt::kTryNextFlavor;
+  jobs.push_back(job(2, 1, 0, true, 1, 0));
+  jobs.back().flavors = {1};
+  std::swap(jobs[1], jobs[2]);  // kept ones first, as the admission layer orders them
+  d = select_with_quotas(jobs, q, 8);
+  EXPECT_EQ(d.chosen, (std::vector<int>{1, 2}));
+  EXPECT_EQ(d.reclaimed, (std::vector<int>{0}));
+  EXPECT_EQ(flavour_of(d, q, 1), "reserved");
+}
+
+TEST(QuotaFlavours, AFlavourContradictingTheNodeSelectorIsSkipped) {
+  // A job whose pods select pool: spot skips reserved (pool: reserved) though it has room.
+  const QuotaConfig q = flavoured({{2, 2}}, false);
+  QuotaJob j = job(0, 1, 0);
+  j.node_selector = {{"pool", "spot"}};
+  QuotaDecision d = select_with_quotas({j}, q, 8);
+  EXPECT_EQ(flavour_of(d, q, 0), "spot");
+  // A selector on another key does not contradict: reserved.
+  j.node_selector = {{"zone", "b"}};
+  d = select_with_quotas({j}, q, 8);
+  EXPECT_EQ(flavour_of(d, q, 0), "reserved");
+}
+
 struct Outcome {
   RunSummary summary;
   std::map<std::string, double> done_s;
@@ -413,9 +541,98 @@ TEST(QuotaRun, AHigherPriorityJobPreemptsWithinItsQueue) {
   EXPECT_NEAR(o.lost_gpu_s.at("A3"), 10, kTol);
 }
 
+struct Placement {
+  std::map<std::string, double> done_s;
+  std::map<std::string, double> bound_s;
+  std::map<std::string, std::string> node;
+};
+
+// tests/sim/data/quota-flavours.yaml: J1..J4 (1 GPU; 100, 200, 300, 400 s of work) at 0 s and
+// J5 (100 s) at 10 s, all in team-a.
+Placement run_flavours(const std::string& policy) {
+  const Scenario s = load_scenario("tests/sim/data/quota-flavours.yaml");
+  Workload w = make_jobs(s, 1);
+  const std::int64_t per_100s = w.jobs[0].steps;
+  const int work[] = {1, 2, 3, 4, 1};
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = "J" + std::to_string(i + 1);
+    w.jobs[i].name = name;
+    w.jobs[i].pod_template.name = name;
+    w.jobs[i].submit_time = TimePoint(std::chrono::seconds(i == 4 ? 10 : 0));
+    w.jobs[i].steps = per_100s * work[i];
+  }
+  const auto it = std::find_if(s.policies.begin(), s.policies.end(),
+                               [&](const PolicyConfig& p) { return p.name == policy; });
+  RunSignals signals;
+  Placement o;
+  signals.job.connect([&o](const JobEvent& e) {
+    if (e.kind == JobEventKind::kSucceeded) {
+      o.done_s[e.job] = to_seconds(e.at);
+    }
+    if (e.kind == JobEventKind::kBound) {
+      o.bound_s[e.job] = to_seconds(e.at);
+      o.node[e.job] = e.node;
+    }
+  });
+  const RunSummary summary = run_policy(s, w, *it, 1, signals);
+  EXPECT_EQ(summary.succeeded, 5);
+  return o;
+}
+
+bool on(const Placement& o, const std::string& job, const std::string& pool) {
+  return o.node.at(job).rfind(pool + "-", 0) == 0;
+}
+
+TEST(QuotaFlavoursRun, TheFirstJobsGoToTheFirstFlavoursNodes) {
+  // reserved 2, spot 2. 0 s: J1, J2 take reserved, J3, J4 spot (the walk in
+  // TheFirstFlavourFullTheSecondIsTaken); their pods get nodeSelector pool: reserved or spot and
+  // bind there. 10 s: J5 finds both flavours full (and 4 of 4 GPUs used): it waits. 100 s: J1
+  // ends, reserved has 1 left: J5 takes it, binds on J1's node, done at 200 s. J2, J3, J4 end
+  // at 200, 300, 400 s.
+  const Placement o = run_flavours("two-and-two");
+  EXPECT_TRUE(on(o, "J1", "reserved")) << o.node.at("J1");
+  EXPECT_TRUE(on(o, "J2", "reserved")) << o.node.at("J2");
+  EXPECT_TRUE(on(o, "J3", "spot")) << o.node.at("J3");
+  EXPECT_TRUE(on(o, "J4", "spot")) << o.node.at("J4");
+  EXPECT_TRUE(on(o, "J5", "reserved")) << o.node.at("J5");
+  EXPECT_EQ(o.node.at("J5"), o.node.at("J1"));
+  EXPECT_NEAR(o.bound_s.at("J5"), 100, kTol);
+  EXPECT_NEAR(o.done_s.at("J1"), 100, kTol);
+  EXPECT_NEAR(o.done_s.at("J5"), 200, kTol);
+  EXPECT_NEAR(o.done_s.at("J2"), 200, kTol);
+  EXPECT_NEAR(o.done_s.at("J3"), 300, kTol);
+  EXPECT_NEAR(o.done_s.at("J4"), 400, kTol);
+}
+
+TEST(QuotaFlavoursRun, TheNodeSelectorHoldsAPodOffAnotherFlavoursFreeNode) {
+  // reserved 1, spot 3. 0 s: J1 takes reserved; J2, J3, J4 spot (1, 2, 3 <= 3); the cluster has
+  // 4 GPUs, so all four are admitted. J2 and J3 bind on the two spot nodes; J4's pod selects
+  // pool: spot and waits although reserved-02 is free. 10 s: J5: reserved full (1 of 1), spot
+  // full (3 of 3), no free GPU: it waits. 100 s: J1 ends: J5 takes reserved (done at 200 s).
+  // 200 s: J2 ends, its spot node frees: J4 binds there and runs 400 s: done at 600 s. J3 ends
+  // at 300 s.
+  const Placement o = run_flavours("one-and-three");
+  EXPECT_TRUE(on(o, "J1", "reserved")) << o.node.at("J1");
+  EXPECT_TRUE(on(o, "J2", "spot")) << o.node.at("J2");
+  EXPECT_TRUE(on(o, "J3", "spot")) << o.node.at("J3");
+  EXPECT_TRUE(on(o, "J4", "spot")) << o.node.at("J4");
+  EXPECT_EQ(o.node.at("J4"), o.node.at("J2"));
+  EXPECT_TRUE(on(o, "J5", "reserved")) << o.node.at("J5");
+  EXPECT_NEAR(o.bound_s.at("J4"), 200, kTol);
+  EXPECT_NEAR(o.done_s.at("J4"), 600, kTol);
+  EXPECT_NEAR(o.bound_s.at("J5"), 100, kTol);
+  EXPECT_NEAR(o.done_s.at("J5"), 200, kTol);
+  EXPECT_NEAR(o.done_s.at("J3"), 300, kTol);
+}
+
 // Bad queue input is refused with its file, line and field.
 std::string error_of(const std::string& queues, const std::string& label = "team-a") {
-  const auto path = std::filesystem::temp_directory_path() / "tidesim-quota-bad.yaml";
+  // One folder per test: ctest runs the tests of this file in parallel.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   (std::string("tidesim-quota-") +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "tidesim-quota-bad.yaml";
   std::ofstream(path) << "name: bad\n"
                          "cluster:\n"
                          "  node_groups:\n"
@@ -510,9 +727,13 @@ TEST(QuotaInput, ResourceGroupsAndLimitsAreChecked) {
   const std::string missing =
       error_of(groups("                      - {name: nvidia.com/gpu, nominal_quota: 2}\n"));
   EXPECT_NE(missing.find("no quota for covered resource 'cpu'"), std::string::npos) << missing;
+  // Several flavours need declarations under resource_flavors: without any, the group's first
+  // flavour (line 25) is reported.
   const std::string two = error_of(groups(ok, "", "                  - name: other\n"));
-  EXPECT_NE(two.find("flavors"), std::string::npos) << two;
-  EXPECT_NE(two.find("one flavour"), std::string::npos) << two;
+  EXPECT_NE(two.find(":25:"), std::string::npos) << two;
+  EXPECT_NE(two.find("resource_groups[0].flavors[0].name"), std::string::npos) << two;
+  EXPECT_NE(two.find("unknown flavour 'default-flavor' (declare it under"), std::string::npos)
+      << two;
   const std::string lend_no_cohort = error_of(
       groups("                      - {name: nvidia.com/gpu, nominal_quota: 2, lending_limit: 1}\n"
              "                      - {name: cpu, nominal_quota: 1}\n"));
@@ -535,6 +756,63 @@ TEST(QuotaInput, ResourceGroupsAndLimitsAreChecked) {
       "        cluster_queues: [{name: team-a, nominal_gpus: 2, lending_limit_gpus: 1}]\n");
   EXPECT_NE(shorthand.find(":19:"), std::string::npos) << shorthand;
   EXPECT_NE(shorthand.find("lending_limit_gpus"), std::string::npos) << shorthand;
+}
+
+TEST(QuotaInput, FlavoursAreChecked) {
+  // Line 19 is `resource_flavors`, 20 its first entry; the queue follows.
+  const auto with = [](const std::string& flavours, const std::string& names,
+                       const std::string& fungibility = "") {
+    std::string queue = "        resource_flavors:\n" + flavours +
+                        "        cluster_queues:\n"
+                        "          - name: team-a\n" +
+                        fungibility +
+                        "            resource_groups:\n"
+                        "              - covered_resources: [nvidia.com/gpu]\n"
+                        "                flavors:\n";
+    for (const char c : names) {
+      queue += std::string("                  - name: ") + c +
+               "\n"
+               "                    resources: [{name: nvidia.com/gpu, nominal_quota: 1}]\n";
+    }
+    return queue;
+  };
+  // The test cluster's one node is gpu-01 (label kubernetes.io/hostname).
+  const std::string a_b =
+      "          - {name: a, node_labels: {kubernetes.io/hostname: gpu-01}}\n"
+      "          - {name: b}\n";
+  EXPECT_EQ(error_of(with(a_b, "ab")), "");
+  // Unknown flavour (line 23 is the queue's name, 27 the first flavour's, 29 the second's).
+  const std::string unknown = error_of(with(a_b, "ac"));
+  EXPECT_NE(unknown.find(":29:"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("cluster_queues[0].resource_groups[0].flavors[1].name"), std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("unknown flavour 'c'"), std::string::npos) << unknown;
+  const std::string twice = error_of(with(a_b, "aa"));
+  EXPECT_NE(twice.find(":29:"), std::string::npos) << twice;
+  EXPECT_NE(twice.find("flavour 'a' is listed twice"), std::string::npos) << twice;
+  const std::string declared_twice = error_of(with(a_b + "          - {name: a}\n", "ab"));
+  EXPECT_NE(declared_twice.find(":22:"), std::string::npos) << declared_twice;
+  EXPECT_NE(declared_twice.find("resource_flavors[2].name"), std::string::npos) << declared_twice;
+  EXPECT_NE(declared_twice.find("declared twice"), std::string::npos) << declared_twice;
+  // A flavour whose labels select no node: refused when the run starts, at the flavour.
+  const std::string nowhere =
+      error_of(with("          - {name: a, node_labels: {gpu-type: h100}}\n", "a"));
+  EXPECT_NE(nowhere.find(":20:"), std::string::npos) << nowhere;
+  EXPECT_NE(nowhere.find("resource_flavors[0].node_labels"), std::string::npos) << nowhere;
+  EXPECT_NE(nowhere.find("selects no node"), std::string::npos) << nowhere;
+  const std::string taints =
+      error_of(with("          - {name: a, node_taints: [{key: k, effect: NoSchedule}]}\n", "a"));
+  EXPECT_NE(taints.find(":20:"), std::string::npos) << taints;
+  EXPECT_NE(taints.find("node_taints"), std::string::npos) << taints;
+  EXPECT_NE(taints.find("not modelled"), std::string::npos) << taints;
+  EXPECT_EQ(error_of(with(a_b, "ab",
+                          "            flavor_fungibility: {when_can_borrow: TryNextFlavor, "
+                          "when_can_preempt: Preempt}\n")),
+            "");
+  const std::string fungible =
+      error_of(with(a_b, "ab", "            flavor_fungibility: {when_can_borrow: Sometimes}\n"));
+  EXPECT_NE(fungible.find(":24:"), std::string::npos) << fungible;
+  EXPECT_NE(fungible.find("flavor_fungibility.when_can_borrow"), std::string::npos) << fungible;
 }
 
 TEST(QuotaInput, PreemptionPoliciesAreChecked) {
