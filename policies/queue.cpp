@@ -8,6 +8,10 @@ std::string SchedulingQueue::key_of(const PodSpec& pod) {
   return pod.namespace_name + "/" + pod.name;
 }
 
+SchedulingQueue::InFlight& SchedulingQueue::in_flight(const PodSpec& pod) {
+  return in_flight_[key_of(pod)];
+}
+
 Duration SchedulingQueue::backoff_duration(int attempts) const {
   Duration d = options_.initial_backoff;
   for (int i = 1; i < attempts; ++i) {
@@ -32,17 +36,20 @@ TimePoint SchedulingQueue::backoff_end(const Entry& e) const {
 
 void SchedulingQueue::push_active(Entry e) {
   const ActiveKey k = active_key(e);
+  where_[e.pod.get()] = Location{Where::kActive, k, {}};
   active_.emplace(k, std::move(e));
 }
 
 void SchedulingQueue::push_backoff(Entry e) {
   const TimeKey k{backoff_end(e), e.seq};
+  where_[e.pod.get()] = Location{Where::kBackoff, {}, k};
   backoff_.emplace(k, std::move(e));
 }
 
 SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
   Entry e;
-  e.attempts = attempts_[key_of(*pod)];
+  const auto it = in_flight_.find(key_of(*pod));
+  e.attempts = it == in_flight_.end() ? 0 : it->second.attempts;
   e.pod = std::move(pod);
   e.timestamp = now;
   e.seq = next_seq_++;
@@ -76,22 +83,25 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   }
   Entry e = std::move(active_.begin()->second);
   active_.erase(active_.begin());
+  forget_location(e);
   ++cycle_;
-  const std::string key = key_of(*e.pod);
-  attempts_[key] = e.attempts + 1;
-  popped_cycle_[key] = cycle_;
+  InFlight& f = in_flight(*e.pod);
+  f.attempts = e.attempts + 1;
+  f.popped_cycle = cycle_;
   return e.pod;
 }
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now) {
-  const std::string key = key_of(*pod);
+  const auto it = in_flight_.find(key_of(*pod));
+  const std::int64_t popped =
+      it == in_flight_.end() || it->second.popped_cycle < 0 ? cycle_ : it->second.popped_cycle;
   Entry e = make_entry(std::move(pod), now);
-  const auto pc = popped_cycle_.find(key);
-  const std::int64_t popped = pc == popped_cycle_.end() ? cycle_ : pc->second;
   if (move_request_cycle_ >= popped) {
     push_backoff(std::move(e));
   } else {
-    unschedulable_.emplace(TimeKey{now, e.seq}, std::move(e));
+    const TimeKey k{now, e.seq};
+    where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
+    unschedulable_.emplace(k, std::move(e));
   }
 }
 
@@ -117,25 +127,33 @@ void SchedulingQueue::on_cluster_event(TimePoint now) {
 }
 
 void SchedulingQueue::done(const PodSpec& pod) {
-  const std::string key = key_of(pod);
-  attempts_.erase(key);
-  popped_cycle_.erase(key);
+  in_flight_.erase(key_of(pod));
 }
 
 bool SchedulingQueue::take(const PodSpec& pod) {
-  const auto take_from = [&](auto& queue) {
-    for (auto it = queue.begin(); it != queue.end(); ++it) {
-      if (it->second.pod.get() == &pod) {
-        const std::string key = key_of(pod);
-        attempts_[key] = it->second.attempts + 1;
-        popped_cycle_[key] = cycle_;
-        queue.erase(it);
-        return true;
-      }
-    }
+  const auto loc = where_.find(&pod);
+  if (loc == where_.end()) {
     return false;
+  }
+  const Location l = loc->second;
+  where_.erase(loc);
+  const auto take_from = [&](auto& queue, const auto& key) {
+    const auto it = queue.find(key);
+    InFlight& f = in_flight(pod);
+    f.attempts = it->second.attempts + 1;
+    f.popped_cycle = cycle_;
+    queue.erase(it);
+    return true;
   };
-  return take_from(active_) || take_from(backoff_) || take_from(unschedulable_);
+  switch (l.where) {
+    case Where::kActive:
+      return take_from(active_, l.active);
+    case Where::kBackoff:
+      return take_from(backoff_, l.time);
+    case Where::kUnschedulable:
+      return take_from(unschedulable_, l.time);
+  }
+  return false;
 }
 
 std::optional<TimePoint> SchedulingQueue::next_ready_time(TimePoint now) const {

@@ -92,7 +92,24 @@ class SchedulingQueue {
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
   void requeue(Entry e, TimePoint now);
   void flush(TimePoint now);
+  // Where a queued pod's entry is, so take() finds it without a scan.
+  enum class Where : std::uint8_t { kActive, kBackoff, kUnschedulable };
+  struct Location {
+    Where where = Where::kActive;
+    ActiveKey active{};
+    TimeKey time{};
+  };
+  void forget_location(const Entry& e) { where_.erase(e.pod.get()); }
+
+  // A pod in flight (popped and not done): its attempts and the cycle it was last popped in.
+  struct InFlight {
+    int attempts = 0;
+    std::int64_t popped_cycle = -1;  // -1: not popped since added
+  };
+  // Pods are identified by namespace/name.
   static std::string key_of(const PodSpec& pod);
+  // The pod's in-flight record, created if absent.
+  InFlight& in_flight(const PodSpec& pod);
 
   QueueOptions options_;
   std::uint64_t next_seq_ = 0;
@@ -100,9 +117,9 @@ class SchedulingQueue {
   std::int64_t move_request_cycle_ = -1;
   std::map<ActiveKey, Entry> active_;
   std::map<TimeKey, Entry> backoff_;
-  std::map<TimeKey, Entry> unschedulable_;         // keyed by (entered, seq)
-  std::unordered_map<std::string, int> attempts_;  // by namespace/name, while in flight
-  std::unordered_map<std::string, std::int64_t> popped_cycle_;
+  std::map<TimeKey, Entry> unschedulable_;               // keyed by (entered, seq)
+  std::unordered_map<std::string, InFlight> in_flight_;  // by namespace/name
+  std::unordered_map<const PodSpec*, Location> where_;
 };
 
 }  // namespace tidesim::policies

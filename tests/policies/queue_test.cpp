@@ -90,5 +90,52 @@ TEST(SchedulingQueue, TimeoutAndDone) {
   EXPECT_FALSE(q.next_ready_time(at(300s)));
 }
 
+// take() (an all-or-nothing gang's siblings): finds this very object in whichever queue holds
+// it and counts an attempt for it, as pop() would. a waits unschedulable, b in back-off, c is
+// active; each is taken; an equal copy of a is not a (identity is the object), d was never added.
+// b, taken with 1 attempt behind it, fails again at 10 s: its back-off is now 2 s (attempt 2), so
+// an event at 11 s leaves it in back-off until 12 s (with 1 s it would be active at 11 s).
+TEST(SchedulingQueue, TakeFindsThePodInAnyQueueAndCountsItsAttempt) {
+  SchedulingQueue q;
+  const PodPtr a = pod("a");
+  const PodPtr b = pod("b");
+  const PodPtr c = pod("c");
+  q.add(a, at(0s));
+  q.add(b, at(0s));
+  q.add(c, at(0s));
+  q.add_unschedulable(*q.pop(at(0s)), at(0s));  // a
+  q.add_backoff(*q.pop(at(0s)), at(0s));        // b
+  ASSERT_EQ(q.unschedulable_size(), 1u);
+  ASSERT_EQ(q.backoff_size(), 1u);
+  ASSERT_EQ(q.active_size(), 1u);
+  EXPECT_FALSE(q.take(*pod("a")));
+  EXPECT_FALSE(q.take(*pod("d")));
+  EXPECT_TRUE(q.take(*c));
+  EXPECT_TRUE(q.take(*b));
+  EXPECT_TRUE(q.take(*a));
+  EXPECT_FALSE(q.take(*a));
+  EXPECT_EQ(q.size(), 0u);
+  q.add_unschedulable(b, at(10s));
+  q.on_cluster_event(at(11s));
+  EXPECT_EQ(q.backoff_size(), 1u);
+  EXPECT_EQ(q.next_ready_time(at(11s)), at(12s));
+}
+
+// Attempts belong to the pod's namespace/name: done() with another object of the same name
+// forgets them, so x starts again at 1 attempt (back-off 1 s: active after an event at 21 s).
+TEST(SchedulingQueue, AttemptsAreKeptByNamespaceAndName) {
+  SchedulingQueue q;
+  const PodPtr x = pod("x");
+  q.add(x, at(0s));
+  q.add_unschedulable(*q.pop(at(0s)), at(0s));
+  q.on_cluster_event(at(5s));
+  EXPECT_EQ(*q.pop(at(5s)), x);  // attempt 2
+  q.done(*pod("x"));
+  q.add(x, at(20s));
+  q.add_unschedulable(*q.pop(at(20s)), at(20s));  // attempt 1 again: back-off 1 s
+  q.on_cluster_event(at(21s));
+  EXPECT_EQ(q.active_size(), 1u);
+}
+
 }  // namespace
 }  // namespace tidesim::policies
