@@ -8,41 +8,16 @@
 
 #include "sim/metrics/job_scheduling.hpp"
 #include "sim/run.hpp"
+#include "tests/sim/observed_run.hpp"
 
 namespace tidesim {
 namespace {
 
 using namespace std::chrono_literals;
 
-struct Observed {
-  RunSummary summary;
-  std::vector<JobEvent> events;
-  std::vector<ClusterSample> samples;
-  metrics::MetricValues metrics;
-
-  std::vector<JobEvent> of(JobEventKind kind, const std::string& job) const {
-    std::vector<JobEvent> out;
-    std::copy_if(events.begin(), events.end(), std::back_inserter(out),
-                 [&](const JobEvent& e) { return e.kind == kind && e.job == job; });
-    return out;
-  }
-};
-
-Observed run(const Scenario& s, const Workload& w) {
-  RunSignals signals;
-  Observed o;
-  metrics::JobSchedulingCollector collector;
-  collector.attach(signals);
-  signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
-  signals.sample.connect([&](const ClusterSample& c) { o.samples.push_back(c); });
-  o.summary = run_policy(s, w, PolicyConfig{"default-k8s", "default-k8s"}, 1, signals);
-  collector.finish(o.summary.end, o.metrics);
-  return o;
-}
-
-double seconds(TimePoint t) {
-  return to_seconds(t);
-}
+using test::Observed;
+using test::run;
+using test::seconds;
 
 // One node with one A10. "low" (priority 0, 1000 s of work alone, checkpoints every 60 s of
 // running, and backoffLimit 0 so that a preemption counted as a failure would fail it) binds and

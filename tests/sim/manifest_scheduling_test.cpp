@@ -8,6 +8,7 @@
 
 #include "sim/metrics/job_scheduling.hpp"
 #include "sim/run.hpp"
+#include "tests/sim/observed_run.hpp"
 #include "workloads/workload_spec.hpp"
 
 namespace tidesim {
@@ -15,35 +16,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-struct Observed {
-  RunSummary summary;
-  std::vector<JobEvent> events;
-  std::vector<ClusterSample> samples;
-  metrics::MetricValues metrics;
-
-  std::vector<JobEvent> of(JobEventKind kind, const std::string& job) const {
-    std::vector<JobEvent> out;
-    std::copy_if(events.begin(), events.end(), std::back_inserter(out),
-                 [&](const JobEvent& e) { return e.kind == kind && e.job == job; });
-    return out;
-  }
-};
-
-Observed run(const Scenario& s, const Workload& w) {
-  RunSignals signals;
-  Observed o;
-  metrics::JobSchedulingCollector collector;
-  collector.attach(signals);
-  signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
-  signals.sample.connect([&](const ClusterSample& c) { o.samples.push_back(c); });
-  o.summary = run_policy(s, w, PolicyConfig{"default-k8s", "default-k8s"}, 1, signals);
-  collector.finish(o.summary.end, o.metrics);
-  return o;
-}
-
-double seconds(TimePoint t) {
-  return to_seconds(t);
-}
+using test::Observed;
+using test::run;
+using test::seconds;
 
 // The job that mix entry `entry` makes, as make_jobs builds it (its manifest's pod template,
 // priority and gang; its 100 s converted to steps on the cluster's A10), named `name` and
