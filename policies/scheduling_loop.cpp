@@ -40,8 +40,7 @@ bool has_inter_pod_terms(const PodSpec& pod) {
 }  // namespace
 
 bool SchedulingLoop::no_required_anti_affinity() const {
-  return std::all_of(cluster_.nodes.begin(), cluster_.nodes.end(),
-                     [](const NodeInfo& n) { return n.pods_with_required_anti_affinity.empty(); });
+  return cluster_.nodes_with_required_anti_affinity().empty();
 }
 
 int SchedulingLoop::equivalence_class(const PodSpec& pod) {
