@@ -9,6 +9,7 @@ TIDESIM_PACKAGES=(
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libssl-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libxml2-utils
+  libtcmalloc-minimal4
 )
 # Optional: Open MPI, for `mpirun -n N tidesim sweep` and its ctest (docs/sweeps.md).
 if [[ "${TIDESIM_WITH_MPI:-0}" == 1 ]]; then
