@@ -1,7 +1,8 @@
 #include "sim/engine/event_queue.hpp"
 
-#include <algorithm>
+#include <bit>
 #include <cassert>
+#include <stdexcept>
 
 namespace tidesim {
 
@@ -11,23 +12,65 @@ std::uint32_t EventQueue::take_slot() {
     free_slots_.pop_back();
     return s;
   }
+  if (slots_.size() >= kMaxSlots) {
+    throw std::length_error("event queue: more than 16,777,216 events pending at once");
+  }
   slots_.emplace_back();
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
-EventId EventQueue::schedule(TimePoint at, Callback fn) {
+int EventQueue::bucket_of(std::uint64_t time) const {
+  return time == last_ ? 0 : 64 - std::countl_zero(time ^ last_);
+}
+
+void EventQueue::insert(const Entry& e) {
+  const int b = bucket_of(e.time);
+  std::vector<Entry>& bucket = buckets_[b];
+  if (b > 0) {
+    if (bucket.empty() || e.time < bucket_min_[b]) {
+      bucket_min_[b] = e.time;
+    }
+    non_empty_ |= std::uint64_t{1} << (b - 1);
+  }
+  bucket.push_back(e);
+}
+
+void EventQueue::rebase(std::uint64_t time) {
+  std::vector<Entry> all(buckets_[0].begin() + static_cast<std::ptrdiff_t>(front_),
+                         buckets_[0].end());
+  buckets_[0].clear();
+  front_ = 0;
+  for (int b = 1; b < kBuckets; ++b) {
+    all.insert(all.end(), buckets_[b].begin(), buckets_[b].end());
+    buckets_[b].clear();
+  }
+  non_empty_ = 0;
+  last_ = time;
+  // Entries of equal time come from one bucket, in sequence order, and stay in that order.
+  for (const Entry& e : all) {
+    insert(e);
+  }
+}
+
+EventId EventQueue::schedule(TimePoint at_time, Callback fn) {
+  if (next_sequence_ >= kMaxSequence) {
+    throw std::length_error("event queue: more than 2^40 events scheduled in one run");
+  }
   const std::uint32_t s = take_slot();
   Slot& slot = slots_[s];
   slot.fn = std::move(fn);
-  slot.live = true;
-  heap_.push_back(Entry{at.time_since_epoch().count(), next_sequence_++, s, slot.generation});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  slot.key = next_sequence_++ << kSlotBits | s;
+  const std::uint64_t time = encode(at_time);
+  if (time < last_) {
+    rebase(time);
+  }
+  insert(Entry{time, slot.key});
   ++live_;
   return EventId{s, slot.generation};
 }
 
 bool EventQueue::pending(EventId id) const {
-  return id.valid() && id.slot < slots_.size() && slots_[id.slot].live &&
+  return id.valid() && id.slot < slots_.size() && slots_[id.slot].key != kNoKey &&
          slots_[id.slot].generation == id.generation;
 }
 
@@ -36,69 +79,98 @@ bool EventQueue::cancel(EventId id) {
     return false;
   }
   Slot& slot = slots_[id.slot];
-  slot.live = false;
+  slot.key = kNoKey;
   slot.fn = nullptr;
-  // The heap entry still holds this generation; bumping it makes the entry dead. The slot is
-  // recycled only when its dead entry leaves the heap, so a stale entry never matches a new event.
+  // The entry stays in its bucket until it comes out; the slot is recycled only then, so a slot
+  // has at most one entry in the queue. Bumping the generation makes `id` stale.
   ++slot.generation;
   --live_;
   return true;
 }
 
-EventId EventQueue::reschedule(EventId id, TimePoint at) {
+EventId EventQueue::reschedule(EventId id, TimePoint at_time) {
   if (!pending(id)) {
     return {};
   }
   Callback fn = std::move(slots_[id.slot].fn);
   cancel(id);
-  return schedule(at, std::move(fn));
+  return schedule(at_time, std::move(fn));
 }
 
-void EventQueue::drop_dead_top() {
-  while (!heap_.empty()) {
-    const Entry& top = heap_.front();
-    const Slot& slot = slots_[top.slot];
-    if (slot.live && slot.generation == top.generation) {
-      return;
-    }
-    const std::uint32_t s = top.slot;
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    heap_.pop_back();
-    free_slots_.push_back(s);
+bool EventQueue::fill_front(std::uint64_t until) {
+  std::vector<Entry>& front = buckets_[0];
+  if (front_ < front.size()) {
+    return last_ <= until;
   }
+  front.clear();
+  front_ = 0;
+  if (non_empty_ == 0) {
+    return false;
+  }
+  const int b = std::countr_zero(non_empty_) + 1;
+  if (bucket_min_[b] > until) {
+    return false;
+  }
+  // Every entry of bucket b differs from the new last_ below bit b-1, so each moves to a lower
+  // bucket, those at last_ itself to bucket 0. The entries of other buckets stay where they are:
+  // the new last_ agrees with the old one from bit b-1 up. So an entry is always in the bucket
+  // its time gives, entries of equal time share a bucket, and as every move and every schedule
+  // appends, they stay in sequence order: bucket 0 needs no sorting.
+  last_ = bucket_min_[b];
+  std::vector<Entry>& from = buckets_[b];
+  non_empty_ &= ~(std::uint64_t{1} << (b - 1));
+  for (const Entry& e : from) {
+    insert(e);
+  }
+  from.clear();
+  return true;
+}
+
+bool EventQueue::live_front(std::uint64_t until) {
+  while (fill_front(until)) {
+    const Entry& e = buckets_[0][front_];
+    if (slots_[e.slot()].key == e.key) {
+      return true;
+    }
+    free_slots_.push_back(e.slot());
+    ++front_;
+  }
+  return false;
 }
 
 std::optional<TimePoint> EventQueue::next_time() {
-  drop_dead_top();
-  if (heap_.empty()) {
+  if (!live_front(~std::uint64_t{0})) {
     return std::nullopt;
   }
-  return TimePoint(Duration(heap_.front().time));
+  return decode(last_);
 }
 
 std::pair<TimePoint, EventQueue::Callback> EventQueue::pop() {
-  TimePoint at{};
+  TimePoint when{};
   Callback fn;
-  [[maybe_unused]] const bool popped = pop_until(TimePoint::max(), at, fn);
+  [[maybe_unused]] const bool popped = pop_until(TimePoint::max(), when, fn);
   assert(popped);
-  return {at, std::move(fn)};
+  return {when, std::move(fn)};
 }
 
-bool EventQueue::pop_until(TimePoint until, TimePoint& at, Callback& fn) {
-  drop_dead_top();
-  if (heap_.empty() || heap_.front().time > until.time_since_epoch().count()) {
+bool EventQueue::pop_until(TimePoint until, TimePoint& when, Callback& fn) {
+  if (!live_front(encode(until))) {
     return false;
   }
-  const Entry top = heap_.front();
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  heap_.pop_back();
-  Slot& slot = slots_[top.slot];
+  const std::vector<Entry>& front = buckets_[0];
+  const std::uint32_t s = front[front_].slot();
+  ++front_;
+  // The next event's slot is read when it comes out; fetch it while this one runs.
+  if (front_ < front.size()) {
+    __builtin_prefetch(&slots_[front[front_].slot()]);
+  }
+  Slot& slot = slots_[s];
   fn = std::move(slot.fn);  // leaves slot.fn empty
-  slot.live = false;
+  slot.key = kNoKey;
   ++slot.generation;
-  free_slots_.push_back(top.slot);
+  free_slots_.push_back(s);
   --live_;
-  at = TimePoint(Duration(top.time));
+  when = decode(last_);
   return true;
 }
 
