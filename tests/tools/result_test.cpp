@@ -82,6 +82,37 @@ TEST(ResultJson, RoundTripIsExact) {
   EXPECT_EQ(load_result(path), original);
 }
 
+// write_result streams the document member by member; its text must be dump(2)'s, byte for byte,
+// whatever is empty or absent: runs with and without series, no records, no runs at all.
+TEST(ResultJson, StreamedTextIsTheDocumentsDump) {
+  const auto streamed = [](const RunResult& r) {
+    std::ostringstream out;
+    write_result(out, r);
+    return out.str();
+  };
+  RunResult full = test::sample_result();
+  ASSERT_GE(full.runs.size(), 2u);
+  ASSERT_TRUE(full.runs[0].series.has_value());
+  ASSERT_FALSE(full.runs[0].jobs.empty());
+  ASSERT_FALSE(full.runs[0].events.empty());
+  ASSERT_FALSE(full.runs[0].attempts.empty());
+  full.runs[1].series.reset();
+  EXPECT_EQ(streamed(full), to_json(full).dump(2));
+
+  RunResult empty_records = test::sample_result();
+  empty_records.runs[0].jobs.clear();
+  empty_records.runs[0].events.clear();
+  empty_records.runs[0].attempts.clear();
+  empty_records.runs[0].metrics.clear();
+  empty_records.runs[0].series->nodes.clear();
+  empty_records.reference.reset();
+  EXPECT_EQ(streamed(empty_records), to_json(empty_records).dump(2));
+
+  RunResult no_runs = test::sample_result();
+  no_runs.runs.clear();
+  EXPECT_EQ(streamed(no_runs), to_json(no_runs).dump(2));
+}
+
 TEST(ResultJson, MetadataAndSummary) {
   const auto doc = to_json(test::sample_result());
   EXPECT_EQ(doc["schema"], "tidesim-result");

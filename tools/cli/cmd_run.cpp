@@ -319,7 +319,8 @@ int run(const RunOptions& o) {
   table.no_reference = o.no_reference || !result.reference;
   table.headline = format == app::OutputFormat::kTable && !o.all_metrics;
   if (format == app::OutputFormat::kJson) {
-    std::cout << app::to_json(result).dump(2) << "\n";
+    app::write_result(std::cout, result);
+    std::cout << "\n";
   } else {
     if (format == app::OutputFormat::kTable) {
       std::cout << fmt::format("scenario {} ({}), {} seed{}, {} polic{}; simulated in {:.2f} s\n\n",

@@ -144,7 +144,8 @@ int run_sweep(const SweepArgs& args) {
     std::cerr << "tidesim: wrote " << path << "\n";
   }
   if (format == app::OutputFormat::kJson) {
-    std::cout << app::to_json(merged).dump(2) << "\n";
+    app::write_result(std::cout, merged);
+    std::cout << "\n";
   } else {
     app::TableOptions table;
     table.no_reference = true;

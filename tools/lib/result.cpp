@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -245,26 +246,17 @@ json optional_vector(const std::vector<std::optional<double>>& v) {
   return out;
 }
 
+json node_series_json(const NodeSeries& n);
+json series_head_json(const ClusterSeries& s);
+
 json series_json(const ClusterSeries& s) {
+  json doc = series_head_json(s);
   json nodes = json::array();
   for (const auto& n : s.nodes) {
-    nodes.push_back({{"node", n.node},
-                     {"gpu_memory_capacity_bytes", n.gpu_memory_capacity_bytes},
-                     {"t_s", n.t_s},
-                     {"gpu_utilization", n.gpu_utilization},
-                     {"gpu_memory_used_bytes", n.gpu_memory_used_bytes},
-                     {"nvlink_utilization", n.nvlink_utilization},
-                     {"nvlink_competition_index", n.nvlink_competition_index},
-                     {"storage_await_ms", n.storage_await_ms},
-                     {"gpus_allocated", n.gpus_allocated},
-                     {"gpus_allocatable", n.gpus_allocatable}});
+    nodes.push_back(node_series_json(n));
   }
-  return {{"t_s", s.t_s},
-          {"pending_pods", s.pending_pods},
-          {"running_jobs", s.running_jobs},
-          {"gpu_util_stddev", optional_vector(s.gpu_util_stddev)},
-          {"lscs", optional_vector(s.lscs)},
-          {"nodes", nodes}};
+  doc["nodes"] = std::move(nodes);
+  return doc;
 }
 
 // ---- reading ----------------------------------------------------------------------------------
@@ -480,7 +472,10 @@ RunMetadata make_metadata(std::string name, std::string path, std::string_view t
   return m;
 }
 
-nlohmann::json to_json(const RunResult& result) {
+namespace {
+
+// Everything of the document but "runs".
+json head_json(const RunResult& result) {
   json doc;
   doc["schema"] = kSchemaName;
   doc["schema_version"] = kResultSchemaVersion;
@@ -500,13 +495,129 @@ nlohmann::json to_json(const RunResult& result) {
     doc["reference"] = nullptr;
   }
   doc["summary"] = summary_json(result);
+  return doc;
+}
+
+// A run's members but its records and series.
+json run_head_json(const SeedRun& run) {
+  json r = {{"policy", run.policy}, {"seed", run.seed}, {"end_s", run.end_s}};
+  r["metrics"] = json::object();
+  for (const auto& [name, value] : run.metrics) {
+    r["metrics"][name] = value;
+  }
+  return r;
+}
+
+json series_head_json(const ClusterSeries& s) {
+  return {{"t_s", s.t_s},
+          {"pending_pods", s.pending_pods},
+          {"running_jobs", s.running_jobs},
+          {"gpu_util_stddev", optional_vector(s.gpu_util_stddev)},
+          {"lscs", optional_vector(s.lscs)}};
+}
+
+// ---- streaming: the text of json::dump(2), one member at a time ----
+
+void spaces(std::ostream& out, int n) {
+  for (int i = 0; i < n; ++i) {
+    out.put(' ');
+  }
+}
+
+// `v.dump(2)` as if `v` stood `indent` spaces deep (a JSON text has no raw line break inside a
+// string, so every line break is dump's own).
+void put_value(std::ostream& out, const json& v, int indent) {
+  const std::string text = v.dump(2);
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    spaces(out, indent);
+    from = nl + 1;
+  }
+  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+using Writer = std::function<void(std::ostream&, int)>;
+
+// An object whose small members are in `small` and whose large ones are written by `large`, in
+// key order as nlohmann's objects (a std::map) print them.
+void put_object(std::ostream& out, int indent, const json& small,
+                std::vector<std::pair<std::string, Writer>> large) {
+  for (const auto& [key, value] : small.items()) {
+    large.emplace_back(key, [&v = value](std::ostream& o, int in) { put_value(o, v, in); });
+  }
+  std::sort(large.begin(), large.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (large.empty()) {
+    out << "{}";
+    return;
+  }
+  out << "{\n";
+  for (std::size_t i = 0; i < large.size(); ++i) {
+    spaces(out, indent + 2);
+    out << json(large[i].first).dump() << ": ";
+    large[i].second(out, indent + 2);
+    out << (i + 1 < large.size() ? ",\n" : "\n");
+  }
+  spaces(out, indent);
+  out << '}';
+}
+
+// An array of `items`, each written as `to_json(item)`.
+template <class T, class F>
+Writer array_of(const std::vector<T>& items, F to_json) {
+  return [&items, to_json](std::ostream& out, int indent) {
+    if (items.empty()) {
+      out << "[]";
+      return;
+    }
+    out << "[\n";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      spaces(out, indent + 2);
+      put_value(out, to_json(items[i]), indent + 2);
+      out << (i + 1 < items.size() ? ",\n" : "\n");
+    }
+    spaces(out, indent);
+    out << ']';
+  };
+}
+
+json node_series_json(const NodeSeries& n) {
+  return {{"node", n.node},
+          {"gpu_memory_capacity_bytes", n.gpu_memory_capacity_bytes},
+          {"t_s", n.t_s},
+          {"gpu_utilization", n.gpu_utilization},
+          {"gpu_memory_used_bytes", n.gpu_memory_used_bytes},
+          {"nvlink_utilization", n.nvlink_utilization},
+          {"nvlink_competition_index", n.nvlink_competition_index},
+          {"storage_await_ms", n.storage_await_ms},
+          {"gpus_allocated", n.gpus_allocated},
+          {"gpus_allocatable", n.gpus_allocatable}};
+}
+
+void put_run(std::ostream& out, const SeedRun& run, int indent) {
+  std::vector<std::pair<std::string, Writer>> large;
+  large.emplace_back("jobs", array_of(run.jobs, job_json));
+  large.emplace_back("events", array_of(run.events, event_json));
+  large.emplace_back("attempts", array_of(run.attempts, attempt_json));
+  if (run.series) {
+    const ClusterSeries& s = *run.series;
+    large.emplace_back("series", [&s](std::ostream& o, int in) {
+      put_object(o, in, series_head_json(s), {{"nodes", array_of(s.nodes, node_series_json)}});
+    });
+  } else {
+    large.emplace_back("series", [](std::ostream& o, int) { o << "null"; });
+  }
+  put_object(out, indent, run_head_json(run), std::move(large));
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunResult& result) {
+  json doc = head_json(result);
   json runs = json::array();
   for (const auto& run : result.runs) {
-    json r = {{"policy", run.policy}, {"seed", run.seed}, {"end_s", run.end_s}};
-    r["metrics"] = json::object();
-    for (const auto& [name, value] : run.metrics) {
-      r["metrics"][name] = value;
-    }
+    json r = run_head_json(run);
     r["jobs"] = json::array();
     for (const auto& j : run.jobs) {
       r["jobs"].push_back(job_json(j));
@@ -524,6 +635,24 @@ nlohmann::json to_json(const RunResult& result) {
   }
   doc["runs"] = std::move(runs);
   return doc;
+}
+
+void write_result(std::ostream& out, const RunResult& result) {
+  const Writer runs = [&result](std::ostream& o, int indent) {
+    if (result.runs.empty()) {
+      o << "[]";
+      return;
+    }
+    o << "[\n";
+    for (std::size_t i = 0; i < result.runs.size(); ++i) {
+      spaces(o, indent + 2);
+      put_run(o, result.runs[i], indent + 2);
+      o << (i + 1 < result.runs.size() ? ",\n" : "\n");
+    }
+    spaces(o, indent);
+    o << ']';
+  };
+  put_object(out, 0, head_json(result), {{"runs", runs}});
 }
 
 RunResult from_json(const nlohmann::json& doc, const std::string& source) {
@@ -603,7 +732,8 @@ void save_result(const RunResult& result, const std::string& path) {
   if (!out) {
     throw std::runtime_error("cannot write " + path);
   }
-  out << to_json(result).dump(2) << '\n';
+  write_result(out, result);
+  out << '\n';
   if (!out) {
     throw std::runtime_error("failed writing " + path);
   }

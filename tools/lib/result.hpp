@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -170,8 +171,13 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source);
 /// Reads and parses a result file. Throws InputError (file, field) on any problem.
 RunResult load_result(const std::string& path);
 
-/// Writes the JSON document of `result` to `path` (2-space indent). Throws std::runtime_error
-/// when the file cannot be written.
+/// Writes the JSON document of `result` to `out`, the text of `to_json(result).dump(2)` byte for
+/// byte, without building the document: the per-job, per-event and per-attempt records and each
+/// node's series go out one at a time, so a 100,000-job result does not exist twice in memory.
+void write_result(std::ostream& out, const RunResult& result);
+
+/// Writes the JSON document of `result` to `path` (2-space indent; write_result). Throws
+/// std::runtime_error when the file cannot be written.
 void save_result(const RunResult& result, const std::string& path);
 
 /// Parameters of the Recorder.
