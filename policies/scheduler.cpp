@@ -652,6 +652,11 @@ bool Scheduler::reads_forecasts() const {
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_forecasts(); });
 }
 
+bool Scheduler::wants_workload() const {
+  return std::any_of(owned_.begin(), owned_.end(),
+                     [](const std::unique_ptr<Plugin>& p) { return p->wants_workload(); });
+}
+
 void Scheduler::observe_workload(std::span<const PodSpec> pods) {
   for (const auto& p : owned_) {
     if (p->wants_workload()) {

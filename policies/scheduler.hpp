@@ -139,6 +139,9 @@ class Scheduler final : public FilterRunner {
   bool reads_metrics() const;
   /// True when a plugin of the profile judges forecasts (Plugin::reads_forecasts()).
   bool reads_forecasts() const;
+  /// True when a plugin of the profile wants the run's whole workload (Plugin::wants_workload()):
+  /// only then does a run build the list of its pods for observe_workload().
+  bool wants_workload() const;
   /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
   void observe_workload(std::span<const PodSpec> pods);
   /// The card choice of the last cycle when it placed `pod` on `node`; null otherwise.

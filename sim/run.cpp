@@ -87,7 +87,9 @@ class Run final : public policies::BindTarget {
         observer_(ctx_) {
     controller_.set_execution(execution_);
     auto scheduler = policies::make_scheduler(policy.scheduler, seed);
-    {  // plugins that want the workload (FGD's typical pods) see every pod of every job
+    if (scheduler->wants_workload()) {
+      // Plugins that want the workload (FGD's typical pods) see every pod of every job; the
+      // copies are made only for them.
       std::vector<PodSpec> pods;
       for (const auto& j : workload.jobs) {
         for (int k = 0; k < std::max(1, j.replicas); ++k) {

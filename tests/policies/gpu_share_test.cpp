@@ -223,6 +223,14 @@ TEST(GpuSharePlugins, SchedulerChoosesNodeAndCard) {
   EXPECT_EQ(s->card_hint("p", 0), nullptr);
 }
 
+TEST(GpuSharePlugins, OnlyProfilesWithFgdWantTheWorkload) {
+  // A run copies every pod of the workload for observe_workload() only when this is true.
+  EXPECT_TRUE(make_scheduler("fgd", 1)->wants_workload());
+  EXPECT_FALSE(make_scheduler("default-k8s", 1)->wants_workload());
+  EXPECT_FALSE(make_scheduler("gpu-packing", 1)->wants_workload());
+  EXPECT_FALSE(make_scheduler("load-aware", 1)->wants_workload());
+}
+
 TEST(GpuSharePlugins, FgdLearnsTypicalPodsFromTheWorkload) {
   auto s = make_scheduler("fgd", 1);
   auto pod = testing::make_pod("p", 8000, 1LL << 30);
