@@ -5,10 +5,14 @@
 
 namespace tidesim::metrics {
 
+void StepAverage::earlier_than_previous() {
+  throw std::logic_error("StepAverage: observation earlier than the previous one");
+}
+
 void StepAverage::add(TimePoint t, std::optional<double> v) {
   if (last_t_) {
     if (t < *last_t_) {
-      throw std::logic_error("StepAverage: observation earlier than the previous one");
+      earlier_than_previous();
     }
     if (last_v_) {
       const Duration dt = t - *last_t_;

@@ -1,5 +1,6 @@
 #pragma once
 /// Time-weighted mean of a piecewise-constant quantity observed at sample instants.
+#include <algorithm>
 #include <optional>
 
 #include "sim/engine/time.hpp"
@@ -16,6 +17,25 @@ class StepAverage {
   /// Records value `v` (or no value) from instant `t` on. Throws std::logic_error when `t` is
   /// earlier than the previous observation.
   void add(TimePoint t, std::optional<double> v);
+  /// Records the value `v` from instant `t` on: add(t, std::optional<double>(v)), the same
+  /// arithmetic, for the per-node loops of the collectors (an optional built for the call and
+  /// read back as a whole stalled the store buffer there).
+  void add(TimePoint t, double v) {
+    if (last_t_) {
+      if (t < *last_t_) {
+        earlier_than_previous();
+      }
+      if (last_v_) {
+        const Duration dt = t - *last_t_;
+        weighted_sum_ += *last_v_ * to_seconds(dt);
+        total_ += dt;
+      }
+    }
+    last_t_ = t;
+    last_v_ = v;
+    max_ = max_ ? std::max(*max_, v) : v;
+    last_defined_ = v;
+  }
 
   /// The time-weighted mean over [first observation, end]; when the defined intervals have zero
   /// total length, the mean of the values seen at that length (the last value). std::nullopt when
@@ -29,6 +49,8 @@ class StepAverage {
   std::optional<double> max() const { return max_; }
 
  private:
+  [[noreturn]] static void earlier_than_previous();
+
   std::optional<TimePoint> last_t_;
   std::optional<double> last_v_;
   double weighted_sum_ = 0.0;  // sum of v * seconds
