@@ -8,7 +8,7 @@
 namespace tidesim::app {
 
 std::vector<std::size_t>& AttemptLog::rows_of(const std::string& job, int attempt) {
-  return by_attempt_[{job, attempt}];
+  return jobs_[job].by_attempt[attempt];
 }
 
 void AttemptLog::on_job(const JobEvent& event) {
@@ -22,18 +22,19 @@ void AttemptLog::on_job(const JobEvent& event) {
       r.node = event.node;
       r.cards = event.cards;
       r.bound_s = t;
-      rows_of(event.job, event.attempt).push_back(rows_.size());
+      JobRows& job = jobs_[event.job];
+      job.by_attempt[event.attempt].push_back(rows_.size());
       rows_.push_back(std::move(r));
-      last_attempt_[event.job] = event.attempt;
+      job.last_attempt = event.attempt;
       break;
     }
     case JobEventKind::kStarted: {
-      auto& rows = rows_of(event.job, event.attempt);
+      JobRows& job = jobs_[event.job];
+      auto& rows = job.by_attempt[event.attempt];
       if (rows.empty()) {
         // Restarted in place (restartPolicy OnFailure): the same pods on the same cards.
-        const auto last = last_attempt_.find(event.job);
-        if (last != last_attempt_.end()) {
-          for (const std::size_t i : rows_of(event.job, last->second)) {
+        if (job.last_attempt) {
+          for (const std::size_t i : job.by_attempt[*job.last_attempt]) {
             AttemptRecord r = rows_[i];
             r.attempt = event.attempt;
             r.started_s.reset();
@@ -46,9 +47,9 @@ void AttemptLog::on_job(const JobEvent& event) {
             rows_.push_back(std::move(r));
           }
         }
-        last_attempt_[event.job] = event.attempt;
+        job.last_attempt = event.attempt;
       }
-      for (const std::size_t i : rows_of(event.job, event.attempt)) {
+      for (const std::size_t i : rows) {
         rows_[i].started_s = t;
       }
       break;

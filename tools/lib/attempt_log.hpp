@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/api/run_signals.hpp"
@@ -51,9 +52,14 @@ class AttemptLog {
  private:
   // Rows of one attempt of one job (indices into rows_).
   std::vector<std::size_t>& rows_of(const std::string& job, int attempt);
+  // A job's rows by attempt (few per job; references stay valid as attempts are added) and the
+  // attempt it last bound or started. Looked up by name once per event.
+  struct JobRows {
+    std::map<int, std::vector<std::size_t>> by_attempt;
+    std::optional<int> last_attempt;
+  };
   std::vector<AttemptRecord> rows_;
-  std::map<std::pair<std::string, int>, std::vector<std::size_t>> by_attempt_;
-  std::map<std::string, int> last_attempt_;
+  std::unordered_map<std::string, JobRows> jobs_;
 };
 
 /// attempts.csv: policy, seed, job, attempt, pod, node, cards (";"-separated), bound_s,
