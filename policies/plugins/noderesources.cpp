@@ -326,9 +326,13 @@ class NodeResourcesFit final : public PreFilterPlugin,
     const Resources& a = info.node.allocatable;
     const Resources& q = info.requested;
     Status st;
-    const auto insufficient = [&](const std::string& name) {
+    // The reasons only when the cycle records them (CycleContext::record_reasons): in a run's
+    // cycles a rejected node costs no string.
+    const auto insufficient = [&, record = ctx.record_reasons](std::string_view name) {
       st.code = Code::kUnschedulable;
-      st.reasons.push_back("Insufficient " + name);
+      if (record) {
+        st.reasons.push_back("Insufficient " + std::string(name));
+      }
     };
     if (r.cpu_milli > 0 && r.cpu_milli > a.cpu_milli - q.cpu_milli) {
       insufficient("cpu");
