@@ -94,6 +94,31 @@ CycleContext bare_context(const ClusterView& view, TimePoint now, std::uint64_t 
                       .record_reasons = true};
 }
 
+// The index of the first Filter plugin not skipped that rejects `node`, with its status in `failed`
+// (its reasons only when kept: for an error or when the cycle records them, so a bare code costs
+// no move of the status per rejected node), or filters.size() when every one passes. Not inlined
+// into schedule_one: in a small function the compiler inlines the destruction of the status each
+// filter call returns, which it does not in schedule_one's body.
+[[gnu::noinline]] std::size_t first_rejecting_filter(std::span<FilterPlugin* const> filters,
+                                                     std::span<const char> skip, CycleContext& ctx,
+                                                     const PodSpec& pod, int node, Status& failed) {
+  for (std::size_t fk = 0; fk < filters.size(); ++fk) {
+    if (skip[fk]) {
+      continue;
+    }
+    Status s = filters[fk]->filter(ctx, pod, node);
+    if (!s.ok()) {
+      if (s.code == Code::kError || ctx.record_reasons) {
+        failed = std::move(s);
+      } else {
+        failed.code = s.code;
+      }
+      return fk;
+    }
+  }
+  return filters.size();
+}
+
 }  // namespace
 
 Scheduler::~Scheduler() = default;
@@ -378,30 +403,13 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   const int start = first_feasible_ ? 0 : next_start_node_index_;
   feasible_.clear();
   std::map<std::string, int> histogram;
+  Status failed;  // the status of the filter that rejected the node, reused from node to node
   int processed = 0;
   for (int k = 0; k < n && static_cast<int>(feasible_.size()) < to_find; ++k) {
     const int i = (start + k) % n;
     ++processed;
-    Status failed;
-    bool rejected = false;
-    std::size_t fk = 0;
-    for (; fk < filter_.size(); ++fk) {
-      if (skip_filter_[fk]) {
-        continue;
-      }
-      Status s = filter_[fk]->filter(ctx, pod, i);
-      if (!s.ok()) {
-        // The reasons are kept only for an error or when they are recorded: a bare code costs no
-        // move of the status per rejected node.
-        if (s.code == Code::kError || ctx.record_reasons) {
-          failed = std::move(s);
-        } else {
-          failed.code = s.code;
-        }
-        rejected = true;
-        break;
-      }
-    }
+    const std::size_t fk = first_rejecting_filter(filter_, skip_filter_, ctx, pod, i, failed);
+    const bool rejected = fk < filter_.size();
     if (record_details_) {
       NodeDetail& d = result.details[i];
       d.evaluated = true;
