@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sim/api/api.hpp"
@@ -58,11 +59,14 @@ struct PodGroupStatus {
 };
 
 /// The result of one plugin call (framework.Status). `reasons` are Kubernetes' messages, e.g.
-/// "Insufficient nvidia.com/gpu"; `plugin` is filled in by the framework.
+/// "Insufficient nvidia.com/gpu"; a Filter plugin may leave them out when the cycle does not record
+/// them (CycleContext::record_reasons, reject()). `plugin` is filled in by the framework (Permit):
+/// the plugin's own name(), valid while its Scheduler lives. Every filter call returns a Status by
+/// value, so it stays small (48 bytes): a success or a bare code neither allocates nor frees.
 struct Status {
   Code code = Code::kSuccess;
   std::vector<std::string> reasons;
-  std::string plugin;
+  std::string_view plugin;
 
   bool ok() const { return code == Code::kSuccess; }
   /// A success.
@@ -107,7 +111,27 @@ struct CycleContext {
   std::map<std::string, const void*, std::less<>> shared;
   /// The pod's PodGroup (Coscheduling reads it); null for a pod outside any group.
   const PodGroupStatus* pod_group = nullptr;
+  /// False when nobody reads the reasons of this cycle's Filter rejections (the scheduling loop of
+  /// a run, PostFilter's dry runs, a nominated node's check): a Filter plugin may then return a
+  /// bare code (reject()) instead of building its message for every rejected node. Whether a node
+  /// passes must not depend on it.
+  bool record_reasons = true;
 };
+
+/// A Filter rejection with code `code`: with `reason` when the cycle records reasons
+/// (CycleContext::record_reasons), a bare code without reasons otherwise. `reason` is a string, or
+/// a callable returning one, called only when the reason is recorded (for formatted messages).
+template <class Reason>
+Status reject(const CycleContext& ctx, Code code, Reason&& reason) {
+  if (!ctx.record_reasons) {
+    return Status{code, {}, {}};
+  }
+  if constexpr (std::is_invocable_v<Reason>) {
+    return Status::make(code, std::string(std::forward<Reason>(reason)()));
+  } else {
+    return Status::make(code, std::string(std::forward<Reason>(reason)));
+  }
+}
 
 /// What a PostFilter plugin may ask of the framework (framework.Handle: RunFilterPlugins and
 /// friends): does `pod` pass every PreFilter and Filter plugin of the profile on node `node` of

@@ -90,7 +90,33 @@ CycleContext bare_context(const ClusterView& view, TimePoint now, std::uint64_t 
                       .node_selector_pin = {},
                       .alerts = {},
                       .shared = {},
-                      .pod_group = group};
+                      .pod_group = group,
+                      .record_reasons = true};
+}
+
+// The index of the first Filter plugin not skipped that rejects `node`, with its status in `failed`
+// (its reasons only when kept: for an error or when the cycle records them, so a bare code costs
+// no move of the status per rejected node), or filters.size() when every one passes. Not inlined
+// into schedule_one: in a small function the compiler inlines the destruction of the status each
+// filter call returns, which it does not in schedule_one's body.
+[[gnu::noinline]] std::size_t first_rejecting_filter(std::span<FilterPlugin* const> filters,
+                                                     std::span<const char> skip, CycleContext& ctx,
+                                                     const PodSpec& pod, int node, Status& failed) {
+  for (std::size_t fk = 0; fk < filters.size(); ++fk) {
+    if (skip[fk]) {
+      continue;
+    }
+    Status s = filters[fk]->filter(ctx, pod, node);
+    if (!s.ok()) {
+      if (s.code == Code::kError || ctx.record_reasons) {
+        failed = std::move(s);
+      } else {
+        failed.code = s.code;
+      }
+      return fk;
+    }
+  }
+  return filters.size();
 }
 
 }  // namespace
@@ -303,16 +329,17 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   ctx.metrics = metrics;
   const int n = static_cast<int>(cluster.nodes.size());
   hint_ = CardHint{};
-  const auto finish = [&](ScheduleResult& r) -> ScheduleResult& {
-    if (r.node && card_chooser_ != nullptr) {
-      r.cards = card_chooser_->choose_cards(ctx, pod, *r.node);
-      hint_ = CardHint{pod.name, *r.node, r.cards};
+  // Fills in what the cycle left in ctx; every return is `finish(); return result;`, so that the
+  // result is constructed in place (no copy of it per cycle).
+  const auto finish = [&] {
+    if (result.node && card_chooser_ != nullptr) {
+      result.cards = card_chooser_->choose_cards(ctx, pod, *result.node);
+      hint_ = CardHint{pod.name, *result.node, result.cards};
     }
-    r.latency = ctx.latency;
-    r.fallback_stage = ctx.fallback_stage;
-    r.node_selector_pin = ctx.node_selector_pin;
-    r.alerts = ctx.alerts;
-    return r;
+    result.latency = ctx.latency;
+    result.fallback_stage = ctx.fallback_stage;
+    result.node_selector_pin = std::move(ctx.node_selector_pin);
+    result.alerts = std::move(ctx.alerts);
   };
   if (record_details_) {
     result.details.resize(cluster.nodes.size());
@@ -322,7 +349,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   }
   if (n == 0) {
     result.reason = "0/0 nodes are available: no nodes in the cluster.";
-    return finish(result);
+    finish();
+    return result;
   }
 
   // PreFilter
@@ -340,19 +368,22 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
     if (s.code == Code::kError) {
       result.error = true;
       result.reason = fmt::format("running PreFilter plugin \"{}\": {}", p->name(), s.message());
-      return finish(result);
+      finish();
+      return result;
     }
     if (!s.ok()) {
       result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
       result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
-      return finish(result);
+      finish();
+      return result;
     }
   }
   if (gang_pre_filter_ != nullptr && group != nullptr) {
     if (Status s = gang_pre_filter_->pre_filter(ctx, pod); !s.ok()) {
       result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
       result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
-      return finish(result);
+      finish();
+      return result;
     }
   }
   // evaluateNominatedNode: a pod nominated by an earlier preemption tries that node first and
@@ -361,32 +392,24 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
     result.node = *nominated;
     result.evaluated_nodes = 1;
     result.feasible_nodes = 1;
-    return finish(result);
+    finish();
+    return result;
   }
 
-  // Filter, with node sampling from the round-robin start (findNodesThatPassFilters).
+  // Filter, with node sampling from the round-robin start (findNodesThatPassFilters). Filter
+  // plugins build their reasons only when something reads them (FitError text, explain's details).
+  ctx.record_reasons = record_reasons_ || record_details_;
   const int to_find = first_feasible_ ? 1 : num_feasible_nodes_to_find(n, percentage_);
   const int start = first_feasible_ ? 0 : next_start_node_index_;
   feasible_.clear();
   std::map<std::string, int> histogram;
+  Status failed;  // the status of the filter that rejected the node, reused from node to node
   int processed = 0;
   for (int k = 0; k < n && static_cast<int>(feasible_.size()) < to_find; ++k) {
     const int i = (start + k) % n;
     ++processed;
-    Status failed;
-    bool rejected = false;
-    std::size_t fk = 0;
-    for (; fk < filter_.size(); ++fk) {
-      if (skip_filter_[fk]) {
-        continue;
-      }
-      Status s = filter_[fk]->filter(ctx, pod, i);
-      if (!s.ok()) {
-        failed = std::move(s);
-        rejected = true;
-        break;
-      }
-    }
+    const std::size_t fk = first_rejecting_filter(filter_, skip_filter_, ctx, pod, i, failed);
+    const bool rejected = fk < filter_.size();
     if (record_details_) {
       NodeDetail& d = result.details[i];
       d.evaluated = true;
@@ -407,7 +430,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
       result.error = true;
       result.reason =
           fmt::format("running \"{}\" filter plugin: {}", filter_[fk]->name(), failed.message());
-      return finish(result);
+      finish();
+      return result;
     }
     if (record_reasons_) {
       for (const auto& r : failed.reasons) {
@@ -426,7 +450,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   result.feasible_nodes = static_cast<int>(feasible_.size());
 
   if (feasible_.empty() && !record_reasons_) {
-    return finish(result);
+    finish();
+    return result;
   }
   if (feasible_.empty()) {
     // FitError.Error(): "0/N nodes are available: <count> <reason>, ... ." sorted as strings.
@@ -440,11 +465,13 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
       joined += (joined.empty() ? "" : ", ") + p;
     }
     result.reason = fmt::format("0/{} nodes are available: {}.", n, joined);
-    return finish(result);
+    finish();
+    return result;
   }
   if (first_feasible_ || feasible_.size() == 1) {
     result.node = feasible_.front();
-    return finish(result);
+    finish();
+    return result;
   }
 
   // PreScore, Score, NormalizeScore, weights (RunScorePlugins).
@@ -462,7 +489,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
     if (!s.ok()) {
       result.error = true;
       result.reason = fmt::format("running PreScore plugin \"{}\": {}", p->name(), s.message());
-      return finish(result);
+      finish();
+      return result;
     }
   }
   const std::size_t m = feasible_.size();
@@ -491,7 +519,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
             "[{}, {}] after normalizing",
             sp->name(), scores_[j], cluster.nodes[feasible_[j]].node.name, kMinNodeScore,
             kMaxNodeScore);
-        return finish(result);
+        finish();
+        return result;
       }
       totals_[j] += scores_[j] * score_[k].weight;
       if (record_details_) {
@@ -526,7 +555,8 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
     }
   }
   result.node = feasible_[selected];
-  return finish(result);
+  finish();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -670,12 +700,15 @@ const CardHint* Scheduler::card_hint(const std::string& pod, int node) const {
 }
 
 bool Scheduler::passes_filters(CycleContext& ctx, const PodSpec& pod, int node) {
-  for (std::size_t fk = 0; fk < filter_.size(); ++fk) {
-    if (!skip_filter_[fk] && !filter_[fk]->filter(ctx, pod, node).ok()) {
-      return false;
-    }
+  // Only the verdict counts: no plugin needs to build its reasons.
+  const bool record = ctx.record_reasons;
+  ctx.record_reasons = false;
+  bool passes = true;
+  for (std::size_t fk = 0; fk < filter_.size() && passes; ++fk) {
+    passes = skip_filter_[fk] || filter_[fk]->filter(ctx, pod, node).ok();
   }
-  return true;
+  ctx.record_reasons = record;
+  return passes;
 }
 
 bool Scheduler::fits(const PodSpec& pod, const ClusterView& view, int node) {
@@ -721,9 +754,9 @@ Status Scheduler::permit(const PodSpec& pod, int node, const ClusterView& cluste
     if (s.code == Code::kWait) {
       timeout = std::min(timeout, t);
       out = std::move(s);
-      out.plugin = std::string(p->name());
+      out.plugin = p->name();
     } else if (!s.ok()) {
-      s.plugin = std::string(p->name());
+      s.plugin = p->name();
       return s;
     }
   }

@@ -95,7 +95,7 @@ class NodeUnschedulable final : public FilterPlugin {
     if (tolerated) {
       return Status::success();
     }
-    return Status::make(Code::kUnschedulableAndUnresolvable, "node(s) were unschedulable");
+    return reject(ctx, Code::kUnschedulableAndUnresolvable, "node(s) were unschedulable");
   }
 };
 static_assert(Implements<NodeUnschedulable, FilterPlugin>);
@@ -108,8 +108,8 @@ class NodeName final : public FilterPlugin {
     if (pod.node_name.empty() || pod.node_name == ctx.cluster.nodes[node_index].node.name) {
       return Status::success();
     }
-    return Status::make(Code::kUnschedulableAndUnresolvable,
-                        "node(s) didn't match the requested node name");
+    return reject(ctx, Code::kUnschedulableAndUnresolvable,
+                  "node(s) didn't match the requested node name");
   }
 };
 static_assert(Implements<NodeName, FilterPlugin>);
@@ -128,9 +128,9 @@ class TaintToleration final : public FilterPlugin, public PreScorePlugin, public
       const bool tolerated = std::any_of(pod.tolerations.begin(), pod.tolerations.end(),
                                          [&](const Toleration& t) { return tolerates(t, taint); });
       if (!tolerated) {
-        return Status::make(
-            Code::kUnschedulableAndUnresolvable,
-            "node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}");
+        return reject(ctx, Code::kUnschedulableAndUnresolvable, [&] {
+          return "node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}";
+        });
       }
     }
     return Status::success();
@@ -184,8 +184,8 @@ class NodeAffinityPlugin final : public FilterPlugin, public PreScorePlugin, pub
     if (matches_required_node_affinity(pod, ctx.cluster.nodes[node_index].node)) {
       return Status::success();
     }
-    return Status::make(Code::kUnschedulableAndUnresolvable,
-                        "node(s) didn't match Pod's node affinity/selector");
+    return reject(ctx, Code::kUnschedulableAndUnresolvable,
+                  "node(s) didn't match Pod's node affinity/selector");
   }
 
   // PreScore returns Skip when the pod has no preferred terms.

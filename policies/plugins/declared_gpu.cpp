@@ -30,10 +30,10 @@ class HamiDeviceFit final : public FilterPlugin, public ScorePlugin, public Card
     }
     const NodeInfo& node = ctx.cluster.nodes[static_cast<std::size_t>(node_index)];
     if (node.gpu_memory_left.empty()) {
-      return Status::make(Code::kUnschedulableAndUnresolvable, "node has no declared GPU memory");
+      return reject(ctx, Code::kUnschedulableAndUnresolvable, "node has no declared GPU memory");
     }
     if (declared_cards(node, pod, units_of(pod), card_policy_).empty()) {
-      return Status::make(Code::kUnschedulable, "no GPU card fits the declared memory and cores");
+      return reject(ctx, Code::kUnschedulable, "no GPU card fits the declared memory and cores");
     }
     return Status::success();
   }

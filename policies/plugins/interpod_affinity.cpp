@@ -116,8 +116,8 @@ class InterPodAffinity final : public PreFilterPlugin,
     for (const auto& t : pod.pod_affinity.required) {
       const auto it = node.labels.find(t.topology_key);
       if (it == node.labels.end()) {
-        return Status::make(Code::kUnschedulableAndUnresolvable,
-                            "node(s) didn't match pod affinity rules");
+        return reject(ctx, Code::kUnschedulableAndUnresolvable,
+                      "node(s) didn't match pod affinity rules");
       }
       const auto c = affinity_.find({t.topology_key, it->second});
       if (c == affinity_.end() || c->second <= 0) {
@@ -127,8 +127,8 @@ class InterPodAffinity final : public PreFilterPlugin,
     if (!pods_exist) {
       // The first pod of a group with affinity to itself may go anywhere with the topology keys.
       if (!(affinity_.empty() && matches_all(pod.pod_affinity.required, pod.namespace_name, pod))) {
-        return Status::make(Code::kUnschedulableAndUnresolvable,
-                            "node(s) didn't match pod affinity rules");
+        return reject(ctx, Code::kUnschedulableAndUnresolvable,
+                      "node(s) didn't match pod affinity rules");
       }
     }
     // satisfyPodAntiAffinity
@@ -140,7 +140,7 @@ class InterPodAffinity final : public PreFilterPlugin,
         }
         const auto c = anti_.find({t.topology_key, it->second});
         if (c != anti_.end() && c->second > 0) {
-          return Status::make(Code::kUnschedulable, "node(s) didn't match pod anti-affinity rules");
+          return reject(ctx, Code::kUnschedulable, "node(s) didn't match pod anti-affinity rules");
         }
       }
     }
@@ -149,8 +149,8 @@ class InterPodAffinity final : public PreFilterPlugin,
       for (const auto& [k, v] : node.labels) {
         const auto c = existing_anti_.find({k, v});
         if (c != existing_anti_.end() && c->second > 0) {
-          return Status::make(Code::kUnschedulable,
-                              "node(s) didn't satisfy existing pods anti-affinity rules");
+          return reject(ctx, Code::kUnschedulable,
+                        "node(s) didn't satisfy existing pods anti-affinity rules");
         }
       }
     }

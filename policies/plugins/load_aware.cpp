@@ -80,26 +80,66 @@ std::optional<std::string> load_aware_filter_reason(const LoadVector& load, cons
   return load_aware_filter_reason(load, load_aware_pod_terms(pod, args), args);
 }
 
-std::optional<std::string> load_aware_filter_reason(const LoadVector& load,
-                                                    const LoadAwarePodTerms& terms,
-                                                    const LoadAwareArgs& args) {
-  const double mem_reject = terms.mem_reject;
-  if (!args.card_fit && load.gpu_memory > mem_reject) {
-    return fmt::format("GPU memory over {:g}%", std::round(mem_reject * 1000.0) / 10.0);
+namespace {
+
+// Why LoadAwareFilter rejects a node (load_aware_filter_reason() without its message).
+enum class LoadRejection { kNone, kGpuMemory, kAutoDetectedNvlink, kNvlink, kStorage };
+
+LoadRejection load_rejection(const LoadVector& load, const LoadAwarePodTerms& terms,
+                             const LoadAwareArgs& args) {
+  if (!args.card_fit && load.gpu_memory > terms.mem_reject) {
+    return LoadRejection::kGpuMemory;
   }
   const NvlinkNeed need = terms.nvlink;
   const bool check_nvlink = args.nvlink_check == NvlinkCheck::kAllPods || need != NvlinkNeed::kNone;
   if (check_nvlink && load.nvlink > args.nvlink.reject) {
     if (args.nvlink_check == NvlinkCheck::kRequiredPods && need == NvlinkNeed::kAutoDetected) {
-      return std::string("Auto-detected NVLink contention");
+      return LoadRejection::kAutoDetectedNvlink;
     }
-    return std::string("NVLink competition too high");
+    return LoadRejection::kNvlink;
   }
   if (load.io > args.io.reject) {
-    const double ms = args.io.reject * to_seconds(args.io_full_scale_await) * 1000.0;
-    return fmt::format("Storage await over {:g}ms", std::round(ms * 100.0) / 100.0);
+    return LoadRejection::kStorage;
   }
-  return std::nullopt;
+  return LoadRejection::kNone;
+}
+
+std::string load_rejection_message(LoadRejection why, const LoadAwarePodTerms& terms,
+                                   const LoadAwareArgs& args) {
+  switch (why) {
+    case LoadRejection::kGpuMemory:
+      return fmt::format("GPU memory over {:g}%", std::round(terms.mem_reject * 1000.0) / 10.0);
+    case LoadRejection::kAutoDetectedNvlink:
+      return "Auto-detected NVLink contention";
+    case LoadRejection::kNvlink:
+      return "NVLink competition too high";
+    case LoadRejection::kStorage: {
+      const double ms = args.io.reject * to_seconds(args.io_full_scale_await) * 1000.0;
+      return fmt::format("Storage await over {:g}ms", std::round(ms * 100.0) / 100.0);
+    }
+    case LoadRejection::kNone:
+      break;
+  }
+  return {};
+}
+
+// card_fit_reason() without its message: the pod's unit count and per-card need when no
+// `units` cards fit, nullopt when they do.
+struct CardShortfall {
+  std::int64_t units = 0;
+  double need = 0.0;
+};
+
+}  // namespace
+
+std::optional<std::string> load_aware_filter_reason(const LoadVector& load,
+                                                    const LoadAwarePodTerms& terms,
+                                                    const LoadAwareArgs& args) {
+  const LoadRejection why = load_rejection(load, terms, args);
+  if (why == LoadRejection::kNone) {
+    return std::nullopt;
+  }
+  return load_rejection_message(why, terms, args);
 }
 
 double card_need(const PodSpec& pod, std::int64_t card_memory, const LoadAwareArgs& args) {
@@ -115,8 +155,10 @@ double card_need(const PodSpec& pod, std::int64_t card_memory, const LoadAwareAr
   return args.estimated_gpu_memory_per_gpu;
 }
 
-std::optional<std::string> card_fit_reason(std::span<const double> cards, const PodSpec& pod,
-                                           std::int64_t card_memory, const LoadAwareArgs& args) {
+namespace {
+
+std::optional<CardShortfall> card_shortfall(std::span<const double> cards, const PodSpec& pod,
+                                            std::int64_t card_memory, const LoadAwareArgs& args) {
   if (pod.requests.gpus <= 0 && pod.requests.gpu_milli <= 0) {
     return std::nullopt;
   }
@@ -128,8 +170,23 @@ std::optional<std::string> card_fit_reason(std::span<const double> cards, const 
   if (fitting >= units) {
     return std::nullopt;
   }
-  return fmt::format("no {} GPU card(s) with {:g}% memory free", units,
-                     std::round(need * 1000.0) / 10.0);
+  return CardShortfall{units, need};
+}
+
+std::string card_shortfall_message(const CardShortfall& s) {
+  return fmt::format("no {} GPU card(s) with {:g}% memory free", s.units,
+                     std::round(s.need * 1000.0) / 10.0);
+}
+
+}  // namespace
+
+std::optional<std::string> card_fit_reason(std::span<const double> cards, const PodSpec& pod,
+                                           std::int64_t card_memory, const LoadAwareArgs& args) {
+  const auto shortfall = card_shortfall(cards, pod, card_memory, args);
+  if (!shortfall) {
+    return std::nullopt;
+  }
+  return card_shortfall_message(*shortfall);
 }
 
 double load_aware_raw_score(const LoadVector& load, const LoadAwareArgs& args) {
@@ -438,19 +495,22 @@ class LoadAwareFilter final : public FilterPlugin {
     }
     const NodeSpec& node = ctx.cluster.nodes[node_index].node;
     if (stage_ == 2 && !matches(args_.golden_node_selector, node.labels)) {
-      return Status::make(Code::kUnschedulableAndUnresolvable,
-                          "node(s) didn't match Pod's node affinity/selector");
+      return reject(ctx, Code::kUnschedulableAndUnresolvable,
+                    "node(s) didn't match Pod's node affinity/selector");
     }
     if (!view_.available(node_index)) {
       return Status::success();  // no metrics: the fallback decides
     }
-    if (auto reason = load_aware_filter_reason(view_.load(node_index), terms_, args_)) {
-      return Status::make(Code::kUnschedulable, std::move(*reason));
+    // The messages (load_aware_filter_reason(), card_fit_reason()) only when they are recorded.
+    if (const auto why = load_rejection(view_.load(node_index), terms_, args_);
+        why != LoadRejection::kNone) {
+      return reject(ctx, Code::kUnschedulable,
+                    [&] { return load_rejection_message(why, terms_, args_); });
     }
     if (args_.card_fit) {
       const std::int64_t card_memory = ctx.cluster.nodes[node_index].gpu_card_memory;
-      if (auto reason = card_fit_reason(view_.cards(node_index), pod, card_memory, args_)) {
-        return Status::make(Code::kUnschedulable, std::move(*reason));
+      if (const auto s = card_shortfall(view_.cards(node_index), pod, card_memory, args_)) {
+        return reject(ctx, Code::kUnschedulable, [&] { return card_shortfall_message(*s); });
       }
     }
     return Status::success();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,13 +41,27 @@ std::int64_t amount_of(const Resources& r, const ResourceSpec& spec) {
   return 0;
 }
 
+namespace {
+
+// mul_div(a, kMaxNodeScore, c): in 64 bits when the product fits (every node short of 9.2e16
+// bytes of memory), the same quotient (both truncate) without the 128-bit division's call.
+std::int64_t score_fraction(std::int64_t a, std::int64_t c) {
+  constexpr std::int64_t kLimit = std::numeric_limits<std::int64_t>::max() / kMaxNodeScore;
+  if (a <= kLimit && a >= -kLimit) {
+    return a * kMaxNodeScore / c;
+  }
+  return mul_div(a, kMaxNodeScore, c);
+}
+
+}  // namespace
+
 std::int64_t least_requested_score(std::int64_t requested, std::int64_t capacity) {
   if (capacity == 0 || requested > capacity) {
     return 0;
   }
   // 0 <= capacity - requested <= capacity: the quotient is at most 100, but the product
   // overflows 64 bits once capacity passes 2^63 / 100 (9.2e16 bytes of memory): 128-bit.
-  return mul_div(capacity - requested, kMaxNodeScore, capacity);
+  return score_fraction(capacity - requested, capacity);
 }
 
 std::int64_t most_requested_score(std::int64_t requested, std::int64_t capacity) {
@@ -54,7 +69,7 @@ std::int64_t most_requested_score(std::int64_t requested, std::int64_t capacity)
     return 0;
   }
   requested = std::min(requested, capacity);
-  return mul_div(requested, kMaxNodeScore, capacity);
+  return score_fraction(requested, capacity);
 }
 
 std::int64_t broken_linear(std::span<const ShapePoint> shape, std::int64_t p) {
@@ -326,9 +341,13 @@ class NodeResourcesFit final : public PreFilterPlugin,
     const Resources& a = info.node.allocatable;
     const Resources& q = info.requested;
     Status st;
-    const auto insufficient = [&](const std::string& name) {
+    // The reasons only when the cycle records them (CycleContext::record_reasons): in a run's
+    // cycles a rejected node costs no string.
+    const auto insufficient = [&, record = ctx.record_reasons](std::string_view name) {
       st.code = Code::kUnschedulable;
-      st.reasons.push_back("Insufficient " + name);
+      if (record) {
+        st.reasons.push_back("Insufficient " + std::string(name));
+      }
     };
     if (r.cpu_milli > 0 && r.cpu_milli > a.cpu_milli - q.cpu_milli) {
       insufficient("cpu");

@@ -78,16 +78,16 @@ class PodTopologySpread final : public PreFilterPlugin,
     for (std::size_t i = 0; i < hard_.size(); ++i) {
       const auto it = node.labels.find(hard_[i]->topology_key);
       if (it == node.labels.end()) {
-        return Status::make(Code::kUnschedulableAndUnresolvable,
-                            "node(s) didn't match pod topology spread constraints (missing "
-                            "required label)");
+        return reject(ctx, Code::kUnschedulableAndUnresolvable,
+                      "node(s) didn't match pod topology spread constraints (missing "
+                      "required label)");
       }
       const std::int64_t self = matches(hard_[i]->label_selector, pod.labels) ? 1 : 0;
       const auto c = counts_[i].find(it->second);
       const std::int64_t match_num = c == counts_[i].end() ? 0 : c->second;
       if (match_num + self - min_[i] > hard_[i]->max_skew) {
-        return Status::make(Code::kUnschedulable,
-                            "node(s) didn't match pod topology spread constraints");
+        return reject(ctx, Code::kUnschedulable,
+                      "node(s) didn't match pod topology spread constraints");
       }
     }
     return Status::success();
