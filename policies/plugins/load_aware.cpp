@@ -337,6 +337,8 @@ class MetricsCache {
     Duration waited = Duration::zero();    // time spent waiting on a query (0 on a cache hit)
     // The load vector of `metrics` (load_vector()), computed once per fetch; null until set.
     std::optional<LoadVector>* load = nullptr;
+    // When `metrics` was fetched (a hit: its cache entry's time).
+    TimePoint fetched_at{};
   };
 
   Lookup get(int index, const std::string& node, const MetricsSource* source, TimePoint now,
@@ -346,7 +348,7 @@ class MetricsCache {
     }
     auto& cached = entries_[static_cast<std::size_t>(index)];
     if (cached && now - cached->fetched_at < ttl_) {
-      return {&cached->metrics, Duration::zero(), &cached->load};
+      return {&cached->metrics, Duration::zero(), &cached->load, cached->fetched_at};
     }
     if (source == nullptr) {
       return {};
@@ -362,7 +364,7 @@ class MetricsCache {
       }
     }
     cached = Entry{std::move(*answer.metrics), now, std::nullopt};
-    return {&cached->metrics, waited, &cached->load};
+    return {&cached->metrics, waited, &cached->load, now};
   }
 
  private:
@@ -376,14 +378,35 @@ class MetricsCache {
   std::vector<std::optional<Entry>> entries_;
 };
 
-// Reads every node in `nodes`, fills loads/available, returns the longest wait.
+// Reads every node through the cache, fills loads/available, adds the longest wait to the cycle.
 class LoadView {
  public:
   explicit LoadView(const LoadAwareArgs& args)
       : args_(args), cache_(args.metric_cache_ttl, args.predict_load) {}
 
-  // Returns the number of nodes without a usable answer.
+  // read() of every node of the cluster. When the previous read of every node found an answer
+  // and none of them has outlived metricCacheTTL since, every lookup would be a cache hit giving
+  // the same load (no query, no wait): the previous read stands, without visiting the nodes.
+  // Not with estimateBoundPods, whose loads follow the pods bound since.
+  int read_all(CycleContext& ctx) {
+    const std::size_t n = ctx.cluster.nodes.size();
+    if (!args_.estimate_bound_pods && all_fetched_ && n == loads_.size() &&
+        ctx.now - *all_fetched_ < args_.metric_cache_ttl) {
+      return 0;
+    }
+    all_.resize(n);
+    std::iota(all_.begin(), all_.end(), 0);
+    const int missing = read(ctx, all_);
+    if (missing > 0) {
+      all_fetched_.reset();
+    }
+    return missing;
+  }
+
+  // Reads `nodes` (every node: read_all() alone calls it); returns the number of nodes without a
+  // usable answer.
   int read(CycleContext& ctx, std::span<const int> nodes) {
+    all_fetched_.reset();
     const std::size_t n = ctx.cluster.nodes.size();
     loads_.assign(n, LoadVector{});
     available_.assign(n, false);
@@ -401,6 +424,9 @@ class LoadView {
         continue;
       }
       available_[i] = true;
+      if (!all_fetched_ || r.fetched_at < *all_fetched_) {
+        all_fetched_ = r.fetched_at;
+      }
       if (args_.estimate_bound_pods) {  // depends on the pods bound since: every cycle
         const NodeMetrics estimated = with_estimated_bound_pods(*r.metrics, info, args_);
         loads_[i] = load_vector(estimated, args_);
@@ -455,6 +481,10 @@ class LoadView {
   std::vector<std::vector<double>> cards_;
   std::vector<bool> available_;
   std::optional<TimePoint> unavailable_since_;
+  std::vector<int> all_;
+  // The earliest fetch time of the answers of the last read (set when that read found every
+  // node's answer); the read stands while it is within metricCacheTTL.
+  std::optional<TimePoint> all_fetched_;
 };
 
 // What LoadAwareFilter shares with LoadAwareScorer in a cycle.
@@ -479,9 +509,7 @@ class LoadAwareFilter final : public FilterPlugin {
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     if (cycle_ != ctx.cycle) {
       cycle_ = ctx.cycle;
-      all_.resize(ctx.cluster.nodes.size());
-      std::iota(all_.begin(), all_.end(), 0);
-      const int missing = view_.read(ctx, all_);
+      const int missing = view_.read_all(ctx);
       view_.decide_stage(ctx, missing, name());
       stage_ = ctx.fallback_stage;
       shared_ = SharedLoad{&args_, &view_};
@@ -529,7 +557,6 @@ class LoadAwareFilter final : public FilterPlugin {
  private:
   LoadAwareArgs args_;
   LoadView view_;
-  std::vector<int> all_;
   std::uint64_t cycle_ = 0;
   int stage_ = 0;
   SharedLoad shared_;
@@ -559,9 +586,7 @@ class LoadAwareScorer final : public ScorePlugin {
       if (shared != nullptr && *shared->args == args_) {
         view_in_use_ = shared->view;
       } else if (!(ctx.fallback_decided && ctx.fallback_stage > 0)) {
-        all_.resize(ctx.cluster.nodes.size());
-        std::iota(all_.begin(), all_.end(), 0);
-        const int missing = view_.read(ctx, all_);
+        const int missing = view_.read_all(ctx);
         if (!ctx.fallback_decided) {
           view_.decide_stage(ctx, missing, name());
         }
@@ -592,7 +617,6 @@ class LoadAwareScorer final : public ScorePlugin {
   LoadAwareArgs args_;
   LoadView view_;
   const LoadView* view_in_use_ = nullptr;
-  std::vector<int> all_;
   std::uint64_t cycle_ = 0;
   int stage_ = 0;
 };

@@ -168,6 +168,36 @@ TEST(LoadAware, MetricCacheTtl) {
   EXPECT_EQ(m.queries, 6);
 }
 
+// A cycle in which every cached answer is younger than metricCacheTTL reuses the previous read
+// without visiting the nodes; a node without an answer is asked again in every cycle, and each
+// answer is refreshed when it is 30 s old, on its own clock.
+TEST(LoadAware, CachedReadsStandUntilEachAnswerIsThirtySecondsOld) {
+  ClusterView c = three_nodes();
+  FixedMetrics m;
+  m.metrics["a"] = make_metrics({0.30}, 0.0, 0.0);
+  m.metrics["b"] = make_metrics({0.78}, 0.15, 6.0);
+  auto s = make_scheduler("load-aware", 1);
+  const auto pod = make_pod("p", 1000, 1 << 30, 1);
+  s->schedule_one(*pod, c, &m, TimePoint{});  // a, b and c asked; c has no answer
+  EXPECT_EQ(m.queries, 3);
+  s->schedule_one(*pod, c, &m, TimePoint{} + 10s);  // c asked again
+  EXPECT_EQ(m.queries, 4);
+  m.metrics["c"] = make_metrics({0.78}, 0.15, 6.0);
+  s->schedule_one(*pod, c, &m, TimePoint{} + 20s);  // c answers: fetched at 20 s
+  EXPECT_EQ(m.queries, 5);
+  m.metrics["a"] = make_metrics({0.88}, 0.25, 10.5);  // over 80%: filtered once it is read
+  auto r = s->schedule_one(*pod, c, &m, TimePoint{} + 29s);
+  EXPECT_EQ(m.queries, 5) << "every answer is cached";
+  ASSERT_TRUE(r.node);
+  EXPECT_EQ(*r.node, 0) << "a's cached load (30%) still stands";
+  r = s->schedule_one(*pod, c, &m, TimePoint{} + 30s);
+  EXPECT_EQ(m.queries, 7) << "a and b are 30 s old, c is not";
+  ASSERT_TRUE(r.node);
+  EXPECT_NE(*r.node, 0) << "a's new load (88%) filters it";
+  s->schedule_one(*pod, c, &m, TimePoint{} + 50s);
+  EXPECT_EQ(m.queries, 8) << "c is 30 s old";
+}
+
 // The pod the run and the plugins used to disagree on (annotation nvlink-required: "True"): the run
 // counted it as an NVLink job, the plugins did not check NVLink for it. One rule now: the whole
 // load-aware profile removes node a (NVLink 0.7 > 0.6) and places the pod on b.
