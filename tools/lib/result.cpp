@@ -246,8 +246,26 @@ json optional_vector(const std::vector<std::optional<double>>& v) {
   return out;
 }
 
-json node_series_json(const NodeSeries& n);
-json series_head_json(const ClusterSeries& s);
+json node_series_json(const NodeSeries& n) {
+  return {{"node", n.node},
+          {"gpu_memory_capacity_bytes", n.gpu_memory_capacity_bytes},
+          {"t_s", n.t_s},
+          {"gpu_utilization", n.gpu_utilization},
+          {"gpu_memory_used_bytes", n.gpu_memory_used_bytes},
+          {"nvlink_utilization", n.nvlink_utilization},
+          {"nvlink_competition_index", n.nvlink_competition_index},
+          {"storage_await_ms", n.storage_await_ms},
+          {"gpus_allocated", n.gpus_allocated},
+          {"gpus_allocatable", n.gpus_allocatable}};
+}
+
+json series_head_json(const ClusterSeries& s) {
+  return {{"t_s", s.t_s},
+          {"pending_pods", s.pending_pods},
+          {"running_jobs", s.running_jobs},
+          {"gpu_util_stddev", optional_vector(s.gpu_util_stddev)},
+          {"lscs", optional_vector(s.lscs)}};
+}
 
 json series_json(const ClusterSeries& s) {
   json doc = series_head_json(s);
@@ -508,14 +526,6 @@ json run_head_json(const SeedRun& run) {
   return r;
 }
 
-json series_head_json(const ClusterSeries& s) {
-  return {{"t_s", s.t_s},
-          {"pending_pods", s.pending_pods},
-          {"running_jobs", s.running_jobs},
-          {"gpu_util_stddev", optional_vector(s.gpu_util_stddev)},
-          {"lscs", optional_vector(s.lscs)}};
-}
-
 // ---- streaming: the text of json::dump(2), one member at a time ----
 
 void spaces(std::ostream& out, int n) {
@@ -580,19 +590,6 @@ Writer array_of(const std::vector<T>& items, F to_json) {
     spaces(out, indent);
     out << ']';
   };
-}
-
-json node_series_json(const NodeSeries& n) {
-  return {{"node", n.node},
-          {"gpu_memory_capacity_bytes", n.gpu_memory_capacity_bytes},
-          {"t_s", n.t_s},
-          {"gpu_utilization", n.gpu_utilization},
-          {"gpu_memory_used_bytes", n.gpu_memory_used_bytes},
-          {"nvlink_utilization", n.nvlink_utilization},
-          {"nvlink_competition_index", n.nvlink_competition_index},
-          {"storage_await_ms", n.storage_await_ms},
-          {"gpus_allocated", n.gpus_allocated},
-          {"gpus_allocatable", n.gpus_allocatable}};
 }
 
 void put_run(std::ostream& out, const SeedRun& run, int indent) {
