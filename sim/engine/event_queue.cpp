@@ -13,7 +13,7 @@ std::uint32_t EventQueue::take_slot() {
     return s;
   }
   if (slots_.size() >= kMaxSlots) {
-    throw std::length_error("event queue: more than 16,777,216 events pending at once");
+    throw std::length_error("event queue: more than 268,435,456 events pending at once");
   }
   slots_.emplace_back();
   return static_cast<std::uint32_t>(slots_.size() - 1);
@@ -54,7 +54,8 @@ void EventQueue::rebase(std::uint64_t time) {
 
 EventId EventQueue::schedule(TimePoint at_time, Callback fn) {
   if (next_sequence_ >= kMaxSequence) {
-    throw std::length_error("event queue: more than 2^40 events scheduled in one run");
+    throw std::length_error(
+        "event queue: more than 2^36 (68.7 billion) events scheduled in one run");
   }
   const std::uint32_t s = take_slot();
   Slot& slot = slots_[s];

@@ -35,13 +35,14 @@ class EventQueue {
  public:
   using Callback = std::function<void()>;
 
-  /// At most this many events pending at once (cancelled ones count until they reach the top);
-  /// schedule() throws std::length_error beyond it.
-  static constexpr std::size_t kMaxSlots = std::size_t{1} << 24;
+  /// At most this many events pending at once (cancelled ones count until they come out; their
+  /// slots alone would take 12 GB); schedule() throws std::length_error beyond it.
+  static constexpr std::size_t kMaxSlots = std::size_t{1} << 28;
   /// At most this many events scheduled over the queue's life (schedule() and reschedule()
-  /// together); schedule() throws std::length_error beyond it. At 10 M events per second this is
-  /// 30 hours of dispatching.
-  static constexpr std::uint64_t kMaxSequence = std::uint64_t{1} << 40;
+  /// together); schedule() throws std::length_error beyond it. It is 68 times the events `tidesim
+  /// run` allows a run by default (--max-events 10^9), and 1.9 hours of dispatching at 10 M
+  /// events per second.
+  static constexpr std::uint64_t kMaxSequence = std::uint64_t{1} << 36;
 
   /// Schedules `fn` at `at`. Returns an id for cancel()/reschedule().
   EventId schedule(TimePoint at, Callback fn);
@@ -74,8 +75,10 @@ class EventQueue {
   bool empty() const { return live_ == 0; }
 
  private:
-  static constexpr int kSlotBits = 24;
+  static constexpr int kSlotBits = 28;  // kMaxSlots; the sequence takes the other 36 bits
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
+  static_assert(kMaxSlots == std::size_t{1} << kSlotBits);
+  static_assert(kMaxSequence == std::uint64_t{1} << (64 - kSlotBits));
   /// A slot's key when it holds no pending event.
   static constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
   static constexpr int kBuckets = 65;

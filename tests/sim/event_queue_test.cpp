@@ -199,8 +199,8 @@ TEST(EventQueue, MatchesAnOrderedMapUnderRandomOperations) {
         ASSERT_EQ(fired, first->second) << "step " << step;
         EXPECT_FALSE(q.pending(live.at(fired).first));
         live.erase(fired);
-        reference.erase(first);
         now = std::max(now, first->first.first);
+        reference.erase(first);
       }
       EXPECT_TRUE(reference.empty() || reference.begin()->first.first > until);
       now = std::max(now, until);
