@@ -10,22 +10,12 @@ void StepAverage::earlier_than_previous() {
 }
 
 void StepAverage::add(TimePoint t, std::optional<double> v) {
-  if (last_t_) {
-    if (t < *last_t_) {
-      earlier_than_previous();
-    }
-    if (last_v_) {
-      const Duration dt = t - *last_t_;
-      weighted_sum_ += *last_v_ * to_seconds(dt);
-      total_ += dt;
-    }
-  }
-  last_t_ = t;
-  last_v_ = v;
   if (v) {
-    max_ = max_ ? std::max(*max_, *v) : *v;
-    last_defined_ = v;
+    add(t, *v);
+    return;
   }
+  close_interval(t);
+  last_v_.reset();
 }
 
 Duration StepAverage::weight(TimePoint end) const {

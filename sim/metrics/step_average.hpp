@@ -21,17 +21,7 @@ class StepAverage {
   /// arithmetic, for the per-node loops of the collectors (an optional built for the call and
   /// read back as a whole stalled the store buffer there).
   void add(TimePoint t, double v) {
-    if (last_t_) {
-      if (t < *last_t_) {
-        earlier_than_previous();
-      }
-      if (last_v_) {
-        const Duration dt = t - *last_t_;
-        weighted_sum_ += *last_v_ * to_seconds(dt);
-        total_ += dt;
-      }
-    }
-    last_t_ = t;
+    close_interval(t);
     last_v_ = v;
     max_ = max_ ? std::max(*max_, v) : v;
     last_defined_ = v;
@@ -50,6 +40,20 @@ class StepAverage {
 
  private:
   [[noreturn]] static void earlier_than_previous();
+  // Ends the interval of the previous observation at `t` and starts the next one there.
+  void close_interval(TimePoint t) {
+    if (last_t_) {
+      if (t < *last_t_) {
+        earlier_than_previous();
+      }
+      if (last_v_) {
+        const Duration dt = t - *last_t_;
+        weighted_sum_ += *last_v_ * to_seconds(dt);
+        total_ += dt;
+      }
+    }
+    last_t_ = t;
+  }
 
   std::optional<TimePoint> last_t_;
   std::optional<double> last_v_;
