@@ -31,6 +31,7 @@
 #include "policies/plugins/noderesources.hpp"
 #include "sim/api/pod_yaml.hpp"
 #include "sim/engine/yaml_fields.hpp"
+#include "tests/policies/test_cluster.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -119,16 +120,7 @@ std::optional<std::vector<std::int64_t>> scores(const std::string& name, const s
                                                 const PodSpec& pod, const ClusterView& c,
                                                 bool pre_score = true) {
   auto p = plugin(name, args);
-  CycleContext ctx{.cluster = c,
-                   .metrics = nullptr,
-                   .now = TimePoint{},
-                   .cycle = 1,
-                   .latency = {},
-                   .fallback_stage = 0,
-                   .fallback_decided = false,
-                   .node_selector_pin = std::nullopt,
-                   .alerts = {},
-                   .shared = {}};
+  CycleContext ctx = testing::make_context(c);
   std::vector<int> all(c.nodes.size());
   std::iota(all.begin(), all.end(), 0);
   if (pre_score) {

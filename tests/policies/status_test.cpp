@@ -12,23 +12,9 @@
 namespace tidesim::policies {
 namespace {
 
+using testing::make_context;
 using testing::make_node;
 using testing::make_pod;
-
-CycleContext context(const ClusterView& c, bool record_reasons) {
-  return CycleContext{.cluster = c,
-                      .metrics = nullptr,
-                      .now = TimePoint{},
-                      .cycle = 1,
-                      .latency = {},
-                      .fallback_stage = 0,
-                      .fallback_decided = false,
-                      .node_selector_pin = std::nullopt,
-                      .alerts = {},
-                      .shared = {},
-                      .pod_group = nullptr,
-                      .record_reasons = record_reasons};
-}
 
 // Every filter call returns a Status by value: it stays no bigger than a vector, a string_view
 // and the code (a std::string plugin name made it 64 bytes).
@@ -38,7 +24,7 @@ TEST(Status, StaysSmall) {
 
 TEST(Status, RejectRecordsTheReasonWhenAsked) {
   const ClusterView c;
-  const CycleContext ctx = context(c, true);
+  const CycleContext ctx = make_context(c, true);
   const Status literal = reject(ctx, Code::kUnschedulable, "node(s) were unschedulable");
   EXPECT_EQ(literal.code, Code::kUnschedulable);
   EXPECT_EQ(literal.reasons, std::vector<std::string>{"node(s) were unschedulable"});
@@ -54,7 +40,7 @@ TEST(Status, RejectRecordsTheReasonWhenAsked) {
 
 TEST(Status, RejectIsABareCodeWhenReasonsAreNotRecorded) {
   const ClusterView c;
-  const CycleContext ctx = context(c, false);
+  const CycleContext ctx = make_context(c, false);
   int built = 0;
   const Status s = reject(ctx, Code::kUnschedulable, [&] {
     ++built;

@@ -4,10 +4,27 @@
 #include <memory>
 #include <string>
 
+#include "policies/framework.hpp"
 #include "sim/api/cluster_view.hpp"
 #include "sim/api/telemetry.hpp"
 
 namespace tidesim::policies::testing {
+
+/// The context of cycle 1 over `c` at time 0, without metrics.
+inline CycleContext make_context(const ClusterView& c, bool record_reasons = true) {
+  return CycleContext{.cluster = c,
+                      .metrics = nullptr,
+                      .now = TimePoint{},
+                      .cycle = 1,
+                      .latency = {},
+                      .fallback_stage = 0,
+                      .fallback_decided = false,
+                      .node_selector_pin = std::nullopt,
+                      .alerts = {},
+                      .shared = {},
+                      .pod_group = nullptr,
+                      .record_reasons = record_reasons};
+}
 
 inline NodeInfo make_node(const std::string& name, std::int64_t cpu_milli, std::int64_t memory,
                           std::int64_t gpus = 0) {

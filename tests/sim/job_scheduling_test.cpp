@@ -87,21 +87,7 @@ TEST(JobScheduling, AGangWaitsWithoutHoldingGpusThenBindsAtOnce) {
     gang.gang = workloads::GangSpec{mode, 0, 60s, mode == workloads::GangMode::kPermit};
     const Observed o = run(s, w);
     const std::string label = workloads::to_string(mode);
-    EXPECT_EQ(o.summary.succeeded, 2) << label;
-    for (const auto& c : o.samples) {
-      if (c.at > TimePoint(0s) && c.at < TimePoint(100s)) {
-        EXPECT_EQ(c.nodes[0].gpus_allocated, 1) << label << " at " << seconds(c.at);
-      }
-    }
-    const auto binds = o.of(JobEventKind::kBound, "gang");
-    ASSERT_EQ(binds.size(), 4u) << label;
-    const double bound = seconds(binds[0].at);
-    EXPECT_NEAR(bound, 100.0, 0.1) << label;
-    for (const auto& b : binds) {
-      EXPECT_EQ(b.at, binds[0].at) << label << ": " << b.pod;
-    }
-    EXPECT_DOUBLE_EQ(o.metrics.at("gang_wait_mean_s"), bound - 1.0) << label;
-    EXPECT_EQ(o.metrics.at("gangs_bound"), 1.0) << label;
+    expect_gang_waited_without_holding_gpus(o, label);
     EXPECT_EQ(o.metrics.at("preemptions"), 0.0) << label;
   }
 }

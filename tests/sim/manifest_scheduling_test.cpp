@@ -120,22 +120,18 @@ TEST(ManifestScheduling, APodGroupJobWaitsWithoutHoldingGpus) {
     w.jobs = {job_of(s, 0, "busy", TimePoint(0s)), gang};
     const Observed o = run(s, w);
     const std::string label = std::string(workloads::to_string(gang.gang->mode));
-    EXPECT_EQ(o.summary.succeeded, 2) << label;
-    for (const auto& c : o.samples) {
-      if (c.at > TimePoint(0s) && c.at < TimePoint(100s)) {
-        EXPECT_EQ(c.nodes[0].gpus_allocated, 1) << label << " at " << seconds(c.at);
-      }
-    }
-    const auto binds = o.of(JobEventKind::kBound, "gang");
-    ASSERT_EQ(binds.size(), 4u) << label;
-    const double bound = seconds(binds[0].at);
-    EXPECT_NEAR(bound, 100.0, 0.1) << label;
-    for (const auto& b : binds) {
-      EXPECT_EQ(b.at, binds[0].at) << label << ": " << b.pod;
-    }
-    EXPECT_DOUBLE_EQ(o.metrics.at("gang_wait_mean_s"), bound - 1.0) << label;
-    EXPECT_EQ(o.metrics.at("gangs_bound"), 1.0) << label;
+    expect_gang_waited_without_holding_gpus(o, label);
   }
+}
+
+// The InputError message of building the jobs of the scenario at `path` ("" when none).
+std::string input_error_of(const std::string& path) {
+  try {
+    (void)make_jobs(load_scenario(path), 1);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // A class is visible only where it is declared: a scenario naming urgent.yaml without
@@ -159,12 +155,7 @@ TEST(ManifestScheduling, AClassDeclaredInNoFileOfTheScenarioIsAnError) {
                          "      batch_size: 64\n"
                          "      duration: 100s\n"
                          "policies: [default-k8s]\n";
-  std::string message;
-  try {
-    (void)make_jobs(load_scenario(path.string()), 1);
-  } catch (const InputError& e) {
-    message = e.what();
-  }
+  const std::string message = input_error_of(path.string());
   EXPECT_NE(message.find("urgent.yaml:9:26: spec.template.spec.priorityClassName: no "
                          "PriorityClass named 'urgent'"),
             std::string::npos)
@@ -190,12 +181,7 @@ TEST(ManifestScheduling, AnEntryNamingAFileWithoutJobsIsAnError) {
                          "      batch_size: 64\n"
                          "      duration: 100s\n"
                          "policies: [default-k8s]\n";
-  std::string message;
-  try {
-    (void)make_jobs(load_scenario(path.string()), 1);
-  } catch (const InputError& e) {
-    message = e.what();
-  }
+  const std::string message = input_error_of(path.string());
   EXPECT_EQ(message, path.string() +
                          ":8:17: workload.jobs[0].manifest: the file holds no Job or Pod (only "
                          "PriorityClasses or PodGroups)");

@@ -3,6 +3,8 @@
 /// samples and the job-scheduling metrics (preemptions, gang waits). Shared by the tests of
 /// preemption and gangs written inline (job_scheduling_test.cpp) and as manifests
 /// (manifest_scheduling_test.cpp).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -41,6 +43,27 @@ inline Observed run(const Scenario& s, const Workload& w) {
 
 inline double seconds(TimePoint t) {
   return to_seconds(t);
+}
+
+/// The gang case of both files: job "busy" holds node 0's only free GPU until 100 s, and the
+/// 4-pod job "gang", submitted at 1 s, holds no GPU while it waits (node 0 stays at one GPU
+/// allocated), then binds all four pods at once at 100 s; its gang wait is 99 s.
+inline void expect_gang_waited_without_holding_gpus(const Observed& o, const std::string& label) {
+  EXPECT_EQ(o.summary.succeeded, 2) << label;
+  for (const auto& c : o.samples) {
+    if (c.at > TimePoint(std::chrono::seconds(0)) && c.at < TimePoint(std::chrono::seconds(100))) {
+      EXPECT_EQ(c.nodes[0].gpus_allocated, 1) << label << " at " << seconds(c.at);
+    }
+  }
+  const auto binds = o.of(JobEventKind::kBound, "gang");
+  ASSERT_EQ(binds.size(), 4u) << label;
+  const double bound = seconds(binds[0].at);
+  EXPECT_NEAR(bound, 100.0, 0.1) << label;
+  for (const auto& b : binds) {
+    EXPECT_EQ(b.at, binds[0].at) << label << ": " << b.pod;
+  }
+  EXPECT_DOUBLE_EQ(o.metrics.at("gang_wait_mean_s"), bound - 1.0) << label;
+  EXPECT_EQ(o.metrics.at("gangs_bound"), 1.0) << label;
 }
 
 }  // namespace tidesim::test
