@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include "policies/plugins/coscheduling.hpp"
-#include "policies/plugins/gpu_share_plugins.hpp"
 #include "policies/plugins/noderesources.hpp"
 
 namespace tidesim::policies {
@@ -559,119 +557,6 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   return result;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-namespace {
-
-constexpr const char* kDefaultK8s = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: default-k8s
-)";
-
-constexpr const char* kMostAllocated = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: most-allocated
-    pluginConfig:
-      - name: NodeResourcesFit
-        args:
-          scoringStrategy:
-            type: MostAllocated
-            resources:
-              - name: cpu
-                weight: 1
-              - name: memory
-                weight: 1
-              - name: nvidia.com/gpu
-                weight: 1
-)";
-
-constexpr const char* kLoadAware = R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: load-aware
-    plugins:
-      filter:
-        enabled:
-          - name: LoadAwareFilter
-      score:
-        enabled:
-          - name: LoadAwareScorer
-            weight: 10
-    pluginConfig:
-      - name: LoadAwareScorer
-        args:
-          gpuMemoryDecaySlope: 0.15
-          metricCacheTTL: 30s
-          rejectThresholdSafetyMargin: 0.05
-)";
-
-constexpr const char* kFirstFit = R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: first-fit
-    nodeSelection: FirstFeasible
-    plugins:
-      multiPoint:
-        disabled:
-          - name: "*"
-        enabled:
-          - name: FIFOSort
-          - name: NodeUnschedulable
-          - name: NodeName
-          - name: TaintToleration
-            weight: 1
-          - name: NodeAffinity
-            weight: 1
-          - name: NodeResourcesFit
-            weight: 1
-          - name: InterPodAffinity
-            weight: 1
-          - name: DefaultBinder
-)";
-
-// The GPU-sharing policies (docs/policies.md "GPU-sharing policies"): Kubernetes' placement
-// filters (NodeResourcesFit sees the device plugin's free cards and free share), then one score
-// plugin that also picks the cards.
-std::string gpu_share_config(std::string_view profile, std::string_view plugin) {
-  return fmt::format(R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: {0}
-    plugins:
-      multiPoint:
-        disabled:
-          - name: "*"
-      queueSort:
-        enabled:
-          - name: PrioritySort
-      preFilter:
-        enabled:
-          - name: NodeResourcesFit
-      filter:
-        enabled:
-          - name: NodeUnschedulable
-          - name: NodeName
-          - name: TaintToleration
-          - name: NodeAffinity
-          - name: NodeResourcesFit
-      preScore:
-        enabled:
-          - name: {1}
-      score:
-        enabled:
-          - name: {1}
-            weight: 1
-      bind:
-        enabled:
-          - name: DefaultBinder
-)",
-                     profile, plugin);
-}
-
-}  // namespace
-
 bool Scheduler::reads_metrics() const {
   return std::any_of(owned_.begin(), owned_.end(),
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_metrics(); });
@@ -761,60 +646,6 @@ Status Scheduler::permit(const PodSpec& pod, int node, const ClusterView& cluste
     }
   }
   return out;
-}
-
-std::vector<std::string> builtin_scheduler_names() {
-  return {"first-fit",   "default-k8s",    "load-aware",  "most-allocated", "random",
-          "dot-product", "gpu-clustering", "gpu-packing", "best-fit",       "fgd"};
-}
-
-std::optional<std::string> builtin_scheduler_config(const std::string& name) {
-  if (name == "first-fit")
-    return std::string(kFirstFit);
-  if (name == "default-k8s")
-    return std::string(kDefaultK8s);
-  if (name == "load-aware")
-    return std::string(kLoadAware);
-  if (name == "most-allocated")
-    return std::string(kMostAllocated);
-  if (const auto policy = gpu_share_policy_of_profile(name)) {
-    return gpu_share_config(name, gpu_share_plugin_name(*policy));
-  }
-  return std::nullopt;
-}
-
-std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
-                                          const SchedulerOptions& options) {
-  SchedulerConfig cfg;
-  if (const auto text = builtin_scheduler_config(name_or_path)) {
-    cfg = load_scheduler_config_string(*text, "<builtin:" + name_or_path + ">");
-  } else {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(name_or_path, ec)) {
-      std::string names;
-      for (const auto& b : builtin_scheduler_names()) {
-        names += (names.empty() ? "" : ", ") + b;
-      }
-      throw InputError(SourceLocation{name_or_path, 0, 0}, "scheduler",
-                       "not a built-in scheduler (" + names +
-                           ") and no KubeSchedulerConfiguration file by that name");
-    }
-    cfg = load_scheduler_config_file(name_or_path);
-  }
-  const ProfileConfig* chosen = &cfg.profiles.front();
-  if (!options.profile.empty()) {
-    chosen = nullptr;
-    for (const auto& p : cfg.profiles) {
-      if (p.scheduler_name == options.profile) {
-        chosen = &p;
-      }
-    }
-    if (chosen == nullptr) {
-      throw InputError(SourceLocation{cfg.file, 0, 0}, "profiles",
-                       "no profile with schedulerName \"" + options.profile + "\"");
-    }
-  }
-  return std::make_unique<Scheduler>(cfg, *chosen, seed);
 }
 
 }  // namespace tidesim::policies

@@ -200,9 +200,12 @@ class Scheduler final : public FilterRunner {
   std::vector<std::int64_t> scores_;
 };
 
-/// Names of the built-in schedulers: first-fit, default-k8s, load-aware, most-allocated.
+// The built-in schedulers and make_scheduler: policies/builtin_profiles.cpp.
+
+/// Names of the built-in schedulers (docs/policies.md, "Built-in schedulers").
 std::vector<std::string> builtin_scheduler_names();
-/// The KubeSchedulerConfiguration text of a built-in scheduler (nullopt for other names).
+/// The KubeSchedulerConfiguration text of a built-in scheduler (nullopt for other names): the
+/// text of its scenarios/schedulers/NAME.yaml where it has one (embedded_profile_yaml()).
 std::optional<std::string> builtin_scheduler_config(const std::string& name);
 
 /// A built-in scheduler by name, or a KubeSchedulerConfiguration file by path. `seed` seeds the

@@ -1,0 +1,104 @@
+#include "policies/builtin_profiles.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "policies/plugins/gpu_share_plugins.hpp"
+#include "policies/scheduler.hpp"
+
+namespace tidesim::policies {
+namespace {
+
+// The GPU-sharing policies (docs/policies.md "GPU-sharing policies"): Kubernetes' placement
+// filters (NodeResourcesFit sees the device plugin's free cards and free share), then one score
+// plugin that also picks the cards. Six profiles that differ only in their names and score
+// plugin, from this one template.
+std::string gpu_share_config(std::string_view profile, std::string_view plugin) {
+  return fmt::format(R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: {0}
+    plugins:
+      multiPoint:
+        disabled:
+          - name: "*"
+      queueSort:
+        enabled:
+          - name: PrioritySort
+      preFilter:
+        enabled:
+          - name: NodeResourcesFit
+      filter:
+        enabled:
+          - name: NodeUnschedulable
+          - name: NodeName
+          - name: TaintToleration
+          - name: NodeAffinity
+          - name: NodeResourcesFit
+      preScore:
+        enabled:
+          - name: {1}
+      score:
+        enabled:
+          - name: {1}
+            weight: 1
+      bind:
+        enabled:
+          - name: DefaultBinder
+)",
+                     profile, plugin);
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_scheduler_names() {
+  return {"first-fit",   "default-k8s",    "load-aware",  "most-allocated", "random",
+          "dot-product", "gpu-clustering", "gpu-packing", "best-fit",       "fgd"};
+}
+
+std::optional<std::string> builtin_scheduler_config(const std::string& name) {
+  if (const auto text = embedded_profile_yaml(name)) {
+    return std::string(*text);
+  }
+  if (const auto policy = gpu_share_policy_of_profile(name)) {
+    return gpu_share_config(name, gpu_share_plugin_name(*policy));
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
+                                          const SchedulerOptions& options) {
+  SchedulerConfig cfg;
+  if (const auto text = builtin_scheduler_config(name_or_path)) {
+    cfg = load_scheduler_config_string(*text, "<builtin:" + name_or_path + ">");
+  } else {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(name_or_path, ec)) {
+      std::string names;
+      for (const auto& b : builtin_scheduler_names()) {
+        names += (names.empty() ? "" : ", ") + b;
+      }
+      throw InputError(SourceLocation{name_or_path, 0, 0}, "scheduler",
+                       "not a built-in scheduler (" + names +
+                           ") and no KubeSchedulerConfiguration file by that name");
+    }
+    cfg = load_scheduler_config_file(name_or_path);
+  }
+  const ProfileConfig* chosen = &cfg.profiles.front();
+  if (!options.profile.empty()) {
+    chosen = nullptr;
+    for (const auto& p : cfg.profiles) {
+      if (p.scheduler_name == options.profile) {
+        chosen = &p;
+      }
+    }
+    if (chosen == nullptr) {
+      throw InputError(SourceLocation{cfg.file, 0, 0}, "profiles",
+                       "no profile with schedulerName \"" + options.profile + "\"");
+    }
+  }
+  return std::make_unique<Scheduler>(cfg, *chosen, seed);
+}
+
+}  // namespace tidesim::policies
