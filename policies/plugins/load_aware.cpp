@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "sim/api/pod_traits.hpp"
@@ -247,11 +249,40 @@ NodeMetrics with_estimated_bound_pods(const NodeMetrics& m, const NodeInfo& info
 // ---------------------------------------------------------------------------------------------
 // Args
 
+namespace {
+
+// An enum-valued arg: one of `names` (in the order errors list them), `fallback` when absent.
+template <class E>
+E enum_arg(Fields& f, const std::string& key, E fallback,
+           std::initializer_list<std::pair<E, std::string>> names) {
+  std::vector<std::string> choices;
+  std::string fallback_name;
+  for (const auto& [value, name] : names) {
+    choices.push_back(name);
+    if (value == fallback) {
+      fallback_name = name;
+    }
+  }
+  const std::string chosen = f.choice(key, fallback_name, choices);
+  for (const auto& [value, name] : names) {
+    if (name == chosen) {
+      return value;
+    }
+  }
+  return fallback;  // not reached: choice() accepts only `choices`
+}
+
+}  // namespace
+
+// Every default is the default-constructed LoadAwareArgs' (the one statement of them; the table
+// of docs/policies.md is checked against it by a test).
 LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
+  const LoadAwareArgs defaults;
   LoadAwareArgs a;
   Fields f = args_fields(pa);
-  a.prometheus_url = f.string("prometheusURL", "");
-  a.gpu_memory_decay_slope = f.number("gpuMemoryDecaySlope", 0.15, 0.01, 1.0);
+  a.prometheus_url = f.string("prometheusURL", defaults.prometheus_url);
+  a.gpu_memory_decay_slope =
+      f.number("gpuMemoryDecaySlope", defaults.gpu_memory_decay_slope, 0.01, 1.0);
   // metricCacheTTL: a duration ("30s") or, as in the seed's example, a number of seconds.
   if (f.has("metricCacheTTL")) {
     const YAML::Node n = f.get("metricCacheTTL");
@@ -267,7 +298,8 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
       a.metric_cache_ttl = f.duration("metricCacheTTL", std::nullopt);
     }
   }
-  a.reject_threshold_safety_margin = f.number("rejectThresholdSafetyMargin", 0.05, 0.0, 0.5);
+  a.reject_threshold_safety_margin =
+      f.number("rejectThresholdSafetyMargin", defaults.reject_threshold_safety_margin, 0.0, 0.5);
   const auto dimension = [&](const std::string& key, LoadDimension d) {
     if (!f.has(key)) {
       return d;
@@ -282,25 +314,24 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
     g.finish();
     return d;
   };
-  a.gpu_memory = dimension("gpuMemory", a.gpu_memory);
-  a.nvlink = dimension("nvlink", a.nvlink);
-  a.io = dimension("io", a.io);
+  a.gpu_memory = dimension("gpuMemory", defaults.gpu_memory);
+  a.nvlink = dimension("nvlink", defaults.nvlink);
+  a.io = dimension("io", defaults.io);
   a.io_full_scale_await =
-      f.duration("ioFullScaleAwait", a.io_full_scale_await, std::chrono::microseconds(1));
-  a.score_formula = f.choice("scoreFormula", "text", {"text", "seed-code"}) == "text"
-                        ? LoadScoreFormula::kText
-                        : LoadScoreFormula::kSeedCode;
-  const std::string agg = f.choice("gpuMemoryAggregation", "max", {"max", "mean", "min"});
-  a.gpu_memory_aggregation = agg == "max"    ? GpuMemoryAggregation::kMax
-                             : agg == "mean" ? GpuMemoryAggregation::kMean
-                                             : GpuMemoryAggregation::kMin;
-  a.nvlink_check =
-      f.choice("nvlinkCheck", "required-pods", {"required-pods", "all-pods"}) == "required-pods"
-          ? NvlinkCheck::kRequiredPods
-          : NvlinkCheck::kAllPods;
-  a.auto_detect_nvlink = f.boolean("autoDetectNvlink", true);
-  a.fallback_timeout = f.duration("fallbackTimeout", a.fallback_timeout);
-  a.golden_pool_after = f.duration("goldenPoolAfter", a.golden_pool_after);
+      f.duration("ioFullScaleAwait", defaults.io_full_scale_await, std::chrono::microseconds(1));
+  a.score_formula =
+      enum_arg(f, "scoreFormula", defaults.score_formula,
+               {{LoadScoreFormula::kText, "text"}, {LoadScoreFormula::kSeedCode, "seed-code"}});
+  a.gpu_memory_aggregation = enum_arg(f, "gpuMemoryAggregation", defaults.gpu_memory_aggregation,
+                                      {{GpuMemoryAggregation::kMax, "max"},
+                                       {GpuMemoryAggregation::kMean, "mean"},
+                                       {GpuMemoryAggregation::kMin, "min"}});
+  a.nvlink_check = enum_arg(
+      f, "nvlinkCheck", defaults.nvlink_check,
+      {{NvlinkCheck::kRequiredPods, "required-pods"}, {NvlinkCheck::kAllPods, "all-pods"}});
+  a.auto_detect_nvlink = f.boolean("autoDetectNvlink", defaults.auto_detect_nvlink);
+  a.fallback_timeout = f.duration("fallbackTimeout", defaults.fallback_timeout);
+  a.golden_pool_after = f.duration("goldenPoolAfter", defaults.golden_pool_after);
   if (f.has("goldenNodeSelector")) {
     Fields g(f.get("goldenNodeSelector"), f.file(), f.path_of("goldenNodeSelector"));
     LabelSelector sel;
@@ -316,10 +347,11 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
     g.finish();
     a.golden_node_selector = sel;
   }
-  a.estimate_bound_pods = f.boolean("estimateBoundPods", false);
-  a.estimated_gpu_memory_per_gpu = f.number("estimatedGpuMemoryPerGpu", 0.5, 0.0, 1.0);
-  a.card_fit = f.boolean("cardFit", false);
-  a.predict_load = f.boolean("predictLoad", false);
+  a.estimate_bound_pods = f.boolean("estimateBoundPods", defaults.estimate_bound_pods);
+  a.estimated_gpu_memory_per_gpu =
+      f.number("estimatedGpuMemoryPerGpu", defaults.estimated_gpu_memory_per_gpu, 0.0, 1.0);
+  a.card_fit = f.boolean("cardFit", defaults.card_fit);
+  a.predict_load = f.boolean("predictLoad", defaults.predict_load);
   f.finish();
   return a;
 }
