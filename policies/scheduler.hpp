@@ -6,6 +6,7 @@
 /// (permit(): Coscheduling) are separate calls the scheduling loop makes when a run has
 /// preemption or gangs (policies/scheduling_loop.hpp, docs/job-scheduling.md).
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -162,6 +163,38 @@ class Scheduler final : public FilterRunner {
   }
 
  private:
+  // The profile (scheduler_profile.cpp): fills the plugin lists the cycle runs from the plugin
+  // names per extension point, the instances by name and the entry that gives each score plugin
+  // its weight.
+  void assign_plugins(const std::map<std::string, std::vector<std::string>>& lists,
+                      const std::map<std::string, Plugin*>& instances,
+                      const std::map<std::string, const PluginEntry*>& weights);
+
+  // The cycle (scheduler.cpp), as schedule_one.go divides it. schedule_pod (schedulePod): the
+  // node for the pod, or why none, into `result`.
+  void schedule_pod(CycleContext& ctx, const PodSpec& pod, const PodGroupStatus* group,
+                    std::optional<int> nominated, ScheduleResult& result);
+  // PreFilter, the gang's PreFilter, the nominated node, then the Filter pass
+  // (findNodesThatFitPod). True when the Filter pass ran: feasible_ holds the nodes that passed,
+  // `histogram` the rejected nodes' reasons (when recorded). False when the cycle ended before
+  // (a PreFilter rejection, an error, or the nominated node taken): `result` says which.
+  bool find_nodes_that_fit_pod(CycleContext& ctx, const PodSpec& pod, const PodGroupStatus* group,
+                               std::optional<int> nominated, std::map<std::string, int>& histogram,
+                               ScheduleResult& result);
+  // Every PreFilter plugin (RunPreFilterPlugins), marking the Filter plugins to skip; false when
+  // one rejects the pod or fails, with why in `result` when it is given.
+  bool run_pre_filter_plugins(CycleContext& ctx, const PodSpec& pod, ScheduleResult* result);
+  // The Filter plugins over the nodes from the round-robin start until enough pass
+  // (findNodesThatPassFilters); false on a plugin error (in `result`).
+  bool find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& pod,
+                                    std::map<std::string, int>& histogram, ScheduleResult& result);
+  // PreScore, Score, NormalizeScore and weights into totals_ (prioritizeNodes); false on an
+  // error (in `result`).
+  bool prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result);
+  // The index into feasible_ of the highest total, ties broken at random (selectHost).
+  std::size_t select_host();
+  // What every cycle copies from ctx into its result; the card choice of the chosen node.
+  void finish_cycle(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result);
   // Every Filter plugin not skipped this cycle passes `node`.
   bool passes_filters(CycleContext& ctx, const PodSpec& pod, int node);
   struct ScoreEntry {
