@@ -45,7 +45,6 @@ ${lookups}  return std::nullopt;
 
 }  // namespace tidesim::policies
 ")
-# Rewritten only when the text changes, so that an unchanged profile recompiles nothing.
-file(WRITE ${OUTPUT}.tmp "${source}")
-file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)
-file(REMOVE ${OUTPUT}.tmp)
+# Written every time this runs (only when a profile or this script changed): an output left older
+# than its inputs would have the build run this again each time.
+file(WRITE ${OUTPUT} "${source}")
