@@ -6,13 +6,15 @@
 #   target_link_libraries(my-tidesim PRIVATE tidesim::cli_main)
 #
 # Layout under the prefix: bin/tidesim; lib/libtidesim_*.a; include/tidesim/<folder>/*.hpp (headers
-# keep their path from the repository root, as the sources include them);
+# keep their path from the repository root under tidesim/, as the sources include them:
+# #include <tidesim/policies/registry.hpp>; the include path is the prefix's include/ alone);
 # lib/cmake/tidesim/ (the package: tidesimConfig.cmake, its version file and the targets).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(tidesim_libraries tidesim_engine tidesim_api tidesim_topologies tidesim_workloads
-    tidesim_policies tidesim_metrics tidesim_prediction tidesim_sim tidesim_app tidesim_cli
+set(tidesim_libraries tidesim_headers tidesim_engine tidesim_input tidesim_api tidesim_prediction
+    tidesim_metrics tidesim_topologies tidesim_workloads tidesim_policies tidesim_admission
+    tidesim_scenario tidesim_model tidesim_experiments tidesim_sim tidesim_app tidesim_cli
     tidesim_cli_main)
 foreach(target IN LISTS tidesim_libraries)
   string(REGEX REPLACE "^tidesim_" "" export_name ${target})
@@ -20,13 +22,13 @@ foreach(target IN LISTS tidesim_libraries)
 endforeach()
 # The static libraries name the warnings target as a link-only dependency: it is exported too.
 install(TARGETS ${tidesim_libraries} tidesim_warnings EXPORT tidesimTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION include)
 install(TARGETS tidesim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(folder sim topologies workloads policies tools/lib tools/cli)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION include/tidesim/${folder}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
-install(FILES ${CMAKE_BINARY_DIR}/generated/tidesim/version.hpp DESTINATION include/tidesim/tidesim)
+install(FILES ${CMAKE_BINARY_DIR}/generated/tidesim/version.hpp DESTINATION include/tidesim)
 
 set(TIDESIM_PACKAGE_WITH_MPI OFF)
 if(MPI_CXX_FOUND)

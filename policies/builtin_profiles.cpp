@@ -1,11 +1,11 @@
-#include "policies/builtin_profiles.hpp"
+#include "tidesim/policies/builtin_profiles.hpp"
 
 #include <fmt/format.h>
 
 #include <filesystem>
 
-#include "policies/plugins/gpu_share_plugins.hpp"
-#include "policies/scheduler.hpp"
+#include "tidesim/policies/plugins/gpu_share_plugins.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -1,11 +1,11 @@
-#include "policies/config.hpp"
+#include "tidesim/policies/config.hpp"
 
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "sim/engine/text_file.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 

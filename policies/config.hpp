@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "policies/registry.hpp"
-#include "sim/engine/error.hpp"
+#include "tidesim/policies/registry.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,4 @@
-#include "policies/framework.hpp"
+#include "tidesim/policies/framework.hpp"
 
 #include <algorithm>
 

@@ -18,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#include "sim/api/api.hpp"
-#include "sim/api/cluster_view.hpp"
-#include "sim/api/telemetry.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::policies {
 

@@ -1,13 +1,13 @@
-#include "policies/kube_objects.hpp"
+#include "tidesim/policies/kube_objects.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
 
-#include "sim/api/pod_yaml.hpp"
-#include "sim/engine/units.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/api/pod_yaml.hpp"
+#include "tidesim/sim/input/units.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/api.hpp"
-#include "sim/api/telemetry.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 

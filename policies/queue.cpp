@@ -1,4 +1,4 @@
-#include "policies/queue.hpp"
+#include "tidesim/policies/queue.hpp"
 
 namespace tidesim::policies {
 

@@ -14,9 +14,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "policies/framework.hpp"
-#include "sim/api/api.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::policies {
 

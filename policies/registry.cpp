@@ -1,16 +1,16 @@
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 #include <stdexcept>
 
-#include "policies/plugins/basic.hpp"
-#include "policies/plugins/coscheduling.hpp"
-#include "policies/plugins/declared_gpu.hpp"
-#include "policies/plugins/default_preemption.hpp"
-#include "policies/plugins/gpu_share_plugins.hpp"
-#include "policies/plugins/interpod_affinity.hpp"
-#include "policies/plugins/load_aware.hpp"
-#include "policies/plugins/noderesources.hpp"
-#include "policies/plugins/pod_topology_spread.hpp"
+#include "tidesim/policies/plugins/basic.hpp"
+#include "tidesim/policies/plugins/coscheduling.hpp"
+#include "tidesim/policies/plugins/declared_gpu.hpp"
+#include "tidesim/policies/plugins/default_preemption.hpp"
+#include "tidesim/policies/plugins/gpu_share_plugins.hpp"
+#include "tidesim/policies/plugins/interpod_affinity.hpp"
+#include "tidesim/policies/plugins/load_aware.hpp"
+#include "tidesim/policies/plugins/noderesources.hpp"
+#include "tidesim/policies/plugins/pod_topology_spread.hpp"
 
 namespace tidesim::policies {
 

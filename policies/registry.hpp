@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "policies/framework.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 

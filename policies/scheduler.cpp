@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <map>
 
-#include "policies/plugins/noderesources.hpp"
-#include "policies/scheduler.hpp"
+#include "tidesim/policies/plugins/noderesources.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

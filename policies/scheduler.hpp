@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "policies/config.hpp"
-#include "policies/framework.hpp"
-#include "policies/queue.hpp"
-#include "policies/registry.hpp"
-#include "sim/engine/random.hpp"
+#include "tidesim/policies/config.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/queue.hpp"
+#include "tidesim/policies/registry.hpp"
+#include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::policies {
 

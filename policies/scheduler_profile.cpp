@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <set>
 
-#include "policies/plugins/coscheduling.hpp"
-#include "policies/scheduler.hpp"
+#include "tidesim/policies/plugins/coscheduling.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

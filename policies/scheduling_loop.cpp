@@ -1,4 +1,4 @@
-#include "policies/scheduling_loop.hpp"
+#include "tidesim/policies/scheduling_loop.hpp"
 
 #include <algorithm>
 #include <stdexcept>

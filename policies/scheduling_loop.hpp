@@ -54,12 +54,12 @@
 #include <utility>
 #include <vector>
 
-#include "policies/queue.hpp"
-#include "policies/scheduler.hpp"
-#include "sim/api/cluster_view.hpp"
-#include "sim/api/run_signals.hpp"
-#include "sim/api/telemetry.hpp"
-#include "sim/engine/simulation.hpp"
+#include "tidesim/policies/queue.hpp"
+#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
+#include "tidesim/sim/api/run_signals.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
+#include "tidesim/sim/engine/simulation.hpp"
 
 namespace tidesim::policies {
 

@@ -1,11 +1,11 @@
-#include "topologies/gpu_node.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "sim/engine/checked.hpp"
+#include "tidesim/sim/engine/checked.hpp"
 
 namespace tidesim {
 

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/api/pod_traits.hpp"
-#include "sim/engine/random.hpp"
-#include "topologies/mig.hpp"
-#include "topologies/topology.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/topologies/mig.hpp"
+#include "tidesim/topologies/topology.hpp"
 
 namespace tidesim {
 

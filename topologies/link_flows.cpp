@@ -1,4 +1,4 @@
-#include "topologies/link_flows.hpp"
+#include "tidesim/topologies/link_flows.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "sim/engine/fluid.hpp"
-#include "topologies/topology.hpp"
+#include "tidesim/sim/engine/fluid.hpp"
+#include "tidesim/topologies/topology.hpp"
 
 namespace tidesim {
 

@@ -1,4 +1,4 @@
-#include "topologies/link_type.hpp"
+#include "tidesim/topologies/link_type.hpp"
 
 #include <charconv>
 

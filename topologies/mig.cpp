@@ -1,4 +1,4 @@
-#include "topologies/mig.hpp"
+#include "tidesim/topologies/mig.hpp"
 
 #include <array>
 #include <map>

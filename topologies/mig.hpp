@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/api/api.hpp"
-#include "topologies/gpu_models.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
 
 namespace tidesim {
 

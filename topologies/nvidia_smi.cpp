@@ -1,4 +1,4 @@
-#include "topologies/nvidia_smi.hpp"
+#include "tidesim/topologies/nvidia_smi.hpp"
 
 #include <charconv>
 #include <fstream>
@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/text_file.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/text_file.hpp"
 
 namespace tidesim {
 

@@ -1,4 +1,4 @@
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 #include <array>
 #include <filesystem>
@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "sim/engine/error.hpp"
-#include "topologies/nvidia_smi.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/topologies/nvidia_smi.hpp"
 
 namespace tidesim {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "topologies/topology.hpp"
+#include "tidesim/topologies/topology.hpp"
 
 namespace tidesim {
 

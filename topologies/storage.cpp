@@ -1,9 +1,9 @@
-#include "topologies/storage.hpp"
+#include "tidesim/topologies/storage.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
 

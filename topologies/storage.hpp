@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 

@@ -1,4 +1,4 @@
-#include "topologies/topology.hpp"
+#include "tidesim/topologies/topology.hpp"
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
@@ -11,7 +11,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "topologies/gpu_models.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
 
 namespace tidesim {
 

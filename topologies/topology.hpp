@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "topologies/link_type.hpp"
+#include "tidesim/topologies/link_type.hpp"
 
 namespace tidesim {
 

@@ -1,11 +1,11 @@
-#include "workloads/catalogue.hpp"
+#include "tidesim/workloads/catalogue.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "sim/engine/checked.hpp"
-#include "sim/engine/error.hpp"
-#include "workloads/gpu_models.hpp"
+#include "tidesim/sim/engine/checked.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/gpu_models.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/csv.hpp"
+#include "tidesim/workloads/csv.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/engine/text_file.hpp"
+#include "tidesim/sim/input/text_file.hpp"
 
 namespace tidesim::workloads {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::workloads {
 

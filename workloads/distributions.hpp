@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/random.hpp"
+#include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::workloads {
 

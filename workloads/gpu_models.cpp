@@ -1,9 +1,9 @@
-#include "workloads/gpu_models.hpp"
+#include "tidesim/workloads/gpu_models.hpp"
 
 #include <array>
 
-#include "sim/engine/error.hpp"
-#include "topologies/gpu_models.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
 
 namespace tidesim::workloads {
 namespace {

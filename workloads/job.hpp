@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/api.hpp"
-#include "sim/api/pod_traits.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::workloads {
 
-/// The label naming a job's Kueue LocalQueue (sim/quota.hpp).
+/// The label naming a job's Kueue LocalQueue (sim/admission/quota.hpp).
 inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
 /// What happens when a pod's container fails (Kubernetes restartPolicy; a Job allows only these

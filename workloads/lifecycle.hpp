@@ -1,10 +1,10 @@
 #pragma once
-/// Restart rules of Kubernetes that the Job controller of a run applies (sim/job_controller.hpp):
-/// the Job controller's back-off before it replaces a failed pod (restartPolicy Never), the
-/// kubelet's CrashLoopBackOff before it restarts a failed container in place (restartPolicy
-/// OnFailure), and the Job's backoffLimit. Sources: Kubernetes documentation, "Jobs" (Pod
-/// backoff failure policy) and "Pod Lifecycle" (Container restarts).
-#include "sim/engine/time.hpp"
+/// Restart rules of Kubernetes that the Job controller of a run applies
+/// (sim/model/job_controller.hpp): the Job controller's back-off before it replaces a failed pod
+/// (restartPolicy Never), the kubelet's CrashLoopBackOff before it restarts a failed container in
+/// place (restartPolicy OnFailure), and the Job's backoffLimit. Sources: Kubernetes documentation,
+/// "Jobs" (Pod backoff failure policy) and "Pod Lifecycle" (Container restarts).
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::workloads {
 

@@ -1,4 +1,4 @@
-#include "workloads/manifest.hpp"
+#include "tidesim/workloads/manifest.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -6,8 +6,8 @@
 
 #include <fmt/core.h>
 
-#include "sim/api/pod_yaml.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/api/pod_yaml.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::workloads {
 namespace {

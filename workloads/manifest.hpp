@@ -14,11 +14,11 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/api/api.hpp"
-#include "sim/api/pod_yaml.hpp"
-#include "sim/engine/error.hpp"
-#include "sim/engine/time.hpp"
-#include "workloads/job.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/api/pod_yaml.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/job.hpp"
 
 namespace tidesim::workloads {
 

@@ -7,7 +7,7 @@
 
 #include <fmt/core.h>
 
-#include "workloads/manifest.hpp"
+#include "tidesim/workloads/manifest.hpp"
 
 namespace tidesim::workloads {
 namespace {

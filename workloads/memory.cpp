@@ -1,4 +1,4 @@
-#include "workloads/memory.hpp"
+#include "tidesim/workloads/memory.hpp"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "sim/engine/time.hpp"
-#include "workloads/catalogue.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/workloads/catalogue.hpp"
 
 namespace tidesim::workloads {
 

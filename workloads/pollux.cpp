@@ -1,4 +1,4 @@
-#include "workloads/pollux.hpp"
+#include "tidesim/workloads/pollux.hpp"
 
 #include <fmt/core.h>
 
@@ -9,8 +9,8 @@
 #include <limits>
 #include <tuple>
 
-#include "sim/engine/error.hpp"
-#include "workloads/csv.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/csv.hpp"
 
 namespace tidesim::workloads {
 namespace fs = std::filesystem;

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/error.hpp"
-#include "workloads/job.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/job.hpp"
 
 namespace tidesim::workloads {
 

@@ -1,4 +1,4 @@
-#include "workloads/step_time.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::workloads {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "sim/engine/time.hpp"
-#include "workloads/catalogue.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/workloads/catalogue.hpp"
 
 namespace tidesim::workloads {
 

@@ -1,4 +1,4 @@
-#include "workloads/trace.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,11 +7,11 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/statistics.hpp"
-#include "sim/engine/text_file.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/step_time.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/workloads/csv.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/workload_spec.hpp"
+#include "tidesim/workloads/workload_spec.hpp"
 
 #include <charconv>
 
@@ -11,12 +11,12 @@
 
 #include <fmt/core.h>
 
-#include "sim/api/quantity.hpp"
-#include "sim/engine/units.hpp"
-#include "sim/engine/yaml_fields.hpp"
-#include "workloads/gpu_models.hpp"
-#include "workloads/manifest.hpp"
-#include "workloads/step_time.hpp"
+#include "tidesim/sim/input/quantity.hpp"
+#include "tidesim/sim/input/units.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/workloads/gpu_models.hpp"
+#include "tidesim/workloads/manifest.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {

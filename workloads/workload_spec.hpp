@@ -9,13 +9,13 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/random.hpp"
-#include "workloads/catalogue.hpp"
-#include "workloads/distributions.hpp"
-#include "workloads/job.hpp"
-#include "workloads/pollux.hpp"
-#include "workloads/trace.hpp"
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/catalogue.hpp"
+#include "tidesim/workloads/distributions.hpp"
+#include "tidesim/workloads/job.hpp"
+#include "tidesim/workloads/pollux.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::workloads {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string_view>
 
-#include "policies/registry.hpp"
+#include <tidesim/policies/registry.hpp>
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "policies/plugins/basic.hpp"
+#include "tidesim/policies/plugins/basic.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

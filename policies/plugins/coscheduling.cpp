@@ -1,4 +1,4 @@
-#include "policies/plugins/coscheduling.hpp"
+#include "tidesim/policies/plugins/coscheduling.hpp"
 
 #include <fmt/core.h>
 

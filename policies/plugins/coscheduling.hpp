@@ -9,7 +9,7 @@
 /// policies/scheduling_loop.hpp. docs/job-scheduling.md.
 #include <memory>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

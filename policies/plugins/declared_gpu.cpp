@@ -1,10 +1,10 @@
-#include "policies/plugins/declared_gpu.hpp"
+#include "tidesim/policies/plugins/declared_gpu.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "sim/api/pod_traits.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,4 @@
-#include "policies/plugins/default_preemption.hpp"
+#include "tidesim/policies/plugins/default_preemption.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -15,7 +15,7 @@
 #include <optional>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

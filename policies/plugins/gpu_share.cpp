@@ -1,4 +1,4 @@
-#include "policies/plugins/gpu_share.hpp"
+#include "tidesim/policies/plugins/gpu_share.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -4,8 +4,8 @@
 /// baselines, as the FGD simulator implements them (hkust-adsl/kubernetes-scheduler-simulator
 /// @8f3d641; ../shared/reference/FGD-EXPERIMENT.md; formulas in docs/policies.md "GPU-sharing
 /// policies"). Plain functions on a small node state: the Score plugins of gpu_share_plugins.hpp
-/// and the fill experiment (sim/fill_experiment.hpp) both call these, so each rule has one
-/// implementation.
+/// and the fill experiment (sim/experiments/fill_experiment.hpp) both call these, so each rule has
+/// one implementation.
 #include <cstdint>
 #include <span>
 #include <string>

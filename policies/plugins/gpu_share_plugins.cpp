@@ -1,8 +1,8 @@
-#include "policies/plugins/gpu_share_plugins.hpp"
+#include "tidesim/policies/plugins/gpu_share_plugins.hpp"
 
 #include <algorithm>
 
-#include "sim/engine/random.hpp"
+#include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::policies {
 

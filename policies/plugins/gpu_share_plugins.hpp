@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "policies/plugins/gpu_share.hpp"
-#include "policies/registry.hpp"
+#include "tidesim/policies/plugins/gpu_share.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,4 @@
-#include "policies/plugins/interpod_affinity.hpp"
+#include "tidesim/policies/plugins/interpod_affinity.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 /// (score, weight 2 by default), for any topology key the nodes carry as a label.
 #include <memory>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,4 @@
-#include "policies/plugins/load_aware.hpp"
+#include "tidesim/policies/plugins/load_aware.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/api/pod_traits.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
 
 namespace tidesim::policies {
 

@@ -12,8 +12,8 @@
 #include <span>
 #include <string>
 
-#include "policies/registry.hpp"
-#include "sim/api/pod_traits.hpp"
+#include "tidesim/policies/registry.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,4 @@
-#include "policies/plugins/noderesources.hpp"
+#include "tidesim/policies/plugins/noderesources.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/checked.hpp"
+#include "tidesim/sim/engine/checked.hpp"
 
 namespace tidesim::policies {
 

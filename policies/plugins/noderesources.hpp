@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,4 @@
-#include "policies/plugins/pod_topology_spread.hpp"
+#include "tidesim/policies/plugins/pod_topology_spread.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "policies/plugins/basic.hpp"
+#include "tidesim/policies/plugins/basic.hpp"
 
 namespace tidesim::policies {
 namespace {

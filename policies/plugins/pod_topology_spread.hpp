@@ -3,7 +3,7 @@
 /// constraints filter (skew), ScheduleAnyway constraints score (weight 2 by default).
 #include <memory>
 
-#include "policies/registry.hpp"
+#include "tidesim/policies/registry.hpp"
 
 namespace tidesim::policies {
 

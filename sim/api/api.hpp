@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/extended_resources.hpp"
+#include "tidesim/sim/api/extended_resources.hpp"
 
 namespace tidesim {
 

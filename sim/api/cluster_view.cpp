@@ -1,4 +1,4 @@
-#include "sim/api/cluster_view.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
 
 #include <algorithm>
 #include <atomic>

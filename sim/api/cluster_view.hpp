@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/api.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 

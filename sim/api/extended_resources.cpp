@@ -1,4 +1,4 @@
-#include "sim/api/extended_resources.hpp"
+#include "tidesim/sim/api/extended_resources.hpp"
 
 #include <mutex>
 #include <stdexcept>

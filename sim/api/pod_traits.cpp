@@ -1,4 +1,4 @@
-#include "sim/api/pod_traits.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
 
 #include <algorithm>
 #include <array>

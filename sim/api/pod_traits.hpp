@@ -4,7 +4,7 @@
 /// load-aware plugins filter and estimate with.
 #include <cstdint>
 
-#include "sim/api/api.hpp"
+#include "tidesim/sim/api/api.hpp"
 
 namespace tidesim {
 

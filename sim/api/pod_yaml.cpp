@@ -1,10 +1,10 @@
-#include "sim/api/pod_yaml.hpp"
+#include "tidesim/sim/api/pod_yaml.hpp"
 
 #include <initializer_list>
 #include <limits>
 
-#include "sim/api/quantity.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/input/quantity.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/api/run_signals.hpp"
+#include "tidesim/sim/api/run_signals.hpp"
 
 namespace tidesim {
 

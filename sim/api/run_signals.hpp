@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/telemetry.hpp"
-#include "sim/engine/signal.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
+#include "tidesim/sim/engine/signal.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 
@@ -124,7 +124,7 @@ struct LoadForecastBatch {
 };
 
 /// All signals of one run.
-/// The admission layer's quota bookkeeping (sim/quota.hpp): a job of a ClusterQueue was
+/// The admission layer's quota bookkeeping (sim/admission/quota.hpp): a job of a ClusterQueue was
 /// admitted (its GPUs count against the queue's quota) or released (suspended or ended).
 struct QuotaEvent {
   TimePoint at{};

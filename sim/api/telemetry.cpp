@@ -1,4 +1,4 @@
-#include "sim/api/telemetry.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
 
 #include <stdexcept>
 

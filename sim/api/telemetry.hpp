@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 

@@ -1,4 +1,4 @@
-#include "sim/engine/event_queue.hpp"
+#include "tidesim/sim/engine/event_queue.hpp"
 
 #include <bit>
 #include <cassert>

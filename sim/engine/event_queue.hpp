@@ -18,7 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 

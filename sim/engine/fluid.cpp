@@ -1,4 +1,4 @@
-#include "sim/engine/fluid.hpp"
+#include "tidesim/sim/engine/fluid.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Port of Go's math/rand generator (go1.19): see the notice in go_rand.hpp.
-#include "sim/engine/go_rand.hpp"
+#include "tidesim/sim/engine/go_rand.hpp"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "sim/engine/parallel.hpp"
+#include "tidesim/sim/engine/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "sim/engine/random.hpp"
+#include "tidesim/sim/engine/random.hpp"
 
 #include <cassert>
 #include <cmath>

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string_view>
 
-#include "sim/engine/event_queue.hpp"
-#include "sim/engine/random.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/event_queue.hpp"
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 

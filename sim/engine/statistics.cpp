@@ -1,4 +1,4 @@
-#include "sim/engine/statistics.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 #include <array>
 #include <cmath>

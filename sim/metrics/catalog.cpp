@@ -1,4 +1,4 @@
-#include "sim/metrics/catalog.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
 
 #include <array>
 

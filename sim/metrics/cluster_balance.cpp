@@ -1,4 +1,4 @@
-#include "sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/cluster_balance.hpp"
 
 #include <span>
 #include <vector>

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/metrics/collector.hpp"
-#include "sim/metrics/node_stats.hpp"
-#include "sim/metrics/per_node_values.hpp"
-#include "sim/metrics/step_average.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/per_node_values.hpp"
+#include "tidesim/sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
 

@@ -1,4 +1,4 @@
-#include "sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
 

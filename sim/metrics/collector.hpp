@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "sim/api/run_signals.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/api/run_signals.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::metrics {
 

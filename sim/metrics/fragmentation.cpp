@@ -1,9 +1,9 @@
-#include "sim/metrics/fragmentation.hpp"
+#include "tidesim/sim/metrics/fragmentation.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/metrics/step_average.hpp"
+#include "tidesim/sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
 

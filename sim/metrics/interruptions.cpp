@@ -1,4 +1,4 @@
-#include "sim/metrics/interruptions.hpp"
+#include "tidesim/sim/metrics/interruptions.hpp"
 
 #include <algorithm>
 

@@ -24,7 +24,7 @@
 #include <string>
 #include <utility>
 
-#include "sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
 

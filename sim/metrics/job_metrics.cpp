@@ -1,10 +1,10 @@
-#include "sim/metrics/job_metrics.hpp"
+#include "tidesim/sim/metrics/job_metrics.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <vector>
 
-#include "sim/engine/statistics.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
 
 namespace tidesim::metrics {
 namespace {

@@ -1,8 +1,8 @@
-#include "sim/metrics/job_scheduling.hpp"
+#include "tidesim/sim/metrics/job_scheduling.hpp"
 
 #include <numeric>
 
-#include "sim/engine/statistics.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
 
 namespace tidesim::metrics {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
 

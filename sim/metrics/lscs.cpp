@@ -1,10 +1,10 @@
-#include "sim/metrics/lscs.hpp"
+#include "tidesim/sim/metrics/lscs.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/metrics/node_stats.hpp"
-#include "sim/metrics/step_average.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
 

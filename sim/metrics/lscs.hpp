@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "sim/engine/statistics.hpp"
-#include "sim/metrics/collector.hpp"
-#include "sim/metrics/node_stats.hpp"
-#include "sim/metrics/per_node_values.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/per_node_values.hpp"
 
 namespace tidesim::metrics {
 

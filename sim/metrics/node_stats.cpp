@@ -1,4 +1,4 @@
-#include "sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
 
 #include <cmath>
 #include <numeric>

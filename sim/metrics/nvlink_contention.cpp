@@ -1,4 +1,4 @@
-#include "sim/metrics/nvlink_contention.hpp"
+#include "tidesim/sim/metrics/nvlink_contention.hpp"
 
 #include <stdexcept>
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
 

@@ -1,8 +1,8 @@
-#include "sim/metrics/nvlink_variance.hpp"
+#include "tidesim/sim/metrics/nvlink_variance.hpp"
 
 #include <algorithm>
 
-#include "sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
 
 namespace tidesim::metrics {
 

@@ -1,8 +1,8 @@
 #pragma once
 /// The seed's third health indicator: NVLink variance per node across its GPUs, alert > 0.02.
-#include "sim/metrics/collector.hpp"
-#include "sim/metrics/per_node_values.hpp"
-#include "sim/metrics/step_average.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/per_node_values.hpp"
+#include "tidesim/sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
 

@@ -1,4 +1,4 @@
-#include "sim/metrics/per_node_values.hpp"
+#include "tidesim/sim/metrics/per_node_values.hpp"
 
 namespace tidesim::metrics {
 

@@ -1,4 +1,4 @@
-#include "sim/metrics/prediction_accuracy.hpp"
+#include "tidesim/sim/metrics/prediction_accuracy.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "sim/metrics/quota.hpp"
+#include "tidesim/sim/metrics/quota.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "sim/engine/statistics.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
 
 namespace tidesim::metrics {
 namespace {

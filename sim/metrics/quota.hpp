@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
 

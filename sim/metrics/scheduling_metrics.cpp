@@ -1,4 +1,4 @@
-#include "sim/metrics/scheduling_metrics.hpp"
+#include "tidesim/sim/metrics/scheduling_metrics.hpp"
 
 namespace tidesim::metrics {
 

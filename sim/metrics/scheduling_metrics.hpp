@@ -1,6 +1,6 @@
 #pragma once
 /// Metrics of scheduling cycles: the seed's two-stage metrics fallback and unschedulable cycles.
-#include "sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
 
 namespace tidesim::metrics {
 

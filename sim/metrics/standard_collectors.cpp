@@ -1,4 +1,4 @@
-#include "sim/metrics/standard_collectors.hpp"
+#include "tidesim/sim/metrics/standard_collectors.hpp"
 
 namespace tidesim::metrics {
 

@@ -1,16 +1,16 @@
 #pragma once
 /// Every collector of the metric catalogue, attached and finished together.
-#include "sim/metrics/cluster_balance.hpp"
-#include "sim/metrics/fragmentation.hpp"
-#include "sim/metrics/interruptions.hpp"
-#include "sim/metrics/job_metrics.hpp"
-#include "sim/metrics/job_scheduling.hpp"
-#include "sim/metrics/lscs.hpp"
-#include "sim/metrics/nvlink_contention.hpp"
-#include "sim/metrics/nvlink_variance.hpp"
-#include "sim/metrics/prediction_accuracy.hpp"
-#include "sim/metrics/quota.hpp"
-#include "sim/metrics/scheduling_metrics.hpp"
+#include "tidesim/sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/fragmentation.hpp"
+#include "tidesim/sim/metrics/interruptions.hpp"
+#include "tidesim/sim/metrics/job_metrics.hpp"
+#include "tidesim/sim/metrics/job_scheduling.hpp"
+#include "tidesim/sim/metrics/lscs.hpp"
+#include "tidesim/sim/metrics/nvlink_contention.hpp"
+#include "tidesim/sim/metrics/nvlink_variance.hpp"
+#include "tidesim/sim/metrics/prediction_accuracy.hpp"
+#include "tidesim/sim/metrics/quota.hpp"
+#include "tidesim/sim/metrics/scheduling_metrics.hpp"
 
 namespace tidesim::metrics {
 

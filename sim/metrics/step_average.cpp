@@ -1,4 +1,4 @@
-#include "sim/metrics/step_average.hpp"
+#include "tidesim/sim/metrics/step_average.hpp"
 
 #include <algorithm>
 #include <stdexcept>

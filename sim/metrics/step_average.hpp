@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::metrics {
 

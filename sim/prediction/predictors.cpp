@@ -1,4 +1,4 @@
-#include "sim/prediction/predictors.hpp"
+#include "tidesim/sim/prediction/predictors.hpp"
 
 #include <Eigen/Dense>
 

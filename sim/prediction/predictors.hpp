@@ -1,7 +1,7 @@
 #pragma once
 /// Load predictors on a regularly spaced series x_0 .. x_{n-1} (oldest first; one value per
 /// telemetry scrape). Each returns the forecast of x_{n-1+h} for h >= 1 steps ahead. Pure
-/// numerics: the cluster model feeds them series (sim/load_forecast.hpp). Formulas and their
+/// numerics: the cluster model feeds them series (sim/model/load_forecast.hpp). Formulas and their
 /// sources: docs/prediction.md.
 #include <span>
 #include <string_view>
@@ -10,7 +10,7 @@
 namespace tidesim::prediction {
 
 /// The statistical predictors (the job-aware one needs the pods' memory timelines and lives in
-/// the cluster model: sim/load_forecast.hpp).
+/// the cluster model: sim/model/load_forecast.hpp).
 enum class PredictorKind { kLast, kEwma, kHolt, kAr };
 
 /// Parameters of the predictors.

@@ -3,7 +3,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::test {
 

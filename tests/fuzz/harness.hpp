@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::fuzz {
 

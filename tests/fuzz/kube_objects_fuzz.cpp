@@ -1,7 +1,7 @@
 // Fuzz harness: a `kubectl get nodes,pods -o yaml` List (or single objects, or "---" documents)
 // as `tidesim explain` reads it: every Node and Pod, then each node's metric annotations.
-#include "policies/kube_objects.hpp"
 #include "tests/fuzz/harness.hpp"
+#include "tidesim/policies/kube_objects.hpp"
 
 namespace tidesim::fuzz {
 

@@ -1,6 +1,6 @@
 // Fuzz harness: Kubernetes Job and Pod manifests (one or several YAML documents).
 #include "tests/fuzz/harness.hpp"
-#include "workloads/manifest.hpp"
+#include "tidesim/workloads/manifest.hpp"
 
 namespace tidesim::fuzz {
 

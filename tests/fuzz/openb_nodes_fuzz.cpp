@@ -1,7 +1,7 @@
 // Fuzz harness: an openb node list (openb_node_list_*.csv), read from a file as a scenario's
 // `nodes_from` reads it.
 #include "tests/fuzz/harness.hpp"
-#include "workloads/trace.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::fuzz {
 

@@ -1,6 +1,6 @@
 // Fuzz harness: a result file (result.json) as `tidesim report` and `tidesim check` load it.
 #include "tests/fuzz/harness.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::fuzz {
 

@@ -1,8 +1,8 @@
 // Fuzz harness: a scenario file, checked as `tidesim validate` checks it (load_scenario, then
 // check_scenario: cluster, topologies, every policy, the jobs of the first seed).
-#include "sim/run.hpp"
-#include "sim/scenario.hpp"
 #include "tests/fuzz/harness.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim::fuzz {
 

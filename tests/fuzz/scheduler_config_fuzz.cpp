@@ -1,8 +1,8 @@
 // Fuzz harness: a KubeSchedulerConfiguration, parsed and every profile built into a scheduler as
 // `tidesim validate` does (plugin names, extension points, weights and args are checked there).
-#include "policies/config.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/fuzz/harness.hpp"
+#include "tidesim/policies/config.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::fuzz {
 

@@ -1,7 +1,7 @@
 // Fuzz harness: `nvidia-smi topo -m` output, parsed into a matrix and built into a Topology as
 // `tidesim topo FILE` does.
 #include "tests/fuzz/harness.hpp"
-#include "topologies/nvidia_smi.hpp"
+#include "tidesim/topologies/nvidia_smi.hpp"
 
 namespace tidesim::fuzz {
 

@@ -1,7 +1,7 @@
 // Fuzz harness: a job trace in any format (native, openb pod list, Philly; detected from the
 // header as `tidesim trace stats` does), then its stats.
 #include "tests/fuzz/harness.hpp"
-#include "workloads/trace.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::fuzz {
 

@@ -19,6 +19,16 @@ step() {  # runs a step quietly; on failure prints its log
   fi
 }
 step install "$cmake" --install "$build" --prefix "$work/prefix"
+# Headers are installed under include/tidesim/ alone: a plugin's include path gets no generic
+# top-level names (policies/, sim/), and the example includes only <tidesim/...>.
+if [[ "$(ls "$work/prefix/include")" != tidesim ]]; then
+  echo "out_of_tree_plugin: include/ holds more than tidesim/: $(ls "$work/prefix/include")" >&2
+  exit 1
+fi
+if grep -n '#include' examples/out-of-tree-plugin/*.cpp | grep -v -e '<tidesim/' -e '#include <[a-z_]*>'; then
+  echo "out_of_tree_plugin: the example includes a header other than <tidesim/...> or the standard library" >&2
+  exit 1
+fi
 step configure "$cmake" -S examples/out-of-tree-plugin -B "$work/build" -G "$generator" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" "$@"
 step build "$cmake" --build "$work/build" -j 2

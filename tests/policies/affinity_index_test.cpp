@@ -3,8 +3,8 @@
 // InterPodAffinity's verdicts through them.
 #include <gtest/gtest.h>
 
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

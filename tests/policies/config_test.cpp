@@ -1,9 +1,9 @@
 // KubeSchedulerConfiguration loading: the seed's file, merge rules, and errors.
 #include <gtest/gtest.h>
 
-#include "policies/config.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/config.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

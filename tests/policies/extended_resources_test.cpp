@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/api.hpp"
+#include "tidesim/sim/api/api.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,14 +1,14 @@
 // The six GPU-sharing policies' rules (policies/plugins/gpu_share.hpp) on small nodes whose scores
 // are derived by hand in the comments, and the Score plugins in a scheduler profile.
-#include "policies/plugins/gpu_share.hpp"
+#include "tidesim/policies/plugins/gpu_share.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "policies/plugins/gpu_share_plugins.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/plugins/gpu_share_plugins.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -28,10 +28,10 @@
 #include <string>
 #include <vector>
 
-#include "policies/plugins/noderesources.hpp"
-#include "sim/api/pod_yaml.hpp"
-#include "sim/engine/yaml_fields.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/plugins/noderesources.hpp"
+#include "tidesim/sim/api/pod_yaml.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -1,7 +1,7 @@
 // Node/Pod object reading for explain: the seed's gpt2-dp pod, annotations, errors.
 #include <gtest/gtest.h>
 
-#include "policies/kube_objects.hpp"
+#include "tidesim/policies/kube_objects.hpp"
 
 namespace tidesim::policies {
 namespace {

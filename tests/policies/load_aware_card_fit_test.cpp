@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "policies/plugins/load_aware.hpp"
+#include "tidesim/policies/plugins/load_aware.hpp"
 
 namespace tidesim::policies {
 namespace {

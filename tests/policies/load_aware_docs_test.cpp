@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "policies/plugins/load_aware.hpp"
+#include "tidesim/policies/plugins/load_aware.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <map>
 
-#include "policies/plugins/load_aware.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/plugins/load_aware.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

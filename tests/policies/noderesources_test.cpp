@@ -3,9 +3,9 @@
 
 #include <limits>
 
-#include "policies/plugins/noderesources.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/plugins/noderesources.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -6,10 +6,10 @@
 
 #include <stdexcept>
 
-#include "policies/config.hpp"
-#include "policies/registry.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/config.hpp"
+#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -3,9 +3,9 @@
 // for any CPU and memory, so NodeResourcesFit decides on nvidia.com/gpu alone.
 #include <gtest/gtest.h>
 
-#include "policies/plugins/default_preemption.hpp"
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/plugins/default_preemption.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -1,7 +1,7 @@
 // SchedulingQueue: PrioritySort, back-off 1 s doubling to 10 s, unschedulable set, events, 5 min.
 #include <gtest/gtest.h>
 
-#include "policies/queue.hpp"
+#include "tidesim/policies/queue.hpp"
 
 namespace tidesim::policies {
 namespace {

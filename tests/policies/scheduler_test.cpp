@@ -1,8 +1,8 @@
 // The scheduling cycle: affinity, anti-affinity, spreading, tie-breaks, first-fit.
 #include <gtest/gtest.h>
 
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

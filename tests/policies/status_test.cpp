@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "policies/scheduler.hpp"
 #include "tests/policies/test_cluster.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "policies/framework.hpp"
-#include "sim/api/cluster_view.hpp"
-#include "sim/api/telemetry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
 
 namespace tidesim::policies::testing {
 

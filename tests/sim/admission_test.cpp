@@ -1,13 +1,13 @@
-// Whole runs under the admission layer (sim/admission.hpp): the order in which FIFO, SRTF and
-// Tiresias run three jobs on one GPU, worked by hand.
-#include "sim/admission.hpp"
+// Whole runs under the admission layer (sim/model/admission_controller.hpp): the order in which
+// FIFO, SRTF and Tiresias run three jobs on one GPU, worked by hand.
+#include "tidesim/sim/model/admission_controller.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
-#include "sim/run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,5 +1,5 @@
 // The allocation curve's arithmetic (merge_alloc_discrete.py of the FGD simulator), by hand.
-#include "sim/allocation_curve.hpp"
+#include "tidesim/sim/experiments/allocation_curve.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-#include "sim/api/api.hpp"
+#include "tidesim/sim/api/api.hpp"
 
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <stdexcept>
 
-#include "sim/api/cluster_view.hpp"
-#include "sim/api/telemetry.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
+#include "tidesim/sim/api/telemetry.hpp"
 
 namespace tidesim {
 namespace {

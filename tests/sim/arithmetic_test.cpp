@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/api/api.hpp"
-#include "sim/engine/checked.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/engine/checked.hpp"
+#include "tidesim/sim/engine/simulation.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "sim/run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,7 +1,7 @@
 // The descheduler: its planners on numbers worked out by hand (LowNodeUtilization,
 // HighNodeUtilization, LSCS, the eviction limits), a run with a hot spot (migrations, the
 // migration rate, the GPU time they lose, the LSCS falling), and the section's checks.
-#include "sim/descheduler.hpp"
+#include "tidesim/sim/model/descheduler.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <map>
 #include <set>
 
-#include "sim/metrics/interruptions.hpp"
-#include "sim/metrics/job_metrics.hpp"
-#include "sim/metrics/lscs.hpp"
-#include "sim/run.hpp"
 #include "tests/common/errors.hpp"
-#include "workloads/memory.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/interruptions.hpp"
+#include "tidesim/sim/metrics/job_metrics.hpp"
+#include "tidesim/sim/metrics/lscs.hpp"
+#include "tidesim/workloads/memory.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,6 +1,6 @@
 // Faults in a run: a node failure loses exactly the progress since each job's last checkpoint,
 // and every job is still accounted for; the faults section's checks; the draws.
-#include "sim/faults.hpp"
+#include "tidesim/sim/scenario/faults.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <optional>
 #include <set>
 
-#include "sim/metrics/interruptions.hpp"
-#include "sim/run.hpp"
 #include "tests/common/errors.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/interruptions.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,6 +1,6 @@
-// The fill experiment (sim/fill_experiment.hpp): invariants on a hand-made cluster, and on the
-// shared openb data (when present) the FGD repository's expected curves, cell for cell.
-#include "sim/fill_experiment.hpp"
+// The fill experiment (sim/experiments/fill_experiment.hpp): invariants on a hand-made cluster, and
+// on the shared openb data (when present) the FGD repository's expected curves, cell for cell.
+#include "tidesim/sim/experiments/fill_experiment.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Max-min fair sharing: every expected rate is computed by hand with progressive filling (raise
 // all unfixed flows together; freeze the flows of the first resource to saturate; repeat).
-#include "sim/engine/fluid.hpp"
+#include "tidesim/sim/engine/fluid.hpp"
 
 #include <gtest/gtest.h>
 

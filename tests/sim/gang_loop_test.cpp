@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "policies/scheduling_loop.hpp"
+#include "tidesim/policies/scheduling_loop.hpp"
 
 namespace tidesim::policies {
 namespace {

@@ -1,6 +1,6 @@
 // The port of Go's math/rand against outputs of Go 1.19 (../shared/reference/FGD-EXPERIMENT.md,
 // "Exact per-seed reproduction"; the same values appear in Go's own example tests).
-#include "sim/engine/go_rand.hpp"
+#include "tidesim/sim/engine/go_rand.hpp"
 
 #include <gtest/gtest.h>
 

@@ -14,8 +14,8 @@
 #include <map>
 #include <tuple>
 
-#include "policies/scheduler.hpp"
-#include "sim/run.hpp"
+#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,5 +1,5 @@
-// The job-level policies' decisions (sim/job_policy.hpp), worked by hand.
-#include "sim/job_policy.hpp"
+// The job-level policies' decisions (sim/admission/job_policy.hpp), worked by hand.
+#include "tidesim/sim/admission/job_policy.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/metrics/job_scheduling.hpp"
-#include "sim/run.hpp"
 #include "tests/sim/observed_run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/job_scheduling.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,12 +1,12 @@
 // Load forecasts in a run: steps ahead, the prediction section's checks, the accuracy collector
 // on hand-made forecasts, and the job-aware predictor against the true memory of a run.
-#include "sim/load_forecast.hpp"
+#include "tidesim/sim/model/load_forecast.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/metrics/prediction_accuracy.hpp"
-#include "sim/run.hpp"
 #include "tests/common/errors.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/prediction_accuracy.hpp"
 
 namespace tidesim {
 namespace {

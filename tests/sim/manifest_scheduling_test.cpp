@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/metrics/job_scheduling.hpp"
-#include "sim/run.hpp"
 #include "tests/sim/observed_run.hpp"
-#include "workloads/workload_spec.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/job_scheduling.hpp"
+#include "tidesim/workloads/workload_spec.hpp"
 
 namespace tidesim {
 namespace {

@@ -2,10 +2,10 @@
 // hand-built timelines; every expected number is worked out in the comment above it.
 #include <gtest/gtest.h>
 
-#include "sim/metrics/catalog.hpp"
-#include "sim/metrics/cluster_balance.hpp"
-#include "sim/metrics/job_metrics.hpp"
-#include "sim/metrics/nvlink_contention.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/job_metrics.hpp"
+#include "tidesim/sim/metrics/nvlink_contention.hpp"
 
 namespace tidesim::metrics {
 namespace {

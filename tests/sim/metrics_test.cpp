@@ -1,18 +1,18 @@
 // Collectors on hand-built timelines; every expected number is worked out in the comment above it.
 #include <gtest/gtest.h>
 
-#include "sim/metrics/catalog.hpp"
-#include "sim/metrics/cluster_balance.hpp"
-#include "sim/metrics/fragmentation.hpp"
-#include "sim/metrics/job_metrics.hpp"
-#include "sim/metrics/lscs.hpp"
-#include "sim/metrics/node_stats.hpp"
-#include "sim/metrics/nvlink_contention.hpp"
-#include "sim/metrics/nvlink_variance.hpp"
-#include "sim/metrics/per_node_values.hpp"
-#include "sim/metrics/scheduling_metrics.hpp"
-#include "sim/metrics/standard_collectors.hpp"
-#include "sim/metrics/step_average.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/fragmentation.hpp"
+#include "tidesim/sim/metrics/job_metrics.hpp"
+#include "tidesim/sim/metrics/lscs.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/nvlink_contention.hpp"
+#include "tidesim/sim/metrics/nvlink_variance.hpp"
+#include "tidesim/sim/metrics/per_node_values.hpp"
+#include "tidesim/sim/metrics/scheduling_metrics.hpp"
+#include "tidesim/sim/metrics/standard_collectors.hpp"
+#include "tidesim/sim/metrics/step_average.hpp"
 
 namespace tidesim::metrics {
 namespace {

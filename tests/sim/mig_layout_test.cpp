@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "sim/scenario.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim {
 namespace {

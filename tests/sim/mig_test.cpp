@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <map>
 
-#include "sim/run.hpp"
-#include "topologies/gpu_models.hpp"
-#include "workloads/memory.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
+#include "tidesim/workloads/memory.hpp"
 
 namespace tidesim {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/metrics/job_scheduling.hpp"
-#include "sim/run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/job_scheduling.hpp"
 
 namespace tidesim::test {
 

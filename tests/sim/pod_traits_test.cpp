@@ -1,6 +1,6 @@
 // The one NVLink rule (sim/api/pod_traits.hpp), read by the run (NVLink jobs for the contention
 // metric and the competition index) and by the load-aware plugins.
-#include "sim/api/pod_traits.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
 
 #include <gtest/gtest.h>
 

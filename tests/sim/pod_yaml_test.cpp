@@ -1,11 +1,11 @@
 // The one Pod reader (sim/api/pod_yaml.hpp) in both of its modes.
-#include "sim/api/pod_yaml.hpp"
+#include "tidesim/sim/api/pod_yaml.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
 namespace {

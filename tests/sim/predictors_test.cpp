@@ -1,12 +1,12 @@
 // The load predictors on synthetic series with known answers (docs/prediction.md).
-#include "sim/prediction/predictors.hpp"
+#include "tidesim/sim/prediction/predictors.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "sim/engine/random.hpp"
+#include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::prediction {
 namespace {

@@ -1,6 +1,6 @@
-// Kubernetes quantities (sim/api/quantity.hpp). Expected values by hand from the grammar in
+// Kubernetes quantities (sim/input/quantity.hpp). Expected values by hand from the grammar in
 // k8s.io/apimachinery/pkg/api/resource/quantity.go and its rounding (Value / MilliValue round up).
-#include "sim/api/quantity.hpp"
+#include "tidesim/sim/input/quantity.hpp"
 
 #include <gtest/gtest.h>
 

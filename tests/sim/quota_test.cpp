@@ -1,7 +1,7 @@
-// Kueue-style queues and quotas (sim/quota.hpp): the quota walk on hand-worked cases, whole runs
-// of two teams sharing a 4-GPU cluster with and without reclaim, their quota metrics, and bad
-// input refused with its place and field.
-#include "sim/quota.hpp"
+// Kueue-style queues and quotas (sim/admission/quota.hpp): the quota walk on hand-worked cases,
+// whole runs of two teams sharing a 4-GPU cluster with and without reclaim, their quota metrics,
+// and bad input refused with its place and field.
+#include "tidesim/sim/admission/quota.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <fstream>
 #include <map>
 
-#include "sim/metrics/quota.hpp"
-#include "sim/run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/quota.hpp"
 
 namespace tidesim {
 namespace {

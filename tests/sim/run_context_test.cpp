@@ -1,4 +1,4 @@
-#include "sim/run_context.hpp"
+#include "tidesim/sim/model/run_context.hpp"
 
 #include <gtest/gtest.h>
 

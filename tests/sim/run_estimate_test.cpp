@@ -1,6 +1,6 @@
 // The resource estimate of a run (docs/robustness.md, "Resource guards"), derived by hand from
 // the scenario and the documented per-item costs.
-#include "sim/run_estimate.hpp"
+#include "tidesim/sim/experiments/run_estimate.hpp"
 
 #include <gtest/gtest.h>
 

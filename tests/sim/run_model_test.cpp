@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "sim/run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,6 +1,6 @@
 // The scheduling loop alone: its queue comes from the profile, and a cluster event wakes a cycle
 // at once even while a delayed one (the unschedulable flush) is pending.
-#include "policies/scheduling_loop.hpp"
+#include "tidesim/policies/scheduling_loop.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sim/engine/simulation.hpp"
+#include "tidesim/sim/engine/simulation.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The one quantile definition (R-7, linear interpolation between closest ranks) that the job
 // metrics and the trace summary both use; every expected number is worked out beside it.
-#include "sim/engine/statistics.hpp"
+#include "tidesim/sim/engine/statistics.hpp"
 
 #include <gtest/gtest.h>
 

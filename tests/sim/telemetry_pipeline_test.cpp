@@ -1,4 +1,4 @@
-#include "sim/telemetry_pipeline.hpp"
+#include "tidesim/sim/model/telemetry_pipeline.hpp"
 
 #include <gtest/gtest.h>
 

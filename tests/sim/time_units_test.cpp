@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "sim/engine/time.hpp"
-#include "sim/engine/units.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/units.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The CI regression check.
 #include <gtest/gtest.h>
 
-#include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
-#include "tools/lib/check.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/check.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -4,7 +4,7 @@
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
 #include "tests/tools/sample_result.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {

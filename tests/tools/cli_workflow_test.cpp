@@ -8,9 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/time.hpp"
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace {
 

@@ -10,12 +10,12 @@
 #include <sstream>
 #include <string>
 
-#include "sim/engine/error.hpp"
-#include "sim/run.hpp"
-#include "sim/scenario.hpp"
 #include "tests/common/require.hpp"
-#include "tools/lib/fill_output.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/tools/lib/fill_output.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "tests/tools/sample_result.hpp"
-#include "tools/lib/csv_out.hpp"
-#include "tools/lib/openmetrics.hpp"
+#include "tidesim/tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/openmetrics.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "tools/lib/progress.hpp"
+#include "tidesim/tools/lib/progress.hpp"
 
 namespace tidesim::app {
 namespace {

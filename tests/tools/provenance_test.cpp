@@ -1,7 +1,7 @@
 // Provenance of results (tools/lib/provenance.hpp) and scenario overrides
-// (sim/scenario_override.hpp): hashes against published test vectors, the recorded command and
-// inputs, byte-identical reruns, `--set`.
-#include "tools/lib/provenance.hpp"
+// (sim/scenario/scenario_override.hpp): hashes against published test vectors, the recorded command
+// and inputs, byte-identical reruns, `--set`.
+#include "tidesim/tools/lib/provenance.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,10 +10,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/error.hpp"
-#include "sim/scenario_override.hpp"
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/scenario/scenario_override.hpp"
 #include "tidesim/version.hpp"
 
 namespace tidesim::app {

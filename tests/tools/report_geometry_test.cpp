@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/lib/svg_chart.hpp"
-#include "tools/lib/svg_heatmap.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/svg_heatmap.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "tests/tools/sample_result.hpp"
-#include "tools/lib/report_html.hpp"
-#include "tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/report_html.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -5,10 +5,10 @@
 #include <sstream>
 #include <utility>
 
-#include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
-#include "tools/lib/json_locate.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/json_locate.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -1,12 +1,12 @@
 // End-to-end runs of the driver on tiny scenarios whose outcome follows from the models.
-#include "sim/run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "tools/lib/result.hpp"
-#include "workloads/step_time.hpp"
+#include "tidesim/tools/lib/result.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::app {
 namespace {

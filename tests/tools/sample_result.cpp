@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "tools/lib/table.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::test {
 

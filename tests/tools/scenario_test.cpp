@@ -1,4 +1,4 @@
-#include "sim/scenario.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Output folders written all or nothing (tools/lib/staged_dir.hpp, docs/outputs.md "Writing").
-#include "tools/lib/staged_dir.hpp"
+#include "tidesim/tools/lib/staged_dir.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "tools/lib/stats.hpp"
+#include "tidesim/tools/lib/stats.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -1,7 +1,7 @@
 // Sweeps (tools/lib/sweep_spec.hpp, tools/lib/sweep.hpp, `tidesim sweep`): the cells a file makes,
 // byte-identical merged results whatever ran them (threads, shards), resuming, and cells that a
 // `tidesim run` command reproduces.
-#include "tools/lib/sweep.hpp"
+#include "tidesim/tools/lib/sweep.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/error.hpp"
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/error.hpp"
 #include "tests/tools/sample_result.hpp"
-#include "tools/lib/table.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::app {
 namespace {

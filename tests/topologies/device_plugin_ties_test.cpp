@@ -5,8 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "topologies/gpu_node.hpp"
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim {
 namespace {

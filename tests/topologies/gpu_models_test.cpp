@@ -1,10 +1,10 @@
-#include "topologies/gpu_models.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,11 +1,11 @@
 // Per-card state under the three sharing modes; expected placements worked out by hand.
-#include "topologies/gpu_node.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim {
 namespace {

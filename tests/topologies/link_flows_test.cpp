@@ -1,13 +1,13 @@
 // The physics of shared links: ring collectives as fluid flows over a node's directed links.
 // Expected rates by hand: max-min shares of the per-direction link bandwidths (NVLink 25 GB/s
 // per link; V100 hosts PCIe Gen3 12.4 GB/s; SMP 10 GB/s, an assumption).
-#include "topologies/link_flows.hpp"
+#include "tidesim/topologies/link_flows.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim {
 namespace {

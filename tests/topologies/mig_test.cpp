@@ -1,10 +1,10 @@
 // MIG profiles and layouts (topologies/mig.hpp) and MIG instances on a node (GpuNodeState).
-#include "topologies/mig.hpp"
+#include "tidesim/topologies/mig.hpp"
 
 #include <gtest/gtest.h>
 
-#include "topologies/gpu_node.hpp"
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim {
 namespace {

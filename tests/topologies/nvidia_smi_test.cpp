@@ -1,7 +1,7 @@
 // The `nvidia-smi topo -m` parser on the real outputs in ../shared/data/topo (skipped when
 // absent, failing under CI=true) and on fixtures in tests/topologies/data written for each shape of
 // real output.
-#include "topologies/nvidia_smi.hpp"
+#include "tidesim/topologies/nvidia_smi.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/error.hpp"
 #include "tests/common/errors.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
 namespace {

@@ -2,10 +2,10 @@
 // nodes"): GPUs in pairs behind PCIe switches, all switches on one host bridge.
 #include <gtest/gtest.h>
 
-#include "sim/engine/error.hpp"
-#include "topologies/gpu_models.hpp"
-#include "topologies/gpu_node.hpp"
-#include "topologies/presets.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim {
 namespace {

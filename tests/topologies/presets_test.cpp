@@ -1,10 +1,10 @@
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
 namespace {

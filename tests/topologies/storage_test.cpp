@@ -1,13 +1,13 @@
 // Storage await: T = T_service / (1 - u), capped (CALIBRATION.md "Storage"); values by hand.
-#include "topologies/storage.hpp"
+#include "tidesim/topologies/storage.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/fluid.hpp"
-#include "sim/engine/yaml_fields.hpp"
+#include "tidesim/sim/engine/fluid.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,7 +1,7 @@
 // Topology queries on the presets. Expected bandwidths are computed by hand from the per-link
 // figures (CALIBRATION.md): NVLink 25 GB/s per link per direction; PCIe Gen3 12.4 GB/s, Gen4
 // 25 GB/s; the SMP (SYS) link 10 GB/s (assumption, TopologyParams::smp_bandwidth).
-#include "topologies/topology.hpp"
+#include "tidesim/topologies/topology.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <map>
 #include <vector>
 
-#include "topologies/presets.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/catalogue.hpp"
+#include "tidesim/workloads/catalogue.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "sim/engine/error.hpp"
-#include "topologies/gpu_models.hpp"
-#include "workloads/gpu_models.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
+#include "tidesim/workloads/gpu_models.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/distributions.hpp"
+#include "tidesim/workloads/distributions.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // idle, and lowers it when both are compute-bound. Numbers derived by hand below.
 #include <gtest/gtest.h>
 
-#include "topologies/gpu_node.hpp"
-#include "topologies/presets.hpp"
-#include "workloads/step_time.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
+#include "tidesim/topologies/presets.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/job.hpp"
+#include "tidesim/workloads/job.hpp"
 
 #include <gtest/gtest.h>
 

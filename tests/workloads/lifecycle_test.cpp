@@ -1,4 +1,4 @@
-#include "workloads/lifecycle.hpp"
+#include "tidesim/workloads/lifecycle.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "workloads/manifest.hpp"
+#include "tidesim/workloads/manifest.hpp"
 
 #include <gtest/gtest.h>
 
 #include "tests/common/errors.hpp"
 
-#include "sim/api/cluster_view.hpp"
-#include "workloads/job.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
+#include "tidesim/workloads/job.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,7 +1,7 @@
 // The Pollux artifact's application model (workloads/pollux.hpp): hand-worked on a toy
 // application written for this test (tests/workloads/data/pollux/toy), then the real workload-6
 // and its applications from ../shared/data (skipped when absent, failed under CI).
-#include "workloads/pollux.hpp"
+#include "tidesim/workloads/pollux.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,10 +11,10 @@
 #include <map>
 
 #include "tests/common/require.hpp"
-#include "workloads/catalogue.hpp"
-#include "workloads/csv.hpp"
-#include "workloads/step_time.hpp"
-#include "workloads/trace.hpp"
+#include "tidesim/workloads/catalogue.hpp"
+#include "tidesim/workloads/csv.hpp"
+#include "tidesim/workloads/step_time.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::workloads {
 namespace {

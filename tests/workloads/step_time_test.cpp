@@ -1,4 +1,4 @@
-#include "workloads/step_time.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 #include <gtest/gtest.h>
 

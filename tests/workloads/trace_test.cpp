@@ -1,4 +1,4 @@
-#include "workloads/trace.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "sim/engine/error.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/workload_spec.hpp"
+#include "tidesim/workloads/workload_spec.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/engine/yaml_fields.hpp"
-#include "workloads/step_time.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/metrics/cluster_balance.hpp"
-#include "sim/metrics/lscs.hpp"
-#include "sim/metrics/nvlink_variance.hpp"
+#include "tidesim/sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/lscs.hpp"
+#include "tidesim/sim/metrics/nvlink_variance.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
 // Event queue throughput: schedule + dispatch, with and without cancellations.
 #include <benchmark/benchmark.h>
 
-#include "sim/engine/random.hpp"
-#include "sim/engine/simulation.hpp"
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/engine/simulation.hpp"
 
 namespace tidesim {
 namespace {

@@ -1,5 +1,5 @@
-// The FGD fill experiment (sim/fill_experiment.hpp) on openb_pod_list_default: one run per
-// policy (seed 42, go-math-rand, tune 1.3) from ../shared/data (TIDESIM_SHARED_DATA env var
+// The FGD fill experiment (sim/experiments/fill_experiment.hpp) on openb_pod_list_default: one run
+// per policy (seed 42, go-math-rand, tune 1.3) from ../shared/data (TIDESIM_SHARED_DATA env var
 // overrides); skipped when absent. Design target (issue 13): one FGD run <= 2 s and 300 MB; the
 // 60-run sweep (tools/macro-bench.sh scenarios/fgd-openb-default.yaml) <= 60 s on 2 cores.
 #include <benchmark/benchmark.h>
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/fill_experiment.hpp"
+#include "tidesim/sim/experiments/fill_experiment.hpp"
 
 namespace tidesim {
 namespace {

@@ -13,9 +13,9 @@
 
 #include <vector>
 
-#include "sim/engine/fluid.hpp"
-#include "topologies/link_flows.hpp"
-#include "topologies/presets.hpp"
+#include "tidesim/sim/engine/fluid.hpp"
+#include "tidesim/topologies/link_flows.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "policies/plugins/load_aware.hpp"
+#include "tidesim/policies/plugins/load_aware.hpp"
 
 namespace {
 

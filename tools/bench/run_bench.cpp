@@ -3,8 +3,8 @@
 
 #include <filesystem>
 
-#include "sim/run.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "policies/scheduler.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "workloads/trace.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::workloads {
 namespace {

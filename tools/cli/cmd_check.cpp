@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/error.hpp"
-#include "tools/cli/commands.hpp"
-#include "tools/lib/check.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/tools/lib/check.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::cli {
 namespace {

@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-#include "policies/kube_objects.hpp"
-#include "policies/scheduler.hpp"
-#include "sim/engine/error.hpp"
-#include "tools/cli/commands.hpp"
-#include "tools/cli/options.hpp"
+#include "tidesim/policies/kube_objects.hpp"
+#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/tools/cli/options.hpp"
 
 namespace tidesim::cli {
 namespace {

@@ -12,14 +12,14 @@
 #include <sstream>
 #include <string>
 
-#include "sim/engine/error.hpp"
-#include "tools/cli/commands.hpp"
-#include "tools/cli/options.hpp"
-#include "tools/lib/csv_out.hpp"
-#include "tools/lib/openmetrics.hpp"
-#include "tools/lib/report_html.hpp"
-#include "tools/lib/result.hpp"
-#include "tools/lib/table.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/tools/cli/options.hpp"
+#include "tidesim/tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/openmetrics.hpp"
+#include "tidesim/tools/lib/report_html.hpp"
+#include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::cli {
 namespace {

@@ -13,15 +13,15 @@
 #include <string>
 #include <thread>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/time.hpp"
-#include "tools/cli/commands.hpp"
-#include "tools/cli/mpi_session.hpp"
-#include "tools/cli/options.hpp"
-#include "tools/lib/progress.hpp"
-#include "tools/lib/sweep.hpp"
-#include "tools/lib/table.hpp"
-#include "tools/lib/watchdog.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/tools/cli/mpi_session.hpp"
+#include "tidesim/tools/cli/options.hpp"
+#include "tidesim/tools/lib/progress.hpp"
+#include "tidesim/tools/lib/sweep.hpp"
+#include "tidesim/tools/lib/table.hpp"
+#include "tidesim/tools/lib/watchdog.hpp"
 
 namespace tidesim::cli {
 namespace {

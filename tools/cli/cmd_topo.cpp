@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/error.hpp"
-#include "tools/cli/commands.hpp"
-#include "topologies/presets.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/topologies/presets.hpp"
 
 namespace tidesim::cli {
 

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "sim/engine/error.hpp"
-#include "tools/cli/commands.hpp"
-#include "workloads/trace.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::cli {
 namespace {

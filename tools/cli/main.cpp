@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/cli/commands.hpp"
+#include "tidesim/tools/cli/options.hpp"
 #include "tidesim/version.hpp"
-#include "tools/cli/commands.hpp"
-#include "tools/cli/options.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "tools/cli/mpi_session.hpp"
+#include "tidesim/tools/cli/mpi_session.hpp"
 
 #include <cstdlib>
 

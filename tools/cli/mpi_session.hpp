@@ -5,7 +5,7 @@
 /// and the sweep runs as one process.
 #include <cstddef>
 
-#include "tools/lib/sweep.hpp"
+#include "tidesim/tools/lib/sweep.hpp"
 
 namespace tidesim::cli {
 

@@ -1,4 +1,4 @@
-#include "tools/cli/options.hpp"
+#include "tidesim/tools/cli/options.hpp"
 
 #include <fmt/core.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::cli {
 

@@ -1,9 +1,9 @@
-#include "tools/lib/attempt_log.hpp"
+#include "tidesim/tools/lib/attempt_log.hpp"
 
 #include <fmt/core.h>
 
-#include "tools/lib/csv_out.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 

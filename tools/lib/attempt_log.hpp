@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/api/run_signals.hpp"
+#include "tidesim/sim/api/run_signals.hpp"
 
 namespace tidesim::app {
 

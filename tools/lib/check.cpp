@@ -1,15 +1,15 @@
-#include "tools/lib/check.hpp"
+#include "tidesim/tools/lib/check.hpp"
 
 #include <fmt/core.h>
 
 #include <cmath>
 #include <cstdlib>
 
-#include "sim/engine/error.hpp"
-#include "sim/metrics/catalog.hpp"
-#include "tools/lib/stats.hpp"
-#include "tools/lib/svg_chart.hpp"
-#include "tools/lib/table.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/tools/lib/stats.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::app {
 namespace {

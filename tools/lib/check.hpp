@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 

@@ -1,11 +1,11 @@
-#include "tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/csv_out.hpp"
 
 #include <fmt/core.h>
 
 #include <optional>
 #include <string>
 
-#include "sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
 
 namespace tidesim::app {
 

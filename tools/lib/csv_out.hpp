@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 

@@ -1,4 +1,4 @@
-#include "tools/lib/fill_output.hpp"
+#include "tidesim/tools/lib/fill_output.hpp"
 
 #include <fmt/format.h>
 
@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "tools/lib/staged_dir.hpp"
-#include "tools/lib/stats.hpp"
-#include "tools/lib/svg_chart.hpp"
-#include "tools/lib/watchdog.hpp"
+#include "tidesim/tools/lib/staged_dir.hpp"
+#include "tidesim/tools/lib/stats.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/watchdog.hpp"
 
 namespace tidesim::app {
 

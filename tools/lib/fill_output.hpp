@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/time.hpp"
-#include "sim/fill_experiment.hpp"
-#include "sim/run_estimate.hpp"
-#include "sim/scenario.hpp"
-#include "tools/lib/table.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/experiments/fill_experiment.hpp"
+#include "tidesim/sim/experiments/run_estimate.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::app {
 

@@ -1,4 +1,4 @@
-#include "tools/lib/json_locate.hpp"
+#include "tidesim/tools/lib/json_locate.hpp"
 
 #include <charconv>
 #include <cstddef>

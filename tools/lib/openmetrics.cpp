@@ -1,4 +1,4 @@
-#include "tools/lib/openmetrics.hpp"
+#include "tidesim/tools/lib/openmetrics.hpp"
 
 #include <fmt/core.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/metrics/node_stats.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <ostream>
 
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 

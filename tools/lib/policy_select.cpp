@@ -1,10 +1,10 @@
-#include "tools/lib/policy_select.hpp"
+#include "tidesim/tools/lib/policy_select.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::app {
 namespace {

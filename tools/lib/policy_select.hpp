@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim::app {
 

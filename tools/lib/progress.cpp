@@ -1,4 +1,4 @@
-#include "tools/lib/progress.hpp"
+#include "tidesim/tools/lib/progress.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>

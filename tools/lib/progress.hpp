@@ -15,7 +15,7 @@
 #include <string_view>
 #include <thread>
 
-#include "sim/api/run_signals.hpp"
+#include "tidesim/sim/api/run_signals.hpp"
 
 namespace tidesim::app {
 

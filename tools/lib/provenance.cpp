@@ -1,4 +1,4 @@
-#include "tools/lib/provenance.hpp"
+#include "tidesim/tools/lib/provenance.hpp"
 
 #include <openssl/evp.h>
 
@@ -9,9 +9,9 @@
 
 #include <fmt/core.h>
 
-#include "sim/engine/text_file.hpp"
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/topologies/presets.hpp"
 #include "tidesim/version.hpp"
-#include "topologies/presets.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/scenario.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim::app {
 

@@ -1,13 +1,13 @@
-#include "tools/lib/report_html.hpp"
+#include "tidesim/tools/lib/report_html.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "sim/metrics/node_stats.hpp"
-#include "tools/lib/svg_chart.hpp"
-#include "tools/lib/svg_heatmap.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/svg_heatmap.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "tools/lib/result.hpp"
-#include "tools/lib/table.hpp"
+#include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::app {
 

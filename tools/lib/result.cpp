@@ -1,4 +1,4 @@
-#include "tools/lib/result.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 #include <fmt/core.h>
 
@@ -10,13 +10,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/random.hpp"
-#include "sim/engine/text_file.hpp"
-#include "sim/metrics/node_stats.hpp"
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/tools/lib/json_locate.hpp"
+#include "tidesim/tools/lib/stats.hpp"
 #include "tidesim/version.hpp"
-#include "tools/lib/json_locate.hpp"
-#include "tools/lib/stats.hpp"
 
 namespace tidesim::app {
 namespace {

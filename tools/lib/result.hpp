@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/api/run_signals.hpp"
-#include "sim/metrics/collector.hpp"
-#include "sim/metrics/standard_collectors.hpp"
-#include "tools/lib/attempt_log.hpp"
+#include "tidesim/sim/api/run_signals.hpp"
+#include "tidesim/sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/standard_collectors.hpp"
+#include "tidesim/tools/lib/attempt_log.hpp"
 
 namespace tidesim::app {
 

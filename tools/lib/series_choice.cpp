@@ -1,4 +1,4 @@
-#include "tools/lib/series_choice.hpp"
+#include "tidesim/tools/lib/series_choice.hpp"
 
 #include <fmt/core.h>
 
@@ -6,7 +6,7 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::app {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/time.hpp"
-#include "tools/lib/result.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 

@@ -1,4 +1,4 @@
-#include "tools/lib/staged_dir.hpp"
+#include "tidesim/tools/lib/staged_dir.hpp"
 
 #include <unistd.h>
 

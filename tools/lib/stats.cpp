@@ -1,4 +1,4 @@
-#include "tools/lib/stats.hpp"
+#include "tidesim/tools/lib/stats.hpp"
 
 #include <algorithm>
 #include <array>

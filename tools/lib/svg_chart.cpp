@@ -1,4 +1,4 @@
-#include "tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
 
 #include <fmt/core.h>
 

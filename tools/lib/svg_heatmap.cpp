@@ -1,4 +1,4 @@
-#include "tools/lib/svg_heatmap.hpp"
+#include "tidesim/tools/lib/svg_heatmap.hpp"
 
 #include <fmt/core.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/lib/svg_chart.hpp"
+#include "tidesim/tools/lib/svg_chart.hpp"
 
 namespace tidesim::app {
 

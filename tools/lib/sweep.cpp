@@ -1,4 +1,4 @@
-#include "tools/lib/sweep.hpp"
+#include "tidesim/tools/lib/sweep.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>
@@ -11,12 +11,12 @@
 #include <mutex>
 #include <optional>
 
-#include "sim/engine/error.hpp"
-#include "sim/engine/parallel.hpp"
-#include "sim/engine/text_file.hpp"
-#include "sim/run.hpp"
+#include "tidesim/sim/engine/parallel.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/version.hpp"
-#include "tools/lib/provenance.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/lib/progress.hpp"
-#include "tools/lib/result.hpp"
-#include "tools/lib/sweep_spec.hpp"
+#include "tidesim/tools/lib/progress.hpp"
+#include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/sweep_spec.hpp"
 
 namespace tidesim::app {
 

@@ -1,14 +1,14 @@
-#include "tools/lib/sweep_spec.hpp"
+#include "tidesim/tools/lib/sweep_spec.hpp"
 
 #include <fmt/core.h>
 
 #include <filesystem>
 #include <set>
 
-#include "sim/engine/yaml_fields.hpp"
-#include "sim/run.hpp"
-#include "tools/lib/policy_select.hpp"
-#include "tools/lib/provenance.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/tools/lib/policy_select.hpp"
+#include "tidesim/tools/lib/provenance.hpp"
 
 namespace tidesim::app {
 namespace {

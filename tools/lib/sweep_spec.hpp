@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario.hpp"
-#include "sim/scenario_override.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/sim/scenario/scenario_override.hpp"
 
 namespace tidesim::app {
 

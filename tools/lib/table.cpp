@@ -1,6 +1,6 @@
-#include "tools/lib/table.hpp"
+#include "tidesim/tools/lib/table.hpp"
 
-#include "tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/csv_out.hpp"
 
 #include <fmt/core.h>
 
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/error.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/metrics/catalog.hpp"
-#include "tools/lib/result.hpp"
-#include "tools/lib/stats.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/stats.hpp"
 
 namespace tidesim::app {
 

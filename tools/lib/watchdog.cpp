@@ -1,4 +1,4 @@
-#include "tools/lib/watchdog.hpp"
+#include "tidesim/tools/lib/watchdog.hpp"
 
 #include <chrono>
 

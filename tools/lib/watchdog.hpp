@@ -9,7 +9,7 @@
 #include <optional>
 #include <thread>
 
-#include "sim/engine/time.hpp"
+#include "tidesim/sim/engine/time.hpp"
 
 namespace tidesim::app {
 

@@ -1,0 +1,443 @@
+#include "tidesim/sim/experiments/run.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <tuple>
+
+#include <fmt/core.h>
+
+#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/policies/scheduling_loop.hpp"
+#include "tidesim/sim/api/pod_traits.hpp"
+#include "tidesim/sim/engine/checked.hpp"
+#include "tidesim/sim/engine/fluid.hpp"
+#include "tidesim/sim/engine/simulation.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/sim/model/admission_controller.hpp"
+#include "tidesim/sim/model/cluster.hpp"
+#include "tidesim/sim/model/descheduler.hpp"
+#include "tidesim/sim/model/execution.hpp"
+#include "tidesim/sim/model/fault_injector.hpp"
+#include "tidesim/sim/model/job_controller.hpp"
+#include "tidesim/sim/model/load_forecast.hpp"
+#include "tidesim/sim/model/observation.hpp"
+#include "tidesim/sim/model/run_context.hpp"
+#include "tidesim/sim/model/telemetry_pipeline.hpp"
+#include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/memory.hpp"
+#include "tidesim/workloads/workload_spec.hpp"
+
+namespace tidesim {
+namespace {
+
+// The GPU model whose uncontended speed converts traced run times to steps: the first node
+// group that has one ("" when no node has GPUs).
+std::string reference_gpu(const Scenario& scenario) {
+  for (const auto& g : scenario.cluster.groups) {
+    if (!g.gpu_model.empty()) {
+      return g.gpu_model;
+    }
+  }
+  return "";
+}
+
+std::vector<Job> job_states(const Workload& workload) {
+  std::vector<Job> jobs;
+  jobs.reserve(workload.jobs.size());
+  for (const auto& spec : workload.jobs) {
+    Job j;
+    j.spec = &spec;
+    j.nvlink = needs_nvlink(spec.pod_template, NvlinkRule{});
+    jobs.push_back(std::move(j));
+  }
+  return jobs;
+}
+
+class Run final : public policies::BindTarget {
+ public:
+  Run(const Scenario& scenario, const Workload& workload, const PolicyConfig& policy,
+      std::uint64_t seed, RunSignals& signals)
+      : sim_(seed),
+        cluster_(scenario, fluid_, seed),
+        ctx_{scenario,
+             workload.catalogue,
+             signals,
+             sim_,
+             fluid_,
+             cluster_,
+             job_states(workload),
+             {},
+             {},
+             {},
+             reference_gpu(scenario)},
+        controller_(
+            ctx_,
+            [this](std::shared_ptr<const PodSpec> pod) {
+              if (admission_) {
+                admission_->enqueue(std::move(pod));
+              } else {
+                loop_->add(std::move(pod));
+              }
+            },
+            [this] { loop_->on_cluster_event(); }, [this] { sim_.stop(); }),
+        execution_(ctx_, controller_),
+        observer_(ctx_) {
+    controller_.set_execution(execution_);
+    auto scheduler = policies::make_scheduler(policy.scheduler, seed);
+    if (scheduler->wants_workload()) {
+      // Plugins that want the workload (FGD's typical pods) see every pod of every job; the
+      // copies are made only for them.
+      std::vector<PodSpec> pods;
+      for (const auto& j : workload.jobs) {
+        for (int k = 0; k < std::max(1, j.replicas); ++k) {
+          pods.push_back(j.pod_template);
+        }
+      }
+      scheduler->observe_workload(pods);
+    }
+    // Telemetry only when read: a profile whose plugins never read node metrics sees none, so
+    // nothing samples agents or scrapes for it, unless the scenario scores load predictors
+    // (which read what Prometheus scraped).
+    const PredictionConfig& prediction = scenario.prediction;
+    if (scheduler->reads_metrics() || prediction.enabled ||
+        (scenario.descheduler.enabled && scenario.descheduler.reads_metrics())) {
+      std::vector<std::string> names;
+      for (const auto& n : cluster_.nodes()) {
+        names.push_back(n.name);
+      }
+      telemetry_ = std::make_unique<TelemetryPipeline>(
+          sim_, scenario.telemetry, names,
+          [this](int node, NodeMetrics& m, std::uint64_t& revision) {
+            return observer_.agent_sample(node, m, revision);
+          });
+    }
+    if (prediction.enabled) {
+      telemetry_->keep_history(
+          static_cast<std::size_t>(prediction.window / scenario.telemetry.scrape_interval));
+      forecaster_ = std::make_unique<LoadForecaster>(ctx_, prediction, *telemetry_);
+      telemetry_->set_forecaster([this, &prediction](int node, TimePoint now) {
+        return forecaster_->predict(node, prediction.model, now, now + prediction.horizon);
+      });
+    }
+    loop_ = std::make_unique<policies::SchedulingLoop>(sim_, std::move(scheduler), cluster_.view(),
+                                                       *this, scenario.run.cycle_time,
+                                                       telemetry_.get(), &signals.scheduling);
+    loop_->enable_preemption(scenario.run.preemption);
+    controller_.set_on_new_pods([this](int j) { declare_pod_group(j); });
+    if (policy.admission) {
+      admission_ = std::make_unique<Admission>(
+          ctx_, controller_, *policy.admission, seed,
+          [this](std::shared_ptr<const PodSpec> pod) { loop_->add(std::move(pod)); });
+      controller_.set_on_ended([this](int j) { admission_->on_ended(j); });
+    }
+    if (scenario.faults.enabled) {
+      faults_ = std::make_unique<FaultInjector>(ctx_, controller_, scenario.faults, seed,
+                                                [this] { loop_->on_cluster_event(); });
+    }
+    if (scenario.descheduler.enabled) {
+      descheduler_ =
+          std::make_unique<Descheduler>(ctx_, controller_, scenario.descheduler, telemetry_.get());
+    }
+  }
+
+  void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
+  void set_event_meter(std::atomic<std::uint64_t>* meter) { sim_.set_event_meter(meter); }
+
+  RunSummary execute() {
+    for (std::size_t i = 0; i < ctx_.jobs.size(); ++i) {
+      sim_.schedule_at(ctx_.jobs[i].spec->submit_time,
+                       [this, i] { controller_.submit(static_cast<int>(i)); });
+    }
+    if (telemetry_) {
+      telemetry_->start();
+    }
+    if (faults_) {
+      faults_->start();
+    }
+    if (descheduler_) {
+      descheduler_->start();
+    }
+    sim_.schedule_in(Duration::zero(), [this] { sample(); });
+    if (ctx_.jobs.empty()) {
+      sim_.stop();
+    }
+    sim_.run(TimePoint(ctx_.scenario.run.until));
+    if (telemetry_) {
+      telemetry_->stop();
+    }
+    // Close the books: bring running jobs' progress and rates to the end time.
+    RunSummary s;
+    s.end = sim_.now();
+    s.interrupted = sim_.interrupted();
+    execution_.close_books();
+    ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
+    s.events = sim_.dispatched();
+    s.jobs = static_cast<int>(ctx_.jobs.size());
+    for (const auto& j : ctx_.jobs) {
+      s.succeeded += j.phase == JobPhase::kSucceeded;
+      s.failed += j.phase == JobPhase::kFailed;
+      s.never_started += !j.ever_started;
+    }
+    s.unfinished = s.jobs - s.succeeded - s.failed;
+    return s;
+  }
+
+  // ---- policies::BindTarget ----
+
+  bool pod_alive(const PodSpec& pod) const override {
+    const auto it = ctx_.pod_by_spec.find(&pod);
+    return it != ctx_.pod_by_spec.end() && ctx_.pods[static_cast<std::size_t>(it->second)].alive;
+  }
+
+  bool bind(const PodSpec& spec, int n) override {
+    if (!reserve(spec, n)) {
+      return false;
+    }
+    allow(spec);
+    return true;
+  }
+
+  bool reserve(const PodSpec& spec, int n) override {
+    if (faults_ && faults_->down(n)) {
+      return false;  // failed or drained since the scheduler read the view
+    }
+    const int p = ctx_.pod_by_spec.at(&spec);
+    Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
+    const std::uint64_t process = ++next_process_;
+    const policies::CardHint* hint = loop_->scheduler().card_hint(spec.name, n);
+    const auto cards =
+        cluster_.bind(n, process, pod.spec, sim_.now(), hint ? hint->cards : std::vector<int>{});
+    if (!cards) {
+      return false;
+    }
+    pod.process = process;
+    pod.cards = *cards;
+    pod.node = n;
+    ctx_.pod_by_process[process] = p;
+    return true;
+  }
+
+  void allow(const PodSpec& spec) override { controller_.on_bound(ctx_.pod_by_spec.at(&spec)); }
+
+  void unreserve(const PodSpec& spec) override {
+    Pod& pod = ctx_.pods[static_cast<std::size_t>(ctx_.pod_by_spec.at(&spec))];
+    if (pod.node < 0) {
+      return;  // already released: its job was interrupted (a failure) while it waited
+    }
+    cluster_.unbind(pod.node, pod.process, pod.spec->name);
+    ctx_.pod_by_process.erase(pod.process);
+    pod.node = -1;
+    pod.cards.clear();
+  }
+
+  // The victims are deleted now with their grace period: their containers stop when it ends,
+  // and each victim's job is interrupted then (once, whichever of its pods is named).
+  void preempt(const PodSpec& /*preemptor*/, int /*node*/,
+               const std::vector<std::shared_ptr<const PodSpec>>& victims) override {
+    for (const auto& v : victims) {
+      const auto it = ctx_.pod_by_spec.find(v.get());
+      if (it == ctx_.pod_by_spec.end()) {
+        continue;
+      }
+      const int p = it->second;
+      sim_.schedule_in(ctx_.scenario.run.termination_grace_period, [this, p] {
+        const Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
+        if (pod.alive) {
+          controller_.interrupt(pod.job, InterruptCause::kPreemption);
+        }
+      });
+    }
+  }
+
+ private:
+  // Job j's PodGroup, declared to the loop before each attempt's pods are created.
+  void declare_pod_group(int j) {
+    const workloads::JobSpec& spec = *ctx_.jobs[static_cast<std::size_t>(j)].spec;
+    if (!spec.gang) {
+      return;
+    }
+    policies::PodGroup g;
+    g.name = spec.name;
+    g.mode = spec.gang->mode == workloads::GangMode::kPermit
+                 ? policies::PodGroup::Mode::kPermit
+                 : policies::PodGroup::Mode::kAllOrNothing;
+    g.min_member = spec.gang->min_member > 0 ? spec.gang->min_member : spec.replicas;
+    g.schedule_timeout = spec.gang->schedule_timeout;
+    if (spec.gang->min_resources) {
+      g.min_gpus =
+          saturating_mul(static_cast<std::int64_t>(g.min_member), spec.pod_template.requests.gpus);
+    }
+    loop_->add_pod_group(g);
+  }
+
+  void sample() {
+    ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
+    forecast();
+    sim_.schedule_in(ctx_.scenario.run.sample_interval, [this] { sample(); });
+  }
+
+  // The scored predictors' forecasts for now + horizon, a sample instant (docs/prediction.md).
+  void forecast() {
+    const PredictionConfig& prediction = ctx_.scenario.prediction;
+    if (!forecaster_ || prediction.evaluate.empty()) {
+      return;
+    }
+    LoadForecastBatch batch;
+    batch.made_at = sim_.now();
+    batch.target = sim_.now() + prediction.horizon;
+    const int nodes = static_cast<int>(cluster_.nodes().size());
+    for (const ForecastModel model : prediction.evaluate) {
+      batch.predictors.emplace_back(to_string(model));
+      auto& row = batch.nodes.emplace_back();
+      row.reserve(static_cast<std::size_t>(nodes));
+      for (int n = 0; n < nodes; ++n) {
+        row.push_back(forecaster_->predict(n, model, batch.made_at, batch.target));
+      }
+    }
+    ctx_.signals.forecast.emit(batch);
+  }
+
+  Simulation sim_;
+  FluidSolver fluid_;
+  Cluster cluster_;
+  RunContext ctx_;
+  JobController controller_;
+  Execution execution_;
+  Observer observer_;
+  std::unique_ptr<TelemetryPipeline> telemetry_;
+  std::unique_ptr<LoadForecaster> forecaster_;
+  std::unique_ptr<policies::SchedulingLoop> loop_;
+  std::unique_ptr<FaultInjector> faults_;
+  std::unique_ptr<Admission> admission_;
+  std::unique_ptr<Descheduler> descheduler_;
+  std::uint64_t next_process_ = 0;
+};
+
+}  // namespace
+
+Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
+  const workloads::WorkloadSpec spec =
+      workloads::parse_workload(scenario.workload, scenario.path, scenario.folder);
+  RandomStream rng(seed, "workload");
+  workloads::SpeedReference speed;
+  speed.gpu = reference_gpu(scenario);
+  Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed)};
+  return w;
+}
+
+std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
+  FluidSolver fluid;
+  const Cluster cluster(scenario, fluid);
+  for (std::size_t i = 0; i < scenario.faults.scheduled.size(); ++i) {
+    const ScheduledFault& f = scenario.faults.scheduled[i];
+    const ClusterNode& node = cluster.node(f.node);
+    const int cards = node.gpus ? node.gpus->card_count() : 0;
+    if (f.kind == ScheduledFault::Kind::kCardError && f.card >= cards) {
+      throw InputError(f.where, fmt::format("faults.scheduled[{}].card", i),
+                       fmt::format("node '{}' has {} card(s), numbered from 0", node.name, cards));
+    }
+  }
+  for (const auto& p : scenario.policies) {
+    const auto scheduler = policies::make_scheduler(p.scheduler, 1);
+    if (scheduler->reads_forecasts() && !scenario.prediction.enabled) {
+      // Without forecasts a predictLoad plugin would judge the last sample: a silent default.
+      throw InputError(
+          SourceLocation{scenario.path, 0, 0}, "policies",
+          "policy '" + p.name +
+              "' judges predicted load (predictLoad: true), which needs the scenario's "
+              "prediction: section (docs/prediction.md)");
+    }
+  }
+  // The GPU models of the cluster (the reference GPU that converts run times is one of them),
+  // each with the largest card it has here.
+  std::map<std::string, std::int64_t> card_memory;
+  for (const auto& n : cluster.nodes()) {
+    if (!n.group->gpu_model.empty()) {
+      auto& m = card_memory[n.group->gpu_model];
+      m = std::max(m, n.card_memory);
+    }
+  }
+  std::vector<std::string> warnings;
+  std::set<std::tuple<std::string, int, std::string>> checked;
+  const SourceLocation where = location_of(scenario.workload, scenario.path);
+  // MIG: the device plugin gives a pod one GPU instance (docs/model-hardware.md, "MIG"). A pod
+  // asking for more would pass the scheduler's count and then fail at bind on every retry, so it
+  // is refused here: more than one nvidia.com/mig-<profile>, or more than one nvidia.com/gpu in a
+  // cluster with a `strategy: single` group (whose instances are nvidia.com/gpu).
+  const auto single = std::find_if(scenario.cluster.groups.begin(), scenario.cluster.groups.end(),
+                                   [](const NodeGroup& g) { return g.mig_single; });
+  for (const auto& job : w.jobs) {
+    const Resources& req = job.pod_template.requests;
+    if (const auto profile = mig_request(req)) {
+      const std::int64_t n = req.extended.at(std::string(kMigResourcePrefix) + *profile);
+      if (n > 1) {
+        throw InputError(where, "workload",
+                         fmt::format("job '{}' asks for {} {}{} per pod; a pod takes at most one "
+                                     "MIG instance (docs/model-hardware.md, \"MIG\")",
+                                     job.name, n, kMigResourcePrefix, *profile));
+      }
+    }
+    if (single != scenario.cluster.groups.end() && req.gpus > 1) {
+      throw InputError(where, "workload",
+                       fmt::format("job '{}' asks for {} nvidia.com/gpu per pod, but group '{}' "
+                                   "advertises MIG instances as nvidia.com/gpu (strategy: single) "
+                                   "and a pod takes at most one instance",
+                                   job.name, req.gpus, single->name));
+    }
+  }
+  for (const auto& job : w.jobs) {
+    if (!checked.emplace(job.model, job.batch_size, job.precision).second) {
+      continue;
+    }
+    // Over the cards of every GPU model it may run on: its least steady and peak memory.
+    bool steady_fits = card_memory.empty();
+    bool peak_fits = card_memory.empty();
+    std::int64_t least_steady = 0;
+    std::int64_t least_peak = 0;
+    for (const auto& [gpu, memory] : card_memory) {
+      try {
+        const auto profile = w.catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+        const std::int64_t steady = profile.steady_bytes();
+        const std::int64_t peak = workloads::peak_memory(profile);
+        steady_fits = steady_fits || steady <= memory;
+        peak_fits = peak_fits || peak <= memory;
+        least_steady = least_steady == 0 ? steady : std::min(least_steady, steady);
+        least_peak = least_peak == 0 ? peak : std::min(least_peak, peak);
+      } catch (const InputError& e) {
+        throw InputError(where, "workload",
+                         fmt::format("job '{}' on {}: {}", job.name, gpu, e.message()));
+      }
+    }
+    const bool wants_gpu =
+        job.pod_template.requests.gpus > 0 || job.pod_template.requests.gpu_milli > 0;
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    const std::string what = fmt::format("job '{}' ({} {} batch {})", job.name, job.model,
+                                         job.precision, job.batch_size);
+    if (wants_gpu && !steady_fits) {
+      warnings.push_back(fmt::format(
+          "{}: a worker holds {:.1f} GiB after its ramp-up, more than any card it can run on; "
+          "every attempt will be OOM-killed",
+          what, static_cast<double>(least_steady) / kGiB));
+    } else if (wants_gpu && !peak_fits) {
+      warnings.push_back(fmt::format(
+          "{}: a worker peaks at {:.1f} GiB during evaluation, more than any card it can run "
+          "on; an attempt that reaches its first peak will be OOM-killed",
+          what, static_cast<double>(least_peak) / kGiB));
+    }
+  }
+  return warnings;
+}
+
+RunSummary run_policy(const Scenario& scenario, const Workload& workload,
+                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
+                      const std::atomic<bool>* interrupt, std::atomic<std::uint64_t>* events) {
+  Run run(scenario, workload, policy, seed, signals);
+  run.set_interrupt(interrupt);
+  run.set_event_meter(events);
+  return run.execute();
+}
+
+}  // namespace tidesim

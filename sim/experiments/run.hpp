@@ -1,0 +1,61 @@
+#pragma once
+/// A run: one scenario's cluster and jobs under one policy and seed. It composes the cluster
+/// model's parts (sim/model/cluster.hpp: nodes and the device plugin; sim/model/job_controller.hpp:
+/// pods, attempts and restarts; sim/model/execution.hpp: rates, flows, memory and OOM;
+/// sim/model/observation.hpp: node agents; sim/model/telemetry_pipeline.hpp: Prometheus) with the
+/// policy's scheduling loop (policies/scheduling_loop.hpp), and emits the run's signals
+/// (sim/api/run_signals.hpp).
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "tidesim/sim/api/run_signals.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/workloads/catalogue.hpp"
+#include "tidesim/workloads/job.hpp"
+
+namespace tidesim {
+
+/// What a run did, besides the signals it emitted.
+struct RunSummary {
+  TimePoint end{};
+  std::uint64_t events = 0;
+  int jobs = 0;
+  int succeeded = 0;
+  int failed = 0;
+  /// Jobs neither succeeded nor failed when the run stopped (the `run.until` limit).
+  int unfinished = 0;
+  /// Jobs whose pods were never all bound.
+  int never_started = 0;
+  /// The run was cut short by its interrupt flag (a wall-clock timeout) at `end`.
+  bool interrupted = false;
+};
+
+/// The jobs of one seed and the model catalogue they use.
+struct Workload {
+  workloads::Catalogue catalogue;
+  std::vector<workloads::JobSpec> jobs;
+};
+
+/// Builds the jobs of one seed (stream "workload"): the same for every policy, so comparisons are
+/// paired. Run times given instead of steps convert at the uncontended speed on the GPU of the
+/// first node group that has one (a trace's CPU-only pods also run at that speed).
+Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
+
+/// Builds everything a run of `scenario` builds, without running it: the cluster (topologies,
+/// GPU models), every policy's scheduler, and the model profile of each job of `jobs` (the
+/// first seed's, from make_jobs) on every GPU model it could run on. Throws InputError naming
+/// the place of the first problem. Returns warnings about what is legal but cannot work (a job
+/// whose worker's steady or peak GPU memory exceeds every card it could run on).
+std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& jobs);
+
+/// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
+/// When `interrupt` is set by another thread the run stops within a few thousand events
+/// (Simulation::set_interrupt) and the summary says so. `events`, when given, counts the events
+/// the run dispatches as it goes (Simulation::set_event_meter), for a progress line.
+RunSummary run_policy(const Scenario& scenario, const Workload& workload,
+                      const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
+                      const std::atomic<bool>* interrupt = nullptr,
+                      std::atomic<std::uint64_t>* events = nullptr);
+
+}  // namespace tidesim

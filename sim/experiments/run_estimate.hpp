@@ -1,0 +1,79 @@
+#pragma once
+/// What a `tidesim run` of a validated scenario will cost, estimated before any job is built, and
+/// the budget it is held to (docs/robustness.md, "Resource guards"). Every count is an upper
+/// bound computed with saturating arithmetic: the horizon (`run.until`) stands in for the run's
+/// real length, which is known only once it has run.
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "tidesim/sim/scenario/scenario.hpp"
+
+namespace tidesim {
+
+/// How the scenario will be run.
+struct RunPlan {
+  std::int64_t seeds = 1;
+  std::int64_t policies = 1;
+  /// Time series recorded (for the first seed of each policy) and written: `run --output`.
+  bool series = false;
+  /// Some policy reads node metrics, so node agents and Prometheus run (telemetry events).
+  bool telemetry = false;
+};
+
+/// The estimate, with the counts it is made of.
+struct RunEstimate {
+  std::int64_t jobs = 0;  ///< per seed
+  std::int64_t pods = 0;  ///< per seed, every job at its largest size
+  std::int64_t nodes = 0;
+  std::int64_t cards = 0;
+  std::int64_t samples = 0;       ///< run.until / run.sample_interval
+  std::int64_t checkpoints = 0;   ///< checkpoint events of one run
+  std::int64_t telemetry = 0;     ///< agent samples and scrapes of one run
+  std::int64_t events = 0;        ///< work of one run (one policy, one seed), in events
+  std::int64_t memory_bytes = 0;  ///< of the whole `tidesim run` process
+  /// A fill experiment's estimate (estimate_fill): its events are node evaluations, pods x nodes.
+  bool fill = false;
+};
+
+/// Bytes per job of each seed's job list (JobSpec with its pod template): 2.4 KB measured
+/// (`validate` of the seed benchmark with 20,000 and 200,000 jobs: 54 MB and 481 MB).
+inline constexpr std::int64_t kJobListBytesPerJob = 2'500;
+/// Bytes per job of each run (its state and the records kept for the result): 14.4 KB measured
+/// (`run` of the seed benchmark with 1,000 and 4,000 jobs, one policy and seed: 24 MB and 74 MB,
+/// less the job list).
+inline constexpr std::int64_t kRunBytesPerJob = 14'500;
+/// Bytes per sample of the recorded series, kept and written (JSON tree, CSV, OpenMetrics): 600
+/// per node and 120 per card, fitted to `run scenarios/openb-default.yaml --output` (2 policies,
+/// 3,600 samples of 1,523 nodes and 6,366 cards: 12.2 GB peak resident, 11.9 GB of it beyond the
+/// jobs; the rule gives 12.1 GB) with the per-node share five times the per-card one, as in the
+/// series' layout (a node's sample holds three per-card vectors and five scalars).
+/// Measured when every sample was kept; with change points (docs/outputs.md) this is the worst
+/// case (every node changing at every sample), an upper bound.
+inline constexpr std::int64_t kSeriesBytesPerNode = 600;
+inline constexpr std::int64_t kSeriesBytesPerCard = 120;
+/// Events per pod: its scheduling cycle, its start, its finish and its removal.
+inline constexpr std::int64_t kEventsPerPod = 4;
+
+/// The estimate for `scenario` run as `plan`. Builds the cluster (to count nodes and cards) and,
+/// for a trace, reads the trace (to count its jobs and pods); throws InputError as validation
+/// would.
+RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan);
+
+/// What a run may cost. The defaults: 10^9 events per run (the scale of the largest shipped
+/// scenarios is 10^6) and 16 GiB for the process.
+struct RunBudget {
+  std::int64_t events = 1'000'000'000;
+  std::int64_t memory_bytes = std::int64_t{16} << 30;
+};
+
+/// Empty when `estimate` is within `budget`; otherwise a sentence naming the estimate, what it
+/// is made of, and the budget.
+std::string budget_problem(const RunEstimate& estimate, const RunBudget& budget);
+
+/// Holds a run to its budget: throws InputError (at `path`, the scenario) naming the problem when
+/// `estimate` passes `budget`; with `force`, writes it to `warnings` instead and returns.
+void enforce_budget(const RunEstimate& estimate, const RunBudget& budget, bool force,
+                    const std::string& path, std::ostream& warnings);
+
+}  // namespace tidesim

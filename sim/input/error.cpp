@@ -1,0 +1,57 @@
+#include "tidesim/sim/input/error.hpp"
+
+#include <fmt/core.h>
+
+namespace tidesim {
+
+std::string shorten_tokens(std::string_view text, std::size_t max) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\n') {
+      ++i;
+    }
+    const std::string_view token = text.substr(start, i - start);
+    if (token.size() > max) {
+      out += fmt::format("{}...({} characters)", token.substr(0, max / 2), token.size());
+    } else {
+      out += token;
+    }
+    if (i < text.size()) {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+std::string format_input_error(const SourceLocation& where, const std::string& field,
+                               const std::string& message) {
+  std::string out;
+  if (!where.file.empty()) {
+    out = where.file;
+    if (where.line > 0) {
+      out += fmt::format(":{}", where.line);
+      if (where.column > 0) {
+        out += fmt::format(":{}", where.column);
+      }
+    }
+    out += ": ";
+  }
+  if (!field.empty()) {
+    out += fmt::format("{}: ", shorten_tokens(field));
+  }
+  out += shorten_tokens(message);
+  return out;
+}
+
+InputError::InputError(SourceLocation where, std::string field, std::string message)
+    : std::runtime_error(format_input_error(where, field, message)),
+      where_(std::move(where)),
+      field_(std::move(field)),
+      message_(std::move(message)) {}
+
+InputError::InputError(std::string message)
+    : std::runtime_error(message), message_(std::move(message)) {}
+
+}  // namespace tidesim

@@ -1,0 +1,394 @@
+#include "tidesim/sim/input/yaml_fields.hpp"
+
+#include <yaml-cpp/eventhandler.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+#include <utility>
+
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/sim/input/units.hpp"
+
+namespace tidesim {
+namespace {
+
+InputError syntax_error(const YAML::Exception& e, const std::string& name) {
+  return InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "",
+                    "YAML syntax error: " + e.msg);
+}
+
+std::string join(const std::set<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) {
+    out += (out.empty() ? "" : ", ") + k;
+  }
+  return out;
+}
+
+// Records where each document starts and ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// yaml-cpp 0.7's LoadAll loops forever on a stray flow indicator (a file holding only `,`): the
+// parser hands out empty documents without consuming it. This pass walks the documents with a
+// no-op handler and refuses a document that starts where the previous one did.
+void check_documents_advance(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  std::optional<std::size_t> previous;
+  while (true) {
+    DocumentStarts h;
+    if (!parser.HandleNextDocument(h)) {
+      return;
+    }
+    if (previous && *previous == static_cast<std::size_t>(h.start.pos)) {
+      throw InputError(SourceLocation{name, h.start.line + 1, h.start.column + 1}, "",
+                       "YAML syntax error: the parser makes no progress here (a stray ',', ']' "
+                       "or '}' outside a flow collection?)");
+    }
+    previous = static_cast<std::size_t>(h.start.pos);
+  }
+}
+
+// Refuses a mapping that holds the same key twice (yaml-cpp keeps both and `node[key]` returns the
+// first, so the second would be dropped silently). Walks every document iteratively; a collection
+// reached again through an alias is visited once.
+void check_duplicate_keys(const YAML::Node& root, const std::string& name) {
+  std::vector<std::pair<YAML::Node, std::string>> stack{{root, ""}};
+  std::unordered_set<int> visited;  // start positions of the collections already walked
+  while (!stack.empty()) {
+    auto [node, path] = std::move(stack.back());
+    stack.pop_back();
+    if (!node.IsMap() && !node.IsSequence()) {
+      continue;
+    }
+    if (!node.Mark().is_null() && !visited.insert(node.Mark().pos).second) {
+      continue;
+    }
+    if (node.IsSequence()) {
+      std::size_t i = 0;
+      for (const auto& item : node) {
+        stack.emplace_back(item, path + "[" + std::to_string(i++) + "]");
+      }
+      continue;
+    }
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& kv : node) {
+      if (!kv.first.IsScalar()) {
+        continue;
+      }
+      const std::string& key = kv.first.Scalar();
+      const std::string key_path = path.empty() ? key : path + "." + key;
+      const auto [it, inserted] = seen.emplace(key, kv.first.Mark());
+      if (!inserted) {
+        throw InputError(location_of(kv.first, name), key_path,
+                         "duplicate key (first at line " + std::to_string(it->second.line + 1) +
+                             ", column " + std::to_string(it->second.column + 1) + ")");
+      }
+      stack.emplace_back(kv.second, key_path);
+    }
+  }
+}
+
+}  // namespace
+
+YAML::Node load_yaml_string(const std::string& text, const std::string& name) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(e, name);
+  }
+  check_duplicate_keys(root, name);
+  return root;
+}
+
+std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name) {
+  std::vector<YAML::Node> docs;
+  try {
+    check_documents_advance(text, name);
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(e, name);
+  }
+  for (const auto& doc : docs) {
+    check_duplicate_keys(doc, name);
+  }
+  return docs;
+}
+
+YAML::Node load_yaml_file(const std::string& path) {
+  return load_yaml_string(read_text_file(path), path);
+}
+
+std::vector<YAML::Node> load_all_yaml_file(const std::string& path) {
+  return load_all_yaml_string(read_text_file(path), path);
+}
+
+InputError yaml_error(const YAML::Exception& e, const std::string& file) {
+  if (e.mark.is_null()) {
+    return InputError(SourceLocation{file, 0, 0}, "", "YAML: " + e.msg);
+  }
+  return InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "", "YAML: " + e.msg);
+}
+
+SourceLocation location_of(const YAML::Node& node, const std::string& file) {
+  if (!node.IsDefined()) {
+    return SourceLocation{file, 0, 0};
+  }
+  const YAML::Mark m = node.Mark();
+  if (m.is_null()) {
+    return SourceLocation{file, 0, 0};
+  }
+  return SourceLocation{file, m.line + 1, m.column + 1};
+}
+
+std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+                                              const std::string& path) {
+  std::map<std::string, std::string> out;
+  if (!node || node.IsNull()) {
+    return out;
+  }
+  if (!node.IsMap()) {
+    throw InputError(location_of(node, file), path, "expected a mapping of names to values");
+  }
+  for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) {
+      throw InputError(location_of(kv.first, file), path, "a key must be a single value");
+    }
+    const std::string key = kv.first.Scalar();
+    if (!kv.second.IsScalar()) {
+      throw InputError(location_of(kv.second, file), path + "." + key, "expected a single value");
+    }
+    out[key] = kv.second.Scalar();
+  }
+  return out;
+}
+
+std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& file,
+                                    const std::string& path) {
+  if (!node.IsSequence()) {
+    throw InputError(location_of(node, file), path, "expected a list");
+  }
+  std::vector<YAML::Node> out;
+  for (const auto& item : node) {
+    out.push_back(item);
+  }
+  return out;
+}
+
+Fields::Fields(const YAML::Node& node, std::string file, std::string path)
+    // An absent or null section reads as an empty mapping (every key takes its default). A
+    // yaml-cpp node for a missing key is "invalid" and cannot be assigned to, hence the ternary.
+    : node_((node.IsDefined() && !node.IsNull()) ? node : YAML::Node(YAML::NodeType::Map)),
+      file_(std::move(file)),
+      path_(std::move(path)) {
+  if (!node_.IsMap()) {
+    throw InputError(location_of(node, file_), path_.empty() ? "(document)" : path_,
+                     "expected a mapping of keys to values");
+  }
+}
+
+std::string Fields::path_of(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+InputError Fields::error(const YAML::Node& node, const std::string& key,
+                         const std::string& message) const {
+  // A default-constructed node (no source position) means "this mapping".
+  const YAML::Node& where = (node.IsDefined() && !node.Mark().is_null()) ? node : node_;
+  return InputError(location_of(where, file_), key.empty() ? path_ : path_of(key), message);
+}
+
+bool Fields::has(const std::string& key) {
+  allowed_.insert(key);
+  return static_cast<bool>(node_[key]);
+}
+
+YAML::Node Fields::get(const std::string& key) {
+  allowed_.insert(key);
+  const YAML::Node& self = node_;
+  return self[key];
+}
+
+YAML::Node Fields::require(const std::string& key) {
+  YAML::Node n = get(key);
+  if (!n) {
+    throw error(YAML::Node(), key, "missing required field");
+  }
+  return n;
+}
+
+std::optional<std::string> Fields::scalar(const std::string& key) {
+  YAML::Node n = get(key);
+  if (!n) {
+    return std::nullopt;
+  }
+  if (!n.IsScalar()) {
+    throw error(n, key, "expected a single value, not a list or mapping");
+  }
+  return n.Scalar();
+}
+
+template <class T>
+T Fields::parse_with(const std::string& key, std::optional<T> fallback, const char* kind,
+                     const std::function<T(const std::string&)>& parse) {
+  const auto text = scalar(key);
+  if (!text) {
+    if (fallback) {
+      return *fallback;
+    }
+    throw error(YAML::Node(), key, std::string("missing required field (") + kind + ")");
+  }
+  try {
+    return parse(*text);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw error(get(key), key, e.what());
+  }
+}
+
+std::string Fields::string(const std::string& key, std::optional<std::string> fallback) {
+  return parse_with<std::string>(key, std::move(fallback), "a string",
+                                 [](const std::string& s) { return s; });
+}
+
+bool Fields::boolean(const std::string& key, std::optional<bool> fallback) {
+  return parse_with<bool>(key, fallback, "true or false", [](const std::string& s) {
+    if (s == "true" || s == "True" || s == "TRUE") {
+      return true;
+    }
+    if (s == "false" || s == "False" || s == "FALSE") {
+      return false;
+    }
+    throw std::invalid_argument("'" + s + "' is not true or false");
+  });
+}
+
+std::int64_t Fields::integer(const std::string& key, std::optional<std::int64_t> fallback,
+                             std::int64_t lo, std::int64_t hi) {
+  return parse_with<std::int64_t>(key, fallback, "an integer", [&](const std::string& s) {
+    std::size_t used = 0;
+    std::int64_t v = 0;
+    try {
+      v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size()) {
+      throw std::invalid_argument("'" + s + "' is not an integer");
+    }
+    if (v < lo || v > hi) {
+      throw std::invalid_argument(std::to_string(v) + " is out of range [" + std::to_string(lo) +
+                                  ", " + std::to_string(hi) + "]");
+    }
+    return v;
+  });
+}
+
+double Fields::number(const std::string& key, std::optional<double> fallback, double lo,
+                      double hi) {
+  return parse_with<double>(key, fallback, "a number", [&](const std::string& s) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size() || !std::isfinite(v)) {
+      throw std::invalid_argument("'" + s + "' is not a number");
+    }
+    if (v < lo || v > hi) {
+      std::ostringstream msg;
+      msg << s << " is out of range [" << lo << ", " << hi << "]";
+      throw std::invalid_argument(msg.str());
+    }
+    return v;
+  });
+}
+
+Duration Fields::duration(const std::string& key, std::optional<Duration> fallback, Duration min) {
+  return parse_with<Duration>(key, fallback, "a duration such as 10s", [&](const std::string& s) {
+    const Duration d = parse_duration(s);
+    if (d < min) {
+      throw std::invalid_argument("'" + s + "' must be at least " + format_duration(min));
+    }
+    return d;
+  });
+}
+
+std::int64_t Fields::bytes(const std::string& key, std::optional<std::int64_t> fallback,
+                           std::int64_t min) {
+  return parse_with<std::int64_t>(key, fallback, "a size such as 24GiB", [&](const std::string& s) {
+    const std::int64_t b = parse_bytes(s);
+    if (b < min) {
+      throw std::invalid_argument("'" + s + "' must be at least " + format_bytes(min));
+    }
+    return b;
+  });
+}
+
+double Fields::bandwidth(const std::string& key, std::optional<double> fallback, double min) {
+  return parse_with<double>(key, fallback, "a bandwidth such as 25GB/s", [&](const std::string& s) {
+    const double b = parse_bandwidth(s);
+    if (b < min) {
+      throw std::invalid_argument("'" + s + "' must be at least " + format_bandwidth(min));
+    }
+    return b;
+  });
+}
+
+double Fields::fraction(const std::string& key, std::optional<double> fallback) {
+  return parse_with<double>(key, fallback, "a fraction such as 85% or 0.85",
+                            [](const std::string& s) { return parse_fraction(s); });
+}
+
+std::string Fields::choice(const std::string& key, std::optional<std::string> fallback,
+                           const std::vector<std::string>& choices) {
+  return parse_with<std::string>(key, std::move(fallback), "a choice", [&](const std::string& s) {
+    for (const auto& c : choices) {
+      if (c == s) {
+        return s;
+      }
+    }
+    std::string list;
+    for (const auto& c : choices) {
+      list += (list.empty() ? "" : ", ") + c;
+    }
+    throw std::invalid_argument("'" + s + "' is not one of: " + list);
+  });
+}
+
+void Fields::finish() const {
+  for (const auto& kv : node_) {
+    if (!kv.first.IsScalar()) {
+      throw InputError(location_of(kv.first, file_), path_.empty() ? "(document)" : path_,
+                       "a key must be a single value, not a list or mapping");
+    }
+    const std::string key = kv.first.Scalar();
+    if (!allowed_.contains(key)) {
+      throw InputError(location_of(kv.first, file_), path_of(key),
+                       "unknown key; allowed keys here: " + join(allowed_));
+    }
+  }
+}
+
+}  // namespace tidesim

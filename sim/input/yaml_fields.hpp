@@ -1,0 +1,116 @@
+#pragma once
+/// Strict reading of YAML configuration (scenarios, manifests, scheduler configs). Every error
+/// names the file, line, column and field path; an unknown key lists the keys that are allowed.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/error.hpp"
+
+namespace tidesim {
+
+/// Parses one YAML document from a file. Throws InputError (with the line) on a syntax error or an
+/// unreadable file.
+YAML::Node load_yaml_file(const std::string& path);
+/// Parses every document of a multi-document file ("---" separated).
+std::vector<YAML::Node> load_all_yaml_file(const std::string& path);
+/// Parses YAML text; `name` is used as the file name in errors.
+YAML::Node load_yaml_string(const std::string& text, const std::string& name);
+std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name);
+
+/// An InputError at the mark of a yaml-cpp exception in `file` ("file:line:column: YAML: msg").
+InputError yaml_error(const YAML::Exception& e, const std::string& file);
+
+/// Runs `read` and turns a yaml-cpp exception escaping it (a bad conversion in an as<>, say) into
+/// yaml_error(e, file): every reader of a YAML file wraps its body in it, so no such exception
+/// leaves without the file and place.
+template <class F>
+auto yaml_guard(const std::string& file, F&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const YAML::Exception& e) {
+    throw yaml_error(e, file);
+  }
+}
+
+/// The location of a node in `file` (yaml-cpp marks are 0-based; this is 1-based).
+SourceLocation location_of(const YAML::Node& node, const std::string& file);
+
+/// A strict view of one YAML mapping. Ask for each key the schema allows (present or not), then
+/// call finish(): any key that was never asked for is an error listing the allowed keys.
+class Fields {
+ public:
+  /// `path` names the mapping in errors, e.g. "cluster.node_groups[2]". Throws InputError when
+  /// `node` is not a mapping.
+  Fields(const YAML::Node& node, std::string file, std::string path);
+
+  /// True when `key` is present (and marks it as allowed).
+  bool has(const std::string& key);
+  /// The raw node for `key`, or an undefined node when absent (marks the key as allowed).
+  YAML::Node get(const std::string& key);
+  /// The raw node for `key`; InputError "missing required field" when absent.
+  YAML::Node require(const std::string& key);
+
+  std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt);
+  bool boolean(const std::string& key, std::optional<bool> fallback = std::nullopt);
+  /// An integer in [lo, hi].
+  std::int64_t integer(const std::string& key, std::optional<std::int64_t> fallback,
+                       std::int64_t lo, std::int64_t hi);
+  /// A finite number in [lo, hi].
+  double number(const std::string& key, std::optional<double> fallback, double lo, double hi);
+  /// A duration with a unit ("10s"), at least `min`.
+  Duration duration(const std::string& key, std::optional<Duration> fallback,
+                    Duration min = Duration::zero());
+  /// A byte size ("24GiB"), at least `min`.
+  std::int64_t bytes(const std::string& key, std::optional<std::int64_t> fallback,
+                     std::int64_t min = 0);
+  /// A bandwidth in bytes/s ("25GB/s"), at least `min`.
+  double bandwidth(const std::string& key, std::optional<double> fallback, double min = 0.0);
+  /// A fraction in [0, 1] ("85%" or 0.85).
+  double fraction(const std::string& key, std::optional<double> fallback);
+  /// One of `choices`.
+  std::string choice(const std::string& key, std::optional<std::string> fallback,
+                     const std::vector<std::string>& choices);
+
+  /// Errors on keys that were never asked for.
+  void finish() const;
+
+  /// An InputError at `node` (or at this mapping when `node` is undefined) for field `key`.
+  InputError error(const YAML::Node& node, const std::string& key,
+                   const std::string& message) const;
+  /// The dotted path of `key` under this mapping.
+  std::string path_of(const std::string& key) const;
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  const YAML::Node& node() const { return node_; }
+
+ private:
+  YAML::Node node_;
+  std::string file_;
+  std::string path_;
+  std::set<std::string> allowed_;
+  // Scalar text of `key`, or nullopt when absent; errors when present but not a scalar.
+  std::optional<std::string> scalar(const std::string& key);
+  template <class T>
+  T parse_with(const std::string& key, std::optional<T> fallback, const char* kind,
+               const std::function<T(const std::string&)>& parse);
+};
+
+/// Reads a mapping of names to single values (labels, annotations, env, nodeSelector). An absent or
+/// null node gives an empty map; anything else that is not such a mapping is an InputError naming
+/// `path` (or `path.KEY` for a value that is a list or mapping).
+std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+                                              const std::string& path);
+
+/// Reads a YAML sequence; InputError naming `path` when `node` is not a sequence.
+std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& file,
+                                    const std::string& path);
+
+}  // namespace tidesim

@@ -1,0 +1,83 @@
+#pragma once
+/// The admission layer: between the Job controller and the scheduling queue, a job-level policy
+/// (sim/admission/job_policy.hpp) decides which jobs run. As with Kueue, a job that is not admitted
+/// has no pod in the scheduling queue: its pods are held here until it is admitted, and then handed
+/// to the loop, which places them through the scheduling framework. A preemptive policy suspends an
+/// admitted job through JobController::interrupt(j, kPreemption): the attempt loses its progress
+/// since its last checkpoint, and the new pods the controller creates are held until the job is
+/// admitted again. Capacity is the GPUs the cluster's nodes advertise (device-plugin units).
+/// Decisions are made when a job's pods are created, when a job ends and, for SRTF and
+/// Tiresias, every `interval` while jobs are active (docs/job-scheduling.md).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tidesim/sim/admission/job_policy.hpp"
+#include "tidesim/sim/engine/simulation.hpp"
+#include "tidesim/sim/model/job_controller.hpp"
+#include "tidesim/sim/model/run_context.hpp"
+
+namespace tidesim {
+
+class Admission {
+ public:
+  /// `release` hands an admitted job's pod to the scheduling loop. `seed` draws the duration
+  /// estimates (stream "duration-estimate") when config.estimate_sigma > 0.
+  Admission(RunContext& run, JobController& controller, AdmissionConfig config, std::uint64_t seed,
+            std::function<void(std::shared_ptr<const PodSpec>)> release);
+
+  /// The Job controller created `pod`: it goes to the loop when its job is admitted, else waits.
+  void enqueue(std::shared_ptr<const PodSpec> pod);
+  /// Job `j` ended (succeeded or failed): its GPUs are free.
+  void on_ended(int j);
+
+  /// GPUs the policy admits jobs into.
+  std::int64_t capacity() const { return capacity_; }
+  /// The estimated run time of job `j` (SJF, SRTF), seconds.
+  double estimate_s(int j) const { return estimate_[static_cast<std::size_t>(j)]; }
+
+ private:
+  struct Entry {
+    PolicyJob job;
+    bool active = false;
+    TimePoint accounted{};
+    /// Pods of the current attempt waiting for admission.
+    std::vector<int> held;
+    /// Its ClusterQueue (index into config.quotas), -1 without; when last admitted; ever admitted.
+    int queue = -1;
+    /// Its requests of each resource the queues cover (quota_requests).
+    std::vector<std::int64_t> requests;
+    /// Its pods' priority (the quota walk's preemption).
+    std::int32_t priority = 0;
+    TimePoint admitted_at{};
+    bool ever_admitted = false;
+    /// The flavour of each resource it was last admitted with (QuotaDecision::flavors): its pods
+    /// get those flavours' node labels as a nodeSelector.
+    std::vector<int> flavors;
+  };
+  QuotaDecision select_with_queues(const std::vector<PolicyJob>& active) const;
+  void quota_event(int j, bool admitted);
+  void request_decision();
+  void decide();
+  void account(TimePoint now);
+  void release(int p);
+  double remaining_s(int j) const;
+
+  RunContext& run_;
+  JobController& controller_;
+  AdmissionConfig config_;
+  std::function<void(std::shared_ptr<const PodSpec>)> release_;
+  std::vector<Entry> entries_;
+  std::vector<double> estimate_;
+  std::int64_t capacity_ = 0;
+  std::vector<std::int64_t> queue_usage_;
+  /// The index of nvidia.com/gpu in config.quotas->resources; -1 when no queue covers it.
+  int gpu_resource_ = -1;
+  std::int64_t next_order_ = 0;
+  std::int64_t next_seq_ = 0;
+  bool decision_pending_ = false;
+  bool ticking_ = false;
+};
+
+}  // namespace tidesim

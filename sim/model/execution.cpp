@@ -1,0 +1,417 @@
+#include "tidesim/sim/model/execution.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "tidesim/sim/engine/checked.hpp"
+#include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/memory.hpp"
+
+namespace tidesim {
+
+namespace {
+
+std::vector<int> distinct_cards(const std::vector<int>& cards) {
+  std::vector<int> out;
+  for (const auto& [card, count] : card_counts(cards)) {
+    out.push_back(card);
+  }
+  return out;
+}
+
+}  // namespace
+
+void Execution::start(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  Simulation& sim = run_.sim;
+  run_.set_phase(j, JobPhase::kRunning);
+  job.ever_started = true;
+  job.started = sim.now();
+  job.last_update = sim.now();
+  const ClusterNode& first = run_.cluster.node(run_.pods[job.pods.front()].node);
+  if (!job.profile) {
+    // A pod without GPUs (a trace's CPU-only pod) runs at the reference GPU's uncontended
+    // speed, so its traced run time is kept (steps were converted at that speed).
+    const auto& req = job.spec->pod_template.requests;
+    const bool gpu_job = req.gpus > 0 || req.gpu_milli > 0 || mig_request(req).has_value();
+    const std::string& gpu =
+        gpu_job && !first.group->gpu_model.empty() ? first.group->gpu_model : run_.reference_gpu;
+    job.profile = run_.profile(*job.spec, gpu);
+  }
+  std::set<int> touched;
+  for (const int p : job.pods) {
+    Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    ClusterNode& node = run_.cluster.node(pod.node);
+    node.jobs.insert(j);
+    node.nvlink_pods += job.nvlink;
+    ++node.changes;
+    pod.running = true;
+    touched.insert(pod.node);
+    // Input reads: a flow on the node's data device, bounded by what the pod would read at
+    // full compute speed.
+    const double demand = static_cast<double>(job.profile->input_bytes) /
+                          std::max(job.profile->compute_seconds, 1e-9);
+    if (demand > 0) {
+      pod.input = run_.fluid.add_flow(
+          {run_.cluster.devices()[static_cast<std::size_t>(node.device)].resource}, demand);
+      flow_owner_[static_cast<std::uint64_t>(*pod.input)] = j;
+    }
+  }
+  add_ring(j);
+  if (job.ring) {
+    flow_owner_[static_cast<std::uint64_t>(*job.ring)] = j;
+  }
+  run_.signals.job.emit(run_.event(JobEventKind::kStarted, j));
+  job.checkpoint_event = schedule_checkpoint(j);
+  if (!apply_memory(j)) {
+    return;  // killed at start
+  }
+  refresh(touched);
+}
+
+std::set<int> Execution::stop(int j, bool lose_progress) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase == JobPhase::kRunning) {
+    advance(job);
+    emit_rate(job, false);
+  }
+  if (lose_progress) {
+    job.done = job.checkpointed;
+  }
+  run_.sim.cancel(job.finish_event);
+  run_.sim.cancel(job.memory_event);
+  run_.sim.cancel(job.checkpoint_event);
+  if (job.ring) {
+    flow_owner_.erase(static_cast<std::uint64_t>(*job.ring));
+    run_.fluid.remove_flow(*job.ring);
+    job.ring.reset();
+  }
+  rings_.erase(j);
+  std::set<int> touched;
+  for (const int p : job.pods) {
+    Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    if (pod.node < 0) {
+      continue;
+    }
+    ClusterNode& node = run_.cluster.node(pod.node);
+    if (pod.input) {
+      flow_owner_.erase(static_cast<std::uint64_t>(*pod.input));
+      run_.fluid.remove_flow(*pod.input);
+      pod.input.reset();
+    }
+    if (pod.running) {
+      node.nvlink_pods -= job.nvlink;
+      node.jobs.erase(j);
+      ++node.changes;
+      pod.running = false;
+      // The container's process is gone: its memory is freed (its cards stay allocated).
+      for (const auto& [card, workers] : card_counts(pod.cards)) {
+        node.gpus->set_memory(pod.process, card, 0);
+      }
+      touched.insert(pod.node);
+    }
+  }
+  job.rate = 0.0;
+  return touched;
+}
+
+void Execution::close_books() {
+  for (auto& job : run_.jobs) {
+    if (job.phase == JobPhase::kRunning) {
+      advance(job);
+      emit_rate(job, false);
+    }
+  }
+}
+
+// The all-reduce ring of a multi-GPU job as one fluid flow over the directed links its best
+// ring order crosses on each node (topology routes: NVLink, PCIe switches, host bridges, the
+// socket interconnect), plus each node's uplink when the job spans nodes. The all-reduce runs in
+// bursts, one per step: a burst moves at the path's bandwidth alone (the bottleneck resource's
+// capacity over the times the ring crosses it), and the flow is capped at the ring's average
+// demand (cap_rings), so rings that share a link slow each other only when together they need
+// more than it carries on average (docs/model-workloads.md, "Step time").
+void Execution::add_ring(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (total_gpus(job) <= 1) {
+    return;
+  }
+  std::vector<ResourceId> path;
+  double ideal = std::numeric_limits<double>::infinity();
+  const bool multi_node = job.pods.size() > 1;
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    ClusterNode& node = run_.cluster.node(pod.node);
+    const std::vector<int> cards = distinct_cards(pod.cards);
+    for (const ResourceId r : node.links->best_ring_resources(cards)) {
+      path.push_back(r);
+    }
+    if (multi_node) {
+      path.push_back(node.uplink);
+      ideal = std::min(ideal, run_.fluid.capacity(node.uplink));
+    }
+  }
+  // Ideal: the same GPUs per pod on the best set of an idle node anywhere in the cluster (the
+  // NVLink contention metric's reference: a placement without NVLink counts as contended when
+  // the cluster has NVLink nodes).
+  const int per_pod = static_cast<int>(job.spec->pod_template.requests.gpus);
+  if (per_pod > 1) {
+    ideal = std::min(ideal, run_.cluster.best_ring_bandwidth(per_pod));
+  }
+  job.ideal_ring = std::isfinite(ideal) ? ideal : 0.0;
+  if (!path.empty()) {
+    std::map<ResourceId, int> crossings;
+    for (const ResourceId r : path) {
+      ++crossings[r];
+    }
+    double alone = std::numeric_limits<double>::infinity();
+    for (const auto& [r, times] : crossings) {
+      alone = std::min(alone, run_.fluid.capacity(r) / times);
+    }
+    // A zero-capacity link (a failed one) leaves the burst bandwidth 0: the fluid rate decides.
+    rings_[j] = RingState{alone, 0.0};
+    job.ring = run_.fluid.add_flow(path);
+  }
+}
+
+EventId Execution::schedule_checkpoint(int j) {
+  const Duration every = run_.jobs[static_cast<std::size_t>(j)].spec->checkpoint_interval;
+  if (every <= Duration::zero()) {
+    return {};
+  }
+  return run_.sim.schedule_in(every, [this, j] {
+    Job& job = run_.jobs[static_cast<std::size_t>(j)];
+    if (job.phase != JobPhase::kRunning) {
+      return;
+    }
+    advance(job);
+    job.checkpointed = job.done;
+    job.checkpointed_at = run_.sim.now();
+    job.checkpoint_event = schedule_checkpoint(j);
+  });
+}
+
+// Sets every card's memory for job j at its current age; on OOM kills (events, listener) and
+// returns false. The allocation that takes a card past its capacity fails in job j; the other
+// processes on that card still ramping up their memory fail too (their next allocations find the
+// card full before the failed process has exited: docs/model-workloads.md). With per-container
+// isolation, an allocation over the process's own limit fails in its container only.
+bool Execution::apply_memory(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  const Duration age = run_.sim.now() - job.started;
+  const std::int64_t bytes = workloads::memory_at(*job.profile, age);
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    ClusterNode& node = run_.cluster.node(pod.node);
+    ++node.changes;
+    // Each worker (one per unit) holds `bytes` on its card.
+    for (const auto& [card, workers] : card_counts(pod.cards)) {
+      // bytes <= kMaxWorkerMemoryBytes (2^50), workers <= the pod's units: saturating anyway.
+      if (!node.gpus->set_memory(pod.process, card, saturating_mul(bytes, workers))) {
+        continue;
+      }
+      // MIG: the instance's memory is its own; an allocation past it fails in this process only
+      // and no neighbour is touched.
+      const bool mig = node.gpus->sharing().mode == SharingMode::kMig;
+      const bool card_full = !mig && node.gpus->memory_used(card) > node.gpus->memory_capacity();
+      // Victims, in placement order after j: the other occupants' jobs still ramping.
+      std::vector<std::pair<int, const Pod*>> victims{{j, &pod}};
+      for (const std::uint64_t other : node.gpus->occupants(card)) {
+        const auto it = run_.pod_by_process.find(other);
+        if (!card_full || other == pod.process || it == run_.pod_by_process.end()) {
+          continue;
+        }
+        const Pod& op = run_.pods[it->second];
+        const Job& o = run_.jobs[static_cast<std::size_t>(op.job)];
+        const bool listed = std::any_of(victims.begin(), victims.end(),
+                                        [&](const auto& v) { return v.first == op.job; });
+        if (!listed && o.phase == JobPhase::kRunning && op.running && o.profile &&
+            workloads::ramping(*o.profile, run_.sim.now() - o.started)) {
+          victims.emplace_back(op.job, &op);
+        }
+      }
+      for (const auto& [v, vpod] : victims) {
+        JobEvent e = run_.event(JobEventKind::kOomKilled, v);
+        e.pod = vpod->spec->name;
+        e.node = node.name;
+        e.cards = {card};
+        e.memory_used =
+            mig ? node.gpus->memory_of(vpod->process, card) : node.gpus->memory_used(card);
+        e.memory_capacity = node.gpus->memory_limit(vpod->process, card);
+        for (const std::uint64_t other :
+             mig ? std::vector<std::uint64_t>{} : node.gpus->occupants(card)) {
+          const auto it = run_.pod_by_process.find(other);
+          if (other != vpod->process && it != run_.pod_by_process.end()) {
+            const Job& o = run_.jobs[static_cast<std::size_t>(run_.pods[it->second].job)];
+            e.co_located.push_back(o.spec->name);
+          }
+        }
+        run_.signals.job.emit(e);
+      }
+      for (const auto& [v, vpod] : victims) {
+        if (run_.jobs[static_cast<std::size_t>(v)].phase == JobPhase::kRunning) {
+          listener_.on_oom(v);
+        }
+      }
+      return false;
+    }
+  }
+  if (const auto next = workloads::next_memory_change(*job.profile, age)) {
+    const int attempt = job.attempt;
+    job.memory_event = run_.sim.schedule_at(job.started + *next, [this, j, attempt] {
+      const Job& again = run_.jobs[static_cast<std::size_t>(j)];
+      if (again.attempt == attempt && again.phase == JobPhase::kRunning) {
+        apply_memory(j);
+      }
+    });
+  }
+  return true;
+}
+
+void Execution::advance(Job& job) {
+  const double dt = to_seconds(run_.sim.now() - job.last_update);
+  job.done = std::min(static_cast<double>(job.spec->steps), job.done + job.rate * dt);
+  job.last_update = run_.sim.now();
+}
+
+void Execution::refresh(const std::set<int>& touched) {
+  std::set<int> affected;
+  for (const int n : touched) {
+    const auto& jobs = run_.cluster.node(n).jobs;
+    affected.insert(jobs.begin(), jobs.end());
+  }
+  const auto collect = [&] {
+    for (const FlowId f : run_.fluid.update()) {
+      const auto it = flow_owner_.find(static_cast<std::uint64_t>(f));
+      if (it != flow_owner_.end()) {
+        affected.insert(it->second);
+      }
+    }
+  };
+  collect();
+  // The caps depend on compute shares and input rates, not on ring rates: one more solve after
+  // capping settles the rings.
+  if (cap_rings(affected)) {
+    collect();
+  }
+  for (const int j : affected) {
+    if (run_.jobs[static_cast<std::size_t>(j)].phase == JobPhase::kRunning) {
+      update_rate(j);
+    }
+  }
+}
+
+workloads::StepConditions Execution::conditions(int j) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  workloads::StepConditions c;
+  c.gpus = std::max(1, total_gpus(job));
+  c.compute_share = 1.0;
+  c.input_bandwidth = std::numeric_limits<double>::infinity();
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    const ClusterNode& node = run_.cluster.node(pod.node);
+    // Workers of one pod on one card split the pod's share of it.
+    for (const auto& [card, workers] : card_counts(pod.cards)) {
+      c.compute_share =
+          std::min(c.compute_share, node.gpus->compute_share(pod.process, card) / workers);
+    }
+    if (pod.input) {
+      c.input_bandwidth = std::min(c.input_bandwidth, run_.fluid.rate(*pod.input));
+    }
+  }
+  if (job.ring) {
+    const double rate = run_.fluid.rate(*job.ring);
+    const auto ring = rings_.find(j);
+    const double alone = ring != rings_.end() ? ring->second.alone : rate;
+    // A ring with no bandwidth at all (a failed link) is stopped: its rate is the fluid's.
+    c.allreduce_bandwidth = alone > 0 ? alone : std::max(rate, 1e-9);
+    c.allreduce_average_bandwidth = std::max(rate, 1e-9);
+  }
+  return c;
+}
+
+bool Execution::cap_rings(const std::set<int>& jobs) {
+  bool changed = false;
+  for (const int j : jobs) {
+    const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+    if (job.phase != JobPhase::kRunning || !job.ring || !job.profile) {
+      continue;
+    }
+    workloads::StepConditions c = conditions(j);
+    c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
+    const double demand = workloads::allreduce_average_demand(*job.profile, c);
+    RingState& ring = rings_[j];
+    if (demand > 0 && ring.cap != demand) {
+      run_.fluid.set_max_rate(*job.ring, demand);
+      ring.cap = demand;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void Execution::update_rate(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  advance(job);
+  for (const int p : job.pods) {
+    ++run_.cluster.node(run_.pods[static_cast<std::size_t>(p)].node).changes;  // utilisation
+  }
+  const workloads::StepConditions c = conditions(j);
+  job.step = workloads::step_time(*job.profile, c);
+  if (job.spec->measured) {
+    // A measured step time per placement (workloads/pollux.hpp: it includes the gradient sync),
+    // slowed by the job's compute share.
+    std::vector<int> nodes;
+    std::vector<int> gpus_per_node;
+    for (const int p : job.pods) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+      const auto it = std::find(nodes.begin(), nodes.end(), pod.node);
+      if (it == nodes.end()) {
+        nodes.push_back(pod.node);
+        gpus_per_node.push_back(static_cast<int>(pod.cards.size()));
+      } else {
+        gpus_per_node[static_cast<std::size_t>(it - nodes.begin())] +=
+            static_cast<int>(pod.cards.size());
+      }
+    }
+    job.step.seconds = job.spec->measured->step_seconds(gpus_per_node) / c.compute_share;
+    job.step.gpu_utilization = c.compute_share;
+  }
+  job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
+  run_.sim.cancel(job.finish_event);
+  const double remaining = static_cast<double>(job.spec->steps) - job.done;
+  if (job.rate > 0) {
+    // remaining / rate is steps x seconds per step: up to 2^50 steps of a slow step can exceed
+    // the clock's range (from_seconds refuses past 9e18 us). Anything beyond
+    // kMaxInputDuration is after every horizon: the finish goes to the end of time instead.
+    const double seconds = std::max(0.0, remaining / job.rate);
+    const Duration left = seconds < to_seconds(kMaxInputDuration)
+                              ? from_seconds(seconds) + Duration(1)
+                              : Duration::max();
+    job.finish_event = run_.sim.schedule_in(left, [this, j] {
+      Job& done = run_.jobs[static_cast<std::size_t>(j)];
+      advance(done);
+      done.done = static_cast<double>(done.spec->steps);
+      emit_rate(done, false);
+      listener_.on_finished(j);
+    });
+  }
+  emit_rate(job, true);
+}
+
+void Execution::emit_rate(const Job& job, bool running) {
+  JobRate r;
+  r.at = run_.sim.now();
+  r.job = job.spec->name;
+  r.running = running;
+  r.nvlink_required = job.nvlink;
+  // The bus bandwidth the all-reduce achieves over a step (bursts), not the flow's average rate.
+  r.collective_bandwidth = job.ring ? job.step.allreduce_effective_bandwidth : 0.0;
+  r.ideal_collective_bandwidth = job.ideal_ring;
+  r.gpu_utilization = running ? job.step.gpu_utilization : 0.0;
+  run_.signals.rate.emit(r);
+}
+
+}  // namespace tidesim

@@ -1,0 +1,64 @@
+#pragma once
+/// The execution model: how fast a running job progresses and when it dies. Step time is
+/// compute at the job's share of its cards, overlapped with input reads (a fluid flow on the
+/// node's data device), plus a ring all-reduce (one fluid flow over the directed links of the
+/// job's best ring on each node, plus the uplinks when it spans nodes). Memory follows the
+/// model's timeline per worker; the allocation that takes a card past its capacity is
+/// OOM-killed. Checkpoints record the progress a restart resumes from. Formulas and sources:
+/// docs/model-workloads.md and docs/model-hardware.md.
+#include <set>
+
+#include "tidesim/sim/model/run_context.hpp"
+
+namespace tidesim {
+
+/// What the execution model tells the Job controller.
+class ExecutionListener {
+ public:
+  virtual ~ExecutionListener() = default;
+  /// Job `j` has done all its steps.
+  virtual void on_finished(int j) = 0;
+  /// A worker of job `j` was OOM-killed (the event was emitted); the attempt is over.
+  virtual void on_oom(int j) = 0;
+};
+
+class Execution {
+ public:
+  Execution(RunContext& run, ExecutionListener& listener) : run_(run), listener_(listener) {}
+
+  /// Starts (or restarts in place) the containers of job `j`, whose pods are all bound: input
+  /// and ring flows, checkpoints, memory (which may OOM at once), rates.
+  void start(int j);
+  /// Stops job `j`'s containers: progress brought to now (or back to the last checkpoint when
+  /// `lose_progress`), flows removed, memory freed. The pods stay bound. Returns the nodes whose
+  /// jobs must be re-rated: the caller releases what it releases, then calls refresh().
+  std::set<int> stop(int j, bool lose_progress);
+  /// Re-rates every running job on `touched` nodes and every job whose link or storage share
+  /// changed, and reschedules their completions.
+  void refresh(const std::set<int>& touched);
+  /// Brings the progress and rates of every running job to now (the end of a run).
+  void close_books();
+
+ private:
+  void add_ring(int j);
+  EventId schedule_checkpoint(int j);
+  bool apply_memory(int j);
+  void advance(Job& job);
+  void update_rate(int j);
+  /// The step conditions of running job j now (its ring's burst and average bandwidth included).
+  workloads::StepConditions conditions(int j) const;
+  /// Caps the ring flows of `jobs` at their average demand; true when a cap changed.
+  bool cap_rings(const std::set<int>& jobs);
+  void emit_rate(const Job& job, bool running);
+
+  RunContext& run_;
+  ExecutionListener& listener_;
+  std::unordered_map<std::uint64_t, int> flow_owner_;  // flow id -> job
+  struct RingState {
+    double alone = 0.0;  // the ring path's bandwidth alone (a burst's bus bandwidth)
+    double cap = 0.0;    // the flow's current cap, its average demand (0: none yet)
+  };
+  std::unordered_map<int, RingState> rings_;  // job -> its ring
+};
+
+}  // namespace tidesim

@@ -1,0 +1,217 @@
+#include "tidesim/sim/model/job_controller.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/workloads/lifecycle.hpp"
+
+namespace tidesim {
+
+JobController::JobController(RunContext& run,
+                             std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
+                             std::function<void()> cluster_event, std::function<void()> all_done)
+    : run_(run),
+      enqueue_(std::move(enqueue)),
+      cluster_event_(std::move(cluster_event)),
+      all_done_(std::move(all_done)),
+      unfinished_(static_cast<int>(run.jobs.size())),
+      restore_(run.jobs.size(), Duration::zero()) {}
+
+void JobController::submit(int j) {
+  run_.set_phase(j, JobPhase::kPending);
+  run_.signals.job.emit(run_.event(JobEventKind::kSubmitted, j));
+  create_pods(j);
+}
+
+void JobController::create_pods(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  job.pods.clear();
+  job.bound = 0;
+  if (on_new_pods_) {
+    on_new_pods_(j);
+  }
+  for (int r = 0; r < job.spec->replicas; ++r) {
+    Pod p;
+    auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
+    spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
+    if (job.spec->gang) {
+      spec->labels[policies::kPodGroupLabel] = job.spec->name;
+    }
+    if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
+      spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
+    }
+    p.spec = spec;
+    p.job = j;
+    const int index = static_cast<int>(run_.pods.size());
+    run_.pod_by_spec[spec.get()] = index;
+    job.pods.push_back(index);
+    run_.pods.push_back(std::move(p));
+  }
+  for (const int p : job.pods) {
+    enqueue_(run_.pods[static_cast<std::size_t>(p)].spec);
+  }
+}
+
+void JobController::on_bound(int p) {
+  const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+  const int j = pod.job;
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  ++job.bound;
+  JobEvent e = run_.event(JobEventKind::kBound, j);
+  e.pod = pod.spec->name;
+  e.node = run_.cluster.node(pod.node).name;
+  e.cards = pod.cards;
+  run_.signals.job.emit(e);
+  if (job.bound == static_cast<int>(job.pods.size())) {
+    const int attempt = job.attempt;
+    const Duration restore = restore_[static_cast<std::size_t>(j)];
+    run_.sim.schedule_in(run_.scenario.run.pod_startup + restore, [this, j, attempt] {
+      const Job& again = run_.jobs[static_cast<std::size_t>(j)];
+      if (again.attempt == attempt && again.phase == JobPhase::kPending) {
+        restore_[static_cast<std::size_t>(j)] = Duration::zero();
+        execution_->start(j);
+      }
+    });
+  }
+}
+
+void JobController::on_finished(int j) {
+  run_.set_phase(j, JobPhase::kSucceeded);
+  run_.signals.job.emit(run_.event(JobEventKind::kSucceeded, j));
+  delete_pods(j, execution_->stop(j, false));
+  if (on_ended_) {
+    on_ended_(j);
+  }
+  terminal();
+}
+
+const char* to_string(InterruptCause cause) {
+  switch (cause) {
+    case InterruptCause::kPreemption:
+      return "preemption";
+    case InterruptCause::kNodeFailure:
+      return "node-failure";
+    case InterruptCause::kCardFailure:
+      return "card-failure";
+    case InterruptCause::kDrain:
+      return "drain";
+    case InterruptCause::kMigration:
+      return "migration";
+  }
+  return "unknown";
+}
+
+void JobController::on_oom(int j) {
+  end_attempt(j, true);
+}
+
+void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase == JobPhase::kWaiting || job.phase == JobPhase::kBackoff ||
+      job.phase == JobPhase::kSucceeded || job.phase == JobPhase::kFailed) {
+    return;
+  }
+  restore_[static_cast<std::size_t>(j)] = std::max(restore_[static_cast<std::size_t>(j)], restore);
+  // What the attempt loses: the steps since the last checkpoint and the GPU time they took.
+  const bool running = job.phase == JobPhase::kRunning;
+  const TimePoint since = running ? std::max(job.started, job.checkpointed_at) : run_.sim.now();
+  const double lost_gpu_seconds = to_seconds(run_.sim.now() - since) * total_gpus(job);
+  bool first = true;
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    if (pod.node < 0) {
+      continue;
+    }
+    JobEvent e = run_.event(JobEventKind::kEvicted, j);
+    e.pod = pod.spec->name;
+    e.node = run_.cluster.node(pod.node).name;
+    e.cause = to_string(cause);
+    if (first) {  // the job's loss, once
+      e.lost_gpu_seconds = lost_gpu_seconds;
+      first = false;
+    }
+    run_.signals.job.emit(e);
+  }
+  end_attempt(j, false);
+}
+
+void JobController::end_attempt(int j, bool counted) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  const Duration ran = run_.sim.now() - job.started;
+  std::set<int> touched = execution_->stop(j, true);
+  if (counted) {
+    ++job.failures;
+  }
+  if (counted && workloads::backoff_exhausted(job.failures, job.spec->backoff_limit)) {
+    fail(j);
+    delete_pods(j, std::move(touched));
+    if (on_ended_) {
+      on_ended_(j);
+    }
+    terminal();
+    return;
+  }
+  if (counted && job.spec->restart_policy == workloads::RestartPolicy::kOnFailure) {
+    // The kubelet restarts the containers in place; their cards stay allocated.
+    execution_->refresh(touched);
+    job.crash_restarts = ran >= workloads::kCrashLoopResetAfter ? 1 : job.crash_restarts + 1;
+    restart_after(j, JobPhase::kCrashLoop, workloads::crash_loop_delay(job.crash_restarts),
+                  [this, j] { execution_->start(j); });
+    return;
+  }
+  // Never (or an interruption): the pods are deleted now; the controller replaces them after
+  // its back-off, at once for an interruption.
+  delete_pods(j, std::move(touched));
+  restart_after(j, JobPhase::kBackoff,
+                counted ? workloads::backoff_delay(job.failures) : Duration::zero(),
+                [this, j] { create_pods(j); });
+}
+
+void JobController::restart_after(int j, JobPhase waiting, Duration delay,
+                                  std::function<void()> restart) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  run_.set_phase(j, waiting);
+  const int attempt = job.attempt;
+  run_.sim.schedule_in(delay, [this, j, attempt, waiting, restart = std::move(restart)] {
+    Job& again = run_.jobs[static_cast<std::size_t>(j)];
+    if (again.attempt != attempt || again.phase != waiting) {
+      return;
+    }
+    ++again.attempt;
+    run_.set_phase(j, JobPhase::kPending);
+    run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
+    restart();
+  });
+}
+
+void JobController::fail(int j) {
+  run_.set_phase(j, JobPhase::kFailed);
+  run_.signals.job.emit(run_.event(JobEventKind::kFailed, j));
+}
+
+void JobController::delete_pods(int j, std::set<int> touched) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  for (const int p : job.pods) {
+    Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    pod.alive = false;
+    if (pod.node < 0) {
+      continue;
+    }
+    run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
+    run_.pod_by_process.erase(pod.process);
+    touched.insert(pod.node);
+    pod.node = -1;
+  }
+  execution_->refresh(touched);
+  cluster_event_();
+}
+
+void JobController::terminal() {
+  if (--unfinished_ == 0) {
+    all_done_();
+  }
+}
+
+}  // namespace tidesim

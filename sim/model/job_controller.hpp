@@ -1,0 +1,103 @@
+#pragma once
+/// The Job controller and the kubelet's restarts: a submitted job gets its pods (replicas of the
+/// template), they go to the scheduling loop, and when all are bound the containers start after
+/// `run.pod_startup`. When an attempt fails (OOM), the job's restartPolicy decides:
+///  - Never: the pods fail and are deleted; after the Job controller's back-off (10 s doubling,
+///    6 min cap) new pods are created and scheduled afresh;
+///  - OnFailure: the pods stay bound to their node and cards; the kubelet restarts the
+///    containers in place after CrashLoopBackOff (10 s doubling, 5 min cap, reset after 10 min
+///    of running).
+/// Either way the job resumes from its last checkpoint, and each failure counts against
+/// backoffLimit; past it the job fails and its pods are deleted. A multi-pod job's attempt is
+/// all its pods: one worker's failure stops the others (a collective cannot go on without it).
+///
+/// An interruption (interrupt(): preemption) is not a failure: the attempt stops, its progress
+/// since the last checkpoint is lost, its pods are deleted and replaced at once, whatever the
+/// restartPolicy (the pods were deleted, so the kubelet cannot restart them in place), and it
+/// does not count against backoffLimit (a Job's podFailurePolicy commonly says
+/// `action: Ignore` for pods with the DisruptionTarget condition, which preemption sets).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/model/execution.hpp"
+#include "tidesim/sim/model/run_context.hpp"
+
+namespace tidesim {
+
+/// Why a job's attempt is stopped from outside (JobController::interrupt), not by its own failure.
+enum class InterruptCause {
+  kPreemption,   ///< a victim of DefaultPreemption, deleted after its grace period
+  kNodeFailure,  ///< the node went down
+  kCardFailure,  ///< an XID-style error on one of the job's cards
+  kDrain,        ///< a planned drain of the node
+  kMigration,    ///< evicted by a descheduler to run elsewhere
+};
+
+/// "preemption", "node-failure", "card-failure", "drain", "migration".
+const char* to_string(InterruptCause cause);
+
+class JobController final : public ExecutionListener {
+ public:
+  /// `enqueue` hands a new pod to the scheduling loop; `cluster_event` tells it that resources
+  /// were freed; `all_done` is called once every job has ended.
+  JobController(RunContext& run, std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
+                std::function<void()> cluster_event, std::function<void()> all_done);
+
+  /// Wires the execution model (constructed after the controller, which is its listener).
+  void set_execution(Execution& execution) { execution_ = &execution; }
+
+  /// Job `j` is submitted now: its pods are created and queued.
+  void submit(int j);
+  /// Pod `p` was bound to `cards` of its node; starts the job once all its pods are bound.
+  void on_bound(int p);
+
+  void on_finished(int j) override;
+  void on_oom(int j) override;
+
+  /// Stops job `j`'s attempt from outside: each bound pod is evicted (a kEvicted event naming
+  /// `cause`), progress goes back to the last checkpoint, the pods are deleted and the Job
+  /// controller creates new ones at once, to be scheduled afresh (whatever the restartPolicy: the
+  /// node or card is gone). Unlike an OOM kill it does not count against backoffLimit (as a
+  /// Kubernetes podFailurePolicy that ignores DisruptionTarget). A job that is not submitted,
+  /// already waiting for new pods, or ended is left alone. `restore`: once the next attempt's
+  /// pods are bound, its work resumes after run.pod_startup plus this long (a migrated job
+  /// loading its checkpoint; docs/descheduling.md).
+  void interrupt(int j, InterruptCause cause, Duration restore = Duration::zero());
+
+  /// Called with a job's index each time its pods are about to be created (each attempt), so the
+  /// run can declare the job's PodGroup to the scheduling loop first.
+  void set_on_new_pods(std::function<void(int)> hook) { on_new_pods_ = std::move(hook); }
+  /// Called with a job's index when it ends (succeeded, or failed past backoffLimit), after its
+  /// pods are deleted: the admission layer (sim/model/admission_controller.hpp) frees its GPUs.
+  void set_on_ended(std::function<void(int)> hook) { on_ended_ = std::move(hook); }
+
+  /// Jobs that have not ended.
+  int unfinished() const { return unfinished_; }
+
+ private:
+  void create_pods(int j);
+  // Ends the current attempt (progress back to the last checkpoint) and restarts the job:
+  // `counted` failures count against backoffLimit and may restart in place (OnFailure).
+  void end_attempt(int j, bool counted);
+  // Deletes the job's pods: cards, view, flows. Tells the loop that resources were freed.
+  void delete_pods(int j, std::set<int> touched);
+  // backoffLimit exceeded: the job is failed.
+  void fail(int j);
+  // Job j waits in `waiting` for `delay`, then begins its next attempt with `restart`.
+  void restart_after(int j, JobPhase waiting, Duration delay, std::function<void()> restart);
+  void terminal();
+
+  RunContext& run_;
+  std::function<void(std::shared_ptr<const PodSpec>)> enqueue_;
+  std::function<void()> cluster_event_;
+  std::function<void()> all_done_;
+  Execution* execution_ = nullptr;
+  std::function<void(int)> on_new_pods_;
+  std::function<void(int)> on_ended_;
+  int unfinished_ = 0;
+  // Per job: the restore time its next start waits for (interrupt's `restore`).
+  std::vector<Duration> restore_;
+};
+
+}  // namespace tidesim

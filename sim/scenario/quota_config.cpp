@@ -1,0 +1,401 @@
+#include "tidesim/sim/scenario/quota_config.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "tidesim/sim/input/quantity.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+
+namespace tidesim {
+namespace {
+
+constexpr std::int64_t kMaxGpus = 1'000'000;
+
+// A quota of resource `resource` from `key` of `f`, in the resource's unit
+// (sim/admission/quota.hpp).
+std::int64_t quantity(Fields& f, const std::string& key, const std::string& resource) {
+  const YAML::Node n = f.require(key);
+  if (!n.IsScalar()) {
+    throw f.error(n, key, "expected a quantity of " + resource);
+  }
+  try {
+    if (resource == "cpu") {
+      return parse_quantity(n.Scalar(), 3);
+    }
+    if (resource == "memory") {
+      return parse_quantity(n.Scalar());
+    }
+    return parse_integer_quantity(n.Scalar());
+  } catch (const QuantityError& e) {
+    throw f.error(n, key, fmt::format("{} ({})", e.what(), resource));
+  }
+}
+
+// borrowing and lending limits only mean something in a cohort; a lending limit is at most the
+// nominal quota (Kueue's ClusterQueue validation).
+void check_limits(Fields& f, const ClusterQueueConfig& cq, const ResourceQuota& q,
+                  const std::string& borrowing_key, const std::string& lending_key) {
+  for (const std::string& key : {borrowing_key, lending_key}) {
+    if (f.has(key) && cq.cohort.empty()) {
+      throw f.error(f.get(key), key, "applies only to a queue in a cohort");
+    }
+  }
+  if (q.lending_limit && *q.lending_limit > q.nominal) {
+    throw f.error(
+        f.get(lending_key), lending_key,
+        fmt::format("lending limit {} exceeds the nominal quota {}", *q.lending_limit, q.nominal));
+  }
+}
+
+// A queue's quotas keyed by (flavour name, resource name), and its groups by name.
+using FlavourQuotas = std::map<std::pair<std::string, std::string>, ResourceQuota>;
+struct NamedGroup {
+  std::vector<std::string> resources;
+  std::vector<std::string> flavors;
+};
+
+// The shorthand: `nominal_gpus` (with `borrowing_limit_gpus`, `lending_limit_gpus`) is one
+// resource group covering nvidia.com/gpu with one flavour without node labels (named "").
+void parse_gpu_shorthand(Fields& c, const ClusterQueueConfig& cq, FlavourQuotas& out,
+                         std::vector<NamedGroup>& groups) {
+  ResourceQuota q;
+  q.covered = true;
+  q.nominal = c.integer("nominal_gpus", std::nullopt, 0, kMaxGpus);
+  if (c.has("borrowing_limit_gpus")) {
+    q.borrowing_limit = c.integer("borrowing_limit_gpus", std::nullopt, 0, kMaxGpus);
+  }
+  if (c.has("lending_limit_gpus")) {
+    q.lending_limit = c.integer("lending_limit_gpus", std::nullopt, 0, kMaxGpus);
+  }
+  check_limits(c, cq, q, "borrowing_limit_gpus", "lending_limit_gpus");
+  out[{"", kGpuResource}] = q;
+  groups.push_back(NamedGroup{{kGpuResource}, {""}});
+}
+
+// One flavour's `resources:` of a group covering `covered`.
+void parse_flavour_quotas(Fields& ff, const ClusterQueueConfig& cq, const std::string& flavour,
+                          const std::vector<std::string>& covered, FlavourQuotas& out) {
+  const std::string& file = ff.file();
+  const YAML::Node res_node = ff.require("resources");
+  const auto resources = sequence_of(res_node, file, ff.path_of("resources"));
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    Fields rf(resources[i], file, fmt::format("{}[{}]", ff.path_of("resources"), i));
+    const std::string name = rf.string("name");
+    if (std::find(covered.begin(), covered.end(), name) == covered.end()) {
+      throw rf.error(rf.get("name"), "name",
+                     "resource '" + name + "' is not in the group's covered_resources");
+    }
+    if (!seen.insert(name).second) {
+      throw rf.error(rf.get("name"), "name", "resource '" + name + "' is listed twice");
+    }
+    ResourceQuota q;
+    q.covered = true;
+    q.nominal = quantity(rf, "nominal_quota", name);
+    if (rf.has("borrowing_limit")) {
+      q.borrowing_limit = quantity(rf, "borrowing_limit", name);
+    }
+    if (rf.has("lending_limit")) {
+      q.lending_limit = quantity(rf, "lending_limit", name);
+    }
+    check_limits(rf, cq, q, "borrowing_limit", "lending_limit");
+    rf.finish();
+    out[{flavour, name}] = q;
+  }
+  for (const std::string& name : covered) {
+    if (!seen.contains(name)) {
+      throw ff.error(res_node, "resources",
+                     "no quota for covered resource '" + name + "' (list each one)");
+    }
+  }
+}
+
+// `resource_groups:` as Kueue's `spec.resourceGroups`: each group's flavours in order, each
+// naming a declared ResourceFlavor (`declared`; without any declaration, a group may have one
+// flavour, whose name is then only a name).
+void parse_groups(const YAML::Node& groups, Fields& c, const ClusterQueueConfig& cq,
+                  const std::set<std::string>& declared, const std::string& flavours_path,
+                  FlavourQuotas& out, std::vector<NamedGroup>& named) {
+  const std::string& file = c.file();
+  const auto items = sequence_of(groups, file, c.path_of("resource_groups"));
+  if (items.empty()) {
+    throw c.error(groups, "resource_groups", "needs at least one resource group");
+  }
+  std::set<std::string> covered_all;
+  std::set<std::string> flavours_all;
+  for (std::size_t g = 0; g < items.size(); ++g) {
+    Fields gf(items[g], file, fmt::format("{}[{}]", c.path_of("resource_groups"), g));
+    const YAML::Node covered_node = gf.require("covered_resources");
+    std::vector<std::string> covered;
+    const auto names = sequence_of(covered_node, file, gf.path_of("covered_resources"));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string key = fmt::format("covered_resources[{}]", i);
+      if (!names[i].IsScalar() || names[i].Scalar().empty()) {
+        throw gf.error(names[i], key, "expected a resource name");
+      }
+      const std::string& name = names[i].Scalar();
+      if (!covered_all.insert(name).second) {
+        throw gf.error(
+            names[i], key,
+            "resource '" + name + "' is covered twice (a resource belongs to one group)");
+      }
+      covered.push_back(name);
+    }
+    if (covered.empty()) {
+      throw gf.error(covered_node, "covered_resources", "needs at least one resource");
+    }
+    const YAML::Node flavors_node = gf.require("flavors");
+    const auto flavors = sequence_of(flavors_node, file, gf.path_of("flavors"));
+    if (flavors.empty()) {
+      throw gf.error(flavors_node, "flavors", "needs at least one flavour");
+    }
+    NamedGroup ng;
+    ng.resources = covered;
+    for (std::size_t k = 0; k < flavors.size(); ++k) {
+      Fields ff(flavors[k], file, gf.path_of(fmt::format("flavors[{}]", k)));
+      const std::string name = ff.string("name");
+      if (!declared.contains(name) && (!declared.empty() || flavors.size() > 1)) {
+        throw ff.error(ff.get("name"), "name",
+                       "unknown flavour '" + name + "' (declare it under " + flavours_path + ")");
+      }
+      if (!flavours_all.insert(name).second) {
+        throw ff.error(ff.get("name"), "name",
+                       "flavour '" + name +
+                           "' is listed twice in this queue (a flavour belongs to one group)");
+      }
+      parse_flavour_quotas(ff, cq, name, covered, out);
+      ff.finish();
+      ng.flavors.push_back(name);
+    }
+    gf.finish();
+    named.push_back(std::move(ng));
+  }
+}
+
+// `resource_flavors:` (Kueue's ResourceFlavor objects): name and node_labels.
+std::vector<ResourceFlavor> parse_flavours(const YAML::Node& n, const std::string& file,
+                                           const std::string& path) {
+  std::vector<ResourceFlavor> out;
+  const auto items = sequence_of(n, file, path);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields f(items[i], file, fmt::format("{}[{}]", path, i));
+    ResourceFlavor rf;
+    rf.declared = true;
+    rf.where = location_of(items[i], file);
+    rf.path = f.path();
+    rf.name = f.string("name");
+    if (rf.name.empty()) {
+      throw f.error(f.get("name"), "name", "expected a flavour name");
+    }
+    for (const char* key : {"node_taints", "tolerations", "topology_name"}) {
+      if (f.has(key)) {
+        throw f.error(f.get(key), key,
+                      "is not modelled (a flavour's node_labels only; docs/job-scheduling.md)");
+      }
+    }
+    rf.node_labels = string_map(f.get("node_labels"), file, f.path_of("node_labels"));
+    f.finish();
+    for (const ResourceFlavor& other : out) {
+      if (other.name == rf.name) {
+        throw f.error(f.get("name"), "name", "flavour '" + rf.name + "' is declared twice");
+      }
+    }
+    out.push_back(std::move(rf));
+  }
+  return out;
+}
+
+}  // namespace
+
+QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std::string& path) {
+  Fields f(n, file, path);
+  QuotaConfig q;
+  q.where = location_of(n, file);
+  q.path = path;
+  if (const YAML::Node rf = f.get("resource_flavors")) {
+    q.flavors = parse_flavours(rf, file, f.path_of("resource_flavors"));
+  }
+  std::set<std::string> declared;
+  for (const ResourceFlavor& rf : q.flavors) {
+    declared.insert(rf.name);
+  }
+  std::set<std::string> cohorts;
+  if (const YAML::Node c = f.get("cohorts")) {
+    const auto items = sequence_of(c, file, f.path_of("cohorts"));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].IsScalar() || items[i].Scalar().empty()) {
+        throw f.error(items[i], fmt::format("cohorts[{}]", i), "expected a cohort name");
+      }
+      cohorts.insert(items[i].Scalar());
+    }
+  }
+  const YAML::Node cqs = f.require("cluster_queues");
+  const auto items = sequence_of(cqs, file, f.path_of("cluster_queues"));
+  std::map<std::string, int> by_name;
+  std::vector<FlavourQuotas> quotas;
+  std::vector<std::vector<NamedGroup>> groups_of;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields c(items[i], file, fmt::format("{}[{}]", f.path_of("cluster_queues"), i));
+    ClusterQueueConfig cq;
+    cq.where = location_of(items[i], file);
+    cq.name = c.string("name");
+    cq.cohort = c.string("cohort", "");
+    if (!cq.cohort.empty() && !cohorts.contains(cq.cohort)) {
+      throw c.error(
+          c.get("cohort"), "cohort",
+          "unknown cohort '" + cq.cohort + "' (declare it under " + f.path_of("cohorts") + ")");
+    }
+    FlavourQuotas quota;
+    std::vector<NamedGroup> named;
+    if (const YAML::Node groups = c.get("resource_groups")) {
+      for (const char* key : {"nominal_gpus", "borrowing_limit_gpus", "lending_limit_gpus"}) {
+        if (c.has(key)) {
+          throw c.error(c.get(key), key, "give either resource_groups or the GPU shorthand");
+        }
+      }
+      parse_groups(groups, c, cq, declared, f.path_of("resource_flavors"), quota, named);
+    } else {
+      parse_gpu_shorthand(c, cq, quota, named);
+    }
+    if (const YAML::Node fung = c.get("flavor_fungibility")) {
+      Fields ff(fung, file, c.path_of("flavor_fungibility"));
+      cq.when_can_borrow =
+          ff.choice("when_can_borrow", "Borrow", {"Borrow", "TryNextFlavor"}) == "Borrow"
+              ? WhenCanBorrow::kBorrow
+              : WhenCanBorrow::kTryNextFlavor;
+      cq.when_can_preempt =
+          ff.choice("when_can_preempt", "TryNextFlavor", {"Preempt", "TryNextFlavor"}) == "Preempt"
+              ? WhenCanPreempt::kPreempt
+              : WhenCanPreempt::kTryNextFlavor;
+      ff.finish();
+    }
+    cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
+                              {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
+    const std::string within = c.choice("within_cluster_queue", "Never",
+                                        {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+    cq.within_cluster_queue = within == "Never" ? WithinClusterQueue::kNever
+                              : within == "LowerPriority"
+                                  ? WithinClusterQueue::kLowerPriority
+                                  : WithinClusterQueue::kLowerOrNewerEqualPriority;
+    const std::string reclaim =
+        c.choice("reclaim_within_cohort", "Never", {"Never", "LowerPriority", "Any"});
+    cq.reclaim_within_cohort = reclaim == "Never"           ? ReclaimWithinCohort::kNever
+                               : reclaim == "LowerPriority" ? ReclaimWithinCohort::kLowerPriority
+                                                            : ReclaimWithinCohort::kAny;
+    if (cq.reclaim_within_cohort != ReclaimWithinCohort::kNever && cq.cohort.empty()) {
+      throw c.error(c.get("reclaim_within_cohort"), "reclaim_within_cohort",
+                    "applies only to a queue in a cohort");
+    }
+    c.finish();
+    if (!by_name.emplace(cq.name, static_cast<int>(q.cluster_queues.size())).second) {
+      throw c.error(c.get("name"), "name", "cluster queue '" + cq.name + "' is listed twice");
+    }
+    for (const auto& [key, rq] : quota) {
+      if (std::find(q.resources.begin(), q.resources.end(), key.second) == q.resources.end()) {
+        q.resources.push_back(key.second);
+      }
+      const auto named_flavour = [&](const ResourceFlavor& rf) { return rf.name == key.first; };
+      if (std::find_if(q.flavors.begin(), q.flavors.end(), named_flavour) == q.flavors.end()) {
+        ResourceFlavor rf;  // named without a declaration (or the shorthand's ""): no labels
+        rf.name = key.first;
+        q.flavors.push_back(std::move(rf));
+      }
+    }
+    q.cluster_queues.push_back(std::move(cq));
+    quotas.push_back(std::move(quota));
+    groups_of.push_back(std::move(named));
+  }
+  if (q.cluster_queues.empty()) {
+    throw f.error(cqs, "cluster_queues", "needs at least one cluster queue");
+  }
+  // nvidia.com/gpu first, then the others by name; each queue's quota indexed alike.
+  std::sort(q.resources.begin(), q.resources.end(), [](const std::string& a, const std::string& b) {
+    return std::make_pair(a != kGpuResource, a) < std::make_pair(b != kGpuResource, b);
+  });
+  const auto resource_index = [&](const std::string& name) {
+    return static_cast<int>(std::find(q.resources.begin(), q.resources.end(), name) -
+                            q.resources.begin());
+  };
+  const auto flavour_index = [&](const std::string& name) {
+    return static_cast<int>(
+        std::find_if(q.flavors.begin(), q.flavors.end(),
+                     [&](const ResourceFlavor& rf) { return rf.name == name; }) -
+        q.flavors.begin());
+  };
+  // The (flavour, resource) pairs some queue has, by resource then flavour; each queue's quota
+  // indexed alike.
+  std::set<std::pair<int, int>> pairs;
+  for (const FlavourQuotas& fq : quotas) {
+    for (const auto& [key, rq] : fq) {
+      pairs.emplace(resource_index(key.second), flavour_index(key.first));
+    }
+  }
+  for (const auto& [r, fl] : pairs) {
+    q.slots.push_back(FlavorResource{fl, r});
+  }
+  for (std::size_t i = 0; i < q.cluster_queues.size(); ++i) {
+    for (const FlavorResource& slot : q.slots) {
+      const auto it = quotas[i].find({q.flavors[static_cast<std::size_t>(slot.flavor)].name,
+                                      q.resources[static_cast<std::size_t>(slot.resource)]});
+      q.cluster_queues[i].quota.push_back(it == quotas[i].end() ? ResourceQuota{} : it->second);
+    }
+    for (const NamedGroup& ng : groups_of[i]) {
+      ResourceGroup g;
+      for (const std::string& name : ng.resources) {
+        g.resources.push_back(resource_index(name));
+      }
+      for (const std::string& name : ng.flavors) {
+        g.flavors.push_back(flavour_index(name));
+      }
+      q.cluster_queues[i].groups.push_back(std::move(g));
+    }
+  }
+  // LocalQueue -> ClusterQueue; absent: one LocalQueue per ClusterQueue, of the same name.
+  if (const YAML::Node l = f.get("local_queues")) {
+    for (const auto& [local, cluster] : string_map(l, file, f.path_of("local_queues"))) {
+      const auto it = by_name.find(cluster);
+      if (it == by_name.end()) {
+        throw f.error(l[local], f.path_of("local_queues") + "." + local,
+                      "unknown cluster queue '" + cluster + "'");
+      }
+      q.local_queues[local] = it->second;
+    }
+  } else {
+    q.local_queues = by_name;
+  }
+  f.finish();
+  return q;
+}
+
+void check_job_queues(const YAML::Node& workload, const std::string& file,
+                      const QuotaConfig& quotas, const std::string& policy) {
+  const YAML::Node& w = workload;  // const: reading a missing key must not add it
+  if (!w.IsMap() || !w["jobs"] || !w["jobs"].IsSequence()) {
+    return;
+  }
+  const YAML::Node jobs = w["jobs"];
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const YAML::Node job = jobs[i];
+    if (!job.IsMap() || !job["pod"] || !job["pod"].IsMap()) {
+      continue;
+    }
+    const YAML::Node labels = job["pod"]["labels"];
+    if (!labels || !labels.IsMap() || !labels[kQueueNameLabel] ||
+        !labels[kQueueNameLabel].IsScalar()) {
+      continue;
+    }
+    const YAML::Node label = labels[kQueueNameLabel];
+    if (!quotas.local_queues.contains(label.Scalar())) {
+      throw InputError(location_of(label, file),
+                       fmt::format("workload.jobs[{}].pod.labels.{}", i, kQueueNameLabel),
+                       fmt::format("names queue '{}', which policy '{}' does not declare (its "
+                                   "{}.local_queues)",
+                                   label.Scalar(), policy, quotas.path));
+    }
+  }
+}
+
+}  // namespace tidesim

@@ -1,0 +1,608 @@
+#include "tidesim/sim/scenario/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/sim/input/units.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/sim/scenario/quota_config.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
+#include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/trace.hpp"
+
+namespace tidesim {
+namespace {
+
+namespace fs = std::filesystem;
+
+StorageConfig parse_storage(const YAML::Node& node, const std::string& file,
+                            const std::string& path, const std::string& default_name) {
+  Fields f(node, file, path);
+  StorageConfig s;
+  s.name = f.string("name", default_name);
+  // Defaults: a PCIe 4.0 x4 NVMe reads up to about 7 GB/s (CALIBRATION.md "Storage"); a 4 KB
+  // random read costs about 150 us on an SSD (same source). Both are scenario parameters.
+  s.bandwidth = f.bandwidth("bandwidth", 7e9, 1.0);
+  s.latency = f.duration("latency", std::chrono::microseconds(150), std::chrono::microseconds(1));
+  f.finish();
+  return s;
+}
+
+// A node group's `sharing` (docs/scenarios.md): mode, and under time-slicing the device plugin's
+// replicas, replica policy and tie-break, the interference share, and declared memory.
+void parse_sharing(const YAML::Node& node, const std::string& file, const std::string& path,
+                   NodeGroup& g) {
+  Fields s(node, file, path);
+  g.sharing = *parse_sharing_mode(
+      s.choice("mode", "exclusive", {"exclusive", "time-slicing", "fractional", "mig"}));
+  const bool mig = g.sharing == SharingMode::kMig;
+  for (const char* key : {"layout", "strategy"}) {
+    if (!mig && s.has(key)) {
+      throw s.error(s.get(key), key, "only mig has this setting");
+    }
+  }
+  if (mig) {
+    // MIG (docs/scenarios.md): every card of the group partitioned into `layout`'s GPU
+    // instances, advertised under the device plugin's `strategy`.
+    if (g.gpu_model.empty()) {
+      throw s.error(s.get("mode"), "mode", "mig needs the group's `gpu` model");
+    }
+    const YAML::Node layout = s.require("layout");
+    for (const YAML::Node& p : sequence_of(layout, file, s.path_of("layout"))) {
+      if (!p.IsScalar()) {
+        throw s.error(p, "layout", "each entry is a profile name such as 1g.5gb");
+      }
+      g.mig_layout.push_back(p.Scalar());
+    }
+    if (const auto why = mig_layout_error(gpu_model(g.gpu_model), g.mig_layout)) {
+      throw s.error(layout, "layout", *why);
+    }
+    g.mig_single = s.choice("strategy", "mixed", {"mixed", "single"}) == "single";
+    if (g.mig_single &&
+        std::any_of(g.mig_layout.begin(), g.mig_layout.end(),
+                    [&](const std::string& p) { return p != g.mig_layout.front(); })) {
+      throw s.error(s.get("strategy"), "strategy",
+                    "the single strategy needs every instance of one profile (the device "
+                    "plugin's rule); use mixed");
+    }
+  }
+  g.replicas = static_cast<int>(s.integer("replicas", 1, 1, 64));
+  const bool sliced = g.sharing == SharingMode::kTimeSlicing;
+  if (!sliced && g.replicas != 1) {
+    throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
+  }
+  for (const char* key :
+       {"policy", "tie_break", "interference", "declared_memory", "isolate_memory"}) {
+    if (!sliced && s.has(key)) {
+      throw s.error(s.get(key), key, "only time-slicing has this setting");
+    }
+  }
+  g.replica_policy = s.choice("policy", "distributed", {"distributed", "packed"}) == "packed"
+                         ? ReplicaPolicy::kPacked
+                         : ReplicaPolicy::kDistributed;
+  g.tie_break =
+      s.choice("tie_break", "lowest-index", {"lowest-index", "device-plugin"}) == "device-plugin"
+          ? TieBreak::kDevicePlugin
+          : TieBreak::kLowestIndex;
+  // Below 1: a card that loses all its compute to sharing would never finish a step.
+  g.interference = s.number("interference", 0.0, 0.0, 0.9);
+  g.declared_memory = s.boolean("declared_memory", false);
+  g.isolate_memory = s.boolean("isolate_memory", false);
+  if (g.isolate_memory && !g.declared_memory) {
+    throw s.error(s.get("isolate_memory"), "isolate_memory", "needs declared_memory: true");
+  }
+  s.finish();
+}
+
+NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std::string& path) {
+  Fields f(node, file, path);
+  NodeGroup g;
+  g.where = location_of(node, file);
+  g.name = f.string("name");
+  if (g.name.empty()) {
+    throw f.error(f.get("name"), "name", "must not be empty");
+  }
+  g.count = static_cast<int>(f.integer("count", 1, 1, kMaxNodes));
+  g.gpu_model = f.string("gpu");
+  if (!g.gpu_model.empty()) {
+    try {
+      (void)gpu_model(g.gpu_model);  // the one GPU catalogue (topologies/gpu_models.hpp)
+    } catch (const InputError& e) {
+      throw f.error(f.get("gpu"), "gpu", e.message());
+    }
+  }
+  g.topology = f.string("topology");
+  g.gpu_memory = f.bytes("gpu_memory", 0);
+  if (const YAML::Node sharing = f.get("sharing")) {
+    parse_sharing(sharing, file, f.path_of("sharing"), g);
+  }
+  g.cpu_milli = f.has("cpu") ? [&] {
+    const YAML::Node cpu = f.get("cpu");
+    try {
+      return parse_cpu_millis(cpu.Scalar());
+    } catch (const std::exception& e) {
+      throw f.error(cpu, "cpu", e.what());
+    }
+  }()
+                             : 32'000;  // assumption: 32 cores (a g5.12xlarge-class host has 48 vCPUs)
+  g.memory_bytes = f.bytes("memory", 192LL << 30);
+  g.labels = string_map(f.get("labels"), file, f.path_of("labels"));
+  if (const YAML::Node taints = f.get("taints")) {
+    int i = 0;
+    for (const auto& t : sequence_of(taints, file, f.path_of("taints"))) {
+      Fields tf(t, file, fmt::format("{}[{}]", f.path_of("taints"), i++));
+      Taint taint;
+      taint.key = tf.string("key");
+      taint.value = tf.string("value", "");
+      taint.effect =
+          tf.choice("effect", std::nullopt, {"NoSchedule", "PreferNoSchedule", "NoExecute"});
+      tf.finish();
+      g.taints.push_back(taint);
+    }
+  }
+  g.unschedulable = f.boolean("unschedulable", false);
+  g.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
+  // Default uplink: 25 Gbit/s Ethernet (assumption; g5.12xlarge lists 40 Gbit/s).
+  g.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
+  f.finish();
+  return g;
+}
+
+// `cluster.nodes_from`: one exact-name group per row of an openb node list. Errors in the list
+// name the CSV's line and column; errors in the section name the scenario's.
+std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::string& file,
+                                        const std::string& folder, NodesFrom& out) {
+  const std::string path = "cluster.nodes_from";
+  Fields f(node, file, path);
+  out.where = location_of(node, file);
+  const std::string rel = f.string("file");
+  out.format = f.choice("format", std::nullopt, {"openb"});
+  NodeGroup base;
+  if (const YAML::Node sharing = f.get("sharing")) {
+    parse_sharing(sharing, file, f.path_of("sharing"), base);
+  }
+  const std::string topology = f.string("topology", "");
+  base.labels = string_map(f.get("labels"), file, f.path_of("labels"));
+  base.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
+  base.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
+  const fs::path resolved = (fs::path(folder) / rel).lexically_normal();
+  if (!fs::is_regular_file(resolved)) {
+    throw f.error(f.get("file"), "file",
+                  "node list '" + rel + "' not found (looked at " + resolved.string() + ")");
+  }
+  f.finish();
+  out.file = resolved.string();
+  std::vector<NodeGroup> groups;
+  for (const auto& n : workloads::read_openb_nodes(out.file)) {
+    const SourceLocation where{out.file, n.line, 0};
+    NodeGroup g = base;
+    g.name = n.name;
+    g.exact_name = true;
+    g.where = where;
+    g.gpus = n.gpus;
+    g.cpu_milli = n.cpu_milli;
+    g.memory_bytes = n.memory_bytes;
+    if (n.gpus > 0) {
+      try {
+        g.gpu_model = std::string(gpu_model(n.gpu_model).name);
+      } catch (const InputError& e) {
+        throw InputError(where, "model", e.message());
+      }
+      g.labels["tidesim.io/gpu-model"] = n.gpu_model;
+    }
+    g.topology = topology.empty() ? fmt::format("pcie-{}", n.gpus) : topology;
+    groups.push_back(std::move(g));
+  }
+  out.nodes = static_cast<int>(groups.size());
+  return groups;
+}
+
+ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
+                            const std::string& folder) {
+  Fields f(node, file, "cluster");
+  ClusterConfig c;
+  int i = 0;
+  std::set<std::string> names;
+  const YAML::Node from = f.get("nodes_from");
+  const YAML::Node groups = from ? f.get("node_groups") : f.require("node_groups");
+  if (groups) {
+    for (const auto& g : sequence_of(groups, file, "cluster.node_groups")) {
+      NodeGroup group = parse_group(g, file, fmt::format("cluster.node_groups[{}]", i++));
+      if (!names.insert(group.name).second) {
+        throw InputError(group.where, "cluster.node_groups",
+                         "two groups are named '" + group.name + "'");
+      }
+      c.groups.push_back(std::move(group));
+    }
+  }
+  if (from) {
+    NodesFrom nf;
+    std::set<std::string> node_names;
+    for (const auto& g : c.groups) {
+      for (int k = 1; k <= g.count; ++k) {
+        node_names.insert(node_name(g, k));
+      }
+    }
+    for (auto& g : parse_nodes_from(from, file, folder, nf)) {
+      if (!node_names.insert(g.name).second) {
+        throw InputError(g.where, "sn", "a node named '" + g.name + "' already exists");
+      }
+      c.groups.push_back(std::move(g));
+    }
+    if (nf.nodes == 0) {
+      throw f.error(from, "nodes_from", "the node list '" + nf.file + "' has no nodes");
+    }
+    c.nodes_from = nf;
+  }
+  if (c.groups.empty()) {
+    throw f.error(f.get("node_groups"), "node_groups", "needs at least one node group");
+  }
+  // Each group is at most kMaxNodes; so is the whole cluster (10,000 groups of 100,000 passed
+  // each group's limit).
+  std::int64_t total = 0;
+  for (const auto& g : c.groups) {
+    total += g.count;
+    if (total > kMaxNodes) {
+      throw InputError(
+          g.where, "cluster",
+          fmt::format("the cluster has more than {} nodes (group '{}' brings it to {})", kMaxNodes,
+                      g.name, total));
+    }
+  }
+  if (const YAML::Node shared = f.get("shared_storage")) {
+    c.shared_storage = parse_storage(shared, file, "cluster.shared_storage", "nfs");
+  }
+  c.max_await_ms = f.number("max_await_ms", 500.0, 1.0, 1e6);
+  f.finish();
+  return c;
+}
+
+// A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
+AdmissionConfig parse_admission(const YAML::Node& n, const std::string& file,
+                                const std::string& path) {
+  Fields f(n, file, path);
+  AdmissionConfig a;
+  a.where = location_of(n, file);
+  const std::string policy = f.choice("policy", std::nullopt, {"fifo", "sjf", "srtf", "tiresias"});
+  a.policy = policy == "fifo"   ? JobPolicyKind::kFifo
+             : policy == "sjf"  ? JobPolicyKind::kSjf
+             : policy == "srtf" ? JobPolicyKind::kSrtf
+                                : JobPolicyKind::kTiresias;
+  const bool tiresias = a.policy == JobPolicyKind::kTiresias;
+  const bool estimates = a.policy == JobPolicyKind::kSjf || a.policy == JobPolicyKind::kSrtf;
+  const auto only = [&f, &policy](const std::string& key, bool allowed, const char* which) {
+    if (f.has(key) && !allowed) {
+      throw f.error(
+          f.get(key), key,
+          "applies only to policy " + std::string(which) + " (this one is " + policy + ")");
+    }
+  };
+  a.backfill = f.boolean("backfill", true);
+  only("interval", a.policy == JobPolicyKind::kSrtf || tiresias, "srtf or tiresias");
+  a.interval = f.duration("interval", std::chrono::seconds(60), std::chrono::milliseconds(1));
+  only("thresholds_gpu_s", tiresias, "tiresias");
+  if (const YAML::Node t = f.get("thresholds_gpu_s")) {
+    a.thresholds.clear();
+    const auto items = sequence_of(t, file, f.path_of("thresholds_gpu_s"));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string item = fmt::format("thresholds_gpu_s[{}]", i);
+      double v = 0;
+      std::size_t used = 0;
+      try {
+        v = items[i].IsScalar() ? std::stod(items[i].Scalar(), &used) : 0;
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (!items[i].IsScalar() || used != items[i].Scalar().size() || !std::isfinite(v) || v <= 0 ||
+          v > 1e15) {
+        throw f.error(items[i], item, "expected a number of GPU-seconds in (0, 1e15]");
+      }
+      if (!a.thresholds.empty() && v <= a.thresholds.back()) {
+        throw f.error(items[i], item, "thresholds must increase");
+      }
+      a.thresholds.push_back(v);
+    }
+    if (a.thresholds.empty()) {
+      throw f.error(t, "thresholds_gpu_s", "needs at least one threshold");
+    }
+  }
+  only("starvation_limit", tiresias, "tiresias");
+  a.starvation_limit = f.number("starvation_limit", 0.0, 0.0, 1e6);
+  a.consolidate = f.boolean("consolidate", tiresias);
+  only("estimate_sigma", estimates, "sjf or srtf");
+  a.estimate_sigma = f.number("estimate_sigma", 0.0, 0.0, 10.0);
+  if (const YAML::Node q = f.get("queues")) {
+    a.quotas = parse_queues(q, file, f.path_of("queues"));
+  }
+  f.finish();
+  return a;
+}
+
+std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::string& file,
+                                         const std::string& folder) {
+  std::vector<PolicyConfig> out;
+  int i = 0;
+  std::set<std::string> names;
+  for (const auto& p : sequence_of(node, file, "policies")) {
+    const std::string path = fmt::format("policies[{}]", i++);
+    PolicyConfig pc;
+    if (p.IsScalar()) {
+      pc.name = p.Scalar();
+      pc.scheduler = p.Scalar();
+    } else {
+      Fields f(p, file, path);
+      pc.scheduler = f.string("scheduler");
+      pc.name = f.string("name", pc.scheduler);
+      if (const YAML::Node a = f.get("admission")) {
+        pc.admission = parse_admission(a, file, path + ".admission");
+      }
+      f.finish();
+    }
+    // A scheduler that names a file is resolved against the scenario's folder.
+    if (pc.scheduler.ends_with(".yaml") || pc.scheduler.ends_with(".yml")) {
+      const fs::path resolved = fs::path(folder) / pc.scheduler;
+      if (!fs::exists(resolved)) {
+        throw InputError(location_of(p, file), path,
+                         "scheduler config '" + pc.scheduler + "' not found (looked at " +
+                             resolved.string() + ")");
+      }
+      pc.scheduler = resolved.lexically_normal().string();
+    }
+    if (!names.insert(pc.name).second) {
+      throw InputError(location_of(p, file), path, "policy '" + pc.name + "' is listed twice");
+    }
+    out.push_back(pc);
+  }
+  if (out.empty()) {
+    throw InputError(location_of(node, file), "policies", "needs at least one policy");
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> parse_seeds(const YAML::Node& node, const std::string& file) {
+  std::vector<std::uint64_t> seeds;
+  if (!node) {
+    return {1};
+  }
+  if (node.IsScalar()) {
+    // "seeds: 10" means seeds 1..10.
+    long long n = 0;
+    try {
+      std::size_t used = 0;
+      n = std::stoll(node.Scalar(), &used);
+      if (used != node.Scalar().size()) {
+        n = -1;
+      }
+    } catch (const std::exception&) {
+      n = -1;
+    }
+    if (n < 1 || n > 10000) {
+      throw InputError(location_of(node, file), "seeds",
+                       "'" + node.Scalar() + "' must be a count in [1, 10000] or a list of seeds");
+    }
+    for (long long s = 1; s <= n; ++s) {
+      seeds.push_back(static_cast<std::uint64_t>(s));
+    }
+    return seeds;
+  }
+  int i = 0;
+  for (const auto& s : sequence_of(node, file, "seeds")) {
+    std::uint64_t v = 0;
+    try {
+      std::size_t used = 0;
+      v = std::stoull(s.Scalar(), &used);
+      if (used != s.Scalar().size() || s.Scalar().starts_with("-")) {
+        throw std::invalid_argument("bad");
+      }
+    } catch (const std::exception&) {
+      throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
+                       "'" + s.Scalar() + "' is not a non-negative integer");
+    }
+    ++i;
+    seeds.push_back(v);
+  }
+  if (seeds.empty()) {
+    throw InputError(location_of(node, file), "seeds", "needs at least one seed");
+  }
+  return seeds;
+}
+
+TelemetryConfig parse_telemetry(const YAML::Node& node, const std::string& file,
+                                const std::set<std::string>& node_names) {
+  Fields f(node, file, "telemetry");
+  TelemetryConfig t;
+  t.sample_interval =
+      f.duration("sample_interval", t.sample_interval, std::chrono::milliseconds(1));
+  t.scrape_interval =
+      f.duration("scrape_interval", t.scrape_interval, std::chrono::milliseconds(1));
+  t.query_latency = f.duration("query_latency", t.query_latency);
+  t.query_timeout = f.duration("query_timeout", t.query_timeout);
+  if (const YAML::Node outages = f.get("outages")) {
+    int i = 0;
+    for (const auto& o : sequence_of(outages, file, "telemetry.outages")) {
+      Fields of(o, file, fmt::format("telemetry.outages[{}]", i++));
+      PrometheusOutage po;
+      po.start = TimePoint(of.duration("start", std::nullopt));
+      po.end = TimePoint(of.duration("end", std::nullopt));
+      if (of.has("latency")) {
+        po.latency = of.duration("latency", std::nullopt);
+      }
+      of.finish();
+      if (po.end <= po.start) {
+        throw of.error(of.get("end"), "end", "must be after start");
+      }
+      t.outages.push_back(po);
+    }
+  }
+  if (const YAML::Node silent = f.get("silent_agents")) {
+    int i = 0;
+    for (const auto& s : sequence_of(silent, file, "telemetry.silent_agents")) {
+      Fields sf(s, file, fmt::format("telemetry.silent_agents[{}]", i++));
+      SilentAgent sa;
+      sa.node = sf.string("node");
+      if (!node_names.contains(sa.node)) {
+        throw sf.error(sf.get("node"), "node", "no node is called '" + sa.node + "'");
+      }
+      sa.start = TimePoint(sf.duration("start", Duration::zero()));
+      sa.end = TimePoint(sf.duration("end", std::nullopt));
+      sf.finish();
+      if (sa.end <= sa.start) {
+        throw sf.error(sf.get("end"), "end", "must be after start");
+      }
+      t.silent_agents.push_back(sa);
+    }
+  }
+  f.finish();
+  return t;
+}
+
+RunConfig parse_run(const YAML::Node& node, const std::string& file) {
+  Fields f(node, file, "run");
+  RunConfig r;
+  r.until = f.duration("until", r.until, std::chrono::seconds(1));
+  r.cycle_time = f.duration("cycle_time", r.cycle_time);
+  r.pod_startup = f.duration("pod_startup", r.pod_startup);
+  r.sample_interval =
+      f.duration("sample_interval", r.sample_interval, std::chrono::milliseconds(1));
+  // Every sample is kept (series, CSV, charts): the horizon bounds their number.
+  if (r.until / r.sample_interval > kMaxSamples) {
+    throw f.error(f.has("sample_interval") ? f.get("sample_interval") : f.get("until"),
+                  f.has("sample_interval") ? "sample_interval" : "until",
+                  fmt::format("until / sample_interval = {} samples; at most {} (make the interval "
+                              "longer or the horizon shorter)",
+                              r.until / r.sample_interval, kMaxSamples));
+  }
+  r.mode = f.choice("mode", r.mode, {"time-driven", "fill"});
+  r.tune = f.number("tune", r.tune, 0.0, 100.0);
+  r.tune_where = f.has("tune") ? location_of(f.get("tune"), file) : SourceLocation{file, 0, 0};
+  r.randomness = f.choice("randomness", r.randomness, {"tidesim", "go-math-rand"});
+  if (f.has("preemption")) {
+    Fields p(f.get("preemption"), file, f.path_of("preemption"));
+    r.preemption = p.boolean("enabled", true);
+    r.termination_grace_period = p.duration("grace_period", r.termination_grace_period);
+    p.finish();
+  }
+  if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
+    const std::string key = f.has("tune") ? "tune" : "randomness";
+    throw f.error(f.get(key), key, "only run.mode: fill reads " + key);
+  }
+  f.finish();
+  return r;
+}
+
+std::vector<ReferenceFigure> parse_reference(const YAML::Node& node, const std::string& file,
+                                             const std::vector<PolicyConfig>& policies,
+                                             std::string& source) {
+  std::vector<ReferenceFigure> out;
+  if (!node) {
+    return out;
+  }
+  Fields f(node, file, "reference");
+  source = f.string("source", "");
+  const YAML::Node metrics = f.require("metrics");
+  f.finish();
+  if (!metrics.IsMap()) {
+    throw InputError(location_of(metrics, file), "reference.metrics", "expected a mapping");
+  }
+  for (const auto& kv : metrics) {
+    ReferenceFigure r;
+    if (!kv.first.IsScalar() || metrics::find_metric(kv.first.Scalar()) == nullptr) {
+      // A misspelt name was accepted and showed "-" beside every result.
+      throw InputError(location_of(kv.first, file),
+                       "reference.metrics." + (kv.first.IsScalar() ? kv.first.Scalar() : ""),
+                       "unknown metric (docs/metrics.md lists them)");
+    }
+    r.metric = kv.first.Scalar();
+    Fields mf(kv.second, file, "reference.metrics." + r.metric);
+    for (const auto& p : policies) {
+      if (mf.has(p.name)) {
+        r.by_policy[p.name] = mf.number(p.name, std::nullopt, -1e18, 1e18);
+      }
+    }
+    mf.finish();
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string node_name(const NodeGroup& g, int index) {
+  return g.exact_name ? g.name : fmt::format("{}-{:02d}", g.name, index);
+}
+
+std::string default_scenario_path() {
+  if (fs::exists("scenarios/seed-benchmark.yaml")) {
+    return "scenarios/seed-benchmark.yaml";
+  }
+  return std::string(TIDESIM_SOURCE_DIR) + "/scenarios/seed-benchmark.yaml";
+}
+
+Scenario load_scenario(const std::string& path) {
+  return load_scenario(path, nullptr);
+}
+
+Scenario load_scenario(const std::string& path, const std::function<void(YAML::Node&)>& edit) {
+  // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
+  return yaml_guard(path, [&] {
+    const std::string text = read_text_file(path, "scenario file");
+    YAML::Node root = load_yaml_string(text, path);
+    if (edit) {
+      edit(root);
+    }
+    Fields f(root, path, "");
+    Scenario s;
+    s.path = path;
+    s.folder = fs::path(path).parent_path().string();
+    if (s.folder.empty()) {
+      s.folder = ".";
+    }
+    s.hash = fmt::format("{:016x}", stable_hash(text));
+    s.name = f.string("name", fs::path(path).stem().string());
+    s.description = f.string("description", "");
+    s.cluster = parse_cluster(f.require("cluster"), path, s.folder);
+    std::set<std::string> node_names;
+    for (const auto& g : s.cluster.groups) {
+      for (int i = 1; i <= g.count; ++i) {
+        node_names.insert(node_name(g, i));
+      }
+    }
+    s.workload = f.require("workload");
+    s.policies = parse_policies(f.require("policies"), path, s.folder);
+    for (const PolicyConfig& p : s.policies) {
+      if (p.admission && p.admission->quotas) {
+        check_job_queues(s.workload, path, *p.admission->quotas, p.name);
+      }
+    }
+    s.seeds = parse_seeds(f.get("seeds"), path);
+    s.telemetry = parse_telemetry(f.get("telemetry"), path, node_names);
+    s.run = parse_run(f.get("run"), path);
+    {
+      std::vector<std::string> ordered;  // node index order, as the cluster builds them
+      for (const auto& g : s.cluster.groups) {
+        for (int i = 1; i <= g.count; ++i) {
+          ordered.push_back(node_name(g, i));
+        }
+      }
+      s.faults = parse_faults(f.get("faults"), path, ordered);
+    }
+    s.descheduler = parse_descheduler(f.get("descheduler"), path);
+    s.prediction = parse_prediction(f.get("prediction"), path, s.run.sample_interval,
+                                    s.telemetry.scrape_interval);
+    s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
+    f.finish();
+    return s;
+  });
+}
+
+}  // namespace tidesim

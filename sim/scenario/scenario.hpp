@@ -1,0 +1,193 @@
+#pragma once
+/// Scenario files: the cluster, the workload, the policies to compare, the seeds, telemetry, the
+/// run's limits and its outputs. The format is documented key by key in docs/scenarios.md.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/job_policy.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/scenario/descheduler_config.hpp"
+#include "tidesim/sim/scenario/faults.hpp"
+#include "tidesim/sim/scenario/prediction_config.hpp"
+#include "tidesim/sim/scenario/telemetry_config.hpp"
+#include "tidesim/topologies/gpu_node.hpp"
+
+namespace tidesim {
+
+/// A storage device: bandwidth (bytes/s) and base service latency.
+struct StorageConfig {
+  std::string name;
+  double bandwidth = 0.0;
+  Duration latency{};
+};
+
+/// A group of identical nodes, named `<name>-01`, `<name>-02`, ... (or one node named `name`
+/// exactly, for a node read from a trace).
+struct NodeGroup {
+  std::string name;
+  int count = 1;
+  /// One node named exactly `name` (count is 1): the nodes of `cluster.nodes_from`.
+  bool exact_name = false;
+  /// GPU model name (topologies' catalogue), e.g. "A10"; empty for a node without GPUs.
+  std::string gpu_model;
+  /// GPUs the node must have (the trace's count, checked against the topology); -1: whatever
+  /// the topology has.
+  int gpus = -1;
+  /// A topology preset name or a path to `nvidia-smi topo -m` output (resolved against the
+  /// scenario's folder).
+  std::string topology;
+  /// GPU memory per card; 0 means the GPU model's.
+  std::int64_t gpu_memory = 0;
+  /// `sharing.mode`: exclusive | time-slicing | fractional (parse_sharing_mode()).
+  SharingMode sharing = SharingMode::kExclusive;
+  /// Time-slicing replicas per card.
+  int replicas = 1;
+  /// Time-slicing: `sharing.policy` (distributed | packed), `sharing.tie_break` (lowest-index |
+  /// device-plugin) and `sharing.interference` ([0, 0.9]); see GpuSharing.
+  ReplicaPolicy replica_policy = ReplicaPolicy::kDistributed;
+  TieBreak tie_break = TieBreak::kLowestIndex;
+  double interference = 0.0;
+  /// Time-slicing: `sharing.declared_memory` and `sharing.isolate_memory` (GpuSharing).
+  bool declared_memory = false;
+  bool isolate_memory = false;
+  /// MIG: `sharing.layout`, the GPU-instance profiles of each card (checked against the model
+  /// by mig_layout_error()), and `sharing.strategy` (the device plugin's `mixed`: one
+  /// nvidia.com/mig-<profile> resource per profile; `single`: each instance as nvidia.com/gpu).
+  std::vector<std::string> mig_layout;
+  bool mig_single = false;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_bytes = 0;
+  std::map<std::string, std::string> labels;
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  /// The node's local data device.
+  StorageConfig storage;
+  /// Network uplink, bytes/s (between nodes).
+  double uplink_bandwidth = 0.0;
+  SourceLocation where;
+};
+
+/// The `cluster.nodes_from` section: nodes read from a trace's node list (docs/scenarios.md).
+struct NodesFrom {
+  /// The node list, resolved against the scenario's folder.
+  std::string file;
+  /// Only "openb" (columns sn,cpu_milli,memory_mib,gpu,model).
+  std::string format = "openb";
+  /// Nodes read (they are also appended to ClusterConfig::groups, one group each).
+  int nodes = 0;
+  SourceLocation where;
+};
+
+/// The node name of the `index`-th (1-based) node of group `g`: `<name>-<index, 2 digits>`, or
+/// `name` for an exact-name group.
+std::string node_name(const NodeGroup& g, int index);
+
+/// The cluster section.
+/// The most nodes a cluster may have, per group and in total (the largest shipped cluster, openb,
+/// has 1,523).
+inline constexpr std::int64_t kMaxNodes = 100'000;
+/// The most cluster samples a run may keep: run.until / run.sample_interval (the default 30 days
+/// at 10 s is 259,200).
+inline constexpr std::int64_t kMaxSamples = 10'000'000;
+
+struct ClusterConfig {
+  /// `node_groups` in order, then one single-node group per `nodes_from` row.
+  std::vector<NodeGroup> groups;
+  /// Set when the cluster reads nodes from a trace.
+  std::optional<NodesFrom> nodes_from;
+  /// Reads go to a cluster-wide shared device (NFS) when set, instead of the node's own.
+  std::optional<StorageConfig> shared_storage;
+  /// Full-scale storage await (ms) for the "await_ms" telemetry cap (assumption).
+  double max_await_ms = 500.0;
+};
+
+/// One policy to compare: a label and the scheduler (a built-in name or a
+/// KubeSchedulerConfiguration path, resolved against the scenario's folder).
+struct PolicyConfig {
+  std::string name;
+  std::string scheduler;
+  /// A job-level policy admitting jobs before their pods reach the scheduler (`admission:`,
+  /// sim/model/admission_controller.hpp); nullopt: every job's pods are queued at once.
+  std::optional<AdmissionConfig> admission = std::nullopt;
+};
+
+/// Limits and timings of a run.
+struct RunConfig {
+  /// Stop the run at this time even if jobs remain (they are reported as unfinished).
+  Duration until = std::chrono::hours(24 * 30);
+  /// Time one scheduling cycle takes (assumption: 10 ms).
+  Duration cycle_time = std::chrono::milliseconds(10);
+  /// Time from bind to the container running (image pull, start; assumption: 0 s).
+  Duration pod_startup = Duration::zero();
+  /// Period of the true-state samples the metric collectors see.
+  Duration sample_interval = std::chrono::seconds(10);
+  /// "time-driven" (the default: the event-driven run) or "fill": the FGD paper's experiment,
+  /// pods arrive one by one and never leave (docs/fgd.md; sim/experiments/fill_experiment.hpp).
+  std::string mode = "time-driven";
+  /// Fill mode: tune the workload to this multiple of the GPU capacity (0: no tuning).
+  double tune = 0.0;
+  /// Where `run.tune` was written (file only when it was not), for errors about it.
+  SourceLocation tune_where;
+  /// Fill mode: "tidesim" (the project's streams) or "go-math-rand" (Go's generator in the FGD
+  /// simulator's draw order).
+  std::string randomness = "tidesim";
+  /// `run.preemption.enabled`: run the profile's PostFilter (DefaultPreemption) when a pod fits
+  /// no node (opt-in; docs/job-scheduling.md).
+  bool preemption = false;
+  /// `run.preemption.grace_period`: a victim's terminationGracePeriodSeconds, from its deletion
+  /// to its containers' end (Kubernetes' default 30 s, core/v1
+  /// DefaultTerminationGracePeriodSeconds).
+  Duration termination_grace_period = std::chrono::seconds(30);
+};
+
+/// A published figure to print beside the results (the seed's table).
+struct ReferenceFigure {
+  std::string metric;
+  std::map<std::string, double> by_policy;
+};
+
+/// A whole scenario.
+struct Scenario {
+  std::string path;
+  std::string folder;
+  std::string name;
+  std::string description;
+  /// FNV-1a hash of the file's text, hex.
+  std::string hash;
+  ClusterConfig cluster;
+  /// The `workload:` section, parsed by workloads/ (kept as YAML with the file for errors).
+  YAML::Node workload;
+  std::vector<PolicyConfig> policies;
+  std::vector<std::uint64_t> seeds;
+  TelemetryConfig telemetry;
+  /// The `prediction:` section (off when absent).
+  PredictionConfig prediction;
+  /// The `faults:` section (off when absent).
+  FaultsConfig faults;
+  /// The `descheduler:` section (off when absent).
+  DeschedulerConfig descheduler;
+  RunConfig run;
+  std::vector<ReferenceFigure> reference;
+  std::string reference_source;
+};
+
+/// Reads and validates a scenario. Throws InputError naming file, line, column and field.
+Scenario load_scenario(const std::string& path);
+
+/// The same, with `edit` applied to the file's YAML document before it is read (the `--set`
+/// overrides of sim/scenario/scenario_override.hpp).
+Scenario load_scenario(const std::string& path, const std::function<void(YAML::Node&)>& edit);
+
+/// The built-in default scenario's path, relative to the source tree:
+/// scenarios/seed-benchmark.yaml.
+std::string default_scenario_path();
+
+}  // namespace tidesim
