@@ -24,10 +24,14 @@ Registry& registered() {
 
 }  // namespace
 
-PluginRegistrar::PluginRegistrar(std::string name, RegistryEntry entry) {
+void register_plugin(std::string name, RegistryEntry entry) {
   if (!registered().emplace(name, std::move(entry)).second) {
     throw std::logic_error("plugin '" + name + "' is registered twice");
   }
+}
+
+PluginRegistrar::PluginRegistrar(std::string name, RegistryEntry entry) {
+  register_plugin(std::move(name), std::move(entry));
 }
 
 const Registry& registered_plugins() {

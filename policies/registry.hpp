@@ -57,6 +57,14 @@ using Registry = std::map<std::string, RegistryEntry, std::less<>>;
 /// Throws std::logic_error when a registered plugin takes a built-in plugin's name.
 Registry builtin_registry();
 
+/// Registers a plugin by an explicit call, as kube-scheduler's `app.WithPlugin` does: call it
+/// before the first scheduler is built (first thing in main(), or through
+/// `tidesim::cli::run_command_line(argc, argv, {with_plugin(...)})`, tools/cli/command_line.hpp).
+/// From then on every registry builtin_registry() returns holds the plugin, so a
+/// KubeSchedulerConfiguration can enable it by name. Throws std::logic_error when the name is
+/// already registered (a built-in plugin's name is refused when a registry is built).
+void register_plugin(std::string name, RegistryEntry entry);
+
 /// Registers a plugin from its own source file, without editing tidesim's: a namespace-scope
 ///
 ///     const tidesim::policies::PluginRegistrar kRegistrar{"MyScore", make_my_score};
@@ -65,7 +73,7 @@ Registry builtin_registry();
 /// enable it by name. Registration runs before main(), so the object file must be part of the
 /// program: list the source in add_executable() (a static library's member that nothing
 /// references is dropped by the linker). A second registration of one name throws
-/// std::logic_error (the program stops at start-up).
+/// std::logic_error (the program stops at start-up). It calls register_plugin().
 class PluginRegistrar {
  public:
   PluginRegistrar(std::string name, RegistryEntry entry);

@@ -1,15 +1,16 @@
 // FewestPods: a Score plugin that prefers nodes with fewer bound pods (it spreads jobs out).
 // Args: maxPods (default 10): a node with this many pods or more scores 0.
 //
-// Built out of tree against an installed tidesim (CMakeLists.txt beside this file), it registers
-// itself: no tidesim file names it (docs/writing-a-policy.md).
+// Built out of tree against an installed tidesim (CMakeLists.txt beside this file); main.cpp adds
+// it to the command line explicitly: no tidesim file names it (docs/writing-a-policy.md).
+#include "fewest_pods.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string_view>
 
-#include <tidesim/policies/registry.hpp>
-
+namespace fewest {
 namespace {
 
 using namespace tidesim;
@@ -30,15 +31,15 @@ class FewestPods final : public ScorePlugin {
 };
 static_assert(Implements<FewestPods, ScorePlugin>);
 
-std::unique_ptr<Plugin> make_fewest_pods(const PluginArgs& args) {
-  Fields f = args_fields(args);  // strict: an unknown arg is an error naming it
+}  // namespace
+
+std::unique_ptr<tidesim::policies::Plugin> make_fewest_pods(
+    const tidesim::policies::PluginArgs& args) {
+  tidesim::Fields f =
+      tidesim::policies::args_fields(args);  // strict: an unknown arg is an error naming it
   const auto max_pods = f.integer("maxPods", 10, 1, 1000);
   f.finish();
   return std::make_unique<FewestPods>(max_pods);
 }
 
-// Self-registration: before main(), FewestPods joins every registry tidesim builds, so a
-// KubeSchedulerConfiguration enables it by name.
-const PluginRegistrar kRegistrar{"FewestPods", {make_fewest_pods}};
-
-}  // namespace
+}  // namespace fewest

@@ -1,10 +1,14 @@
-// Self-registration of plugins (policies/registry.hpp, PluginRegistrar): the out-of-tree example
-// plugin (examples/out-of-tree-plugin/fewest_pods.cpp, compiled into this program) joins the
-// default registry, a config enables it by name, and it decides between two nodes that only it
-// tells apart. Its own program, so that no other test sees the extra plugin.
+// Plugins added to the registry (policies/registry.hpp): the out-of-tree example plugin
+// (examples/out-of-tree-plugin/fewest_pods.cpp, compiled into this program) registered by an
+// explicit call (register_plugin, what tidesim::cli::with_plugin does) and, under another name,
+// by a static PluginRegistrar; each joins the default registry, a config enables it by name, and
+// it decides between two nodes that only it tells apart. Its own program, so that no other test
+// sees the extra plugins.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+
+#include "examples/out-of-tree-plugin/fewest_pods.hpp"
 
 #include "tests/policies/test_cluster.hpp"
 #include "tidesim/policies/config.hpp"
@@ -14,19 +18,34 @@
 namespace tidesim::policies {
 namespace {
 
-TEST(PluginRegistrar, TheExamplePluginIsInTheDefaultRegistry) {
+// The static path: registered before main().
+const PluginRegistrar kStatic{"FewestPodsStatic", {fewest::make_fewest_pods}};
+
+class Registration : public ::testing::Test {
+ protected:
+  // The explicit path, once for the program (a second call would be refused).
+  static void SetUpTestSuite() {
+    if (!registered_plugins().contains("FewestPods")) {
+      register_plugin("FewestPods", {fewest::make_fewest_pods});
+    }
+  }
+};
+
+TEST_F(Registration, BothPathsPutThePluginInTheDefaultRegistry) {
   EXPECT_TRUE(registered_plugins().contains("FewestPods"));
+  EXPECT_TRUE(registered_plugins().contains("FewestPodsStatic"));
   const Registry r = builtin_registry();
   EXPECT_TRUE(r.contains("FewestPods"));
+  EXPECT_TRUE(r.contains("FewestPodsStatic"));
   EXPECT_TRUE(r.contains("NodeResourcesFit"));  // the built-ins are still there
 }
 
-TEST(PluginRegistrar, ANameRegisteredTwiceIsRefused) {
-  EXPECT_THROW(PluginRegistrar("FewestPods", {registered_plugins().at("FewestPods").factory}),
-               std::logic_error);
+TEST_F(Registration, ANameRegisteredTwiceIsRefused) {
+  EXPECT_THROW(register_plugin("FewestPods", {fewest::make_fewest_pods}), std::logic_error);
+  EXPECT_THROW(PluginRegistrar("FewestPodsStatic", {fewest::make_fewest_pods}), std::logic_error);
 }
 
-TEST(PluginRegistrar, AConfigEnablesItByName) {
+TEST_F(Registration, AConfigEnablesItByName) {
   const SchedulerConfig config =
       load_scheduler_config_file("examples/out-of-tree-plugin/fewest-pods.yaml");
   Scheduler scheduler(config, config.profiles.front(), 1);  // the default registry
