@@ -1,5 +1,6 @@
 #include "tidesim/topologies/topology.hpp"
 
+#include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
@@ -8,12 +9,47 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
 #include "tidesim/topologies/gpu_models.hpp"
 
 namespace tidesim {
+
+/// What a graph vertex is.
+enum class VertexKind { kGpu, kNic, kPcieSwitch, kHostBridge, kCpuSocket, kNvSwitch };
+/// What a graph edge is.
+enum class EdgeKind { kNVLink, kPcie, kSmp };
+
+/// A vertex of the topology graph.
+struct TopoVertex {
+  VertexKind kind = VertexKind::kGpu;
+  /// "GPU0", "mlx5_0", "PCIe switch 1", "CPU0", "NVSwitch".
+  std::string name;
+  /// GPU or NIC index for those kinds, socket index for a CPU socket, else -1.
+  int index = -1;
+};
+
+/// An edge of the topology graph. Links are full duplex: `bandwidth` is per direction.
+struct TopoEdge {
+  EdgeKind kind = EdgeKind::kPcie;
+  /// NVLink links in the bond (kNVLink), else 0.
+  int links = 0;
+  /// Bytes/s in each direction.
+  double bandwidth = 0.0;
+  /// Dense edge number; directed link ids are 2 x id (+1 for the direction from the
+  /// higher-numbered vertex to the lower).
+  int id = 0;
+};
+
+/// The graph type: undirected, full-duplex edges.
+using TopologyGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, TopoVertex, TopoEdge>;
+
+struct Topology::Graph {
+  TopologyGraph g;
+};
 
 namespace {
 
@@ -94,8 +130,10 @@ TopologyParams params_for_gpu(std::string_view gpu_model_name) {
   return p;
 }
 
+Topology::Topology() : graph_(std::make_shared<Graph>()) {}
+
 Topology::Topology(TopologyMatrix matrix, TopologyParams params)
-    : matrix_(std::move(matrix)), params_(std::move(params)) {
+    : matrix_(std::move(matrix)), params_(std::move(params)), graph_(std::make_shared<Graph>()) {
   const auto n = matrix_.devices.size();
   if (matrix_.cells.size() != n) {
     throw std::invalid_argument("topology: matrix is not square");
@@ -137,7 +175,7 @@ Topology::Topology(TopologyMatrix matrix, TopologyParams params)
     TopoVertex v{.kind = gpu ? VertexKind::kGpu : VertexKind::kNic,
                  .name = matrix_.devices[i],
                  .index = gpu ? static_cast<int>(i) : static_cast<int>(i) - gpu_count_};
-    boost::add_vertex(v, graph_);
+    boost::add_vertex(v, graph_->g);
   }
   if (params_.nvswitch.has_value()) {
     nvswitch_ = *params_.nvswitch;
@@ -178,9 +216,9 @@ struct EdgeAdder {
 }  // namespace
 
 void Topology::build_nvlink() {
-  EdgeAdder add{graph_, edge_ends_, edge_bandwidth_};
+  EdgeAdder add{graph_->g, edge_ends_, edge_bandwidth_};
   if (nvswitch_) {
-    const auto sw = boost::add_vertex(TopoVertex{VertexKind::kNvSwitch, "NVSwitch", -1}, graph_);
+    const auto sw = boost::add_vertex(TopoVertex{VertexKind::kNvSwitch, "NVSwitch", -1}, graph_->g);
     for (int a = 0; a < gpu_count_; ++a) {
       // The GPU's links into the fabric: its largest NV# cell (every peer is reached through all
       // of them).
@@ -207,7 +245,7 @@ void Topology::build_nvlink() {
 }
 
 void Topology::build_pcie() {
-  EdgeAdder add{graph_, edge_ends_, edge_bandwidth_};
+  EdgeAdder add{graph_->g, edge_ends_, edge_bandwidth_};
   const int n = static_cast<int>(matrix_.devices.size());
   // One union-find per level: devices within rank <= level share that level's component.
   auto grouped = [&](int level) {
@@ -258,7 +296,8 @@ void Topology::build_pcie() {
       const std::string name = bridge ? "HostBridge" + std::to_string(bridges++)
                                       : "PCIeSwitch" + std::to_string(switches++);
       const auto v = boost::add_vertex(
-          TopoVertex{bridge ? VertexKind::kHostBridge : VertexKind::kPcieSwitch, name, -1}, graph_);
+          TopoVertex{bridge ? VertexKind::kHostBridge : VertexKind::kPcieSwitch, name, -1},
+          graph_->g);
       for (auto p : points) {
         add(p, v, EdgeKind::kPcie, 0, params_.pcie_bandwidth);
       }
@@ -272,8 +311,8 @@ void Topology::build_pcie() {
   numa_.assign(static_cast<std::size_t>(gpu_count_), 0);
   std::vector<std::size_t> socket_vertex;
   for (int s = 0; s < socket_count_; ++s) {
-    const auto v =
-        boost::add_vertex(TopoVertex{VertexKind::kCpuSocket, "CPU" + std::to_string(s), s}, graph_);
+    const auto v = boost::add_vertex(
+        TopoVertex{VertexKind::kCpuSocket, "CPU" + std::to_string(s), s}, graph_->g);
     socket_vertex.push_back(v);
     std::vector<std::size_t> points;
     for (int d : sockets[static_cast<std::size_t>(s)]) {
@@ -300,19 +339,20 @@ void Topology::build_pcie() {
 
 void Topology::build_routes() {
   using Edge = TopologyGraph::edge_descriptor;
-  const auto nv = boost::num_vertices(graph_);
+  const auto nv = boost::num_vertices(graph_->g);
   const auto g = static_cast<std::size_t>(gpu_count_);
   routes_.assign(g * g, {});
   auto directed = [&](std::size_t from, const Edge& e) {
-    const int id = graph_[e].id;
+    const int id = graph_->g[e].id;
     return 2 * id +
            (static_cast<int>(from) == edge_ends_[static_cast<std::size_t>(id)].first ? 0 : 1);
   };
-  auto not_nvlink = [this](const Edge& e) { return graph_[e].kind != EdgeKind::kNVLink; };
-  boost::filtered_graph<TopologyGraph, std::function<bool(const Edge&)>> pcie(graph_, not_nvlink);
+  auto not_nvlink = [this](const Edge& e) { return graph_->g[e].kind != EdgeKind::kNVLink; };
+  boost::filtered_graph<TopologyGraph, std::function<bool(const Edge&)>> pcie(graph_->g,
+                                                                              not_nvlink);
   std::size_t nvswitch_vertex = nv;
   for (std::size_t v = 0; v < nv; ++v) {
-    if (graph_[v].kind == VertexKind::kNvSwitch) {
+    if (graph_->g[v].kind == VertexKind::kNvSwitch) {
       nvswitch_vertex = v;
     }
   }
@@ -335,7 +375,7 @@ void Topology::build_routes() {
     boost::breadth_first_search(
         pcie, a,
         boost::visitor(recorder).color_map(boost::make_iterator_property_map(
-            color.begin(), boost::get(boost::vertex_index, graph_))));
+            color.begin(), boost::get(boost::vertex_index, graph_->g))));
     for (std::size_t b = 0; b < g; ++b) {
       if (a == b) {
         continue;
@@ -343,11 +383,11 @@ void Topology::build_routes() {
       auto& route = routes_[a * g + b];
       const LinkCell t = cell(static_cast<int>(a), static_cast<int>(b));
       if (t.is_nvlink() && nvswitch_) {
-        const auto up = boost::edge(a, nvswitch_vertex, graph_).first;
-        const auto down = boost::edge(nvswitch_vertex, b, graph_).first;
+        const auto up = boost::edge(a, nvswitch_vertex, graph_->g).first;
+        const auto down = boost::edge(nvswitch_vertex, b, graph_->g).first;
         route = {directed(a, up), directed(nvswitch_vertex, down)};
       } else if (t.is_nvlink()) {
-        route = {directed(a, boost::edge(a, b, graph_).first)};
+        route = {directed(a, boost::edge(a, b, graph_->g).first)};
       } else {
         if (!reached[b]) {
           throw std::logic_error("topology: no PCIe path between GPUs");
@@ -355,8 +395,8 @@ void Topology::build_routes() {
         std::vector<int> back;
         for (std::size_t v = b; v != a;) {
           const Edge e = pred[v];
-          const std::size_t from =
-              boost::source(e, graph_) == v ? boost::target(e, graph_) : boost::source(e, graph_);
+          const std::size_t from = boost::source(e, graph_->g) == v ? boost::target(e, graph_->g)
+                                                                    : boost::source(e, graph_->g);
           back.push_back(directed(from, e));
           v = from;
         }
@@ -407,7 +447,7 @@ std::string Topology::directed_link_name(int l) const {
   const auto [lo, hi] = edge_ends_[static_cast<std::size_t>(l / 2)];
   const auto from = static_cast<std::size_t>(l % 2 == 0 ? lo : hi);
   const auto to = static_cast<std::size_t>(l % 2 == 0 ? hi : lo);
-  return graph_[from].name + "->" + graph_[to].name;
+  return graph_->g[from].name + "->" + graph_->g[to].name;
 }
 
 double Topology::bandwidth(int a, int b) const {
@@ -566,9 +606,10 @@ bool Topology::fully_nvlink_connected(std::span<const int> gpus) const {
 
 std::vector<std::vector<int>> Topology::nvlink_groups() const {
   using Edge = TopologyGraph::edge_descriptor;
-  auto nvlink_only = [this](const Edge& e) { return graph_[e].kind == EdgeKind::kNVLink; };
-  boost::filtered_graph<TopologyGraph, std::function<bool(const Edge&)>> nvl(graph_, nvlink_only);
-  std::vector<int> component(boost::num_vertices(graph_));
+  auto nvlink_only = [this](const Edge& e) { return graph_->g[e].kind == EdgeKind::kNVLink; };
+  boost::filtered_graph<TopologyGraph, std::function<bool(const Edge&)>> nvl(graph_->g,
+                                                                             nvlink_only);
+  std::vector<int> component(boost::num_vertices(graph_->g));
   boost::connected_components(nvl, component.data());
   std::map<int, std::vector<int>> groups;
   for (int gpu = 0; gpu < gpu_count_; ++gpu) {

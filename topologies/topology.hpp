@@ -1,11 +1,10 @@
 #pragma once
-/// A node's GPU interconnect: a Boost.Graph of GPUs, NICs, PCIe switches, host bridges, CPU
-/// sockets and NVSwitches, built from an `nvidia-smi topo -m` matrix (parsed or a preset), with
-/// the queries policies and the job model use. Bandwidths are bytes/s in one direction.
-/// Formulas and sources: docs/model-hardware.md.
-#include <boost/graph/adjacency_list.hpp>
-
+/// A node's GPU interconnect: a graph of GPUs, NICs, PCIe switches, host bridges, CPU sockets
+/// and NVSwitches (a Boost.Graph inside topology.cpp; no Boost type in this header), built from an
+/// `nvidia-smi topo -m` matrix (parsed or a preset), with the queries policies and the job model
+/// use. Bandwidths are bytes/s in one direction. Formulas and sources: docs/model-hardware.md.
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,36 +14,6 @@
 #include "tidesim/topologies/link_type.hpp"
 
 namespace tidesim {
-
-/// What a graph vertex is.
-enum class VertexKind { kGpu, kNic, kPcieSwitch, kHostBridge, kCpuSocket, kNvSwitch };
-/// What a graph edge is.
-enum class EdgeKind { kNVLink, kPcie, kSmp };
-
-/// A vertex of the topology graph.
-struct TopoVertex {
-  VertexKind kind = VertexKind::kGpu;
-  /// "GPU0", "mlx5_0", "PCIe switch 1", "CPU0", "NVSwitch".
-  std::string name;
-  /// GPU or NIC index for those kinds, socket index for a CPU socket, else -1.
-  int index = -1;
-};
-
-/// An edge of the topology graph. Links are full duplex: `bandwidth` is per direction.
-struct TopoEdge {
-  EdgeKind kind = EdgeKind::kPcie;
-  /// NVLink links in the bond (kNVLink), else 0.
-  int links = 0;
-  /// Bytes/s in each direction.
-  double bandwidth = 0.0;
-  /// Dense edge number; directed link ids are 2 x id (+1 for the direction from the
-  /// higher-numbered vertex to the lower).
-  int id = 0;
-};
-
-/// The graph type: undirected, full-duplex edges.
-using TopologyGraph =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, TopoVertex, TopoEdge>;
 
 /// Per-link bandwidths used to build a graph (bytes/s, one direction). Defaults: CALIBRATION.md
 /// figures for a PCIe Gen4 host with NVLink2-4 links; the SMP and NIC figures are assumptions.
@@ -84,7 +53,7 @@ struct TopologyMatrix {
 class Topology {
  public:
   /// An empty topology (no devices), to be assigned a real one.
-  Topology() = default;
+  Topology();
   /// Builds the graph from a validated matrix (square, symmetric, X on the diagonal; the parser
   /// guarantees it, this constructor throws std::invalid_argument otherwise).
   Topology(TopologyMatrix matrix, TopologyParams params);
@@ -134,14 +103,12 @@ class Topology {
   /// The directed links a ring in this order crosses, with repeats (one route per hop).
   std::vector<int> ring_links(std::span<const int> order) const;
   /// Number of directed links (2 x edges).
-  int directed_link_count() const { return 2 * static_cast<int>(boost::num_edges(graph_)); }
+  int directed_link_count() const { return 2 * static_cast<int>(edge_ends_.size()); }
   /// Bandwidth of a directed link, bytes/s.
   double directed_link_bandwidth(int link) const;
   /// "GPU0->NVSwitch", "CPU0->CPU1".
   std::string directed_link_name(int link) const;
 
-  /// The graph, for inspection.
-  const TopologyGraph& graph() const { return graph_; }
   /// The matrix it was built from.
   const TopologyMatrix& matrix() const { return matrix_; }
   /// The parameters it was built with.
@@ -163,7 +130,9 @@ class Topology {
 
   TopologyMatrix matrix_;
   TopologyParams params_;
-  TopologyGraph graph_;
+  // The graph (topology.cpp), built by the constructor and never changed after: copies share it.
+  struct Graph;
+  std::shared_ptr<Graph> graph_;
   int gpu_count_ = 0;
   int socket_count_ = 0;
   bool nvswitch_ = false;
