@@ -18,6 +18,10 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # Warnings fail the Release build under CI. Not the sanitizer build: at -O1 with the sanitizers
   # GCC 12 reports a false -Wuninitialized inside Boost.Graph's named_graph.hpp.
   [[ "${CI:-}" == "true" && "${TIDESIM_SANITIZE:-0}" != 1 ]] && werror=ON
+  # ccache, when installed (not a dependency), makes a rebuild in another clone or folder cheap.
+  if command -v ccache >/dev/null; then
+    configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
   cmake -S . -B "$build" "${configure[@]}" -DTIDESIM_WERROR="$werror" >/dev/null
 fi
 cmake --build "$build" -j "$jobs" "$@"
