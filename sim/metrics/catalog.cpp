@@ -1,6 +1,12 @@
 #include "tidesim/sim/metrics/catalog.hpp"
 
 #include <array>
+#include <deque>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tidesim/sim/metrics/metric_names.hpp"
 
 namespace tidesim::metrics {
 namespace {
@@ -10,7 +16,8 @@ constexpr Direction kLower = Direction::kLowerIsBetter;
 constexpr Direction kHigher = Direction::kHigherIsBetter;
 constexpr Direction kNeutral = Direction::kNeutral;
 
-constexpr std::array kCatalog{
+// The metrics before the interruption family, in presentation order.
+constexpr std::array kLeading{
     // The seed's four.
     MetricInfo{"gpu_util_stddev", kRatio, kLower, "GPU util std-dev",
                "time-weighted mean of the per-sample population std-dev across nodes of node GPU "
@@ -126,32 +133,37 @@ constexpr std::array kCatalog{
                "99th percentile time from submission to first admission, per ClusterQueue"},
     MetricInfo{"queue_admitted", kCount, kNeutral, "jobs admitted",
                "jobs of the ClusterQueue admitted at least once"},
-    // Interruptions (the scenario's faults: section, preemption; docs/failures.md). Absent when
-    // none.
-    MetricInfo{"interruptions", kCount, kLower, "interruptions",
-               "job attempts stopped from outside (preemptions, failures, drains, migrations)"},
-    MetricInfo{"interruptions_preemption", kCount, kLower, "preemption interruptions",
-               "job attempts stopped by a preemption"},
-    MetricInfo{"interruptions_node_failure", kCount, kLower, "node-failure interruptions",
-               "job attempts stopped by a node failure"},
-    MetricInfo{"interruptions_card_failure", kCount, kLower, "card-error interruptions",
-               "job attempts stopped by an XID-style card error"},
-    MetricInfo{"interruptions_drain", kCount, kLower, "drain interruptions",
-               "job attempts stopped by a planned drain"},
-    MetricInfo{"interruptions_migration", kCount, kLower, "migrations",
-               "job attempts stopped by the descheduler to run elsewhere"},
-    MetricInfo{"jobs_interrupted", kCount, kLower, "jobs interrupted",
-               "jobs stopped from outside at least once"},
-    MetricInfo{"jobs_interrupted_preemption", kCount, kLower, "jobs preempted",
-               "jobs stopped by a preemption at least once"},
-    MetricInfo{"jobs_interrupted_node_failure", kCount, kLower, "jobs hit by node failures",
-               "jobs stopped by a node failure at least once"},
-    MetricInfo{"jobs_interrupted_card_failure", kCount, kLower, "jobs hit by card errors",
-               "jobs stopped by an XID-style card error at least once"},
-    MetricInfo{"jobs_interrupted_drain", kCount, kLower, "jobs hit by drains",
-               "jobs stopped by a planned drain at least once"},
-    MetricInfo{"jobs_interrupted_migration", kCount, kLower, "jobs migrated",
-               "jobs stopped by the descheduler at least once"},
+};
+
+// Interruptions (the scenario's faults: section, preemption; docs/failures.md). Absent when
+// none. Per cause (kInterruptionCauses, same order): the labels of its two metrics and what
+// stopped the attempt ("job attempts stopped by <by><attempt_detail>", "jobs stopped by <by> at
+// least once").
+struct CauseText {
+  std::string_view cause;
+  std::string_view attempts_label;
+  std::string_view jobs_label;
+  std::string_view by;
+  std::string_view attempt_detail;
+};
+constexpr std::array<CauseText, kInterruptionCauses.size()> kCauseTexts{{
+    {"preemption", "preemption interruptions", "jobs preempted", "a preemption", ""},
+    {"node_failure", "node-failure interruptions", "jobs hit by node failures", "a node failure",
+     ""},
+    {"card_failure", "card-error interruptions", "jobs hit by card errors",
+     "an XID-style card error", ""},
+    {"drain", "drain interruptions", "jobs hit by drains", "a planned drain", ""},
+    {"migration", "migrations", "jobs migrated", "the descheduler", " to run elsewhere"},
+}};
+
+constexpr MetricInfo kInterruptions{
+    "interruptions", kCount, kLower, "interruptions",
+    "job attempts stopped from outside (preemptions, failures, drains, migrations)"};
+constexpr MetricInfo kJobsInterrupted{"jobs_interrupted", kCount, kLower, "jobs interrupted",
+                                      "jobs stopped from outside at least once"};
+
+// The metrics between the interruption and the forecast families.
+constexpr std::array kTrailing{
     MetricInfo{"gpu_hours_lost", kPlain, kLower, "GPU-hours lost",
                "GPU-hours run since the last checkpoint by interrupted attempts"},
     MetricInfo{"gpu_hours_run", kPlain, kNeutral, "GPU-hours run", "GPU-hours of running attempts"},
@@ -164,117 +176,53 @@ constexpr std::array kCatalog{
                "GPU-hours migrated jobs' new pods held before work resumed (startup, restore)"},
     MetricInfo{"migration_goodput_loss", kRatio, kLower, "goodput lost to migrations",
                "(migration GPU-hours lost + restarting) / GPU-hours run"},
-    // Load prediction accuracy (the scenario's prediction: section; docs/prediction.md).
-    MetricInfo{"forecast_last_gpu_memory_mae", kRatio, kLower, "last GPU mem MAE",
-               "mean absolute error of the last scraped value forecast of per-card GPU memory "
-               "utilisation"},
-    MetricInfo{"forecast_last_gpu_memory_mape", kRatio, kLower, "last GPU mem MAPE",
-               "mean absolute percentage error of the last scraped value forecast of per-card GPU "
-               "memory utilisation (true value not 0)"},
-    MetricInfo{
-        "forecast_last_gpu_util_mae", kRatio, kLower, "last GPU util MAE",
-        "mean absolute error of the last scraped value forecast of per-card GPU utilisation"},
-    MetricInfo{"forecast_last_gpu_util_mape", kRatio, kLower, "last GPU util MAPE",
-               "mean absolute percentage error of the last scraped value forecast of per-card GPU "
-               "utilisation (true value not 0)"},
-    MetricInfo{"forecast_last_nvlink_mae", kPlain, kLower, "last NVLink idx MAE",
-               "mean absolute error of the last scraped value forecast of per-node NVLink "
-               "competition index"},
-    MetricInfo{"forecast_last_nvlink_mape", kRatio, kLower, "last NVLink idx MAPE",
-               "mean absolute percentage error of the last scraped value forecast of per-node "
-               "NVLink competition index (true value not 0)"},
-    MetricInfo{
-        "forecast_last_io_await_mae", kPlain, kLower, "last IO await ms MAE",
-        "mean absolute error of the last scraped value forecast of per-node storage await (ms)"},
-    MetricInfo{"forecast_last_io_await_mape", kRatio, kLower, "last IO await ms MAPE",
-               "mean absolute percentage error of the last scraped value forecast of per-node "
-               "storage await (ms) (true value not 0)"},
-    MetricInfo{"forecast_ewma_gpu_memory_mae", kRatio, kLower, "ewma GPU mem MAE",
-               "mean absolute error of the EWMA forecast of per-card GPU memory utilisation"},
-    MetricInfo{"forecast_ewma_gpu_memory_mape", kRatio, kLower, "ewma GPU mem MAPE",
-               "mean absolute percentage error of the EWMA forecast of per-card GPU memory "
-               "utilisation (true value not 0)"},
-    MetricInfo{"forecast_ewma_gpu_util_mae", kRatio, kLower, "ewma GPU util MAE",
-               "mean absolute error of the EWMA forecast of per-card GPU utilisation"},
-    MetricInfo{"forecast_ewma_gpu_util_mape", kRatio, kLower, "ewma GPU util MAPE",
-               "mean absolute percentage error of the EWMA forecast of per-card GPU utilisation "
-               "(true value not 0)"},
-    MetricInfo{"forecast_ewma_nvlink_mae", kPlain, kLower, "ewma NVLink idx MAE",
-               "mean absolute error of the EWMA forecast of per-node NVLink competition index"},
-    MetricInfo{"forecast_ewma_nvlink_mape", kRatio, kLower, "ewma NVLink idx MAPE",
-               "mean absolute percentage error of the EWMA forecast of per-node NVLink competition "
-               "index (true value not 0)"},
-    MetricInfo{"forecast_ewma_io_await_mae", kPlain, kLower, "ewma IO await ms MAE",
-               "mean absolute error of the EWMA forecast of per-node storage await (ms)"},
-    MetricInfo{"forecast_ewma_io_await_mape", kRatio, kLower, "ewma IO await ms MAPE",
-               "mean absolute percentage error of the EWMA forecast of per-node storage await (ms) "
-               "(true value not 0)"},
-    MetricInfo{"forecast_holt_gpu_memory_mae", kRatio, kLower, "holt GPU mem MAE",
-               "mean absolute error of the Holt's linear trend forecast of per-card GPU memory "
-               "utilisation"},
-    MetricInfo{"forecast_holt_gpu_memory_mape", kRatio, kLower, "holt GPU mem MAPE",
-               "mean absolute percentage error of the Holt's linear trend forecast of per-card GPU "
-               "memory utilisation (true value not 0)"},
-    MetricInfo{
-        "forecast_holt_gpu_util_mae", kRatio, kLower, "holt GPU util MAE",
-        "mean absolute error of the Holt's linear trend forecast of per-card GPU utilisation"},
-    MetricInfo{"forecast_holt_gpu_util_mape", kRatio, kLower, "holt GPU util MAPE",
-               "mean absolute percentage error of the Holt's linear trend forecast of per-card GPU "
-               "utilisation (true value not 0)"},
-    MetricInfo{"forecast_holt_nvlink_mae", kPlain, kLower, "holt NVLink idx MAE",
-               "mean absolute error of the Holt's linear trend forecast of per-node NVLink "
-               "competition index"},
-    MetricInfo{"forecast_holt_nvlink_mape", kRatio, kLower, "holt NVLink idx MAPE",
-               "mean absolute percentage error of the Holt's linear trend forecast of per-node "
-               "NVLink competition index (true value not 0)"},
-    MetricInfo{
-        "forecast_holt_io_await_mae", kPlain, kLower, "holt IO await ms MAE",
-        "mean absolute error of the Holt's linear trend forecast of per-node storage await (ms)"},
-    MetricInfo{"forecast_holt_io_await_mape", kRatio, kLower, "holt IO await ms MAPE",
-               "mean absolute percentage error of the Holt's linear trend forecast of per-node "
-               "storage await (ms) (true value not 0)"},
-    MetricInfo{"forecast_ar_gpu_memory_mae", kRatio, kLower, "ar GPU mem MAE",
-               "mean absolute error of the AR(p) forecast of per-card GPU memory utilisation"},
-    MetricInfo{"forecast_ar_gpu_memory_mape", kRatio, kLower, "ar GPU mem MAPE",
-               "mean absolute percentage error of the AR(p) forecast of per-card GPU memory "
-               "utilisation (true value not 0)"},
-    MetricInfo{"forecast_ar_gpu_util_mae", kRatio, kLower, "ar GPU util MAE",
-               "mean absolute error of the AR(p) forecast of per-card GPU utilisation"},
-    MetricInfo{"forecast_ar_gpu_util_mape", kRatio, kLower, "ar GPU util MAPE",
-               "mean absolute percentage error of the AR(p) forecast of per-card GPU utilisation "
-               "(true value not 0)"},
-    MetricInfo{"forecast_ar_nvlink_mae", kPlain, kLower, "ar NVLink idx MAE",
-               "mean absolute error of the AR(p) forecast of per-node NVLink competition index"},
-    MetricInfo{"forecast_ar_nvlink_mape", kRatio, kLower, "ar NVLink idx MAPE",
-               "mean absolute percentage error of the AR(p) forecast of per-node NVLink "
-               "competition index (true value not 0)"},
-    MetricInfo{"forecast_ar_io_await_mae", kPlain, kLower, "ar IO await ms MAE",
-               "mean absolute error of the AR(p) forecast of per-node storage await (ms)"},
-    MetricInfo{"forecast_ar_io_await_mape", kRatio, kLower, "ar IO await ms MAPE",
-               "mean absolute percentage error of the AR(p) forecast of per-node storage await "
-               "(ms) (true value not 0)"},
-    MetricInfo{"forecast_job_aware_gpu_memory_mae", kRatio, kLower, "job_aware GPU mem MAE",
-               "mean absolute error of the job-aware forecast of per-card GPU memory utilisation"},
-    MetricInfo{"forecast_job_aware_gpu_memory_mape", kRatio, kLower, "job_aware GPU mem MAPE",
-               "mean absolute percentage error of the job-aware forecast of per-card GPU memory "
-               "utilisation (true value not 0)"},
-    MetricInfo{"forecast_job_aware_gpu_util_mae", kRatio, kLower, "job_aware GPU util MAE",
-               "mean absolute error of the job-aware forecast of per-card GPU utilisation"},
-    MetricInfo{"forecast_job_aware_gpu_util_mape", kRatio, kLower, "job_aware GPU util MAPE",
-               "mean absolute percentage error of the job-aware forecast of per-card GPU "
-               "utilisation (true value not 0)"},
-    MetricInfo{
-        "forecast_job_aware_nvlink_mae", kPlain, kLower, "job_aware NVLink idx MAE",
-        "mean absolute error of the job-aware forecast of per-node NVLink competition index"},
-    MetricInfo{"forecast_job_aware_nvlink_mape", kRatio, kLower, "job_aware NVLink idx MAPE",
-               "mean absolute percentage error of the job-aware forecast of per-node NVLink "
-               "competition index (true value not 0)"},
-    MetricInfo{"forecast_job_aware_io_await_mae", kPlain, kLower, "job_aware IO await ms MAE",
-               "mean absolute error of the job-aware forecast of per-node storage await (ms)"},
-    MetricInfo{"forecast_job_aware_io_await_mape", kRatio, kLower, "job_aware IO await ms MAPE",
-               "mean absolute percentage error of the job-aware forecast of per-node storage await "
-               "(ms) (true value not 0)"},
 };
+
+// Load prediction accuracy (the scenario's prediction: section; docs/prediction.md): per
+// predictor (the names a run's forecasts carry), quantity and score. Per predictor: what its
+// forecast is called in a definition.
+struct PredictorText {
+  std::string_view predictor;
+  std::string_view forecast;
+};
+constexpr std::array<PredictorText, 5> kPredictorTexts{{
+    {"last", "the last scraped value forecast"},
+    {"ewma", "the EWMA forecast"},
+    {"holt", "the Holt's linear trend forecast"},
+    {"ar", "the AR(p) forecast"},
+    {"job-aware", "the job-aware forecast"},
+}};
+
+// Per quantity (kForecastQuantities, same order): its label, what it is, and the unit of its MAE
+// (a MAPE is a ratio).
+struct QuantityText {
+  std::string_view quantity;
+  std::string_view label;
+  std::string_view what;
+  Unit mae_unit;
+};
+constexpr std::array<QuantityText, kForecastQuantities.size()> kQuantityTexts{{
+    {"gpu_memory", "GPU mem", "per-card GPU memory utilisation", kRatio},
+    {"gpu_util", "GPU util", "per-card GPU utilisation", kRatio},
+    {"nvlink", "NVLink idx", "per-node NVLink competition index", kPlain},
+    {"io_await", "IO await ms", "per-node storage await (ms)", kPlain},
+}};
+
+// True when texts[i].*key == names[i] for every i: a text table follows its name factors.
+template <typename Text, std::size_t N>
+constexpr bool follows(const std::array<Text, N>& texts,
+                       const std::array<std::string_view, N>& names, std::string_view Text::*key) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (texts[i].*key != names[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(follows(kCauseTexts, kInterruptionCauses, &CauseText::cause),
+              "kCauseTexts must follow kInterruptionCauses");
+static_assert(follows(kQuantityTexts, kForecastQuantities, &QuantityText::quantity),
+              "kQuantityTexts must follow kForecastQuantities");
 
 constexpr std::array<std::string_view, 4> kSeedMetrics{"gpu_util_stddev", "mean_wait_s",
                                                        "oom_kills", "nvlink_contention_rate"};
@@ -284,21 +232,77 @@ constexpr std::array<std::string_view, 10> kHeadlineMetrics{
     "gpu_util_stddev_busy", "pending_total_mean_s", "start_wait_mean_s", "oom_jobs",
     "jct_km_p50_s",         "censored_jobs"};
 
+// The catalogue: the fixed entries with the families generated between them. The generated
+// names, labels and definitions live in `text_` (a deque: its strings never move).
+class Catalogue {
+ public:
+  Catalogue() {
+    entries_.assign(kLeading.begin(), kLeading.end());
+    add_interruptions();
+    entries_.insert(entries_.end(), kTrailing.begin(), kTrailing.end());
+    add_forecasts();
+  }
+
+  std::span<const MetricInfo> entries() const { return entries_; }
+
+ private:
+  std::string_view keep(std::string s) { return text_.emplace_back(std::move(s)); }
+
+  void add(std::string name, Unit unit, Direction direction, std::string label,
+           std::string description) {
+    entries_.push_back(MetricInfo{keep(std::move(name)), unit, direction, keep(std::move(label)),
+                                  keep(std::move(description))});
+  }
+
+  void add_interruptions() {
+    entries_.push_back(kInterruptions);
+    for (const CauseText& c : kCauseTexts) {
+      add(interruptions_metric(c.cause), kCount, kLower, std::string(c.attempts_label),
+          "job attempts stopped by " + std::string(c.by) + std::string(c.attempt_detail));
+    }
+    entries_.push_back(kJobsInterrupted);
+    for (const CauseText& c : kCauseTexts) {
+      add(jobs_interrupted_metric(c.cause), kCount, kLower, std::string(c.jobs_label),
+          "jobs stopped by " + std::string(c.by) + " at least once");
+    }
+  }
+
+  void add_forecasts() {
+    for (const PredictorText& p : kPredictorTexts) {
+      const std::string stem = forecast_stem(p.predictor);
+      for (const QuantityText& q : kQuantityTexts) {
+        const std::string of = std::string(p.forecast) + " of " + std::string(q.what);
+        const std::string label = stem + " " + std::string(q.label);
+        add(forecast_metric(p.predictor, q.quantity, ForecastScore::kMae), q.mae_unit, kLower,
+            label + " MAE", "mean absolute error of " + of);
+        add(forecast_metric(p.predictor, q.quantity, ForecastScore::kMape), kRatio, kLower,
+            label + " MAPE", "mean absolute percentage error of " + of + " (true value not 0)");
+      }
+    }
+  }
+
+  std::deque<std::string> text_;
+  std::vector<MetricInfo> entries_;
+};
+
+const Catalogue& catalogue() {
+  static const Catalogue kCatalogue;
+  return kCatalogue;
+}
+
 }  // namespace
 
 std::span<const MetricInfo> metric_catalog() {
-  return kCatalog;
+  return catalogue().entries();
 }
 
 const MetricInfo* find_metric(std::string_view name) {
-  for (const auto& info : kCatalog) {
-    if (info.name == name) {
+  // A per-queue metric, "<name>/<queue>", is its catalogue entry's.
+  const std::string_view base = per_queue_base(name);
+  for (const auto& info : metric_catalog()) {
+    if (info.name == base) {
       return &info;
     }
-  }
-  // A per-queue metric, "<name>/<queue>", is its catalogue entry's.
-  if (const auto slash = name.find('/'); slash != std::string_view::npos) {
-    return find_metric(name.substr(0, slash));
   }
   return nullptr;
 }

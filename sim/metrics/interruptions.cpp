@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tidesim/sim/metrics/metric_names.hpp"
+
 namespace tidesim::metrics {
 
 void InterruptionsCollector::stop_running(const std::string& job, TimePoint at) {
@@ -60,14 +62,15 @@ void InterruptionsCollector::finish(TimePoint end, MetricValues& out) const {
   }
   int total = 0;
   std::set<std::string> jobs;
-  for (const char* reason : {"preemption", "node_failure", "card_failure", "drain", "migration"}) {
+  for (const std::string_view cause : kInterruptionCauses) {
+    const std::string reason(cause);
     const auto it = by_reason_.find(reason);
     const int n = it == by_reason_.end() ? 0 : it->second;
-    out[std::string("interruptions_") + reason] = n;
+    out[interruptions_metric(cause)] = n;
     total += n;
     const auto hit = jobs_by_reason_.find(reason);
     const auto distinct = hit == jobs_by_reason_.end() ? 0 : hit->second.size();
-    out[std::string("jobs_interrupted_") + reason] = static_cast<double>(distinct);
+    out[jobs_interrupted_metric(cause)] = static_cast<double>(distinct);
     if (hit != jobs_by_reason_.end()) {
       jobs.insert(hit->second.begin(), hit->second.end());
     }

@@ -4,19 +4,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tidesim/sim/metrics/metric_names.hpp"
+
 namespace tidesim::metrics {
-namespace {
 
-constexpr const char* kQuantityNames[PredictionAccuracyCollector::kQuantities] = {
-    "gpu_memory", "gpu_util", "nvlink", "io_await"};
-
-// "job-aware" -> "job_aware" (metric names use underscores).
-std::string metric_stem(std::string name) {
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name;
-}
-
-}  // namespace
+// PerPredictor::errors follows the quantities' metric names (metric_names.hpp).
+static_assert(static_cast<std::size_t>(PredictionAccuracyCollector::kQuantities) ==
+              kForecastQuantities.size());
 
 void PredictionAccuracyCollector::Error::add(double predicted, double actual) {
   const double e = std::abs(predicted - actual);
@@ -86,14 +80,16 @@ void PredictionAccuracyCollector::on_sample(const ClusterSample& sample) {
 
 void PredictionAccuracyCollector::finish(TimePoint /*end*/, MetricValues& out) const {
   for (const auto& p : predictors_) {
-    const std::string stem = "forecast_" + metric_stem(p.name) + "_";
     for (int q = 0; q < kQuantities; ++q) {
       const Error& e = p.errors[q];
+      const std::string_view quantity = kForecastQuantities[static_cast<std::size_t>(q)];
       if (e.n > 0) {
-        out[stem + kQuantityNames[q] + "_mae"] = e.abs_sum / static_cast<double>(e.n);
+        out[forecast_metric(p.name, quantity, ForecastScore::kMae)] =
+            e.abs_sum / static_cast<double>(e.n);
       }
       if (e.n_rel > 0) {
-        out[stem + kQuantityNames[q] + "_mape"] = e.rel_sum / static_cast<double>(e.n_rel);
+        out[forecast_metric(p.name, quantity, ForecastScore::kMape)] =
+            e.rel_sum / static_cast<double>(e.n_rel);
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "tidesim/sim/engine/statistics.hpp"
+#include "tidesim/sim/metrics/metric_names.hpp"
 
 namespace tidesim::metrics {
 namespace {
@@ -36,16 +37,18 @@ void QuotaCollector::finish(TimePoint end, MetricValues& out) const {
     double borrowed = q.borrowed_gpu_s;
     advance(q.nominal, q.usage, q.since, end, used, borrowed);
     if (q.nominal > 0 && t > 0) {
-      out["quota_utilisation/" + name] = used / (static_cast<double>(q.nominal) * t);
+      out[per_queue_metric("quota_utilisation", name)] =
+          used / (static_cast<double>(q.nominal) * t);
     }
     if (used > 0) {
-      out["quota_borrowed_share/" + name] = borrowed / used;
+      out[per_queue_metric("quota_borrowed_share", name)] = borrowed / used;
     }
-    out["queue_admitted/" + name] = static_cast<double>(q.waits.size());
+    out[per_queue_metric("queue_admitted", name)] = static_cast<double>(q.waits.size());
     if (!q.waits.empty()) {
-      out["queue_wait_mean_s/" + name] = std::accumulate(q.waits.begin(), q.waits.end(), 0.0) /
-                                         static_cast<double>(q.waits.size());
-      out["queue_wait_p99_s/" + name] = *quantile(q.waits, 0.99);
+      out[per_queue_metric("queue_wait_mean_s", name)] =
+          std::accumulate(q.waits.begin(), q.waits.end(), 0.0) /
+          static_cast<double>(q.waits.size());
+      out[per_queue_metric("queue_wait_p99_s", name)] = *quantile(q.waits, 0.99);
     }
   }
 }
