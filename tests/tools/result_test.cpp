@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/engine/error.hpp"
+#include "sim/scenario.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tools/lib/json_locate.hpp"
 #include "tools/lib/result.hpp"

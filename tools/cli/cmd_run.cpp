@@ -17,7 +17,6 @@
 #include "policies/config.hpp"
 #include "policies/scheduler.hpp"
 #include "sim/engine/parallel.hpp"
-#include "sim/engine/text_file.hpp"
 #include "sim/engine/time.hpp"
 #include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
@@ -201,8 +200,7 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   for (const auto& p : policies) {
     names.push_back(p.name);
   }
-  result.metadata =
-      app::make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"), seeds, names);
+  result.metadata = app::make_metadata(s.name, s.path, s.hash, seeds, names);
   result.runs = std::move(runs);
   return result;
 }
