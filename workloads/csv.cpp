@@ -7,42 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 
 namespace tidesim::workloads {
-
-std::vector<std::string> split_csv_line(std::string_view line) {
-  std::vector<std::string> out;
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(std::move(field));
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  if (quoted) {
-    throw std::invalid_argument("unterminated quoted field");
-  }
-  out.push_back(std::move(field));
-  return out;
-}
 
 CsvTable::CsvTable(const std::string& path, const std::vector<std::string>& required,
                    const std::vector<std::string>& optional) {
@@ -61,31 +29,16 @@ CsvTable CsvTable::from_text(const std::string& text, const std::string& name,
 
 void CsvTable::parse(const std::string& text, const std::vector<std::string>& required,
                      const std::vector<std::string>& optional) {
-  std::size_t pos = 0;
-  int line_no = 0;
+  CsvReader reader(text, file_);
+  std::vector<std::string> fields;
   bool have_header = false;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) {
-      end = text.size();
-    }
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (line.empty()) {
-      if (pos >= text.size()) {
+  while (reader.next(fields)) {
+    const int line_no = reader.line();
+    if (reader.blank()) {
+      if (reader.done()) {
         break;  // trailing newline
       }
       throw InputError(SourceLocation{file_, line_no, 1}, "", "empty line");
-    }
-    std::vector<std::string> fields;
-    try {
-      fields = split_csv_line(line);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(SourceLocation{file_, line_no, 1}, "", e.what());
     }
     if (!have_header) {
       header_ = fields;

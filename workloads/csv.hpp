@@ -1,6 +1,7 @@
 #pragma once
 /// A small strict CSV reader for traces: a header row names the columns; every row must have as
-/// many fields; errors name file, line, column number and column name.
+/// many fields; errors name file, line, column number and column name. Records are read by the
+/// one CSV rule (sim/input/csv.hpp): a quoted field may hold commas, quotes and line breaks.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -11,10 +12,6 @@
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::workloads {
-
-/// Splits one CSV line on commas; double-quoted fields may contain commas and "" for a quote.
-/// Throws std::invalid_argument on an unterminated quote.
-std::vector<std::string> split_csv_line(std::string_view line);
 
 /// Reads a whole CSV file: the header row, then data rows (blank lines are errors, except a
 /// trailing newline). Columns are looked up by name.
@@ -33,7 +30,7 @@ class CsvTable {
   std::size_t rows() const { return rows_.size(); }
   /// True when the header has `column`.
   bool has(const std::string& column) const { return index_.contains(column); }
-  /// The 1-based file line of data row `row`.
+  /// The 1-based file line data row `row` begins on.
   int line(std::size_t row) const { return lines_[row]; }
   /// The raw text of `column` in `row` ("" when the column is absent).
   const std::string& text(std::size_t row, const std::string& column) const;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "tidesim/sim/engine/statistics.hpp"
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/workloads/csv.hpp"
@@ -42,13 +43,8 @@ std::vector<std::string> native_optional() {
 }
 
 TraceFormat detect(const std::string& text, const std::string& name) {
-  const std::string header = text.substr(0, text.find('\n'));
   std::vector<std::string> cols;
-  try {
-    cols = split_csv_line(header);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(SourceLocation{name, 1, 1}, "", e.what());  // as CsvTable says it
-  }
+  CsvReader(text, name).next(cols);  // the header row, as CsvTable reads it
   const auto has = [&](const char* c) {
     return std::find(cols.begin(), cols.end(), c) != cols.end();
   };
@@ -309,20 +305,6 @@ std::string seconds_text(Duration d) {
   return s;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) {
-    return s;
-  }
-  std::string out = "\"";
-  for (char c : s) {
-    out += c;
-    if (c == '"') {
-      out += '"';
-    }
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 TraceFormat parse_trace_format(const std::string& text, const std::string& field) {
@@ -384,8 +366,8 @@ void write_native(const Trace& trace, std::ostream& out) {
         << csv_field(r.gpu_spec) << ',' << csv_field(r.qos) << ',' << csv_field(r.phase) << ','
         << csv_field(r.cluster) << ',' << (r.scheduled ? "true" : "false") << ','
         << (r.censored ? "true" : "false") << ',' << csv_field(r.model) << ','
-        << (r.batch_size > 0 ? std::to_string(r.batch_size) : "") << ',' << r.precision << ','
-        << (r.steps > 0 ? std::to_string(r.steps) : "") << '\n';
+        << (r.batch_size > 0 ? std::to_string(r.batch_size) : "") << ',' << csv_field(r.precision)
+        << ',' << (r.steps > 0 ? std::to_string(r.steps) : "") << '\n';
   }
 }
 

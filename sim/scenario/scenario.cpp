@@ -548,6 +548,10 @@ std::string default_scenario_path() {
   return std::string(TIDESIM_SOURCE_DIR) + "/scenarios/seed-benchmark.yaml";
 }
 
+std::string scenario_hash(std::string_view text) {
+  return fmt::format("fnv1a64:{:016x}", stable_hash(text));
+}
+
 Scenario load_scenario(const std::string& path) {
   return load_scenario(path, nullptr);
 }
@@ -567,7 +571,7 @@ Scenario load_scenario(const std::string& path, const std::function<void(YAML::N
     if (s.folder.empty()) {
       s.folder = ".";
     }
-    s.hash = fmt::format("{:016x}", stable_hash(text));
+    s.hash = scenario_hash(text);
     s.name = f.string("name", fs::path(path).stem().string());
     s.description = f.string("description", "");
     s.cluster = parse_cluster(f.require("cluster"), path, s.folder);

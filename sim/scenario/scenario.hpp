@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tidesim/sim/admission/job_policy.hpp"
@@ -160,7 +161,7 @@ struct Scenario {
   std::string folder;
   std::string name;
   std::string description;
-  /// FNV-1a hash of the file's text, hex.
+  /// scenario_hash of the file's text, as read (before any `--set` edit).
   std::string hash;
   ClusterConfig cluster;
   /// The `workload:` section, parsed by workloads/ (kept as YAML with the file for errors).
@@ -178,6 +179,11 @@ struct Scenario {
   std::vector<ReferenceFigure> reference;
   std::string reference_source;
 };
+
+/// A scenario text's identity: "fnv1a64:" + 16 lower-case hex digits of its 64-bit FNV-1a hash
+/// (stable_hash). The one hash of a scenario: Scenario::hash, and a result's
+/// metadata.scenario.hash (docs/outputs.md), which `check` compares.
+std::string scenario_hash(std::string_view text);
 
 /// Reads and validates a scenario. Throws InputError naming file, line, column and field.
 Scenario load_scenario(const std::string& path);

@@ -5,8 +5,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/tools/sample_result.hpp"
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/tools/lib/csv_out.hpp"
 #include "tidesim/tools/lib/openmetrics.hpp"
 
@@ -138,6 +141,36 @@ TEST(Csv, JobsNodesAndCards) {
   write_card_series_csv(cards, result);
   const std::string c = cards.str();
   EXPECT_EQ(std::count(c.begin(), c.end(), '\n'), 1 + 2 * 2 * 3 * 2);
+}
+
+// Names with commas, quotes and line breaks are quoted, and the one CSV reader gives them back.
+TEST(Csv, OddNamesReadBackExactly) {
+  auto result = test::sample_result();
+  const std::string policy = "my \"best\", policy";
+  const std::string job = "job\r\nwith,lines\n";
+  result.runs[0].policy = policy;
+  result.runs[0].jobs[0].name = job;
+  std::ostringstream jobs;
+  write_jobs_csv(jobs, result);
+  const std::string text = jobs.str();
+  CsvReader reader(text, "jobs.csv");
+  std::vector<std::string> fields;
+  ASSERT_TRUE(reader.next(fields));  // the header
+  const std::size_t columns = fields.size();
+  EXPECT_EQ(columns, 18u);
+  std::size_t rows = 0;
+  while (reader.next(fields)) {
+    ASSERT_EQ(fields.size(), columns) << "line " << reader.line();
+    if (rows == 0) {
+      EXPECT_EQ(fields[0], policy);
+      EXPECT_EQ(fields[2], job);
+      EXPECT_EQ(reader.line(), 2);
+    } else if (rows == 1) {
+      EXPECT_EQ(reader.line(), 5);  // the first row spans lines 2 to 4
+    }
+    ++rows;
+  }
+  EXPECT_EQ(rows, 24u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "tests/tools/sample_result.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/tools/lib/json_locate.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
@@ -202,6 +203,25 @@ TEST(JsonLocate, FindsValuesAndTheDeepestAncestorOfAMissingOne) {
   EXPECT_EQ(at(""), std::pair(1, 1));
   // An escaped quote in a name: `{"q\"k": 7}` has 7 at column 10.
   EXPECT_EQ(locate_json_value("{\"q\\\"k\": 7}", "q\"k", "g").column, 10);
+}
+
+// Names are compared as JSON reads them (escapes decoded), and a value's place does not depend on
+// what came before it (a number, a closed array): `{"x": [10], "y": 2, "z": {"\u0061": -1.5e3,
+// "b": true}}` has x[0] at column 8, y's value at 18, z's object at 26, z.a's value at 37 and
+// z.b's at 50.
+TEST(JsonLocate, DecodedNamesAndEveryKindOfValue) {
+  const std::string text = R"({"x": [10], "y": 2, "z": {"\u0061": -1.5e3, "b": true}})";
+  const auto column = [&](const std::string& path) {
+    const SourceLocation w = locate_json_value(text, path, "f.json");
+    EXPECT_EQ(w.line, 1) << path;
+    return w.column;
+  };
+  EXPECT_EQ(column("x[0]"), 8);
+  EXPECT_EQ(column("y"), 18);
+  EXPECT_EQ(column("z.a"), 37);
+  EXPECT_EQ(column("z.b"), 50);
+  EXPECT_EQ(column("z.b.c"), 50);  // below a scalar: the scalar
+  EXPECT_EQ(column("z.q"), 26);    // missing: its object
 }
 
 TEST(ResultJson, UnreadableFiles) {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::test {
@@ -117,8 +118,9 @@ app::SeedRun sample_run(const std::string& policy, std::uint64_t seed, bool seri
 
 app::RunResult sample_result() {
   app::RunResult result;
-  result.metadata = app::make_metadata("sample", "tests/tools/sample.yaml", "name: sample\n",
-                                       {1, 2, 3}, {"default-k8s", "load-aware"});
+  result.metadata =
+      app::make_metadata("sample", "tests/tools/sample.yaml", scenario_hash("name: sample\n"),
+                         {1, 2, 3}, {"default-k8s", "load-aware"});
   result.reference = app::seed_reference();
   for (const char* policy : {"default-k8s", "load-aware"}) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
+#include <string>
 
 namespace tidesim::app {
 namespace {
@@ -62,7 +64,16 @@ TEST(Scenario, LoadsEverySection) {
   EXPECT_EQ(s.run.cycle_time, 5ms);
   ASSERT_EQ(s.reference.size(), 1u);
   EXPECT_DOUBLE_EQ(s.reference[0].by_policy.at("la"), 0.127);
-  EXPECT_EQ(s.hash.size(), 16u);
+  // The file's text, hashed by the one scenario hash (the one results record).
+  std::ifstream in(fixture("minimal.yaml"), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(s.hash, scenario_hash(text));
+}
+
+// FNV-1a 64 test vectors (offset basis for the empty text; "a" from the FNV reference tables).
+TEST(Scenario, HashIsFnv1a64OfTheText) {
+  EXPECT_EQ(scenario_hash(""), "fnv1a64:cbf29ce484222325");
+  EXPECT_EQ(scenario_hash("a"), "fnv1a64:af63dc4c8601ec8c");
 }
 
 TEST(Scenario, MisspeltKeyNamesLineAndAllowedKeys) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <sstream>
+#include <vector>
 
 #include "tests/common/require.hpp"
 #include "tidesim/sim/input/error.hpp"
@@ -91,10 +92,49 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
 }
 
 // Found by the trace fuzz target: a header with an unterminated quote let std::invalid_argument
-// escape from format detection (exit 1, no place).
+// escape from format detection (exit 1, no place). The error names the opening quote.
 TEST(Trace, UnterminatedQuoteInTheHeaderNamesItsLine) {
   EXPECT_EQ(message_of([] { parse_trace("name,\"x\n", "q.csv"); }),
-            "q.csv:1:1: unterminated quoted field");
+            "q.csv:1:6: unterminated quoted field");
+  // In a data row: a quoted field may span lines, so the quote runs to the end of the text.
+  EXPECT_EQ(message_of([] {
+              parse_trace(
+                  "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli\n"
+                  "a,0,10,1,1,0\n\"b,0,10,1,1,0\nc,0,10,1,1,0\n",
+                  "r.csv");
+            }),
+            "r.csv:3:1: unterminated quoted field");
+}
+
+// A quoted field holding a line break (as write_native writes it) is one field of one row; the
+// rows after it keep their file lines.
+TEST(Trace, QuotedLineBreaksStayInTheirRow) {
+  const std::string text =
+      "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli,qos\n"
+      "\"two\nlines\",0,10,1,1,0,LS\n"
+      "b,5,10,1,1,0,\"B\r\nE\"\r\n"
+      "c,7,10,1,1,0,\n";
+  const Trace t = parse_trace(text, "n.csv");
+  ASSERT_EQ(t.records.size(), 3u);
+  EXPECT_EQ(t.records[0].name, "two\nlines");
+  EXPECT_EQ(t.records[0].qos, "LS");
+  EXPECT_EQ(t.records[1].qos, "B\r\nE");
+  EXPECT_EQ(t.records[1].submit, 5s);
+  EXPECT_EQ(t.records[2].name, "c");
+  EXPECT_EQ((std::vector<int>{t.records[0].line, t.records[1].line, t.records[2].line}),
+            (std::vector<int>{2, 4, 6}));
+  std::string bad = text;
+  bad.replace(bad.rfind("c,7"), 3, "c,x");
+  EXPECT_EQ(message_of([&] { parse_trace(bad, "n.csv"); }),
+            "n.csv:6:2: submit_s: 'x' is not a number");
+  // Written back, read again: the same fields.
+  std::ostringstream out;
+  write_native(t, out);
+  const Trace back = parse_trace(out.str(), "w.csv");
+  ASSERT_EQ(back.records.size(), 3u);
+  EXPECT_EQ(back.records[0].name, "two\nlines");
+  EXPECT_EQ(back.records[1].qos, "B\r\nE");
+  EXPECT_EQ(back.records[2].line, 6);
 }
 
 TEST(Trace, RepeatedJobNamesAreRefusedWithBothLines) {

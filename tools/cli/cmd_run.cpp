@@ -20,7 +20,6 @@
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/experiments/run_estimate.hpp"
-#include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -201,8 +200,7 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
   for (const auto& p : policies) {
     names.push_back(p.name);
   }
-  result.metadata =
-      app::make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"), seeds, names);
+  result.metadata = app::make_metadata(s.name, s.path, s.hash, seeds, names);
   result.runs = std::move(runs);
   return result;
 }

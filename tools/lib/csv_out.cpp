@@ -9,20 +9,6 @@
 
 namespace tidesim::app {
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) {
-    return s;
-  }
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"') {
-      out += '"';
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string csv_number(const std::optional<double>& v) {
   return v ? fmt::format("{}", *v) : std::string();
 }

@@ -1,16 +1,18 @@
 #pragma once
-/// CSV writers (RFC 4180: comma-separated, fields with commas, quotes or line breaks quoted):
-/// per-job records and per-node time series of a result. Columns in docs/outputs.md.
+/// CSV writers (RFC 4180, the one rule of sim/input/csv.hpp: comma-separated, fields with
+/// commas, quotes or line breaks quoted): per-job records and per-node time series of a result.
+/// Columns in docs/outputs.md.
 #include <optional>
 #include <ostream>
 #include <string>
 
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
 
-/// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; quotes doubled.
-std::string csv_field(const std::string& s);
+/// One CSV field (sim/input/csv.hpp).
+using tidesim::csv_field;
 /// A number as a CSV field: the shortest text that reads back exactly; empty when undefined.
 std::string csv_number(const std::optional<double>& v);
 

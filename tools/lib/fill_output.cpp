@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/tools/lib/staged_dir.hpp"
 #include "tidesim/tools/lib/stats.hpp"
 #include "tidesim/tools/lib/svg_chart.hpp"
@@ -48,8 +49,8 @@ void write_allocation_curve_csv(std::ostream& out, const FillResult& r) {
   out << '\n';
   for (std::size_t p = 0; p < r.policies.size(); ++p) {
     for (const auto* run : runs_of(r, p)) {
-      out << r.workload << ',' << r.policies[p] << ',' << python_float(r.tune) << ',' << run->seed
-          << ',' << run->total_gpus;
+      out << csv_field(r.workload) << ',' << csv_field(r.policies[p]) << ',' << python_float(r.tune)
+          << ',' << run->seed << ',' << run->total_gpus;
       for (const auto& c : run->curve) {
         out << ',';
         if (c) {

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cstddef>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,125 +11,7 @@
 namespace tidesim::app {
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-class Scanner {
- public:
-  explicit Scanner(std::string_view text) : text_(text) {}
-
-  std::size_t pos() const { return pos_; }
-  void seek(std::size_t p) { pos_ = p; }
-  bool at(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
-  bool done() const { return pos_ >= text_.size(); }
-
-  void skip_space() {
-    while (pos_ < text_.size() && is_space(text_[pos_])) {
-      ++pos_;
-    }
-  }
-  // At '"': the string's content (escapes other than \" and \\ kept as written), past its end.
-  std::string string() {
-    std::string out;
-    ++pos_;
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) {
-        const char next = text_[pos_ + 1];
-        if (next == '"' || next == '\\' || next == '/') {
-          out += next;
-          pos_ += 2;
-          continue;
-        }
-        out += text_[pos_++];
-      }
-      out += text_[pos_++];
-    }
-    ++pos_;  // the closing quote
-    return out;
-  }
-  // Past one value (no recursion: nesting is counted).
-  void skip_value() {
-    int depth = 0;
-    do {
-      skip_space();
-      if (done()) {
-        return;
-      }
-      const char c = text_[pos_];
-      if (c == '"') {
-        (void)string();
-      } else if (c == '{' || c == '[') {
-        ++depth;
-        ++pos_;
-      } else if (c == '}' || c == ']') {
-        --depth;
-        ++pos_;
-      } else if (c == ',' || c == ':') {
-        ++pos_;
-      } else {
-        while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != ',' &&
-               text_[pos_] != '}' && text_[pos_] != ']') {
-          ++pos_;
-        }
-      }
-    } while (depth > 0);
-  }
-  // At an object member's or array element's value: past it and the ',' after it; false at the
-  // container's end (or broken text).
-  bool next_item() {
-    skip_value();
-    skip_space();
-    if (!at(',')) {
-      return false;
-    }
-    ++pos_;
-    return true;
-  }
-  // At '{': moves to the value of member `key` and returns true, or returns false.
-  bool member(const std::string& key) {
-    ++pos_;
-    for (;;) {
-      skip_space();
-      if (!at('"')) {
-        return false;  // '}' or broken text
-      }
-      const std::string name = string();
-      skip_space();
-      if (!at(':')) {
-        return false;
-      }
-      ++pos_;
-      skip_space();
-      if (name == key) {
-        return true;
-      }
-      if (!next_item()) {
-        return false;
-      }
-    }
-  }
-  // At '[': moves to element `index` and returns true, or returns false.
-  bool element(std::size_t index) {
-    ++pos_;
-    for (std::size_t i = 0;; ++i) {
-      skip_space();
-      if (done() || at(']')) {
-        return false;
-      }
-      if (i == index) {
-        return true;
-      }
-      if (!next_item()) {
-        return false;
-      }
-    }
-  }
-
- private:
-  std::string_view text_;
-  std::size_t pos_ = 0;
-};
+using json = nlohmann::json;
 
 // "a.b[2].c" as steps: a member name, or an index.
 struct Step {
@@ -169,22 +53,138 @@ std::vector<Step> steps_of(std::string_view path) {
   return out;
 }
 
+// A character iterator over the text that records how far nlohmann's parser has read, so that a
+// SAX handler knows where each token ends.
+class CountingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  CountingIterator(const char* p, std::size_t* read) : p_(p), read_(read) {}
+  reference operator*() const { return *p_; }
+  CountingIterator& operator++() {
+    ++p_;
+    ++*read_;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const CountingIterator& other) const { return p_ == other.p_; }
+
+ private:
+  const char* p_;
+  std::size_t* read_;
+};
+
+// nlohmann's SAX events, following the path. A value begins at the first character after the
+// previous event's token that is not white space or a separator (',' or ':'): the parser reads one
+// token per event, and one character past a number.
+class Locator {
+ public:
+  Locator(std::string_view text, std::vector<Step> steps, const std::size_t* read)
+      : text_(text), steps_(std::move(steps)), read_(read) {}
+
+  // The deepest value on the path that was found.
+  std::size_t found() const { return found_; }
+
+  bool null() { return scalar(); }
+  bool boolean(bool /*v*/) { return scalar(); }
+  bool number_integer(json::number_integer_t /*v*/) { return scalar(); }
+  bool number_unsigned(json::number_unsigned_t /*v*/) { return scalar(); }
+  bool number_float(json::number_float_t /*v*/, const json::string_t& /*s*/) { return scalar(); }
+  bool string(json::string_t& /*v*/) { return scalar(); }
+  bool binary(json::binary_t& /*v*/) { return scalar(); }
+  bool start_object(std::size_t /*n*/) { return open(false); }
+  bool start_array(std::size_t /*n*/) { return open(true); }
+  bool key(json::string_t& k) {
+    frames_.back().key = k;
+    mark();
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t /*at*/, const std::string& /*token*/,
+                   const nlohmann::detail::exception& /*e*/) {
+    return false;  // the text parsed before; nothing more to find
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    bool on_path = false;   // the container is the value at steps_[0, depth)
+    std::size_t index = 0;  // of the next element
+    std::string key;        // of the member whose value comes next
+  };
+
+  // The value beginning now: `on_path` when it is the value at the first frames_.size() steps of
+  // the path, and then its start is recorded; false once it is the whole path's (nothing more to
+  // find).
+  bool begin_value(bool& on_path) {
+    std::size_t start = after_;
+    while (start < text_.size() &&
+           (text_[start] == ' ' || text_[start] == '\t' || text_[start] == '\n' ||
+            text_[start] == '\r' || text_[start] == ',' || text_[start] == ':')) {
+      ++start;
+    }
+    on_path = frames_.empty();
+    if (!frames_.empty()) {
+      Frame& parent = frames_.back();
+      const std::size_t depth = frames_.size();
+      if (parent.on_path && depth <= steps_.size()) {
+        const Step& step = steps_[depth - 1];
+        on_path = step.index ? parent.array && parent.index == *step.index
+                             : !parent.array && parent.key == step.key;
+      }
+      ++parent.index;
+    }
+    if (on_path) {
+      found_ = start;
+    }
+    return !(on_path && frames_.size() == steps_.size());
+  }
+  void mark() { after_ = *read_; }
+  bool scalar() {
+    bool on_path = false;
+    const bool more = begin_value(on_path);
+    mark();
+    return more;
+  }
+  bool open(bool array) {
+    bool on_path = false;
+    const bool more = begin_value(on_path);
+    frames_.push_back(Frame{array, on_path, 0, {}});
+    mark();
+    return more;
+  }
+  bool close() {
+    frames_.pop_back();
+    mark();
+    return true;
+  }
+
+  std::string_view text_;
+  std::vector<Step> steps_;
+  const std::size_t* read_;
+  std::vector<Frame> frames_;
+  std::size_t after_ = 0;
+  std::size_t found_ = 0;
+};
+
 }  // namespace
 
 SourceLocation locate_json_value(std::string_view text, std::string_view path,
                                  const std::string& file) {
-  Scanner s(text);
-  s.skip_space();
-  std::size_t found = s.pos();
-  for (const Step& step : steps_of(path)) {
-    const bool ok =
-        step.index ? s.at('[') && s.element(*step.index) : s.at('{') && s.member(step.key);
-    if (!ok) {
-      break;
-    }
-    found = s.pos();
-  }
-  return locate_json_offset(text, found, file);
+  std::size_t read = 0;
+  Locator locator(text, steps_of(path), &read);
+  json::sax_parse(CountingIterator(text.data(), &read),
+                  CountingIterator(text.data() + text.size(), &read), &locator);
+  return locate_json_offset(text, locator.found(), file);
 }
 
 SourceLocation locate_json_offset(std::string_view text, std::size_t offset,

@@ -1,6 +1,8 @@
 #pragma once
 /// Where a value is in a JSON text, for error messages about a field of a result file (nlohmann's
-/// DOM keeps no positions). Only called on an error, on text that has already parsed.
+/// DOM keeps no positions): nlohmann's SAX parser walks the text, so names are compared as JSON
+/// reads them (escapes decoded), and one tokenizer reads result files. Only called on an error, on
+/// text that has already parsed.
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -10,7 +10,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/metrics/node_stats.hpp"
@@ -474,17 +473,13 @@ std::vector<std::string> RunResult::policy_names() const {
   return names;
 }
 
-std::string scenario_hash(std::string_view text) {
-  return fmt::format("fnv1a64:{:016x}", stable_hash(text));
-}
-
-RunMetadata make_metadata(std::string name, std::string path, std::string_view text,
+RunMetadata make_metadata(std::string name, std::string path, std::string hash,
                           std::vector<std::uint64_t> seeds, std::vector<std::string> policies) {
   RunMetadata m;
   m.tidesim_version = kVersion;
   m.scenario_name = std::move(name);
   m.scenario_path = std::move(path);
-  m.scenario_hash = scenario_hash(text);
+  m.scenario_hash = std::move(hash);
   m.seeds = std::move(seeds);
   m.policies = std::move(policies);
   return m;

@@ -29,7 +29,7 @@ struct RunMetadata {
   std::string tidesim_version;
   std::string scenario_name;
   std::string scenario_path;
-  /// "fnv1a64:" + 16 lower-case hex digits of stable_hash(scenario text).
+  /// scenario_hash of the scenario text (sim/scenario/scenario.hpp): "fnv1a64:" + 16 hex digits.
   std::string scenario_hash;
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> policies;
@@ -152,11 +152,9 @@ struct RunResult {
 std::vector<double> metric_values(const std::vector<const SeedRun*>& runs,
                                   const std::string& metric);
 
-/// "fnv1a64:<16 hex digits>" of `text`.
-std::string scenario_hash(std::string_view text);
-
-/// Metadata for a run of scenario `name` read from `path` with contents `text`.
-RunMetadata make_metadata(std::string name, std::string path, std::string_view text,
+/// Metadata for a run of scenario `name` read from `path`, whose text has `hash` (scenario_hash,
+/// sim/scenario/scenario.hpp: a loaded Scenario's hash).
+RunMetadata make_metadata(std::string name, std::string path, std::string hash,
                           std::vector<std::uint64_t> seeds, std::vector<std::string> policies);
 
 /// The JSON document (schema in docs/outputs.md). It includes a derived "summary" (mean, sd and

@@ -14,7 +14,6 @@
 #include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"
-#include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/version.hpp"
 
@@ -99,8 +98,7 @@ std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell, 
     return std::nullopt;
   }
   RunResult result;
-  result.metadata = make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"),
-                                  {cell.seed}, {cell.label});
+  result.metadata = make_metadata(s.name, s.path, s.hash, {cell.seed}, {cell.label});
   result.metadata.provenance = cell_provenance(plan, cell);
   result.runs.push_back(recorder.finish(summary.end));
   return result;
@@ -220,8 +218,7 @@ RunResult merge_cells(const SweepPlan& plan, const std::string& dir) {
     }
   }
   const Scenario& s = plan.scenarios.front();
-  merged.metadata =
-      make_metadata(s.name, s.path, read_text_file(s.path, "scenario file"), seeds, labels);
+  merged.metadata = make_metadata(s.name, s.path, s.hash, seeds, labels);
   ProvenanceInput input;
   input.command = shell_command({"tidesim", "sweep", plan.spec.path});
   for (const auto& o : plan.spec.common) {
