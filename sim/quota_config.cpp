@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "sim/api/quantity.hpp"
+#include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim {

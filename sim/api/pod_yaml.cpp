@@ -3,7 +3,7 @@
 #include <initializer_list>
 #include <limits>
 
-#include "sim/api/quantity.hpp"
+#include "sim/engine/units.hpp"
 #include "sim/engine/yaml_fields.hpp"
 
 namespace tidesim {
