@@ -11,7 +11,6 @@
 
 #include <fmt/core.h>
 
-#include "tidesim/sim/input/quantity.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/workloads/gpu_models.hpp"
@@ -67,13 +66,10 @@ void parse_pod(const YAML::Node& n, const std::string& file, const std::string& 
     pod.requests.gpu_milli = f.integer("gpu_milli", std::nullopt, 1, 999);
     pod.requests.gpus = 0;
   }
+  // cpu and memory are Kubernetes quantities, read as a manifest's requests are (memory may
+  // also be written as a byte size, "16GiB").
   if (f.has("cpu")) {
-    const std::string text = f.string("cpu");
-    try {
-      pod.requests.cpu_milli = parse_cpu_millis(text);
-    } catch (const std::exception& e) {
-      throw f.error(f.get("cpu"), "cpu", e.what());
-    }
+    pod.requests.cpu_milli = f.milli_quantity("cpu", std::nullopt);
   }
   if (f.has("memory")) {
     pod.requests.memory_bytes = f.bytes("memory", std::nullopt);

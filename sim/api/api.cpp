@@ -7,7 +7,7 @@
 
 namespace tidesim {
 
-// Saturating: every amount read is within [0, 2^63 - 1] (sim/input/quantity.hpp), but sums over
+// Saturating: every amount read is within [0, 2^63 - 1] (sim/input/units.hpp), but sums over
 // containers, pods and a node's bound pods are not bounded by the input rules. A sum that
 // saturates at 2^63 - 1 still exceeds every allocatable, so the Fit filter refuses such a pod
 // as it would with exact arithmetic (docs/robustness.md, "Arithmetic").

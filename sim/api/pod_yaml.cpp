@@ -3,7 +3,7 @@
 #include <initializer_list>
 #include <limits>
 
-#include "tidesim/sim/input/quantity.hpp"
+#include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {

@@ -29,7 +29,7 @@ enum class PodReadMode {
 };
 
 /// One `requests`, `limits`, `overhead`, `allocatable` or `capacity` mapping. Amounts are
-/// Kubernetes quantities (sim/input/quantity.hpp): cpu in millicores (MilliValue), memory in bytes,
+/// Kubernetes quantities (sim/input/units.hpp): cpu in millicores (MilliValue), memory in bytes,
 /// nvidia.com/gpu and other extended resources whole numbers. `pods`, `ephemeral-storage` and
 /// `hugepages-*` are checked but not modelled (dropped), as the scheduler profiles reject them.
 struct ResourceList {

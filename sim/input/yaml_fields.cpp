@@ -346,6 +346,11 @@ std::int64_t Fields::bytes(const std::string& key, std::optional<std::int64_t> f
   });
 }
 
+std::int64_t Fields::milli_quantity(const std::string& key, std::optional<std::int64_t> fallback) {
+  return parse_with<std::int64_t>(key, fallback, "a quantity such as 500m",
+                                  [](const std::string& s) { return parse_quantity(s, 3); });
+}
+
 double Fields::bandwidth(const std::string& key, std::optional<double> fallback, double min) {
   return parse_with<double>(key, fallback, "a bandwidth such as 25GB/s", [&](const std::string& s) {
     const double b = parse_bandwidth(s);

@@ -68,9 +68,13 @@ class Fields {
   /// A duration with a unit ("10s"), at least `min`.
   Duration duration(const std::string& key, std::optional<Duration> fallback,
                     Duration min = Duration::zero());
-  /// A byte size ("24GiB"), at least `min`.
+  /// A byte size (parse_bytes, sim/input/units.hpp: a Kubernetes quantity such as "16Gi", or
+  /// one followed by B such as "24GiB"), at least `min`.
   std::int64_t bytes(const std::string& key, std::optional<std::int64_t> fallback,
                      std::int64_t min = 0);
+  /// A Kubernetes quantity in thousandths, rounded up as Quantity.MilliValue() (CPU in
+  /// millicores: "500m" and "0.5" are 500, "1k" is 1,000,000).
+  std::int64_t milli_quantity(const std::string& key, std::optional<std::int64_t> fallback);
   /// A bandwidth in bytes/s ("25GB/s"), at least `min`.
   double bandwidth(const std::string& key, std::optional<double> fallback, double min = 0.0);
   /// A fraction in [0, 1] ("85%" or 0.85).

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "tidesim/sim/input/quantity.hpp"
+#include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {

@@ -11,7 +11,6 @@
 
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/input/text_file.hpp"
-#include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/catalog.hpp"
 #include "tidesim/sim/scenario/quota_config.hpp"
@@ -126,15 +125,8 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
   if (const YAML::Node sharing = f.get("sharing")) {
     parse_sharing(sharing, file, f.path_of("sharing"), g);
   }
-  g.cpu_milli = f.has("cpu") ? [&] {
-    const YAML::Node cpu = f.get("cpu");
-    try {
-      return parse_cpu_millis(cpu.Scalar());
-    } catch (const std::exception& e) {
-      throw f.error(cpu, "cpu", e.what());
-    }
-  }()
-                             : 32'000;  // assumption: 32 cores (a g5.12xlarge-class host has 48 vCPUs)
+  // Default CPU: an assumption of 32 cores (a g5.12xlarge-class host has 48 vCPUs).
+  g.cpu_milli = f.milli_quantity("cpu", 32'000);
   g.memory_bytes = f.bytes("memory", 192LL << 30);
   g.labels = string_map(f.get("labels"), file, f.path_of("labels"));
   if (const YAML::Node taints = f.get("taints")) {

@@ -73,18 +73,12 @@ TEST(Units, Bandwidth) {
   EXPECT_EQ(format_bandwidth(12.4e9), "12.4GB/s");
 }
 
-TEST(Units, FractionsAndCpu) {
+TEST(Units, Fractions) {
   EXPECT_DOUBLE_EQ(parse_fraction("85%"), 0.85);
   EXPECT_DOUBLE_EQ(parse_fraction("0.85"), 0.85);
   EXPECT_THROW(parse_fraction("1.5"), std::invalid_argument);
   EXPECT_THROW(parse_fraction("120%"), std::invalid_argument);
   EXPECT_THROW(parse_fraction("-5%"), std::invalid_argument);
-  EXPECT_EQ(parse_cpu_millis("500m"), 500);
-  EXPECT_EQ(parse_cpu_millis("4"), 4000);
-  EXPECT_EQ(parse_cpu_millis("1.5"), 1500);
-  EXPECT_THROW(parse_cpu_millis("4 cores"), std::invalid_argument);
-  EXPECT_THROW(parse_cpu_millis("1e16"), std::invalid_argument);  // 10^19 millicores
-  EXPECT_THROW(parse_cpu_millis("1e300m"), std::invalid_argument);
 }
 
 }  // namespace
