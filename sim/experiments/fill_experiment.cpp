@@ -134,25 +134,27 @@ struct CacheEntry {
   gs::Verdict verdict;
 };
 
-}  // namespace
+// The policy's plugin, built as a profile would build it, and its GPU-sharing scorer.
+struct FillScorer {
+  std::unique_ptr<policies::Plugin> plugin;
+  policies::GpuShareScorer* scorer = nullptr;
+};
 
-FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
-                 const FillOptions& options) {
-  FillRun out;
-  out.policy = policy;
-  out.seed = seed;
-
-  // The policy's plugin, built as a profile would build it.
+FillScorer fill_scorer(gs::Policy policy) {
   const policies::Registry registry = policies::builtin_registry();
   const auto entry = registry.find(policies::gpu_share_plugin_name(policy));
-  std::unique_ptr<policies::Plugin> plugin = entry->second.factory(policies::PluginArgs{});
-  auto* scorer = dynamic_cast<policies::GpuShareScorer*>(plugin.get());
-  if (scorer == nullptr) {
+  FillScorer out;
+  out.plugin = entry->second.factory(policies::PluginArgs{});
+  out.scorer = dynamic_cast<policies::GpuShareScorer*>(out.plugin.get());
+  if (out.scorer == nullptr) {
     throw std::logic_error("fill: the policy's plugin is not a GPU-sharing scorer");
   }
+  return out;
+}
 
-  // Nodes in name order, with their state.
-  policies::GpuModelIds models;
+// The nodes in name order, with their state; their GPUs are added to `total_gpus`.
+std::vector<gs::NodeState> node_states(const FillInput& input, policies::GpuModelIds& models,
+                                       std::int64_t& total_gpus) {
   std::vector<const workloads::OpenbNode*> by_name;
   for (const auto& n : input.nodes) {
     by_name.push_back(&n);
@@ -166,12 +168,16 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
     s.mem_left = n->memory_bytes;
     s.model = n->gpus > 0 ? models.id(n->gpu_model) : -1;
     s.left.assign(static_cast<std::size_t>(n->gpus), gs::kMilli);
-    out.total_gpus += n->gpus;
+    total_gpus += n->gpus;
     nodes.push_back(std::move(s));
   }
-  const int node_count = static_cast<int>(nodes.size());
+  return nodes;
+}
 
-  // 1. W: the pods in name order; typical pods from W.
+// W: the workload's pods in name order, each with its verdict cache key (numbered in that order);
+// `key_count` is set to the number of keys.
+std::vector<Pod> workload_pods(const FillInput& input, policies::GpuModelIds& models,
+                               std::size_t& key_count) {
   std::vector<Pod> w;
   std::map<std::tuple<std::int64_t, int, int, std::uint64_t>, int> keys;
   for (const auto& r : input.pods) {
@@ -185,77 +191,211 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
                              static_cast<int>(keys.size()))
                 .first->second;
   }
-  if (policy == gs::Policy::kFgd) {
-    std::vector<gs::PodReq> reqs;
-    std::vector<std::string> types;
-    for (const auto& p : w) {
-      reqs.push_back(p.req);
-      types.push_back(p.record->gpu_spec);
+  key_count = keys.size();
+  return w;
+}
+
+// FGD's typical pods, from W.
+void set_typical_pods(policies::GpuShareScorer& scorer, const std::vector<Pod>& w,
+                      const FillOptions& options) {
+  std::vector<gs::PodReq> reqs;
+  std::vector<std::string> types;
+  for (const auto& p : w) {
+    reqs.push_back(p.req);
+    types.push_back(p.record->gpu_spec);
+  }
+  scorer.set_typical_pods(gs::typical_pods(reqs, types, options.typical_threshold));
+}
+
+// Below the target: samples W with replacement until the next pod's per-card share would pass
+// it, the clones appended to `order`. False when interrupted.
+bool tune_up(std::vector<Pod>& order, const std::vector<Pod>& w, Draws& draws,
+             const FillOptions& options, double target, std::int64_t sum) {
+  if (std::none_of(w.begin(), w.end(), [](const Pod& p) { return p.req.gm > 0; })) {
+    // Only a pick with a GPU request can pass the target: none would ever come.
+    throw std::invalid_argument("fill: tuning can never reach its target: no pod requests a GPU");
+  }
+  for (int i = 0;; ++i) {
+    const Pod& pick = w[draws.tune_pick(w.size())];
+    if (static_cast<double>(sum + pick.req.gm) > target) {
+      return true;
     }
-    scorer->set_typical_pods(gs::typical_pods(reqs, types, options.typical_threshold));
+    sum += pick.req.req();
+    Pod clone = pick;
+    clone.clone = i;
+    order.push_back(clone);
+    if (options.max_pods > 0 && static_cast<std::int64_t>(order.size()) > options.max_pods) {
+      throw std::runtime_error(
+          fmt::format("fill: tuning made more than {} pods (the run's budget: --max-events over "
+                      "the nodes); rerun with --force to lift it",
+                      options.max_pods));
+    }
+    if ((i & 4095) == 0 && interrupted(options)) {
+      return false;
+    }
+  }
+}
+
+// Tuning (Simulator.TunePodsByNodeTotalResource) to tune x capacity: below the target, clones of
+// W (tune_up); above it, pods of the order removed at random until the sum is within it. False
+// when interrupted.
+bool tune(std::vector<Pod>& order, const std::vector<Pod>& w, Draws& draws,
+          const FillOptions& options, std::int64_t total_gpus) {
+  const double target = options.tune * static_cast<double>(total_gpus * gs::kMilli);
+  std::int64_t sum = 0;
+  for (const auto& p : order) {
+    sum += p.req.req();
+  }
+  if (static_cast<double>(sum) < target) {
+    return tune_up(order, w, draws, options, target, sum);
+  }
+  while (static_cast<double>(sum) > target && !order.empty()) {
+    const std::size_t idx = draws.tune_pick(order.size());
+    sum -= order[idx].req.req();
+    order.erase(order.begin() + static_cast<std::ptrdiff_t>(idx));
+  }
+  return true;
+}
+
+// The arrivals of one run: the nodes' state, the tie-break ranks and the verdict cache.
+class Arrivals {
+ public:
+  Arrivals(std::vector<gs::NodeState> nodes, std::vector<int> rank, std::size_t key_count,
+           gs::Policy policy, policies::GpuShareScorer& scorer, Draws& draws, FillRun& out)
+      : nodes_(std::move(nodes)),
+        rank_(std::move(rank)),
+        cache_(key_count * nodes_.size()),
+        version_(nodes_.size(), 0),
+        policy_(policy),
+        scorer_(scorer),
+        draws_(draws),
+        out_(out) {}
+
+  // Places `p` on a node: the milli-GPU it was allocated, or nothing when no node fits it.
+  std::optional<std::int64_t> place(const Pod& p) {
+    feasible_.clear();
+    for (int i = 0; i < node_count(); ++i) {
+      if (gs::fits(nodes_[static_cast<std::size_t>(i)], p.req)) {
+        feasible_.push_back(i);
+      }
+    }
+    if (feasible_.empty()) {
+      return std::nullopt;
+    }
+    const auto [pick, card] = policy_ == gs::Policy::kRandom ? random_choice(p) : scored_choice(p);
+    gs::NodeState& node = nodes_[static_cast<std::size_t>(pick)];
+    cards_of_pick_ = gs::cards_for(node, p.req, card);
+    gs::allocate(node, p.req, cards_of_pick_);
+    ++version_[static_cast<std::size_t>(pick)];
+    return p.req.gm * static_cast<std::int64_t>(cards_of_pick_.size());
   }
 
+ private:
+  int node_count() const { return static_cast<int>(nodes_.size()); }
+
+  // A feasible node at random and, for a shared card, one of its cards that fit at random
+  // (reservoir sampling); card -1: the allocation picks.
+  std::pair<int, int> random_choice(const Pod& p) {
+    const int pick = feasible_[draws_.random_pick(feasible_.size())];
+    int card = -1;
+    if (p.req.share()) {
+      const auto& left = nodes_[static_cast<std::size_t>(pick)].left;
+      std::size_t seen = 0;
+      for (int c = 0; c < static_cast<int>(left.size()); ++c) {
+        if (left[static_cast<std::size_t>(c)] >= p.req.gm && draws_.random_pick(++seen) == 0) {
+          card = c;
+        }
+      }
+    }
+    return {pick, card};
+  }
+
+  // The best-scored feasible node (ties to the lower rank) and, for a shared card, its verdict's
+  // card.
+  std::pair<int, int> scored_choice(const Pod& p) {
+    const int pick = feasible_.size() == 1 ? feasible_.front() : best_scored(p);
+    return {pick, p.req.share() ? verdict_of(p, pick).card : -1};
+  }
+
+  int best_scored(const Pod& p) {
+    scores_.resize(feasible_.size());
+    for (std::size_t j = 0; j < feasible_.size(); ++j) {
+      scores_[j] = verdict_of(p, feasible_[j]).score;
+    }
+    if (scorer_.has_normalize()) {
+      gs::min_max_normalize(scores_);
+    }
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < feasible_.size(); ++j) {
+      if (scores_[j] > scores_[best] ||
+          (scores_[j] == scores_[best] && rank_[static_cast<std::size_t>(feasible_[j])] <
+                                              rank_[static_cast<std::size_t>(feasible_[best])])) {
+        best = j;
+      }
+    }
+    return feasible_[best];
+  }
+
+  // The scorer's verdict for `p` on node `i`, cached until the node changes.
+  const gs::Verdict& verdict_of(const Pod& p, int i) {
+    CacheEntry& e =
+        cache_[static_cast<std::size_t>(p.key) * nodes_.size() + static_cast<std::size_t>(i)];
+    if (e.version != version_[static_cast<std::size_t>(i)] + 1) {
+      e.verdict = scorer_.verdict(nodes_[static_cast<std::size_t>(i)], p.req);
+      e.version = version_[static_cast<std::size_t>(i)] + 1;
+      ++out_.verdicts_computed;
+    } else {
+      ++out_.verdicts_reused;
+    }
+    return e.verdict;
+  }
+
+  std::vector<gs::NodeState> nodes_;
+  std::vector<int> rank_;
+  std::vector<CacheEntry> cache_;
+  std::vector<std::uint32_t> version_;
+  gs::Policy policy_;
+  policies::GpuShareScorer& scorer_;
+  Draws& draws_;
+  FillRun& out_;
+  std::vector<int> feasible_;
+  std::vector<std::int64_t> scores_;
+  std::vector<int> cards_of_pick_;
+};
+
+}  // namespace
+
+FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
+                 const FillOptions& options) {
+  FillRun out;
+  out.policy = policy;
+  out.seed = seed;
+  const FillScorer scorer = fill_scorer(policy);
+  policies::GpuModelIds models;
+  std::vector<gs::NodeState> nodes = node_states(input, models, out.total_gpus);
+  const int node_count = static_cast<int>(nodes.size());
+
+  // 1. W: the pods in name order; typical pods from W.
+  std::size_t key_count = 0;
+  const std::vector<Pod> w = workload_pods(input, models, key_count);
+  if (policy == gs::Policy::kFgd) {
+    set_typical_pods(*scorer.scorer, w, options);
+  }
   // 2. Arrival order: a shuffle of W.
   Draws draws(options.randomness, seed);
   std::vector<Pod> order = w;
   draws.shuffle(order);
-
-  // 3. Tuning (Simulator.TunePodsByNodeTotalResource): below the target, sample W with
-  // replacement until the next pod's per-card share would pass tune x capacity, clones at the
-  // end; above it, remove pods of the order at random until the sum is within it.
-  if (options.tune > 0 && !order.empty()) {
-    const double target = options.tune * static_cast<double>(out.total_gpus * gs::kMilli);
-    std::int64_t sum = 0;
-    for (const auto& p : order) {
-      sum += p.req.req();
-    }
-    if (static_cast<double>(sum) < target) {
-      if (std::none_of(w.begin(), w.end(), [](const Pod& p) { return p.req.gm > 0; })) {
-        // Only a pick with a GPU request can pass the target: none would ever come.
-        throw std::invalid_argument(
-            "fill: tuning can never reach its target: no pod requests a GPU");
-      }
-      for (int i = 0;; ++i) {
-        const Pod& pick = w[draws.tune_pick(w.size())];
-        if (static_cast<double>(sum + pick.req.gm) > target) {
-          break;
-        }
-        sum += pick.req.req();
-        Pod clone = pick;
-        clone.clone = i;
-        order.push_back(clone);
-        if (options.max_pods > 0 && static_cast<std::int64_t>(order.size()) > options.max_pods) {
-          throw std::runtime_error(fmt::format(
-              "fill: tuning made more than {} pods (the run's budget: --max-events over the "
-              "nodes); rerun with --force to lift it",
-              options.max_pods));
-        }
-        if ((i & 4095) == 0 && interrupted(options)) {
-          out.interrupted = true;
-          return out;
-        }
-      }
-    } else {
-      while (static_cast<double>(sum) > target && !order.empty()) {
-        const std::size_t idx = draws.tune_pick(order.size());
-        sum -= order[idx].req.req();
-        order.erase(order.begin() + static_cast<std::ptrdiff_t>(idx));
-      }
-    }
+  // 3. Tuning.
+  if (options.tune > 0 && !order.empty() && !tune(order, w, draws, options, out.total_gpus)) {
+    out.interrupted = true;
+    return out;
   }
   out.pods = static_cast<std::int64_t>(order.size());
   out.clones = std::max<std::int64_t>(0, out.pods - static_cast<std::int64_t>(w.size()));
-
   // 4. Tie-break ranks.
-  const std::vector<int> rank = draws.ranks(node_count);
-
+  Arrivals arrivals(std::move(nodes), draws.ranks(node_count), key_count, policy, *scorer.scorer,
+                    draws, out);
   // 5. Arrivals.
-  const std::size_t key_count = keys.size();
-  std::vector<CacheEntry> cache(key_count * static_cast<std::size_t>(node_count));
-  std::vector<std::uint32_t> version(static_cast<std::size_t>(node_count), 0);
-  std::vector<int> feasible;
-  std::vector<std::int64_t> scores;
-  std::vector<int> cards_of_pick;
   std::int64_t arrived = 0;
   std::int64_t used = 0;
   out.arrived.reserve(order.size());
@@ -270,74 +410,11 @@ FillRun run_fill(const FillInput& input, gs::Policy policy, std::int64_t seed,
                                       : p.record->name + "-tuned-" + std::to_string(p.clone));
     }
     arrived += p.req.req();
-    feasible.clear();
-    for (int i = 0; i < node_count; ++i) {
-      if (gs::fits(nodes[static_cast<std::size_t>(i)], p.req)) {
-        feasible.push_back(i);
-      }
-    }
-    if (feasible.empty()) {
-      ++out.failed;
-      out.arrived.push_back(arrived);
-      out.used.push_back(used);
-      continue;
-    }
-    int pick = -1;
-    int card = -1;
-    if (policy == gs::Policy::kRandom) {
-      pick = feasible[draws.random_pick(feasible.size())];
-      if (p.req.share()) {
-        const auto& left = nodes[static_cast<std::size_t>(pick)].left;
-        std::size_t seen = 0;
-        for (int c = 0; c < static_cast<int>(left.size()); ++c) {
-          if (left[static_cast<std::size_t>(c)] >= p.req.gm && draws.random_pick(++seen) == 0) {
-            card = c;
-          }
-        }
-      }
+    if (const auto allocated = arrivals.place(p)) {
+      used += *allocated;
     } else {
-      const auto verdict_of = [&](int i) -> const gs::Verdict& {
-        CacheEntry& e =
-            cache[static_cast<std::size_t>(p.key) * static_cast<std::size_t>(node_count) +
-                  static_cast<std::size_t>(i)];
-        if (e.version != version[static_cast<std::size_t>(i)] + 1) {
-          e.verdict = scorer->verdict(nodes[static_cast<std::size_t>(i)], p.req);
-          e.version = version[static_cast<std::size_t>(i)] + 1;
-          ++out.verdicts_computed;
-        } else {
-          ++out.verdicts_reused;
-        }
-        return e.verdict;
-      };
-      if (feasible.size() == 1) {
-        pick = feasible.front();
-      } else {
-        scores.resize(feasible.size());
-        for (std::size_t j = 0; j < feasible.size(); ++j) {
-          scores[j] = verdict_of(feasible[j]).score;
-        }
-        if (scorer->has_normalize()) {
-          gs::min_max_normalize(scores);
-        }
-        std::size_t best = 0;
-        for (std::size_t j = 1; j < feasible.size(); ++j) {
-          if (scores[j] > scores[best] ||
-              (scores[j] == scores[best] && rank[static_cast<std::size_t>(feasible[j])] <
-                                                rank[static_cast<std::size_t>(feasible[best])])) {
-            best = j;
-          }
-        }
-        pick = feasible[best];
-      }
-      if (p.req.share()) {
-        card = verdict_of(pick).card;
-      }
+      ++out.failed;
     }
-    gs::NodeState& node = nodes[static_cast<std::size_t>(pick)];
-    cards_of_pick = gs::cards_for(node, p.req, card);
-    gs::allocate(node, p.req, cards_of_pick);
-    ++version[static_cast<std::size_t>(pick)];
-    used += p.req.gm * static_cast<std::int64_t>(cards_of_pick.size());
     out.arrived.push_back(arrived);
     out.used.push_back(used);
   }

@@ -328,9 +328,10 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
   return w;
 }
 
-std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
-  FluidSolver fluid;
-  const Cluster cluster(scenario, fluid);
+namespace {
+
+// A scheduled card error names a card the node has.
+void check_fault_cards(const Scenario& scenario, const Cluster& cluster) {
   for (std::size_t i = 0; i < scenario.faults.scheduled.size(); ++i) {
     const ScheduledFault& f = scenario.faults.scheduled[i];
     const ClusterNode& node = cluster.node(f.node);
@@ -340,6 +341,10 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
                        fmt::format("node '{}' has {} card(s), numbered from 0", node.name, cards));
     }
   }
+}
+
+// A policy that reads forecasts needs the prediction: section.
+void check_forecast_policies(const Scenario& scenario) {
   for (const auto& p : scenario.policies) {
     const auto scheduler = policies::make_scheduler(p.scheduler, 1);
     if (scheduler->reads_forecasts() && !scenario.prediction.enabled) {
@@ -351,22 +356,13 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
               "prediction: section (docs/prediction.md)");
     }
   }
-  // The GPU models of the cluster (the reference GPU that converts run times is one of them),
-  // each with the largest card it has here.
-  std::map<std::string, std::int64_t> card_memory;
-  for (const auto& n : cluster.nodes()) {
-    if (!n.group->gpu_model.empty()) {
-      auto& m = card_memory[n.group->gpu_model];
-      m = std::max(m, n.card_memory);
-    }
-  }
-  std::vector<std::string> warnings;
-  std::set<std::tuple<std::string, int, std::string>> checked;
-  const SourceLocation where = location_of(scenario.workload, scenario.path);
-  // MIG: the device plugin gives a pod one GPU instance (docs/model-hardware.md, "MIG"). A pod
-  // asking for more would pass the scheduler's count and then fail at bind on every retry, so it
-  // is refused here: more than one nvidia.com/mig-<profile>, or more than one nvidia.com/gpu in a
-  // cluster with a `strategy: single` group (whose instances are nvidia.com/gpu).
+}
+
+// MIG: the device plugin gives a pod one GPU instance (docs/model-hardware.md, "MIG"). A pod
+// asking for more would pass the scheduler's count and then fail at bind on every retry, so it
+// is refused here: more than one nvidia.com/mig-<profile>, or more than one nvidia.com/gpu in a
+// cluster with a `strategy: single` group (whose instances are nvidia.com/gpu).
+void check_mig_requests(const Scenario& scenario, const Workload& w, const SourceLocation& where) {
   const auto single = std::find_if(scenario.cluster.groups.begin(), scenario.cluster.groups.end(),
                                    [](const NodeGroup& g) { return g.mig_single; });
   for (const auto& job : w.jobs) {
@@ -388,44 +384,84 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
                                    job.name, req.gpus, single->name));
     }
   }
+}
+
+// The GPU models of the cluster (the reference GPU that converts run times is one of them), each
+// with the largest card it has here.
+std::map<std::string, std::int64_t> card_memory_of(const Cluster& cluster) {
+  std::map<std::string, std::int64_t> card_memory;
+  for (const auto& n : cluster.nodes()) {
+    if (!n.group->gpu_model.empty()) {
+      auto& m = card_memory[n.group->gpu_model];
+      m = std::max(m, n.card_memory);
+    }
+  }
+  return card_memory;
+}
+
+// A warning when `job` holds (or peaks at) more memory than any card of `card_memory` it may run
+// on: its attempts would be OOM-killed; nothing when it fits.
+std::optional<std::string> memory_warning(const workloads::JobSpec& job,
+                                          const workloads::Catalogue& catalogue,
+                                          const std::map<std::string, std::int64_t>& card_memory,
+                                          const SourceLocation& where) {
+  // Over the cards of every GPU model it may run on: its least steady and peak memory.
+  bool steady_fits = card_memory.empty();
+  bool peak_fits = card_memory.empty();
+  std::int64_t least_steady = 0;
+  std::int64_t least_peak = 0;
+  for (const auto& [gpu, memory] : card_memory) {
+    try {
+      const auto profile = catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+      const std::int64_t steady = profile.steady_bytes();
+      const std::int64_t peak = workloads::peak_memory(profile);
+      steady_fits = steady_fits || steady <= memory;
+      peak_fits = peak_fits || peak <= memory;
+      least_steady = least_steady == 0 ? steady : std::min(least_steady, steady);
+      least_peak = least_peak == 0 ? peak : std::min(least_peak, peak);
+    } catch (const InputError& e) {
+      throw InputError(where, "workload",
+                       fmt::format("job '{}' on {}: {}", job.name, gpu, e.message()));
+    }
+  }
+  const bool wants_gpu =
+      job.pod_template.requests.gpus > 0 || job.pod_template.requests.gpu_milli > 0;
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  const std::string what =
+      fmt::format("job '{}' ({} {} batch {})", job.name, job.model, job.precision, job.batch_size);
+  if (wants_gpu && !steady_fits) {
+    return fmt::format(
+        "{}: a worker holds {:.1f} GiB after its ramp-up, more than any card it can run on; "
+        "every attempt will be OOM-killed",
+        what, static_cast<double>(least_steady) / kGiB);
+  }
+  if (wants_gpu && !peak_fits) {
+    return fmt::format(
+        "{}: a worker peaks at {:.1f} GiB during evaluation, more than any card it can run "
+        "on; an attempt that reaches its first peak will be OOM-killed",
+        what, static_cast<double>(least_peak) / kGiB);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
+  FluidSolver fluid;
+  const Cluster cluster(scenario, fluid);
+  check_fault_cards(scenario, cluster);
+  check_forecast_policies(scenario);
+  const std::map<std::string, std::int64_t> card_memory = card_memory_of(cluster);
+  const SourceLocation where = location_of(scenario.workload, scenario.path);
+  check_mig_requests(scenario, w, where);
+  std::vector<std::string> warnings;
+  std::set<std::tuple<std::string, int, std::string>> checked;
   for (const auto& job : w.jobs) {
     if (!checked.emplace(job.model, job.batch_size, job.precision).second) {
       continue;
     }
-    // Over the cards of every GPU model it may run on: its least steady and peak memory.
-    bool steady_fits = card_memory.empty();
-    bool peak_fits = card_memory.empty();
-    std::int64_t least_steady = 0;
-    std::int64_t least_peak = 0;
-    for (const auto& [gpu, memory] : card_memory) {
-      try {
-        const auto profile = w.catalogue.profile(job.model, job.batch_size, job.precision, gpu);
-        const std::int64_t steady = profile.steady_bytes();
-        const std::int64_t peak = workloads::peak_memory(profile);
-        steady_fits = steady_fits || steady <= memory;
-        peak_fits = peak_fits || peak <= memory;
-        least_steady = least_steady == 0 ? steady : std::min(least_steady, steady);
-        least_peak = least_peak == 0 ? peak : std::min(least_peak, peak);
-      } catch (const InputError& e) {
-        throw InputError(where, "workload",
-                         fmt::format("job '{}' on {}: {}", job.name, gpu, e.message()));
-      }
-    }
-    const bool wants_gpu =
-        job.pod_template.requests.gpus > 0 || job.pod_template.requests.gpu_milli > 0;
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-    const std::string what = fmt::format("job '{}' ({} {} batch {})", job.name, job.model,
-                                         job.precision, job.batch_size);
-    if (wants_gpu && !steady_fits) {
-      warnings.push_back(fmt::format(
-          "{}: a worker holds {:.1f} GiB after its ramp-up, more than any card it can run on; "
-          "every attempt will be OOM-killed",
-          what, static_cast<double>(least_steady) / kGiB));
-    } else if (wants_gpu && !peak_fits) {
-      warnings.push_back(fmt::format(
-          "{}: a worker peaks at {:.1f} GiB during evaluation, more than any card it can run "
-          "on; an attempt that reaches its first peak will be OOM-killed",
-          what, static_cast<double>(least_peak) / kGiB));
+    if (auto warning = memory_warning(job, w.catalogue, card_memory, where)) {
+      warnings.push_back(std::move(*warning));
     }
   }
   return warnings;

@@ -208,23 +208,11 @@ std::vector<ResourceFlavor> parse_flavours(const YAML::Node& n, const std::strin
   return out;
 }
 
-}  // namespace
-
-QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std::string& path) {
-  Fields f(n, file, path);
-  QuotaConfig q;
-  q.where = location_of(n, file);
-  q.path = path;
-  if (const YAML::Node rf = f.get("resource_flavors")) {
-    q.flavors = parse_flavours(rf, file, f.path_of("resource_flavors"));
-  }
-  std::set<std::string> declared;
-  for (const ResourceFlavor& rf : q.flavors) {
-    declared.insert(rf.name);
-  }
+// The `cohorts:` names.
+std::set<std::string> parse_cohorts(Fields& f) {
   std::set<std::string> cohorts;
   if (const YAML::Node c = f.get("cohorts")) {
-    const auto items = sequence_of(c, file, f.path_of("cohorts"));
+    const auto items = sequence_of(c, f.file(), f.path_of("cohorts"));
     for (std::size_t i = 0; i < items.size(); ++i) {
       if (!items[i].IsScalar() || items[i].Scalar().empty()) {
         throw f.error(items[i], fmt::format("cohorts[{}]", i), "expected a cohort name");
@@ -232,86 +220,98 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
       cohorts.insert(items[i].Scalar());
     }
   }
-  const YAML::Node cqs = f.require("cluster_queues");
-  const auto items = sequence_of(cqs, file, f.path_of("cluster_queues"));
-  std::map<std::string, int> by_name;
-  std::vector<FlavourQuotas> quotas;
-  std::vector<std::vector<NamedGroup>> groups_of;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    Fields c(items[i], file, fmt::format("{}[{}]", f.path_of("cluster_queues"), i));
-    ClusterQueueConfig cq;
-    cq.where = location_of(items[i], file);
-    cq.name = c.string("name");
-    cq.cohort = c.string("cohort", "");
-    if (!cq.cohort.empty() && !cohorts.contains(cq.cohort)) {
-      throw c.error(
-          c.get("cohort"), "cohort",
-          "unknown cohort '" + cq.cohort + "' (declare it under " + f.path_of("cohorts") + ")");
-    }
-    FlavourQuotas quota;
-    std::vector<NamedGroup> named;
-    if (const YAML::Node groups = c.get("resource_groups")) {
-      for (const char* key : {"nominal_gpus", "borrowing_limit_gpus", "lending_limit_gpus"}) {
-        if (c.has(key)) {
-          throw c.error(c.get(key), key, "give either resource_groups or the GPU shorthand");
-        }
-      }
-      parse_groups(groups, c, cq, declared, f.path_of("resource_flavors"), quota, named);
-    } else {
-      parse_gpu_shorthand(c, cq, quota, named);
-    }
-    if (const YAML::Node fung = c.get("flavor_fungibility")) {
-      Fields ff(fung, file, c.path_of("flavor_fungibility"));
-      cq.when_can_borrow =
-          ff.choice("when_can_borrow", "Borrow", {"Borrow", "TryNextFlavor"}) == "Borrow"
-              ? WhenCanBorrow::kBorrow
-              : WhenCanBorrow::kTryNextFlavor;
-      cq.when_can_preempt =
-          ff.choice("when_can_preempt", "TryNextFlavor", {"Preempt", "TryNextFlavor"}) == "Preempt"
-              ? WhenCanPreempt::kPreempt
-              : WhenCanPreempt::kTryNextFlavor;
-      ff.finish();
-    }
-    cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
-                              {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
-    const std::string within = c.choice("within_cluster_queue", "Never",
-                                        {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
-    cq.within_cluster_queue = within == "Never" ? WithinClusterQueue::kNever
-                              : within == "LowerPriority"
-                                  ? WithinClusterQueue::kLowerPriority
-                                  : WithinClusterQueue::kLowerOrNewerEqualPriority;
-    const std::string reclaim =
-        c.choice("reclaim_within_cohort", "Never", {"Never", "LowerPriority", "Any"});
-    cq.reclaim_within_cohort = reclaim == "Never"           ? ReclaimWithinCohort::kNever
-                               : reclaim == "LowerPriority" ? ReclaimWithinCohort::kLowerPriority
-                                                            : ReclaimWithinCohort::kAny;
-    if (cq.reclaim_within_cohort != ReclaimWithinCohort::kNever && cq.cohort.empty()) {
-      throw c.error(c.get("reclaim_within_cohort"), "reclaim_within_cohort",
-                    "applies only to a queue in a cohort");
-    }
-    c.finish();
-    if (!by_name.emplace(cq.name, static_cast<int>(q.cluster_queues.size())).second) {
-      throw c.error(c.get("name"), "name", "cluster queue '" + cq.name + "' is listed twice");
-    }
-    for (const auto& [key, rq] : quota) {
-      if (std::find(q.resources.begin(), q.resources.end(), key.second) == q.resources.end()) {
-        q.resources.push_back(key.second);
-      }
-      const auto named_flavour = [&](const ResourceFlavor& rf) { return rf.name == key.first; };
-      if (std::find_if(q.flavors.begin(), q.flavors.end(), named_flavour) == q.flavors.end()) {
-        ResourceFlavor rf;  // named without a declaration (or the shorthand's ""): no labels
-        rf.name = key.first;
-        q.flavors.push_back(std::move(rf));
-      }
-    }
-    q.cluster_queues.push_back(std::move(cq));
-    quotas.push_back(std::move(quota));
-    groups_of.push_back(std::move(named));
+  return cohorts;
+}
+
+// A queue's `flavor_fungibility:`.
+void parse_fungibility(Fields& c, ClusterQueueConfig& cq) {
+  if (const YAML::Node fung = c.get("flavor_fungibility")) {
+    Fields ff(fung, c.file(), c.path_of("flavor_fungibility"));
+    cq.when_can_borrow =
+        ff.choice("when_can_borrow", "Borrow", {"Borrow", "TryNextFlavor"}) == "Borrow"
+            ? WhenCanBorrow::kBorrow
+            : WhenCanBorrow::kTryNextFlavor;
+    cq.when_can_preempt =
+        ff.choice("when_can_preempt", "TryNextFlavor", {"Preempt", "TryNextFlavor"}) == "Preempt"
+            ? WhenCanPreempt::kPreempt
+            : WhenCanPreempt::kTryNextFlavor;
+    ff.finish();
   }
-  if (q.cluster_queues.empty()) {
-    throw f.error(cqs, "cluster_queues", "needs at least one cluster queue");
+}
+
+// A queue's queueing strategy and preemption rules.
+void parse_queueing(Fields& c, ClusterQueueConfig& cq) {
+  cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
+                            {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
+  const std::string within = c.choice("within_cluster_queue", "Never",
+                                      {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+  cq.within_cluster_queue = within == "Never" ? WithinClusterQueue::kNever
+                            : within == "LowerPriority"
+                                ? WithinClusterQueue::kLowerPriority
+                                : WithinClusterQueue::kLowerOrNewerEqualPriority;
+  const std::string reclaim =
+      c.choice("reclaim_within_cohort", "Never", {"Never", "LowerPriority", "Any"});
+  cq.reclaim_within_cohort = reclaim == "Never"           ? ReclaimWithinCohort::kNever
+                             : reclaim == "LowerPriority" ? ReclaimWithinCohort::kLowerPriority
+                                                          : ReclaimWithinCohort::kAny;
+  if (cq.reclaim_within_cohort != ReclaimWithinCohort::kNever && cq.cohort.empty()) {
+    throw c.error(c.get("reclaim_within_cohort"), "reclaim_within_cohort",
+                  "applies only to a queue in a cohort");
   }
-  // nvidia.com/gpu first, then the others by name; each queue's quota indexed alike.
+}
+
+// One entry of `cluster_queues:` at `c`; its quotas, keyed by name, go to `quota` and its groups
+// to `named`.
+ClusterQueueConfig parse_cluster_queue(Fields& c, const std::set<std::string>& cohorts,
+                                       const std::set<std::string>& declared,
+                                       const std::string& cohorts_path,
+                                       const std::string& flavours_path, FlavourQuotas& quota,
+                                       std::vector<NamedGroup>& named) {
+  ClusterQueueConfig cq;
+  cq.where = location_of(c.node(), c.file());
+  cq.name = c.string("name");
+  cq.cohort = c.string("cohort", "");
+  if (!cq.cohort.empty() && !cohorts.contains(cq.cohort)) {
+    throw c.error(c.get("cohort"), "cohort",
+                  "unknown cohort '" + cq.cohort + "' (declare it under " + cohorts_path + ")");
+  }
+  if (const YAML::Node groups = c.get("resource_groups")) {
+    for (const char* key : {"nominal_gpus", "borrowing_limit_gpus", "lending_limit_gpus"}) {
+      if (c.has(key)) {
+        throw c.error(c.get(key), key, "give either resource_groups or the GPU shorthand");
+      }
+    }
+    parse_groups(groups, c, cq, declared, flavours_path, quota, named);
+  } else {
+    parse_gpu_shorthand(c, cq, quota, named);
+  }
+  parse_fungibility(c, cq);
+  parse_queueing(c, cq);
+  c.finish();
+  return cq;
+}
+
+// The resources and flavours a queue's quota names, added to `q`'s lists when new (a flavour
+// named without a declaration, or the shorthand's "", has no labels).
+void add_quota_names(QuotaConfig& q, const FlavourQuotas& quota) {
+  for (const auto& [key, rq] : quota) {
+    if (std::find(q.resources.begin(), q.resources.end(), key.second) == q.resources.end()) {
+      q.resources.push_back(key.second);
+    }
+    const auto named_flavour = [&](const ResourceFlavor& rf) { return rf.name == key.first; };
+    if (std::find_if(q.flavors.begin(), q.flavors.end(), named_flavour) == q.flavors.end()) {
+      ResourceFlavor rf;
+      rf.name = key.first;
+      q.flavors.push_back(std::move(rf));
+    }
+  }
+}
+
+// Orders `q.resources` (nvidia.com/gpu first, then the others by name), lists the (flavour,
+// resource) slots some queue has (by resource, then flavour), and indexes each queue's quota and
+// groups alike.
+void index_quotas(QuotaConfig& q, const std::vector<FlavourQuotas>& quotas,
+                  const std::vector<std::vector<NamedGroup>>& groups_of) {
   std::sort(q.resources.begin(), q.resources.end(), [](const std::string& a, const std::string& b) {
     return std::make_pair(a != kGpuResource, a) < std::make_pair(b != kGpuResource, b);
   });
@@ -325,8 +325,6 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
                      [&](const ResourceFlavor& rf) { return rf.name == name; }) -
         q.flavors.begin());
   };
-  // The (flavour, resource) pairs some queue has, by resource then flavour; each queue's quota
-  // indexed alike.
   std::set<std::pair<int, int>> pairs;
   for (const FlavourQuotas& fq : quotas) {
     for (const auto& [key, rq] : fq) {
@@ -353,19 +351,66 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
       q.cluster_queues[i].groups.push_back(std::move(g));
     }
   }
-  // LocalQueue -> ClusterQueue; absent: one LocalQueue per ClusterQueue, of the same name.
-  if (const YAML::Node l = f.get("local_queues")) {
-    for (const auto& [local, cluster] : string_map(l, file, f.path_of("local_queues"))) {
-      const auto it = by_name.find(cluster);
-      if (it == by_name.end()) {
-        throw f.error(l[local], f.path_of("local_queues") + "." + local,
-                      "unknown cluster queue '" + cluster + "'");
-      }
-      q.local_queues[local] = it->second;
-    }
-  } else {
-    q.local_queues = by_name;
+}
+
+// LocalQueue -> ClusterQueue; absent: one LocalQueue per ClusterQueue, of the same name.
+std::map<std::string, int> parse_local_queues(Fields& f,
+                                              const std::map<std::string, int>& by_name) {
+  const YAML::Node l = f.get("local_queues");
+  if (!l) {
+    return by_name;
   }
+  std::map<std::string, int> out;
+  for (const auto& [local, cluster] : string_map(l, f.file(), f.path_of("local_queues"))) {
+    const auto it = by_name.find(cluster);
+    if (it == by_name.end()) {
+      throw f.error(l[local], f.path_of("local_queues") + "." + local,
+                    "unknown cluster queue '" + cluster + "'");
+    }
+    out[local] = it->second;
+  }
+  return out;
+}
+
+}  // namespace
+
+QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std::string& path) {
+  Fields f(n, file, path);
+  QuotaConfig q;
+  q.where = location_of(n, file);
+  q.path = path;
+  if (const YAML::Node rf = f.get("resource_flavors")) {
+    q.flavors = parse_flavours(rf, file, f.path_of("resource_flavors"));
+  }
+  std::set<std::string> declared;
+  for (const ResourceFlavor& rf : q.flavors) {
+    declared.insert(rf.name);
+  }
+  const std::set<std::string> cohorts = parse_cohorts(f);
+  const YAML::Node cqs = f.require("cluster_queues");
+  const auto items = sequence_of(cqs, file, f.path_of("cluster_queues"));
+  std::map<std::string, int> by_name;
+  std::vector<FlavourQuotas> quotas;
+  std::vector<std::vector<NamedGroup>> groups_of;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields c(items[i], file, fmt::format("{}[{}]", f.path_of("cluster_queues"), i));
+    FlavourQuotas quota;
+    std::vector<NamedGroup> named;
+    ClusterQueueConfig cq = parse_cluster_queue(c, cohorts, declared, f.path_of("cohorts"),
+                                                f.path_of("resource_flavors"), quota, named);
+    if (!by_name.emplace(cq.name, static_cast<int>(q.cluster_queues.size())).second) {
+      throw c.error(c.get("name"), "name", "cluster queue '" + cq.name + "' is listed twice");
+    }
+    add_quota_names(q, quota);
+    q.cluster_queues.push_back(std::move(cq));
+    quotas.push_back(std::move(quota));
+    groups_of.push_back(std::move(named));
+  }
+  if (q.cluster_queues.empty()) {
+    throw f.error(cqs, "cluster_queues", "needs at least one cluster queue");
+  }
+  index_quotas(q, quotas, groups_of);
+  q.local_queues = parse_local_queues(f, by_name);
   f.finish();
   return q;
 }

@@ -143,9 +143,40 @@ std::string base64_encode(const std::string& bytes) {
   return out;
 }
 
-std::string render_report_html(const RunResult& result, const ReportOptions& options) {
-  const auto& meta = result.metadata;
-  const auto policies = result.policy_names();
+namespace {
+
+// ---- the report's sections --------------------------------------------------------------------
+
+// The time axis every time chart shares: [0, the longest charted run] in a unit chosen from it.
+struct TimeAxis {
+  TimeUnit unit;
+  std::string label;
+  double max;
+};
+
+TimeAxis time_axis(const RunResult& result, const std::vector<std::string>& policies,
+                   const ReportOptions& options) {
+  double max_t = 0.0;
+  for (const auto& p : policies) {
+    if (const auto* run = charted_run(result, p, options)) {
+      max_t = std::max(max_t, run->end_s);
+    }
+  }
+  const TimeUnit unit = time_unit_for(max_t);
+  return TimeAxis{unit, fmt::format("simulated time ({})", unit.name),
+                  max_t > 0 ? max_t / unit.divisor : 1.0};
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    out += (out.empty() ? "" : ", ") + item;
+  }
+  return out;
+}
+
+// The document's head, title and the table of what was run.
+std::string header_html(const RunMetadata& meta, const std::vector<std::string>& policies) {
   std::string seeds;
   for (const auto s : meta.seeds) {
     seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
@@ -167,39 +198,60 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
   meta_row("scenario file", meta.scenario_path);
   meta_row("scenario hash", meta.scenario_hash);
   meta_row("tidesim version", meta.tidesim_version);
-  std::string policy_list;
-  for (const auto& p : policies) {
-    policy_list += (policy_list.empty() ? "" : ", ") + p;
-  }
-  meta_row("policies", policy_list);
+  meta_row("policies", joined(policies));
   meta_row("seeds", seeds);
   html += "</table>\n";
+  return html;
+}
 
-  // Comparison table.
-  const auto table = build_comparison(result, options.table);
-  html +=
-      "<h2>Metrics</h2>\n<p>Mean over seeds; ± is the half-width of the 95% confidence "
-      "interval (Student t). Change is relative to " +
-      xml_escape(policies.empty() ? std::string("-") : policies[0]) +
-      "; * marks a paired difference whose 95% CI excludes 0. Definitions: "
-      "docs/metrics.md.</p>\n";
-  html += comparison_html(table);
+std::string metrics_html(const ComparisonTable& table, const std::vector<std::string>& policies) {
+  return "<h2>Metrics</h2>\n<p>Mean over seeds; ± is the half-width of the 95% confidence "
+         "interval (Student t). Change is relative to " +
+         xml_escape(policies.empty() ? std::string("-") : policies[0]) +
+         "; * marks a paired difference whose 95% CI excludes 0. Definitions: "
+         "docs/metrics.md.</p>\n" +
+         comparison_html(table);
+}
 
-  // Time axis from the longest charted run.
-  double max_t = 0.0;
-  for (const auto& p : policies) {
-    if (const auto* run = charted_run(result, p, options)) {
-      max_t = std::max(max_t, run->end_s);
+// One heatmap row per node of `run`: GPU utilisation (mean of cards) and memory in use / capacity.
+void node_rows(const SeedRun& run, const TimeUnit& unit, std::vector<HeatmapRow>& util,
+               std::vector<HeatmapRow>& mem) {
+  for (const auto& n : run.series->nodes) {
+    // Node series are change points: each value holds until the next.
+    HeatmapRow u{n.node, {}, {}};
+    HeatmapRow m{n.node, {}, {}};
+    for (std::size_t i = 0; i < n.t_s.size(); ++i) {
+      NodeState state;
+      state.gpu_utilization = n.gpu_utilization[i];
+      state.gpu_memory_used = n.gpu_memory_used_bytes[i];
+      state.gpu_memory_capacity = n.gpu_memory_capacity_bytes;
+      const double x = n.t_s[i] / unit.divisor;
+      u.x.push_back(x);
+      u.value.push_back(metrics::node_gpu_utilization(state).value_or(0.0));
+      m.x.push_back(x);
+      m.value.push_back(metrics::node_gpu_memory_utilization(state).value_or(0.0));
+    }
+    util.push_back(std::move(u));
+    mem.push_back(std::move(m));
+  }
+}
+
+// The top of a heatmap's scale: the largest value rounded up to 10% (low loads stay visible).
+double heatmap_top(const std::vector<HeatmapRow>& rows) {
+  double most = 0.0;
+  for (const auto& r : rows) {
+    for (const double v : r.value) {
+      most = std::max(most, v);
     }
   }
-  const TimeUnit unit = time_unit_for(max_t);
-  const std::string time_label = fmt::format("simulated time ({})", unit.name);
-  // One time axis, [0, the longest charted run], for every time chart.
-  const double axis_max = max_t > 0 ? max_t / unit.divisor : 1.0;
+  return std::clamp(std::ceil(most * 10.0 - 1e-9) / 10.0, 0.1, 1.0);
+}
 
-  // Per-node GPU utilisation and memory per policy: heatmaps (node x time) on the shared time
-  // axis, which stay readable with thousands of nodes.
-  html +=
+// Per-node GPU utilisation and memory per policy: heatmaps (node x time) on the shared time
+// axis, which stay readable with thousands of nodes.
+std::string node_heatmaps_html(const RunResult& result, const std::vector<std::string>& policies,
+                               const ReportOptions& options, const TimeAxis& axis) {
+  std::string html =
       "<h2>Per-node GPU utilisation and memory</h2>\n<p>One row per node (in the order of the "
       "cluster), time averaged into columns; darker is higher. Every chart of a time series "
       "shares one time axis.</p>\n";
@@ -215,49 +267,25 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     }
     std::vector<HeatmapRow> util;
     std::vector<HeatmapRow> mem;
-    for (const auto& n : run->series->nodes) {
-      // Node series are change points: each value holds until the next.
-      HeatmapRow u{n.node, {}, {}};
-      HeatmapRow m{n.node, {}, {}};
-      for (std::size_t i = 0; i < n.t_s.size(); ++i) {
-        NodeState state;
-        state.gpu_utilization = n.gpu_utilization[i];
-        state.gpu_memory_used = n.gpu_memory_used_bytes[i];
-        state.gpu_memory_capacity = n.gpu_memory_capacity_bytes;
-        const double x = n.t_s[i] / unit.divisor;
-        u.x.push_back(x);
-        u.value.push_back(metrics::node_gpu_utilization(state).value_or(0.0));
-        m.x.push_back(x);
-        m.value.push_back(metrics::node_gpu_memory_utilization(state).value_or(0.0));
-      }
-      util.push_back(std::move(u));
-      mem.push_back(std::move(m));
-    }
+    node_rows(*run, axis.unit, util, mem);
     const std::string suffix = fmt::format(" — {} (seed {})", p, run->seed);
-    // The scale tops at the largest value rounded up to 10% (low loads stay visible).
-    const auto top = [](const std::vector<HeatmapRow>& rows) {
-      double most = 0.0;
-      for (const auto& r : rows) {
-        for (const double v : r.value) {
-          most = std::max(most, v);
-        }
-      }
-      return std::clamp(std::ceil(most * 10.0 - 1e-9) / 10.0, 0.1, 1.0);
-    };
     HeatmapOptions h;
-    h.x_max = axis_max;
-    h.value_max = top(util);
+    h.x_max = axis.max;
+    h.value_max = heatmap_top(util);
     h.chart = ChartOptions{.title = "Node GPU utilisation (mean of cards)" + suffix,
-                           .x_label = time_label,
+                           .x_label = axis.label,
                            .width = 900};
     html += image(heatmap_svg(util, h), "Node GPU utilisation over time, " + p);
     h.chart.title = "Node GPU memory in use / capacity" + suffix;
-    h.value_max = top(mem);
+    h.value_max = heatmap_top(mem);
     html += image(heatmap_svg(mem, h), "Node GPU memory over time, " + p);
   }
+  return html;
+}
 
-  // Balance over time.
-  html += "<h2>Balance over time</h2>\n";
+std::string balance_html(const RunResult& result, const std::vector<std::string>& policies,
+                         const ReportOptions& options, const TimeAxis& axis) {
+  std::string html = "<h2>Balance over time</h2>\n";
   std::vector<ChartSeries> sd;
   std::vector<ChartSeries> lscs;
   for (const auto& p : policies) {
@@ -270,11 +298,11 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     const auto& s = *run->series;
     for (std::size_t i = 0; i < s.t_s.size(); ++i) {
       if (s.gpu_util_stddev[i]) {
-        a.x.push_back(s.t_s[i] / unit.divisor);
+        a.x.push_back(s.t_s[i] / axis.unit.divisor);
         a.y.push_back(*s.gpu_util_stddev[i]);
       }
       if (s.lscs[i]) {
-        b.x.push_back(s.t_s[i] / unit.divisor);
+        b.x.push_back(s.t_s[i] / axis.unit.divisor);
         b.y.push_back(*s.lscs[i]);
       }
     }
@@ -282,52 +310,64 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     lscs.push_back(std::move(b));
   }
   html += image(line_chart_svg(sd, ChartOptions{.title = "GPU utilisation std-dev across nodes",
-                                                .x_label = time_label,
+                                                .x_label = axis.label,
                                                 .y_label = "std-dev of node GPU utilisation",
                                                 .y_min = 0.0,
                                                 .x_min = 0.0,
-                                                .x_max = axis_max,
+                                                .x_max = axis.max,
                                                 .y_percent = true,
                                                 .step = true}),
                 "GPU utilisation std-dev across nodes over time");
   html += image(line_chart_svg(lscs, ChartOptions{.title = "LSCS (trailing 5-min std-dev of GPU "
                                                            "memory utilisation across nodes)",
-                                                  .x_label = time_label,
+                                                  .x_label = axis.label,
                                                   .y_label = "LSCS",
                                                   .y_min = 0.0,
                                                   .x_min = 0.0,
-                                                  .x_max = axis_max,
+                                                  .x_max = axis.max,
                                                   .y_percent = true,
                                                   .step = true,
                                                   .rules = {{0.15, "alert 15%"}}}),
                 "LSCS over time");
+  return html;
+}
 
-  // Wait-time CDF over every seed.
-  html +=
+// The CDF of `time_of(job)` over the jobs of every seed of `policy`, divided by `divisor`: the
+// share of submitted jobs with a time at most x (jobs without one keep the curve below 100%).
+template <class F>
+ChartSeries job_cdf(const RunResult& result, const std::string& policy, double divisor, F time_of) {
+  std::vector<double> times;
+  std::size_t jobs = 0;
+  for (const auto* run : result.runs_of(policy)) {
+    for (const auto& j : run->jobs) {
+      ++jobs;
+      if (const std::optional<double> t = time_of(j)) {
+        times.push_back(*t);
+      }
+    }
+  }
+  std::sort(times.begin(), times.end());
+  ChartSeries c{policy, {0.0}, {0.0}};
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    c.x.push_back(times[i] / divisor);
+    c.y.push_back(static_cast<double>(i + 1) / static_cast<double>(jobs));
+  }
+  return c;
+}
+
+// Wait-time and job completion time CDFs over every seed, policies overlaid.
+std::string job_times_html(const RunResult& result, const std::vector<std::string>& policies,
+                           const TimeAxis& axis) {
+  std::string html =
       "<h2>Task wait and job completion time</h2>\n<p>Share of submitted jobs bound within a "
       "given wait (and that succeeded within a given time), all seeds pooled, policies "
       "overlaid; jobs never bound (or never finished) keep a curve below 100%.</p>\n";
   std::vector<ChartSeries> cdf;
-  double max_wait = 0.0;
+  std::vector<ChartSeries> jct;
   for (const auto& p : policies) {
-    std::vector<double> waits;
-    std::size_t jobs = 0;
-    for (const auto* run : result.runs_of(p)) {
-      for (const auto& j : run->jobs) {
-        ++jobs;
-        if (j.first_bind_s) {
-          waits.push_back(*j.first_bind_s - j.submit_s);
-        }
-      }
-    }
-    std::sort(waits.begin(), waits.end());
-    ChartSeries c{p, {0.0}, {0.0}};
-    for (std::size_t i = 0; i < waits.size(); ++i) {
-      c.x.push_back(waits[i]);
-      c.y.push_back(static_cast<double>(i + 1) / static_cast<double>(jobs));
-      max_wait = std::max(max_wait, waits[i]);
-    }
-    cdf.push_back(std::move(c));
+    cdf.push_back(job_cdf(result, p, 1.0, [](const JobRecord& j) -> std::optional<double> {
+      return j.first_bind_s ? std::optional<double>(*j.first_bind_s - j.submit_s) : std::nullopt;
+    }));
   }
   html += image(line_chart_svg(cdf, ChartOptions{.title = "Wait-time CDF (submit -> first bind)",
                                                  .x_label = "wait (s)",
@@ -339,38 +379,30 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
                 "Wait-time CDF");
   // Job completion time, overlaid the same way: share of submitted jobs that succeeded within a
   // given time from submission.
-  std::vector<ChartSeries> jct;
   for (const auto& p : policies) {
-    std::vector<double> times;
-    std::size_t jobs = 0;
-    for (const auto* run : result.runs_of(p)) {
-      for (const auto& j : run->jobs) {
-        ++jobs;
-        if (j.state == "succeeded" && j.finish_s) {
-          times.push_back(*j.finish_s - j.submit_s);
-        }
-      }
-    }
-    std::sort(times.begin(), times.end());
-    ChartSeries c{p, {0.0}, {0.0}};
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      c.x.push_back(times[i] / unit.divisor);
-      c.y.push_back(static_cast<double>(i + 1) / static_cast<double>(jobs));
-    }
-    jct.push_back(std::move(c));
+    jct.push_back(
+        job_cdf(result, p, axis.unit.divisor, [](const JobRecord& j) -> std::optional<double> {
+          return j.state == "succeeded" && j.finish_s
+                     ? std::optional<double>(*j.finish_s - j.submit_s)
+                     : std::nullopt;
+        }));
   }
   html += image(line_chart_svg(jct, ChartOptions{.title = "Job completion time CDF (submit -> "
                                                           "success)",
-                                                 .x_label = fmt::format("JCT ({})", unit.name),
+                                                 .x_label = fmt::format("JCT ({})", axis.unit.name),
                                                  .y_label = "share of jobs",
                                                  .y_min = 0.0,
                                                  .y_max = 1.0,
                                                  .y_percent = true,
                                                  .step = true}),
                 "Job completion time CDF");
+  return html;
+}
 
-  // Event timeline.
-  html += "<h2>OOM kills, evictions, restarts, fallbacks</h2>\n";
+// The event timeline: one row per policy, its charted run (else its first).
+std::string events_html(const RunResult& result, const std::vector<std::string>& policies,
+                        const ReportOptions& options, const TimeAxis& axis) {
+  std::string html = "<h2>OOM kills, evictions, restarts, fallbacks</h2>\n";
   std::vector<std::string> rows;
   std::vector<TimelineMarker> markers;
   for (const auto& p : policies) {
@@ -385,20 +417,22 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     rows.push_back(p);
     for (const auto& e : run->events) {
       markers.push_back(TimelineMarker{
-          .x = e.t_s / unit.divisor,
+          .x = e.t_s / axis.unit.divisor,
           .row = rows.size() - 1,
           .category = e.kind,
           .tooltip = fmt::format("{} {} {} {} at {:.0f} s", e.kind, e.job, e.pod, e.node, e.t_s)});
     }
   }
-  html += image(timeline_svg(rows, markers, axis_max,
+  html += image(timeline_svg(rows, markers, axis.max,
                              ChartOptions{.title = "Events (one seed per policy)",
-                                          .x_label = time_label,
+                                          .x_label = axis.label,
                                           .height = 80 + 50 * static_cast<int>(rows.size())}),
                 "Event timeline");
+  return html;
+}
 
-  // NVLink.
-  html += "<h2>NVLink</h2>\n";
+// The NVLink contention rate per policy (a bar chart of the comparison table's row).
+std::string nvlink_rate_html(const ComparisonTable& table) {
   std::vector<std::string> names;
   std::vector<double> values;
   std::vector<std::optional<double>> errors;
@@ -411,13 +445,20 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
       }
     }
   }
-  html += image(bar_chart_svg(names, values, errors,
-                              ChartOptions{.title = "NVLink contention rate (mean over seeds, "
-                                                    "95% CI)",
-                                           .x_label = "policy",
-                                           .y_label = "share of NVLink job time contended",
-                                           .y_percent = true}),
-                "NVLink contention rate per policy");
+  return image(bar_chart_svg(names, values, errors,
+                             ChartOptions{.title = "NVLink contention rate (mean over seeds, "
+                                                   "95% CI)",
+                                          .x_label = "policy",
+                                          .y_label = "share of NVLink job time contended",
+                                          .y_percent = true}),
+               "NVLink contention rate per policy");
+}
+
+// The NVLink competition index per policy: a heatmap (one row per node) on a fixed 0..1 scale,
+// whose four darkest levels are at or above the load-aware filter's 0.6 limit.
+std::string nvlink_heatmaps_html(const RunResult& result, const std::vector<std::string>& policies,
+                                 const ReportOptions& options, const TimeAxis& axis) {
+  std::string html;
   for (const auto& p : policies) {
     const auto* run = charted_run(result, p, options);
     if (!run) {
@@ -426,23 +467,39 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
     if (run->series->nodes.empty()) {
       continue;
     }
-    // A heatmap too (one row per node), on a fixed 0..1 scale: the four darkest levels are at or
-    // above the load-aware filter's 0.6 limit.
     std::vector<HeatmapRow> idx;
     for (const auto& n : run->series->nodes) {
-      idx.push_back(HeatmapRow{n.node, scaled(n.t_s, unit), n.nvlink_competition_index});
+      idx.push_back(HeatmapRow{n.node, scaled(n.t_s, axis.unit), n.nvlink_competition_index});
     }
     HeatmapOptions h;
-    h.x_max = axis_max;
+    h.x_max = axis.max;
     h.chart = ChartOptions{.title = fmt::format("NVLink competition index — {} (seed {}); the "
                                                 "four darkest levels: at or above the filter's "
                                                 "0.6 limit",
                                                 p, run->seed),
-                           .x_label = time_label,
+                           .x_label = axis.label,
                            .width = 900};
     html += image(heatmap_svg(idx, h), "NVLink competition index over time, " + p);
   }
-  html += "<p>Generated by tidesim " + xml_escape(meta.tidesim_version) + ".</p>\n";
+  return html;
+}
+
+}  // namespace
+
+std::string render_report_html(const RunResult& result, const ReportOptions& options) {
+  const auto policies = result.policy_names();
+  const auto table = build_comparison(result, options.table);
+  const TimeAxis axis = time_axis(result, policies, options);
+  std::string html = header_html(result.metadata, policies);
+  html += metrics_html(table, policies);
+  html += node_heatmaps_html(result, policies, options, axis);
+  html += balance_html(result, policies, options, axis);
+  html += job_times_html(result, policies, axis);
+  html += events_html(result, policies, options, axis);
+  html += "<h2>NVLink</h2>\n";
+  html += nvlink_rate_html(table);
+  html += nvlink_heatmaps_html(result, policies, options, axis);
+  html += "<p>Generated by tidesim " + xml_escape(result.metadata.tidesim_version) + ".</p>\n";
   html += "</body>\n</html>\n";
   return html;
 }

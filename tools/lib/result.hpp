@@ -20,7 +20,8 @@
 
 namespace tidesim::app {
 
-/// Version of the JSON schema written by to_json(); from_json() accepts this version only.
+/// Name and version of the JSON schema written by to_json(); from_json() accepts these only.
+inline constexpr const char* kResultSchemaName = "tidesim-result";
 inline constexpr int kResultSchemaVersion = 1;
 
 /// What was run.

@@ -285,145 +285,170 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
   return table;
 }
 
-std::string render_comparison(const ComparisonTable& table, OutputFormat format) {
+namespace {
+
+nlohmann::json per_policy_json(const std::optional<Summary>& s) {
+  return s ? nlohmann::json{{"n", s->n},
+                            {"mean", s->mean},
+                            {"sd", optional_json(s->sd)},
+                            {"ci95_half", optional_json(s->ci95_half)}}
+           : nlohmann::json(nullptr);
+}
+
+nlohmann::json row_json(const ComparisonRow& row, const std::vector<std::string>& policies) {
+  nlohmann::json r;
+  r["name"] = row.metric;
+  r["label"] = label_of(row);
+  r["unit"] = row.info ? std::string(metrics::to_string(row.info->unit)) : "plain";
+  r["direction"] = row.info ? std::string(metrics::to_string(row.info->direction)) : "neutral";
+  r["policies"] = nlohmann::json::object();
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    r["policies"][policies[i]] = per_policy_json(row.per_policy[i]);
+  }
+  r["changes"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < row.changes.size(); ++k) {
+    const auto& d = row.changes[k];
+    r["changes"].push_back(
+        {{"policy", policies[k + 1]},
+         {"baseline", policies[0]},
+         {"mean_difference", d ? nlohmann::json(d->mean) : nlohmann::json(nullptr)},
+         {"ci95_half", d ? optional_json(d->ci95_half) : nlohmann::json(nullptr)},
+         {"relative_change", d ? optional_json(d->relative) : nlohmann::json(nullptr)}});
+  }
+  r["reference"] = row.reference;
+  return r;
+}
+
+std::string comparison_json(const ComparisonTable& table) {
+  nlohmann::json doc;
+  doc["policies"] = table.policies;
+  doc["seeds"] = table.seeds;
+  doc["reference_label"] = table.reference_label;
+  doc["metrics"] = nlohmann::json::array();
+  for (const auto& row : table.rows) {
+    doc["metrics"].push_back(row_json(row, table.policies));
+  }
+  return doc.dump(2) + "\n";
+}
+
+std::string comparison_csv(const ComparisonTable& table) {
   const auto& policies = table.policies;
-  if (format == OutputFormat::kJson) {
-    nlohmann::json doc;
-    doc["policies"] = policies;
-    doc["seeds"] = table.seeds;
-    doc["reference_label"] = table.reference_label;
-    doc["metrics"] = nlohmann::json::array();
-    for (const auto& row : table.rows) {
-      nlohmann::json r;
-      r["name"] = row.metric;
-      r["label"] = label_of(row);
-      r["unit"] = row.info ? std::string(metrics::to_string(row.info->unit)) : "plain";
-      r["direction"] = row.info ? std::string(metrics::to_string(row.info->direction)) : "neutral";
-      r["policies"] = nlohmann::json::object();
-      for (std::size_t i = 0; i < policies.size(); ++i) {
-        const auto& s = row.per_policy[i];
-        r["policies"][policies[i]] = s ? nlohmann::json{{"n", s->n},
-                                                        {"mean", s->mean},
-                                                        {"sd", optional_json(s->sd)},
-                                                        {"ci95_half", optional_json(s->ci95_half)}}
-                                       : nlohmann::json(nullptr);
+  std::string out =
+      "metric,unit,direction,policy,n,mean,sd,ci95_half,difference_vs_first,"
+      "difference_ci95_half,relative_change_vs_first,reference\n";
+  for (const auto& row : table.rows) {
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      const auto& s = row.per_policy[i];
+      std::optional<PairedDifference> d;
+      if (i > 0) {
+        d = row.changes[i - 1];
       }
-      r["changes"] = nlohmann::json::array();
-      for (std::size_t k = 0; k < row.changes.size(); ++k) {
-        const auto& d = row.changes[k];
-        r["changes"].push_back(
-            {{"policy", policies[k + 1]},
-             {"baseline", policies[0]},
-             {"mean_difference", d ? nlohmann::json(d->mean) : nlohmann::json(nullptr)},
-             {"ci95_half", d ? optional_json(d->ci95_half) : nlohmann::json(nullptr)},
-             {"relative_change", d ? optional_json(d->relative) : nlohmann::json(nullptr)}});
+      std::optional<double> ref;
+      if (const auto it = row.reference.find(policies[i]); it != row.reference.end()) {
+        ref = it->second;
       }
-      r["reference"] = row.reference;
-      doc["metrics"].push_back(std::move(r));
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(row.metric),
+                         row.info ? metrics::to_string(row.info->unit) : "plain",
+                         row.info ? metrics::to_string(row.info->direction) : "neutral",
+                         csv_field(policies[i]), s ? fmt::format("{}", s->n) : std::string("0"),
+                         csv_number(s ? std::optional<double>(s->mean) : std::nullopt),
+                         csv_number(s ? s->sd : std::nullopt),
+                         csv_number(s ? s->ci95_half : std::nullopt),
+                         csv_number(d ? std::optional<double>(d->mean) : std::nullopt),
+                         csv_number(d ? d->ci95_half : std::nullopt),
+                         csv_number(d ? d->relative : std::nullopt), csv_number(ref));
     }
-    return doc.dump(2) + "\n";
   }
+  return out;
+}
 
-  if (format == OutputFormat::kCsv) {
-    std::string out =
-        "metric,unit,direction,policy,n,mean,sd,ci95_half,difference_vs_first,"
-        "difference_ci95_half,relative_change_vs_first,reference\n";
-    for (const auto& row : table.rows) {
-      for (std::size_t i = 0; i < policies.size(); ++i) {
-        const auto& s = row.per_policy[i];
-        std::optional<PairedDifference> d;
-        if (i > 0) {
-          d = row.changes[i - 1];
-        }
-        std::optional<double> ref;
-        if (const auto it = row.reference.find(policies[i]); it != row.reference.end()) {
-          ref = it->second;
-        }
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(row.metric),
-                           row.info ? metrics::to_string(row.info->unit) : "plain",
-                           row.info ? metrics::to_string(row.info->direction) : "neutral",
-                           csv_field(policies[i]), s ? fmt::format("{}", s->n) : std::string("0"),
-                           csv_number(s ? std::optional<double>(s->mean) : std::nullopt),
-                           csv_number(s ? s->sd : std::nullopt),
-                           csv_number(s ? s->ci95_half : std::nullopt),
-                           csv_number(d ? std::optional<double>(d->mean) : std::nullopt),
-                           csv_number(d ? d->ci95_half : std::nullopt),
-                           csv_number(d ? d->relative : std::nullopt), csv_number(ref));
-      }
-    }
-    return out;
-  }
-
-  // Terminal text.
-  std::vector<std::vector<std::string>> grid;
+// The terminal table's header: metric, direction, the policies, per later policy its change (and
+// with several seeds its paired difference), and the reference's label.
+std::vector<std::string> text_header(const ComparisonTable& table) {
+  const auto& policies = table.policies;
   std::vector<std::string> header{"metric", "better"};
   for (const auto& p : policies) {
     header.push_back(p);
   }
-  const bool several_seeds = table.seeds > 1;
   for (std::size_t k = 1; k < policies.size(); ++k) {
     header.push_back(policies.size() > 2 ? "change (" + policies[k] + ")" : "change");
-    if (several_seeds) {
+    if (table.seeds > 1) {
       header.push_back(policies.size() > 2 ? "difference (" + policies[k] + ")"
                                            : "difference, 95% CI");
     }
   }
-  const bool with_reference = !table.reference_label.empty();
-  if (with_reference) {
+  if (!table.reference_label.empty()) {
     header.push_back(table.reference_label);
   }
-  grid.push_back(header);
-  bool disagrees = false;
-  for (const auto& row : table.rows) {
-    std::vector<std::string> line{label_of(row), direction_text(row)};
-    for (std::size_t i = 0; i < policies.size(); ++i) {
-      line.push_back(cell(row, row.per_policy[i]));
-    }
-    for (const auto& d : row.changes) {
-      line.push_back(d ? relative_text(d->relative) : "-");
-      if (several_seeds) {
-        if (d && d->ci95_half) {
-          const bool significant = std::fabs(d->mean) > *d->ci95_half;
-          line.push_back(format_metric_value(row.info, d->mean) + " ± " +
-                         format_metric_spread(row.info, *d->ci95_half) + (significant ? " *" : ""));
-        } else if (d) {
-          line.push_back(format_metric_value(row.info, d->mean));
-        } else {
-          line.push_back("-");
-        }
-      }
-    }
-    if (with_reference) {
-      std::string ref;
-      std::vector<double> ref_values;
-      for (std::size_t i = 0; i < policies.size(); ++i) {
-        const auto it = row.reference.find(policies[i]);
-        if (!ref.empty()) {
-          ref += " / ";
-        }
-        if (it == row.reference.end()) {
-          ref += "-";
-        } else {
-          ref += format_metric_value(row.info, it->second);
-          ref_values.push_back(it->second);
-        }
-      }
-      if (row.reference.empty()) {
-        ref = "-";
-      } else if (policies.size() == 2 && ref_values.size() == 2 && ref_values[0] != 0.0) {
-        ref +=
-            " (" + relative_text((ref_values[1] - ref_values[0]) / std::fabs(ref_values[0])) + ")";
-      }
-      if (policies.size() == 2 && ref_values.size() == 2 && !row.changes.empty() &&
-          row.changes[0] && opposite_signs(row.changes[0]->mean, ref_values[1] - ref_values[0])) {
-        ref += " ≠";
-        disagrees = true;
-      }
-      line.push_back(ref);
-    }
-    grid.push_back(std::move(line));
+  return header;
+}
+
+// A paired difference with its 95% CI, * when the CI excludes 0.
+std::string difference_text(const ComparisonRow& row, const std::optional<PairedDifference>& d) {
+  if (d && d->ci95_half) {
+    const bool significant = std::fabs(d->mean) > *d->ci95_half;
+    return format_metric_value(row.info, d->mean) + " ± " +
+           format_metric_spread(row.info, *d->ci95_half) + (significant ? " *" : "");
   }
-  std::vector<std::size_t> widths(header.size(), 0);
+  if (d) {
+    return format_metric_value(row.info, d->mean);
+  }
+  return "-";
+}
+
+// The reference values of `row` per policy ("a / b"), with two policies their relative change
+// and ≠ when it runs the other way from the measured change (then `disagrees` is set).
+std::string reference_text(const ComparisonRow& row, const std::vector<std::string>& policies,
+                           bool& disagrees) {
+  std::string ref;
+  std::vector<double> ref_values;
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    const auto it = row.reference.find(policies[i]);
+    if (!ref.empty()) {
+      ref += " / ";
+    }
+    if (it == row.reference.end()) {
+      ref += "-";
+    } else {
+      ref += format_metric_value(row.info, it->second);
+      ref_values.push_back(it->second);
+    }
+  }
+  if (row.reference.empty()) {
+    ref = "-";
+  } else if (policies.size() == 2 && ref_values.size() == 2 && ref_values[0] != 0.0) {
+    ref += " (" + relative_text((ref_values[1] - ref_values[0]) / std::fabs(ref_values[0])) + ")";
+  }
+  if (policies.size() == 2 && ref_values.size() == 2 && !row.changes.empty() && row.changes[0] &&
+      opposite_signs(row.changes[0]->mean, ref_values[1] - ref_values[0])) {
+    ref += " ≠";
+    disagrees = true;
+  }
+  return ref;
+}
+
+std::vector<std::string> text_row(const ComparisonTable& table, const ComparisonRow& row,
+                                  bool& disagrees) {
+  std::vector<std::string> line{label_of(row), direction_text(row)};
+  for (std::size_t i = 0; i < table.policies.size(); ++i) {
+    line.push_back(cell(row, row.per_policy[i]));
+  }
+  for (const auto& d : row.changes) {
+    line.push_back(d ? relative_text(d->relative) : "-");
+    if (table.seeds > 1) {
+      line.push_back(difference_text(row, d));
+    }
+  }
+  if (!table.reference_label.empty()) {
+    line.push_back(reference_text(row, table.policies, disagrees));
+  }
+  return line;
+}
+
+// The grid's lines in columns padded to their widest cell (numbers right-aligned), a rule under
+// the header.
+std::string aligned(const std::vector<std::vector<std::string>>& grid) {
+  std::vector<std::size_t> widths(grid.front().size(), 0);
   for (const auto& line : grid) {
     for (std::size_t c = 0; c < line.size(); ++c) {
       widths[c] = std::max(widths[c], display_width(line[c]));
@@ -450,7 +475,17 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
       out += std::string(total + 2 * (widths.size() - 1), '-') + "\n";
     }
   }
-  if (several_seeds) {
+  return out;
+}
+
+std::string comparison_text(const ComparisonTable& table) {
+  std::vector<std::vector<std::string>> grid{text_header(table)};
+  bool disagrees = false;
+  for (const auto& row : table.rows) {
+    grid.push_back(text_row(table, row, disagrees));
+  }
+  std::string out = aligned(grid);
+  if (table.seeds > 1) {
     out += fmt::format(
         "{} seeds: mean ± 95% CI half-width (Student t); change = relative change of the means; "
         "difference = paired over seeds, * when its 95% CI excludes 0.\n",
@@ -464,6 +499,18 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
         "docs/seed-benchmark.md.\n";
   }
   return out;
+}
+
+}  // namespace
+
+std::string render_comparison(const ComparisonTable& table, OutputFormat format) {
+  if (format == OutputFormat::kJson) {
+    return comparison_json(table);
+  }
+  if (format == OutputFormat::kCsv) {
+    return comparison_csv(table);
+  }
+  return comparison_text(table);
 }
 
 Reference seed_reference(const std::string& default_policy, const std::string& load_aware_policy) {
