@@ -54,6 +54,20 @@ TEST(Report, Base64) {
   EXPECT_EQ(base64_encode("fo"), "Zm8=");
   EXPECT_EQ(base64_encode("foo"), "Zm9v");
   EXPECT_EQ(base64_encode("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(base64_encode(std::string("\x00\xff\xfe", 3)),
+            "AP/+");  // "+" and "/", the last two of the alphabet
+}
+
+TEST(Report, Base64OfALongInput) {
+  // Past the 3 MiB chunks base64_encode hands to OpenSSL: "fff" is "ZmZm", so 3 MiB + 4 bytes of
+  // 'f' are 2^20 + 1 "ZmZm" and then "Zg==", with no padding where the chunks meet.
+  const std::size_t triples = (std::size_t{1} << 20) + 1;
+  std::string expected;
+  for (std::size_t i = 0; i < triples; ++i) {
+    expected += "ZmZm";
+  }
+  expected += "Zg==";
+  EXPECT_EQ(base64_encode(std::string(3 * triples + 1, 'f')), expected);
 }
 
 TEST(Report, NiceTicks) {
