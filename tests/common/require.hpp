@@ -1,9 +1,10 @@
 #pragma once
-/// Preconditions of tests that need something outside the test program: the `tidesim` CLI binary
-/// or a file of the shared data folder (`../shared/data`). On a developer's clone a missing one
-/// skips the test with the reason; under CI (`CI=true`, docs/ci.md) it fails the test, because CI
-/// builds the CLI and has the shared data beside the repository, so a missing one there is a
-/// broken pipeline, not an optional extra. Header-only.
+/// Preconditions of tests that need something outside the test program: the `tidesim` CLI binary,
+/// a file of the shared data folder (`../shared/data`), or a command-line tool from a Debian
+/// package that tools/deps.sh installs (`promtool`, `xmllint`). On a developer's clone a missing
+/// one skips the test with the reason; under CI (`CI=true`, docs/ci.md) it fails the test, because
+/// CI builds the CLI, has the shared data beside the repository and installs tools/deps.sh's
+/// packages, so a missing one there is a broken pipeline, not an optional extra. Header-only.
 ///
 ///   TEST(Trace, ReadsOpenb) {
 ///     const std::string path = TIDESIM_SHARED_DATA_DIR "/traces/openb_pod_list_default.csv";
@@ -46,21 +47,28 @@ inline Requirement requirement(bool present) {
   return requirement(std::getenv("CI"), present);
 }
 
+/// True when `command` is found on PATH (`command -v`).
+inline bool have_command(const std::string& command) {
+  return std::system(("command -v " + command + " >/dev/null 2>&1").c_str()) == 0;
+}
+
 }  // namespace tidesim::test
 
 /// Skips (outside CI) or fails (CI=true) the current test with `reason` (anything that can be
 /// streamed into a gtest message) unless `present` is true; returns from the enclosing function
 /// when it does not run.
-#define TIDESIM_REQUIRE(present, reason)                                                          \
-  do {                                                                                            \
-    switch (::tidesim::test::requirement(present)) {                                              \
-      case ::tidesim::test::Requirement::run:                                                     \
-        break;                                                                                    \
-      case ::tidesim::test::Requirement::skip:                                                    \
-        GTEST_SKIP() << reason;                                                                   \
-      case ::tidesim::test::Requirement::fail:                                                    \
-        GTEST_FAIL() << reason << " (CI=true: CI must build the CLI and provide ../shared/data)"; \
-    }                                                                                             \
+#define TIDESIM_REQUIRE(present, reason)                                                        \
+  do {                                                                                          \
+    switch (::tidesim::test::requirement(present)) {                                            \
+      case ::tidesim::test::Requirement::run:                                                   \
+        break;                                                                                  \
+      case ::tidesim::test::Requirement::skip:                                                  \
+        GTEST_SKIP() << reason;                                                                 \
+      case ::tidesim::test::Requirement::fail:                                                  \
+        GTEST_FAIL() << reason                                                                  \
+                     << " (CI=true: CI must build the CLI, provide ../shared/data and install " \
+                        "tools/deps.sh's packages)";                                            \
+    }                                                                                           \
   } while (false)
 
 /// Requires the `tidesim` CLI binary (TIDESIM_CLI, defined by tidesim_add_test) to be built.
@@ -71,3 +79,9 @@ inline Requirement requirement(bool present) {
 /// e.g. a file of ../shared/data.
 #define TIDESIM_REQUIRE_FILE(path) \
   TIDESIM_REQUIRE(::std::filesystem::exists(path), "required file absent: " << (path))
+
+/// Requires the command `tool` (a C string) on PATH; `package` names the Debian package that
+/// provides it (tools/deps.sh installs it).
+#define TIDESIM_REQUIRE_TOOL(tool, package)            \
+  TIDESIM_REQUIRE(::tidesim::test::have_command(tool), \
+                  (tool) << " not installed (Debian package " << (package) << ")")

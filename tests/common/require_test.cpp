@@ -61,11 +61,22 @@ class RequireMacro : public ::testing::Test {
   /// The results TIDESIM_REQUIRE(present, "the reason") records, caught before they reach the
   /// current test.
   static std::vector<::testing::TestPartResult> outcome_of(bool present) {
+    return outcome_of_call([present] { require(present); });
+  }
+
+  /// The results TIDESIM_REQUIRE_TOOL(tool, "the-package") records.
+  static std::vector<::testing::TestPartResult> tool_outcome_of(const char* tool) {
+    return outcome_of_call([tool] { require_tool(tool); });
+  }
+
+ private:
+  template <typename F>
+  static std::vector<::testing::TestPartResult> outcome_of_call(F call) {
     ::testing::TestPartResultArray results;
     {
       const ::testing::ScopedFakeTestPartResultReporter reporter(
           ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
-      require(present);
+      call();
     }
     std::vector<::testing::TestPartResult> out;
     for (int i = 0; i < results.size(); ++i) {
@@ -74,8 +85,8 @@ class RequireMacro : public ::testing::Test {
     return out;
   }
 
- private:
   static void require(bool present) { TIDESIM_REQUIRE(present, "the reason"); }
+  static void require_tool(const char* tool) { TIDESIM_REQUIRE_TOOL(tool, "the-package"); }
 
   std::optional<std::string> saved_;
 };
@@ -103,6 +114,30 @@ TEST_F(RequireMacro, RecordsNothingWhenPresent) {
   EXPECT_TRUE(outcome_of(true).empty());
   unsetenv("CI");
   EXPECT_TRUE(outcome_of(true).empty());
+}
+
+TEST_F(RequireMacro, MissingToolSkipsOutsideCiAndFailsUnderCi) {
+  constexpr const char* kMissing = "tidesim-test-no-such-command";
+  unsetenv("CI");
+  auto results = tool_outcome_of(kMissing);
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_TRUE(results[0].skipped());
+  EXPECT_STREQ(results[0].message(),
+               "tidesim-test-no-such-command not installed (Debian package the-package)");
+  setenv("CI", "true", 1);
+  results = tool_outcome_of(kMissing);
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_TRUE(results[0].fatally_failed());
+  const std::string message = results[0].message();
+  EXPECT_NE(message.find("tidesim-test-no-such-command not installed"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("CI=true"), std::string::npos) << message;
+}
+
+TEST_F(RequireMacro, PresentToolRecordsNothing) {
+  // `sh` is on PATH wherever the tests run (std::system needs it).
+  setenv("CI", "true", 1);
+  EXPECT_TRUE(tool_outcome_of("sh").empty());
 }
 
 }  // namespace

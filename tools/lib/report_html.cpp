@@ -1,6 +1,7 @@
 #include "tidesim/tools/lib/report_html.hpp"
 
 #include <fmt/core.h>
+#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -116,30 +117,19 @@ std::string comparison_html(const ComparisonTable& table) {
 }  // namespace
 
 std::string base64_encode(const std::string& bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
-                       (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                       static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
+  // OpenSSL's EVP_EncodeBlock: RFC 4648, padded, no line breaks, and a NUL after the text. Its
+  // length is an int, so a long input goes in chunks of a multiple of 3 bytes (no padding inside).
+  constexpr std::size_t kChunk = std::size_t{3} << 20;
+  const std::size_t size = (bytes.size() + 2) / 3 * 4;
+  std::string out(size + 1, '\0');  // room for the NUL
+  std::size_t written = 0;
+  for (std::size_t i = 0; i < bytes.size(); i += kChunk) {
+    const std::size_t n = std::min(kChunk, bytes.size() - i);
+    written += static_cast<std::size_t>(EVP_EncodeBlock(
+        reinterpret_cast<unsigned char*>(out.data() + written),
+        reinterpret_cast<const unsigned char*>(bytes.data() + i), static_cast<int>(n)));
   }
-  if (i < bytes.size()) {
-    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) {
-      v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    }
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
+  out.resize(size);
   return out;
 }
 
