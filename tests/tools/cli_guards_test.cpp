@@ -53,7 +53,7 @@ TEST_F(Guards, TenMillionJobsAreRefusedBeforeAnyJobIsBuilt) {
   EXPECT_NE(o.out.find("--force runs it anyway\n"), std::string::npos);
 }
 
-// tests/tools/data/solo.yaml is estimated at 519,845 events (tests/sim/run_estimate_test.cpp).
+// tests/tools/data/solo.yaml is estimated at 519,845 events (tests/sim/experiments/run_estimate_test.cpp).
 TEST_F(Guards, ABudgetIsConfigurableAndForceRunsAnyway) {
   const auto o = run("run tests/tools/data/solo.yaml --max-events 500000");
   EXPECT_EQ(o.code, 2);

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/sim/observed_run.hpp"
+#include "tests/sim/experiments/observed_run.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/metrics/job_scheduling.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
