@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "tidesim/tools/lib/stats.hpp"
 
@@ -18,6 +19,14 @@ TEST(Stats, StudentTQuantilesMatchTables) {
   EXPECT_NEAR(t_quantile_975(120), 1.979930405, 1e-6);
   EXPECT_NEAR(t_quantile_975(1e9), 1.959963985, 1e-6);
   // Fractional df: between its neighbours.
+  // Closed forms: df 1 is Cauchy, tan(0.475 pi); df 2 is (2p - 1) / sqrt(2p(1 - p)) at p = 0.975.
+  EXPECT_NEAR(t_quantile_975(1), std::tan(0.475 * std::numbers::pi), 1e-9);
+  EXPECT_NEAR(t_quantile_975(2), 0.95 / std::sqrt(2 * 0.975 * 0.025), 1e-12);
+  // Fractional df (Welch's): the tail of the t density integrated numerically (Simpson's rule
+  // over x = t/s, then bisection on t), to about 1e-4. Linear interpolation of the table in 1/df
+  // gave 7.10 at df 1.5.
+  EXPECT_NEAR(t_quantile_975(1.5), 6.01666, 1e-3);
+  EXPECT_NEAR(t_quantile_975(4.5), 2.65891, 1e-4);
   EXPECT_GT(t_quantile_975(9.5), t_quantile_975(10));
   EXPECT_LT(t_quantile_975(9.5), t_quantile_975(9));
   EXPECT_THROW(t_quantile_975(0), std::invalid_argument);

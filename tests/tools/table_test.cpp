@@ -30,10 +30,12 @@ TEST(Table, SeedMetricsFirstWithStatistics) {
   EXPECT_EQ(table.rows[3].metric, "nvlink_contention_rate");
   EXPECT_EQ(table.seeds, 3u);
   // Mean wait, default-k8s: 111.5, 121.5, 131.5 -> mean 121.5, sd 10,
-  // CI half-width t(2) 10 / sqrt(3) = 4.302652730 x 5.7735027 = 24.8414.
+  // CI half-width t(2) 10 / sqrt(3) = 4.302652730 x 5.7735027 = 24.8414, where t(2) at 0.975 is
+  // (2p - 1) / sqrt(2p(1 - p)) = 0.95 / sqrt(0.04875) exactly.
   const auto& wait = row_of(table, "mean_wait_s");
   EXPECT_DOUBLE_EQ(wait.per_policy[0]->mean, 121.5);
-  EXPECT_NEAR(*wait.per_policy[0]->ci95_half, 4.302652730 * 10.0 / std::sqrt(3.0), 1e-9);
+  EXPECT_NEAR(*wait.per_policy[0]->ci95_half,
+              0.95 / std::sqrt(2 * 0.975 * 0.025) * 10.0 / std::sqrt(3.0), 1e-9);
   // load-aware is 50 s less on every seed: paired difference -50 exactly, relative -50 / 121.5.
   EXPECT_DOUBLE_EQ(wait.changes[0]->mean, -50.0);
   EXPECT_NEAR(*wait.changes[0]->relative, -50.0 / 121.5, 1e-12);

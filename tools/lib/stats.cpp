@@ -1,7 +1,8 @@
 #include "tidesim/tools/lib/stats.hpp"
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -9,29 +10,6 @@
 
 namespace tidesim::app {
 namespace {
-
-// t_{0.975, df} for df = 1..30 (NIST/SEMATECH e-Handbook, table 1.3.6.7.2).
-constexpr std::array<double, 30> kT975{
-    12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
-    2.364624252,  2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830,
-    2.160368656,  2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.100922040,
-    2.093024054,  2.085963447, 2.079613845, 2.073873068, 2.068657610, 2.063898562,
-    2.059538553,  2.055529439, 2.051830516, 2.048407142, 2.045229642, 2.042272456};
-
-// Abramowitz & Stegun 26.7.5: t_p(df) = z + g1/df + g2/df^2 + g3/df^3 + g4/df^4.
-double cornish_fisher_975(double df) {
-  constexpr double z = 1.959963984540054;  // standard normal 0.975 quantile
-  const double z2 = z * z;
-  const double z3 = z2 * z;
-  const double z5 = z3 * z2;
-  const double z7 = z5 * z2;
-  const double z9 = z7 * z2;
-  const double g1 = (z3 + z) / 4.0;
-  const double g2 = (5 * z5 + 16 * z3 + 3 * z) / 96.0;
-  const double g3 = (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384.0;
-  const double g4 = (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / 92160.0;
-  return z + g1 / df + g2 / (df * df) + g3 / (df * df * df) + g4 / (df * df * df * df);
-}
 
 double mean_of(std::span<const double> v) {
   return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
@@ -51,24 +29,7 @@ double t_quantile_975(double df) {
   if (!(df > 0.0)) {
     throw std::invalid_argument("t_quantile_975: degrees of freedom must be positive");
   }
-  if (df > 30.0) {
-    return cornish_fisher_975(df);
-  }
-  const double lo = std::floor(df);
-  if (lo == df) {
-    return kT975[static_cast<std::size_t>(df) - 1];
-  }
-  if (lo < 1.0) {
-    // Below one degree of freedom the table has no lower neighbour; interpolating in 1/df
-    // towards df = 1 would under-state the width, so extrapolate no further than df = 1.
-    return kT975[0];
-  }
-  const double hi = lo + 1.0;
-  const double t_lo = kT975[static_cast<std::size_t>(lo) - 1];
-  const double t_hi = kT975[static_cast<std::size_t>(hi) - 1];
-  // Interpolate linearly in 1/df (the usual rule for t tables).
-  const double w = (1.0 / lo - 1.0 / df) / (1.0 / lo - 1.0 / hi);
-  return t_lo + w * (t_hi - t_lo);
+  return boost::math::quantile(boost::math::students_t_distribution<double>(df), 0.975);
 }
 
 std::optional<Summary> summarize(std::span<const double> values) {

@@ -8,11 +8,8 @@
 namespace tidesim::app {
 
 /// Two-sided 95% quantile of Student's t distribution, t_{0.975, df}, for df > 0 (df may be
-/// fractional, as Welch's df is). Integer df 1..30: exact values (to 9 decimals) from the
-/// standard table (NIST/SEMATECH e-Handbook of Statistical Methods, section 1.3.6.7.2);
-/// fractional df below 30: linear interpolation in 1/df between the neighbouring table entries;
-/// df > 30: the Cornish-Fisher expansion of Abramowitz & Stegun 26.7.5 to the 1/df^4 term
-/// (error < 1e-6 there). Throws std::invalid_argument for df <= 0.
+/// fractional, as Welch's df is): Boost.Math's students_t quantile. Throws std::invalid_argument
+/// for df <= 0.
 double t_quantile_975(double df);
 
 /// Mean, spread and 95% confidence interval of a sample.
