@@ -81,16 +81,24 @@ Duration seconds_of(const CsvTable& t, std::size_t row, const std::string& colum
   return from_seconds(t.number(row, column, 0.0, 1e12));
 }
 
-// Job names identify jobs (results, attempts, --pod); rows with the same name used to be merged
-// into one job. A repeated name is refused with both lines.
-void check_unique_name(const CsvTable& t, std::size_t r, const std::string& name,
-                       std::unordered_map<std::string, int>& first_line) {
-  const auto [it, inserted] = first_line.emplace(name, t.line(r));
+// A record of row `r` with its line and its `name` column: not empty ("empty <what> name") and
+// unique. Job names identify jobs (results, attempts, --pod); rows with the same name used to be
+// merged into one job. A repeated name is refused with both lines.
+TraceRecord named_record(const CsvTable& t, std::size_t r, const char* what,
+                         std::unordered_map<std::string, int>& first_line) {
+  TraceRecord rec;
+  rec.line = t.line(r);
+  rec.name = t.text(r, "name");
+  if (rec.name.empty()) {
+    throw t.error(r, "name", std::string("empty ") + what + " name");
+  }
+  const auto [it, inserted] = first_line.emplace(rec.name, rec.line);
   if (!inserted) {
     throw t.error(r, "name",
-                  "'" + name + "' repeated (first on line " + std::to_string(it->second) +
+                  "'" + rec.name + "' repeated (first on line " + std::to_string(it->second) +
                       "); job names must be unique");
   }
+  return rec;
 }
 
 Trace read_openb(const CsvTable& t) {
@@ -103,13 +111,7 @@ Trace read_openb(const CsvTable& t) {
   std::vector<std::int64_t> deletions(t.rows(), 0);
   std::unordered_map<std::string, int> first_line;
   for (std::size_t r = 0; r < t.rows(); ++r) {
-    TraceRecord rec;
-    rec.line = t.line(r);
-    rec.name = t.text(r, "name");
-    if (rec.name.empty()) {
-      throw t.error(r, "name", "empty pod name");
-    }
-    check_unique_name(t, r, rec.name, first_line);
+    TraceRecord rec = named_record(t, r, "pod", first_line);
     rec.cpu_milli = t.integer(r, "cpu_milli", 0, kMaxInt * 1000LL);
     rec.memory_bytes = t.integer(r, "memory_mib", 0, kMaxInt * 1024LL) * kMiB;
     const auto num_gpu = static_cast<int>(t.integer(r, "num_gpu", 0, 1024));
@@ -244,13 +246,7 @@ Trace read_native(const CsvTable& t) {
   Duration end{};
   std::unordered_map<std::string, int> first_line;
   for (std::size_t r = 0; r < t.rows(); ++r) {
-    TraceRecord rec;
-    rec.line = t.line(r);
-    rec.name = t.text(r, "name");
-    if (rec.name.empty()) {
-      throw t.error(r, "name", "empty job name");
-    }
-    check_unique_name(t, r, rec.name, first_line);
+    TraceRecord rec = named_record(t, r, "job", first_line);
     rec.submit = seconds_of(t, r, "submit_s");
     if (!t.text(r, "duration_s").empty()) {
       rec.duration = seconds_of(t, r, "duration_s");
