@@ -16,6 +16,7 @@
 #include "tidesim/topologies/gpu_models.hpp"
 
 namespace tidesim {
+namespace {
 
 /// What a graph vertex is.
 enum class VertexKind { kGpu, kNic, kPcieSwitch, kHostBridge, kCpuSocket, kNvSwitch };
@@ -46,6 +47,8 @@ struct TopoEdge {
 /// The graph type: undirected, full-duplex edges.
 using TopologyGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, TopoVertex, TopoEdge>;
+
+}  // namespace
 
 struct Topology::Graph {
   TopologyGraph g;
