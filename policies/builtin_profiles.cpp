@@ -53,8 +53,15 @@ profiles:
 }  // namespace
 
 std::vector<std::string> builtin_scheduler_names() {
-  return {"first-fit",   "default-k8s",    "load-aware",  "most-allocated", "random",
-          "dot-product", "gpu-clustering", "gpu-packing", "best-fit",       "fgd"};
+  std::vector<std::string> names;
+  for (const auto name : embedded_profile_names()) {
+    names.emplace_back(name);
+  }
+  for (int p = static_cast<int>(gpushare::Policy::kRandom);
+       p <= static_cast<int>(gpushare::Policy::kFgd); ++p) {
+    names.emplace_back(gpu_share_profile_name(static_cast<gpushare::Policy>(p)));
+  }
+  return names;
 }
 
 std::optional<std::string> builtin_scheduler_config(const std::string& name) {

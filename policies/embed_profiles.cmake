@@ -1,4 +1,5 @@
-# Writes OUTPUT, a C++ source that defines embedded_profile_yaml() (policies/builtin_profiles.hpp)
+# Writes OUTPUT, a C++ source that defines embedded_profile_yaml() and embedded_profile_names()
+# (policies/builtin_profiles.hpp)
 # over the text of each file in PROFILES ("NAME=PATH|NAME=PATH|..."), as raw string literals: the built-in
 # profiles are defined once, by their scenarios/schedulers/NAME.yaml. Run at build time by
 # policies/CMakeLists.txt (cmake -DOUTPUT=... -DPROFILES=... -P embed_profiles.cmake).
@@ -11,6 +12,7 @@ string(REPLACE "|" ";" PROFILES "${PROFILES}")
 set(delimiter "tidesim_yaml")
 set(constants "")
 set(lookups "")
+set(names "")
 set(index 0)
 foreach(entry IN LISTS PROFILES)
   if(NOT entry MATCHES "^([a-z0-9-]+)=(.+)$")
@@ -28,6 +30,7 @@ foreach(entry IN LISTS PROFILES)
          "// scenarios/schedulers/${file_name}\n"
          "constexpr std::string_view kProfile${index} = R\"${delimiter}(${text})${delimiter}\";\n\n")
   string(APPEND lookups "  if (name == \"${name}\") {\n    return kProfile${index};\n  }\n")
+  string(APPEND names "\"${name}\", ")
   math(EXPR index "${index} + 1")
 endforeach()
 
@@ -41,6 +44,10 @@ ${constants}}  // namespace
 
 std::optional<std::string_view> embedded_profile_yaml(std::string_view name) {
 ${lookups}  return std::nullopt;
+}
+
+std::vector<std::string_view> embedded_profile_names() {
+  return {${names}};
 }
 
 }  // namespace tidesim::policies
