@@ -26,7 +26,8 @@ install(TARGETS ${tidesim_libraries} tidesim_warnings EXPORT tidesimTargets
 install(TARGETS tidesim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(folder sim topologies workloads policies tools/lib tools/cli)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION include/tidesim/${folder}
-          FILES_MATCHING PATTERN "*.hpp")
+          FILES_MATCHING PATTERN "*.hpp"
+          PATTERN "yaml_node.hpp" EXCLUDE)  # private to sim/input
 endforeach()
 install(FILES ${CMAKE_BINARY_DIR}/generated/tidesim/version.hpp DESTINATION include/tidesim)
 

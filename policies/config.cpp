@@ -113,7 +113,7 @@ std::vector<PluginEntry> read_entries(Fields& set, const std::string& key, bool 
   return out;
 }
 
-ProfileConfig read_profile(const YAML::Node& node, const std::string& file, std::size_t index) {
+ProfileConfig read_profile(const ConfigNode& node, const std::string& file, std::size_t index) {
   Fields f(node, file, idx("profiles", index));
   ProfileConfig p;
   p.scheduler_name = f.string("schedulerName", "default-scheduler");
@@ -150,7 +150,7 @@ ProfileConfig read_profile(const YAML::Node& node, const std::string& file, std:
       args.node = c.get("args");
       args.file = file;
       args.path = c.path() + "(" + name + ").args";
-      if (args.node.IsDefined() && !args.node.IsNull() && !args.node.IsMap()) {
+      if (args.node.defined() && !args.node.is_null() && !args.node.is_map()) {
         throw c.error(args.node, "args", "expected a mapping");
       }
       c.finish();
@@ -168,7 +168,7 @@ ProfileConfig read_profile(const YAML::Node& node, const std::string& file, std:
 SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name) {
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(name, [&] {
-    const YAML::Node root = load_yaml_string(text, name);
+    const ConfigNode root = load_yaml_string(text, name);
     Fields f(root, name, "");
     SchedulerConfig cfg;
     cfg.file = name;

@@ -12,21 +12,21 @@
 namespace tidesim::policies {
 namespace {
 
-[[noreturn]] void fail(const YAML::Node& n, const std::string& file, const std::string& field,
+[[noreturn]] void fail(const ConfigNode& n, const std::string& file, const std::string& field,
                        const std::string& msg) {
   throw InputError(location_of(n, file), field, msg);
 }
 
-std::string scalar(const YAML::Node& n, const std::string& file, const std::string& field) {
-  if (!n.IsScalar()) {
+std::string scalar(const ConfigNode& n, const std::string& file, const std::string& field) {
+  if (!n.is_scalar()) {
     fail(n, file, field, "expected a scalar");
   }
-  return n.Scalar();
+  return n.scalar();
 }
 
-std::vector<YAML::Node> list(const YAML::Node& n, const std::string& file,
+std::vector<ConfigNode> list(const ConfigNode& n, const std::string& file,
                              const std::string& field) {
-  if (!n || n.IsNull()) {
+  if (!n || n.is_null()) {
     return {};
   }
   return sequence_of(n, file, field);
@@ -34,16 +34,16 @@ std::vector<YAML::Node> list(const YAML::Node& n, const std::string& file,
 
 }  // namespace
 
-std::shared_ptr<PodSpec> parse_pod(const YAML::Node& node, const std::string& file,
+std::shared_ptr<PodSpec> parse_pod(const ConfigNode& node, const std::string& file,
                                    const std::string& path, std::string* phase) {
   auto p = std::make_shared<PodSpec>();
-  const YAML::Node meta = node["metadata"];
+  const ConfigNode meta = node["metadata"];
   if (!meta || !meta["name"]) {
     fail(node, file, path + ".metadata.name", "missing required field");
   }
   read_pod_metadata(meta, file, path + ".metadata", PodReadMode::kServerObject, &p->name, p.get());
-  const YAML::Node spec = node["spec"];
-  if (!spec || !spec.IsMap()) {
+  const ConfigNode spec = node["spec"];
+  if (!spec || !spec.is_map()) {
     fail(node, file, path + ".spec", "missing pod spec");
   }
   read_pod_spec(spec, file, path + ".spec", PodReadMode::kServerObject, *p);
@@ -53,9 +53,9 @@ std::shared_ptr<PodSpec> parse_pod(const YAML::Node& node, const std::string& fi
   return p;
 }
 
-KubeNode parse_node(const YAML::Node& node, const std::string& file, const std::string& path) {
+KubeNode parse_node(const ConfigNode& node, const std::string& file, const std::string& path) {
   KubeNode n;
-  const YAML::Node meta = node["metadata"];
+  const ConfigNode meta = node["metadata"];
   if (!meta || !meta["name"]) {
     fail(node, file, path + ".metadata.name", "missing required field");
   }
@@ -63,16 +63,17 @@ KubeNode parse_node(const YAML::Node& node, const std::string& file, const std::
   n.spec.labels = string_map(meta["labels"], file, path + ".metadata.labels");
   n.spec.labels.emplace("kubernetes.io/hostname", n.spec.name);
   n.annotations = string_map(meta["annotations"], file, path + ".metadata.annotations");
-  if (meta["annotations"] && meta["annotations"].IsMap()) {
-    for (const auto& kv : meta["annotations"]) {
-      const std::string key = kv.first.Scalar();
+  if (meta["annotations"] && meta["annotations"].is_map()) {
+    for (const auto& kv : meta["annotations"].entries()) {
+      const std::string key = kv.first.scalar();
       n.annotation_places[key] = {location_of(kv.second, file),
                                   path + ".metadata.annotations." + key};
     }
   }
-  if (const YAML::Node spec = node["spec"]) {
+  if (const ConfigNode spec = node["spec"]) {
     if (spec["unschedulable"]) {
-      n.spec.unschedulable = spec["unschedulable"].as<std::string>() == "true";
+      n.spec.unschedulable =
+          scalar(spec["unschedulable"], file, path + ".spec.unschedulable") == "true";
     }
     const auto taints = list(spec["taints"], file, path + ".spec.taints");
     for (std::size_t i = 0; i < taints.size(); ++i) {
@@ -89,7 +90,7 @@ KubeNode parse_node(const YAML::Node& node, const std::string& file, const std::
       n.spec.taints.push_back(t);
     }
   }
-  const YAML::Node status = node["status"];
+  const ConfigNode status = node["status"];
   if (!status || !(status["allocatable"] || status["capacity"])) {
     fail(node, file, path + ".status.allocatable", "missing required field");
   }
@@ -103,13 +104,13 @@ KubeObjects read_kube_objects(const std::string& path) {
   return yaml_guard(path, [&] {
     KubeObjects out;
     const auto docs = load_all_yaml_file(path);
-    std::vector<std::pair<YAML::Node, std::string>> objects;
+    std::vector<std::pair<ConfigNode, std::string>> objects;
     for (std::size_t d = 0; d < docs.size(); ++d) {
-      const YAML::Node& doc = docs[d];
-      if (!doc || doc.IsNull()) {
+      const ConfigNode& doc = docs[d];
+      if (!doc || doc.is_null()) {
         continue;
       }
-      const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
+      const std::string kind = doc["kind"] ? scalar(doc["kind"], path, "kind") : "";
       if (kind == "List" || kind == "NodeList" || kind == "PodList") {
         const auto items = list(doc["items"], path, "items");
         for (std::size_t i = 0; i < items.size(); ++i) {
@@ -120,7 +121,7 @@ KubeObjects read_kube_objects(const std::string& path) {
       }
     }
     for (const auto& [obj, where] : objects) {
-      const std::string kind = obj["kind"] ? obj["kind"].as<std::string>() : "";
+      const std::string kind = obj["kind"] ? scalar(obj["kind"], path, where + ".kind") : "";
       if (kind == "Node") {
         out.nodes.push_back(parse_node(obj, path, where));
       } else if (kind == "Pod") {

@@ -39,10 +39,10 @@ struct KubeObjects {
 KubeObjects read_kube_objects(const std::string& path);
 
 /// Parses one v1 Pod object; `path` names it in errors.
-std::shared_ptr<PodSpec> parse_pod(const YAML::Node& node, const std::string& file,
+std::shared_ptr<PodSpec> parse_pod(const ConfigNode& node, const std::string& file,
                                    const std::string& path, std::string* phase = nullptr);
 /// Parses one v1 Node object.
-KubeNode parse_node(const YAML::Node& node, const std::string& file, const std::string& path);
+KubeNode parse_node(const ConfigNode& node, const std::string& file, const std::string& path);
 
 /// Node annotations explain reads as metrics (all optional; a node with none has no metrics):
 /// tidesim.io/gpu-memory-utilization "0.78,0.10,..." (per card),

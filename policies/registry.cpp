@@ -39,11 +39,7 @@ const Registry& registered_plugins() {
 }
 
 Fields args_fields(const PluginArgs& args) {
-  YAML::Node node = args.node;
-  if (!node.IsDefined() || node.IsNull()) {
-    node = YAML::Node(YAML::NodeType::Map);
-  }
-  Fields f(node, args.file, args.path);
+  Fields f(args.node, args.file, args.path);  // no args: an empty mapping
   f.get("apiVersion");
   f.get("kind");
   return f;

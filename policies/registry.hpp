@@ -2,8 +2,6 @@
 /// The plugin registry: an explicit function mapping the built-in plugins' names to factories
 /// (mirrors pkg/scheduler/framework/plugins/registry.go), plus the plugins that registered
 /// themselves with a PluginRegistrar (out-of-tree plugins: docs/writing-a-policy.md).
-#include <yaml-cpp/yaml.h>
-
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,7 +15,7 @@ namespace tidesim::policies {
 /// A plugin's `pluginConfig[].args`, with where it came from for error messages.
 struct PluginArgs {
   /// The args mapping; undefined or null when the profile configures none (defaults apply).
-  YAML::Node node;
+  ConfigNode node;
   /// The config file ("<builtin:NAME>" for built-in profiles).
   std::string file;
   /// Names the args in errors, e.g.

@@ -43,7 +43,7 @@ bool implements_point(Plugin* p, const std::string& point) {
 // args group, every key set for another plugin of that group and not for it (RegistryEntry).
 PluginArgs args_for(const ProfileConfig& profile, const Registry& registry,
                     const std::string& name) {
-  PluginArgs args{YAML::Node(), profile.where.file,
+  PluginArgs args{ConfigNode(), profile.where.file,
                   profile.label + ".pluginConfig(" + name + ").args"};
   const auto own = profile.plugin_args.find(name);
   if (own != profile.plugin_args.end()) {
@@ -56,15 +56,13 @@ PluginArgs args_for(const ProfileConfig& profile, const Registry& registry,
   for (const auto& [other, other_args] : profile.plugin_args) {
     const auto entry = registry.find(other);
     if (other == name || entry == registry.end() || entry->second.args_group != group ||
-        !other_args.node.IsMap()) {
+        !other_args.node.is_map()) {
       continue;
     }
-    YAML::Node merged =
-        args.node.IsMap() ? YAML::Clone(args.node) : YAML::Node(YAML::NodeType::Map);
-    for (const auto& kv : other_args.node) {
-      const std::string key = kv.first.as<std::string>();
-      if (!merged[key]) {
-        merged[key] = kv.second;
+    ConfigNode merged = args.node.is_map() ? args.node.clone() : ConfigNode::empty_map();
+    for (const auto& [k, v] : other_args.node.entries()) {
+      if (!merged[k.scalar()]) {
+        merged.set(k.scalar(), v);
       }
     }
     args.node = merged;

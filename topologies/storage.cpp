@@ -24,7 +24,7 @@ double storage_await_ms(const StorageDevice& device, double utilisation, double 
   return std::min(cap_ms, service_ms / (1.0 - u));
 }
 
-StorageDevice parse_storage_device(const YAML::Node& node, const std::string& file,
+StorageDevice parse_storage_device(const ConfigNode& node, const std::string& file,
                                    const std::string& path) {
   Fields f(node, file, path);
   StorageDevice d;

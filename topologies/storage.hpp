@@ -4,11 +4,10 @@
 /// follows from its utilisation u by the M/M/1 (equivalently processor-sharing) mean response
 /// time T = T_service / (1 - u) (CALIBRATION.md, "Storage"), capped because the formula diverges
 /// at u = 1.
-#include <yaml-cpp/yaml.h>
-
 #include <string>
 
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 
 namespace tidesim {
 
@@ -42,7 +41,7 @@ double storage_await_ms(const StorageDevice& device, double utilisation,
 /// Reads a device from YAML: {name, bandwidth: "7GB/s", service_time: "150us",
 /// scope: node|shared (default node)}; every field but scope is required. InputError names the
 /// file, line and field.
-StorageDevice parse_storage_device(const YAML::Node& node, const std::string& file,
+StorageDevice parse_storage_device(const ConfigNode& node, const std::string& file,
                                    const std::string& path);
 
 }  // namespace tidesim

@@ -30,7 +30,7 @@ void reject(Fields& f, std::initializer_list<const char*> keys, const std::strin
 
 // The PodGroup the pod metadata `meta` (at `path`) joins: scheduler-plugins' label or Volcano's
 // annotation. `pod` holds the labels and annotations already read.
-void read_group_reference(const YAML::Node& meta, const std::string& file, const std::string& path,
+void read_group_reference(const ConfigNode& meta, const std::string& file, const std::string& path,
                           JobTemplate& t) {
   struct Key {
     const char* section;
@@ -40,18 +40,18 @@ void read_group_reference(const YAML::Node& meta, const std::string& file, const
   for (const Key k : {Key{"labels", kCoschedulingGroupLabel, PodGroupApi::kCoscheduling},
                       Key{"annotations", kVolcanoGroupAnnotation, PodGroupApi::kVolcano},
                       Key{"annotations", kVolcanoGroupAnnotationAlt, PodGroupApi::kVolcano}}) {
-    const YAML::Node section = meta[k.section];
-    if (!section || !section.IsMap() || !section[k.key]) {
+    const ConfigNode section = meta[k.section];
+    if (!section || !section.is_map() || !section[k.key]) {
       continue;
     }
-    const YAML::Node value = section[k.key];
+    const ConfigNode value = section[k.key];
     const std::string field = path + "." + k.section + "." + k.key;
     if (!t.pod_group.empty()) {
       throw InputError(location_of(value, file), field,
                        "the pods already join PodGroup '" + t.pod_group + "' (" +
                            t.pod_group_field + "); a pod belongs to one group");
     }
-    t.pod_group = value.Scalar();
+    t.pod_group = value.scalar();
     t.pod_group_api = k.api;
     t.pod_group_where = location_of(value, file);
     t.pod_group_field = field;
@@ -61,7 +61,7 @@ void read_group_reference(const YAML::Node& meta, const std::string& file, const
   }
 }
 
-JobTemplate parse_job_or_pod(Fields& top, const YAML::Node& doc, const std::string& file) {
+JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::string& file) {
   JobTemplate t;
   t.where = location_of(doc, file);
   t.kind = top.string("kind");
@@ -91,7 +91,7 @@ JobTemplate parse_job_or_pod(Fields& top, const YAML::Node& doc, const std::stri
                         PodReadMode::kManifest, nullptr, &pod);
       read_group_reference(tmpl.get("metadata"), file, "spec.template.metadata", t);
     }
-    const YAML::Node pod_spec = tmpl.require("spec");
+    const ConfigNode pod_spec = tmpl.require("spec");
     read_pod_spec(pod_spec, file, "spec.template.spec", PodReadMode::kManifest, pod, &t.priority);
     tmpl.finish();
     // A Job's pods restart Never or OnFailure (the API server rejects Always). The seed's
@@ -215,12 +215,12 @@ PodGroupObject parse_pod_group(Fields& top, const std::string& file, PodGroupApi
   return g;
 }
 
-ManifestFile parse_manifest_documents(const std::vector<YAML::Node>& docs,
+ManifestFile parse_manifest_documents(const std::vector<ConfigNode>& docs,
                                       const std::string& file) {
   ManifestFile out;
   out.file = file;
   for (const auto& doc : docs) {
-    if (!doc || doc.IsNull()) {
+    if (!doc || doc.is_null()) {
       continue;
     }
     Fields top(doc, file, "");

@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/api/pod_yaml.hpp"
 #include "tidesim/sim/engine/time.hpp"

@@ -50,7 +50,7 @@ std::string input_file(Fields& f, const std::string& key, const std::string& bas
 }
 
 // Inline pod fields; applied on top of `pod` (a manifest's template or the defaults).
-void parse_pod(const YAML::Node& n, const std::string& file, const std::string& path,
+void parse_pod(const ConfigNode& n, const std::string& file, const std::string& path,
                PodSpec& pod) {
   Fields f(n, file, path);
   if (f.has("gpus") || f.has("gpu_milli") || f.has("cpu") || f.has("memory")) {
@@ -89,8 +89,8 @@ void parse_pod(const YAML::Node& n, const std::string& file, const std::string& 
     try {
       pod.requests.extended[name] = parse_integer_quantity(text);
     } catch (const std::exception& e) {
-      throw f.error(f.get("extended_resources")[name], f.path_of("extended_resources") + "." + name,
-                    e.what());
+      throw InputError(location_of(f.get("extended_resources")[name], file),
+                       f.path_of("extended_resources") + "." + name, e.what());
     }
   }
   if (f.has("preemption_policy")) {
@@ -109,12 +109,12 @@ void parse_pod(const YAML::Node& n, const std::string& file, const std::string& 
   f.finish();
 }
 
-Duration duration_value(const YAML::Node& n, const std::string& file, const std::string& path) {
-  if (!n.IsScalar()) {
+Duration duration_value(const ConfigNode& n, const std::string& file, const std::string& path) {
+  if (!n.is_scalar()) {
     throw InputError(location_of(n, file), path, "expected a duration");
   }
   try {
-    return parse_duration(n.Scalar());
+    return parse_duration(n.scalar());
   } catch (const std::exception& e) {
     throw InputError(location_of(n, file), path, e.what());
   }
@@ -127,9 +127,9 @@ Distribution lognormal_of(const Lognormal& ln) {
   return d;
 }
 
-Distribution parse_duration_distribution(const YAML::Node& n, const std::string& file,
+Distribution parse_duration_distribution(const ConfigNode& n, const std::string& file,
                                          const std::string& path) {
-  if (n.IsScalar()) {
+  if (n.is_scalar()) {
     Distribution d;
     d.value = to_seconds(duration_value(n, file, path));
     if (!(d.value > 0)) {
@@ -144,16 +144,16 @@ Distribution parse_duration_distribution(const YAML::Node& n, const std::string&
     d = lognormal_of(fit_lognormal(philly_runtime_percentiles()));
   } else if (f.has("percentiles")) {
     std::vector<QuantilePoint> pts;
-    const YAML::Node pn = f.get("percentiles");
-    if (!pn.IsMap()) {
+    const ConfigNode pn = f.get("percentiles");
+    if (!pn.is_map()) {
       throw f.error(pn, "percentiles", "expected a mapping such as {50: 20m}");
     }
-    for (const auto& kv : pn) {
-      if (!kv.first.IsScalar()) {
+    for (const auto& kv : pn.entries()) {
+      if (!kv.first.is_scalar()) {
         throw InputError(location_of(kv.first, file), f.path_of("percentiles"),
                          "a percentile is a number in (0, 100)");
       }
-      std::string key = kv.first.Scalar();
+      std::string key = kv.first.scalar();
       const std::string where = f.path_of("percentiles") + "." + key;
       if (!key.empty() && key.front() == 'p') {
         key.erase(0, 1);
@@ -219,19 +219,19 @@ Duration checkpoint_interval(Fields& f) {
   const Duration d = f.duration("checkpoint_interval", std::chrono::minutes(30));
   if (d > Duration::zero() && d < kMinCheckpointInterval) {
     throw f.error(f.get("checkpoint_interval"), "checkpoint_interval",
-                  "'" + f.get("checkpoint_interval").Scalar() + "' must be 0s (none) or at least " +
+                  "'" + f.get("checkpoint_interval").scalar() + "' must be 0s (none) or at least " +
                       format_duration(kMinCheckpointInterval));
   }
   return d;
 }
 
-Distribution parse_gpu_distribution(const YAML::Node& n, const std::string& file,
+Distribution parse_gpu_distribution(const ConfigNode& n, const std::string& file,
                                     const std::string& path) {
-  if (n.IsScalar()) {
+  if (n.is_scalar()) {
     // Range-checked as an integer before it becomes a double and, later, an int replica count
     // (2147483648 became negative, 4294967297 became 1).
     std::int64_t v = 0;
-    const std::string& text = n.Scalar();
+    const std::string& text = n.scalar();
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc{} || end != text.data() + text.size() || v < 1 || v > kMaxJobGpus) {
       throw InputError(
@@ -261,7 +261,7 @@ Distribution parse_gpu_distribution(const YAML::Node& n, const std::string& file
       const auto v = parse_gpu_distribution(values[i], file, f.path_of("values"));
       double w = -1;
       try {
-        w = std::stod(weights[i].Scalar());
+        w = std::stod(weights[i].scalar());
       } catch (const std::exception&) {
       }
       if (!(w >= 0) || !std::isfinite(w)) {
@@ -283,7 +283,7 @@ Distribution parse_gpu_distribution(const YAML::Node& n, const std::string& file
   return d;
 }
 
-ArrivalSpec parse_arrivals(const YAML::Node& n, const std::string& file) {
+ArrivalSpec parse_arrivals(const ConfigNode& n, const std::string& file) {
   Fields f(n, file, "workload.arrivals");
   ArrivalSpec a;
   const std::string process = f.choice("process", std::nullopt, {"burst", "poisson", "diurnal"});
@@ -310,14 +310,14 @@ ArrivalSpec parse_arrivals(const YAML::Node& n, const std::string& file) {
 // whose `manifest` is no readable file is skipped here; parse_mix_entry reports it.
 using MixManifests = std::map<std::string, ManifestFile>;
 
-MixManifests mix_manifests(const std::vector<YAML::Node>& items, const std::string& base_dir) {
+MixManifests mix_manifests(const std::vector<ConfigNode>& items, const std::string& base_dir) {
   std::vector<ManifestFile> files;
   std::set<std::string> seen;
-  for (const YAML::Node& item : items) {
-    if (!item.IsMap() || !item["manifest"] || !item["manifest"].IsScalar()) {
+  for (const ConfigNode& item : items) {
+    if (!item.is_map() || !item["manifest"] || !item["manifest"].is_scalar()) {
       continue;
     }
-    const std::string path = resolve(base_dir, item["manifest"].Scalar());
+    const std::string path = resolve(base_dir, item["manifest"].scalar());
     std::error_code ec;
     if (std::filesystem::is_regular_file(path, ec) && seen.insert(path).second) {
       files.push_back(load_manifest_file(path));
@@ -332,7 +332,7 @@ MixManifests mix_manifests(const std::vector<YAML::Node>& items, const std::stri
   return out;
 }
 
-MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std::string& path,
+MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std::string& path,
                          const std::string& base_dir, const Catalogue& catalogue,
                          const MixManifests& manifests) {
   Fields f(n, file, path);
@@ -343,6 +343,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   job.pod_template.requests.gpus = 1;
   if (f.has("manifest")) {
     const std::string mpath = input_file(f, "manifest", base_dir);
+    e.manifest = mpath;
     const std::vector<JobTemplate>& templates = manifests.at(mpath).templates;
     if (templates.empty()) {
       throw f.error(f.get("manifest"), "manifest",
@@ -375,6 +376,9 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   f.get("manifest_name");
   if (f.has("pod")) {
     parse_pod(f.get("pod"), file, f.path_of("pod"), job.pod_template);
+    for (const auto& [key, value] : f.get("pod")["labels"].entries()) {
+      e.label_where[key.scalar()] = location_of(value, file);
+    }
   }
   e.name = f.string("name", default_name);
   e.weight = f.number("weight", 1.0, 1e-12, 1e12);
@@ -408,7 +412,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   const bool has_steps = f.has("steps");
   const bool has_duration = f.has("duration");
   if (has_steps == has_duration) {
-    throw f.error(YAML::Node(), has_steps ? "duration" : "steps",
+    throw f.error(ConfigNode(), has_steps ? "duration" : "steps",
                   "give exactly one of steps and duration");
   }
   if (has_steps) {
@@ -422,7 +426,7 @@ MixEntry parse_mix_entry(const YAML::Node& n, const std::string& file, const std
   return e;
 }
 
-TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
+TraceSource parse_trace_source(const ConfigNode& n, const std::string& file,
                                const std::string& base_dir, const Catalogue& catalogue) {
   Fields f(n, file, "workload.trace");
   TraceSource t;
@@ -456,7 +460,7 @@ TraceSource parse_trace_source(const YAML::Node& n, const std::string& file,
   return t;
 }
 
-PolluxSource parse_pollux_source(const YAML::Node& n, const std::string& file,
+PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
                                  const std::string& base_dir, const Catalogue& catalogue) {
   Fields f(n, file, "workload.pollux");
   PolluxSource p;
@@ -489,7 +493,7 @@ PolluxSource parse_pollux_source(const YAML::Node& n, const std::string& file,
   return p;
 }
 
-ModelDefinition parse_model(const YAML::Node& n, const std::string& file, const std::string& path) {
+ModelDefinition parse_model(const ConfigNode& n, const std::string& file, const std::string& path) {
   Fields f(n, file, path);
   ModelDefinition d;
   d.name = f.string("name");
@@ -544,11 +548,12 @@ ModelDefinition parse_model(const YAML::Node& n, const std::string& file, const 
 
 }  // namespace
 
-WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
+WorkloadSpec parse_workload(const ConfigNode& node, const std::string& file,
                             const std::string& base_dir) {
   Fields f(node, file, "workload");
   WorkloadSpec spec;
   spec.file = file;
+  spec.where = location_of(node, file);
   if (f.has("models")) {
     const auto items = sequence_of(f.get("models"), file, "workload.models");
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -579,7 +584,7 @@ WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
     spec.trace = parse_trace_source(f.get("trace"), file, base_dir, catalogue);
   } else {
     if (!f.has("arrivals") || !f.has("jobs")) {
-      throw f.error(YAML::Node(), f.has("arrivals") ? "jobs" : "arrivals",
+      throw f.error(ConfigNode(), f.has("arrivals") ? "jobs" : "arrivals",
                     "missing required field (a workload is a trace, or arrivals + jobs)");
     }
     spec.arrivals = parse_arrivals(f.get("arrivals"), file);

@@ -3,13 +3,13 @@
 /// synthetic arrivals (burst, Poisson, diurnal) over a weighted job mix, or a trace replay.
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/catalogue.hpp"
 #include "tidesim/workloads/distributions.hpp"
@@ -59,6 +59,12 @@ struct MixEntry {
   std::optional<Distribution> gpus;
   /// Where the entry is written (errors during generation point here).
   SourceLocation where;
+  /// The manifest file the template comes from (resolved against the scenario's folder); empty
+  /// for an inline template.
+  std::string manifest;
+  /// Where each label of the inline `pod.labels` is written (a Kueue queue name is checked
+  /// against the policies' queues there, sim/scenario/quota_config.hpp).
+  std::map<std::string, SourceLocation> label_where;
 };
 
 /// A trace to replay.
@@ -100,14 +106,15 @@ struct WorkloadSpec {
   std::optional<PolluxSource> pollux;
   /// Traced models defined by the scenario (added to the built-in catalogue).
   std::vector<ModelDefinition> models;
-  /// The file the section came from.
+  /// The file the section came from, and where in it.
   std::string file;
+  SourceLocation where;
 };
 
 /// Parses the `workload:` mapping `node` of scenario `file`; relative manifest and trace paths
 /// resolve against `base_dir`. Strict: unknown keys, missing fields and bad values are
 /// InputErrors naming file, line and field.
-WorkloadSpec parse_workload(const YAML::Node& node, const std::string& file,
+WorkloadSpec parse_workload(const ConfigNode& node, const std::string& file,
                             const std::string& base_dir);
 
 /// The catalogue a run of `spec` uses: built-in models plus spec.models.

@@ -285,8 +285,8 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
       f.number("gpuMemoryDecaySlope", defaults.gpu_memory_decay_slope, 0.01, 1.0);
   // metricCacheTTL: a duration ("30s") or, as in the seed's example, a number of seconds.
   if (f.has("metricCacheTTL")) {
-    const YAML::Node n = f.get("metricCacheTTL");
-    const std::string text = n.IsScalar() ? n.Scalar() : "";
+    const ConfigNode n = f.get("metricCacheTTL");
+    const std::string text = n.is_scalar() ? n.scalar() : "";
     double secs = 0.0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), secs);
     if (!text.empty() && ec == std::errc() && ptr == text.data() + text.size()) {
@@ -336,12 +336,13 @@ LoadAwareArgs parse_load_aware_args(const PluginArgs& pa) {
     Fields g(f.get("goldenNodeSelector"), f.file(), f.path_of("goldenNodeSelector"));
     LabelSelector sel;
     if (g.has("matchLabels")) {
-      const YAML::Node ml = g.get("matchLabels");
-      if (!ml.IsMap()) {
+      const ConfigNode ml = g.get("matchLabels");
+      if (!ml.is_map()) {
         throw g.error(ml, "matchLabels", "expected a mapping of label to value");
       }
-      for (const auto& kv : ml) {
-        sel.match_labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      for (const auto& kv : ml.entries()) {
+        sel.match_labels[scalar_of(kv.first, g.file(), g.path_of("matchLabels"))] =
+            scalar_of(kv.second, g.file(), g.path_of("matchLabels"));
       }
     }
     g.finish();

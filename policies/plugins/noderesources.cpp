@@ -189,7 +189,7 @@ namespace {
 // (or none) -> 1; validation_pluginargs.go: weight in [1, 100], no duplicates.
 std::vector<ResourceSpec> parse_resources(Fields& f, const std::string& key,
                                           std::vector<ResourceSpec> fallback) {
-  if (!f.has(key) || f.get(key).IsNull()) {
+  if (!f.has(key) || f.get(key).is_null()) {
     return fallback;
   }
   std::vector<ResourceSpec> out;
@@ -264,13 +264,13 @@ FitArgs parse_fit_args(const PluginArgs& args) {
   if (f.has("ignoredResources")) {
     for (const auto& n :
          sequence_of(f.get("ignoredResources"), f.file(), f.path_of("ignoredResources"))) {
-      out.ignored_resources.insert(n.as<std::string>());
+      out.ignored_resources.insert(scalar_of(n, f.file(), f.path_of("ignoredResources")));
     }
   }
   if (f.has("ignoredResourceGroups")) {
     for (const auto& n : sequence_of(f.get("ignoredResourceGroups"), f.file(),
                                      f.path_of("ignoredResourceGroups"))) {
-      out.ignored_groups.push_back(n.as<std::string>());
+      out.ignored_groups.push_back(scalar_of(n, f.file(), f.path_of("ignoredResourceGroups")));
     }
   }
   if (f.has("scoringStrategy")) {
@@ -306,7 +306,7 @@ FitArgs parse_fit_args(const PluginArgs& args) {
       }
       r.finish();
     } else if (out.strategy == ScoringStrategy::kRequestedToCapacityRatio) {
-      throw s.error(YAML::Node(), "requestedToCapacityRatio",
+      throw s.error(ConfigNode(), "requestedToCapacityRatio",
                     "required with type RequestedToCapacityRatio");
     }
     s.finish();

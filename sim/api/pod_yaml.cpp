@@ -14,7 +14,7 @@ using StringMap = std::map<std::string, std::string>;
 // Reads each key's value with `f` so an unknown key is an error only in kManifest mode.
 class Reader {
  public:
-  Reader(const YAML::Node& n, const std::string& file, const std::string& path, PodReadMode mode)
+  Reader(const ConfigNode& n, const std::string& file, const std::string& path, PodReadMode mode)
       : f(n, file, path), mode_(mode) {}
 
   Fields f;
@@ -49,22 +49,22 @@ std::string indexed(const std::string& path, std::size_t i) {
   return path + "[" + std::to_string(i) + "]";
 }
 
-std::vector<YAML::Node> items_of(const YAML::Node& n, const std::string& file,
+std::vector<ConfigNode> items_of(const ConfigNode& n, const std::string& file,
                                  const std::string& path) {
-  if (!n || n.IsNull()) {
+  if (!n || n.is_null()) {
     return {};
   }
   return sequence_of(n, file, path);
 }
 
-std::string scalar_text(const YAML::Node& n, const std::string& file, const std::string& path) {
-  if (!n.IsScalar()) {
+std::string scalar_text(const ConfigNode& n, const std::string& file, const std::string& path) {
+  if (!n.is_scalar()) {
     throw InputError(location_of(n, file), path, "expected a single value");
   }
-  return n.Scalar();
+  return n.scalar();
 }
 
-std::vector<std::string> string_list(const YAML::Node& n, const std::string& file,
+std::vector<std::string> string_list(const ConfigNode& n, const std::string& file,
                                      const std::string& path) {
   std::vector<std::string> out;
   const auto items = items_of(n, file, path);
@@ -76,7 +76,7 @@ std::vector<std::string> string_list(const YAML::Node& n, const std::string& fil
 
 // A label selector requirement allows In, NotIn, Exists, DoesNotExist; a node selector one also
 // Gt and Lt (v1 validation).
-SelectorRequirement requirement(const YAML::Node& n, const std::string& file,
+SelectorRequirement requirement(const ConfigNode& n, const std::string& file,
                                 const std::string& path, PodReadMode mode, bool node_selector) {
   Reader r(n, file, path, mode);
   SelectorRequirement out;
@@ -92,7 +92,7 @@ SelectorRequirement requirement(const YAML::Node& n, const std::string& file,
   return out;
 }
 
-std::vector<SelectorRequirement> requirements(const YAML::Node& n, const std::string& file,
+std::vector<SelectorRequirement> requirements(const ConfigNode& n, const std::string& file,
                                               const std::string& path, PodReadMode mode,
                                               bool node_selector) {
   std::vector<SelectorRequirement> out;
@@ -103,7 +103,7 @@ std::vector<SelectorRequirement> requirements(const YAML::Node& n, const std::st
   return out;
 }
 
-LabelSelector label_selector(const YAML::Node& n, const std::string& file, const std::string& path,
+LabelSelector label_selector(const ConfigNode& n, const std::string& file, const std::string& path,
                              PodReadMode mode) {
   Reader r(n, file, path, mode);
   LabelSelector s;
@@ -114,7 +114,7 @@ LabelSelector label_selector(const YAML::Node& n, const std::string& file, const
   return s;
 }
 
-NodeSelectorTerm node_selector_term(const YAML::Node& n, const std::string& file,
+NodeSelectorTerm node_selector_term(const ConfigNode& n, const std::string& file,
                                     const std::string& path, PodReadMode mode) {
   Reader r(n, file, path, mode);
   NodeSelectorTerm t;
@@ -132,7 +132,7 @@ NodeSelectorTerm node_selector_term(const YAML::Node& n, const std::string& file
   return t;
 }
 
-NodeAffinity node_affinity(const YAML::Node& n, const std::string& file, const std::string& path,
+NodeAffinity node_affinity(const ConfigNode& n, const std::string& file, const std::string& path,
                            PodReadMode mode) {
   Reader r(n, file, path, mode);
   NodeAffinity a;
@@ -161,7 +161,7 @@ NodeAffinity node_affinity(const YAML::Node& n, const std::string& file, const s
   return a;
 }
 
-PodAffinityTerm pod_affinity_term(const YAML::Node& n, const std::string& file,
+PodAffinityTerm pod_affinity_term(const ConfigNode& n, const std::string& file,
                                   const std::string& path, PodReadMode mode) {
   Reader r(n, file, path, mode);
   PodAffinityTerm t;
@@ -177,7 +177,7 @@ PodAffinityTerm pod_affinity_term(const YAML::Node& n, const std::string& file,
   return t;
 }
 
-PodAffinity pod_affinity(const YAML::Node& n, const std::string& file, const std::string& path,
+PodAffinity pod_affinity(const ConfigNode& n, const std::string& file, const std::string& path,
                          PodReadMode mode) {
   Reader r(n, file, path, mode);
   PodAffinity a;
@@ -201,7 +201,7 @@ PodAffinity pod_affinity(const YAML::Node& n, const std::string& file, const std
   return a;
 }
 
-Toleration toleration(const YAML::Node& n, const std::string& file, const std::string& path,
+Toleration toleration(const ConfigNode& n, const std::string& file, const std::string& path,
                       PodReadMode mode) {
   Reader r(n, file, path, mode);
   Toleration t;
@@ -214,7 +214,7 @@ Toleration toleration(const YAML::Node& n, const std::string& file, const std::s
   return t;
 }
 
-TopologySpreadConstraint spread(const YAML::Node& n, const std::string& file,
+TopologySpreadConstraint spread(const ConfigNode& n, const std::string& file,
                                 const std::string& path, PodReadMode mode) {
   Reader r(n, file, path, mode);
   TopologySpreadConstraint c;
@@ -234,7 +234,7 @@ TopologySpreadConstraint spread(const YAML::Node& n, const std::string& file,
 }
 
 // One container. `first` collects the image and env of the pod's first container.
-Container container(const YAML::Node& n, const std::string& file, const std::string& path,
+Container container(const ConfigNode& n, const std::string& file, const std::string& path,
                     PodReadMode mode, bool init, PodSpec* first) {
   Reader r(n, file, path, mode);
   Container c;
@@ -299,7 +299,7 @@ Container container(const YAML::Node& n, const std::string& file, const std::str
   return c;
 }
 
-void set_amount(Resources& r, ResourceList& list, const std::string& name, const YAML::Node& value,
+void set_amount(Resources& r, ResourceList& list, const std::string& name, const ConfigNode& value,
                 const std::string& file, const std::string& path) {
   const std::string text = scalar_text(value, file, path);
   try {
@@ -324,23 +324,23 @@ void set_amount(Resources& r, ResourceList& list, const std::string& name, const
 
 }  // namespace
 
-ResourceList read_resource_list(const YAML::Node& n, const std::string& file,
+ResourceList read_resource_list(const ConfigNode& n, const std::string& file,
                                 const std::string& path) {
   ResourceList out;
-  if (!n || n.IsNull()) {
+  if (!n || n.is_null()) {
     return out;
   }
-  if (!n.IsMap()) {
+  if (!n.is_map()) {
     throw InputError(location_of(n, file), path, "expected a mapping of resource names to amounts");
   }
-  for (const auto& kv : n) {
-    const std::string name = kv.first.as<std::string>();
+  for (const auto& kv : n.entries()) {
+    const std::string name = scalar_text(kv.first, file, path);
     set_amount(out.amounts, out, name, kv.second, file, path + "." + name);
   }
   return out;
 }
 
-void read_pod_metadata(const YAML::Node& n, const std::string& file, const std::string& path,
+void read_pod_metadata(const ConfigNode& n, const std::string& file, const std::string& path,
                        PodReadMode mode, std::string* name, PodSpec* pod) {
   Reader r(n, file, path, mode);
   const std::string generate = r.f.string("generateName", "");
@@ -365,7 +365,7 @@ void read_pod_metadata(const YAML::Node& n, const std::string& file, const std::
   r.finish();
 }
 
-void read_pod_spec(const YAML::Node& n, const std::string& file, const std::string& path,
+void read_pod_spec(const ConfigNode& n, const std::string& file, const std::string& path,
                    PodReadMode mode, PodSpec& pod, PriorityFields* priority) {
   Reader r(n, file, path, mode);
   Fields& f = r.f;

@@ -8,9 +8,8 @@
 #include <set>
 #include <string>
 
-#include <yaml-cpp/yaml.h>
-
 #include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
@@ -42,7 +41,7 @@ struct ResourceList {
 };
 
 /// Reads a resource mapping; an absent or null node is an empty list.
-ResourceList read_resource_list(const YAML::Node& node, const std::string& file,
+ResourceList read_resource_list(const ConfigNode& node, const std::string& file,
                                 const std::string& path);
 
 /// The priority fields of a PodSpec as written, with where each is written, for the caller that
@@ -62,7 +61,7 @@ struct PriorityFields {
 
 /// Reads object metadata: `*name` (metadata.name, else generateName) when `name` is not null;
 /// namespace, labels and annotations into `*pod` when `pod` is not null.
-void read_pod_metadata(const YAML::Node& node, const std::string& file, const std::string& path,
+void read_pod_metadata(const ConfigNode& node, const std::string& file, const std::string& path,
                        PodReadMode mode, std::string* name, PodSpec* pod);
 
 /// Reads a v1.PodSpec mapping into `pod`: containers (at least one; per-container requests with
@@ -72,7 +71,7 @@ void read_pod_metadata(const YAML::Node& node, const std::string& file, const st
 /// `pod.requests` to pod_requests(pod) and `pod.limits` to the containers' summed limits. With
 /// `priority`, priorityClassName and where the priority fields are written go there; without it a
 /// kManifest read refuses priorityClassName without priority.
-void read_pod_spec(const YAML::Node& node, const std::string& file, const std::string& path,
+void read_pod_spec(const ConfigNode& node, const std::string& file, const std::string& path,
                    PodReadMode mode, PodSpec& pod, PriorityFields* priority = nullptr);
 
 }  // namespace tidesim

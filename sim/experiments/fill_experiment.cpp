@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -429,8 +430,7 @@ FillScenario fill_scenario(const Scenario& scenario) {
                      "fill mode needs cluster.nodes_from (an openb node list): the experiment "
                      "fills the nodes of a node list");
   }
-  const workloads::WorkloadSpec spec =
-      workloads::parse_workload(scenario.workload, scenario.path, scenario.folder);
+  const workloads::WorkloadSpec& spec = scenario.workload;
   if (!spec.trace) {
     throw InputError(where, "run.mode", "fill mode needs workload.trace (an openb pod list)");
   }

@@ -319,8 +319,7 @@ class Run final : public policies::BindTarget {
 }  // namespace
 
 Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
-  const workloads::WorkloadSpec spec =
-      workloads::parse_workload(scenario.workload, scenario.path, scenario.folder);
+  const workloads::WorkloadSpec& spec = scenario.workload;
   RandomStream rng(seed, "workload");
   workloads::SpeedReference speed;
   speed.gpu = reference_gpu(scenario);
@@ -452,7 +451,7 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
   check_fault_cards(scenario, cluster);
   check_forecast_policies(scenario);
   const std::map<std::string, std::int64_t> card_memory = card_memory_of(cluster);
-  const SourceLocation where = location_of(scenario.workload, scenario.path);
+  const SourceLocation& where = scenario.workload.where;
   check_mig_requests(scenario, w, where);
   std::vector<std::string> warnings;
   std::set<std::tuple<std::string, int, std::string>> checked;

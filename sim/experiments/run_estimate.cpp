@@ -62,8 +62,7 @@ RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan) {
   }
   const Duration horizon = scenario.run.until;
   e.samples = horizon / scenario.run.sample_interval;
-  const workloads::WorkloadSpec spec =
-      workloads::parse_workload(scenario.workload, scenario.path, scenario.folder);
+  const workloads::WorkloadSpec& spec = scenario.workload;
   if (spec.trace) {
     const workloads::Trace trace = workloads::read_trace(spec.trace->file, spec.trace->format);
     for (const auto& r : trace.records) {

@@ -10,6 +10,7 @@
 
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/units.hpp"
+#include "tidesim/sim/input/yaml_node.hpp"
 
 namespace tidesim {
 namespace {
@@ -17,6 +18,10 @@ namespace {
 InputError syntax_error(const YAML::Exception& e, const std::string& name) {
   return InputError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "",
                     "YAML syntax error: " + e.msg);
+}
+
+SourceLocation mark_location(const YAML::Mark& m, const std::string& file) {
+  return m.is_null() ? SourceLocation{file, 0, 0} : SourceLocation{file, m.line + 1, m.column + 1};
 }
 
 std::string join(const std::set<std::string>& keys) {
@@ -97,7 +102,7 @@ void check_duplicate_keys(const YAML::Node& root, const std::string& name) {
       const std::string key_path = path.empty() ? key : path + "." + key;
       const auto [it, inserted] = seen.emplace(key, kv.first.Mark());
       if (!inserted) {
-        throw InputError(location_of(kv.first, name), key_path,
+        throw InputError(mark_location(kv.first.Mark(), name), key_path,
                          "duplicate key (first at line " + std::to_string(it->second.line + 1) +
                              ", column " + std::to_string(it->second.column + 1) + ")");
       }
@@ -108,7 +113,7 @@ void check_duplicate_keys(const YAML::Node& root, const std::string& name) {
 
 }  // namespace
 
-YAML::Node load_yaml_string(const std::string& text, const std::string& name) {
+ConfigNode load_yaml_string(const std::string& text, const std::string& name) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -116,10 +121,10 @@ YAML::Node load_yaml_string(const std::string& text, const std::string& name) {
     throw syntax_error(e, name);
   }
   check_duplicate_keys(root, name);
-  return root;
+  return config_node(root);
 }
 
-std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name) {
+std::vector<ConfigNode> load_all_yaml_string(const std::string& text, const std::string& name) {
   std::vector<YAML::Node> docs;
   try {
     check_documents_advance(text, name);
@@ -127,79 +132,79 @@ std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std:
   } catch (const YAML::Exception& e) {
     throw syntax_error(e, name);
   }
+  std::vector<ConfigNode> out;
   for (const auto& doc : docs) {
     check_duplicate_keys(doc, name);
+    out.push_back(config_node(doc));
   }
-  return docs;
+  return out;
 }
 
-YAML::Node load_yaml_file(const std::string& path) {
+ConfigNode load_yaml_file(const std::string& path) {
   return load_yaml_string(read_text_file(path), path);
 }
 
-std::vector<YAML::Node> load_all_yaml_file(const std::string& path) {
+std::vector<ConfigNode> load_all_yaml_file(const std::string& path) {
   return load_all_yaml_string(read_text_file(path), path);
 }
 
-InputError yaml_error(const YAML::Exception& e, const std::string& file) {
-  if (e.mark.is_null()) {
-    return InputError(SourceLocation{file, 0, 0}, "", "YAML: " + e.msg);
-  }
-  return InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "", "YAML: " + e.msg);
+std::string flow_yaml(const ConfigNode& node) {
+  YAML::Emitter out;
+  out << YAML::Flow << yaml_node(node);
+  return out.c_str();
 }
 
-SourceLocation location_of(const YAML::Node& node, const std::string& file) {
-  if (!node.IsDefined()) {
-    return SourceLocation{file, 0, 0};
+void rethrow_in_file(const std::string& file) {
+  try {
+    throw;
+  } catch (const YAML::Exception& e) {
+    throw InputError(mark_location(e.mark, file), "", "YAML: " + e.msg);
   }
-  const YAML::Mark m = node.Mark();
-  if (m.is_null()) {
-    return SourceLocation{file, 0, 0};
-  }
-  return SourceLocation{file, m.line + 1, m.column + 1};
 }
 
-std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+std::map<std::string, std::string> string_map(const ConfigNode& node, const std::string& file,
                                               const std::string& path) {
   std::map<std::string, std::string> out;
-  if (!node || node.IsNull()) {
+  if (!node || node.is_null()) {
     return out;
   }
-  if (!node.IsMap()) {
+  if (!node.is_map()) {
     throw InputError(location_of(node, file), path, "expected a mapping of names to values");
   }
-  for (const auto& kv : node) {
-    if (!kv.first.IsScalar()) {
-      throw InputError(location_of(kv.first, file), path, "a key must be a single value");
+  for (const auto& [k, v] : node.entries()) {
+    if (!k.is_scalar()) {
+      throw InputError(location_of(k, file), path, "a key must be a single value");
     }
-    const std::string key = kv.first.Scalar();
-    if (!kv.second.IsScalar()) {
-      throw InputError(location_of(kv.second, file), path + "." + key, "expected a single value");
+    const std::string& key = k.scalar();
+    if (!v.is_scalar()) {
+      throw InputError(location_of(v, file), path + "." + key, "expected a single value");
     }
-    out[key] = kv.second.Scalar();
+    out[key] = v.scalar();
   }
   return out;
 }
 
-std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& file,
+std::string scalar_of(const ConfigNode& node, const std::string& file, const std::string& path) {
+  if (!node.is_scalar()) {
+    throw InputError(location_of(node, file), path, "expected a single value");
+  }
+  return node.scalar();
+}
+
+std::vector<ConfigNode> sequence_of(const ConfigNode& node, const std::string& file,
                                     const std::string& path) {
-  if (!node.IsSequence()) {
+  if (!node.is_sequence()) {
     throw InputError(location_of(node, file), path, "expected a list");
   }
-  std::vector<YAML::Node> out;
-  for (const auto& item : node) {
-    out.push_back(item);
-  }
-  return out;
+  return node.items();
 }
 
-Fields::Fields(const YAML::Node& node, std::string file, std::string path)
-    // An absent or null section reads as an empty mapping (every key takes its default). A
-    // yaml-cpp node for a missing key is "invalid" and cannot be assigned to, hence the ternary.
-    : node_((node.IsDefined() && !node.IsNull()) ? node : YAML::Node(YAML::NodeType::Map)),
+Fields::Fields(const ConfigNode& node, std::string file, std::string path)
+    // An absent or null section reads as an empty mapping (every key takes its default).
+    : node_((node.defined() && !node.is_null()) ? node : ConfigNode::empty_map()),
       file_(std::move(file)),
       path_(std::move(path)) {
-  if (!node_.IsMap()) {
+  if (!node_.is_map()) {
     throw InputError(location_of(node, file_), path_.empty() ? "(document)" : path_,
                      "expected a mapping of keys to values");
   }
@@ -209,41 +214,40 @@ std::string Fields::path_of(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
 
-InputError Fields::error(const YAML::Node& node, const std::string& key,
+InputError Fields::error(const ConfigNode& node, const std::string& key,
                          const std::string& message) const {
-  // A default-constructed node (no source position) means "this mapping".
-  const YAML::Node& where = (node.IsDefined() && !node.Mark().is_null()) ? node : node_;
+  // A node with no source position (absent, or made in memory) means "this mapping".
+  const ConfigNode& where = node.line() > 0 ? node : node_;
   return InputError(location_of(where, file_), key.empty() ? path_ : path_of(key), message);
 }
 
 bool Fields::has(const std::string& key) {
   allowed_.insert(key);
-  return static_cast<bool>(node_[key]);
+  return node_[key].defined();
 }
 
-YAML::Node Fields::get(const std::string& key) {
+ConfigNode Fields::get(const std::string& key) {
   allowed_.insert(key);
-  const YAML::Node& self = node_;
-  return self[key];
+  return node_[key];
 }
 
-YAML::Node Fields::require(const std::string& key) {
-  YAML::Node n = get(key);
+ConfigNode Fields::require(const std::string& key) {
+  ConfigNode n = get(key);
   if (!n) {
-    throw error(YAML::Node(), key, "missing required field");
+    throw error(ConfigNode(), key, "missing required field");
   }
   return n;
 }
 
 std::optional<std::string> Fields::scalar(const std::string& key) {
-  YAML::Node n = get(key);
+  ConfigNode n = get(key);
   if (!n) {
     return std::nullopt;
   }
-  if (!n.IsScalar()) {
+  if (!n.is_scalar()) {
     throw error(n, key, "expected a single value, not a list or mapping");
   }
-  return n.Scalar();
+  return n.scalar();
 }
 
 template <class T>
@@ -254,7 +258,7 @@ T Fields::parse_with(const std::string& key, std::optional<T> fallback, const ch
     if (fallback) {
       return *fallback;
     }
-    throw error(YAML::Node(), key, std::string("missing required field (") + kind + ")");
+    throw error(ConfigNode(), key, std::string("missing required field (") + kind + ")");
   }
   try {
     return parse(*text);
@@ -383,14 +387,14 @@ std::string Fields::choice(const std::string& key, std::optional<std::string> fa
 }
 
 void Fields::finish() const {
-  for (const auto& kv : node_) {
-    if (!kv.first.IsScalar()) {
-      throw InputError(location_of(kv.first, file_), path_.empty() ? "(document)" : path_,
+  for (const auto& [k, v] : node_.entries()) {
+    if (!k.is_scalar()) {
+      throw InputError(location_of(k, file_), path_.empty() ? "(document)" : path_,
                        "a key must be a single value, not a list or mapping");
     }
-    const std::string key = kv.first.Scalar();
+    const std::string& key = k.scalar();
     if (!allowed_.contains(key)) {
-      throw InputError(location_of(kv.first, file_), path_of(key),
+      throw InputError(location_of(k, file_), path_of(key),
                        "unknown key; allowed keys here: " + join(allowed_));
     }
   }

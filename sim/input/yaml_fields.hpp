@@ -1,8 +1,6 @@
 #pragma once
 /// Strict reading of YAML configuration (scenarios, manifests, scheduler configs). Every error
 /// names the file, line, column and field path; an unknown key lists the keys that are allowed.
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -12,36 +10,40 @@
 #include <vector>
 
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
 
 /// Parses one YAML document from a file. Throws InputError (with the line) on a syntax error or an
 /// unreadable file.
-YAML::Node load_yaml_file(const std::string& path);
+ConfigNode load_yaml_file(const std::string& path);
 /// Parses every document of a multi-document file ("---" separated).
-std::vector<YAML::Node> load_all_yaml_file(const std::string& path);
+std::vector<ConfigNode> load_all_yaml_file(const std::string& path);
 /// Parses YAML text; `name` is used as the file name in errors.
-YAML::Node load_yaml_string(const std::string& text, const std::string& name);
-std::vector<YAML::Node> load_all_yaml_string(const std::string& text, const std::string& name);
+ConfigNode load_yaml_string(const std::string& text, const std::string& name);
+std::vector<ConfigNode> load_all_yaml_string(const std::string& text, const std::string& name);
 
-/// An InputError at the mark of a yaml-cpp exception in `file` ("file:line:column: YAML: msg").
-InputError yaml_error(const YAML::Exception& e, const std::string& file);
+/// The YAML text of `node` in flow style (`[1, 2]`, `{a: b}`, `4`): what a `--set` value of it
+/// would be.
+std::string flow_yaml(const ConfigNode& node);
 
-/// Runs `read` and turns a yaml-cpp exception escaping it (a bad conversion in an as<>, say) into
-/// yaml_error(e, file): every reader of a YAML file wraps its body in it, so no such exception
-/// leaves without the file and place.
+/// Rethrows the exception in flight: a parser exception as an InputError
+/// ("file:line:column: YAML: msg") in `file`, any other unchanged.
+[[noreturn]] void rethrow_in_file(const std::string& file);
+
+/// Runs `read` and turns a parser exception escaping it into an InputError in `file`: every reader
+/// of a YAML file wraps its body in it, so no such exception leaves without the file and place.
 template <class F>
 auto yaml_guard(const std::string& file, F&& read) -> decltype(read()) {
   try {
     return read();
-  } catch (const YAML::Exception& e) {
-    throw yaml_error(e, file);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception&) {
+    rethrow_in_file(file);
   }
 }
-
-/// The location of a node in `file` (yaml-cpp marks are 0-based; this is 1-based).
-SourceLocation location_of(const YAML::Node& node, const std::string& file);
 
 /// A strict view of one YAML mapping. Ask for each key the schema allows (present or not), then
 /// call finish(): any key that was never asked for is an error listing the allowed keys.
@@ -49,14 +51,14 @@ class Fields {
  public:
   /// `path` names the mapping in errors, e.g. "cluster.node_groups[2]". Throws InputError when
   /// `node` is not a mapping.
-  Fields(const YAML::Node& node, std::string file, std::string path);
+  Fields(const ConfigNode& node, std::string file, std::string path);
 
   /// True when `key` is present (and marks it as allowed).
   bool has(const std::string& key);
-  /// The raw node for `key`, or an undefined node when absent (marks the key as allowed).
-  YAML::Node get(const std::string& key);
+  /// The raw node for `key`, or an absent node (marks the key as allowed).
+  ConfigNode get(const std::string& key);
   /// The raw node for `key`; InputError "missing required field" when absent.
-  YAML::Node require(const std::string& key);
+  ConfigNode require(const std::string& key);
 
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt);
   bool boolean(const std::string& key, std::optional<bool> fallback = std::nullopt);
@@ -87,16 +89,16 @@ class Fields {
   void finish() const;
 
   /// An InputError at `node` (or at this mapping when `node` is undefined) for field `key`.
-  InputError error(const YAML::Node& node, const std::string& key,
+  InputError error(const ConfigNode& node, const std::string& key,
                    const std::string& message) const;
   /// The dotted path of `key` under this mapping.
   std::string path_of(const std::string& key) const;
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
-  const YAML::Node& node() const { return node_; }
+  const ConfigNode& node() const { return node_; }
 
  private:
-  YAML::Node node_;
+  ConfigNode node_;
   std::string file_;
   std::string path_;
   std::set<std::string> allowed_;
@@ -110,11 +112,15 @@ class Fields {
 /// Reads a mapping of names to single values (labels, annotations, env, nodeSelector). An absent or
 /// null node gives an empty map; anything else that is not such a mapping is an InputError naming
 /// `path` (or `path.KEY` for a value that is a list or mapping).
-std::map<std::string, std::string> string_map(const YAML::Node& node, const std::string& file,
+std::map<std::string, std::string> string_map(const ConfigNode& node, const std::string& file,
                                               const std::string& path);
 
+/// The text of a scalar; InputError "expected a single value" naming `path` for a list, a mapping
+/// or an absent node.
+std::string scalar_of(const ConfigNode& node, const std::string& file, const std::string& path);
+
 /// Reads a YAML sequence; InputError naming `path` when `node` is not a sequence.
-std::vector<YAML::Node> sequence_of(const YAML::Node& node, const std::string& file,
+std::vector<ConfigNode> sequence_of(const ConfigNode& node, const std::string& file,
                                     const std::string& path);
 
 }  // namespace tidesim

@@ -12,7 +12,7 @@ namespace {
 const std::vector<std::string> kRequested{"cpu", "memory", "gpu"};
 const std::vector<std::string> kMeasured{"gpu_memory", "gpu_utilization"};
 
-Thresholds parse_thresholds(const YAML::Node& node, const std::string& file,
+Thresholds parse_thresholds(const ConfigNode& node, const std::string& file,
                             const std::string& path, const std::vector<std::string>& resources) {
   Fields f(node, file, path);
   Thresholds t;
@@ -27,7 +27,7 @@ Thresholds parse_thresholds(const YAML::Node& node, const std::string& file,
     for (const auto& r : resources) {
       list += (list.empty() ? "" : ", ") + r;
     }
-    throw f.error(YAML::Node(), "", "names no resource (one of " + list + ")");
+    throw f.error(ConfigNode(), "", "names no resource (one of " + list + ")");
   }
   return t;
 }
@@ -54,7 +54,7 @@ void check_pair(Fields& f, const std::string& high_key, const Thresholds& low,
   }
 }
 
-DeschedulerStrategy parse_strategy(const YAML::Node& node, const std::string& file,
+DeschedulerStrategy parse_strategy(const ConfigNode& node, const std::string& file,
                                    const std::string& path) {
   Fields f(node, file, path);
   DeschedulerStrategy s;
@@ -122,7 +122,7 @@ bool DeschedulerConfig::reads_metrics() const {
   return false;
 }
 
-DeschedulerConfig parse_descheduler(const YAML::Node& node, const std::string& file) {
+DeschedulerConfig parse_descheduler(const ConfigNode& node, const std::string& file) {
   DeschedulerConfig c;
   if (!node) {
     return c;
@@ -133,7 +133,7 @@ DeschedulerConfig parse_descheduler(const YAML::Node& node, const std::string& f
   c.max_pods_per_node = static_cast<int>(f.integer("max_pods_per_node", 0, 0, 1'000'000));
   c.max_pods_per_cycle = static_cast<int>(f.integer("max_pods_per_cycle", 0, 0, 1'000'000));
   c.restore_time = f.duration("restore_time", std::chrono::seconds(60));
-  const YAML::Node list = f.require("strategies");
+  const ConfigNode list = f.require("strategies");
   std::set<DeschedulerStrategy::Kind> seen;
   int i = 0;
   for (const auto& item : sequence_of(list, file, "descheduler.strategies")) {

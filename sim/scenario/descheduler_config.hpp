@@ -5,13 +5,12 @@
 /// HighNodeUtilization (thresholds on requested resources), Koordinator's LowNodeLoad (thresholds
 /// on measured load) and the seed's LSCS trigger. Off when the section is absent. Formulas,
 /// defaults and sources: docs/descheduling.md.
-#include <yaml-cpp/yaml.h>
-
 #include <map>
 #include <string>
 #include <vector>
 
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
@@ -68,6 +67,6 @@ struct DeschedulerConfig {
 
 /// Reads the section (`node` may be undefined: off). Throws InputError naming file, line, column
 /// and field.
-DeschedulerConfig parse_descheduler(const YAML::Node& node, const std::string& file);
+DeschedulerConfig parse_descheduler(const ConfigNode& node, const std::string& file);
 
 }  // namespace tidesim

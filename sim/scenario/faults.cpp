@@ -10,7 +10,7 @@
 namespace tidesim {
 namespace {
 
-FailureProcess parse_process(const YAML::Node& node, const std::string& file,
+FailureProcess parse_process(const ConfigNode& node, const std::string& file,
                              const std::string& path, Duration default_mtbf,
                              Duration default_repair, bool has_repair) {
   Fields f(node, file, path);
@@ -43,7 +43,7 @@ FailureProcess parse_process(const YAML::Node& node, const std::string& file,
 
 }  // namespace
 
-FaultsConfig parse_faults(const YAML::Node& node, const std::string& file,
+FaultsConfig parse_faults(const ConfigNode& node, const std::string& file,
                           const std::vector<std::string>& node_names) {
   FaultsConfig c;
   if (!node) {
@@ -55,15 +55,15 @@ FaultsConfig parse_faults(const YAML::Node& node, const std::string& file,
   // 16,384 H100s (2,048 hosts of 8), 58.7% GPU-related. GPU: 16,384 x 1,296 h / (0.587 x 419)
   // = 86,300 h per card; the rest: 2,048 x 1,296 h / (0.413 x 419) = 15,300 h per node.
   // Repair time: assumption (2 h).
-  if (const YAML::Node n = f.get("node_failures")) {
+  if (const ConfigNode n = f.get("node_failures")) {
     c.node_failures = parse_process(n, file, "faults.node_failures", std::chrono::hours(15'300),
                                     std::chrono::hours(2), true);
   }
-  if (const YAML::Node n = f.get("card_errors")) {
+  if (const ConfigNode n = f.get("card_errors")) {
     c.card_errors = parse_process(n, file, "faults.card_errors", std::chrono::hours(86'300),
                                   Duration::zero(), false);
   }
-  if (const YAML::Node list = f.get("scheduled")) {
+  if (const ConfigNode list = f.get("scheduled")) {
     int i = 0;
     for (const auto& item : sequence_of(list, file, "faults.scheduled")) {
       Fields s(item, file, fmt::format("faults.scheduled[{}]", i++));

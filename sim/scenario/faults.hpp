@@ -7,8 +7,6 @@
 /// scheduled elsewhere. An XID error interrupts the jobs with a pod on that card; the card
 /// itself stays in service (assumption: the error clears with the process). Off unless the
 /// scenario has the section. Rates, sources and assumptions: docs/failures.md.
-#include <yaml-cpp/yaml.h>
-
 #include <optional>
 #include <set>
 #include <string>
@@ -16,6 +14,7 @@
 
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
@@ -60,7 +59,7 @@ struct FaultsConfig {
 
 /// Reads the section (undefined: off). `node_names` are the cluster's nodes in index order.
 /// Throws InputError naming the field.
-FaultsConfig parse_faults(const YAML::Node& node, const std::string& file,
+FaultsConfig parse_faults(const ConfigNode& node, const std::string& file,
                           const std::vector<std::string>& node_names);
 
 /// One draw of the time to the next failure.

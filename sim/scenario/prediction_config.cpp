@@ -24,7 +24,7 @@ std::string_view to_string(ForecastModel model) {
   return kModelNames[static_cast<std::size_t>(model)];
 }
 
-PredictionConfig parse_prediction(const YAML::Node& node, const std::string& file,
+PredictionConfig parse_prediction(const ConfigNode& node, const std::string& file,
                                   Duration sample_interval, Duration scrape_interval) {
   PredictionConfig c;
   if (!node) {
@@ -51,11 +51,11 @@ PredictionConfig parse_prediction(const YAML::Node& node, const std::string& fil
                               "between 2 x order + 1 = {} and 100000",
                               scrapes, format_duration(scrape_interval), 2 * c.params.order + 1));
   }
-  if (const YAML::Node list = f.get("evaluate")) {
+  if (const ConfigNode list = f.get("evaluate")) {
     c.evaluate.clear();
     int i = 0;
     for (const auto& item : sequence_of(list, file, "prediction.evaluate")) {
-      const std::string name = item.IsScalar() ? item.Scalar() : "";
+      const std::string name = item.is_scalar() ? item.scalar() : "";
       bool known = false;
       for (const auto& k : kModelNames) {
         known = known || k == name;

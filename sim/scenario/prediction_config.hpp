@@ -3,13 +3,12 @@
 /// read (`predictLoad: true`), its horizon and window, its parameters, and which predictors a run
 /// scores against the true state (MAE/MAPE in the results). Off when the section is absent.
 /// Formulas and defaults: docs/prediction.md.
-#include <yaml-cpp/yaml.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/prediction/predictors.hpp"
 
 namespace tidesim {
@@ -43,7 +42,7 @@ struct PredictionConfig {
 /// run.sample_interval (the horizon must be a multiple of it, so each forecast meets a true
 /// sample) and `scrape_interval` telemetry's (the window must hold 2 x order + 1 scrapes). Throws
 /// InputError naming the field.
-PredictionConfig parse_prediction(const YAML::Node& node, const std::string& file,
+PredictionConfig parse_prediction(const ConfigNode& node, const std::string& file,
                                   Duration sample_interval, Duration scrape_interval);
 
 }  // namespace tidesim

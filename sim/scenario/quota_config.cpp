@@ -17,18 +17,18 @@ constexpr std::int64_t kMaxGpus = 1'000'000;
 // A quota of resource `resource` from `key` of `f`, in the resource's unit
 // (sim/admission/quota.hpp).
 std::int64_t quantity(Fields& f, const std::string& key, const std::string& resource) {
-  const YAML::Node n = f.require(key);
-  if (!n.IsScalar()) {
+  const ConfigNode n = f.require(key);
+  if (!n.is_scalar()) {
     throw f.error(n, key, "expected a quantity of " + resource);
   }
   try {
     if (resource == "cpu") {
-      return parse_quantity(n.Scalar(), 3);
+      return parse_quantity(n.scalar(), 3);
     }
     if (resource == "memory") {
-      return parse_quantity(n.Scalar());
+      return parse_quantity(n.scalar());
     }
-    return parse_integer_quantity(n.Scalar());
+    return parse_integer_quantity(n.scalar());
   } catch (const QuantityError& e) {
     throw f.error(n, key, fmt::format("{} ({})", e.what(), resource));
   }
@@ -79,7 +79,7 @@ void parse_gpu_shorthand(Fields& c, const ClusterQueueConfig& cq, FlavourQuotas&
 void parse_flavour_quotas(Fields& ff, const ClusterQueueConfig& cq, const std::string& flavour,
                           const std::vector<std::string>& covered, FlavourQuotas& out) {
   const std::string& file = ff.file();
-  const YAML::Node res_node = ff.require("resources");
+  const ConfigNode res_node = ff.require("resources");
   const auto resources = sequence_of(res_node, file, ff.path_of("resources"));
   std::set<std::string> seen;
   for (std::size_t i = 0; i < resources.size(); ++i) {
@@ -116,7 +116,7 @@ void parse_flavour_quotas(Fields& ff, const ClusterQueueConfig& cq, const std::s
 // `resource_groups:` as Kueue's `spec.resourceGroups`: each group's flavours in order, each
 // naming a declared ResourceFlavor (`declared`; without any declaration, a group may have one
 // flavour, whose name is then only a name).
-void parse_groups(const YAML::Node& groups, Fields& c, const ClusterQueueConfig& cq,
+void parse_groups(const ConfigNode& groups, Fields& c, const ClusterQueueConfig& cq,
                   const std::set<std::string>& declared, const std::string& flavours_path,
                   FlavourQuotas& out, std::vector<NamedGroup>& named) {
   const std::string& file = c.file();
@@ -128,15 +128,15 @@ void parse_groups(const YAML::Node& groups, Fields& c, const ClusterQueueConfig&
   std::set<std::string> flavours_all;
   for (std::size_t g = 0; g < items.size(); ++g) {
     Fields gf(items[g], file, fmt::format("{}[{}]", c.path_of("resource_groups"), g));
-    const YAML::Node covered_node = gf.require("covered_resources");
+    const ConfigNode covered_node = gf.require("covered_resources");
     std::vector<std::string> covered;
     const auto names = sequence_of(covered_node, file, gf.path_of("covered_resources"));
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::string key = fmt::format("covered_resources[{}]", i);
-      if (!names[i].IsScalar() || names[i].Scalar().empty()) {
+      if (!names[i].is_scalar() || names[i].scalar().empty()) {
         throw gf.error(names[i], key, "expected a resource name");
       }
-      const std::string& name = names[i].Scalar();
+      const std::string& name = names[i].scalar();
       if (!covered_all.insert(name).second) {
         throw gf.error(
             names[i], key,
@@ -147,7 +147,7 @@ void parse_groups(const YAML::Node& groups, Fields& c, const ClusterQueueConfig&
     if (covered.empty()) {
       throw gf.error(covered_node, "covered_resources", "needs at least one resource");
     }
-    const YAML::Node flavors_node = gf.require("flavors");
+    const ConfigNode flavors_node = gf.require("flavors");
     const auto flavors = sequence_of(flavors_node, file, gf.path_of("flavors"));
     if (flavors.empty()) {
       throw gf.error(flavors_node, "flavors", "needs at least one flavour");
@@ -176,7 +176,7 @@ void parse_groups(const YAML::Node& groups, Fields& c, const ClusterQueueConfig&
 }
 
 // `resource_flavors:` (Kueue's ResourceFlavor objects): name and node_labels.
-std::vector<ResourceFlavor> parse_flavours(const YAML::Node& n, const std::string& file,
+std::vector<ResourceFlavor> parse_flavours(const ConfigNode& n, const std::string& file,
                                            const std::string& path) {
   std::vector<ResourceFlavor> out;
   const auto items = sequence_of(n, file, path);
@@ -211,13 +211,13 @@ std::vector<ResourceFlavor> parse_flavours(const YAML::Node& n, const std::strin
 // The `cohorts:` names.
 std::set<std::string> parse_cohorts(Fields& f) {
   std::set<std::string> cohorts;
-  if (const YAML::Node c = f.get("cohorts")) {
+  if (const ConfigNode c = f.get("cohorts")) {
     const auto items = sequence_of(c, f.file(), f.path_of("cohorts"));
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (!items[i].IsScalar() || items[i].Scalar().empty()) {
+      if (!items[i].is_scalar() || items[i].scalar().empty()) {
         throw f.error(items[i], fmt::format("cohorts[{}]", i), "expected a cohort name");
       }
-      cohorts.insert(items[i].Scalar());
+      cohorts.insert(items[i].scalar());
     }
   }
   return cohorts;
@@ -225,7 +225,7 @@ std::set<std::string> parse_cohorts(Fields& f) {
 
 // A queue's `flavor_fungibility:`.
 void parse_fungibility(Fields& c, ClusterQueueConfig& cq) {
-  if (const YAML::Node fung = c.get("flavor_fungibility")) {
+  if (const ConfigNode fung = c.get("flavor_fungibility")) {
     Fields ff(fung, c.file(), c.path_of("flavor_fungibility"));
     cq.when_can_borrow =
         ff.choice("when_can_borrow", "Borrow", {"Borrow", "TryNextFlavor"}) == "Borrow"
@@ -275,7 +275,7 @@ ClusterQueueConfig parse_cluster_queue(Fields& c, const std::set<std::string>& c
     throw c.error(c.get("cohort"), "cohort",
                   "unknown cohort '" + cq.cohort + "' (declare it under " + cohorts_path + ")");
   }
-  if (const YAML::Node groups = c.get("resource_groups")) {
+  if (const ConfigNode groups = c.get("resource_groups")) {
     for (const char* key : {"nominal_gpus", "borrowing_limit_gpus", "lending_limit_gpus"}) {
       if (c.has(key)) {
         throw c.error(c.get(key), key, "give either resource_groups or the GPU shorthand");
@@ -356,7 +356,7 @@ void index_quotas(QuotaConfig& q, const std::vector<FlavourQuotas>& quotas,
 // LocalQueue -> ClusterQueue; absent: one LocalQueue per ClusterQueue, of the same name.
 std::map<std::string, int> parse_local_queues(Fields& f,
                                               const std::map<std::string, int>& by_name) {
-  const YAML::Node l = f.get("local_queues");
+  const ConfigNode l = f.get("local_queues");
   if (!l) {
     return by_name;
   }
@@ -374,12 +374,12 @@ std::map<std::string, int> parse_local_queues(Fields& f,
 
 }  // namespace
 
-QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std::string& path) {
+QuotaConfig parse_queues(const ConfigNode& n, const std::string& file, const std::string& path) {
   Fields f(n, file, path);
   QuotaConfig q;
   q.where = location_of(n, file);
   q.path = path;
-  if (const YAML::Node rf = f.get("resource_flavors")) {
+  if (const ConfigNode rf = f.get("resource_flavors")) {
     q.flavors = parse_flavours(rf, file, f.path_of("resource_flavors"));
   }
   std::set<std::string> declared;
@@ -387,7 +387,7 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
     declared.insert(rf.name);
   }
   const std::set<std::string> cohorts = parse_cohorts(f);
-  const YAML::Node cqs = f.require("cluster_queues");
+  const ConfigNode cqs = f.require("cluster_queues");
   const auto items = sequence_of(cqs, file, f.path_of("cluster_queues"));
   std::map<std::string, int> by_name;
   std::vector<FlavourQuotas> quotas;
@@ -415,30 +415,21 @@ QuotaConfig parse_queues(const YAML::Node& n, const std::string& file, const std
   return q;
 }
 
-void check_job_queues(const YAML::Node& workload, const std::string& file,
-                      const QuotaConfig& quotas, const std::string& policy) {
-  const YAML::Node& w = workload;  // const: reading a missing key must not add it
-  if (!w.IsMap() || !w["jobs"] || !w["jobs"].IsSequence()) {
-    return;
-  }
-  const YAML::Node jobs = w["jobs"];
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const YAML::Node job = jobs[i];
-    if (!job.IsMap() || !job["pod"] || !job["pod"].IsMap()) {
-      continue;
+void check_job_queues(const workloads::WorkloadSpec& workload, const QuotaConfig& quotas,
+                      const std::string& policy) {
+  for (std::size_t i = 0; i < workload.mix.size(); ++i) {
+    const workloads::MixEntry& entry = workload.mix[i];
+    const auto where = entry.label_where.find(kQueueNameLabel);
+    if (where == entry.label_where.end()) {
+      continue;  // no inline queue label
     }
-    const YAML::Node labels = job["pod"]["labels"];
-    if (!labels || !labels.IsMap() || !labels[kQueueNameLabel] ||
-        !labels[kQueueNameLabel].IsScalar()) {
-      continue;
-    }
-    const YAML::Node label = labels[kQueueNameLabel];
-    if (!quotas.local_queues.contains(label.Scalar())) {
-      throw InputError(location_of(label, file),
+    const std::string& queue = entry.job.pod_template.labels.at(kQueueNameLabel);
+    if (!quotas.local_queues.contains(queue)) {
+      throw InputError(where->second,
                        fmt::format("workload.jobs[{}].pod.labels.{}", i, kQueueNameLabel),
                        fmt::format("names queue '{}', which policy '{}' does not declare (its "
                                    "{}.local_queues)",
-                                   label.Scalar(), policy, quotas.path));
+                                   queue, policy, quotas.path));
     }
   }
 }

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-StorageConfig parse_storage(const YAML::Node& node, const std::string& file,
+StorageConfig parse_storage(const ConfigNode& node, const std::string& file,
                             const std::string& path, const std::string& default_name) {
   Fields f(node, file, path);
   StorageConfig s;
@@ -39,7 +39,7 @@ StorageConfig parse_storage(const YAML::Node& node, const std::string& file,
 
 // A node group's `sharing` (docs/scenarios.md): mode, and under time-slicing the device plugin's
 // replicas, replica policy and tie-break, the interference share, and declared memory.
-void parse_sharing(const YAML::Node& node, const std::string& file, const std::string& path,
+void parse_sharing(const ConfigNode& node, const std::string& file, const std::string& path,
                    NodeGroup& g) {
   Fields s(node, file, path);
   g.sharing = *parse_sharing_mode(
@@ -56,12 +56,12 @@ void parse_sharing(const YAML::Node& node, const std::string& file, const std::s
     if (g.gpu_model.empty()) {
       throw s.error(s.get("mode"), "mode", "mig needs the group's `gpu` model");
     }
-    const YAML::Node layout = s.require("layout");
-    for (const YAML::Node& p : sequence_of(layout, file, s.path_of("layout"))) {
-      if (!p.IsScalar()) {
+    const ConfigNode layout = s.require("layout");
+    for (const ConfigNode& p : sequence_of(layout, file, s.path_of("layout"))) {
+      if (!p.is_scalar()) {
         throw s.error(p, "layout", "each entry is a profile name such as 1g.5gb");
       }
-      g.mig_layout.push_back(p.Scalar());
+      g.mig_layout.push_back(p.scalar());
     }
     if (const auto why = mig_layout_error(gpu_model(g.gpu_model), g.mig_layout)) {
       throw s.error(layout, "layout", *why);
@@ -103,7 +103,7 @@ void parse_sharing(const YAML::Node& node, const std::string& file, const std::s
   s.finish();
 }
 
-NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std::string& path) {
+NodeGroup parse_group(const ConfigNode& node, const std::string& file, const std::string& path) {
   Fields f(node, file, path);
   NodeGroup g;
   g.where = location_of(node, file);
@@ -122,14 +122,14 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
   }
   g.topology = f.string("topology");
   g.gpu_memory = f.bytes("gpu_memory", 0);
-  if (const YAML::Node sharing = f.get("sharing")) {
+  if (const ConfigNode sharing = f.get("sharing")) {
     parse_sharing(sharing, file, f.path_of("sharing"), g);
   }
   // Default CPU: an assumption of 32 cores (a g5.12xlarge-class host has 48 vCPUs).
   g.cpu_milli = f.milli_quantity("cpu", 32'000);
   g.memory_bytes = f.bytes("memory", 192LL << 30);
   g.labels = string_map(f.get("labels"), file, f.path_of("labels"));
-  if (const YAML::Node taints = f.get("taints")) {
+  if (const ConfigNode taints = f.get("taints")) {
     int i = 0;
     for (const auto& t : sequence_of(taints, file, f.path_of("taints"))) {
       Fields tf(t, file, fmt::format("{}[{}]", f.path_of("taints"), i++));
@@ -152,7 +152,7 @@ NodeGroup parse_group(const YAML::Node& node, const std::string& file, const std
 
 // `cluster.nodes_from`: one exact-name group per row of an openb node list. Errors in the list
 // name the CSV's line and column; errors in the section name the scenario's.
-std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::string& file,
+std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::string& file,
                                         const std::string& folder, NodesFrom& out) {
   const std::string path = "cluster.nodes_from";
   Fields f(node, file, path);
@@ -160,7 +160,7 @@ std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::strin
   const std::string rel = f.string("file");
   out.format = f.choice("format", std::nullopt, {"openb"});
   NodeGroup base;
-  if (const YAML::Node sharing = f.get("sharing")) {
+  if (const ConfigNode sharing = f.get("sharing")) {
     parse_sharing(sharing, file, f.path_of("sharing"), base);
   }
   const std::string topology = f.string("topology", "");
@@ -199,14 +199,14 @@ std::vector<NodeGroup> parse_nodes_from(const YAML::Node& node, const std::strin
   return groups;
 }
 
-ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
+ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
                             const std::string& folder) {
   Fields f(node, file, "cluster");
   ClusterConfig c;
   int i = 0;
   std::set<std::string> names;
-  const YAML::Node from = f.get("nodes_from");
-  const YAML::Node groups = from ? f.get("node_groups") : f.require("node_groups");
+  const ConfigNode from = f.get("nodes_from");
+  const ConfigNode groups = from ? f.get("node_groups") : f.require("node_groups");
   if (groups) {
     for (const auto& g : sequence_of(groups, file, "cluster.node_groups")) {
       NodeGroup group = parse_group(g, file, fmt::format("cluster.node_groups[{}]", i++));
@@ -251,7 +251,7 @@ ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
                       g.name, total));
     }
   }
-  if (const YAML::Node shared = f.get("shared_storage")) {
+  if (const ConfigNode shared = f.get("shared_storage")) {
     c.shared_storage = parse_storage(shared, file, "cluster.shared_storage", "nfs");
   }
   c.max_await_ms = f.number("max_await_ms", 500.0, 1.0, 1e6);
@@ -260,7 +260,7 @@ ClusterConfig parse_cluster(const YAML::Node& node, const std::string& file,
 }
 
 // A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
-AdmissionConfig parse_admission(const YAML::Node& n, const std::string& file,
+AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
                                 const std::string& path) {
   Fields f(n, file, path);
   AdmissionConfig a;
@@ -283,7 +283,7 @@ AdmissionConfig parse_admission(const YAML::Node& n, const std::string& file,
   only("interval", a.policy == JobPolicyKind::kSrtf || tiresias, "srtf or tiresias");
   a.interval = f.duration("interval", std::chrono::seconds(60), std::chrono::milliseconds(1));
   only("thresholds_gpu_s", tiresias, "tiresias");
-  if (const YAML::Node t = f.get("thresholds_gpu_s")) {
+  if (const ConfigNode t = f.get("thresholds_gpu_s")) {
     a.thresholds.clear();
     const auto items = sequence_of(t, file, f.path_of("thresholds_gpu_s"));
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -291,12 +291,12 @@ AdmissionConfig parse_admission(const YAML::Node& n, const std::string& file,
       double v = 0;
       std::size_t used = 0;
       try {
-        v = items[i].IsScalar() ? std::stod(items[i].Scalar(), &used) : 0;
+        v = items[i].is_scalar() ? std::stod(items[i].scalar(), &used) : 0;
       } catch (const std::exception&) {
         used = 0;
       }
-      if (!items[i].IsScalar() || used != items[i].Scalar().size() || !std::isfinite(v) || v <= 0 ||
-          v > 1e15) {
+      if (!items[i].is_scalar() || used != items[i].scalar().size() || !std::isfinite(v) ||
+          v <= 0 || v > 1e15) {
         throw f.error(items[i], item, "expected a number of GPU-seconds in (0, 1e15]");
       }
       if (!a.thresholds.empty() && v <= a.thresholds.back()) {
@@ -313,14 +313,14 @@ AdmissionConfig parse_admission(const YAML::Node& n, const std::string& file,
   a.consolidate = f.boolean("consolidate", tiresias);
   only("estimate_sigma", estimates, "sjf or srtf");
   a.estimate_sigma = f.number("estimate_sigma", 0.0, 0.0, 10.0);
-  if (const YAML::Node q = f.get("queues")) {
+  if (const ConfigNode q = f.get("queues")) {
     a.quotas = parse_queues(q, file, f.path_of("queues"));
   }
   f.finish();
   return a;
 }
 
-std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::string& file,
+std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::string& file,
                                          const std::string& folder) {
   std::vector<PolicyConfig> out;
   int i = 0;
@@ -328,14 +328,14 @@ std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::stri
   for (const auto& p : sequence_of(node, file, "policies")) {
     const std::string path = fmt::format("policies[{}]", i++);
     PolicyConfig pc;
-    if (p.IsScalar()) {
-      pc.name = p.Scalar();
-      pc.scheduler = p.Scalar();
+    if (p.is_scalar()) {
+      pc.name = p.scalar();
+      pc.scheduler = p.scalar();
     } else {
       Fields f(p, file, path);
       pc.scheduler = f.string("scheduler");
       pc.name = f.string("name", pc.scheduler);
-      if (const YAML::Node a = f.get("admission")) {
+      if (const ConfigNode a = f.get("admission")) {
         pc.admission = parse_admission(a, file, path + ".admission");
       }
       f.finish();
@@ -361,18 +361,18 @@ std::vector<PolicyConfig> parse_policies(const YAML::Node& node, const std::stri
   return out;
 }
 
-std::vector<std::uint64_t> parse_seeds(const YAML::Node& node, const std::string& file) {
+std::vector<std::uint64_t> parse_seeds(const ConfigNode& node, const std::string& file) {
   std::vector<std::uint64_t> seeds;
   if (!node) {
     return {1};
   }
-  if (node.IsScalar()) {
+  if (node.is_scalar()) {
     // "seeds: 10" means seeds 1..10.
     long long n = 0;
     try {
       std::size_t used = 0;
-      n = std::stoll(node.Scalar(), &used);
-      if (used != node.Scalar().size()) {
+      n = std::stoll(node.scalar(), &used);
+      if (used != node.scalar().size()) {
         n = -1;
       }
     } catch (const std::exception&) {
@@ -380,7 +380,7 @@ std::vector<std::uint64_t> parse_seeds(const YAML::Node& node, const std::string
     }
     if (n < 1 || n > 10000) {
       throw InputError(location_of(node, file), "seeds",
-                       "'" + node.Scalar() + "' must be a count in [1, 10000] or a list of seeds");
+                       "'" + node.scalar() + "' must be a count in [1, 10000] or a list of seeds");
     }
     for (long long s = 1; s <= n; ++s) {
       seeds.push_back(static_cast<std::uint64_t>(s));
@@ -392,13 +392,13 @@ std::vector<std::uint64_t> parse_seeds(const YAML::Node& node, const std::string
     std::uint64_t v = 0;
     try {
       std::size_t used = 0;
-      v = std::stoull(s.Scalar(), &used);
-      if (used != s.Scalar().size() || s.Scalar().starts_with("-")) {
+      v = std::stoull(s.scalar(), &used);
+      if (used != s.scalar().size() || s.scalar().starts_with("-")) {
         throw std::invalid_argument("bad");
       }
     } catch (const std::exception&) {
       throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
-                       "'" + s.Scalar() + "' is not a non-negative integer");
+                       "'" + s.scalar() + "' is not a non-negative integer");
     }
     ++i;
     seeds.push_back(v);
@@ -409,7 +409,7 @@ std::vector<std::uint64_t> parse_seeds(const YAML::Node& node, const std::string
   return seeds;
 }
 
-TelemetryConfig parse_telemetry(const YAML::Node& node, const std::string& file,
+TelemetryConfig parse_telemetry(const ConfigNode& node, const std::string& file,
                                 const std::set<std::string>& node_names) {
   Fields f(node, file, "telemetry");
   TelemetryConfig t;
@@ -419,7 +419,7 @@ TelemetryConfig parse_telemetry(const YAML::Node& node, const std::string& file,
       f.duration("scrape_interval", t.scrape_interval, std::chrono::milliseconds(1));
   t.query_latency = f.duration("query_latency", t.query_latency);
   t.query_timeout = f.duration("query_timeout", t.query_timeout);
-  if (const YAML::Node outages = f.get("outages")) {
+  if (const ConfigNode outages = f.get("outages")) {
     int i = 0;
     for (const auto& o : sequence_of(outages, file, "telemetry.outages")) {
       Fields of(o, file, fmt::format("telemetry.outages[{}]", i++));
@@ -436,7 +436,7 @@ TelemetryConfig parse_telemetry(const YAML::Node& node, const std::string& file,
       t.outages.push_back(po);
     }
   }
-  if (const YAML::Node silent = f.get("silent_agents")) {
+  if (const ConfigNode silent = f.get("silent_agents")) {
     int i = 0;
     for (const auto& s : sequence_of(silent, file, "telemetry.silent_agents")) {
       Fields sf(s, file, fmt::format("telemetry.silent_agents[{}]", i++));
@@ -458,7 +458,7 @@ TelemetryConfig parse_telemetry(const YAML::Node& node, const std::string& file,
   return t;
 }
 
-RunConfig parse_run(const YAML::Node& node, const std::string& file) {
+RunConfig parse_run(const ConfigNode& node, const std::string& file) {
   Fields f(node, file, "run");
   RunConfig r;
   r.until = f.duration("until", r.until, std::chrono::seconds(1));
@@ -492,7 +492,7 @@ RunConfig parse_run(const YAML::Node& node, const std::string& file) {
   return r;
 }
 
-std::vector<ReferenceFigure> parse_reference(const YAML::Node& node, const std::string& file,
+std::vector<ReferenceFigure> parse_reference(const ConfigNode& node, const std::string& file,
                                              const std::vector<PolicyConfig>& policies,
                                              std::string& source) {
   std::vector<ReferenceFigure> out;
@@ -501,20 +501,20 @@ std::vector<ReferenceFigure> parse_reference(const YAML::Node& node, const std::
   }
   Fields f(node, file, "reference");
   source = f.string("source", "");
-  const YAML::Node metrics = f.require("metrics");
+  const ConfigNode metrics = f.require("metrics");
   f.finish();
-  if (!metrics.IsMap()) {
+  if (!metrics.is_map()) {
     throw InputError(location_of(metrics, file), "reference.metrics", "expected a mapping");
   }
-  for (const auto& kv : metrics) {
+  for (const auto& kv : metrics.entries()) {
     ReferenceFigure r;
-    if (!kv.first.IsScalar() || metrics::find_metric(kv.first.Scalar()) == nullptr) {
+    if (!kv.first.is_scalar() || metrics::find_metric(kv.first.scalar()) == nullptr) {
       // A misspelt name was accepted and showed "-" beside every result.
       throw InputError(location_of(kv.first, file),
-                       "reference.metrics." + (kv.first.IsScalar() ? kv.first.Scalar() : ""),
+                       "reference.metrics." + (kv.first.is_scalar() ? kv.first.scalar() : ""),
                        "unknown metric (docs/metrics.md lists them)");
     }
-    r.metric = kv.first.Scalar();
+    r.metric = kv.first.scalar();
     Fields mf(kv.second, file, "reference.metrics." + r.metric);
     for (const auto& p : policies) {
       if (mf.has(p.name)) {
@@ -548,11 +548,11 @@ Scenario load_scenario(const std::string& path) {
   return load_scenario(path, nullptr);
 }
 
-Scenario load_scenario(const std::string& path, const std::function<void(YAML::Node&)>& edit) {
+Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit) {
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(path, [&] {
     const std::string text = read_text_file(path, "scenario file");
-    YAML::Node root = load_yaml_string(text, path);
+    ConfigNode root = load_yaml_string(text, path);
     if (edit) {
       edit(root);
     }
@@ -573,11 +573,11 @@ Scenario load_scenario(const std::string& path, const std::function<void(YAML::N
         node_names.insert(node_name(g, i));
       }
     }
-    s.workload = f.require("workload");
+    s.workload = workloads::parse_workload(f.require("workload"), path, s.folder);
     s.policies = parse_policies(f.require("policies"), path, s.folder);
     for (const PolicyConfig& p : s.policies) {
       if (p.admission && p.admission->quotas) {
-        check_job_queues(s.workload, path, *p.admission->quotas, p.name);
+        check_job_queues(s.workload, *p.admission->quotas, p.name);
       }
     }
     s.seeds = parse_seeds(f.get("seeds"), path);

@@ -1,8 +1,6 @@
 #pragma once
 /// Scenario files: the cluster, the workload, the policies to compare, the seeds, telemetry, the
 /// run's limits and its outputs. The format is documented key by key in docs/scenarios.md.
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -14,12 +12,14 @@
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/scenario/descheduler_config.hpp"
 #include "tidesim/sim/scenario/faults.hpp"
 #include "tidesim/sim/scenario/prediction_config.hpp"
 #include "tidesim/sim/scenario/telemetry_config.hpp"
 #include "tidesim/topologies/gpu_node.hpp"
+#include "tidesim/workloads/workload_spec.hpp"
 
 namespace tidesim {
 
@@ -164,8 +164,8 @@ struct Scenario {
   /// scenario_hash of the file's text, as read (before any `--set` edit).
   std::string hash;
   ClusterConfig cluster;
-  /// The `workload:` section, parsed by workloads/ (kept as YAML with the file for errors).
-  YAML::Node workload;
+  /// The `workload:` section (docs/scenario-workload.md).
+  workloads::WorkloadSpec workload;
   std::vector<PolicyConfig> policies;
   std::vector<std::uint64_t> seeds;
   TelemetryConfig telemetry;
@@ -190,7 +190,7 @@ Scenario load_scenario(const std::string& path);
 
 /// The same, with `edit` applied to the file's YAML document before it is read (the `--set`
 /// overrides of sim/scenario/scenario_override.hpp).
-Scenario load_scenario(const std::string& path, const std::function<void(YAML::Node&)>& edit);
+Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit);
 
 /// The built-in default scenario's path, relative to the source tree:
 /// scenarios/seed-benchmark.yaml.

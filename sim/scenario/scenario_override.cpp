@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
 namespace {
@@ -79,36 +80,34 @@ ScenarioOverride parse_override(const std::string& text, const std::string& fiel
   return o;
 }
 
-void apply_override(YAML::Node& root, const ScenarioOverride& o, const std::string& field) {
+void apply_override(ConfigNode& root, const ScenarioOverride& o, const std::string& field) {
   const std::vector<Step> steps = parse_path(o.key, field);
-  YAML::Node value;
+  ConfigNode value;
   try {
-    value = YAML::Load(o.value);
-  } catch (const YAML::Exception& e) {
+    value = load_yaml_string(o.value, field);
+  } catch (const InputError& e) {
     throw InputError(SourceLocation{}, field,
-                     fmt::format("'{}': the value is not YAML: {}", o.text(), e.msg));
+                     fmt::format("'{}': the value is not YAML: {}", o.text(), e.message()));
   }
-  YAML::Node cur;
-  cur.reset(root);
+  ConfigNode cur = root;
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const bool last = k + 1 == steps.size();
     if (const auto* name = std::get_if<std::string>(&steps[k])) {
-      if (!cur.IsMap() && !cur.IsNull()) {
+      if (!cur.is_map() && !cur.is_null()) {
         throw InputError(SourceLocation{}, field,
                          fmt::format("'{}': {} is not a mapping", o.text(), path_text(steps, k)));
       }
       if (last) {
-        cur[*name] = value;
+        cur.set(*name, value);
         return;
       }
-      if (!static_cast<const YAML::Node&>(cur)[*name]) {
-        cur[*name] = YAML::Node(YAML::NodeType::Map);
+      if (!cur[*name]) {
+        cur.set(*name, ConfigNode::empty_map());
       }
-      const YAML::Node child = cur[*name];
-      cur.reset(child);
+      cur = cur[*name];
     } else {
       const std::size_t index = std::get<std::size_t>(steps[k]);
-      if (!cur.IsSequence()) {
+      if (!cur.is_sequence()) {
         throw InputError(SourceLocation{}, field,
                          fmt::format("'{}': {} is not a list", o.text(), path_text(steps, k)));
       }
@@ -118,11 +117,10 @@ void apply_override(YAML::Node& root, const ScenarioOverride& o, const std::stri
                                      path_text(steps, k), cur.size(), cur.size() == 1 ? "" : "s"));
       }
       if (last) {
-        cur[index] = value;
+        cur.set(index, value);
         return;
       }
-      const YAML::Node child = cur[index];
-      cur.reset(child);
+      cur = cur[index];
     }
   }
 }
@@ -132,7 +130,7 @@ Scenario load_scenario_with(const std::string& path, const std::vector<ScenarioO
   if (overrides.empty()) {
     return load_scenario(path);
   }
-  return load_scenario(path, [&](YAML::Node& root) {
+  return load_scenario(path, [&](ConfigNode& root) {
     for (const auto& o : overrides) {
       apply_override(root, o, field);
     }

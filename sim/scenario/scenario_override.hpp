@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
+#include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim {
@@ -32,7 +31,7 @@ ScenarioOverride parse_override(const std::string& text, const std::string& fiel
 /// created (the scenario reader refuses unknown ones); a sequence index must exist. Throws
 /// InputError naming `field` and the key when the path does not fit the document or the value is
 /// not YAML.
-void apply_override(YAML::Node& root, const ScenarioOverride& o,
+void apply_override(ConfigNode& root, const ScenarioOverride& o,
                     const std::string& field = "--set");
 
 /// Reads the scenario at `path` with `overrides` applied in order.

@@ -4,6 +4,7 @@
 #include "tests/policies/test_cluster.hpp"
 #include "tidesim/policies/config.hpp"
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -194,10 +195,8 @@ std::map<std::string, std::string> built_args(const std::string& config,
   for (const auto& [name, group] : groups) {
     r[name] = {[&seen, name](const PluginArgs& a) -> std::unique_ptr<Plugin> {
                  std::map<std::string, std::string> kv;
-                 if (a.node.IsMap()) {
-                   for (const auto& e : a.node) {
-                     kv[e.first.as<std::string>()] = e.second.as<std::string>();
-                   }
+                 for (const auto& [k, v] : a.node.entries()) {
+                   kv[k.scalar()] = v.scalar();
                  }
                  std::string text;
                  for (const auto& [k, v] : kv) {

@@ -40,9 +40,9 @@ using Quantities = std::map<std::string, std::string>;
 constexpr const char* kExt = "abc.com/xyz";
 
 ResourceList quantities(const Quantities& q) {
-  YAML::Node m(YAML::NodeType::Map);
+  ConfigNode m = ConfigNode::empty_map();
   for (const auto& [k, v] : q) {
-    m[k] = v;
+    m.set(k, load_yaml_string("'" + v + "'", "case"));
   }
   return read_resource_list(m, "case", "resources");
 }
@@ -110,7 +110,7 @@ ClusterView cluster(std::vector<NodeInfo> nodes, const std::vector<Pod>& existin
 }
 
 std::unique_ptr<Plugin> plugin(const std::string& name, const std::string& args) {
-  const YAML::Node n = load_yaml_string(args, "args.yaml");
+  const ConfigNode n = load_yaml_string(args, "args.yaml");
   const PluginArgs a{n, "args.yaml", "args"};
   return name == "NodeResourcesFit" ? make_node_resources_fit(a) : make_balanced_allocation(a);
 }

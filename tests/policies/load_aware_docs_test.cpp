@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tidesim/policies/plugins/load_aware.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -70,8 +71,7 @@ std::vector<std::pair<std::string, std::string>> documented_defaults() {
 
 // The keys the parser accepts, from the error an unknown key gets (Fields::finish lists them).
 std::set<std::string> accepted_keys() {
-  YAML::Node args(YAML::NodeType::Map);
-  args["noSuchArg"] = 1;
+  const ConfigNode args = load_yaml_string("noSuchArg: 1", "args");
   try {
     parse_load_aware_args(PluginArgs{args, "", "args"});
   } catch (const InputError& e) {
@@ -98,8 +98,8 @@ TEST(LoadAwareDocs, DefaultsTableIsTheArgsStruct) {
   ASSERT_GE(rows.size(), 10u);
   const LoadAwareArgs defaults;
   for (const auto& [arg, cell] : rows) {
-    YAML::Node args(YAML::NodeType::Map);
-    args[arg] = YAML::Load(cell);
+    ConfigNode args = ConfigNode::empty_map();
+    args.set(arg, load_yaml_string(cell, "docs/policies.md"));
     const LoadAwareArgs parsed = parse_load_aware_args(PluginArgs{args, "docs/policies.md", arg});
     EXPECT_TRUE(parsed == defaults)
         << arg << ": the documented default " << cell << " is not LoadAwareArgs' default";
@@ -115,11 +115,9 @@ TEST(LoadAwareDocs, DefaultsTableIsTheArgsStruct) {
 // The check above fails on a wrong default: a documented value that is not the default parses to
 // other args.
 TEST(LoadAwareDocs, AnotherValueIsNotTheDefault) {
-  YAML::Node args(YAML::NodeType::Map);
-  args["gpuMemory"] = YAML::Load("{safe: 0.70, reject: 0.85, weight: 0.4}");
+  ConfigNode args = load_yaml_string("gpuMemory: {safe: 0.70, reject: 0.85, weight: 0.4}", "a");
   EXPECT_FALSE(parse_load_aware_args(PluginArgs{args, "", "args"}) == LoadAwareArgs{});
-  args = YAML::Node(YAML::NodeType::Map);
-  args["metricCacheTTL"] = YAML::Load("20s");
+  args = load_yaml_string("metricCacheTTL: 20s", "a");
   EXPECT_FALSE(parse_load_aware_args(PluginArgs{args, "", "args"}) == LoadAwareArgs{});
 }
 

@@ -6,6 +6,7 @@
 #include "tests/policies/test_cluster.hpp"
 #include "tidesim/policies/plugins/load_aware.hpp"
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -420,8 +421,7 @@ TEST(LoadAware, PredictLoadJudgesTheForecast) {
 
 TEST(LoadAware, PredictLoadIsAnArg) {
   EXPECT_FALSE(parse_load_aware_args({}).predict_load);
-  YAML::Node args;
-  args["predictLoad"] = true;
+  const ConfigNode args = load_yaml_string("predictLoad: true", "args");
   EXPECT_TRUE(parse_load_aware_args(PluginArgs{args, "", ""}).predict_load);
 }
 

@@ -102,11 +102,11 @@ TEST_F(BadInput, Explain) {
   EXPECT_EQ(o.out, "tidesim: error: " + f +
                        ":1:1: YAML syntax error: the parser makes no progress here (a stray ',', "
                        "']' or '}' outside a flow collection?)\n");
-  // A list where a string belongs: a yaml-cpp conversion error, with the file and place.
+  // A list where a string belongs: an error at the value, naming the field.
   const std::string k = write("kind.yaml", "apiVersion: v1\nkind: [List]\nitems: []\n");
   const auto ko = run("explain " + k);
   EXPECT_EQ(ko.code, 2);
-  EXPECT_EQ(ko.out, "tidesim: error: " + k + ":2:7: YAML: bad conversion\n");
+  EXPECT_EQ(ko.out, "tidesim: error: " + k + ":2:7: kind: expected a scalar\n");
 }
 
 TEST_F(BadInput, Report) {

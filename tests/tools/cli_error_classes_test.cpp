@@ -166,8 +166,8 @@ TEST_F(ErrorClasses, ResultOfTheWrongShape) {
 
 // Covered elsewhere (tests/tools/cli_bad_input_test.cpp, BadInput.*): a duplicate key
 // (Validate), a 1 ms sample interval over 2 days (Run), an asymmetric or 30,001-column topology
-// (Topo), a repeated trace job name (TraceStats), a YAML file holding only `,` and a yaml-cpp
-// conversion error in explain objects (Explain), invalid JSON and 1e999 in a result (Report),
+// (Topo), a repeated trace job name (TraceStats), a YAML file holding only `,` and a list
+// where explain objects want a kind (Explain), invalid JSON and 1e999 in a result (Report),
 // a directory and invalid JSON as a baseline (Check).
 
 }  // namespace

@@ -47,7 +47,8 @@ TEST_F(CliRun, MisspeltKeyExitsTwoNamingTheLine) {
   const std::string bad = out_dir() + "/misspelt.yaml";
   std::ofstream(bad) << "cluster:\n  node_groups:\n    - name: a\n      gpu: A10\n"
                         "      topology: a10x4-pcie\n      cuont: 3\n"
-                        "workload: {}\npolicies: [first-fit]\n";
+                        "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+                        "batch_size: 64, steps: 1}]}\npolicies: [first-fit]\n";
   EXPECT_EQ(run("validate " + bad, log_), 2);
   const std::string msg = read_file(log_);
   EXPECT_NE(msg.find(bad + ":6:7: cluster.node_groups[0].cuont: unknown key; allowed keys here:"),

@@ -288,7 +288,7 @@ TEST(OpenbReplay, DefaultScenarioRunsASlice) {
   EXPECT_EQ(s.cluster.nodes_from->nodes, 1523);  // rows of openb_node_list_all_node.csv
   // A bounded slice: the first 500 pods (submitted from 0 s to 10.2 Ms), sampled daily instead of
   // hourly so that the test stays fast.
-  s.workload["trace"]["limit"] = 500;
+  s.workload.trace->limit = 500;
   s.run.sample_interval = std::chrono::hours(24);
   s.telemetry.sample_interval = std::chrono::hours(24);
   s.telemetry.scrape_interval = std::chrono::hours(24);

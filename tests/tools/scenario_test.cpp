@@ -77,39 +77,58 @@ TEST(Scenario, HashIsFnv1a64OfTheText) {
 }
 
 TEST(Scenario, MisspeltKeyNamesLineAndAllowedKeys) {
-  const std::string msg = error_of(std::string(kCluster) +
-                                   "      gpus_per_node: 4\n"
-                                   "workload: {}\npolicies: [default-k8s]\n");
+  const std::string msg =
+      error_of(std::string(kCluster) +
+               "      gpus_per_node: 4\n"
+               "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+               "batch_size: 64, steps: 1}]}\npolicies: [default-k8s]\n");
   EXPECT_EQ(msg.substr(0, msg.find(';')), "6:7: cluster.node_groups[0].gpus_per_node: unknown key");
   EXPECT_NE(msg.find("allowed keys here: count, cpu, gpu,"), std::string::npos) << msg;
 }
 
 TEST(Scenario, BadValuesNameTheirField) {
-  EXPECT_EQ(error_of(std::string(kCluster) + "      count: -1\nworkload: {}\npolicies: [x]\n"),
-            "6:14: cluster.node_groups[0].count: -1 is out of range [1, 100000]");
-  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nrun: {until: 3}\n"),
-            "8:14: run.until: '3' needs a unit: us, ms, s, m (or min), h, d or w");
-  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nseeds: 0\n"),
-            "8:8: seeds: '0' must be a count in [1, 10000] or a list of seeds");
-  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\n"),
-            "1:1: policies: missing required field");
-  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x, x]\n"),
-            "7:15: policies[1]: policy 'x' is listed twice");
   EXPECT_EQ(error_of(std::string(kCluster) +
-                     "workload: {}\npolicies: [x]\ntelemetry: {silent_agents: [{node: b-01, end: "
-                     "1h}]}\n"),
-            "8:36: telemetry.silent_agents[0].node: no node is called 'b-01'");
+                     "      count: -1\nworkload: {arrivals: {process: burst, count: 1}, jobs: "
+                     "[{model: resnet50, batch_size: 64, steps: 1}]}\npolicies: [x]\n"),
+            "6:14: cluster.node_groups[0].count: -1 is out of range [1, 100000]");
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+                     "batch_size: 64, steps: 1}]}\npolicies: [x]\nrun: {until: 3}\n"),
+            "8:14: run.until: '3' needs a unit: us, ms, s, m (or min), h, d or w");
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+                     "batch_size: 64, steps: 1}]}\npolicies: [x]\nseeds: 0\n"),
+            "8:8: seeds: '0' must be a count in [1, 10000] or a list of seeds");
   EXPECT_EQ(
-      error_of(std::string(kCluster) +
-               "      sharing: {mode: exclusive, replicas: 2}\nworkload: {}\npolicies: [x]\n"),
+      error_of(std::string(kCluster) + "workload: {arrivals: {process: burst, count: 1}, jobs: "
+                                       "[{model: resnet50, batch_size: 64, steps: 1}]}\n"),
+      "1:1: policies: missing required field");
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+                     "batch_size: 64, steps: 1}]}\npolicies: [x, x]\n"),
+            "7:15: policies[1]: policy 'x' is listed twice");
+  EXPECT_EQ(
+      error_of(
+          std::string(kCluster) +
+          "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
+          "64, steps: 1}]}\npolicies: [x]\ntelemetry: {silent_agents: [{node: b-01, end: "
+          "1h}]}\n"),
+      "8:36: telemetry.silent_agents[0].node: no node is called 'b-01'");
+  EXPECT_EQ(
+      error_of(
+          std::string(kCluster) +
+          "      sharing: {mode: exclusive, replicas: 2}\nworkload: {arrivals: {process: burst, "
+          "count: 1}, jobs: [{model: resnet50, batch_size: 64, steps: 1}]}\npolicies: [x]\n"),
       "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
 TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   const auto admission = [](const std::string& inline_map) {
-    return error_of(std::string(kCluster) +
-                    "workload: {}\npolicies:\n  - {name: p, scheduler: default-k8s, admission: " +
-                    inline_map + "}\n");
+    return error_of(
+        std::string(kCluster) +
+        "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: 64, "
+        "steps: 1}]}\npolicies:\n  - {name: p, scheduler: default-k8s, admission: " +
+        inline_map + "}\n");
   };
   EXPECT_EQ(admission("{policy: lifo}").substr(0, 48),
             "8:59: policies[0].admission.policy: 'lifo' is no");
@@ -131,7 +150,8 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
 TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
   const auto sharing = [](const std::string& inline_map) {
     return error_of(std::string(kCluster) + "      sharing: " + inline_map +
-                    "\nworkload: {}\npolicies: [x]\n");
+                    "\nworkload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+                    "batch_size: 64, steps: 1}]}\npolicies: [x]\n");
   };
   // Column of a value: "      sharing: {" is 16 characters, so the map's first key is at 17.
   EXPECT_EQ(
@@ -157,25 +177,36 @@ TEST(Scenario, TotalsAndBudgetsAreRefusedWithTheirPlace) {
       "  node_groups:\n"
       "    - {name: a, gpu: A10, topology: a10x4-pcie, count: 60000}\n"
       "    - {name: b, gpu: A10, topology: a10x4-pcie, count: 60000}\n"
-      "workload: {}\npolicies: [x]\n";
+      "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: 64, "
+      "steps: 1}]}\npolicies: [x]\n";
   EXPECT_EQ(error_of(two_groups),
             "4:7: cluster: the cluster has more than 100000 nodes (group 'b' brings it to 120000)");
   // A 100-year horizon at the default 10 s would keep 315 million samples.
-  EXPECT_EQ(error_of(std::string(kCluster) + "workload: {}\npolicies: [x]\nrun: {until: 5218w}\n"),
+  EXPECT_EQ(error_of(std::string(kCluster) +
+                     "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
+                     "batch_size: 64, steps: 1}]}\npolicies: [x]\nrun: {until: 5218w}\n"),
             "8:14: run.until: until / sample_interval = 315584640 samples; at most 10000000 (make "
             "the interval longer or the horizon shorter)");
-  EXPECT_EQ(error_of(std::string(kCluster) +
-                     "workload: {}\npolicies: [x]\nrun: {until: 3h, sample_interval: 1ms}\n"),
-            "8:35: run.sample_interval: until / sample_interval = 10800000 samples; at most "
-            "10000000 (make the interval longer or the horizon shorter)");
+  EXPECT_EQ(
+      error_of(
+          std::string(kCluster) +
+          "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
+          "64, steps: 1}]}\npolicies: [x]\nrun: {until: 3h, sample_interval: 1ms}\n"),
+      "8:35: run.sample_interval: until / sample_interval = 10800000 samples; at most "
+      "10000000 (make the interval longer or the horizon shorter)");
 }
 
 TEST(Scenario, MisspeltReferenceMetricAndDuplicateKeysAreRefused) {
+  EXPECT_EQ(
+      error_of(
+          std::string(kCluster) +
+          "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
+          "64, steps: 1}]}\npolicies: [x]\nreference:\n  metrics:\n    gpu_util_stdev: "
+          "{x: 0.1}\n"),
+      "10:5: reference.metrics.gpu_util_stdev: unknown metric (docs/metrics.md lists them)");
   EXPECT_EQ(error_of(std::string(kCluster) +
-                     "workload: {}\npolicies: [x]\nreference:\n  metrics:\n    gpu_util_stdev: "
-                     "{x: 0.1}\n"),
-            "10:5: reference.metrics.gpu_util_stdev: unknown metric (docs/metrics.md lists them)");
-  EXPECT_EQ(error_of(std::string(kCluster) + "      count: 2\n      count: 3\nworkload: {}\n"),
+                     "      count: 2\n      count: 3\nworkload: {arrivals: {process: burst, count: "
+                     "1}, jobs: [{model: resnet50, batch_size: 64, steps: 1}]}\n"),
             "7:7: cluster.node_groups[0].count: duplicate key (first at line 6, column 7)");
 }
 

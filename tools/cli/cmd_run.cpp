@@ -341,9 +341,9 @@ int run(const RunOptions& o) {
 // True when `path` holds a KubeSchedulerConfiguration (its first document's kind says so).
 bool is_scheduler_config(const std::string& path) {
   try {
-    const YAML::Node doc = load_yaml_file(path);
-    return doc.IsMap() && doc["kind"] && doc["kind"].IsScalar() &&
-           doc["kind"].Scalar() == "KubeSchedulerConfiguration";
+    const ConfigNode doc = load_yaml_file(path);
+    return doc.is_map() && doc["kind"] && doc["kind"].is_scalar() &&
+           doc["kind"].scalar() == "KubeSchedulerConfiguration";
   } catch (const InputError&) {
     return false;  // the scenario reader reports the error (syntax, unreadable file) with its place
   }

@@ -4,8 +4,6 @@
 #include "tidesim/tools/cli/command_line.hpp"
 
 #include <fmt/core.h>
-#include <yaml-cpp/yaml.h>
-
 #include <exception>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -79,13 +77,6 @@ int run_command_line(int argc, char** argv, std::vector<PluginOption> plugins) {
   } catch (const tidesim::InputError& e) {
     fmt::print(stderr, "tidesim: error: {}\n", e.what());  // already shortened
     return 2;
-  } catch (const YAML::Exception& e) {
-    if (e.mark.is_null()) {
-      return input_error(file_prefix(ctx) + "YAML: " + e.msg);
-    }
-    return input_error(fmt::format("{}{}:{}: YAML: {}",
-                                   ctx.input.empty() ? "line " : ctx.input + ":", e.mark.line + 1,
-                                   e.mark.column + 1, e.msg));
   } catch (const nlohmann::json::parse_error& e) {
     return input_error(
         fmt::format("{}not valid JSON at byte {}: {}", file_prefix(ctx), e.byte, e.what()));

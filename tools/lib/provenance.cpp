@@ -34,22 +34,17 @@ void add_if_file(std::vector<InputFile>& out, std::string key, const std::string
   }
 }
 
-// The files the `workload:` section names (keys "manifest" and "file", at any depth).
-void workload_inputs(const YAML::Node& node, const std::string& path, const std::string& folder,
-                     std::vector<InputFile>& out) {
-  if (node.IsMap()) {
-    for (const auto& kv : node) {
-      const std::string key = kv.first.Scalar();
-      const std::string sub = path + "." + key;
-      if ((key == "manifest" || key == "file") && kv.second.IsScalar()) {
-        add_if_file(out, sub, resolve(folder, kv.second.Scalar()));
-      } else {
-        workload_inputs(kv.second, sub, folder, out);
-      }
-    }
-  } else if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i) {
-      workload_inputs(node[i], fmt::format("{}[{}]", path, i), folder, out);
+// The files the `workload:` section reads: a trace, a Pollux workload, the job mix's manifests.
+void workload_inputs(const workloads::WorkloadSpec& w, std::vector<InputFile>& out) {
+  if (w.trace) {
+    add_if_file(out, "workload.trace.file", w.trace->file);
+  }
+  if (w.pollux) {
+    add_if_file(out, "workload.pollux.file", w.pollux->file);
+  }
+  for (std::size_t i = 0; i < w.mix.size(); ++i) {
+    if (!w.mix[i].manifest.empty()) {
+      add_if_file(out, fmt::format("workload.jobs[{}].manifest", i), w.mix[i].manifest);
     }
   }
 }
@@ -102,7 +97,7 @@ std::vector<InputFile> scenario_inputs(const Scenario& s) {
       }
     }
   }
-  workload_inputs(s.workload, "workload", s.folder, out);
+  workload_inputs(s.workload, out);
   return out;
 }
 

@@ -15,31 +15,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A YAML value as one line of YAML (flow style), the VALUE of an override.
-std::string flow_text(const YAML::Node& node) {
-  YAML::Emitter out;
-  out << YAML::Flow << node;
-  return out.c_str();
-}
-
 // The override KEY=VALUE from a sweep file's `key: value`, checked as `--set` checks it.
-ScenarioOverride override_at(const std::string& key, const YAML::Node& value,
+ScenarioOverride override_at(const std::string& key, const ConfigNode& value,
                              const std::string& file, const std::string& field) {
   try {
-    return parse_override(key + "=" + flow_text(value), field);
+    return parse_override(key + "=" + flow_yaml(value), field);
   } catch (const InputError& e) {
     throw InputError(location_of(value, file), field, e.message());
   }
 }
 
-std::vector<ScenarioOverride> overrides_of(const YAML::Node& map, const std::string& file,
+std::vector<ScenarioOverride> overrides_of(const ConfigNode& map, const std::string& file,
                                            const std::string& path) {
-  if (!map.IsMap()) {
+  if (!map.is_map()) {
     throw InputError(location_of(map, file), path, "expected a mapping of KEY: VALUE");
   }
   std::vector<ScenarioOverride> out;
-  for (const auto& kv : map) {
-    const std::string key = kv.first.Scalar();
+  for (const auto& kv : map.entries()) {
+    const std::string key = kv.first.scalar();
     out.push_back(override_at(key, kv.second, file, path + "." + key));
   }
   return out;
@@ -97,7 +90,7 @@ std::string folder_name(const std::string& text) {
 
 SweepSpec load_sweep(const std::string& path) {
   return yaml_guard(path, [&] {
-    const YAML::Node root = load_yaml_file(path);
+    const ConfigNode root = load_yaml_file(path);
     Fields f(root, path, "");
     SweepSpec spec;
     spec.path = path;
@@ -113,26 +106,26 @@ SweepSpec load_sweep(const std::string& path) {
                     "'" + scenario + "' is not a file (looked at " + spec.scenario +
                         "; a relative path is resolved against the sweep file's folder)");
     }
-    if (const YAML::Node set = f.get("set")) {
+    if (const ConfigNode set = f.get("set")) {
       spec.common = overrides_of(set, path, "set");
     }
-    if (const YAML::Node seeds = f.get("seeds")) {
+    if (const ConfigNode seeds = f.get("seeds")) {
       spec.common.push_back(override_at("seeds", seeds, path, "seeds"));
     }
-    if (const YAML::Node policies = f.get("policies")) {
+    if (const ConfigNode policies = f.get("policies")) {
       int i = 0;
       for (const auto& p : sequence_of(policies, path, "policies")) {
-        if (!p.IsScalar() || p.Scalar().empty()) {
+        if (!p.is_scalar() || p.scalar().empty()) {
           throw InputError(location_of(p, path), fmt::format("policies[{}]", i),
                            "expected NAME or NAME=DEFINITION, as --policy takes");
         }
-        spec.policies.push_back(p.Scalar());
+        spec.policies.push_back(p.scalar());
         ++i;
       }
     }
     // Cases (each a set of overrides), then every combination of the grid's values.
     std::vector<std::vector<ScenarioOverride>> cases;
-    if (const YAML::Node list = f.get("cases")) {
+    if (const ConfigNode list = f.get("cases")) {
       int i = 0;
       for (const auto& c : sequence_of(list, path, "cases")) {
         cases.push_back(overrides_of(c, path, fmt::format("cases[{}]", i++)));
@@ -143,13 +136,13 @@ SweepSpec load_sweep(const std::string& path) {
     } else {
       cases.emplace_back();
     }
-    std::vector<std::pair<std::string, std::vector<YAML::Node>>> axes;
-    if (const YAML::Node grid = f.get("grid")) {
-      if (!grid.IsMap()) {
+    std::vector<std::pair<std::string, std::vector<ConfigNode>>> axes;
+    if (const ConfigNode grid = f.get("grid")) {
+      if (!grid.is_map()) {
         throw f.error(grid, "grid", "expected a mapping of KEY: [VALUE, ...]");
       }
-      for (const auto& kv : grid) {
-        const std::string key = kv.first.Scalar();
+      for (const auto& kv : grid.entries()) {
+        const std::string key = kv.first.scalar();
         auto values = sequence_of(kv.second, path, "grid." + key);
         if (values.empty()) {
           throw InputError(location_of(kv.second, path), "grid." + key, "needs at least one value");

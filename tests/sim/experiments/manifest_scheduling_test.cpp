@@ -25,7 +25,7 @@ using test::seconds;
 // submitted at `submit`.
 workloads::JobSpec job_of(const Scenario& s, std::size_t entry, const std::string& name,
                           TimePoint submit) {
-  workloads::WorkloadSpec spec = workloads::parse_workload(s.workload, s.path, s.folder);
+  workloads::WorkloadSpec spec = s.workload;
   spec.mix = {spec.mix.at(entry)};
   spec.arrivals->count = 1;
   RandomStream rng(1, "workload");

@@ -90,7 +90,7 @@ TEST(Catalog, NamesAreUniqueAndFamiliesComplete) {
 // Every metric one run of the shipped scenario `file` emits: its first policy and first seed,
 // every collector attached as `tidesim run` attaches them (forecasts and quota events too).
 MetricValues run_metrics(
-    const std::string& file, const std::function<void(YAML::Node&)>& edit = [](YAML::Node&) {}) {
+    const std::string& file, const std::function<void(ConfigNode&)>& edit = [](ConfigNode&) {}) {
   const Scenario s = load_scenario(std::string(TIDESIM_SOURCE_DIR) + "/scenarios/" + file, edit);
   const std::uint64_t seed = s.seeds.front();
   const Workload w = make_jobs(s, seed);

@@ -41,7 +41,7 @@ TEST(DeclaredMemory, CardFitAvoidsTheKillsOfStockTimeSlicing) {
   // The stock run ignores the declaration: the device plugin does not know it, and nodes do not
   // advertise the resource (NodeResourcesFit would find no node), so the pods ask plain GPUs.
   Scenario stock = load_scenario("tests/sim/data/declared_memory.yaml");
-  stock.workload["jobs"][0]["pod"].remove("extended_resources");
+  stock.workload.mix[0].job.pod_template.requests.extended.erase("nvidia.com/gpumem");
   const Observed a = run(stock, "default-k8s", "default-k8s");
   EXPECT_GE(a.count(JobEventKind::kOomKilled), 4);
   // Declared: each job claims 16,000 MiB; 2 x 16,000 > 24,576 MiB, so a card takes one job and
@@ -67,7 +67,7 @@ TEST(DeclaredMemory, IsolationFailsTheContainerOverItsOwnLimit) {
   // allocation over its limit fails in its own container: every job is killed at its ramp's end
   // whatever its neighbour does, and fails after backoffLimit.
   Scenario s = declared(true);
-  s.workload["jobs"][0]["pod"]["extended_resources"]["nvidia.com/gpumem"] = "4000";
+  s.workload.mix[0].job.pod_template.requests.extended["nvidia.com/gpumem"] = 4000;
   const Observed o = run(s, "hami", "scenarios/schedulers/hami.yaml");
   // Every attempt of every job is killed: 1 + backoffLimit 6 = 7 attempts x 8 jobs = 56 kills.
   EXPECT_EQ(o.count(JobEventKind::kOomKilled), 56);

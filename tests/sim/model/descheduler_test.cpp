@@ -11,6 +11,7 @@
 
 #include "tests/common/errors.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/interruptions.hpp"
 #include "tidesim/sim/metrics/job_metrics.hpp"
 #include "tidesim/sim/metrics/lscs.hpp"
@@ -237,11 +238,11 @@ TEST(Descheduler, HotSpotMigratesAndLscsFalls) {
 }
 
 TEST(Descheduler, SectionIsChecked) {
-  const YAML::Node root = YAML::Load("{}");
-  EXPECT_FALSE(parse_descheduler(root["descheduler"], "s.yaml").enabled);
+  EXPECT_FALSE(parse_descheduler(ConfigNode(), "s.yaml").enabled);  // absent
   const auto on = parse_descheduler(
-      YAML::Load("{strategies: [{name: LSCS}, {name: LowNodeLoad, low_thresholds: "
-                 "{gpu_memory: 20%}, high_thresholds: {gpu_memory: 70%}}]}"),
+      load_yaml_string("{strategies: [{name: LSCS}, {name: LowNodeLoad, low_thresholds: "
+                       "{gpu_memory: 20%}, high_thresholds: {gpu_memory: 70%}}]}",
+                       "s.yaml"),
       "s.yaml");
   EXPECT_TRUE(on.enabled);
   EXPECT_EQ(on.interval, 2min);
@@ -252,7 +253,7 @@ TEST(Descheduler, SectionIsChecked) {
   EXPECT_EQ(on.strategies[0].sustained, 10min);
   EXPECT_TRUE(on.reads_metrics());
   auto error = [](const std::string& text) {
-    return test::message_of([&] { parse_descheduler(YAML::Load(text), "s.yaml"); });
+    return test::message_of([&] { parse_descheduler(load_yaml_string(text, "s.yaml"), "s.yaml"); });
   };
   // Each names the file, the line and the field.
   EXPECT_NE(error("{strategies: []}").find("s.yaml:1:"), std::string::npos);

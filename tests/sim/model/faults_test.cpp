@@ -11,10 +11,15 @@
 
 #include "tests/common/errors.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/interruptions.hpp"
 
 namespace tidesim {
 namespace {
+
+ConfigNode yaml(const std::string& text) {
+  return load_yaml_string(text, "s.yaml");
+}
 
 using namespace std::chrono_literals;
 
@@ -105,9 +110,8 @@ TEST(Faults, NodeFailureLosesExactlyTheProgressSinceTheLastCheckpoint) {
 // with a pod on that card are interrupted (reason card-failure), each losing 300 s - s of GPU
 // time; the node stays schedulable and every job still succeeds.
 TEST(Faults, CardErrorInterruptsOnlyTheJobsOnThatCard) {
-  const Scenario s = load_scenario("tests/sim/data/node_failure.yaml", [](YAML::Node& root) {
-    root["faults"] =
-        YAML::Load("{scheduled: [{kind: card-error, node: gpu-01, card: 0, at: 25m}]}");
+  const Scenario s = load_scenario("tests/sim/data/node_failure.yaml", [](ConfigNode& root) {
+    root.set("faults", yaml("{scheduled: [{kind: card-error, node: gpu-01, card: 0, at: 25m}]}"));
   });
   const Workload w = make_jobs(s, 1);
   RunSignals signals;
@@ -141,24 +145,22 @@ TEST(Faults, CardErrorInterruptsOnlyTheJobsOnThatCard) {
 
 TEST(Faults, SectionIsChecked) {
   const std::vector<std::string> nodes{"a", "b"};
-  const YAML::Node root = YAML::Load("{}");
-  const auto off = parse_faults(root["faults"], "s.yaml", nodes);  // absent
+  const auto off = parse_faults(ConfigNode(), "s.yaml", nodes);  // absent
   EXPECT_FALSE(off.enabled);
-  const auto on = parse_faults(YAML::Load("{node_failures: {}, card_errors: {distribution: "
-                                          "weibull, shape: 0.7}}"),
+  const auto on = parse_faults(yaml("{node_failures: {}, card_errors: {distribution: "
+                                    "weibull, shape: 0.7}}"),
                                "s.yaml", nodes);
   ASSERT_TRUE(on.node_failures && on.card_errors);
   EXPECT_EQ(on.node_failures->mtbf, std::chrono::hours(15'300));
   EXPECT_EQ(on.node_failures->repair, std::chrono::hours(2));
   EXPECT_EQ(on.card_errors->mtbf, std::chrono::hours(86'300));
   EXPECT_NE(test::message_of([&] {
-              parse_faults(
-                  YAML::Load("{scheduled: [{kind: drain, node: c, at: 1h, duration: 1h}]}"),
-                  "s.yaml", nodes);
+              parse_faults(yaml("{scheduled: [{kind: drain, node: c, at: 1h, duration: 1h}]}"),
+                           "s.yaml", nodes);
             }).find("faults.scheduled[0].node"),
             std::string::npos);
   EXPECT_NE(test::message_of([&] {
-              parse_faults(YAML::Load("{node_failures: {shape: 2}}"), "s.yaml", nodes);
+              parse_faults(yaml("{node_failures: {shape: 2}}"), "s.yaml", nodes);
             }).find("faults.node_failures.shape"),
             std::string::npos);
 }
@@ -199,12 +201,12 @@ TEST(Faults, RepairDrawsHaveTheConfiguredMean) {
     EXPECT_NEAR(sum / 20000.0 / 7200.0, 1.0, 0.05);
   }
   EXPECT_NE(test::message_of([&] {
-              parse_faults(YAML::Load("{node_failures: {repair_sigma: 0.5}}"), "s.yaml", {"a"});
+              parse_faults(yaml("{node_failures: {repair_sigma: 0.5}}"), "s.yaml", {"a"});
             }).find("faults.node_failures.repair_sigma"),
             std::string::npos);
-  const auto on = parse_faults(
-      YAML::Load("{node_failures: {repair_distribution: lognormal, repair_sigma: 0.5}}"), "s.yaml",
-      {"a"});
+  const auto on =
+      parse_faults(yaml("{node_failures: {repair_distribution: lognormal, repair_sigma: 0.5}}"),
+                   "s.yaml", {"a"});
   EXPECT_EQ(on.node_failures->repair_distribution, FailureProcess::Repair::kLognormal);
   EXPECT_DOUBLE_EQ(on.node_failures->repair_sigma, 0.5);
 }

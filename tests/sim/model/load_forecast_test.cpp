@@ -6,6 +6,7 @@
 
 #include "tests/common/errors.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/prediction_accuracy.hpp"
 
 namespace tidesim {
@@ -21,13 +22,12 @@ TEST(LoadForecast, StepsAheadRoundToTheNearestScrape) {
   EXPECT_EQ(steps_ahead(TimePoint(30s), TimePoint(52500ms), 15s), 2);
 }
 
-YAML::Node section(const std::string& text) {
-  return YAML::Load(text);
+ConfigNode section(const std::string& text) {
+  return load_yaml_string(text, "s.yaml");
 }
 
 TEST(LoadForecast, PredictionSectionIsChecked) {
-  const YAML::Node root = YAML::Load("{}");
-  const auto off = parse_prediction(root["prediction"], "s.yaml", 10s, 15s);  // absent
+  const auto off = parse_prediction(ConfigNode(), "s.yaml", 10s, 15s);  // absent
   EXPECT_FALSE(off.enabled);
   const auto on =
       parse_prediction(section("{model: ar, horizon: 30s, order: 3}"), "s.yaml", 10s, 15s);
@@ -112,8 +112,8 @@ TEST(LoadForecast, AccuracyIsScoredAtTheTargetSample) {
 // of card memory made once all four are bound, whose target comes before the first completion,
 // equals the true value.
 TEST(LoadForecast, JobAwareForecastIsExactWhileTheBoundJobsRun) {
-  Scenario s = load_scenario("tests/sim/data/four_cards_eight_jobs.yaml", [](YAML::Node& root) {
-    root["prediction"] = YAML::Load("{model: job-aware, horizon: 30s, window: 2m}");
+  Scenario s = load_scenario("tests/sim/data/four_cards_eight_jobs.yaml", [](ConfigNode& root) {
+    root.set("prediction", section("{model: job-aware, horizon: 30s, window: 2m}"));
   });
   const Workload w = make_jobs(s, 1);
   RunSignals signals;

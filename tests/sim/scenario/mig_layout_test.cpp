@@ -23,7 +23,9 @@ std::string error_of(const std::string& gpu, const std::string& sharing) {
                       << "\n"
                          "      topology: hgx-a100x4\n"
                          "      sharing: "
-                      << sharing << "\nworkload: {}\npolicies: [default-k8s]\n";
+                      << sharing
+                      << "\nworkload: {arrivals: {process: burst, count: 1}, jobs: [{model: "
+                         "resnet50, batch_size: 64, steps: 1}]}\npolicies: [default-k8s]\n";
   try {
     load_scenario(path);
   } catch (const InputError& e) {

@@ -25,9 +25,14 @@ const std::vector<std::string> kTexts = {"1k",  "1E3",  "1e3",    "1500m", ".5Gi
                                          "1.5", "16Gi", "100Mi",  "2",     "0",        "3.001n",
                                          "+4",  "1.G",  "2.5e-1", "7Ki",   "123456789"};
 
+// `text` as a YAML string.
+ConfigNode quoted(const std::string& text) {
+  return load_yaml_string("\"" + text + "\"", "value");
+}
+
 // The request of a scenario's inline pod {cpu, memory}.
 Resources inline_pod(const std::string& cpu, const std::string& memory) {
-  const YAML::Node doc = load_yaml_string(
+  const ConfigNode doc = load_yaml_string(
       "workload:\n  arrivals: {process: burst, count: 1}\n"
       "  jobs:\n  - {model: resnet50, batch_size: 64, steps: 1,\n"
       "     pod: {gpus: 1, cpu: \"" +
@@ -65,7 +70,7 @@ TEST(QuantityPaths, AnInlinePodAndAManifestReadTheSameText) {
 
 // Extended resources: whole numbers on both paths ("2000m" is 2; "500m" is refused).
 TEST(QuantityPaths, ExtendedResourcesReadTheSame) {
-  const YAML::Node doc = load_yaml_string(
+  const ConfigNode doc = load_yaml_string(
       "workload:\n  arrivals: {process: burst, count: 1}\n"
       "  jobs:\n  - {model: resnet50, batch_size: 64, steps: 1,\n"
       "     pod: {gpus: 1, extended_resources: {example.com/a: 1k, example.com/b: 2000m}}}\n",
@@ -86,9 +91,9 @@ TEST(QuantityPaths, ExtendedResourcesReadTheSame) {
 // A node group's cpu and memory and a Node object's allocatable.
 TEST(QuantityPaths, ANodeGroupAndANodeObjectReadTheSameText) {
   for (const std::string& text : kTexts) {
-    const Scenario s = load_scenario("tests/sim/data/preemption.yaml", [&](YAML::Node& doc) {
-      doc["cluster"]["node_groups"][0]["cpu"] = text;
-      doc["cluster"]["node_groups"][0]["memory"] = text;
+    const Scenario s = load_scenario("tests/sim/data/preemption.yaml", [&](ConfigNode& doc) {
+      doc["cluster"]["node_groups"][0].set("cpu", quoted(text));
+      doc["cluster"]["node_groups"][0].set("memory", quoted(text));
     });
     const ResourceList node = read_resource_list(
         load_yaml_string("{cpu: \"" + text + "\", memory: \"" + text + "\"}", "n.yaml"), "n.yaml",
@@ -97,12 +102,12 @@ TEST(QuantityPaths, ANodeGroupAndANodeObjectReadTheSameText) {
     EXPECT_EQ(s.cluster.groups.at(0).memory_bytes, node.amounts.memory_bytes) << text;
   }
   // A bare number is bytes on both paths, and the scenarios' "192GiB" is 192Gi.
-  const Scenario s = load_scenario("tests/sim/data/preemption.yaml", [](YAML::Node& doc) {
-    doc["cluster"]["node_groups"][0]["memory"] = "192";
+  const Scenario s = load_scenario("tests/sim/data/preemption.yaml", [](ConfigNode& doc) {
+    doc["cluster"]["node_groups"][0].set("memory", quoted("192"));
   });
   EXPECT_EQ(s.cluster.groups.at(0).memory_bytes, 192);
-  const Scenario gib = load_scenario("tests/sim/data/preemption.yaml", [](YAML::Node& doc) {
-    doc["cluster"]["node_groups"][0]["memory"] = "192GiB";
+  const Scenario gib = load_scenario("tests/sim/data/preemption.yaml", [](ConfigNode& doc) {
+    doc["cluster"]["node_groups"][0].set("memory", quoted("192GiB"));
   });
   EXPECT_EQ(gib.cluster.groups.at(0).memory_bytes, 192LL << 30);
 }
