@@ -426,6 +426,19 @@ std::vector<std::map<int, std::pair<int, int>>> running_pods(const RunContext& r
   return out;
 }
 
+// Job `j` as a candidate on node `n`, where `where` (first bind position, pods) of running_pods()
+// places it; its usage is left to the caller.
+EvictionCandidate candidate_without_usage(const RunContext& run, int j, std::size_t n,
+                                          std::pair<int, int> where) {
+  EvictionCandidate c;
+  c.job = j;
+  c.node = static_cast<int>(n);
+  c.pods = where.second;
+  c.priority = run.jobs[static_cast<std::size_t>(j)].spec->pod_template.priority;
+  c.order = where.first;
+  return c;
+}
+
 }  // namespace
 
 std::vector<EvictionCandidate> Descheduler::requested_candidates() const {
@@ -433,14 +446,8 @@ std::vector<EvictionCandidate> Descheduler::requested_candidates() const {
   const auto by_node = running_pods(run_);
   for (std::size_t n = 0; n < by_node.size(); ++n) {
     for (const auto& [j, where] : by_node[n]) {
-      const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-      const Resources& r = job.spec->pod_template.requests;
-      EvictionCandidate c;
-      c.job = j;
-      c.node = static_cast<int>(n);
-      c.pods = where.second;
-      c.priority = job.spec->pod_template.priority;
-      c.order = where.first;
+      EvictionCandidate c = candidate_without_usage(run_, j, n, where);
+      const Resources& r = run_.jobs[static_cast<std::size_t>(j)].spec->pod_template.requests;
       c.usage = {{"cpu", static_cast<double>(r.cpu_milli) * where.second},
                  {"memory", static_cast<double>(r.memory_bytes) * where.second},
                  {"gpu", static_cast<double>(r.gpus) * where.second}};
@@ -469,14 +476,8 @@ std::vector<EvictionCandidate> Descheduler::measured_candidates(
       }
     }
     for (const auto& [j, where] : by_node[n]) {
-      const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-      EvictionCandidate c;
-      c.job = j;
-      c.node = static_cast<int>(n);
-      c.pods = where.second;
-      c.priority = job.spec->pod_template.priority;
-      c.order = where.first;
-      for (const int p : job.pods) {
+      EvictionCandidate c = candidate_without_usage(run_, j, n, where);
+      for (const int p : run_.jobs[static_cast<std::size_t>(j)].pods) {
         const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
         if (pod.node != static_cast<int>(n)) {
           continue;
