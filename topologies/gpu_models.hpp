@@ -1,7 +1,8 @@
 #pragma once
 /// The GPU hardware catalogue: memory, compute, memory bandwidth and interconnect of each model a
-/// scenario or trace may name. Figures cite ../shared/reference/CALIBRATION.md ("GPUs") where it
-/// has them; the rest come from the vendor datasheets named in `source`, and guesses say
+/// scenario or trace may name. The catalogue is data, topologies/gpu_models.csv, compiled in and
+/// read once at first use. Figures cite ../shared/reference/CALIBRATION.md ("GPUs") where it has
+/// them; the rest come from the vendor datasheets named in `source`, and guesses say
 /// "assumption". docs/model-hardware.md has the full table.
 #include <cstdint>
 #include <span>
@@ -44,6 +45,10 @@ std::int64_t visible_memory(const GpuModel& model);
 
 /// Every model of the catalogue, in a fixed order.
 std::span<const GpuModel> gpu_models();
+
+/// The text of topologies/gpu_models.csv, the catalogue gpu_models() reads (compiled in from the
+/// file by cmake/embed_text.cmake).
+std::string_view gpu_models_csv();
 
 /// The model named `name` (exact, case-sensitive). Throws InputError listing the known names.
 const GpuModel& gpu_model(std::string_view name);

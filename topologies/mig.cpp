@@ -18,16 +18,18 @@ constexpr std::array<MigProfile, 6> kA100_40{{
     {"4g.20gb", 4, 4, 1},
     {"7g.40gb", 7, 8, 1},
 }};
+// `table` with its profiles renamed, in order, to `names`.
+constexpr std::array<MigProfile, 6> with_names(std::array<MigProfile, 6> table,
+                                               const std::array<std::string_view, 6>& names) {
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    table[i].name = names[i];
+  }
+  return table;
+}
 // The same guide: on A100-SXM4-80GB the names follow the memory (1g.10gb, 1g.20gb, 2g.20gb,
 // 3g.40gb, 4g.40gb, 7g.80gb) with the 40 GB table's fractions and counts.
-constexpr std::array<MigProfile, 6> kA100_80{{
-    {"1g.10gb", 1, 1, 7},
-    {"1g.20gb", 1, 2, 4},
-    {"2g.20gb", 2, 2, 3},
-    {"3g.40gb", 3, 4, 2},
-    {"4g.40gb", 4, 4, 1},
-    {"7g.80gb", 7, 8, 1},
-}};
+constexpr std::array<MigProfile, 6> kA100_80 =
+    with_names(kA100_40, {"1g.10gb", "1g.20gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"});
 // The same guide, H100-80GB table: 1g.10gb (7), 1g.20gb (4), 2g.20gb (3), 3g.40gb (2), 4g.40gb
 // (1), 7g.80gb (1), with the A100's memory and SM fractions.
 constexpr std::array<MigProfile, 6> kH100_80 = kA100_80;

@@ -80,6 +80,18 @@ class ClassRegistry {
   const PriorityClassObject* default_ = nullptr;
 };
 
+// admitPod's refusal of a pod spec that gives a value (`what`: "integer value of priority"),
+// `given` at `field`, that differs from the one `computed` from the PriorityClass `class_name`.
+template <class T>
+[[noreturn]] void refuse_given(const SourceLocation& where, const std::string& field,
+                               const char* what, const T& given, const T& computed,
+                               const std::string& class_name) {
+  throw InputError(where, field,
+                   fmt::format("the {} ({}) must not be provided in pod spec; priority admission "
+                               "controller computed {} from the PriorityClass '{}'",
+                               what, given, computed, class_name));
+}
+
 // admitPod of plugin/pkg/admission/priority/admission.go: the pod's class (its own, else the
 // globalDefault one) gives its priority and, when the class has one, its preemptionPolicy; a
 // priority or policy also written in the pod spec must equal the class's. A Volcano group's class
@@ -114,18 +126,12 @@ void resolve_priority(JobTemplate& t, const ClassRegistry& classes, const PodGro
   }
   PodSpec& pod = t.pod;
   if (pf.priority_given && pod.priority != c->value) {
-    throw InputError(pf.priority_where, pf.path + ".priority",
-                     fmt::format("the integer value of priority ({}) must not be provided in pod "
-                                 "spec; priority admission controller computed {} from the "
-                                 "PriorityClass '{}'",
-                                 pod.priority, c->value, c->name));
+    refuse_given(pf.priority_where, pf.path + ".priority", "integer value of priority",
+                 pod.priority, c->value, c->name);
   }
   if (pf.policy_given && pod.preemption_policy != c->preemption_policy) {
-    throw InputError(pf.policy_where, pf.path + ".preemptionPolicy",
-                     fmt::format("the string value of PreemptionPolicy ({}) must not be provided "
-                                 "in pod spec; priority admission controller computed {} from "
-                                 "the PriorityClass '{}'",
-                                 pod.preemption_policy, c->preemption_policy, c->name));
+    refuse_given(pf.policy_where, pf.path + ".preemptionPolicy", "string value of PreemptionPolicy",
+                 pod.preemption_policy, c->preemption_policy, c->name);
   }
   pod.priority = c->value;
   pod.preemption_policy = c->preemption_policy;

@@ -101,11 +101,17 @@ TraceRecord named_record(const CsvTable& t, std::size_t r, const char* what,
   return rec;
 }
 
-Trace read_openb(const CsvTable& t) {
+// An empty trace of `format` read from `t`'s file, with room for a record per row.
+Trace empty_trace(const CsvTable& t, TraceFormat format) {
   Trace trace;
   trace.file = t.file();
-  trace.format = TraceFormat::kOpenb;
+  trace.format = format;
   trace.records.reserve(t.rows());
+  return trace;
+}
+
+Trace read_openb(const CsvTable& t) {
+  Trace trace = empty_trace(t, TraceFormat::kOpenb);
   const bool timed = t.has("creation_time") && t.has("deletion_time");
   std::int64_t end = 0;
   std::vector<std::int64_t> deletions(t.rows(), 0);
@@ -202,10 +208,7 @@ int philly_pods(int gpus) {
 }
 
 Trace read_philly(const CsvTable& t) {
-  Trace trace;
-  trace.file = t.file();
-  trace.format = TraceFormat::kPhilly;
-  trace.records.reserve(t.rows());
+  Trace trace = empty_trace(t, TraceFormat::kPhilly);
   std::vector<std::int64_t> stamps(t.rows());
   std::int64_t first = 0;
   for (std::size_t r = 0; r < t.rows(); ++r) {
@@ -239,10 +242,7 @@ Trace read_philly(const CsvTable& t) {
 }
 
 Trace read_native(const CsvTable& t) {
-  Trace trace;
-  trace.file = t.file();
-  trace.format = TraceFormat::kNative;
-  trace.records.reserve(t.rows());
+  Trace trace = empty_trace(t, TraceFormat::kNative);
   Duration end{};
   std::unordered_map<std::string, int> first_line;
   for (std::size_t r = 0; r < t.rows(); ++r) {

@@ -7,31 +7,35 @@
 
 namespace tidesim {
 
+namespace {
+
+// Each amount of `a` (extended ones included, each of `b`'s added to `a` when missing) becomes
+// op(its value, b's): the one walk of +=, -= and max_into.
+template <class Op>
+void combine_into(Resources& a, const Resources& b, Op op) {
+  a.cpu_milli = op(a.cpu_milli, b.cpu_milli);
+  a.memory_bytes = op(a.memory_bytes, b.memory_bytes);
+  a.gpus = op(a.gpus, b.gpus);
+  a.gpu_milli = op(a.gpu_milli, b.gpu_milli);
+  for (auto it = b.extended.begin(); it != b.extended.end(); ++it) {
+    auto& mine = a.extended.slot(b.extended.id_at(it), it->first);
+    mine = op(mine, it->second);
+  }
+}
+
+}  // namespace
+
 // Saturating: every amount read is within [0, 2^63 - 1] (sim/input/units.hpp), but sums over
 // containers, pods and a node's bound pods are not bounded by the input rules. A sum that
 // saturates at 2^63 - 1 still exceeds every allocatable, so the Fit filter refuses such a pod
 // as it would with exact arithmetic (docs/robustness.md, "Arithmetic").
 Resources& Resources::operator+=(const Resources& o) {
-  cpu_milli = saturating_add(cpu_milli, o.cpu_milli);
-  memory_bytes = saturating_add(memory_bytes, o.memory_bytes);
-  gpus = saturating_add(gpus, o.gpus);
-  gpu_milli = saturating_add(gpu_milli, o.gpu_milli);
-  for (auto it = o.extended.begin(); it != o.extended.end(); ++it) {
-    auto& mine = extended.slot(o.extended.id_at(it), it->first);
-    mine = saturating_add(mine, it->second);
-  }
+  combine_into(*this, o, saturating_add);
   return *this;
 }
 
 Resources& Resources::operator-=(const Resources& o) {
-  cpu_milli = saturating_sub(cpu_milli, o.cpu_milli);
-  memory_bytes = saturating_sub(memory_bytes, o.memory_bytes);
-  gpus = saturating_sub(gpus, o.gpus);
-  gpu_milli = saturating_sub(gpu_milli, o.gpu_milli);
-  for (auto it = o.extended.begin(); it != o.extended.end(); ++it) {
-    auto& mine = extended.slot(o.extended.id_at(it), it->first);
-    mine = saturating_sub(mine, it->second);
-  }
+  combine_into(*this, o, saturating_sub);
   return *this;
 }
 
@@ -39,14 +43,7 @@ namespace {
 
 // Per-resource maximum (maxResourceList), into `a`.
 void max_into(Resources& a, const Resources& b) {
-  a.cpu_milli = std::max(a.cpu_milli, b.cpu_milli);
-  a.memory_bytes = std::max(a.memory_bytes, b.memory_bytes);
-  a.gpus = std::max(a.gpus, b.gpus);
-  a.gpu_milli = std::max(a.gpu_milli, b.gpu_milli);
-  for (auto it = b.extended.begin(); it != b.extended.end(); ++it) {
-    auto& mine = a.extended.slot(b.extended.id_at(it), it->first);
-    mine = std::max(mine, it->second);
-  }
+  combine_into(a, b, [](std::int64_t x, std::int64_t y) { return std::max(x, y); });
 }
 
 // One container's requests; with kNonZero a CPU or memory key it does not set takes the default

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -48,54 +49,47 @@ std::pair<std::uint64_t, int> fixed_point(double x) {
   return {m, shift};
 }
 
+// Adds x's fixed-point value to the limbs (or, with subtract, takes it away), carrying (borrowing)
+// upward only as far as a carry (borrow) remains; returns true when one is left over the top limb.
+bool carry_through(std::span<std::uint64_t> limbs, double x, bool subtract) {
+  const auto [m, shift] = fixed_point(x);
+  if (m == 0) {
+    return false;
+  }
+  const auto limb = static_cast<std::size_t>(shift / 64);
+  const u128 wide = static_cast<u128>(m) << (shift % 64);
+  std::uint64_t carry = 0;
+  for (std::size_t i = limb; i < limbs.size(); ++i) {
+    u128 operand = carry;
+    if (i == limb) {
+      operand += static_cast<std::uint64_t>(wide);
+    } else if (i == limb + 1) {
+      operand += static_cast<std::uint64_t>(wide >> 64);
+    } else if (carry == 0) {
+      return false;
+    }
+    const u128 old = limbs[i];
+    if (subtract) {
+      carry = old < operand ? 1 : 0;
+      limbs[i] = static_cast<std::uint64_t>(old - operand);
+    } else {
+      const u128 t = old + operand;
+      limbs[i] = static_cast<std::uint64_t>(t);
+      carry = static_cast<std::uint64_t>(t >> 64);
+    }
+  }
+  return carry != 0;
+}
+
 }  // namespace
 
 void ExactSum::add(double x) {
-  const auto [m, shift] = fixed_point(x);
-  if (m == 0) {
-    return;
-  }
-  const int limb = shift / 64;
-  const int bit = shift % 64;
-  const u128 wide = static_cast<u128>(m) << bit;
-  std::uint64_t carry = 0;
-  for (int i = limb; i < kLimbs; ++i) {
-    u128 add = carry;
-    if (i == limb) {
-      add += static_cast<std::uint64_t>(wide);
-    } else if (i == limb + 1) {
-      add += static_cast<std::uint64_t>(wide >> 64);
-    } else if (carry == 0) {
-      break;
-    }
-    const u128 t = static_cast<u128>(limbs_[i]) + add;
-    limbs_[i] = static_cast<std::uint64_t>(t);
-    carry = static_cast<std::uint64_t>(t >> 64);
-  }
+  // A carry over the top limb (a sum of 2^77 or more) is dropped.
+  carry_through(limbs_, x, /*subtract=*/false);
 }
 
 void ExactSum::remove(double x) {
-  const auto [m, shift] = fixed_point(x);
-  if (m == 0) {
-    return;
-  }
-  const int limb = shift / 64;
-  const int bit = shift % 64;
-  const u128 wide = static_cast<u128>(m) << bit;
-  std::uint64_t borrow = 0;
-  for (int i = limb; i < kLimbs; ++i) {
-    u128 sub = borrow;
-    if (i == limb) {
-      sub += static_cast<std::uint64_t>(wide);
-    } else if (i == limb + 1) {
-      sub += static_cast<std::uint64_t>(wide >> 64);
-    } else if (borrow == 0) {
-      return;
-    }
-    borrow = static_cast<u128>(limbs_[i]) < sub ? 1 : 0;
-    limbs_[i] = static_cast<std::uint64_t>(static_cast<u128>(limbs_[i]) - sub);
-  }
-  if (borrow != 0) {
+  if (carry_through(limbs_, x, /*subtract=*/true)) {
     throw std::logic_error("ExactSum: removed more than was added");
   }
 }

@@ -127,6 +127,57 @@ void evict_in_order(int n, const std::vector<const EvictionCandidate*>& order,
   }
 }
 
+// The nodes a plan weighs: those known and with capacity of every resource `t` names (`eligible`
+// counts them), sorted into `first` where `is_first(node, n)` holds and else into `second` where
+// `is_second(node, n)` holds.
+struct NodeSplit {
+  std::vector<int> first;
+  std::vector<int> second;
+  int eligible = 0;
+
+  // The plan has something to do: `first` holds more than `number_of_nodes` nodes, yet not every
+  // eligible one.
+  bool worth_planning(int number_of_nodes) const {
+    const auto count = static_cast<int>(first.size());
+    return !first.empty() && count > number_of_nodes && count != eligible;
+  }
+};
+
+template <class IsFirst, class IsSecond>
+NodeSplit split_nodes(const std::vector<NodeUsage>& nodes, const Thresholds& t, IsFirst is_first,
+                      IsSecond is_second) {
+  NodeSplit split;
+  for (int n = 0; n < static_cast<int>(nodes.size()); ++n) {
+    const NodeUsage& node = nodes[static_cast<std::size_t>(n)];
+    if (!node.known || !has_capacity(node, t)) {
+      continue;
+    }
+    ++split.eligible;
+    if (is_first(node, n)) {
+      split.first.push_back(n);
+    } else if (is_second(node, n)) {
+      split.second.push_back(n);
+    }
+  }
+  return split;
+}
+
+// Room on the destination nodes `which`, in each resource's units, for each resource `t` names:
+// up to its threshold when `up_to_threshold`, else up to the capacity.
+std::map<std::string, double> room_on(const std::vector<NodeUsage>& nodes,
+                                      const std::vector<int>& which, const Thresholds& t,
+                                      bool up_to_threshold) {
+  std::map<std::string, double> room;
+  for (const auto& [r, share] : t) {
+    const double limit = up_to_threshold ? share : 1.0;
+    for (const int n : which) {
+      const NodeUsage& node = nodes[static_cast<std::size_t>(n)];
+      room[r] += limit * get(node.capacity, r) - get(node.usage, r);
+    }
+  }
+  return room;
+}
+
 }  // namespace
 
 bool EvictionBudget::allows(int node, int pods) const {
@@ -159,37 +210,21 @@ std::vector<int> plan_low_node(const std::vector<NodeUsage>& in,
                                bool by_usage, EvictionBudget& budget,
                                const std::vector<bool>& overutilized) {
   std::vector<NodeUsage> nodes = in;
-  std::vector<int> lows;
-  std::vector<int> highs;
-  int eligible = 0;
-  for (int n = 0; n < static_cast<int>(nodes.size()); ++n) {
-    const NodeUsage& node = nodes[static_cast<std::size_t>(n)];
-    if (!node.known || !has_capacity(node, high)) {
-      continue;
-    }
-    ++eligible;
-    if (node.schedulable && at_or_under(node, low)) {
-      lows.push_back(n);
-    } else if (over(node, high) &&
-               (overutilized.empty() || overutilized[static_cast<std::size_t>(n)])) {
-      highs.push_back(n);
-    }
-  }
+  // Underutilized (schedulable, at or under `low`) first; overutilized (over `high`) second.
+  const NodeSplit split = split_nodes(
+      nodes, high,
+      [&](const NodeUsage& node, int) { return node.schedulable && at_or_under(node, low); },
+      [&](const NodeUsage& node, int n) {
+        return over(node, high) &&
+               (overutilized.empty() || overutilized[static_cast<std::size_t>(n)]);
+      });
   std::vector<int> evicted;
-  if (lows.empty() || static_cast<int>(lows.size()) <= number_of_nodes ||
-      static_cast<int>(lows.size()) == eligible || highs.empty()) {
+  if (!split.worth_planning(number_of_nodes) || split.second.empty()) {
     return evicted;
   }
-  // Room on the underutilized nodes: up to the high threshold, in each resource's units.
-  std::map<std::string, double> room;
-  for (const auto& [r, t] : high) {
-    for (const int n : lows) {
-      const NodeUsage& node = nodes[static_cast<std::size_t>(n)];
-      room[r] += t * get(node.capacity, r) - get(node.usage, r);
-    }
-  }
+  std::map<std::string, double> room = room_on(nodes, split.first, high, true);
   std::set<int> taken;
-  for (const int h : sorted_by_share(nodes, highs, high, true)) {
+  for (const int h : sorted_by_share(nodes, split.second, high, true)) {
     NodeUsage& node = nodes[static_cast<std::size_t>(h)];
     evict_in_order(h, on_node(candidates, h, node, high, by_usage), room, budget, taken, evicted,
                    &node, [&] { return !over(node, high); });
@@ -201,35 +236,17 @@ std::vector<int> plan_high_node(const std::vector<NodeUsage>& nodes,
                                 const std::vector<EvictionCandidate>& candidates,
                                 const Thresholds& low, int number_of_nodes,
                                 EvictionBudget& budget) {
-  std::vector<int> sources;
-  std::vector<int> others;
-  int eligible = 0;
-  for (int n = 0; n < static_cast<int>(nodes.size()); ++n) {
-    const NodeUsage& node = nodes[static_cast<std::size_t>(n)];
-    if (!node.known || !has_capacity(node, low)) {
-      continue;
-    }
-    ++eligible;
-    if (at_or_under(node, low)) {
-      sources.push_back(n);
-    } else if (node.schedulable) {
-      others.push_back(n);
-    }
-  }
+  // Sources (at or under `low`) first; the other schedulable nodes, their destinations, second.
+  const NodeSplit split = split_nodes(
+      nodes, low, [&](const NodeUsage& node, int) { return at_or_under(node, low); },
+      [](const NodeUsage& node, int) { return node.schedulable; });
   std::vector<int> evicted;
-  if (sources.empty() || static_cast<int>(sources.size()) <= number_of_nodes ||
-      static_cast<int>(sources.size()) == eligible) {
+  if (!split.worth_planning(number_of_nodes)) {
     return evicted;
   }
-  std::map<std::string, double> room;
-  for (const auto& [r, t] : low) {
-    for (const int n : others) {
-      const NodeUsage& node = nodes[static_cast<std::size_t>(n)];
-      room[r] += get(node.capacity, r) - get(node.usage, r);
-    }
-  }
+  std::map<std::string, double> room = room_on(nodes, split.second, low, false);
   std::set<int> taken;
-  for (const int s : sorted_by_share(nodes, sources, low, false)) {
+  for (const int s : sorted_by_share(nodes, split.first, low, false)) {
     evict_in_order(s, on_node(candidates, s, nodes[static_cast<std::size_t>(s)], low, false), room,
                    budget, taken, evicted, nullptr, [] { return false; });
   }
@@ -409,6 +426,19 @@ std::vector<std::map<int, std::pair<int, int>>> running_pods(const RunContext& r
   return out;
 }
 
+// Job `j` as a candidate on node `n`, where `where` (first bind position, pods) of running_pods()
+// places it; its usage is left to the caller.
+EvictionCandidate candidate_without_usage(const RunContext& run, int j, std::size_t n,
+                                          std::pair<int, int> where) {
+  EvictionCandidate c;
+  c.job = j;
+  c.node = static_cast<int>(n);
+  c.pods = where.second;
+  c.priority = run.jobs[static_cast<std::size_t>(j)].spec->pod_template.priority;
+  c.order = where.first;
+  return c;
+}
+
 }  // namespace
 
 std::vector<EvictionCandidate> Descheduler::requested_candidates() const {
@@ -416,14 +446,8 @@ std::vector<EvictionCandidate> Descheduler::requested_candidates() const {
   const auto by_node = running_pods(run_);
   for (std::size_t n = 0; n < by_node.size(); ++n) {
     for (const auto& [j, where] : by_node[n]) {
-      const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-      const Resources& r = job.spec->pod_template.requests;
-      EvictionCandidate c;
-      c.job = j;
-      c.node = static_cast<int>(n);
-      c.pods = where.second;
-      c.priority = job.spec->pod_template.priority;
-      c.order = where.first;
+      EvictionCandidate c = candidate_without_usage(run_, j, n, where);
+      const Resources& r = run_.jobs[static_cast<std::size_t>(j)].spec->pod_template.requests;
       c.usage = {{"cpu", static_cast<double>(r.cpu_milli) * where.second},
                  {"memory", static_cast<double>(r.memory_bytes) * where.second},
                  {"gpu", static_cast<double>(r.gpus) * where.second}};
@@ -452,14 +476,8 @@ std::vector<EvictionCandidate> Descheduler::measured_candidates(
       }
     }
     for (const auto& [j, where] : by_node[n]) {
-      const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-      EvictionCandidate c;
-      c.job = j;
-      c.node = static_cast<int>(n);
-      c.pods = where.second;
-      c.priority = job.spec->pod_template.priority;
-      c.order = where.first;
-      for (const int p : job.pods) {
+      EvictionCandidate c = candidate_without_usage(run_, j, n, where);
+      for (const int p : run_.jobs[static_cast<std::size_t>(j)].pods) {
         const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
         if (pod.node != static_cast<int>(n)) {
           continue;

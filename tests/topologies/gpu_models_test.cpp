@@ -79,6 +79,40 @@ TEST(GpuModels, UnknownNameListsKnownOnes) {
   }
 }
 
+TEST(GpuModels, CatalogueIsTheCompiledInCsv) {
+  // The text compiled in is topologies/gpu_models.csv as it is in the tree: a header line, then
+  // one line per model.
+  std::ifstream in(std::string(TIDESIM_SOURCE_DIR) + "/topologies/gpu_models.csv");
+  ASSERT_TRUE(in);
+  std::stringstream file;
+  file << in.rdbuf();
+  const std::string text = file.str();
+  EXPECT_EQ(gpu_models_csv(), text);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 16);
+}
+
+TEST(GpuModels, ALikeRowTakesTheFiguresItLeavesEmpty) {
+  // V100M16's row gives only its name, like V100-SXM2-16, NVLink 0 x 0 and its source: memory,
+  // TFLOPS, bandwidth and PCIe are the SXM2 card's. G2 and G3 give nothing but like G1.
+  const GpuModel& sxm2 = gpu_model("V100-SXM2-16");
+  const GpuModel& m16 = gpu_model("V100M16");
+  EXPECT_EQ(m16.memory_bytes, sxm2.memory_bytes);
+  EXPECT_EQ(m16.fp32_tflops, sxm2.fp32_tflops);
+  EXPECT_EQ(m16.fp16_tensor_tflops, sxm2.fp16_tensor_tflops);
+  EXPECT_EQ(m16.memory_bandwidth, 900e9);
+  EXPECT_EQ(m16.pcie_generation, 3);
+  EXPECT_EQ(sxm2.nvlink_links, 6);
+  EXPECT_EQ(m16.nvlink_generation, 0);
+  EXPECT_EQ(m16.nvlink_links, 0);
+  EXPECT_NE(m16.source, sxm2.source);
+  EXPECT_EQ(gpu_model("V100-SXM2-32").source, sxm2.source);
+  for (const char* g : {"G2", "G3"}) {
+    EXPECT_EQ(gpu_model(g).memory_bytes, 16LL << 30) << g;
+    EXPECT_TRUE(gpu_model(g).undisclosed) << g;
+    EXPECT_EQ(gpu_model(g).source, gpu_model("G1").source) << g;
+  }
+}
+
 // The tables of docs/model-hardware.md, section 1, against the catalogue.
 
 std::string trim(const std::string& s) {

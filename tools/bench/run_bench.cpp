@@ -9,6 +9,23 @@
 namespace tidesim::app {
 namespace {
 
+// One run of `policy` on `w` with seed 1, recorded as `tidesim run` records it (no series); its
+// events.
+std::uint64_t run_once(const Scenario& s, const Workload& w, const PolicyConfig& policy) {
+  RunSignals signals;
+  Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false, .collectors = {}});
+  recorder.attach(signals);
+  const RunSummary summary = run_policy(s, w, policy, 1, signals);
+  benchmark::DoNotOptimize(recorder.finish(summary.end));
+  return summary.events;
+}
+
+// Reports `events` as a rate over the timed iterations.
+void count_events(benchmark::State& state, std::uint64_t events) {
+  state.counters["events/s"] =
+      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+}
+
 void BM_SeedBenchmarkRun(benchmark::State& state) {
   const Scenario s =
       load_scenario(std::string(TIDESIM_BENCH_SOURCE_DIR) + "/scenarios/seed-benchmark.yaml");
@@ -16,16 +33,10 @@ void BM_SeedBenchmarkRun(benchmark::State& state) {
   const Workload w = make_jobs(s, 1);
   std::uint64_t events = 0;
   for (auto _ : state) {
-    RunSignals signals;
-    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false, .collectors = {}});
-    recorder.attach(signals);
-    const RunSummary summary = run_policy(s, w, policy, 1, signals);
-    benchmark::DoNotOptimize(recorder.finish(summary.end));
-    events += summary.events;
+    events += run_once(s, w, policy);
   }
   state.SetLabel(policy.name);
-  state.counters["events/s"] =
-      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  count_events(state, events);
 }
 BENCHMARK(BM_SeedBenchmarkRun)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
@@ -52,16 +63,10 @@ void BM_PolluxWorkload6(benchmark::State& state) {
   for (auto _ : state) {
     const Workload read = read_each_time ? make_jobs(s, 1) : Workload{};
     const Workload& w = read_each_time ? read : once;
-    RunSignals signals;
-    Recorder recorder(policy.name, 1, RecorderOptions{.record_series = false, .collectors = {}});
-    recorder.attach(signals);
-    const RunSummary summary = run_policy(s, w, policy, 1, signals);
-    benchmark::DoNotOptimize(recorder.finish(summary.end));
-    events += summary.events;
+    events += run_once(s, w, policy);
   }
   state.SetLabel(policy.name + (read_each_time ? ", reading the data" : ""));
-  state.counters["events/s"] =
-      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  count_events(state, events);
 }
 BENCHMARK(BM_PolluxWorkload6)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
 

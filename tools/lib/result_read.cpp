@@ -1,5 +1,7 @@
 #include <fmt/core.h>
 
+#include <functional>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -16,303 +18,290 @@ namespace {
 
 using nlohmann::json;
 
-class Reader {
+// A value of the document and its JSON path, read strictly: each accessor checks the value's type
+// and names the path (and the file) in its error.
+class Value {
  public:
-  explicit Reader(const std::string& source) : source_(source) {}
+  Value(const std::string& source, const json& v, std::string path)
+      : source_(&source), v_(&v), path_(std::move(path)) {}
 
-  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
-    throw InputError(SourceLocation{source_, 0, 0}, path, message);
-  }
+  const std::string& path() const { return path_; }
+  bool is_null() const { return v_->is_null(); }
 
-  const json& member(const json& obj, const std::string& path, const char* key) const {
-    if (!obj.is_object()) {
-      fail(path, "expected an object");
-    }
-    const auto it = obj.find(key);
-    if (it == obj.end()) {
-      fail(path + "." + key, "missing field");
-    }
-    return *it;
-  }
+  [[noreturn]] void fail(const std::string& message) const { fail_at(path_, message); }
 
-  std::string string(const json& v, const std::string& path) const {
-    if (!v.is_string()) {
-      fail(path, "expected a string");
+  // The member `key` of this object (missing: an error).
+  Value operator[](const char* key) const {
+    object();
+    const auto it = v_->find(key);
+    if (it == v_->end()) {
+      fail_at(path_ + "." + key, "missing field");
     }
-    return v.get<std::string>();
+    return child(*it, key);
   }
-  double number(const json& v, const std::string& path) const {
-    if (!v.is_number()) {
-      fail(path, "expected a number");
-    }
-    return v.get<double>();
-  }
-  std::optional<double> optional_number(const json& v, const std::string& path) const {
-    if (v.is_null()) {
+  // The member `key` when there is one (of an object; of anything else, none).
+  std::optional<Value> find(const char* key) const {
+    const auto it = v_->find(key);
+    if (it == v_->end()) {
       return std::nullopt;
     }
-    return number(v, path);
+    return child(*it, key);
   }
-  std::int64_t integer(const json& v, const std::string& path) const {
-    if (!v.is_number_integer()) {
-      fail(path, "expected an integer");
+
+  std::string string() const {
+    if (!v_->is_string()) {
+      fail("expected a string");
     }
-    return v.get<std::int64_t>();
+    return v_->get<std::string>();
   }
-  int small_int(const json& v, const std::string& path) const {
-    const std::int64_t i = integer(v, path);
+  double number() const {
+    if (!v_->is_number()) {
+      fail("expected a number");
+    }
+    return v_->get<double>();
+  }
+  std::optional<double> optional_number() const {
+    if (v_->is_null()) {
+      return std::nullopt;
+    }
+    return number();
+  }
+  std::int64_t integer() const {
+    if (!v_->is_number_integer()) {
+      fail("expected an integer");
+    }
+    return v_->get<std::int64_t>();
+  }
+  int small_int() const {
+    const std::int64_t i = integer();
     if (i < INT32_MIN || i > INT32_MAX) {
-      fail(path, "integer out of range");
+      fail("integer out of range");
     }
     return static_cast<int>(i);
   }
-  std::uint64_t unsigned_integer(const json& v, const std::string& path) const {
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
-      fail(path, "expected a non-negative integer");
+  std::uint64_t unsigned_integer() const {
+    if (!v_->is_number_unsigned() && !(v_->is_number_integer() && v_->get<std::int64_t>() >= 0)) {
+      fail("expected a non-negative integer");
     }
-    return v.get<std::uint64_t>();
+    return v_->get<std::uint64_t>();
   }
-  bool boolean(const json& v, const std::string& path) const {
-    if (!v.is_boolean()) {
-      fail(path, "expected true or false");
+  bool boolean() const {
+    if (!v_->is_boolean()) {
+      fail("expected true or false");
     }
-    return v.get<bool>();
+    return v_->get<bool>();
   }
-  const json& array(const json& v, const std::string& path) const {
-    if (!v.is_array()) {
-      fail(path, "expected an array");
+  const json& object() const {
+    if (!v_->is_object()) {
+      fail("expected an object");
     }
-    return v;
-  }
-  const json& object(const json& v, const std::string& path) const {
-    if (!v.is_object()) {
-      fail(path, "expected an object");
-    }
-    return v;
+    return *v_;
   }
 
+  // This array's elements, each read by `read_one` (a Value accessor or a function of a Value).
   template <class T, class F>
-  std::vector<T> list(const json& v, const std::string& path, F&& read_one) const {
-    array(v, path);
+  std::vector<T> list(F read_one) const {
+    if (!v_->is_array()) {
+      fail("expected an array");
+    }
     std::vector<T> out;
-    out.reserve(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      out.push_back(read_one(v[i], fmt::format("{}[{}]", path, i)));
+    out.reserve(v_->size());
+    for (std::size_t i = 0; i < v_->size(); ++i) {
+      const Value element(*source_, (*v_)[i], fmt::format("{}[{}]", path_, i));
+      out.push_back(std::invoke(read_one, element));
     }
     return out;
   }
+  // Calls `f(key, value)` for each member of this object.
+  template <class F>
+  void for_each_member(F&& f) const {
+    for (const auto& [key, value] : object().items()) {
+      f(key, child(value, key));
+    }
+  }
 
  private:
-  const std::string& source_;
+  [[noreturn]] void fail_at(const std::string& path, const std::string& message) const {
+    throw InputError(SourceLocation{*source_, 0, 0}, path, message);
+  }
+  Value child(const json& v, const std::string& key) const {
+    return Value(*source_, v, path_.empty() ? key : path_ + "." + key);
+  }
+
+  const std::string* source_;
+  const json* v_;
+  std::string path_;
 };
 
-JobRecord read_job(const Reader& r, const json& v, const std::string& p) {
+std::vector<double> read_numbers(const Value& v) {
+  return v.list<double>(&Value::number);
+}
+
+std::vector<int> read_ints(const Value& v) {
+  return v.list<int>(&Value::small_int);
+}
+
+std::vector<std::string> read_strings(const Value& v) {
+  return v.list<std::string>(&Value::string);
+}
+
+JobRecord read_job(const Value& v) {
   JobRecord j;
-  j.name = r.string(r.member(v, p, "name"), p + ".name");
-  j.submit_s = r.number(r.member(v, p, "submit_s"), p + ".submit_s");
-  j.first_bind_s = r.optional_number(r.member(v, p, "first_bind_s"), p + ".first_bind_s");
-  j.start_s = r.optional_number(r.member(v, p, "start_s"), p + ".start_s");
-  j.finish_s = r.optional_number(r.member(v, p, "finish_s"), p + ".finish_s");
-  j.state = r.string(r.member(v, p, "state"), p + ".state");
+  j.name = v["name"].string();
+  j.submit_s = v["submit_s"].number();
+  j.first_bind_s = v["first_bind_s"].optional_number();
+  j.start_s = v["start_s"].optional_number();
+  j.finish_s = v["finish_s"].optional_number();
+  const Value state = v["state"];
+  j.state = state.string();
   static const std::set<std::string> kStates{"succeeded", "failed", "unfinished", "unscheduled"};
   if (!kStates.contains(j.state)) {
-    r.fail(p + ".state", "unknown state '" + j.state +
-                             "' (expected succeeded, failed, unfinished or unscheduled)");
+    state.fail("unknown state '" + j.state +
+               "' (expected succeeded, failed, unfinished or unscheduled)");
   }
-  j.gpus = r.small_int(r.member(v, p, "gpus"), p + ".gpus");
-  j.nodes =
-      r.list<std::string>(r.member(v, p, "nodes"), p + ".nodes",
-                          [&r](const json& x, const std::string& q) { return r.string(x, q); });
-  j.oom_kills = r.small_int(r.member(v, p, "oom_kills"), p + ".oom_kills");
-  j.restarts = r.small_int(r.member(v, p, "restarts"), p + ".restarts");
-  j.evictions = r.small_int(r.member(v, p, "evictions"), p + ".evictions");
-  j.nvlink_required = r.boolean(r.member(v, p, "nvlink_required"), p + ".nvlink_required");
-  j.nvlink_counted_s = r.number(r.member(v, p, "nvlink_counted_s"), p + ".nvlink_counted_s");
-  j.nvlink_contended_s = r.number(r.member(v, p, "nvlink_contended_s"), p + ".nvlink_contended_s");
+  j.gpus = v["gpus"].small_int();
+  j.nodes = read_strings(v["nodes"]);
+  j.oom_kills = v["oom_kills"].small_int();
+  j.restarts = v["restarts"].small_int();
+  j.evictions = v["evictions"].small_int();
+  j.nvlink_required = v["nvlink_required"].boolean();
+  j.nvlink_counted_s = v["nvlink_counted_s"].number();
+  j.nvlink_contended_s = v["nvlink_contended_s"].number();
   return j;
 }
 
-EventRecord read_event(const Reader& r, const json& v, const std::string& p) {
+EventRecord read_event(const Value& v) {
   EventRecord e;
-  e.t_s = r.number(r.member(v, p, "t_s"), p + ".t_s");
-  e.kind = r.string(r.member(v, p, "kind"), p + ".kind");
-  e.job = r.string(r.member(v, p, "job"), p + ".job");
-  e.pod = r.string(r.member(v, p, "pod"), p + ".pod");
-  e.node = r.string(r.member(v, p, "node"), p + ".node");
-  e.fallback_stage = r.small_int(r.member(v, p, "fallback_stage"), p + ".fallback_stage");
+  e.t_s = v["t_s"].number();
+  e.kind = v["kind"].string();
+  e.job = v["job"].string();
+  e.pod = v["pod"].string();
+  e.node = v["node"].string();
+  e.fallback_stage = v["fallback_stage"].small_int();
   return e;
 }
 
-AttemptRecord read_attempt(const Reader& r, const json& v, const std::string& p) {
+AttemptRecord read_attempt(const Value& v) {
   AttemptRecord a;
-  a.job = r.string(r.member(v, p, "job"), p + ".job");
-  a.attempt = r.small_int(r.member(v, p, "attempt"), p + ".attempt");
-  a.pod = r.string(r.member(v, p, "pod"), p + ".pod");
-  a.node = r.string(r.member(v, p, "node"), p + ".node");
-  a.cards = r.list<int>(r.member(v, p, "cards"), p + ".cards",
-                        [&r](const json& x, const std::string& q) { return r.small_int(x, q); });
-  a.bound_s = r.optional_number(r.member(v, p, "bound_s"), p + ".bound_s");
-  a.started_s = r.optional_number(r.member(v, p, "started_s"), p + ".started_s");
-  a.ended_s = r.optional_number(r.member(v, p, "ended_s"), p + ".ended_s");
-  a.outcome = r.string(r.member(v, p, "outcome"), p + ".outcome");
+  a.job = v["job"].string();
+  a.attempt = v["attempt"].small_int();
+  a.pod = v["pod"].string();
+  a.node = v["node"].string();
+  a.cards = read_ints(v["cards"]);
+  a.bound_s = v["bound_s"].optional_number();
+  a.started_s = v["started_s"].optional_number();
+  a.ended_s = v["ended_s"].optional_number();
+  const Value outcome = v["outcome"];
+  a.outcome = outcome.string();
   static const std::set<std::string> kOutcomes{"succeeded", "oom_killed", "stopped",
                                                "evicted",   "unfinished", "pending"};
   if (!kOutcomes.contains(a.outcome)) {
-    r.fail(p + ".outcome", "unknown outcome '" + a.outcome + "'");
+    outcome.fail("unknown outcome '" + a.outcome + "'");
   }
-  if (const auto it = v.find("oom"); it != v.end() && !it->is_null()) {
-    const std::string q = p + ".oom";
-    a.oom_card = r.small_int(r.member(*it, q, "card"), q + ".card");
-    a.oom_memory_used = static_cast<std::int64_t>(
-        r.unsigned_integer(r.member(*it, q, "memory_used_bytes"), q + ".memory_used_bytes"));
-    a.oom_memory_capacity = static_cast<std::int64_t>(r.unsigned_integer(
-        r.member(*it, q, "memory_capacity_bytes"), q + ".memory_capacity_bytes"));
-    a.oom_co_located =
-        r.list<std::string>(r.member(*it, q, "co_located"), q + ".co_located",
-                            [&r](const json& x, const std::string& s) { return r.string(x, s); });
+  if (const auto oom = v.find("oom"); oom && !oom->is_null()) {
+    a.oom_card = (*oom)["card"].small_int();
+    a.oom_memory_used = static_cast<std::int64_t>((*oom)["memory_used_bytes"].unsigned_integer());
+    a.oom_memory_capacity =
+        static_cast<std::int64_t>((*oom)["memory_capacity_bytes"].unsigned_integer());
+    a.oom_co_located = read_strings((*oom)["co_located"]);
   }
   return a;
 }
 
-std::vector<double> read_numbers(const Reader& r, const json& v, const std::string& p) {
-  return r.list<double>(v, p, [&r](const json& x, const std::string& q) { return r.number(x, q); });
-}
-
-std::vector<int> read_ints(const Reader& r, const json& v, const std::string& p) {
-  return r.list<int>(v, p, [&r](const json& x, const std::string& q) { return r.small_int(x, q); });
-}
-
-std::vector<std::optional<double>> read_optionals(const Reader& r, const json& v,
-                                                  const std::string& p) {
-  return r.list<std::optional<double>>(
-      v, p, [&r](const json& x, const std::string& q) { return r.optional_number(x, q); });
-}
-
-NodeSeries read_node_series(const Reader& r, const json& v, const std::string& p) {
+NodeSeries read_node_series(const Value& v) {
   NodeSeries n;
-  n.node = r.string(r.member(v, p, "node"), p + ".node");
-  n.gpu_memory_capacity_bytes =
-      r.integer(r.member(v, p, "gpu_memory_capacity_bytes"), p + ".gpu_memory_capacity_bytes");
-  n.t_s = read_numbers(r, r.member(v, p, "t_s"), p + ".t_s");
-  n.gpu_utilization = r.list<std::vector<double>>(
-      r.member(v, p, "gpu_utilization"), p + ".gpu_utilization",
-      [&r](const json& x, const std::string& q) { return read_numbers(r, x, q); });
-  n.gpu_memory_used_bytes = r.list<std::vector<std::int64_t>>(
-      r.member(v, p, "gpu_memory_used_bytes"), p + ".gpu_memory_used_bytes",
-      [&r](const json& x, const std::string& q) {
-        return r.list<std::int64_t>(
-            x, q, [&r](const json& y, const std::string& s) { return r.integer(y, s); });
-      });
-  n.nvlink_utilization = r.list<std::vector<double>>(
-      r.member(v, p, "nvlink_utilization"), p + ".nvlink_utilization",
-      [&r](const json& x, const std::string& q) { return read_numbers(r, x, q); });
-  n.nvlink_competition_index =
-      read_numbers(r, r.member(v, p, "nvlink_competition_index"), p + ".nvlink_competition_index");
-  n.storage_await_ms = read_numbers(r, r.member(v, p, "storage_await_ms"), p + ".storage_await_ms");
-  n.gpus_allocated = read_ints(r, r.member(v, p, "gpus_allocated"), p + ".gpus_allocated");
-  n.gpus_allocatable = read_ints(r, r.member(v, p, "gpus_allocatable"), p + ".gpus_allocatable");
+  n.node = v["node"].string();
+  n.gpu_memory_capacity_bytes = v["gpu_memory_capacity_bytes"].integer();
+  n.t_s = read_numbers(v["t_s"]);
+  n.gpu_utilization = v["gpu_utilization"].list<std::vector<double>>(read_numbers);
+  n.gpu_memory_used_bytes = v["gpu_memory_used_bytes"].list<std::vector<std::int64_t>>(
+      [](const Value& x) { return x.list<std::int64_t>(&Value::integer); });
+  n.nvlink_utilization = v["nvlink_utilization"].list<std::vector<double>>(read_numbers);
+  n.nvlink_competition_index = read_numbers(v["nvlink_competition_index"]);
+  n.storage_await_ms = read_numbers(v["storage_await_ms"]);
+  n.gpus_allocated = read_ints(v["gpus_allocated"]);
+  n.gpus_allocatable = read_ints(v["gpus_allocatable"]);
   const std::size_t len = n.t_s.size();
   if (n.gpu_utilization.size() != len || n.gpu_memory_used_bytes.size() != len ||
       n.nvlink_utilization.size() != len || n.nvlink_competition_index.size() != len ||
       n.storage_await_ms.size() != len || n.gpus_allocated.size() != len ||
       n.gpus_allocatable.size() != len) {
-    r.fail(p, "every series must have one entry per t_s");
+    v.fail("every series must have one entry per t_s");
   }
   return n;
 }
 
-ClusterSeries read_series(const Reader& r, const json& v, const std::string& p) {
+ClusterSeries read_series(const Value& v) {
   ClusterSeries s;
-  s.t_s = read_numbers(r, r.member(v, p, "t_s"), p + ".t_s");
-  s.pending_pods = read_ints(r, r.member(v, p, "pending_pods"), p + ".pending_pods");
-  s.running_jobs = read_ints(r, r.member(v, p, "running_jobs"), p + ".running_jobs");
-  s.gpu_util_stddev = read_optionals(r, r.member(v, p, "gpu_util_stddev"), p + ".gpu_util_stddev");
-  s.lscs = read_optionals(r, r.member(v, p, "lscs"), p + ".lscs");
+  s.t_s = read_numbers(v["t_s"]);
+  s.pending_pods = read_ints(v["pending_pods"]);
+  s.running_jobs = read_ints(v["running_jobs"]);
+  s.gpu_util_stddev = v["gpu_util_stddev"].list<std::optional<double>>(&Value::optional_number);
+  s.lscs = v["lscs"].list<std::optional<double>>(&Value::optional_number);
   const std::size_t len = s.t_s.size();
   if (s.pending_pods.size() != len || s.running_jobs.size() != len ||
       s.gpu_util_stddev.size() != len || s.lscs.size() != len) {
-    r.fail(p, "every series must have one entry per t_s");
+    v.fail("every series must have one entry per t_s");
   }
-  s.nodes = r.list<NodeSeries>(
-      r.member(v, p, "nodes"), p + ".nodes",
-      [&r](const json& x, const std::string& q) { return read_node_series(r, x, q); });
+  s.nodes = v["nodes"].list<NodeSeries>(read_node_series);
   return s;
 }
 
-SeedRun read_run(const Reader& r, const json& v, const std::string& p) {
+SeedRun read_run(const Value& v) {
   SeedRun run;
-  run.policy = r.string(r.member(v, p, "policy"), p + ".policy");
-  run.seed = r.unsigned_integer(r.member(v, p, "seed"), p + ".seed");
-  run.end_s = r.number(r.member(v, p, "end_s"), p + ".end_s");
-  const json& metrics = r.object(r.member(v, p, "metrics"), p + ".metrics");
-  for (const auto& [name, value] : metrics.items()) {
-    run.metrics[name] = r.number(value, p + ".metrics." + name);
-  }
-  run.jobs =
-      r.list<JobRecord>(r.member(v, p, "jobs"), p + ".jobs",
-                        [&r](const json& x, const std::string& q) { return read_job(r, x, q); });
-  run.events = r.list<EventRecord>(
-      r.member(v, p, "events"), p + ".events",
-      [&r](const json& x, const std::string& q) { return read_event(r, x, q); });
+  run.policy = v["policy"].string();
+  run.seed = v["seed"].unsigned_integer();
+  run.end_s = v["end_s"].number();
+  v["metrics"].for_each_member(
+      [&](const std::string& name, const Value& value) { run.metrics[name] = value.number(); });
+  run.jobs = v["jobs"].list<JobRecord>(read_job);
+  run.events = v["events"].list<EventRecord>(read_event);
   // "attempts" was added to schema version 1 later: optional when reading.
-  if (const auto it = v.find("attempts"); it != v.end()) {
-    run.attempts = r.list<AttemptRecord>(
-        *it, p + ".attempts",
-        [&r](const json& x, const std::string& q) { return read_attempt(r, x, q); });
+  if (const auto attempts = v.find("attempts")) {
+    run.attempts = attempts->list<AttemptRecord>(read_attempt);
   }
-  if (const auto it = v.find("series"); it != v.end() && !it->is_null()) {
-    run.series = read_series(r, *it, p + ".series");
+  if (const auto series = v.find("series"); series && !series->is_null()) {
+    run.series = read_series(*series);
   }
   return run;
 }
 }  // namespace
 
 RunResult from_json(const nlohmann::json& doc, const std::string& source) {
-  const Reader r(source);
-  if (r.string(r.member(doc, "", "schema"), "schema") != kResultSchemaName) {
-    r.fail("schema", std::string("not a tidesim result (expected \"") + kResultSchemaName + "\")");
+  const Value root(source, doc, "");
+  const Value schema = root["schema"];
+  if (schema.string() != kResultSchemaName) {
+    schema.fail(std::string("not a tidesim result (expected \"") + kResultSchemaName + "\")");
   }
-  const auto version = r.integer(r.member(doc, "", "schema_version"), "schema_version");
-  if (version != kResultSchemaVersion) {
-    r.fail("schema_version", fmt::format("unsupported version {} (this tidesim reads {})", version,
-                                         kResultSchemaVersion));
+  const Value version = root["schema_version"];
+  if (version.integer() != kResultSchemaVersion) {
+    version.fail(fmt::format("unsupported version {} (this tidesim reads {})", version.integer(),
+                             kResultSchemaVersion));
   }
   RunResult result;
-  const json& meta = r.member(doc, "", "metadata");
+  const Value meta = root["metadata"];
   auto& m = result.metadata;
-  m.tidesim_version =
-      r.string(r.member(meta, "metadata", "tidesim_version"), "metadata.tidesim_version");
-  const json& scenario = r.member(meta, "metadata", "scenario");
-  m.scenario_name =
-      r.string(r.member(scenario, "metadata.scenario", "name"), "metadata.scenario.name");
-  m.scenario_path =
-      r.string(r.member(scenario, "metadata.scenario", "path"), "metadata.scenario.path");
-  m.scenario_hash =
-      r.string(r.member(scenario, "metadata.scenario", "hash"), "metadata.scenario.hash");
-  m.seeds = r.list<std::uint64_t>(
-      r.member(meta, "metadata", "seeds"), "metadata.seeds",
-      [&r](const json& x, const std::string& q) { return r.unsigned_integer(x, q); });
-  m.policies =
-      r.list<std::string>(r.member(meta, "metadata", "policies"), "metadata.policies",
-                          [&r](const json& x, const std::string& q) { return r.string(x, q); });
-  if (const auto it = meta.find("provenance"); it != meta.end()) {
-    m.provenance = r.object(*it, "metadata.provenance");
+  m.tidesim_version = meta["tidesim_version"].string();
+  const Value scenario = meta["scenario"];
+  m.scenario_name = scenario["name"].string();
+  m.scenario_path = scenario["path"].string();
+  m.scenario_hash = scenario["hash"].string();
+  m.seeds = meta["seeds"].list<std::uint64_t>(&Value::unsigned_integer);
+  m.policies = read_strings(meta["policies"]);
+  if (const auto provenance = meta.find("provenance")) {
+    m.provenance = provenance->object();
   }
-  if (const auto it = doc.find("reference"); it != doc.end() && !it->is_null()) {
+  if (const auto reference = root.find("reference"); reference && !reference->is_null()) {
     Reference ref;
-    ref.label = r.string(r.member(*it, "reference", "label"), "reference.label");
-    const json& values = r.object(r.member(*it, "reference", "values"), "reference.values");
-    for (const auto& [metric, per_policy] : values.items()) {
-      const std::string p = "reference.values." + metric;
-      for (const auto& [policy, value] : r.object(per_policy, p).items()) {
-        ref.values[metric][policy] = r.number(value, p + "." + policy);
-      }
-    }
+    ref.label = (*reference)["label"].string();
+    (*reference)["values"].for_each_member([&](const std::string& metric, const Value& per_policy) {
+      per_policy.for_each_member([&](const std::string& policy, const Value& value) {
+        ref.values[metric][policy] = value.number();
+      });
+    });
     result.reference = std::move(ref);
   }
-  result.runs =
-      r.list<SeedRun>(r.member(doc, "", "runs"), "runs",
-                      [&r](const json& x, const std::string& q) { return read_run(r, x, q); });
+  result.runs = root["runs"].list<SeedRun>(read_run);
   return result;
 }
 

@@ -24,6 +24,21 @@ std::string tick_text(double v, bool percent, double step) {
   return fmt::format("{:.{}f}{}", v, std::max(0, decimals), percent ? "%" : "");
 }
 
+// Ticks and their labels.
+using Ticks = std::vector<std::pair<double, std::string>>;
+
+// About `target` ticks over [lo, hi] (nice_ticks), each labelled with as many decimals as the step
+// between ticks needs, as a percentage when `percent`.
+Ticks labelled_ticks(double lo, double hi, int target, bool percent) {
+  const auto ticks = nice_ticks(lo, hi, target);
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1.0;
+  Ticks out;
+  for (const double t : ticks) {
+    out.emplace_back(t, tick_text(t, percent, step));
+  }
+  return out;
+}
+
 std::string header(const ChartOptions& o) {
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
@@ -42,25 +57,19 @@ struct Frame {
 
 std::string axes(const Frame& f, const ChartOptions& o, bool x_ticks = true, bool y_ticks = true) {
   std::string s;
-  const auto yt = y_ticks ? nice_ticks(f.y0, f.y1) : std::vector<double>{};
-  const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
-  for (const double y : yt) {
+  for (const auto& [y, label] : y_ticks ? labelled_ticks(f.y0, f.y1, 5, o.y_percent) : Ticks{}) {
     const double py = f.sy(y);
     s += fmt::format(
         "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#e0e0e0\"/>\n"
         "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
-        f.px0, py, f.px1, py, f.px0 - 6, py + 4, tick_text(y, o.y_percent, ystep));
+        f.px0, py, f.px1, py, f.px0 - 6, py + 4, label);
   }
-  if (x_ticks) {
-    const auto xt = nice_ticks(f.x0, f.x1, 8);
-    const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1.0;
-    for (const double x : xt) {
-      const double px = f.sx(x);
-      s += fmt::format(
-          "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#888\"/>\n"
-          "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-          px, f.py1, px, f.py1 + 5, px, f.py1 + 18, tick_text(x, false, xstep));
-    }
+  for (const auto& [x, label] : x_ticks ? labelled_ticks(f.x0, f.x1, 8, false) : Ticks{}) {
+    const double px = f.sx(x);
+    s += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#888\"/>\n"
+        "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        px, f.py1, px, f.py1 + 5, px, f.py1 + 18, label);
   }
   s += fmt::format(
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333\"/>\n"
