@@ -1,5 +1,7 @@
 #include "tidesim/policies/config.hpp"
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -163,9 +165,66 @@ ProfileConfig read_profile(const ConfigNode& node, const std::string& file, std:
   return p;
 }
 
+// The args `name` is built from: its own pluginConfig args, plus, when its registry entry names an
+// args group, every key set for another plugin of that group and not for it (RegistryEntry).
+PluginArgs args_for(const ProfileConfig& profile, const Registry& registry,
+                    const std::string& name) {
+  PluginArgs args{ConfigNode(), profile.where.file,
+                  profile.label + ".pluginConfig(" + name + ").args"};
+  const auto own = profile.plugin_args.find(name);
+  if (own != profile.plugin_args.end()) {
+    args = own->second;
+  }
+  const std::string& group = registry.find(name)->second.args_group;
+  if (group.empty()) {
+    return args;
+  }
+  for (const auto& [other, other_args] : profile.plugin_args) {
+    const auto entry = registry.find(other);
+    if (other == name || entry == registry.end() || entry->second.args_group != group ||
+        !other_args.node.is_map()) {
+      continue;
+    }
+    ConfigNode merged = args.node.is_map() ? args.node.clone() : ConfigNode::empty_map();
+    for (const auto& [k, v] : other_args.node.entries()) {
+      if (!merged[k.scalar()]) {
+        merged.set(k.scalar(), v);
+      }
+    }
+    args.node = merged;
+  }
+  return args;
+}
+
+// Decodes the args of every plugin of `registry` for `profile`, once: first the plugins the
+// profile configures (so that a bad arg is reported under the plugin it was written for), then
+// the rest (their defaults, or keys shared through an args group).
+void decode_profile_args(ProfileConfig& profile, const Registry& registry) {
+  for (const auto& [name, args] : profile.plugin_args) {
+    if (registry.find(name) == registry.end()) {
+      throw InputError(location_of(args.node, args.file), args.path,
+                       fmt::format("pluginConfig for unknown plugin \"{}\"", name));
+    }
+    profile.decoded_args[name] = decode_plugin_args(profile, registry, name);
+  }
+  for (const auto& [name, entry] : registry) {
+    if (!profile.decoded_args.contains(name)) {
+      profile.decoded_args[name] = decode_plugin_args(profile, registry, name);
+    }
+  }
+}
+
 }  // namespace
 
-SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name) {
+DecodedArgs decode_plugin_args(const ProfileConfig& profile, const Registry& registry,
+                               const std::string& name) {
+  const RegistryEntry& entry = registry.at(name);
+  const PluginArgs args = args_for(profile, registry, name);
+  return entry.decode ? entry.decode(args) : DecodedArgs();
+}
+
+SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name,
+                                             const Registry& registry) {
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(name, [&] {
     const ConfigNode root = load_yaml_string(text, name);
@@ -212,12 +271,15 @@ SchedulerConfig load_scheduler_config_string(const std::string& text, const std:
       p.where = SourceLocation{name, 0, 0};
       cfg.profiles.push_back(p);
     }
+    for (ProfileConfig& p : cfg.profiles) {
+      decode_profile_args(p, registry);
+    }
     return cfg;
   });
 }
 
-SchedulerConfig load_scheduler_config_file(const std::string& path) {
-  return load_scheduler_config_string(read_text_file(path), path);
+SchedulerConfig load_scheduler_config_file(const std::string& path, const Registry& registry) {
+  return load_scheduler_config_string(read_text_file(path), path, registry);
 }
 
 }  // namespace tidesim::policies

@@ -39,8 +39,11 @@ struct ProfileConfig {
   std::string scheduler_name = "default-scheduler";
   /// Keyed by extension point name ("queueSort", ..., "multiPoint"); absent = not configured.
   std::map<std::string, PluginSet> plugins;
-  /// pluginConfig args by plugin name.
+  /// pluginConfig args by plugin name, as written.
   std::map<std::string, PluginArgs> plugin_args;
+  /// Every registry plugin's args, decoded into its typed struct when the configuration was
+  /// loaded (decode_plugin_args): what the plugin is built from.
+  std::map<std::string, DecodedArgs, std::less<>> decoded_args;
   /// The profile's percentageOfNodesToScore (overrides the global one), 0-100; 0 = adaptive.
   std::optional<int> percentage_of_nodes_to_score;
   /// Names the profile in errors: "FILE profiles[I](NAME)".
@@ -65,11 +68,20 @@ struct SchedulerConfig {
   std::string file;
 };
 
-/// Parses a configuration file. Throws InputError on a syntax error, an unknown key, a wrong
-/// apiVersion/kind, a bad value.
-SchedulerConfig load_scheduler_config_file(const std::string& path);
+/// Parses a configuration file and decodes every plugin's args with `registry`'s decoders. Throws
+/// InputError on a syntax error, an unknown key, a wrong apiVersion/kind, a bad value, a bad
+/// plugin arg, pluginConfig for a plugin `registry` does not hold.
+SchedulerConfig load_scheduler_config_file(const std::string& path,
+                                           const Registry& registry = builtin_registry());
 /// Parses configuration text; `name` stands for the file in errors.
-SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name);
+SchedulerConfig load_scheduler_config_string(const std::string& text, const std::string& name,
+                                             const Registry& registry = builtin_registry());
+
+/// The args plugin `name` (in `registry`) is built from in `profile`: its own pluginConfig args,
+/// plus, when its registry entry names an args group, every key set for another plugin of that
+/// group and not for it (RegistryEntry::args_group), decoded by the entry's decoder.
+DecodedArgs decode_plugin_args(const ProfileConfig& profile, const Registry& registry,
+                               const std::string& name);
 
 /// The default plugins (apis/config/v1/default_plugins.go getDefaultPlugins, Kubernetes 1.28):
 /// all in multiPoint, with score weights TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,

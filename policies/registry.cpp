@@ -38,6 +38,15 @@ const Registry& registered_plugins() {
   return registered();
 }
 
+RegistryEntry plugin_without_args(std::function<std::unique_ptr<Plugin>()> make) {
+  return RegistryEntry{[](const PluginArgs& a) {
+                         args_fields(a).finish();
+                         return DecodedArgs();
+                       },
+                       [make = std::move(make)](const DecodedArgs&) { return make(); },
+                       {}};
+}
+
 Fields args_fields(const PluginArgs& args) {
   Fields f(args.node, args.file, args.path);  // no args: an empty mapping
   f.get("apiVersion");
@@ -48,43 +57,50 @@ Fields args_fields(const PluginArgs& args) {
 Registry builtin_registry() {
   Registry r;
   // Kubernetes' in-tree plugins (pkg/scheduler/framework/plugins/registry.go).
-  r["PrioritySort"] = {make_priority_sort};
-  r["SchedulingGates"] = {make_noop_plugin("SchedulingGates", NoopPoint::kPreEnqueue)};
-  r["NodeUnschedulable"] = {make_node_unschedulable};
-  r["NodeName"] = {make_node_name};
-  r["TaintToleration"] = {make_taint_toleration};
-  r["NodeAffinity"] = {make_node_affinity};
-  r["NodePorts"] = {make_noop_plugin("NodePorts", NoopPoint::kFilter)};
-  r["NodeResourcesFit"] = {make_node_resources_fit};
-  r["VolumeRestrictions"] = {make_noop_plugin("VolumeRestrictions", NoopPoint::kFilter)};
-  r["EBSLimits"] = {make_noop_plugin("EBSLimits", NoopPoint::kFilter)};
-  r["GCEPDLimits"] = {make_noop_plugin("GCEPDLimits", NoopPoint::kFilter)};
-  r["NodeVolumeLimits"] = {make_noop_plugin("NodeVolumeLimits", NoopPoint::kFilter)};
-  r["AzureDiskLimits"] = {make_noop_plugin("AzureDiskLimits", NoopPoint::kFilter)};
-  r["VolumeBinding"] = {make_noop_plugin("VolumeBinding", NoopPoint::kFilter)};
-  r["VolumeZone"] = {make_noop_plugin("VolumeZone", NoopPoint::kFilter)};
-  r["PodTopologySpread"] = {make_pod_topology_spread};
-  r["InterPodAffinity"] = {make_inter_pod_affinity};
-  r["DefaultPreemption"] = {make_default_preemption};
-  r["Coscheduling"] = {make_coscheduling};
-  r["NodeResourcesBalancedAllocation"] = {make_balanced_allocation};
-  r["ImageLocality"] = {make_noop_plugin("ImageLocality", NoopPoint::kScore)};
-  r["DefaultBinder"] = {make_noop_plugin("DefaultBinder", NoopPoint::kBind)};
+  r["PrioritySort"] = plugin_without_args(make_priority_sort);
+  r["SchedulingGates"] = noop_plugin_entry("SchedulingGates", NoopPoint::kPreEnqueue);
+  r["NodeUnschedulable"] = plugin_without_args(make_node_unschedulable);
+  r["NodeName"] = plugin_without_args(make_node_name);
+  r["TaintToleration"] = plugin_without_args(make_taint_toleration);
+  r["NodeAffinity"] =
+      plugin_with_args<NodeAffinityArgs>(parse_node_affinity_args, make_node_affinity);
+  r["NodePorts"] = noop_plugin_entry("NodePorts", NoopPoint::kFilter);
+  r["NodeResourcesFit"] = plugin_with_args<FitArgs>(parse_fit_args, make_node_resources_fit);
+  r["VolumeRestrictions"] = noop_plugin_entry("VolumeRestrictions", NoopPoint::kFilter);
+  r["EBSLimits"] = noop_plugin_entry("EBSLimits", NoopPoint::kFilter);
+  r["GCEPDLimits"] = noop_plugin_entry("GCEPDLimits", NoopPoint::kFilter);
+  r["NodeVolumeLimits"] = noop_plugin_entry("NodeVolumeLimits", NoopPoint::kFilter);
+  r["AzureDiskLimits"] = noop_plugin_entry("AzureDiskLimits", NoopPoint::kFilter);
+  r["VolumeBinding"] = noop_plugin_entry("VolumeBinding", NoopPoint::kFilter);
+  r["VolumeZone"] = noop_plugin_entry("VolumeZone", NoopPoint::kFilter);
+  r["PodTopologySpread"] = plugin_with_args<PodTopologySpreadArgs>(parse_pod_topology_spread_args,
+                                                                   make_pod_topology_spread);
+  r["InterPodAffinity"] = plugin_with_args<InterPodAffinityArgs>(parse_inter_pod_affinity_args,
+                                                                 make_inter_pod_affinity);
+  r["DefaultPreemption"] = plugin_without_args(make_default_preemption);
+  r["Coscheduling"] = plugin_without_args(make_coscheduling);
+  r["NodeResourcesBalancedAllocation"] = plugin_with_args<BalancedAllocationArgs>(
+      parse_balanced_allocation_args, make_balanced_allocation);
+  r["ImageLocality"] = noop_plugin_entry("ImageLocality", NoopPoint::kScore);
+  r["DefaultBinder"] = noop_plugin_entry("DefaultBinder", NoopPoint::kBind);
   // The seed's plugins (digest 3.2) and tidesim's FIFO baseline. The two load-aware plugins
   // share one args type, and an arg set on one of them applies to both: the seed tunes only the
   // scorer (digest 4.1) although the margin is a filter setting.
-  r["LoadAwareFilter"] = {make_load_aware_filter, "LoadAware"};
-  r["LoadAwareScorer"] = {make_load_aware_scorer, "LoadAware"};
-  r["FIFOSort"] = {make_fifo_sort};
+  r["LoadAwareFilter"] =
+      plugin_with_args<LoadAwareArgs>(parse_load_aware_args, make_load_aware_filter, "LoadAware");
+  r["LoadAwareScorer"] =
+      plugin_with_args<LoadAwareArgs>(parse_load_aware_args, make_load_aware_scorer, "LoadAware");
+  r["FIFOSort"] = plugin_without_args(make_fifo_sort);
   // The GPU-sharing policies of the FGD paper (Weng et al., ATC '23) and its baselines.
-  r["RandomScore"] = {make_random_score};
-  r["DotProductScore"] = {make_dot_product_score};
-  r["GpuClusteringScore"] = {make_gpu_clustering_score};
-  r["GpuPackingScore"] = {make_gpu_packing_score};
-  r["BestFitScore"] = {make_best_fit_score};
-  r["FGDScore"] = {make_fgd_score};
+  r["RandomScore"] = plugin_without_args(make_random_score);
+  r["DotProductScore"] = plugin_without_args(make_dot_product_score);
+  r["GpuClusteringScore"] = plugin_without_args(make_gpu_clustering_score);
+  r["GpuPackingScore"] = plugin_without_args(make_gpu_packing_score);
+  r["BestFitScore"] = plugin_without_args(make_best_fit_score);
+  r["FGDScore"] = plugin_with_args<FgdScoreArgs>(parse_fgd_score_args, make_fgd_score);
   // HAMi-style declared GPU memory (policies/plugins/declared_gpu.hpp).
-  r["HamiDeviceFit"] = {make_hami_device_fit};
+  r["HamiDeviceFit"] =
+      plugin_with_args<HamiDeviceFitArgs>(parse_hami_device_fit_args, make_hami_device_fit);
   // Plugins that registered themselves (out-of-tree plugins).
   for (const auto& [name, entry] : registered()) {
     if (!r.emplace(name, entry).second) {

@@ -2,6 +2,7 @@
 /// The plugin registry: an explicit function mapping the built-in plugins' names to factories
 /// (mirrors pkg/scheduler/framework/plugins/registry.go), plus the plugins that registered
 /// themselves with a PluginRegistrar (out-of-tree plugins: docs/writing-a-policy.md).
+#include <any>
 #include <functional>
 #include <map>
 #include <memory>
@@ -27,17 +28,38 @@ struct PluginArgs {
 /// `apiVersion` and `kind` keys that typed args may carry; call finish() after reading.
 Fields args_fields(const PluginArgs& args);
 
-/// Builds a plugin from its args; throws InputError naming the field on a bad arg.
-using PluginFactory = std::function<std::unique_ptr<Plugin>(const PluginArgs&)>;
+/// A plugin's args decoded into its typed args struct (LoadAwareArgs, FitArgs, ...), held without
+/// its type; empty for a plugin that takes none. Made only explicitly, so that raw PluginArgs
+/// cannot reach a factory by mistake.
+class DecodedArgs {
+ public:
+  DecodedArgs() = default;
+  template <class Args>
+  explicit DecodedArgs(Args args) : value_(std::move(args)) {}
+  /// The args as the type their decoder made; std::bad_any_cast for another type.
+  template <class Args>
+  const Args& get() const {
+    return std::any_cast<const Args&>(value_);
+  }
 
-/// What the registry knows of one plugin.
+ private:
+  std::any value_;
+};
+
+/// Reads a plugin's args into its typed struct, as kube-scheduler decodes and validates typed
+/// plugin args: defaults come from the default-constructed struct, a bad arg is an InputError
+/// naming the field. It runs once per profile, when the configuration is loaded
+/// (load_scheduler_config_*, policies/config.hpp), so a bad arg fails `validate`, not a run.
+using ArgsDecoder = std::function<DecodedArgs(const PluginArgs&)>;
+
+/// Builds a plugin from the args its decoder made (once per scheduler: per policy and seed).
+using PluginFactory = std::function<std::unique_ptr<Plugin>(const DecodedArgs&)>;
+
+/// What the registry knows of one plugin. Make one with plugin_with_args or plugin_without_args.
 struct RegistryEntry {
-  RegistryEntry() = default;
-  /// `{factory}` or `{factory, "Group"}`.
-  RegistryEntry(PluginFactory f, std::string group = {})
-      : factory(std::move(f)), args_group(std::move(group)) {}
-
-  /// Builds the plugin from its args.
+  /// Decodes the plugin's args.
+  ArgsDecoder decode;
+  /// Builds the plugin from its decoded args.
   PluginFactory factory;
   /// Plugins that name the same non-empty group read one args mapping: the framework gives each
   /// its own pluginConfig args plus every key that the profile's pluginConfig sets for another
@@ -45,6 +67,21 @@ struct RegistryEntry {
   /// key wins). Empty: the plugin reads only its own args (every Kubernetes plugin).
   std::string args_group;
 };
+
+/// The entry of a plugin whose args are an `Args`: `decode` reads them (strictly: read them with
+/// args_fields and finish it), `make` builds the plugin from them.
+template <class Args>
+RegistryEntry plugin_with_args(std::function<Args(const PluginArgs&)> decode,
+                               std::function<std::unique_ptr<Plugin>(const Args&)> make,
+                               std::string args_group = {}) {
+  return RegistryEntry{
+      [decode = std::move(decode)](const PluginArgs& a) { return DecodedArgs(decode(a)); },
+      [make = std::move(make)](const DecodedArgs& a) { return make(a.get<Args>()); },
+      std::move(args_group)};
+}
+
+/// The entry of a plugin that takes no args: any key in its args is an error naming it.
+RegistryEntry plugin_without_args(std::function<std::unique_ptr<Plugin>()> make);
 
 /// Plugin name -> entry.
 using Registry = std::map<std::string, RegistryEntry, std::less<>>;

@@ -39,37 +39,6 @@ bool implements_point(Plugin* p, const std::string& point) {
   return false;  // reserve, preBind, postBind: no tidesim plugin implements them
 }
 
-// The args `name` is built from: its own pluginConfig args, plus, when its registry entry names an
-// args group, every key set for another plugin of that group and not for it (RegistryEntry).
-PluginArgs args_for(const ProfileConfig& profile, const Registry& registry,
-                    const std::string& name) {
-  PluginArgs args{ConfigNode(), profile.where.file,
-                  profile.label + ".pluginConfig(" + name + ").args"};
-  const auto own = profile.plugin_args.find(name);
-  if (own != profile.plugin_args.end()) {
-    args = own->second;
-  }
-  const std::string& group = registry.find(name)->second.args_group;
-  if (group.empty()) {
-    return args;
-  }
-  for (const auto& [other, other_args] : profile.plugin_args) {
-    const auto entry = registry.find(other);
-    if (other == name || entry == registry.end() || entry->second.args_group != group ||
-        !other_args.node.is_map()) {
-      continue;
-    }
-    ConfigNode merged = args.node.is_map() ? args.node.clone() : ConfigNode::empty_map();
-    for (const auto& [k, v] : other_args.node.entries()) {
-      if (!merged[k.scalar()]) {
-        merged.set(k.scalar(), v);
-      }
-    }
-    args.node = merged;
-  }
-  return args;
-}
-
 std::string known_names(const Registry& r) {
   std::string out;
   for (const auto& [name, f] : r) {
@@ -109,14 +78,11 @@ Instances instantiate_plugins(const ProfileConfig& profile, const Registry& regi
                          fmt::format("plugin \"{}\" does not exist (known plugins: {})", e.name,
                                      known_names(registry)));
       }
-      owned.push_back(f->second.factory(args_for(profile, registry, e.name)));
+      const auto decoded = profile.decoded_args.find(e.name);
+      owned.push_back(f->second.factory(decoded != profile.decoded_args.end()
+                                            ? decoded->second
+                                            : decode_plugin_args(profile, registry, e.name)));
       instances[e.name] = owned.back().get();
-    }
-  }
-  for (const auto& [name, args] : profile.plugin_args) {
-    if (registry.find(name) == registry.end()) {
-      throw InputError(location_of(args.node, args.file), args.path,
-                       fmt::format("pluginConfig for unknown plugin \"{}\"", name));
     }
   }
   return instances;
@@ -305,7 +271,7 @@ void Scheduler::assign_plugins(const PointLists& lists, const Instances& instanc
   // Gangs work under every profile: one that does not list Coscheduling gets it at PreFilter
   // and Permit for the pods of a PodGroup (docs/job-scheduling.md).
   if (instances.count("Coscheduling") == 0) {
-    owned_.push_back(make_coscheduling(PluginArgs{}));
+    owned_.push_back(make_coscheduling());
     gang_pre_filter_ = dynamic_cast<PreFilterPlugin*>(owned_.back().get());
     permit_.push_back(dynamic_cast<PermitPlugin*>(owned_.back().get()));
   }

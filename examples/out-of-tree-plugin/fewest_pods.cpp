@@ -33,13 +33,23 @@ static_assert(Implements<FewestPods, ScorePlugin>);
 
 }  // namespace
 
-std::unique_ptr<tidesim::policies::Plugin> make_fewest_pods(
-    const tidesim::policies::PluginArgs& args) {
+FewestPodsArgs parse_fewest_pods_args(const tidesim::policies::PluginArgs& args) {
+  const FewestPodsArgs defaults;
   tidesim::Fields f =
       tidesim::policies::args_fields(args);  // strict: an unknown arg is an error naming it
-  const auto max_pods = f.integer("maxPods", 10, 1, 1000);
+  FewestPodsArgs a;
+  a.max_pods = f.integer("maxPods", defaults.max_pods, 1, 1000);
   f.finish();
-  return std::make_unique<FewestPods>(max_pods);
+  return a;
+}
+
+std::unique_ptr<tidesim::policies::Plugin> make_fewest_pods(const FewestPodsArgs& args) {
+  return std::make_unique<FewestPods>(args.max_pods);
+}
+
+tidesim::policies::RegistryEntry fewest_pods_entry() {
+  return tidesim::policies::plugin_with_args<FewestPodsArgs>(parse_fewest_pods_args,
+                                                             make_fewest_pods);
 }
 
 }  // namespace fewest

@@ -6,5 +6,5 @@
 
 int main(int argc, char** argv) {
   return tidesim::cli::run_command_line(
-      argc, argv, {tidesim::cli::with_plugin("FewestPods", {fewest::make_fewest_pods})});
+      argc, argv, {tidesim::cli::with_plugin("FewestPods", fewest::fewest_pods_entry())});
 }

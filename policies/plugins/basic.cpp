@@ -75,10 +75,6 @@ class QueueSort final : public QueueSortPlugin {
 };
 static_assert(Implements<QueueSort, QueueSortPlugin>);
 
-void no_args(const PluginArgs& args) {
-  args_fields(args).finish();
-}
-
 // nodeunschedulable/node_unschedulable.go
 class NodeUnschedulable final : public FilterPlugin {
  public:
@@ -248,9 +244,8 @@ bool matches_required_node_affinity(const PodSpec& pod, const NodeSpec& node) {
       [&](const NodeSelectorTerm& t) { return matches_node_selector_term(t, node); });
 }
 
-PluginFactory make_noop_plugin(std::string name, NoopPoint point) {
-  return [name, point](const PluginArgs& args) -> std::unique_ptr<Plugin> {
-    no_args(args);
+RegistryEntry noop_plugin_entry(std::string name, NoopPoint point) {
+  return plugin_without_args([name, point]() -> std::unique_ptr<Plugin> {
     switch (point) {
       case NoopPoint::kPreEnqueue:
         return std::make_unique<NoopMarker<PreEnqueuePlugin>>(name);
@@ -264,40 +259,39 @@ PluginFactory make_noop_plugin(std::string name, NoopPoint point) {
         return std::make_unique<NoopMarker<BindPlugin>>(name);
     }
     return std::make_unique<NoopPlugin>(name);
-  };
+  });
 }
 
-std::unique_ptr<Plugin> make_priority_sort(const PluginArgs& args) {
-  no_args(args);
+std::unique_ptr<Plugin> make_priority_sort() {
   return std::make_unique<QueueSort>("PrioritySort", QueueOrder::kPrioritySort);
 }
 
-std::unique_ptr<Plugin> make_fifo_sort(const PluginArgs& args) {
-  no_args(args);
+std::unique_ptr<Plugin> make_fifo_sort() {
   return std::make_unique<QueueSort>("FIFOSort", QueueOrder::kFifo);
 }
 
-std::unique_ptr<Plugin> make_node_unschedulable(const PluginArgs& args) {
-  no_args(args);
+std::unique_ptr<Plugin> make_node_unschedulable() {
   return std::make_unique<NodeUnschedulable>();
 }
 
-std::unique_ptr<Plugin> make_node_name(const PluginArgs& args) {
-  no_args(args);
+std::unique_ptr<Plugin> make_node_name() {
   return std::make_unique<NodeName>();
 }
 
-std::unique_ptr<Plugin> make_taint_toleration(const PluginArgs& args) {
-  no_args(args);
+std::unique_ptr<Plugin> make_taint_toleration() {
   return std::make_unique<TaintToleration>();
 }
 
-std::unique_ptr<Plugin> make_node_affinity(const PluginArgs& args) {
+NodeAffinityArgs parse_node_affinity_args(const PluginArgs& args) {
   Fields f = args_fields(args);
   if (f.has("addedAffinity")) {
     throw f.error(f.get("addedAffinity"), "addedAffinity", "not supported by tidesim");
   }
   f.finish();
+  return {};
+}
+
+std::unique_ptr<Plugin> make_node_affinity(const NodeAffinityArgs&) {
   return std::make_unique<NodeAffinityPlugin>();
 }
 

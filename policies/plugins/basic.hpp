@@ -15,21 +15,25 @@ enum class NoopPoint { kPreEnqueue, kFilter, kPostFilter, kScore, kBind };
 /// A named plugin with no effect: Filter always passes, Score is always 0 (ImageLocality with no
 /// images cached), PostFilter (DefaultPreemption) finds no victims. Takes no args except
 /// apiVersion/kind (an unknown arg is an error).
-PluginFactory make_noop_plugin(std::string name, NoopPoint point);
+RegistryEntry noop_plugin_entry(std::string name, NoopPoint point);
 
 /// PrioritySort (queuesort/priority_sort.go): higher priority first, then earlier timestamp.
-std::unique_ptr<Plugin> make_priority_sort(const PluginArgs& args);
+std::unique_ptr<Plugin> make_priority_sort();
 /// FIFOSort (tidesim): queue timestamp only.
-std::unique_ptr<Plugin> make_fifo_sort(const PluginArgs& args);
+std::unique_ptr<Plugin> make_fifo_sort();
 /// NodeUnschedulable (nodeunschedulable/node_unschedulable.go).
-std::unique_ptr<Plugin> make_node_unschedulable(const PluginArgs& args);
+std::unique_ptr<Plugin> make_node_unschedulable();
 /// NodeName (nodename/node_name.go).
-std::unique_ptr<Plugin> make_node_name(const PluginArgs& args);
+std::unique_ptr<Plugin> make_node_name();
 /// TaintToleration (tainttoleration/taint_toleration.go), filter + score (weight 3 by default).
-std::unique_ptr<Plugin> make_taint_toleration(const PluginArgs& args);
+std::unique_ptr<Plugin> make_taint_toleration();
+
+/// NodeAffinityArgs: tidesim supports none of its fields (addedAffinity is refused by name).
+struct NodeAffinityArgs {};
+NodeAffinityArgs parse_node_affinity_args(const PluginArgs& args);
 /// NodeAffinity (nodeaffinity/node_affinity.go): nodeSelector + required affinity (filter),
 /// preferred affinity (score, weight 2 by default).
-std::unique_ptr<Plugin> make_node_affinity(const PluginArgs& args);
+std::unique_ptr<Plugin> make_node_affinity(const NodeAffinityArgs& args);
 
 /// True when `node` satisfies `pod`'s nodeSelector and required node affinity
 /// (component-helpers/scheduling/corev1/nodeaffinity GetRequiredNodeAffinity(pod).Match(node)).

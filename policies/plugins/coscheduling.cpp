@@ -56,9 +56,7 @@ class Coscheduling final : public PreFilterPlugin, public PermitPlugin {
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_coscheduling(const PluginArgs& args) {
-  Fields f = args_fields(args);
-  f.finish();
+std::unique_ptr<Plugin> make_coscheduling() {
   return std::make_unique<Coscheduling>();
 }
 

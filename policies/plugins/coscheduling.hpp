@@ -14,6 +14,6 @@
 namespace tidesim::policies {
 
 /// Coscheduling as a PreFilter + Permit plugin. Takes no args (the timeout is the PodGroup's).
-std::unique_ptr<Plugin> make_coscheduling(const PluginArgs& args);
+std::unique_ptr<Plugin> make_coscheduling();
 
 }  // namespace tidesim::policies

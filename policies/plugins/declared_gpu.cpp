@@ -69,9 +69,10 @@ class HamiDeviceFit final : public FilterPlugin, public ScorePlugin, public Card
   FitPolicy card_policy_;
 };
 
-FitPolicy fit_policy(Fields& f, const std::string& key, const char* fallback) {
-  return f.choice(key, fallback, {"binpack", "spread"}) == "binpack" ? FitPolicy::kBinpack
-                                                                     : FitPolicy::kSpread;
+FitPolicy fit_policy(Fields& f, const std::string& key, FitPolicy fallback) {
+  const char* text = fallback == FitPolicy::kBinpack ? "binpack" : "spread";
+  return f.choice(key, text, {"binpack", "spread"}) == "binpack" ? FitPolicy::kBinpack
+                                                                 : FitPolicy::kSpread;
 }
 
 }  // namespace
@@ -102,12 +103,18 @@ std::vector<int> declared_cards(const NodeInfo& node, const PodSpec& pod, int un
   return fit;
 }
 
-std::unique_ptr<Plugin> make_hami_device_fit(const PluginArgs& args) {
+HamiDeviceFitArgs parse_hami_device_fit_args(const PluginArgs& args) {
+  const HamiDeviceFitArgs defaults;
   Fields f = args_fields(args);
-  const FitPolicy node_policy = fit_policy(f, "nodeSchedulerPolicy", "binpack");
-  const FitPolicy card_policy = fit_policy(f, "gpuSchedulerPolicy", "spread");
+  HamiDeviceFitArgs a;
+  a.node_policy = fit_policy(f, "nodeSchedulerPolicy", defaults.node_policy);
+  a.card_policy = fit_policy(f, "gpuSchedulerPolicy", defaults.card_policy);
   f.finish();
-  return std::make_unique<HamiDeviceFit>(node_policy, card_policy);
+  return a;
+}
+
+std::unique_ptr<Plugin> make_hami_device_fit(const HamiDeviceFitArgs& args) {
+  return std::make_unique<HamiDeviceFit>(args.node_policy, args.card_policy);
 }
 
 }  // namespace tidesim::policies

@@ -27,8 +27,13 @@ enum class FitPolicy { kBinpack, kSpread };
 std::vector<int> declared_cards(const NodeInfo& node, const PodSpec& pod, int units,
                                 FitPolicy card_policy);
 
-/// Factory. Args: nodeSchedulerPolicy (binpack | spread, default binpack) and
-/// gpuSchedulerPolicy (binpack | spread, default spread): HAMi's chart defaults.
-std::unique_ptr<Plugin> make_hami_device_fit(const PluginArgs& args);
+/// HamiDeviceFit's args: nodeSchedulerPolicy and gpuSchedulerPolicy (binpack | spread), with
+/// HAMi's chart defaults.
+struct HamiDeviceFitArgs {
+  FitPolicy node_policy = FitPolicy::kBinpack;
+  FitPolicy card_policy = FitPolicy::kSpread;
+};
+HamiDeviceFitArgs parse_hami_device_fit_args(const PluginArgs& args);
+std::unique_ptr<Plugin> make_hami_device_fit(const HamiDeviceFitArgs& args);
 
 }  // namespace tidesim::policies

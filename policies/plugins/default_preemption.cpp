@@ -141,9 +141,7 @@ class DefaultPreemption final : public PostFilterPlugin {
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_default_preemption(const PluginArgs& args) {
-  Fields f = args_fields(args);
-  f.finish();
+std::unique_ptr<Plugin> make_default_preemption() {
   return std::make_unique<DefaultPreemption>();
 }
 

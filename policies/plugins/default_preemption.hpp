@@ -45,6 +45,6 @@ std::optional<NodeVictims> select_victims_on_node(const PodSpec& pod, ClusterVie
 std::size_t pick_one_node(const std::vector<NodeVictims>& candidates);
 
 /// The plugin.
-std::unique_ptr<Plugin> make_default_preemption(const PluginArgs& args);
+std::unique_ptr<Plugin> make_default_preemption();
 
 }  // namespace tidesim::policies

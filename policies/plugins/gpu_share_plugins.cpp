@@ -159,35 +159,42 @@ std::string_view GpuShareScorer::name() const {
 
 namespace {
 
-std::unique_ptr<Plugin> make_scorer(const PluginArgs& args, gs::Policy policy) {
-  Fields f = args_fields(args);
-  auto p = std::make_unique<GpuShareScorer>(policy);
-  if (policy == gs::Policy::kFgd) {
-    p->set_threshold(f.number("typicalPodThreshold", 0.95, 0.0, 1.0));
-  }
-  f.finish();
-  return p;
+std::unique_ptr<Plugin> make_scorer(gs::Policy policy) {
+  return std::make_unique<GpuShareScorer>(policy);
 }
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_random_score(const PluginArgs& a) {
-  return make_scorer(a, gs::Policy::kRandom);
+std::unique_ptr<Plugin> make_random_score() {
+  return make_scorer(gs::Policy::kRandom);
 }
-std::unique_ptr<Plugin> make_dot_product_score(const PluginArgs& a) {
-  return make_scorer(a, gs::Policy::kDotProd);
+std::unique_ptr<Plugin> make_dot_product_score() {
+  return make_scorer(gs::Policy::kDotProd);
 }
-std::unique_ptr<Plugin> make_gpu_clustering_score(const PluginArgs& a) {
-  return make_scorer(a, gs::Policy::kGpuClustering);
+std::unique_ptr<Plugin> make_gpu_clustering_score() {
+  return make_scorer(gs::Policy::kGpuClustering);
 }
-std::unique_ptr<Plugin> make_gpu_packing_score(const PluginArgs& a) {
-  return make_scorer(a, gs::Policy::kGpuPacking);
+std::unique_ptr<Plugin> make_gpu_packing_score() {
+  return make_scorer(gs::Policy::kGpuPacking);
 }
-std::unique_ptr<Plugin> make_best_fit_score(const PluginArgs& a) {
-  return make_scorer(a, gs::Policy::kBestFit);
+std::unique_ptr<Plugin> make_best_fit_score() {
+  return make_scorer(gs::Policy::kBestFit);
 }
-std::unique_ptr<Plugin> make_fgd_score(const PluginArgs& a) {
-  return make_scorer(a, gs::Policy::kFgd);
+
+FgdScoreArgs parse_fgd_score_args(const PluginArgs& args) {
+  const FgdScoreArgs defaults;
+  Fields f = args_fields(args);
+  FgdScoreArgs a;
+  a.typical_pod_threshold =
+      f.number("typicalPodThreshold", defaults.typical_pod_threshold, 0.0, 1.0);
+  f.finish();
+  return a;
+}
+
+std::unique_ptr<Plugin> make_fgd_score(const FgdScoreArgs& args) {
+  auto p = std::make_unique<GpuShareScorer>(gs::Policy::kFgd);
+  p->set_threshold(args.typical_pod_threshold);
+  return p;
 }
 
 namespace {

@@ -78,14 +78,20 @@ class GpuShareScorer : public ScorePlugin, public PreScorePlugin, public CardCho
   double threshold_ = 0.95;
 };
 
-/// Factories (no args besides apiVersion/kind; FGDScore takes `typicalPodThreshold`, 0-1,
-/// default 0.95).
-std::unique_ptr<Plugin> make_random_score(const PluginArgs& args);
-std::unique_ptr<Plugin> make_dot_product_score(const PluginArgs& args);
-std::unique_ptr<Plugin> make_gpu_clustering_score(const PluginArgs& args);
-std::unique_ptr<Plugin> make_gpu_packing_score(const PluginArgs& args);
-std::unique_ptr<Plugin> make_best_fit_score(const PluginArgs& args);
-std::unique_ptr<Plugin> make_fgd_score(const PluginArgs& args);
+/// Factories of the scores that take no args (besides apiVersion/kind).
+std::unique_ptr<Plugin> make_random_score();
+std::unique_ptr<Plugin> make_dot_product_score();
+std::unique_ptr<Plugin> make_gpu_clustering_score();
+std::unique_ptr<Plugin> make_gpu_packing_score();
+std::unique_ptr<Plugin> make_best_fit_score();
+
+/// FGDScore's args.
+struct FgdScoreArgs {
+  /// typicalPodThreshold, 0-1: the share of pods the typical-pod set covers.
+  double typical_pod_threshold = 0.95;
+};
+FgdScoreArgs parse_fgd_score_args(const PluginArgs& args);
+std::unique_ptr<Plugin> make_fgd_score(const FgdScoreArgs& args);
 
 /// The registry name of each policy's plugin, e.g. "FGDScore".
 std::string_view gpu_share_plugin_name(gpushare::Policy policy);

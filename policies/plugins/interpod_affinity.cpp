@@ -49,11 +49,6 @@ bool matches_all(const std::vector<PodAffinityTerm>& terms, const std::string& o
   });
 }
 
-struct InterPodAffinityArgs {
-  std::int64_t hard_pod_affinity_weight = 1;
-  bool ignore_preferred_terms_of_existing_pods = false;
-};
-
 class InterPodAffinity final : public PreFilterPlugin,
                                public FilterPlugin,
                                public PreScorePlugin,
@@ -273,14 +268,20 @@ static_assert(
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_inter_pod_affinity(const PluginArgs& args) {
+InterPodAffinityArgs parse_inter_pod_affinity_args(const PluginArgs& args) {
+  const InterPodAffinityArgs defaults;
   Fields f = args_fields(args);
   InterPodAffinityArgs a;
-  a.hard_pod_affinity_weight = f.integer("hardPodAffinityWeight", 1, 0, 100);
-  a.ignore_preferred_terms_of_existing_pods =
-      f.boolean("ignorePreferredTermsOfExistingPods", false);
+  a.hard_pod_affinity_weight =
+      f.integer("hardPodAffinityWeight", defaults.hard_pod_affinity_weight, 0, 100);
+  a.ignore_preferred_terms_of_existing_pods = f.boolean(
+      "ignorePreferredTermsOfExistingPods", defaults.ignore_preferred_terms_of_existing_pods);
   f.finish();
-  return std::make_unique<InterPodAffinity>(a);
+  return a;
+}
+
+std::unique_ptr<Plugin> make_inter_pod_affinity(const InterPodAffinityArgs& args) {
+  return std::make_unique<InterPodAffinity>(args);
 }
 
 }  // namespace tidesim::policies

@@ -2,6 +2,7 @@
 /// InterPodAffinity (pkg/scheduler/framework/plugins/interpodaffinity/): required affinity and
 /// anti-affinity (filter, including existing pods' required anti-affinity) and preferred terms
 /// (score, weight 2 by default), for any topology key the nodes carry as a label.
+#include <cstdint>
 #include <memory>
 
 #include "tidesim/policies/registry.hpp"
@@ -14,7 +15,14 @@ namespace tidesim::policies {
 bool affinity_term_matches(const PodAffinityTerm& term, const std::string& owner_ns,
                            const PodSpec& pod);
 
-/// Factory (args: hardPodAffinityWeight 0-100, default 1; ignorePreferredTermsOfExistingPods).
-std::unique_ptr<Plugin> make_inter_pod_affinity(const PluginArgs& args);
+/// InterPodAffinityArgs.
+struct InterPodAffinityArgs {
+  /// hardPodAffinityWeight, 0-100.
+  std::int64_t hard_pod_affinity_weight = 1;
+  /// ignorePreferredTermsOfExistingPods.
+  bool ignore_preferred_terms_of_existing_pods = false;
+};
+InterPodAffinityArgs parse_inter_pod_affinity_args(const PluginArgs& args);
+std::unique_ptr<Plugin> make_inter_pod_affinity(const InterPodAffinityArgs& args);
 
 }  // namespace tidesim::policies

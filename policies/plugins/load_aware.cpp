@@ -657,12 +657,12 @@ static_assert(Implements<LoadAwareScorer, ScorePlugin>);
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_load_aware_filter(const PluginArgs& args) {
-  return std::make_unique<LoadAwareFilter>(parse_load_aware_args(args));
+std::unique_ptr<Plugin> make_load_aware_filter(const LoadAwareArgs& args) {
+  return std::make_unique<LoadAwareFilter>(args);
 }
 
-std::unique_ptr<Plugin> make_load_aware_scorer(const PluginArgs& args) {
-  return std::make_unique<LoadAwareScorer>(parse_load_aware_args(args));
+std::unique_ptr<Plugin> make_load_aware_scorer(const LoadAwareArgs& args) {
+  return std::make_unique<LoadAwareScorer>(args);
 }
 
 }  // namespace tidesim::policies

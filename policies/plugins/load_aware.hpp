@@ -147,8 +147,8 @@ NodeMetrics with_estimated_bound_pods(const NodeMetrics& m, const NodeInfo& info
                                       const LoadAwareArgs& args);
 
 /// Factory of LoadAwareFilter (Filter only, as in the seed).
-std::unique_ptr<Plugin> make_load_aware_filter(const PluginArgs& args);
+std::unique_ptr<Plugin> make_load_aware_filter(const LoadAwareArgs& args);
 /// Factory of LoadAwareScorer (Score only, as in the seed).
-std::unique_ptr<Plugin> make_load_aware_scorer(const PluginArgs& args);
+std::unique_ptr<Plugin> make_load_aware_scorer(const LoadAwareArgs& args);
 
 }  // namespace tidesim::policies

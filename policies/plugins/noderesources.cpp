@@ -217,9 +217,13 @@ std::vector<ResourceSpec> parse_resources(Fields& f, const std::string& key,
   return out;
 }
 
+}  // namespace
+
 std::vector<ResourceSpec> default_cpu_memory() {
   return {make_resource_spec("cpu", 1), make_resource_spec("memory", 1)};
 }
+
+namespace {
 
 // Gathers (requested, allocatable) per scored resource as resource_allocation.go does:
 // calculateResourceAllocatableRequest. `use_requested` selects real requests (BalancedAllocation)
@@ -250,13 +254,7 @@ void gather(const NodeInfo& info, const Resources& pod_request, bool use_request
   }
 }
 
-struct FitArgs {
-  ScoringStrategy strategy = ScoringStrategy::kLeastAllocated;
-  std::vector<ResourceSpec> resources = default_cpu_memory();
-  std::vector<ShapePoint> shape;
-  std::set<std::string> ignored_resources;
-  std::vector<std::string> ignored_groups;
-};
+}  // namespace
 
 FitArgs parse_fit_args(const PluginArgs& args) {
   FitArgs out;
@@ -314,6 +312,8 @@ FitArgs parse_fit_args(const PluginArgs& args) {
   f.finish();
   return out;
 }
+
+namespace {
 
 class NodeResourcesFit final : public PreFilterPlugin,
                                public FilterPlugin,
@@ -466,15 +466,20 @@ static_assert(Implements<BalancedAllocation, PreScorePlugin, ScorePlugin>);
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_node_resources_fit(const PluginArgs& args) {
-  return std::make_unique<NodeResourcesFit>(parse_fit_args(args));
+std::unique_ptr<Plugin> make_node_resources_fit(const FitArgs& args) {
+  return std::make_unique<NodeResourcesFit>(args);
 }
 
-std::unique_ptr<Plugin> make_balanced_allocation(const PluginArgs& args) {
+BalancedAllocationArgs parse_balanced_allocation_args(const PluginArgs& args) {
   Fields f = args_fields(args);
-  auto resources = parse_resources(f, "resources", default_cpu_memory());
+  BalancedAllocationArgs a;
+  a.resources = parse_resources(f, "resources", a.resources);
   f.finish();
-  return std::make_unique<BalancedAllocation>(std::move(resources));
+  return a;
+}
+
+std::unique_ptr<Plugin> make_balanced_allocation(const BalancedAllocationArgs& args) {
+  return std::make_unique<BalancedAllocation>(args.resources);
 }
 
 }  // namespace tidesim::policies

@@ -3,6 +3,7 @@
 /// (pkg/scheduler/framework/plugins/noderesources/). The formulas are exposed for tests.
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,10 +69,27 @@ std::int64_t balanced_resource_score(std::span<const std::int64_t> requested,
 /// max(5, 50 - n / 125).
 int num_feasible_nodes_to_find(int num_all_nodes, int percentage_of_nodes_to_score);
 
-/// Factory of NodeResourcesFit (args: scoringStrategy{type, resources, requestedToCapacityRatio},
-/// ignoredResources, ignoredResourceGroups).
-std::unique_ptr<Plugin> make_node_resources_fit(const PluginArgs& args);
-/// Factory of NodeResourcesBalancedAllocation (args: resources, default cpu and memory).
-std::unique_ptr<Plugin> make_balanced_allocation(const PluginArgs& args);
+/// cpu and memory, weight 1 each: the default resources of both plugins' args.
+std::vector<ResourceSpec> default_cpu_memory();
+
+/// NodeResourcesFitArgs: scoringStrategy{type, resources, requestedToCapacityRatio.shape},
+/// ignoredResources, ignoredResourceGroups.
+struct FitArgs {
+  ScoringStrategy strategy = ScoringStrategy::kLeastAllocated;
+  std::vector<ResourceSpec> resources = default_cpu_memory();
+  /// requestedToCapacityRatio.shape, scores already scaled to 0-100.
+  std::vector<ShapePoint> shape;
+  std::set<std::string> ignored_resources;
+  std::vector<std::string> ignored_groups;
+};
+FitArgs parse_fit_args(const PluginArgs& args);
+std::unique_ptr<Plugin> make_node_resources_fit(const FitArgs& args);
+
+/// NodeResourcesBalancedAllocationArgs: resources (default cpu and memory).
+struct BalancedAllocationArgs {
+  std::vector<ResourceSpec> resources = default_cpu_memory();
+};
+BalancedAllocationArgs parse_balanced_allocation_args(const PluginArgs& args);
+std::unique_ptr<Plugin> make_balanced_allocation(const BalancedAllocationArgs& args);
 
 }  // namespace tidesim::policies

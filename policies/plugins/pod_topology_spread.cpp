@@ -230,18 +230,20 @@ static_assert(
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_pod_topology_spread(const PluginArgs& args) {
+std::vector<TopologySpreadConstraint> PodTopologySpreadArgs::system_default_constraints() {
+  return {TopologySpreadConstraint{3, kHostnameKey, "ScheduleAnyway", {}},
+          TopologySpreadConstraint{5, "topology.kubernetes.io/zone", "ScheduleAnyway", {}}};
+}
+
+PodTopologySpreadArgs parse_pod_topology_spread_args(const PluginArgs& args) {
   Fields f = args_fields(args);
-  const std::string type = f.choice("defaultingType", "System", {"System", "List"});
-  std::vector<TopologySpreadConstraint> defaults;
-  if (type == "System") {
-    // podtopologyspread/plugin.go systemDefaultConstraints.
-    defaults.push_back(TopologySpreadConstraint{3, kHostnameKey, "ScheduleAnyway", {}});
-    defaults.push_back(
-        TopologySpreadConstraint{5, "topology.kubernetes.io/zone", "ScheduleAnyway", {}});
+  PodTopologySpreadArgs a;
+  a.system_defaulted = f.choice("defaultingType", "System", {"System", "List"}) == "System";
+  if (!a.system_defaulted) {
+    a.default_constraints.clear();
   }
   if (f.has("defaultConstraints")) {
-    if (type == "System") {
+    if (a.system_defaulted) {
       throw f.error(f.get("defaultConstraints"), "defaultConstraints",
                     "must be empty when defaultingType is System");
     }
@@ -259,11 +261,15 @@ std::unique_ptr<Plugin> make_pod_topology_spread(const PluginArgs& args) {
                       "default constraints may not set a labelSelector");
       }
       c.finish();
-      defaults.push_back(t);
+      a.default_constraints.push_back(t);
     }
   }
   f.finish();
-  return std::make_unique<PodTopologySpread>(std::move(defaults), type == "System");
+  return a;
+}
+
+std::unique_ptr<Plugin> make_pod_topology_spread(const PodTopologySpreadArgs& args) {
+  return std::make_unique<PodTopologySpread>(args.default_constraints, args.system_defaulted);
 }
 
 }  // namespace tidesim::policies

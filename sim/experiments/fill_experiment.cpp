@@ -145,7 +145,7 @@ FillScorer fill_scorer(gs::Policy policy) {
   const policies::Registry registry = policies::builtin_registry();
   const auto entry = registry.find(policies::gpu_share_plugin_name(policy));
   FillScorer out;
-  out.plugin = entry->second.factory(policies::PluginArgs{});
+  out.plugin = entry->second.factory(entry->second.decode(policies::PluginArgs{}));
   out.scorer = dynamic_cast<policies::GpuShareScorer*>(out.plugin.get());
   if (out.scorer == nullptr) {
     throw std::logic_error("fill: the policy's plugin is not a GPU-sharing scorer");

@@ -193,23 +193,65 @@ std::map<std::string, std::string> built_args(const std::string& config,
   std::map<std::string, std::string> seen;
   Registry r = builtin_registry();
   for (const auto& [name, group] : groups) {
-    r[name] = {[&seen, name](const PluginArgs& a) -> std::unique_ptr<Plugin> {
-                 std::map<std::string, std::string> kv;
-                 for (const auto& [k, v] : a.node.entries()) {
-                   kv[k.scalar()] = v.scalar();
-                 }
-                 std::string text;
-                 for (const auto& [k, v] : kv) {
-                   text += (text.empty() ? "" : ",") + k + "=" + v;
-                 }
-                 seen[name] = text;
-                 return std::make_unique<RecordingFilter>(name);
-               },
-               group};
+    // The decoder keeps the args as written; the factory records them.
+    r[name] =
+        plugin_with_args<PluginArgs>([](const PluginArgs& a) { return a; },
+                                     [&seen, name](const PluginArgs& a) -> std::unique_ptr<Plugin> {
+                                       std::map<std::string, std::string> kv;
+                                       for (const auto& [k, v] : a.node.entries()) {
+                                         kv[k.scalar()] = v.scalar();
+                                       }
+                                       std::string text;
+                                       for (const auto& [k, v] : kv) {
+                                         text += (text.empty() ? "" : ",") + k + "=" + v;
+                                       }
+                                       seen[name] = text;
+                                       return std::make_unique<RecordingFilter>(name);
+                                     },
+                                     group);
   }
-  const SchedulerConfig cfg = load_scheduler_config_string(config, "test.yaml");
+  const SchedulerConfig cfg = load_scheduler_config_string(config, "test.yaml", r);
   Scheduler s(cfg, cfg.profiles.front(), 1, r);
   return seen;
+}
+
+// Args are decoded into their typed struct when the configuration is loaded, once per profile;
+// the schedulers built from it (one per policy and seed) only call the factory. A bad arg fails
+// the load itself.
+TEST(SchedulerConfig, ArgsAreDecodedOnceWhenLoaded) {
+  int decoded = 0;
+  std::vector<std::int64_t> built;
+  Registry r = builtin_registry();
+  r["Counted"] = plugin_with_args<std::int64_t>(
+      [&decoded](const PluginArgs& a) {
+        ++decoded;
+        Fields f = args_fields(a);
+        const std::int64_t v = f.integer("v", 7, 0, 100);
+        f.finish();
+        return v;
+      },
+      [&built](const std::int64_t& v) -> std::unique_ptr<Plugin> {
+        built.push_back(v);
+        return std::make_unique<RecordingFilter>("Counted");
+      });
+  const std::string profile = R"(profiles:
+- schedulerName: p
+  plugins:
+    filter:
+      enabled: [{name: Counted}]
+  pluginConfig:
+  - {name: Counted, args: {v: )";
+  const SchedulerConfig cfg =
+      load_scheduler_config_string(std::string(kHeader) + profile + "5}}\n", "t.yaml", r);
+  EXPECT_EQ(decoded, 1);
+  Scheduler a(cfg, cfg.profiles.front(), 1, r);
+  Scheduler b(cfg, cfg.profiles.front(), 2, r);
+  EXPECT_EQ(decoded, 1);
+  EXPECT_EQ(built, (std::vector<std::int64_t>{5, 5}));
+  EXPECT_THROW(
+      load_scheduler_config_string(std::string(kHeader) + profile + "500}}\n", "t.yaml", r),
+      InputError);
+  EXPECT_EQ(built.size(), 2u);
 }
 
 // A plugin author declares an args group in the registry; the framework names no plugin. Each

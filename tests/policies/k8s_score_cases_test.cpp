@@ -112,7 +112,8 @@ ClusterView cluster(std::vector<NodeInfo> nodes, const std::vector<Pod>& existin
 std::unique_ptr<Plugin> plugin(const std::string& name, const std::string& args) {
   const ConfigNode n = load_yaml_string(args, "args.yaml");
   const PluginArgs a{n, "args.yaml", "args"};
-  return name == "NodeResourcesFit" ? make_node_resources_fit(a) : make_balanced_allocation(a);
+  return name == "NodeResourcesFit" ? make_node_resources_fit(parse_fit_args(a))
+                                    : make_balanced_allocation(parse_balanced_allocation_args(a));
 }
 
 // PreScore (unless `pre_score` is false), then Score on every node; nullopt when PreScore skips.

@@ -19,14 +19,14 @@ namespace tidesim::policies {
 namespace {
 
 // The static path: registered before main().
-const PluginRegistrar kStatic{"FewestPodsStatic", {fewest::make_fewest_pods}};
+const PluginRegistrar kStatic{"FewestPodsStatic", fewest::fewest_pods_entry()};
 
 class Registration : public ::testing::Test {
  protected:
   // The explicit path, once for the program (a second call would be refused).
   static void SetUpTestSuite() {
     if (!registered_plugins().contains("FewestPods")) {
-      register_plugin("FewestPods", {fewest::make_fewest_pods});
+      register_plugin("FewestPods", fewest::fewest_pods_entry());
     }
   }
 };
@@ -41,8 +41,8 @@ TEST_F(Registration, BothPathsPutThePluginInTheDefaultRegistry) {
 }
 
 TEST_F(Registration, ANameRegisteredTwiceIsRefused) {
-  EXPECT_THROW(register_plugin("FewestPods", {fewest::make_fewest_pods}), std::logic_error);
-  EXPECT_THROW(PluginRegistrar("FewestPodsStatic", {fewest::make_fewest_pods}), std::logic_error);
+  EXPECT_THROW(register_plugin("FewestPods", fewest::fewest_pods_entry()), std::logic_error);
+  EXPECT_THROW(PluginRegistrar("FewestPodsStatic", fewest::fewest_pods_entry()), std::logic_error);
 }
 
 TEST_F(Registration, AConfigEnablesItByName) {

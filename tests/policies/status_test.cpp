@@ -73,9 +73,8 @@ class ReasonProbe final : public FilterPlugin {
 
 std::unique_ptr<Scheduler> probe_scheduler(std::vector<bool>& seen) {
   Registry r = builtin_registry();
-  r["ReasonProbe"] = {[&seen](const PluginArgs&) -> std::unique_ptr<Plugin> {
-    return std::make_unique<ReasonProbe>(seen);
-  }};
+  r["ReasonProbe"] = plugin_without_args(
+      [&seen]() -> std::unique_ptr<Plugin> { return std::make_unique<ReasonProbe>(seen); });
   const SchedulerConfig cfg =
       load_scheduler_config_string(R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -86,7 +85,7 @@ profiles:
         enabled:
           - name: ReasonProbe
 )",
-                                   "probe.yaml");
+                                   "probe.yaml", r);
   return std::make_unique<Scheduler>(cfg, cfg.profiles.front(), 1, r);
 }
 

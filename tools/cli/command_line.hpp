@@ -22,7 +22,8 @@ struct PluginOption {
   policies::RegistryEntry entry;
 };
 
-/// `{name, entry}`: the plugin `name`, built by `entry.factory` (kube-scheduler's WithPlugin).
+/// `{name, entry}`: the plugin `name`, its args decoded by `entry.decode` and built by
+/// `entry.factory` (kube-scheduler's WithPlugin).
 PluginOption with_plugin(std::string name, policies::RegistryEntry entry);
 
 /// Registers `plugins` (policies::register_plugin), then parses the command line and runs its
