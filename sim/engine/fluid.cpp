@@ -220,6 +220,10 @@ void FluidSolver::collect_component(std::int32_t start_flow, std::int32_t start_
   }
 }
 
+// Progressive filling in one function of about 100 lines, kept whole on purpose: every round reads
+// and updates the same state (the active resources, the flows by bound, the level, the flows
+// fixed this round) in a fixed order that keeps the floating-point sums identical run to run;
+// split, that state would be passed through every helper.
 void FluidSolver::solve(std::vector<std::int32_t>& flows, std::vector<std::int32_t>& resources) {
   // Fixed order so the floating-point sums are the same on every run.
   std::sort(flows.begin(), flows.end());
