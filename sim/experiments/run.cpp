@@ -14,6 +14,7 @@
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/engine/simulation.hpp"
+#include "tidesim/sim/experiments/fit_warnings.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/model/admission_controller.hpp"
@@ -453,7 +454,7 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
   const std::map<std::string, std::int64_t> card_memory = card_memory_of(cluster);
   const SourceLocation& where = scenario.workload.where;
   check_mig_requests(scenario, w, where);
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings = fit_warnings(w.jobs, cluster.view());
   std::set<std::tuple<std::string, int, std::string>> checked;
   for (const auto& job : w.jobs) {
     if (!checked.emplace(job.model, job.batch_size, job.precision).second) {

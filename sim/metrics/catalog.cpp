@@ -227,10 +227,13 @@ static_assert(follows(kQuantityTexts, kForecastQuantities, &QuantityText::quanti
 constexpr std::array<std::string_view, 4> kSeedMetrics{"gpu_util_stddev", "mean_wait_s",
                                                        "oom_kills", "nvlink_contention_rate"};
 
-constexpr std::array<std::string_view, 10> kHeadlineMetrics{
+// The default table's rows. It always shows the jobs that never bound and those without a success
+// (failed or unfinished): a wait or JCT figure that looks fine says nothing of the jobs it leaves
+// out.
+constexpr std::array<std::string_view, 11> kHeadlineMetrics{
     "gpu_util_stddev",      "mean_wait_s",          "oom_kills",         "nvlink_contention_rate",
     "gpu_util_stddev_busy", "pending_total_mean_s", "start_wait_mean_s", "oom_jobs",
-    "jct_km_p50_s",         "censored_jobs"};
+    "jct_km_p50_s",         "censored_jobs",        "unscheduled_jobs"};
 
 // The catalogue: the fixed entries with the families generated between them. The generated
 // names, labels and definitions live in `text_` (a deque: its strings never move).

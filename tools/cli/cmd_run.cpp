@@ -34,6 +34,7 @@
 #include "tidesim/tools/lib/progress.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/run_warnings.hpp"
 #include "tidesim/tools/lib/series_choice.hpp"
 #include "tidesim/tools/lib/staged_dir.hpp"
 #include "tidesim/tools/lib/table.hpp"
@@ -309,6 +310,10 @@ int run(const RunOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance =
       app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
+  result.metadata.warnings = app::never_bound_warnings(result);
+  for (const auto& w : result.metadata.warnings) {
+    std::cerr << "tidesim: warning: " << path << ": " << w << "\n";
+  }
   if (!o.no_reference) {
     result.reference = reference_of(s);
   }

@@ -37,6 +37,9 @@ struct RunMetadata {
   /// What produced the result (tools/lib/provenance.hpp, docs/outputs.md); absent in results
   /// written before it was recorded.
   std::optional<nlohmann::json> provenance;
+  /// What the run warns about (a policy under which jobs never bound), as printed on stderr;
+  /// written only when there is any.
+  std::vector<std::string> warnings;
   bool operator==(const RunMetadata&) const = default;
 };
 

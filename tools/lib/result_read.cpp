@@ -291,6 +291,9 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
   if (const auto provenance = meta.find("provenance")) {
     m.provenance = provenance->object();
   }
+  if (const auto warnings = meta.find("warnings")) {
+    m.warnings = read_strings(*warnings);
+  }
   if (const auto reference = root.find("reference"); reference && !reference->is_null()) {
     Reference ref;
     ref.label = (*reference)["label"].string();

@@ -95,6 +95,9 @@ json metadata_json(const RunMetadata& m) {
   if (m.provenance) {
     doc["provenance"] = *m.provenance;
   }
+  if (!m.warnings.empty()) {
+    doc["warnings"] = m.warnings;
+  }
   return doc;
 }
 

@@ -1,0 +1,68 @@
+// Runs that look right when they are wrong get warnings: validate names the jobs whose pods no
+// node can hold, and run warns (stderr and metadata.warnings) when jobs never bound.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
+
+namespace tidesim {
+namespace {
+
+using test::run;
+
+// solo.yaml's one job on its 4-GPU node, asking 16 GPUs.
+const std::string kTooBig = "tests/tools/data/solo.yaml --set workload.jobs[0].pod.gpus=16";
+
+TEST(Warnings, RunWarnsWhenJobsNeverBound) {
+  const auto o = run("run " + kTooBig + " --set run.until=1h -q");
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("tidesim: warning: tests/tools/data/solo.yaml: policy 'first-fit': jobs "
+                       "never bound in 1 of 1 seed (seed 1: 1 of 1 jobs)"),
+            std::string::npos)
+      << o.out;
+  // The default table shows the job that never bound.
+  EXPECT_NE(o.out.find("jobs never bound"), std::string::npos) << o.out;
+  const auto j =
+      test::run_capturing("run " + kTooBig + " --set run.until=1h -q --format json", "2>/dev/null");
+  const auto doc = nlohmann::json::parse(j.out);
+  ASSERT_TRUE(doc["metadata"].contains("warnings")) << j.out.substr(0, 400);
+  ASSERT_EQ(doc["metadata"]["warnings"].size(), 1u);
+  EXPECT_EQ(doc["metadata"]["warnings"][0].get<std::string>().rfind("policy 'first-fit'", 0), 0u);
+}
+
+TEST(Warnings, ValidateNamesPodsThatNoNodeCanHold) {
+  std::ifstream in("tests/tools/data/solo.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "pod: {gpus: 1}";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "pod: {gpus: 16}");
+  const auto dir = std::filesystem::temp_directory_path() / "tidesim-warnings-validate";
+  std::filesystem::create_directories(dir);
+  const std::string f = (dir / "too-big.yaml").string();
+  std::ofstream(f) << text;
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("tidesim: warning: " + f +
+                       ": job 'solo-0': each pod asks 16 GPUs, 0 CPU, 0B memory, which no node can "
+                       "allocate (the most any node has: 4 GPUs"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find(f + ": ok ("), std::string::npos) << o.out;
+}
+
+TEST(Warnings, ARunInWhichEveryJobBoundHasNone) {
+  const auto j =
+      test::run_capturing("run tests/tools/data/solo.yaml -q --format json", "2>/dev/null");
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_FALSE(doc["metadata"].contains("warnings"));
+}
+
+}  // namespace
+}  // namespace tidesim

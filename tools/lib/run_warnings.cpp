@@ -1,0 +1,42 @@
+#include "tidesim/tools/lib/run_warnings.hpp"
+
+#include <fmt/format.h>
+
+namespace tidesim::app {
+namespace {
+
+double metric_or_zero(const SeedRun& run, const char* name) {
+  const auto it = run.metrics.find(name);
+  return it == run.metrics.end() ? 0.0 : it->second;
+}
+
+}  // namespace
+
+std::vector<std::string> never_bound_warnings(const RunResult& result) {
+  std::vector<std::string> out;
+  for (const std::string& policy : result.policy_names()) {
+    const std::vector<const SeedRun*> runs = result.runs_of(policy);
+    int seeds_with = 0;
+    const SeedRun* worst = nullptr;
+    for (const SeedRun* run : runs) {
+      const double never = metric_or_zero(*run, "unscheduled_jobs");
+      if (never > 0) {
+        ++seeds_with;
+        if (worst == nullptr || never > metric_or_zero(*worst, "unscheduled_jobs")) {
+          worst = run;
+        }
+      }
+    }
+    if (worst == nullptr) {
+      continue;
+    }
+    out.push_back(fmt::format(
+        "policy '{}': jobs never bound in {} of {} seed{} (seed {}: {:.0f} of {:.0f} jobs); "
+        "their waits are in no mean (see unscheduled_jobs)",
+        policy, seeds_with, runs.size(), runs.size() == 1 ? "" : "s", worst->seed,
+        metric_or_zero(*worst, "unscheduled_jobs"), metric_or_zero(*worst, "jobs_submitted")));
+  }
+  return out;
+}
+
+}  // namespace tidesim::app
