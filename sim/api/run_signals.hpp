@@ -45,13 +45,13 @@ struct JobEvent {
   std::vector<std::string> co_located;
   std::int64_t memory_used = 0;
   std::int64_t memory_capacity = 0;
-  /// kEvicted: why ("preemption", "node-failure", "card-failure", "drain", "migration"; empty when
-  /// not said).
+  /// kEvicted: why ("preemption", "node-failure", "card-failure", "drain", "migration",
+  /// "suspension"; empty when not said).
   std::string cause;
-  /// kEvicted: the GPU-seconds of work done since the job's last checkpoint that the stop threw
-  /// away (running time since the later of the attempt's start and its last checkpoint, times the
-  /// job's GPUs; 0 when it was not running), on the job's first evicted pod's event only; 0 on
-  /// the others.
+  /// kEvicted and kOomKilled: the GPU-seconds of work done since the job's last checkpoint that
+  /// the stop threw away (running time since the later of the attempt's start and its last
+  /// checkpoint, times the job's GPUs; 0 when it was not running). kEvicted: on the job's first
+  /// evicted pod's event only; 0 on the others.
   double lost_gpu_seconds = 0.0;
   /// The job is scheduled as a gang (a PodGroup).
   bool gang = false;

@@ -36,8 +36,9 @@ constexpr std::array kLeading{
                "population std-dev across nodes of each node's time-averaged GPU utilisation"},
     MetricInfo{"pending_total_mean_s", kSeconds, kLower, "pending, all attempts",
                "mean over jobs bound at least once of the time in the queue summed over attempts"},
-    MetricInfo{"start_wait_mean_s", kSeconds, kLower, "wait to successful start",
-               "mean over succeeded jobs of submit -> start of the attempt that succeeded"},
+    MetricInfo{"start_wait_mean_s", kSeconds, kLower, "wait to latest start",
+               "mean over submitted jobs of submit -> start of the latest attempt (the one that "
+               "succeeded or failed), censored at the run's end when it has not started"},
     MetricInfo{"oom_jobs", kCount, kLower, "jobs OOM-killed", "jobs with at least one OOM kill"},
     MetricInfo{"nvlink_contended_jobs_share", kRatio, kLower, "NVLink jobs contended",
                "share of NVLink-requiring multi-GPU jobs contended for more than half their "
@@ -54,9 +55,13 @@ constexpr std::array kLeading{
     MetricInfo{"lscs_alert", kFlag, kLower, "LSCS alert",
                "1 when LSCS stayed above 15% for 10 min or longer"},
     MetricInfo{"migration_rate", kRatio, kLower, "task migration rate",
-               "evictions / jobs submitted (healthy < 0.5%)"},
+               "job attempts migrated by the descheduler / jobs submitted (healthy < 0.5%)"},
     MetricInfo{"migration_rate_alert", kFlag, kLower, "migration alert",
                "1 when the migration rate is 0.5% or more"},
+    MetricInfo{"preemption_rate", kRatio, kLower, "preemption rate",
+               "job attempts stopped by scheduler preemption / jobs submitted"},
+    MetricInfo{"suspension_rate", kRatio, kLower, "suspension rate",
+               "job attempts suspended by the job-level admission policy / jobs submitted"},
     MetricInfo{"nvlink_variance_mean", kPlain, kLower, "NVLink variance mean",
                "time-weighted mean over nodes of the variance across a node's GPUs of NVLink "
                "utilisation"},
@@ -106,6 +111,8 @@ constexpr std::array kLeading{
     MetricInfo{"preemptions", kCount, kLower, "preemptions", "job attempts stopped by preemption"},
     MetricInfo{"preemption_lost_gpu_s", kSeconds, kLower, "GPU-time lost to preemption",
                "GPU-seconds of work since the last checkpoint thrown away by preemptions"},
+    MetricInfo{"suspension_lost_gpu_s", kSeconds, kLower, "GPU-time lost to suspension",
+               "GPU-seconds of work since the last checkpoint thrown away by suspensions"},
     MetricInfo{"gangs_bound", kCount, kNeutral, "gangs bound",
                "attempts of gang jobs whose pods all bound"},
     MetricInfo{"gang_wait_mean_s", kSeconds, kLower, "gang wait mean",
@@ -154,21 +161,24 @@ constexpr std::array<CauseText, kInterruptionCauses.size()> kCauseTexts{{
      "an XID-style card error", ""},
     {"drain", "drain interruptions", "jobs hit by drains", "a planned drain", ""},
     {"migration", "migrations", "jobs migrated", "the descheduler", " to run elsewhere"},
+    {"suspension", "suspensions", "jobs suspended", "the job-level admission policy", ""},
 }};
 
 constexpr MetricInfo kInterruptions{
     "interruptions", kCount, kLower, "interruptions",
-    "job attempts stopped from outside (preemptions, failures, drains, migrations)"};
+    "job attempts stopped from outside (preemptions, failures, drains, migrations, suspensions)"};
 constexpr MetricInfo kJobsInterrupted{"jobs_interrupted", kCount, kLower, "jobs interrupted",
                                       "jobs stopped from outside at least once"};
 
 // The metrics between the interruption and the forecast families.
 constexpr std::array kTrailing{
     MetricInfo{"gpu_hours_lost", kPlain, kLower, "GPU-hours lost",
-               "GPU-hours run since the last checkpoint by interrupted attempts"},
+               "GPU-hours whose work was thrown away: run since the last checkpoint by "
+               "interrupted or OOM-killed attempts, and all the GPU-hours of failed jobs"},
+    MetricInfo{"gpu_hours_lost_failures", kPlain, kLower, "GPU-hours lost to failures",
+               "the part of GPU-hours lost due to OOM kills and failed jobs"},
     MetricInfo{"gpu_hours_run", kPlain, kNeutral, "GPU-hours run", "GPU-hours of running attempts"},
-    MetricInfo{"goodput", kRatio, kHigher, "goodput",
-               "1 - GPU-hours lost to interruptions / GPU-hours run"},
+    MetricInfo{"goodput", kRatio, kHigher, "goodput", "1 - GPU-hours lost / GPU-hours run"},
     // Migrations (the scenario's descheduler: section; docs/descheduling.md). Absent when none.
     MetricInfo{"migration_gpu_hours_lost", kPlain, kLower, "GPU-hours lost to migrations",
                "GPU-hours run since the last checkpoint by migrated attempts"},

@@ -47,7 +47,7 @@ const MetricInfo* find_metric(std::string_view name);
 std::span<const std::string_view> seed_metric_names();
 
 /// The short table's rows (`tidesim run`'s terminal table): the seed's four, then the readings
-/// that change what they say (wait over all attempts and to the successful start, jobs
+/// that change what they say (wait over all attempts and to the latest start, jobs
 /// OOM-killed, the censored JCT median and the jobs it censors, the balance over the busy
 /// window). Every other metric stays in the JSON, the CSV and the report.
 std::span<const std::string_view> headline_metric_names();

@@ -6,12 +6,24 @@
 
 namespace tidesim::metrics {
 
-void InterruptionsCollector::stop_running(const std::string& job, TimePoint at) {
+bool InterruptionsCollector::stop_running(const std::string& job, TimePoint at) {
   const auto it = running_.find(job);
-  if (it != running_.end()) {
-    run_gpu_seconds_ += to_seconds(at - it->second.first) * it->second.second;
-    running_.erase(it);
+  if (it == running_.end()) {
+    return false;
   }
+  const double gpu_seconds = to_seconds(at - it->second.first) * it->second.second;
+  run_gpu_seconds_ += gpu_seconds;
+  job_gpu_seconds_[job].first += gpu_seconds;
+  running_.erase(it);
+  return true;
+}
+
+void InterruptionsCollector::lose(const std::string& job, double gpu_seconds, bool failure) {
+  lost_gpu_seconds_ += gpu_seconds;
+  if (failure) {
+    failure_lost_gpu_seconds_ += gpu_seconds;
+  }
+  job_gpu_seconds_[job].second += gpu_seconds;
 }
 
 void InterruptionsCollector::on_job(const JobEvent& e) {
@@ -31,10 +43,21 @@ void InterruptionsCollector::on_job(const JobEvent& e) {
       }
       break;
     case JobEventKind::kSucceeded:
-    case JobEventKind::kOomKilled:
-    case JobEventKind::kFailed:
       stop_running(e.job, e.at);
       break;
+    case JobEventKind::kOomKilled:
+      // The job resumes from its last checkpoint: the work since then is lost.
+      if (stop_running(e.job, e.at)) {
+        lose(e.job, e.lost_gpu_seconds, true);
+      }
+      break;
+    case JobEventKind::kFailed: {
+      // The job will never produce its result: the rest of its GPU time is lost too.
+      stop_running(e.job, e.at);
+      const auto [run, lost] = job_gpu_seconds_[e.job];
+      lose(e.job, std::max(0.0, run - lost), true);
+      break;
+    }
     case JobEventKind::kEvicted:
       stop_running(e.job, e.at);
       if (interrupted_.emplace(e.job, e.attempt).second) {
@@ -43,7 +66,7 @@ void InterruptionsCollector::on_job(const JobEvent& e) {
         ++by_reason_[reason];
         jobs_by_reason_[reason].insert(e.job);
       }
-      lost_gpu_seconds_ += e.lost_gpu_seconds;
+      lose(e.job, e.lost_gpu_seconds, false);
       if (e.cause == "migration") {
         migration_lost_gpu_seconds_ += e.lost_gpu_seconds;
         restarting_[e.job] = std::nullopt;
@@ -57,8 +80,20 @@ void InterruptionsCollector::on_job(const JobEvent& e) {
 }
 
 void InterruptionsCollector::finish(TimePoint end, MetricValues& out) const {
+  double run = run_gpu_seconds_;
+  for (const auto& [job, since] : running_) {
+    run += to_seconds(end - since.first) * since.second;
+  }
+  if (run > 0.0 || !by_reason_.empty()) {
+    out["gpu_hours_lost"] = lost_gpu_seconds_ / 3600.0;
+    out["gpu_hours_lost_failures"] = failure_lost_gpu_seconds_ / 3600.0;
+    out["gpu_hours_run"] = run / 3600.0;
+  }
+  if (run > 0.0) {
+    out["goodput"] = 1.0 - lost_gpu_seconds_ / run;
+  }
   if (by_reason_.empty()) {
-    return;  // nothing was interrupted (runs without faults or a descheduler report nothing)
+    return;  // nothing was interrupted (runs without faults, preemption or a descheduler)
   }
   int total = 0;
   std::set<std::string> jobs;
@@ -77,15 +112,6 @@ void InterruptionsCollector::finish(TimePoint end, MetricValues& out) const {
   }
   out["interruptions"] = total;
   out["jobs_interrupted"] = static_cast<double>(jobs.size());
-  double run = run_gpu_seconds_;
-  for (const auto& [job, since] : running_) {
-    run += to_seconds(end - since.first) * since.second;
-  }
-  out["gpu_hours_lost"] = lost_gpu_seconds_ / 3600.0;
-  out["gpu_hours_run"] = run / 3600.0;
-  if (run > 0.0) {
-    out["goodput"] = 1.0 - lost_gpu_seconds_ / run;
-  }
   if (by_reason_.contains("migration")) {
     out["migration_gpu_hours_lost"] = migration_lost_gpu_seconds_ / 3600.0;
     out["migration_restart_gpu_hours"] = migration_restart_gpu_seconds_ / 3600.0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
 #include <vector>
 
 #include "tidesim/sim/engine/statistics.hpp"
@@ -76,7 +77,6 @@ void JobMetricsCollector::on_job(const JobEvent& event) {
       job.attempts[event.attempt].last_bound = event.at;
       break;
     case JobEventKind::kStarted:
-      job.last_started = event.at;
       job.attempts[event.attempt].started = event.at;
       break;
     case JobEventKind::kOomKilled:
@@ -85,6 +85,7 @@ void JobMetricsCollector::on_job(const JobEvent& event) {
       break;
     case JobEventKind::kEvicted:
       ++evictions_;
+      stopped_[event.cause].emplace(event.job, event.attempt);
       break;
     case JobEventKind::kRestarted:
       ++restarts_;
@@ -130,14 +131,16 @@ void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
     if (job.oom_kills > 0) {
       ++oom_jobs;
     }
+    // The start of the job's latest attempt (the one that ended it, or its current one); the
+    // run's end when it has not started (censored).
+    const Attempt& latest = job.attempts.rbegin()->second;
+    const TimePoint start = latest.started ? *latest.started : std::max(end, *job.submitted);
+    start_waits.push_back(to_seconds(start - *job.submitted));
     const std::optional<TimePoint> ended = job.succeeded ? job.succeeded : job.failed;
     if (job.succeeded) {
       ++succeeded;
       jcts.push_back(to_seconds(*job.succeeded - *job.submitted));
       survival.push_back({jcts.back(), true});
-      if (job.last_started) {
-        start_waits.push_back(to_seconds(*job.last_started - *job.submitted));
-      }
     } else {
       if (job.failed) {
         ++failed;
@@ -195,9 +198,16 @@ void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
     }
   }
   if (submitted > 0) {
-    const double rate = static_cast<double>(evictions_) / static_cast<double>(submitted);
-    out["migration_rate"] = rate;
-    out["migration_rate_alert"] = rate >= options_.migration_alert_threshold ? 1.0 : 0.0;
+    const auto rate = [&](std::string_view cause) {
+      const auto it = stopped_.find(cause);
+      const auto n = it == stopped_.end() ? 0 : it->second.size();
+      return static_cast<double>(n) / static_cast<double>(submitted);
+    };
+    const double migration = rate("migration");
+    out["migration_rate"] = migration;
+    out["migration_rate_alert"] = migration >= options_.migration_alert_threshold ? 1.0 : 0.0;
+    out["preemption_rate"] = rate("preemption");
+    out["suspension_rate"] = rate("suspension");
   }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 /// Metrics of job lifecycles: waits, completion times, makespan, throughput, OOM kills,
-/// evictions, restarts and the task migration rate.
+/// evictions, restarts and the rates of migrations, preemptions and suspensions.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tidesim/sim/metrics/collector.hpp"
@@ -42,11 +44,17 @@ struct JobMetricsOptions {
 /// - oom_jobs: jobs with at least one OOM kill;
 /// - pending_total_mean_s: over jobs bound at least once, the mean of the job's time in the
 ///   scheduling queue summed over its attempts (see attempt_pending());
-/// - start_wait_mean_s: over succeeded jobs, submit -> the kStarted of the attempt that succeeded;
+/// - start_wait_mean_s: over every submitted job, submit -> the kStarted of the job's latest
+///   attempt (the one that succeeded, the one that failed, or the one running at the end), or
+///   submit -> the run's end when that attempt has not started (censored: a job still waiting
+///   for its start waited at least that long);
 /// - jct_km_p50_s: Kaplan-Meier median of submit -> success, failed jobs censored at their
 ///   failure and unfinished jobs at the run's end (kaplan_meier_median()); censored_jobs: their
 ///   number;
-/// - migration_rate: evictions / jobs submitted; migration_rate_alert: 1 when >= the threshold.
+/// - migration_rate, preemption_rate, suspension_rate: job attempts stopped by the descheduler
+///   (kEvicted cause "migration"), by scheduler preemption ("preemption") and by the job-level
+///   admission policy ("suspension"), each / jobs submitted (an attempt's evicted pods count
+///   once); migration_rate_alert: 1 when migration_rate >= the threshold.
 class JobMetricsCollector : public Collector {
  public:
   explicit JobMetricsCollector(JobMetricsOptions options = {}) : options_(options) {}
@@ -65,7 +73,6 @@ class JobMetricsCollector : public Collector {
   struct Track {
     std::optional<TimePoint> submitted;
     std::optional<TimePoint> first_bound;
-    std::optional<TimePoint> last_started;
     std::optional<TimePoint> succeeded;
     std::optional<TimePoint> failed;
     long oom_kills = 0;
@@ -77,6 +84,8 @@ class JobMetricsCollector : public Collector {
   std::map<std::string, Track, std::less<>> jobs_;
   long oom_kills_ = 0;
   long evictions_ = 0;
+  // Attempts stopped by each eviction cause: cause -> (job, attempt).
+  std::map<std::string, std::set<std::pair<std::string, int>>, std::less<>> stopped_;
   long restarts_ = 0;
 };
 

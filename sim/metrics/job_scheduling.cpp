@@ -12,6 +12,10 @@ void JobSchedulingCollector::on_job(const JobEvent& event) {
     ++preemptions_;
     lost_gpu_s_ += event.lost_gpu_seconds;
   }
+  if (event.kind == JobEventKind::kEvicted && event.cause == "suspension") {
+    seen_ = true;
+    suspension_lost_gpu_s_ += event.lost_gpu_seconds;
+  }
   if (!event.gang) {
     return;
   }
@@ -49,6 +53,7 @@ void JobSchedulingCollector::finish(TimePoint /*end*/, MetricValues& out) const 
   }
   out["preemptions"] = static_cast<double>(preemptions_);
   out["preemption_lost_gpu_s"] = lost_gpu_s_;
+  out["suspension_lost_gpu_s"] = suspension_lost_gpu_s_;
   out["gangs_bound"] = static_cast<double>(waits_.size());
   if (!waits_.empty()) {
     out["gang_wait_mean_s"] =

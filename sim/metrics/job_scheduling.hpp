@@ -11,11 +11,13 @@
 
 namespace tidesim::metrics {
 
-/// From JobEvent signals. Produces, only for a run that had a gang job or a preemption (absent
-/// otherwise, so runs without either keep their results):
-/// - preemptions: job attempts stopped by preemption (kEvicted with cause "preemption");
+/// From JobEvent signals. Produces, only for a run that had a gang job, a preemption or a
+/// suspension (absent otherwise, so runs without any keep their results):
+/// - preemptions: pods evicted by scheduler preemption (kEvicted with cause "preemption");
 /// - preemption_lost_gpu_s: the GPU-seconds those stops threw away (JobEvent::lost_gpu_seconds:
 ///   running time since the later of the attempt's start and its last checkpoint, x GPUs);
+/// - suspension_lost_gpu_s: the same for the job-level admission policy's suspensions (cause
+///   "suspension"; their count is interruptions_suspension, InterruptionsCollector);
 /// - gang_wait_mean_s, gang_wait_p50_s, gang_wait_p99_s: over each attempt of a gang job whose
 ///   pods all bound, from the attempt's pods entering the queue (kSubmitted, or kRestarted for
 ///   a new attempt) to the last kBound of the attempt; gangs_bound: how many such attempts.
@@ -32,6 +34,7 @@ class JobSchedulingCollector : public Collector {
   bool seen_ = false;
   long preemptions_ = 0;
   double lost_gpu_s_ = 0.0;
+  double suspension_lost_gpu_s_ = 0.0;
   // Per gang job: its current attempt; and the gang waits of attempts that started.
   std::map<std::string, std::pair<int, Attempt>, std::less<>> gangs_;
   std::vector<double> waits_;

@@ -3,7 +3,7 @@
 /// (sim/admission/job_policy.hpp) decides which jobs run. As with Kueue, a job that is not admitted
 /// has no pod in the scheduling queue: its pods are held here until it is admitted, and then handed
 /// to the loop, which places them through the scheduling framework. A preemptive policy suspends an
-/// admitted job through JobController::interrupt(j, kPreemption): the attempt loses its progress
+/// admitted job through JobController::interrupt(j, kSuspension): the attempt loses its progress
 /// since its last checkpoint, and the new pods the controller creates are held until the job is
 /// admitted again. Capacity is the GPUs the cluster's nodes advertise (device-plugin units).
 /// Decisions are made when a job's pods are created, when a job ends and, for SRTF and

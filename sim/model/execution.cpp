@@ -234,6 +234,10 @@ bool Execution::apply_memory(int j) {
       }
       for (const auto& [v, vpod] : victims) {
         JobEvent e = run_.event(JobEventKind::kOomKilled, v);
+        // The job resumes from its last checkpoint: the work since then is thrown away.
+        const Job& victim = run_.jobs[static_cast<std::size_t>(v)];
+        e.lost_gpu_seconds =
+            to_seconds(run_.sim.now() - std::max(victim.started, victim.checkpointed_at)) * e.gpus;
         e.pod = vpod->spec->name;
         e.node = node.name;
         e.cards = {card};

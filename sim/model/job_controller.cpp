@@ -99,6 +99,8 @@ const char* to_string(InterruptCause cause) {
       return "drain";
     case InterruptCause::kMigration:
       return "migration";
+    case InterruptCause::kSuspension:
+      return "suspension";
   }
   return "unknown";
 }

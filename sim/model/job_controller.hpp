@@ -32,9 +32,10 @@ enum class InterruptCause {
   kCardFailure,  ///< an XID-style error on one of the job's cards
   kDrain,        ///< a planned drain of the node
   kMigration,    ///< evicted by a descheduler to run elsewhere
+  kSuspension,   ///< suspended by the job-level admission policy (SRTF, Tiresias, quota reclaim)
 };
 
-/// "preemption", "node-failure", "card-failure", "drain", "migration".
+/// "preemption", "node-failure", "card-failure", "drain", "migration", "suspension".
 const char* to_string(InterruptCause cause);
 
 class JobController final : public ExecutionListener {

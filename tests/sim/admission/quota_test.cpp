@@ -433,7 +433,7 @@ Outcome run(const std::string& policy, const std::string& b_queue = "team-b",
     if (e.kind == JobEventKind::kSucceeded) {
       o.done_s[e.job] = to_seconds(e.at);
     }
-    if (e.kind == JobEventKind::kEvicted && e.cause == "preemption") {
+    if (e.kind == JobEventKind::kEvicted && e.cause == "suspension") {
       ++o.preempted[e.job];
       o.lost_gpu_s[e.job] += e.lost_gpu_seconds;
     }

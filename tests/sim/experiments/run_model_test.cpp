@@ -124,6 +124,41 @@ TEST(RunModel, TwoProcessesRampingTogetherBothFail) {
   EXPECT_EQ(apart.summary.failed, 1);
 }
 
+// An OOM kill throws away the work since the attempt's start or the job's last checkpoint,
+// whichever is later (the job resumes from that checkpoint), and says so on its event, as an
+// eviction does: goodput counts it as lost (docs/metrics.md, "Goodput").
+TEST(RunModel, AnOomKillReportsTheWorkItLoses) {
+  const Scenario s = scenario("oom_frees_a_card.yaml");
+  const auto start_of = [](const Observed& o, const std::string& job) {
+    for (const auto& e : o.of(JobEventKind::kStarted)) {
+      if (e.job == job) {
+        return e.at;
+      }
+    }
+    ADD_FAILURE() << job << " never started";
+    return TimePoint{};
+  };
+  // No checkpoints (checkpoint_interval 0s): both jobs killed at 10 s lose 10 s less their start,
+  // x 1 GPU.
+  const Observed together = run(s, make_jobs(s, 1), "first-fit");
+  const auto ooms = together.of(JobEventKind::kOomKilled);
+  ASSERT_EQ(ooms.size(), 2u);
+  for (const auto& kill : ooms) {
+    EXPECT_DOUBLE_EQ(kill.lost_gpu_seconds, to_seconds(kill.at - start_of(together, kill.job)))
+        << kill.job;
+  }
+  // The newcomer submitted at 20 s, checkpointing every 3 s: killed 8 s after its start, its
+  // last checkpoint 6 s after it: it loses 8 - 6 = 2 GPU-seconds.
+  Workload w = make_jobs(s, 1);
+  w.jobs[1].submit_time = TimePoint(20s);
+  w.jobs[1].checkpoint_interval = 3s;
+  const Observed apart = run(s, w, "first-fit");
+  const auto kill = apart.of(JobEventKind::kOomKilled);
+  ASSERT_EQ(kill.size(), 1u);
+  EXPECT_EQ(kill[0].at - start_of(apart, kill[0].job), 8s);
+  EXPECT_NEAR(kill[0].lost_gpu_seconds, 2.0, 1e-9);
+}
+
 TEST(RunModel, QueueSortOfTheProfileDecidesWhoBindsFirst) {
   const Scenario s = scenario("queue_order.yaml");
   Workload w = make_jobs(s, 1);

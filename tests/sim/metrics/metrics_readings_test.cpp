@@ -89,8 +89,9 @@ TEST(JobMetricsReadings, PendingOverAttemptsStartAndCensoredJct) {
   // In the queue over all attempts: a 100 + (320 - 260) = 160, b 50 (its restart kept its
   // cards), c 40, e 10: (160 + 50 + 40 + 10) / 4 = 65. d is never bound: unscheduled_jobs.
   EXPECT_DOUBLE_EQ(m.at("pending_total_mean_s"), 65.0);
-  // To the successful start: a 330, b 130, e 20: 480 / 3 = 160.
-  EXPECT_DOUBLE_EQ(m.at("start_wait_mean_s"), 160.0);
+  // To the start of the latest attempt: a 330, b 130, c 50 (the attempt that failed), d never
+  // started (censored at the run's end, 2000), e 20: (330 + 130 + 50 + 2000 + 20) / 5 = 506.
+  EXPECT_DOUBLE_EQ(m.at("start_wait_mean_s"), 506.0);
   // Kills 3 (a, b, c once each), jobs killed 3.
   EXPECT_DOUBLE_EQ(m.at("oom_kills"), 3.0);
   EXPECT_DOUBLE_EQ(m.at("oom_jobs"), 3.0);
@@ -115,8 +116,9 @@ TEST(JobMetricsReadings, AnAttemptStillQueuedCountsToTheEnd) {
   EXPECT_DOUBLE_EQ(m.at("pending_total_mean_s"), 410.0);
   EXPECT_DOUBLE_EQ(m.at("oom_kills"), 2.0);
   EXPECT_DOUBLE_EQ(m.at("oom_jobs"), 1.0);
-  // No success: no start wait, and the only time is censored: no KM median.
-  EXPECT_EQ(m.count("start_wait_mean_s"), 0u);
+  // Its latest attempt never started: the start wait is censored at the run's end, 450. No
+  // success, and the only time is censored: no KM median.
+  EXPECT_DOUBLE_EQ(m.at("start_wait_mean_s"), 450.0);
   EXPECT_EQ(m.count("jct_km_p50_s"), 0u);
   EXPECT_DOUBLE_EQ(m.at("censored_jobs"), 1.0);
 }

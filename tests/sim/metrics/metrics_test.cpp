@@ -192,13 +192,15 @@ TEST(Collectors, NothingSeenMeansNothingReported) {
 TEST(JobMetrics, WaitsCompletionTimesAndCounts) {
   JobMetricsCollector c;
   // a: submit 0, bound 100, succeeded 400. b: submit 0, bound 200, OOM at 250, restarted 260,
-  // evicted 300, succeeded 1000. c: submit 0, never bound.
+  // evicted 300 (migrated by the descheduler), succeeded 1000. c: submit 0, never bound.
+  JobEvent migrated = job_event(300, JobEventKind::kEvicted, "b");
+  migrated.cause = "migration";
   for (const auto& e :
        {job_event(0, JobEventKind::kSubmitted, "a"), job_event(0, JobEventKind::kSubmitted, "b"),
         job_event(0, JobEventKind::kSubmitted, "c"), job_event(100, JobEventKind::kBound, "a"),
         job_event(200, JobEventKind::kBound, "b"), job_event(250, JobEventKind::kOomKilled, "b"),
         job_event(260, JobEventKind::kRestarted, "b"), job_event(270, JobEventKind::kBound, "b"),
-        job_event(300, JobEventKind::kEvicted, "b"), job_event(400, JobEventKind::kSucceeded, "a"),
+        migrated, job_event(400, JobEventKind::kSucceeded, "a"),
         job_event(1000, JobEventKind::kSucceeded, "b")}) {
     c.on_job(e);
   }
@@ -220,7 +222,7 @@ TEST(JobMetrics, WaitsCompletionTimesAndCounts) {
   // c never finished: no makespan; throughput over the run, 2 jobs in 1 h.
   EXPECT_EQ(m.count("makespan_s"), 0u);
   EXPECT_DOUBLE_EQ(m.at("throughput_jobs_per_hour"), 2.0);
-  // Migration rate: 1 eviction / 3 jobs, above 0.5%: the alert fires.
+  // Migration rate: 1 migrated attempt / 3 jobs, above 0.5%: the alert fires.
   EXPECT_DOUBLE_EQ(m.at("migration_rate"), 1.0 / 3.0);
   EXPECT_DOUBLE_EQ(m.at("migration_rate_alert"), 1.0);
   EXPECT_DOUBLE_EQ(m.at("jobs_submitted"), 3.0);

@@ -17,7 +17,7 @@ using namespace std::chrono_literals;
 struct Outcome {
   RunSummary summary;
   std::map<std::string, double> done_s;  // job -> its kSucceeded time, seconds
-  std::map<std::string, int> preempted;  // job -> kEvicted events with cause preemption
+  std::map<std::string, int> preempted;  // job -> kEvicted events with cause suspension
   std::map<std::string, double> lost_gpu_s;
 };
 
@@ -46,7 +46,7 @@ Outcome run(const std::string& policy) {
     if (e.kind == JobEventKind::kSucceeded) {
       o.done_s[e.job] = to_seconds(e.at);
     }
-    if (e.kind == JobEventKind::kEvicted && e.cause == "preemption") {
+    if (e.kind == JobEventKind::kEvicted && e.cause == "suspension") {
       ++o.preempted[e.job];
       o.lost_gpu_s[e.job] += e.lost_gpu_seconds;
     }
