@@ -1,5 +1,6 @@
 #include "tidesim/topologies/presets.hpp"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <functional>
@@ -159,6 +160,47 @@ Topology pcie_preset(int gpus, const TopologyParams& params) {
                          std::to_string(gpus));
   }
   return make_pcie(gpus, params);
+}
+
+std::span<const std::string_view> preset_gpu_models(std::string_view name) {
+  static constexpr std::array<std::string_view, 2> kA10{"A10", "A10G"};
+  static constexpr std::array<std::string_view, 4> kV100{"V100-SXM2-16", "V100-SXM2-32", "V100M16",
+                                                         "V100M32"};
+  // HGX A100 boards came with 40 GB and 80 GB SXM4 cards; the HGX H200 board is the H100's.
+  static constexpr std::array<std::string_view, 2> kA100{"A100-SXM4-40", "A100-SXM4-80"};
+  static constexpr std::array<std::string_view, 2> kH100{"H100-SXM", "H200"};
+  if (name == "a10x4-pcie" || name == "a10x4-nvlink-mesh") {
+    return kA10;
+  }
+  if (name == "dgx1-v100") {
+    return kV100;
+  }
+  if (name == "hgx-a100x4" || name == "dgx-a100") {
+    return kA100;
+  }
+  if (name == "hgx-h100x8") {
+    return kH100;
+  }
+  return {};
+}
+
+std::optional<std::string> preset_gpu_warning(std::string_view group, std::string_view preset,
+                                              std::string_view gpu_model) {
+  const auto models = preset_gpu_models(preset);
+  if (models.empty() || gpu_model.empty() ||
+      std::find(models.begin(), models.end(), gpu_model) != models.end()) {
+    return std::nullopt;
+  }
+  std::string list;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    list += std::string(i == 0 ? "" : (i + 1 == models.size() ? " or " : ", ")) +
+            std::string(models[i]);
+  }
+  return "node group '" + std::string(group) + "': topology preset '" + std::string(preset) +
+         "' is a board of " + list + " GPUs, not " + std::string(gpu_model) +
+         "; the run takes the preset's links with the " + std::string(gpu_model) +
+         "'s speeds and memory (give a pcie-N preset or an nvidia-smi topo -m file of the real "
+         "node)";
 }
 
 std::span<const std::string_view> preset_names() {

@@ -19,6 +19,16 @@
 
 namespace tidesim {
 
+/// The GPU models preset `name` describes (its links and layout are those boards'), e.g.
+/// {"A10", "A10G"} for a10x4-pcie; empty for a name that is no preset or fits any model (pcie-N).
+std::span<const std::string_view> preset_gpu_models(std::string_view name);
+
+/// A warning when node group `group` puts `gpu_model` cards on preset `preset` built for other
+/// GPUs (the run takes the preset's links and the model's speeds, a node that does not exist);
+/// nullopt when the preset fits the model, or `preset` is no preset or takes any model.
+std::optional<std::string> preset_gpu_warning(std::string_view group, std::string_view preset,
+                                              std::string_view gpu_model);
+
 /// The most GPUs a `pcie-N` preset takes.
 inline constexpr int kMaxPcieGpus = 16;
 

@@ -28,6 +28,7 @@
 #include "tidesim/sim/model/run_context.hpp"
 #include "tidesim/sim/model/telemetry_pipeline.hpp"
 #include "tidesim/topologies/mig.hpp"
+#include "tidesim/topologies/presets.hpp"
 #include "tidesim/workloads/memory.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
 
@@ -454,7 +455,19 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
   const std::map<std::string, std::int64_t> card_memory = card_memory_of(cluster);
   const SourceLocation& where = scenario.workload.where;
   check_mig_requests(scenario, w, where);
-  std::vector<std::string> warnings = fit_warnings(w.jobs, cluster.view());
+  std::vector<std::string> warnings;
+  std::set<std::pair<std::string, std::string>> presets;  // (preset, GPU) pairs already judged
+  for (const auto& g : scenario.cluster.groups) {
+    if (!presets.emplace(g.topology, g.gpu_model).second) {
+      continue;
+    }
+    if (auto warning = preset_gpu_warning(g.name, g.topology, g.gpu_model)) {
+      warnings.push_back(std::move(*warning));
+    }
+  }
+  for (auto& warning : fit_warnings(w.jobs, cluster.view())) {
+    warnings.push_back(std::move(warning));
+  }
   std::set<std::tuple<std::string, int, std::string>> checked;
   for (const auto& job : w.jobs) {
     if (!checked.emplace(job.model, job.batch_size, job.precision).second) {

@@ -57,6 +57,25 @@ TEST(Warnings, ValidateNamesPodsThatNoNodeCanHold) {
   EXPECT_NE(o.out.find(f + ": ok ("), std::string::npos) << o.out;
 }
 
+TEST(Warnings, ValidateNamesAPresetBuiltForOtherGpus) {
+  std::ifstream in("tests/tools/data/solo.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "gpu: A10";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "gpu: T4");
+  const auto dir = std::filesystem::temp_directory_path() / "tidesim-warnings-preset";
+  std::filesystem::create_directories(dir);
+  const std::string f = (dir / "t4-on-a10-board.yaml").string();
+  std::ofstream(f) << text;
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("tidesim: warning: " + f +
+                       ": node group 'gpu': topology preset 'a10x4-pcie' is a board of A10 or "
+                       "A10G GPUs, not T4"),
+            std::string::npos)
+      << o.out;
+}
+
 TEST(Warnings, ARunInWhichEveryJobBoundHasNone) {
   const auto j =
       test::run_capturing("run tests/tools/data/solo.yaml -q --format json", "2>/dev/null");
