@@ -20,6 +20,22 @@ using test::run;
 // solo.yaml's one job on its 4-GPU node, asking 16 GPUs.
 const std::string kTooBig = "tests/tools/data/solo.yaml --set workload.jobs[0].pod.gpus=16";
 
+// solo.yaml with `from` replaced by `to`, written as `name` in a temporary folder; its path, or
+// "" when solo.yaml has no `from`.
+std::string solo_with(const std::string& from, const std::string& to, const std::string& name) {
+  std::ifstream in("tests/tools/data/solo.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.find(from) == std::string::npos) {
+    return "";
+  }
+  text.replace(text.find(from), from.size(), to);
+  const auto dir = std::filesystem::temp_directory_path() / "tidesim-warnings";
+  std::filesystem::create_directories(dir);
+  const std::string f = (dir / name).string();
+  std::ofstream(f) << text;
+  return f;
+}
+
 TEST(Warnings, RunWarnsWhenJobsNeverBound) {
   const auto o = run("run " + kTooBig + " --set run.until=1h -q");
   EXPECT_EQ(o.code, 0) << o.out;
@@ -38,15 +54,8 @@ TEST(Warnings, RunWarnsWhenJobsNeverBound) {
 }
 
 TEST(Warnings, ValidateNamesPodsThatNoNodeCanHold) {
-  std::ifstream in("tests/tools/data/solo.yaml");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string from = "pod: {gpus: 1}";
-  ASSERT_NE(text.find(from), std::string::npos);
-  text.replace(text.find(from), from.size(), "pod: {gpus: 16}");
-  const auto dir = std::filesystem::temp_directory_path() / "tidesim-warnings-validate";
-  std::filesystem::create_directories(dir);
-  const std::string f = (dir / "too-big.yaml").string();
-  std::ofstream(f) << text;
+  const std::string f = solo_with("pod: {gpus: 1}", "pod: {gpus: 16}", "too-big.yaml");
+  ASSERT_FALSE(f.empty());
   const auto o = run("validate " + f);
   EXPECT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("tidesim: warning: " + f +
@@ -58,15 +67,8 @@ TEST(Warnings, ValidateNamesPodsThatNoNodeCanHold) {
 }
 
 TEST(Warnings, ValidateNamesAPresetBuiltForOtherGpus) {
-  std::ifstream in("tests/tools/data/solo.yaml");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string from = "gpu: A10";
-  ASSERT_NE(text.find(from), std::string::npos);
-  text.replace(text.find(from), from.size(), "gpu: T4");
-  const auto dir = std::filesystem::temp_directory_path() / "tidesim-warnings-preset";
-  std::filesystem::create_directories(dir);
-  const std::string f = (dir / "t4-on-a10-board.yaml").string();
-  std::ofstream(f) << text;
+  const std::string f = solo_with("gpu: A10", "gpu: T4", "t4-on-a10-board.yaml");
+  ASSERT_FALSE(f.empty());
   const auto o = run("validate " + f);
   EXPECT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("tidesim: warning: " + f +
