@@ -20,6 +20,7 @@ class Reader {
   Fields f;
 
   bool strict() const { return mode_ == PodReadMode::kManifest; }
+  PodReadMode mode() const { return mode_; }
   // Marks keys that never change a simulated run as allowed (their values are not read).
   void ignore(std::initializer_list<const char*> keys) {
     for (const char* k : keys) {
@@ -132,6 +133,24 @@ NodeSelectorTerm node_selector_term(const ConfigNode& n, const std::string& file
   return t;
 }
 
+// Kubernetes' preferred terms (preferredDuringSchedulingIgnoredDuringExecution of `r`): a list of
+// {weight: 1-100, TERM_KEY: term}, each term read by `read`, into `Weighted` ({weight, term}).
+template <class Weighted, class Read>
+std::vector<Weighted> weighted_terms(Reader& r, const std::string& term_key, Read read) {
+  const std::string key = "preferredDuringSchedulingIgnoredDuringExecution";
+  const std::string& file = r.f.file();
+  const auto items = items_of(r.f.get(key), file, r.f.path_of(key));
+  std::vector<Weighted> out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Reader w(items[i], file, indexed(r.f.path_of(key), i), r.mode());
+    const auto weight = static_cast<std::int32_t>(w.f.integer("weight", std::nullopt, 1, 100));
+    out.push_back(
+        Weighted{weight, read(w.f.require(term_key), file, w.f.path_of(term_key), r.mode())});
+    w.finish();
+  }
+  return out;
+}
+
 NodeAffinity node_affinity(const ConfigNode& n, const std::string& file, const std::string& path,
                            PodReadMode mode) {
   Reader r(n, file, path, mode);
@@ -146,17 +165,7 @@ NodeAffinity node_affinity(const ConfigNode& n, const std::string& file, const s
     }
     req.finish();
   }
-  const std::string pk = "preferredDuringSchedulingIgnoredDuringExecution";
-  const auto prefs = items_of(r.f.get(pk), file, r.f.path_of(pk));
-  for (std::size_t i = 0; i < prefs.size(); ++i) {
-    Reader pf(prefs[i], file, indexed(r.f.path_of(pk), i), mode);
-    PreferredSchedulingTerm t;
-    t.weight = static_cast<std::int32_t>(pf.f.integer("weight", std::nullopt, 1, 100));
-    t.preference =
-        node_selector_term(pf.f.require("preference"), file, pf.f.path_of("preference"), mode);
-    pf.finish();
-    a.preferred.push_back(std::move(t));
-  }
+  a.preferred = weighted_terms<PreferredSchedulingTerm>(r, "preference", node_selector_term);
   r.finish();
   return a;
 }
@@ -186,17 +195,7 @@ PodAffinity pod_affinity(const ConfigNode& n, const std::string& file, const std
   for (std::size_t i = 0; i < req.size(); ++i) {
     a.required.push_back(pod_affinity_term(req[i], file, indexed(r.f.path_of(rk), i), mode));
   }
-  const std::string pk = "preferredDuringSchedulingIgnoredDuringExecution";
-  const auto prefs = items_of(r.f.get(pk), file, r.f.path_of(pk));
-  for (std::size_t i = 0; i < prefs.size(); ++i) {
-    Reader wf(prefs[i], file, indexed(r.f.path_of(pk), i), mode);
-    WeightedPodAffinityTerm w;
-    w.weight = static_cast<std::int32_t>(wf.f.integer("weight", std::nullopt, 1, 100));
-    w.term = pod_affinity_term(wf.f.require("podAffinityTerm"), file,
-                               wf.f.path_of("podAffinityTerm"), mode);
-    wf.finish();
-    a.preferred.push_back(std::move(w));
-  }
+  a.preferred = weighted_terms<WeightedPodAffinityTerm>(r, "podAffinityTerm", pod_affinity_term);
   r.finish();
   return a;
 }
