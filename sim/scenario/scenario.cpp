@@ -400,6 +400,13 @@ std::vector<std::uint64_t> parse_seeds(const ConfigNode& node, const std::string
       throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
                        "'" + s.scalar() + "' is not a non-negative integer");
     }
+    // A seed twice is the same replica twice: it would count as two seeds with a +- 0 interval.
+    if (const auto first = std::find(seeds.begin(), seeds.end(), v); first != seeds.end()) {
+      throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
+                       fmt::format("seed {} is listed twice (also seeds[{}]); each seed is one "
+                                   "replica",
+                                   v, first - seeds.begin()));
+    }
     ++i;
     seeds.push_back(v);
   }

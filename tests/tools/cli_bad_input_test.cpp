@@ -49,6 +49,24 @@ TEST_F(BadInput, Validate) {
                        ":1:10: not UTF-8 text (byte 0xE9); every input must be UTF-8\n");
 }
 
+// `--seed 1 --seed 1` ran seed 1 twice and reported "2 seeds" with a +- 0 interval; the scenario's
+// `seeds: [1, 1]` too. Both are refused, naming the seed (the scenario's at its place).
+TEST_F(BadInput, ASeedTwice) {
+  const auto o = run("run tests/tools/data/minimal.yaml --seed 1 --seed 2 --seed 1");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: --seed: seed 1 is given twice; each seed is one replica\n");
+  std::ifstream in("tests/tools/data/minimal.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("seeds: 3\n"), std::string::npos);
+  text.replace(text.find("seeds: 3\n"), 9, "seeds: [1, 1]\n");
+  const std::string f = write("seeds.yaml", text);
+  const auto s = run("validate " + f);
+  EXPECT_EQ(s.code, 2);
+  EXPECT_EQ(s.out, "tidesim: error: " + f +
+                       ":13:12: seeds[1]: seed 1 is listed twice (also seeds[0]); each seed is one "
+                       "replica\n");
+}
+
 TEST_F(BadInput, Run) {
   // sample_interval: 1ms over 2 days would keep 172.8 million samples.
   std::ifstream in("tests/tools/data/minimal.yaml");
