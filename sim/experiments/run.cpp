@@ -453,7 +453,7 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
   const std::map<std::string, std::int64_t> card_memory = card_memory_of(cluster);
   const SourceLocation& where = scenario.workload.where;
   check_mig_requests(scenario, w, where);
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings = scenario.cluster.warnings;
   std::set<std::tuple<std::string, int, std::string>> checked;
   for (const auto& job : w.jobs) {
     if (!checked.emplace(job.model, job.batch_size, job.precision).second) {

@@ -67,6 +67,25 @@ TEST_F(BadInput, ASeedTwice) {
                        "replica\n");
 }
 
+// `memory: 192` (bytes) on a node group ran with exit 0 and no word; `validate` now warns (stderr)
+// and still answers ok.
+TEST_F(BadInput, ValidateWarnsAboutATinyNodeMemory) {
+  std::ifstream in("tests/tools/data/minimal.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "      storage: {bandwidth: 2GB/s, latency: 200us}\n";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), from + "      memory: 192\n");
+  const std::string f = write("tiny.yaml", text);
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("tidesim: warning: " + f + ": " + f +
+                       ":10:15: cluster.node_groups[0].memory: 192 bytes is less than 1 MiB; a "
+                       "number without a unit is bytes (did you mean 192Gi?)\n"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find(f + ": ok ("), std::string::npos) << o.out;
+}
+
 TEST_F(BadInput, Run) {
   // sample_interval: 1ms over 2 days would keep 172.8 million samples.
   std::ifstream in("tests/tools/data/minimal.yaml");

@@ -1,7 +1,8 @@
 // Scenario values that exited 0 with a meaning other than the one written (issue 25): a seed
-// listed twice.
+// listed twice, and a node group's memory given as a bare number of bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests/common/errors.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim {
@@ -52,6 +54,28 @@ TEST(SilentInputs, ASeedListedTwiceIsRefused) {
                 "replica");
   EXPECT_EQ(load_scenario(scenario_file("distinct", "64Gi", "[3, 1, 2]")).seeds,
             (std::vector<std::uint64_t>{3, 1, 2}));
+}
+
+// `memory: 192` is 192 bytes, as Kubernetes reads it, and ran with no word: no pod with a memory
+// request fits. It is read as written, with a warning at its place that check_scenario (and so
+// `tidesim validate`) reports.
+TEST(SilentInputs, ANodeMemoryUnderOneMiBIsWarnedAbout) {
+  const std::string f = scenario_file("memory", "192", "1");
+  const Scenario s = load_scenario(f);
+  EXPECT_EQ(s.cluster.groups.at(0).memory_bytes, 192);
+  const std::string warning = f +
+                              ":9:15: cluster.node_groups[0].memory: 192 bytes is less than 1 MiB; "
+                              "a number without a unit is bytes (did you mean 192Gi?)";
+  ASSERT_EQ(s.cluster.warnings, std::vector<std::string>{warning});
+  const auto warnings = check_scenario(s, make_jobs(s, 1));
+  EXPECT_NE(std::find(warnings.begin(), warnings.end(), warning), warnings.end());
+  // With a unit, no suggestion; 1Mi (1,048,576 bytes) has no warning.
+  const std::string ki = scenario_file("memory-ki", "512Ki", "1");
+  EXPECT_EQ(load_scenario(ki).cluster.warnings,
+            std::vector<std::string>{
+                ki + ":9:15: cluster.node_groups[0].memory: '512Ki' is 524288 bytes, less than "
+                     "1 MiB"});
+  EXPECT_TRUE(load_scenario(scenario_file("memory-mi", "1Mi", "1")).cluster.warnings.empty());
 }
 
 }  // namespace
