@@ -443,6 +443,30 @@ std::optional<std::string> memory_warning(const workloads::JobSpec& job,
   return std::nullopt;
 }
 
+// A warning when jobs are submitted after run.until: the run ends before they arrive, so they are
+// in no result (neither run nor censored), like arrivals after the end of an observation window.
+std::optional<std::string> after_horizon_warning(const Scenario& scenario, const Workload& w) {
+  const TimePoint until(scenario.run.until);
+  std::size_t late = 0;
+  const workloads::JobSpec* first = nullptr;
+  for (const auto& job : w.jobs) {
+    if (job.submit_time > until) {
+      ++late;
+      if (first == nullptr || job.submit_time < first->submit_time) {
+        first = &job;
+      }
+    }
+  }
+  if (first == nullptr) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "{} of {} jobs are submitted after run.until ({}), the first '{}' at {}; the run ends "
+      "before they arrive, so no result counts them (raise run.until to include them)",
+      late, w.jobs.size(), format_duration(scenario.run.until), first->name,
+      format_duration(first->submit_time.time_since_epoch()));
+}
+
 }  // namespace
 
 std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
@@ -462,6 +486,9 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
     if (auto warning = memory_warning(job, w.catalogue, card_memory, where)) {
       warnings.push_back(std::move(*warning));
     }
+  }
+  if (auto warning = after_horizon_warning(scenario, w)) {
+    warnings.push_back(std::move(*warning));
   }
   return warnings;
 }
