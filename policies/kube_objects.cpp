@@ -1,5 +1,7 @@
 #include "tidesim/policies/kube_objects.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -175,7 +177,22 @@ std::optional<std::pair<NodeMetrics, Duration>> metrics_from_annotations(const K
   if (const auto it = a.find("tidesim.io/gpu-memory-utilization"); it != a.end()) {
     any = true;
     for (const auto& part : split(it->second)) {
-      m.gpu_memory_utilization.push_back(number(it->first, part));
+      const double v = number(it->first, part);
+      if (v > 1.0) {
+        const auto [where, field] = place(it->first);
+        throw InputError(where, field,
+                         "'" + part + "' is not a utilisation; each card's value lies in [0, 1]");
+      }
+      m.gpu_memory_utilization.push_back(v);
+    }
+    // One value per card: more would add cards the node does not have, fewer would drop some.
+    const auto cards = static_cast<std::size_t>(node.spec.allocatable.gpus);
+    if (m.gpu_memory_utilization.size() != cards) {
+      const auto [where, field] = place(it->first);
+      throw InputError(where, field,
+                       fmt::format("{} value(s) for a node with {} card(s) (its allocatable "
+                                   "nvidia.com/gpu); give one per card",
+                                   m.gpu_memory_utilization.size(), cards));
     }
   }
   if (const auto it = a.find("tidesim.io/nvlink-competition-index"); it != a.end()) {
@@ -186,10 +203,15 @@ std::optional<std::pair<NodeMetrics, Duration>> metrics_from_annotations(const K
     any = true;
     for (const auto& part : split(it->second)) {
       const auto eq = part.find('=');
-      if (eq == std::string::npos) {
-        m.storage_await_ms["default"] = number(it->first, part);
-      } else {
-        m.storage_await_ms[part.substr(0, eq)] = number(it->first, part.substr(eq + 1));
+      const std::string device = eq == std::string::npos ? "default" : part.substr(0, eq);
+      const double v = number(it->first, eq == std::string::npos ? part : part.substr(eq + 1));
+      if (!m.storage_await_ms.emplace(device, v).second) {
+        const auto [where, field] = place(it->first);
+        throw InputError(where, field,
+                         eq == std::string::npos
+                             ? "more than one value without a device name; name each device "
+                               "(\"nvme0n1=6,sdb=3.5\")"
+                             : "device '" + device + "' is named twice");
       }
     }
   }

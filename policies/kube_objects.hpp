@@ -45,10 +45,12 @@ std::shared_ptr<PodSpec> parse_pod(const ConfigNode& node, const std::string& fi
 KubeNode parse_node(const ConfigNode& node, const std::string& file, const std::string& path);
 
 /// Node annotations explain reads as metrics (all optional; a node with none has no metrics):
-/// tidesim.io/gpu-memory-utilization "0.78,0.10,..." (per card),
-/// tidesim.io/nvlink-competition-index "0.15", tidesim.io/storage-await-ms "6" or
-/// "nvme0n1=6,sdb=3.5", tidesim.io/metrics-latency "6s". Returns nullopt when the node carries none
-/// of them; throws InputError on a bad value.
+/// tidesim.io/gpu-memory-utilization "0.78,0.10,..." (one value in [0, 1] per card of the node's
+/// allocatable nvidia.com/gpu), tidesim.io/nvlink-competition-index "0.15",
+/// tidesim.io/storage-await-ms "6" or "nvme0n1=6,sdb=3.5" (each device once),
+/// tidesim.io/metrics-latency "6s". Returns nullopt when the node carries none of them; throws
+/// InputError naming the annotation's place on a bad value, a count of values other than the
+/// node's cards, or a device named twice.
 std::optional<std::pair<NodeMetrics, Duration>> metrics_from_annotations(const KubeNode& node,
                                                                          const std::string& file);
 

@@ -1,6 +1,9 @@
 #include "tidesim/workloads/trace.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -181,15 +184,30 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-// "YYYY-MM-DD HH:MM:SS" -> seconds since 1970 (UTC assumed; only differences matter).
-std::optional<std::int64_t> parse_timestamp(const std::string& s) {
+// Days in month `m` (1-12) of year `y` of the proleptic Gregorian calendar.
+int days_in_month(int y, int m) {
+  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[static_cast<std::size_t>(m - 1)];
+}
+
+// "YYYY-MM-DD HH:MM:SS" -> seconds since 1970 (UTC assumed; only differences matter). A date the
+// calendar does not have ("2017-02-30", "2017-04-31") is refused, not rolled into the next month:
+// `problem` says why.
+std::optional<std::int64_t> parse_timestamp(const std::string& s, std::string& problem) {
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
   char tail = 0;
+  problem = "'" + s + "' is not a time YYYY-MM-DD HH:MM:SS";
   if (s.size() != 19 ||
       std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6) {
     return std::nullopt;
   }
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) {
+    return std::nullopt;
+  }
+  if (d > days_in_month(y, mo)) {
+    problem = fmt::format("'{}' is not a calendar date ({:04d}-{:02d} has {} days)", s, y, mo,
+                          days_in_month(y, mo));
     return std::nullopt;
   }
   return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
@@ -212,10 +230,10 @@ Trace read_philly(const CsvTable& t) {
   std::vector<std::int64_t> stamps(t.rows());
   std::int64_t first = 0;
   for (std::size_t r = 0; r < t.rows(); ++r) {
-    const auto ts = parse_timestamp(t.text(r, "timestamp"));
+    std::string problem;
+    const auto ts = parse_timestamp(t.text(r, "timestamp"), problem);
     if (!ts) {
-      throw t.error(r, "timestamp",
-                    "'" + t.text(r, "timestamp") + "' is not a time YYYY-MM-DD HH:MM:SS");
+      throw t.error(r, "timestamp", problem);
     }
     stamps[r] = *ts;
     first = r == 0 ? *ts : std::min(first, *ts);

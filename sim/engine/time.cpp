@@ -1,9 +1,10 @@
 #include "tidesim/sim/engine/time.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -59,24 +60,31 @@ Duration parse_duration(std::string_view text) {
     negative = true;
     text.remove_prefix(1);
   }
-  double total = 0.0;
+  // Exact decimal arithmetic in microseconds: a value the clock cannot hold is refused, not
+  // rounded ("0.4us" would be 0, and a checkpoint interval of 0 means none).
+  const std::int64_t limit = kMaxInputDuration.count();
+  std::int64_t total = 0;
   bool any = false;
+  bool too_long = false;
   while (!text.empty()) {
     std::size_t i = 0;
+    std::size_t dot = std::string_view::npos;
     bool digits = false;
-    bool dot = false;
-    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || (text[i] == '.' && !dot))) {
+    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') ||
+                               (text[i] == '.' && dot == std::string_view::npos))) {
       digits = digits || text[i] != '.';
-      dot = dot || text[i] == '.';
+      if (text[i] == '.') {
+        dot = i;
+      }
       ++i;
     }
     if (!digits) {
       throw std::invalid_argument("'" + original +
                                   "' is not a duration (expected e.g. 10s, 250ms, 6h)");
     }
-    // strtod, not stod: 400 digits give HUGE_VAL (refused as out of range below) instead of
-    // std::out_of_range escaping from a parser.
-    const double value = std::strtod(std::string(text.substr(0, i)).c_str(), nullptr);
+    const std::string_view whole = text.substr(0, std::min(i, dot));
+    std::string_view fraction =
+        dot == std::string_view::npos ? "" : text.substr(dot + 1, i - dot - 1);
     text.remove_prefix(i);
     const Unit* unit = nullptr;
     for (const auto& u : kUnits) {
@@ -93,18 +101,50 @@ Duration parse_duration(std::string_view text) {
       throw std::invalid_argument("'" + original + "': the clock's resolution is 1us");
     }
     text.remove_prefix(unit->suffix.size());
-    total += value * static_cast<double>(unit->micros);
     any = true;
+    // The whole part, saturating just above the limit (400 digits are out of range, not UB).
+    std::int64_t n = 0;
+    for (const char c : whole) {
+      n = std::min(n * 10 + (c - '0'), limit + 1);
+    }
+    std::int64_t micros = n > limit / unit->micros ? limit + 1 : n * unit->micros;
+    // The fraction F / 10^k of a unit of U us is whole microseconds only when 10^k divides F * U.
+    // F has no trailing zero, so it lacks the factor 2 or 5 and U must hold 2^k or 5^k: no unit
+    // holds more than 2^15, so more than 18 digits (10^18 fits in 64 bits) are never whole.
+    while (!fraction.empty() && fraction.back() == '0') {
+      fraction.remove_suffix(1);
+    }
+    if (!fraction.empty()) {
+      bool whole_micros = fraction.size() <= 18;
+      if (whole_micros) {
+        std::int64_t f = 0;
+        std::int64_t ten_k = 1;
+        for (const char c : fraction) {
+          f = f * 10 + (c - '0');
+          ten_k *= 10;
+        }
+        const std::int64_t g = std::gcd(unit->micros, ten_k);
+        const std::int64_t p = ten_k / g;
+        whole_micros = f % p == 0;
+        micros = std::min(micros + (f / p) * (unit->micros / g), limit + 1);
+      }
+      if (!whole_micros) {
+        throw std::invalid_argument("'" + original +
+                                    "' is not a whole number of microseconds (the clock's "
+                                    "resolution is 1us)");
+      }
+    }
+    total = std::min(total + micros, limit + 1);
+    too_long = too_long || total > limit;
   }
   if (!any) {
     throw std::invalid_argument("'" + original + "' is not a duration");
   }
-  if (!(total <= static_cast<double>(kMaxInputDuration.count()))) {
+  if (too_long) {
     throw std::invalid_argument("'" + original + "' is out of range (at most " +
                                 format_duration(kMaxInputDuration) + ", 1000 years)");
   }
-  const auto micros = static_cast<std::int64_t>(std::llround(total));
-  return Duration(negative ? -micros : micros);
+  return Duration(negative ? -total : total);
 }
 
 std::string format_duration(Duration d) {

@@ -31,8 +31,10 @@ inline constexpr Duration kMaxInputDuration = std::chrono::hours(24 * 365'250);
 
 /// Parses a duration with a unit suffix: "250us" (or "250µs"), "250ms", "10s", "5m" or "5min",
 /// "6h", "2d", decimals allowed ("1.5h"), and sums such as "1h30m". A bare number is an error (a
-/// unit is required). Throws std::invalid_argument with a message naming the problem, also for a
-/// duration longer than kMaxInputDuration either way.
+/// unit is required). The value is exact: one that is not a whole number of microseconds (the
+/// clock's tick), such as "0.4us" or "0.0000004s", is refused rather than rounded (to 0, it
+/// would read as "none" in a checkpoint interval). Throws std::invalid_argument with a message
+/// naming the problem, also for a duration longer than kMaxInputDuration either way.
 Duration parse_duration(std::string_view text);
 
 /// Formats a duration with the largest units that keep it exact: "10s", "250ms", "1h30m", "0s".

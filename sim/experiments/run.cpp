@@ -445,6 +445,30 @@ std::optional<std::string> memory_warning(const workloads::JobSpec& job,
   return std::nullopt;
 }
 
+// A warning when jobs are submitted after run.until: the run ends before they arrive, so they are
+// in no result (neither run nor censored), like arrivals after the end of an observation window.
+std::optional<std::string> after_horizon_warning(const Scenario& scenario, const Workload& w) {
+  const TimePoint until(scenario.run.until);
+  std::size_t late = 0;
+  const workloads::JobSpec* first = nullptr;
+  for (const auto& job : w.jobs) {
+    if (job.submit_time > until) {
+      ++late;
+      if (first == nullptr || job.submit_time < first->submit_time) {
+        first = &job;
+      }
+    }
+  }
+  if (first == nullptr) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "{} of {} jobs are submitted after run.until ({}), the first '{}' at {}; the run ends "
+      "before they arrive, so no result counts them (raise run.until to include them)",
+      late, w.jobs.size(), format_duration(scenario.run.until), first->name,
+      format_duration(first->submit_time.time_since_epoch()));
+}
+
 }  // namespace
 
 std::vector<std::string> check_scenario(const Scenario& scenario, const Workload& w) {
@@ -455,7 +479,7 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
   const std::map<std::string, std::int64_t> card_memory = card_memory_of(cluster);
   const SourceLocation& where = scenario.workload.where;
   check_mig_requests(scenario, w, where);
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings = scenario.cluster.warnings;
   std::set<std::pair<std::string, std::string>> presets;  // (preset, GPU) pairs already judged
   for (const auto& g : scenario.cluster.groups) {
     if (!presets.emplace(g.topology, g.gpu_model).second) {
@@ -476,6 +500,9 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
     if (auto warning = memory_warning(job, w.catalogue, card_memory, where)) {
       warnings.push_back(std::move(*warning));
     }
+  }
+  if (auto warning = after_horizon_warning(scenario, w)) {
+    warnings.push_back(std::move(*warning));
   }
   return warnings;
 }

@@ -209,7 +209,22 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
   const ConfigNode groups = from ? f.get("node_groups") : f.require("node_groups");
   if (groups) {
     for (const auto& g : sequence_of(groups, file, "cluster.node_groups")) {
-      NodeGroup group = parse_group(g, file, fmt::format("cluster.node_groups[{}]", i++));
+      const std::string path = fmt::format("cluster.node_groups[{}]", i++);
+      NodeGroup group = parse_group(g, file, path);
+      // "memory: 192" is 192 bytes, as Kubernetes reads it; under 1 MiB no pod with a memory
+      // request fits, so it is hardly what was meant (192Gi?).
+      if (const ConfigNode memory = g["memory"]; memory && group.memory_bytes < (1LL << 20)) {
+        const std::string text = memory.is_scalar() ? memory.scalar() : "";
+        const bool bare =
+            group.memory_bytes > 0 &&
+            std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        c.warnings.push_back(format_input_error(
+            location_of(memory, file), path + ".memory",
+            bare ? fmt::format("{} bytes is less than 1 MiB; a number without a unit is bytes "
+                               "(did you mean {}Gi?)",
+                               text, text)
+                 : fmt::format("'{}' is {} bytes, less than 1 MiB", text, group.memory_bytes)));
+      }
       if (!names.insert(group.name).second) {
         throw InputError(group.where, "cluster.node_groups",
                          "two groups are named '" + group.name + "'");
@@ -399,6 +414,13 @@ std::vector<std::uint64_t> parse_seeds(const ConfigNode& node, const std::string
     } catch (const std::exception&) {
       throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
                        "'" + s.scalar() + "' is not a non-negative integer");
+    }
+    // A seed twice is the same replica twice: it would count as two seeds with a +- 0 interval.
+    if (const auto first = std::find(seeds.begin(), seeds.end(), v); first != seeds.end()) {
+      throw InputError(location_of(s, file), fmt::format("seeds[{}]", i),
+                       fmt::format("seed {} is listed twice (also seeds[{}]); each seed is one "
+                                   "replica",
+                                   v, first - seeds.begin()));
     }
     ++i;
     seeds.push_back(v);

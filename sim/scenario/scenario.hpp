@@ -108,6 +108,9 @@ struct ClusterConfig {
   std::optional<StorageConfig> shared_storage;
   /// Full-scale storage await (ms) for the "await_ms" telemetry cap (assumption).
   double max_await_ms = 500.0;
+  /// What is legal but hardly meant, each "file:line:column: field: message": a node group's
+  /// memory under 1 MiB (a bare number is bytes). check_scenario returns them with its own.
+  std::vector<std::string> warnings;
 };
 
 /// One policy to compare: a label and the scheduler (a built-in name or a

@@ -1,7 +1,9 @@
 // Node/Pod object reading for explain: the seed's gpt2-dp pod, annotations, errors.
 #include <gtest/gtest.h>
 
+#include "tests/common/errors.hpp"
 #include "tidesim/policies/kube_objects.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -89,6 +91,7 @@ TEST(KubeObjects, QuantitiesReadAsInManifests) {
 TEST(KubeObjects, MetricsAnnotations) {
   KubeNode n;
   n.spec.name = "n1";
+  n.spec.allocatable.gpus = 2;
   EXPECT_FALSE(metrics_from_annotations(n, "f"));
   n.annotations["tidesim.io/gpu-memory-utilization"] = "0.5,0.25";
   n.annotations["tidesim.io/storage-await-ms"] = "nvme0=3,sdb=7.5";
@@ -100,6 +103,49 @@ TEST(KubeObjects, MetricsAnnotations) {
   EXPECT_EQ(m->second, std::chrono::seconds(6));
   n.annotations["tidesim.io/nvlink-competition-index"] = "high";
   EXPECT_THROW(metrics_from_annotations(n, "f"), InputError);
+}
+
+// A Node with 2 cards and `annotations` (a YAML mapping's entries).
+KubeNode two_card_node(const std::string& annotations) {
+  const std::string text = "kind: Node\nmetadata:\n  name: n1\n  annotations:\n" + annotations +
+                           "status:\n  allocatable: {nvidia.com/gpu: \"2\"}\n";
+  return parse_node(load_yaml_string(text, "n.yaml"), "n.yaml", "items[0]");
+}
+
+std::string annotation_error(const std::string& annotations) {
+  return test::message_of([&] { metrics_from_annotations(two_card_node(annotations), "n.yaml"); });
+}
+
+// Each of these was taken: 3 values on 2 cards made a phantom third card, 1.5 was read as 150%
+// of a card's memory, and a device named twice kept its last value. Each is refused at its place.
+TEST(KubeObjects, MetricsAnnotationsThatWouldChangeMeaningAreRefused) {
+  const std::string util = "items[0].metadata.annotations.tidesim.io/gpu-memory-utilization";
+  EXPECT_EQ(annotation_error("    tidesim.io/gpu-memory-utilization: \"0.1,0.2,0.3\"\n"),
+            "n.yaml:5:40: " + util +
+                ": 3 value(s) for a node with 2 card(s) (its allocatable nvidia.com/gpu); give "
+                "one per card");
+  EXPECT_EQ(annotation_error("    tidesim.io/gpu-memory-utilization: \"0.1\"\n"),
+            "n.yaml:5:40: " + util +
+                ": 1 value(s) for a node with 2 card(s) (its allocatable nvidia.com/gpu); give "
+                "one per card");
+  EXPECT_EQ(annotation_error("    tidesim.io/gpu-memory-utilization: \"0.1,1.5\"\n"),
+            "n.yaml:5:40: " + util +
+                ": '1.5' is not a utilisation; each card's value lies in "
+                "[0, 1]");
+  EXPECT_EQ(annotation_error("    tidesim.io/storage-await-ms: \"sdb=3,nvme0=1,sdb=9\"\n"),
+            "n.yaml:5:34: items[0].metadata.annotations.tidesim.io/storage-await-ms: device 'sdb' "
+            "is named twice");
+  EXPECT_EQ(annotation_error("    tidesim.io/storage-await-ms: \"3,9\"\n"),
+            "n.yaml:5:34: items[0].metadata.annotations.tidesim.io/storage-await-ms: more than "
+            "one value without a device name; name each device (\"nvme0n1=6,sdb=3.5\")");
+  // The limits themselves are taken: 0 and 1 on each of the 2 cards, each device once.
+  const auto m = metrics_from_annotations(
+      two_card_node("    tidesim.io/gpu-memory-utilization: \"0,1\"\n"
+                    "    tidesim.io/storage-await-ms: \"sdb=3,nvme0=1\"\n"),
+      "n.yaml");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->first.gpu_memory_utilization, (std::vector<double>{0.0, 1.0}));
+  EXPECT_EQ(m->first.storage_await_ms.size(), 2u);
 }
 
 }  // namespace

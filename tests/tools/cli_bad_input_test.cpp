@@ -49,6 +49,43 @@ TEST_F(BadInput, Validate) {
                        ":1:10: not UTF-8 text (byte 0xE9); every input must be UTF-8\n");
 }
 
+// `--seed 1 --seed 1` ran seed 1 twice and reported "2 seeds" with a +- 0 interval; the scenario's
+// `seeds: [1, 1]` too. Both are refused, naming the seed (the scenario's at its place).
+TEST_F(BadInput, ASeedTwice) {
+  const auto o = run("run tests/tools/data/minimal.yaml --seed 1 --seed 2 --seed 1");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: --seed: seed 1 is given twice; each seed is one replica\n");
+  std::ifstream in("tests/tools/data/minimal.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("seeds: 3\n"), std::string::npos);
+  text.replace(text.find("seeds: 3\n"), 9, "seeds: [1, 1]\n");
+  const std::string f = write("seeds.yaml", text);
+  const auto s = run("validate " + f);
+  EXPECT_EQ(s.code, 2);
+  EXPECT_EQ(s.out, "tidesim: error: " + f +
+                       ":13:12: seeds[1]: seed 1 is listed twice (also seeds[0]); each seed is one "
+                       "replica\n");
+}
+
+// `memory: 192` (bytes) on a node group ran with exit 0 and no word; `validate` now warns (stderr)
+// and still answers ok.
+TEST_F(BadInput, ValidateWarnsAboutATinyNodeMemory) {
+  std::ifstream in("tests/tools/data/minimal.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "      storage: {bandwidth: 2GB/s, latency: 200us}\n";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), from + "      memory: 192\n");
+  const std::string f = write("tiny.yaml", text);
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("tidesim: warning: " + f + ": " + f +
+                       ":10:15: cluster.node_groups[0].memory: 192 bytes is less than 1 MiB; a "
+                       "number without a unit is bytes (did you mean 192Gi?)\n"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find(f + ": ok ("), std::string::npos) << o.out;
+}
+
 TEST_F(BadInput, Run) {
   // sample_interval: 1ms over 2 days would keep 172.8 million samples.
   std::ifstream in("tests/tools/data/minimal.yaml");

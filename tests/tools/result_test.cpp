@@ -5,6 +5,7 @@
 #include <sstream>
 #include <utility>
 
+#include "tests/common/errors.hpp"
 #include "tests/tools/sample_result.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -13,6 +14,8 @@
 
 namespace tidesim::app {
 namespace {
+
+using test::message_of;
 
 TEST(Recorder, RecordsJobsEventsAndSeries) {
   const SeedRun run = test::sample_run("default-k8s", 1);
@@ -222,6 +225,52 @@ TEST(JsonLocate, DecodedNamesAndEveryKindOfValue) {
   EXPECT_EQ(column("z.b"), 50);
   EXPECT_EQ(column("z.b.c"), 50);  // below a scalar: the scalar
   EXPECT_EQ(column("z.q"), 26);    // missing: its object
+}
+
+// A key twice in one object was read as its last value, so `check` passed or failed by key order;
+// a (policy, seed) run twice was averaged as two seeds ("2 seeds", +- 0). Both are refused with
+// their place.
+TEST(ResultJson, RepeatedKeysAndRunsAreRefused) {
+  const auto doc = to_json(test::sample_result());
+  const std::string metric = doc["runs"][0]["metrics"].begin().key();
+  std::string text = doc.dump(2);
+  // A copy of runs[0]'s first metric, put first in its object: the original becomes the second.
+  const std::size_t open = text.find("\"metrics\": {") + std::string("\"metrics\": {").size();
+  text.insert(open, "\"" + metric + "\": 0,");
+  const std::size_t second = text.find("\"" + metric + "\"", open + 1);
+  const std::string path = test::temp_dir("repeated_key") + "/result.json";
+  std::ofstream(path) << text;
+  try {
+    (void)load_result(path);
+    FAIL() << "a repeated key was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "runs[0].metrics." + metric);
+    EXPECT_EQ(e.message(), "named twice in one object; a result gives each field once");
+    const SourceLocation at = locate_json_offset(text, second, path);  // the second name
+    EXPECT_EQ(e.where().line, at.line);
+    EXPECT_EQ(e.where().column, at.column);
+    EXPECT_EQ(e.where().file, path);
+  }
+  // The same key in two objects is not a repetition.
+  EXPECT_EQ(find_repeated_json_key(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 3}, {"x": 4}]})",
+                                   "f.json"),
+            std::nullopt);
+  // Its path and place, by hand: the second "x" of c[1] begins at column 35.
+  const auto found = find_repeated_json_key(R"({"c": [{"x": 3}, {"y": 1, "x": 4, "x": 5}]})", "f");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->first, "c[1].x");
+  EXPECT_EQ(found->second.line, 1);
+  EXPECT_EQ(found->second.column, 35);
+
+  auto twice = doc;
+  twice["runs"].push_back(doc["runs"][4]);  // load-aware, seed 2 again, as runs[6]
+  EXPECT_EQ(message_of([&] { from_json(twice, "bad.json"); }),
+            "bad.json: runs[6]: policy 'load-aware' seed 2 is run twice (also runs[4]); a result "
+            "holds one run per policy and seed");
+  auto seeds = doc;
+  seeds["metadata"]["seeds"] = {1, 2, 1};
+  EXPECT_EQ(message_of([&] { from_json(seeds, "bad.json"); }),
+            "bad.json: metadata.seeds[2]: seed 1 is listed twice; each seed is one replica");
 }
 
 TEST(ResultJson, UnreadableFiles) {

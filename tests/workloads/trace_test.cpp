@@ -176,6 +176,36 @@ TEST(Trace, PhillyTimesAndMultiMachineJobs) {
   EXPECT_EQ(t.records[1].total_gpus(), 16);
 }
 
+// Dates the calendar does not have rolled into the next month (2017-02-30 was 2017-03-02, so a
+// job moved two days); refused with the row and column. 2016-02-29 is a leap day and is read.
+TEST(Trace, PhillyImpossibleDatesAreRefused) {
+  const std::string head = "duration,timestamp,num_gpus\n10,2017-02-28 00:00:00,1\n";
+  EXPECT_EQ(message_of([&] { parse_trace(head + "10,2017-02-30 00:00:00,1\n", "p.csv"); }),
+            "p.csv:3:2: timestamp: '2017-02-30 00:00:00' is not a calendar date (2017-02 has 28 "
+            "days)");
+  EXPECT_EQ(message_of([&] { parse_trace(head + "10,2017-04-31 12:00:00,1\n", "p.csv"); }),
+            "p.csv:3:2: timestamp: '2017-04-31 12:00:00' is not a calendar date (2017-04 has 30 "
+            "days)");
+  EXPECT_EQ(message_of([&] { parse_trace(head + "10,2017-02-29 00:00:00,1\n", "p.csv"); }),
+            "p.csv:3:2: timestamp: '2017-02-29 00:00:00' is not a calendar date (2017-02 has 28 "
+            "days)");
+  // Leap years: 2016-02-29 is one day after 2016-02-28; 2000-02-29 too (divisible by 400).
+  const Trace leap = parse_trace(
+      "duration,timestamp,num_gpus\n10,2016-02-28 00:00:00,1\n10,2016-02-29 00:00:00,1\n"
+      "10,2016-03-01 00:00:00,1\n",
+      "p.csv");
+  EXPECT_EQ(leap.records[1].submit, 24h);
+  EXPECT_EQ(leap.records[2].submit, 48h);
+  const Trace y2000 = parse_trace(
+      "duration,timestamp,num_gpus\n10,2000-02-28 00:00:00,1\n10,2000-02-29 00:00:00,1\n", "p.csv");
+  EXPECT_EQ(y2000.records[1].submit, 24h);
+  EXPECT_EQ(message_of([] {
+              parse_trace("duration,timestamp,num_gpus\n10,1900-02-29 00:00:00,1\n", "p.csv");
+            }),
+            "p.csv:2:2: timestamp: '1900-02-29 00:00:00' is not a calendar date (1900-02 has 28 "
+            "days)");
+}
+
 TEST(Trace, NativeRoundTrip) {
   const Trace t = parse_trace(kOpenb, "o.csv");
   std::ostringstream out;

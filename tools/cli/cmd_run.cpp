@@ -265,6 +265,12 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
+  for (auto it = o.seeds.begin(); it != o.seeds.end(); ++it) {
+    if (std::find(o.seeds.begin(), it, *it) != it) {
+      throw InputError(SourceLocation{}, "--seed",
+                       fmt::format("seed {} is given twice; each seed is one replica", *it));
+    }
+  }
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0

@@ -5,7 +5,9 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tidesim::app {
@@ -176,6 +178,92 @@ class Locator {
   std::size_t found_ = 0;
 };
 
+// nlohmann's SAX events, keeping the member names of each open object: the first name an object
+// already has ends the walk, recording its path and where the name begins.
+class RepeatedKeyFinder {
+ public:
+  RepeatedKeyFinder(std::string_view text, const std::size_t* read) : text_(text), read_(read) {}
+
+  const std::optional<std::pair<std::string, std::size_t>>& repeated() const { return repeated_; }
+
+  bool null() { return scalar(); }
+  bool boolean(bool /*v*/) { return scalar(); }
+  bool number_integer(json::number_integer_t /*v*/) { return scalar(); }
+  bool number_unsigned(json::number_unsigned_t /*v*/) { return scalar(); }
+  bool number_float(json::number_float_t /*v*/, const json::string_t& /*s*/) { return scalar(); }
+  bool string(json::string_t& /*v*/) { return scalar(); }
+  bool binary(json::binary_t& /*v*/) { return scalar(); }
+  bool start_object(std::size_t /*n*/) { return open(false); }
+  bool start_array(std::size_t /*n*/) { return open(true); }
+  bool key(json::string_t& k) {
+    Frame& object = frames_.back();
+    std::size_t start = after_;
+    while (start < text_.size() &&
+           (text_[start] == ' ' || text_[start] == '\t' || text_[start] == '\n' ||
+            text_[start] == '\r' || text_[start] == ',')) {
+      ++start;
+    }
+    if (!object.keys.insert(k).second) {
+      repeated_.emplace(object.path.empty() ? k : object.path + "." + k, start);
+      return false;
+    }
+    object.key = k;
+    mark();
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t /*at*/, const std::string& /*token*/,
+                   const nlohmann::detail::exception& /*e*/) {
+    return false;  // the text parsed before; nothing more to find
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::string path;
+    std::size_t index = 0;       // of the next element
+    std::string key;             // of the member whose value comes next
+    std::set<std::string> keys;  // the object's member names so far
+  };
+
+  // The path of the value beginning now.
+  std::string next_path() {
+    if (frames_.empty()) {
+      return "";
+    }
+    Frame& parent = frames_.back();
+    if (parent.array) {
+      return parent.path + "[" + std::to_string(parent.index++) + "]";
+    }
+    return parent.path.empty() ? parent.key : parent.path + "." + parent.key;
+  }
+  void mark() { after_ = *read_; }
+  bool scalar() {
+    if (!frames_.empty() && frames_.back().array) {
+      ++frames_.back().index;
+    }
+    mark();
+    return true;
+  }
+  bool open(bool array) {
+    frames_.push_back(Frame{array, next_path(), 0, {}, {}});
+    mark();
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    mark();
+    return true;
+  }
+
+  std::string_view text_;
+  const std::size_t* read_;
+  std::vector<Frame> frames_;
+  std::size_t after_ = 0;
+  std::optional<std::pair<std::string, std::size_t>> repeated_;
+};
+
 }  // namespace
 
 SourceLocation locate_json_value(std::string_view text, std::string_view path,
@@ -185,6 +273,19 @@ SourceLocation locate_json_value(std::string_view text, std::string_view path,
   json::sax_parse(CountingIterator(text.data(), &read),
                   CountingIterator(text.data() + text.size(), &read), &locator);
   return locate_json_offset(text, locator.found(), file);
+}
+
+std::optional<std::pair<std::string, SourceLocation>> find_repeated_json_key(
+    std::string_view text, const std::string& file) {
+  std::size_t read = 0;
+  RepeatedKeyFinder finder(text, &read);
+  json::sax_parse(CountingIterator(text.data(), &read),
+                  CountingIterator(text.data() + text.size(), &read), &finder);
+  if (!finder.repeated()) {
+    return std::nullopt;
+  }
+  const auto& [path, offset] = *finder.repeated();
+  return std::make_pair(path, locate_json_offset(text, offset, file));
 }
 
 SourceLocation locate_json_offset(std::string_view text, std::size_t offset,

@@ -4,8 +4,10 @@
 /// reads them (escapes decoded), and one tokenizer reads result files. Only called on an error, on
 /// text that has already parsed.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tidesim/sim/input/error.hpp"
 
@@ -17,6 +19,13 @@ namespace tidesim::app {
 /// the whole text's first value for an empty path. `file` is copied into the result.
 SourceLocation locate_json_value(std::string_view text, std::string_view path,
                                  const std::string& file);
+
+/// The first member of the JSON `text` whose name its object already has (nlohmann, like most
+/// JSON readers, silently keeps one of the two): its path (as locate_json_value reads paths, e.g.
+/// "runs[0].metrics.goodput") and the place of its second name. Nothing when every object names
+/// each member once. `file` is copied into the place.
+std::optional<std::pair<std::string, SourceLocation>> find_repeated_json_key(
+    std::string_view text, const std::string& file);
 
 /// The 1-based line and column (in bytes) of byte `offset` (0-based) of `text`.
 SourceLocation locate_json_offset(std::string_view text, std::size_t offset,

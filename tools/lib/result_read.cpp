@@ -1,9 +1,12 @@
 #include <fmt/core.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/text_file.hpp"
@@ -111,6 +114,13 @@ class Value {
       out.push_back(std::invoke(read_one, element));
     }
     return out;
+  }
+  // Element `i` of this array (an index past its end: an error).
+  Value element(std::size_t i) const {
+    if (!v_->is_array() || i >= v_->size()) {
+      fail("expected an array of more than " + std::to_string(i) + " elements");
+    }
+    return Value(*source_, (*v_)[i], fmt::format("{}[{}]", path_, i));
   }
   // Calls `f(key, value)` for each member of this object.
   template <class F>
@@ -287,6 +297,13 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
   m.scenario_path = scenario["path"].string();
   m.scenario_hash = scenario["hash"].string();
   m.seeds = meta["seeds"].list<std::uint64_t>(&Value::unsigned_integer);
+  std::set<std::uint64_t> seeds_seen;
+  for (std::size_t i = 0; i < m.seeds.size(); ++i) {
+    if (!seeds_seen.insert(m.seeds[i]).second) {
+      meta["seeds"].element(i).fail(
+          fmt::format("seed {} is listed twice; each seed is one replica", m.seeds[i]));
+    }
+  }
   m.policies = read_strings(meta["policies"]);
   if (const auto provenance = meta.find("provenance")) {
     m.provenance = provenance->object();
@@ -305,20 +322,53 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
     result.reference = std::move(ref);
   }
   result.runs = root["runs"].list<SeedRun>(read_run);
+  // One run per (policy, seed): a second would be averaged with the first as another seed.
+  std::map<std::pair<std::string, std::uint64_t>, std::size_t> first_run;
+  for (std::size_t i = 0; i < result.runs.size(); ++i) {
+    const SeedRun& run = result.runs[i];
+    const auto [it, fresh] = first_run.emplace(std::pair(run.policy, run.seed), i);
+    if (!fresh) {
+      root["runs"].element(i).fail(fmt::format(
+          "policy '{}' seed {} is run twice (also runs[{}]); a result holds one run per policy "
+          "and seed",
+          run.policy, run.seed, it->second));
+    }
+  }
   return result;
 }
 
 RunResult load_result(const std::string& path) {
   const std::string text = read_text_file(path, "the result file");
   json doc;
+  // Whether some object names a member twice: nlohmann keeps the last, so a checked metric
+  // would pass or fail by the order of the keys.
+  bool repeated_key = false;
+  std::vector<std::set<std::string>> keys;
+  const json::parser_callback_t note_keys = [&](int /*depth*/, json::parse_event_t event,
+                                                json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      keys.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      keys.pop_back();
+    } else if (event == json::parse_event_t::key && !keys.empty()) {
+      repeated_key = !keys.back().insert(parsed.get<std::string>()).second || repeated_key;
+    }
+    return true;
+  };
   try {
-    doc = json::parse(text);
+    doc = json::parse(text, note_keys);
   } catch (const json::parse_error& e) {
     // e.byte is 1-based: the byte at which parsing stopped.
     throw InputError(locate_json_offset(text, e.byte > 0 ? e.byte - 1 : 0, path), "",
                      fmt::format("not valid JSON: {}", e.what()));
   } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
     throw InputError(SourceLocation{path, 0, 0}, "", fmt::format("not valid JSON: {}", e.what()));
+  }
+  if (repeated_key) {
+    if (const auto repeated = find_repeated_json_key(text, path)) {
+      throw InputError(repeated->second, repeated->first,
+                       "named twice in one object; a result gives each field once");
+    }
   }
   try {
     return from_json(doc, path);

@@ -31,6 +31,33 @@ TEST(Duration, RejectsMissingOrUnknownUnits) {
   EXPECT_THROW(parse_duration("5ns"), std::invalid_argument);
 }
 
+// The clock counts whole microseconds. A duration that is not a whole number of them was rounded
+// to the nearest: "0.0000004s" and "0.4us" became 0 (a checkpoint interval of 0 means none, a
+// cycle time of 0 is free) while "0.0000006s" became 1us. Refused now, whatever the unit.
+TEST(Duration, RefusesWhatIsNotAWholeNumberOfMicroseconds) {
+  for (const char* text : {"0.0000004s", "0.0000006s", "0.4us", "1.5us", "0.0001ms", "1.0000001s",
+                           "1h0.0000001s", "0.00000000000000000001w"}) {
+    EXPECT_THROW(parse_duration(text), std::invalid_argument) << text;
+  }
+  try {
+    parse_duration("0.4us");
+    FAIL() << "0.4us accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "'0.4us' is not a whole number of microseconds (the clock's resolution is 1us)");
+  }
+  // Exact values in any unit, by hand: 1us = 0.000001s = 0.001ms; 1.5ms = 1500us; 0.25m = 15s;
+  // 1.000001s = 1,000,001us; 0.5w = 3.5d = 84h; trailing zeros change nothing.
+  EXPECT_EQ(parse_duration("0.000001s"), 1us);
+  EXPECT_EQ(parse_duration("0.001ms"), 1us);
+  EXPECT_EQ(parse_duration("1.5ms"), 1500us);
+  EXPECT_EQ(parse_duration("0.25m"), 15s);
+  EXPECT_EQ(parse_duration("1.000001s"), 1'000'001us);
+  EXPECT_EQ(parse_duration("2.50000000000000000000000s"), 2500ms);
+  EXPECT_EQ(parse_duration("0.5w"), 84h);
+  EXPECT_THROW(parse_duration("0.000000000001w"), std::invalid_argument);  // 0.6048us
+}
+
 TEST(Duration, FormatsWithTheLargestExactUnits) {
   EXPECT_EQ(format_duration(10s), "10s");
   EXPECT_EQ(format_duration(250ms), "250ms");

@@ -48,6 +48,16 @@ TEST(Fields, WrongTypeMissingAndOutOfRangeNameTheField) {
             "r.yaml:2:3: run.name: missing required field (a string)");
 }
 
+// A duration finer than the clock's microsecond is refused at its place, not rounded to 0.
+TEST(Fields, ADurationBelowTheClocksResolutionNamesThePlace) {
+  const auto doc = load_yaml_string("run:\n  cycle_time: 0.4us\n", "r.yaml");
+  Fields top(doc, "r.yaml", "");
+  Fields run(top.require("run"), "r.yaml", "run");
+  EXPECT_EQ(message_of([&] { run.duration("cycle_time", std::nullopt); }),
+            "r.yaml:2:15: run.cycle_time: '0.4us' is not a whole number of microseconds (the "
+            "clock's resolution is 1us)");
+}
+
 TEST(Fields, ChoiceListsTheChoices) {
   const auto doc = load_yaml_string("mode: shared\n", "m.yaml");
   Fields f(doc, "m.yaml", "gpu");
