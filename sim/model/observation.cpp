@@ -71,8 +71,10 @@ void Observer::compute_cards(int n) {
     if (job.step.seconds <= 0) {
       continue;
     }
-    // The card computes this job's kernels for compute_seconds (at full speed) per step.
-    const double busy = job.profile->compute_seconds / job.step.seconds;
+    // The card computes this job's kernels for the step's compute seconds at full speed per
+    // step (workloads::StepTime::gpu_utilization: the catalogue model's, or for a measured job
+    // its measured step less the gradient sync, Execution::update_rate).
+    const double busy = job.step.gpu_utilization;
     // NVLink: each card of a ring sends the ring's flow rate to the next card over its links.
     // That rate is already a time average over the step's compute and all-reduce bursts: the
     // ring's flow is capped at its average demand (all-reduce volume / step seconds,
