@@ -59,6 +59,8 @@ class MeasuredSpeed {
   virtual ~MeasuredSpeed() = default;
   /// Seconds per step with `gpus_per_node` GPUs on each node the job uses (in any order).
   virtual double step_seconds(const std::vector<int>& gpus_per_node) const = 0;
+  /// The part of step_seconds the GPUs compute (the step less its gradient sync), same placement.
+  virtual double compute_seconds(const std::vector<int>& gpus_per_node) const = 0;
 };
 
 /// One job: `replicas` identical pods (data-parallel workers) started from `pod_template`.

@@ -276,6 +276,12 @@ double PolluxSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
   return s.step_time + (s.step_time - s.sync_time) * local_.accum_steps;
 }
 
+double PolluxSpeed::compute_seconds(const std::vector<int>& gpus_per_node) const {
+  const PolluxSample s = app_->throughput(gpus_per_node, local_.atomic);
+  // step_seconds less the one gradient sync of the step (sync_time: its measured part).
+  return (s.step_time - s.sync_time) * (1 + local_.accum_steps);
+}
+
 std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
   const auto apps = load_pollux_applications(source.applications);
   const CsvTable t(source.file, {"name", "time", "application", "num_replicas", "batch_size"}, {});

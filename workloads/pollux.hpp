@@ -94,6 +94,9 @@ class PolluxSpeed final : public MeasuredSpeed {
  public:
   PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas);
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
+  /// (step_time - sync_time) x (1 + accum_steps): every step but the sync, the last one's
+  /// included.
+  double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   const PolluxApplication& application() const { return *app_; }
   PolluxApplication::LocalBatch local() const { return local_; }
 

@@ -381,7 +381,12 @@ void Execution::update_rate(int j) {
       }
     }
     job.step.seconds = job.spec->measured->step_seconds(gpus_per_node) / c.compute_share;
-    job.step.gpu_utilization = c.compute_share;
+    // The card computes the measured step less its gradient sync (at full speed) per step: the
+    // catalogue model's compute_seconds / seconds, from the measurements.
+    const double compute = job.spec->measured->compute_seconds(gpus_per_node);
+    job.step.compute_seconds = compute / c.compute_share;
+    job.step.gpu_utilization =
+        job.step.seconds > 0 ? std::clamp(compute / job.step.seconds, 0.0, 1.0) : 0.0;
   }
   job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);

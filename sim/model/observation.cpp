@@ -71,9 +71,15 @@ void Observer::compute_cards(int n) {
     if (job.step.seconds <= 0) {
       continue;
     }
-    // The card computes this job's kernels for compute_seconds (at full speed) per step.
-    const double busy = job.profile->compute_seconds / job.step.seconds;
-    const double sync = job.step.sync_seconds / job.step.seconds;
+    // The card computes this job's kernels for the step's compute seconds at full speed per
+    // step (workloads::StepTime::gpu_utilization: the catalogue model's, or for a measured job
+    // its measured step less the gradient sync, Execution::update_rate).
+    const double busy = job.step.gpu_utilization;
+    // NVLink: each card of a ring sends the ring's flow rate to the next card over its links.
+    // That rate is already a time average over the step's compute and all-reduce bursts: the
+    // ring's flow is capped at its average demand (all-reduce volume / step seconds,
+    // Execution::cap_rings) and gets less under contention. So the card's utilisation is
+    // rate / the card's NVLink capacity, with no further duty cycle (sync / step) applied.
     const double ring_rate = job.ring ? run_.fluid.rate(*job.ring) : 0.0;
     for (const int p : job.pods) {
       const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
@@ -89,7 +95,7 @@ void Observer::compute_cards(int n) {
         const double capacity = nvlink_capacity[static_cast<std::size_t>(card)];
         if (capacity > 0) {
           auto& v = s.nvlink_utilization[static_cast<std::size_t>(card)];
-          v = std::min(1.0, v + ring_rate * sync / capacity);
+          v = std::min(1.0, v + ring_rate / capacity);
         }
       }
     }
