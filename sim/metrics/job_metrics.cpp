@@ -102,6 +102,25 @@ void JobMetricsCollector::on_job(const JobEvent& event) {
   }
 }
 
+namespace {
+
+// makespan_s (first submit -> last job ended, when every job ended: `last_end`) and the
+// throughput of successes over that span, or over first submit -> the run's end.
+void makespan_and_throughput(TimePoint first_submit, std::optional<TimePoint> last_end,
+                             TimePoint end, long succeeded, MetricValues& out) {
+  TimePoint horizon = std::max(end, first_submit);
+  if (last_end) {
+    out["makespan_s"] = to_seconds(*last_end - first_submit);
+    horizon = *last_end;
+  }
+  const double hours = to_seconds(horizon - first_submit) / 3600.0;
+  if (hours > 0.0) {
+    out["throughput_jobs_per_hour"] = static_cast<double>(succeeded) / hours;
+  }
+}
+
+}  // namespace
+
 void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
   std::vector<double> waits;
   std::vector<double> pendings;
@@ -185,30 +204,25 @@ void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
     out["jct_p99_s"] = *quantile(jcts, 0.99);
   }
   if (first_submit) {
-    std::optional<TimePoint> horizon;
-    if (all_ended && last_end) {
-      out["makespan_s"] = to_seconds(*last_end - *first_submit);
-      horizon = last_end;
-    } else {
-      horizon = std::max(end, *first_submit);
-    }
-    const double hours = to_seconds(*horizon - *first_submit) / 3600.0;
-    if (hours > 0.0) {
-      out["throughput_jobs_per_hour"] = static_cast<double>(succeeded) / hours;
-    }
+    makespan_and_throughput(*first_submit, all_ended ? last_end : std::nullopt, end, succeeded,
+                            out);
   }
   if (submitted > 0) {
-    const auto rate = [&](std::string_view cause) {
-      const auto it = stopped_.find(cause);
-      const auto n = it == stopped_.end() ? 0 : it->second.size();
-      return static_cast<double>(n) / static_cast<double>(submitted);
-    };
-    const double migration = rate("migration");
-    out["migration_rate"] = migration;
-    out["migration_rate_alert"] = migration >= options_.migration_alert_threshold ? 1.0 : 0.0;
-    out["preemption_rate"] = rate("preemption");
-    out["suspension_rate"] = rate("suspension");
+    stop_rates(submitted, out);
   }
+}
+
+void JobMetricsCollector::stop_rates(long submitted, MetricValues& out) const {
+  const auto rate = [&](std::string_view cause) {
+    const auto it = stopped_.find(cause);
+    const auto n = it == stopped_.end() ? 0 : it->second.size();
+    return static_cast<double>(n) / static_cast<double>(submitted);
+  };
+  const double migration = rate("migration");
+  out["migration_rate"] = migration;
+  out["migration_rate_alert"] = migration >= options_.migration_alert_threshold ? 1.0 : 0.0;
+  out["preemption_rate"] = rate("preemption");
+  out["suspension_rate"] = rate("suspension");
 }
 
 }  // namespace tidesim::metrics

@@ -63,6 +63,8 @@ class JobMetricsCollector : public Collector {
   void finish(TimePoint end, MetricValues& out) const override;
 
  private:
+  // migration_rate (and its alert), preemption_rate, suspension_rate over `submitted` jobs.
+  void stop_rates(long submitted, MetricValues& out) const;
   /// One attempt: when its pods were queued (submit, or the Job controller re-creating them;
   /// absent for an in-place restart), its last pod bind and its start.
   struct Attempt {
