@@ -342,16 +342,19 @@ RunResult load_result(const std::string& path) {
   json doc;
   // Whether some object names a member twice: nlohmann keeps the last, so a checked metric
   // would pass or fail by the order of the keys.
+  // An object that read more names than it holds members named one twice: a count per open
+  // object, no copy of the names.
   bool repeated_key = false;
-  std::vector<std::set<std::string>> keys;
+  std::vector<std::size_t> names;
   const json::parser_callback_t note_keys = [&](int /*depth*/, json::parse_event_t event,
                                                 json& parsed) {
     if (event == json::parse_event_t::object_start) {
-      keys.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      keys.pop_back();
-    } else if (event == json::parse_event_t::key && !keys.empty()) {
-      repeated_key = !keys.back().insert(parsed.get<std::string>()).second || repeated_key;
+      names.push_back(0);
+    } else if (event == json::parse_event_t::key && !names.empty()) {
+      ++names.back();
+    } else if (event == json::parse_event_t::object_end && !names.empty()) {
+      repeated_key = repeated_key || names.back() != parsed.size();
+      names.pop_back();
     }
     return true;
   };
