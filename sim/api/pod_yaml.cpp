@@ -58,19 +58,12 @@ std::vector<ConfigNode> items_of(const ConfigNode& n, const std::string& file,
   return sequence_of(n, file, path);
 }
 
-std::string scalar_text(const ConfigNode& n, const std::string& file, const std::string& path) {
-  if (!n.is_scalar()) {
-    throw InputError(location_of(n, file), path, "expected a single value");
-  }
-  return n.scalar();
-}
-
 std::vector<std::string> string_list(const ConfigNode& n, const std::string& file,
                                      const std::string& path) {
   std::vector<std::string> out;
   const auto items = items_of(n, file, path);
   for (std::size_t i = 0; i < items.size(); ++i) {
-    out.push_back(scalar_text(items[i], file, indexed(path, i)));
+    out.push_back(scalar_of(items[i], file, indexed(path, i)));
   }
   return out;
 }
@@ -300,7 +293,7 @@ Container container(const ConfigNode& n, const std::string& file, const std::str
 
 void set_amount(Resources& r, ResourceList& list, const std::string& name, const ConfigNode& value,
                 const std::string& file, const std::string& path) {
-  const std::string text = scalar_text(value, file, path);
+  const std::string text = scalar_of(value, file, path);
   try {
     if (name == "cpu") {
       r.cpu_milli = parse_quantity(text, 3);
@@ -333,7 +326,7 @@ ResourceList read_resource_list(const ConfigNode& n, const std::string& file,
     throw InputError(location_of(n, file), path, "expected a mapping of resource names to amounts");
   }
   for (const auto& kv : n.entries()) {
-    const std::string name = scalar_text(kv.first, file, path);
+    const std::string name = scalar_of(kv.first, file, path);
     set_amount(out.amounts, out, name, kv.second, file, path + "." + name);
   }
   return out;
