@@ -43,16 +43,6 @@ std::string_view to_string(SharingMode mode) {
   return "?";
 }
 
-double time_sliced_share(int processes, double interference) {
-  if (processes <= 0) {
-    return 0.0;
-  }
-  if (processes == 1) {
-    return 1.0;
-  }
-  return (1.0 - interference) / static_cast<double>(processes);
-}
-
 GpuNodeState::GpuNodeState(const Topology& topology, std::int64_t memory_per_card,
                            GpuSharing sharing)
     : GpuNodeState(std::make_shared<const Topology>(topology), memory_per_card, sharing) {}
@@ -416,6 +406,7 @@ void GpuNodeState::release(std::uint64_t process) {
     c.memory_used -= o->memory;
     c.declared_used -= o->claim.memory;
     c.cores_used -= o->claim.cores;
+    c.undivided = c.undivided || (o->running && sharing_.mode == SharingMode::kTimeSlicing);
     if (o->slice >= 0) {
       slices_[static_cast<std::size_t>(o->slice)].used = false;
       slices_[static_cast<std::size_t>(o->slice)].process = 0;
@@ -467,12 +458,12 @@ double GpuNodeState::compute_share(std::uint64_t process, int card) const {
   switch (sharing_.mode) {
     case SharingMode::kExclusive:
       return 1.0;
-    case SharingMode::kTimeSlicing: {
-      const double share =
-          time_sliced_share(static_cast<int>(c.occupants.size()), sharing_.interference);
-      // Declared cores cap the process (HAMi-core throttles it to its gpucores percent).
-      return o->claim.cores > 0 ? std::min(share, o->claim.cores / 100.0) : share;
-    }
+    case SharingMode::kTimeSlicing:
+      if (c.undivided) {
+        throw std::logic_error("gpu node: card " + std::to_string(card) +
+                               " read before its running processes were divided");
+      }
+      return o->running ? o->share : 0.0;
     case SharingMode::kFractional:
       return static_cast<double>(o->milli) / kFullCard;
     case SharingMode::kMig:
@@ -483,6 +474,59 @@ double GpuNodeState::compute_share(std::uint64_t process, int card) const {
                  : 0.0;
   }
   return 0.0;
+}
+
+void GpuNodeState::set_running(std::uint64_t process, bool running) {
+  const auto it = cards_of_.find(process);
+  if (it == cards_of_.end()) {
+    return;  // a pod without GPUs
+  }
+  for (const int card : it->second) {
+    Card& c = cards_[static_cast<std::size_t>(card)];
+    auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
+                          [process](const Occupant& x) { return x.process == process; });
+    if (o->running != running) {
+      o->running = running;
+      o->share = 0.0;
+      c.undivided = sharing_.mode == SharingMode::kTimeSlicing;
+    }
+  }
+}
+
+bool GpuNodeState::running(std::uint64_t process) const {
+  const auto it = cards_of_.find(process);
+  if (it == cards_of_.end()) {
+    return false;
+  }
+  const Card& c = cards_[static_cast<std::size_t>(it->second.front())];
+  return std::any_of(c.occupants.begin(), c.occupants.end(),
+                     [process](const Occupant& x) { return x.process == process && x.running; });
+}
+
+void GpuNodeState::divide_time(int card, const std::function<double(std::uint64_t, double)>& busy) {
+  Card& c = card_at(card);
+  if (sharing_.mode != SharingMode::kTimeSlicing) {
+    return;
+  }
+  std::vector<SlicedProcess> running;
+  std::vector<Occupant*> who;
+  for (Occupant& o : c.occupants) {
+    o.share = 0.0;
+    if (!o.running) {
+      continue;
+    }
+    // Declared cores cap the process (HAMi-core throttles it to its gpucores percent).
+    const double cap = o.claim.cores > 0 ? std::min(1.0, o.claim.cores / 100.0) : 1.0;
+    const std::uint64_t process = o.process;
+    running.push_back({cap, [&busy, process](double s) { return busy(process, s); }});
+    who.push_back(&o);
+  }
+  const std::vector<double> shares =
+      divide_card_time(running, sharing_.slicing, sharing_.interference);
+  for (std::size_t i = 0; i < who.size(); ++i) {
+    who[i]->share = shares[i];
+  }
+  c.undivided = false;
 }
 
 std::vector<std::uint64_t> GpuNodeState::occupants(int card) const {

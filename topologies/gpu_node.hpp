@@ -3,6 +3,7 @@
 /// compute share, under the node's sharing mode. The run driver uses it for placement on a node
 /// and for GPU-memory OOM. Rules and sources: docs/model-hardware.md, "GPU sharing".
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "tidesim/sim/api/pod_traits.hpp"
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/topologies/mig.hpp"
+#include "tidesim/topologies/time_slicing.hpp"
 #include "tidesim/topologies/topology.hpp"
 
 namespace tidesim {
@@ -66,11 +68,14 @@ struct GpuSharing {
   TieBreak tie_break = TieBreak::kLowestIndex;
   /// Seed of the node's tie-break stream (TieBreak::kDevicePlugin).
   std::uint64_t tie_seed = 0;
+  /// How a time-sliced card divides its compute among the processes running on it
+  /// (divide_card_time(): work-conserving by default, or equal shares).
+  SliceModel slicing = SliceModel::kWorkConserving;
   /// Interference under time-slicing: the share of a card's compute lost while two or more
-  /// processes share it (context switches, cache and memory-bandwidth contention), in [0, 1).
-  /// Each of k >= 2 processes gets (1 - interference) / k of the card. 0 (the default) is
-  /// today's ideal time-slicing. An assumption exposed as a parameter (docs/model-hardware.md,
-  /// "Interference").
+  /// processes run on it (context switches, cache and memory-bandwidth contention), in [0, 1).
+  /// The processes of a shared card keep it busy at most 1 - interference of the time. 0 (the
+  /// default) is ideal time-slicing. An assumption exposed as a parameter
+  /// (docs/model-hardware.md, "Interference").
   double interference = 0.0;
   /// Declared memory (HAMi-style vGPU, time-slicing only): each process declares the memory and
   /// compute it takes on each of its cards (GpuClaim, sim/api/pod_traits.hpp); a card takes a
@@ -96,10 +101,6 @@ struct MigSlice {
   std::uint64_t process = 0;
   bool used = false;
 };
-
-/// The compute share of one of `processes` processes on a time-sliced card (rule above):
-/// 1 alone, (1 - interference) / processes when shared; 0 for no process.
-double time_sliced_share(int processes, double interference);
 
 /// "exclusive", "time-slicing", "fractional", "mig"; nullopt otherwise.
 std::optional<SharingMode> parse_sharing_mode(std::string_view text);
@@ -184,10 +185,25 @@ class GpuNodeState {
   std::int64_t memory_used(int card) const { return card_at(card).memory_used; }
   /// Bytes of one card.
   std::int64_t memory_capacity() const { return memory_per_card_; }
-  /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing
-  /// time_sliced_share(distinct processes on the card, interference), at most its declared
-  /// cores / 100 when it declared any; fractional milli / 1000; MIG its instance's
-  /// compute_slices / 7. 0 when not on the card.
+  /// Marks `process` running (its container started: it has work for the card) or not, on each
+  /// of its cards. Under time-slicing only running processes get compute: a pod starting up,
+  /// crash-looping, restoring or waiting for its siblings holds its slot and gets none. A change
+  /// leaves the process's cards to be divided again (divide_time) before their shares are read.
+  /// No-op for a process not on the node's cards (a pod without GPUs).
+  void set_running(std::uint64_t process, bool running);
+  /// Whether `process` is marked running (false when unknown).
+  bool running(std::uint64_t process) const;
+  /// Time-slicing: divides `card`'s compute among the processes running on it
+  /// (divide_card_time() under sharing().slicing, each capped at its declared cores / 100).
+  /// `busy(process, share)` is the fraction of the card's time `process` keeps busy computing at
+  /// `share` (SlicedProcess::busy); the work-conserving rule asks it. No-op in other modes.
+  void divide_time(int card, const std::function<double(std::uint64_t, double)>& busy);
+  /// Time-slicing: whether `card`'s running processes changed since it was last divided.
+  bool needs_division(int card) const { return card_at(card).undivided; }
+  /// Share of `card`'s compute `process` gets, in [0, 1]: exclusive 1; time-slicing its share of
+  /// the last divide_time() (0 when not running); fractional milli / 1000; MIG its instance's
+  /// compute_slices / 7. 0 when not on the card. Throws std::logic_error for a time-sliced card
+  /// whose running processes changed since it was last divided (needs_division).
   double compute_share(std::uint64_t process, int card) const;
   /// Processes on `card`, in placement order.
   std::vector<std::uint64_t> occupants(int card) const;
@@ -199,11 +215,13 @@ class GpuNodeState {
  private:
   struct Occupant {
     std::uint64_t process;
-    int slots;            // time-slicing replicas (1 otherwise)
-    int milli;            // compute share in thousandths
-    std::int64_t memory;  // bytes
-    GpuClaim claim{};     // declared memory and cores (declared_memory)
-    int slice = -1;       // MIG: index into slices_
+    int slots;             // time-slicing replicas (1 otherwise)
+    int milli;             // compute share in thousandths
+    std::int64_t memory;   // bytes
+    GpuClaim claim{};      // declared memory and cores (declared_memory)
+    int slice = -1;        // MIG: index into slices_
+    bool running = false;  // its container runs (set_running)
+    double share = 0.0;    // time-slicing: its compute share (divide_time)
   };
   struct Card {
     std::vector<Occupant> occupants;
@@ -212,6 +230,7 @@ class GpuNodeState {
     std::int64_t memory_used = 0;    // sum of the occupants' memory
     std::int64_t declared_used = 0;  // sum of the occupants' declared memory
     int cores_used = 0;              // sum of the occupants' declared cores
+    bool undivided = false;          // time-slicing: running processes changed since divide_time
   };
   bool fits(int card, const GpuClaim& claim) const;
   const Card& card_at(int card) const;

@@ -82,8 +82,15 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
       n.topology = topo;
       n.has_nvlink = !topo->nvlink_groups().empty();
       n.card_memory = memory;
-      GpuSharing sharing{g.sharing, g.replicas,     g.replica_policy,  g.tie_break,
-                         0,         g.interference, g.declared_memory, g.isolate_memory};
+      GpuSharing sharing{.mode = g.sharing,
+                         .replicas = g.replicas,
+                         .policy = g.replica_policy,
+                         .tie_break = g.tie_break,
+                         .tie_seed = 0,
+                         .slicing = g.slicing,
+                         .interference = g.interference,
+                         .declared_memory = g.declared_memory,
+                         .isolate_memory = g.isolate_memory};
       for (const std::string& p : g.mig_layout) {
         // Checked by the scenario (mig_layout_error): every name is a profile of the model.
         sharing.mig_layout.push_back(*mig_profile(gpu_model(g.gpu_model), p));
@@ -136,12 +143,13 @@ void Cluster::card_view(int n) {
   const ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
   auto& left = view_.nodes[static_cast<std::size_t>(n)].gpu_milli_left;
   left.assign(static_cast<std::size_t>(node.gpus->card_count()), 1000);
+  const bool fractional = node.gpus->sharing().mode == SharingMode::kFractional;
   for (int c = 0; c < node.gpus->card_count(); ++c) {
+    // Fractional shares are allocations (milli); a card otherwise is taken whole or not at all.
     double used = 0.0;
-    for (const std::uint64_t p : node.gpus->occupants(c)) {
+    for (const std::uint64_t p : fractional ? node.gpus->occupants(c) : std::vector<uint64_t>{}) {
       used += node.gpus->compute_share(p, c);
     }
-    const bool fractional = node.gpus->sharing().mode == SharingMode::kFractional;
     const auto used_milli = static_cast<int>(std::llround(used * 1000.0));
     left[static_cast<std::size_t>(c)] =
         fractional ? 1000 - used_milli : (node.gpus->occupants(c).empty() ? 1000 : 0);

@@ -48,6 +48,7 @@ void Execution::start(int j) {
     node.nvlink_pods += job.nvlink;
     ++node.changes;
     pod.running = true;
+    node.gpus->set_running(pod.process, true);
     touched.insert(pod.node);
     // Input reads: a flow on the node's data device, bounded by what the pod would read at
     // full compute speed.
@@ -106,6 +107,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
       node.jobs.erase(j);
       ++node.changes;
       pod.running = false;
+      node.gpus->set_running(pod.process, false);
       // The container's process is gone: its memory is freed (its cards stay allocated).
       for (const auto& [card, workers] : card_counts(pod.cards)) {
         node.gpus->set_memory(pod.process, card, 0);
@@ -295,6 +297,7 @@ void Execution::refresh(const std::set<int>& touched) {
     }
   };
   collect();
+  divide_cards(touched, affected);
   // The caps depend on compute shares and input rates, not on ring rates: one more solve after
   // capping settles the rings.
   if (cap_rings(affected)) {
@@ -307,12 +310,62 @@ void Execution::refresh(const std::set<int>& touched) {
   }
 }
 
+// Time-slicing: divides again every time-sliced card whose running processes changed (on the
+// touched nodes) or whose running jobs' conditions changed (`affected`), and adds the jobs on
+// those cards to `affected`. A process's busy time at share s is its step's at compute share
+// s / workers, with its input rate as the storage gives it now and its ring at its burst
+// bandwidth, never held back by the ring's average share: an upper bound of the time it will
+// keep the card busy, so the card is never over-committed (docs/model-hardware.md,
+// "Time-slicing").
+void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affected) {
+  std::set<std::pair<int, int>> cards;  // (node, card), in order: the result is deterministic
+  for (const int n : touched) {
+    const ClusterNode& node = run_.cluster.node(n);
+    for (int c = 0; c < node.gpus->card_count(); ++c) {
+      if (node.gpus->needs_division(c)) {
+        cards.emplace(n, c);
+      }
+    }
+  }
+  for (const int j : affected) {
+    const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+    if (job.phase != JobPhase::kRunning) {
+      continue;
+    }
+    for (const int p : job.pods) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+      for (const auto& [card, workers] : card_counts(pod.cards)) {
+        cards.emplace(pod.node, card);
+      }
+    }
+  }
+  for (const auto& [n, card] : cards) {
+    ClusterNode& node = run_.cluster.node(n);
+    if (node.gpus->sharing().mode != SharingMode::kTimeSlicing) {
+      continue;
+    }
+    node.gpus->divide_time(card, [&](std::uint64_t process, double share) {
+      const Pod& pod = run_.pods[run_.pod_by_process.at(process)];
+      const int workers = card_counts(pod.cards).at(card);
+      workloads::StepConditions c = network_conditions(pod.job);
+      c.compute_share = share / workers;
+      c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
+      return workers * step_of(pod.job, c).gpu_utilization;
+    });
+    // Re-rated: the processes running there (a stopped job's pods keep their slots while it
+    // crash-loops, and its phase changes only after this refresh).
+    for (const std::uint64_t process : node.gpus->occupants(card)) {
+      const auto it = run_.pod_by_process.find(process);
+      if (it != run_.pod_by_process.end() && node.gpus->running(process)) {
+        affected.insert(run_.pods[it->second].job);
+      }
+    }
+  }
+}
+
 workloads::StepConditions Execution::conditions(int j) const {
   const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  workloads::StepConditions c;
-  c.gpus = std::max(1, total_gpus(job));
-  c.compute_share = 1.0;
-  c.input_bandwidth = std::numeric_limits<double>::infinity();
+  workloads::StepConditions c = network_conditions(j);
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     const ClusterNode& node = run_.cluster.node(pod.node);
@@ -321,6 +374,18 @@ workloads::StepConditions Execution::conditions(int j) const {
       c.compute_share =
           std::min(c.compute_share, node.gpus->compute_share(pod.process, card) / workers);
     }
+  }
+  return c;
+}
+
+workloads::StepConditions Execution::network_conditions(int j) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  workloads::StepConditions c;
+  c.gpus = std::max(1, total_gpus(job));
+  c.compute_share = 1.0;
+  c.input_bandwidth = std::numeric_limits<double>::infinity();
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     if (pod.input) {
       c.input_bandwidth = std::min(c.input_bandwidth, run_.fluid.rate(*pod.input));
     }
@@ -362,32 +427,7 @@ void Execution::update_rate(int j) {
   for (const int p : job.pods) {
     ++run_.cluster.node(run_.pods[static_cast<std::size_t>(p)].node).changes;  // utilisation
   }
-  const workloads::StepConditions c = conditions(j);
-  job.step = workloads::step_time(*job.profile, c);
-  if (job.spec->measured) {
-    // A measured step time per placement (workloads/pollux.hpp: it includes the gradient sync),
-    // slowed by the job's compute share.
-    std::vector<int> nodes;
-    std::vector<int> gpus_per_node;
-    for (const int p : job.pods) {
-      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-      const auto it = std::find(nodes.begin(), nodes.end(), pod.node);
-      if (it == nodes.end()) {
-        nodes.push_back(pod.node);
-        gpus_per_node.push_back(static_cast<int>(pod.cards.size()));
-      } else {
-        gpus_per_node[static_cast<std::size_t>(it - nodes.begin())] +=
-            static_cast<int>(pod.cards.size());
-      }
-    }
-    job.step.seconds = job.spec->measured->step_seconds(gpus_per_node) / c.compute_share;
-    // The card computes the measured step less its gradient sync (at full speed) per step: the
-    // catalogue model's compute_seconds / seconds, from the measurements.
-    const double compute = job.spec->measured->compute_seconds(gpus_per_node);
-    job.step.compute_seconds = compute / c.compute_share;
-    job.step.gpu_utilization =
-        job.step.seconds > 0 ? std::clamp(compute / job.step.seconds, 0.0, 1.0) : 0.0;
-  }
+  job.step = step_of(j, conditions(j));
   job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);
   const double remaining = static_cast<double>(job.spec->steps) - job.done;
@@ -408,6 +448,35 @@ void Execution::update_rate(int j) {
     });
   }
   emit_rate(job, true);
+}
+
+workloads::StepTime Execution::step_of(int j, const workloads::StepConditions& c) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  workloads::StepTime step = workloads::step_time(*job.profile, c);
+  if (job.spec->measured) {
+    // A measured step time per placement (workloads/pollux.hpp: it includes the gradient sync),
+    // slowed by the job's compute share.
+    std::vector<int> nodes;
+    std::vector<int> gpus_per_node;
+    for (const int p : job.pods) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+      const auto it = std::find(nodes.begin(), nodes.end(), pod.node);
+      if (it == nodes.end()) {
+        nodes.push_back(pod.node);
+        gpus_per_node.push_back(static_cast<int>(pod.cards.size()));
+      } else {
+        gpus_per_node[static_cast<std::size_t>(it - nodes.begin())] +=
+            static_cast<int>(pod.cards.size());
+      }
+    }
+    step.seconds = job.spec->measured->step_seconds(gpus_per_node) / c.compute_share;
+    // The card computes the measured step less its gradient sync (at full speed) per step: the
+    // catalogue model's compute_seconds / seconds, from the measurements.
+    const double compute = job.spec->measured->compute_seconds(gpus_per_node);
+    step.compute_seconds = compute / c.compute_share;
+    step.gpu_utilization = step.seconds > 0 ? std::clamp(compute / step.seconds, 0.0, 1.0) : 0.0;
+  }
+  return step;
 }
 
 void Execution::emit_rate(const Job& job, bool running) {

@@ -45,8 +45,15 @@ class Execution {
   bool apply_memory(int j);
   void advance(Job& job);
   void update_rate(int j);
+  /// Divides the time-sliced cards that need it (GpuNodeState::divide_time) and adds the jobs on
+  /// them to `affected`.
+  void divide_cards(const std::set<int>& touched, std::set<int>& affected);
   /// The step conditions of running job j now (its ring's burst and average bandwidth included).
   workloads::StepConditions conditions(int j) const;
+  /// The same at compute share 1: its input and ring only.
+  workloads::StepConditions network_conditions(int j) const;
+  /// Job j's step under `c`: the catalogue model's, or its measured step (a Pollux job).
+  workloads::StepTime step_of(int j, const workloads::StepConditions& c) const;
   /// Caps the ring flows of `jobs` at their average demand; true when a cap changed.
   bool cap_rings(const std::set<int>& jobs);
   void emit_rate(const Job& job, bool running);

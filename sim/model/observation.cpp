@@ -87,8 +87,9 @@ void Observer::compute_cards(int n) {
         continue;
       }
       for (const auto& [card, workers] : card_counts(pod.cards)) {
-        auto& u = s.gpu_utilization[static_cast<std::size_t>(card)];
-        u = std::min(1.0, u + busy * workers);
+        // Not clamped: the processes of a card are never given more than its time
+        // (divide_card_time), and the invariant suite checks that the sum stays within 1.
+        s.gpu_utilization[static_cast<std::size_t>(card)] += busy * workers;
         if (nvlink_capacity.empty()) {
           continue;
         }

@@ -38,7 +38,8 @@ StorageConfig parse_storage(const ConfigNode& node, const std::string& file,
 }
 
 // A node group's `sharing` (docs/scenarios.md): mode, and under time-slicing the device plugin's
-// replicas, replica policy and tie-break, the interference share, and declared memory.
+// replicas, replica policy and tie-break, the slicing rule, the interference share, and declared
+// memory.
 void parse_sharing(const ConfigNode& node, const std::string& file, const std::string& path,
                    NodeGroup& g) {
   Fields s(node, file, path);
@@ -81,7 +82,7 @@ void parse_sharing(const ConfigNode& node, const std::string& file, const std::s
     throw s.error(s.get("replicas"), "replicas", "only time-slicing has replicas");
   }
   for (const char* key :
-       {"policy", "tie_break", "interference", "declared_memory", "isolate_memory"}) {
+       {"policy", "tie_break", "slicing", "interference", "declared_memory", "isolate_memory"}) {
     if (!sliced && s.has(key)) {
       throw s.error(s.get(key), key, "only time-slicing has this setting");
     }
@@ -93,6 +94,8 @@ void parse_sharing(const ConfigNode& node, const std::string& file, const std::s
       s.choice("tie_break", "lowest-index", {"lowest-index", "device-plugin"}) == "device-plugin"
           ? TieBreak::kDevicePlugin
           : TieBreak::kLowestIndex;
+  g.slicing =
+      *parse_slice_model(s.choice("slicing", "work-conserving", {"work-conserving", "equal"}));
   // Below 1: a card that loses all its compute to sharing would never finish a step.
   g.interference = s.number("interference", 0.0, 0.0, 0.9);
   g.declared_memory = s.boolean("declared_memory", false);

@@ -52,9 +52,11 @@ struct NodeGroup {
   /// Time-slicing replicas per card.
   int replicas = 1;
   /// Time-slicing: `sharing.policy` (distributed | packed), `sharing.tie_break` (lowest-index |
-  /// device-plugin) and `sharing.interference` ([0, 0.9]); see GpuSharing.
+  /// device-plugin), `sharing.slicing` (work-conserving | equal) and `sharing.interference`
+  /// ([0, 0.9]); see GpuSharing.
   ReplicaPolicy replica_policy = ReplicaPolicy::kDistributed;
   TieBreak tie_break = TieBreak::kLowestIndex;
+  SliceModel slicing = SliceModel::kWorkConserving;
   double interference = 0.0;
   /// Time-slicing: `sharing.declared_memory` and `sharing.isolate_memory` (GpuSharing).
   bool declared_memory = false;

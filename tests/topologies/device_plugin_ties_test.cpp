@@ -62,20 +62,31 @@ TEST(DevicePluginTies, SameSeedSameChoices) {
 }
 
 TEST(Interference, TimeSlicedShare) {
-  // Alone: the whole card. Two with interference 0.1: (1 - 0.1) / 2 = 0.45 each; without: 0.5.
-  EXPECT_DOUBLE_EQ(time_sliced_share(1, 0.1), 1.0);
-  EXPECT_DOUBLE_EQ(time_sliced_share(2, 0.1), 0.45);
-  EXPECT_DOUBLE_EQ(time_sliced_share(2, 0.0), 0.5);
-  EXPECT_DOUBLE_EQ(time_sliced_share(0, 0.1), 0.0);
+  // Alone: the whole card. Two compute-bound processes with interference 0.1: (1 - 0.1) / 2 =
+  // 0.45 each; without: 0.5. A process placed but not running (its pod starting up) gets nothing
+  // and takes nothing from the one that runs.
   const Topology t = preset("a10x4-pcie");
   GpuSharing s = sliced(TieBreak::kLowestIndex, 0);
   s.interference = 0.1;
   GpuNodeState node(t, 24 * kGiB, s);
+  const auto compute_bound = [](std::uint64_t, double share) { return share; };
   ASSERT_EQ(node.allocate_on(1, {0}, 0), std::vector<int>{0});
+  node.set_running(1, true);
+  node.divide_time(0, compute_bound);
   EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 1.0);
   ASSERT_EQ(node.allocate_on(2, {0}, 0), std::vector<int>{0});
+  EXPECT_FALSE(node.needs_division(0));
+  EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 1.0);
+  EXPECT_DOUBLE_EQ(node.compute_share(2, 0), 0.0);
+  node.set_running(2, true);
+  node.divide_time(0, compute_bound);
   EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 0.45);
   EXPECT_DOUBLE_EQ(node.compute_share(2, 0), 0.45);
+  // The pod of process 2 crash-loops: its container is gone, process 1 has the card again.
+  node.set_running(2, false);
+  node.divide_time(0, compute_bound);
+  EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 1.0);
+  EXPECT_DOUBLE_EQ(node.compute_share(2, 0), 0.0);
   s.interference = 1.0;
   EXPECT_THROW(GpuNodeState(t, kGiB, s), std::invalid_argument);
 }

@@ -14,6 +14,14 @@ constexpr std::int64_t kGiB = 1LL << 30;
 using Cards = std::vector<int>;
 using Procs = std::vector<std::uint64_t>;
 
+// Divides every card of a time-sliced node among its running processes, each compute-bound (it
+// keeps the card busy for the whole share it gets).
+void divide_compute_bound(GpuNodeState& node) {
+  for (int c = 0; c < node.card_count(); ++c) {
+    node.divide_time(c, [](std::uint64_t, double share) { return share; });
+  }
+}
+
 TEST(GpuNode, ExclusiveUsesBestFreeSet) {
   const Topology t = preset("dgx1-v100");
   GpuNodeState node(t, 16 * kGiB, GpuSharing{});
@@ -48,6 +56,14 @@ TEST(GpuNode, TimeSlicingDistributesReplicasAndSharesMemory) {
   EXPECT_EQ(node.allocate(6, 2, 0), (Cards{1, 2}));
   EXPECT_EQ(node.free_units(), 16 - 7);
   EXPECT_EQ(node.occupants(0), (Procs{1, 5}));
+  // Placed but not started: no process computes yet, and none is waiting for a division.
+  EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 0.0);
+  for (std::uint64_t p = 1; p <= 6; ++p) {
+    node.set_running(p, true);
+  }
+  EXPECT_TRUE(node.needs_division(0));
+  EXPECT_THROW(node.compute_share(1, 0), std::logic_error);
+  divide_compute_bound(node);
   EXPECT_DOUBLE_EQ(node.compute_share(1, 0), 0.5);  // two processes time-share card 0
   EXPECT_DOUBLE_EQ(node.compute_share(4, 3), 1.0);
   // Memory is not isolated: 14 GiB + 12 GiB > 24 GiB; the second allocation crosses the line.
@@ -58,6 +74,9 @@ TEST(GpuNode, TimeSlicingDistributesReplicasAndSharesMemory) {
   EXPECT_EQ(node.memory_of(5, 1), 0);
   node.release(5);  // the caller kills the process that crossed the line
   EXPECT_EQ(node.memory_used(0), 14 * kGiB);
+  // A running process left card 0: its share is undefined until the card is divided again.
+  EXPECT_TRUE(node.needs_division(0));
+  divide_compute_bound(node);
   // The card's total follows a process's new allocation (it replaces the old one): 4 GiB.
   EXPECT_FALSE(node.set_memory(1, 0, 4 * kGiB));
   EXPECT_EQ(node.memory_used(0), 4 * kGiB);

@@ -21,9 +21,17 @@ double shared_rate(const ModelProfile& profile, double input_bandwidth, double i
   GpuNodeState node(t, 24 * kGiB, s);
   EXPECT_TRUE(node.allocate_on(1, {0}, 0).has_value());
   EXPECT_TRUE(node.allocate_on(2, {0}, 0).has_value());
+  node.set_running(1, true);
+  node.set_running(2, true);
   StepConditions c;
-  c.compute_share = node.compute_share(1, 0);
   c.input_bandwidth = input_bandwidth;
+  // Each process keeps the card busy for its step's compute (the execution model's rule).
+  node.divide_time(0, [&](std::uint64_t, double share) {
+    StepConditions at = c;
+    at.compute_share = share;
+    return step_time(profile, at).gpu_utilization;
+  });
+  c.compute_share = node.compute_share(1, 0);
   return 1.0 / step_time(profile, c).seconds;
 }
 

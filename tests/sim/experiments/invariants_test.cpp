@@ -4,6 +4,11 @@
 //  - no card's memory is negative or above its capacity at any sample (an OOM kill removes the
 //    allocation that crossed the line at the instant it is made);
 //  - no node has more device-plugin units allocated than it advertises;
+//  - no card is busy more than all the time: the busy times of the processes running on it (the
+//    sampled utilisation, their unclamped sum) add up to at most 1;
+//  - every change of who runs on a time-sliced card re-rates the card's jobs before a share is
+//    read: GpuNodeState refuses to give a share of a card with a division pending (a logic error
+//    that fails the run), and only running processes get a share;
 //  - GPU-seconds are conserved: the units held by bound pods, integrated from the bind and
 //    release events, equal the allocation the samples see, up to the sampling error;
 //  - results do not depend on anything but the scenario and the seed (two runs are identical).
@@ -80,6 +85,10 @@ TEST_P(Invariants, Hold) {
         EXPECT_LE(used, n.gpu_memory_capacity) << n.name << " at " << to_seconds(c.at);
       }
       EXPECT_LE(n.gpus_allocated, n.gpus_allocatable) << n.name << " at " << to_seconds(c.at);
+      for (const double u : n.gpu_utilization) {
+        EXPECT_GE(u, 0.0) << n.name << " at " << to_seconds(c.at);
+        EXPECT_LE(u, 1.0 + 1e-9) << n.name << " at " << to_seconds(c.at);
+      }
       EXPECT_GE(n.gpus_allocated, 0) << n.name;
     }
   }
