@@ -91,12 +91,13 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   return e.pod;
 }
 
-void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now) {
+void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics) {
   const auto it = in_flight_.find(key_of(*pod));
   const std::int64_t popped =
       it == in_flight_.end() || it->second.popped_cycle < 0 ? cycle_ : it->second.popped_cycle;
   Entry e = make_entry(std::move(pod), now);
-  if (move_request_cycle_ >= popped) {
+  e.by_metrics = by_metrics;
+  if (move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped)) {
     push_backoff(std::move(e));
   } else {
     const TimeKey k{now, e.seq};
@@ -122,6 +123,19 @@ void SchedulingQueue::on_cluster_event(TimePoint now) {
   while (!unschedulable_.empty()) {
     Entry e = std::move(unschedulable_.begin()->second);
     unschedulable_.erase(unschedulable_.begin());
+    requeue(std::move(e), now);
+  }
+}
+
+void SchedulingQueue::on_metrics_event(TimePoint now) {
+  metrics_request_cycle_ = cycle_;
+  for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
+    if (!it->second.by_metrics) {
+      ++it;
+      continue;
+    }
+    Entry e = std::move(it->second);
+    it = unschedulable_.erase(it);
     requeue(std::move(e), now);
   }
 }

@@ -47,12 +47,20 @@ class SchedulingQueue {
   std::optional<PodPtr> pop(TimePoint now);
   /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
   /// back-off when a cluster event happened since it was popped (a retry may now succeed).
-  void add_unschedulable(PodPtr pod, TimePoint now);
+  /// `by_metrics`: a plugin that reads node metrics rejected it (ScheduleResult::
+  /// rejected_by_metrics), so a metrics event moves it too, and one since it was popped sends it
+  /// to back-off.
+  void add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics = false);
   /// The pod's cycle failed with an error (not a fit failure): it goes to back-off.
   void add_backoff(PodPtr pod, TimePoint now);
   /// A cluster event (pod deleted, node added or changed): every unschedulable pod moves to the
   /// active queue, or to back-off while its back-off has not ended.
   void on_cluster_event(TimePoint now);
+  /// A metrics event (a scrape changed the metrics some node reports): the event only the
+  /// plugins that read metrics register for (kube-scheduler's queueing hints, KEP-4247). The
+  /// unschedulable pods a metrics-reading plugin rejected move as on_cluster_event(); the others
+  /// stay, since nothing they were rejected for changed.
+  void on_metrics_event(TimePoint now);
   /// Forgets the attempt count of a pod that was bound (or deleted).
   void done(const PodSpec& pod);
   /// Takes `pod` (this very object) out of whichever queue holds it, keeping its attempt count,
@@ -79,6 +87,7 @@ class SchedulingQueue {
     TimePoint timestamp{};  // last time added/failed (podInfo.Timestamp)
     std::uint64_t seq = 0;
     int attempts = 0;
+    bool by_metrics = false;  // rejected by a plugin that reads metrics (add_unschedulable)
   };
   // A queue entry for `pod` added at `now`, with the pod's attempt count so far.
   Entry make_entry(PodPtr pod, TimePoint now);
@@ -115,6 +124,7 @@ class SchedulingQueue {
   std::uint64_t next_seq_ = 0;
   std::int64_t cycle_ = 0;
   std::int64_t move_request_cycle_ = -1;
+  std::int64_t metrics_request_cycle_ = -1;  // the cycle of the last metrics event
   std::map<ActiveKey, Entry> active_;
   std::map<TimeKey, Entry> backoff_;
   std::map<TimeKey, Entry> unschedulable_;               // keyed by (entered, seq)

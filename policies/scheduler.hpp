@@ -68,6 +68,10 @@ struct ScheduleResult {
   /// True when a PreFilter plugin rejected the pod as UnschedulableAndUnresolvable: preemption
   /// cannot help it (every node is unresolvable for DefaultPreemption).
   bool unresolvable = false;
+  /// True when a plugin that reads node metrics (Plugin::reads_metrics) rejected the pod at
+  /// PreFilter or on some node at Filter: a metrics refresh may make it schedulable (the queue's
+  /// metrics event, SchedulingQueue::on_metrics_event).
+  bool rejected_by_metrics = false;
   /// Time the cycle took (slow metrics queries); the driver binds after it.
   Duration latency = Duration::zero();
   /// The seed's fallback stage (digest 4.3): 0 normal, 1 remaining-GPU scoring, 2 golden pool.

@@ -245,6 +245,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
   Duration latency{};
   std::vector<PodPtr> reserved;
   std::vector<SchedulingEvent> events;
+  bool by_metrics = false;  // a plugin that reads metrics rejected the pod that did not fit
   // Fast fail (see the class comment): the gang's shape is its pods' classes in order.
   std::vector<int> shape;
   if (fast_fail_ && std::none_of(pods.begin(), pods.end(),
@@ -272,6 +273,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       latency += r.latency;
       events.push_back(SchedulingEvent{sim_.now(), p->name, "", r.fallback_stage});
       const bool fits = r.node && target_.reserve(*p, *r.node);
+      by_metrics = !fits && r.rejected_by_metrics;
       outcomes.push_back(std::move(r));
       if (!fits) {
         break;
@@ -307,7 +309,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       e.node.clear();
     }
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now());
+      queue_.add_unschedulable(p, sim_.now(), by_metrics);
     }
   }
   busy_until_ = sim_.now() + cycle_time_ * static_cast<std::int64_t>(events.size()) + latency;
@@ -341,6 +343,13 @@ void SchedulingLoop::try_preemption(const PodPtr& pod) {
 void SchedulingLoop::on_cluster_event() {
   ++state_;  // the cluster changed: every remembered failure is stale
   queue_.on_cluster_event(sim_.now());
+  if (const auto ready = queue_.next_ready_time(sim_.now())) {
+    wake(*ready);
+  }
+}
+
+void SchedulingLoop::on_metrics_event() {
+  queue_.on_metrics_event(sim_.now());
   if (const auto ready = queue_.next_ready_time(sim_.now())) {
     wake(*ready);
   }
@@ -404,7 +413,7 @@ void SchedulingLoop::cycle() {
   } else if (r.error) {
     queue_.add_backoff(pod, sim_.now());
   } else {
-    queue_.add_unschedulable(pod, sim_.now());
+    queue_.add_unschedulable(pod, sim_.now(), r.rejected_by_metrics);
     if (gang != nullptr && !gang->waiting.empty()) {
       // Coscheduling's PostFilter: a member that fits nowhere rejects its waiting siblings,
       // unless at most 10 % of minMember are still missing.

@@ -118,6 +118,10 @@ class SchedulingLoop {
   /// active or back-off queue, and a cycle runs as soon as the scheduler is free. The ClusterView
   /// changes only through this loop's binds and the changes announced here.
   void on_cluster_event();
+  /// A metrics event: a scrape changed the metrics some node reports. The pods a plugin that
+  /// reads metrics rejected move back (SchedulingQueue::on_metrics_event) and a cycle runs as
+  /// soon as the scheduler is free; the ClusterView did not change.
+  void on_metrics_event();
 
   /// Pods waiting in the queue (active, back-off, unschedulable).
   std::size_t pending() const { return queue_.size(); }

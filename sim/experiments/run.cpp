@@ -128,6 +128,12 @@ class Run final : public policies::BindTarget {
                                                        *this, scenario.run.cycle_time,
                                                        telemetry_.get(), &signals.scheduling);
     loop_->enable_preemption(scenario.run.preemption);
+    if (telemetry_ && loop_->scheduler().reads_metrics()) {
+      // Every scrape is a metrics event: new samples (or newer ones of the same readings, which
+      // stop the load-aware plugins from estimating the pods bound before them) may admit a pod
+      // a metrics-reading plugin rejected (docs/scheduling-loop.md, "Metrics events").
+      telemetry_->set_on_scrape([this] { loop_->on_metrics_event(); });
+    }
     controller_.set_on_new_pods([this](int j) { declare_pod_group(j); });
     if (policy.admission) {
       admission_ = std::make_unique<Admission>(

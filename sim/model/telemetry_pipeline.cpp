@@ -85,6 +85,9 @@ void TelemetryPipeline::scrape_all() {
   }
   last_scrape_ = sim_.now();
   sim_.schedule_in(config_.scrape_interval, [this] { scrape_all(); });
+  if (on_scrape_) {
+    on_scrape_();
+  }
 }
 
 std::optional<std::size_t> TelemetryPipeline::find(const std::string& node) const {

@@ -62,6 +62,8 @@ class TelemetryPipeline final : public MetricsSource {
   void set_forecaster(Forecaster forecaster) { forecaster_ = std::move(forecaster); }
 
   const TelemetryConfig& config() const { return config_; }
+  /// Called after every scrape, once Prometheus holds the new samples.
+  void set_on_scrape(std::function<void()> on_scrape) { on_scrape_ = std::move(on_scrape); }
 
  private:
   void sample_all();
@@ -75,6 +77,7 @@ class TelemetryPipeline final : public MetricsSource {
 
   Simulation& sim_;
   TelemetryConfig config_;
+  std::function<void()> on_scrape_;
   std::vector<std::string> nodes_;
   std::unordered_map<std::string, std::size_t> index_;  // node name -> index
   mutable std::size_t next_ = 0;                        // the index find() tries first

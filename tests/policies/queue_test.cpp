@@ -78,6 +78,37 @@ TEST(SchedulingQueue, EventDuringTheCycleSendsThePodToBackoff) {
   EXPECT_EQ(q.next_ready_time(at(0s)), at(1s));
 }
 
+// A metrics event (a scrape) moves only the pods a metrics-reading plugin rejected; the one
+// rejected for resources waits for a cluster event. One during the cycle sends a pod rejected by
+// metrics to back-off, and leaves one rejected for resources unschedulable.
+TEST(SchedulingQueue, AMetricsEventMovesOnlyPodsRejectedByMetrics) {
+  SchedulingQueue q;
+  q.add(pod("metrics"), at(0s));
+  q.add(pod("resources"), at(0s));
+  q.add_unschedulable(*q.pop(at(0s)), at(0s), true);
+  q.add_unschedulable(*q.pop(at(0s)), at(0s), false);
+  EXPECT_EQ(q.unschedulable_size(), 2u);
+  q.on_metrics_event(at(15s));
+  EXPECT_EQ(q.unschedulable_size(), 1u);
+  EXPECT_EQ(q.active_size(), 1u);
+  EXPECT_EQ((*q.pop(at(15s)))->name, "metrics");
+  EXPECT_FALSE(q.pop(at(15s)));
+  q.on_cluster_event(at(20s));
+  EXPECT_EQ((*q.pop(at(20s)))->name, "resources");
+
+  SchedulingQueue during;
+  during.add(pod("metrics"), at(0s));
+  during.add(pod("resources"), at(0s));
+  auto m = *during.pop(at(0s));
+  auto r = *during.pop(at(0s));
+  during.on_metrics_event(at(0s));  // a scrape while both were being scheduled
+  during.add_unschedulable(m, at(0s), true);
+  during.add_unschedulable(r, at(0s), false);
+  EXPECT_EQ(during.backoff_size(), 1u);
+  EXPECT_EQ(during.unschedulable_size(), 1u);
+  EXPECT_EQ((*during.pop(at(1s)))->name, "metrics");
+}
+
 TEST(SchedulingQueue, TimeoutAndDone) {
   SchedulingQueue q;
   q.add(pod("a"), at(0s));
