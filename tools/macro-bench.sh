@@ -43,7 +43,7 @@ if [[ "${1:-}" == "--scale" ]]; then
     rss=()
     for ((i = 0; i < reps; i++)); do
       # shellcheck disable=SC2086
-      # --force: the scale scenarios are over run's default event budget (--max-events).
+      # --force: kept from when the estimate put the scale scenarios over run's event budget.
       out=$({ /usr/bin/time -f '%U %S %M' "$bin" run "$scenario" --threads 1 --force -q $extra \
         >/dev/null; } 2>&1 | tail -1)
       read -r user sys kb <<<"$out"

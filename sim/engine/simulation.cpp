@@ -39,22 +39,26 @@ std::uint64_t Simulation::run(std::optional<TimePoint> until) {
     now_ = at;
     fn();
     ++count;
-    if (count % kInterruptCheckEvents == 0) {
-      if (meter_ != nullptr) {
-        meter_->fetch_add(kInterruptCheckEvents, std::memory_order_relaxed);
-      }
-      if (interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed)) {
-        interrupted_ = true;
-        break;
-      }
+    if (count % kMeterEvents == 0 && meter_ != nullptr) {
+      meter_->fetch_add(kMeterEvents, std::memory_order_relaxed);
+    }
+    // After every event: one event can take long (a fault that visits every pod), so a check
+    // every few thousand events could come minutes late.
+    if (interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed)) {
+      interrupted_ = true;
+      break;
+    }
+    if (limit_ != 0 && dispatched_ + count + charged_ > limit_) {
+      over_limit_ = true;
+      break;
     }
   }
   if (meter_ != nullptr) {
-    meter_->fetch_add(count % kInterruptCheckEvents, std::memory_order_relaxed);
+    meter_->fetch_add(count % kMeterEvents, std::memory_order_relaxed);
   }
-  // Reaching `until` (no event left before it) moves the clock there; stop() and an interrupt
-  // leave it at the last event.
-  if (until && !stopped_ && !interrupted_ && now_ < *until) {
+  // Reaching `until` (no event left before it) moves the clock there; stop(), an interrupt and
+  // the event limit leave it at the last event.
+  if (until && !stopped_ && !interrupted_ && !over_limit_ && now_ < *until) {
     now_ = *until;
   }
   dispatched_ += count;

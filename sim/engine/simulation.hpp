@@ -39,21 +39,31 @@ class Simulation {
   std::uint64_t run(std::optional<TimePoint> until = std::nullopt);
   /// Makes run() return after the current event.
   void stop() { stopped_ = true; }
-  /// A flag another thread may set (a wall-clock timeout): run() checks it every
-  /// kInterruptCheckEvents events and returns early, with interrupted() true, once it is set.
-  /// Checking it changes no result of a run that is not interrupted.
+  /// A flag another thread may set (a wall-clock timeout): run() checks it after every event and
+  /// returns early, with interrupted() true, once it is set. Checking it changes no result of a
+  /// run that is not interrupted.
   void set_interrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
   bool interrupted() const { return interrupted_; }
-  static constexpr std::uint64_t kInterruptCheckEvents = 4096;
+  /// How often run() adds to the event meter.
+  static constexpr std::uint64_t kMeterEvents = 4096;
   /// A counter another thread may read (a progress line): run() adds the events it dispatches,
-  /// every kInterruptCheckEvents events and when it returns. Changes no result.
+  /// every kMeterEvents events and when it returns. Changes no result.
   void set_event_meter(std::atomic<std::uint64_t>* meter) { meter_ = meter; }
+  /// Work done inside the current event, counted as `n` more events (a sample that visits every
+  /// node counts one per node): counted() and the event limit include it, dispatched() does not.
+  void charge(std::uint64_t n) { charged_ += n; }
+  /// A budget of counted() events (0: none): run() returns early, with over_limit() true, after
+  /// the event that passes it. Changes no result of a run that stays within it.
+  void set_event_limit(std::uint64_t limit) { limit_ = limit; }
+  bool over_limit() const { return over_limit_; }
 
   /// The stream of component `name` for this run's seed.
   RandomStream stream(std::string_view name) const { return RandomStream(seed_, name); }
 
   /// Events dispatched so far.
   std::uint64_t dispatched() const { return dispatched_; }
+  /// Events as a budget counts them: those dispatched and the work charged (charge()).
+  std::uint64_t counted() const { return dispatched_ + charged_; }
   std::size_t pending_events() const { return queue_.size(); }
 
  private:
@@ -64,7 +74,10 @@ class Simulation {
   const std::atomic<bool>* interrupt_ = nullptr;
   std::atomic<std::uint64_t>* meter_ = nullptr;
   bool interrupted_ = false;
+  std::uint64_t limit_ = 0;
+  bool over_limit_ = false;
   std::uint64_t dispatched_ = 0;
+  std::uint64_t charged_ = 0;
 };
 
 }  // namespace tidesim

@@ -113,6 +113,7 @@ class Run final : public policies::BindTarget {
       telemetry_ = std::make_unique<TelemetryPipeline>(
           sim_, scenario.telemetry, names,
           [this](int node, NodeMetrics& m, std::uint64_t& revision) {
+            sim_.charge(1);  // one agent sample: an event of work (RunSummary::counted_events)
             return observer_.agent_sample(node, m, revision);
           });
     }
@@ -153,6 +154,7 @@ class Run final : public policies::BindTarget {
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
   void set_event_meter(std::atomic<std::uint64_t>* meter) { sim_.set_event_meter(meter); }
+  void set_event_limit(std::uint64_t limit) { sim_.set_event_limit(limit); }
 
   RunSummary execute() {
     for (std::size_t i = 0; i < ctx_.jobs.size(); ++i) {
@@ -180,9 +182,11 @@ class Run final : public policies::BindTarget {
     RunSummary s;
     s.end = sim_.now();
     s.interrupted = sim_.interrupted();
+    s.over_limit = sim_.over_limit();
     execution_.close_books();
     ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     s.events = sim_.dispatched();
+    s.counted_events = sim_.counted();
     s.jobs = static_cast<int>(ctx_.jobs.size());
     for (const auto& j : ctx_.jobs) {
       s.succeeded += j.phase == JobPhase::kSucceeded;
@@ -282,6 +286,8 @@ class Run final : public policies::BindTarget {
   }
 
   void sample() {
+    // A sample visits every node: one event of work per node (RunSummary::counted_events).
+    sim_.charge(cluster_.nodes().size());
     ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     forecast();
     sim_.schedule_in(ctx_.scenario.run.sample_interval, [this] { sample(); });
@@ -515,10 +521,12 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
 
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
                       const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
-                      const std::atomic<bool>* interrupt, std::atomic<std::uint64_t>* events) {
+                      const std::atomic<bool>* interrupt, std::atomic<std::uint64_t>* events,
+                      std::uint64_t max_events) {
   Run run(scenario, workload, policy, seed, signals);
   run.set_interrupt(interrupt);
   run.set_event_meter(events);
+  run.set_event_limit(max_events);
   return run.execute();
 }
 

@@ -19,7 +19,12 @@ namespace tidesim {
 /// What a run did, besides the signals it emitted.
 struct RunSummary {
   TimePoint end{};
+  /// Events dispatched.
   std::uint64_t events = 0;
+  /// Events as the budget (`--max-events`, the run estimate) counts them: those dispatched, and
+  /// one more per node each sample and each round of agent samples visits
+  /// (Simulation::counted()).
+  std::uint64_t counted_events = 0;
   int jobs = 0;
   int succeeded = 0;
   int failed = 0;
@@ -29,6 +34,8 @@ struct RunSummary {
   int never_started = 0;
   /// The run was cut short by its interrupt flag (a wall-clock timeout) at `end`.
   bool interrupted = false;
+  /// The run was cut short at `end` by its event limit (counted_events passed it).
+  bool over_limit = false;
 };
 
 /// The jobs of one seed and the model catalogue they use.
@@ -52,10 +59,12 @@ std::vector<std::string> check_scenario(const Scenario& scenario, const Workload
 /// Runs `workload` on the scenario's cluster under `policy` with `seed`, emitting into `signals`.
 /// When `interrupt` is set by another thread the run stops within a few thousand events
 /// (Simulation::set_interrupt) and the summary says so. `events`, when given, counts the events
-/// the run dispatches as it goes (Simulation::set_event_meter), for a progress line.
+/// the run dispatches as it goes (Simulation::set_event_meter), for a progress line. With
+/// `max_events` (0: none) the run stops after the event that takes its counted events past it,
+/// and the summary says so (over_limit).
 RunSummary run_policy(const Scenario& scenario, const Workload& workload,
                       const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
                       const std::atomic<bool>* interrupt = nullptr,
-                      std::atomic<std::uint64_t>* events = nullptr);
+                      std::atomic<std::uint64_t>* events = nullptr, std::uint64_t max_events = 0);
 
 }  // namespace tidesim

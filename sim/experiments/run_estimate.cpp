@@ -4,18 +4,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
+#include "tidesim/policies/queue.hpp"
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/model/cluster.hpp"
+#include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/pollux.hpp"
+#include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
 
 namespace tidesim {
 namespace {
 
+using workloads::Distribution;
+
 // The largest value a distribution of GPU counts can draw.
-std::int64_t largest(const workloads::Distribution& d) {
-  using Kind = workloads::Distribution::Kind;
+std::int64_t largest(const Distribution& d) {
+  using Kind = Distribution::Kind;
   switch (d.kind) {
     case Kind::kFixed:
       return std::llround(d.value);
@@ -28,9 +36,241 @@ std::int64_t largest(const workloads::Distribution& d) {
   return workloads::kMaxJobGpus;
 }
 
-// Periodic events of a job over the horizon: one per checkpoint interval.
-std::int64_t per_job_checkpoints(Duration horizon, Duration every) {
-  return every > Duration::zero() ? horizon / every : 0;
+// The mean of what `d` draws: a lognormal's exp(mu + sigma^2 / 2) held to [min, max] (the
+// clamped draws' mean is at most that), a choice's weighted mean.
+double mean_of(const Distribution& d) {
+  using Kind = Distribution::Kind;
+  switch (d.kind) {
+    case Kind::kFixed:
+      return d.value;
+    case Kind::kChoice: {
+      double sum = 0;
+      double weights = 0;
+      for (std::size_t i = 0; i < d.values.size(); ++i) {
+        const double w = i < d.weights.size() ? d.weights[i] : 1.0;
+        sum += w * d.values[i];
+        weights += w;
+      }
+      return weights > 0 ? sum / weights : 0;
+    }
+    case Kind::kLognormal: {
+      const double m = std::max(d.lognormal.mean(), d.min);
+      return d.max > 0 ? std::min(m, d.max) : m;
+    }
+  }
+  return d.value;
+}
+
+// The longest of `n` draws of `d`, about: the largest value it can draw, or for a lognormal
+// without a max its 1 - 1/(n + 1) quantile.
+double longest_of(const Distribution& d, double n) {
+  using Kind = Distribution::Kind;
+  if (d.kind == Kind::kLognormal && d.max <= 0) {
+    return std::max(d.lognormal.quantile(1.0 - 1.0 / (n + 1.0)), d.min);
+  }
+  if (d.kind == Kind::kChoice && !d.values.empty()) {
+    return *std::max_element(d.values.begin(), d.values.end());
+  }
+  return d.kind == Kind::kLognormal ? d.max : d.value;
+}
+
+// GPUs one pod of `requests` keeps busy: whole GPUs, a share (gpu_milli), or one MIG instance
+// counted as a seventh of its card.
+double pod_gpus(const Resources& requests) {
+  if (requests.gpus > 0) {
+    return static_cast<double>(requests.gpus);
+  }
+  if (requests.gpu_milli > 0) {
+    return static_cast<double>(requests.gpu_milli) / 1000.0;
+  }
+  return mig_request(requests) ? 1.0 / 7.0 : 0.0;
+}
+
+// The faults that hit one pod of `gpus` GPUs, per second: its cards' errors and its node's
+// failures (Poisson rates 1 / mtbf).
+double fault_rate(const FaultsConfig& faults, double gpus) {
+  if (!faults.enabled) {
+    return 0;
+  }
+  double rate = 0;
+  if (faults.card_errors) {
+    rate += std::max(1.0, std::ceil(gpus)) /
+            std::max(1.0, to_seconds(TimePoint(faults.card_errors->mtbf)));
+  }
+  if (faults.node_failures) {
+    rate += 1.0 / std::max(1.0, to_seconds(TimePoint(faults.node_failures->mtbf)));
+  }
+  return rate;
+}
+
+// The time a job of run time `seconds` takes under faults at `rate` per second when each fault
+// sends it back to its last checkpoint (every `every`; none: to its start): each stretch between
+// checkpoints of length c takes (e^(rate c) - 1) / rate on average. At most `cap`.
+double with_faults(double seconds, double rate, Duration every, double cap) {
+  if (rate <= 0 || seconds <= 0) {
+    return std::min(seconds, cap);
+  }
+  const double stretch =
+      every > Duration::zero() ? std::min(seconds, to_seconds(TimePoint(every))) : seconds;
+  const double exponent = rate * stretch;
+  if (exponent > 50) {
+    return cap;  // it hardly ever gets past a stretch
+  }
+  return std::min(cap, seconds / stretch * std::expm1(exponent) / rate);
+}
+
+// The workload as the estimate sees it: sums over its jobs (expected counts for a mix).
+struct WorkloadSums {
+  const FaultsConfig* faults = nullptr;
+  double jobs = 0;
+  double pods = 0;
+  double gpu_seconds = 0;  // each job's GPUs x its run time (uncontended)
+  double run_seconds = 0;  // each job's run time
+  double checkpoints = 0;  // each job's run time / its checkpoint interval
+  double longest = 0;      // the longest run time, seconds
+  double first_submit = 0;
+  double last_submit = 0;
+
+  // Under the faults, if any: the time a job of `job_pods` pods of `gpus_per_pod` GPUs and run
+  // time `seconds` takes (at most `cap`); a fault on any of its pods interrupts it.
+  double stretched(double seconds, double job_pods, double gpus_per_pod, Duration every,
+                   double cap) const {
+    return faults != nullptr
+               ? with_faults(seconds, job_pods * fault_rate(*faults, gpus_per_pod), every, cap)
+               : std::min(seconds, cap);
+  }
+
+  // `n` jobs of `job_pods` pods of `gpus_per_pod` GPUs each, running `seconds` on average and
+  // `longest` at most (both at most `cap`), with a checkpoint every `every`, submitted from
+  // `first` to `last` seconds.
+  void add(double n, double job_pods, double gpus_per_pod, double seconds, double longest_run,
+           double cap, Duration every, double first, double last) {
+    if (n <= 0) {
+      return;
+    }
+    seconds = stretched(seconds, job_pods, gpus_per_pod, every, cap);
+    longest = std::max(longest, stretched(longest_run, job_pods, gpus_per_pod, every, cap));
+    first_submit = jobs > 0 ? std::min(first_submit, first) : first;
+    last_submit = jobs > 0 ? std::max(last_submit, last) : last;
+    jobs += n;
+    pods += n * job_pods;
+    gpu_seconds += n * job_pods * gpus_per_pod * seconds;
+    run_seconds += n * seconds;
+    if (every > Duration::zero()) {
+      checkpoints += n * seconds / to_seconds(TimePoint(every));
+    }
+  }
+};
+
+// A job's run time at its uncontended speed on `gpu` (what make_jobs converts a duration with);
+// the horizon when it cannot be known (no profile of its model there).
+double run_seconds(const workloads::JobSpec& job, const workloads::Catalogue& catalogue,
+                   const std::string& gpu, double horizon) {
+  if (job.duration) {
+    return to_seconds(TimePoint(*job.duration));
+  }
+  const double steps = static_cast<double>(job.steps);
+  if (job.measured) {
+    return steps * job.measured->step_seconds({std::max(1, job.replicas)});
+  }
+  try {
+    const workloads::ModelProfile p =
+        catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+    workloads::StepConditions c;
+    const auto& r = job.pod_template.requests;
+    c.compute_share =
+        r.gpus == 0 && r.gpu_milli > 0 ? static_cast<double>(r.gpu_milli) / 1000.0 : 1.0;
+    c.gpus = static_cast<int>(std::max<std::int64_t>(1, workloads::job_gpus(job)));
+    return steps * workloads::step_time(p, c).seconds;
+  } catch (const std::exception&) {
+    return horizon;
+  }
+}
+
+// The first node group's GPU model ("" when no node has GPUs): run times convert at its speed.
+std::string reference_gpu(const Scenario& scenario) {
+  for (const auto& g : scenario.cluster.groups) {
+    if (!g.gpu_model.empty()) {
+      return g.gpu_model;
+    }
+  }
+  return "";
+}
+
+WorkloadSums sum_workload(const Scenario& scenario) {
+  const workloads::WorkloadSpec& spec = scenario.workload;
+  const double horizon = to_seconds(TimePoint(scenario.run.until));
+  const std::string gpu = reference_gpu(scenario);
+  WorkloadSums w;
+  w.faults = &scenario.faults;
+  if (spec.pollux) {
+    const workloads::Catalogue catalogue = workloads::catalogue_of(spec);
+    for (const auto& job : workloads::pollux_jobs(*spec.pollux)) {
+      const double submit = to_seconds(job.submit_time);
+      const double seconds = run_seconds(job, catalogue, gpu, horizon);
+      w.add(1, std::max(1, job.replicas), pod_gpus(job.pod_template.requests), seconds, seconds,
+            horizon, job.checkpoint_interval, submit, submit);
+    }
+  } else if (spec.trace) {
+    const workloads::TraceSource& source = *spec.trace;
+    const workloads::Trace trace = workloads::read_trace(source.file, source.format);
+    std::vector<const workloads::TraceRecord*> kept;
+    for (const auto& r : trace.records) {
+      if (r.scheduled || source.include_unscheduled) {
+        kept.push_back(&r);
+      }
+    }
+    if (source.limit > 0 && static_cast<std::int64_t>(kept.size()) > source.limit) {
+      // The rows replayed: the earliest (make_jobs).
+      std::stable_sort(kept.begin(), kept.end(),
+                       [](const auto* a, const auto* b) { return a->submit < b->submit; });
+      kept.resize(static_cast<std::size_t>(source.limit));
+    }
+    const double default_seconds =
+        source.default_duration ? to_seconds(TimePoint(*source.default_duration)) : horizon;
+    for (const auto* r : kept) {
+      const double submit = to_seconds(TimePoint(r->submit)) * source.time_scale;
+      const double seconds = r->duration ? to_seconds(TimePoint(*r->duration)) : default_seconds;
+      const double gpus = r->gpus_per_pod > 0 ? r->gpus_per_pod : r->gpu_milli / 1000.0;
+      w.add(1, r->pods, gpus, seconds, seconds, horizon, source.checkpoint_interval, submit,
+            submit);
+    }
+  } else if (spec.arrivals) {
+    const workloads::ArrivalSpec& a = *spec.arrivals;
+    const double first = to_seconds(TimePoint(a.start));
+    // Poisson and diurnal arrivals come at the base rate on average.
+    const double last = a.process == workloads::ArrivalSpec::Process::kBurst
+                            ? first
+                            : first + a.count * to_seconds(TimePoint(a.mean_interarrival));
+    double weights = 0;
+    for (const auto& m : spec.mix) {
+      weights += m.weight;
+    }
+    const workloads::Catalogue catalogue = workloads::catalogue_of(spec);
+    for (const auto& m : spec.mix) {
+      const double n = weights > 0 ? a.count * m.weight / weights : 0;
+      double job_pods = std::max(1, m.job.replicas);
+      const double per_pod = std::max<std::int64_t>(1, m.job.pod_template.requests.gpus);
+      if (m.gpus) {
+        job_pods =
+            std::ceil(std::min(mean_of(*m.gpus), static_cast<double>(largest(*m.gpus))) / per_pod);
+      }
+      double seconds = 0;
+      double longest = 0;
+      if (m.duration_seconds) {
+        seconds = mean_of(*m.duration_seconds);
+        longest = longest_of(*m.duration_seconds, n);
+      } else {
+        workloads::JobSpec job = m.job;
+        job.replicas = static_cast<int>(std::min<double>(job_pods, workloads::kMaxJobGpus));
+        seconds = run_seconds(job, catalogue, gpu, horizon);
+        longest = seconds;
+      }
+      w.add(n, std::max(1.0, job_pods), pod_gpus(m.job.pod_template.requests), seconds, longest,
+            horizon, m.job.checkpoint_interval, first, last);
+    }
+  }
+  return w;
 }
 
 std::string with_commas(std::int64_t v) {
@@ -42,10 +282,44 @@ std::string with_commas(std::int64_t v) {
 }
 
 std::string gib(std::int64_t bytes) {
+  if (bytes < (1LL << 20)) {
+    return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024.0);
+  }
   if (bytes < (1LL << 30)) {
     return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / static_cast<double>(1LL << 20));
   }
   return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / static_cast<double>(1LL << 30));
+}
+
+// A double count as an int64, saturating.
+std::int64_t count(double v) {
+  if (!(v > 0)) {
+    return 0;
+  }
+  return v >= 9e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(v);
+}
+
+// Events of the faults: section over `seconds`: a card error is one event, a node failure two
+// (down and up), a scheduled fault one or two; each interrupts about one job, which restarts
+// (an event) with new pods (kEventsPerPod each).
+std::int64_t fault_events(const FaultsConfig& faults, const RunEstimate& e, double seconds,
+                          double pods_per_job) {
+  if (!faults.enabled) {
+    return 0;
+  }
+  double events = 0;
+  if (faults.card_errors) {
+    // Draws are held to at least 1 s.
+    const double mtbf = std::max(1.0, to_seconds(TimePoint(faults.card_errors->mtbf)));
+    events += static_cast<double>(e.cards) * seconds / mtbf;
+  }
+  if (faults.node_failures) {
+    const double cycle = std::max(1.0, to_seconds(TimePoint(faults.node_failures->mtbf)) +
+                                           to_seconds(TimePoint(faults.node_failures->repair)));
+    events += 2.0 * static_cast<double>(e.nodes) * seconds / cycle;
+  }
+  events += 2.0 * static_cast<double>(faults.scheduled.size());
+  return count(events * (2.0 + kEventsPerPod * pods_per_job));
 }
 
 }  // namespace
@@ -61,50 +335,58 @@ RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan) {
     }
   }
   const Duration horizon = scenario.run.until;
-  e.samples = horizon / scenario.run.sample_interval;
-  const workloads::WorkloadSpec& spec = scenario.workload;
-  if (spec.trace) {
-    const workloads::Trace trace = workloads::read_trace(spec.trace->file, spec.trace->format);
-    for (const auto& r : trace.records) {
-      if (spec.trace->limit > 0 && e.jobs >= spec.trace->limit) {
-        break;  // an upper bound: the rows kept are the earliest, not the first
-      }
-      if (r.scheduled || spec.trace->include_unscheduled) {
-        ++e.jobs;
-        e.pods = saturating_add(e.pods, r.pods);
-      }
-    }
-    e.checkpoints =
-        saturating_mul(e.jobs, per_job_checkpoints(horizon, spec.trace->checkpoint_interval));
-  } else if (spec.arrivals) {
-    // Every job at the largest size and the most frequent checkpoints of the mix.
-    e.jobs = spec.arrivals->count;
-    std::int64_t pods_per_job = 1;
-    std::int64_t checkpoints_per_job = 0;
-    for (const auto& m : spec.mix) {
-      std::int64_t pods = m.job.replicas;
-      if (m.gpus) {
-        const std::int64_t per_pod = std::max<std::int64_t>(1, m.job.pod_template.requests.gpus);
-        pods = (largest(*m.gpus) + per_pod - 1) / per_pod;
-      }
-      pods_per_job = std::max(pods_per_job, pods);
-      checkpoints_per_job =
-          std::max(checkpoints_per_job, per_job_checkpoints(horizon, m.job.checkpoint_interval));
-    }
-    e.pods = saturating_mul(e.jobs, pods_per_job);
-    e.checkpoints = saturating_mul(e.jobs, checkpoints_per_job);
+  const double until = to_seconds(TimePoint(horizon));
+  const WorkloadSums w = sum_workload(scenario);
+  e.jobs = count(std::ceil(w.jobs));
+  e.pods = count(std::ceil(w.pods));
+  // The run ends when its last job ends (or at run.until): after the last arrival, or after the
+  // cluster has done the whole work from the first arrival on, whichever is later, plus the
+  // longest run time (the last job to start may be the longest).
+  const double cards = static_cast<double>(e.cards);
+  const double drain = w.gpu_seconds <= 0 ? 0 : cards > 0 ? w.gpu_seconds / cards : until;
+  const double end = std::min(until, std::max(w.last_submit, w.first_submit + drain) + w.longest);
+  e.end = std::min(horizon, from_seconds(std::ceil(end)));  // whole seconds, to print
+  e.samples = saturating_add(e.end / scenario.run.sample_interval, 1);
+  e.checkpoints = count(w.checkpoints);
+  const bool telemetry = plan.telemetry || scenario.prediction.enabled ||
+                         (scenario.descheduler.enabled && scenario.descheduler.reads_metrics());
+  if (telemetry) {
+    // A round of agent samples visits every node (one event each, as the run counts them).
+    e.telemetry = saturating_add(
+        saturating_mul(saturating_add(e.nodes, 1),
+                       saturating_add(e.end / scenario.telemetry.sample_interval, 1)),
+        saturating_add(e.end / scenario.telemetry.scrape_interval, 1));
   }
-  if (plan.telemetry) {
-    e.telemetry =
-        saturating_add(saturating_mul(e.nodes, horizon / scenario.telemetry.sample_interval),
-                       horizon / scenario.telemetry.scrape_interval);
+  const double pods_per_job = w.jobs > 0 ? w.pods / w.jobs : 0;
+  e.faults = fault_events(scenario.faults, e, end, pods_per_job);
+  // Scheduling retries. The pods that cannot start when they arrive wait: all but what the
+  // cluster runs over the arrivals (cards x (arrival span + the mean run time) GPU-seconds, of
+  // the whole work). While they wait, every cluster event (a pod's end, a fault) sends each of
+  // them through a cycle again, and so does the unschedulable timeout; but the loop runs at most
+  // one cycle per cycle_time, over the time the backlog lasts (the drain time). Jobs held by an
+  // admission controller wait outside the loop.
+  const double mean_run = w.jobs > 0 ? w.run_seconds / w.jobs : 0;
+  const double served =
+      w.gpu_seconds > 0 ? cards * (w.last_submit - w.first_submit + mean_run) / w.gpu_seconds : 1;
+  const double waiting = w.pods * std::max(0.0, 1.0 - served);
+  if (waiting > 0 && !plan.admission) {
+    const double backlog = std::min(end - w.first_submit, drain);
+    const double timeout = to_seconds(TimePoint(policies::QueueOptions{}.unschedulable_timeout));
+    const double cluster_events = w.pods + static_cast<double>(e.faults);
+    double retries = kBacklogShare * waiting * (cluster_events + backlog / timeout);
+    if (scenario.run.cycle_time > Duration::zero()) {
+      retries = std::min(retries, backlog / to_seconds(TimePoint(scenario.run.cycle_time)));
+    }
+    e.retries = count(retries);
   }
   // Events of one run: a submission per job, kEventsPerPod per pod, each sample (which visits
-  // every node: counted as one event per node), checkpoints and telemetry.
+  // every node: counted as one event per node), checkpoints, telemetry, retries and faults.
   e.events = saturating_add(e.jobs, saturating_mul(kEventsPerPod, e.pods));
   e.events = saturating_add(e.events, saturating_mul(e.samples, saturating_add(1, e.nodes)));
   e.events = saturating_add(e.events, e.checkpoints);
   e.events = saturating_add(e.events, e.telemetry);
+  e.events = saturating_add(e.events, e.retries);
+  e.events = saturating_add(e.events, e.faults);
   // Memory of the process: every seed's job list (built up front), every run's state and
   // records, and the series of the first seed of each policy when they are written.
   const std::int64_t runs = saturating_mul(plan.seeds, plan.policies);
@@ -135,10 +417,12 @@ std::string budget_problem(const RunEstimate& e, const RunBudget& budget) {
         with_commas(budget.events));
   } else if (events) {
     out += fmt::format(
-        "{} events per run ({} jobs, {} pods, {} samples x {} nodes, {} checkpoints, {} "
-        "telemetry events), over the budget of {} (--max-events)",
+        "{} events per run ({} jobs, {} pods, {} samples x {} nodes to {}, {} checkpoints, {} "
+        "telemetry events, {} scheduling retries, {} fault events), over the budget of {} "
+        "(--max-events)",
         with_commas(e.events), with_commas(e.jobs), with_commas(e.pods), with_commas(e.samples),
-        with_commas(e.nodes), with_commas(e.checkpoints), with_commas(e.telemetry),
+        with_commas(e.nodes), format_duration(e.end), with_commas(e.checkpoints),
+        with_commas(e.telemetry), with_commas(e.retries), with_commas(e.faults),
         with_commas(budget.events));
   }
   if (memory) {
@@ -146,6 +430,17 @@ std::string budget_problem(const RunEstimate& e, const RunBudget& budget) {
                        events ? "; and " : "", gib(e.memory_bytes), gib(budget.memory_bytes));
   }
   return out + "; --force runs it anyway";
+}
+
+std::string event_limit_problem(const RunBudget& budget, const std::string& run,
+                                std::uint64_t counted, Duration at, const RunEstimate& estimate) {
+  return fmt::format(
+      "--max-events {} reached: {} passed {} events at simulated time {} (estimated {} events); "
+      "raise --max-events to let it finish",
+      with_commas(budget.events), run,
+      with_commas(static_cast<std::int64_t>(std::min<std::uint64_t>(
+          counted, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())))),
+      format_duration(std::chrono::floor<std::chrono::seconds>(at)), with_commas(estimate.events));
 }
 
 void enforce_budget(const RunEstimate& estimate, const RunBudget& budget, bool force,

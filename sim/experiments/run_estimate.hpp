@@ -1,8 +1,12 @@
 #pragma once
 /// What a `tidesim run` of a validated scenario will cost, estimated before any job is built, and
-/// the budget it is held to (docs/robustness.md, "Resource guards"). Every count is an upper
-/// bound computed with saturating arithmetic: the horizon (`run.until`) stands in for the run's
-/// real length, which is known only once it has run.
+/// the budget it is held to (docs/robustness.md, "Resource guards"). The counts follow the
+/// workload: each job's run time (its duration distribution's mean, the trace's run times, or its
+/// steps at the uncontended speed), the run's end (the last arrival or the cluster's drain time,
+/// plus the longest run time, at most `run.until`), the scheduling retries of a backlog and the
+/// fault events of the `faults:` section. They aim to be within 10x of the events a run takes
+/// (tests/sim/experiments/run_estimate_test.cpp); the run itself is held to the event budget as
+/// it goes (run_policy's `max_events`), so an estimate that is low cannot let a run go on.
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -19,17 +23,26 @@ struct RunPlan {
   bool series = false;
   /// Some policy reads node metrics, so node agents and Prometheus run (telemetry events).
   bool telemetry = false;
+  /// Every policy admits jobs (an admission controller: Kueue quotas, a job-level policy), so
+  /// a backlog waits there, not in the scheduling queue: no scheduling retries are counted.
+  bool admission = false;
 };
 
 /// The estimate, with the counts it is made of.
 struct RunEstimate {
   std::int64_t jobs = 0;  ///< per seed
-  std::int64_t pods = 0;  ///< per seed, every job at its largest size
+  std::int64_t pods = 0;  ///< per seed (the mean size of each mix entry's jobs)
   std::int64_t nodes = 0;
   std::int64_t cards = 0;
-  std::int64_t samples = 0;       ///< run.until / run.sample_interval
+  /// When the run is expected to end: the last arrival, or the first arrival plus the time the
+  /// cluster needs for the whole work (GPU-seconds / cards) when that is later, plus the longest
+  /// run time; at most run.until.
+  Duration end{};
+  std::int64_t samples = 0;       ///< end / run.sample_interval + 1
   std::int64_t checkpoints = 0;   ///< checkpoint events of one run
   std::int64_t telemetry = 0;     ///< agent samples and scrapes of one run
+  std::int64_t retries = 0;       ///< scheduling cycles of pods waiting in a backlog
+  std::int64_t faults = 0;        ///< fault events and the restarts they cause
   std::int64_t events = 0;        ///< work of one run (one policy, one seed), in events
   std::int64_t memory_bytes = 0;  ///< of the whole `tidesim run` process
   /// A fill experiment's estimate (estimate_fill): its events are node evaluations, pods x nodes.
@@ -54,14 +67,17 @@ inline constexpr std::int64_t kSeriesBytesPerNode = 600;
 inline constexpr std::int64_t kSeriesBytesPerCard = 120;
 /// Events per pod: its scheduling cycle, its start, its finish and its removal.
 inline constexpr std::int64_t kEventsPerPod = 4;
+/// The scheduling queue's average backlog, as a share of the pods that wait in it: it drains
+/// from all of them to none.
+inline constexpr double kBacklogShare = 0.5;
 
 /// The estimate for `scenario` run as `plan`. Builds the cluster (to count nodes and cards) and,
-/// for a trace, reads the trace (to count its jobs and pods); throws InputError as validation
-/// would.
+/// for a trace, reads the trace (to count its jobs, pods and run times), and for a Pollux
+/// workload builds its jobs (a few hundred); throws InputError as validation would.
 RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan);
 
 /// What a run may cost. The defaults: 10^9 events per run (the scale of the largest shipped
-/// scenarios is 10^6) and 16 GiB for the process.
+/// scenarios is 10^7) and 16 GiB for the process.
 struct RunBudget {
   std::int64_t events = 1'000'000'000;
   std::int64_t memory_bytes = std::int64_t{16} << 30;
@@ -70,6 +86,11 @@ struct RunBudget {
 /// Empty when `estimate` is within `budget`; otherwise a sentence naming the estimate, what it
 /// is made of, and the budget.
 std::string budget_problem(const RunEstimate& estimate, const RunBudget& budget);
+
+/// What stops a run that passed the event budget as it ran (RunSummary::over_limit): `run` names
+/// it (policy and seed), `counted` and `at` are where it stopped.
+std::string event_limit_problem(const RunBudget& budget, const std::string& run,
+                                std::uint64_t counted, Duration at, const RunEstimate& estimate);
 
 /// Holds a run to its budget: throws InputError (at `path`, the scenario) naming the problem when
 /// `estimate` passes `budget`; with `force`, writes it to `warnings` instead and returns.

@@ -25,54 +25,162 @@ class Guards : public ::testing::Test {
   std::string dir_;
 };
 
-// The 10^7-job burst (the largest count allowed) failed with bad_alloc after minutes of
-// building jobs. Estimate by hand for the seed benchmark's cluster (8 nodes) and mix (every
-// entry one pod, checkpoints every 30 min, load-aware reading telemetry): 10^7 jobs x 1,440
-// checkpoints alone are 1.44e10 events, over the default budget of 10^9; it is refused at once.
-TEST_F(Guards, TenMillionJobsAreRefusedBeforeAnyJobIsBuilt) {
+// The seed benchmark with its burst of 100 jobs made `count`, in the test's folder (its
+// manifests named by absolute paths).
+std::string seed_burst(const std::string& dir, const std::string& count) {
   std::string text = test::read_file("scenarios/seed-benchmark.yaml");
   const std::string from = "count: 100}";
-  ASSERT_NE(text.find(from), std::string::npos);
-  text.replace(text.find(from), from.size(), "count: 10000000}");
-  // The copy lives elsewhere: its manifests are named by absolute paths.
+  if (text.find(from) == std::string::npos) {
+    return "";
+  }
+  text.replace(text.find(from), from.size(), "count: " + count + "}");
   const std::string manifests = (std::filesystem::current_path() / "scenarios/manifests/").string();
   for (auto at = text.find("manifest: manifests/"); at != std::string::npos;
        at = text.find("manifest: manifests/", at)) {
     text.replace(at, 20, "manifest: " + manifests);
   }
-  const std::string f = dir_ + "/burst.yaml";
+  const std::string f = dir + "/burst.yaml";
   std::ofstream(f) << text;
-  const auto o = run("run " + f);
-  EXPECT_EQ(o.code, 2);
-  EXPECT_EQ(o.out.rfind("tidesim: error: " + f + ": the run is estimated at ", 0), 0u) << o.out;
-  EXPECT_NE(o.out.find("(10,000,000 jobs, 10,000,000 pods, 259,200 samples x 8 nodes, "
-                       "14,400,000,000 checkpoints"),
-            std::string::npos)
-      << o.out;
-  EXPECT_NE(o.out.find("over the budget of 1,000,000,000 (--max-events)"), std::string::npos);
-  EXPECT_NE(o.out.find("--force runs it anyway\n"), std::string::npos);
+  return f;
 }
 
-// tests/tools/data/solo.yaml is estimated at 519,845 events (tests/sim/experiments/run_estimate_test.cpp).
-TEST_F(Guards, ABudgetIsConfigurableAndForceRunsAnyway) {
-  const auto o = run("run tests/tools/data/solo.yaml --max-events 500000");
+// The 10^7-job burst (the largest count allowed) failed with bad_alloc after minutes of
+// building jobs. Estimate by hand for the seed benchmark (2 policies, 10 seeds): the job lists,
+// 10 x 10^7 x 2,500 B, and the runs' state, 20 x 10^7 x 14,500 B: 3.15e12 B, 2,933.7 GiB, over
+// the default 16 GiB; it is refused at once. Its events are within the default budget: the
+// retries of its backlog are bounded by one cycle per 10 ms over the 30 days.
+TEST_F(Guards, TenMillionJobsAreRefusedBeforeAnyJobIsBuilt) {
+  const std::string f = seed_burst(dir_, "10000000");
+  ASSERT_FALSE(f.empty());
+  const auto o = run("run " + f);
   EXPECT_EQ(o.code, 2);
-  EXPECT_NE(o.out.find("519,845 events per run"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("over the budget of 500,000 (--max-events)"), std::string::npos) << o.out;
-  const auto forced = run("run tests/tools/data/solo.yaml --max-events 500000 --force");
+  EXPECT_EQ(o.out,
+            "tidesim: error: " + f +
+                ": the run is estimated at 2933.7 GiB of memory, over the budget of 16.0 GiB "
+                "(--max-memory); --force runs it anyway\n");
+}
+
+// `validate` builds the first seed's jobs: it is held to the same guards, before any job is
+// built (it ended in std::bad_alloc under a 4 GB address-space limit), with the same message,
+// and --force, --max-events and --max-memory as `run`.
+TEST_F(Guards, ValidateIsHeldToTheSameGuards) {
+  const std::string f = seed_burst(dir_, "10000000");
+  ASSERT_FALSE(f.empty());
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out,
+            "tidesim: error: " + f +
+                ": the run is estimated at 2933.7 GiB of memory, over the budget of 16.0 GiB "
+                "(--max-memory); --force runs it anyway\n");
+  const auto small = run("validate tests/tools/data/solo.yaml --max-events 26");
+  EXPECT_EQ(small.code, 2);
+  EXPECT_NE(small.out.find("27 events per run"), std::string::npos) << small.out;
+  const auto forced = run("validate tests/tools/data/solo.yaml --max-events 26 --force");
+  EXPECT_EQ(forced.code, 0) << forced.out;
+  EXPECT_NE(forced.out.find("tidesim: warning: tests/tools/data/solo.yaml: the run is estimated"),
+            std::string::npos)
+      << forced.out;
+  EXPECT_NE(forced.out.find("tests/tools/data/solo.yaml: ok ("), std::string::npos) << forced.out;
+}
+
+// tests/tools/data/solo.yaml is estimated at 27 events
+// (tests/sim/experiments/run_estimate_test.cpp) and 17,000 bytes; its run counts 26 or 27 events (a
+// sample counts 2 at once on its one node).
+TEST_F(Guards, ABudgetIsConfigurableAndForceRunsAnyway) {
+  const auto o = run("run tests/tools/data/solo.yaml --max-events 26");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.out.find("27 events per run (1 jobs, 1 pods, 11 samples x 1 nodes to 1m43s, "),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("over the budget of 26 (--max-events)"), std::string::npos) << o.out;
+  EXPECT_EQ(run("run tests/tools/data/solo.yaml --max-events 27").code, 0);
+  const auto memory = run("run tests/tools/data/solo.yaml --max-memory 16000");
+  EXPECT_EQ(memory.code, 2);
+  EXPECT_NE(memory.out.find("16.6 KiB of memory, over the budget of 15.6 KiB (--max-memory)"),
+            std::string::npos)
+      << memory.out;
+  const auto forced = run("run tests/tools/data/solo.yaml --max-memory 16000 --force");
   EXPECT_EQ(forced.code, 0) << forced.out;
   EXPECT_EQ(
       forced.out.rfind("tidesim: warning: tests/tools/data/solo.yaml: the run is estimated", 0), 0u)
       << forced.out;
-  EXPECT_EQ(run("run tests/tools/data/solo.yaml --max-events 519845").code, 0);
   const auto bad = run("run tests/tools/data/solo.yaml --max-memory lots");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.out.find("--max-memory: 'lots' is not a byte size"), std::string::npos) << bad.out;
 }
 
-// --timeout 1us expires long before the first check of the flag (after 4,096 events; the seed
-// benchmark's run has millions), so the run is always cut: exit 1, the message says which run
-// was cut and where, and --output is not written.
+// The fuzzing finds that ran past any --max-events check for minutes, made small. --max-events
+// holds during the run whatever its events are, --force or not: a run that passes it stops with
+// exit 1 and writes nothing.
+class Storms : public Guards {
+ protected:
+  std::string scenario(const std::string& name, int nodes, int jobs, int steps,
+                       const std::string& rest) {
+    const std::string f = dir_ + "/" + name + ".yaml";
+    std::ofstream(f) << "name: " << name
+                     << "\ncluster:\n  node_groups:\n    - {name: gpu, count: " << nodes
+                     << ", gpu: A10, topology: a10x4-pcie}\nworkload:\n  arrivals: {process: "
+                        "burst, count: "
+                     << jobs
+                     << "}\n  jobs:\n    - {name: j, pod: {gpus: 1}, model: resnet50, "
+                        "precision: amp, batch_size: 64, steps: "
+                     << steps << "}\npolicies: [default-k8s]\n"
+                     << rest;
+    return f;
+  }
+};
+
+// A burst of 4,000 1-GPU jobs on one 4-card node for a day: the backlog goes through a cycle at
+// every pod's end (about 2 million cycles; the estimate was 229 thousand events). Now estimated
+// with its retries: one cycle per 10 ms while the backlog lasts (82,000 s), 8.2 million.
+TEST_F(Storms, ARetryStormIsEstimatedAndCutAtMaxEvents) {
+  const std::string f = scenario("retries", 1, 4000, 1000, "run: {until: 1d}\n");
+  const auto o = run("run " + f + " --max-events 1e6");
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find(" scheduling retries, 0 fault events), over the budget of 1,000,000"),
+            std::string::npos)
+      << o.out;
+  const std::string out = dir_ + "/out";
+  const auto cut = run("run " + f + " --max-events 20000 --force --quiet --output " + out);
+  EXPECT_EQ(cut.code, 1) << cut.out;
+  EXPECT_NE(cut.out.find("tidesim: failed: --max-events 20,000 reached: policy default-k8s seed 1 "
+                         "passed 20,001 events at simulated time "),
+            std::string::npos)
+      << cut.out;
+  EXPECT_NE(cut.out.find("raise --max-events to let it finish; no result written\n"),
+            std::string::npos)
+      << cut.out;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// Card errors every 10 s on 8 nodes for 2 days interrupt every job long before its first
+// checkpoint, again and again (the estimate was 166 thousand events; the run grew past 318 MB in
+// 20 s). Now estimated with its faults (32 cards x 172,800 s / 10 s errors, each restarting a
+// job) and its retries, to the horizon.
+TEST_F(Storms, AFaultStormIsEstimatedAndCutAtMaxEvents) {
+  const std::string f =
+      scenario("faults", 8, 100, 100000, "faults: {card_errors: {mtbf: 10s}}\nrun: {until: 2d}\n");
+  const auto o = run("run " + f + " --max-events 1e6");
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find(" samples x 8 nodes to 2d, "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(" scheduling retries, 3,317,760 fault events)"), std::string::npos) << o.out;
+  const auto cut = run("run " + f + " --max-events 20000 --force --quiet");
+  EXPECT_EQ(cut.code, 1) << cut.out;
+  EXPECT_NE(cut.out.find("tidesim: failed: --max-events 20,000 reached: policy default-k8s seed 1 "
+                         "passed "),
+            std::string::npos)
+      << cut.out;
+  // --timeout holds too, checked after every event.
+  const auto timed = run("run " + f + " --force --quiet --timeout 1s");
+  EXPECT_EQ(timed.code, 1) << timed.out;
+  EXPECT_NE(timed.out.find("tidesim: failed: --timeout 1s reached: 0 of 1 runs finished"),
+            std::string::npos)
+      << timed.out;
+}
+
+// --timeout 1us expires long before the run ends (the flag is checked after every event; the
+// seed benchmark's run has about 10,000, milliseconds of work), so the run is always cut: exit 1,
+// the message says which run was cut and where, and --output is not written.
 TEST_F(Guards, TimeoutCutsTheRunAndWritesNothing) {
   const std::string out = dir_ + "/out";
   const auto o = run(

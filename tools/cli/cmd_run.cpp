@@ -102,17 +102,27 @@ RunBudget read_budget(const RunOptions& o) {
   return budget;
 }
 
-// Refuses (exit 2) a run whose estimate passes its budget, unless --force.
-void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, std::size_t seeds,
-                  const RunOptions& o) {
+// How `policies` and `seeds` are run, as the estimate sees it.
+RunPlan plan_of(const std::vector<PolicyConfig>& policies, std::size_t seeds, bool series) {
   RunPlan plan;
   plan.seeds = static_cast<std::int64_t>(seeds);
   plan.policies = static_cast<std::int64_t>(policies.size());
-  plan.series = !o.output.empty() && o.series != "none";
+  plan.series = series;
+  plan.admission = !policies.empty();
   for (const auto& p : policies) {
     plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
+    plan.admission = plan.admission && p.admission.has_value();
   }
-  enforce_budget(estimate_run(s, plan), read_budget(o), o.force, s.path, std::cerr);
+  return plan;
+}
+
+// Refuses (exit 2) a run whose estimate passes its budget, unless --force. Returns the estimate.
+RunEstimate check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies,
+                         std::size_t seeds, const RunOptions& o) {
+  const RunEstimate estimate =
+      estimate_run(s, plan_of(policies, seeds, !o.output.empty() && o.series != "none"));
+  enforce_budget(estimate, read_budget(o), o.force, s.path, std::cerr);
+  return estimate;
 }
 
 // Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
@@ -120,7 +130,8 @@ void check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies, 
 app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
                        const std::vector<std::uint64_t>& seeds, const std::vector<Workload>& jobs,
                        int threads, const std::optional<app::SeriesChoice>& series,
-                       std::optional<Duration> timeout, app::ProgressMode progress_mode) {
+                       std::optional<Duration> timeout, app::ProgressMode progress_mode,
+                       const RunBudget& budget, const RunEstimate& estimate) {
   const std::size_t total = policies.size() * seeds.size();
   std::vector<app::SeedRun> runs(total);
   std::atomic<std::size_t> done{0};
@@ -155,8 +166,16 @@ app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& polic
     RunSignals signals;
     recorder.attach(signals);
     probe.attach(signals);
-    const RunSummary summary =
-        run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag(), &meter.events);
+    // --max-events holds during the run too, whatever its events are (the estimate's, or
+    // retries and faults it did not foresee), with --force as without.
+    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag(),
+                                          &meter.events, static_cast<std::uint64_t>(budget.events));
+    if (summary.over_limit) {
+      throw std::runtime_error(
+          event_limit_problem(budget, fmt::format("policy {} seed {}", policy.name, seeds[si]),
+                              summary.counted_events, summary.end.time_since_epoch(), estimate) +
+          "; no result written");
+    }
     if (summary.interrupted) {
       const std::lock_guard lock(cut_mutex);
       if (cut.empty()) {
@@ -293,7 +312,7 @@ int run(const RunOptions& o) {
                      "time series are written only with --output DIR");
   }
   // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
-  check_budget(s, policies, seeds.size(), o);
+  const RunEstimate estimate = check_budget(s, policies, seeds.size(), o);
   std::vector<Workload> jobs(seeds.size());
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     jobs[i] = make_jobs(s, seeds[i]);
@@ -311,8 +330,8 @@ int run(const RunOptions& o) {
   const auto progress_mode = o.quiet      ? app::ProgressMode::kNever
                              : o.progress ? app::ProgressMode::kAlways
                                           : app::ProgressMode::kAuto;
-  app::RunResult result =
-      run_all(s, policies, seeds, jobs, threads, series, timeout, progress_mode);
+  app::RunResult result = run_all(s, policies, seeds, jobs, threads, series, timeout, progress_mode,
+                                  read_budget(o), estimate);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance =
       app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
@@ -374,7 +393,7 @@ std::string validate_scheduler_config(const std::string& path) {
                      cfg.profiles.size() == 1 ? "" : "s", names);
 }
 
-int validate(const std::vector<std::string>& files) {
+int validate(const std::vector<std::string>& files, const RunOptions& o) {
   int bad = 0;
   for (const auto& f : files) {
     try {
@@ -393,6 +412,9 @@ int validate(const std::vector<std::string>& files) {
                                  s.policies.size());
         continue;
       }
+      // The guards of `run` (its estimate of the scenario's runs, every policy and seed), before
+      // any job is built: a job list of 10^7 jobs alone needs tens of GB.
+      (void)check_budget(s, s.policies, s.seeds.size(), o);
       // Everything a run builds: the cluster (topologies, GPU models), every policy, the jobs of
       // the first seed and their model profiles on each GPU model.
       const auto jobs = make_jobs(s, s.seeds.front());
@@ -469,11 +491,19 @@ void add_run_command(CLI::App& app, Context& ctx) {
 
 void add_validate_command(CLI::App& app, Context& ctx) {
   auto files = std::make_shared<std::vector<std::string>>();
+  auto opts = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("validate", "Check scenario files without running them");
   cmd->add_option("scenarios", *files, "Scenario files")->required();
-  cmd->callback([&ctx, files] {
+  cmd->add_option("--max-events", opts->max_events,
+                  "Refuse a scenario whose run is estimated at more events than this, as run "
+                  "does (default 1e9; docs/robustness.md)");
+  cmd->add_option("--max-memory", opts->max_memory,
+                  "Refuse a scenario whose run is estimated to need more memory than this "
+                  "(default 16GiB)");
+  cmd->add_flag("--force", opts->force, "Check it even when the estimate is over a budget");
+  cmd->callback([&ctx, files, opts] {
     ctx.input = files->size() == 1 ? files->front() : "";
-    ctx.run = [files] { return validate(*files); };
+    ctx.run = [files, opts] { return validate(*files, *opts); };
   });
 }
 

@@ -67,10 +67,10 @@ TEST(Simulation, TwoSimulationsAreIndependent) {
   EXPECT_EQ(b.now(), TimePoint{});
 }
 
-// A wall-clock timeout sets the interrupt flag from another thread; the run checks it every
-// kInterruptCheckEvents (4096) events. Here it is set before the run: 10,000 events one second
-// apart stop after the 4096th, at 4096 s, and the clock stays there (not at `until`).
-TEST(Simulation, AnInterruptStopsTheRunAtTheNextCheck) {
+// A wall-clock timeout sets the interrupt flag from another thread; the run checks it after
+// every event (one event can take long). Here it is set before the run: 10,000 events one
+// second apart stop after the first, at 1 s, and the clock stays there (not at `until`).
+TEST(Simulation, AnInterruptStopsTheRunAfterTheCurrentEvent) {
   Simulation sim;
   int fired = 0;
   for (int i = 1; i <= 10'000; ++i) {
@@ -80,8 +80,8 @@ TEST(Simulation, AnInterruptStopsTheRunAtTheNextCheck) {
   sim.set_interrupt(&flag);
   sim.run(TimePoint(std::chrono::hours(10)));
   EXPECT_TRUE(sim.interrupted());
-  EXPECT_EQ(fired, 4096);
-  EXPECT_EQ(sim.now(), TimePoint(std::chrono::seconds(4096)));
+  EXPECT_EQ(fired, 1);
+  EXPECT_EQ(sim.now(), TimePoint(std::chrono::seconds(1)));
   // Unset, the same kind of run goes to its end.
   Simulation other;
   std::atomic<bool> unset{false};
@@ -91,6 +91,38 @@ TEST(Simulation, AnInterruptStopsTheRunAtTheNextCheck) {
   }
   EXPECT_EQ(other.run(), 10'000u);
   EXPECT_FALSE(other.interrupted());
+}
+
+// The event limit counts dispatched events and the work charged inside them: 10,000 events, each
+// charging 2 more, pass a limit of 3,000 at the 1,001st event (3 x 1,001 = 3,003); the clock
+// stays at that event. Without a limit the same run goes to its end, and counted() is 30,000.
+TEST(Simulation, TheEventLimitCountsChargedWorkAndStopsTheRun) {
+  const auto fill = [](Simulation& sim, int& fired) {
+    for (int i = 1; i <= 10'000; ++i) {
+      sim.schedule_in(std::chrono::seconds(i), [&sim, &fired] {
+        ++fired;
+        sim.charge(2);
+      });
+    }
+  };
+  Simulation sim;
+  int fired = 0;
+  fill(sim, fired);
+  sim.set_event_limit(3'000);
+  sim.run(TimePoint(std::chrono::hours(10)));
+  EXPECT_TRUE(sim.over_limit());
+  EXPECT_FALSE(sim.interrupted());
+  EXPECT_EQ(fired, 1'001);
+  EXPECT_EQ(sim.dispatched(), 1'001u);
+  EXPECT_EQ(sim.counted(), 3'003u);
+  EXPECT_EQ(sim.now(), TimePoint(std::chrono::seconds(1'001)));
+  Simulation free;
+  int all = 0;
+  fill(free, all);
+  free.run();
+  EXPECT_FALSE(free.over_limit());
+  EXPECT_EQ(all, 10'000);
+  EXPECT_EQ(free.counted(), 30'000u);
 }
 
 }  // namespace
