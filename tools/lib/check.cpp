@@ -16,40 +16,6 @@ namespace {
 
 using metrics::Direction;
 
-// Paired over common seeds when every run on both sides has a partner with the same seed;
-// otherwise Welch's unpaired difference.
-std::optional<PairedDifference> difference(const std::vector<const SeedRun*>& base,
-                                           const std::vector<const SeedRun*>& cur,
-                                           const std::string& metric) {
-  std::vector<double> a;
-  std::vector<double> b;
-  bool paired = base.size() == cur.size();
-  for (const auto* rb : base) {
-    const SeedRun* partner = nullptr;
-    for (const auto* rc : cur) {
-      if (rc->seed == rb->seed) {
-        partner = rc;
-      }
-    }
-    if (!partner) {
-      paired = false;
-      break;
-    }
-    const auto ib = rb->metrics.find(metric);
-    const auto ic = partner->metrics.find(metric);
-    if (ib == rb->metrics.end() || ic == partner->metrics.end()) {
-      paired = false;
-      break;
-    }
-    a.push_back(ib->second);
-    b.push_back(ic->second);
-  }
-  if (paired && !a.empty()) {
-    return paired_difference(a, b);
-  }
-  return welch_difference(metric_values(base, metric), metric_values(cur, metric));
-}
-
 }  // namespace
 
 double parse_percent(const std::string& text, const std::string& field) {
@@ -127,7 +93,7 @@ CheckReport check_against_baseline(const RunResult& current, const RunResult& ba
         continue;
       }
       v.current_mean = summarize(cur_values)->mean;
-      const auto d = difference(base_runs, cur_runs, name);
+      const auto d = seed_difference(base_runs, cur_runs, name);
       v.difference = d->mean;
       v.ci95_half = d->ci95_half;
       const double sign = info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0;
