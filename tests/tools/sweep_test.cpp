@@ -6,10 +6,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
@@ -195,6 +199,113 @@ TEST_F(CliSweep, ACellIsWhatItsRunCommandGives) {
   const json run = json::parse(r.out);
   EXPECT_EQ(run["runs"][0]["metrics"], cell["runs"][0]["metrics"]);
   EXPECT_EQ(run["runs"][0]["jobs"], cell["runs"][0]["jobs"]);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (const unsigned char c : s) {
+    n += (c & 0xC0) != 0x80 ? 1 : 0;
+  }
+  return n;
+}
+
+// metrics.csv beside the merged result: one row per variant, policy and seed, the swept key's
+// value in its own column and the policy's own name; a burst of N ring jobs submits N jobs.
+TEST_F(CliSweep, WritesTidyMetricsWithTheSweptValues) {
+  const std::string dir = out_dir("tidy");
+  const auto r = cli("sweep " + kSweep + " -o " + dir + " --threads 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find(dir + "/metrics.csv"), std::string::npos) << r.out;
+  const auto lines = lines_of(read_file(dir + "/metrics.csv"));
+  ASSERT_EQ(lines.size(), 13u);
+  EXPECT_TRUE(lines[0].starts_with("policy,seed,workload.arrivals.count,gpu_util_stddev,"))
+      << lines[0];
+  std::vector<std::string> columns;
+  std::stringstream h(lines[0]);
+  for (std::string c; std::getline(h, c, ',');) {
+    columns.push_back(c);
+  }
+  const auto submitted = static_cast<std::size_t>(
+      std::find(columns.begin(), columns.end(), "jobs_submitted") - columns.begin());
+  ASSERT_LT(submitted, columns.size());
+  for (std::size_t k = 0; k < 12; ++k) {
+    std::vector<std::string> cells;
+    std::stringstream row(lines[k + 1]);
+    for (std::string c; std::getline(row, c, ',');) {
+      cells.push_back(c);
+    }
+    ASSERT_GT(cells.size(), submitted) << lines[k + 1];
+    // Cells in variant, policy, seed order: 3 bursts x 2 policies x seeds 1, 2.
+    EXPECT_EQ(cells[0], k % 4 < 2 ? "default-k8s" : "load-aware") << k;
+    EXPECT_EQ(cells[1], std::to_string(k % 2 + 1)) << k;
+    EXPECT_EQ(cells[2], std::to_string(k / 4 + 1)) << k;
+    EXPECT_EQ(cells[submitted], std::to_string(k / 4 + 1)) << k;
+  }
+}
+
+// The table compares the policies within each variant (one line per burst size, a column per
+// policy, not one per policy x variant), shows the headline metrics (--all-metrics the rest), and
+// fits a terminal.
+TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
+  const std::string dir = out_dir("table");
+  const auto r = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --threads 2",
+                                              "2>/dev/null");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 4u);
+  for (const char* column :
+       {"metric", "better", "count", "default-k8s", "load-aware", "difference, 95% CI", "winner"}) {
+    EXPECT_NE(lines[0].find(column), std::string::npos) << column << "\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find("[count="), std::string::npos) << r.out;
+  for (const auto& line : lines) {
+    EXPECT_LE(display_width(line), 120u) << line;
+  }
+  // The mean wait's block: its label once, then one line per burst size 1, 2, 3.
+  const auto wait = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.starts_with("mean task wait");
+  });
+  ASSERT_NE(wait, lines.end()) << r.out;
+  ASSERT_LT(wait + 2, lines.end());
+  EXPECT_TRUE((wait + 1)->starts_with(" ")) << r.out;
+  EXPECT_EQ(r.out.find("jobs submitted"), std::string::npos) << r.out;
+  const auto all = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --all-metrics",
+                                                "2>/dev/null");
+  ASSERT_EQ(all.code, 0);
+  EXPECT_NE(all.out.find("jobs submitted"), std::string::npos) << all.out;
+  // CSV: the comparison per variant after the swept key's column.
+  const auto csv = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --format csv",
+                                                "2>/dev/null");
+  ASSERT_EQ(csv.code, 0);
+  EXPECT_TRUE(csv.out.starts_with("workload.arrivals.count,metric,unit,direction,policy,"))
+      << csv.out;
+  EXPECT_NE(csv.out.find("\n3,mean_wait_s,s,lower,load-aware,2,"), std::string::npos) << csv.out;
+
+}
+
+// Without -o the results go to <sweep name>.results in the working folder, not beside the file.
+TEST_F(CliSweep, DefaultFolderIsInTheWorkingFolder) {
+  const std::string work = out_dir("work");
+  fs::create_directories(work);
+  const std::string sweep = fs::absolute(kSweep).string();
+  const std::string beside = fs::path(sweep).parent_path().string() + "/sweep_small.results";
+  const bool was_beside = fs::exists(beside);
+  const int rc = std::system(("cd " + work + " && " + std::string(TIDESIM_CLI) + " sweep " + sweep +
+                              " --threads 2 -q > out.txt 2>&1")
+                                 .c_str());
+  ASSERT_EQ(rc, 0) << read_file(work + "/out.txt");
+  EXPECT_TRUE(fs::exists(work + "/sweep_small.results/result.json"));
+  EXPECT_TRUE(fs::exists(work + "/sweep_small.results/metrics.csv"));
+  EXPECT_EQ(fs::exists(beside), was_beside);
 }
 
 // A raised interrupt (a --timeout that has passed) starts no cell and stores nothing; the next
