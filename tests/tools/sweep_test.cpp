@@ -290,6 +290,11 @@ TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
       << csv.out;
   EXPECT_NE(csv.out.find("\n3,mean_wait_s,s,lower,load-aware,2,"), std::string::npos) << csv.out;
 
+  // The report of the merged result charts each headline metric against the burst size.
+  ASSERT_EQ(cli("report " + dir + "/result.json -o " + dir + "/report.html").code, 0);
+  const std::string html = read_file(dir + "/report.html");
+  EXPECT_NE(html.find("<h2>Sweep</h2>"), std::string::npos);
+  EXPECT_NE(html.find("alt=\"mean task wait against workload.arrivals.count\""), std::string::npos);
 }
 
 // Without -o the results go to <sweep name>.results in the working folder, not beside the file.
