@@ -65,7 +65,10 @@ std::string comparison_html(const ComparisonTable& table) {
     out += "<th>change (" + xml_escape(table.policies[k]) + ")</th>";
   }
   if (!table.reference_label.empty()) {
-    out += "<th>" + xml_escape(table.reference_label) + "</th>";
+    out += "<th>published (" + xml_escape(table.reference_label) + ")</th>";
+  }
+  if (table.policies.size() > 1) {
+    out += "<th>winner</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : table.rows) {
@@ -91,7 +94,9 @@ std::string comparison_html(const ComparisonTable& table) {
     }
     for (const auto& d : row.changes) {
       std::string text = "-";
-      if (d && d->relative) {
+      if (d && row.info && row.info->unit == metrics::Unit::kRatio) {
+        text = fmt::format("{:+.1f} pp", d->mean * 100.0);  // a share's change in points
+      } else if (d && d->relative) {
         text = fmt::format("{:+.1f}%", *d->relative * 100.0);
       } else if (d) {
         text = "n/a";
@@ -110,6 +115,13 @@ std::string comparison_html(const ComparisonTable& table) {
                                                    : format_metric_value(row.info, it->second));
       }
       out += "<td class=\"num\">" + xml_escape(row.reference.empty() ? "-" : text) + "</td>";
+    }
+    if (table.policies.size() > 1) {
+      // The policy with the better mean, * when significantly better than every other.
+      out += "<td>" +
+             xml_escape(row.best ? table.policies[*row.best] + (row.best_significant ? " *" : "")
+                                 : std::string("-")) +
+             "</td>";
     }
     out += "</tr>\n";
   }
@@ -201,8 +213,9 @@ std::string metrics_html(const ComparisonTable& table, const std::vector<std::st
   return "<h2>Metrics</h2>\n<p>Mean over seeds; ± is the half-width of the 95% confidence "
          "interval (Student t). Change is relative to " +
          xml_escape(policies.empty() ? std::string("-") : policies[0]) +
-         "; * marks a paired difference whose 95% CI excludes 0. Definitions: "
-         "docs/metrics.md.</p>\n" +
+         " (a share's in percentage points, pp); * marks a paired difference whose 95% CI "
+         "excludes 0. Winner: the policy with the better mean, * when significantly better than "
+         "every other. Definitions: docs/metrics.md.</p>\n" +
          comparison_html(table);
 }
 
