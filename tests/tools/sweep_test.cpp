@@ -313,6 +313,34 @@ TEST_F(CliSweep, DefaultFolderIsInTheWorkingFolder) {
   EXPECT_EQ(fs::exists(beside), was_beside);
 }
 
+// The five lines of pandas in docs/sweeps.md ("Reading a sweep") read a sweep's metrics.csv and
+// plot the mean wait against the swept key (here the burst size). Skipped without pandas and
+// matplotlib (Debian's python3-pandas and python3-matplotlib), which tidesim does not need.
+TEST_F(CliSweep, TheDocsPandasScriptPlotsAMetricAgainstTheKey) {
+  if (std::system("/usr/bin/python3 -c 'import pandas, matplotlib' > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "pandas or matplotlib is not installed";
+  }
+  const std::string doc = read_file("docs/sweeps.md");
+  const auto start = doc.find("```python\n");
+  ASSERT_NE(start, std::string::npos);
+  std::string script = doc.substr(start + 10, doc.find("```", start + 10) - start - 10);
+  EXPECT_EQ(std::count(script.begin(), script.end(), '\n'), 5) << script;
+  const auto replace = [&script](const std::string& from, const std::string& to) {
+    const auto at = script.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    script.replace(at, from.size(), to);
+  };
+  const std::string dir = out_dir("pandas");
+  replace("seed-benchmark-nodes.results", dir);
+  replace("cluster.node_groups[0].count", "workload.arrivals.count");
+  replace("wait.png", dir + "/wait.png");
+  ASSERT_EQ(cli("sweep " + kSweep + " -o " + dir + " --threads 2 -q").code, 0);
+  std::ofstream(dir + "/plot.py") << script;
+  const int rc = std::system(("MPLBACKEND=Agg /usr/bin/python3 " + dir + "/plot.py").c_str());
+  EXPECT_EQ(rc, 0) << script;
+  EXPECT_GT(fs::file_size(dir + "/wait.png"), 1000u);
+}
+
 // A raised interrupt (a --timeout that has passed) starts no cell and stores nothing; the next
 // call runs them all. The CLI refuses a timeout that is not a positive duration.
 TEST_F(CliSweep, AnInterruptStoresNothingAndTheNextRunResumes) {
