@@ -294,6 +294,13 @@ TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
   ASSERT_EQ(cli("report " + dir + "/result.json -o " + dir + "/report.html").code, 0);
   const std::string html = read_file(dir + "/report.html");
   EXPECT_NE(html.find("<h2>Sweep</h2>"), std::string::npos);
+  // Its metrics: one table per burst size, the policies' own names as columns.
+  EXPECT_NE(html.find("<h3>workload.arrivals.count = 3</h3>\n<table>\n<thead><tr><th>metric</th>"
+                      "<th>better</th><th>default-k8s</th><th>load-aware</th>"),
+            std::string::npos);
+  // `report` prints the same table as `sweep`.
+  const auto table = tidesim::test::run_capturing("report " + dir + "/result.json", "2>&1");
+  EXPECT_EQ(table.out, r.out);
   EXPECT_NE(html.find("alt=\"mean task wait against workload.arrivals.count\""), std::string::npos);
 }
 

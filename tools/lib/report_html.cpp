@@ -490,6 +490,29 @@ std::string nvlink_heatmaps_html(const RunResult& result, const std::vector<std:
   return html;
 }
 
+// A sweep's merged result: the policies compared within each variant, one table per variant
+// under its swept values.
+std::string sweep_metrics_html(const RunResult& result, const SweepView& view,
+                               const TableOptions& options) {
+  const SweepComparison c = build_sweep_comparison(result, view, options);
+  std::string html =
+      "<h2>Metrics</h2>\n<p>Per variant (its swept values), its policies compared: mean over "
+      "seeds, ± the half-width of the 95% confidence interval (Student t); change relative to " +
+      xml_escape(view.policies.front()) +
+      " (a share's in percentage points, pp), * marks a paired difference whose 95% CI excludes "
+      "0; winner: the policy with the better mean, * when significantly better than every "
+      "other. Definitions: docs/metrics.md.</p>\n";
+  for (std::size_t v = 0; v < c.tables.size(); ++v) {
+    std::string values;
+    for (std::size_t k = 0; k < view.keys.size(); ++k) {
+      values += (values.empty() ? "" : ", ") + view.keys[k] + " = " +
+                view.variants[v].values[k].value_or("-");
+    }
+    html += "<h3>" + xml_escape(values) + "</h3>\n" + comparison_html(c.tables[v]);
+  }
+  return html;
+}
+
 // The x of each value of a swept key: the number it is when every value is one, else its place
 // among the key's values (in order of first appearance); `legend` then names the places.
 std::vector<double> sweep_positions(const SweepView& view, std::size_t key, std::string& legend) {
@@ -590,7 +613,9 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
   const auto table = build_comparison(result, options.table);
   const TimeAxis axis = time_axis(result, policies, options);
   std::string html = header_html(result.metadata, policies);
-  html += metrics_html(table, policies);
+  const auto view = sweep_view(result);
+  html += view && !view->keys.empty() ? sweep_metrics_html(result, *view, options.table)
+                                      : metrics_html(table, policies);
   html += sweep_html(result);
   html += node_heatmaps_html(result, policies, options, axis);
   html += balance_html(result, policies, options, axis);
