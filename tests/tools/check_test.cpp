@@ -96,6 +96,83 @@ TEST(Check, JunitXml) {
   EXPECT_NE(xml.find("<failure type=\"regressed\""), std::string::npos);
 }
 
+// A policy gone from the result is one line, not one per metric; a policy the baseline lacks is
+// named, not checked.
+TEST(Check, MissingAndExtraPoliciesAreOneLineEach) {
+  const auto result = test::sample_result();
+  RunResult current = result;
+  for (auto& run : current.runs) {
+    if (run.policy == "load-aware") {
+      run.policy = "tuned";
+    }
+  }
+  current.metadata.policies = {"default-k8s", "tuned"};
+  const auto report = check_against_baseline(current, result, CheckOptions{});
+  EXPECT_TRUE(report.failed());
+  EXPECT_EQ(report.missing_policies, std::vector<std::string>{"load-aware"});
+  EXPECT_EQ(report.extra_policies, std::vector<std::string>{"tuned"});
+  const std::string text = format_check_report(report);
+  std::size_t missing_lines = 0;
+  for (std::size_t at = text.find("MISSING"); at != std::string::npos;
+       at = text.find("MISSING", at + 1)) {
+    ++missing_lines;
+  }
+  EXPECT_EQ(missing_lines, 1u) << text;
+  EXPECT_NE(text.find("MISSING   load-aware: policy missing from the result ("), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("not in the baseline, not checked: policy tuned"), std::string::npos) << text;
+}
+
+// NVLink variance mean (4 decimals, lower is better) from 0 to 1e-9: a worsening beyond a 0%
+// tolerance of a zero baseline, but 0.0000 -> 0.0000 as printed, so not a regression.
+TEST(Check, AChangeThePrintDoesNotShowIsNoRegression) {
+  const auto result = test::sample_result();
+  RunResult baseline = result;
+  RunResult current = result;
+  for (auto& run : baseline.runs) {
+    run.metrics["nvlink_variance_mean"] = 0.0;
+  }
+  for (auto& run : current.runs) {
+    run.metrics["nvlink_variance_mean"] = 1e-9;
+  }
+  const auto report = check_against_baseline(current, baseline, CheckOptions{});
+  EXPECT_EQ(verdict(report, "default-k8s", "nvlink_variance_mean").status, "pass");
+  EXPECT_EQ(format_check_report(report).find("0.0000 -> 0.0000"), std::string::npos);
+  // 0 -> 0.001 shows (0.0000 -> 0.0010): a regression.
+  for (auto& run : current.runs) {
+    run.metrics["nvlink_variance_mean"] = 0.001;
+  }
+  EXPECT_EQ(verdict(check_against_baseline(current, baseline, CheckOptions{}), "default-k8s",
+                    "nvlink_variance_mean")
+                .status,
+            "regressed");
+}
+
+TEST(Check, ProvenanceDifferencesAreNamed) {
+  RunResult baseline = test::sample_result();
+  RunResult current = baseline;
+  EXPECT_TRUE(provenance_warnings(current, baseline).empty());
+  baseline.metadata.provenance = nlohmann::json{
+      {"overrides", {"run.until=2h"}},
+      {"policies",
+       {{{"name", "default-k8s"}, {"scheduler", "default-k8s"}, {"sha256", nullptr}},
+        {{"name", "load-aware"}, {"scheduler", "my/la.yaml"}, {"sha256", "sha256:aa"}}}}};
+  current.metadata.provenance = baseline.metadata.provenance;
+  EXPECT_TRUE(provenance_warnings(current, baseline).empty());
+  (*current.metadata.provenance)["overrides"] = {"run.until=3h"};
+  (*current.metadata.provenance)["policies"][1]["sha256"] = "sha256:bb";
+  current.metadata.seeds = {1, 2};
+  const auto warnings = provenance_warnings(current, baseline);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0], "the seeds differ: 1, 2 in the result, 1, 2, 3 in the baseline");
+  EXPECT_EQ(warnings[1],
+            "the --set overrides differ: run.until=3h in the result, run.until=2h in the "
+            "baseline");
+  EXPECT_EQ(warnings[2],
+            "policy 'load-aware' is defined otherwise: my/la.yaml (sha256:bb) in the result, "
+            "my/la.yaml (sha256:aa) in the baseline");
+}
+
 TEST(Check, ToleranceParsing) {
   EXPECT_EQ(parse_tolerance("mean_wait_s=10"), (std::pair<std::string, double>{"mean_wait_s", 10}));
   EXPECT_EQ(parse_tolerance("oom_kills=2.5%").second, 2.5);

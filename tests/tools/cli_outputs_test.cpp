@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
@@ -41,7 +43,7 @@ TEST_F(CliOutputs, NoProgressWhenStderrIsNotATerminal) {
   ASSERT_EQ(r.code, 0) << read_file(err);
   // stderr holds only the note of the files written; stdout only the table.
   EXPECT_EQ(read_file(err),
-            "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, "
+            "tidesim: wrote result.json, metrics.csv, jobs.csv, attempts.csv, nodes.csv, "
             "cards.csv, metrics.om.txt to " +
                 dir_ + "/out\n");
   EXPECT_FALSE(contains(r.out, "runs ")) << r.out;
@@ -131,6 +133,49 @@ TEST_F(CliOutputs, SeriesScopeStepAndSeeds) {
   EXPECT_TRUE(result_of(dir_ + "/none")["runs"][0]["series"].is_null());
   ASSERT_EQ(tidesim::test::run(base + "--output " + dir_ + "/all --series-seed all").code, 0);
   EXPECT_FALSE(result_of(dir_ + "/all")["runs"][1]["series"].is_null());
+}
+
+// metrics.csv: one row per policy and seed, columns policy, seed, then every metric, each value
+// the one result.json holds (read back exactly).
+TEST_F(CliOutputs, RunWritesTidyMetrics) {
+  const auto r =
+      tidesim::test::run("run " + scenario_ + " --seed 1 --seed 2 --output " + dir_ + "/tidy");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "wrote result.json, metrics.csv,")) << r.out;
+  const json result = result_of(dir_ + "/tidy");
+  std::istringstream csv(read_file(dir_ + "/tidy/metrics.csv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  std::vector<std::string> header;
+  for (std::size_t at = 0; at != std::string::npos;) {
+    const auto comma = line.find(',', at);
+    header.push_back(line.substr(at, comma == std::string::npos ? comma : comma - at));
+    at = comma == std::string::npos ? comma : comma + 1;
+  }
+  ASSERT_GE(header.size(), 6u);
+  EXPECT_EQ(header[0], "policy");
+  EXPECT_EQ(header[1], "seed");
+  EXPECT_EQ(header[2], "gpu_util_stddev");  // the catalogue's first
+  EXPECT_EQ(header.size(), 2 + result["runs"][0]["metrics"].size());
+  // 2 policies x 2 seeds, in the result's order.
+  for (std::size_t k = 0; k < 4; ++k) {
+    ASSERT_TRUE(std::getline(csv, line)) << k;
+    const json& run = result["runs"][k];
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) {
+      cells.push_back(cell);
+    }
+    ASSERT_GE(cells.size(), 3u) << line;
+    EXPECT_EQ(cells[0], run["policy"].get<std::string>());
+    EXPECT_EQ(cells[1], std::to_string(run["seed"].get<std::uint64_t>()));
+    for (std::size_t c = 2; c < cells.size(); ++c) {
+      if (run["metrics"].contains(header[c])) {
+        EXPECT_EQ(std::stod(cells[c]), run["metrics"][header[c]].get<double>()) << header[c];
+      }
+    }
+  }
+  EXPECT_FALSE(std::getline(csv, line));
 }
 
 TEST_F(CliOutputs, BadSeriesChoicesExitTwoNamingTheFlag) {

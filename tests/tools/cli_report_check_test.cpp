@@ -1,6 +1,8 @@
 // `tidesim report` and `tidesim check` end to end: files, exit codes.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
 #include "tests/tools/sample_result.hpp"
@@ -85,6 +87,37 @@ TEST_F(Cli, CheckBadInputExitsTwo) {
       2);
   EXPECT_NE(read_file(d + "/log").find("--tolerance"), std::string::npos);
   EXPECT_EQ(run("check " + d + "/result.json", d + "/log"), 2);  // --baseline is required
+}
+
+// A result that differs from its baseline in seeds, overrides and a policy's definition says so
+// on stderr; a policy gone from it is one MISSING line, a policy the baseline lacks is named.
+TEST_F(Cli, CheckNamesWhatMakesTheResultsDiffer) {
+  const std::string d = dir_;
+  const std::string scenario = "tests/tools/data/two_rings.yaml";
+  const auto save = [](const std::string& args, const std::string& path) {
+    const auto r = test::run_capturing(args + " --format json", "2>/dev/null");
+    ASSERT_EQ(r.code, 0) << args;
+    std::ofstream(path) << r.out;
+  };
+  save("run " + scenario + " --seed 1", d + "/base.json");
+  save("run " + scenario +
+           " --seed 1 --seed 2 --set workload.arrivals.count=3 --policy default-k8s=load-aware "
+           "--policy tuned=load-aware",
+       d + "/cur.json");
+  const auto r = test::run("check " + d + "/cur.json --baseline " + d + "/base.json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  for (const char* line : {
+           "tidesim: warning: the seeds differ: 1, 2 in the result, 1 in the baseline\n",
+           "tidesim: warning: the --set overrides differ: workload.arrivals.count=3 in the "
+           "result, none in the baseline\n",
+           "tidesim: warning: policy 'default-k8s' is defined otherwise: load-aware in the "
+           "result, default-k8s in the baseline\n",
+           "MISSING   load-aware: policy missing from the result (",
+           "not in the baseline, not checked: policy tuned\n",
+       }) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find("MISSING   load-aware "), std::string::npos) << r.out;
 }
 
 }  // namespace

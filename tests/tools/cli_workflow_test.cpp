@@ -119,6 +119,24 @@ TEST_F(CliWorkflow, MisspeltCommandSuggestsTheClosest) {
   EXPECT_FALSE(contains(far.out, "did you mean")) << far.out;
 }
 
+// An unknown --policy is refused before any run, with the closest policy name when one is within
+// two edits: the scenario's policies (solo.yaml lists first-fit) or a built-in scheduler.
+TEST_F(CliWorkflow, MisspeltPolicySuggestsTheClosest) {
+  const auto r = run("run tests/tools/data/solo.yaml --policy load-awre");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.out, "--policy: unknown policy 'load-awre' (did you mean 'load-aware'?)"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "a built-in scheduler (")) << r.out;
+  const auto labelled = run("run tests/tools/data/solo.yaml --policy mine=frist-fit");
+  EXPECT_EQ(labelled.code, 2);
+  EXPECT_TRUE(contains(labelled.out, "unknown policy 'frist-fit' (did you mean 'first-fit'?)"))
+      << labelled.out;
+  const auto far = run("run tests/tools/data/solo.yaml --policy frobnicate");
+  EXPECT_EQ(far.code, 2);
+  EXPECT_TRUE(contains(far.out, "unknown policy 'frobnicate':")) << far.out;
+  EXPECT_FALSE(contains(far.out, "did you mean")) << far.out;
+}
+
 TEST_F(CliWorkflow, ReportWritesWhatTheExtensionSays) {
   const std::string result = dir_ + "/rep.json";
   write_result(result);

@@ -93,5 +93,21 @@ TEST(ChartGeometry, ChartsShareAGivenTimeAxis) {
   EXPECT_TRUE(contains(svg, "<text x=\"590.0\" y=\"252\" text-anchor=\"middle\">10</text>")) << svg;
 }
 
+// A line's points with their 95% CI (the sweep report): on a 0..4 axis over 200 px (y from 234
+// at 0 up to 34 at 4: 50 px per unit) and x 0..10 over 70..590, the point (0, 1) is a dot at
+// (70, 184) with a bar from y = 0.5 (209) to 1.5 (159) and 8 px caps; (10, 2) has no interval.
+TEST(ChartGeometry, LinePointsCarryTheirErrorBars) {
+  const std::string svg =
+      line_chart_svg({ChartSeries{"a", {0, 10}, {1, 2}, {0.5, std::nullopt}}},
+                     ChartOptions{.width = 760, .height = 280, .y_min = 0.0, .y_max = 4.0});
+  EXPECT_TRUE(contains(svg, "<circle cx=\"70.0\" cy=\"184.0\" r=\"3\"")) << svg;
+  EXPECT_TRUE(contains(svg, "<circle cx=\"590.0\" cy=\"134.0\" r=\"3\"")) << svg;
+  EXPECT_TRUE(contains(svg, "d=\"M70.0 209.0V159.0M66.0 209.0H74.0M66.0 159.0H74.0\"")) << svg;
+  EXPECT_FALSE(contains(svg, "d=\"M590.0")) << svg;
+  // Without intervals a line has no dots (the time charts).
+  EXPECT_FALSE(
+      contains(line_chart_svg({ChartSeries{"a", {0, 10}, {1, 2}}}, ChartOptions{}), "<circle"));
+}
+
 }  // namespace
 }  // namespace tidesim::app

@@ -6,10 +6,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
@@ -195,6 +199,153 @@ TEST_F(CliSweep, ACellIsWhatItsRunCommandGives) {
   const json run = json::parse(r.out);
   EXPECT_EQ(run["runs"][0]["metrics"], cell["runs"][0]["metrics"]);
   EXPECT_EQ(run["runs"][0]["jobs"], cell["runs"][0]["jobs"]);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (const unsigned char c : s) {
+    n += (c & 0xC0) != 0x80 ? 1 : 0;
+  }
+  return n;
+}
+
+// metrics.csv beside the merged result: one row per variant, policy and seed, the swept key's
+// value in its own column and the policy's own name; a burst of N ring jobs submits N jobs.
+TEST_F(CliSweep, WritesTidyMetricsWithTheSweptValues) {
+  const std::string dir = out_dir("tidy");
+  const auto r = cli("sweep " + kSweep + " -o " + dir + " --threads 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find(dir + "/metrics.csv"), std::string::npos) << r.out;
+  const auto lines = lines_of(read_file(dir + "/metrics.csv"));
+  ASSERT_EQ(lines.size(), 13u);
+  EXPECT_TRUE(lines[0].starts_with("policy,seed,workload.arrivals.count,gpu_util_stddev,"))
+      << lines[0];
+  std::vector<std::string> columns;
+  std::stringstream h(lines[0]);
+  for (std::string c; std::getline(h, c, ',');) {
+    columns.push_back(c);
+  }
+  const auto submitted = static_cast<std::size_t>(
+      std::find(columns.begin(), columns.end(), "jobs_submitted") - columns.begin());
+  ASSERT_LT(submitted, columns.size());
+  for (std::size_t k = 0; k < 12; ++k) {
+    std::vector<std::string> cells;
+    std::stringstream row(lines[k + 1]);
+    for (std::string c; std::getline(row, c, ',');) {
+      cells.push_back(c);
+    }
+    ASSERT_GT(cells.size(), submitted) << lines[k + 1];
+    // Cells in variant, policy, seed order: 3 bursts x 2 policies x seeds 1, 2.
+    EXPECT_EQ(cells[0], k % 4 < 2 ? "default-k8s" : "load-aware") << k;
+    EXPECT_EQ(cells[1], std::to_string(k % 2 + 1)) << k;
+    EXPECT_EQ(cells[2], std::to_string(k / 4 + 1)) << k;
+    EXPECT_EQ(cells[submitted], std::to_string(k / 4 + 1)) << k;
+  }
+}
+
+// The table compares the policies within each variant (one line per burst size, a column per
+// policy, not one per policy x variant), shows the headline metrics (--all-metrics the rest), and
+// fits a terminal.
+TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
+  const std::string dir = out_dir("table");
+  const auto r = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --threads 2",
+                                              "2>/dev/null");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 4u);
+  for (const char* column :
+       {"metric", "better", "count", "default-k8s", "load-aware", "difference, 95% CI", "winner"}) {
+    EXPECT_NE(lines[0].find(column), std::string::npos) << column << "\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find("[count="), std::string::npos) << r.out;
+  for (const auto& line : lines) {
+    EXPECT_LE(display_width(line), 120u) << line;
+  }
+  // The mean wait's block: its label once, then one line per burst size 1, 2, 3.
+  const auto wait = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.starts_with("mean task wait");
+  });
+  ASSERT_NE(wait, lines.end()) << r.out;
+  ASSERT_LT(wait + 2, lines.end());
+  EXPECT_TRUE((wait + 1)->starts_with(" ")) << r.out;
+  EXPECT_EQ(r.out.find("jobs submitted"), std::string::npos) << r.out;
+  const auto all = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --all-metrics",
+                                                "2>/dev/null");
+  ASSERT_EQ(all.code, 0);
+  EXPECT_NE(all.out.find("jobs submitted"), std::string::npos) << all.out;
+  // CSV: the comparison per variant after the swept key's column.
+  const auto csv = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --format csv",
+                                                "2>/dev/null");
+  ASSERT_EQ(csv.code, 0);
+  EXPECT_TRUE(csv.out.starts_with("workload.arrivals.count,metric,unit,direction,policy,"))
+      << csv.out;
+  EXPECT_NE(csv.out.find("\n3,mean_wait_s,s,lower,load-aware,2,"), std::string::npos) << csv.out;
+
+  // The report of the merged result charts each headline metric against the burst size.
+  ASSERT_EQ(cli("report " + dir + "/result.json -o " + dir + "/report.html").code, 0);
+  const std::string html = read_file(dir + "/report.html");
+  EXPECT_NE(html.find("<h2>Sweep</h2>"), std::string::npos);
+  // Its metrics: one table per burst size, the policies' own names as columns.
+  EXPECT_NE(html.find("<h3>workload.arrivals.count = 3</h3>\n<table>\n<thead><tr><th>metric</th>"
+                      "<th>better</th><th>default-k8s</th><th>load-aware</th>"),
+            std::string::npos);
+  // `report` prints the same table as `sweep`.
+  const auto table = tidesim::test::run_capturing("report " + dir + "/result.json", "2>&1");
+  EXPECT_EQ(table.out, r.out);
+  EXPECT_NE(html.find("alt=\"mean task wait against workload.arrivals.count\""), std::string::npos);
+}
+
+// Without -o the results go to <sweep name>.results in the working folder, not beside the file.
+TEST_F(CliSweep, DefaultFolderIsInTheWorkingFolder) {
+  const std::string work = out_dir("work");
+  fs::create_directories(work);
+  const std::string sweep = fs::absolute(kSweep).string();
+  const std::string beside = fs::path(sweep).parent_path().string() + "/sweep_small.results";
+  const bool was_beside = fs::exists(beside);
+  const int rc = std::system(("cd " + work + " && " + std::string(TIDESIM_CLI) + " sweep " + sweep +
+                              " --threads 2 -q > out.txt 2>&1")
+                                 .c_str());
+  ASSERT_EQ(rc, 0) << read_file(work + "/out.txt");
+  EXPECT_TRUE(fs::exists(work + "/sweep_small.results/result.json"));
+  EXPECT_TRUE(fs::exists(work + "/sweep_small.results/metrics.csv"));
+  EXPECT_EQ(fs::exists(beside), was_beside);
+}
+
+// The five lines of pandas in docs/sweeps.md ("Reading a sweep") read a sweep's metrics.csv and
+// plot the mean wait against the swept key (here the burst size). Skipped without pandas and
+// matplotlib (Debian's python3-pandas and python3-matplotlib), which tidesim does not need.
+TEST_F(CliSweep, TheDocsPandasScriptPlotsAMetricAgainstTheKey) {
+  if (std::system("/usr/bin/python3 -c 'import pandas, matplotlib' > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "pandas or matplotlib is not installed";
+  }
+  const std::string doc = read_file("docs/sweeps.md");
+  const auto start = doc.find("```python\n");
+  ASSERT_NE(start, std::string::npos);
+  std::string script = doc.substr(start + 10, doc.find("```", start + 10) - start - 10);
+  EXPECT_EQ(std::count(script.begin(), script.end(), '\n'), 5) << script;
+  const auto replace = [&script](const std::string& from, const std::string& to) {
+    const auto at = script.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    script.replace(at, from.size(), to);
+  };
+  const std::string dir = out_dir("pandas");
+  replace("seed-benchmark-nodes.results", dir);
+  replace("cluster.node_groups[0].count", "workload.arrivals.count");
+  replace("wait.png", dir + "/wait.png");
+  ASSERT_EQ(cli("sweep " + kSweep + " -o " + dir + " --threads 2 -q").code, 0);
+  std::ofstream(dir + "/plot.py") << script;
+  const int rc = std::system(("MPLBACKEND=Agg /usr/bin/python3 " + dir + "/plot.py").c_str());
+  EXPECT_EQ(rc, 0) << script;
+  EXPECT_GT(fs::file_size(dir + "/wait.png"), 1000u);
 }
 
 // A raised interrupt (a --timeout that has passed) starts no cell and stores nothing; the next

@@ -68,7 +68,9 @@ TEST(Table, TerminalText) {
   EXPECT_NE(text.find("122 s ± 24.8"), std::string::npos) << text;
   EXPECT_NE(text.find("-41.2%"), std::string::npos) << text;
   EXPECT_NE(text.find("423 s / 189 s (-55.3%)"), std::string::npos) << text;
-  EXPECT_NE(text.find("38.2% / 12.7% (-66.8%)"), std::string::npos) << text;
+  // A share's published change is in percentage points: 12.7% - 38.2% = -25.5 pp.
+  EXPECT_NE(text.find("38.2% / 12.7% (-25.5 pp)"), std::string::npos) << text;
+  EXPECT_NE(text.find("published (seed doc §3.4)"), std::string::npos) << text;
   EXPECT_NE(text.find("3 seeds"), std::string::npos);
 }
 
@@ -128,6 +130,103 @@ TEST(Table, HeadlineRowsWithDirectionsAndDisagreements) {
       render_comparison(build_comparison(test::sample_result(), options), OutputFormat::kTable);
   EXPECT_NE(marked.find("189 s / 423 s (+123.8%) ≠"), std::string::npos) << marked;
   EXPECT_NE(marked.find("docs/seed-benchmark.md"), std::string::npos) << marked;
+}
+
+// A result built by hand: policies a and b over seeds 1..3 (or only a), with the values given.
+RunResult hand_result(bool two_policies) {
+  RunResult r;
+  r.metadata.policies = {"a"};
+  if (two_policies) {
+    r.metadata.policies.push_back("b");
+  }
+  for (const auto& policy : r.metadata.policies) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      SeedRun run;
+      run.policy = policy;
+      run.seed = seed;
+      const double k = static_cast<double>(seed - 1);
+      // Shares: a 30%, 32%, 34% and b 10%, 12%, 14%: b lower by 20 pp on every seed.
+      run.metrics["gpu_util_stddev"] = (policy == "a" ? 0.30 : 0.10) + 0.02 * k;
+      // Waits equal under both policies: a tie.
+      run.metrics["mean_wait_s"] = 100.0 + 10.0 * k;
+      // OOM kills: a 299 on every seed, b none.
+      run.metrics["oom_kills"] = policy == "a" ? 299.0 : 0.0;
+      // Jobs submitted: neutral, no winner.
+      run.metrics["jobs_submitted"] = 4.0;
+      r.runs.push_back(run);
+    }
+  }
+  return r;
+}
+
+std::string line_of(const std::string& text, const std::string& start) {
+  const auto at = text.find(start);
+  return at == std::string::npos ? "" : text.substr(at, text.find('\n', at) - at);
+}
+
+TEST(Table, WinnerSharesInPointsAndPublishedMarks) {
+  TableOptions options;
+  options.metrics = {"gpu_util_stddev", "mean_wait_s", "oom_kills", "jobs_submitted"};
+  options.reference = seed_reference("a", "b");
+  const auto table = build_comparison(hand_result(true), options);
+  // b is lower on every seed by the same amount: best, significantly (a zero-width paired CI).
+  ASSERT_TRUE(table.rows[0].best);
+  EXPECT_EQ(*table.rows[0].best, 1u);
+  EXPECT_TRUE(table.rows[0].best_significant);
+  EXPECT_FALSE(table.rows[1].best);  // equal means: a tie
+  EXPECT_FALSE(table.rows[3].best);  // neutral
+  const auto text = render_comparison(table, OutputFormat::kTable);
+  EXPECT_NE(text.find("published (seed doc §3.4)"), std::string::npos) << text;
+  EXPECT_NE(text.find("winner"), std::string::npos) << text;
+  const auto spread = line_of(text, "GPU util std-dev");
+  // 32.0% -> 12.0%: the change and the difference in percentage points, not -62.5%.
+  EXPECT_NE(spread.find("-20.0 pp ± 0.0 *"), std::string::npos) << text;
+  EXPECT_NE(spread.find("  -20.0 pp  "), std::string::npos) << text;
+  EXPECT_EQ(spread.find("-62.5%"), std::string::npos) << text;
+  EXPECT_NE(spread.find("38.2% / 12.7% (-25.5 pp)"), std::string::npos) << text;
+  EXPECT_TRUE(spread.ends_with("b *")) << spread;
+  // Neither way nor order is off for the spread (32% vs 38.2%, 12% vs 12.7%).
+  EXPECT_EQ(spread.find("≠"), std::string::npos) << text;
+  EXPECT_TRUE(line_of(text, "mean task wait").ends_with("tie")) << text;
+  // 299 OOM kills against 7 published: the same way (down) but 42 times the published figure.
+  const auto oom = line_of(text, "OOM kills");
+  EXPECT_NE(oom.find("7 / 0 (-100.0%) ≠"), std::string::npos) << text;
+  EXPECT_NE(text.find("≠: a measured mean is 10 times its published value"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("runs the other way"), std::string::npos) << text;
+  const auto submitted = line_of(text, "jobs submitted");
+  EXPECT_TRUE(submitted.ends_with(" -")) << text;
+  const auto doc = nlohmann::json::parse(render_comparison(table, OutputFormat::kJson));
+  EXPECT_EQ(doc["metrics"][0]["best"]["policy"], "b");
+  EXPECT_EQ(doc["metrics"][0]["best"]["significant"], true);
+  EXPECT_TRUE(doc["metrics"][1]["best"].is_null());
+}
+
+TEST(Table, OneSeedNamesTheWinnerWithoutSignificance) {
+  RunResult r = hand_result(true);
+  std::erase_if(r.runs, [](const SeedRun& run) { return run.seed != 1; });
+  TableOptions options;
+  options.metrics = {"gpu_util_stddev"};
+  const auto table = build_comparison(r, options);
+  ASSERT_TRUE(table.rows[0].best);
+  EXPECT_FALSE(table.rows[0].best_significant);
+  const auto text = render_comparison(table, OutputFormat::kTable);
+  const auto spread = line_of(text, "GPU util std-dev");
+  EXPECT_NE(spread.find("  -20.0 pp  "), std::string::npos) << text;
+  EXPECT_TRUE(spread.ends_with(" b")) << text;
+  EXPECT_NE(text.find("with one seed nothing is tested"), std::string::npos) << text;
+}
+
+TEST(Table, OnePolicyFooterNamesOnlyItsColumns) {
+  TableOptions options;
+  options.metrics = {"gpu_util_stddev", "mean_wait_s"};
+  const auto text =
+      render_comparison(build_comparison(hand_result(false), options), OutputFormat::kTable);
+  EXPECT_NE(text.find("3 seeds: mean ± 95% CI half-width (Student t).\n"), std::string::npos)
+      << text;
+  for (const char* absent : {"change", "difference", "winner", "*"}) {
+    EXPECT_EQ(text.find(absent), std::string::npos) << absent << "\n" << text;
+  }
 }
 
 TEST(Table, SingleSeedHasNoIntervals) {

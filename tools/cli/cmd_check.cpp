@@ -39,6 +39,9 @@ int run_check(const CheckArgs& args) {
                "texts ({} vs {})\n",
                current.metadata.scenario_hash, baseline.metadata.scenario_hash);
   }
+  for (const auto& w : app::provenance_warnings(current, baseline)) {
+    fmt::print(stderr, "tidesim: warning: {}\n", w);
+  }
   const auto report = app::check_against_baseline(current, baseline, options);
   std::cout << app::format_check_report(report);
   if (!args.junit.empty()) {

@@ -19,6 +19,7 @@
 #include "tidesim/tools/lib/openmetrics.hpp"
 #include "tidesim/tools/lib/report_html.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::cli {
@@ -38,6 +39,7 @@ struct ReportArgs {
   std::int64_t epoch = app::OpenMetricsOptions{}.epoch_unix_s;
   bool no_reference = false;
   bool seed_reference = false;
+  bool all_metrics = false;
 };
 
 template <class F>
@@ -110,6 +112,12 @@ int run_report(const ReportArgs& args) {
     options.seed = args.seed;
     options.table = table;
     text = app::render_report_html(result, options);
+  } else if (const auto view = app::sweep_view(result)) {
+    // A sweep's merged result: its policies compared within each variant, as `tidesim sweep`
+    // prints them (the headline metrics in the table, unless --all-metrics).
+    const auto as = app::parse_output_format(format, "--format");
+    table.headline = as == app::OutputFormat::kTable && !args.all_metrics;
+    text = app::render_sweep_comparison(app::build_sweep_comparison(result, *view, table), as);
   } else {
     text = app::render_comparison(app::build_comparison(result, table),
                                   app::parse_output_format(format, "--format"));
@@ -171,6 +179,8 @@ void add_report_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-reference", args->no_reference, "Leave out the reference column");
   cmd->add_flag("--seed-reference", args->seed_reference,
                 "Use the seed's published figures as the reference column");
+  cmd->add_flag("--all-metrics", args->all_metrics,
+                "A sweep's table: every metric, not only the headline ones");
   cmd->callback([&ctx, args] {
     ctx.input = args->result_path;
     ctx.run = [args] { return run_report(*args); };

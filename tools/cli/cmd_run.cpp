@@ -37,6 +37,7 @@
 #include "tidesim/tools/lib/run_warnings.hpp"
 #include "tidesim/tools/lib/series_choice.hpp"
 #include "tidesim/tools/lib/staged_dir.hpp"
+#include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
 #include "tidesim/tools/lib/watchdog.hpp"
 #include "tidesim/version.hpp"
@@ -250,6 +251,7 @@ void write_outputs(const app::RunResult& result, const std::string& dir) {
   write("nodes.csv", app::write_node_series_csv);
   write("cards.csv", app::write_card_series_csv);
   write("attempts.csv", app::write_attempts_csv);
+  write("metrics.csv", app::write_metrics_csv);
   staged.write("metrics.om.txt", [&](std::ostream& out) { app::write_openmetrics(out, result); });
   staged.commit();
 }
@@ -360,8 +362,8 @@ int run(const RunOptions& o) {
   if (!o.output.empty()) {
     write_outputs(result, o.output);
     if (!o.quiet) {
-      std::cerr << "tidesim: wrote result.json, jobs.csv, attempts.csv, nodes.csv, cards.csv, "
-                   "metrics.om.txt to "
+      std::cerr << "tidesim: wrote result.json, metrics.csv, jobs.csv, attempts.csv, nodes.csv, "
+                   "cards.csv, metrics.om.txt to "
                 << o.output << "\n";
     }
   }
@@ -455,9 +457,10 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--format", opts->format, "Output: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   cmd->add_option("--output", opts->output,
-                  "Also write result.json, jobs.csv, nodes.csv, cards.csv and metrics.om.txt "
-                  "(OpenMetrics) into this folder; time series as --series, --series-step and "
-                  "--series-seed choose (default: every node's, for the first seed)");
+                  "Also write result.json, metrics.csv, jobs.csv, nodes.csv, cards.csv and "
+                  "metrics.om.txt (OpenMetrics) into this folder; time series as --series, "
+                  "--series-step and --series-seed choose (default: every node's, for the first "
+                  "seed)");
   cmd->add_option("--series", opts->series,
                   "With --output: none (no time series), summary (cluster-level only) or full "
                   "(every node and card too; the default)")

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,7 @@
 #include "tidesim/tools/cli/options.hpp"
 #include "tidesim/tools/lib/progress.hpp"
 #include "tidesim/tools/lib/sweep.hpp"
+#include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
 #include "tidesim/tools/lib/watchdog.hpp"
 
@@ -38,15 +40,35 @@ struct SweepArgs {
   std::string timeout;
   bool progress = false;
   bool quiet = false;
+  bool all_metrics = false;
 };
 
-// DIR given, else "<sweep file less its extension>.results" beside it.
+// DIR given, else "<sweep file's name less its extension>.results" in the working folder (where
+// the sweep is run, never beside a sweep file that sits in the source tree).
 std::string output_dir(const SweepArgs& args) {
   if (!args.output.empty()) {
     return args.output;
   }
-  fs::path p(args.file);
-  return (p.parent_path() / (p.stem().string() + ".results")).string();
+  return fs::path(args.file).stem().string() + ".results";
+}
+
+// The merged result.json and metrics.csv, each written atomically.
+void write_merged(const app::RunResult& merged, const std::string& dir, bool quiet) {
+  const std::string path = (fs::path(dir) / "result.json").string();
+  app::save_result_atomically(merged, path);
+  const std::string csv = (fs::path(dir) / "metrics.csv").string();
+  const std::string tmp = csv + ".tmp";
+  {
+    std::ofstream out(tmp);
+    app::write_metrics_csv(out, merged);
+    if (!out) {
+      throw std::runtime_error("failed writing " + tmp);
+    }
+  }
+  fs::rename(tmp, csv);
+  if (!quiet) {
+    std::cerr << "tidesim: wrote " << path << " and " << csv << "\n";
+  }
 }
 
 // What a --timeout that cut cells says: the finished cells are stored, and the same command
@@ -138,18 +160,21 @@ int run_sweep(const SweepArgs& args) {
     }
   }
   const app::RunResult merged = app::merge_cells(plan, dir);
-  const std::string path = (fs::path(dir) / "result.json").string();
-  app::save_result_atomically(merged, path);
-  if (!args.quiet) {
-    std::cerr << "tidesim: wrote " << path << "\n";
-  }
+  write_merged(merged, dir, args.quiet);
   if (format == app::OutputFormat::kJson) {
     app::write_result(std::cout, merged);
     std::cout << "\n";
   } else {
+    // The policies compared within each variant; the terminal table shows the headline metrics.
     app::TableOptions table;
-    table.no_reference = true;
-    std::cout << app::render_comparison(app::build_comparison(merged, table), format);
+    table.headline = format == app::OutputFormat::kTable && !args.all_metrics;
+    if (const auto view = app::sweep_view(merged)) {
+      std::cout << app::render_sweep_comparison(app::build_sweep_comparison(merged, *view, table),
+                                                format);
+    } else {
+      table.no_reference = true;
+      std::cout << app::render_comparison(app::build_comparison(merged, table), format);
+    }
   }
   return 0;
 }
@@ -162,8 +187,8 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
       "sweep", "Run a scenario over a grid of values, policies and seeds (docs/sweeps.md)");
   cmd->add_option("sweep", args->file, "Sweep file")->required();
   cmd->add_option("-o,--output", args->output,
-                  "Folder of the cells' results and the merged result.json (default: the sweep "
-                  "file's name with .results, beside it)");
+                  "Folder of the cells' results, the merged result.json and metrics.csv "
+                  "(default: the sweep file's name with .results, in the working folder)");
   cmd->add_option("--threads", args->threads,
                   "Cells in parallel (default: the machine's cores; under mpirun 1 per rank); "
                   "results do not depend on it")
@@ -177,6 +202,8 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
                   "finished ones are kept for the next run; exit 1");
   cmd->add_option("--format", args->format, "Output of the merged table: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_flag("--all-metrics", args->all_metrics,
+                "Every metric in the table, not only the headline ones");
   add_progress_flags(*cmd, args->progress, args->quiet);
   cmd->callback([&ctx, args] { ctx.run = [args] { return run_sweep(*args); }; });
 }

@@ -9,29 +9,9 @@
 #include <vector>
 
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/did_you_mean.hpp"
 
 namespace tidesim::cli {
-namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 const CLI::Validator& non_negative_integer() {
   static const CLI::Validator v(
       [](std::string& text) -> std::string {
@@ -48,24 +28,11 @@ const CLI::Validator& non_negative_integer() {
 }
 
 std::string closest_subcommand(const CLI::App& app, const std::string& word) {
-  std::string best;
-  std::size_t best_distance = 3;
-  std::vector<std::string> prefixed;
+  std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    const std::string& name = sub->get_name();
-    if (name.starts_with(word)) {
-      prefixed.push_back(name);
-    }
-    const std::size_t d = edit_distance(word, name);
-    if (d < best_distance) {
-      best_distance = d;
-      best = name;
-    }
+    names.push_back(sub->get_name());
   }
-  if (best.empty() && prefixed.size() == 1) {
-    best = prefixed.front();
-  }
-  return best;
+  return app::closest_name(word, names);
 }
 
 int refuse_unknown_command(const CLI::App& app, int argc, char** argv) {

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -15,40 +16,6 @@ namespace tidesim::app {
 namespace {
 
 using metrics::Direction;
-
-// Paired over common seeds when every run on both sides has a partner with the same seed;
-// otherwise Welch's unpaired difference.
-std::optional<PairedDifference> difference(const std::vector<const SeedRun*>& base,
-                                           const std::vector<const SeedRun*>& cur,
-                                           const std::string& metric) {
-  std::vector<double> a;
-  std::vector<double> b;
-  bool paired = base.size() == cur.size();
-  for (const auto* rb : base) {
-    const SeedRun* partner = nullptr;
-    for (const auto* rc : cur) {
-      if (rc->seed == rb->seed) {
-        partner = rc;
-      }
-    }
-    if (!partner) {
-      paired = false;
-      break;
-    }
-    const auto ib = rb->metrics.find(metric);
-    const auto ic = partner->metrics.find(metric);
-    if (ib == rb->metrics.end() || ic == partner->metrics.end()) {
-      paired = false;
-      break;
-    }
-    a.push_back(ib->second);
-    b.push_back(ic->second);
-  }
-  if (paired && !a.empty()) {
-    return paired_difference(a, b);
-  }
-  return welch_difference(metric_values(base, metric), metric_values(cur, metric));
-}
 
 }  // namespace
 
@@ -95,9 +62,18 @@ bool CheckReport::failed() const {
 CheckReport check_against_baseline(const RunResult& current, const RunResult& baseline,
                                    const CheckOptions& options) {
   CheckReport report;
-  for (const auto& policy : baseline.policy_names()) {
+  const auto base_policies = baseline.policy_names();
+  for (const auto& policy : current.policy_names()) {
+    if (!current.runs_of(policy).empty() && baseline.runs_of(policy).empty()) {
+      report.extra_policies.push_back(policy);
+    }
+  }
+  for (const auto& policy : base_policies) {
     const auto base_runs = baseline.runs_of(policy);
     const auto cur_runs = current.runs_of(policy);
+    if (cur_runs.empty() && !base_runs.empty()) {
+      report.missing_policies.push_back(policy);
+    }
     for (const auto& info : metrics::metric_catalog()) {
       const std::string name(info.name);
       const auto base_values = metric_values(base_runs, name);
@@ -127,7 +103,7 @@ CheckReport check_against_baseline(const RunResult& current, const RunResult& ba
         continue;
       }
       v.current_mean = summarize(cur_values)->mean;
-      const auto d = difference(base_runs, cur_runs, name);
+      const auto d = seed_difference(base_runs, cur_runs, name);
       v.difference = d->mean;
       v.ci95_half = d->ci95_half;
       const double sign = info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0;
@@ -135,9 +111,11 @@ CheckReport check_against_baseline(const RunResult& current, const RunResult& ba
       const double allowed = v.tolerance_pct / 100.0 * std::fabs(*v.baseline_mean);
       const double ci = d->ci95_half.value_or(0.0);
       const auto fmt_value = [&info](double x) { return format_metric_value(&info, x); };
-      if (worse > allowed && worse > ci && worse > 0.0) {
+      // A change the printed values do not show is no change ("0.0000 -> 0.0000").
+      const bool shows = fmt_value(*v.baseline_mean) != fmt_value(*v.current_mean);
+      if (shows && worse > allowed && worse > ci && worse > 0.0) {
         v.status = "regressed";
-      } else if (-worse > allowed && -worse > ci && worse < 0.0) {
+      } else if (shows && -worse > allowed && -worse > ci && worse < 0.0) {
         v.status = "improved";
       } else {
         v.status = "pass";
@@ -159,13 +137,27 @@ std::string format_check_report(const CheckReport& report) {
   int missing = 0;
   int improved = 0;
   int passed = 0;
+  const auto is_missing_policy = [&report](const std::string& policy) {
+    return std::find(report.missing_policies.begin(), report.missing_policies.end(), policy) !=
+           report.missing_policies.end();
+  };
+  for (const auto& policy : report.missing_policies) {
+    std::size_t n = 0;
+    for (const auto& v : report.verdicts) {
+      n += v.policy == policy && v.status == "missing" ? 1 : 0;
+    }
+    out += fmt::format("MISSING   {}: policy missing from the result ({} checked metric{})\n",
+                       policy, n, n == 1 ? "" : "s");
+  }
   for (const auto& v : report.verdicts) {
     if (v.status == "regressed") {
       ++regressed;
       out += fmt::format("REGRESSED {} {}: {}\n", v.policy, v.metric, v.message);
     } else if (v.status == "missing") {
       ++missing;
-      out += fmt::format("MISSING   {} {}: {}\n", v.policy, v.metric, v.message);
+      if (!is_missing_policy(v.policy)) {
+        out += fmt::format("MISSING   {} {}: {}\n", v.policy, v.metric, v.message);
+      }
     } else if (v.status == "improved") {
       ++improved;
       out += fmt::format("improved  {} {}: {}\n", v.policy, v.metric, v.message);
@@ -173,8 +165,80 @@ std::string format_check_report(const CheckReport& report) {
       ++passed;
     }
   }
+  for (const auto& policy : report.extra_policies) {
+    out += fmt::format("not in the baseline, not checked: policy {}\n", policy);
+  }
   out += fmt::format("{}: {} regressed, {} missing, {} improved, {} unchanged within tolerance\n",
                      report.failed() ? "FAILED" : "OK", regressed, missing, improved, passed);
+  return out;
+}
+
+namespace {
+
+// "a, b" of JSON strings (or their dump), "none" when empty.
+std::string list_text(const nlohmann::json& items) {
+  std::string out;
+  for (const auto& item : items) {
+    out += (out.empty() ? "" : ", ") + (item.is_string() ? item.get<std::string>() : item.dump());
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The provenance entry of `policy` ({"name", "scheduler", "sha256"}), or null.
+nlohmann::json policy_entry(const nlohmann::json& provenance, const std::string& policy) {
+  if (provenance.contains("policies") && provenance.at("policies").is_array()) {
+    for (const auto& p : provenance.at("policies")) {
+      if (p.is_object() && p.value("name", "") == policy) {
+        return p;
+      }
+    }
+  }
+  return nullptr;
+}
+
+std::string definition_text(const nlohmann::json& entry) {
+  const std::string scheduler = entry.value("scheduler", std::string("?"));
+  const auto& sha = entry.contains("sha256") ? entry.at("sha256") : nlohmann::json(nullptr);
+  return sha.is_string() ? scheduler + " (" + sha.get<std::string>() + ")" : scheduler;
+}
+
+}  // namespace
+
+std::vector<std::string> provenance_warnings(const RunResult& current, const RunResult& baseline) {
+  std::vector<std::string> out;
+  if (current.metadata.seeds != baseline.metadata.seeds) {
+    out.push_back(fmt::format("the seeds differ: {} in the result, {} in the baseline",
+                              list_text(current.metadata.seeds),
+                              list_text(baseline.metadata.seeds)));
+  }
+  const auto& cur = current.metadata.provenance;
+  const auto& base = baseline.metadata.provenance;
+  if (!cur || !base || !cur->is_object() || !base->is_object()) {
+    return out;
+  }
+  const auto overrides = [](const nlohmann::json& p) {
+    return p.contains("overrides") ? p.at("overrides") : nlohmann::json::array();
+  };
+  if (overrides(*cur) != overrides(*base)) {
+    out.push_back(fmt::format("the --set overrides differ: {} in the result, {} in the baseline",
+                              list_text(overrides(*cur)), list_text(overrides(*base))));
+  }
+  if (cur->contains("policies") && cur->at("policies").is_array()) {
+    for (const auto& p : cur->at("policies")) {
+      const std::string name = p.is_object() ? p.value("name", "") : "";
+      const auto other = policy_entry(*base, name);
+      if (name.empty() || other.is_null()) {
+        continue;
+      }
+      if (p.value("scheduler", nlohmann::json()) != other.value("scheduler", nlohmann::json()) ||
+          p.value("sha256", nlohmann::json()) != other.value("sha256", nlohmann::json())) {
+        out.push_back(
+            fmt::format("policy '{}' is defined otherwise: {} in the result, {} in "
+                        "the baseline",
+                        name, definition_text(p), definition_text(other)));
+      }
+    }
+  }
   return out;
 }
 

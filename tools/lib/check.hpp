@@ -50,6 +50,10 @@ struct MetricVerdict {
 /// All verdicts; failed() when any is "regressed" or "missing".
 struct CheckReport {
   std::vector<MetricVerdict> verdicts;
+  /// Policies of the baseline that the result does not have (their metrics are "missing").
+  std::vector<std::string> missing_policies;
+  /// Policies of the result that the baseline does not have (not checked).
+  std::vector<std::string> extra_policies;
   bool failed() const;
 };
 
@@ -58,13 +62,22 @@ struct CheckReport {
 /// otherwise, with worse = the change in the metric's bad direction, the metric regressed when
 ///   worse > tolerance% x |baseline mean|  (any worsening when the baseline mean is 0), and
 ///   worse > CI half-width of the difference (when both sides have >= 2 seeds).
-/// "improved" mirrors it in the good direction. A policy of the current result not in the
-/// baseline is not checked.
+/// "improved" mirrors it in the good direction. A change that does not show at the table's
+/// precision (format_metric_value gives both means the same text, "0.0000 -> 0.0000") is neither.
+/// A policy of the current result not in the baseline is not checked (it is named in
+/// extra_policies).
 CheckReport check_against_baseline(const RunResult& current, const RunResult& baseline,
                                    const CheckOptions& options);
 
-/// Human-readable lines: every regression and missing metric, then a one-line total.
+/// Human-readable lines: one per policy missing from the result, every regression, missing
+/// metric and improvement, one per policy the baseline does not have, then a one-line total.
 std::string format_check_report(const CheckReport& report);
+
+/// What makes `current` and `baseline` not comparable as they stand, from their provenance
+/// (docs/outputs.md): a policy of both defined otherwise (another scheduler or file hash),
+/// other --set overrides, other seeds. One line each; empty when nothing differs or a side has
+/// no provenance (the seeds are compared from the metadata).
+std::vector<std::string> provenance_warnings(const RunResult& current, const RunResult& baseline);
 
 /// JUnit XML: one <testsuite name="tidesim check">, one <testcase classname="POLICY"
 /// name="METRIC"> per verdict, with <failure> for regressed or missing and <skipped/> for

@@ -14,8 +14,9 @@
 namespace tidesim::app {
 
 /// The policies `specs` choose from scenario `s` (all of the scenario's when `specs` is empty).
-/// Throws InputError (field `--policy`) for an empty name or definition, or for a label given
-/// twice, naming both specs.
+/// Throws InputError (field `--policy`) for an empty name or definition, for a definition that is
+/// neither a scenario policy, a built-in scheduler nor a file (naming the closest name when one is
+/// within two edits: "did you mean 'load-aware'?"), or for a label given twice, naming both specs.
 std::vector<PolicyConfig> select_policies(const Scenario& s, const std::vector<std::string>& specs);
 
 }  // namespace tidesim::app

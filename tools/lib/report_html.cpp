@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 
 #include "tidesim/sim/metrics/node_stats.hpp"
 #include "tidesim/tools/lib/svg_chart.hpp"
 #include "tidesim/tools/lib/svg_heatmap.hpp"
+#include "tidesim/tools/lib/sweep_view.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -62,7 +65,10 @@ std::string comparison_html(const ComparisonTable& table) {
     out += "<th>change (" + xml_escape(table.policies[k]) + ")</th>";
   }
   if (!table.reference_label.empty()) {
-    out += "<th>" + xml_escape(table.reference_label) + "</th>";
+    out += "<th>published (" + xml_escape(table.reference_label) + ")</th>";
+  }
+  if (table.policies.size() > 1) {
+    out += "<th>winner</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : table.rows) {
@@ -88,7 +94,9 @@ std::string comparison_html(const ComparisonTable& table) {
     }
     for (const auto& d : row.changes) {
       std::string text = "-";
-      if (d && d->relative) {
+      if (d && row.info && row.info->unit == metrics::Unit::kRatio) {
+        text = fmt::format("{:+.1f} pp", d->mean * 100.0);  // a share's change in points
+      } else if (d && d->relative) {
         text = fmt::format("{:+.1f}%", *d->relative * 100.0);
       } else if (d) {
         text = "n/a";
@@ -107,6 +115,13 @@ std::string comparison_html(const ComparisonTable& table) {
                                                    : format_metric_value(row.info, it->second));
       }
       out += "<td class=\"num\">" + xml_escape(row.reference.empty() ? "-" : text) + "</td>";
+    }
+    if (table.policies.size() > 1) {
+      // The policy with the better mean, * when significantly better than every other.
+      out += "<td>" +
+             xml_escape(row.best ? table.policies[*row.best] + (row.best_significant ? " *" : "")
+                                 : std::string("-")) +
+             "</td>";
     }
     out += "</tr>\n";
   }
@@ -198,8 +213,9 @@ std::string metrics_html(const ComparisonTable& table, const std::vector<std::st
   return "<h2>Metrics</h2>\n<p>Mean over seeds; ± is the half-width of the 95% confidence "
          "interval (Student t). Change is relative to " +
          xml_escape(policies.empty() ? std::string("-") : policies[0]) +
-         "; * marks a paired difference whose 95% CI excludes 0. Definitions: "
-         "docs/metrics.md.</p>\n" +
+         " (a share's in percentage points, pp); * marks a paired difference whose 95% CI "
+         "excludes 0. Winner: the policy with the better mean, * when significantly better than "
+         "every other. Definitions: docs/metrics.md.</p>\n" +
          comparison_html(table);
 }
 
@@ -474,6 +490,122 @@ std::string nvlink_heatmaps_html(const RunResult& result, const std::vector<std:
   return html;
 }
 
+// A sweep's merged result: the policies compared within each variant, one table per variant
+// under its swept values.
+std::string sweep_metrics_html(const RunResult& result, const SweepView& view,
+                               const TableOptions& options) {
+  const SweepComparison c = build_sweep_comparison(result, view, options);
+  std::string html =
+      "<h2>Metrics</h2>\n<p>Per variant (its swept values), its policies compared: mean over "
+      "seeds, ± the half-width of the 95% confidence interval (Student t); change relative to " +
+      xml_escape(view.policies.front()) +
+      " (a share's in percentage points, pp), * marks a paired difference whose 95% CI excludes "
+      "0; winner: the policy with the better mean, * when significantly better than every "
+      "other. Definitions: docs/metrics.md.</p>\n";
+  for (std::size_t v = 0; v < c.tables.size(); ++v) {
+    std::string values;
+    for (std::size_t k = 0; k < view.keys.size(); ++k) {
+      values += (values.empty() ? "" : ", ") + view.keys[k] + " = " +
+                view.variants[v].values[k].value_or("-");
+    }
+    html += "<h3>" + xml_escape(values) + "</h3>\n" + comparison_html(c.tables[v]);
+  }
+  return html;
+}
+
+// The x of each value of a swept key: the number it is when every value is one, else its place
+// among the key's values (in order of first appearance); `legend` then names the places.
+std::vector<double> sweep_positions(const SweepView& view, std::size_t key, std::string& legend) {
+  std::vector<std::string> distinct;
+  bool numeric = true;
+  std::vector<double> x;
+  for (const auto& v : view.variants) {
+    const std::string text = v.values[key].value_or("-");
+    if (std::find(distinct.begin(), distinct.end(), text) == distinct.end()) {
+      distinct.push_back(text);
+    }
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    numeric =
+        numeric && !text.empty() && end == text.c_str() + text.size() && std::isfinite(number);
+    x.push_back(number);
+  }
+  if (!numeric) {
+    for (std::size_t v = 0; v < view.variants.size(); ++v) {
+      const std::string text = view.variants[v].values[key].value_or("-");
+      x[v] =
+          static_cast<double>(std::find(distinct.begin(), distinct.end(), text) - distinct.begin());
+    }
+    for (std::size_t i = 0; i < distinct.size(); ++i) {
+      legend += fmt::format("{}{} = {}", i == 0 ? "" : ", ", i, distinct[i]);
+    }
+  }
+  return x;
+}
+
+// A sweep's merged result: each headline metric against each swept key, one line per policy (and
+// combination of the other keys' values), at its mean over seeds with the 95% CI as error bars.
+std::string sweep_html(const RunResult& result) {
+  const auto view = sweep_view(result);
+  if (!view || view->keys.empty()) {
+    return "";
+  }
+  TableOptions headline;
+  headline.headline = true;
+  const SweepComparison c = build_sweep_comparison(result, *view, headline);
+  std::string html =
+      "<h2>Sweep</h2>\n<p>Each headline metric against each swept key: one line per policy, its "
+      "mean over seeds with the 95% confidence interval (Student t) as error bars. Policies are "
+      "compared within each variant in the table of <code>tidesim sweep</code>; every run's "
+      "metrics are in <code>metrics.csv</code>.</p>\n";
+  for (std::size_t k = 0; k < view->keys.size(); ++k) {
+    std::string legend;
+    const auto x = sweep_positions(*view, k, legend);
+    for (std::size_t r = 0; r < c.tables.front().rows.size(); ++r) {
+      std::map<std::string, ChartSeries> lines;
+      std::vector<std::string> order;
+      for (std::size_t v = 0; v < view->variants.size(); ++v) {
+        std::string others;
+        for (std::size_t j = 0; j < view->keys.size(); ++j) {
+          if (j != k) {
+            others += (others.empty() ? "" : ", ") + view->short_keys[j] + "=" +
+                      view->variants[v].values[j].value_or("-");
+          }
+        }
+        const auto& row = c.tables[v].rows[r];
+        for (std::size_t p = 0; p < view->policies.size(); ++p) {
+          const std::string name = view->policies[p] + (others.empty() ? "" : " [" + others + "]");
+          if (!lines.contains(name)) {
+            order.push_back(name);
+            lines[name].name = name;
+          }
+          if (const auto& s = row.per_policy[p]) {
+            auto& line = lines[name];
+            const auto at = std::upper_bound(line.x.begin(), line.x.end(), x[v]) - line.x.begin();
+            line.x.insert(line.x.begin() + at, x[v]);
+            line.y.insert(line.y.begin() + at, s->mean);
+            line.y_error.insert(line.y_error.begin() + at, s->ci95_half);
+          }
+        }
+      }
+      std::vector<ChartSeries> series;
+      for (const auto& name : order) {
+        series.push_back(std::move(lines[name]));
+      }
+      const auto& row = c.tables.front().rows[r];
+      const std::string label = label_of(row);
+      ChartOptions o;
+      o.title = label + " against " + view->short_keys[k];
+      o.x_label = view->keys[k] + (legend.empty() ? "" : " (" + legend + ")");
+      o.y_label = row.info ? std::string(metrics::to_string(row.info->unit)) : "";
+      o.y_percent = row.info && row.info->unit == metrics::Unit::kRatio;
+      o.width = 900;
+      html += image(line_chart_svg(series, o), label + " against " + view->keys[k]);
+    }
+  }
+  return html;
+}
+
 }  // namespace
 
 std::string render_report_html(const RunResult& result, const ReportOptions& options) {
@@ -481,7 +613,10 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
   const auto table = build_comparison(result, options.table);
   const TimeAxis axis = time_axis(result, policies, options);
   std::string html = header_html(result.metadata, policies);
-  html += metrics_html(table, policies);
+  const auto view = sweep_view(result);
+  html += view && !view->keys.empty() ? sweep_metrics_html(result, *view, options.table)
+                                      : metrics_html(table, policies);
+  html += sweep_html(result);
   html += node_heatmaps_html(result, policies, options, axis);
   html += balance_html(result, policies, options, axis);
   html += job_times_html(result, policies, axis);

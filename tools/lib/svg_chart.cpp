@@ -178,10 +178,11 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
   double y1 = -INFINITY;
   for (const auto& s : series) {
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      const double e = i < s.y_error.size() ? s.y_error[i].value_or(0.0) : 0.0;
       x0 = std::min(x0, s.x[i]);
       x1 = std::max(x1, s.x[i]);
-      y0 = std::min(y0, s.y[i]);
-      y1 = std::max(y1, s.y[i]);
+      y0 = std::min(y0, s.y[i] - e);
+      y1 = std::max(y1, s.y[i] + e);
     }
   }
   if (!std::isfinite(x0)) {
@@ -236,6 +237,23 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
         "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title>"
         "</polyline>\n",
         color, points, xml_escape(ser.name));
+    if (!ser.y_error.empty()) {
+      // A dot per point and its error bar (y - e to y + e) with 8 px caps.
+      for (std::size_t i = 0; i < n; ++i) {
+        const double px = f.sx(ser.x[i]);
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", px,
+                         f.sy(ser.y[i]), color);
+        if (i >= ser.y_error.size() || !ser.y_error[i]) {
+          continue;
+        }
+        const double lo = f.sy(ser.y[i] - *ser.y_error[i]);
+        const double hi = f.sy(ser.y[i] + *ser.y_error[i]);
+        s += fmt::format(
+            "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}M{3:.1f} {2:.1f}H{4:.1f}\" "
+            "stroke=\"{5}\" fill=\"none\"/>\n",
+            px, lo, hi, px - 4, px + 4, color);
+      }
+    }
     if (legend_y < o.height - 10) {
       s += legend_entry(o.width - kRight + 14, legend_y, color, ser.name);
       legend_y += 18;

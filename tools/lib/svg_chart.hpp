@@ -12,6 +12,9 @@ struct ChartSeries {
   std::string name{};
   std::vector<double> x{};
   std::vector<double> y{};
+  /// Optional error bars: per point, the half-width drawn as a vertical bar from y - e to y + e
+  /// with caps (absent or empty: none for that point).
+  std::vector<std::optional<double>> y_error{};
 };
 
 /// A horizontal reference line (a threshold).
@@ -39,7 +42,8 @@ struct ChartOptions {
   std::vector<ChartRule> rules{};
 };
 
-/// A line chart with a legend. Empty series are skipped; with no data, a chart saying so.
+/// A line chart with a legend, each point marked with a dot and its error bar when it has one.
+/// Empty series are skipped; with no data, a chart saying so.
 std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOptions& options);
 
 /// A point on a timeline row.

@@ -50,8 +50,8 @@ std::string key_suffix(const std::string& key, std::size_t n) {
   return at == std::string::npos ? key : key.substr(at + 1);
 }
 
-// The shortest tail of `key` ("count" of "cluster.node_groups[0].count") that no other key of
-// `keys` ends with; the whole key when there is none.
+}  // namespace
+
 std::string short_key(const std::string& key, const std::set<std::string>& keys) {
   for (std::size_t n = 1;; ++n) {
     const std::string tail = key_suffix(key, n);
@@ -67,6 +67,8 @@ std::string short_key(const std::string& key, const std::set<std::string>& keys)
     }
   }
 }
+
+namespace {
 
 std::string label_of(const std::vector<ScenarioOverride>& own, const std::set<std::string>& keys) {
   std::string label;

@@ -3,6 +3,7 @@
 /// each value a scenario override by key path), the policies and the seeds; and the cells they
 /// make, one per (variant, policy, seed), in a fixed order.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct SweepSpec {
   /// `policies:` as `--policy` specs (NAME or NAME=DEFINITION); empty: the scenario's.
   std::vector<std::string> policies;
 };
+
+/// The shortest tail of `key` ('.'-separated parts: "count" of "cluster.node_groups[0].count")
+/// that no other key of `keys` ends with; the whole key when there is none. Labels show keys so.
+std::string short_key(const std::string& key, const std::set<std::string>& keys);
 
 /// Reads a sweep file. Throws InputError naming file, line, column and field.
 SweepSpec load_sweep(const std::string& path);

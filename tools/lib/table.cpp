@@ -112,6 +112,30 @@ std::string relative_text(const std::optional<double>& rel) {
   return fmt::format("{:+.1f}%", *rel * 100.0);
 }
 
+bool is_share(const MetricInfo* info) {
+  return info != nullptr && info->unit == Unit::kRatio;
+}
+
+// The change column: a share's difference in percentage points ("+2.5 pp"), any other metric's
+// relative change of the means.
+std::string change_text(const ComparisonRow& row, const PairedDifference& d) {
+  if (is_share(row.info)) {
+    return drop_negative_zero(fmt::format("{:+.1f} pp", d.mean * 100.0));
+  }
+  return relative_text(d.relative);
+}
+
+// Whether a measured mean and its published value are an order of magnitude apart (one 10 times
+// the other or more); a zero on either side has no order, so it never is.
+bool magnitude_differs(double measured, double published) {
+  const double a = std::fabs(measured);
+  const double b = std::fabs(published);
+  if (a == 0.0 || b == 0.0) {
+    return false;
+  }
+  return std::max(a, b) >= 10.0 * std::min(a, b);
+}
+
 std::string direction_text(const ComparisonRow& row) {
   if (!row.info || row.info->direction == metrics::Direction::kNeutral) {
     return "-";
@@ -182,6 +206,13 @@ std::string format_metric_spread(const MetricInfo* info, double half_width) {
   return drop_negative_zero(format_metric_spread_raw(info, half_width));
 }
 
+std::string format_metric_difference(const MetricInfo* info, double difference) {
+  if (is_share(info)) {
+    return drop_negative_zero(fmt::format("{:.1f} pp", difference * 100.0));
+  }
+  return format_metric_value(info, difference);
+}
+
 namespace {
 std::string format_metric_spread_raw(const MetricInfo* info, double half_width) {
   if (!info) {
@@ -204,6 +235,101 @@ std::string format_metric_spread_raw(const MetricInfo* info, double half_width) 
   }
   return fmt::format("{}", half_width);
 }
+}  // namespace
+
+std::vector<std::string> present_metric_names(const RunResult& result) {
+  std::set<std::string> present;
+  for (const auto& run : result.runs) {
+    for (const auto& [name, value] : run.metrics) {
+      present.insert(name);
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& info : metrics::metric_catalog()) {
+    const std::string name(info.name);
+    if (present.contains(name) && std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+  }
+  // Per-queue metrics ("<metric>/<queue>", catalogued by their metric) and metrics unknown to
+  // this version, after the catalogue's.
+  for (const auto& name : present) {
+    if (std::find(names.begin(), names.end(), name) == names.end() &&
+        (!metrics::find_metric(name) || name.find('/') != std::string::npos)) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+std::optional<PairedDifference> seed_difference(const std::vector<const SeedRun*>& base,
+                                                const std::vector<const SeedRun*>& cur,
+                                                const std::string& metric) {
+  std::vector<double> a;
+  std::vector<double> b;
+  bool paired = base.size() == cur.size();
+  for (const auto* rb : base) {
+    const SeedRun* partner = nullptr;
+    for (const auto* rc : cur) {
+      if (rc->seed == rb->seed) {
+        partner = rc;
+      }
+    }
+    if (!partner) {
+      paired = false;
+      break;
+    }
+    const auto ib = rb->metrics.find(metric);
+    const auto ic = partner->metrics.find(metric);
+    if (ib == rb->metrics.end() || ic == partner->metrics.end()) {
+      paired = false;
+      break;
+    }
+    a.push_back(ib->second);
+    b.push_back(ic->second);
+  }
+  if (paired && !a.empty()) {
+    return paired_difference(a, b);
+  }
+  return welch_difference(metric_values(base, metric), metric_values(cur, metric));
+}
+
+namespace {
+
+// The policy of `row` with the better mean, and whether it is significantly better than each
+// other policy (ComparisonRow::best).
+void mark_best(ComparisonRow& row, const std::vector<std::vector<const SeedRun*>>& runs) {
+  if (!row.info || row.info->direction == metrics::Direction::kNeutral || runs.size() < 2) {
+    return;
+  }
+  const bool lower = row.info->direction == metrics::Direction::kLowerIsBetter;
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < row.per_policy.size(); ++i) {
+    if (!row.per_policy[i]) {
+      return;  // a policy without the value: no winner
+    }
+    const double m = row.per_policy[i]->mean;
+    if (!best || (lower ? m < row.per_policy[*best]->mean : m > row.per_policy[*best]->mean)) {
+      best = i;
+    }
+  }
+  for (std::size_t i = 0; i < row.per_policy.size(); ++i) {
+    if (i != *best && row.per_policy[i]->mean == row.per_policy[*best]->mean) {
+      return;  // a shared best mean: a tie
+    }
+  }
+  row.best = best;
+  row.best_significant = true;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (i == *best) {
+      continue;
+    }
+    const auto d = seed_difference(runs[i], runs[*best], row.metric);
+    row.best_significant =
+        row.best_significant && d && d->ci95_half && std::fabs(d->mean) > *d->ci95_half;
+  }
+}
+
 }  // namespace
 
 ComparisonTable build_comparison(const RunResult& result, const TableOptions& options) {
@@ -229,27 +355,12 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
       }
     }
   } else if (names.empty()) {
-    std::set<std::string> present;
-    for (const auto& run : result.runs) {
-      for (const auto& [name, value] : run.metrics) {
-        present.insert(name);
-      }
-    }
     for (const auto name : metrics::seed_metric_names()) {
       names.emplace_back(name);
     }
-    for (const auto& info : metrics::metric_catalog()) {
-      const std::string name(info.name);
-      if (present.contains(name) && std::find(names.begin(), names.end(), name) == names.end()) {
-        names.push_back(name);
-      }
-    }
-    // Per-queue metrics ("<metric>/<queue>", catalogued by their metric) and metrics unknown to
-    // this version, after the catalogue's.
-    for (const auto& name : present) {
-      if (std::find(names.begin(), names.end(), name) == names.end() &&
-          (!metrics::find_metric(name) || name.find('/') != std::string::npos)) {
-        names.push_back(name);
+    for (auto& name : present_metric_names(result)) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(std::move(name));
       }
     }
   }
@@ -280,6 +391,7 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
         row.reference = it->second;
       }
     }
+    mark_best(row, runs);
     table.rows.push_back(std::move(row));
   }
   return table;
@@ -316,10 +428,15 @@ nlohmann::json row_json(const ComparisonRow& row, const std::vector<std::string>
          {"relative_change", d ? optional_json(d->relative) : nlohmann::json(nullptr)}});
   }
   r["reference"] = row.reference;
+  r["best"] = row.best ? nlohmann::json{{"policy", policies[*row.best]},
+                                        {"significant", row.best_significant}}
+                       : nlohmann::json(nullptr);
   return r;
 }
 
-std::string comparison_json(const ComparisonTable& table) {
+}  // namespace
+
+nlohmann::json comparison_json_value(const ComparisonTable& table) {
   nlohmann::json doc;
   doc["policies"] = table.policies;
   doc["seeds"] = table.seeds;
@@ -328,8 +445,10 @@ std::string comparison_json(const ComparisonTable& table) {
   for (const auto& row : table.rows) {
     doc["metrics"].push_back(row_json(row, table.policies));
   }
-  return doc.dump(2) + "\n";
+  return doc;
 }
+
+namespace {
 
 std::string comparison_csv(const ComparisonTable& table) {
   const auto& policies = table.policies;
@@ -378,28 +497,57 @@ std::vector<std::string> text_header(const ComparisonTable& table) {
     }
   }
   if (!table.reference_label.empty()) {
-    header.push_back(table.reference_label);
+    header.push_back(table.reference_label == "reference"
+                         ? std::string("published")
+                         : "published (" + table.reference_label + ")");
+  }
+  if (policies.size() > 1) {
+    header.push_back("winner");
   }
   return header;
+}
+
+// The winner column: the policy with the better mean, * when significantly better than every
+// other; "tie" when two share the best mean; "-" for a metric without a direction.
+std::string winner_text(const ComparisonTable& table, const ComparisonRow& row) {
+  if (row.best) {
+    return table.policies[*row.best] + (row.best_significant ? " *" : "");
+  }
+  if (!row.info || row.info->direction == metrics::Direction::kNeutral) {
+    return "-";
+  }
+  for (const auto& s : row.per_policy) {
+    if (!s) {
+      return "-";
+    }
+  }
+  return "tie";
 }
 
 // A paired difference with its 95% CI, * when the CI excludes 0.
 std::string difference_text(const ComparisonRow& row, const std::optional<PairedDifference>& d) {
   if (d && d->ci95_half) {
     const bool significant = std::fabs(d->mean) > *d->ci95_half;
-    return format_metric_value(row.info, d->mean) + " ± " +
+    return format_metric_difference(row.info, d->mean) + " ± " +
            format_metric_spread(row.info, *d->ci95_half) + (significant ? " *" : "");
   }
   if (d) {
-    return format_metric_value(row.info, d->mean);
+    return format_metric_difference(row.info, d->mean);
   }
   return "-";
 }
 
-// The reference values of `row` per policy ("a / b"), with two policies their relative change
-// and ≠ when it runs the other way from the measured change (then `disagrees` is set).
+// What the ≠ marks of a table stand for.
+struct Disagreements {
+  bool direction = false;
+  bool magnitude = false;
+};
+
+// The reference values of `row` per policy ("a / b"), with two policies their change (relative,
+// or in percentage points for a share) and ≠ when it runs the other way from the measured change
+// or a measured mean is an order of magnitude from its published value.
 std::string reference_text(const ComparisonRow& row, const std::vector<std::string>& policies,
-                           bool& disagrees) {
+                           Disagreements& disagrees) {
   std::string ref;
   std::vector<double> ref_values;
   for (std::size_t i = 0; i < policies.size(); ++i) {
@@ -416,25 +564,41 @@ std::string reference_text(const ComparisonRow& row, const std::vector<std::stri
   }
   if (row.reference.empty()) {
     ref = "-";
+  } else if (policies.size() == 2 && ref_values.size() == 2 && is_share(row.info)) {
+    ref += " (" +
+           drop_negative_zero(fmt::format("{:+.1f} pp", (ref_values[1] - ref_values[0]) * 100.0)) +
+           ")";
   } else if (policies.size() == 2 && ref_values.size() == 2 && ref_values[0] != 0.0) {
     ref += " (" + relative_text((ref_values[1] - ref_values[0]) / std::fabs(ref_values[0])) + ")";
   }
+  bool marked = false;
   if (policies.size() == 2 && ref_values.size() == 2 && !row.changes.empty() && row.changes[0] &&
       opposite_signs(row.changes[0]->mean, ref_values[1] - ref_values[0])) {
+    marked = true;
+    disagrees.direction = true;
+  }
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    const auto it = row.reference.find(policies[i]);
+    if (it != row.reference.end() && row.per_policy[i] &&
+        magnitude_differs(row.per_policy[i]->mean, it->second)) {
+      marked = true;
+      disagrees.magnitude = true;
+    }
+  }
+  if (marked) {
     ref += " ≠";
-    disagrees = true;
   }
   return ref;
 }
 
 std::vector<std::string> text_row(const ComparisonTable& table, const ComparisonRow& row,
-                                  bool& disagrees) {
+                                  Disagreements& disagrees) {
   std::vector<std::string> line{label_of(row), direction_text(row)};
   for (std::size_t i = 0; i < table.policies.size(); ++i) {
     line.push_back(cell(row, row.per_policy[i]));
   }
   for (const auto& d : row.changes) {
-    line.push_back(d ? relative_text(d->relative) : "-");
+    line.push_back(d ? change_text(row, *d) : "-");
     if (table.seeds > 1) {
       line.push_back(difference_text(row, d));
     }
@@ -442,7 +606,43 @@ std::vector<std::string> text_row(const ComparisonTable& table, const Comparison
   if (!table.reference_label.empty()) {
     line.push_back(reference_text(row, table.policies, disagrees));
   }
+  if (table.policies.size() > 1) {
+    line.push_back(winner_text(table, row));
+  }
   return line;
+}
+
+// The footer's lines: what the numbers are, then what each mark that the table uses means.
+std::string footer_text(const ComparisonTable& table, const Disagreements& disagrees) {
+  const bool several = table.policies.size() > 1;
+  std::string out =
+      table.seeds > 1 ? fmt::format("{} seeds: mean ± 95% CI half-width (Student t).", table.seeds)
+                      : std::string("1 seed: no confidence intervals.");
+  if (several) {
+    out += " change: relative change of the means (shares: difference in percentage points, pp).";
+    if (table.seeds > 1) {
+      out += " difference: paired over seeds, * when its 95% CI excludes 0.";
+    }
+  }
+  out += "\n";
+  if (several) {
+    out += table.seeds > 1 ? "winner: the better mean; * when significantly better than every "
+                             "other policy (95% CI of the difference excludes 0); tie when two "
+                             "share it.\n"
+                           : "winner: the better mean (with one seed nothing is tested for "
+                             "significance); tie when two share it.\n";
+  }
+  if (disagrees.direction) {
+    out +=
+        "≠: the change runs the other way from the published one; why: "
+        "docs/seed-benchmark.md.\n";
+  }
+  if (disagrees.magnitude) {
+    out +=
+        "≠: a measured mean is 10 times its published value or more, or a tenth of it or less; "
+        "why: docs/seed-benchmark.md.\n";
+  }
+  return out;
 }
 
 // The grid's lines in columns padded to their widest cell (numbers right-aligned), a rule under
@@ -480,32 +680,66 @@ std::string aligned(const std::vector<std::vector<std::string>>& grid) {
 
 std::string comparison_text(const ComparisonTable& table) {
   std::vector<std::vector<std::string>> grid{text_header(table)};
-  bool disagrees = false;
+  Disagreements disagrees;
   for (const auto& row : table.rows) {
     grid.push_back(text_row(table, row, disagrees));
   }
-  std::string out = aligned(grid);
-  if (table.seeds > 1) {
-    out += fmt::format(
-        "{} seeds: mean ± 95% CI half-width (Student t); change = relative change of the means; "
-        "difference = paired over seeds, * when its 95% CI excludes 0.\n",
-        table.seeds);
-  } else {
-    out += "1 seed: no confidence intervals; change = relative change.\n";
-  }
-  if (disagrees) {
-    out +=
-        "≠: the change runs the other way from the seed's published one; why: "
-        "docs/seed-benchmark.md.\n";
-  }
-  return out;
+  return aligned(grid) + wrap_text(footer_text(table, disagrees));
 }
 
 }  // namespace
 
+std::vector<std::string> comparison_text_header(const ComparisonTable& table) {
+  return text_header(table);
+}
+
+std::vector<std::string> comparison_text_row(const ComparisonTable& table,
+                                             const ComparisonRow& row) {
+  Disagreements ignored;
+  return text_row(table, row, ignored);
+}
+
+std::string aligned_text(const std::vector<std::vector<std::string>>& grid) {
+  return aligned(grid);
+}
+
+std::string comparison_text_footer(const ComparisonTable& table) {
+  Disagreements disagrees;
+  for (const auto& row : table.rows) {
+    (void)text_row(table, row, disagrees);
+  }
+  return footer_text(table, disagrees);
+}
+
+std::string wrap_text(const std::string& text, std::size_t width) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string line;
+    std::size_t at = start;
+    while (at < end) {
+      std::size_t space = text.find(' ', at);
+      if (space == std::string::npos || space > end) {
+        space = end;
+      }
+      const std::string word = text.substr(at, space - at);
+      if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+        out += line + "\n";
+        line.clear();
+      }
+      line += (line.empty() ? "" : " ") + word;
+      at = space + 1;
+    }
+    out += line + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string render_comparison(const ComparisonTable& table, OutputFormat format) {
   if (format == OutputFormat::kJson) {
-    return comparison_json(table);
+    return comparison_json_value(table).dump(2) + "\n";
   }
   if (format == OutputFormat::kCsv) {
     return comparison_csv(table);
@@ -515,7 +749,7 @@ std::string render_comparison(const ComparisonTable& table, OutputFormat format)
 
 Reference seed_reference(const std::string& default_policy, const std::string& load_aware_policy) {
   Reference ref;
-  ref.label = "seed (published)";
+  ref.label = "seed doc §3.4";
   ref.values["gpu_util_stddev"] = {{default_policy, 0.382}, {load_aware_policy, 0.127}};
   ref.values["mean_wait_s"] = {{default_policy, 423.0}, {load_aware_policy, 189.0}};
   ref.values["oom_kills"] = {{default_policy, 7.0}, {load_aware_policy, 0.0}};

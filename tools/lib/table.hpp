@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tidesim/sim/metrics/catalog.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/stats.hpp"
@@ -33,6 +35,13 @@ struct ComparisonRow {
   std::vector<std::optional<PairedDifference>> changes;
   /// Reference values per policy (empty when none).
   std::map<std::string, double> reference;
+  /// The policy with the better mean by the metric's direction (an index into the policies);
+  /// absent for a neutral or uncatalogued metric, with fewer than two policies, or when two
+  /// policies share the best mean.
+  std::optional<std::size_t> best;
+  /// Whether `best` differs significantly from every other policy: the 95% CI of each
+  /// difference (seed_difference) excludes 0. Never with one seed.
+  bool best_significant = false;
 };
 
 /// The row's printed name: its catalogue label, with the queue of a per-queue metric
@@ -63,6 +72,17 @@ struct TableOptions {
   bool headline = false;
 };
 
+/// The metrics that runs of `result` have, in table order: catalogue order, then per-queue metrics
+/// ("<metric>/<queue>") and metrics unknown to this version, alphabetically.
+std::vector<std::string> present_metric_names(const RunResult& result);
+
+/// The difference `cur` - `base` of `metric` over two sets of runs: paired over seeds when every
+/// run of `base` has a partner with the same seed in `cur` (and both have the value), otherwise
+/// Welch's difference of independent samples. std::nullopt when either side has no value.
+std::optional<PairedDifference> seed_difference(const std::vector<const SeedRun*>& base,
+                                                const std::vector<const SeedRun*>& cur,
+                                                const std::string& metric);
+
 /// Computes the comparison of `result`.
 ComparisonTable build_comparison(const RunResult& result, const TableOptions& options = {});
 
@@ -74,15 +94,44 @@ std::string format_metric_value(const metrics::MetricInfo* info, double value);
 /// suffix for percentages ("2.1" percentage points).
 std::string format_metric_spread(const metrics::MetricInfo* info, double half_width);
 
+/// The difference of two means of a metric as the table shows it: a share in percentage points
+/// ("-25.5 pp"), anything else as format_metric_value.
+std::string format_metric_difference(const metrics::MetricInfo* info, double difference);
+
 /// Renders `table` as aligned terminal text, a JSON document, or CSV (one row per metric and
 /// policy). Each ends with a newline. The text has a "better" column (lower / higher) after the
-/// metric; with two policies and a reference, a row whose measured change runs the other way
-/// from the reference's is marked, and a line below points to docs/seed-benchmark.md.
+/// metric and, with several policies, a "winner" column naming the policy with the better mean
+/// (`*` when it is significantly better than every other); differences of shares are in
+/// percentage points. The reference column is headed "published (LABEL)"; with two policies a
+/// row whose measured change runs the other way from the reference's, or whose measured mean is
+/// 10 times its published value or more (or less than a tenth of it), is marked ≠, and a line
+/// below says why and points to docs/seed-benchmark.md.
 std::string render_comparison(const ComparisonTable& table, OutputFormat format);
 
-/// The seed's published figures (SEED-DIGEST section 3.4) for policies named `default_policy`
-/// and `load_aware_policy`: GPU util std-dev 38.2% / 12.7%, mean wait 423 s / 189 s, OOM kills
-/// 7 / 0, NVLink contention 64% / 21%.
+/// The text of one comparison row as the terminal table shows it, column by column (metric,
+/// better, the policies, the changes and differences, the reference, the winner), and the header
+/// of those columns. Used by the sweep table (tools/lib/sweep_view.hpp).
+std::vector<std::string> comparison_text_header(const ComparisonTable& table);
+std::vector<std::string> comparison_text_row(const ComparisonTable& table,
+                                             const ComparisonRow& row);
+
+/// Lines of `grid` in columns padded to their widest cell (numbers right-aligned), a rule under
+/// the first line (the header). A line of empty cells is an empty line.
+std::string aligned_text(const std::vector<std::vector<std::string>>& grid);
+
+/// `text`'s lines, each broken at spaces into lines of at most `width` characters (code points; a
+/// longer word stays whole), so that a table's notes fit a terminal.
+std::string wrap_text(const std::string& text, std::size_t width = 100);
+
+/// The lines below the terminal table that explain its marks (seeds, CIs, *, ≠, winner).
+std::string comparison_text_footer(const ComparisonTable& table);
+
+/// The JSON document of `table` (render_comparison's kJson, as a value).
+nlohmann::json comparison_json_value(const ComparisonTable& table);
+
+/// The seed's published figures (SEED-DIGEST section 3.4, labelled "seed doc §3.4") for policies
+/// named `default_policy` and `load_aware_policy`: GPU util std-dev 38.2% / 12.7%, mean wait
+/// 423 s / 189 s, OOM kills 7 / 0, NVLink contention 64% / 21%.
 Reference seed_reference(const std::string& default_policy = "default-k8s",
                          const std::string& load_aware_policy = "load-aware");
 
