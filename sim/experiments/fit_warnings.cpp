@@ -51,6 +51,15 @@ std::vector<std::string> fit_warnings(const std::vector<workloads::JobSpec>& job
   for (const auto& key : order) {
     const auto& [job, count] = shapes.at(key);
     const Resources& want = job->pod_template.requests;
+    const std::string more =
+        count > 1 ? fmt::format(" and {} more with the same request", count - 1) : "";
+    // "memory: 192" is 192 bytes, as Kubernetes reads it: legal, and hardly what was meant.
+    if (want.memory_bytes > 0 && want.memory_bytes < (std::int64_t{1} << 20)) {
+      out.push_back(fmt::format(
+          "job '{}'{}: each pod asks {} bytes of memory, less than 1 MiB; a number without a "
+          "unit is bytes (did you mean {}Gi?)",
+          job->name, more, want.memory_bytes, want.memory_bytes));
+    }
     const bool some_node = std::any_of(view.nodes.begin(), view.nodes.end(), [&](const auto& n) {
       return fits(want, n.node.allocatable);
     });
@@ -60,8 +69,7 @@ std::vector<std::string> fit_warnings(const std::vector<workloads::JobSpec>& job
     out.push_back(fmt::format(
         "job '{}'{}: each pod asks {}, which no node can allocate (the most any node has: {}); "
         "its pods will never bind",
-        job->name, count > 1 ? fmt::format(" and {} more with the same request", count - 1) : "",
-        describe(want.gpus, want.cpu_milli, want.memory_bytes),
+        job->name, more, describe(want.gpus, want.cpu_milli, want.memory_bytes),
         describe(most_gpus, most_cpu, most_memory)));
   }
   return out;

@@ -27,6 +27,19 @@ workloads::JobSpec job(const std::string& name, std::int64_t gpus, std::int64_t 
 
 constexpr std::int64_t kGi = 1LL << 30;
 
+TEST(FitWarnings, APodMemoryUnderOneMebibyteIsNamed) {
+  ClusterView view;
+  view.nodes = {node(8, 64000, 512 * kGi)};
+  const std::vector<workloads::JobSpec> jobs{job("bytes-1", 1, 1000, 192),
+                                             job("bytes-2", 1, 1000, 192),
+                                             job("mebibyte", 1, 1000, 1 << 20)};
+  const auto w = fit_warnings(jobs, view);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'bytes-1' and 1 more with the same request: each pod asks 192 bytes of memory, "
+            "less than 1 MiB; a number without a unit is bytes (did you mean 192Gi?)");
+}
+
 TEST(FitWarnings, ARequestNoSingleNodeHoldsIsNamedOnce) {
   ClusterView view;
   // One node with many GPUs and few CPUs, one with many CPUs and one GPU.
