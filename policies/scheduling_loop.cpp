@@ -102,7 +102,7 @@ ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
   const bool eligible = fast_fail_ && !has_inter_pod_terms(pod);
   const int cls = eligible ? equivalence_class(pod) : -1;
   if (eligible && static_cast<std::size_t>(cls) < failures_.size() &&
-      failures_[static_cast<std::size_t>(cls)].first == state_) {
+      still_fails(pod, failures_[static_cast<std::size_t>(cls)])) {
     ++fast_failed_;
     return failures_[static_cast<std::size_t>(cls)].second;
   }
@@ -112,9 +112,53 @@ ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
     if (failures_.size() <= static_cast<std::size_t>(cls)) {
       failures_.resize(static_cast<std::size_t>(cls) + 1, {0, ScheduleResult{}});
     }
-    failures_[static_cast<std::size_t>(cls)] = {state_, r};
+    failures_[static_cast<std::size_t>(cls)] = {changes_, r};
   }
   return r;
+}
+
+bool SchedulingLoop::still_fails(const PodSpec& pod,
+                                 std::pair<std::uint64_t, ScheduleResult>& failure) {
+  std::uint64_t& seen = failure.first;
+  if (seen == changes_) {
+    return true;
+  }
+  // Incremental: the failure was reached with every node evaluated (a Filter failure, not a
+  // PreFilter one), and every change since is known by its node: the other nodes' verdicts are
+  // as they were, so the pod still fails if each changed node still rejects it.
+  const ScheduleResult& r = failure.second;
+  if (seen < journal_base_ || r.unresolvable ||
+      r.evaluated_nodes != static_cast<int>(cluster_.nodes.size())) {
+    return false;
+  }
+  changed_.clear();
+  for (std::uint64_t c = seen; c < changes_; ++c) {
+    const int node = journal_[static_cast<std::size_t>(c - journal_base_)];
+    if (node < 0) {
+      return false;
+    }
+    changed_.push_back(node);
+  }
+  std::sort(changed_.begin(), changed_.end());
+  changed_.erase(std::unique(changed_.begin(), changed_.end()), changed_.end());
+  for (const int node : changed_) {
+    if (scheduler_->fits(pod, cluster_, node)) {
+      return false;
+    }
+  }
+  seen = changes_;
+  return true;
+}
+
+void SchedulingLoop::changed(int node) {
+  journal_.push_back(node);
+  ++changes_;
+  // Keep the journal short: a failure older than what is kept is simply evaluated again.
+  if (journal_.size() > kJournalLength) {
+    const std::size_t drop = journal_.size() / 2;
+    journal_.erase(journal_.begin(), journal_.begin() + static_cast<std::ptrdiff_t>(drop));
+    journal_base_ += drop;
+  }
 }
 
 void SchedulingLoop::add(PodPtr pod) {
@@ -177,7 +221,7 @@ bool SchedulingLoop::permit(const PodPtr& pod, int node, Gang& gang) {
   if (!target_.reserve(*pod, node)) {
     return false;
   }
-  ++state_;
+  changed(node);
   const PodGroupStatus status = group_status(gang);
   Duration timeout{};
   const Status s = scheduler_->permit(*pod, node, cluster_, &status, sim_.now(), timeout);
@@ -256,7 +300,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     }
   }
   const auto known = shape.empty() ? gang_failures_.end() : gang_failures_.find(shape);
-  if (known != gang_failures_.end() && known->second.first == state_) {
+  if (known != gang_failures_.end() && known->second.first == changes_) {
     const auto& outcomes = known->second.second;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
       ++cycles_;
@@ -287,7 +331,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     // would not do.
     if (!shape.empty() && reserved.size() < pods.size() && !outcomes.back().error &&
         scheduler_->selection_state() == selection && no_required_anti_affinity()) {
-      gang_failures_[shape] = {state_, std::move(outcomes)};
+      gang_failures_[shape] = {changes_, std::move(outcomes)};
     }
   }
   const bool all = reserved.size() == pods.size();
@@ -298,7 +342,9 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       queue_.done(*p);
     }
     gang.bound += static_cast<int>(pods.size());
-    ++state_;  // the cluster changed: every remembered failure is stale
+    for (const auto& e : events) {  // the cluster changed on the gang's nodes
+      changed(cluster_.index_of(e.node));
+    }
   } else {
     // Every reservation is undone: the ClusterView is as before the cycle, so the failures
     // remembered for fast fail still hold.
@@ -341,7 +387,17 @@ void SchedulingLoop::try_preemption(const PodPtr& pod) {
 }
 
 void SchedulingLoop::on_cluster_event() {
-  ++state_;  // the cluster changed: every remembered failure is stale
+  changed(-1);  // anywhere: every remembered failure is stale
+  queue_.on_cluster_event(sim_.now());
+  if (const auto ready = queue_.next_ready_time(sim_.now())) {
+    wake(*ready);
+  }
+}
+
+void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
+  for (const int n : nodes) {
+    changed(n);
+  }
   queue_.on_cluster_event(sim_.now());
   if (const auto ready = queue_.next_ready_time(sim_.now())) {
     wake(*ready);
@@ -407,7 +463,7 @@ void SchedulingLoop::cycle() {
   if (placed) {
     class_of_.erase(pod.get());
     nominated_.erase(pod->name);
-    ++state_;  // the cluster changed: every remembered failure is stale
+    changed(*r.node);  // the cluster changed on that node
     ev.node = cluster_.nodes[static_cast<std::size_t>(*r.node)].node.name;
     queue_.done(*pod);
   } else if (r.error) {

@@ -13,7 +13,11 @@
 /// Fast fail (Kubernetes' equivalence classes, without changing results): a pod equivalent to one
 /// found unschedulable (equivalence_key(): equal but for its name, namespace and labels) gets
 /// that pod's outcome without running the filters again, while the cluster is unchanged since (no
-/// bind by this loop, no on_cluster_event()); one outcome is kept per equivalence class. The cycle
+/// bind by this loop, no on_cluster_event()), or changed only on nodes known by index (this loop's
+/// binds, on_cluster_event(nodes): a deletion) that each still reject the pod (Scheduler::fits on
+/// each such node: the other nodes' verdicts cannot have changed, since a filter of such a pod
+/// reads only the pod and its node; a PreFilter failure is never reused this way); one outcome is
+/// kept per equivalence class. The cycle
 /// is still charged (cycle time, the cycle counted and its SchedulingEvent emitted), so a run's
 /// results are the same as with every filter run. Only for profiles that read no node metrics
 /// (their filters see nothing but the pod and the ClusterView), pods without pod affinity,
@@ -49,6 +53,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -118,6 +123,11 @@ class SchedulingLoop {
   /// active or back-off queue, and a cycle runs as soon as the scheduler is free. The ClusterView
   /// changes only through this loop's binds and the changes announced here.
   void on_cluster_event();
+  /// The same, for a change known to touch only `nodes` (indices into the ClusterView: pods
+  /// deleted there): a pod that fast fail remembers as unschedulable is retried without running
+  /// the filters when each of those nodes still rejects it. Empty: the view did not change (a
+  /// pod that was never bound was deleted); the unschedulable pods still move, as on any deletion.
+  void on_cluster_event(const std::set<int>& nodes);
   /// A metrics event: a scrape changed the metrics some node reports. The pods a plugin that
   /// reads metrics rejected move back (SchedulingQueue::on_metrics_event) and a cycle runs as
   /// soon as the scheduler is free; the ClusterView did not change.
@@ -172,6 +182,12 @@ class SchedulingLoop {
   int equivalence_class(const PodSpec& pod);
   // True when no bound pod has a required anti-affinity term.
   bool no_required_anti_affinity() const;
+  // Whether a pod of the class of `failure` (its count and outcome) is still unschedulable now:
+  // nothing changed since, or each node changed since still rejects `pod` (then the count moves
+  // to now). False when a change is not known by its node or is older than the journal.
+  bool still_fails(const PodSpec& pod, std::pair<std::uint64_t, ScheduleResult>& failure);
+  // Records a change of the ClusterView on `node` (-1: anywhere).
+  void changed(int node);
   // Makes sure a cycle runs at max(at, now, end of the cycle in progress) or earlier.
   void wake(TimePoint at);
 
@@ -189,10 +205,15 @@ class SchedulingLoop {
   std::uint64_t cycles_ = 0;
   // Fast fail (see the class comment).
   bool fast_fail_ = false;
-  // The cluster state (counts changes: a bind here, an on_cluster_event()), and per equivalence
-  // class the state in which a pod of it was last found unschedulable, with that outcome (state
-  // 0 is never current: the count starts at 1).
-  std::uint64_t state_ = 1;
+  // The cluster's changes known to the loop (a bind or reservation here, an on_cluster_event()),
+  // counted from 1, and the journal of the latest of them: journal_[c - journal_base_] is the
+  // node change c touched (-1: any node). Per equivalence class, the count at which a pod of it
+  // was last known to be unschedulable, with that outcome (0 is never current).
+  std::uint64_t changes_ = 1;
+  std::vector<int> journal_;
+  std::uint64_t journal_base_ = 1;
+  static constexpr std::size_t kJournalLength = 1 << 16;
+  std::vector<int> changed_;  // scratch of still_fails()
   std::vector<std::pair<std::uint64_t, ScheduleResult>> failures_;
   // Equivalence classes: their keys, by a hash bucket, and the class of each queued pod seen
   // (erased when it is bound or dropped; the queue holds the pod until then).

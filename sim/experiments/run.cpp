@@ -84,7 +84,8 @@ class Run final : public policies::BindTarget {
                 loop_->add(std::move(pod));
               }
             },
-            [this] { loop_->on_cluster_event(); }, [this] { sim_.stop(); }),
+            [this](const std::set<int>& nodes) { loop_->on_cluster_event(nodes); },
+            [this] { sim_.stop(); }),
         execution_(ctx_, controller_),
         observer_(ctx_) {
     controller_.set_execution(execution_);

@@ -11,7 +11,8 @@ namespace tidesim {
 
 JobController::JobController(RunContext& run,
                              std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
-                             std::function<void()> cluster_event, std::function<void()> all_done)
+                             std::function<void(const std::set<int>&)> cluster_event,
+                             std::function<void()> all_done)
     : run_(run),
       enqueue_(std::move(enqueue)),
       cluster_event_(std::move(cluster_event)),
@@ -195,6 +196,7 @@ void JobController::fail(int j) {
 
 void JobController::delete_pods(int j, std::set<int> touched) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  std::set<int> unbound;  // the nodes whose view changed
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     pod.alive = false;
@@ -204,10 +206,11 @@ void JobController::delete_pods(int j, std::set<int> touched) {
     run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
     run_.pod_by_process.erase(pod.process);
     touched.insert(pod.node);
+    unbound.insert(pod.node);
     pod.node = -1;
   }
   execution_->refresh(touched);
-  cluster_event_();
+  cluster_event_(unbound);
 }
 
 void JobController::terminal() {

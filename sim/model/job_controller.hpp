@@ -41,9 +41,11 @@ const char* to_string(InterruptCause cause);
 class JobController final : public ExecutionListener {
  public:
   /// `enqueue` hands a new pod to the scheduling loop; `cluster_event` tells it that resources
-  /// were freed; `all_done` is called once every job has ended.
+  /// were freed on the nodes it names (the ClusterView changed there and nowhere else); `all_done`
+  /// is called once every job has ended.
   JobController(RunContext& run, std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
-                std::function<void()> cluster_event, std::function<void()> all_done);
+                std::function<void(const std::set<int>&)> cluster_event,
+                std::function<void()> all_done);
 
   /// Wires the execution model (constructed after the controller, which is its listener).
   void set_execution(Execution& execution) { execution_ = &execution; }
@@ -91,7 +93,7 @@ class JobController final : public ExecutionListener {
 
   RunContext& run_;
   std::function<void(std::shared_ptr<const PodSpec>)> enqueue_;
-  std::function<void()> cluster_event_;
+  std::function<void(const std::set<int>&)> cluster_event_;
   std::function<void()> all_done_;
   Execution* execution_ = nullptr;
   std::function<void(int)> on_new_pods_;

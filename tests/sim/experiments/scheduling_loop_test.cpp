@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 namespace tidesim::policies {
 namespace {
@@ -209,6 +210,68 @@ TEST(SchedulingLoop, EquivalentPodsFailFastWithTheSameOutcome) {
   EXPECT_EQ(fast.bound_at.size(), 2u);
   EXPECT_EQ(fast.cycles, 1u + 5u + 5u + 4u);
   EXPECT_EQ(fast.fast_failed, 4u + 3u + 4u);
+}
+
+// Incremental fast fail. Two nodes of one GPU each, held by "a" (node 0) and "b" (node 1). Two
+// equivalent two-GPU pods ("big") and one one-GPU pod ("small") wait. At 60 s "b" is deleted and
+// the loop told which node changed; the bigs still fit nowhere, the small now fits node 1. The
+// outcome (bind times, cycles, events) must equal the one of a deletion announced without its node
+// (every filter run), with more cycles reusing a failure: the first big's retry checks node 1 only.
+Outcome two_nodes(bool tell_node) {
+  Simulation sim;
+  OneNode cluster(sim, 1);
+  NodeInfo second = cluster.view.nodes[0];
+  second.node.name = "node-1";
+  second.node.labels["kubernetes.io/hostname"] = "node-1";
+  cluster.view.nodes.push_back(second);
+  Signal<SchedulingEvent> signal;
+  Outcome out;
+  signal.connect([&](const SchedulingEvent& e) { out.events.push_back(e); });
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), cluster.view, cluster, 10ms, nullptr,
+                      &signal);
+  loop.add(pod("a"));
+  loop.add(pod("b"));
+  for (int i = 0; i < 2; ++i) {
+    auto big = std::make_shared<PodSpec>(*pod("big" + std::to_string(i)));
+    big->requests.gpus = 2;
+    loop.add(big);
+  }
+  loop.add(pod("small"));
+  sim.schedule_at(TimePoint(60s), [&] {
+    const int node = static_cast<int>(cluster.bound_at.count("b"));  // "b" went to node 1
+    EXPECT_TRUE(cluster.view.nodes[static_cast<std::size_t>(node)].remove_pod("b"));
+    if (tell_node) {
+      loop.on_cluster_event(std::set<int>{node});
+    } else {
+      loop.on_cluster_event();
+    }
+  });
+  sim.run(TimePoint(200s));
+  out.bound_at = cluster.bound_at;
+  out.cycles = loop.cycles();
+  out.fast_failed = loop.fast_failed_cycles();
+  return out;
+}
+
+TEST(SchedulingLoop, ADeletionKnownByItsNodeChecksOnlyThatNode) {
+  const Outcome told = two_nodes(true);
+  const Outcome full = two_nodes(false);
+  EXPECT_EQ(told.bound_at, full.bound_at);
+  EXPECT_EQ(told.cycles, full.cycles);
+  ASSERT_EQ(told.events.size(), full.events.size());
+  for (std::size_t i = 0; i < told.events.size(); ++i) {
+    EXPECT_EQ(told.events[i].at, full.events[i].at) << i;
+    EXPECT_EQ(told.events[i].pod, full.events[i].pod) << i;
+    EXPECT_EQ(told.events[i].node, full.events[i].node) << i;
+  }
+  // a and b bind at 0 and 10 ms; big0 fails at 20 ms (filters), big1 reuses it at 30 ms, small
+  // fails at 40 ms (its own class). At 60 s all three retry: told, big0 checks node 1 alone
+  // (still too small) and reuses its class's failure, and so does big1; small's check of node 1
+  // finds room and it binds there. Announced without its node, big0 runs the filters again.
+  ASSERT_EQ(told.bound_at.count("small"), 1u);
+  EXPECT_EQ(told.bound_at.at("small"), TimePoint(60s + 20ms));
+  EXPECT_EQ(full.fast_failed, 1u + 1u);
+  EXPECT_EQ(told.fast_failed, 1u + 2u);
 }
 
 TEST(SchedulingLoop, NoFastFailForSpreadTermsOrProfilesThatReadMetrics) {
