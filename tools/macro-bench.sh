@@ -32,6 +32,7 @@ if [[ "${1:-}" == "--scale" ]]; then
     "75% load, 100k jobs, 1,000 nodes|scenarios/scale/load75-jobs100k-nodes1000.yaml|"
     "75% load, heavy tail, 10k jobs|scenarios/scale/load75-tail-jobs10k-nodes1000.yaml|"
     "75% load, heavy tail, 30k jobs|scenarios/scale/load75-tail-jobs30k-nodes1000.yaml|"
+    "frontier, 12,500 nodes, first 2k jobs|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=2000"
     "openb-default, 2 policies|scenarios/openb-default.yaml|"
   )
   [[ -n "${TIDESIM_SCALE_ONLY:-}" ]] && mapfile -t runs < <(printf '%s\n' "${runs[@]}" | grep -E "$TIDESIM_SCALE_ONLY")
