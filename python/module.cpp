@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "tidesim/python/plugins.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -299,6 +300,8 @@ PYBIND11_MODULE(_tidesim, m) {
       PyErr_SetObject(input_error.ptr(), error.ptr());
     }
   });
+
+  bind_plugins(m);
 
   py::class_<LoadedScenario>(m, "Scenario")
       .def_property_readonly("name", [](const LoadedScenario& s) { return s.scenario->name; })

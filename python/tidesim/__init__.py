@@ -20,16 +20,22 @@ import warnings as _warnings
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _tidesim
-from ._tidesim import InputError, Scenario
+from ._tidesim import CycleState, InputError, Node, Pod, PluginError, Scenario
 
 __version__ = _tidesim.__version__
 
 __all__ = [
+    "CycleState",
     "InputError",
+    "Node",
+    "Pod",
+    "PluginError",
     "Result",
     "Scenario",
+    "ScorePlugin",
     "load_result",
     "load_scenario",
+    "register_plugin",
     "run",
     "sweep",
 ]
@@ -268,3 +274,41 @@ def load_result(path: str) -> Result:
     """Reads a result.json written by `tidesim run --output`, `tidesim sweep` or Result.save."""
     return Result(_tidesim.load_result(str(path)))
 
+
+class ScorePlugin:
+    """A Score plugin written in Python. Subclass it, set `name`, define score(), register the
+    class (register_plugin), then enable the name in a KubeSchedulerConfiguration profile like
+    any plugin (`plugins.score.enabled: [{name: MostPods, weight: 1}]`).
+
+        class MostPods(tidesim.ScorePlugin):
+            name = "MostPods"
+            def score(self, state, pod, node) -> int:
+                return min(100, 10 * node.pod_count)
+
+    score(state, pod, node) returns an int in [0, 100] for placing `pod` on `node` (state: a
+    CycleState, pod: a Pod, node: a Node; read-only, valid during the call). Each scheduler (one
+    per policy and seed) makes its own instance with cls(), so an instance may keep state across
+    the cycles of its run. A plugin must be deterministic: the same calls, the same scores (no
+    clock, no unseeded random numbers, no iteration over a set of strings). An exception in it
+    stops the run: PluginError names the plugin and carries the Python traceback.
+    """
+
+    name: str = ""
+
+    def score(self, state: CycleState, pod: Pod, node: Node) -> int:
+        raise NotImplementedError
+
+
+def register_plugin(cls):
+    """Registers a ScorePlugin subclass under its `name`, for every scheduler built from then on
+    (registering a name again replaces its class). Returns the class, so it works as a class
+    decorator."""
+    if not (isinstance(cls, type) and issubclass(cls, ScorePlugin)):
+        raise TypeError(f"register_plugin: {cls!r} is not a subclass of tidesim.ScorePlugin")
+    name = getattr(cls, "name", "")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"register_plugin: {cls.__name__} has no name (set name = \"...\")")
+    if cls.score is ScorePlugin.score:
+        raise TypeError(f"register_plugin: {cls.__name__} does not define score()")
+    _tidesim.register_score_plugin(name, cls)
+    return cls
