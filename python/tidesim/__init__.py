@@ -301,8 +301,8 @@ class ScorePlugin:
 
 def register_plugin(cls):
     """Registers a ScorePlugin subclass under its `name`, for every scheduler built from then on
-    (registering a name again replaces its class). Returns the class, so it works as a class
-    decorator."""
+    (registering a name again replaces its class). Register before starting runs, not while
+    another thread runs. Returns the class, so it works as a class decorator."""
     if not (isinstance(cls, type) and issubclass(cls, ScorePlugin)):
         raise TypeError(f"register_plugin: {cls!r} is not a subclass of tidesim.ScorePlugin")
     name = getattr(cls, "name", "")
