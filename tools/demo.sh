@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds in Release, and runs the main job: the seed benchmark,
-# default-k8s vs load-aware, printed side by side. The build shows its progress on stderr (steps
+# Installs what is missing, builds in Release (the CLI, and the Python module into build/python:
+# docs/python.md), and runs the main job: the seed benchmark, default-k8s vs load-aware, printed
+# side by side. The build shows its progress on stderr (steps
 # done, elapsed time and an estimate of the time left); its full log is printed only if it fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,7 +52,7 @@ else
   echo "tidesim: building (Release)..." >&2
 fi
 start=$SECONDS
-if ! tools/build.sh --target tidesim 2>&1 | show_build_progress; then
+if ! tools/build.sh --target tidesim tidesim_python 2>&1 | show_build_progress; then
   cat "$log" >&2
   exit 1
 fi

@@ -2,21 +2,18 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "tidesim/policies/config.hpp"
 #include "tidesim/policies/scheduler.hpp"
-#include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/experiments/run_estimate.hpp"
@@ -35,11 +32,11 @@
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/run_warnings.hpp"
+#include "tidesim/tools/lib/scenario_runs.hpp"
 #include "tidesim/tools/lib/series_choice.hpp"
 #include "tidesim/tools/lib/staged_dir.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
-#include "tidesim/tools/lib/watchdog.hpp"
 #include "tidesim/version.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
 
@@ -103,141 +100,13 @@ RunBudget read_budget(const RunOptions& o) {
   return budget;
 }
 
-// How `policies` and `seeds` are run, as the estimate sees it.
-RunPlan plan_of(const std::vector<PolicyConfig>& policies, std::size_t seeds, bool series) {
-  RunPlan plan;
-  plan.seeds = static_cast<std::int64_t>(seeds);
-  plan.policies = static_cast<std::int64_t>(policies.size());
-  plan.series = series;
-  plan.admission = !policies.empty();
-  for (const auto& p : policies) {
-    plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
-    plan.admission = plan.admission && p.admission.has_value();
-  }
-  return plan;
-}
-
 // Refuses (exit 2) a run whose estimate passes its budget, unless --force. Returns the estimate.
 RunEstimate check_budget(const Scenario& s, const std::vector<PolicyConfig>& policies,
                          std::size_t seeds, const RunOptions& o) {
   const RunEstimate estimate =
-      estimate_run(s, plan_of(policies, seeds, !o.output.empty() && o.series != "none"));
+      estimate_run(s, app::run_plan(policies, seeds, !o.output.empty() && o.series != "none"));
   enforce_budget(estimate, read_budget(o), o.force, s.path, std::cerr);
   return estimate;
-}
-
-// Runs every (policy, seed) pair; each run is independent, so threads change nothing in the
-// results: they are stored by index, in policy order then seed order.
-app::RunResult run_all(const Scenario& s, const std::vector<PolicyConfig>& policies,
-                       const std::vector<std::uint64_t>& seeds, const std::vector<Workload>& jobs,
-                       int threads, const std::optional<app::SeriesChoice>& series,
-                       std::optional<Duration> timeout, app::ProgressMode progress_mode,
-                       const RunBudget& budget, const RunEstimate& estimate) {
-  const std::size_t total = policies.size() * seeds.size();
-  std::vector<app::SeedRun> runs(total);
-  std::atomic<std::size_t> done{0};
-  std::mutex cut_mutex;
-  std::exception_ptr error;
-  // The progress line (stderr; docs/outputs.md): runs done, simulated time, events/s, ETA.
-  app::RunMeter meter;
-  auto progress = app::ProgressReporter::for_stderr(progress_mode);
-  app::ProgressTicker ticker(progress, "runs", [&meter, total] { return meter.snapshot(total); });
-  // --timeout: the watchdog raises its flag at the deadline; every run checks it between events
-  // (Simulation::set_interrupt) and stops, and no further run starts. It starts after the first
-  // run's check (Watchdog::start), so that run always starts.
-  app::Watchdog watchdog(timeout, false);
-  std::string cut;  // the first run the timeout stopped, for the message
-  const double horizon_s = to_seconds(TimePoint(s.run.until));
-  // Whether run k finished: not when the deadline stopped it or came before it started.
-  const auto run_one = [&](std::size_t k, app::RunProbe& probe) {
-    if (watchdog.expired()) {
-      return false;  // no further run starts after the deadline
-    }
-    watchdog.start();  // after the check: the first run always starts
-    const auto& policy = policies[k / seeds.size()];
-    const std::size_t si = k % seeds.size();
-    app::RecorderOptions options;
-    // Time series are large (every node, every card, every sample): only with --output, and
-    // only what --series, --series-step and --series-seed choose (the first seed by default).
-    options.record_series = false;
-    if (series) {
-      series->apply(options, seeds[si], seeds.front());
-    }
-    app::Recorder recorder(policy.name, seeds[si], options);
-    RunSignals signals;
-    recorder.attach(signals);
-    probe.attach(signals);
-    // --max-events holds during the run too, whatever its events are (the estimate's, or
-    // retries and faults it did not foresee), with --force as without.
-    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag(),
-                                          &meter.events, static_cast<std::uint64_t>(budget.events));
-    if (summary.over_limit) {
-      throw std::runtime_error(
-          event_limit_problem(budget, fmt::format("policy {} seed {}", policy.name, seeds[si]),
-                              summary.counted_events, summary.end.time_since_epoch(), estimate) +
-          "; no result written");
-    }
-    if (summary.interrupted) {
-      const std::lock_guard lock(cut_mutex);
-      if (cut.empty()) {
-        cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
-                          format_duration(summary.end.time_since_epoch()));
-      }
-      return false;
-    }
-    runs[k] = recorder.finish(summary.end);
-    return true;
-  };
-  try {
-    parallel_for(total, threads, [&](std::size_t k) {
-      app::RunProbe probe(meter, jobs[k % seeds.size()].jobs.size(), horizon_s);
-      bool finished = false;
-      try {
-        finished = run_one(k, probe);
-      } catch (...) {
-        probe.finish();  // a failed run counts in the progress line, as a finished one does
-        throw;
-      }
-      if (finished) {
-        probe.finish();
-        ++done;
-      }
-    });
-  } catch (...) {
-    error = std::current_exception();  // rethrown once the watchdog is stopped
-  }
-  watchdog.stop();
-  ticker.stop();
-  if (error) {
-    std::rethrow_exception(error);
-  }
-  if (watchdog.expired()) {
-    throw std::runtime_error(fmt::format(
-        "--timeout {} reached: {} of {} runs finished{}; no result written",
-        format_duration(*timeout), done.load(), total, cut.empty() ? "" : ", " + cut + " was cut"));
-  }
-  app::RunResult result;
-  std::vector<std::string> names;
-  for (const auto& p : policies) {
-    names.push_back(p.name);
-  }
-  result.metadata = app::make_metadata(s.name, s.path, s.hash, seeds, names);
-  result.runs = std::move(runs);
-  return result;
-}
-
-std::optional<app::Reference> reference_of(const Scenario& s) {
-  if (s.reference.empty()) {
-    return std::nullopt;
-  }
-  app::Reference r;
-  r.label = s.reference_source.empty() ? "reference" : s.reference_source;
-  for (const auto& fig : s.reference) {
-    for (const auto& [policy, value] : fig.by_policy) {
-      r.values[fig.metric][policy] = value;
-    }
-  }
-  return r;
 }
 
 // All of --output or none of it (app::StagedDir): a failure leaves the folder's earlier files.
@@ -256,26 +125,6 @@ void write_outputs(const app::RunResult& result, const std::string& dir) {
   staged.commit();
 }
 
-// The command that reproduces a run's result (options that cannot change it, such as --threads
-// or --format, are left out) and its overrides.
-app::ProvenanceInput provenance_input(const RunOptions& o, const std::string& path,
-                                      const std::vector<ScenarioOverride>& overrides) {
-  std::vector<std::string> args{"tidesim", "run", path};
-  for (const auto& p : o.policies) {
-    args.insert(args.end(), {"--policy", p});
-  }
-  for (const auto seed : o.seeds) {
-    args.insert(args.end(), {"--seed", std::to_string(seed)});
-  }
-  app::ProvenanceInput input;
-  for (const auto& ov : overrides) {
-    args.insert(args.end(), {"--set", ov.text()});
-    input.overrides.push_back(ov.text());
-  }
-  input.command = app::shell_command(args);
-  return input;
-}
-
 int run(const RunOptions& o) {
   const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
   std::vector<ScenarioOverride> overrides;
@@ -285,13 +134,7 @@ int run(const RunOptions& o) {
   const Scenario s = load_scenario_with(path, overrides);
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
-  const auto seeds = o.seeds.empty() ? s.seeds : o.seeds;
-  for (auto it = o.seeds.begin(); it != o.seeds.end(); ++it) {
-    if (std::find(o.seeds.begin(), it, *it) != it) {
-      throw InputError(SourceLocation{}, "--seed",
-                       fmt::format("seed {} is given twice; each seed is one replica", *it));
-    }
-  }
+  const auto seeds = app::run_seeds(s, o.seeds);
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
@@ -313,36 +156,28 @@ int run(const RunOptions& o) {
                                               : "--series-seed",
                      "time series are written only with --output DIR");
   }
-  // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
-  const RunEstimate estimate = check_budget(s, policies, seeds.size(), o);
-  std::vector<Workload> jobs(seeds.size());
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
-    jobs[i] = make_jobs(s, seeds[i]);
-  }
-  {
-    // Everything a run builds, built once up front: bad input fails here with its place.
-    Scenario checked = s;
-    checked.policies = policies;
-    (void)check_scenario(checked, jobs.front());  // its warnings are validate's to print
-  }
-  const int threads = o.threads > 0
-                          ? o.threads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // The estimate held to its budget, each seed's jobs, everything a run builds checked.
+  const app::PreparedRuns runs =
+      app::prepare_runs(s, policies, seeds, !o.output.empty() && o.series != "none", read_budget(o),
+                        o.force, std::cerr);
+  app::RunAllOptions options;
+  options.threads = o.threads;
+  options.series = series;
+  options.timeout = timeout;
+  options.progress = o.quiet      ? app::ProgressMode::kNever
+                     : o.progress ? app::ProgressMode::kAlways
+                                  : app::ProgressMode::kAuto;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto progress_mode = o.quiet      ? app::ProgressMode::kNever
-                             : o.progress ? app::ProgressMode::kAlways
-                                          : app::ProgressMode::kAuto;
-  app::RunResult result = run_all(s, policies, seeds, jobs, threads, series, timeout, progress_mode,
-                                  read_budget(o), estimate);
+  app::RunResult result = app::run_all(s, runs, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.metadata.provenance =
-      app::make_provenance(s, policies, seeds, provenance_input(o, path, overrides));
+  result.metadata.provenance = app::make_provenance(
+      s, policies, seeds, app::run_provenance_input(path, o.policies, o.seeds, overrides));
   result.metadata.warnings = app::never_bound_warnings(result);
   for (const auto& w : result.metadata.warnings) {
     std::cerr << "tidesim: warning: " << path << ": " << w << "\n";
   }
   if (!o.no_reference) {
-    result.reference = reference_of(s);
+    result.reference = app::scenario_reference(s);
   }
   app::TableOptions table;
   table.reference = result.reference;

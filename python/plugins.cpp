@@ -1,0 +1,216 @@
+// Score plugins written in Python (docs/python.md, "Plugins in Python"): a class deriving from
+// tidesim.ScorePlugin, registered by name in the plugin registry (policies/registry.hpp) through a
+// C++ plugin that calls it, so that any KubeSchedulerConfiguration profile can enable it.
+#include "tidesim/python/plugins.hpp"
+
+#include <pybind11/stl.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/registry.hpp"
+
+namespace tidesim::python {
+namespace {
+
+// Whether the objects handed to one plugin call may still be read: a plugin that keeps one reads
+// nothing after its call returned (the cluster it points into has changed or is gone).
+struct CallToken {
+  bool alive = true;
+};
+
+void check(const std::shared_ptr<CallToken>& token) {
+  if (!token->alive) {
+    throw std::runtime_error(
+        "a plugin's state, pod or node is valid only during the call it was passed to");
+  }
+}
+
+// What one call of score() sees: read-only views into the cycle, valid during the call.
+struct StateRef {
+  const policies::CycleContext* ctx;
+  std::shared_ptr<CallToken> token;
+  const policies::CycleContext& get() const {
+    check(token);
+    return *ctx;
+  }
+};
+struct PodRef {
+  const PodSpec* pod;
+  std::shared_ptr<CallToken> token;
+  const PodSpec& get() const {
+    check(token);
+    return *pod;
+  }
+};
+struct NodeRef {
+  const NodeInfo* node;
+  int index;
+  std::shared_ptr<CallToken> token;
+  const NodeInfo& get() const {
+    check(token);
+    return *node;
+  }
+};
+
+py::dict resources_dict(const Resources& r) {
+  py::dict d;
+  d["cpu_milli"] = r.cpu_milli;
+  d["memory_bytes"] = r.memory_bytes;
+  d["gpus"] = r.gpus;
+  d["gpu_milli"] = r.gpu_milli;
+  return d;
+}
+
+// The Python classes by plugin name. Never destroyed: the registry's factories outlive the
+// interpreter's finalisation, when no Python object may be released any more.
+std::map<std::string, py::object>& python_classes() {
+  static auto* classes = new std::map<std::string, py::object>();
+  return *classes;
+}
+
+// "Traceback (most recent call last): ..." of the Python error being handled.
+std::string traceback_text(py::error_already_set& e) {
+  try {
+    const py::object lines =
+        py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
+    std::string text;
+    for (const auto& line : lines) {
+      text += line.cast<std::string>();
+    }
+    while (!text.empty() && text.back() == '\n') {
+      text.pop_back();
+    }
+    return text;
+  } catch (const std::exception&) {
+    return e.what();
+  }
+}
+
+// The C++ plugin over one instance of the Python class: one per scheduler (per policy and seed),
+// so an instance sees the cycles of one run only, in order. Each call holds the GIL: with several
+// threads, calls of Python plugins take turns.
+class PythonScore final : public policies::ScorePlugin {
+ public:
+  PythonScore(std::string name, py::object instance)
+      : name_(std::move(name)), instance_(std::move(instance)) {}
+  PythonScore(const PythonScore&) = delete;
+  PythonScore& operator=(const PythonScore&) = delete;
+  ~PythonScore() override {
+    py::gil_scoped_acquire gil;
+    instance_ = py::object();
+  }
+
+  std::string_view name() const override { return name_; }
+
+  std::int64_t score(policies::CycleContext& ctx, const PodSpec& pod, int node_index) override {
+    py::gil_scoped_acquire gil;
+    auto token = std::make_shared<CallToken>();
+    struct Expire {
+      CallToken& token;
+      ~Expire() { token.alive = false; }
+    } expire{*token};
+    try {
+      const py::object result = instance_.attr("score")(
+          StateRef{&ctx, token}, PodRef{&pod, token},
+          NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token});
+      if (!py::isinstance<py::int_>(result) || py::isinstance<py::bool_>(result)) {
+        throw PythonPluginError("Python plugin " + name_ + ": score() returned " +
+                                py::repr(result).cast<std::string>() + ", not an int in [0, 100]");
+      }
+      const auto value = result.cast<long long>();
+      if (value < policies::kMinNodeScore || value > policies::kMaxNodeScore) {
+        throw PythonPluginError("Python plugin " + name_ + ": score() returned " +
+                                std::to_string(value) + ", not an int in [0, 100]");
+      }
+      return value;
+    } catch (py::error_already_set& e) {
+      throw PythonPluginError("Python plugin " + name_ + " failed in score():\n" +
+                              traceback_text(e));
+    }
+  }
+
+ private:
+  std::string name_;
+  py::object instance_;
+};
+
+}  // namespace
+
+void register_score_plugin(const std::string& name, py::object cls) {
+  auto& classes = python_classes();
+  if (const auto it = classes.find(name); it != classes.end()) {
+    it->second = std::move(cls);  // a class registered again (a notebook cell run twice)
+    return;
+  }
+  if (policies::builtin_registry().contains(name)) {
+    throw std::invalid_argument("a plugin named '" + name + "' is already registered");
+  }
+  classes.emplace(name, std::move(cls));
+  policies::register_plugin(
+      name, policies::plugin_without_args([name]() -> std::unique_ptr<policies::Plugin> {
+        py::gil_scoped_acquire gil;
+        try {
+          return std::make_unique<PythonScore>(name, python_classes().at(name)());
+        } catch (py::error_already_set& e) {
+          throw PythonPluginError("Python plugin " + name + " failed in __init__():\n" +
+                                  traceback_text(e));
+        }
+      }));
+}
+
+void bind_plugins(py::module_& m) {
+  py::register_exception<PythonPluginError>(m, "PluginError", PyExc_RuntimeError);
+
+  py::class_<StateRef>(m, "CycleState", "What one scheduling cycle sees (read-only)")
+      .def_property_readonly("now_s", [](const StateRef& s) { return to_seconds(s.get().now); })
+      .def_property_readonly("cycle", [](const StateRef& s) { return s.get().cycle; })
+      .def_property_readonly("node_count",
+                             [](const StateRef& s) { return s.get().cluster.nodes.size(); })
+      .def(
+          "node",
+          [](const StateRef& s, int index) {
+            const auto& nodes = s.get().cluster.nodes;
+            if (index < 0 || static_cast<std::size_t>(index) >= nodes.size()) {
+              throw py::index_error("no node " + std::to_string(index));
+            }
+            return NodeRef{&nodes[static_cast<std::size_t>(index)], index, s.token};
+          },
+          py::arg("index"));
+
+  py::class_<PodRef>(m, "Pod", "The pod being scheduled (read-only)")
+      .def_property_readonly("name", [](const PodRef& p) { return p.get().name; })
+      .def_property_readonly("namespace", [](const PodRef& p) { return p.get().namespace_name; })
+      .def_property_readonly("labels", [](const PodRef& p) { return p.get().labels; })
+      .def_property_readonly("annotations", [](const PodRef& p) { return p.get().annotations; })
+      .def_property_readonly("env", [](const PodRef& p) { return p.get().env; })
+      .def_property_readonly("priority", [](const PodRef& p) { return p.get().priority; })
+      .def_property_readonly("requests",
+                             [](const PodRef& p) { return resources_dict(p.get().requests); })
+      .def_property_readonly("gpus", [](const PodRef& p) { return p.get().requests.gpus; });
+
+  py::class_<NodeRef>(m, "Node", "A node and what is bound to it (read-only)")
+      .def_property_readonly("index", [](const NodeRef& n) { return n.index; })
+      .def_property_readonly("name", [](const NodeRef& n) { return n.get().node.name; })
+      .def_property_readonly("labels", [](const NodeRef& n) { return n.get().node.labels; })
+      .def_property_readonly("pod_count", [](const NodeRef& n) { return n.get().pods.size(); })
+      .def_property_readonly("pod_names",
+                             [](const NodeRef& n) {
+                               std::vector<std::string> names;
+                               for (const auto& p : n.get().pods) {
+                                 names.push_back(p->name);
+                               }
+                               return names;
+                             })
+      .def_property_readonly(
+          "allocatable", [](const NodeRef& n) { return resources_dict(n.get().node.allocatable); })
+      .def_property_readonly("requested",
+                             [](const NodeRef& n) { return resources_dict(n.get().requested); });
+
+  m.def("register_score_plugin", &register_score_plugin, py::arg("name"), py::arg("cls"));
+}
+
+}  // namespace tidesim::python

@@ -1,0 +1,314 @@
+"""tidesim from Python: load a scenario, run its policies over seeds, and read the results as
+pandas DataFrames (docs/python.md).
+
+    import tidesim
+    sc = tidesim.load_scenario("scenarios/seed-benchmark.yaml",
+                               set={"cluster.node_groups[0].count": 12})
+    res = tidesim.run(sc, policies=["default-k8s", "load-aware"], seeds=[1, 2, 3], threads=2)
+    res.metrics()   # one row per (policy, seed), a column per metric
+    res.summary()   # means, 95% CIs and paired differences, as `tidesim run --format csv`
+
+The work is done by the C++ library, through the same calls as the `tidesim` command line
+(`tidesim run`, `tidesim sweep`), so the numbers are the command line's, bit for bit.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings as _warnings
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _tidesim
+from ._tidesim import CycleState, InputError, Node, Pod, PluginError, Scenario
+
+__version__ = _tidesim.__version__
+
+__all__ = [
+    "CycleState",
+    "InputError",
+    "Node",
+    "Pod",
+    "PluginError",
+    "Result",
+    "Scenario",
+    "ScorePlugin",
+    "load_result",
+    "load_scenario",
+    "register_plugin",
+    "run",
+    "sweep",
+]
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - pandas is a dependency (python3-pandas)
+        raise ImportError(
+            "tidesim's tables need pandas (Debian: apt-get install python3-pandas)"
+        ) from e
+    return pandas
+
+
+def _yaml_text(value: Any) -> str:
+    """A Python value as the YAML text of a `--set KEY=VALUE`'s VALUE."""
+    if isinstance(value, str):
+        return value  # written as on the command line: YAML ("2h", "[1, 2]", "poisson")
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value)  # JSON is YAML's flow style
+    raise TypeError(f"set: cannot write {type(value).__name__} {value!r} as YAML")
+
+
+def _override_texts(set: Union[None, Mapping[str, Any], Iterable[str]]) -> list:
+    if set is None:
+        return []
+    if isinstance(set, Mapping):
+        return [f"{key}={_yaml_text(value)}" for key, value in set.items()]
+    if isinstance(set, str):
+        return [set]
+    return [str(text) for text in set]
+
+
+def load_scenario(
+    path: Optional[str] = None,
+    set: Union[None, Mapping[str, Any], Iterable[str]] = None,
+) -> Scenario:
+    """Reads a scenario file (default: the seed benchmark, as `tidesim run` without one).
+
+    `set` changes values before the file is read, as `--set KEY=VALUE` does: a dict
+    {KEY: VALUE} (a str VALUE is YAML text as on the command line; numbers, booleans, lists and
+    dicts are written as YAML) or a list of "KEY=VALUE" strings, applied in order. Bad input
+    raises InputError with the command line's message (file:line:column: field: message).
+    """
+    if path is None:
+        path = _tidesim.default_scenario_path()
+    return _tidesim.load_scenario(str(path), _override_texts(set))
+
+
+class Result:
+    """The result of runs (run), of a sweep, or read from a result.json (load_result)."""
+
+    def __init__(self, native: "_tidesim.Result"):
+        self._native = native
+
+    @property
+    def scenario_name(self) -> str:
+        return self._native.scenario_name
+
+    @property
+    def policies(self) -> list:
+        """The policies' labels, in order."""
+        return self._native.policies
+
+    @property
+    def seeds(self) -> list:
+        return self._native.seeds
+
+    @property
+    def warnings(self) -> list:
+        """What the run warns about (a policy under which jobs never bound)."""
+        return self._native.warnings
+
+    def metrics(self):
+        """One row per run (policy and seed; for a sweep's result also a column per swept key),
+        a column per metric (NaN where a run has none): the values of `--format json`, exactly.
+        """
+        pd = _pandas()
+        columns = self._native.metric_columns()
+        frame = pd.DataFrame(columns)
+        frame["seed"] = frame["seed"].astype("uint64")
+        return frame
+
+    def summary(self):
+        """Per metric and policy: n, mean, sd, the 95% CI half-width, and each later policy's
+        paired difference from the first with its CI, the relative change and the published
+        figure: the table of `tidesim run --format csv` (for a sweep's result, `tidesim sweep
+        --format csv`: within each variant).
+        """
+        return self._csv_frame(self._native.comparison("csv", True, False))
+
+    def table(self, all_metrics: bool = False) -> str:
+        """The comparison as the terminal shows it (`tidesim run`, `--all-metrics`)."""
+        return self._native.comparison("table", all_metrics, False)
+
+    def jobs(self):
+        """jobs.csv of `--output`: one row per job per run."""
+        return self._csv_frame(self._native.csv("jobs"))
+
+    def attempts(self):
+        """attempts.csv of `--output`: one row per pod of each attempt."""
+        return self._csv_frame(self._native.csv("attempts"))
+
+    def nodes(self):
+        """nodes.csv of `--output`: one row per node per kept sample, for the runs that recorded
+        time series (run(..., series="full")); empty otherwise."""
+        return self._csv_frame(self._native.csv("nodes"))
+
+    def cards(self):
+        """cards.csv of `--output`: one row per card per kept sample (series="full")."""
+        return self._csv_frame(self._native.csv("cards"))
+
+    def to_json(self) -> str:
+        """The result's JSON document, as `tidesim run --format json` prints it."""
+        return self._native.json()
+
+    def save(self, path: str) -> None:
+        """Writes result.json (`tidesim report`, `tidesim check` read it)."""
+        self._native.save(str(path))
+
+    def _csv_frame(self, text: str):
+        pd = _pandas()
+        if text.count("\n") <= 1:  # the header alone
+            return pd.read_csv(io.StringIO(text)) if text else pd.DataFrame()
+        # round_trip: the CSV's numbers are the shortest text that reads back to the same double.
+        return pd.read_csv(io.StringIO(text), float_precision="round_trip")
+
+    def __repr__(self) -> str:
+        return (
+            f"<tidesim.Result {self.scenario_name}: {len(self.policies)} policies x "
+            f"{len(self.seeds)} seeds>"
+        )
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def run(
+    scenario: Union[None, str, Scenario] = None,
+    policies: Optional[Sequence[str]] = None,
+    seeds: Optional[Sequence[int]] = None,
+    threads: Optional[int] = None,
+    *,
+    series: Optional[str] = None,
+    series_step: Optional[str] = None,
+    series_seeds: Optional[Sequence[Union[int, str]]] = None,
+    timeout: Optional[str] = None,
+    max_events: Optional[int] = None,
+    max_memory: Optional[str] = None,
+    force: bool = False,
+    progress: bool = False,
+) -> Result:
+    """Runs a scenario's policies over its seeds, as `tidesim run` does.
+
+    scenario: a Scenario (load_scenario) or a path; default the seed benchmark.
+    policies: the strings `--policy` takes (NAME, or LABEL=DEFINITION with a scenario policy, a
+        built-in policy or a KubeSchedulerConfiguration file); default the scenario's.
+    seeds: default the scenario's. threads: runs in parallel (default the machine's cores);
+        results do not depend on it.
+    series ("none", "summary", "full"), series_step ("1h"), series_seeds: the time series
+        recorded, as --series, --series-step, --series-seed (default none: Result.nodes() is
+        empty). timeout, max_events, max_memory, force: as --timeout, --max-events,
+        --max-memory, --force. progress: the progress line on stderr.
+
+    The GIL is released while the runs go on. Bad input raises InputError with the command
+    line's message; a run that fails raises RuntimeError.
+    """
+    if scenario is None or isinstance(scenario, str):
+        scenario = load_scenario(scenario)
+    args = _tidesim.RunArgs()
+    args.policies = [str(p) for p in (policies or [])]
+    args.seeds = [int(s) for s in (seeds or [])]
+    args.threads = int(threads or 0)
+    args.series = series
+    args.series_step = series_step or ""
+    args.series_seeds = [str(s) for s in (series_seeds or [])]
+    args.timeout = timeout
+    args.max_events = max_events
+    args.max_memory = max_memory
+    args.force = force
+    args.progress = progress
+    native, warnings = _tidesim.run(scenario, args)
+    for line in warnings.splitlines():
+        _warnings.warn(f"tidesim: {line}", RuntimeWarning, stacklevel=2)
+    return Result(native)
+
+
+def _scalar(text):
+    """A swept value (YAML text) as a number when it reads as one."""
+    if text is None:
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def sweep(
+    path: str,
+    threads: Optional[int] = None,
+    output: Optional[str] = None,
+    progress: bool = False,
+):
+    """Runs a sweep file as `tidesim sweep` does and returns its tidy table: one row per run
+    (variant, policy, seed) with `policy`, `seed`, a column per swept key (its full key path,
+    holding the variant's value) and a column per metric, as metrics.csv.
+
+    output: the folder of the cells' results (default, as the command line: `<sweep
+    name>.results` in the working folder); cells already stored there are not run again, and
+    the merged result.json and metrics.csv are written there (load_result reads the former).
+    """
+    native = _tidesim.sweep(str(path), "" if output is None else str(output), int(threads or 0),
+                            progress)
+    frame = Result(native).metrics()
+    columns = native.metric_columns()
+    metric_names = set(native.metric_names())
+    for key in columns:
+        if key not in ("policy", "seed") and key not in metric_names:
+            values = [_scalar(v) for v in frame[key]]
+            frame[key] = values
+    return frame
+
+
+def load_result(path: str) -> Result:
+    """Reads a result.json written by `tidesim run --output`, `tidesim sweep` or Result.save."""
+    return Result(_tidesim.load_result(str(path)))
+
+
+class ScorePlugin:
+    """A Score plugin written in Python. Subclass it, set `name`, define score(), register the
+    class (register_plugin), then enable the name in a KubeSchedulerConfiguration profile like
+    any plugin (`plugins.score.enabled: [{name: MostPods, weight: 1}]`).
+
+        class MostPods(tidesim.ScorePlugin):
+            name = "MostPods"
+            def score(self, state, pod, node) -> int:
+                return min(100, 10 * node.pod_count)
+
+    score(state, pod, node) returns an int in [0, 100] for placing `pod` on `node` (state: a
+    CycleState, pod: a Pod, node: a Node; read-only, valid during the call). Each scheduler (one
+    per policy and seed) makes its own instance with cls(), so an instance may keep state across
+    the cycles of its run. A plugin must be deterministic: the same calls, the same scores (no
+    clock, no unseeded random numbers, no iteration over a set of strings). An exception in it
+    stops the run: PluginError names the plugin and carries the Python traceback.
+    """
+
+    name: str = ""
+
+    def score(self, state: CycleState, pod: Pod, node: Node) -> int:
+        raise NotImplementedError
+
+
+def register_plugin(cls):
+    """Registers a ScorePlugin subclass under its `name`, for every scheduler built from then on
+    (registering a name again replaces its class). Register before starting runs, not while
+    another thread runs. Returns the class, so it works as a class decorator."""
+    if not (isinstance(cls, type) and issubclass(cls, ScorePlugin)):
+        raise TypeError(f"register_plugin: {cls!r} is not a subclass of tidesim.ScorePlugin")
+    name = getattr(cls, "name", "")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"register_plugin: {cls.__name__} has no name (set name = \"...\")")
+    if cls.score is ScorePlugin.score:
+        raise TypeError(f"register_plugin: {cls.__name__} does not define score()")
+    _tidesim.register_score_plugin(name, cls)
+    return cls

@@ -1,0 +1,204 @@
+#include "tidesim/tools/lib/scenario_runs.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/engine/parallel.hpp"
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/watchdog.hpp"
+
+namespace tidesim::app {
+
+std::vector<std::uint64_t> run_seeds(const Scenario& s, const std::vector<std::uint64_t>& given) {
+  for (auto it = given.begin(); it != given.end(); ++it) {
+    if (std::find(given.begin(), it, *it) != it) {
+      throw InputError(SourceLocation{}, "--seed",
+                       fmt::format("seed {} is given twice; each seed is one replica", *it));
+    }
+  }
+  return given.empty() ? s.seeds : given;
+}
+
+RunPlan run_plan(const std::vector<PolicyConfig>& policies, std::size_t seeds, bool series) {
+  RunPlan plan;
+  plan.seeds = static_cast<std::int64_t>(seeds);
+  plan.policies = static_cast<std::int64_t>(policies.size());
+  plan.series = series;
+  plan.admission = !policies.empty();
+  for (const auto& p : policies) {
+    plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
+    plan.admission = plan.admission && p.admission.has_value();
+  }
+  return plan;
+}
+
+PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
+                          std::vector<std::uint64_t> seeds, bool series, const RunBudget& budget,
+                          bool force, std::ostream& warnings) {
+  PreparedRuns runs;
+  // Before any job is built: the job lists of 10^7 jobs alone need tens of GB.
+  runs.estimate = estimate_run(s, run_plan(policies, seeds.size(), series));
+  enforce_budget(runs.estimate, budget, force, s.path, warnings);
+  runs.budget = budget;
+  runs.jobs.resize(seeds.size());
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    runs.jobs[i] = make_jobs(s, seeds[i]);
+  }
+  {
+    // Everything a run builds, built once up front: bad input fails here with its place.
+    Scenario checked = s;
+    checked.policies = policies;
+    (void)check_scenario(checked, runs.jobs.front());  // its warnings are validate's to print
+  }
+  runs.policies = std::move(policies);
+  runs.seeds = std::move(seeds);
+  return runs;
+}
+
+RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOptions& options) {
+  const auto& policies = runs_in.policies;
+  const auto& seeds = runs_in.seeds;
+  const auto& jobs = runs_in.jobs;
+  const auto& series = options.series;
+  const auto& budget = runs_in.budget;
+  const auto& estimate = runs_in.estimate;
+  const int threads = options.threads > 0
+                          ? options.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t total = policies.size() * seeds.size();
+  std::vector<SeedRun> runs(total);
+  std::atomic<std::size_t> done{0};
+  std::mutex cut_mutex;
+  std::exception_ptr error;
+  // The progress line (stderr; docs/outputs.md): runs done, simulated time, events/s, ETA.
+  RunMeter meter;
+  auto progress = ProgressReporter::for_stderr(options.progress);
+  ProgressTicker ticker(progress, "runs", [&meter, total] { return meter.snapshot(total); });
+  // --timeout: the watchdog raises its flag at the deadline; every run checks it between events
+  // (Simulation::set_interrupt) and stops, and no further run starts. It starts after the first
+  // run's check (Watchdog::start), so that run always starts.
+  Watchdog watchdog(options.timeout, false);
+  std::string cut;  // the first run the timeout stopped, for the message
+  const double horizon_s = to_seconds(TimePoint(s.run.until));
+  // Whether run k finished: not when the deadline stopped it or came before it started.
+  const auto run_one = [&](std::size_t k, RunProbe& probe) {
+    if (watchdog.expired()) {
+      return false;  // no further run starts after the deadline
+    }
+    watchdog.start();  // after the check: the first run always starts
+    const auto& policy = policies[k / seeds.size()];
+    const std::size_t si = k % seeds.size();
+    RecorderOptions recorder_options;
+    // Time series are large (every node, every card, every sample): only with --output, and
+    // only what --series, --series-step and --series-seed choose (the first seed by default).
+    recorder_options.record_series = false;
+    if (series) {
+      series->apply(recorder_options, seeds[si], seeds.front());
+    }
+    Recorder recorder(policy.name, seeds[si], recorder_options);
+    RunSignals signals;
+    recorder.attach(signals);
+    probe.attach(signals);
+    // --max-events holds during the run too, whatever its events are (the estimate's, or
+    // retries and faults it did not foresee), with --force as without.
+    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag(),
+                                          &meter.events, static_cast<std::uint64_t>(budget.events));
+    if (summary.over_limit) {
+      throw std::runtime_error(
+          event_limit_problem(budget, fmt::format("policy {} seed {}", policy.name, seeds[si]),
+                              summary.counted_events, summary.end.time_since_epoch(), estimate) +
+          "; no result written");
+    }
+    if (summary.interrupted) {
+      const std::lock_guard lock(cut_mutex);
+      if (cut.empty()) {
+        cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
+                          format_duration(summary.end.time_since_epoch()));
+      }
+      return false;
+    }
+    runs[k] = recorder.finish(summary.end);
+    return true;
+  };
+  try {
+    parallel_for(total, threads, [&](std::size_t k) {
+      RunProbe probe(meter, jobs[k % seeds.size()].jobs.size(), horizon_s);
+      bool finished = false;
+      try {
+        finished = run_one(k, probe);
+      } catch (...) {
+        probe.finish();  // a failed run counts in the progress line, as a finished one does
+        throw;
+      }
+      if (finished) {
+        probe.finish();
+        ++done;
+      }
+    });
+  } catch (...) {
+    error = std::current_exception();  // rethrown once the watchdog is stopped
+  }
+  watchdog.stop();
+  ticker.stop();
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  if (watchdog.expired()) {
+    throw std::runtime_error(
+        fmt::format("--timeout {} reached: {} of {} runs finished{}; no result "
+                    "written",
+                    format_duration(*options.timeout), done.load(), total,
+                    cut.empty() ? "" : ", " + cut + " was cut"));
+  }
+  RunResult result;
+  std::vector<std::string> names;
+  for (const auto& p : policies) {
+    names.push_back(p.name);
+  }
+  result.metadata = make_metadata(s.name, s.path, s.hash, seeds, names);
+  result.runs = std::move(runs);
+  return result;
+}
+
+std::optional<Reference> scenario_reference(const Scenario& s) {
+  if (s.reference.empty()) {
+    return std::nullopt;
+  }
+  Reference r;
+  r.label = s.reference_source.empty() ? "reference" : s.reference_source;
+  for (const auto& fig : s.reference) {
+    for (const auto& [policy, value] : fig.by_policy) {
+      r.values[fig.metric][policy] = value;
+    }
+  }
+  return r;
+}
+
+ProvenanceInput run_provenance_input(const std::string& path,
+                                     const std::vector<std::string>& policy_specs,
+                                     const std::vector<std::uint64_t>& seeds,
+                                     const std::vector<ScenarioOverride>& overrides) {
+  std::vector<std::string> args{"tidesim", "run", path};
+  for (const auto& p : policy_specs) {
+    args.insert(args.end(), {"--policy", p});
+  }
+  for (const auto seed : seeds) {
+    args.insert(args.end(), {"--seed", std::to_string(seed)});
+  }
+  ProvenanceInput input;
+  for (const auto& ov : overrides) {
+    args.insert(args.end(), {"--set", ov.text()});
+    input.overrides.push_back(ov.text());
+  }
+  input.command = shell_command(args);
+  return input;
+}
+
+}  // namespace tidesim::app
