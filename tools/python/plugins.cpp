@@ -1,7 +1,7 @@
 // Score plugins written in Python (docs/python.md, "Plugins in Python"): a class deriving from
 // tidesim.ScorePlugin, registered by name in the plugin registry (policies/registry.hpp) through a
 // C++ plugin that calls it, so that any KubeSchedulerConfiguration profile can enable it.
-#include "tidesim/python/plugins.hpp"
+#include "tidesim/tools/python/plugins.hpp"
 
 #include <pybind11/stl.h>
 

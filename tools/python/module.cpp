@@ -1,6 +1,6 @@
 // The compiled part of the Python module `tidesim` (docs/python.md): `_tidesim`, bindings over the
 // public C++ API, the same calls `tidesim run` and `tidesim sweep` make (tools/lib). The Python
-// package (python/tidesim/__init__.py) wraps it and turns its columns into pandas DataFrames.
+// package (tools/python/tidesim/__init__.py) wraps it and turns its columns into pandas DataFrames.
 // The GIL is released while C++ runs.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "tidesim/python/plugins.hpp"
+#include "tidesim/tools/python/plugins.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Score plugins written in Python (python/plugins.cpp; docs/python.md, "Plugins in Python").
+// Score plugins written in Python (tools/python/plugins.cpp; docs/python.md, "Plugins in Python").
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
