@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_node.hpp"
@@ -231,10 +232,22 @@ ConfigNode Fields::get(const std::string& key) {
   return node_[key];
 }
 
+InputError Fields::missing(const std::string& key, const std::string& message) const {
+  // A required key that is absent next to a key not asked for that is close to it is a misspelling:
+  // the error is at that key, not "missing" at the mapping.
+  for (const auto& [k, v] : node_.entries()) {
+    if (k.is_scalar() && !allowed_.contains(k.scalar()) && closest_name(k.scalar(), {key}) == key) {
+      return InputError(location_of(k, file_), path_of(k.scalar()),
+                        "unknown key '" + k.scalar() + "' (did you mean " + key + "?)");
+    }
+  }
+  return error(ConfigNode(), key, message);
+}
+
 ConfigNode Fields::require(const std::string& key) {
   ConfigNode n = get(key);
   if (!n) {
-    throw error(ConfigNode(), key, "missing required field");
+    throw missing(key, "missing required field");
   }
   return n;
 }
@@ -258,7 +271,7 @@ T Fields::parse_with(const std::string& key, std::optional<T> fallback, const ch
     if (fallback) {
       return *fallback;
     }
-    throw error(ConfigNode(), key, std::string("missing required field (") + kind + ")");
+    throw missing(key, std::string("missing required field (") + kind + ")");
   }
   try {
     return parse(*text);

@@ -57,7 +57,9 @@ class Fields {
   bool has(const std::string& key);
   /// The raw node for `key`, or an absent node (marks the key as allowed).
   ConfigNode get(const std::string& key);
-  /// The raw node for `key`; InputError "missing required field" when absent.
+  /// The raw node for `key`; InputError "missing required field" when absent, or "unknown key
+  /// 'batchsize' (did you mean batch_size?)" at a key not asked for that is close to `key` (the
+  /// closest_name rule, sim/input/did_you_mean.hpp). Every required reader below does the same.
   ConfigNode require(const std::string& key);
 
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt);
@@ -104,6 +106,9 @@ class Fields {
   std::set<std::string> allowed_;
   // Scalar text of `key`, or nullopt when absent; errors when present but not a scalar.
   std::optional<std::string> scalar(const std::string& key);
+  // The error for the required `key` being absent: "unknown key" at a misspelling of it, else
+  // `message` at this mapping.
+  InputError missing(const std::string& key, const std::string& message) const;
   template <class T>
   T parse_with(const std::string& key, std::optional<T> fallback, const char* kind,
                const std::function<T(const std::string&)>& parse);

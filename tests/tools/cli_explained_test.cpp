@@ -1,0 +1,71 @@
+// Mistakes that explain themselves (issue 29): a misspelt key or name is named with a suggestion,
+// and every error carries its file and line:column.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "tests/common/cli.hpp"
+#include "tests/common/require.hpp"
+#include "tests/tools/sample_result.hpp"
+
+namespace tidesim::app {
+namespace {
+
+using test::run;
+
+class Explained : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TIDESIM_REQUIRE_CLI();
+    dir_ = test::temp_dir("explained");
+  }
+  // Writes `text` to DIR/name and returns the path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  // tests/tools/data/minimal.yaml with `from` replaced by `to`, written to DIR/name.
+  std::string minimal_with(const std::string& name, const std::string& from,
+                           const std::string& to) const {
+    std::ifstream in("tests/tools/data/minimal.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) {
+      text.replace(at, from.size(), to);
+    }
+    return write(name, text);
+  }
+  std::string dir_;
+};
+
+// Item 6: a misspelt required key is named where it is, with the key it stands for, instead of
+// "missing required field" at the mapping.
+TEST_F(Explained, AMisspeltRequiredKeyIsNamed) {
+  const std::string f = minimal_with("b.yaml", "batch_size: 64", "batchsize: 64");
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  // Line 11, column 67: where `batchsize` starts in the flow mapping of the job.
+  EXPECT_EQ(o.out, "tidesim: error: " + f +
+                       ":11:67: workload.jobs[0].batchsize: unknown key 'batchsize' (did you mean "
+                       "batch_size?)\n");
+  // A required section (Fields::require) reads the same.
+  const std::string c = write("c.yaml", "name: x\nclustr: {}\nworkload: {}\npolicies: []\n");
+  const auto co = run("validate " + c);
+  EXPECT_EQ(co.code, 2);
+  EXPECT_EQ(co.out, "tidesim: error: " + c +
+                        ":2:1: clustr: unknown key 'clustr' (did you mean cluster?)\n");
+  // Nothing close: still "missing required field" at the mapping.
+  const std::string m = minimal_with("m.yaml", "batch_size: 64", "size: 64");
+  const auto mo = run("validate " + m);
+  EXPECT_EQ(mo.code, 2);
+  EXPECT_EQ(mo.out, "tidesim: error: " + m +
+                        ":11:49: workload.jobs[0].batch_size: missing required field (an "
+                        "integer)\n");
+}
+
+}  // namespace
+}  // namespace tidesim::app
