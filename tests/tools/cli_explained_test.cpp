@@ -67,5 +67,30 @@ TEST_F(Explained, AMisspeltRequiredKeyIsNamed) {
                         "integer)\n");
 }
 
+// Item 7: an unknown scheduler in `policies:` is refused at its place with the closest built-in
+// name (it was refused at run time as "load_aware: scheduler: not a built-in scheduler", the name
+// where the file belongs), both as a list entry and as the `scheduler:` of a mapping.
+TEST_F(Explained, AnUnknownPolicyHasItsPlaceAndASuggestion) {
+  const std::string kRest =
+      ": not a built-in scheduler (first-fit, default-k8s, load-aware, most-allocated, random, "
+      "dot-product, gpu-clustering, gpu-packing, best-fit, fgd) and no KubeSchedulerConfiguration "
+      "file (NAME.yaml) by that name\n";
+  const std::string f = minimal_with("p.yaml", "policies: [default-k8s,", "policies: [load_aware,");
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: " + f +
+                       ":12:12: policies[0]: unknown policy 'load_aware' (did you mean "
+                       "'load-aware'?)" +
+                       kRest);
+  const std::string m =
+      minimal_with("m.yaml", "scheduler: load-aware}", "scheduler: mostallocated}");
+  const auto mo = run("run " + m);
+  EXPECT_EQ(mo.code, 2);
+  EXPECT_EQ(mo.out, "tidesim: error: " + m +
+                        ":12:47: policies[1].scheduler: unknown policy 'mostallocated' (did you "
+                        "mean 'most-allocated'?)" +
+                        kRest);
+}
+
 }  // namespace
 }  // namespace tidesim::app
