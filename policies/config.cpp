@@ -228,7 +228,7 @@ SchedulerConfig load_scheduler_config_string(const std::string& text, const std:
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(name, [&] {
     const ConfigNode root = load_yaml_string(text, name);
-    Fields f(root, name, "");
+    Fields f = Fields::document(root, name);
     SchedulerConfig cfg;
     cfg.file = name;
     f.choice("apiVersion", std::nullopt,

@@ -122,6 +122,10 @@ KubeObjects read_kube_objects(const std::string& path) {
         objects.emplace_back(doc, "document[" + std::to_string(d) + "]");
       }
     }
+    if (std::all_of(docs.begin(), docs.end(),
+                    [](const ConfigNode& doc) { return !doc || doc.is_null(); })) {
+      throw empty_file_error(path);
+    }
     for (const auto& [obj, where] : objects) {
       const std::string kind = obj["kind"] ? scalar(obj["kind"], path, where + ".kind") : "";
       if (kind == "Node") {

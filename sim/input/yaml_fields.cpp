@@ -211,6 +211,24 @@ Fields::Fields(const ConfigNode& node, std::string file, std::string path)
   }
 }
 
+InputError empty_file_error(const std::string& file) {
+  return InputError(SourceLocation{file, 0, 0}, "",
+                    "the file is empty (no YAML document, only blank lines or comments)");
+}
+
+Fields Fields::document(const ConfigNode& root, std::string file) {
+  if (!root.defined() || root.is_null()) {
+    // An empty file (or one of comments only) says so, rather than that its first required key is
+    // missing; a document that is only `~` or `null` is not a mapping.
+    if (root.line() == 0) {
+      throw empty_file_error(file);
+    }
+    throw InputError(location_of(root, file), "(document)",
+                     "expected a mapping of keys to values, not null");
+  }
+  return Fields(root, std::move(file), "");
+}
+
 std::string Fields::path_of(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }

@@ -45,13 +45,19 @@ auto yaml_guard(const std::string& file, F&& read) -> decltype(read()) {
   }
 }
 
+/// The error for a file that holds no YAML document (empty, or only blank lines and comments).
+InputError empty_file_error(const std::string& file);
+
 /// A strict view of one YAML mapping. Ask for each key the schema allows (present or not), then
 /// call finish(): any key that was never asked for is an error listing the allowed keys.
 class Fields {
  public:
   /// `path` names the mapping in errors, e.g. "cluster.node_groups[2]". Throws InputError when
-  /// `node` is not a mapping.
+  /// `node` is not a mapping; an absent or null node reads as an empty mapping.
   Fields(const ConfigNode& node, std::string file, std::string path);
+  /// The whole document of `file` (path ""): as the constructor, but an absent document is
+  /// "the file is empty" and a null one is not a mapping.
+  static Fields document(const ConfigNode& root, std::string file);
 
   /// True when `key` is present (and marks it as allowed).
   bool has(const std::string& key);

@@ -610,7 +610,7 @@ Scenario load_scenario(const std::string& path, const std::function<void(ConfigN
     if (edit) {
       edit(root);
     }
-    Fields f(root, path, "");
+    Fields f = Fields::document(root, path);
     Scenario s;
     s.path = path;
     s.folder = fs::path(path).parent_path().string();

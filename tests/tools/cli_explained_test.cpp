@@ -92,5 +92,45 @@ TEST_F(Explained, AnUnknownPolicyHasItsPlaceAndASuggestion) {
                         kRest);
 }
 
+// Item 8: an empty file says it is empty (it read as "cluster: missing required field"), and a
+// document that is only null is not a mapping.
+TEST_F(Explained, AnEmptyFileSaysItIsEmpty) {
+  const std::string e = write("e.yaml", "# nothing yet\n\n");
+  const auto o = run("validate " + e);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: " + e +
+                       ": the file is empty (no YAML document, only blank lines or comments)\n");
+  // explain's object list said "--pod: 0 pending pods (without spec.nodeName) in the file".
+  const auto x = run("explain " + e);
+  EXPECT_EQ(x.code, 2);
+  EXPECT_EQ(x.out, o.out);
+  const std::string n = write("n.yaml", "# c\n~\n");
+  const auto no = run("validate " + n);
+  EXPECT_EQ(no.code, 2);
+  EXPECT_EQ(no.out, "tidesim: error: " + n +
+                        ":2:1: (document): expected a mapping of keys to values, not null\n");
+}
+
+// Item 8: `validate` of a KubeSchedulerConfiguration with an error printed "FILE: " on stdout
+// before the error; stdout is now empty.
+TEST_F(Explained, ValidatePrintsNothingStrayBeforeAnError) {
+  const std::string k = write("k.yaml",
+                              "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                              "kind: KubeSchedulerConfiguration\n"
+                              "profiles:\n"
+                              "  - schedulerName: a\n"
+                              "    plugins: {score: {enabled: [{name: Nope}]}}\n");
+  const auto o = test::run_capturing("validate " + k, "2>/dev/null");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "");
+  const auto e = run("validate " + k);
+  EXPECT_EQ(e.out.rfind("tidesim: error: " + k +
+                            ":5:33: profiles[0](a).plugins.score.enabled[0].name: plugin \"Nope\" "
+                            "does not exist (known plugins: ",
+                        0),
+            0u)
+      << e.out;
+}
+
 }  // namespace
 }  // namespace tidesim::app

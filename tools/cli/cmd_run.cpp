@@ -400,7 +400,9 @@ int validate(const std::vector<std::string>& files, const RunOptions& o) {
   for (const auto& f : files) {
     try {
       if (is_scheduler_config(f)) {
-        std::cout << f << ": " << validate_scheduler_config(f) << "\n";
+        // Checked before anything is printed: an error leaves no stray "FILE: " on stdout.
+        const std::string verdict = validate_scheduler_config(f);
+        std::cout << f << ": " << verdict << "\n";
         continue;
       }
       const Scenario s = load_scenario(f);
