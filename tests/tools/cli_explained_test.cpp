@@ -132,5 +132,26 @@ TEST_F(Explained, ValidatePrintsNothingStrayBeforeAnError) {
       << e.out;
 }
 
+// Item 8: `1e3s` was refused as "needs a unit"; the exponent is what is wrong.
+TEST_F(Explained, ADurationWithAnExponentSaysSo) {
+  const std::string f = minimal_with("u.yaml", "until: 2d", "until: 1e3s");
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: " + f +
+                       ":18:14: run.until: '1e3s': a duration has no exponent; write the number "
+                       "in full (e.g. 1000s, not 1e3s)\n");
+}
+
+// Item 8: `run --output FILE` with FILE a regular file failed with exit 1 after the whole
+// simulation; it is refused before any run, exit 2, and the file is left as it was.
+TEST_F(Explained, RunOutputThatIsAFileIsRefusedFirst) {
+  const std::string file = write("out", "keep\n");
+  const auto o = run("run tests/tools/data/minimal.yaml --seed 1 --output " + file);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: --output: '" + file +
+                       "' is a file; --output names a folder (created when missing)\n");
+  EXPECT_EQ(test::read_file(file), "keep\n");
+}
+
 }  // namespace
 }  // namespace tidesim::app

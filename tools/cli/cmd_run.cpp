@@ -292,6 +292,13 @@ int run(const RunOptions& o) {
                        fmt::format("seed {} is given twice; each seed is one replica", *it));
     }
   }
+  if (std::error_code ec; !o.output.empty() && std::filesystem::exists(o.output, ec) &&
+                          !std::filesystem::is_directory(o.output, ec)) {
+    // Checked before the runs, not after them when the outputs are written.
+    throw InputError(
+        SourceLocation{}, "--output",
+        "'" + o.output + "' is a file; --output names a folder (created when missing)");
+  }
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
