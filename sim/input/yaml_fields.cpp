@@ -203,6 +203,7 @@ std::vector<ConfigNode> sequence_of(const ConfigNode& node, const std::string& f
 Fields::Fields(const ConfigNode& node, std::string file, std::string path)
     // An absent or null section reads as an empty mapping (every key takes its default).
     : node_((node.defined() && !node.is_null()) ? node : ConfigNode::empty_map()),
+      origin_(node),
       file_(std::move(file)),
       path_(std::move(path)) {
   if (!node_.is_map()) {
@@ -235,8 +236,9 @@ std::string Fields::path_of(const std::string& key) const {
 
 InputError Fields::error(const ConfigNode& node, const std::string& key,
                          const std::string& message) const {
-  // A node with no source position (absent, or made in memory) means "this mapping".
-  const ConfigNode& where = node.line() > 0 ? node : node_;
+  // A node with no source position (absent, or made in memory) means "this mapping": where it is,
+  // or where the null it was read from is (`- ~` in a list of mappings).
+  const ConfigNode& where = node.line() > 0 ? node : node_.line() > 0 ? node_ : origin_;
   return InputError(location_of(where, file_), key.empty() ? path_ : path_of(key), message);
 }
 

@@ -107,6 +107,7 @@ class Fields {
 
  private:
   ConfigNode node_;
+  ConfigNode origin_;  // the node as given (a null one keeps its place; node_ is then made here)
   std::string file_;
   std::string path_;
   std::set<std::string> allowed_;

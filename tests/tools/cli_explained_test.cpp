@@ -153,5 +153,30 @@ TEST_F(Explained, RunOutputThatIsAFileIsRefusedFirst) {
   EXPECT_EQ(test::read_file(file), "keep\n");
 }
 
+// Item 8: a null entry in cluster.node_groups (`- ~`) gave "missing required field" with no line;
+// the error is at the null.
+TEST_F(Explained, ANullNodeGroupHasItsPlace) {
+  const std::string f = minimal_with("g.yaml", "    - name: a10\n", "    - ~\n    - name: a10\n");
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: " + f +
+                       ":4:7: cluster.node_groups[0].name: missing required field (a string)\n");
+}
+
+// Item 8: explain's duplicate node was "FILE: node n1: duplicate node", with no place; it is at
+// the second node's name, naming the first.
+TEST_F(Explained, ExplainsDuplicateNodeHasItsPlace) {
+  const std::string f = write(
+      "dup.yaml",
+      "apiVersion: v1\nkind: List\nitems:\n"
+      "- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: 1}}}\n"
+      "- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: 1}}}\n"
+      "- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: c}]}}\n");
+  const auto o = run("explain " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "tidesim: error: " + f +
+                       ":5:49: items[1].metadata.name: duplicate node 'n1' (first at items[0])\n");
+}
+
 }  // namespace
 }  // namespace tidesim::app
