@@ -178,5 +178,34 @@ TEST_F(Explained, ExplainsDuplicateNodeHasItsPlace) {
                        ":5:49: items[1].metadata.name: duplicate node 'n1' (first at items[0])\n");
 }
 
+// Item 8: a NUL byte in a topology label ended the message there ("GPU0/GP"); it is shown as \0.
+TEST_F(Explained, ANulByteDoesNotCutTheMessage) {
+  static constexpr char kMatrix[] = "\tGPU0\tGP\0U1\nGPU0\t X \tNV1\nGPU1\tNV1\t X \n";
+  const std::string f = write("t.txt", std::string(kMatrix, sizeof(kMatrix) - 1));
+  const auto o = run("topo " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out,
+            "tidesim: error: " + f + ":2:10: GPU0/GP\\0U1: NVLink is only modelled between GPUs\n");
+}
+
+// Item 8: an unknown key in LoadAwareScorer's args was reported under LoadAwareFilter (the two
+// share their args) and without a line; it is under the scorer, at the key.
+TEST_F(Explained, ALoadAwareArgIsReportedUnderItsPlugin) {
+  std::ifstream in("scenarios/schedulers/seed-tuned.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "      gpuMemoryDecaySlope: 0.12\n";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "      nosuch: 1\n");
+  const std::string f = write("st.yaml", text);
+  const auto o = run("validate " + f);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out.rfind("tidesim: error: " + f +
+                            ":23:7: profiles[0](load-aware-scheduler).pluginConfig[1]"
+                            "(LoadAwareScorer).args.nosuch: unknown key; allowed keys here: ",
+                        0),
+            0u)
+      << o.out;
+}
+
 }  // namespace
 }  // namespace tidesim::app
