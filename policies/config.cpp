@@ -201,10 +201,19 @@ PluginArgs args_for(const ProfileConfig& profile, const Registry& registry,
 // the rest (their defaults, or keys shared through an args group).
 void decode_profile_args(ProfileConfig& profile, const Registry& registry) {
   for (const auto& [name, args] : profile.plugin_args) {
-    if (registry.find(name) == registry.end()) {
+    const auto entry = registry.find(name);
+    if (entry == registry.end()) {
       throw InputError(location_of(args.node, args.file), args.path,
                        fmt::format("pluginConfig for unknown plugin \"{}\"", name));
     }
+    // A plugin of an args group reads its own args alone first: a bad arg written for the scorer
+    // is then reported under the scorer, at its key, not under the filter that shares it (the
+    // keys another plugin brings are copies, without their place).
+    if (!entry->second.args_group.empty() && entry->second.decode) {
+      (void)entry->second.decode(args);
+    }
+  }
+  for (const auto& [name, args] : profile.plugin_args) {
     profile.decoded_args[name] = decode_plugin_args(profile, registry, name);
   }
   for (const auto& [name, entry] : registry) {
@@ -228,7 +237,7 @@ SchedulerConfig load_scheduler_config_string(const std::string& text, const std:
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(name, [&] {
     const ConfigNode root = load_yaml_string(text, name);
-    Fields f(root, name, "");
+    Fields f = Fields::document(root, name);
     SchedulerConfig cfg;
     cfg.file = name;
     f.choice("apiVersion", std::nullopt,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "tidesim/sim/api/pod_yaml.hpp"
@@ -122,10 +123,20 @@ KubeObjects read_kube_objects(const std::string& path) {
         objects.emplace_back(doc, "document[" + std::to_string(d) + "]");
       }
     }
+    if (std::all_of(docs.begin(), docs.end(),
+                    [](const ConfigNode& doc) { return !doc || doc.is_null(); })) {
+      throw empty_file_error(path);
+    }
+    std::map<std::string, std::string> node_places;  // node name -> where it was first
     for (const auto& [obj, where] : objects) {
       const std::string kind = obj["kind"] ? scalar(obj["kind"], path, where + ".kind") : "";
       if (kind == "Node") {
         out.nodes.push_back(parse_node(obj, path, where));
+        const auto [first, inserted] = node_places.emplace(out.nodes.back().spec.name, where);
+        if (!inserted) {
+          fail(obj["metadata"]["name"], path, where + ".metadata.name",
+               "duplicate node '" + first->first + "' (first at " + first->second + ")");
+        }
       } else if (kind == "Pod") {
         KubePod p;
         p.spec = parse_pod(obj, path, where, &p.phase);

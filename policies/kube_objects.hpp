@@ -35,7 +35,8 @@ struct KubeObjects {
   std::vector<KubePod> pods;
 };
 
-/// Reads every Node and Pod in `path` (kind List, a single object, or "---" documents).
+/// Reads every Node and Pod in `path` (kind List, a single object, or "---" documents); two
+/// Nodes of one name are an InputError at the second.
 KubeObjects read_kube_objects(const std::string& path);
 
 /// Parses one v1 Pod object; `path` names it in errors.

@@ -93,6 +93,12 @@ Duration parse_duration(std::string_view text) {
         break;
       }
     }
+    if (unit == nullptr && (text.starts_with('e') || text.starts_with('E')) && text.size() > 1 &&
+        (text[1] == '+' || text[1] == '-' || (text[1] >= '0' && text[1] <= '9'))) {
+      throw std::invalid_argument("'" + original +
+                                  "': a duration has no exponent; write the number in full "
+                                  "(e.g. 1000s, not 1e3s)");
+    }
     if (unit == nullptr) {
       throw std::invalid_argument("'" + original +
                                   "' needs a unit: us, ms, s, m (or min), h, d or w");

@@ -25,6 +25,22 @@ std::string shorten_tokens(std::string_view text, std::size_t max) {
   return out;
 }
 
+std::string show_controls(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0) {
+      out += "\\0";
+    } else if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
+      out += fmt::format("\\x{:02X}", u);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string format_input_error(const SourceLocation& where, const std::string& field,
                                const std::string& message) {
   std::string out;
@@ -42,7 +58,7 @@ std::string format_input_error(const SourceLocation& where, const std::string& f
     out += fmt::format("{}: ", shorten_tokens(field));
   }
   out += shorten_tokens(message);
-  return out;
+  return show_controls(out);
 }
 
 InputError::InputError(SourceLocation where, std::string field, std::string message)
@@ -52,6 +68,6 @@ InputError::InputError(SourceLocation where, std::string field, std::string mess
       message_(std::move(message)) {}
 
 InputError::InputError(std::string message)
-    : std::runtime_error(message), message_(std::move(message)) {}
+    : std::runtime_error(show_controls(message)), message_(std::move(message)) {}
 
 }  // namespace tidesim

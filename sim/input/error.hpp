@@ -40,8 +40,13 @@ inline constexpr std::size_t kMaxMessageToken = 200;
 /// "...(N characters)".
 std::string shorten_tokens(std::string_view text, std::size_t max = kMaxMessageToken);
 
+/// `text` with each control character other than a line break or tab shown as an escape ("\0",
+/// "\x1B"): a NUL byte from the input would otherwise end the message that what() returns.
+std::string show_controls(std::string_view text);
+
 /// Formats "file:line:column: field: message", leaving out the parts that are empty or zero; long
-/// words of the field and message are shortened (shorten_tokens).
+/// words of the field and message are shortened (shorten_tokens) and control characters shown
+/// (show_controls).
 std::string format_input_error(const SourceLocation& where, const std::string& field,
                                const std::string& message);
 

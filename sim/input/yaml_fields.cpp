@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_node.hpp"
@@ -202,6 +203,7 @@ std::vector<ConfigNode> sequence_of(const ConfigNode& node, const std::string& f
 Fields::Fields(const ConfigNode& node, std::string file, std::string path)
     // An absent or null section reads as an empty mapping (every key takes its default).
     : node_((node.defined() && !node.is_null()) ? node : ConfigNode::empty_map()),
+      origin_(node),
       file_(std::move(file)),
       path_(std::move(path)) {
   if (!node_.is_map()) {
@@ -210,14 +212,33 @@ Fields::Fields(const ConfigNode& node, std::string file, std::string path)
   }
 }
 
+InputError empty_file_error(const std::string& file) {
+  return InputError(SourceLocation{file, 0, 0}, "",
+                    "the file is empty (no YAML document, only blank lines or comments)");
+}
+
+Fields Fields::document(const ConfigNode& root, std::string file) {
+  if (!root.defined() || root.is_null()) {
+    // An empty file (or one of comments only) says so, rather than that its first required key is
+    // missing; a document that is only `~` or `null` is not a mapping.
+    if (root.line() == 0) {
+      throw empty_file_error(file);
+    }
+    throw InputError(location_of(root, file), "(document)",
+                     "expected a mapping of keys to values, not null");
+  }
+  return Fields(root, std::move(file), "");
+}
+
 std::string Fields::path_of(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
 
 InputError Fields::error(const ConfigNode& node, const std::string& key,
                          const std::string& message) const {
-  // A node with no source position (absent, or made in memory) means "this mapping".
-  const ConfigNode& where = node.line() > 0 ? node : node_;
+  // A node with no source position (absent, or made in memory) means "this mapping": where it is,
+  // or where the null it was read from is (`- ~` in a list of mappings).
+  const ConfigNode& where = node.line() > 0 ? node : node_.line() > 0 ? node_ : origin_;
   return InputError(location_of(where, file_), key.empty() ? path_ : path_of(key), message);
 }
 
@@ -231,10 +252,22 @@ ConfigNode Fields::get(const std::string& key) {
   return node_[key];
 }
 
+InputError Fields::missing(const std::string& key, const std::string& message) const {
+  // A required key that is absent next to a key not asked for that is close to it is a misspelling:
+  // the error is at that key, not "missing" at the mapping.
+  for (const auto& [k, v] : node_.entries()) {
+    if (k.is_scalar() && !allowed_.contains(k.scalar()) && closest_name(k.scalar(), {key}) == key) {
+      return InputError(location_of(k, file_), path_of(k.scalar()),
+                        "unknown key '" + k.scalar() + "' (did you mean " + key + "?)");
+    }
+  }
+  return error(ConfigNode(), key, message);
+}
+
 ConfigNode Fields::require(const std::string& key) {
   ConfigNode n = get(key);
   if (!n) {
-    throw error(ConfigNode(), key, "missing required field");
+    throw missing(key, "missing required field");
   }
   return n;
 }
@@ -258,7 +291,7 @@ T Fields::parse_with(const std::string& key, std::optional<T> fallback, const ch
     if (fallback) {
       return *fallback;
     }
-    throw error(ConfigNode(), key, std::string("missing required field (") + kind + ")");
+    throw missing(key, std::string("missing required field (") + kind + ")");
   }
   try {
     return parse(*text);

@@ -45,19 +45,27 @@ auto yaml_guard(const std::string& file, F&& read) -> decltype(read()) {
   }
 }
 
+/// The error for a file that holds no YAML document (empty, or only blank lines and comments).
+InputError empty_file_error(const std::string& file);
+
 /// A strict view of one YAML mapping. Ask for each key the schema allows (present or not), then
 /// call finish(): any key that was never asked for is an error listing the allowed keys.
 class Fields {
  public:
   /// `path` names the mapping in errors, e.g. "cluster.node_groups[2]". Throws InputError when
-  /// `node` is not a mapping.
+  /// `node` is not a mapping; an absent or null node reads as an empty mapping.
   Fields(const ConfigNode& node, std::string file, std::string path);
+  /// The whole document of `file` (path ""): as the constructor, but an absent document is
+  /// "the file is empty" and a null one is not a mapping.
+  static Fields document(const ConfigNode& root, std::string file);
 
   /// True when `key` is present (and marks it as allowed).
   bool has(const std::string& key);
   /// The raw node for `key`, or an absent node (marks the key as allowed).
   ConfigNode get(const std::string& key);
-  /// The raw node for `key`; InputError "missing required field" when absent.
+  /// The raw node for `key`; InputError "missing required field" when absent, or "unknown key
+  /// 'batchsize' (did you mean batch_size?)" at a key not asked for that is close to `key` (the
+  /// closest_name rule, sim/input/did_you_mean.hpp). Every required reader below does the same.
   ConfigNode require(const std::string& key);
 
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt);
@@ -99,11 +107,15 @@ class Fields {
 
  private:
   ConfigNode node_;
+  ConfigNode origin_;  // the node as given (a null one keeps its place; node_ is then made here)
   std::string file_;
   std::string path_;
   std::set<std::string> allowed_;
   // Scalar text of `key`, or nullopt when absent; errors when present but not a scalar.
   std::optional<std::string> scalar(const std::string& key);
+  // The error for the required `key` being absent: "unknown key" at a misspelling of it, else
+  // `message` at this mapping.
+  InputError missing(const std::string& key, const std::string& message) const;
   template <class T>
   T parse_with(const std::string& key, std::optional<T> fallback, const char* kind,
                const std::function<T(const std::string&)>& parse);

@@ -9,7 +9,9 @@
 
 #include <fmt/core.h>
 
+#include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/catalog.hpp"
@@ -338,6 +340,27 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
   return a;
 }
 
+// Refuses a scheduler that is neither a built-in scheduler nor a file (policies::make_scheduler
+// would refuse it at run time, without its place), suggesting the closest built-in name.
+void check_scheduler_name(const std::string& name, const SourceLocation& where,
+                          const std::string& path) {
+  std::error_code ec;
+  if (policies::builtin_scheduler_config(name) || fs::is_regular_file(name, ec)) {
+    return;
+  }
+  const std::vector<std::string> names = policies::builtin_scheduler_names();
+  std::string list;
+  for (const auto& b : names) {
+    list += (list.empty() ? "" : ", ") + b;
+  }
+  const std::string close = closest_name(name, names);
+  throw InputError(where, path,
+                   "unknown policy '" + name + "'" +
+                       (close.empty() ? "" : " (did you mean '" + close + "'?)") +
+                       ": not a built-in scheduler (" + list +
+                       ") and no KubeSchedulerConfiguration file (NAME.yaml) by that name");
+}
+
 std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::string& file,
                                          const std::string& folder) {
   std::vector<PolicyConfig> out;
@@ -346,12 +369,16 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
   for (const auto& p : sequence_of(node, file, "policies")) {
     const std::string path = fmt::format("policies[{}]", i++);
     PolicyConfig pc;
+    ConfigNode scheduler = p;  // where the scheduler is named
+    std::string scheduler_path = path;
     if (p.is_scalar()) {
       pc.name = p.scalar();
       pc.scheduler = p.scalar();
     } else {
       Fields f(p, file, path);
       pc.scheduler = f.string("scheduler");
+      scheduler = f.get("scheduler");
+      scheduler_path = f.path_of("scheduler");
       pc.name = f.string("name", pc.scheduler);
       if (const ConfigNode a = f.get("admission")) {
         pc.admission = parse_admission(a, file, path + ".admission");
@@ -367,6 +394,8 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
                              resolved.string() + ")");
       }
       pc.scheduler = resolved.lexically_normal().string();
+    } else {
+      check_scheduler_name(pc.scheduler, location_of(scheduler, file), scheduler_path);
     }
     if (!names.insert(pc.name).second) {
       throw InputError(location_of(p, file), path, "policy '" + pc.name + "' is listed twice");
@@ -581,7 +610,7 @@ Scenario load_scenario(const std::string& path, const std::function<void(ConfigN
     if (edit) {
       edit(root);
     }
-    Fields f(root, path, "");
+    Fields f = Fields::document(root, path);
     Scenario s;
     s.path = path;
     s.folder = fs::path(path).parent_path().string();

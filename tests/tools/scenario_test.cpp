@@ -89,15 +89,15 @@ TEST(Scenario, MisspeltKeyNamesLineAndAllowedKeys) {
 TEST(Scenario, BadValuesNameTheirField) {
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "      count: -1\nworkload: {arrivals: {process: burst, count: 1}, jobs: "
-                     "[{model: resnet50, batch_size: 64, steps: 1}]}\npolicies: [x]\n"),
+                     "[{model: resnet50, batch_size: 64, steps: 1}]}\npolicies: [first-fit]\n"),
             "6:14: cluster.node_groups[0].count: -1 is out of range [1, 100000]");
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
-                     "batch_size: 64, steps: 1}]}\npolicies: [x]\nrun: {until: 3}\n"),
+                     "batch_size: 64, steps: 1}]}\npolicies: [first-fit]\nrun: {until: 3}\n"),
             "8:14: run.until: '3' needs a unit: us, ms, s, m (or min), h, d or w");
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
-                     "batch_size: 64, steps: 1}]}\npolicies: [x]\nseeds: 0\n"),
+                     "batch_size: 64, steps: 1}]}\npolicies: [first-fit]\nseeds: 0\n"),
             "8:8: seeds: '0' must be a count in [1, 10000] or a list of seeds");
   EXPECT_EQ(
       error_of(std::string(kCluster) + "workload: {arrivals: {process: burst, count: 1}, jobs: "
@@ -105,20 +105,21 @@ TEST(Scenario, BadValuesNameTheirField) {
       "1:1: policies: missing required field");
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
-                     "batch_size: 64, steps: 1}]}\npolicies: [x, x]\n"),
-            "7:15: policies[1]: policy 'x' is listed twice");
+                     "batch_size: 64, steps: 1}]}\npolicies: [first-fit, first-fit]\n"),
+            "7:23: policies[1]: policy 'first-fit' is listed twice");
   EXPECT_EQ(
       error_of(
           std::string(kCluster) +
           "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
-          "64, steps: 1}]}\npolicies: [x]\ntelemetry: {silent_agents: [{node: b-01, end: "
+          "64, steps: 1}]}\npolicies: [first-fit]\ntelemetry: {silent_agents: [{node: b-01, end: "
           "1h}]}\n"),
       "8:36: telemetry.silent_agents[0].node: no node is called 'b-01'");
   EXPECT_EQ(
       error_of(
           std::string(kCluster) +
           "      sharing: {mode: exclusive, replicas: 2}\nworkload: {arrivals: {process: burst, "
-          "count: 1}, jobs: [{model: resnet50, batch_size: 64, steps: 1}]}\npolicies: [x]\n"),
+          "count: 1}, jobs: [{model: resnet50, batch_size: 64, steps: 1}]}\npolicies: "
+          "[first-fit]\n"),
       "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
@@ -151,7 +152,7 @@ TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
   const auto sharing = [](const std::string& inline_map) {
     return error_of(std::string(kCluster) + "      sharing: " + inline_map +
                     "\nworkload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
-                    "batch_size: 64, steps: 1}]}\npolicies: [x]\n");
+                    "batch_size: 64, steps: 1}]}\npolicies: [first-fit]\n");
   };
   // Column of a value: "      sharing: {" is 16 characters, so the map's first key is at 17.
   EXPECT_EQ(
@@ -178,20 +179,20 @@ TEST(Scenario, TotalsAndBudgetsAreRefusedWithTheirPlace) {
       "    - {name: a, gpu: A10, topology: a10x4-pcie, count: 60000}\n"
       "    - {name: b, gpu: A10, topology: a10x4-pcie, count: 60000}\n"
       "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: 64, "
-      "steps: 1}]}\npolicies: [x]\n";
+      "steps: 1}]}\npolicies: [first-fit]\n";
   EXPECT_EQ(error_of(two_groups),
             "4:7: cluster: the cluster has more than 100000 nodes (group 'b' brings it to 120000)");
   // A 100-year horizon at the default 10 s would keep 315 million samples.
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, "
-                     "batch_size: 64, steps: 1}]}\npolicies: [x]\nrun: {until: 5218w}\n"),
+                     "batch_size: 64, steps: 1}]}\npolicies: [first-fit]\nrun: {until: 5218w}\n"),
             "8:14: run.until: until / sample_interval = 315584640 samples; at most 10000000 (make "
             "the interval longer or the horizon shorter)");
   EXPECT_EQ(
       error_of(
           std::string(kCluster) +
           "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
-          "64, steps: 1}]}\npolicies: [x]\nrun: {until: 3h, sample_interval: 1ms}\n"),
+          "64, steps: 1}]}\npolicies: [first-fit]\nrun: {until: 3h, sample_interval: 1ms}\n"),
       "8:35: run.sample_interval: until / sample_interval = 10800000 samples; at most "
       "10000000 (make the interval longer or the horizon shorter)");
 }
@@ -201,8 +202,8 @@ TEST(Scenario, MisspeltReferenceMetricAndDuplicateKeysAreRefused) {
       error_of(
           std::string(kCluster) +
           "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
-          "64, steps: 1}]}\npolicies: [x]\nreference:\n  metrics:\n    gpu_util_stdev: "
-          "{x: 0.1}\n"),
+          "64, steps: 1}]}\npolicies: [first-fit]\nreference:\n  metrics:\n    gpu_util_stdev: "
+          "{first-fit: 0.1}\n"),
       "10:5: reference.metrics.gpu_util_stdev: unknown metric (docs/metrics.md lists them)");
   EXPECT_EQ(error_of(std::string(kCluster) +
                      "      count: 2\n      count: 3\nworkload: {arrivals: {process: burst, count: "

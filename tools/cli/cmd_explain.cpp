@@ -140,9 +140,6 @@ int run_explain(const ExplainOptions& o) {
   ClusterView cluster;
   AnnotationMetrics metrics;
   for (const auto& n : objects.nodes) {
-    if (cluster.index_of(n.spec.name) >= 0) {
-      throw InputError(SourceLocation{o.objects, 0, 0}, "node " + n.spec.name, "duplicate node");
-    }
     NodeInfo info;
     info.node = n.spec;
     cluster.nodes.push_back(info);

@@ -135,6 +135,13 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = app::run_seeds(s, o.seeds);
+  if (std::error_code ec; !o.output.empty() && std::filesystem::exists(o.output, ec) &&
+                          !std::filesystem::is_directory(o.output, ec)) {
+    // Checked before the runs, not after them when the outputs are written.
+    throw InputError(
+        SourceLocation{}, "--output",
+        "'" + o.output + "' is a file; --output names a folder (created when missing)");
+  }
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
@@ -235,7 +242,9 @@ int validate(const std::vector<std::string>& files, const RunOptions& o) {
   for (const auto& f : files) {
     try {
       if (is_scheduler_config(f)) {
-        std::cout << f << ": " << validate_scheduler_config(f) << "\n";
+        // Checked before anything is printed: an error leaves no stray "FILE: " on stdout.
+        const std::string verdict = validate_scheduler_config(f);
+        std::cout << f << ": " << verdict << "\n";
         continue;
       }
       const Scenario s = load_scenario(f);

@@ -15,6 +15,7 @@
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/cli/commands.hpp"
 #include "tidesim/tools/cli/options.hpp"
+#include "tidesim/tools/lib/json_locate.hpp"
 #include "tidesim/version.hpp"
 
 namespace {
@@ -78,10 +79,10 @@ int run_command_line(int argc, char** argv, std::vector<PluginOption> plugins) {
     fmt::print(stderr, "tidesim: error: {}\n", e.what());  // already shortened
     return 2;
   } catch (const nlohmann::json::parse_error& e) {
-    return input_error(
-        fmt::format("{}not valid JSON at byte {}: {}", file_prefix(ctx), e.byte, e.what()));
+    return input_error(fmt::format("{}not valid JSON at byte {}: {}", file_prefix(ctx), e.byte,
+                                   tidesim::app::plain_json_message(e.what())));
   } catch (const nlohmann::json::exception& e) {
-    return input_error(file_prefix(ctx) + "JSON: " + e.what());
+    return input_error(file_prefix(ctx) + "JSON: " + tidesim::app::plain_json_message(e.what()));
   } catch (const std::filesystem::filesystem_error& e) {
     const std::string path = e.path1().empty() ? ctx.input : e.path1().string();
     return input_error((path.empty() ? "" : path + ": ") + e.code().message());

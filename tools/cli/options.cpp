@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/error.hpp"
-#include "tidesim/tools/lib/did_you_mean.hpp"
 
 namespace tidesim::cli {
 const CLI::Validator& non_negative_integer() {
@@ -32,7 +32,7 @@ std::string closest_subcommand(const CLI::App& app, const std::string& word) {
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     names.push_back(sub->get_name());
   }
-  return app::closest_name(word, names);
+  return closest_name(word, names);
 }
 
 int refuse_unknown_command(const CLI::App& app, int argc, char** argv) {

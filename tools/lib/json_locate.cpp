@@ -302,4 +302,21 @@ SourceLocation locate_json_offset(std::string_view text, std::size_t offset,
   return where;
 }
 
+std::string plain_json_message(std::string_view what) {
+  if (what.starts_with("[json.exception.")) {
+    const std::size_t close = what.find("] ");
+    if (close != std::string_view::npos) {
+      what.remove_prefix(close + 2);
+    }
+  }
+  // "parse error at line L, column C: MSG" or "parse error at ...: MSG" or "parse error: MSG".
+  if (what.starts_with("parse error")) {
+    const std::size_t colon = what.find(": ");
+    if (colon != std::string_view::npos) {
+      what.remove_prefix(colon + 2);
+    }
+  }
+  return std::string(what);
+}
+
 }  // namespace tidesim::app

@@ -31,4 +31,9 @@ std::optional<std::pair<std::string, SourceLocation>> find_repeated_json_key(
 SourceLocation locate_json_offset(std::string_view text, std::size_t offset,
                                   const std::string& file);
 
+/// nlohmann's exception text (`what()`) without its machinery: "[json.exception.parse_error.101]
+/// parse error at line 3, column 1: syntax error while parsing value - unexpected '}'" is
+/// "syntax error while parsing value - unexpected '}'" (the place goes in the error's location).
+std::string plain_json_message(std::string_view what);
+
 }  // namespace tidesim::app

@@ -5,8 +5,8 @@
 #include <map>
 
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/error.hpp"
-#include "tidesim/tools/lib/did_you_mean.hpp"
 
 namespace tidesim::app {
 namespace {

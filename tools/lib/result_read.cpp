@@ -363,9 +363,21 @@ RunResult load_result(const std::string& path) {
   } catch (const json::parse_error& e) {
     // e.byte is 1-based: the byte at which parsing stopped.
     throw InputError(locate_json_offset(text, e.byte > 0 ? e.byte - 1 : 0, path), "",
-                     fmt::format("not valid JSON: {}", e.what()));
+                     "not valid JSON: " + plain_json_message(e.what()));
   } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
-    throw InputError(SourceLocation{path, 0, 0}, "", fmt::format("not valid JSON: {}", e.what()));
+    // nlohmann names the token ("number overflow parsing '1e999'") but not its place: the token's
+    // first occurrence in the text is it (the text parsed up to there).
+    const std::string message = plain_json_message(e.what());
+    SourceLocation where{path, 0, 0};
+    const std::size_t open = message.find('\'');
+    const std::size_t close = message.rfind('\'');
+    if (open != std::string::npos && close > open + 1) {
+      const std::size_t at = text.find(message.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) {
+        where = locate_json_offset(text, at, path);
+      }
+    }
+    throw InputError(where, "", "not valid JSON: " + message);
   }
   if (repeated_key) {
     if (const auto repeated = find_repeated_json_key(text, path)) {

@@ -93,7 +93,7 @@ std::string folder_name(const std::string& text) {
 SweepSpec load_sweep(const std::string& path) {
   return yaml_guard(path, [&] {
     const ConfigNode root = load_yaml_file(path);
-    Fields f(root, path, "");
+    Fields f = Fields::document(root, path);
     SweepSpec spec;
     spec.path = path;
     const std::string folder = fs::path(path).parent_path().string();

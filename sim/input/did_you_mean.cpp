@@ -1,8 +1,8 @@
-#include "tidesim/tools/lib/did_you_mean.hpp"
+#include "tidesim/sim/input/did_you_mean.hpp"
 
 #include <algorithm>
 
-namespace tidesim::app {
+namespace tidesim {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -41,4 +41,4 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
   return best;
 }
 
-}  // namespace tidesim::app
+}  // namespace tidesim
