@@ -17,7 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include "tidesim/tools/python/plugins.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -35,6 +34,7 @@
 #include "tidesim/tools/lib/sweep_spec.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
+#include "tidesim/tools/python/plugins.hpp"
 #include "tidesim/version.hpp"
 
 namespace py = pybind11;
