@@ -120,17 +120,17 @@ void SchedulingQueue::requeue(Entry e, TimePoint now) {
 
 void SchedulingQueue::on_cluster_event(TimePoint now) {
   move_request_cycle_ = cycle_;
-  while (!unschedulable_.empty()) {
-    Entry e = std::move(unschedulable_.begin()->second);
-    unschedulable_.erase(unschedulable_.begin());
-    requeue(std::move(e), now);
-  }
+  move_unschedulable(now, false);
 }
 
 void SchedulingQueue::on_metrics_event(TimePoint now) {
   metrics_request_cycle_ = cycle_;
+  move_unschedulable(now, true);
+}
+
+void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics) {
   for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
-    if (!it->second.by_metrics) {
+    if (only_by_metrics && !it->second.by_metrics) {
       ++it;
       continue;
     }

@@ -100,6 +100,8 @@ class SchedulingQueue {
   void push_backoff(Entry e);
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
   void requeue(Entry e, TimePoint now);
+  // Moves the unschedulable pods (only those a metrics-reading plugin rejected) back.
+  void move_unschedulable(TimePoint now, bool only_by_metrics);
   void flush(TimePoint now);
   // Where a queued pod's entry is, so take() finds it without a scan.
   enum class Where : std::uint8_t { kActive, kBackoff, kUnschedulable };

@@ -389,9 +389,7 @@ void SchedulingLoop::try_preemption(const PodPtr& pod) {
 void SchedulingLoop::on_cluster_event() {
   changed(-1);  // anywhere: every remembered failure is stale
   queue_.on_cluster_event(sim_.now());
-  if (const auto ready = queue_.next_ready_time(sim_.now())) {
-    wake(*ready);
-  }
+  wake_when_ready();
 }
 
 void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
@@ -399,13 +397,15 @@ void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
     changed(n);
   }
   queue_.on_cluster_event(sim_.now());
-  if (const auto ready = queue_.next_ready_time(sim_.now())) {
-    wake(*ready);
-  }
+  wake_when_ready();
 }
 
 void SchedulingLoop::on_metrics_event() {
   queue_.on_metrics_event(sim_.now());
+  wake_when_ready();
+}
+
+void SchedulingLoop::wake_when_ready() {
   if (const auto ready = queue_.next_ready_time(sim_.now())) {
     wake(*ready);
   }

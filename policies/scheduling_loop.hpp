@@ -190,6 +190,8 @@ class SchedulingLoop {
   void changed(int node);
   // Makes sure a cycle runs at max(at, now, end of the cycle in progress) or earlier.
   void wake(TimePoint at);
+  // wake() at the queue's next ready time, if any.
+  void wake_when_ready();
 
   Simulation& sim_;
   std::unique_ptr<Scheduler> scheduler_;
