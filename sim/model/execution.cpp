@@ -344,21 +344,35 @@ void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affect
     if (node.gpus->sharing().mode != SharingMode::kTimeSlicing) {
       continue;
     }
-    node.gpus->divide_time(card, [&](std::uint64_t process, double share) {
+    // Each running process's job, workers on this card and conditions but its share, found once
+    // for the division (which asks busy times at many shares).
+    struct Sliced {
+      std::uint64_t process;
+      int job;
+      int workers;
+      workloads::StepConditions at;
+    };
+    std::vector<Sliced> sliced;
+    for (const std::uint64_t process : node.gpus->occupants(card)) {
+      if (!node.gpus->running(process)) {
+        continue;
+      }
       const Pod& pod = run_.pods[run_.pod_by_process.at(process)];
-      const int workers = card_counts(pod.cards).at(card);
-      workloads::StepConditions c = network_conditions(pod.job);
-      c.compute_share = share / workers;
-      c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
-      return workers * step_of(pod.job, c).gpu_utilization;
+      Sliced s{process, pod.job, card_counts(pod.cards).at(card), network_conditions(pod.job)};
+      s.at.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
+      sliced.push_back(s);
+    }
+    node.gpus->divide_time(card, [&](std::uint64_t process, double share) {
+      const Sliced& s = *std::find_if(sliced.begin(), sliced.end(),
+                                      [process](const Sliced& x) { return x.process == process; });
+      workloads::StepConditions c = s.at;
+      c.compute_share = share / s.workers;
+      return s.workers * step_of(s.job, c).gpu_utilization;
     });
     // Re-rated: the processes running there (a stopped job's pods keep their slots while it
     // crash-loops, and its phase changes only after this refresh).
-    for (const std::uint64_t process : node.gpus->occupants(card)) {
-      const auto it = run_.pod_by_process.find(process);
-      if (it != run_.pod_by_process.end() && node.gpus->running(process)) {
-        affected.insert(run_.pods[it->second].job);
-      }
+    for (const Sliced& s : sliced) {
+      affected.insert(s.job);
     }
   }
 }
