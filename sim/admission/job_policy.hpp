@@ -1,35 +1,36 @@
 #pragma once
-/// Job-level scheduling policies from the literature: which jobs' gangs are admitted to the
-/// cluster (docs/job-scheduling.md, "Job-level policies"). Pure decisions over a list of jobs
-/// and a GPU capacity; the admission layer (sim/model/admission_controller.hpp) feeds them and acts
-/// on them.
-///  - FIFO: by submission (non-preemptive).
-///  - SJF: shortest estimated run time first (non-preemptive).
-///  - SRTF: shortest estimated remaining time first (preemptive); Schrage & Miller, "The queue
-///    M/G/1 with the shortest remaining processing time discipline", Oper. Res. 14(4), 1966.
-///  - Tiresias: discretised two-dimensional least-attained-service (attained service = GPUs x
-///    running time), K queues split by thresholds, FIFO inside a queue, starvation promotion
-///    (STARVELIMIT), preemptive; Gu et al., "Tiresias: A GPU Cluster Manager for Distributed
-///    Deep Learning", NSDI'19, sections 3.2-3.3 and 4.
+/// The job-level policy interface (docs/job-scheduling.md, "Job-level policies";
+/// docs/writing-a-policy.md, "A job-level policy"). A job-level policy decides which jobs hold
+/// GPUs: at its decision points (a job's pods created, a job ended and, if it has an interval,
+/// periodically while jobs are active) it sees every active job and the cluster and returns the
+/// jobs that should run. The admission layer (sim/model/admission_controller.hpp) acts on the
+/// decision: it admits the chosen jobs (their pods go to the scheduling framework, which places
+/// them) and suspends the admitted jobs that were not chosen.
+///
+/// A policy is a class deriving from JobPolicy (any decision) or OrderedJobPolicy (an order over
+/// jobs and a greedy walk, as FIFO, SJF, SRTF and Tiresias are: builtin_job_policies.hpp),
+/// registered by name (job_policy_registry.hpp) and selected by a scenario's
+/// `admission: {policy: NAME}`.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tidesim/sim/admission/quota.hpp"
+#include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
 
-enum class JobPolicyKind { kFifo, kSjf, kSrtf, kTiresias };
-
-/// "fifo", "sjf", "srtf", "tiresias".
-const char* to_string(JobPolicyKind kind);
-
-/// A policy entry's `admission:` mapping (docs/scenarios.md).
+/// A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
 struct AdmissionConfig {
-  JobPolicyKind policy = JobPolicyKind::kFifo;
+  /// The job-level policy's registered name: "fifo", "sjf", "srtf", "tiresias" or one a program
+  /// registered (job_policy_registry.hpp).
+  std::string policy = "fifo";
   /// Walk past a job that does not fit and admit later ones that do (the Pollux artifact's
   /// Tiresias does, simulator/tiresias.py); false: stop at the first job that does not fit.
   bool backfill = true;
@@ -48,58 +49,109 @@ struct AdmissionConfig {
   /// its siblings (a preferred pod affinity of weight 100 on kubernetes.io/hostname), so the job
   /// lands on as few nodes as the profile's other scores allow.
   bool consolidate = true;
-  /// SJF / SRTF: duration estimates are the known run time x exp(N(0, sigma^2)), drawn per job
-  /// (stream "duration-estimate"); 0: known durations (an oracle). Assumption, a parameter.
+  /// Duration estimates are the known run time x exp(N(0, sigma^2)), drawn per job (stream
+  /// "duration-estimate"); 0: known durations (an oracle). Assumption, a parameter.
   double estimate_sigma = 0.0;
+  /// A registered policy's own parameters (`args:`), scalars as written; empty for built-ins.
+  std::map<std::string, std::string> args;
   /// Kueue-style ClusterQueues and LocalQueues (`queues:`, sim/admission/quota.hpp); nullopt: none.
   /// With queues, each ClusterQueue's queueingStrategy replaces `backfill`.
   std::optional<QuotaConfig> quotas;
   SourceLocation where;
 };
 
-/// What a policy knows of one active (submitted, not ended) job.
-struct PolicyJob {
+/// What a policy sees of one active (submitted, not ended) job.
+struct JobView {
   int id = 0;
+  /// The job's name (its workload entry's or trace row's).
+  std::string name;
+  /// When its first pods were created, and its place in that order (ties of `submitted`).
   TimePoint submitted{};
-  /// Submission order (ties of `submitted`).
   std::int64_t order = 0;
+  /// GPUs (device-plugin units) the job asks for: its pods' GPUs x its replicas.
   int gpus = 0;
   /// Admitted now (its pods may be queued, bound or running).
   bool admitted = false;
-  /// SJF / SRTF: the estimated whole run time and the estimated time left, seconds.
+  /// The estimated whole run time and the estimated time left, seconds: the known uncontended
+  /// run time (docs/job-scheduling.md, "Run times") x exp(N(0, estimate_sigma^2)), and that x
+  /// (1 - progress).
   double estimate_s = 0.0;
   double remaining_s = 0.0;
-  /// Tiresias: its queue (0 = highest priority), its place in it (smaller = earlier), the
-  /// GPU-seconds attained since it entered queue 0 last (the artifact's executed_time x GPUs),
-  /// its running seconds since then, and its waiting seconds since it last ran.
-  int queue = 0;
-  std::int64_t queue_seq = 0;
-  double service_gpu_s = 0.0;
-  double executed_s = 0.0;
-  double starving_s = 0.0;
+  /// Steps done / steps, 0..1 (work lost to interruptions is not counted).
+  double progress = 0.0;
+  /// GPU-seconds and seconds it has been admitted since submission; seconds not admitted.
+  double attained_gpu_s = 0.0;
+  double admitted_s = 0.0;
+  double waiting_s = 0.0;
+  /// Attempts interrupted so far (suspensions, preemptions, failures): its restarts.
+  int restarts = 0;
+  /// Pods of its current attempt, and how many of them are bound now.
+  int pods = 0;
+  int pods_bound = 0;
 };
 
-/// Tiresias' queue moves before a decision: a job in queue k whose service reaches
-/// thresholds[k] is demoted to the last queue whose threshold it reached (and to the back of
-/// it: queue_seq = next_seq++); with starvation_limit > 0 a waiting job outside queue 0 that
-/// ran before and has starved for >= limit x executed_s is promoted to the back of queue 0, its
-/// service, executed and starving times reset. Returns the jobs moved (demoted or promoted).
-int tiresias_update(std::vector<PolicyJob>& jobs, const AdmissionConfig& config,
-                    std::int64_t& next_seq);
+/// What a policy sees at a decision.
+struct JobPolicyState {
+  TimePoint now{};
+  /// The active jobs, by id.
+  std::vector<JobView> jobs;
+  /// GPUs the nodes advertise (the sum of allocatable nvidia.com/gpu), and those held by the
+  /// admitted jobs.
+  std::int64_t capacity_gpus = 0;
+  std::int64_t admitted_gpus = 0;
+  /// The exact allocation state (what the API server holds): nodes, their allocatable and
+  /// requested resources, the pods bound to them. Null in a state built by hand (a unit test).
+  const ClusterView* cluster = nullptr;
+  /// The modelled or measured seconds per step of job `id` on `placement` (GPUs per node, one
+  /// entry per node used), without contention; empty when not set.
+  std::function<double(int id, const std::vector<int>& placement)> step_seconds;
+};
 
-/// The jobs to run now, by id, given `capacity` GPUs: the policy's order, each job admitted when
-/// its GPUs fit what is left (then walking on with backfill, stopping without). Non-preemptive
-/// policies keep every admitted job and fill what the admitted jobs leave; preemptive ones
-/// (SRTF, Tiresias) decide afresh over every job.
-/// Whether the policy decides afresh over every job (SRTF, Tiresias) rather than keeping the
-/// admitted ones.
-bool preemptive(JobPolicyKind kind);
+/// A policy's decision: the jobs that should hold GPUs after it, and optional placement hints.
+struct JobDecision {
+  /// Job ids. An admitted job not listed is suspended (its attempt stops and loses the work
+  /// since its last checkpoint); a listed job not admitted is admitted. Their GPUs may not
+  /// exceed the capacity.
+  std::vector<int> run;
+  /// A job's nodes (by name): its pods released by this decision may only be placed on them
+  /// (a required node affinity on metadata.name). The framework still filters them; a pod that
+  /// fits none stays pending (JobView::pods_bound shows it).
+  std::map<int, std::vector<std::string>> nodes;
+};
 
-/// The indices of `jobs` in the policy's order (ties by submission).
-std::vector<std::size_t> policy_order(const std::vector<PolicyJob>& jobs,
-                                      const AdmissionConfig& config);
+/// A job-level policy. One instance serves one run (one policy entry, one seed), so it may keep
+/// state between decisions; decide() is called in simulated-time order.
+class JobPolicy {
+ public:
+  virtual ~JobPolicy() = default;
+  virtual std::string_view name() const = 0;
+  /// The period of decisions between job events while jobs are active; nullopt: event-driven.
+  virtual std::optional<Duration> interval() const { return std::nullopt; }
+  virtual JobDecision decide(const JobPolicyState& state) = 0;
+};
 
-std::vector<int> select_jobs(const std::vector<PolicyJob>& jobs, const AdmissionConfig& config,
-                             std::int64_t capacity);
+/// A policy defined by an order over jobs: a decision walks the jobs in that order and chooses
+/// each whose GPUs fit what is left (with backfill, walking on past one that does not; without,
+/// stopping there). A non-preemptive policy keeps every admitted job and fills what they leave; a
+/// preemptive one decides afresh over every job. Kueue-style queues (`queues:`) use the order.
+class OrderedJobPolicy : public JobPolicy {
+ public:
+  OrderedJobPolicy(bool preemptive, bool backfill) : preemptive_(preemptive), backfill_(backfill) {}
+
+  bool preemptive() const { return preemptive_; }
+  bool backfill() const { return backfill_; }
+  /// Called once before each decision's order is asked for (Tiresias moves jobs between queues).
+  virtual void prepare(const JobPolicyState& state) { (void)state; }
+  /// True when `a` goes before `b`; jobs neither before the other go by submission.
+  virtual bool before(const JobView& a, const JobView& b) const = 0;
+  /// The indices of state.jobs in the policy's order.
+  std::vector<std::size_t> order(const JobPolicyState& state) const;
+  /// prepare(), then the walk.
+  JobDecision decide(const JobPolicyState& state) override;
+
+ private:
+  bool preemptive_;
+  bool backfill_;
+};
 
 }  // namespace tidesim

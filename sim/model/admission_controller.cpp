@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/core.h>
 
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/workloads/step_time.hpp"
@@ -12,6 +16,28 @@ namespace {
 // The label and the preferred pod affinity of Tiresias' consolidated placement.
 constexpr const char* kJobLabel = "tidesim.io/job";
 constexpr std::int32_t kConsolidateWeight = 100;  // the largest weight Kubernetes allows
+
+// A job's uncontended seconds per step on `placement` (GPUs per node): measured (Pollux jobs),
+// else the catalogue's step time on the reference GPU with the placement's GPUs; 0 when neither
+// applies (a traced job without a model, a CPU-only job).
+double placed_step_seconds(const RunContext& run, const workloads::JobSpec& spec,
+                           const std::vector<int>& placement) {
+  if (spec.measured) {
+    return spec.measured->step_seconds(placement);
+  }
+  if (run.reference_gpu.empty() || spec.model.empty()) {
+    return 0.0;
+  }
+  int gpus = 0;
+  for (const int g : placement) {
+    gpus += g;
+  }
+  const auto profile =
+      run.catalogue.profile(spec.model, spec.batch_size, spec.precision, run.reference_gpu);
+  workloads::StepConditions c;
+  c.gpus = std::max(1, gpus);
+  return workloads::step_time(profile, c).seconds;
+}
 
 // A job's uncontended run time: its measured step time on the fewest nodes (nodes of
 // `node_gpus` GPUs filled in turn), its traced run time, or the catalogue's step time on the
@@ -24,7 +50,7 @@ double known_seconds(const RunContext& run, const workloads::JobSpec& spec, int 
     for (int left = std::max(1, gpus); left > 0; left -= node_gpus) {
       placement.push_back(std::min(left, std::max(1, node_gpus)));
     }
-    return steps * spec.measured->step_seconds(placement);
+    return steps * placed_step_seconds(run, spec, placement);
   }
   if (spec.duration) {
     return to_seconds(*spec.duration);
@@ -44,7 +70,16 @@ double known_seconds(const RunContext& run, const workloads::JobSpec& spec, int 
 Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig config,
                      std::uint64_t seed,
                      std::function<void(std::shared_ptr<const PodSpec>)> release)
-    : run_(run), controller_(controller), config_(std::move(config)), release_(std::move(release)) {
+    : run_(run),
+      controller_(controller),
+      config_(std::move(config)),
+      policy_(make_job_policy(config_)),
+      release_(std::move(release)) {
+  if (config_.quotas && dynamic_cast<OrderedJobPolicy*>(policy_.get()) == nullptr) {
+    throw InputError(config_.where, "admission.queues",
+                     "job-level policy '" + config_.policy +
+                         "' does not order jobs (an OrderedJobPolicy), which queues need");
+  }
   int node_gpus = 1;
   for (const NodeInfo& n : run_.cluster.view().nodes) {
     capacity_ += n.node.allocatable.gpus;
@@ -61,6 +96,7 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
     }
     estimate_[j] = s;
     entries_[j].job.id = static_cast<int>(j);
+    entries_[j].job.name = spec.name;
     entries_[j].job.gpus = static_cast<int>(workloads::job_gpus(spec));
     entries_[j].job.estimate_s = s;
   }
@@ -103,14 +139,16 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
   }
 }
 
-QuotaDecision Admission::select_with_queues(const std::vector<PolicyJob>& active) const {
+QuotaDecision Admission::select_with_queues(OrderedJobPolicy& policy,
+                                            const JobPolicyState& state) const {
   // The policy's order, the jobs it keeps (admitted, non-preemptive policies) first.
-  const std::vector<std::size_t> order = policy_order(active, config_);
-  const bool keep = !preemptive(config_.policy);
+  policy.prepare(state);
+  const std::vector<std::size_t> order = policy.order(state);
+  const bool keep = !policy.preemptive();
   std::vector<QuotaJob> jobs;
   for (const int pass : {0, 1}) {
     for (const std::size_t i : order) {
-      const PolicyJob& a = active[i];
+      const JobView& a = state.jobs[i];
       const bool kept = keep && a.admitted;
       if (kept != (pass == 0)) {
         continue;
@@ -154,8 +192,6 @@ void Admission::enqueue(std::shared_ptr<const PodSpec> pod) {
     e.accounted = run_.sim.now();
     e.job.submitted = run_.sim.now();
     e.job.order = next_order_++;
-    e.job.queue = 0;
-    e.job.queue_seq = next_seq_++;
   }
   if (e.job.admitted) {
     release(p);
@@ -197,49 +233,100 @@ void Admission::account(TimePoint now) {
     const double dt = to_seconds(now - e.accounted);
     e.accounted = now;
     if (e.job.admitted) {
-      e.job.service_gpu_s += dt * e.job.gpus;
-      e.job.executed_s += dt;
-    } else if (e.job.executed_s > 0) {
-      e.job.starving_s += dt;
+      e.job.attained_gpu_s += dt * e.job.gpus;
+      e.job.admitted_s += dt;
+    } else {
+      e.job.waiting_s += dt;
     }
   }
 }
 
-double Admission::remaining_s(int j) const {
+double Admission::step_seconds(int j, const std::vector<int>& placement) const {
+  if (j < 0 || static_cast<std::size_t>(j) >= run_.jobs.size()) {
+    throw std::out_of_range("no job " + std::to_string(j));
+  }
+  return placed_step_seconds(run_, *run_.jobs[static_cast<std::size_t>(j)].spec, placement);
+}
+
+double Admission::progress(int j) const {
   const Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const auto steps = static_cast<double>(job.spec->steps);
   double done = job.done;
   if (job.phase == JobPhase::kRunning) {
     done += job.rate * to_seconds(run_.sim.now() - job.last_update);
   }
-  const double left = steps > 0 ? std::clamp(1.0 - done / steps, 0.0, 1.0) : 0.0;
-  return estimate_[static_cast<std::size_t>(j)] * left;
+  return steps > 0 ? std::clamp(done / steps, 0.0, 1.0) : 1.0;
+}
+
+JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state) const {
+  const auto fail = [this](const std::string& what) {
+    throw std::runtime_error(fmt::format("job-level policy '{}' at t = {:.3f} s: {}",
+                                         config_.policy, to_seconds(run_.sim.now()), what));
+  };
+  std::sort(decision.run.begin(), decision.run.end());
+  decision.run.erase(std::unique(decision.run.begin(), decision.run.end()), decision.run.end());
+  std::int64_t gpus = 0;
+  for (const int j : decision.run) {
+    if (j < 0 || static_cast<std::size_t>(j) >= entries_.size() ||
+        !entries_[static_cast<std::size_t>(j)].active) {
+      fail("chose job " + std::to_string(j) + ", which is not an active job");
+    }
+    gpus += entries_[static_cast<std::size_t>(j)].job.gpus;
+  }
+  if (gpus > state.capacity_gpus) {
+    fail("chose jobs of " + std::to_string(gpus) + " GPUs on a cluster of " +
+         std::to_string(state.capacity_gpus));
+  }
+  for (const auto& [j, nodes] : decision.nodes) {
+    if (!std::binary_search(decision.run.begin(), decision.run.end(), j)) {
+      fail("named nodes for job " + std::to_string(j) + ", which it did not choose");
+    }
+    for (const std::string& n : nodes) {
+      if (run_.cluster.view().index_of(n) < 0) {
+        fail("named node '" + n + "' for job " + std::to_string(j) + ", which the cluster has not");
+      }
+    }
+  }
+  return decision;
 }
 
 void Admission::decide() {
   const TimePoint now = run_.sim.now();
   account(now);
-  std::vector<PolicyJob> active;
+  JobPolicyState state;
+  state.now = now;
+  state.capacity_gpus = capacity_;
+  state.cluster = &run_.cluster.view();
   for (std::size_t j = 0; j < entries_.size(); ++j) {
-    if (entries_[j].active) {
-      entries_[j].job.remaining_s = remaining_s(static_cast<int>(j));
-      active.push_back(entries_[j].job);
+    Entry& e = entries_[j];
+    if (!e.active) {
+      continue;
     }
-  }
-  if (config_.policy == JobPolicyKind::kTiresias) {
-    tiresias_update(active, config_, next_seq_);
-    for (const PolicyJob& a : active) {
-      entries_[static_cast<std::size_t>(a.id)].job = a;
+    const Job& job = run_.jobs[j];
+    e.job.progress = progress(static_cast<int>(j));
+    e.job.remaining_s = estimate_[j] * (1.0 - e.job.progress);
+    e.job.restarts = job.attempt;
+    e.job.pods = static_cast<int>(job.pods.size());
+    e.job.pods_bound = job.bound;
+    if (e.job.admitted) {
+      state.admitted_gpus += e.job.gpus;
     }
+    state.jobs.push_back(e.job);
   }
+  state.step_seconds = [this](int id, const std::vector<int>& placement) {
+    return step_seconds(id, placement);
+  };
   QuotaDecision quota;
+  JobDecision decision;
   if (config_.quotas) {
-    quota = select_with_queues(active);
+    quota = select_with_queues(static_cast<OrderedJobPolicy&>(*policy_), state);
+    decision.run = quota.chosen;
+  } else {
+    decision = checked(policy_->decide(state), state);
   }
-  const std::vector<int> chosen =
-      config_.quotas ? quota.chosen : select_jobs(active, config_, capacity_);
+  const std::vector<int>& chosen = decision.run;
   // Suspend first (their GPUs are freed), then admit.
-  for (const PolicyJob& a : active) {
+  for (const JobView& a : state.jobs) {
     Entry& e = entries_[static_cast<std::size_t>(a.id)];
     if (e.job.admitted && !std::binary_search(chosen.begin(), chosen.end(), a.id)) {
       quota_event(a.id, false);
@@ -257,6 +344,8 @@ void Admission::decide() {
     if (const auto f = quota.flavors.find(j); f != quota.flavors.end()) {
       e.flavors = f->second;  // assigned afresh at each admission
     }
+    const auto hint = decision.nodes.find(j);
+    e.nodes = hint == decision.nodes.end() ? std::vector<std::string>{} : hint->second;
     quota_event(j, true);
     e.ever_admitted = true;
     const std::vector<int> held = std::move(e.held);
@@ -265,11 +354,10 @@ void Admission::decide() {
       release(p);
     }
   }
-  const bool periodic =
-      config_.policy == JobPolicyKind::kSrtf || config_.policy == JobPolicyKind::kTiresias;
-  if (periodic && !ticking_ && !active.empty()) {
+  if (const std::optional<Duration> interval = policy_->interval();
+      interval && !ticking_ && !state.jobs.empty()) {
     ticking_ = true;
-    run_.sim.schedule_in(config_.interval, [this] {
+    run_.sim.schedule_in(*interval, [this] {
       ticking_ = false;
       decide();
     });
@@ -288,6 +376,19 @@ void Admission::release(int p) {
            config_.quotas->flavors[static_cast<std::size_t>(f)].node_labels) {
         pod.spec->node_selector[key] = value;
       }
+    }
+  }
+  if (const std::vector<std::string>& nodes = entries_[static_cast<std::size_t>(pod.job)].nodes;
+      !nodes.empty()) {
+    // The policy's placement hint: a required node affinity on the node's name, ANDed with the
+    // pod's own required terms (they are ORed among themselves).
+    const SelectorRequirement on_nodes{"metadata.name", "In", nodes};
+    std::vector<NodeSelectorTerm>& terms = pod.spec->node_affinity.required;
+    if (terms.empty()) {
+      terms.emplace_back();
+    }
+    for (NodeSelectorTerm& t : terms) {
+      t.match_fields.push_back(on_nodes);
     }
   }
   if (config_.consolidate) {

@@ -1,19 +1,22 @@
 #pragma once
 /// The admission layer: between the Job controller and the scheduling queue, a job-level policy
-/// (sim/admission/job_policy.hpp) decides which jobs run. As with Kueue, a job that is not admitted
-/// has no pod in the scheduling queue: its pods are held here until it is admitted, and then handed
-/// to the loop, which places them through the scheduling framework. A preemptive policy suspends an
-/// admitted job through JobController::interrupt(j, kSuspension): the attempt loses its progress
-/// since its last checkpoint, and the new pods the controller creates are held until the job is
-/// admitted again. Capacity is the GPUs the cluster's nodes advertise (device-plugin units).
-/// Decisions are made when a job's pods are created, when a job ends and, for SRTF and
-/// Tiresias, every `interval` while jobs are active (docs/job-scheduling.md).
+/// (sim/admission/job_policy.hpp, by name from job_policy_registry.hpp) decides which jobs run. As
+/// with Kueue, a job that is not admitted has no pod in the scheduling queue: its pods are held
+/// here until it is admitted, and then handed to the loop, which places them through the scheduling
+/// framework. A preemptive policy suspends an admitted job through JobController::interrupt(j,
+/// kSuspension): the attempt loses its progress since its last checkpoint, and the new pods the
+/// controller creates are held until the job is admitted again. Capacity is the GPUs the cluster's
+/// nodes advertise (device-plugin units). Decisions are made when a job's pods are created, when a
+/// job ends and, for a policy with an interval (SRTF, Tiresias), every interval while jobs are
+/// active (docs/job-scheduling.md). The layer checks each decision (active jobs only, within
+/// capacity, known nodes) and stops the run with the policy's name when one is not.
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "tidesim/sim/admission/job_policy.hpp"
+#include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/sim/engine/simulation.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
@@ -39,7 +42,7 @@ class Admission {
 
  private:
   struct Entry {
-    PolicyJob job;
+    JobView job;
     bool active = false;
     TimePoint accounted{};
     /// Pods of the current attempt waiting for admission.
@@ -55,18 +58,25 @@ class Admission {
     /// The flavour of each resource it was last admitted with (QuotaDecision::flavors): its pods
     /// get those flavours' node labels as a nodeSelector.
     std::vector<int> flavors;
+    /// The nodes the policy's last decision to admit it named (JobDecision::nodes); empty: any.
+    std::vector<std::string> nodes;
   };
-  QuotaDecision select_with_queues(const std::vector<PolicyJob>& active) const;
+  QuotaDecision select_with_queues(OrderedJobPolicy& policy, const JobPolicyState& state) const;
+  JobDecision checked(JobDecision decision, const JobPolicyState& state) const;
   void quota_event(int j, bool admitted);
   void request_decision();
   void decide();
   void account(TimePoint now);
   void release(int p);
-  double remaining_s(int j) const;
+  /// Job `j`'s uncontended seconds per step on `placement` (JobPolicyState::step_seconds).
+  double step_seconds(int j, const std::vector<int>& placement) const;
+  /// Job `j`'s progress now, steps done / steps in 0..1.
+  double progress(int j) const;
 
   RunContext& run_;
   JobController& controller_;
   AdmissionConfig config_;
+  std::unique_ptr<JobPolicy> policy_;
   std::function<void(std::shared_ptr<const PodSpec>)> release_;
   std::vector<Entry> entries_;
   std::vector<double> estimate_;
@@ -75,7 +85,6 @@ class Admission {
   /// The index of nvidia.com/gpu in config.quotas->resources; -1 when no queue covers it.
   int gpu_resource_ = -1;
   std::int64_t next_order_ = 0;
-  std::int64_t next_seq_ = 0;
   bool decision_pending_ = false;
   bool ticking_ = false;
 };

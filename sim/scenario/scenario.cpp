@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/text_file.hpp"
@@ -285,24 +286,33 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
   Fields f(n, file, path);
   AdmissionConfig a;
   a.where = location_of(n, file);
-  const std::string policy = f.choice("policy", std::nullopt, {"fifo", "sjf", "srtf", "tiresias"});
-  a.policy = policy == "fifo"   ? JobPolicyKind::kFifo
-             : policy == "sjf"  ? JobPolicyKind::kSjf
-             : policy == "srtf" ? JobPolicyKind::kSrtf
-                                : JobPolicyKind::kTiresias;
-  const bool tiresias = a.policy == JobPolicyKind::kTiresias;
-  const bool estimates = a.policy == JobPolicyKind::kSjf || a.policy == JobPolicyKind::kSrtf;
-  const auto only = [&f, &policy](const std::string& key, bool allowed, const char* which) {
-    if (f.has(key) && !allowed) {
-      throw f.error(
-          f.get(key), key,
-          "applies only to policy " + std::string(which) + " (this one is " + policy + ")");
+  a.policy = f.choice("policy", std::nullopt, job_policy_names());
+  const JobPolicyEntry entry = *find_job_policy(a.policy);
+  // A key the chosen policy does not read is an error naming the policies that read it.
+  const auto only = [&f, &a](const std::string& key, AdmissionKey which) {
+    if (!f.has(key)) {
+      return;
     }
+    std::string readers;
+    for (const std::string& name : job_policy_names()) {
+      const std::optional<JobPolicyEntry> e = find_job_policy(name);
+      if (e && std::find(e->keys.begin(), e->keys.end(), which) != e->keys.end()) {
+        if (e->name == a.policy) {
+          return;
+        }
+        readers += (readers.empty() ? "" : " or ") + name;
+      }
+    }
+    throw f.error(f.get(key), key,
+                  (readers.empty() ? std::string("applies only to policies a program registers")
+                                   : "applies only to policy " + readers) +
+                      " (this one is " + a.policy + ")");
   };
+  only("backfill", AdmissionKey::kBackfill);
   a.backfill = f.boolean("backfill", true);
-  only("interval", a.policy == JobPolicyKind::kSrtf || tiresias, "srtf or tiresias");
+  only("interval", AdmissionKey::kInterval);
   a.interval = f.duration("interval", std::chrono::seconds(60), std::chrono::milliseconds(1));
-  only("thresholds_gpu_s", tiresias, "tiresias");
+  only("thresholds_gpu_s", AdmissionKey::kThresholds);
   if (const ConfigNode t = f.get("thresholds_gpu_s")) {
     a.thresholds.clear();
     const auto items = sequence_of(t, file, f.path_of("thresholds_gpu_s"));
@@ -328,11 +338,24 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
       throw f.error(t, "thresholds_gpu_s", "needs at least one threshold");
     }
   }
-  only("starvation_limit", tiresias, "tiresias");
+  only("starvation_limit", AdmissionKey::kStarvationLimit);
   a.starvation_limit = f.number("starvation_limit", 0.0, 0.0, 1e6);
-  a.consolidate = f.boolean("consolidate", tiresias);
-  only("estimate_sigma", estimates, "sjf or srtf");
+  a.consolidate = f.boolean("consolidate", entry.consolidate_by_default);
+  only("estimate_sigma", AdmissionKey::kEstimateSigma);
   a.estimate_sigma = f.number("estimate_sigma", 0.0, 0.0, 10.0);
+  only("args", AdmissionKey::kArgs);
+  if (const ConfigNode args = f.get("args")) {
+    if (!args.is_map()) {
+      throw f.error(args, "args", "expected a mapping of the policy's parameters");
+    }
+    for (const auto& [k, value] : args.entries()) {
+      const std::string key = k.scalar();
+      if (!value.is_scalar()) {
+        throw f.error(value, "args." + key, "expected a scalar (a number, a word or a string)");
+      }
+      a.args[key] = value.scalar();
+    }
+  }
   if (const ConfigNode q = f.get("queues")) {
     a.quotas = parse_queues(q, file, f.path_of("queues"));
   }

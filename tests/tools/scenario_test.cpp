@@ -146,6 +146,13 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
             "one is tiresias)");
   EXPECT_EQ(admission("{policy: srtf, interval: 0s}").substr(0, 40),
             "8:75: policies[0].admission.interval: '0");
+  // `args:` is for policies a program registers (sim/admission/job_policy_registry.hpp).
+  EXPECT_EQ(admission("{policy: fifo, args: {level: 3}}"),
+            "8:71: policies[0].admission.args: applies only to policies a program registers (this "
+            "one is fifo)");
+  EXPECT_EQ(admission("{policy: fifo, interval: 10s}"),
+            "8:75: policies[0].admission.interval: applies only to policy srtf or tiresias (this "
+            "one is fifo)");
 }
 
 TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
