@@ -34,6 +34,7 @@
 #include "tidesim/tools/lib/sweep_spec.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
+#include "tidesim/tools/python/job_policies.hpp"
 #include "tidesim/tools/python/plugins.hpp"
 #include "tidesim/version.hpp"
 
@@ -302,6 +303,7 @@ PYBIND11_MODULE(_tidesim, m) {
   });
 
   bind_plugins(m);
+  bind_job_policies(m);
 
   py::class_<LoadedScenario>(m, "Scenario")
       .def_property_readonly("name", [](const LoadedScenario& s) { return s.scenario->name; })

@@ -20,13 +20,25 @@ import warnings as _warnings
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _tidesim
-from ._tidesim import CycleState, InputError, Node, Pod, PluginError, Scenario
+from ._tidesim import (
+    CycleState,
+    InputError,
+    Job,
+    JobPolicyState,
+    Node,
+    Pod,
+    PluginError,
+    Scenario,
+)
 
 __version__ = _tidesim.__version__
 
 __all__ = [
     "CycleState",
     "InputError",
+    "Job",
+    "JobPolicy",
+    "JobPolicyState",
     "Node",
     "Pod",
     "PluginError",
@@ -35,6 +47,7 @@ __all__ = [
     "ScorePlugin",
     "load_result",
     "load_scenario",
+    "register_job_policy",
     "register_plugin",
     "run",
     "sweep",
@@ -311,4 +324,55 @@ def register_plugin(cls):
     if cls.score is ScorePlugin.score:
         raise TypeError(f"register_plugin: {cls.__name__} does not define score()")
     _tidesim.register_score_plugin(name, cls)
+    return cls
+
+
+class JobPolicy:
+    """A job-level policy written in Python: which jobs hold GPUs (docs/python.md, "A job-level
+    policy in Python"). Subclass it, set `name`, define decide(), register the class
+    (register_job_policy), then select it in a scenario's policy entry:
+    `admission: {policy: NAME, args: {...}}`.
+
+        class MostGpusFirst(tidesim.JobPolicy):
+            name = "most-gpus-first"
+            interval_s = 60          # also decide every 60 s while jobs are active
+            def decide(self, state):
+                chosen, free = [], state.capacity_gpus
+                for job in sorted(state.jobs, key=lambda j: (-j.gpus, j.order)):
+                    if job.gpus <= free:
+                        chosen.append(job.id)
+                        free -= job.gpus
+                return chosen
+
+    decide(state) is called when a job's pods are created, when a job ends and, with
+    `interval_s` set, periodically while jobs are active. `state.jobs` are the active jobs
+    (tidesim.Job: id, name, gpus, admitted, estimate_s, remaining_s, progress, attained_gpu_s,
+    restarts, ...). It returns the ids of the jobs that should hold GPUs: an admitted job left out
+    is suspended (it loses the work since its last checkpoint), a listed job not admitted is
+    admitted. A dict {job id: [node names] or None} also names the nodes a job's pods may use.
+    The GPUs chosen may not exceed state.capacity_gpus. Each run makes its own instance with
+    cls(), then sets `self.args` to the entry's `args:` (a dict of strings). A policy must be
+    deterministic; an exception in it stops the run with PluginError and the Python traceback.
+    """
+
+    name: str = ""
+    interval_s: Optional[float] = None
+    args: dict = {}
+
+    def decide(self, state: JobPolicyState):
+        raise NotImplementedError
+
+
+def register_job_policy(cls):
+    """Registers a JobPolicy subclass under its `name`, for every run started from then on
+    (registering a name again replaces its class); register it before loading a scenario that
+    names it. Returns the class, so it works as a class decorator."""
+    if not (isinstance(cls, type) and issubclass(cls, JobPolicy)):
+        raise TypeError(f"register_job_policy: {cls!r} is not a subclass of tidesim.JobPolicy")
+    name = getattr(cls, "name", "")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"register_job_policy: {cls.__name__} has no name (set name = \"...\")")
+    if cls.decide is JobPolicy.decide:
+        raise TypeError(f"register_job_policy: {cls.__name__} does not define decide()")
+    _tidesim.register_job_policy(name, cls)
     return cls
