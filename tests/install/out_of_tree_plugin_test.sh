@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs tidesim (cmake --install) into a prefix inside the build folder, builds
 # examples/out-of-tree-plugin against the installed package (find_package(tidesim)), and runs the
-# plugin program: the stock CLI does not know FewestPods, the plugin program does.
+# plugin program: the stock CLI knows neither the Score plugin FewestPods nor the job-level policy
+# LargestFirst; the plugin program knows both.
 # Usage: out_of_tree_plugin_test.sh CMAKE GENERATOR BUILD_DIR WORK_DIR [CMAKE_ARG...] (from the
 # repository root); the CMAKE_ARGs go to the example's configure (its compiler, sanitizer flags).
 set -euo pipefail
@@ -26,7 +27,8 @@ if [[ "$(ls "$work/prefix/include")" != tidesim ]]; then
   exit 1
 fi
 if grep -n '#include' examples/out-of-tree-plugin/*.[ch]pp |
-  grep -v -e '<tidesim/' -e '#include <[a-z_]*>' -e '#include "fewest_pods.hpp"'; then
+  grep -v -e '<tidesim/' -e '#include <[a-z_]*>' -e '#include "fewest_pods.hpp"' \
+    -e '#include "largest_first.hpp"'; then
   echo "out_of_tree_plugin: the example includes a header other than <tidesim/...> or the standard library" >&2
   exit 1
 fi
@@ -51,4 +53,22 @@ grep -q "FewestPods" "$work/explain.log" || { cat "$work/explain.log" >&2; exit 
 step run "$plugin" run tests/tools/data/two_rings.yaml --policy default-k8s \
   --policy fewest="$config" --format csv --quiet
 grep -q "fewest" "$work/run.log" || { cat "$work/run.log" >&2; exit 1; }
+
+# The job-level policy: the stock CLI refuses the scenario that names it (exit 2, with its place);
+# the plugin program runs it beside FIFO, and the policies' results differ.
+scenario=examples/out-of-tree-plugin/largest-first.yaml
+if "$work/prefix/bin/tidesim" validate "$scenario" >"$work/stock-policy.log" 2>&1; then
+  echo "out_of_tree_plugin: the stock tidesim accepted $scenario" >&2
+  exit 1
+fi
+grep -q "largest-first.yaml:[0-9]*:[0-9]*: policies\[1\].admission.policy: 'largest-first'" \
+  "$work/stock-policy.log" || { cat "$work/stock-policy.log" >&2; exit 1; }
+step job_policy "$plugin" run "$scenario" --format csv --quiet
+# The mean wait's paired difference to FIFO (the CSV's difference_vs_first): not 0.
+difference=$(grep '^mean_wait_s,s,lower,largest-first,' "$work/job_policy.log" | cut -d, -f9)
+if [[ -z "$difference" || "$difference" == 0 ]]; then
+  echo "out_of_tree_plugin: largest-first's mean wait does not differ from FIFO's" >&2
+  cat "$work/job_policy.log" >&2
+  exit 1
+fi
 echo "out_of_tree_plugin: ok"
