@@ -11,8 +11,8 @@ TIDESIM_PACKAGES=(
   libxml2-utils
   libtcmalloc-minimal4
   # The Python module (docs/python.md): pybind11 over Debian's python3, pandas for its tables,
-  # pytest for its tests.
-  pybind11-dev python3-dev python3-pandas python3-numpy python3-pytest
+  # pytest for its tests, matplotlib for the example they run (examples/python/).
+  pybind11-dev python3-dev python3-pandas python3-numpy python3-pytest python3-matplotlib
 )
 # Optional: Open MPI, for `mpirun -n N tidesim sweep` and its ctest (docs/sweeps.md).
 if [[ "${TIDESIM_WITH_MPI:-0}" == 1 ]]; then
