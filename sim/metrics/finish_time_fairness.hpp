@@ -1,7 +1,7 @@
 #pragma once
 /// Finish-time fairness (Themis: Mahajan et al., "Themis: Fair and Efficient GPU Cluster
-/// Scheduling", NSDI'20, section 3): how much longer a job took in the shared cluster than it
-/// would have alone on a 1/N share of it (docs/metrics.md, "Finish-time fairness").
+/// Scheduling", NSDI'20): how much longer a job took in the shared cluster than it would have
+/// alone on a 1/N share of it (docs/metrics.md, "Finish-time fairness").
 #include <map>
 #include <string>
 #include <vector>
