@@ -85,6 +85,15 @@ constexpr std::array kLeading{
                "first submit -> last job finished (absent while a job is unfinished)"},
     MetricInfo{"throughput_jobs_per_hour", kPerHour, kHigher, "throughput",
                "succeeded jobs per simulated hour"},
+    // Finish-time fairness (Themis), over succeeded jobs with a known uncontended run time.
+    MetricInfo{"ftf_rho_mean", kPlain, kLower, "FTF rho mean",
+               "mean finish-time fairness: JCT / completion time alone on a 1/N cluster share"},
+    MetricInfo{"ftf_rho_p50", kPlain, kLower, "FTF rho p50", "median finish-time fairness rho"},
+    MetricInfo{"ftf_rho_p99", kPlain, kLower, "FTF rho p99",
+               "99th percentile finish-time fairness rho"},
+    MetricInfo{"ftf_rho_max", kPlain, kLower, "FTF rho max", "largest finish-time fairness rho"},
+    MetricInfo{"ftf_rho_above_1_share", kRatio, kLower, "FTF rho > 1",
+               "share of jobs that finished later than alone on their 1/N share (rho > 1)"},
     // Cluster state.
     MetricInfo{"gpu_util_mean", kRatio, kNeutral, "GPU util mean",
                "time-weighted mean of the mean node GPU utilisation"},
@@ -178,6 +187,9 @@ constexpr std::array kTrailing{
     MetricInfo{"gpu_hours_lost_failures", kPlain, kLower, "GPU-hours lost to failures",
                "the part of GPU-hours lost due to OOM kills and failed jobs"},
     MetricInfo{"gpu_hours_run", kPlain, kNeutral, "GPU-hours run", "GPU-hours of running attempts"},
+    MetricInfo{
+        "gpu_hours_allocated", kPlain, kNeutral, "GPU-hours allocated",
+        "GPU-hours held by bound pods, running or not (gang waits, startup, restore, crash loops)"},
     MetricInfo{"goodput", kRatio, kHigher, "goodput", "1 - GPU-hours lost / GPU-hours run"},
     // Migrations (the scenario's descheduler: section; docs/descheduling.md). Absent when none.
     MetricInfo{"migration_gpu_hours_lost", kPlain, kLower, "GPU-hours lost to migrations",

@@ -12,12 +12,15 @@ StandardCollectors::StandardCollectors(StandardCollectorOptions options)
 void StandardCollectors::on_job(const JobEvent& event) {
   jobs_.on_job(event);
   job_scheduling_.on_job(event);
+  finish_time_fairness_.on_job(event);
+  gpu_hours_.on_job(event);
   fragmentation_.on_job(event);
   interruptions_.on_job(event);
 }
 
 void StandardCollectors::on_sample(const ClusterSample& sample) {
   balance_.on_sample(sample);
+  finish_time_fairness_.on_sample(sample);
   lscs_.on_sample(sample);
   nvlink_variance_.on_sample(sample);
   fragmentation_.on_sample(sample);
@@ -44,6 +47,8 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   balance_.finish(end, out);
   jobs_.finish(end, out);
   job_scheduling_.finish(end, out);
+  finish_time_fairness_.finish(end, out);
+  gpu_hours_.finish(end, out);
   nvlink_contention_.finish(end, out);
   lscs_.finish(end, out);
   nvlink_variance_.finish(end, out);

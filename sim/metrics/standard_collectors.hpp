@@ -1,7 +1,9 @@
 #pragma once
 /// Every collector of the metric catalogue, attached and finished together.
 #include "tidesim/sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/finish_time_fairness.hpp"
 #include "tidesim/sim/metrics/fragmentation.hpp"
+#include "tidesim/sim/metrics/gpu_hours.hpp"
 #include "tidesim/sim/metrics/interruptions.hpp"
 #include "tidesim/sim/metrics/job_metrics.hpp"
 #include "tidesim/sim/metrics/job_scheduling.hpp"
@@ -48,6 +50,8 @@ class StandardCollectors : public Collector {
   ClusterBalanceCollector balance_;
   JobMetricsCollector jobs_;
   JobSchedulingCollector job_scheduling_;
+  FinishTimeFairnessCollector finish_time_fairness_;
+  GpuHoursCollector gpu_hours_;
   QuotaCollector quota_;
   NvlinkContentionCollector nvlink_contention_;
   LscsCollector lscs_;

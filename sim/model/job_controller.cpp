@@ -6,6 +6,7 @@
 
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/workloads/lifecycle.hpp"
+#include "tidesim/workloads/uncontended_time.hpp"
 
 namespace tidesim {
 
@@ -18,11 +19,18 @@ JobController::JobController(RunContext& run,
       cluster_event_(std::move(cluster_event)),
       all_done_(std::move(all_done)),
       unfinished_(static_cast<int>(run.jobs.size())),
-      restore_(run.jobs.size(), Duration::zero()) {}
+      restore_(run.jobs.size(), Duration::zero()) {
+  for (const NodeInfo& n : run_.cluster.view().nodes) {
+    node_gpus_ = std::max(node_gpus_, static_cast<int>(n.node.allocatable.gpus));
+  }
+}
 
 void JobController::submit(int j) {
   run_.set_phase(j, JobPhase::kPending);
-  run_.signals.job.emit(run_.event(JobEventKind::kSubmitted, j));
+  JobEvent e = run_.event(JobEventKind::kSubmitted, j);
+  e.uncontended_seconds = workloads::uncontended_seconds(
+      *run_.jobs[static_cast<std::size_t>(j)].spec, run_.catalogue, run_.reference_gpu, node_gpus_);
+  run_.signals.job.emit(e);
   create_pods(j);
 }
 

@@ -101,6 +101,8 @@ class JobController final : public ExecutionListener {
   int unfinished_ = 0;
   // Per job: the restore time its next start waits for (interrupt's `restore`).
   std::vector<Duration> restore_;
+  // The most GPUs a node has (at least 1): the placement of a job's uncontended run time.
+  int node_gpus_ = 1;
 };
 
 }  // namespace tidesim
