@@ -32,4 +32,23 @@ double uncontended_seconds(const JobSpec& spec, const Catalogue& catalogue,
   return steps * step_time(profile, c).seconds;
 }
 
+double uncontended_step_seconds(const JobSpec& spec, const Catalogue& catalogue,
+                                const std::string& reference_gpu,
+                                const std::vector<int>& placement) {
+  if (spec.measured) {
+    return spec.measured->step_seconds(placement);
+  }
+  if (reference_gpu.empty()) {
+    return 0.0;
+  }
+  int gpus = 0;
+  for (const int g : placement) {
+    gpus += g;
+  }
+  StepConditions c;
+  c.gpus = std::max(1, gpus);
+  return step_time(catalogue.profile(spec.model, spec.batch_size, spec.precision, reference_gpu), c)
+      .seconds;
+}
+
 }  // namespace tidesim::workloads

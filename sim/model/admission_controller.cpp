@@ -8,7 +8,7 @@
 #include <fmt/core.h>
 
 #include "tidesim/sim/engine/random.hpp"
-#include "tidesim/workloads/step_time.hpp"
+#include "tidesim/workloads/uncontended_time.hpp"
 
 namespace tidesim {
 namespace {
@@ -16,54 +16,6 @@ namespace {
 // The label and the preferred pod affinity of Tiresias' consolidated placement.
 constexpr const char* kJobLabel = "tidesim.io/job";
 constexpr std::int32_t kConsolidateWeight = 100;  // the largest weight Kubernetes allows
-
-// A job's uncontended seconds per step on `placement` (GPUs per node): measured (Pollux jobs),
-// else the catalogue's step time on the reference GPU with the placement's GPUs; 0 when neither
-// applies (a traced job without a model, a CPU-only job).
-double placed_step_seconds(const RunContext& run, const workloads::JobSpec& spec,
-                           const std::vector<int>& placement) {
-  if (spec.measured) {
-    return spec.measured->step_seconds(placement);
-  }
-  if (run.reference_gpu.empty() || spec.model.empty()) {
-    return 0.0;
-  }
-  int gpus = 0;
-  for (const int g : placement) {
-    gpus += g;
-  }
-  const auto profile =
-      run.catalogue.profile(spec.model, spec.batch_size, spec.precision, run.reference_gpu);
-  workloads::StepConditions c;
-  c.gpus = std::max(1, gpus);
-  return workloads::step_time(profile, c).seconds;
-}
-
-// A job's uncontended run time: its measured step time on the fewest nodes (nodes of
-// `node_gpus` GPUs filled in turn), its traced run time, or the catalogue's step time on the
-// reference GPU without contention. 0 when none applies (a CPU-only job without a run time).
-double known_seconds(const RunContext& run, const workloads::JobSpec& spec, int node_gpus) {
-  const auto steps = static_cast<double>(spec.steps);
-  const int gpus = static_cast<int>(workloads::job_gpus(spec));
-  if (spec.measured) {
-    std::vector<int> placement;
-    for (int left = std::max(1, gpus); left > 0; left -= node_gpus) {
-      placement.push_back(std::min(left, std::max(1, node_gpus)));
-    }
-    return steps * placed_step_seconds(run, spec, placement);
-  }
-  if (spec.duration) {
-    return to_seconds(*spec.duration);
-  }
-  if (run.reference_gpu.empty()) {
-    return 0.0;
-  }
-  const auto profile =
-      run.catalogue.profile(spec.model, spec.batch_size, spec.precision, run.reference_gpu);
-  workloads::StepConditions c;
-  c.gpus = std::max(1, gpus);
-  return steps * workloads::step_time(profile, c).seconds;
-}
 
 }  // namespace
 
@@ -90,7 +42,7 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
   RandomStream rng(seed, "duration-estimate");
   for (std::size_t j = 0; j < run_.jobs.size(); ++j) {
     const workloads::JobSpec& spec = *run_.jobs[j].spec;
-    double s = known_seconds(run_, spec, node_gpus);
+    double s = workloads::uncontended_seconds(spec, run_.catalogue, run_.reference_gpu, node_gpus);
     if (config_.estimate_sigma > 0) {
       s *= std::exp(rng.normal(0.0, config_.estimate_sigma));  // one draw per job, in job order
     }
@@ -245,7 +197,8 @@ double Admission::step_seconds(int j, const std::vector<int>& placement) const {
   if (j < 0 || static_cast<std::size_t>(j) >= run_.jobs.size()) {
     throw std::out_of_range("no job " + std::to_string(j));
   }
-  return placed_step_seconds(run_, *run_.jobs[static_cast<std::size_t>(j)].spec, placement);
+  return workloads::uncontended_step_seconds(*run_.jobs[static_cast<std::size_t>(j)].spec,
+                                             run_.catalogue, run_.reference_gpu, placement);
 }
 
 double Admission::progress(int j) const {
