@@ -449,12 +449,25 @@ void SchedulingLoop::cycle() {
   }
   ++cycles_;
   ScheduleResult r;
+  const bool inspected = want_ && want_(*pod);
+  if (inspected) {
+    scheduler_->set_record_details(true);
+    scheduler_->set_record_reasons(true);
+  }
   if (gang != nullptr) {
     const PodGroupStatus status = group_status(*gang);
     r = scheduler_->schedule_one(*pod, view_for(*pod), metrics_, sim_.now(), &status,
                                  nominated_node(pod->name));
+  } else if (inspected) {
+    r = scheduler_->schedule_one(*pod, view_for(*pod), metrics_, sim_.now(), nullptr,
+                                 nominated_node(pod->name));
   } else {
     r = schedule(*pod);
+  }
+  if (inspected) {
+    scheduler_->set_record_details(false);
+    scheduler_->set_record_reasons(false);
+    got_(*pod, r);
   }
   busy_until_ = sim_.now() + cycle_time_ + r.latency;
   SchedulingEvent ev{sim_.now(), pod->name, "", r.fallback_stage};

@@ -144,6 +144,18 @@ class SchedulingLoop {
   /// Of those, the cycles that reused an equivalent pod's failure (fast fail).
   std::uint64_t fast_failed_cycles() const { return fast_failed_; }
 
+  /// Explaining one cycle (`tidesim explain SCENARIO --at T`, docs/policies.md): before each
+  /// cycle `want` is asked about its pod; when it answers true, that cycle runs with the scheduler
+  /// recording per-node details and filter reasons, without the fast-fail replay, and `got`
+  /// receives its result before the pod is bound or requeued. The pods of all-or-nothing gangs
+  /// are not asked.
+  using CycleWanted = std::function<bool(const PodSpec&)>;
+  using CycleExplained = std::function<void(const PodSpec&, const ScheduleResult&)>;
+  void set_inspector(CycleWanted want, CycleExplained got) {
+    want_ = std::move(want);
+    got_ = std::move(got);
+  }
+
  private:
   struct Gang {
     PodGroup spec;
@@ -223,6 +235,8 @@ class SchedulingLoop {
   std::unordered_multimap<std::size_t, int> class_by_bucket_;
   std::unordered_map<const PodSpec*, int> class_of_;
   std::uint64_t fast_failed_ = 0;
+  CycleWanted want_;
+  CycleExplained got_;
   // Fast fail of all-or-nothing gangs: by the classes of a gang's pods in the order tried, the
   // state in which such a gang's cycle last failed and the outcomes of the pods it tried.
   std::map<std::vector<int>, std::pair<std::uint64_t, std::vector<ScheduleResult>>> gang_failures_;

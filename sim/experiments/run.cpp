@@ -154,6 +154,16 @@ class Run final : public policies::BindTarget {
   }
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
+
+  /// Explains the first cycle whose pod `want` accepts into `out`, and stops the run there.
+  void explain(std::function<bool(const PodSpec&)> want, std::optional<ExplainedCycle>& out) {
+    loop_->set_inspector(
+        std::move(want), [this, &out](const PodSpec& pod, const policies::ScheduleResult& r) {
+          out = ExplainedCycle{sim_.now(), pod, r, std::string(loop_->scheduler().name())};
+          sim_.stop();
+        });
+  }
+  TimePoint now() const { return sim_.now(); }
   void set_event_meter(std::atomic<std::uint64_t>* meter) { sim_.set_event_meter(meter); }
   void set_event_limit(std::uint64_t limit) { sim_.set_event_limit(limit); }
 
@@ -529,6 +539,48 @@ RunSummary run_policy(const Scenario& scenario, const Workload& workload,
   run.set_event_meter(events);
   run.set_event_limit(max_events);
   return run.execute();
+}
+
+std::optional<ExplainedCycle> explain_cycle(const Scenario& scenario, const Workload& workload,
+                                            const PolicyConfig& policy, std::uint64_t seed,
+                                            TimePoint at, const std::string& pod) {
+  std::optional<ExplainedCycle> out;
+  if (pod.empty()) {
+    RunSignals signals;
+    Run run(scenario, workload, policy, seed, signals);
+    run.explain([&run, at](const PodSpec&) { return run.now() >= at; }, out);
+    run.execute();
+    return out;
+  }
+  // The pod's cycles up to `at` (one SchedulingEvent each), in a run stopped just after `at`...
+  std::uint64_t cycles = 0;
+  {
+    Scenario until = scenario;
+    until.run.until = std::min(until.run.until, at.time_since_epoch() + Duration(1));
+    RunSignals signals;
+    signals.scheduling.connect([&](const SchedulingEvent& e) {
+      if (e.pod == pod && e.at <= at) {
+        ++cycles;
+      }
+    });
+    Run run(until, workload, policy, seed, signals);
+    run.execute();
+  }
+  if (cycles == 0) {
+    return std::nullopt;
+  }
+  // ... then the last of them, in the same run again.
+  RunSignals signals;
+  std::uint64_t seen = 0;
+  signals.scheduling.connect([&](const SchedulingEvent& e) {
+    if (e.pod == pod) {
+      ++seen;
+    }
+  });
+  Run run(scenario, workload, policy, seed, signals);
+  run.explain([&](const PodSpec& p) { return p.name == pod && seen + 1 == cycles; }, out);
+  run.execute();
+  return out;
 }
 
 }  // namespace tidesim

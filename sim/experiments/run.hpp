@@ -7,8 +7,11 @@
 /// (sim/api/run_signals.hpp).
 #include <atomic>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/api/run_signals.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/workloads/catalogue.hpp"
@@ -66,5 +69,25 @@ RunSummary run_policy(const Scenario& scenario, const Workload& workload,
                       const PolicyConfig& policy, std::uint64_t seed, RunSignals& signals,
                       const std::atomic<bool>* interrupt = nullptr,
                       std::atomic<std::uint64_t>* events = nullptr, std::uint64_t max_events = 0);
+
+/// One scheduling cycle of a run, explained (`tidesim explain SCENARIO --at T`).
+struct ExplainedCycle {
+  TimePoint at{};
+  PodSpec pod;
+  /// With per-node details and filter reasons (Scheduler::set_record_details).
+  policies::ScheduleResult result;
+  /// The scheduler (profile) that ran it; its tie-breaks come from RandomStream(seed,
+  /// "scheduler/" + scheduler).
+  std::string scheduler;
+};
+
+/// Replays the run of `policy` with `seed` and explains one of its cycles: with `pod` empty, the
+/// first cycle at or after `at`; otherwise the last cycle of the pod named `pod` at or before
+/// `at`. The run up to that cycle is the run `run_policy` makes (the same events, the same
+/// draws); it stops there. nullopt when there is no such cycle. Cycles of all-or-nothing gangs are
+/// not explained (SchedulingLoop::set_inspector).
+std::optional<ExplainedCycle> explain_cycle(const Scenario& scenario, const Workload& workload,
+                                            const PolicyConfig& policy, std::uint64_t seed,
+                                            TimePoint at, const std::string& pod);
 
 }  // namespace tidesim

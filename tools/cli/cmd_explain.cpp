@@ -1,4 +1,5 @@
-// `tidesim explain`: one scheduling decision, node by node (filter verdicts, per-plugin scores).
+// `tidesim explain`: one scheduling decision, node by node (filter verdicts, per-plugin scores,
+// the tie-break): of a pod given as Kubernetes objects, or of a scenario's run at a time.
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -9,9 +10,12 @@
 
 #include "tidesim/policies/kube_objects.hpp"
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/tools/cli/commands.hpp"
 #include "tidesim/tools/cli/options.hpp"
+#include "tidesim/tools/lib/policy_select.hpp"
 
 namespace tidesim::cli {
 namespace {
@@ -41,7 +45,35 @@ struct ExplainOptions {
   std::string profile;
   std::string format = "text";
   std::uint64_t seed = 1;
+  bool seed_given = false;
+  /// Scenario mode: the time and the policy.
+  std::string at;
+  std::string policy;
 };
+
+// The nodes that share the highest total of a scored cycle, in node order (a tie when two or
+// more: the scheduler draws one from its seeded stream, Scheduler::select_host).
+std::vector<std::string> tied_nodes(const ScheduleResult& r) {
+  std::optional<std::int64_t> best;
+  for (const auto& d : r.details) {
+    if (d.scored && (!best || d.total > *best)) {
+      best = d.total;
+    }
+  }
+  std::vector<std::string> tied;
+  for (const auto& d : r.details) {
+    if (d.scored && d.total == best) {
+      tied.push_back(d.node);
+    }
+  }
+  return tied.size() > 1 ? tied : std::vector<std::string>{};
+}
+
+// The chosen node's name.
+std::string chosen_name(const ScheduleResult& r) {
+  return r.node && static_cast<std::size_t>(*r.node) < r.details.size() ? r.details[*r.node].node
+                                                                        : std::string();
+}
 
 std::string describe_score(const policies::PluginScore& s) {
   std::string out = fmt::format("{:<32} {:>4} -> {:>3} x{:<3} = {:>5}", s.plugin, s.raw,
@@ -52,10 +84,10 @@ std::string describe_score(const policies::PluginScore& s) {
   return out;
 }
 
-void print_text(const PodSpec& pod, const policies::Scheduler& s, const ClusterView& c,
+void print_text(const PodSpec& pod, const std::string& scheduler, std::uint64_t seed,
                 const ScheduleResult& r) {
   fmt::print("pod {}/{} with scheduler {} on {} node(s)\n\n", pod.namespace_name, pod.name,
-             s.name(), c.nodes.size());
+             scheduler, r.details.size());
   for (const auto& d : r.details) {
     std::string verdict = !d.evaluated
                               ? "not evaluated (search stopped: node sampling or first-fit)"
@@ -91,18 +123,30 @@ void print_text(const PodSpec& pod, const policies::Scheduler& s, const ClusterV
     if (r.feasible_nodes == 1) {
       fmt::print("chosen without scoring (one feasible node found)\n");
     }
-    fmt::print("chosen node: {}\n", c.nodes[*r.node].node.name);
+    if (const std::vector<std::string> tied = tied_nodes(r); !tied.empty()) {
+      std::string list;
+      for (const auto& n : tied) {
+        list += (list.empty() ? "" : ", ") + n;
+      }
+      fmt::print(
+          "tie: {} nodes share the highest total ({}); the scheduler drew one from its seeded "
+          "tie-break stream (seed {}, stream \"scheduler/{}\"): another seed may choose another\n",
+          tied.size(), list, seed, scheduler);
+    }
+    fmt::print("chosen node: {}\n", chosen_name(r));
   } else {
     fmt::print("unschedulable: {}\n", r.reason);
   }
 }
 
-nlohmann::json to_json(const PodSpec& pod, const policies::Scheduler& s, const ClusterView& c,
+nlohmann::json to_json(const PodSpec& pod, const std::string& scheduler, std::uint64_t seed,
                        const ScheduleResult& r) {
   nlohmann::json j;
   j["pod"] = pod.namespace_name + "/" + pod.name;
-  j["scheduler"] = s.name();
-  j["chosen_node"] = r.node ? nlohmann::json(c.nodes[*r.node].node.name) : nlohmann::json();
+  j["scheduler"] = scheduler;
+  j["seed"] = seed;
+  j["chosen_node"] = r.node ? nlohmann::json(chosen_name(r)) : nlohmann::json();
+  j["tied_nodes"] = tied_nodes(r);
   j["reason"] = r.reason;
   j["error"] = r.error;
   j["fallback_stage"] = r.fallback_stage;
@@ -197,12 +241,77 @@ int run_explain(const ExplainOptions& o) {
       policies::make_scheduler(o.scheduler, o.seed, policies::SchedulerOptions{o.profile});
   scheduler->set_record_details(true);
   const ScheduleResult r = scheduler->schedule_one(*pending, cluster, &metrics, TimePoint{});
+  const std::string name(scheduler->name());
   if (o.format == "json") {
-    fmt::print("{}\n", to_json(*pending, *scheduler, cluster, r).dump(2));
+    fmt::print("{}\n", to_json(*pending, name, o.seed, r).dump(2));
   } else {
-    print_text(*pending, *scheduler, cluster, r);
+    print_text(*pending, name, o.seed, r);
   }
   return r.error ? 1 : 0;
+}
+
+// Whether `path` holds a scenario (a mapping with a `cluster:` key) rather than Kubernetes objects.
+bool is_scenario(const std::string& path) {
+  const std::vector<ConfigNode> docs = load_all_yaml_file(path);
+  return docs.size() == 1 && docs.front().is_map() && docs.front()["cluster"].defined() &&
+         !docs.front()["kind"].defined();
+}
+
+// `tidesim explain SCENARIO [--policy P] [--seed S] [--at T] [--pod NAME]`.
+int run_explain_scenario(const ExplainOptions& o) {
+  const Scenario s = load_scenario(o.objects);
+  if (o.policy.empty() && s.policies.size() > 1) {
+    std::string names;
+    for (const auto& p : s.policies) {
+      names += (names.empty() ? "" : ", ") + p.name;
+    }
+    throw InputError(
+        SourceLocation{o.objects, 0, 0}, "--policy",
+        fmt::format("the scenario has {} policies ({}): name one", s.policies.size(), names));
+  }
+  const PolicyConfig policy =
+      app::select_policies(
+          s, o.policy.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.policy})
+          .front();
+  const std::uint64_t seed = o.seed_given || s.seeds.empty() ? o.seed : s.seeds.front();
+  Duration at{0};
+  if (!o.at.empty()) {
+    try {
+      at = parse_duration(o.at);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(SourceLocation{}, "--at", e.what());
+    }
+    if (at < Duration::zero()) {
+      throw InputError(SourceLocation{}, "--at", "'" + o.at + "' is before the run starts");
+    }
+  }
+  const Workload workload = make_jobs(s, seed);
+  const std::optional<ExplainedCycle> cycle =
+      explain_cycle(s, workload, policy, seed, TimePoint(at), o.pod);
+  const std::string when = format_duration(at);
+  if (!cycle) {
+    throw InputError(
+        SourceLocation{}, o.pod.empty() ? "--at" : "--pod",
+        o.pod.empty() ? "policy '" + policy.name + "' (seed " + std::to_string(seed) +
+                            ") makes no scheduling cycle at or after " + when
+                      : "pod '" + o.pod + "' has no scheduling cycle at or before " + when +
+                            " under policy '" + policy.name + "' (seed " + std::to_string(seed) +
+                            "; the pods of all-or-nothing gangs are not explained); jobs.csv and "
+                            "attempts.csv of `tidesim run --output DIR` name the pods");
+  }
+  if (o.format == "json") {
+    nlohmann::json j = to_json(cycle->pod, cycle->scheduler, seed, cycle->result);
+    j["scenario"] = s.name;
+    j["policy"] = policy.name;
+    j["at_s"] = to_seconds(cycle->at);
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("scenario {}, policy {}, seed {}: the cycle at t = {} ({:.3f} s)\n", s.name,
+               policy.name, seed, format_duration(cycle->at.time_since_epoch()),
+               to_seconds(cycle->at));
+    print_text(cycle->pod, cycle->scheduler, seed, cycle->result);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -215,26 +324,53 @@ void add_explain_command(CLI::App& app, Context& ctx) {
       "normalized and weighted score");
   cmd->add_option("objects", opts->objects,
                   "Kubernetes objects: a `kubectl get nodes,pods -o yaml` List (bound pods have "
-                  "spec.nodeName; node metrics come from tidesim.io/* node annotations)")
+                  "spec.nodeName; node metrics come from tidesim.io/* node annotations); or a "
+                  "scenario, whose run is replayed to --at")
       ->required();
   cmd->add_option("--pod", opts->pod,
                   "The pending pod (name or namespace/name); default: the only pod without "
-                  "spec.nodeName");
+                  "spec.nodeName. With a scenario: explain this pod's last cycle at or before "
+                  "--at");
+  cmd->add_option("--at", opts->at,
+                  "With a scenario: replay its run to this time (e.g. 90s, 2h) and explain the "
+                  "next scheduling cycle (default 0s: the first)");
+  cmd->add_option("--policy", opts->policy,
+                  "With a scenario: the policy whose run is replayed (as run's --policy; needed "
+                  "when the scenario has several)");
   cmd->add_option("--pod-file", opts->pod_file, "Read the pending pod from this file instead");
-  cmd->add_option("-s,--scheduler", opts->scheduler,
-                  "Built-in scheduler (first-fit, default-k8s, load-aware, most-allocated) or a "
-                  "KubeSchedulerConfiguration file")
-      ->capture_default_str();
+  auto* scheduler =
+      cmd->add_option(
+             "-s,--scheduler", opts->scheduler,
+             "Built-in scheduler (first-fit, default-k8s, load-aware, most-allocated) or a "
+             "KubeSchedulerConfiguration file")
+          ->capture_default_str();
   cmd->add_option("--profile", opts->profile, "Profile (schedulerName) in a multi-profile config");
   cmd->add_option("--format", opts->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  cmd->add_option("--seed", opts->seed, "Seed of the tie-break stream")
-      ->capture_default_str()
-      ->check(non_negative_integer());
-  cmd->callback([&ctx, opts] {
+  auto* seed = cmd->add_option("--seed", opts->seed,
+                               "Seed of the tie-break stream (with a scenario: of the run; "
+                               "default its first seed)")
+                   ->capture_default_str()
+                   ->check(non_negative_integer());
+  cmd->callback([&ctx, opts, seed, scheduler] {
     ctx.input = opts->objects;
-    ctx.run = [opts] { return run_explain(*opts); };
+    opts->seed_given = seed->count() > 0;
+    const bool scheduler_given = scheduler->count() > 0;
+    ctx.run = [opts, scheduler_given] {
+      if (!opts->at.empty() || !opts->policy.empty() || is_scenario(opts->objects)) {
+        if (!opts->pod_file.empty() || !opts->profile.empty() || scheduler_given) {
+          throw InputError(SourceLocation{},
+                           !opts->pod_file.empty() ? "--pod-file"
+                           : scheduler_given       ? "--scheduler"
+                                                   : "--profile",
+                           "applies to Kubernetes objects, not to a scenario (choose one of its "
+                           "policies, or any policy, with --policy)");
+        }
+        return run_explain_scenario(*opts);
+      }
+      return run_explain(*opts);
+    };
   });
 }
 
