@@ -119,14 +119,30 @@ ScheduleResult SchedulingLoop::schedule(const PodSpec& pod) {
 
 bool SchedulingLoop::still_fails(const PodSpec& pod,
                                  std::pair<std::uint64_t, ScheduleResult>& failure) {
-  std::uint64_t& seen = failure.first;
+  return still_fails(pod, failure.first, failure.second);
+}
+
+bool SchedulingLoop::gang_still_fails(
+    const PodSpec& first, std::pair<std::uint64_t, std::vector<ScheduleResult>>& failure) {
+  if (failure.first == changes_) {
+    return true;
+  }
+  // A gang whose first pod fit no node fails at that pod again, with the same outcome, when the
+  // pod does (the cycle reserved nothing, so the pod was tried against the cluster as it is).
+  // When a pod was placed before the failing one, a changed node may change where it goes and
+  // how many are placed before one fails: only an unchanged cluster replays that cycle.
+  const auto& outcomes = failure.second;
+  return outcomes.size() == 1 && !outcomes.front().node &&
+         still_fails(first, failure.first, outcomes.front());
+}
+
+bool SchedulingLoop::still_fails(const PodSpec& pod, std::uint64_t& seen, const ScheduleResult& r) {
   if (seen == changes_) {
     return true;
   }
   // Incremental: the failure was reached with every node evaluated (a Filter failure, not a
   // PreFilter one), and every change since is known by its node: the other nodes' verdicts are
   // as they were, so the pod still fails if each changed node still rejects it.
-  const ScheduleResult& r = failure.second;
   if (seen < journal_base_ || r.unresolvable ||
       r.evaluated_nodes != static_cast<int>(cluster_.nodes.size())) {
     return false;
@@ -300,7 +316,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     }
   }
   const auto known = shape.empty() ? gang_failures_.end() : gang_failures_.find(shape);
-  if (known != gang_failures_.end() && known->second.first == changes_) {
+  if (known != gang_failures_.end() && gang_still_fails(*first, known->second)) {
     const auto& outcomes = known->second.second;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
       ++cycles_;

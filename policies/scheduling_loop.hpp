@@ -28,7 +28,9 @@
 /// in the order they are tried) in an unchanged cluster gets that cycle's per-pod outcomes, with
 /// the same charges: the cycle is a pure function of the classes and the ClusterView, and a failed
 /// one leaves the view as it found it. Only failures that also left the scheduler's selection
-/// state (round-robin start, tie-breaks drawn) as they found it are remembered.
+/// state (round-robin start, tie-breaks drawn) as they found it are remembered. A gang whose
+/// cycle failed at its first pod (nothing reserved) keeps failing there as a pod does: while each
+/// node changed since, known by its index, still rejects that pod.
 ///
 /// Gangs (docs/job-scheduling.md). A pod labelled kPodGroupLabel with a group declared by
 /// add_pod_group() is scheduled as part of it:
@@ -198,6 +200,13 @@ class SchedulingLoop {
   // nothing changed since, or each node changed since still rejects `pod` (then the count moves
   // to now). False when a change is not known by its node or is older than the journal.
   bool still_fails(const PodSpec& pod, std::pair<std::uint64_t, ScheduleResult>& failure);
+  // The same, for a failure `r` of `pod` last known current at the count `seen`.
+  bool still_fails(const PodSpec& pod, std::uint64_t& seen, const ScheduleResult& r);
+  // Whether an all-or-nothing gang whose first pod is `first` still fails as `failure` (the
+  // count and the outcomes of the pods its cycle tried) did: an unchanged cluster, or the gang
+  // failed at its first pod and that pod still fails (still_fails). Moves the count to now then.
+  bool gang_still_fails(const PodSpec& first,
+                        std::pair<std::uint64_t, std::vector<ScheduleResult>>& failure);
   // Records a change of the ClusterView on `node` (-1: anywhere).
   void changed(int node);
   // Makes sure a cycle runs at max(at, now, end of the cycle in progress) or earlier.

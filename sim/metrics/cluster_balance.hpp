@@ -30,13 +30,23 @@ class ClusterBalanceCollector : public Collector {
 
  private:
   /// A node's name and its utilisation's time-weighted mean (no value for nodes without GPUs).
+  /// The average is brought up to date lazily: while the node's value stays `value`, the samples
+  /// from `pending_from` on are not yet added to it (they are added, in order, when the value
+  /// changes, the layout changes or finish() reads it: the same additions as one per sample).
   struct NodeAverage {
     std::string name;
     StepAverage average;
+    double value = 0.0;
+    std::size_t pending_from = 0;  // index into times_
+    bool pending = false;          // samples from pending_from on carry `value`
   };
 
   /// Points slot_of_ at the nodes of `sample` (by name), adding the nodes not seen before.
   void map_nodes(const ClusterSample& sample);
+  /// Adds the pending samples of `node` to its average.
+  void flush(NodeAverage& node) const;
+  /// From the sample just appended to times_ on, node `slot` has the value `v`.
+  void set_value(std::size_t slot, double v);
 
   StepAverage util_stddev_;
   StepAverage util_stddev_busy_;
@@ -48,6 +58,16 @@ class ClusterBalanceCollector : public Collector {
   /// Per position in the latest sample: its node's index in node_util_.
   std::vector<std::size_t> slot_of_;
   bool slots_have_revisions_ = false;
+  /// The instant of every sample so far, for the nodes' pending samples.
+  std::vector<TimePoint> times_;
+  /// Per position in the latest sample: its allocated and allocatable GPU units, and their sums.
+  std::vector<int> allocated_of_;
+  std::vector<int> allocatable_of_;
+  long allocated_ = 0;
+  long allocatable_ = 0;
+  /// The spread and mean of the latest sample's node utilisations.
+  std::optional<double> spread_;
+  std::optional<double> mean_;
   StepAverage util_mean_;
   StepAverage allocation_;
   StepAverage queue_;

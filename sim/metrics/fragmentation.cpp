@@ -1,6 +1,7 @@
 #include "tidesim/sim/metrics/fragmentation.hpp"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 
 #include "tidesim/sim/metrics/step_average.hpp"
@@ -21,23 +22,57 @@ void FragmentationCollector::on_sample(const ClusterSample& sample) {
   }
   // F(M) depends only on how many nodes have each number of free units, so a sample is stored as
   // that histogram (index = free units), and a sample equal to the previous one is not stored at
-  // all (the previous value simply holds longer): memory stays small on long, large runs.
-  std::vector<int>& histogram = histogram_;  // reused: no allocation per sample
-  histogram.clear();
-  for (const auto& node : sample.nodes) {
-    if (node.gpus_allocatable > 0) {
-      const auto free =
-          static_cast<std::size_t>(std::max(0, node.gpus_allocatable - node.gpus_allocated));
-      if (histogram.size() <= free) {
-        histogram.resize(free + 1, 0);
+  // all (the previous value simply holds longer): memory stays small on long, large runs. The
+  // counts are kept from sample to sample and moved only for the nodes that changed.
+  changes_.update(sample);
+  auto count = [this](int free, int delta) {
+    if (free < 0) {
+      return;  // a node without allocatable units is not counted
+    }
+    const auto f = static_cast<std::size_t>(free);
+    if (counts_.size() <= f) {
+      counts_.resize(f + 1, 0);
+    }
+    counts_[f] += delta;
+  };
+  auto free_of = [](const NodeState& node) {
+    return node.gpus_allocatable > 0 ? std::max(0, node.gpus_allocatable - node.gpus_allocated)
+                                     : -1;
+  };
+  bool moved = false;
+  if (changes_.all()) {
+    counts_.clear();
+    free_.resize(sample.nodes.size());
+    for (std::size_t n = 0; n < sample.nodes.size(); ++n) {
+      free_[n] = free_of(sample.nodes[n]);
+      count(free_[n], 1);
+    }
+    moved = true;
+  } else {
+    for (const int n : changes_.changed()) {
+      const auto k = static_cast<std::size_t>(n);
+      const int free = free_of(sample.nodes[k]);
+      if (free != free_[k]) {
+        count(free_[k], -1);
+        count(free, 1);
+        free_[k] = free;
+        moved = true;
       }
-      ++histogram[free];
     }
   }
-  if (!samples_.empty() && samples_.back().second == histogram) {
+  if (!moved && !samples_.empty()) {
+    return;  // the same histogram as the previous sample's
+  }
+  // The histogram as a scan of the nodes builds it: up to the largest free count of a node.
+  std::size_t size = counts_.size();
+  while (size > 0 && counts_[size - 1] == 0) {
+    --size;
+  }
+  const std::span<const int> histogram(counts_.data(), size);
+  if (!samples_.empty() && std::ranges::equal(samples_.back().second, histogram)) {
     return;
   }
-  samples_.emplace_back(sample.at, histogram);
+  samples_.emplace_back(sample.at, std::vector<int>(histogram.begin(), histogram.end()));
 }
 
 std::vector<TaskShape> FragmentationCollector::task_shapes() const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tidesim/sim/metrics/collector.hpp"
+#include "tidesim/sim/metrics/per_node_values.hpp"
 
 namespace tidesim::metrics {
 
@@ -60,8 +61,12 @@ class FragmentationCollector : public Collector {
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> job_pods_;
   /// (instant, number of nodes per count of free units), only when it changed.
   std::vector<std::pair<TimePoint, std::vector<int>>> samples_;
-  /// The latest sample's histogram (kept to reuse its storage).
-  std::vector<int> histogram_;
+  /// Which nodes changed since the previous sample.
+  ChangedNodes changes_;
+  /// Per node of the latest sample: its free units, -1 when it has no allocatable units.
+  std::vector<int> free_;
+  /// The latest sample's histogram, possibly with trailing zeros.
+  std::vector<int> counts_;
 };
 
 }  // namespace tidesim::metrics

@@ -13,7 +13,10 @@ void LscsCollector::on_sample(const ClusterSample& sample) {
     throw std::logic_error("LscsCollector: sample earlier than the previous one");
   }
   memory_.update(sample);
-  if (const auto s = population_stddev(memory_.defined())) {
+  if (memory_.defined_changed()) {  // else the previous sample's spread, of the same values
+    spread_ = population_stddev(memory_.defined());
+  }
+  if (const auto s = spread_) {
     window_.emplace_back(sample.at, *s);
     window_sum_.add(*s);
   }

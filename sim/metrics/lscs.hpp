@@ -45,6 +45,8 @@ class LscsCollector : public Collector {
   LscsOptions options_;
   /// Each node's GPU-memory utilisation, recomputed only for nodes that changed.
   PerNodeValues memory_{node_gpu_memory_utilization};
+  /// s_i of the latest sample.
+  std::optional<double> spread_;
   std::deque<std::pair<TimePoint, double>> window_;
   ExactSum window_sum_;  // of window_'s values
   std::vector<std::pair<TimePoint, std::optional<double>>> series_;

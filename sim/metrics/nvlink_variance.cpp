@@ -18,25 +18,32 @@ NvlinkVarianceCollector::NvlinkVarianceCollector(NvlinkVarianceOptions options)
     : options_(options), variance_(node_nvlink_variance) {}
 
 void NvlinkVarianceCollector::on_sample(const ClusterSample& sample) {
-  double sum = 0.0;
-  int nodes = 0;
-  int above = 0;
   variance_.update(sample);
-  for (const double v : variance_.defined()) {
-    sum += v;
-    ++nodes;
-    if (v > options_.threshold) {
-      ++above;
+  // The per-sample figures are sums over every node in node order: recomputed only when a
+  // node's v_n changed, else the previous sample's (the same sums of the same values; the
+  // largest v_n is then already counted).
+  if (variance_.defined_changed()) {
+    double sum = 0.0;
+    int nodes = 0;
+    int above = 0;
+    for (const double v : variance_.defined()) {
+      sum += v;
+      ++nodes;
+      if (v > options_.threshold) {
+        ++above;
+      }
+      max_ = max_ ? std::max(*max_, v) : v;
     }
-    max_ = max_ ? std::max(*max_, v) : v;
+    if (nodes == 0) {
+      sample_mean_.reset();
+      sample_share_.reset();
+    } else {
+      sample_mean_ = sum / nodes;
+      sample_share_ = static_cast<double>(above) / nodes;
+    }
   }
-  if (nodes == 0) {
-    mean_.add(sample.at, std::nullopt);
-    alert_share_.add(sample.at, std::nullopt);
-    return;
-  }
-  mean_.add(sample.at, sum / nodes);
-  alert_share_.add(sample.at, static_cast<double>(above) / nodes);
+  mean_.add(sample.at, sample_mean_);
+  alert_share_.add(sample.at, sample_share_);
 }
 
 void NvlinkVarianceCollector::finish(TimePoint end, MetricValues& out) const {

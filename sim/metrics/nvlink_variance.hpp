@@ -34,6 +34,9 @@ class NvlinkVarianceCollector : public Collector {
   StepAverage mean_;
   StepAverage alert_share_;
   std::optional<double> max_;
+  /// The latest sample's mean of v_n and share of nodes above the threshold.
+  std::optional<double> sample_mean_;
+  std::optional<double> sample_share_;
 };
 
 }  // namespace tidesim::metrics

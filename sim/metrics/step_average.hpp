@@ -2,6 +2,7 @@
 /// Time-weighted mean of a piecewise-constant quantity observed at sample instants.
 #include <algorithm>
 #include <optional>
+#include <span>
 
 #include "tidesim/sim/engine/time.hpp"
 
@@ -25,6 +26,22 @@ class StepAverage {
     last_v_ = v;
     max_ = max_ ? std::max(*max_, v) : v;
     last_defined_ = v;
+  }
+  /// Records the value `v` at each of `times` (ascending, none before the previous
+  /// observation): add(t, v) for each t in order, the same arithmetic in a tighter loop, for
+  /// the collectors that add a node's unchanged value for many samples at once.
+  void add_repeated(std::span<const TimePoint> times, double v) {
+    if (times.empty()) {
+      return;
+    }
+    add(times.front(), v);
+    double sum = weighted_sum_;
+    for (std::size_t i = 1; i < times.size(); ++i) {
+      sum += v * to_seconds(times[i] - times[i - 1]);
+    }
+    weighted_sum_ = sum;
+    total_ += times.back() - times.front();
+    last_t_ = times.back();
   }
 
   /// The time-weighted mean over [first observation, end]; when the defined intervals have zero

@@ -211,7 +211,7 @@ std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
       }
     }
     view_.nodes[static_cast<std::size_t>(n)].add_pod(std::move(pod), now);
-    ++node.changes;
+    touch(n);
     advertise(n);
     return cards;
   }
@@ -242,14 +242,14 @@ std::optional<std::vector<int>> Cluster::bind(int n, std::uint64_t process,
     }
   }
   view_.nodes[static_cast<std::size_t>(n)].add_pod(std::move(pod), now);
-  ++node.changes;
+  touch(n);
   advertise(n);
   return cards;
 }
 
 void Cluster::unbind(int n, std::uint64_t process, const std::string& pod_name) {
   nodes_[static_cast<std::size_t>(n)].gpus->release(process);
-  ++nodes_[static_cast<std::size_t>(n)].changes;
+  touch(n);
   view_.nodes[static_cast<std::size_t>(n)].remove_pod(pod_name);
   advertise(n);
 }

@@ -49,7 +49,8 @@ struct ClusterNode {
   int nvlink_pods = 0;
   /// Counts changes to what observation reads of the node (a pod bound or released, a job
   /// started or stopped here, re-rated, or its memory changed): Observer recomputes the node's
-  /// per-card figures only when it moved.
+  /// per-card figures only when it moved. Moved only by Cluster::touch, which also lists the node
+  /// for Cluster::take_touched.
   std::uint64_t changes = 0;
 };
 
@@ -90,6 +91,29 @@ class Cluster {
   /// cordon (back to its group's `unschedulable`).
   void set_cordoned(int n, bool cordoned);
 
+  /// Something observation reads of node `n` changed: its ClusterNode::changes moves and the
+  /// node is listed for take_touched().
+  void touch(int n) {
+    const auto i = static_cast<std::size_t>(n);
+    ++nodes_[i].changes;
+    if (is_touched_.size() <= i) {
+      is_touched_.resize(nodes_.size(), 0);
+    }
+    if (is_touched_[i] == 0) {
+      is_touched_[i] = 1;
+      touched_.push_back(n);
+    }
+  }
+  /// Swaps into `out` (cleared first) the nodes touched since the previous call, each once, in
+  /// the order first touched; for the run's one Observer, whose samples visit only these.
+  void take_touched(std::vector<int>& out) {
+    out.clear();
+    out.swap(touched_);
+    for (const int n : out) {
+      is_touched_[static_cast<std::size_t>(n)] = 0;
+    }
+  }
+
   /// The best ring bandwidth of `k` GPUs on an idle node of any group (0 when none has k GPUs);
   /// the NVLink contention metric's reference.
   double best_ring_bandwidth(int k);
@@ -105,6 +129,8 @@ class Cluster {
   std::vector<StorageResource> devices_;
   ClusterView view_;
   std::map<int, double> best_ring_bw_;  // by GPUs per pod
+  std::vector<int> touched_;            // since the last take_touched()
+  std::vector<char> is_touched_;        // per node: listed in touched_
 };
 
 /// The distinct cards of a pod with how many of its workers (device-plugin units) sit on each:

@@ -46,7 +46,7 @@ void Execution::start(int j) {
     ClusterNode& node = run_.cluster.node(pod.node);
     node.jobs.insert(j);
     node.nvlink_pods += job.nvlink;
-    ++node.changes;
+    run_.cluster.touch(pod.node);
     pod.running = true;
     node.gpus->set_running(pod.process, true);
     touched.insert(pod.node);
@@ -105,7 +105,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     if (pod.running) {
       node.nvlink_pods -= job.nvlink;
       node.jobs.erase(j);
-      ++node.changes;
+      run_.cluster.touch(pod.node);
       pod.running = false;
       node.gpus->set_running(pod.process, false);
       // The container's process is gone: its memory is freed (its cards stay allocated).
@@ -207,7 +207,7 @@ bool Execution::apply_memory(int j) {
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     ClusterNode& node = run_.cluster.node(pod.node);
-    ++node.changes;
+    run_.cluster.touch(pod.node);
     // Each worker (one per unit) holds `bytes` on its card.
     for (const auto& [card, workers] : card_counts(pod.cards)) {
       // bytes <= kMaxWorkerMemoryBytes (2^50), workers <= the pod's units: saturating anyway.
@@ -439,7 +439,7 @@ void Execution::update_rate(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   advance(job);
   for (const int p : job.pods) {
-    ++run_.cluster.node(run_.pods[static_cast<std::size_t>(p)].node).changes;  // utilisation
+    run_.cluster.touch(run_.pods[static_cast<std::size_t>(p)].node);  // utilisation
   }
   job.step = step_of(j, conditions(j));
   job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;

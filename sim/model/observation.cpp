@@ -26,7 +26,7 @@ std::vector<double> card_nvlink_capacity(const Topology& topology) {
 
 }  // namespace
 
-Observer::Observer(const RunContext& run) : run_(run) {
+Observer::Observer(RunContext& run) : run_(run), cluster_(run.cluster) {
   const auto& nodes = run.cluster.nodes();
   sample_.nodes.resize(nodes.size());
   sample_.node_revisions.assign(nodes.size(), 0);
@@ -53,6 +53,9 @@ Observer::Observer(const RunContext& run) : run_(run) {
     }
     s.gpu_memory_capacity = node.card_memory;
     shared_device_[n] = run.cluster.devices()[static_cast<std::size_t>(node.device)].device.shared;
+    if (shared_device_[n] != 0) {
+      shared_nodes_.push_back(static_cast<int>(n));
+    }
   }
 }
 
@@ -167,8 +170,23 @@ bool Observer::agent_sample(int n, NodeMetrics& m, std::uint64_t& revision) {
 
 const ClusterSample& Observer::cluster_sample(int pending_pods) {
   sample_.at = run_.sim.now();
-  for (std::size_t n = 0; n < sample_.nodes.size(); ++n) {
-    refresh(static_cast<int>(n));
+  // Only the nodes touched since the previous sample can have moved (ClusterNode::changes moves
+  // only through Cluster::touch); the first sample computes every node. A node's refresh reads
+  // nothing another node's writes, so their order does not matter. The await of a shared device
+  // moves with any node's flows: those nodes are read at every sample.
+  cluster_.take_touched(touched_);
+  if (!sampled_) {
+    sampled_ = true;
+    touched_.resize(sample_.nodes.size());
+    for (std::size_t n = 0; n < touched_.size(); ++n) {
+      touched_[n] = static_cast<int>(n);
+    }
+  }
+  for (const int n : touched_) {
+    refresh(n);
+  }
+  for (const int n : shared_nodes_) {
+    refresh(n);
   }
   sample_.pending_pods = pending_pods;
   sample_.running_jobs = run_.running_jobs;

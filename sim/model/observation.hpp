@@ -9,7 +9,9 @@
 /// a job started or stopped, re-rated, or its memory changed), and so are its allocation and
 /// the await of its own data device (only its pods' input flows use it, and a change of their
 /// rates re-rates their job); the await of a shared device is read at every sample. The values
-/// are those a full recomputation gives, bit for bit. ClusterSample::node_revisions tells the
+/// are those a full recomputation gives, bit for bit; a sample visits only the nodes touched
+/// since the previous one (Cluster::take_touched) and those on the shared data device.
+/// ClusterSample::node_revisions tells the
 /// collectors which nodes were recomputed (or whose await changed) since they last looked.
 #include <cstdint>
 #include <vector>
@@ -22,8 +24,9 @@ namespace tidesim {
 
 class Observer {
  public:
-  /// Observes `run`, which must outlive the observer (its cluster is built already).
-  explicit Observer(const RunContext& run);
+  /// Observes `run`, which must outlive the observer (its cluster is built already). The run's
+  /// one observer: cluster_sample() takes the cluster's touched nodes (Cluster::take_touched).
+  explicit Observer(RunContext& run);
 
   /// The true state of node `n` now. The reference stays valid until the next call on this
   /// observer.
@@ -48,6 +51,7 @@ class Observer {
   void refresh_await(int n);
 
   const RunContext& run_;
+  Cluster& cluster_;  // run_'s, for take_touched()
   ClusterSample sample_;
   /// ClusterNode::changes when node n's per-card figures were computed (none yet: ~0).
   std::vector<std::uint64_t> computed_at_;
@@ -56,6 +60,11 @@ class Observer {
   std::vector<std::vector<double>> nvlink_capacity_;
   /// Per node: its data device is the cluster's shared one.
   std::vector<char> shared_device_;
+  /// The nodes whose data device is the shared one, ascending.
+  std::vector<int> shared_nodes_;
+  /// Scratch of cluster_sample(): the nodes touched since the previous sample.
+  std::vector<int> touched_;
+  bool sampled_ = false;  // cluster_sample() was called
 };
 
 }  // namespace tidesim

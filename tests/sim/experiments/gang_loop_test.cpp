@@ -159,6 +159,49 @@ TEST(GangLoop, AnEquivalentAllOrNothingGangFailsFastInAnUnchangedCluster) {
   EXPECT_EQ(node.gpus_held(), 0);
 }
 
+// Two full nodes (3 and 2 GPUs, held by pods outside any gang): a 2-pod all-or-nothing gang
+// fails at its first pod, reserving nothing. A deletion on node 1 that leaves it full (its 2-GPU
+// pod replaced by another) is announced with its node: the gang's retry checks node 1 alone, finds
+// it still rejects the first pod, and replays the failure (one cycle, fast-failed) instead of
+// filtering both nodes. A change not known by its node runs the cycle.
+TEST(GangLoop, AGangThatFailedAtItsFirstPodFailsFastWhileTheChangedNodesStillRejectIt) {
+  Simulation sim;
+  GangNode node(sim, 3);
+  NodeInfo other;
+  other.node.name = "other";
+  other.node.labels["kubernetes.io/hostname"] = "other";
+  other.node.allocatable = Resources{64000, 256LL << 30, 2, 0, {}};
+  node.view.nodes.push_back(other);
+  auto filler = [](const std::string& name, int gpus) {
+    auto p = std::make_shared<PodSpec>();
+    p->name = name;
+    p->requests.gpus = gpus;
+    return p;
+  };
+  node.view.nodes[0].add_pod(filler("f0", 3), sim.now());
+  node.view.nodes[1].add_pod(filler("f1", 2), sim.now());
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.add_pod_group(PodGroup{"a", PodGroup::Mode::kAllOrNothing, 2, 60s, 0});
+  loop.add(member("a-0", "a"));
+  loop.add(member("a-1", "a"));
+  sim.run(TimePoint(1s));
+  EXPECT_EQ(loop.cycles(), 1u);  // the first pod fit nowhere: one pod tried
+  EXPECT_EQ(loop.fast_failed_cycles(), 0u);
+  node.view.nodes[1].remove_pod("f1");
+  node.view.nodes[1].add_pod(filler("f2", 2), sim.now());
+  loop.on_cluster_event(std::set<int>{1});
+  sim.run(TimePoint(5s));
+  EXPECT_EQ(loop.cycles(), 2u);
+  EXPECT_EQ(loop.fast_failed_cycles(), 1u) << "node 1 still rejects a-0: the failure stands";
+  loop.on_cluster_event();
+  sim.run(TimePoint(10s));
+  EXPECT_EQ(loop.cycles(), 3u);
+  EXPECT_EQ(loop.fast_failed_cycles(), 1u) << "a change anywhere: the cycle runs";
+  EXPECT_TRUE(node.holds.empty()) << "nothing was ever reserved";
+  EXPECT_TRUE(node.bound_at.empty());
+}
+
 // The same job in permit mode with minResources (4 GPUs): Coscheduling's PreFilter sees 3 free
 // and rejects every pod before it is reserved, so no GPU is ever held.
 TEST(GangLoop, PermitWithMinResourcesHoldsNoGpuWhileTheGangCannotFit) {

@@ -141,6 +141,104 @@ TEST(ClusterBalance, RevisionsGiveTheSameNumbersAsFullSamples) {
   EXPECT_DOUBLE_EQ(m.at("gpu_util_stddev_node_avg"), 0.25);
 }
 
+TEST(StepAverage, AddRepeatedIsAddAtEachInstantBitForBit) {
+  // Uneven intervals and a value with no short binary form: the sum of v * seconds rounds at
+  // every step, so only the same additions in the same order give the same bits.
+  std::vector<TimePoint> times;
+  for (long t = 7, step = 1; t < 5000; t += step, step = step * 7 % 101) {
+    times.push_back(at_s(t));
+  }
+  StepAverage one_by_one;
+  StepAverage repeated;
+  one_by_one.add(at_s(0), 0.3);
+  repeated.add(at_s(0), 0.3);
+  for (const TimePoint t : times) {
+    one_by_one.add(t, 1.0 / 3.0);
+  }
+  repeated.add_repeated(times, 1.0 / 3.0);
+  EXPECT_EQ(*one_by_one.mean(at_s(250)), *repeated.mean(at_s(250)));
+  EXPECT_EQ(one_by_one.weight(at_s(250)), repeated.weight(at_s(250)));
+  EXPECT_EQ(*one_by_one.max(), *repeated.max());
+}
+
+// The Observer's samples carry revisions and change a few nodes at a time; the collectors then
+// recompute only those (and keep the nodes' averages lazily). Fed the same samples without
+// revisions, they recompute every node at every sample: the metrics must be the same bits.
+TEST(Collectors, ChangedNodesOnlyGiveTheBitsOfFullRecomputation) {
+  constexpr int kNodes = 40;
+  std::vector<NodeState> nodes;
+  for (int n = 0; n < kNodes; ++n) {
+    NodeState s =
+        node("n" + std::to_string(100 + n),
+             n == 5 ? std::vector<double>{} : std::vector<double>(4, 0.0), 0, n == 5 ? 0 : 4);
+    if (n != 5) {
+      s.nvlink_utilization.assign(4, 0.0);
+      s.gpu_memory_used.assign(4, 0);
+      s.gpu_memory_capacity = 80 * kGiB;
+    }
+    nodes.push_back(std::move(s));
+  }
+  std::vector<std::uint64_t> revisions(kNodes, 1);
+  ClusterBalanceCollector balance[2];
+  NvlinkVarianceCollector nvlink[2];
+  LscsCollector lscs[2];
+  const FragmentationOptions shapes{.task_shapes = {{.units = 1, .weight = 3},
+                                                    {.units = 2, .weight = 1},
+                                                    {.units = 4, .weight = 1}}};
+  FragmentationCollector frag[2] = {FragmentationCollector(shapes), FragmentationCollector(shapes)};
+  std::uint64_t state = 12345;
+  auto next = [&state] {  // a small LCG: the same timeline at every run
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>(state >> 33);
+  };
+  long t = 0;
+  for (int i = 0; i < 300; ++i) {
+    t += 1 + next() % 97;                   // uneven intervals
+    for (int k = next() % 4; k > 0; --k) {  // zero to three nodes change
+      const int n = next() % kNodes;
+      if (n == 5) {
+        continue;
+      }
+      NodeState& s = nodes[static_cast<std::size_t>(n)];
+      const int c = next() % 4;
+      s.gpu_utilization[static_cast<std::size_t>(c)] = (next() % 1000) / 999.0;
+      s.nvlink_utilization[static_cast<std::size_t>(c)] = (next() % 1000) / 777.0;
+      s.gpu_memory_used[static_cast<std::size_t>(c)] = (next() % 80) * kGiB / 3;
+      s.gpus_allocated = next() % 5;
+      ++revisions[static_cast<std::size_t>(n)];
+    }
+    ClusterSample full = sample(t, nodes, next() % 3);
+    ClusterSample changed = full;
+    // One sample in the middle has no revisions: every node counts as changed there.
+    if (i != 150) {
+      changed.node_revisions = revisions;
+    }
+    for (int k = 0; k < 2; ++k) {
+      const ClusterSample& s = k == 0 ? full : changed;
+      balance[k].on_sample(s);
+      nvlink[k].on_sample(s);
+      lscs[k].on_sample(s);
+      frag[k].on_sample(s);
+    }
+  }
+  MetricValues m[2];
+  for (int k = 0; k < 2; ++k) {
+    balance[k].finish(at_s(t + 30), m[k]);
+    nvlink[k].finish(at_s(t + 30), m[k]);
+    lscs[k].finish(at_s(t + 30), m[k]);
+    frag[k].finish(at_s(t + 30), m[k]);
+  }
+  EXPECT_EQ(m[0].size(), 18U);  // 7 + 4 + 5 + 2: every metric is defined
+  ASSERT_EQ(m[0].size(), m[1].size());
+  for (const auto& [name, value] : m[0]) {
+    EXPECT_EQ(value, m[1].at(name)) << name;
+  }
+  // finish() leaves the lazy averages as they are: a second call gives the same numbers.
+  MetricValues again;
+  balance[1].finish(at_s(t + 30), again);
+  EXPECT_EQ(again.at("gpu_util_stddev_node_avg"), m[0].at("gpu_util_stddev_node_avg"));
+}
+
 int g_value_calls = 0;
 
 std::optional<double> counted_utilization(const NodeState& n) {

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
+
+#include "tidesim/sim/model/observation.hpp"
 
 namespace tidesim {
 namespace {
@@ -42,6 +45,38 @@ TEST(RunContext, JobsOfOneModelBatchPrecisionAndGpuShareOneProfile) {
   EXPECT_ANY_THROW(ctx.profile(bad, "A10"));
   EXPECT_EQ(ctx.profiles.size(), 3U);
   EXPECT_ANY_THROW(ctx.profile(bad, "A10"));
+}
+
+// Cluster::touch lists a node for take_touched() once, in the order first touched, and the
+// Observer's samples recompute exactly those nodes (their revisions move; the first sample
+// computes every node).
+TEST(Observer, SamplesRecomputeTheNodesTouchedSinceThePreviousSample) {
+  const Scenario s = load_scenario("tests/sim/data/hot_spot.yaml");
+  const workloads::Catalogue catalogue;
+  RunSignals signals;
+  Simulation sim{1};
+  FluidSolver fluid;
+  Cluster cluster(s, fluid);
+  RunContext ctx{s, catalogue, signals, sim, fluid, cluster, {}, {}, {}, {}, ""};
+  Observer observer(ctx);
+  const std::vector<std::uint64_t> first = observer.cluster_sample(0).node_revisions;
+  ASSERT_EQ(first.size(), 2U);
+  EXPECT_GE(first[0], 1U);
+  EXPECT_GE(first[1], 1U);
+  EXPECT_EQ(observer.cluster_sample(0).node_revisions, first) << "nothing touched";
+  cluster.touch(1);
+  cluster.touch(0);
+  cluster.touch(1);
+  std::vector<int> touched;
+  cluster.take_touched(touched);
+  EXPECT_EQ(touched, (std::vector<int>{1, 0}));
+  cluster.take_touched(touched);
+  EXPECT_TRUE(touched.empty());
+  EXPECT_EQ(cluster.node(1).changes, 2U);
+  cluster.touch(1);
+  const std::vector<std::uint64_t> after = observer.cluster_sample(0).node_revisions;
+  EXPECT_EQ(after[0], first[0]);
+  EXPECT_EQ(after[1], first[1] + 1) << "node 1 recomputed once";
 }
 
 }  // namespace
