@@ -1,11 +1,13 @@
 // `tidesim report` and `tidesim check` end to end: files, exit codes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
 #include "tests/tools/sample_result.hpp"
+#include "tidesim/tools/lib/report_html.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
@@ -39,6 +41,56 @@ TEST_F(Cli, ReportWritesEveryOutput) {
   EXPECT_NE(read_file(d + "/csv.log").find("metric,unit,direction"), std::string::npos);
   EXPECT_EQ(run("report " + d + "/result.json", d + "/table.log"), 0);
   EXPECT_NE(read_file(d + "/table.log").find("mean task wait"), std::string::npos);
+}
+
+// report --figures DIR writes every chart of the HTML report as an SVG file (the very SVG the
+// report embeds); a seed whose series were not recorded is refused instead of charted empty; a
+// PDF is printed by headless chromium or refused before any work.
+TEST_F(Cli, ReportExportsItsChartsAndRefusesWhatItCannotDraw) {
+  const std::string d = dir_;
+  ASSERT_EQ(run("run scenarios/seed-benchmark.yaml --seed 1 --seed 2 --series full --series-seed "
+                "1 -q --output " +
+                    d + "/out",
+                d + "/run.log"),
+            0)
+      << read_file(d + "/run.log");
+  const std::string result = d + "/out/result.json";
+  ASSERT_EQ(run("report " + result + " -o " + d + "/r.html --figures " + d + "/figs", d + "/log"),
+            0)
+      << read_file(d + "/log");
+  const std::string html = read_file(d + "/r.html");
+  std::size_t images = 0;
+  for (auto at = html.find("<img "); at != std::string::npos; at = html.find("<img ", at + 1)) {
+    ++images;
+  }
+  std::size_t files = 0;
+  for (const auto& f : std::filesystem::directory_iterator(d + "/figs")) {
+    ++files;
+    EXPECT_EQ(f.path().extension(), ".svg");
+    const std::string svg = read_file(f.path().string());
+    EXPECT_EQ(svg.rfind("<svg ", 0), 0u) << f.path();
+    EXPECT_NE(html.find(base64_encode(svg)), std::string::npos) << f.path();
+  }
+  EXPECT_GE(files, 10u);
+  EXPECT_EQ(files, images);
+  EXPECT_TRUE(std::filesystem::exists(d + "/figs/07-wait-time-cdf.svg"));
+  // Seed 2 ran, but its series were not recorded.
+  EXPECT_EQ(run("report " + result + " --seed 2 -o " + d + "/two.html", d + "/seed.log"), 2);
+  EXPECT_EQ(read_file(d + "/seed.log"),
+            "tidesim: error: --seed: seed 2's time series were not recorded in " + result +
+                " (record them with `tidesim run --series full --series-seed 2`)\n");
+  EXPECT_FALSE(std::filesystem::exists(d + "/two.html"));
+  // -o x.pdf: a PDF from chromium, or a refusal (it was HTML named .pdf).
+  const int pdf = run("report " + result + " -o " + d + "/r.pdf", d + "/pdf.log");
+  if (std::system("command -v chromium > /dev/null 2>&1") == 0) {
+    EXPECT_EQ(pdf, 0) << read_file(d + "/pdf.log");
+    EXPECT_EQ(read_file(d + "/r.pdf").rfind("%PDF", 0), 0u);
+  } else {
+    EXPECT_EQ(pdf, 2);
+    EXPECT_NE(read_file(d + "/pdf.log").find("headless chromium, which is not on PATH"),
+              std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(d + "/r.pdf"));
+  }
 }
 
 TEST_F(Cli, ReportBadInputExitsTwo) {

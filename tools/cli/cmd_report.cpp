@@ -2,8 +2,11 @@
 // (table, JSON, CSV), per-job and per-node CSV files, or OpenMetrics text.
 #include <fmt/core.h>
 
+#include <unistd.h>
 #include <algorithm>
+
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -40,7 +43,80 @@ struct ReportArgs {
   bool no_reference = false;
   bool seed_reference = false;
   bool all_metrics = false;
+  /// Also write every chart as an SVG file into this folder.
+  std::string figures;
 };
+
+// A file name from a chart's title: lower-case letters and digits, other runs as one '-'.
+std::string slug(const std::string& title) {
+  std::string out;
+  for (const unsigned char c : title) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') {
+    out.pop_back();
+  }
+  return out.substr(0, 80);
+}
+
+// The headless browser that prints a report to PDF: chromium (Debian's package), found on PATH.
+std::optional<std::string> find_chromium() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = dirs.substr(start, end - start);
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) {
+        return candidate.string();
+      }
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+// A shell word: `text` in single quotes.
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+// Prints `html` to the PDF file `pdf` with headless chromium (--print-to-pdf).
+void print_pdf(const std::string& chromium, const std::string& html, const std::string& pdf) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("tidesim-report-" + std::to_string(static_cast<long long>(getpid())));
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path page = dir / "report.html";
+  std::ofstream(page) << html;
+  const std::string out = std::filesystem::absolute(pdf).string();
+  const std::string command =
+      quoted(chromium) +
+      " --headless --disable-gpu --no-sandbox --no-pdf-header-footer "
+      "--user-data-dir=" +
+      quoted((dir / "profile").string()) + " --print-to-pdf=" + quoted(out) + " " +
+      quoted("file://" + page.string()) + " > " + quoted((dir / "chromium.log").string()) + " 2>&1";
+  const int rc = std::system(command.c_str());
+  std::error_code ec;
+  const bool written =
+      std::filesystem::is_regular_file(out, ec) && std::filesystem::file_size(out, ec) > 0;
+  std::filesystem::remove_all(dir, ec);
+  if (rc != 0 || !written) {
+    throw std::runtime_error("chromium could not print the report to " + pdf + " (exit " +
+                             std::to_string(rc) + ")");
+  }
+}
 
 template <class F>
 void write_file(const std::string& path, F&& write) {
@@ -63,7 +139,7 @@ std::string format_of_extension(const std::string& path) {
   if (ext == ".html" || ext == ".htm") {
     return "html";
   }
-  if (ext == ".csv" || ext == ".json") {
+  if (ext == ".csv" || ext == ".json" || ext == ".pdf") {
     return ext.substr(1);
   }
   return ext == ".txt" ? "table" : "";
@@ -90,6 +166,20 @@ std::string report_format(const ReportArgs& args) {
 
 int run_report(const ReportArgs& args) {
   const std::string format = report_format(args);
+  // A PDF is the HTML report printed by headless chromium: refused up front without it.
+  std::optional<std::string> chromium;
+  if (format == "pdf") {
+    if (args.output.empty() || args.output == "-") {
+      throw InputError(SourceLocation{}, "--format", "pdf needs an output file (-o report.pdf)");
+    }
+    chromium = find_chromium();
+    if (!chromium) {
+      throw InputError(SourceLocation{}, "--output",
+                       "a PDF report is printed by headless chromium, which is not on PATH "
+                       "(Debian: apt-get install chromium); write the HTML report instead (-o "
+                       "report.html) and print it from a browser");
+    }
+  }
   const app::RunResult result = app::load_result(args.result_path);
   app::TableOptions table;
   table.no_reference = args.no_reference;
@@ -105,13 +195,48 @@ int run_report(const ReportArgs& args) {
       throw InputError(SourceLocation{}, "--seed",
                        fmt::format("seed {} is not in {}", *args.seed, args.result_path));
     }
+    // Its charts need its time series: a seed whose series were not recorded would chart nothing.
+    bool series = false;
+    for (const auto& run : result.runs) {
+      series = series || (run.seed == *args.seed && run.series);
+    }
+    const bool charts = format == "html" || format == "pdf" || !args.figures.empty();
+    if (charts && !series) {
+      throw InputError(SourceLocation{}, "--seed",
+                       fmt::format("seed {}'s time series were not recorded in {} (record them "
+                                   "with `tidesim run --series full --series-seed {}`)",
+                                   *args.seed, args.result_path, *args.seed));
+    }
   }
   std::string text;
-  if (format == "html") {
+  std::vector<app::ReportFigure> figures;
+  if (format == "html" || format == "pdf" || !args.figures.empty()) {
     app::ReportOptions options;
     options.seed = args.seed;
     options.table = table;
-    text = app::render_report_html(result, options);
+    options.figures = args.figures.empty() ? nullptr : &figures;
+    const std::string html = app::render_report_html(result, options);
+    if (format == "html" || format == "pdf") {
+      text = html;
+    }
+  }
+  if (!args.figures.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.figures, ec);
+    if (ec || !std::filesystem::is_directory(args.figures)) {
+      throw InputError(SourceLocation{args.figures, 0, 0}, "--figures",
+                       "cannot create the folder" + (ec ? ": " + ec.message() : std::string()));
+    }
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      const std::string name = fmt::format("{:02}-{}.svg", i + 1, slug(figures[i].title));
+      write_file((std::filesystem::path(args.figures) / name).string(),
+                 [&](std::ostream& out) { out << figures[i].svg; });
+    }
+  }
+  if (format == "pdf") {
+    print_pdf(*chromium, text, args.output);
+    text.clear();
+  } else if (format == "html") {
   } else if (const auto view = app::sweep_view(result)) {
     // A sweep's merged result: its policies compared within each variant, as `tidesim sweep`
     // prints them (the headline metrics in the table, unless --all-metrics).
@@ -122,7 +247,9 @@ int run_report(const ReportArgs& args) {
     text = app::render_comparison(app::build_comparison(result, table),
                                   app::parse_output_format(format, "--format"));
   }
-  if (args.output.empty() || args.output == "-") {
+  if (format == "pdf") {
+    // written by chromium
+  } else if (args.output.empty() || args.output == "-") {
     std::cout << text;
   } else {
     write_file(args.output, [&text](std::ostream& out) { out << text; });
@@ -158,9 +285,13 @@ void add_report_command(CLI::App& app, Context& ctx) {
   cmd->add_option(
       "-o,--output", args->output,
       "Write the report here (default: stdout); without --format the extension decides: "
-      ".html/.htm html, .csv csv, .json json, .txt table, anything else html");
-  cmd->add_option("--format", args->format, "html, table, json or csv")
-      ->check(CLI::IsMember({"html", "table", "json", "csv"}));
+      ".html/.htm html, .pdf pdf, .csv csv, .json json, .txt table, anything else html");
+  cmd->add_option("--format", args->format,
+                  "html, pdf (the HTML report printed by headless chromium), table, json or csv")
+      ->check(CLI::IsMember({"html", "pdf", "table", "json", "csv"}));
+  cmd->add_option("--figures", args->figures,
+                  "Also write every chart of the HTML report as an SVG file into this folder "
+                  "(NN-title.svg, in report order)");
   cmd->add_option("--seed", args->seed, "Chart this seed's time series (default: the first)")
       ->check(non_negative_integer());
   cmd->add_option("--jobs-csv", args->jobs_csv, "Also write per-job records as CSV");

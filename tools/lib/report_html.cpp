@@ -41,7 +41,14 @@ std::vector<double> scaled(const std::vector<double>& t, const TimeUnit& unit) {
   return out;
 }
 
+// Where image() also puts each chart while render_report_html runs with ReportOptions::figures
+// (per thread: reports rendered on two threads do not mix).
+thread_local std::vector<ReportFigure>* figure_sink = nullptr;
+
 std::string image(const std::string& svg, const std::string& alt) {
+  if (figure_sink != nullptr) {
+    figure_sink->push_back(ReportFigure{alt, svg});
+  }
   return fmt::format("<p><img alt=\"{}\" src=\"data:image/svg+xml;base64,{}\"/></p>\n",
                      xml_escape(alt), base64_encode(svg));
 }
@@ -609,6 +616,10 @@ std::string sweep_html(const RunResult& result) {
 }  // namespace
 
 std::string render_report_html(const RunResult& result, const ReportOptions& options) {
+  struct Sink {
+    explicit Sink(std::vector<ReportFigure>* f) { figure_sink = f; }
+    ~Sink() { figure_sink = nullptr; }
+  } sink(options.figures);
   const auto policies = result.policy_names();
   const auto table = build_comparison(result, options.table);
   const TimeAxis axis = time_axis(result, policies, options);

@@ -4,11 +4,18 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::app {
+
+/// One chart of the report: its title (the image's alt text) and its SVG document.
+struct ReportFigure {
+  std::string title;
+  std::string svg;
+};
 
 /// Parameters of render_report_html.
 struct ReportOptions {
@@ -16,6 +23,9 @@ struct ReportOptions {
   std::optional<std::uint64_t> seed;
   /// Rows and reference column of the comparison table.
   TableOptions table;
+  /// When set, every chart of the report is also appended here, in report order
+  /// (`tidesim report --figures DIR`).
+  std::vector<ReportFigure>* figures = nullptr;
 };
 
 /// The report of `result`: metadata, comparison table, per-node GPU utilisation and memory over
