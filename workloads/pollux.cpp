@@ -244,12 +244,20 @@ std::pair<double, double> PolluxApplication::grad_stats(double batch_size, int e
 }
 
 double PolluxApplication::work_steps(int batch_size) const {
-  const double scale = static_cast<double>(batch_size) / init_batch_size();
   double w = 0;
+  for (const double we : epoch_work_steps(batch_size)) {
+    w += we;
+  }
+  return w;
+}
+
+std::vector<double> PolluxApplication::epoch_work_steps(int batch_size) const {
+  const double scale = static_cast<double>(batch_size) / init_batch_size();
+  std::vector<double> w;
   for (int e = 0; e < max_epochs_; ++e) {
     const auto [sqr, var] = grad_stats(batch_size, e);
     const double gain = (var + sqr) / (var / scale + sqr);
-    w += (progress(e + 1) - progress(e)) / gain;
+    w.push_back((progress(e + 1) - progress(e)) / gain);
   }
   return w;
 }
@@ -267,19 +275,40 @@ std::map<std::string, std::shared_ptr<const PolluxApplication>> load_pollux_appl
   return apps;
 }
 
-PolluxSpeed::PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas)
-    : app_(std::move(app)), local_(app_->local_batch(batch_size, replicas)) {}
+PolluxSpeed::PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas,
+                         bool whole_epochs, std::int64_t steps)
+    : app_(std::move(app)), local_(app_->local_batch(batch_size, replicas)), steps_(steps) {
+  if (whole_epochs && steps > 0) {
+    epoch_work_ = app_->epoch_work_steps(replicas * local_.atomic * (local_.accum_steps + 1));
+  }
+}
 
-double PolluxSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
+double PolluxSpeed::total_seconds(const std::vector<int>& gpus_per_node) const {
   const PolluxSample s = app_->throughput(gpus_per_node, local_.atomic);
   // simulator.py Job.step: total_time = step_time + accum_time x accum_steps.
   return s.step_time + (s.step_time - s.sync_time) * local_.accum_steps;
 }
 
+double PolluxSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
+  const double total = total_seconds(gpus_per_node);
+  if (epoch_work_.empty()) {
+    return total;
+  }
+  // Each epoch's end is rounded to a whole second (the artifact's `delta = round(...)`).
+  double seconds = 0;
+  for (const double w : epoch_work_) {
+    seconds += std::nearbyint(w * total);  // Python 3 round(): halves to even
+  }
+  return seconds / static_cast<double>(steps_);
+}
+
 double PolluxSpeed::compute_seconds(const std::vector<int>& gpus_per_node) const {
   const PolluxSample s = app_->throughput(gpus_per_node, local_.atomic);
   // step_seconds less the one gradient sync of the step (sync_time: its measured part).
-  return (s.step_time - s.sync_time) * (1 + local_.accum_steps);
+  const double compute = (s.step_time - s.sync_time) * (1 + local_.accum_steps);
+  // The same share of the (possibly rounded) step.
+  return epoch_work_.empty() ? compute
+                             : compute * step_seconds(gpus_per_node) / total_seconds(gpus_per_node);
 }
 
 std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
@@ -318,7 +347,8 @@ std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
     job.precision = source.precision;
     job.checkpoint_interval = source.checkpoint_interval;
     job.gang = source.gang;
-    job.measured = std::make_shared<const PolluxSpeed>(it->second, batch, job.replicas);
+    job.measured = std::make_shared<const PolluxSpeed>(it->second, batch, job.replicas,
+                                                       source.whole_epochs, job.steps);
     jobs.push_back(std::move(job));
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {

@@ -11,6 +11,7 @@
 /// work in steps: sum over epochs e < max_epochs of (progress(e + 1) - progress(e)) / gain(e),
 /// gain(e) = (var + sqr) / (var / scale + sqr) (the artifact's statistical efficiency, from the
 /// epoch's gradient statistics). Formulas and differences: docs/job-scheduling.md.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -66,6 +67,8 @@ class PolluxApplication {
 
   /// W: the work in steps of a job at total batch `batch_size` (see the file comment).
   double work_steps(int batch_size) const;
+  /// W's terms, one per epoch: (progress(e + 1) - progress(e)) / gain(e), e < max_epochs.
+  std::vector<double> epoch_work_steps(int batch_size) const;
 
  private:
   std::pair<double, double> grad_stats(double batch_size, int epoch) const;
@@ -92,17 +95,28 @@ std::map<std::string, std::shared_ptr<const PolluxApplication>> load_pollux_appl
 /// A job's speed from its application's measurements (JobSpec::measured).
 class PolluxSpeed final : public MeasuredSpeed {
  public:
-  PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas);
+  /// With `whole_epochs` (`workload.pollux.whole_epochs`), the artifact's rounding of each
+  /// epoch to whole seconds (simulator.py Job.step: `delta = round(...)` at each epoch's end):
+  /// step_seconds on a placement is sum_e round(W_e x total_time) / `steps` (W_e: the epoch's
+  /// work, epoch_work_steps), so that `steps` steps take the artifact's time.
+  PolluxSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size, int replicas,
+              bool whole_epochs = false, std::int64_t steps = 0);
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   /// (step_time - sync_time) x (1 + accum_steps): every step but the sync, the last one's
-  /// included.
+  /// included (with whole epochs, the same share of the rounded step).
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   const PolluxApplication& application() const { return *app_; }
   PolluxApplication::LocalBatch local() const { return local_; }
 
  private:
+  /// total_time on a placement (the artifact's step time, before whole epochs).
+  double total_seconds(const std::vector<int>& gpus_per_node) const;
+
   std::shared_ptr<const PolluxApplication> app_;
   PolluxApplication::LocalBatch local_;
+  /// With whole epochs: each epoch's work and the job's steps; empty: exact.
+  std::vector<double> epoch_work_;
+  std::int64_t steps_ = 0;
 };
 
 /// The `workload.pollux` source (docs/scenario-workload.md).
@@ -118,6 +132,8 @@ struct PolluxSource {
   std::string precision = "amp";
   Duration checkpoint_interval = std::chrono::minutes(30);
   std::optional<GangSpec> gang;
+  /// The artifact's whole-second epochs (PolluxSpeed); false: exact step times.
+  bool whole_epochs = false;
   SourceLocation where;
 };
 

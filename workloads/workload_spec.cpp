@@ -489,6 +489,7 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   }
   p.checkpoint_interval = checkpoint_interval(f);
   p.gang = gang_spec(f, file);
+  p.whole_epochs = f.boolean("whole_epochs", false);
   f.finish();
   return p;
 }

@@ -5,11 +5,12 @@
 #include <stdexcept>
 
 #include "tidesim/sim/admission/builtin_job_policies.hpp"
+#include "tidesim/sim/admission/tiresias_artifact.hpp"
 
 namespace tidesim {
 namespace {
 
-constexpr std::size_t kBuiltins = 4;
+constexpr std::size_t kBuiltins = 5;
 
 std::vector<JobPolicyEntry> builtin_entries() {
   using K = AdmissionKey;
@@ -35,6 +36,11 @@ std::vector<JobPolicyEntry> builtin_entries() {
                {K::kBackfill, K::kInterval, K::kThresholds, K::kStarvationLimit},
                [](const AdmissionConfig& c) { return std::make_unique<TiresiasPolicy>(c); },
                true,
+               true});
+  e.push_back({"tiresias-artifact",
+               {K::kInterval, K::kThresholds, K::kStarvationLimit, K::kArgs},
+               [](const AdmissionConfig& c) { return std::make_unique<TiresiasArtifactPolicy>(c); },
+               false,
                true});
   return e;
 }

@@ -65,6 +65,21 @@ TEST(Pollux, ThroughputByPlacement) {
   EXPECT_DOUBLE_EQ(speed.step_seconds({1}), 4.0);
 }
 
+TEST(Pollux, WholeEpochsRoundEachEpochAsTheArtifact) {
+  const auto app = std::make_shared<const PolluxApplication>(kToy, "toy", 5, 0);
+  // Batch 16 on 2 GPUs: local 8, no accumulation: placement "2" at local 8, 2.2 s a step.
+  // The epochs' work (WorkIsProgressOverStatisticalEfficiency): 7.5 and 6.25 steps, 16.5 s and
+  // 13.75 s; W = 13.75, so the job has round(13.75) = 14 steps.
+  const PolluxSpeed exact(app, 16, 2);
+  EXPECT_NEAR(exact.step_seconds({2}), 2.2, 1e-12);
+  // The artifact ends each epoch at a whole second, Python's round(): 16.5 -> 16 (halves to
+  // even), 13.75 -> 14; 30 s over the 14 steps.
+  const PolluxSpeed whole(app, 16, 2, true, 14);
+  EXPECT_NEAR(whole.step_seconds({2}), 30.0 / 14.0, 1e-12);
+  // The compute share of the step is kept: (2.2 - 0.2) / 2.2 of it.
+  EXPECT_NEAR(whole.compute_seconds({2}), 30.0 / 14.0 * 2.0 / 2.2, 1e-12);
+}
+
 TEST(Pollux, MissingApplicationFolderIsAnInputError) {
   EXPECT_THROW(PolluxApplication(kToy, "nope", 5, 0), InputError);
 }

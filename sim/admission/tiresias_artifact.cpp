@@ -1,0 +1,197 @@
+#include "tidesim/sim/admission/tiresias_artifact.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+namespace tidesim {
+namespace {
+
+// The label the admission layer gives an admitted job's pods under consolidation
+// (sim/model/admission_controller.cpp): it tells whose pods a node holds.
+constexpr const char* kJobLabel = "tidesim.io/job";
+
+}  // namespace
+
+TiresiasArtifactPolicy::TiresiasArtifactPolicy(const AdmissionConfig& config)
+    : queues_([&config] {
+        AdmissionConfig c = config;
+        c.backfill = true;  // the artifact walks past a job that does not fit
+        return c;
+      }()),
+      interval_(config.interval) {
+  if (interval_ <= Duration::zero()) {
+    throw std::invalid_argument("tiresias-artifact: the interval must be positive");
+  }
+  for (const auto& [key, value] : config.args) {
+    if (key == "rounds") {
+      if (value != "true" && value != "false") {
+        throw std::invalid_argument("tiresias-artifact: rounds must be true or false, not '" +
+                                    value + "'");
+      }
+      rounds_ = value == "true";
+    } else if (key == "placement") {
+      if (value != "artifact" && value != "framework") {
+        throw std::invalid_argument(
+            "tiresias-artifact: placement must be artifact or framework, not '" + value + "'");
+      }
+      place_ = value == "artifact";
+    } else {
+      throw std::invalid_argument("tiresias-artifact: unknown argument '" + key +
+                                  "' (rounds, placement)");
+    }
+  }
+}
+
+bool TiresiasArtifactPolicy::at_round(TimePoint t) const {
+  return t.time_since_epoch().count() % interval_.count() == 0;
+}
+
+std::optional<Duration> TiresiasArtifactPolicy::interval() const {
+  if (!rounds_ || !last_) {
+    return interval_;
+  }
+  const std::int64_t since = last_->time_since_epoch().count() % interval_.count();
+  return interval_ - Duration(since);
+}
+
+std::map<int, int> TiresiasArtifactPolicy::planned(int id) const {
+  const auto it = planned_.find(id);
+  return it == planned_.end() ? std::map<int, int>{} : it->second;
+}
+
+JobDecision TiresiasArtifactPolicy::decide(const JobPolicyState& state) {
+  last_ = state.now;
+  JobDecision decision;
+  if (rounds_ && !at_round(state.now)) {
+    // Between rounds nothing changes: the admitted jobs keep their GPUs, none is admitted.
+    for (const JobView& j : state.jobs) {
+      if (j.admitted) {
+        decision.run.push_back(j.id);
+      }
+    }
+    return decision;
+  }
+  // simulator/tiresias.py: account and move between queues, then walk queue 0 and queue 1 in
+  // order, choosing each job that fits the GPUs left (by count, wherever they are).
+  queues_.prepare(state);
+  std::vector<const JobView*> chosen;
+  std::int64_t free = state.capacity_gpus;
+  for (const std::size_t i : queues_.order(state)) {
+    const JobView& j = state.jobs[i];
+    if (j.gpus <= free) {
+      chosen.push_back(&j);
+      free -= j.gpus;
+    }
+  }
+  for (const JobView* j : chosen) {
+    decision.run.push_back(j->id);
+  }
+  std::sort(decision.run.begin(), decision.run.end());
+  // The plans of the jobs not kept are void.
+  for (auto it = planned_.begin(); it != planned_.end();) {
+    const bool kept = std::binary_search(decision.run.begin(), decision.run.end(), it->first) &&
+                      std::any_of(chosen.begin(), chosen.end(), [&it](const JobView* j) {
+                        return j->id == it->first && j->admitted;
+                      });
+    it = kept ? std::next(it) : planned_.erase(it);
+  }
+  if (!place_ || state.cluster == nullptr) {
+    return decision;
+  }
+  // Free GPUs per node: what the nodes advertise less what the kept jobs hold there, their bound
+  // pods (by the consolidation label) and, for pods not bound yet, what their plan left.
+  const std::vector<NodeInfo>& nodes = state.cluster->nodes;
+  std::map<std::string, int> kept;
+  for (const JobView* j : chosen) {
+    if (j->admitted) {
+      kept.emplace(j->name, j->id);
+    }
+  }
+  std::vector<std::int64_t> node_free(nodes.size());
+  std::map<int, std::map<int, std::int64_t>> bound;  // job -> node -> GPUs bound
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    node_free[n] = nodes[n].node.allocatable.gpus;
+    for (const auto& pod : nodes[n].pods) {
+      const auto label = pod->labels.find(kJobLabel);
+      if (label == pod->labels.end()) {
+        continue;
+      }
+      if (const auto k = kept.find(label->second); k != kept.end()) {
+        node_free[n] -= pod->requests.gpus;
+        bound[k->second][static_cast<int>(n)] += pod->requests.gpus;
+      }
+    }
+  }
+  for (const JobView* j : chosen) {
+    if (!j->admitted) {
+      continue;
+    }
+    std::map<int, std::int64_t>& on = bound[j->id];
+    std::int64_t left = j->gpus;
+    for (const auto& [n, g] : on) {
+      left -= g;
+    }
+    for (const auto& [n, g] : planned_[j->id]) {
+      const std::int64_t more = std::min<std::int64_t>(left, std::max<std::int64_t>(0, g - on[n]));
+      node_free[static_cast<std::size_t>(n)] -= more;
+      left -= more;
+    }
+  }
+  // The newly admitted jobs in queue order, each from the node with the most free GPUs
+  // (Counter.most_common: the first in node order among equals). The framework places a job's
+  // pods on its named nodes but breaks ties its own way: of two named nodes that had the same
+  // free GPUs, either may be the one filled, with the same GPUs per node in the end. Such nodes
+  // are interchangeable for the rest of the round, and a later job's hint names all of a
+  // node's interchangeable ones.
+  std::vector<std::size_t> group(nodes.size());
+  for (std::size_t n = 0; n < group.size(); ++n) {
+    group[n] = n;
+  }
+  const auto root = [&group](std::size_t n) {
+    while (group[n] != n) {
+      n = group[n] = group[group[n]];
+    }
+    return n;
+  };
+  for (const JobView* j : chosen) {
+    if (j->admitted) {
+      continue;
+    }
+    const std::vector<std::int64_t> before = node_free;
+    std::map<int, int> plan;
+    std::int64_t need = j->gpus;
+    while (need > 0) {
+      const auto most = std::max_element(node_free.begin(), node_free.end());
+      if (*most <= 0) {
+        break;  // more than the nodes hold: the framework's filters keep the rest pending
+      }
+      const std::int64_t take = std::min(*most, need);
+      plan[static_cast<int>(most - node_free.begin())] += static_cast<int>(take);
+      *most -= take;
+      need -= take;
+    }
+    std::vector<std::string>& names = decision.nodes[j->id];
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      const bool named = std::any_of(plan.begin(), plan.end(), [&](const auto& p) {
+        return root(static_cast<std::size_t>(p.first)) == root(n);
+      });
+      if (named) {
+        names.push_back(nodes[n].node.name);
+      }
+    }
+    for (const auto& [a, ga] : plan) {
+      for (const auto& [b, gb] : plan) {
+        const auto x = static_cast<std::size_t>(a);
+        const auto y = static_cast<std::size_t>(b);
+        if (before[x] == before[y]) {
+          group[root(x)] = root(y);
+        }
+      }
+    }
+    planned_[j->id] = std::move(plan);
+  }
+  return decision;
+}
+
+}  // namespace tidesim
