@@ -293,15 +293,19 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
     if (!f.has(key)) {
       return;
     }
-    std::string readers;
+    std::vector<std::string> names;
     for (const std::string& name : job_policy_names()) {
       const std::optional<JobPolicyEntry> e = find_job_policy(name);
       if (e && std::find(e->keys.begin(), e->keys.end(), which) != e->keys.end()) {
         if (e->name == a.policy) {
           return;
         }
-        readers += (readers.empty() ? "" : " or ") + name;
+        names.push_back(name);
       }
+    }
+    std::string readers;  // "a", "a or b", "a, b or c"
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      readers += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     }
     throw f.error(f.get(key), key,
                   (readers.empty() ? std::string("applies only to policies a program registers")

@@ -139,20 +139,21 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
             "8:88: policies[0].admission.thresholds_gpu_s[0]: expected a number of GPU-seconds in "
             "(0, 1e15]");
   EXPECT_EQ(admission("{policy: fifo, starvation_limit: 2}"),
-            "8:83: policies[0].admission.starvation_limit: applies only to policy tiresias (this "
-            "one is fifo)");
+            "8:83: policies[0].admission.starvation_limit: applies only to policy tiresias or "
+            "tiresias-artifact (this one is fifo)");
   EXPECT_EQ(admission("{policy: tiresias, estimate_sigma: 0.5}"),
             "8:85: policies[0].admission.estimate_sigma: applies only to policy sjf or srtf (this "
             "one is tiresias)");
   EXPECT_EQ(admission("{policy: srtf, interval: 0s}").substr(0, 40),
             "8:75: policies[0].admission.interval: '0");
-  // `args:` is for policies a program registers (sim/admission/job_policy_registry.hpp).
+  // `args:` is for policies with parameters of their own (and those a program registers:
+  // sim/admission/job_policy_registry.hpp).
   EXPECT_EQ(admission("{policy: fifo, args: {level: 3}}"),
-            "8:71: policies[0].admission.args: applies only to policies a program registers (this "
-            "one is fifo)");
+            "8:71: policies[0].admission.args: applies only to policy tiresias-artifact (this one "
+            "is fifo)");
   EXPECT_EQ(admission("{policy: fifo, interval: 10s}"),
-            "8:75: policies[0].admission.interval: applies only to policy srtf or tiresias (this "
-            "one is fifo)");
+            "8:75: policies[0].admission.interval: applies only to policy srtf, tiresias or "
+            "tiresias-artifact (this one is fifo)");
 }
 
 TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
