@@ -1,5 +1,6 @@
 // Runs that look right when they are wrong get warnings: validate names the jobs whose pods no
-// node can hold, and run warns (stderr and metadata.warnings) when jobs never bound.
+// node can hold, and run warns (stderr and metadata.warnings) when jobs never bound or when its
+// policies read NVLink load that no job declares.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,27 @@ TEST(Warnings, RunWarnsWhenJobsNeverBound) {
   ASSERT_TRUE(doc["metadata"].contains("warnings")) << j.out.substr(0, 400);
   ASSERT_EQ(doc["metadata"]["warnings"].size(), 1u);
   EXPECT_EQ(doc["metadata"]["warnings"][0].get<std::string>().rfind("policy 'first-fit'", 0), 0u);
+}
+
+// Issue 29, item 9: a policy that reads NVLink load in a run whose jobs declare no NVLink need
+// is named; a job that declares one (AI_NV_LINK_REQUIRED) silences it, and a policy that reads
+// no load (first-fit) is never named.
+TEST(Warnings, RunWarnsWhenPoliciesReadNvlinkButNoJobDeclaresIt) {
+  const std::string base = "run tests/tools/data/solo.yaml -q ";
+  const auto o = run(base + "--policy first-fit --policy load-aware");
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(o.out.find("first-fit' read"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("tidesim: warning: tests/tools/data/solo.yaml: policy 'load-aware' reads "
+                       "NVLink load, but no job declares an NVLink need (env AI_NV_LINK_REQUIRED,"),
+            std::string::npos)
+      << o.out;
+  const auto declared = run(base +
+                            "--policy load-aware --set "
+                            "workload.jobs[0].pod.env.AI_NV_LINK_REQUIRED=true");
+  EXPECT_EQ(declared.code, 0) << declared.out;
+  EXPECT_EQ(declared.out.find("NVLink load"), std::string::npos) << declared.out;
+  const auto none = run(base + "--policy first-fit");
+  EXPECT_EQ(none.out.find("NVLink load"), std::string::npos) << none.out;
 }
 
 TEST(Warnings, ValidateNamesPodsThatNoNodeCanHold) {

@@ -179,7 +179,7 @@ int run(const RunOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance = app::make_provenance(
       s, policies, seeds, app::run_provenance_input(path, o.policies, o.seeds, overrides));
-  result.metadata.warnings = app::never_bound_warnings(result);
+  result.metadata.warnings = app::run_warnings(policies, result);
   for (const auto& w : result.metadata.warnings) {
     std::cerr << "tidesim: warning: " << path << ": " << w << "\n";
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "tidesim/policies/scheduler.hpp"
+
 namespace tidesim::app {
 namespace {
 
@@ -35,6 +37,43 @@ std::vector<std::string> never_bound_warnings(const RunResult& result) {
         "their waits are in no mean (see unscheduled_jobs)",
         policy, seeds_with, runs.size(), runs.size() == 1 ? "" : "s", worst->seed,
         metric_or_zero(*worst, "unscheduled_jobs"), metric_or_zero(*worst, "jobs_submitted")));
+  }
+  return out;
+}
+
+std::vector<std::string> nvlink_warnings(const std::vector<PolicyConfig>& policies,
+                                         const RunResult& result) {
+  for (const SeedRun& run : result.runs) {
+    for (const JobRecord& job : run.jobs) {
+      if (job.nvlink_required) {
+        return {};
+      }
+    }
+  }
+  std::string readers;
+  int n = 0;
+  for (const PolicyConfig& p : policies) {
+    if (policies::make_scheduler(p.scheduler, 1)->reads_metrics()) {
+      readers += (readers.empty() ? "'" : ", '") + p.name + "'";
+      ++n;
+    }
+  }
+  if (n == 0 || result.runs.empty()) {
+    return {};
+  }
+  return {fmt::format(
+      "polic{} {} read{} NVLink load, but no job declares an NVLink need (env "
+      "AI_NV_LINK_REQUIRED, or a label or annotation: docs/scenario-workload.md, \"Declaring that "
+      "a job needs NVLink\"): the NVLink rules apply only to pods guessed from their image "
+      "(autoDetectNvlink) and the NVLink metrics measure no job",
+      n == 1 ? "y" : "ies", readers, n == 1 ? "s" : "")};
+}
+
+std::vector<std::string> run_warnings(const std::vector<PolicyConfig>& policies,
+                                      const RunResult& result) {
+  std::vector<std::string> out = never_bound_warnings(result);
+  for (std::string& w : nvlink_warnings(policies, result)) {
+    out.push_back(std::move(w));
   }
   return out;
 }

@@ -1,9 +1,11 @@
 #pragma once
 /// Warnings about a finished run that its headline figures would hide: a policy under which jobs
-/// never bound (their waits are in no mean; docs/outputs.md, "Warnings").
+/// never bound (their waits are in no mean), a policy that reads NVLink load in a run whose jobs
+/// declare no NVLink need (docs/outputs.md, "Warnings").
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::app {
@@ -12,5 +14,18 @@ namespace tidesim::app {
 /// bound (metric `unscheduled_jobs` > 0): how many seeds, and the worst seed's count out of the
 /// jobs submitted. Empty when every job bound in every run.
 std::vector<std::string> never_bound_warnings(const RunResult& result);
+
+/// One warning naming the policies of `policies` that read load metrics (the load-aware plugins,
+/// whose NVLink dimension and score apply to NVLink jobs) when no job of `result` declares an
+/// NVLink need (JobRecord::nvlink_required in every run is false): their NVLink rules then see
+/// only the pods they guess from the image, and the NVLink metrics measure no job. Empty
+/// otherwise.
+std::vector<std::string> nvlink_warnings(const std::vector<PolicyConfig>& policies,
+                                         const RunResult& result);
+
+/// Every warning above, in that order: what `tidesim run` and tidesim.run() record in
+/// metadata.warnings.
+std::vector<std::string> run_warnings(const std::vector<PolicyConfig>& policies,
+                                      const RunResult& result);
 
 }  // namespace tidesim::app

@@ -150,7 +150,7 @@ PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) 
   auto result = std::make_shared<app::RunResult>(app::run_all(s, runs, options));
   result->metadata.provenance = app::make_provenance(
       s, policies, seeds, app::run_provenance_input(sc.path, a.policies, a.seeds, sc.overrides));
-  result->metadata.warnings = app::never_bound_warnings(*result);
+  result->metadata.warnings = app::run_warnings(policies, *result);
   for (const auto& w : result->metadata.warnings) {
     warn << sc.path << ": " << w << "\n";
   }
