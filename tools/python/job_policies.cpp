@@ -36,23 +36,6 @@ std::map<std::string, py::object>& python_classes() {
   return *classes;
 }
 
-std::string traceback_text(py::error_already_set& e) {
-  try {
-    const py::object lines =
-        py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
-    std::string text;
-    for (const auto& line : lines) {
-      text += line.cast<std::string>();
-    }
-    while (!text.empty() && text.back() == '\n') {
-      text.pop_back();
-    }
-    return text;
-  } catch (const std::exception&) {
-    return e.what();
-  }
-}
-
 // A job id from Python: an int, not a bool.
 int job_id(const py::handle& h, const std::string& policy) {
   if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h)) {

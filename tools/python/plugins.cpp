@@ -72,24 +72,6 @@ std::map<std::string, py::object>& python_classes() {
   return *classes;
 }
 
-// "Traceback (most recent call last): ..." of the Python error being handled.
-std::string traceback_text(py::error_already_set& e) {
-  try {
-    const py::object lines =
-        py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
-    std::string text;
-    for (const auto& line : lines) {
-      text += line.cast<std::string>();
-    }
-    while (!text.empty() && text.back() == '\n') {
-      text.pop_back();
-    }
-    return text;
-  } catch (const std::exception&) {
-    return e.what();
-  }
-}
-
 // The C++ plugin over one instance of the Python class: one per scheduler (per policy and seed),
 // so an instance sees the cycles of one run only, in order. Each call holds the GIL: with several
 // threads, calls of Python plugins take turns.
@@ -139,6 +121,23 @@ class PythonScore final : public policies::ScorePlugin {
 };
 
 }  // namespace
+
+std::string traceback_text(py::error_already_set& e) {
+  try {
+    const py::object lines =
+        py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
+    std::string text;
+    for (const auto& line : lines) {
+      text += line.cast<std::string>();
+    }
+    while (!text.empty() && text.back() == '\n') {
+      text.pop_back();
+    }
+    return text;
+  } catch (const std::exception&) {
+    return e.what();
+  }
+}
 
 void register_score_plugin(const std::string& name, py::object cls) {
   auto& classes = python_classes();

@@ -16,6 +16,10 @@ class PythonPluginError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// "Traceback (most recent call last): ..." of the Python error `e` (its what() when the
+/// traceback module fails): what PluginError carries.
+std::string traceback_text(py::error_already_set& e);
+
 /// Registers the Python class `cls` (a tidesim.ScorePlugin) as the Score plugin `name`: every
 /// scheduler built from then on can enable it by name, and builds its own instance (cls()).
 /// Registering a name again replaces its class. Throws std::invalid_argument when a C++ plugin
