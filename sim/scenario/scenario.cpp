@@ -363,6 +363,14 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
   if (const ConfigNode q = f.get("queues")) {
     a.quotas = parse_queues(q, file, f.path_of("queues"));
   }
+  // The policy reads its own arguments when it is built: build it once here, so that a bad
+  // argument is an input error with its place (at `args:`, else at `policy:`), not a failed run.
+  try {
+    make_job_policy(a);
+  } catch (const std::invalid_argument& e) {
+    const std::string key = f.has("args") ? "args" : "policy";
+    throw f.error(f.get(key), key, e.what());
+  }
   f.finish();
   return a;
 }
@@ -565,6 +573,7 @@ RunConfig parse_run(const ConfigNode& node, const std::string& file) {
     r.termination_grace_period = p.duration("grace_period", r.termination_grace_period);
     p.finish();
   }
+  r.gang_capacity_gate = f.boolean("gang_capacity_gate", false);
   if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
     const std::string key = f.has("tune") ? "tune" : "randomness";
     throw f.error(f.get(key), key, "only run.mode: fill reads " + key);

@@ -152,6 +152,10 @@ struct RunConfig {
   /// to its containers' end (Kubernetes' default 30 s, core/v1
   /// DefaultTerminationGracePeriodSeconds).
   Duration termination_grace_period = std::chrono::seconds(30);
+  /// `run.gang_capacity_gate`: an all-or-nothing gang is not tried while the cluster's free GPUs
+  /// cannot hold it (SchedulingLoop::set_gang_capacity_gate; opt-in: it changes results;
+  /// docs/job-scheduling.md, "All-or-nothing mode").
+  bool gang_capacity_gate = false;
 };
 
 /// A published figure to print beside the results (the seed's table).

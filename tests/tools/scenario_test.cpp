@@ -151,6 +151,10 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   EXPECT_EQ(admission("{policy: fifo, args: {level: 3}}"),
             "8:71: policies[0].admission.args: applies only to policy tiresias-artifact (this one "
             "is fifo)");
+  // A policy's own argument is checked when the scenario is read, at `args:`.
+  EXPECT_EQ(admission("{policy: tiresias-artifact, args: {rounds: maybe}}"),
+            "8:84: policies[0].admission.args: tiresias-artifact: rounds must be true or false, "
+            "not 'maybe'");
   EXPECT_EQ(admission("{policy: fifo, interval: 10s}"),
             "8:75: policies[0].admission.interval: applies only to policy srtf, tiresias or "
             "tiresias-artifact (this one is fifo)");
