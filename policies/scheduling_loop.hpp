@@ -151,6 +151,19 @@ class SchedulingLoop {
   /// recording per-node details and filter reasons, without the fast-fail replay, and `got`
   /// receives its result before the pod is bound or requeued. The pods of all-or-nothing gangs
   /// are not asked.
+  /// The gang capacity gate (opt-in; docs/job-scheduling.md, "All-or-nothing mode"): before an
+  /// all-or-nothing gang's full cycle (not a fast-fail replay of one), the loop checks that the
+  /// cluster's free GPUs could hold it (with G GPUs per pod, the sum over nodes of
+  /// floor(free / G) at least its pods; pods of different sizes: the free GPUs at least their
+  /// sum). When they cannot, no pod is tried: the
+  /// cycle is one (one cycle_time, one unschedulable SchedulingEvent for the popped pod) and the
+  /// gang waits for the next cluster event. Without the gate such a cycle tries pods until one
+  /// fails, and those placed before may move the round-robin start or draw tie-breaks, so the gate
+  /// changes later placements.
+  void set_gang_capacity_gate(bool on) { gang_gate_ = on; }
+  /// All-or-nothing cycles the gate cut short.
+  std::uint64_t gated_cycles() const { return gated_; }
+
   using CycleWanted = std::function<bool(const PodSpec&)>;
   using CycleExplained = std::function<void(const PodSpec&, const ScheduleResult&)>;
   void set_inspector(CycleWanted want, CycleExplained got) {
@@ -246,6 +259,10 @@ class SchedulingLoop {
   std::uint64_t fast_failed_ = 0;
   CycleWanted want_;
   CycleExplained got_;
+  bool gang_gate_ = false;
+  std::uint64_t gated_ = 0;
+  /// Whether the free GPUs of the view could hold `pods` (the gate's test).
+  bool could_hold(const std::vector<PodPtr>& pods) const;
   // Fast fail of all-or-nothing gangs: by the classes of a gang's pods in the order tried, the
   // state in which such a gang's cycle last failed and the outcomes of the pods it tried.
   std::map<std::vector<int>, std::pair<std::uint64_t, std::vector<ScheduleResult>>> gang_failures_;

@@ -130,6 +130,7 @@ class Run final : public policies::BindTarget {
                                                        *this, scenario.run.cycle_time,
                                                        telemetry_.get(), &signals.scheduling);
     loop_->enable_preemption(scenario.run.preemption);
+    loop_->set_gang_capacity_gate(scenario.run.gang_capacity_gate);
     if (telemetry_ && loop_->scheduler().reads_metrics()) {
       // Every scrape is a metrics event: new samples (or newer ones of the same readings, which
       // stop the load-aware plugins from estimating the pods bound before them) may admit a pod

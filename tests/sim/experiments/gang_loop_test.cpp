@@ -96,6 +96,45 @@ TEST(GangLoop, AllOrNothingHoldsNoGpuWhileTheGangCannotFit) {
   EXPECT_EQ(node.gpus_held(), 4);
 }
 
+// The gang capacity gate (run.gang_capacity_gate): the same 4-pod gang on 3 free GPUs is never
+// tried while 3 x floor(free / 1) < 4, so no pod is reserved and undone (without the gate each
+// cycle reserves 3 and undoes them: the test above), and every cycle is one gated cycle. When
+// the fourth GPU appears the gang binds at that instant, as without the gate.
+TEST(GangLoop, TheCapacityGateTriesNoPodOfAGangTheClusterCannotHold) {
+  for (const bool gate : {false, true}) {
+    Simulation sim;
+    GangNode node(sim, 3);
+    SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                        nullptr);
+    loop.set_gang_capacity_gate(gate);
+    loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+    for (int i = 0; i < 4; ++i) {
+      loop.add(member("job-" + std::to_string(i), "job"));
+    }
+    sim.run(TimePoint(399s));
+    EXPECT_TRUE(node.bound_at.empty());
+    if (gate) {
+      EXPECT_TRUE(node.holds.empty());
+      EXPECT_GE(loop.cycles(), 1u);
+      EXPECT_EQ(loop.gated_cycles(), loop.cycles());
+    } else {
+      EXPECT_GE(node.holds.size(), 3u);  // at least one cycle reserved 3 pods and undid them
+      EXPECT_EQ(loop.gated_cycles(), 0u);
+    }
+    const std::uint64_t before = loop.cycles();
+    sim.schedule_at(TimePoint(400s), [&] {
+      node.view.nodes[0].node.allocatable.gpus = 4;
+      loop.on_cluster_event();
+    });
+    sim.run(TimePoint(401s));
+    ASSERT_EQ(node.bound_at.size(), 4u) << gate;
+    for (const auto& [pod, at] : node.bound_at) {
+      EXPECT_EQ(at, TimePoint(400s)) << pod;
+    }
+    EXPECT_EQ(loop.cycles() - before, 4u);  // one cycle per pod, all placed
+  }
+}
+
 // A failed all-or-nothing cycle undoes every reservation, so the ClusterView is as before it and
 // a pod equivalent to one that failed before the gang's cycle reuses that failure (fast fail).
 // Node: 3 GPUs. At 0 s "big-0" (4 GPUs, no gang) fails, running the filters (cycle 1, 10 ms);
