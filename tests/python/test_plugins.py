@@ -1,4 +1,4 @@
-"""Score plugins written in Python (docs/python.md, "Plugins in Python")."""
+"""Score and Filter plugins written in Python (docs/python.md, "Plugins in Python")."""
 
 import pytest
 
@@ -194,3 +194,62 @@ def test_a_pod_kept_after_its_call_cannot_be_read(files):
     assert kept
     with pytest.raises(RuntimeError, match="valid only during the call"):
         kept[0].name
+
+
+@tidesim.register_plugin
+class AtMostOnePod(tidesim.FilterPlugin):
+    """Rejects a node that already has a pod, with its reason."""
+    name = "AtMostOnePod"
+
+    def filter(self, state, pod, node):
+        return node.pod_count < 1 or f"node {node.name} has {node.pod_count} pod"
+
+
+def filter_profile(plugin, score="MostPods"):
+    """A profile with `plugin` added at Filter and `score` as the only Score plugin."""
+    return f"""\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: {plugin.lower()}
+    plugins:
+      filter:
+        enabled: [{{name: {plugin}}}]
+      score:
+        disabled: [{{name: "*"}}]
+        enabled: [{{name: {score}, weight: 1}}]
+"""
+
+
+def test_a_filter_plugin_rejects_nodes(files):
+    # MostPods alone packs the 4 pods on one node (test_plugins_place_pods); with AtMostOnePod at
+    # Filter each pod must take an empty node: one pod per node.
+    (files / "one.yaml").write_text(filter_profile("AtMostOnePod"))
+    res = tidesim.run(str(files / "four-nodes.yaml"), policies=[f"one={files / 'one.yaml'}"],
+                      seeds=[1, 2])
+    jobs = res.jobs()
+    for seed in (1, 2):
+        assert len(set(jobs[jobs["seed"] == seed]["nodes"])) == 4
+    # Deterministic over threads, like a Score plugin.
+    again = tidesim.run(str(files / "four-nodes.yaml"), policies=[f"one={files / 'one.yaml'}"],
+                        seeds=[1, 2], threads=2)
+    assert res.to_json() == again.to_json()
+
+
+def test_a_filter_plugin_that_returns_nonsense_stops_the_run(files):
+    class Nonsense(tidesim.FilterPlugin):
+        name = "PyNonsense"
+
+        def filter(self, state, pod, node):
+            return 3
+
+    tidesim.register_plugin(Nonsense)
+    (files / "nonsense.yaml").write_text(filter_profile("PyNonsense"))
+    with pytest.raises(tidesim.PluginError, match=r"PyNonsense: filter\(\) returned 3"):
+        tidesim.run(str(files / "four-nodes.yaml"), policies=[f"n={files / 'nonsense.yaml'}"])
+
+    class NoFilter(tidesim.FilterPlugin):
+        name = "PyNoFilter"
+
+    with pytest.raises(TypeError, match="does not define filter"):
+        tidesim.register_plugin(NoFilter)

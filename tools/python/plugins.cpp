@@ -1,6 +1,7 @@
-// Score plugins written in Python (docs/python.md, "Plugins in Python"): a class deriving from
-// tidesim.ScorePlugin, registered by name in the plugin registry (policies/registry.hpp) through a
-// C++ plugin that calls it, so that any KubeSchedulerConfiguration profile can enable it.
+// Score and Filter plugins written in Python (docs/python.md, "Plugins in Python"): a class
+// deriving from tidesim.ScorePlugin or tidesim.FilterPlugin, registered by name in the plugin
+// registry (policies/registry.hpp) through a C++ plugin that calls it, so that any
+// KubeSchedulerConfiguration profile can enable it.
 #include "tidesim/tools/python/plugins.hpp"
 
 #include <pybind11/stl.h>
@@ -120,6 +121,55 @@ class PythonScore final : public policies::ScorePlugin {
   py::object instance_;
 };
 
+// A Filter plugin over one instance of the Python class: filter() returns True (the node
+// fits), or False or a string (it does not: the string is the reason, as Kubernetes' messages).
+class PythonFilter final : public policies::FilterPlugin {
+ public:
+  PythonFilter(std::string name, py::object instance)
+      : name_(std::move(name)), instance_(std::move(instance)) {}
+  PythonFilter(const PythonFilter&) = delete;
+  PythonFilter& operator=(const PythonFilter&) = delete;
+  ~PythonFilter() override {
+    py::gil_scoped_acquire gil;
+    instance_ = py::object();
+  }
+
+  std::string_view name() const override { return name_; }
+
+  policies::Status filter(policies::CycleContext& ctx, const PodSpec& pod,
+                          int node_index) override {
+    py::gil_scoped_acquire gil;
+    auto token = std::make_shared<CallToken>();
+    struct Expire {
+      CallToken& token;
+      ~Expire() { token.alive = false; }
+    } expire{*token};
+    try {
+      const py::object result = instance_.attr("filter")(
+          StateRef{&ctx, token}, PodRef{&pod, token},
+          NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token});
+      if (py::isinstance<py::bool_>(result)) {
+        return result.cast<bool>()
+                   ? policies::Status::success()
+                   : policies::reject(ctx, policies::Code::kUnschedulable, "rejected by " + name_);
+      }
+      if (py::isinstance<py::str>(result)) {
+        return policies::reject(ctx, policies::Code::kUnschedulable, result.cast<std::string>());
+      }
+      throw PythonPluginError("Python plugin " + name_ + ": filter() returned " +
+                              py::repr(result).cast<std::string>() +
+                              ", not True, False or a reason (a string)");
+    } catch (py::error_already_set& e) {
+      throw PythonPluginError("Python plugin " + name_ + " failed in filter():\n" +
+                              traceback_text(e));
+    }
+  }
+
+ private:
+  std::string name_;
+  py::object instance_;
+};
+
 }  // namespace
 
 std::string traceback_text(py::error_already_set& e) {
@@ -139,7 +189,11 @@ std::string traceback_text(py::error_already_set& e) {
   }
 }
 
-void register_score_plugin(const std::string& name, py::object cls) {
+namespace {
+
+// Registers `cls` under `name` as a plugin that `Adapter` (PythonScore, PythonFilter) calls.
+template <class Adapter>
+void register_python_plugin(const std::string& name, py::object cls) {
   auto& classes = python_classes();
   if (const auto it = classes.find(name); it != classes.end()) {
     it->second = std::move(cls);  // a class registered again (a notebook cell run twice)
@@ -153,12 +207,22 @@ void register_score_plugin(const std::string& name, py::object cls) {
       name, policies::plugin_without_args([name]() -> std::unique_ptr<policies::Plugin> {
         py::gil_scoped_acquire gil;
         try {
-          return std::make_unique<PythonScore>(name, python_classes().at(name)());
+          return std::make_unique<Adapter>(name, python_classes().at(name)());
         } catch (py::error_already_set& e) {
           throw PythonPluginError("Python plugin " + name + " failed in __init__():\n" +
                                   traceback_text(e));
         }
       }));
+}
+
+}  // namespace
+
+void register_score_plugin(const std::string& name, py::object cls) {
+  register_python_plugin<PythonScore>(name, std::move(cls));
+}
+
+void register_filter_plugin(const std::string& name, py::object cls) {
+  register_python_plugin<PythonFilter>(name, std::move(cls));
 }
 
 void bind_plugins(py::module_& m) {
@@ -210,6 +274,7 @@ void bind_plugins(py::module_& m) {
                              [](const NodeRef& n) { return resources_dict(n.get().requested); });
 
   m.def("register_score_plugin", &register_score_plugin, py::arg("name"), py::arg("cls"));
+  m.def("register_filter_plugin", &register_filter_plugin, py::arg("name"), py::arg("cls"));
 }
 
 }  // namespace tidesim::python

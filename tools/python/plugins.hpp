@@ -1,5 +1,6 @@
 #pragma once
-// Score plugins written in Python (tools/python/plugins.cpp; docs/python.md, "Plugins in Python").
+// Score and Filter plugins written in Python (tools/python/plugins.cpp; docs/python.md, "Plugins in
+// Python").
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
@@ -25,6 +26,9 @@ std::string traceback_text(py::error_already_set& e);
 /// Registering a name again replaces its class. Throws std::invalid_argument when a C++ plugin
 /// has the name.
 void register_score_plugin(const std::string& name, py::object cls);
+
+/// The same for a tidesim.FilterPlugin: its filter() returns True, or False or a reason.
+void register_filter_plugin(const std::string& name, py::object cls);
 
 /// Adds the plugin classes (CycleState, Pod, Node), PluginError and register_score_plugin to `m`.
 void bind_plugins(py::module_& m);

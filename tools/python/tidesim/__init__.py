@@ -35,6 +35,7 @@ __version__ = _tidesim.__version__
 
 __all__ = [
     "CycleState",
+    "FilterPlugin",
     "InputError",
     "Job",
     "JobPolicy",
@@ -312,18 +313,47 @@ class ScorePlugin:
         raise NotImplementedError
 
 
+class FilterPlugin:
+    """A Filter plugin written in Python. Subclass it, set `name`, define filter(), register the
+    class (register_plugin), then enable the name at a profile's filter point
+    (`plugins.filter.enabled: [{name: AtMostFourPods}]`).
+
+        class AtMostFourPods(tidesim.FilterPlugin):
+            name = "AtMostFourPods"
+            def filter(self, state, pod, node):
+                return node.pod_count < 4 or f"node has {node.pod_count} pods"
+
+    filter(state, pod, node) returns True when `pod` may go to `node`, or False or a reason (a
+    string, shown as Kubernetes shows a filter's message) when it may not. The same views, rules
+    and errors as a ScorePlugin.
+    """
+
+    name: str = ""
+
+    def filter(self, state: CycleState, pod: Pod, node: Node):
+        raise NotImplementedError
+
+
 def register_plugin(cls):
-    """Registers a ScorePlugin subclass under its `name`, for every scheduler built from then on
-    (registering a name again replaces its class). Register before starting runs, not while
-    another thread runs. Returns the class, so it works as a class decorator."""
-    if not (isinstance(cls, type) and issubclass(cls, ScorePlugin)):
-        raise TypeError(f"register_plugin: {cls!r} is not a subclass of tidesim.ScorePlugin")
+    """Registers a ScorePlugin or FilterPlugin subclass under its `name`, for every scheduler
+    built from then on (registering a name again replaces its class). Register before starting
+    runs, not while another thread runs. Returns the class, so it works as a class decorator."""
+    score = isinstance(cls, type) and issubclass(cls, ScorePlugin)
+    filter_ = isinstance(cls, type) and issubclass(cls, FilterPlugin)
+    if score == filter_:
+        raise TypeError(f"register_plugin: {cls!r} is not a subclass of tidesim.ScorePlugin or "
+                        "tidesim.FilterPlugin (one of them)")
     name = getattr(cls, "name", "")
     if not isinstance(name, str) or not name:
         raise ValueError(f"register_plugin: {cls.__name__} has no name (set name = \"...\")")
-    if cls.score is ScorePlugin.score:
+    if score and cls.score is ScorePlugin.score:
         raise TypeError(f"register_plugin: {cls.__name__} does not define score()")
-    _tidesim.register_score_plugin(name, cls)
+    if filter_ and cls.filter is FilterPlugin.filter:
+        raise TypeError(f"register_plugin: {cls.__name__} does not define filter()")
+    if score:
+        _tidesim.register_score_plugin(name, cls)
+    else:
+        _tidesim.register_filter_plugin(name, cls)
     return cls
 
 
