@@ -371,6 +371,12 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
     const std::string key = f.has("args") ? "args" : "policy";
     throw f.error(f.get(key), key, e.what());
   }
+  if (a.quotas && !entry.ordered) {
+    throw f.error(f.get("queues"), "queues",
+                  "policy '" + a.policy +
+                      "' does not order jobs, which queues need (fifo, sjf, "
+                      "srtf and tiresias do)");
+  }
   f.finish();
   return a;
 }

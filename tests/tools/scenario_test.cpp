@@ -155,6 +155,11 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   EXPECT_EQ(admission("{policy: tiresias-artifact, args: {rounds: maybe}}"),
             "8:84: policies[0].admission.args: tiresias-artifact: rounds must be true or false, "
             "not 'maybe'");
+  // Queues walk the jobs in the policy's order: a policy without one is refused at `queues:`.
+  EXPECT_EQ(admission("{policy: tiresias-artifact, queues: {cluster_queues: [{name: q, "
+                      "nominal_gpus: 4}]}}")
+                .substr(0, 77),
+            "8:86: policies[0].admission.queues: policy 'tiresias-artifact' does not order");
   EXPECT_EQ(admission("{policy: fifo, interval: 10s}"),
             "8:75: policies[0].admission.interval: applies only to policy srtf, tiresias or "
             "tiresias-artifact (this one is fifo)");
