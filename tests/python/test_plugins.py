@@ -26,15 +26,21 @@ seeds: [1]
 """
 
 
-def profile(plugin):
-    """A profile whose only score plugin is `plugin` (the default filters stay)."""
+def profile(plugin, filter_plugin=None):
+    """A profile whose only score plugin is `plugin` (the default filters stay), with
+    `filter_plugin` added at Filter when given (named after it then)."""
+    name = (filter_plugin or plugin).lower()
+    filters = (f"""\
+      filter:
+        enabled: [{{name: {filter_plugin}}}]
+""" if filter_plugin else "")
     return f"""\
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:
-  - schedulerName: {plugin.lower()}
+  - schedulerName: {name}
     plugins:
-      score:
+{filters}      score:
         disabled: [{{name: "*"}}]
         enabled: [{{name: {plugin}, weight: 1}}]
 """
@@ -205,26 +211,10 @@ class AtMostOnePod(tidesim.FilterPlugin):
         return node.pod_count < 1 or f"node {node.name} has {node.pod_count} pod"
 
 
-def filter_profile(plugin, score="MostPods"):
-    """A profile with `plugin` added at Filter and `score` as the only Score plugin."""
-    return f"""\
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-  - schedulerName: {plugin.lower()}
-    plugins:
-      filter:
-        enabled: [{{name: {plugin}}}]
-      score:
-        disabled: [{{name: "*"}}]
-        enabled: [{{name: {score}, weight: 1}}]
-"""
-
-
 def test_a_filter_plugin_rejects_nodes(files):
     # MostPods alone packs the 4 pods on one node (test_plugins_place_pods); with AtMostOnePod at
     # Filter each pod must take an empty node: one pod per node.
-    (files / "one.yaml").write_text(filter_profile("AtMostOnePod"))
+    (files / "one.yaml").write_text(profile("MostPods", filter_plugin="AtMostOnePod"))
     res = tidesim.run(str(files / "four-nodes.yaml"), policies=[f"one={files / 'one.yaml'}"],
                       seeds=[1, 2])
     jobs = res.jobs()
@@ -244,7 +234,7 @@ def test_a_filter_plugin_that_returns_nonsense_stops_the_run(files):
             return 3
 
     tidesim.register_plugin(Nonsense)
-    (files / "nonsense.yaml").write_text(filter_profile("PyNonsense"))
+    (files / "nonsense.yaml").write_text(profile("MostPods", filter_plugin="PyNonsense"))
     with pytest.raises(tidesim.PluginError, match=r"PyNonsense: filter\(\) returned 3"):
         tidesim.run(str(files / "four-nodes.yaml"), policies=[f"n={files / 'nonsense.yaml'}"])
 

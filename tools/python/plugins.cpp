@@ -73,23 +73,27 @@ std::map<std::string, py::object>& python_classes() {
   return *classes;
 }
 
-// The C++ plugin over one instance of the Python class: one per scheduler (per policy and seed),
-// so an instance sees the cycles of one run only, in order. Each call holds the GIL: with several
+// One instance of a plugin's Python class: one per scheduler (per policy and seed), so an
+// instance sees the cycles of one run only, in order. Each call holds the GIL: with several
 // threads, calls of Python plugins take turns.
-class PythonScore final : public policies::ScorePlugin {
+class PythonInstance {
  public:
-  PythonScore(std::string name, py::object instance)
+  PythonInstance(std::string name, py::object instance)
       : name_(std::move(name)), instance_(std::move(instance)) {}
-  PythonScore(const PythonScore&) = delete;
-  PythonScore& operator=(const PythonScore&) = delete;
-  ~PythonScore() override {
+  PythonInstance(const PythonInstance&) = delete;
+  PythonInstance& operator=(const PythonInstance&) = delete;
+  ~PythonInstance() {
     py::gil_scoped_acquire gil;
     instance_ = py::object();
   }
 
-  std::string_view name() const override { return name_; }
-
-  std::int64_t score(policies::CycleContext& ctx, const PodSpec& pod, int node_index) override {
+ protected:
+  // Calls the instance's `method` with the cycle's state, the pod and the node (views valid
+  // during the call only) and returns what `interpret` makes of the result, under the GIL. A
+  // Python exception becomes PythonPluginError with the plugin's name and the traceback.
+  template <class Interpret>
+  auto call(const char* method, policies::CycleContext& ctx, const PodSpec& pod, int node_index,
+            Interpret&& interpret) {
     py::gil_scoped_acquire gil;
     auto token = std::make_shared<CallToken>();
     struct Expire {
@@ -97,9 +101,29 @@ class PythonScore final : public policies::ScorePlugin {
       ~Expire() { token.alive = false; }
     } expire{*token};
     try {
-      const py::object result = instance_.attr("score")(
+      return interpret(instance_.attr(method)(
           StateRef{&ctx, token}, PodRef{&pod, token},
-          NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token});
+          NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token}));
+    } catch (py::error_already_set& e) {
+      throw PythonPluginError("Python plugin " + name_ + " failed in " + method + "():\n" +
+                              traceback_text(e));
+    }
+  }
+
+  std::string name_;
+
+ private:
+  py::object instance_;
+};
+
+// A Score plugin: score() returns an int in [0, 100].
+class PythonScore final : public policies::ScorePlugin, PythonInstance {
+ public:
+  using PythonInstance::PythonInstance;
+  std::string_view name() const override { return name_; }
+
+  std::int64_t score(policies::CycleContext& ctx, const PodSpec& pod, int node_index) override {
+    return call("score", ctx, pod, node_index, [this](const py::object& result) {
       if (!py::isinstance<py::int_>(result) || py::isinstance<py::bool_>(result)) {
         throw PythonPluginError("Python plugin " + name_ + ": score() returned " +
                                 py::repr(result).cast<std::string>() + ", not an int in [0, 100]");
@@ -109,45 +133,21 @@ class PythonScore final : public policies::ScorePlugin {
         throw PythonPluginError("Python plugin " + name_ + ": score() returned " +
                                 std::to_string(value) + ", not an int in [0, 100]");
       }
-      return value;
-    } catch (py::error_already_set& e) {
-      throw PythonPluginError("Python plugin " + name_ + " failed in score():\n" +
-                              traceback_text(e));
-    }
+      return static_cast<std::int64_t>(value);
+    });
   }
-
- private:
-  std::string name_;
-  py::object instance_;
 };
 
-// A Filter plugin over one instance of the Python class: filter() returns True (the node
-// fits), or False or a string (it does not: the string is the reason, as Kubernetes' messages).
-class PythonFilter final : public policies::FilterPlugin {
+// A Filter plugin: filter() returns True (the node fits), or False or a string (it does not: the
+// string is the reason, as Kubernetes' messages).
+class PythonFilter final : public policies::FilterPlugin, PythonInstance {
  public:
-  PythonFilter(std::string name, py::object instance)
-      : name_(std::move(name)), instance_(std::move(instance)) {}
-  PythonFilter(const PythonFilter&) = delete;
-  PythonFilter& operator=(const PythonFilter&) = delete;
-  ~PythonFilter() override {
-    py::gil_scoped_acquire gil;
-    instance_ = py::object();
-  }
-
+  using PythonInstance::PythonInstance;
   std::string_view name() const override { return name_; }
 
   policies::Status filter(policies::CycleContext& ctx, const PodSpec& pod,
                           int node_index) override {
-    py::gil_scoped_acquire gil;
-    auto token = std::make_shared<CallToken>();
-    struct Expire {
-      CallToken& token;
-      ~Expire() { token.alive = false; }
-    } expire{*token};
-    try {
-      const py::object result = instance_.attr("filter")(
-          StateRef{&ctx, token}, PodRef{&pod, token},
-          NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token});
+    return call("filter", ctx, pod, node_index, [&](const py::object& result) {
       if (py::isinstance<py::bool_>(result)) {
         return result.cast<bool>()
                    ? policies::Status::success()
@@ -159,15 +159,8 @@ class PythonFilter final : public policies::FilterPlugin {
       throw PythonPluginError("Python plugin " + name_ + ": filter() returned " +
                               py::repr(result).cast<std::string>() +
                               ", not True, False or a reason (a string)");
-    } catch (py::error_already_set& e) {
-      throw PythonPluginError("Python plugin " + name_ + " failed in filter():\n" +
-                              traceback_text(e));
-    }
+    });
   }
-
- private:
-  std::string name_;
-  py::object instance_;
 };
 
 }  // namespace
