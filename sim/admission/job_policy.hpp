@@ -26,6 +26,10 @@
 
 namespace tidesim {
 
+/// The label the admission layer gives each pod of an admitted job under consolidation (its
+/// value: the job's name), by which a policy can tell whose pods a node holds.
+inline constexpr const char* kJobLabel = "tidesim.io/job";
+
 /// A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
 struct AdmissionConfig {
   /// The job-level policy's registered name: "fifo", "sjf", "srtf", "tiresias" or one a program

@@ -5,13 +5,6 @@
 #include <stdexcept>
 
 namespace tidesim {
-namespace {
-
-// The label the admission layer gives an admitted job's pods under consolidation
-// (sim/model/admission_controller.cpp): it tells whose pods a node holds.
-constexpr const char* kJobLabel = "tidesim.io/job";
-
-}  // namespace
 
 TiresiasArtifactPolicy::TiresiasArtifactPolicy(const AdmissionConfig& config)
     : queues_([&config] {
@@ -90,10 +83,9 @@ JobDecision TiresiasArtifactPolicy::decide(const JobPolicyState& state) {
   std::sort(decision.run.begin(), decision.run.end());
   // The plans of the jobs not kept are void.
   for (auto it = planned_.begin(); it != planned_.end();) {
-    const bool kept = std::binary_search(decision.run.begin(), decision.run.end(), it->first) &&
-                      std::any_of(chosen.begin(), chosen.end(), [&it](const JobView* j) {
-                        return j->id == it->first && j->admitted;
-                      });
+    const bool kept = std::any_of(chosen.begin(), chosen.end(), [&it](const JobView* j) {
+      return j->id == it->first && j->admitted;
+    });
     it = kept ? std::next(it) : planned_.erase(it);
   }
   if (!place_ || state.cluster == nullptr) {

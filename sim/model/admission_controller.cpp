@@ -13,8 +13,7 @@
 namespace tidesim {
 namespace {
 
-// The label and the preferred pod affinity of Tiresias' consolidated placement.
-constexpr const char* kJobLabel = "tidesim.io/job";
+// The preferred pod affinity of Tiresias' consolidated placement (on kJobLabel).
 constexpr std::int32_t kConsolidateWeight = 100;  // the largest weight Kubernetes allows
 
 }  // namespace

@@ -82,7 +82,7 @@ TEST_F(Cli, ReportExportsItsChartsAndRefusesWhatItCannotDraw) {
   EXPECT_FALSE(std::filesystem::exists(d + "/two.html"));
   // -o x.pdf: a PDF from chromium, or a refusal (it was HTML named .pdf).
   const int pdf = run("report " + result + " -o " + d + "/r.pdf", d + "/pdf.log");
-  if (std::system("command -v chromium > /dev/null 2>&1") == 0) {
+  if (test::have_command("chromium")) {
     EXPECT_EQ(pdf, 0) << read_file(d + "/pdf.log");
     EXPECT_EQ(read_file(d + "/r.pdf").rfind("%PDF", 0), 0u);
   } else {

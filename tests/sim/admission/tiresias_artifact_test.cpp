@@ -114,7 +114,7 @@ TEST(TiresiasArtifact, BoundPodsOverrideThePlan) {
   ClusterView cluster = two_nodes();
   auto pod = std::make_shared<PodSpec>();
   pod->name = "job-2-0";
-  pod->labels["tidesim.io/job"] = "job-2";
+  pod->labels[kJobLabel] = "job-2";
   pod->requests.gpus = 1;
   cluster.nodes[0].add_pod(pod);
   TiresiasArtifactPolicy p(config());
