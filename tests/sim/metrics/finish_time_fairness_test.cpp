@@ -87,6 +87,15 @@ void feed(C& c, const std::vector<Ev>& events) {
   }
 }
 
+// The metrics of a GpuHoursCollector fed `events`, finished at `end_s`.
+MetricValues gpu_hours(const std::vector<Ev>& events, double end_s) {
+  GpuHoursCollector c;
+  feed(c, events);
+  MetricValues m;
+  c.finish(at(end_s), m);
+  return m;
+}
+
 TEST(FinishTimeFairness, IsolatedTimeIsTheShareOrTheJobAlone) {
   // A 1/N share of 8 GPUs with N = 4 is 2 GPUs: a 2-GPU job runs as alone (60 s); a 4-GPU job
   // holds its GPUs half the time: 60 x 4 x 4 / 8 = 120 s; a 1-GPU job as alone.
@@ -210,10 +219,7 @@ TEST(FinishTimeFairness, TheClusterIsItsLargestSampledCapacity) {
 TEST(GpuHoursAllocated, ThreeJobsOnFourGpus) {
   // A holds 4 units over [0, 100], B 2 over [100, 150], C 1 over [100, 140]: 400 + 100 + 40 =
   // 540 GPU-seconds = 0.15 h.
-  GpuHoursCollector c;
-  feed(c, three_jobs_four_gpus());
-  MetricValues m;
-  c.finish(at(150), m);
+  const MetricValues m = gpu_hours(three_jobs_four_gpus(), 150);
   EXPECT_DOUBLE_EQ(m.at("gpu_hours_allocated"), 540.0 / 3600.0);
 }
 
@@ -221,22 +227,21 @@ TEST(GpuHoursAllocated, BoundBeforeStartAndEvictedPodsCount) {
   // A gang of two 2-unit pods: the first binds at 0, the second at 30; the job starts at 40 and
   // is evicted (both pods) at 100. The new attempt's pods bind at 100 and run to 200.
   // (100 - 0) x 2 + (100 - 30) x 2 + 2 x (200 - 100) x 2 = 200 + 140 + 400 = 740 GPU-seconds.
-  GpuHoursCollector c;
-  feed(c, {
-              {0, K::kSubmitted, "G", 4},
-              {0, K::kBound, "G", 4, 0.0, "G-0-0", 2},
-              {30, K::kBound, "G", 4, 0.0, "G-1-0", 2},
-              {40, K::kStarted, "G", 4},
-              {100, K::kEvicted, "G", 4, 0.0, "G-0-0"},
-              {100, K::kEvicted, "G", 4, 0.0, "G-1-0"},
-              {100, K::kRestarted, "G", 4},
-              {100, K::kBound, "G", 4, 0.0, "G-0-1", 2},
-              {100, K::kBound, "G", 4, 0.0, "G-1-1", 2},
-              {100, K::kStarted, "G", 4},
-              {200, K::kSucceeded, "G", 4},
-          });
-  MetricValues m;
-  c.finish(at(200), m);
+  const MetricValues m = gpu_hours(
+      {
+          {0, K::kSubmitted, "G", 4},
+          {0, K::kBound, "G", 4, 0.0, "G-0-0", 2},
+          {30, K::kBound, "G", 4, 0.0, "G-1-0", 2},
+          {40, K::kStarted, "G", 4},
+          {100, K::kEvicted, "G", 4, 0.0, "G-0-0"},
+          {100, K::kEvicted, "G", 4, 0.0, "G-1-0"},
+          {100, K::kRestarted, "G", 4},
+          {100, K::kBound, "G", 4, 0.0, "G-0-1", 2},
+          {100, K::kBound, "G", 4, 0.0, "G-1-1", 2},
+          {100, K::kStarted, "G", 4},
+          {200, K::kSucceeded, "G", 4},
+      },
+      200);
   EXPECT_DOUBLE_EQ(m.at("gpu_hours_allocated"), 740.0 / 3600.0);
 }
 
@@ -244,50 +249,47 @@ TEST(GpuHoursAllocated, AnOomKilledPodIsReleasedOrHeldAsItsRestartShows) {
   // restartPolicy Never: killed at 50, the pod is deleted; a new pod binds at 70 and the job
   // succeeds at 100: 50 + 30 = 80 GPU-seconds (not 100).
   {
-    GpuHoursCollector c;
-    feed(c, {
-                {0, K::kSubmitted, "N", 1},
-                {0, K::kBound, "N", 1, 0.0, "N-0-0", 1},
-                {0, K::kStarted, "N", 1},
-                {50, K::kOomKilled, "N", 1, 0.0, "N-0-0"},
-                {60, K::kRestarted, "N", 1},
-                {70, K::kBound, "N", 1, 0.0, "N-0-1", 1},
-                {70, K::kStarted, "N", 1},
-                {100, K::kSucceeded, "N", 1},
-            });
-    MetricValues m;
-    c.finish(at(100), m);
+    const MetricValues m = gpu_hours(
+        {
+            {0, K::kSubmitted, "N", 1},
+            {0, K::kBound, "N", 1, 0.0, "N-0-0", 1},
+            {0, K::kStarted, "N", 1},
+            {50, K::kOomKilled, "N", 1, 0.0, "N-0-0"},
+            {60, K::kRestarted, "N", 1},
+            {70, K::kBound, "N", 1, 0.0, "N-0-1", 1},
+            {70, K::kStarted, "N", 1},
+            {100, K::kSucceeded, "N", 1},
+        },
+        100);
     EXPECT_DOUBLE_EQ(m.at("gpu_hours_allocated"), 80.0 / 3600.0);
   }
   // OnFailure: killed at 50, restarted in place at 60 (no bind); the pod held its card from 0
   // to 100: 100 GPU-seconds.
   {
-    GpuHoursCollector c;
-    feed(c, {
-                {0, K::kSubmitted, "F", 1},
-                {0, K::kBound, "F", 1, 0.0, "F-0-0", 1},
-                {0, K::kStarted, "F", 1},
-                {50, K::kOomKilled, "F", 1, 0.0, "F-0-0"},
-                {60, K::kRestarted, "F", 1},
-                {60, K::kStarted, "F", 1},
-                {100, K::kSucceeded, "F", 1},
-            });
-    MetricValues m;
-    c.finish(at(100), m);
+    const MetricValues m = gpu_hours(
+        {
+            {0, K::kSubmitted, "F", 1},
+            {0, K::kBound, "F", 1, 0.0, "F-0-0", 1},
+            {0, K::kStarted, "F", 1},
+            {50, K::kOomKilled, "F", 1, 0.0, "F-0-0"},
+            {60, K::kRestarted, "F", 1},
+            {60, K::kStarted, "F", 1},
+            {100, K::kSucceeded, "F", 1},
+        },
+        100);
     EXPECT_DOUBLE_EQ(m.at("gpu_hours_allocated"), 100.0 / 3600.0);
   }
   // The run ends at 80 in the back-off after a kill at 50: counted as released at the kill
   // (Never, the default): 50 GPU-seconds.
   {
-    GpuHoursCollector c;
-    feed(c, {
-                {0, K::kSubmitted, "E", 1},
-                {0, K::kBound, "E", 1, 0.0, "E-0-0", 1},
-                {0, K::kStarted, "E", 1},
-                {50, K::kOomKilled, "E", 1, 0.0, "E-0-0"},
-            });
-    MetricValues m;
-    c.finish(at(80), m);
+    const MetricValues m = gpu_hours(
+        {
+            {0, K::kSubmitted, "E", 1},
+            {0, K::kBound, "E", 1, 0.0, "E-0-0", 1},
+            {0, K::kStarted, "E", 1},
+            {50, K::kOomKilled, "E", 1, 0.0, "E-0-0"},
+        },
+        80);
     EXPECT_DOUBLE_EQ(m.at("gpu_hours_allocated"), 50.0 / 3600.0);
   }
 }
@@ -295,15 +297,13 @@ TEST(GpuHoursAllocated, AnOomKilledPodIsReleasedOrHeldAsItsRestartShows) {
 TEST(GpuHoursAllocated, AbsentWhenNoPodHeldAGpu) {
   // A CPU-only pod (no card) and a fractional one (a share of one card; its job asks for no
   // whole GPU): no nvidia.com/gpu unit held.
-  GpuHoursCollector c;
-  feed(c, {{0, K::kSubmitted, "cpu", 0},
-           {0, K::kBound, "cpu", 0, 0.0, "cpu-0-0", 0},
-           {0, K::kSubmitted, "share", 0},
-           {0, K::kBound, "share", 0, 0.0, "share-0-0", 1},
-           {5, K::kSucceeded, "cpu", 0},
-           {5, K::kSucceeded, "share", 0}});
-  MetricValues m;
-  c.finish(at(5), m);
+  const MetricValues m = gpu_hours({{0, K::kSubmitted, "cpu", 0},
+                                    {0, K::kBound, "cpu", 0, 0.0, "cpu-0-0", 0},
+                                    {0, K::kSubmitted, "share", 0},
+                                    {0, K::kBound, "share", 0, 0.0, "share-0-0", 1},
+                                    {5, K::kSucceeded, "cpu", 0},
+                                    {5, K::kSucceeded, "share", 0}},
+                                   5);
   EXPECT_FALSE(m.contains("gpu_hours_allocated"));
 }
 
