@@ -1,5 +1,7 @@
 #include "tidesim/policies/queue.hpp"
 
+#include <algorithm>
+
 namespace tidesim::policies {
 
 SchedulingQueue::SchedulingQueue(QueueOptions options) : options_(options) {}
@@ -106,6 +108,16 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metri
   }
 }
 
+void SchedulingQueue::put_back(PodPtr pod, TimePoint now) {
+  InFlight& f = in_flight(*pod);
+  f.attempts = std::max(0, f.attempts - 1);
+  f.popped_cycle = -1;
+  Entry e = make_entry(std::move(pod), now);
+  const TimeKey k{now, e.seq};
+  where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
+  unschedulable_.emplace(k, std::move(e));
+}
+
 void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
   push_backoff(make_entry(std::move(pod), now));
 }
@@ -120,17 +132,24 @@ void SchedulingQueue::requeue(Entry e, TimePoint now) {
 
 void SchedulingQueue::on_cluster_event(TimePoint now) {
   move_request_cycle_ = cycle_;
-  move_unschedulable(now, false);
+  move_unschedulable(now, false, nullptr);
+}
+
+void SchedulingQueue::on_cluster_event(TimePoint now, const QueueingHint& may_help) {
+  move_request_cycle_ = cycle_;
+  move_unschedulable(now, false, &may_help);
 }
 
 void SchedulingQueue::on_metrics_event(TimePoint now) {
   metrics_request_cycle_ = cycle_;
-  move_unschedulable(now, true);
+  move_unschedulable(now, true, nullptr);
 }
 
-void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics) {
+void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
+                                         const QueueingHint* may_help) {
   for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
-    if (only_by_metrics && !it->second.by_metrics) {
+    if ((only_by_metrics && !it->second.by_metrics) ||
+        (may_help != nullptr && !(*may_help)(*it->second.pod))) {
       ++it;
       continue;
     }

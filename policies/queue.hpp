@@ -6,6 +6,7 @@
 /// at their exact instants (Kubernetes flushes the back-off queue every 1 s and the leftover
 /// unschedulable pods every 30 s), so the run driver can jump straight to next_ready_time().
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,11 +52,19 @@ class SchedulingQueue {
   /// rejected_by_metrics), so a metrics event moves it too, and one since it was popped sends it
   /// to back-off.
   void add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics = false);
+  /// The pod just popped is not tried after all (a queueing hint says nothing since its last
+  /// failure can help it): it goes back to the unschedulable set, its attempt not counted.
+  void put_back(PodPtr pod, TimePoint now);
   /// The pod's cycle failed with an error (not a fit failure): it goes to back-off.
   void add_backoff(PodPtr pod, TimePoint now);
   /// A cluster event (pod deleted, node added or changed): every unschedulable pod moves to the
   /// active queue, or to back-off while its back-off has not ended.
   void on_cluster_event(TimePoint now);
+  /// Whether a cluster event may make an unschedulable pod schedulable (a queueing hint,
+  /// KEP-4247's QueueingHintFn answered for the whole profile): false keeps the pod where it is.
+  using QueueingHint = std::function<bool(const PodSpec&)>;
+  /// The same, moving only the unschedulable pods for which `may_help` is true.
+  void on_cluster_event(TimePoint now, const QueueingHint& may_help);
   /// A metrics event (a scrape changed the metrics some node reports): the event only the
   /// plugins that read metrics register for (kube-scheduler's queueing hints, KEP-4247). The
   /// unschedulable pods a metrics-reading plugin rejected move as on_cluster_event(); the others
@@ -100,8 +109,9 @@ class SchedulingQueue {
   void push_backoff(Entry e);
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
   void requeue(Entry e, TimePoint now);
-  // Moves the unschedulable pods (only those a metrics-reading plugin rejected) back.
-  void move_unschedulable(TimePoint now, bool only_by_metrics);
+  // Moves the unschedulable pods (only those a metrics-reading plugin rejected; only those for
+  // which `may_help`, when given, is true) back.
+  void move_unschedulable(TimePoint now, bool only_by_metrics, const QueueingHint* may_help);
   void flush(TimePoint now);
   // Where a queued pod's entry is, so take() finds it without a scan.
   enum class Where : std::uint8_t { kActive, kBackoff, kUnschedulable };

@@ -147,16 +147,26 @@ bool SchedulingLoop::still_fails(const PodSpec& pod, std::uint64_t& seen, const 
       r.evaluated_nodes != static_cast<int>(cluster_.nodes.size())) {
     return false;
   }
+  // More changes than nodes: checking them costs what the filters cost, so run those.
+  if (changes_ - seen > cluster_.nodes.size()) {
+    return false;
+  }
+  // The nodes changed since, each once (marked with this call's stamp).
   changed_.clear();
+  if (mark_.size() != cluster_.nodes.size()) {
+    mark_.assign(cluster_.nodes.size(), 0);
+  }
+  ++stamp_;
   for (std::uint64_t c = seen; c < changes_; ++c) {
     const int node = journal_[static_cast<std::size_t>(c - journal_base_)];
     if (node < 0) {
       return false;
     }
-    changed_.push_back(node);
+    if (mark_[static_cast<std::size_t>(node)] != stamp_) {
+      mark_[static_cast<std::size_t>(node)] = stamp_;
+      changed_.push_back(node);
+    }
   }
-  std::sort(changed_.begin(), changed_.end());
-  changed_.erase(std::unique(changed_.begin(), changed_.end()), changed_.end());
   for (const int node : changed_) {
     if (scheduler_->fits(pod, cluster_, node)) {
       return false;
@@ -396,7 +406,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
   }
 }
 
-bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) const {
+bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) {
   std::int64_t per_pod = pods.front()->requests.gpus;
   std::int64_t total = 0;
   for (const auto& p : pods) {
@@ -406,14 +416,96 @@ bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) const {
   if (total <= 0) {
     return true;  // no GPUs asked: nothing to gate on
   }
+  count_free_gpus();
   std::int64_t free = 0;
   std::int64_t slots = 0;
-  for (const NodeInfo& n : cluster_.nodes) {
-    const std::int64_t f = std::max<std::int64_t>(0, n.node.allocatable.gpus - n.requested.gpus);
-    free += f;
-    slots += per_pod > 0 ? f / per_pod : 0;
+  for (std::size_t f = 1; f < free_.nodes.size(); ++f) {
+    const auto gpus = static_cast<std::int64_t>(f);
+    free += free_.nodes[f] * gpus;
+    slots += per_pod > 0 ? free_.nodes[f] * (gpus / per_pod) : 0;
   }
   return per_pod > 0 ? slots >= static_cast<std::int64_t>(pods.size()) : free >= total;
+}
+
+void SchedulingLoop::count_free_gpus() {
+  const auto free_of = [this](std::size_t node) {
+    const NodeInfo& n = cluster_.nodes[node];
+    return std::max<std::int64_t>(0, n.node.allocatable.gpus - n.requested.gpus);
+  };
+  const auto count = [this](std::int64_t f, std::int64_t delta) {
+    const auto i = static_cast<std::size_t>(f);
+    if (free_.nodes.size() <= i) {
+      free_.nodes.resize(i + 1, 0);
+    }
+    free_.nodes[i] += delta;
+  };
+  bool all = free_.synced == 0 || free_.synced < journal_base_ ||
+             free_.by_node.size() != cluster_.nodes.size();
+  for (std::uint64_t c = free_.synced; !all && c < changes_; ++c) {
+    const int node = journal_[static_cast<std::size_t>(c - journal_base_)];
+    if (node < 0) {
+      all = true;
+      break;
+    }
+    const auto i = static_cast<std::size_t>(node);
+    count(free_.by_node[i], -1);
+    free_.by_node[i] = free_of(i);
+    count(free_.by_node[i], 1);
+  }
+  if (all) {
+    free_.by_node.assign(cluster_.nodes.size(), 0);
+    free_.nodes.clear();
+    for (std::size_t i = 0; i < cluster_.nodes.size(); ++i) {
+      free_.by_node[i] = free_of(i);
+      count(free_.by_node[i], 1);
+    }
+  }
+  free_.synced = changes_;
+}
+
+bool SchedulingLoop::may_help(const PodSpec& pod, bool classify) {
+  if (Gang* g = gang_of(pod)) {
+    if (g->spec.mode != PodGroup::Mode::kAllOrNothing) {
+      return true;  // Coscheduling's state, not only the view, decides
+    }
+    std::vector<PodPtr> waiting;
+    for (const auto& m : g->members) {
+      if (target_.pod_alive(*m)) {
+        waiting.push_back(m);
+      }
+    }
+    return waiting.empty() || could_hold(waiting);
+  }
+  if (!fast_fail_ || has_inter_pod_terms(pod) || !no_required_anti_affinity()) {
+    return true;
+  }
+  int cls = -1;
+  if (const auto it = class_of_.find(&pod); it != class_of_.end()) {
+    cls = it->second;
+  } else if (classify) {
+    cls = equivalence_class(pod);
+  }
+  if (cls < 0 || static_cast<std::size_t>(cls) >= failures_.size()) {
+    return true;
+  }
+  auto& failure = failures_[static_cast<std::size_t>(cls)];
+  if (failure.first == 0) {
+    return true;
+  }
+  // Pods of one class get one verdict in one cluster state: a class found helped at this count
+  // is not checked again for its other pods.
+  if (helped_.size() < failures_.size()) {
+    helped_.resize(failures_.size(), 0);
+  }
+  std::uint64_t& helped = helped_[static_cast<std::size_t>(cls)];
+  if (helped == changes_) {
+    return true;
+  }
+  if (still_fails(pod, failure)) {
+    return false;
+  }
+  helped = changes_;
+  return true;
 }
 
 void SchedulingLoop::try_preemption(const PodPtr& pod) {
@@ -446,7 +538,15 @@ void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
   for (const int n : nodes) {
     changed(n);
   }
-  queue_.on_cluster_event(sim_.now());
+  if (hints_ == QueueingHints::kPrecise) {
+    queue_.on_cluster_event(sim_.now(), [this](const PodSpec& pod) {
+      const bool help = may_help(pod, false);
+      hinted_skips_ += help ? 0 : 1;
+      return help;
+    });
+  } else {
+    queue_.on_cluster_event(sim_.now());
+  }
   wake_when_ready();
 }
 
@@ -473,9 +573,23 @@ void SchedulingLoop::wake(TimePoint at) {
   cycle_event_ = sim_.schedule_at(at, [this] { cycle(); });
 }
 
+std::optional<PodPtr> SchedulingLoop::pop() {
+  while (true) {
+    auto popped = queue_.pop(sim_.now());
+    // Precise hints, once more when the pod comes up: a pod moved back by a change that a pod
+    // before it has used up, or retried at its timeout with nothing changed, is not tried.
+    if (!popped || hints_ != QueueingHints::kPrecise || !target_.pod_alive(**popped) ||
+        may_help(**popped, true)) {
+      return popped;
+    }
+    ++hinted_skips_;
+    queue_.put_back(std::move(*popped), sim_.now());
+  }
+}
+
 void SchedulingLoop::cycle() {
   next_cycle_.reset();
-  const auto popped = queue_.pop(sim_.now());
+  const auto popped = pop();
   if (!popped) {
     if (const auto next = queue_.next_ready_time(sim_.now())) {
       wake(*next);

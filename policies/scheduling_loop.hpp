@@ -164,6 +164,24 @@ class SchedulingLoop {
   /// All-or-nothing cycles the gate cut short.
   std::uint64_t gated_cycles() const { return gated_; }
 
+  /// Which unschedulable pods a deletion on known nodes (on_cluster_event(nodes)) moves back
+  /// (docs/policies.md, "Queueing hints").
+  ///  - kKubernetes (the default): every one, as kube-scheduler's NodeResourcesFit hint does
+  ///    (isSchedulableAfterPodEvent returns Queue for any deletion of an assigned pod).
+  ///  - kPrecise (opt-in, not Kubernetes'; it changes results): only those the change may help.
+  ///    A pod whose class fast fail remembers as unschedulable stays while each node changed
+  ///    since still rejects it (the same test as fast fail's replay, so a pod that stays could
+  ///    not have been placed by a retry now); a pod of an all-or-nothing gang stays while the
+  ///    free GPUs cannot hold its gang (the gate's test). Every other pod moves, and so does
+  ///    every pod on a change not known by its node (on_cluster_event()). The same test runs
+  ///    again when a pod comes up in the queue (moved back by a change a pod before it used up,
+  ///    after its back-off, at the unschedulable timeout): a pod it rejects goes back to the
+  ///    unschedulable set without a cycle and without counting an attempt.
+  enum class QueueingHints { kKubernetes, kPrecise };
+  void set_queueing_hints(QueueingHints hints) { hints_ = hints; }
+  /// Pods a precise hint kept in place or put back, over the run.
+  std::uint64_t hinted_skips() const { return hinted_skips_; }
+
   using CycleWanted = std::function<bool(const PodSpec&)>;
   using CycleExplained = std::function<void(const PodSpec&, const ScheduleResult&)>;
   void set_inspector(CycleWanted want, CycleExplained got) {
@@ -191,6 +209,8 @@ class SchedulingLoop {
   // preemptor.
   const ClusterView& view_for(const PodSpec& pod);
   void cycle();
+  // The next pod to try: the queue's, less the pods precise hints put back (kPrecise).
+  std::optional<PodPtr> pop();
   // The gang `pod` belongs to; null for a pod outside any declared group.
   Gang* gang_of(const PodSpec& pod);
   // What Coscheduling sees of `gang` (assigned: bound + waiting alive pods).
@@ -249,7 +269,9 @@ class SchedulingLoop {
   std::vector<int> journal_;
   std::uint64_t journal_base_ = 1;
   static constexpr std::size_t kJournalLength = 1 << 16;
-  std::vector<int> changed_;  // scratch of still_fails()
+  std::vector<int> changed_;         // scratch of still_fails()
+  std::vector<std::uint64_t> mark_;  // per node, the still_fails() call that listed it
+  std::uint64_t stamp_ = 0;
   std::vector<std::pair<std::uint64_t, ScheduleResult>> failures_;
   // Equivalence classes: their keys, by a hash bucket, and the class of each queued pod seen
   // (erased when it is bound or dropped; the queue holds the pod until then).
@@ -261,8 +283,24 @@ class SchedulingLoop {
   CycleExplained got_;
   bool gang_gate_ = false;
   std::uint64_t gated_ = 0;
-  /// Whether the free GPUs of the view could hold `pods` (the gate's test).
-  bool could_hold(const std::vector<PodPtr>& pods) const;
+  QueueingHints hints_ = QueueingHints::kKubernetes;
+  std::uint64_t hinted_skips_ = 0;
+  std::vector<std::uint64_t> helped_;  // per class, the change count at which may_help said yes
+  // The precise hint for `pod` (set_queueing_hints): whether the changes since its class last
+  // failed may make it schedulable. `classify`: find the class of a pod not yet tried.
+  bool may_help(const PodSpec& pod, bool classify);
+  // Whether the free GPUs of the view could hold `pods` (the gate's test).
+  bool could_hold(const std::vector<PodPtr>& pods);
+  // The ClusterView's nodes counted by free GPUs, kept from the change journal: a node's count
+  // is updated when a change names it, every node recounted after a change known nowhere.
+  struct FreeGpus {
+    std::vector<std::int64_t> by_node;  // free GPUs of each node when last counted
+    std::vector<std::int64_t> nodes;    // nodes[f]: nodes with f free GPUs
+    std::uint64_t synced = 0;           // the change count it reflects (0: never counted)
+  };
+  FreeGpus free_;
+  // Brings free_ up to the current change count.
+  void count_free_gpus();
   // Fast fail of all-or-nothing gangs: by the classes of a gang's pods in the order tried, the
   // state in which such a gang's cycle last failed and the outcomes of the pods it tried.
   std::map<std::vector<int>, std::pair<std::uint64_t, std::vector<ScheduleResult>>> gang_failures_;

@@ -580,6 +580,7 @@ RunConfig parse_run(const ConfigNode& node, const std::string& file) {
     p.finish();
   }
   r.gang_capacity_gate = f.boolean("gang_capacity_gate", false);
+  r.queueing_hints = f.choice("queueing_hints", r.queueing_hints, {"kubernetes", "precise"});
   if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
     const std::string key = f.has("tune") ? "tune" : "randomness";
     throw f.error(f.get(key), key, "only run.mode: fill reads " + key);

@@ -156,6 +156,11 @@ struct RunConfig {
   /// cannot hold it (SchedulingLoop::set_gang_capacity_gate; opt-in: it changes results;
   /// docs/job-scheduling.md, "All-or-nothing mode").
   bool gang_capacity_gate = false;
+  /// `run.queueing_hints`: "kubernetes" (every deletion of a bound pod moves every unschedulable
+  /// pod back, as kube-scheduler does) or "precise" (only the pods the change may help;
+  /// SchedulingLoop::set_queueing_hints; opt-in: it changes results; docs/policies.md,
+  /// "Queueing hints").
+  std::string queueing_hints = "kubernetes";
 };
 
 /// A published figure to print beside the results (the seed's table).

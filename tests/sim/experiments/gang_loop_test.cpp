@@ -135,6 +135,55 @@ TEST(GangLoop, TheCapacityGateTriesNoPodOfAGangTheClusterCannotHold) {
   }
 }
 
+// Precise queueing hints (run.queueing_hints: precise) for an all-or-nothing gang: it moves back
+// only when the free GPUs could hold it. Node: 4 GPUs; "busy-2" (2 GPUs) and "busy-1" (1 GPU)
+// bind at 0 and 10 ms. Kubernetes' hint: the 4-pod gang (1 GPU each) fails at 20 ms (job-0
+// reserved, job-1 finds no GPU: two cycles) and is retried at 60 s. Precise: at 20 ms 1 free GPU
+// cannot hold the gang, so each of its four pods is put back as it comes up (no cycle); at 60 s
+// busy-1 is deleted, and 2 free GPUs still cannot hold 4 pods: the four stay (four more kept).
+// At 120 s busy-2 is deleted: 4 free, the gang moves and binds at that instant (four cycles)
+// either way.
+TEST(GangLoop, PreciseHintsRetryAGangOnlyWhenTheClusterCouldHoldIt) {
+  std::map<SchedulingLoop::QueueingHints, std::uint64_t> cycles;
+  for (const auto hints :
+       {SchedulingLoop::QueueingHints::kKubernetes, SchedulingLoop::QueueingHints::kPrecise}) {
+    Simulation sim;
+    GangNode node(sim, 4);
+    SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                        nullptr);
+    loop.set_queueing_hints(hints);
+    auto busy = std::make_shared<PodSpec>(*member("busy-2", ""));
+    busy->requests.gpus = 2;
+    loop.add(busy);
+    loop.add(member("busy-1", ""));
+    loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+    for (int i = 0; i < 4; ++i) {
+      loop.add(member("job-" + std::to_string(i), "job"));
+    }
+    for (const auto& [at, gone] :
+         std::map<Duration, std::string>{{60s, "busy-1"}, {120s, "busy-2"}}) {
+      sim.schedule_at(TimePoint(at), [&, gone = gone] {
+        ASSERT_TRUE(node.view.nodes[0].remove_pod(gone));
+        loop.on_cluster_event(std::set<int>{0});
+      });
+    }
+    sim.run(TimePoint(121s));
+    ASSERT_EQ(node.bound_at.size(), 6u);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(node.bound_at.at("job-" + std::to_string(i)), TimePoint(120s));
+    }
+    cycles[hints] = loop.cycles();
+    if (hints == SchedulingLoop::QueueingHints::kPrecise) {
+      EXPECT_EQ(loop.hinted_skips(), 4u + 4u);
+      EXPECT_EQ(loop.cycles(), 2u + 4u);
+    } else {
+      EXPECT_EQ(loop.hinted_skips(), 0u);
+    }
+  }
+  // Kubernetes' retry at 60 s places job-0 and job-1 and fails at job-2 (three more cycles).
+  EXPECT_EQ(cycles[SchedulingLoop::QueueingHints::kKubernetes], 2u + 2u + 3u + 4u);
+}
+
 // A failed all-or-nothing cycle undoes every reservation, so the ClusterView is as before it and
 // a pod equivalent to one that failed before the gang's cycle reuses that failure (fast fail).
 // Node: 3 GPUs. At 0 s "big-0" (4 GPUs, no gang) fails, running the filters (cycle 1, 10 ms);

@@ -217,7 +217,9 @@ TEST(SchedulingLoop, EquivalentPodsFailFastWithTheSameOutcome) {
 // the loop told which node changed; the bigs still fit nowhere, the small now fits node 1. The
 // outcome (bind times, cycles, events) must equal the one of a deletion announced without its node
 // (every filter run), with more cycles reusing a failure: the first big's retry checks node 1 only.
-Outcome two_nodes(bool tell_node) {
+Outcome two_nodes(bool tell_node,
+                  SchedulingLoop::QueueingHints hints = SchedulingLoop::QueueingHints::kKubernetes,
+                  std::uint64_t* hinted_skips = nullptr) {
   Simulation sim;
   OneNode cluster(sim, 1);
   NodeInfo second = cluster.view.nodes[0];
@@ -229,6 +231,7 @@ Outcome two_nodes(bool tell_node) {
   signal.connect([&](const SchedulingEvent& e) { out.events.push_back(e); });
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), cluster.view, cluster, 10ms, nullptr,
                       &signal);
+  loop.set_queueing_hints(hints);
   loop.add(pod("a"));
   loop.add(pod("b"));
   for (int i = 0; i < 2; ++i) {
@@ -250,6 +253,9 @@ Outcome two_nodes(bool tell_node) {
   out.bound_at = cluster.bound_at;
   out.cycles = loop.cycles();
   out.fast_failed = loop.fast_failed_cycles();
+  if (hinted_skips != nullptr) {
+    *hinted_skips = loop.hinted_skips();
+  }
   return out;
 }
 
@@ -272,6 +278,32 @@ TEST(SchedulingLoop, ADeletionKnownByItsNodeChecksOnlyThatNode) {
   EXPECT_EQ(told.bound_at.at("small"), TimePoint(60s + 20ms));
   EXPECT_EQ(full.fast_failed, 1u + 1u);
   EXPECT_EQ(told.fast_failed, 1u + 2u);
+}
+
+// Precise queueing hints (opt-in). The same run. Kubernetes' hint: as above, five cycles to
+// 40 ms, and at 60 s all three waiting pods move back (big0 and big1 fail again, small binds at
+// 60.02 s): eight cycles. Precise: big1 comes up at 30 ms with nothing changed since big0, of its
+// class, failed, so it is put back without a cycle (small fails at 30 ms); at 60 s node 1 still
+// rejects a two-GPU pod, so big0 and big1 stay and only small moves: it binds in the first
+// cycle, at 60 s. Five cycles, three pods kept. Until 200 s no other cycle runs (the bigs'
+// unschedulable timeout is later).
+TEST(SchedulingLoop, PreciseHintsMoveOnlyThePodsTheDeletionMayHelp) {
+  std::uint64_t skipped = 0;
+  const Outcome precise = two_nodes(true, SchedulingLoop::QueueingHints::kPrecise, &skipped);
+  const Outcome kube = two_nodes(true);
+  ASSERT_EQ(precise.bound_at.count("small"), 1u);
+  EXPECT_EQ(precise.bound_at.at("small"), TimePoint(60s));
+  EXPECT_EQ(kube.bound_at.at("small"), TimePoint(60s + 20ms));
+  EXPECT_EQ(skipped, 1u + 2u);
+  EXPECT_EQ(precise.cycles, 4u + 1u);
+  EXPECT_EQ(kube.cycles, 5u + 3u);
+  // Announced without its node, the change may have helped anyone: all three move. big0 runs the
+  // filters and fails; big1, after it in the same state, is put back; small binds at 60.01 s.
+  skipped = 0;
+  const Outcome unknown = two_nodes(false, SchedulingLoop::QueueingHints::kPrecise, &skipped);
+  EXPECT_EQ(unknown.bound_at.at("small"), TimePoint(60s + 10ms));
+  EXPECT_EQ(unknown.cycles, 4u + 2u);
+  EXPECT_EQ(skipped, 1u + 1u);
 }
 
 TEST(SchedulingLoop, NoFastFailForSpreadTermsOrProfilesThatReadMetrics) {
