@@ -160,34 +160,22 @@ TEST(Pollux, BadApplicationFilesNameLineAndColumn) {
   const auto write = [&](const char* name, const char* text) {
     std::ofstream(dir / "app" / name) << text;
   };
-  // placements.csv: "12x" is no placement; it begins at line 3, column 1. A row without its
-  // placement digits: "1,4,abc,0.0" has step_time at 5.
-  write("placements.csv", "placement,local_bsz,step_time,sync_time
-1,4,1.0,0.0
-12x,4,1.0,0.0
-");
-  EXPECT_EQ(test::message_of([&] {
-    PolluxApplication(dir.string(), "app", 5, 0); }),
-            (dir / "app" / "placements.csv").string() +
-                ":3:1: placement: expected the GPUs per node as digits 1-9");
-  write("placements.csv", "placement,local_bsz,step_time,sync_time
-1,4,abc,0.0
-");
-  EXPECT_EQ(test::message_of([&] {
-    PolluxApplication(dir.string(), "app", 5, 0); }),
-            (dir / "app" / "placements.csv").string() + ":2:5: step_time: 'abc' is not a number");
+  // placements.csv: "12x" is no placement; it begins at line 3, column 1. A cell that is no
+  // number: "1,4,abc,0.0" has step_time at 5.
+  write("placements.csv", "placement,local_bsz,step_time,sync_time\n1,4,1.0,0.0\n12x,4,1.0,0.0\n");
+  const std::string placements = (dir / "app" / "placements.csv").string();
+  const auto error = [&] {
+    return test::message_of([&] { PolluxApplication(dir.string(), "app", 5, 0); });
+  };
+  EXPECT_EQ(error(), placements + ":3:1: placement: expected the GPUs per node as digits 1-9");
+  write("placements.csv", "placement,local_bsz,step_time,sync_time\n1,4,abc,0.0\n");
+  EXPECT_EQ(error(), placements + ":2:5: step_time: 'abc' is not a number");
   // No measurement: at the header's "placement" cell, line 1 column 1.
-  write("placements.csv", "placement,local_bsz,step_time,sync_time
-");
-  EXPECT_EQ(test::message_of([&] {
-    PolluxApplication(dir.string(), "app", 5, 0); }),
-            (dir / "app" / "placements.csv").string() + ":1:1: placement: no measurements");
+  write("placements.csv", "placement,local_bsz,step_time,sync_time\n");
+  EXPECT_EQ(error(), placements + ":1:1: placement: no measurements");
   // A validation run without epochs: at its "progress" header cell, after "iteration," (11).
-  write("validation-8.csv", "iteration,progress,metric,grad_sqr,grad_var
-");
-  EXPECT_EQ(test::message_of([&] {
-    PolluxApplication(dir.string(), "app", 5, 0); }),
-            (dir / "app" / "validation-8.csv").string() + ":1:11: progress: no epochs");
+  write("validation-8.csv", "iteration,progress,metric,grad_sqr,grad_var\n");
+  EXPECT_EQ(error(), (dir / "app" / "validation-8.csv").string() + ":1:11: progress: no epochs");
   std::filesystem::remove_all(dir);
 }
 
