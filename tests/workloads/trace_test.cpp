@@ -91,6 +91,12 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
               parse_trace("name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli,colour\n", "n.csv");
             }).substr(0, 30),
             "n.csv:1:54: colour: unknown co");  // after the 53 characters of the six before
+  // A missing column has no cell: the header's start.
+  EXPECT_EQ(message_of([] {
+              parse_trace("name,submit_s,pods,gpus_per_pod,gpu_milli\n", "d.csv",
+                          TraceFormat::kNative);
+            }),
+            "d.csv:1:1: duration_s: missing required column");
 }
 
 // Found by the trace fuzz target: a header with an unterminated quote let std::invalid_argument
