@@ -66,12 +66,15 @@ constexpr std::string_view kCatalogueFile = "topologies/gpu_models.csv";
 // One row of the catalogue, read cell by cell into a record.
 class Row {
  public:
-  Row(const std::vector<std::string>& cells, int line) : cells_(cells), line_(line) {}
+  Row(const std::vector<std::string>& cells, const std::vector<CellPlace>& places)
+      : cells_(cells), places_(places) {}
 
   const std::string& cell(Column c) const { return cells_[static_cast<std::size_t>(c)]; }
 
+  // An error at the cell of column `c` (where it begins).
   [[noreturn]] void fail(Column c, const std::string& message) const {
-    throw InputError(SourceLocation{std::string(kCatalogueFile), line_, static_cast<int>(c) + 1},
+    const CellPlace at = places_[std::min(static_cast<std::size_t>(c), places_.size() - 1)];
+    throw InputError(SourceLocation{std::string(kCatalogueFile), at.line, at.column},
                      std::string(kHeader[static_cast<std::size_t>(c)]), message);
   }
 
@@ -103,7 +106,7 @@ class Row {
 
  private:
   const std::vector<std::string>& cells_;
-  int line_;
+  const std::vector<CellPlace>& places_;
 };
 
 // The catalogue, read once from the compiled-in gpu_models.csv. The records' names and sources
@@ -119,14 +122,14 @@ Catalogue read_catalogue(std::string_view csv) {
   std::vector<std::string> cells;
   if (!reader.next(cells) ||
       !std::equal(cells.begin(), cells.end(), kHeader.begin(), kHeader.end())) {
-    throw InputError(SourceLocation{std::string(kCatalogueFile), 1, 0}, "",
+    throw InputError(SourceLocation{std::string(kCatalogueFile), 1, 1}, "",
                      "the header must be the catalogue's columns");
   }
   while (reader.next(cells)) {
     if (reader.blank() && reader.done()) {
       break;  // the line break after the last row
     }
-    const Row row(cells, reader.line());
+    const Row row(cells, reader.places());
     if (cells.size() != static_cast<std::size_t>(kColumns)) {
       row.fail(kName, "expected " + std::to_string(kColumns) + " fields, found " +
                           std::to_string(cells.size()));

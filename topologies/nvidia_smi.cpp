@@ -19,22 +19,41 @@ struct Token {
   int column = 0;  // 1-based character column
 };
 
+// Characters of `text`: every byte but UTF-8 continuation bytes (columns count characters).
+int characters(std::string_view text) {
+  int n = 0;
+  for (const char c : text) {
+    n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  }
+  return n;
+}
+
+// The words of `line` (separated by spaces and tabs), each with the column it begins at.
 std::vector<Token> tokenize(std::string_view line) {
   std::vector<Token> out;
   std::size_t i = 0;
+  int column = 1;  // of line[i]
   while (i < line.size()) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) {
       ++i;
+      ++column;
     }
     const std::size_t start = i;
     while (i < line.size() && line[i] != ' ' && line[i] != '\t') {
       ++i;
     }
     if (i > start) {
-      out.push_back(Token{std::string(line.substr(start, i - start)), static_cast<int>(start) + 1});
+      const std::string_view word = line.substr(start, i - start);
+      out.push_back(Token{std::string(word), column});
+      column += characters(word);
     }
   }
   return out;
+}
+
+// The column just past `token`: where a word after it would begin.
+int column_after(const Token& token) {
+  return token.column + characters(token.text);
 }
 
 // "GPU" followed by one or more digits. Hand-written: std::regex recurses once per character and
@@ -85,14 +104,14 @@ class MatrixReader {
     check_gpus_first();
     const std::size_t n = m_.devices.size();
     if (n > kMaxTopologyDevices) {
-      throw error(header_line_, 0, "header",
+      throw error(header_line_, device_column_[kMaxTopologyDevices], "header",
                   std::to_string(n) + " device columns; a matrix has at most " +
                       std::to_string(kMaxTopologyDevices) + " devices");
     }
     read_rows();
     check_symmetric();
     if (n == 0 || !is_gpu_label(m_.devices[0])) {
-      throw error(header_line_, 0, "header", "no GPU columns");
+      throw error(header_line_, n == 0 ? 1 : device_column_[0], "header", "no GPU columns");
     }
     return std::move(m_);
   }
@@ -116,7 +135,7 @@ class MatrixReader {
     }
     if (header_ == lines_.size()) {
       throw error(
-          1, 0, "header",
+          1, 1, "header",
           "no `nvidia-smi topo -m` matrix found (expected a header line starting with GPU0)");
     }
     header_line_ = static_cast<int>(header_) + 1;
@@ -154,6 +173,7 @@ class MatrixReader {
           throw error(header_line_, tokens[t].column, w, "device column '" + w + "' repeated");
         }
         m_.devices.push_back(w);
+        device_column_.push_back(tokens[t].column);
       }
     }
   }
@@ -166,7 +186,7 @@ class MatrixReader {
     }
     for (std::size_t i = gpus; i < m_.devices.size(); ++i) {
       if (m_.devices[i].rfind("GPU", 0) == 0) {
-        throw error(header_line_, 0, m_.devices[i],
+        throw error(header_line_, device_column_[i], m_.devices[i],
                     "GPU columns must come first, in order GPU0, GPU1, ...; found '" +
                         m_.devices[i] + "' at position " + std::to_string(i));
       }
@@ -181,15 +201,21 @@ class MatrixReader {
     m_.cpu_affinity.assign(n, "");
     m_.numa_affinity.assign(n, -1);
     row_line_.assign(n, 0);
+    cell_column_.reserve(n);
     std::size_t rows = 0;
-    int last_line = header_line_;
+    // Where the table ends: the start of the line that ends it, else just past the last line.
+    int end_line = header_line_;
+    int end_column = characters(lines_[header_]) + 1;
     for (std::size_t i = header_ + 1; i < lines_.size(); ++i) {
       const int line_no = static_cast<int>(i) + 1;
       const auto tokens = tokenize(lines_[i]);
       if (tokens.empty() || tokens[0].text.rfind("Legend", 0) == 0) {
+        end_line = line_no;
+        end_column = 1;
         break;  // end of the table; legends follow
       }
-      last_line = line_no;
+      end_line = line_no;
+      end_column = characters(lines_[i]) + 1;
       if (rows == n) {
         throw error(line_no, tokens[0].column, tokens[0].text,
                     "more rows than the " + std::to_string(n) + " columns of the header");
@@ -199,7 +225,7 @@ class MatrixReader {
       ++rows;
     }
     if (rows < n) {
-      throw error(last_line, 0, m_.devices[rows],
+      throw error(end_line, end_column, m_.devices[rows],
                   "matrix ends after " + std::to_string(rows) + " rows; the header has " +
                       std::to_string(n) + " columns (missing the row of '" + m_.devices[rows] +
                       "')");
@@ -216,7 +242,7 @@ class MatrixReader {
     }
     if (tokens.size() < n + 1) {
       throw error(
-          line_no, 0, device,
+          line_no, column_after(tokens.back()), device,
           "row has " + std::to_string(tokens.size() - 1) + " cells, expected " + std::to_string(n));
     }
     if (tokens.size() > n + 1 + extras_.size()) {
@@ -225,8 +251,10 @@ class MatrixReader {
                       std::to_string(n + extras_.size()) + " columns");
     }
     std::vector<LinkCell>& row = m_.cells.emplace_back(n);
+    std::vector<int>& columns = cell_column_.emplace_back(n);
     for (std::size_t j = 0; j < n; ++j) {
       row[j] = link_cell(r, j, line_no, tokens[j + 1]);
+      columns[j] = tokens[j + 1].column;
     }
     for (std::size_t e = 0; e + n + 1 < tokens.size(); ++e) {
       read_extra(r, extras_[e], line_no, tokens[n + 1 + e]);
@@ -275,7 +303,7 @@ class MatrixReader {
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < i; ++j) {
         if (!(m_.cells[i][j] == m_.cells[j][i])) {
-          throw error(row_line_[i], 0, m_.devices[i] + "/" + m_.devices[j],
+          throw error(row_line_[i], cell_column_[i][j], m_.devices[i] + "/" + m_.devices[j],
                       "asymmetric matrix: " + m_.devices[i] + "->" + m_.devices[j] + " is " +
                           to_string(m_.cells[i][j]) + " but " + m_.devices[j] + "->" +
                           m_.devices[i] + " (line " + std::to_string(row_line_[j]) + ") is " +
@@ -291,7 +319,9 @@ class MatrixReader {
   int header_line_ = 0;
   TopologyMatrix m_;
   std::vector<Extra> extras_;
-  std::vector<int> row_line_;  // per device row, its line number
+  std::vector<int> row_line_;                  // per device row, its line number
+  std::vector<int> device_column_;             // per device, its header word's column
+  std::vector<std::vector<int>> cell_column_;  // per device row, per device, its cell's column
 };
 
 }  // namespace

@@ -42,6 +42,7 @@ void CsvTable::parse(const std::string& text, const std::vector<std::string>& re
     }
     if (!have_header) {
       header_ = fields;
+      header_places_ = reader.places();
       for (std::size_t i = 0; i < header_.size(); ++i) {
         const auto& name = header_[i];
         const bool known = std::find(required.begin(), required.end(), name) != required.end() ||
@@ -55,26 +56,30 @@ void CsvTable::parse(const std::string& text, const std::vector<std::string>& re
             allowed += (allowed.empty() ? "" : ", ") + o;
           }
           throw InputError(
-              SourceLocation{file_, 1, static_cast<int>(i) + 1}, name,
+              SourceLocation{file_, header_places_[i].line, header_places_[i].column}, name,
               known ? "duplicate column" : "unknown column; allowed columns: " + allowed);
         }
         index_[name] = i;
       }
       for (const auto& r : required) {
         if (!index_.contains(r)) {
-          throw InputError(SourceLocation{file_, 1, 0}, r, "missing required column");
+          throw InputError(SourceLocation{file_, 1, 1}, r, "missing required column");
         }
       }
       have_header = true;
       continue;
     }
     if (fields.size() != header_.size()) {
-      throw InputError(SourceLocation{file_, line_no, 0}, "",
+      // At the first extra field, or where the first missing one would begin.
+      const CellPlace at =
+          fields.size() > header_.size() ? reader.places()[header_.size()] : reader.end();
+      throw InputError(SourceLocation{file_, at.line, at.column}, "",
                        "expected " + std::to_string(header_.size()) + " fields, found " +
                            std::to_string(fields.size()));
     }
     rows_.push_back(std::move(fields));
     lines_.push_back(line_no);
+    places_.push_back(reader.places());
   }
   if (!have_header) {
     throw InputError(SourceLocation{file_, 0, 0}, "", "empty file: a header row is required");
@@ -86,11 +91,21 @@ const std::string& CsvTable::text(std::size_t row, const std::string& column) co
   return it == index_.end() ? empty_ : rows_[row][it->second];
 }
 
+SourceLocation CsvTable::where(std::size_t row, const std::string& column) const {
+  const auto it = index_.find(column);
+  const CellPlace at = places_[row][it == index_.end() ? 0 : it->second];
+  return SourceLocation{file_, at.line, at.column};
+}
+
+SourceLocation CsvTable::header_where(const std::string& column) const {
+  const auto it = index_.find(column);
+  const CellPlace at = it == index_.end() ? CellPlace{1, 1} : header_places_[it->second];
+  return SourceLocation{file_, at.line, at.column};
+}
+
 InputError CsvTable::error(std::size_t row, const std::string& column,
                            const std::string& message) const {
-  const auto it = index_.find(column);
-  const int col = it == index_.end() ? 0 : static_cast<int>(it->second) + 1;
-  return InputError(SourceLocation{file_, lines_[row], col}, column, message);
+  return InputError(where(row, column), column, message);
 }
 
 std::int64_t CsvTable::integer(std::size_t row, const std::string& column, std::int64_t lo,

@@ -1,6 +1,7 @@
 #pragma once
 /// A small strict CSV reader for traces: a header row names the columns; every row must have as
-/// many fields; errors name file, line, column number and column name. Records are read by the
+/// many fields; errors name the file, the line and column where the offending cell begins
+/// (columns count characters) and the column's name. Records are read by the
 /// one CSV rule (sim/input/csv.hpp): a quoted field may hold commas, quotes and line breaks.
 #include <cstdint>
 #include <map>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::workloads {
@@ -39,7 +41,14 @@ class CsvTable {
                        std::int64_t hi) const;
   /// A finite number in [lo, hi].
   double number(std::size_t row, const std::string& column, double lo, double hi) const;
-  /// An InputError at `row`, `column`.
+  /// Where the cell of `column` in data row `row` begins (file, line, column); the row's first
+  /// cell when the header has no such column.
+  SourceLocation where(std::size_t row, const std::string& column) const;
+  /// Where the cells of data row `row` begin, one per column in header order.
+  const std::vector<CellPlace>& places(std::size_t row) const { return places_[row]; }
+  /// Where the header cell of `column` begins (line 1, column 1 when there is none).
+  SourceLocation header_where(const std::string& column) const;
+  /// An InputError at the cell of `column` in `row` (where), naming the column.
   InputError error(std::size_t row, const std::string& column, const std::string& message) const;
   /// The file name.
   const std::string& file() const { return file_; }
@@ -55,6 +64,8 @@ class CsvTable {
   std::map<std::string, std::size_t> index_;
   std::vector<std::vector<std::string>> rows_;
   std::vector<int> lines_;
+  std::vector<std::vector<CellPlace>> places_;  // per data row, per column
+  std::vector<CellPlace> header_places_;
   std::string empty_;
 };
 

@@ -97,7 +97,7 @@ PolluxApplication::PolluxApplication(const std::string& dir, const std::string& 
                         t.number(r, "grad_var", 0, 1e300)});
     }
     if (epochs.empty()) {
-      throw InputError(SourceLocation{t.file(), 1, 0}, "progress", "no epochs");
+      throw InputError(t.header_where("progress"), "progress", "no epochs");
     }
     validation_[bsz] = std::move(epochs);
   }
@@ -140,7 +140,7 @@ PolluxApplication::PolluxApplication(const std::string& dir, const std::string& 
     ++n;
   }
   if (placements_.empty()) {
-    throw InputError(SourceLocation{p.file(), 1, 0}, "placement", "no measurements");
+    throw InputError(p.header_where("placement"), "placement", "no measurements");
   }
   for (auto& [key, v] : placements_) {
     sort_samples(v);

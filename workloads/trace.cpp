@@ -60,7 +60,7 @@ TraceFormat detect(const std::string& text, const std::string& name) {
   if (has("num_gpus") && has("timestamp")) {
     return TraceFormat::kPhilly;
   }
-  throw InputError(SourceLocation{name, 1, 0}, "",
+  throw InputError(SourceLocation{name, 1, 1}, "",
                    "cannot tell the trace format from the header; give --from "
                    "(native needs submit_s, openb num_gpu and gpu_milli, philly timestamp and "
                    "num_gpus)");
@@ -91,6 +91,7 @@ TraceRecord named_record(const CsvTable& t, std::size_t r, const char* what,
                          std::unordered_map<std::string, int>& first_line) {
   TraceRecord rec;
   rec.line = t.line(r);
+  rec.cells = t.places(r);
   rec.name = t.text(r, "name");
   if (rec.name.empty()) {
     throw t.error(r, "name", std::string("empty ") + what + " name");
@@ -109,6 +110,7 @@ Trace empty_trace(const CsvTable& t, TraceFormat format) {
   Trace trace;
   trace.file = t.file();
   trace.format = format;
+  trace.columns = t.header();
   trace.records.reserve(t.rows());
   return trace;
 }
@@ -242,6 +244,7 @@ Trace read_philly(const CsvTable& t) {
   for (std::size_t r = 0; r < t.rows(); ++r) {
     TraceRecord rec;
     rec.line = t.line(r);
+    rec.cells = t.places(r);
     rec.name = "philly-" + std::to_string(r);
     rec.submit = std::chrono::seconds(stamps[r] - first);
     rec.duration = seconds_of(t, r, "duration");
@@ -321,6 +324,29 @@ std::string seconds_text(Duration d) {
 
 }  // namespace
 
+SourceLocation Trace::where(const TraceRecord& record, const std::string& column) const {
+  const auto it = std::find(columns.begin(), columns.end(), column);
+  const auto i = static_cast<std::size_t>(it - columns.begin());
+  const CellPlace at = it != columns.end() && i < record.cells.size() ? record.cells[i]
+                       : record.cells.empty()                         ? CellPlace{record.line, 0}
+                                                                      : record.cells.front();
+  return SourceLocation{file, at.line, at.column};
+}
+
+std::string Trace::column_of(const std::string& field) const {
+  if (field == "submit") {
+    return format == TraceFormat::kOpenb    ? "creation_time"
+           : format == TraceFormat::kPhilly ? "timestamp"
+                                            : "submit_s";
+  }
+  if (field == "duration") {
+    return format == TraceFormat::kOpenb    ? "deletion_time"
+           : format == TraceFormat::kPhilly ? "duration"
+                                            : "duration_s";
+  }
+  return field;
+}
+
 TraceFormat parse_trace_format(const std::string& text, const std::string& field) {
   if (text == "auto") {
     return TraceFormat::kAuto;
@@ -392,6 +418,8 @@ std::vector<OpenbNode> read_openb_nodes(const std::string& path) {
   for (std::size_t r = 0; r < t.rows(); ++r) {
     OpenbNode n;
     n.line = t.line(r);
+    n.name_where = t.where(r, "sn");
+    n.model_where = t.where(r, "model");
     n.name = t.text(r, "sn");
     if (n.name.empty()) {
       throw t.error(r, "sn", "empty node name");

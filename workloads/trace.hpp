@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/csv.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::workloads {
 
@@ -57,6 +59,9 @@ struct TraceRecord {
   std::int64_t steps = 0;
   /// 1-based line in the source file.
   int line = 0;
+  /// Where each cell of the row begins, in the order of Trace::columns (for errors found after
+  /// reading: Trace::where).
+  std::vector<CellPlace> cells;
 
   /// GPUs the job asks for as the trace counts them: pods x gpus_per_pod, a GPU-sharing pod
   /// counting as 1 (openb's num_gpu).
@@ -71,6 +76,15 @@ struct Trace {
   /// Last instant the trace covers (openb: the largest deletion_time; Philly: the latest
   /// submit + duration).
   Duration end{};
+  /// The header's column names, in file order.
+  std::vector<std::string> columns;
+
+  /// Where `record`'s cell of `column` begins (file, line, column); the row's first cell when
+  /// the trace has no such column.
+  SourceLocation where(const TraceRecord& record, const std::string& column) const;
+  /// The trace's column that gives a job's `field` ("submit", "duration"; any other field is a
+  /// column of the same name): submit_s, creation_time or timestamp for "submit", and so on.
+  std::string column_of(const std::string& field) const;
 };
 
 /// Reads `path` in `format` (kAuto: detect from the header).
@@ -91,6 +105,9 @@ struct OpenbNode {
   /// GPU model as the trace names it (P100, T4, V100M16, V100M32, A10, G1-G3); empty: no GPU.
   std::string gpu_model;
   int line = 0;
+  /// Where its `sn` and `model` cells begin (file, line, column).
+  SourceLocation name_where;
+  SourceLocation model_where;
 };
 
 /// Reads openb_node_list_*.csv (columns sn,cpu_milli,memory_mib,gpu,model).

@@ -91,14 +91,18 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
   std::vector<JobSpec> jobs;
   jobs.reserve(order.size());
   for (const TraceRecord* r : order) {
-    const SourceLocation where{trace.file, r->line, 0};
+    // Errors found here are placed at the cell that gives the value (the row's first cell when
+    // no column does, e.g. the scenario's default duration).
+    const auto where = [&](const std::string& field) {
+      return trace.where(*r, trace.column_of(field));
+    };
     JobSpec job;
     job.name = r->name;
     // A trace time (up to 1e12 s) x time_scale (up to 1e9) can pass the int64 range, where
     // llround's result is unspecified: refused past kMaxInputDuration, as durations are.
     const double submit_us = static_cast<double>(r->submit.count()) * source.time_scale;
     if (!(submit_us <= static_cast<double>(kMaxInputDuration.count()))) {
-      throw InputError(where, "submit",
+      throw InputError(where("submit"), "submit",
                        fmt::format("submit time x time_scale = {:g} s is beyond {} (1000 years)",
                                    submit_us * 1e-6, format_duration(kMaxInputDuration)));
     }
@@ -142,11 +146,11 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
       } else {
         const auto d = r->duration ? r->duration : source.default_duration;
         if (!d) {
-          throw InputError(where, "duration",
+          throw InputError(where("duration"), "duration",
                            "the trace gives no run time; set workload.trace.default_duration");
         }
         if (*d > kMaxInputDuration) {
-          throw InputError(where, "duration",
+          throw InputError(where("duration"), "duration",
                            "a run time of " + format_duration(*d) + " is beyond " +
                                format_duration(kMaxInputDuration) + " (1000 years)");
         }
@@ -157,7 +161,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
       if (e.where().line > 0) {
         throw;
       }
-      throw InputError(where, e.field(), e.message());
+      throw InputError(where(e.field()), e.field(), e.message());
     }
     jobs.push_back(std::move(job));
   }

@@ -39,6 +39,7 @@ CsvReader::CsvReader(std::string_view text, std::string file)
 
 bool CsvReader::next(std::vector<std::string>& fields) {
   fields.clear();
+  places_.clear();
   if (done()) {
     return false;
   }
@@ -46,22 +47,30 @@ bool CsvReader::next(std::vector<std::string>& fields) {
   std::string field;
   bool quoted = false;
   bool any_quote = false;
-  std::size_t quote_at = 0;  // the opening quote of the quoted part
-  int quote_line = 0;
-  for (; pos_ < text_.size(); ++pos_) {
+  CellPlace quote_at;  // the opening quote of the quoted part
+  places_.push_back(CellPlace{next_line_, next_column_});
+  // Moves past text_[pos_]: a line break starts the next line; any other byte but a UTF-8
+  // continuation byte is a column.
+  const auto advance = [this](char c) {
+    if (c == '\n') {
+      ++next_line_;
+      next_column_ = 1;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++next_column_;
+    }
+  };
+  for (; pos_ < text_.size(); advance(text_[pos_]), ++pos_) {
     const char c = text_[pos_];
     if (quoted) {
       if (c == '"') {
         if (pos_ + 1 < text_.size() && text_[pos_ + 1] == '"') {
           field += '"';
+          advance(c);
           ++pos_;
         } else {
           quoted = false;
         }
         continue;
-      }
-      if (c == '\n') {
-        ++next_line_;
       }
       field += c;
       continue;
@@ -72,11 +81,11 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     if (c == '"') {
       quoted = true;
       any_quote = true;
-      quote_at = pos_;
-      quote_line = next_line_;
+      quote_at = CellPlace{next_line_, next_column_};
     } else if (c == ',') {
       fields.push_back(std::move(field));
       field.clear();
+      places_.push_back(CellPlace{next_line_, next_column_ + 1});
     } else if (c == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n')) {
       // the CR of a CRLF, or a last line's
     } else {
@@ -84,22 +93,18 @@ bool CsvReader::next(std::vector<std::string>& fields) {
     }
   }
   if (quoted) {
-    // Columns count characters: every byte but UTF-8 continuation bytes.
-    std::size_t begin = quote_at;
-    while (begin > 0 && text_[begin - 1] != '\n') {
-      --begin;
-    }
-    int column = 1;
-    for (std::size_t i = begin; i < quote_at; ++i) {
-      column += (static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80 ? 1 : 0;
-    }
-    throw InputError(SourceLocation{file_, quote_line, column}, "", "unterminated quoted field");
+    throw InputError(SourceLocation{file_, quote_at.line, quote_at.column}, "",
+                     "unterminated quoted field");
   }
   fields.push_back(std::move(field));
   blank_ = !any_quote && fields.size() == 1 && fields[0].empty();
+  end_ = CellPlace{next_line_, next_column_};
+  if (pos_ > 0 && pos_ <= text_.size() && text_[pos_ - 1] == '\r' && end_.column > 1) {
+    --end_.column;  // before the CR of a CRLF
+  }
   if (pos_ < text_.size()) {
-    ++pos_;  // the line break
-    ++next_line_;
+    advance(text_[pos_]);  // the line break
+    ++pos_;
   }
   return true;
 }

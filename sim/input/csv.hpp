@@ -9,6 +9,15 @@
 
 namespace tidesim {
 
+/// Where a CSV field begins: its 1-based line and column (columns count characters, as an
+/// editor does: every byte but UTF-8 continuation bytes). A field that follows a quoted field
+/// spanning lines begins on a later line than its record.
+struct CellPlace {
+  int line = 0;
+  int column = 0;
+  bool operator==(const CellPlace&) const = default;
+};
+
 /// One CSV field: `text` itself when it holds no comma, double quote, CR or LF; otherwise `text`
 /// in double quotes with each double quote doubled.
 std::string csv_field(std::string_view text);
@@ -34,6 +43,12 @@ class CsvReader {
 
   /// The 1-based line the record last read begins on.
   int line() const { return line_; }
+  /// Where each field of the record last read begins (one per field; an empty field begins
+  /// where its comma or line ends).
+  const std::vector<CellPlace>& places() const { return places_; }
+  /// The place just past the record's last character (before its line break): where a field
+  /// the record lacks would begin.
+  CellPlace end() const { return end_; }
   /// True when the record last read is an empty line (not `""`).
   bool blank() const { return blank_; }
   /// True when no record follows the one last read.
@@ -44,8 +59,11 @@ class CsvReader {
   std::string file_;
   std::size_t pos_ = 0;
   int next_line_ = 1;
+  int next_column_ = 1;  // the column of text_[pos_]
   int line_ = 0;
   bool blank_ = false;
+  std::vector<CellPlace> places_;
+  CellPlace end_;
 };
 
 }  // namespace tidesim

@@ -182,11 +182,10 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   out.file = resolved.string();
   std::vector<NodeGroup> groups;
   for (const auto& n : workloads::read_openb_nodes(out.file)) {
-    const SourceLocation where{out.file, n.line, 0};
     NodeGroup g = base;
     g.name = n.name;
     g.exact_name = true;
-    g.where = where;
+    g.where = n.name_where;
     g.gpus = n.gpus;
     g.cpu_milli = n.cpu_milli;
     g.memory_bytes = n.memory_bytes;
@@ -194,7 +193,7 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
       try {
         g.gpu_model = std::string(gpu_model(n.gpu_model).name);
       } catch (const InputError& e) {
-        throw InputError(where, "model", e.message());
+        throw InputError(n.model_where, "model", e.message());
       }
       g.labels["tidesim.io/gpu-model"] = n.gpu_model;
     }

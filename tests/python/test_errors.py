@@ -4,7 +4,7 @@
 import pytest
 
 import tidesim
-from conftest import SEED_BENCHMARK, cli_error
+from conftest import SEED_BENCHMARK, cli, cli_error
 
 # A scenario with a misspelt key on line 6, column 7 (`cuont` under the first node group).
 BAD_KEY = """\
@@ -73,3 +73,21 @@ def test_missing_file():
 def test_series_options_need_series():
     with pytest.raises(tidesim.InputError, match="series_step"):
         tidesim.run(SEED_BENCHMARK, seeds=[1], series_step="1h")
+
+
+def test_a_result_without_its_records_refuses_their_frames(tmp_path):
+    """A result written with `tidesim run --records none` has no per-job records or attempt log:
+    Result.jobs() and Result.attempts() raise InputError naming the flag instead of returning
+    empty frames; the metrics are all there."""
+    out = tmp_path / "out"
+    cli("run", "tests/tools/data/one_card.yaml", "--output", str(out), "--records", "none", "-q")
+    result = tidesim.load_result(str(out / "result.json"))
+    with pytest.raises(tidesim.InputError) as raised:
+        result.jobs()
+    assert str(raised.value) == (
+        "written with `tidesim run --records none`: the per-job records are not in it, and "
+        "jobs.csv needs them; rerun without --records (or with a --records list that keeps jobs)"
+    )
+    with pytest.raises(tidesim.InputError, match="the attempt log is not in it"):
+        result.attempts()
+    assert len(result.metrics()) == len(result.seeds) * len(result.policies)

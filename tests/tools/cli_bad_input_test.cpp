@@ -105,8 +105,9 @@ TEST_F(BadInput, Topo) {
   const std::string f = write("t.txt", "\tGPU0\tGPU1\nGPU0\t X \tNV9\nGPU1\tNV1\t X \nLegend:\n");
   const auto o = run("topo " + f);
   EXPECT_EQ(o.code, 2);
+  // Column 6: GPU1's cell of GPU0, after "GPU1\t".
   EXPECT_EQ(o.out, "tidesim: error: " + f +
-                       ":3: GPU1/GPU0: asymmetric matrix: GPU1->GPU0 is NV1 but GPU0->GPU1 (line "
+                       ":3:6: GPU1/GPU0: asymmetric matrix: GPU1->GPU0 is NV1 but GPU0->GPU1 (line "
                        "2) is NV9\n");
   // 30,001 columns: refused at the header, before any row (it took 40 s and 7 GB).
   std::string header = "\tGPU0";

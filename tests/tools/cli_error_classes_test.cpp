@@ -131,7 +131,8 @@ TEST_F(ErrorClasses, TraceNumberBeyondADouble) {
   const std::string f = write("huge.csv",
                               "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli\n"
                               "a,1e999,10,1,1,0\n");
-  expect_input_error("trace stats " + f, f + ":2:2: submit_s: '1e999' is not a number");
+  // Column 3: the cell after "a,".
+  expect_input_error("trace stats " + f, f + ":2:3: submit_s: '1e999' is not a number");
 }
 
 TEST_F(ErrorClasses, TraceNotUtf8OrADirectory) {

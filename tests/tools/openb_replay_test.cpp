@@ -230,6 +230,7 @@ TEST(OpenbReplay, BadRowNamesTheCsvLineAndColumn) {
   const InputError e = error_of("bad-row.yaml");
   EXPECT_NE(e.where().file.find("bad-nodes.csv"), std::string::npos) << e.where().file;
   EXPECT_EQ(e.where().line, 3);
+  EXPECT_EQ(e.where().column, 10);  // "bad-node,lots"
   EXPECT_NE(e.field().find("cpu_milli"), std::string::npos) << e.field();
 }
 
@@ -237,6 +238,7 @@ TEST(OpenbReplay, UnknownGpuModelNamesTheCsvLine) {
   const InputError e = error_of("bad-model.yaml");
   EXPECT_NE(e.where().file.find("bad-model-nodes.csv"), std::string::npos) << e.where().file;
   EXPECT_EQ(e.where().line, 3);
+  EXPECT_EQ(e.where().column, 23);  // "odd-node,8000,16384,1,X9000"
   EXPECT_EQ(e.field(), "model");
   EXPECT_NE(e.message().find("X9000"), std::string::npos) << e.message();
 }
@@ -250,6 +252,7 @@ TEST(OpenbReplay, RepeatedNodeNameNamesTheCsvLine) {
   const InputError e = error_of("dup-node.yaml");
   EXPECT_NE(e.where().file.find("dup-nodes.csv"), std::string::npos) << e.where().file;
   EXPECT_EQ(e.where().line, 3);
+  EXPECT_EQ(e.where().column, 1);  // the name begins the row
   EXPECT_EQ(e.field(), "sn");
 }
 
@@ -265,6 +268,7 @@ TEST(OpenbReplay, TopologyOverrideMustMatchTheGpuCount) {
   } catch (const InputError& e) {
     EXPECT_NE(e.where().file.find("nodes.csv"), std::string::npos) << e.where().file;
     EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.where().column, 1);  // the node's name, its row's first cell
     EXPECT_EQ(e.field(), "topology");
   }
 }

@@ -191,6 +191,7 @@ TEST(NvidiaSmiFixtures, SingleGpu) {
 struct BadCase {
   const char* file;
   int line;
+  int column;  // counted by hand in the fixture (a tab is one character)
   const char* field;
   const char* message_part;
 };
@@ -204,6 +205,7 @@ TEST_P(NvidiaSmiBad, NamesLineAndField) {
     FAIL() << "expected InputError for " << c.file;
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, c.line) << e.what();
+    EXPECT_EQ(e.where().column, c.column) << e.what();
     EXPECT_EQ(e.field(), c.field) << e.what();
     EXPECT_NE(std::string(e.what()).find(c.message_part), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(c.file), std::string::npos) << e.what();
@@ -212,12 +214,16 @@ TEST_P(NvidiaSmiBad, NamesLineAndField) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, NvidiaSmiBad,
-    ::testing::Values(BadCase{"bad_asymmetric.txt", 3, "GPU1/GPU0", "asymmetric"},
-                      BadCase{"bad_cell.txt", 2, "GPU0/GPU1", "unknown connection 'QPI'"},
-                      BadCase{"bad_short_row.txt", 2, "GPU0", "row has 2 cells, expected 3"},
-                      BadCase{"bad_missing_row.txt", 3, "GPU2", "missing the row of 'GPU2'"},
-                      BadCase{"bad_no_matrix.txt", 1, "header", "no `nvidia-smi topo -m`"},
-                      BadCase{"bad_row_label.txt", 3, "GPU2", "expected the row of 'GPU1'"}),
+    // Asymmetric: GPU1's cell of GPU0 ("GPU1\tNV1": column 6). Unknown: "GPU0\t X \tQPI", Q at
+    // 10. Short row: just past "GPU0\t X \tPIX" (13), where the third cell would begin. Missing
+    // row: the empty line 4 that ends the table. No matrix: the file's start. Wrong label: the
+    // label "GPU2" at the line's start.
+    ::testing::Values(BadCase{"bad_asymmetric.txt", 3, 6, "GPU1/GPU0", "asymmetric"},
+                      BadCase{"bad_cell.txt", 2, 10, "GPU0/GPU1", "unknown connection 'QPI'"},
+                      BadCase{"bad_short_row.txt", 2, 13, "GPU0", "row has 2 cells, expected 3"},
+                      BadCase{"bad_missing_row.txt", 4, 1, "GPU2", "missing the row of 'GPU2'"},
+                      BadCase{"bad_no_matrix.txt", 1, 1, "header", "no `nvidia-smi topo -m`"},
+                      BadCase{"bad_row_label.txt", 3, 1, "GPU2", "expected the row of 'GPU1'"}),
     [](const ::testing::TestParamInfo<BadCase>& info) {
       std::string name = info.param.file;
       name = name.substr(0, name.find('.'));
@@ -225,17 +231,44 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(NvidiaSmiBadText, MoreProblems) {
-  // X off the diagonal.
-  EXPECT_THROW(parse_nvidia_smi("\tGPU0\tGPU1\nGPU0\t X \t X \nGPU1\t X \t X \n", "t"), InputError);
-  // NVLink to a NIC.
-  EXPECT_THROW(parse_nvidia_smi("\tGPU0\tmlx5_0\nGPU0\t X \tNV1\nmlx5_0\tNV1\t X \n", "t"),
-               InputError);
-  // NUMA affinity that is not a number.
-  EXPECT_THROW(parse_nvidia_smi("\tGPU0\tNUMA Affinity\nGPU0\t X \tzero\n", "t"), InputError);
-  // GPUs out of order.
-  EXPECT_THROW(parse_nvidia_smi("\tGPU1\tGPU0\nGPU1\t X \tPIX\nGPU0\tPIX\t X \n", "t"), InputError);
-  // Too many cells.
-  EXPECT_THROW(parse_nvidia_smi("\tGPU0\nGPU0\t X \tPIX\n", "t"), InputError);
+  // Every error names the line and the column where its word begins (a tab is one character).
+  // X off the diagonal: GPU0's second cell, "GPU0\t X \t X " column 11.
+  EXPECT_EQ(
+      message_of([] { parse_nvidia_smi("\tGPU0\tGPU1\nGPU0\t X \t X \nGPU1\t X \t X \n", "t"); }),
+      "t:2:11: GPU0/GPU1: X off the diagonal");
+  // NVLink to a NIC: "GPU0\t X \tNV1", N at 10.
+  EXPECT_EQ(message_of([] {
+              parse_nvidia_smi("\tGPU0\tmlx5_0\nGPU0\t X \tNV1\nmlx5_0\tNV1\t X \n", "t");
+            }),
+            "t:2:10: GPU0/mlx5_0: NVLink is only modelled between GPUs");
+  // NUMA affinity that is not a number: "GPU0\t X \tzero", z at 10.
+  EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0\tNUMA Affinity\nGPU0\t X \tzero\n", "t"); }),
+            "t:2:10: GPU0/NUMA Affinity: expected a NUMA node number or N/A, got 'zero'");
+  // GPUs out of order: the header word GPU1 of "\tGPU1\tGPU0" at 2.
+  EXPECT_EQ(
+      message_of([] { parse_nvidia_smi("\tGPU1\tGPU0\nGPU1\t X \tPIX\nGPU0\tPIX\t X \n", "t"); }),
+      "t:1:2: GPU1: GPU columns must come first, in order GPU0, GPU1, ...; found 'GPU1' at "
+      "position 0");
+  // Too many cells: the extra one, "GPU0\t X \tPIX" P at 10.
+  EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0\nGPU0\t X \tPIX\n", "t"); }),
+            "t:2:10: GPU0: row has 2 cells, the header has 1 columns");
+  // Too many rows: the extra row's label.
+  EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0\nGPU0\t X \n  GPU1\t X \n", "t"); }),
+            "t:3:3: GPU1: more rows than the 1 columns of the header");
+  // A matrix cut at the end of the text: just past its last line ("GPU0\t X \tPIX" ends at 12).
+  EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0\tGPU1\nGPU0\t X \tPIX", "t"); }),
+            "t:2:13: GPU1: matrix ends after 1 rows; the header has 2 columns (missing the row "
+            "of 'GPU1')");
+  // Columns count characters, not bytes: in "\tGPU0\t\u00b5\tGPU1" (the micro sign is two
+  // bytes) GPU1 begins at 9.
+  EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0\t\u00b5\tGPU1\n", "t"); }),
+            "t:1:9: GPU1: GPU columns must come first, in order GPU0, GPU1, ...; found 'GPU1' at "
+            "position 2");
+  // A NUL byte in a word is shown, not the end of the message.
+  const std::string nul = std::string("\tGPU0\tGPU1\nGPU0\t X \tQ") + '\0' + "I\n";
+  EXPECT_EQ(message_of([&] { parse_nvidia_smi(nul, "t"); }),
+            "t:2:10: GPU0/GPU1: unknown connection 'Q\\0I' (expected X, NV#, PIX, PXB, PHB, NODE, "
+            "SYS or SOC)");
   EXPECT_THROW(load_nvidia_smi_file("tests/topologies/data/does_not_exist.txt"), InputError);
 }
 
@@ -244,7 +277,7 @@ TEST(NvidiaSmiHostile, LongTokenIsCheckedWithoutRegexAndShortenedInTheMessage) {
   const std::string label = "GPU" + std::string(30000, '7');
   const std::string shown = "GPU" + std::string(97, '7') + "...(30003 characters)";
   EXPECT_EQ(message_of([&] { parse_nvidia_smi(label + "\n", "t"); }),
-            "t:1: " + shown + ": GPU columns must come first, in order GPU0, GPU1, ...; found '" +
+            "t:1:1: " + shown + ": GPU columns must come first, in order GPU0, GPU1, ...; found '" +
                 std::string("GPU") + std::string(96, '7') + "...(30005 characters) at position 0");
 }
 
@@ -256,13 +289,14 @@ TEST(NvidiaSmiHostile, WideHeaderIsRefusedBeforeAnyRow) {
   }
   EXPECT_EQ(message_of([&] { parse_nvidia_smi(header + "\n", "t"); }),
             "t:1:1055: header: too many columns (30001); a matrix has at most 256 devices");
-  // Within the word limit but past the device limit.
+  // Within the word limit but past the device limit: at the 257th device word, NIC256, after the
+  // tab, GPU0 and 255 words " NICi" (9 of 5 characters, 90 of 6, 156 of 7: 1677) and a space.
   std::string wide = "\tGPU0";
   for (int i = 1; i <= 256; ++i) {
     wide += " NIC" + std::to_string(i);
   }
   EXPECT_EQ(message_of([&] { parse_nvidia_smi(wide + "\n", "t"); }),
-            "t:1: header: 257 device columns; a matrix has at most 256 devices");
+            "t:1:1684: header: 257 device columns; a matrix has at most 256 devices");
   // The duplicate check is a hash set: the second NIC2 is found with its column.
   EXPECT_EQ(message_of([] { parse_nvidia_smi("\tGPU0 NIC1 NIC2 NIC2\n", "t"); }),
             "t:1:17: NIC2: device column 'NIC2' repeated");

@@ -35,7 +35,8 @@ TEST(CliTrace, MalformedRowExitsTwoWithTheLine) {
   const std::string path = std::string(TIDESIM_SOURCE_DIR) + "/tests/workloads/data/bad_openb.csv";
   const Result r = run("trace stats " + path);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("bad_openb.csv:4:4: num_gpu: 'two' is not an integer"), std::string::npos)
+  // Column 15: where "two" begins in "p2,6000,12288,two,...".
+  EXPECT_NE(r.out.find("bad_openb.csv:4:15: num_gpu: 'two' is not an integer"), std::string::npos)
       << r.out;
 }
 

@@ -7,8 +7,10 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 
+#include "tests/common/errors.hpp"
 #include "tests/common/require.hpp"
 
 namespace tidesim::workloads {
@@ -132,6 +134,7 @@ TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().column, 5);  // "b,5,resnet"
     EXPECT_EQ(e.field(), "application");
   }
   std::ofstream(path) << "name,time,application,num_replicas,batch_size\n"
@@ -141,8 +144,39 @@ TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.where().column, 15);  // "a,0,cifar10,2,99999"
     EXPECT_EQ(e.field(), "batch_size");
   }
+}
+
+// An application folder's files, with the place of each problem: a bad cell at the line and
+// column where it begins, a file without rows at its column's header cell.
+TEST(Pollux, BadApplicationFilesNameLineAndColumn) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("pollux_app_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "app");
+  std::filesystem::copy(std::string(kToy) + "/toy", dir / "app");
+  const auto write = [&](const char* name, const char* text) {
+    std::ofstream(dir / "app" / name) << text;
+  };
+  // placements.csv: "12x" is no placement; it begins at line 3, column 1. A cell that is no
+  // number: "1,4,abc,0.0" has step_time at 5.
+  write("placements.csv", "placement,local_bsz,step_time,sync_time\n1,4,1.0,0.0\n12x,4,1.0,0.0\n");
+  const std::string placements = (dir / "app" / "placements.csv").string();
+  const auto error = [&] {
+    return test::message_of([&] { PolluxApplication(dir.string(), "app", 5, 0); });
+  };
+  EXPECT_EQ(error(), placements + ":3:1: placement: expected the GPUs per node as digits 1-9");
+  write("placements.csv", "placement,local_bsz,step_time,sync_time\n1,4,abc,0.0\n");
+  EXPECT_EQ(error(), placements + ":2:5: step_time: 'abc' is not a number");
+  // No measurement: at the header's "placement" cell, line 1 column 1.
+  write("placements.csv", "placement,local_bsz,step_time,sync_time\n");
+  EXPECT_EQ(error(), placements + ":1:1: placement: no measurements");
+  // A validation run without epochs: at its "progress" header cell, after "iteration," (11).
+  write("validation-8.csv", "iteration,progress,metric,grad_sqr,grad_var\n");
+  EXPECT_EQ(error(), (dir / "app" / "validation-8.csv").string() + ":1:11: progress: no epochs");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

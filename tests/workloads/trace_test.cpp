@@ -58,6 +58,8 @@ TEST(Trace, OpenbPodsFractionsDurationsAndCensoring) {
   EXPECT_DOUBLE_EQ(s.duration_mean, 512.5);
 }
 
+// Columns are where the offending cell begins, counted in characters (as an editor shows them);
+// each expected one is counted by hand in the row it comes from.
 TEST(Trace, MalformedRowsNameLineColumnAndField) {
   const std::string head =
       "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
@@ -68,15 +70,15 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
                               "LS,Running,0,5,0\n",
                           "bad.csv");
             }),
-            "bad.csv:3:2: cpu_milli: 'x' is not an integer");
+            "bad.csv:3:4: cpu_milli: 'x' is not an integer");  // p1,x
   EXPECT_EQ(message_of([&] { parse_trace(head + "p0,1,1,1,1000,,LS,Running\n", "short.csv"); }),
-            "short.csv:2: expected 11 fields, found 8");
+            "short.csv:2:26: expected 11 fields, found 8");  // just past the 25 characters
   EXPECT_EQ(message_of([&] { parse_trace(head + "p0,1,1,1,1000,,LS,Running,9,5,9\n", "t.csv"); }),
-            "t.csv:2:10: deletion_time: deletion_time is before creation_time");
+            "t.csv:2:29: deletion_time: deletion_time is before creation_time");
   EXPECT_EQ(message_of([&] { parse_trace(head + "p0,1,1,2,500,,LS,Running,0,5,0\n", "m.csv"); }),
-            "m.csv:2:5: gpu_milli: a pod with 2 GPUs must ask whole GPUs (gpu_milli 1000)");
+            "m.csv:2:10: gpu_milli: a pod with 2 GPUs must ask whole GPUs (gpu_milli 1000)");
   EXPECT_EQ(message_of([] { parse_trace("what,ever\n1,2\n", "u.csv"); }),
-            "u.csv:1: cannot tell the trace format from the header; give --from (native needs "
+            "u.csv:1:1: cannot tell the trace format from the header; give --from (native needs "
             "submit_s, openb num_gpu and gpu_milli, philly timestamp and num_gpus)");
   EXPECT_EQ(message_of([] {
               parse_trace(
@@ -88,7 +90,13 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
   EXPECT_EQ(message_of([] {
               parse_trace("name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli,colour\n", "n.csv");
             }).substr(0, 30),
-            "n.csv:1:7: colour: unknown col");
+            "n.csv:1:54: colour: unknown co");  // after the 53 characters of the six before
+  // A missing column has no cell: the header's start.
+  EXPECT_EQ(message_of([] {
+              parse_trace("name,submit_s,pods,gpus_per_pod,gpu_milli\n", "d.csv",
+                          TraceFormat::kNative);
+            }),
+            "d.csv:1:1: duration_s: missing required column");
 }
 
 // Found by the trace fuzz target: a header with an unterminated quote let std::invalid_argument
@@ -126,7 +134,7 @@ TEST(Trace, QuotedLineBreaksStayInTheirRow) {
   std::string bad = text;
   bad.replace(bad.rfind("c,7"), 3, "c,x");
   EXPECT_EQ(message_of([&] { parse_trace(bad, "n.csv"); }),
-            "n.csv:6:2: submit_s: 'x' is not a number");
+            "n.csv:6:3: submit_s: 'x' is not a number");  // c,x
   // Written back, read again: the same fields.
   std::ostringstream out;
   write_native(t, out);
@@ -180,14 +188,15 @@ TEST(Trace, PhillyTimesAndMultiMachineJobs) {
 // job moved two days); refused with the row and column. 2016-02-29 is a leap day and is read.
 TEST(Trace, PhillyImpossibleDatesAreRefused) {
   const std::string head = "duration,timestamp,num_gpus\n10,2017-02-28 00:00:00,1\n";
+  // Column 4: the timestamp after "10,".
   EXPECT_EQ(message_of([&] { parse_trace(head + "10,2017-02-30 00:00:00,1\n", "p.csv"); }),
-            "p.csv:3:2: timestamp: '2017-02-30 00:00:00' is not a calendar date (2017-02 has 28 "
+            "p.csv:3:4: timestamp: '2017-02-30 00:00:00' is not a calendar date (2017-02 has 28 "
             "days)");
   EXPECT_EQ(message_of([&] { parse_trace(head + "10,2017-04-31 12:00:00,1\n", "p.csv"); }),
-            "p.csv:3:2: timestamp: '2017-04-31 12:00:00' is not a calendar date (2017-04 has 30 "
+            "p.csv:3:4: timestamp: '2017-04-31 12:00:00' is not a calendar date (2017-04 has 30 "
             "days)");
   EXPECT_EQ(message_of([&] { parse_trace(head + "10,2017-02-29 00:00:00,1\n", "p.csv"); }),
-            "p.csv:3:2: timestamp: '2017-02-29 00:00:00' is not a calendar date (2017-02 has 28 "
+            "p.csv:3:4: timestamp: '2017-02-29 00:00:00' is not a calendar date (2017-02 has 28 "
             "days)");
   // Leap years: 2016-02-29 is one day after 2016-02-28; 2000-02-29 too (divisible by 400).
   const Trace leap = parse_trace(
@@ -202,7 +211,7 @@ TEST(Trace, PhillyImpossibleDatesAreRefused) {
   EXPECT_EQ(message_of([] {
               parse_trace("duration,timestamp,num_gpus\n10,1900-02-29 00:00:00,1\n", "p.csv");
             }),
-            "p.csv:2:2: timestamp: '1900-02-29 00:00:00' is not a calendar date (1900-02 has 28 "
+            "p.csv:2:4: timestamp: '1900-02-29 00:00:00' is not a calendar date (1900-02 has 28 "
             "days)");
 }
 

@@ -232,8 +232,8 @@ TEST(WorkloadSpec, ProductsOfValidatedValuesAreRefusedWithTheirPlace) {
   RandomStream rng(1, "w");
   EXPECT_EQ(message_of([&] { generate_jobs(scaled, rng, {.gpu = "A10"}); }),
             dir +
-                "/t.csv:2: submit: submit time x time_scale = 1e+21 s is beyond 365250d "
-                "(1000 years)");
+                "/t.csv:2:3: submit: submit time x time_scale = 1e+21 s is beyond 365250d "
+                "(1000 years)");  // at the submit_s cell, after "x,"
   const auto drawn = parse(
       "workload:\n  arrivals: {process: burst, count: 1}\n"
       "  jobs:\n  - model: resnet50\n    batch_size: 64\n"

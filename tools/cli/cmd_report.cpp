@@ -22,6 +22,7 @@
 #include "tidesim/tools/lib/openmetrics.hpp"
 #include "tidesim/tools/lib/report_html.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/result_records.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
 
@@ -181,6 +182,22 @@ int run_report(const ReportArgs& args) {
     }
   }
   const app::RunResult result = app::load_result(args.result_path);
+  // A result written with `run --records` lacks some records: what needs them is refused before
+  // anything is written (an empty list would chart or count as "none happened").
+  if (format == "html" || format == "pdf" || !args.figures.empty()) {
+    app::require_records(result, "jobs", "the report (its wait and completion-time CDFs)",
+                         args.result_path);
+    app::require_records(result, "events", "the report (its event timeline)", args.result_path);
+  }
+  if (!args.jobs_csv.empty()) {
+    app::require_records(result, "jobs", "--jobs-csv", args.result_path);
+  }
+  if (!args.openmetrics.empty()) {
+    app::require_records(result, "events",
+                         "--openmetrics (its OOM-kill, eviction and restart "
+                         "counters)",
+                         args.result_path);
+  }
   app::TableOptions table;
   table.no_reference = args.no_reference;
   if (args.seed_reference) {

@@ -31,6 +31,7 @@
 #include "tidesim/tools/lib/progress.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/result_records.hpp"
 #include "tidesim/tools/lib/run_warnings.hpp"
 #include "tidesim/tools/lib/scenario_runs.hpp"
 #include "tidesim/tools/lib/series_choice.hpp"
@@ -56,6 +57,8 @@ struct RunOptions {
   std::string series;
   std::string series_step;
   std::vector<std::string> series_seeds;
+  // Which per-run records result.json keeps (docs/outputs.md, "Leaving records out").
+  std::string records;
   int threads = 0;
   bool no_reference = false;
   bool all_metrics = false;
@@ -109,21 +112,47 @@ RunEstimate check_budget(const Scenario& s, const std::vector<PolicyConfig>& pol
   return estimate;
 }
 
-// All of --output or none of it (app::StagedDir): a failure leaves the folder's earlier files.
-void write_outputs(const app::RunResult& result, const std::string& dir) {
-  app::StagedDir staged(dir);
-  app::save_result(result, staged.path("result.json"));
-  const auto write = [&](const char* name, void (*fill)(std::ostream&, const app::RunResult&)) {
-    staged.write(name, [&](std::ostream& out) { fill(out, result); });
-  };
-  write("jobs.csv", app::write_jobs_csv);
-  write("nodes.csv", app::write_node_series_csv);
-  write("cards.csv", app::write_card_series_csv);
-  write("attempts.csv", app::write_attempts_csv);
-  write("metrics.csv", app::write_metrics_csv);
-  staged.write("metrics.om.txt", [&](std::ostream& out) { app::write_openmetrics(out, result); });
-  staged.commit();
-}
+// The files of --output: all or none of them (app::StagedDir: a failure leaves the folder's
+// earlier files). The records --records leaves out are left out of result.json, and their CSV
+// file (jobs.csv, attempts.csv) is not written (an earlier run's is removed); metrics.om.txt is
+// written before they are left out, so that its counters count every event.
+class Outputs {
+ public:
+  // Starts writing into `dir` from the whole `result`.
+  Outputs(const std::string& dir, const app::RunResult& result) : staged_(dir) {
+    staged_.write("metrics.om.txt",
+                  [&](std::ostream& out) { app::write_openmetrics(out, result); });
+  }
+
+  // The rest, from `result` with its records left out, and the commit. Returns the files'
+  // names.
+  std::string finish(const app::RunResult& result) {
+    app::save_result(result, staged_.path("result.json"));
+    std::string names = "result.json, metrics.csv";
+    const auto& omitted = result.metadata.records_omitted;
+    const auto write = [&](const char* name, void (*fill)(std::ostream&, const app::RunResult&),
+                           const char* record) {
+      if (record != nullptr && std::find(omitted.begin(), omitted.end(), record) != omitted.end()) {
+        staged_.drop(name);
+        return;
+      }
+      staged_.write(name, [&](std::ostream& out) { fill(out, result); });
+      if (std::string(name) != "metrics.csv") {
+        names += std::string(", ") + name;
+      }
+    };
+    write("metrics.csv", app::write_metrics_csv, nullptr);
+    write("jobs.csv", app::write_jobs_csv, "jobs");
+    write("attempts.csv", app::write_attempts_csv, "attempts");
+    write("nodes.csv", app::write_node_series_csv, nullptr);
+    write("cards.csv", app::write_card_series_csv, nullptr);
+    staged_.commit();
+    return names + ", metrics.om.txt";
+  }
+
+ private:
+  app::StagedDir staged_;
+};
 
 int run(const RunOptions& o) {
   const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
@@ -143,6 +172,16 @@ int run(const RunOptions& o) {
         "'" + o.output + "' is a file; --output names a folder (created when missing)");
   }
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
+  const std::vector<std::string> omitted =
+      app::records_omitted_by(o.records.empty() ? "all" : o.records);
+  if (!o.records.empty() && o.output.empty() && format != app::OutputFormat::kJson) {
+    throw InputError(SourceLocation{}, "--records",
+                     "records are written only with --output DIR or --format json");
+  }
+  if (!o.records.empty() && s.run.mode == "fill") {
+    throw InputError(SourceLocation{}, "--records",
+                     "the fill experiment (run.mode: fill) writes no per-job records");
+  }
   if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
     const int n = o.threads > 0
                       ? o.threads
@@ -186,6 +225,13 @@ int run(const RunOptions& o) {
   if (!o.no_reference) {
     result.reference = app::scenario_reference(s);
   }
+  std::optional<Outputs> outputs;
+  if (!o.output.empty()) {
+    outputs.emplace(o.output, result);
+  }
+  if (!omitted.empty()) {
+    app::omit_records(result, omitted);
+  }
   app::TableOptions table;
   table.reference = result.reference;
   table.no_reference = o.no_reference || !result.reference;
@@ -201,12 +247,10 @@ int run(const RunOptions& o) {
     }
     std::cout << app::render_comparison(app::build_comparison(result, table), format);
   }
-  if (!o.output.empty()) {
-    write_outputs(result, o.output);
+  if (outputs) {
+    const std::string names = outputs->finish(result);
     if (!o.quiet) {
-      std::cerr << "tidesim: wrote result.json, metrics.csv, jobs.csv, attempts.csv, nodes.csv, "
-                   "cards.csv, metrics.om.txt to "
-                << o.output << "\n";
+      std::cerr << "tidesim: wrote " << names << " to " << o.output << "\n";
     }
   }
   return 0;
@@ -315,6 +359,11 @@ void add_run_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--series-seed", opts->series_seeds,
                   "With --output: record series for this seed (repeatable) or 'all' (default: "
                   "the first seed)");
+  cmd->add_option("--records", opts->records,
+                  "With --output or --format json: the per-run records result.json keeps: all "
+                  "(the default), none, or a list of jobs, events, attempts joined by commas "
+                  "(e.g. jobs); what it leaves out is named in its metadata, and the readers "
+                  "that need it refuse it (docs/outputs.md)");
   cmd->add_option("--max-events", opts->max_events,
                   "Refuse a run estimated at more events than this (default 1e9; "
                   "docs/robustness.md)");

@@ -4,6 +4,7 @@
 
 #include "tidesim/tools/lib/csv_out.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/result_records.hpp"
 
 namespace tidesim::app {
 
@@ -110,6 +111,7 @@ std::string joined(const auto& items) {
 }  // namespace
 
 void write_attempts_csv(std::ostream& out, const RunResult& result) {
+  require_records(result, "attempts", "attempts.csv");
   out << "policy,seed,job,attempt,pod,node,cards,bound_s,started_s,ended_s,outcome,oom_card,"
          "oom_memory_used_bytes,oom_memory_capacity_bytes,oom_co_located\n";
   for (const auto& run : result.runs) {

@@ -64,7 +64,8 @@ class AttemptLog {
 
 /// attempts.csv: policy, seed, job, attempt, pod, node, cards (";"-separated), bound_s,
 /// started_s, ended_s, outcome, oom_card, oom_memory_used_bytes, oom_memory_capacity_bytes,
-/// oom_co_located (";"-separated job names).
+/// oom_co_located (";"-separated job names). Throws InputError when the result was written
+/// without its attempt log (tools/lib/result_records.hpp).
 void write_attempts_csv(std::ostream& out, const RunResult& result);
 
 }  // namespace tidesim::app

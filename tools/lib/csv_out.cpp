@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/tools/lib/result_records.hpp"
 
 namespace tidesim::app {
 
@@ -14,6 +15,7 @@ std::string csv_number(const std::optional<double>& v) {
 }
 
 void write_jobs_csv(std::ostream& out, const RunResult& result) {
+  require_records(result, "jobs", "jobs.csv");
   out << "policy,seed,job,state,gpus,nodes,submit_s,first_bind_s,start_s,finish_s,wait_s,jct_s,"
          "oom_kills,restarts,evictions,nvlink_required,nvlink_counted_s,nvlink_contended_s\n";
   for (const auto& run : result.runs) {

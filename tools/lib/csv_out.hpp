@@ -18,7 +18,8 @@ std::string csv_number(const std::optional<double>& v);
 
 /// One row per job per run: policy, seed, job, state, gpus, nodes (';'-joined), submit_s,
 /// first_bind_s, start_s, finish_s, wait_s, jct_s (empty when undefined), oom_kills, restarts,
-/// evictions, nvlink_required, nvlink_counted_s, nvlink_contended_s.
+/// evictions, nvlink_required, nvlink_counted_s, nvlink_contended_s. Throws InputError when the
+/// result was written without its per-job records (tools/lib/result_records.hpp).
 void write_jobs_csv(std::ostream& out, const RunResult& result);
 
 /// One row per node per sample per run (runs that recorded series): policy, seed, time_s, node,

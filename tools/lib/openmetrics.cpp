@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/tools/lib/result_records.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -209,6 +210,11 @@ void count_family(std::ostream& out, SeriesWriter& w, const RunResult& result,
 
 void write_openmetrics(std::ostream& out, const RunResult& result,
                        const OpenMetricsOptions& options) {
+  // The counters (OOM kills, evictions, restarts) count the events: without them they would
+  // read 0 throughout.
+  require_records(result, "events",
+                  "OpenMetrics (its tidesim_oom_kills_total, tidesim_evictions_total and "
+                  "tidesim_restarts_total)");
   SeriesWriter w(out, options.epoch_unix_s);
   const auto card_count_mem = [](const NodeSeries& n, std::size_t i) {
     return n.gpu_memory_used_bytes[i].size();

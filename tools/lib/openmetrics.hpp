@@ -26,7 +26,9 @@ struct OpenMetricsOptions {
 /// Writes every run of `result` that recorded series, each series labelled with policy and seed,
 /// one sample per recorded instant (node families: per change point), timestamped in whole seconds
 /// (epoch + floor(t); a later sample in the same second is dropped), ending with "# EOF". Families
-/// are contiguous and samples of a series are in time order, as OpenMetrics requires.
+/// are contiguous and samples of a series are in time order, as OpenMetrics requires. Throws
+/// InputError when the result was written without its events, which the counters count
+/// (tools/lib/result_records.hpp).
 void write_openmetrics(std::ostream& out, const RunResult& result,
                        const OpenMetricsOptions& options = {});
 

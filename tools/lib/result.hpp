@@ -40,6 +40,10 @@ struct RunMetadata {
   /// What the run warns about (a policy under which jobs never bound), as printed on stderr;
   /// written only when there is any.
   std::vector<std::string> warnings;
+  /// The records the result leaves out ("jobs", "events", "attempts"; `tidesim run --records`,
+  /// tools/lib/result_records.hpp): their lists are empty because they were not written, not
+  /// because nothing happened. Written only when there is any.
+  std::vector<std::string> records_omitted;
   bool operator==(const RunMetadata&) const = default;
 };
 

@@ -1,5 +1,6 @@
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/tools/lib/json_locate.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/lib/result_records.hpp"
 
 // Reading a result's JSON document strictly: every error names the file and the
 // field's JSON path.
@@ -310,6 +312,16 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
   }
   if (const auto warnings = meta.find("warnings")) {
     m.warnings = read_strings(*warnings);
+  }
+  if (const auto omitted = meta.find("records_omitted")) {
+    m.records_omitted = read_strings(*omitted);
+    const auto& names = record_names();
+    for (std::size_t i = 0; i < m.records_omitted.size(); ++i) {
+      if (std::find(names.begin(), names.end(), m.records_omitted[i]) == names.end()) {
+        omitted->element(i).fail("'" + m.records_omitted[i] +
+                                 "' is not a record (jobs, events or attempts)");
+      }
+    }
   }
   if (const auto reference = root.find("reference"); reference && !reference->is_null()) {
     Reference ref;

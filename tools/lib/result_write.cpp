@@ -98,6 +98,9 @@ json metadata_json(const RunMetadata& m) {
   if (!m.warnings.empty()) {
     doc["warnings"] = m.warnings;
   }
+  if (!m.records_omitted.empty()) {
+    doc["records_omitted"] = m.records_omitted;
+  }
   return doc;
 }
 

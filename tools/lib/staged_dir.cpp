@@ -46,6 +46,10 @@ void StagedDir::write(const std::string& name, const std::function<void(std::ost
   }
 }
 
+void StagedDir::drop(const std::string& name) {
+  dropped_.push_back(name);
+}
+
 void StagedDir::commit() {
   for (const auto& name : names_) {
     std::error_code ec;
@@ -60,6 +64,15 @@ void StagedDir::commit() {
     fs::rename(fs::path(staging_) / name, fs::path(dir_) / name, ec);
     if (ec) {
       throw std::runtime_error("cannot move " + name + " into " + dir_ + ": " + ec.message());
+    }
+  }
+  for (const auto& name : dropped_) {
+    std::error_code ec;
+    if (const fs::path target = fs::path(dir_) / name; fs::is_regular_file(target, ec)) {
+      fs::remove(target, ec);
+      if (ec) {
+        throw std::runtime_error("cannot remove " + target.string() + ": " + ec.message());
+      }
     }
   }
   committed_ = true;

@@ -24,6 +24,9 @@ class StagedDir {
   /// Writes the file `name` in the staging folder with `fill`. Throws when it cannot be opened or
   /// written (a full disk).
   void write(const std::string& name, const std::function<void(std::ostream&)>& fill);
+  /// At the commit, removes the file DIR/name that an earlier write left, if any: a file this
+  /// write leaves out, which would otherwise pass for one of its own.
+  void drop(const std::string& name);
   /// Moves every file into DIR, replacing files of the same name. First checks that each can be
   /// replaced (a folder of that name cannot): then nothing is moved and it throws.
   void commit();
@@ -32,6 +35,7 @@ class StagedDir {
   std::string dir_;
   std::string staging_;
   std::vector<std::string> names_;
+  std::vector<std::string> dropped_;
   bool committed_ = false;
 };
 

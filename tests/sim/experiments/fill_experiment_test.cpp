@@ -30,8 +30,8 @@ workloads::TraceRecord pod(const std::string& name, std::int64_t cpu, int gpus, 
 
 FillInput small_input() {
   FillInput in;
-  in.nodes.push_back({"node-a", 16000, 64LL << 30, 1, "T4", 2});
-  in.nodes.push_back({"node-b", 16000, 64LL << 30, 2, "T4", 3});
+  in.nodes.push_back({"node-a", 16000, 64LL << 30, 1, "T4", 2, {}, {}});
+  in.nodes.push_back({"node-b", 16000, 64LL << 30, 2, "T4", 3, {}, {}});
   in.pods = {pod("p1", 1000, 0, 500), pod("p2", 1000, 0, 500), pod("p3", 2000, 2, 0),
              pod("p4", 2000, 2, 0), pod("p5", 1000, 0, 0)};
   return in;

@@ -95,5 +95,26 @@ TEST(Csv, AnUnterminatedQuoteNamesTheLineAndColumnItOpensOn) {
             "t.csv:3:5: unterminated quoted field");
 }
 
+// Where each field begins (the one place every CSV reader's error columns come from), counted by
+// hand: columns count characters, a quoted field that spans lines moves the next field to a later
+// line, CRLF ends a record as LF does.
+TEST(Csv, EachFieldKnowsWhereItBegins) {
+  CsvReader reader("ab,,\"c\nd\",\xC3\xA9,f\r\n\n\"x\"\"y\",z", "t.csv");
+  std::vector<std::string> f;
+  ASSERT_TRUE(reader.next(f));
+  ASSERT_EQ(f.size(), 5u);
+  // "ab" at 1, the empty field at 4, the quoted one at 5 (line 1); after its line break the
+  // field "é" begins at line 2, column 4 (d, ", comma), and "f" at 6 (é is one character).
+  EXPECT_EQ(reader.places(), (std::vector<CellPlace>{{1, 1}, {1, 4}, {1, 5}, {2, 4}, {2, 6}}));
+  EXPECT_EQ(reader.end(), (CellPlace{2, 7}));  // past "f", before the CR
+  ASSERT_TRUE(reader.next(f));                 // the empty line 3
+  EXPECT_EQ(reader.places(), (std::vector<CellPlace>{{3, 1}}));
+  EXPECT_EQ(reader.end(), (CellPlace{3, 1}));
+  ASSERT_TRUE(reader.next(f));
+  // "x""y" is 6 characters: z after its comma at 8.
+  EXPECT_EQ(reader.places(), (std::vector<CellPlace>{{4, 1}, {4, 8}}));
+  EXPECT_EQ(reader.end(), (CellPlace{4, 9}));
+}
+
 }  // namespace
 }  // namespace tidesim

@@ -155,11 +155,13 @@ class Result:
         return self._native.comparison("table", all_metrics, False)
 
     def jobs(self):
-        """jobs.csv of `--output`: one row per job per run."""
+        """jobs.csv of `--output`: one row per job per run. InputError for a result written
+        without its per-job records (`tidesim run --records`)."""
         return self._csv_frame(self._native.csv("jobs"))
 
     def attempts(self):
-        """attempts.csv of `--output`: one row per pod of each attempt."""
+        """attempts.csv of `--output`: one row per pod of each attempt. InputError for a result
+        written without its attempt log (`tidesim run --records`)."""
         return self._csv_frame(self._native.csv("attempts"))
 
     def nodes(self):
