@@ -787,7 +787,7 @@ std::string sweep_html(const RunResult& result) {
       ChartOptions o;
       o.title = label + " against " + view->short_keys[k];
       o.x_label = view->keys[k] + (legend.empty() ? "" : " (" + legend + ")");
-      o.y_label = row.info ? std::string(metrics::to_string(row.info->unit)) : "";
+      o.y_label = unit_axis_label(row.info);
       o.y_percent = row.info && row.info->unit == metrics::Unit::kRatio;
       o.width = 900;
       html += image(line_chart_svg(series, o), label + " against " + view->keys[k]);
