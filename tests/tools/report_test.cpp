@@ -54,7 +54,7 @@ TEST(Report, SelfContainedWithEveryChart) {
   EXPECT_EQ(headline, 11u);
   EXPECT_EQ(count(html, "<img "), headline + 11u);
   EXPECT_EQ(count(html, "src=\"data:image/svg+xml;base64,"), headline + 11u);
-  EXPECT_EQ(count(html, " per policy\" src="), headline);
+  EXPECT_EQ(count(html, " per policy\"/>"), headline);
   EXPECT_NE(html.find("<h2>Headline metrics</h2>"), std::string::npos);
   // Every metric says which way is better.
   EXPECT_NE(html.find("<th>metric</th><th>better</th>"), std::string::npos);
