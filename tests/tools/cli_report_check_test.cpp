@@ -64,8 +64,10 @@ TEST_F(Cli, ReportExportsItsChartsAndRefusesWhatItCannotDraw) {
     ++images;
   }
   std::size_t files = 0;
+  bool wait_cdf = false;
   for (const auto& f : std::filesystem::directory_iterator(d + "/figs")) {
     ++files;
+    wait_cdf = wait_cdf || f.path().filename().string().ends_with("-wait-time-cdf.svg");
     EXPECT_EQ(f.path().extension(), ".svg");
     const std::string svg = read_file(f.path().string());
     EXPECT_EQ(svg.rfind("<svg ", 0), 0u) << f.path();
@@ -73,7 +75,7 @@ TEST_F(Cli, ReportExportsItsChartsAndRefusesWhatItCannotDraw) {
   }
   EXPECT_GE(files, 10u);
   EXPECT_EQ(files, images);
-  EXPECT_TRUE(std::filesystem::exists(d + "/figs/07-wait-time-cdf.svg"));
+  EXPECT_TRUE(wait_cdf);  // NN-wait-time-cdf.svg
   // Seed 2 ran, but its series were not recorded.
   EXPECT_EQ(run("report " + result + " --seed 2 -o " + d + "/two.html", d + "/seed.log"), 2);
   EXPECT_EQ(read_file(d + "/seed.log"),

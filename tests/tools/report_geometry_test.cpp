@@ -3,6 +3,7 @@
 // thousands of rows in a bounded height, and a shared x range.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,10 @@ TEST(ChartGeometry, ErrorBarsAreCentredOnTheirBars) {
 TEST(ChartGeometry, ColumnMeansAreTimeWeighted) {
   // 0.2 from 0 to 5, then 1.0 to the end (10); 4 columns of 2.5.
   EXPECT_EQ(column_means(HeatmapRow{"n", {0, 5}, {0.2, 1.0}}, 10, 4),
-            (std::vector<double>{0.2, 0.2, 1.0, 1.0}));
+            (std::vector<std::optional<double>>{0.2, 0.2, 1.0, 1.0}));
   // 0.5 from 1 on; 2 columns of 5: the first has 0.5 for 4 of its 5 units.
-  EXPECT_EQ(column_means(HeatmapRow{"n", {1}, {0.5}}, 10, 2), (std::vector<double>{0.4, 0.5}));
+  EXPECT_EQ(column_means(HeatmapRow{"n", {1}, {0.5}}, 10, 2),
+            (std::vector<std::optional<double>>{0.4, 0.5}));
   EXPECT_EQ(heatmap_level(0.0, 10), 0);
   EXPECT_EQ(heatmap_level(0.05, 10), 1);  // in use: never drawn as idle
   EXPECT_EQ(heatmap_level(0.2, 10), 2);
@@ -45,29 +47,95 @@ TEST(ChartGeometry, ColumnMeansAreTimeWeighted) {
   EXPECT_EQ(heatmap_color(9, 10), "#08306b");
 }
 
+// A row whose run ended at 6 on an axis to 10 (4 columns of 2.5): the columns before the end are
+// averaged over their time, the one the end cuts over its part before the end (1 of its 2.5), and
+// the column after it has no mean (drawn grey, not as 0).
+TEST(ChartGeometry, ColumnMeansStopWhereTheRowEnds) {
+  const auto m = column_means(HeatmapRow{"n", {0, 4}, {0.5, 0.25}, 6.0}, 10, 4);
+  ASSERT_EQ(m.size(), 4u);
+  ASSERT_TRUE(m[0] && m[1] && m[2]);
+  EXPECT_DOUBLE_EQ(*m[0], 0.5);
+  EXPECT_DOUBLE_EQ(*m[1], (0.5 * 1.5 + 0.25 * 1.0) / 2.5);  // 0.5 up to 4, then 0.25
+  EXPECT_DOUBLE_EQ(*m[2], 0.25);                            // 5 to 6 only
+  EXPECT_FALSE(m[3]);
+}
+
+// One colour scale per quantity: the top is the largest value of every chart given, rounded up to
+// a multiple of 10% (0.61 -> 70%), at least 10%.
+TEST(ChartGeometry, HeatmapsOfOneQuantityShareATop) {
+  const std::vector<HeatmapRow> a{HeatmapRow{"n1", {0, 1}, {0.1, 0.23}}};
+  const std::vector<HeatmapRow> b{HeatmapRow{"n1", {0}, {0.61}}};
+  const std::vector<HeatmapRow> idle{HeatmapRow{"n1", {0}, {0.0}}};
+  EXPECT_DOUBLE_EQ(heatmap_top({&a}), 0.3);
+  EXPECT_DOUBLE_EQ(heatmap_top({&a, &b}), 0.7);
+  EXPECT_DOUBLE_EQ(heatmap_top({&idle}), 0.1);
+  EXPECT_DOUBLE_EQ(heatmap_top({&b, &a}), heatmap_top({&a, &b}));
+}
+
 TEST(ChartGeometry, HeatmapCellsMergeAlongARow) {
-  // Rows area x from 110 to 760 - 90 = 670: 4 columns of 140 px; 2 rows of 12 px from y = 34.
+  // Rows area x from 110 to 760 - 30 = 730: 4 columns of 155 px; 2 rows of 16 px from y = 34.
   HeatmapOptions o;
   o.chart.width = 760;
   o.x_max = 10;
   o.columns = 4;
   const std::string svg =
       heatmap_svg({HeatmapRow{"n1", {0, 5}, {0.2, 1.0}}, HeatmapRow{"n2", {0}, {0.0}}}, o);
-  // Row n1: two cells of level 2 merged into one 280 px rectangle, then two of level 9.
+  // Row n1: two cells of level 2 merged into one 310 px rectangle, then two of level 9.
   EXPECT_TRUE(contains(svg,
-                       "<rect x=\"110.00\" y=\"34.00\" width=\"280.00\" height=\"12.00\" "
+                       "<rect x=\"110.00\" y=\"34.00\" width=\"310.00\" height=\"16.00\" "
                        "fill=\"" +
                            heatmap_color(2, 10) + "\"/>"))
       << svg;
   EXPECT_TRUE(contains(svg,
-                       "<rect x=\"390.00\" y=\"34.00\" width=\"280.00\" height=\"12.00\" "
+                       "<rect x=\"420.00\" y=\"34.00\" width=\"310.00\" height=\"16.00\" "
                        "fill=\"#08306b\"/>"))
       << svg;
-  // Row n2 is all 0: the background only, no cell at y = 46.
-  EXPECT_FALSE(contains(svg, "y=\"46.00\" width")) << svg;
-  EXPECT_TRUE(contains(svg, ">n1</text>"));
-  // Height: 34 above, 2 x 12 rows, 46 below.
-  EXPECT_TRUE(contains(svg, "height=\"104\""));
+  // Row n2 is all 0: the background only, no cell at y = 50.
+  EXPECT_FALSE(contains(svg, "y=\"50.00\" width")) << svg;
+  // Each row labelled at its middle (34 + 8 + 4 for the text's baseline).
+  EXPECT_TRUE(contains(svg, "<text x=\"104\" y=\"46.0\" text-anchor=\"end\">n1</text>")) << svg;
+  // Height: 34 above, 2 x 16 rows, 46 for the time axis, 40 for the colour scale.
+  EXPECT_TRUE(contains(svg, "height=\"152\""));
+  // No row ended early: no grey.
+  EXPECT_FALSE(contains(svg, "run ended"));
+}
+
+// The colour scale under the time axis (from y = 34 + 32 + 46 = 112): a 40 px box per level from
+// x = 110, labelled 0 under the first, then the lower bound of levels 2 to 9 at their left edges
+// (level l at 110 + 40 l, l x 3% of a 30% top) and the top at the right end (510); level 1 (above
+// 0, below 6%) has no label of its own. A row that ended at 6 of 10 has grey cells after it.
+TEST(ChartGeometry, HeatmapScaleLabelsItsSteps) {
+  HeatmapOptions o;
+  o.chart.width = 760;
+  o.x_max = 10;
+  o.columns = 4;
+  o.value_max = 0.3;
+  o.scale_label = "colour: utilisation";
+  const std::string svg =
+      heatmap_svg({HeatmapRow{"n1", {0}, {0.3}}, HeatmapRow{"n2", {0}, {0.15}, 6.0}}, o);
+  EXPECT_TRUE(contains(
+      svg, "<rect x=\"110\" y=\"112.0\" width=\"40\" height=\"12\" fill=\"" + heatmap_color(0, 10)))
+      << svg;
+  EXPECT_TRUE(contains(
+      svg, "<rect x=\"470\" y=\"112.0\" width=\"40\" height=\"12\" fill=\"" + heatmap_color(9, 10)))
+      << svg;
+  EXPECT_TRUE(contains(svg, "<text x=\"130\" y=\"138.0\" text-anchor=\"middle\">0</text>"));
+  EXPECT_TRUE(contains(svg, "<text x=\"190\" y=\"138.0\" text-anchor=\"middle\">6%</text>"));
+  EXPECT_TRUE(contains(svg, "<text x=\"470\" y=\"138.0\" text-anchor=\"middle\">27%</text>"));
+  EXPECT_TRUE(contains(svg, "<text x=\"510\" y=\"138.0\" text-anchor=\"middle\">30%</text>"));
+  EXPECT_FALSE(contains(svg, ">3%</text>")) << svg;
+  EXPECT_TRUE(contains(svg, ">colour: utilisation</text>"));
+  // Row n2 (y = 50): 0.15 of a 0.3 top is level 5 up to its end at 6 (columns 0 and 1, and
+  // column 2's part before 6), then grey (column 3, from x = 110 + 3 x 155 = 575).
+  EXPECT_TRUE(contains(svg,
+                       "<rect x=\"110.00\" y=\"50.00\" width=\"465.00\" height=\"16.00\" "
+                       "fill=\"" +
+                           heatmap_color(5, 10)))
+      << svg;
+  EXPECT_TRUE(contains(
+      svg, "<rect x=\"575.00\" y=\"50.00\" width=\"155.00\" height=\"16.00\" fill=\"#d9d9d9\""))
+      << svg;
+  EXPECT_TRUE(contains(svg, ">run ended</text>"));
 }
 
 TEST(ChartGeometry, ThousandsOfRowsFitABoundedHeight) {
@@ -75,8 +143,9 @@ TEST(ChartGeometry, ThousandsOfRowsFitABoundedHeight) {
   HeatmapOptions o;
   o.x_max = 100;
   const std::string svg = heatmap_svg(rows, o);
-  // 600 px of rows (0.39 px each) + 34 + 46, one rectangle per row (all one level), no labels.
-  EXPECT_TRUE(contains(svg, "height=\"680\""));
+  // 600 px of rows (0.39 px each) + 34 + 46 + 40, one rectangle per row (all one level), no
+  // labels.
+  EXPECT_TRUE(contains(svg, "height=\"720\""));
   EXPECT_TRUE(contains(svg, "1523 nodes"));
   std::size_t cells = 0;
   for (auto pos = svg.find("fill=\"" + heatmap_color(5, 10)); pos != std::string::npos;
@@ -107,6 +176,80 @@ TEST(ChartGeometry, LinePointsCarryTheirErrorBars) {
   // Without intervals a line has no dots (the time charts).
   EXPECT_FALSE(
       contains(line_chart_svg({ChartSeries{"a", {0, 10}, {1, 2}}}, ChartOptions{}), "<circle"));
+}
+
+// A log x axis (the wait CDF): waits 0, 3 and 250 s span the decades 1 to 1000, three over the
+// 520 px from 70 to 590 (173.3 px each), labelled at each power of ten (x = 70 + 173.3 k); the
+// wait of 0 is drawn at the left end.
+TEST(ChartGeometry, LogAxisHasADecadePerTick) {
+  const std::string svg = line_chart_svg(
+      {ChartSeries{"a", {0, 3, 250}, {0.2, 0.5, 1.0}}},
+      ChartOptions{
+          .width = 760, .height = 280, .y_min = 0.0, .y_max = 1.0, .step = true, .x_log = true});
+  for (const auto& [x, label] : std::vector<std::pair<std::string, std::string>>{
+           {"70.0", "1"}, {"243.3", "10"}, {"416.7", "100"}, {"590.0", "1000"}}) {
+    EXPECT_TRUE(contains(
+        svg, "<text x=\"" + x + "\" y=\"252\" text-anchor=\"middle\">" + label + "</text>"))
+        << label << "\n"
+        << svg;
+  }
+  // 3 s is log10(3) = 0.477 of a decade from 1: x = 70 + 82.7; y from 234 (0) to 34 (100%).
+  EXPECT_TRUE(contains(svg, "points=\"70.0,194.0 152.7,194.0 152.7,134.0 ")) << svg;
+  EXPECT_FALSE(contains(svg, ">0</text>")) << svg;  // no linear ticks
+}
+
+// A step series that ends at 8 on an axis to 10 holds its last value to 8 (x = 70 + 0.8 x 520 =
+// 486) and stops there with a 12 px bar; the series that runs to the axis' end has no bar.
+TEST(ChartGeometry, ASeriesThatEndsIsDrawnAsEnding) {
+  const std::string svg =
+      line_chart_svg({ChartSeries{.name = "short", .x = {0, 5}, .y = {1, 2}, .x_end = 8.0},
+                      ChartSeries{.name = "long", .x = {0, 5}, .y = {1, 2}, .x_end = 10.0}},
+                     ChartOptions{.width = 760,
+                                  .height = 280,
+                                  .y_min = 0.0,
+                                  .y_max = 4.0,
+                                  .x_min = 0.0,
+                                  .x_max = 10.0,
+                                  .step = true});
+  // y: 234 - 50 per unit (0..4 over 200 px).
+  EXPECT_TRUE(contains(svg, "points=\"70.0,184.0 330.0,184.0 330.0,134.0 486.0,134.0\"")) << svg;
+  EXPECT_TRUE(contains(svg, "<path d=\"M486.0 128.0V140.0\"")) << svg;
+  EXPECT_TRUE(contains(svg, "points=\"70.0,184.0 330.0,184.0 330.0,134.0 590.0,134.0\"")) << svg;
+  EXPECT_FALSE(contains(svg, "<path d=\"M590.0")) << svg;
+}
+
+// Bar names go under their bars when each fits its slot (8 px to spare), else into a legend at
+// the right (x = 760 - 170 + 14 = 604, 18 px apart from y = 44).
+TEST(ChartGeometry, BarNamesThatDoNotFitGoToALegend) {
+  const std::vector<std::string> names(6, "a-rather-long-policy-name");
+  const std::string svg = bar_chart_svg(names, std::vector<double>(6, 1.0),
+                                        std::vector<std::optional<double>>(6, std::nullopt),
+                                        ChartOptions{.width = 760}, {"1 s", "2 s", "", "", "", ""});
+  EXPECT_TRUE(contains(svg, "<text x=\"622\" y=\"44\">a-rather-long-policy-name</text>")) << svg;
+  EXPECT_TRUE(contains(svg, "<text x=\"622\" y=\"134\">a-rather-long-policy-name</text>")) << svg;
+  EXPECT_FALSE(contains(svg, "text-anchor=\"middle\">a-rather-long-policy-name")) << svg;
+  EXPECT_TRUE(contains(svg, ">1 s</text>")) << svg;  // the printed values given
+  // Two short names fit: under their bars (centres 200 and 460, y = 234 + 18).
+  const std::string two = bar_chart_svg({"a", "b"}, {1.0, 2.0}, {std::nullopt, std::nullopt},
+                                        ChartOptions{.width = 760});
+  EXPECT_TRUE(contains(two, "<text x=\"200.0\" y=\"252\" text-anchor=\"middle\">a</text>")) << two;
+}
+
+// Timeline rows are labelled at their middles (2 rows over 34..154: 60 px each, so y = 64 + 4 and
+// 124 + 4); a label longer than the default margin (130 px) widens it: 30 characters of 0.64 em
+// at 12 px are 230.4 px, so the plot starts at 231 + 16 = 247 and the labels end at 241.
+TEST(ChartGeometry, TimelineRowsAreLabelled) {
+  const std::string label(30, 'x');
+  const std::string svg =
+      timeline_svg({"p: OOM kills (1)", label},
+                   {TimelineMarker{.x = 5, .row = 0, .category = "OOM kills", .tooltip = "t"}}, 10,
+                   ChartOptions{.width = 760, .height = 200});
+  EXPECT_TRUE(
+      contains(svg, "<text x=\"241\" y=\"68.0\" text-anchor=\"end\">p: OOM kills (1)</text>"))
+      << svg;
+  EXPECT_TRUE(contains(svg, "<text x=\"241\" y=\"128.0\" text-anchor=\"end\">" + label)) << svg;
+  // The one category of row 0 sits on the row's line; x = 247 + (590 - 247) / 2 = 418.5.
+  EXPECT_TRUE(contains(svg, "<circle cx=\"418.5\" cy=\"64.0\"")) << svg;
 }
 
 }  // namespace

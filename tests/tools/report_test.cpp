@@ -10,6 +10,7 @@
 
 #include "tests/common/require.hpp"
 #include "tests/tools/sample_result.hpp"
+#include "tidesim/sim/metrics/catalog.hpp"
 #include "tidesim/tools/lib/report_html.hpp"
 #include "tidesim/tools/lib/svg_chart.hpp"
 
@@ -37,10 +38,24 @@ TEST(Report, SelfContainedWithEveryChart) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org"));  // none outside SVG base64
   EXPECT_EQ(html.find("https://"), std::string::npos);
-  // 2 policies x (utilisation + memory heatmaps) + std-dev + LSCS + wait CDF + JCT CDF +
-  // timeline + NVLink bar + 2 x NVLink index = 12 charts.
-  EXPECT_EQ(count(html, "<img "), 12u);
-  EXPECT_EQ(count(html, "src=\"data:image/svg+xml;base64,"), 12u);
+  // A bar chart per headline metric the result has (the sample has all 11), then 2 policies x
+  // (utilisation + memory heatmaps) + std-dev + LSCS + wait CDF + JCT CDF + timeline + 2 x NVLink
+  // index = 11 charts.
+  const RunResult sample = test::sample_result();
+  std::size_t headline = 0;
+  for (const auto name : metrics::headline_metric_names()) {
+    headline += sample.runs.front().metrics.contains(std::string(name)) ? 1 : 0;
+    // Its chart's title is the metric's label (the SVG is base64 inside the page).
+    EXPECT_NE(html.find(" alt=\"" + xml_escape(std::string(metrics::find_metric(name)->label)) +
+                        " per policy\""),
+              std::string::npos)
+        << name;
+  }
+  EXPECT_EQ(headline, 11u);
+  EXPECT_EQ(count(html, "<img "), headline + 11u);
+  EXPECT_EQ(count(html, "src=\"data:image/svg+xml;base64,"), headline + 11u);
+  EXPECT_EQ(count(html, " per policy\"/>"), headline);
+  EXPECT_NE(html.find("<h2>Headline metrics</h2>"), std::string::npos);
   // Every metric says which way is better.
   EXPECT_NE(html.find("<th>metric</th><th>better</th>"), std::string::npos);
   EXPECT_NE(html.find("<td>lower ↓</td>"), std::string::npos);

@@ -4,9 +4,11 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <string_view>
 
 #include "tidesim/sim/metrics/node_stats.hpp"
 #include "tidesim/tools/lib/svg_chart.hpp"
@@ -45,12 +47,21 @@ std::vector<double> scaled(const std::vector<double>& t, const TimeUnit& unit) {
 // (per thread: reports rendered on two threads do not mix).
 thread_local std::vector<ReportFigure>* figure_sink = nullptr;
 
-std::string image(const std::string& svg, const std::string& alt) {
+// An <img> of `svg` (a data: URI); `alt` is also its title in ReportOptions::figures. The short alt
+// comes after the long src: libxml2's HTML parser (xmllint --html, 2.9.14) misreads the "/>" right
+// after a long attribute value at some byte offsets (about 4 in 600 of a report's), and not after
+// a short one (none in 1,200 offsets tried).
+std::string img(const std::string& svg, const std::string& alt) {
   if (figure_sink != nullptr) {
     figure_sink->push_back(ReportFigure{alt, svg});
   }
-  return fmt::format("<p><img alt=\"{}\" src=\"data:image/svg+xml;base64,{}\"/></p>\n",
-                     xml_escape(alt), base64_encode(svg));
+  return fmt::format("<img src=\"data:image/svg+xml;base64,{}\" alt=\"{}\"/>", base64_encode(svg),
+                     xml_escape(alt));
+}
+
+// A chart as a paragraph of its own.
+std::string image(const std::string& svg, const std::string& alt) {
+  return "<p>" + img(svg, alt) + "</p>\n";
 }
 
 const SeedRun* charted_run(const RunResult& result, const std::string& policy,
@@ -200,7 +211,9 @@ std::string header_html(const RunMetadata& meta, const std::vector<std::string>&
       "</title>\n<style>\nbody{font-family:Helvetica,Arial,sans-serif;margin:24px;max-width:1000px;"
       "color:#222}\ntable{border-collapse:collapse;margin:8px 0}\nth,td{border:1px solid "
       "#ccc;padding:3px 8px}\nth{background:#f2f2f2}\ntd.num{text-align:right;font-variant-numeric:"
-      "tabular-nums}\nimg{max-width:100%}\n.meta td{border:none;padding:1px 8px}\n</style>\n"
+      "tabular-nums}\nimg{max-width:100%}\n.meta td{border:none;padding:1px 8px}\n.meta "
+      "td:first-child{white-space:nowrap}\n"
+      ".bars{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}\n</style>\n"
       "</head>\n<body>\n";
   html += "<h1>tidesim report: " + xml_escape(meta.scenario_name) + "</h1>\n";
   html += "<table class=\"meta\">\n";
@@ -226,13 +239,14 @@ std::string metrics_html(const ComparisonTable& table, const std::vector<std::st
          comparison_html(table);
 }
 
-// One heatmap row per node of `run`: GPU utilisation (mean of cards) and memory in use / capacity.
+// One heatmap row per node of `run`: GPU utilisation (mean of cards) and memory in use / capacity,
+// each ending where the run ended.
 void node_rows(const SeedRun& run, const TimeUnit& unit, std::vector<HeatmapRow>& util,
                std::vector<HeatmapRow>& mem) {
   for (const auto& n : run.series->nodes) {
     // Node series are change points: each value holds until the next.
-    HeatmapRow u{n.node, {}, {}};
-    HeatmapRow m{n.node, {}, {}};
+    HeatmapRow u{n.node, {}, {}, run.end_s / unit.divisor};
+    HeatmapRow m{n.node, {}, {}, run.end_s / unit.divisor};
     for (std::size_t i = 0; i < n.t_s.size(); ++i) {
       NodeState state;
       state.gpu_utilization = n.gpu_utilization[i];
@@ -249,65 +263,122 @@ void node_rows(const SeedRun& run, const TimeUnit& unit, std::vector<HeatmapRow>
   }
 }
 
-// The top of a heatmap's scale: the largest value rounded up to 10% (low loads stay visible).
-double heatmap_top(const std::vector<HeatmapRow>& rows) {
-  double most = 0.0;
-  for (const auto& r : rows) {
-    for (const double v : r.value) {
-      most = std::max(most, v);
-    }
-  }
-  return std::clamp(std::ceil(most * 10.0 - 1e-9) / 10.0, 0.1, 1.0);
+// The title suffix of a chart of one seed's series.
+std::string seed_suffix(const std::string& policy, const SeedRun& run) {
+  return fmt::format(" — {}, seed {}", policy, run.seed);
 }
 
 // Per-node GPU utilisation and memory per policy: heatmaps (node x time) on the shared time
-// axis, which stay readable with thousands of nodes.
+// axis, which stay readable with thousands of nodes. Every policy's utilisation heatmap has one
+// colour scale, and every memory heatmap one.
 std::string node_heatmaps_html(const RunResult& result, const std::vector<std::string>& policies,
                                const ReportOptions& options, const TimeAxis& axis) {
   std::string html =
       "<h2>Per-node GPU utilisation and memory</h2>\n<p>One row per node (in the order of the "
-      "cluster), time averaged into columns; darker is higher. Every chart of a time series "
-      "shares one time axis.</p>\n";
-  for (const auto& p : policies) {
-    const auto* run = charted_run(result, p, options);
-    if (!run) {
-      html += "<p>" + xml_escape(p) + ": no node time series recorded.</p>\n";
-      continue;
-    }
-    if (run->series->nodes.empty()) {
-      html += "<p>" + xml_escape(p) + ": only the cluster-level series were recorded.</p>\n";
-      continue;
-    }
+      "cluster), time averaged into columns; darker is higher, on one colour scale per quantity "
+      "for every policy (labelled under each chart; white is 0, and any use is at least the "
+      "first level). Grey: after the end of a run shorter than the longest. Every chart of a "
+      "time series shares one time axis.</p>\n";
+  struct Charted {
+    std::string policy;
+    const SeedRun* run;
     std::vector<HeatmapRow> util;
     std::vector<HeatmapRow> mem;
-    node_rows(*run, axis.unit, util, mem);
-    const std::string suffix = fmt::format(" — {} (seed {})", p, run->seed);
+  };
+  std::vector<Charted> charted;
+  std::vector<const std::vector<HeatmapRow>*> all_util;
+  std::vector<const std::vector<HeatmapRow>*> all_mem;
+  for (const auto& p : policies) {
+    const auto* run = charted_run(result, p, options);
+    Charted c{p, run, {}, {}};
+    if (run) {
+      node_rows(*run, axis.unit, c.util, c.mem);
+    }
+    charted.push_back(std::move(c));
+  }
+  for (const auto& c : charted) {
+    all_util.push_back(&c.util);
+    all_mem.push_back(&c.mem);
+  }
+  const double util_top = heatmap_top(all_util);
+  const double mem_top = heatmap_top(all_mem);
+  for (const auto& c : charted) {
+    if (!c.run) {
+      html += "<p>" + xml_escape(c.policy) + ": no node time series recorded.</p>\n";
+      continue;
+    }
+    if (c.util.empty()) {
+      html += "<p>" + xml_escape(c.policy) + ": only the cluster-level series were recorded.</p>\n";
+      continue;
+    }
+    const std::string suffix = seed_suffix(c.policy, *c.run);
     HeatmapOptions h;
     h.x_max = axis.max;
-    h.value_max = heatmap_top(util);
+    h.value_max = util_top;
+    h.scale_label = "colour: node GPU utilisation";
     h.chart = ChartOptions{.title = "Node GPU utilisation (mean of cards)" + suffix,
                            .x_label = axis.label,
                            .width = 900};
-    html += image(heatmap_svg(util, h), "Node GPU utilisation over time, " + p);
+    html += image(heatmap_svg(c.util, h), "Node GPU utilisation over time, " + c.policy);
     h.chart.title = "Node GPU memory in use / capacity" + suffix;
-    h.value_max = heatmap_top(mem);
-    html += image(heatmap_svg(mem, h), "Node GPU memory over time, " + p);
+    h.value_max = mem_top;
+    h.scale_label = "colour: node GPU memory in use";
+    html += image(heatmap_svg(c.mem, h), "Node GPU memory over time, " + c.policy);
   }
   return html;
 }
 
+// The one seed of `runs` (the runs a chart draws, one per policy), when they share one.
+std::optional<std::uint64_t> common_seed(const std::vector<const SeedRun*>& runs) {
+  std::optional<std::uint64_t> seed;
+  for (const auto* run : runs) {
+    if (seed && *seed != run->seed) {
+      return std::nullopt;
+    }
+    seed = run->seed;
+  }
+  return seed;
+}
+
+// A chart's title for the seeds of `runs`: " (seed 1)" when they share one, else a pointer to
+// where each policy's seed is named (its legend entry or row label, given by seed_note).
+std::string seeds_title(const std::vector<const SeedRun*>& runs) {
+  if (runs.empty()) {
+    return "";
+  }
+  const auto seed = common_seed(runs);
+  return seed ? fmt::format(" (seed {})", *seed) : " (one seed per policy, named with it)";
+}
+
+// What names a policy's line or row: the policy, and its seed when the runs' seeds differ.
+std::string seed_note(const std::string& policy, const SeedRun& run,
+                      const std::vector<const SeedRun*>& runs) {
+  return common_seed(runs) ? policy : fmt::format("{} (seed {})", policy, run.seed);
+}
+
 std::string balance_html(const RunResult& result, const std::vector<std::string>& policies,
                          const ReportOptions& options, const TimeAxis& axis) {
-  std::string html = "<h2>Balance over time</h2>\n";
+  std::string html =
+      "<h2>Balance over time</h2>\n<p>One line per policy, its charted seed's series; a line "
+      "that stops with a short bar is a run that ended before the longest.</p>\n";
   std::vector<ChartSeries> sd;
   std::vector<ChartSeries> lscs;
+  std::vector<const SeedRun*> runs;
+  for (const auto& p : policies) {
+    if (const auto* run = charted_run(result, p, options)) {
+      runs.push_back(run);
+    }
+  }
   for (const auto& p : policies) {
     const auto* run = charted_run(result, p, options);
     if (!run) {
       continue;
     }
-    ChartSeries a{p, {}, {}};
-    ChartSeries b{p, {}, {}};
+    // Each line ends where its run ended.
+    const double end = run->end_s / axis.unit.divisor;
+    const std::string name = seed_note(p, *run, runs);
+    ChartSeries a{.name = name, .x_end = end};
+    ChartSeries b{.name = name, .x_end = end};
     const auto& s = *run->series;
     for (std::size_t i = 0; i < s.t_s.size(); ++i) {
       if (s.gpu_util_stddev[i]) {
@@ -322,17 +393,20 @@ std::string balance_html(const RunResult& result, const std::vector<std::string>
     sd.push_back(std::move(a));
     lscs.push_back(std::move(b));
   }
-  html += image(line_chart_svg(sd, ChartOptions{.title = "GPU utilisation std-dev across nodes",
-                                                .x_label = axis.label,
-                                                .y_label = "std-dev of node GPU utilisation",
-                                                .y_min = 0.0,
-                                                .x_min = 0.0,
-                                                .x_max = axis.max,
-                                                .y_percent = true,
-                                                .step = true}),
-                "GPU utilisation std-dev across nodes over time");
-  html += image(line_chart_svg(lscs, ChartOptions{.title = "LSCS (trailing 5-min std-dev of GPU "
-                                                           "memory utilisation across nodes)",
+  const std::string seeds = seeds_title(runs);
+  html +=
+      image(line_chart_svg(sd, ChartOptions{.title = "GPU utilisation std-dev across nodes" + seeds,
+                                            .x_label = axis.label,
+                                            .y_label = "std-dev of node GPU utilisation",
+                                            .y_min = 0.0,
+                                            .x_min = 0.0,
+                                            .x_max = axis.max,
+                                            .y_percent = true,
+                                            .step = true}),
+            "GPU utilisation std-dev across nodes over time");
+  html += image(line_chart_svg(lscs, ChartOptions{.title = "LSCS: trailing 5-min std-dev of node "
+                                                           "GPU memory use" +
+                                                           seeds,
                                                   .x_label = axis.label,
                                                   .y_label = "LSCS",
                                                   .y_min = 0.0,
@@ -345,10 +419,10 @@ std::string balance_html(const RunResult& result, const std::vector<std::string>
   return html;
 }
 
-// The CDF of `time_of(job)` over the jobs of every seed of `policy`, divided by `divisor`: the
-// share of submitted jobs with a time at most x (jobs without one keep the curve below 100%).
+// The CDF of `time_of(job)` (seconds) over the jobs of every seed of `policy`: the share of
+// submitted jobs with a time at most x (jobs without one keep the curve below 100%).
 template <class F>
-ChartSeries job_cdf(const RunResult& result, const std::string& policy, double divisor, F time_of) {
+ChartSeries job_cdf(const RunResult& result, const std::string& policy, F time_of) {
   std::vector<double> times;
   std::size_t jobs = 0;
   for (const auto* run : result.runs_of(policy)) {
@@ -362,62 +436,88 @@ ChartSeries job_cdf(const RunResult& result, const std::string& policy, double d
   std::sort(times.begin(), times.end());
   ChartSeries c{policy, {0.0}, {0.0}};
   for (std::size_t i = 0; i < times.size(); ++i) {
-    c.x.push_back(times[i] / divisor);
+    c.x.push_back(times[i]);
     c.y.push_back(static_cast<double>(i + 1) / static_cast<double>(jobs));
   }
   return c;
 }
 
-// Wait-time and job completion time CDFs over every seed, policies overlaid.
-std::string job_times_html(const RunResult& result, const std::vector<std::string>& policies,
-                           const TimeAxis& axis) {
+// A CDF chart of job times in seconds on a log axis.
+ChartOptions cdf_options(std::string title, std::string x_label) {
+  return ChartOptions{.title = std::move(title),
+                      .x_label = std::move(x_label),
+                      .y_label = "share of submitted jobs",
+                      .width = 900,
+                      .y_min = 0.0,
+                      .y_max = 1.0,
+                      .y_percent = true,
+                      .step = true,
+                      .x_log = true};
+}
+
+// Wait-time and job completion time CDFs over every seed, policies overlaid, both in seconds (the
+// table's unit) on a log axis: waits and JCTs span seconds to hours.
+std::string job_times_html(const RunResult& result, const std::vector<std::string>& policies) {
   std::string html =
       "<h2>Task wait and job completion time</h2>\n<p>Share of submitted jobs bound within a "
       "given wait (and that succeeded within a given time), all seeds pooled, policies "
-      "overlaid; jobs never bound (or never finished) keep a curve below 100%.</p>\n";
+      "overlaid; jobs never bound (or never finished) keep a curve below 100%. Times are in "
+      "seconds, as in the table, on a log axis; a time at or below the axis' first value (a wait "
+      "of 0 too) is drawn at its left end.</p>\n";
   std::vector<ChartSeries> cdf;
   std::vector<ChartSeries> jct;
   for (const auto& p : policies) {
-    cdf.push_back(job_cdf(result, p, 1.0, [](const JobRecord& j) -> std::optional<double> {
+    cdf.push_back(job_cdf(result, p, [](const JobRecord& j) -> std::optional<double> {
       return j.first_bind_s ? std::optional<double>(*j.first_bind_s - j.submit_s) : std::nullopt;
     }));
   }
-  html += image(line_chart_svg(cdf, ChartOptions{.title = "Wait-time CDF (submit -> first bind)",
-                                                 .x_label = "wait (s)",
-                                                 .y_label = "share of jobs",
-                                                 .y_min = 0.0,
-                                                 .y_max = 1.0,
-                                                 .y_percent = true,
-                                                 .step = true}),
+  html += image(line_chart_svg(cdf, cdf_options("Wait-time CDF (submission to first bind), all "
+                                                "seeds",
+                                                "wait (seconds, log scale)")),
                 "Wait-time CDF");
   // Job completion time, overlaid the same way: share of submitted jobs that succeeded within a
   // given time from submission.
   for (const auto& p : policies) {
-    jct.push_back(
-        job_cdf(result, p, axis.unit.divisor, [](const JobRecord& j) -> std::optional<double> {
-          return j.state == "succeeded" && j.finish_s
-                     ? std::optional<double>(*j.finish_s - j.submit_s)
-                     : std::nullopt;
-        }));
+    jct.push_back(job_cdf(result, p, [](const JobRecord& j) -> std::optional<double> {
+      return j.state == "succeeded" && j.finish_s ? std::optional<double>(*j.finish_s - j.submit_s)
+                                                  : std::nullopt;
+    }));
   }
-  html += image(line_chart_svg(jct, ChartOptions{.title = "Job completion time CDF (submit -> "
-                                                          "success)",
-                                                 .x_label = fmt::format("JCT ({})", axis.unit.name),
-                                                 .y_label = "share of jobs",
-                                                 .y_min = 0.0,
-                                                 .y_max = 1.0,
-                                                 .y_percent = true,
-                                                 .step = true}),
+  html += image(line_chart_svg(jct, cdf_options("Job completion time CDF (submission to "
+                                                "success), all seeds",
+                                                "job completion time (seconds, log scale)")),
                 "Job completion time CDF");
   return html;
 }
 
-// The event timeline: one row per policy, its charted run (else its first).
+// The event kinds of the timeline in their order, with their row names (docs/outputs.md).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kEventKinds{{
+    {"oom_killed", "OOM kills"},
+    {"evicted", "evictions"},
+    {"restarted", "restarts"},
+    {"failed", "failures"},
+    {"fallback", "fallback cycles"},
+}};
+
+std::string event_kind_name(const std::string& kind) {
+  for (const auto& [k, name] : kEventKinds) {
+    if (k == kind) {
+      return std::string(name);
+    }
+  }
+  return kind;
+}
+
+// The event timeline: per policy (its charted run, else its first), one labelled row per kind of
+// event that any of them has ("default-k8s: OOM kills (12)"); one row per policy without events.
 std::string events_html(const RunResult& result, const std::vector<std::string>& policies,
                         const ReportOptions& options, const TimeAxis& axis) {
-  std::string html = "<h2>OOM kills, evictions, restarts, fallbacks</h2>\n";
-  std::vector<std::string> rows;
-  std::vector<TimelineMarker> markers;
+  std::string html =
+      "<h2>OOM kills, evictions, restarts, fallbacks</h2>\n<p>One row per policy and kind of "
+      "event (its count in the row's label), one seed per policy: the charted seed, or the "
+      "first.</p>\n";
+  std::vector<std::pair<std::string, const SeedRun*>> charted;
+  std::vector<std::string> kinds;
   for (const auto& p : policies) {
     const auto* run = charted_run(result, p, options);
     if (!run) {
@@ -427,44 +527,132 @@ std::string events_html(const RunResult& result, const std::vector<std::string>&
     if (!run) {
       continue;
     }
-    rows.push_back(p);
+    charted.emplace_back(p, run);
     for (const auto& e : run->events) {
-      markers.push_back(TimelineMarker{
-          .x = e.t_s / axis.unit.divisor,
-          .row = rows.size() - 1,
-          .category = e.kind,
-          .tooltip = fmt::format("{} {} {} {} at {:.0f} s", e.kind, e.job, e.pod, e.node, e.t_s)});
+      if (std::find(kinds.begin(), kinds.end(), e.kind) == kinds.end()) {
+        kinds.push_back(e.kind);
+      }
     }
   }
+  // Known kinds in their order, then any other alphabetically.
+  const auto rank = [](const std::string& kind) {
+    for (std::size_t i = 0; i < kEventKinds.size(); ++i) {
+      if (kEventKinds[i].first == kind) {
+        return i;
+      }
+    }
+    return kEventKinds.size();
+  };
+  std::sort(kinds.begin(), kinds.end(), [&](const std::string& a, const std::string& b) {
+    return std::pair(rank(a), a) < std::pair(rank(b), b);
+  });
+  std::vector<std::string> rows;
+  std::vector<TimelineMarker> markers;
+  std::vector<const SeedRun*> runs;
+  for (const auto& [p, run] : charted) {
+    runs.push_back(run);
+  }
+  for (const auto& [p, run] : charted) {
+    const std::string name = seed_note(p, *run, runs);
+    if (kinds.empty()) {
+      rows.push_back(name);
+      continue;
+    }
+    for (const auto& kind : kinds) {
+      std::size_t count = 0;
+      for (const auto& e : run->events) {
+        if (e.kind != kind) {
+          continue;
+        }
+        ++count;
+        markers.push_back(TimelineMarker{.x = e.t_s / axis.unit.divisor,
+                                         .row = rows.size(),
+                                         .category = event_kind_name(e.kind),
+                                         .tooltip = fmt::format("{} {} {} {} at {:.0f} s", e.kind,
+                                                                e.job, e.pod, e.node, e.t_s)});
+      }
+      rows.push_back(fmt::format("{}: {} ({})", name, event_kind_name(kind), count));
+    }
+  }
+  const int height =
+      std::max(80 + 22 * static_cast<int>(rows.size()), 90 + 18 * static_cast<int>(kinds.size()));
   html += image(timeline_svg(rows, markers, axis.max,
-                             ChartOptions{.title = "Events (one seed per policy)",
+                             ChartOptions{.title = "Events" + seeds_title(runs),
                                           .x_label = axis.label,
-                                          .height = 80 + 50 * static_cast<int>(rows.size())}),
+                                          .width = 900,
+                                          .height = height}),
                 "Event timeline");
   return html;
 }
 
-// The NVLink contention rate per policy (a bar chart of the comparison table's row).
-std::string nvlink_rate_html(const ComparisonTable& table) {
+// The axis label of a metric's unit.
+std::string unit_axis_label(const metrics::MetricInfo* info) {
+  if (!info) {
+    return "value";
+  }
+  switch (info->unit) {
+    case metrics::Unit::kRatio:
+      return "share (%)";
+    case metrics::Unit::kSeconds:
+      return "seconds";
+    case metrics::Unit::kCount:
+      return "count";
+    case metrics::Unit::kPerHour:
+      return "jobs per hour";
+    case metrics::Unit::kGpus:
+      return "GPUs";
+    case metrics::Unit::kFlag:
+    case metrics::Unit::kPlain:
+      break;
+  }
+  return "value";
+}
+
+// One row of the comparison table as a bar chart: a bar per policy at its mean over seeds, with
+// its 95% CI as an error bar and the mean printed as the table prints it.
+std::string metric_bars(const ComparisonTable& table, const ComparisonRow& row) {
   std::vector<std::string> names;
   std::vector<double> values;
   std::vector<std::optional<double>> errors;
+  std::vector<std::string> labels;
   for (std::size_t i = 0; i < table.policies.size(); ++i) {
-    for (const auto& row : table.rows) {
-      if (row.metric == "nvlink_contention_rate" && row.per_policy[i]) {
-        names.push_back(table.policies[i]);
-        values.push_back(row.per_policy[i]->mean);
-        errors.push_back(row.per_policy[i]->ci95_half);
-      }
+    if (const auto& s = row.per_policy[i]) {
+      names.push_back(table.policies[i]);
+      values.push_back(s->mean);
+      errors.push_back(s->ci95_half);
+      labels.push_back(format_metric_value(row.info, s->mean));
     }
   }
-  return image(bar_chart_svg(names, values, errors,
-                             ChartOptions{.title = "NVLink contention rate (mean over seeds, "
-                                                   "95% CI)",
-                                          .x_label = "policy",
-                                          .y_label = "share of NVLink job time contended",
-                                          .y_percent = true}),
-               "NVLink contention rate per policy");
+  const std::string label = label_of(row);
+  return img(bar_chart_svg(names, values, errors,
+                           ChartOptions{.title = label,
+                                        .y_label = unit_axis_label(row.info),
+                                        .width = 480,
+                                        .height = 260,
+                                        .y_percent = row.info != nullptr &&
+                                                     row.info->unit == metrics::Unit::kRatio},
+                           labels),
+             label + " per policy");
+}
+
+// The headline metrics (those of the terminal table) as bar charts, one per metric.
+std::string headline_bars_html(const RunResult& result, const ReportOptions& options) {
+  TableOptions headline = options.table;
+  headline.metrics.clear();
+  headline.headline = true;
+  const ComparisonTable table = build_comparison(result, headline);
+  if (table.rows.empty()) {
+    return "";
+  }
+  std::string html =
+      "<h2>Headline metrics</h2>\n<p>The metrics of the terminal table, one chart each: a bar per "
+      "policy at its mean over seeds (the value printed above it, in the table's unit), with the "
+      "95% confidence interval (Student t) as an error bar when there are several seeds.</p>\n"
+      "<div class=\"bars\">";
+  for (const auto& row : table.rows) {
+    html += metric_bars(table, row);
+  }
+  return html + "</div>\n";
 }
 
 // The NVLink competition index per policy: a heatmap (one row per node) on a fixed 0..1 scale,
@@ -482,14 +670,13 @@ std::string nvlink_heatmaps_html(const RunResult& result, const std::vector<std:
     }
     std::vector<HeatmapRow> idx;
     for (const auto& n : run->series->nodes) {
-      idx.push_back(HeatmapRow{n.node, scaled(n.t_s, axis.unit), n.nvlink_competition_index});
+      idx.push_back(HeatmapRow{n.node, scaled(n.t_s, axis.unit), n.nvlink_competition_index,
+                               run->end_s / axis.unit.divisor});
     }
     HeatmapOptions h;
     h.x_max = axis.max;
-    h.chart = ChartOptions{.title = fmt::format("NVLink competition index — {} (seed {}); the "
-                                                "four darkest levels: at or above the filter's "
-                                                "0.6 limit",
-                                                p, run->seed),
+    h.scale_label = "colour: index (filter's limit: 60%)";
+    h.chart = ChartOptions{.title = "NVLink competition index" + seed_suffix(p, *run),
                            .x_label = axis.label,
                            .width = 900};
     html += image(heatmap_svg(idx, h), "NVLink competition index over time, " + p);
@@ -604,7 +791,7 @@ std::string sweep_html(const RunResult& result) {
       ChartOptions o;
       o.title = label + " against " + view->short_keys[k];
       o.x_label = view->keys[k] + (legend.empty() ? "" : " (" + legend + ")");
-      o.y_label = row.info ? std::string(metrics::to_string(row.info->unit)) : "";
+      o.y_label = unit_axis_label(row.info);
       o.y_percent = row.info && row.info->unit == metrics::Unit::kRatio;
       o.width = 900;
       html += image(line_chart_svg(series, o), label + " against " + view->keys[k]);
@@ -625,15 +812,19 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
   const TimeAxis axis = time_axis(result, policies, options);
   std::string html = header_html(result.metadata, policies);
   const auto view = sweep_view(result);
-  html += view && !view->keys.empty() ? sweep_metrics_html(result, *view, options.table)
-                                      : metrics_html(table, policies);
+  html += view && !view->keys.empty()
+              ? sweep_metrics_html(result, *view, options.table)
+              : metrics_html(table, policies) + headline_bars_html(result, options);
   html += sweep_html(result);
   html += node_heatmaps_html(result, policies, options, axis);
   html += balance_html(result, policies, options, axis);
-  html += job_times_html(result, policies, axis);
+  html += job_times_html(result, policies);
   html += events_html(result, policies, options, axis);
-  html += "<h2>NVLink</h2>\n";
-  html += nvlink_rate_html(table);
+  html +=
+      "<h2>NVLink</h2>\n<p>The NVLink competition index per node over time, on one fixed "
+      "scale from 0 to 1 for every policy: its four darkest levels are at or above the "
+      "load-aware filter's 0.6 limit. The contention rate per policy is charted with the "
+      "headline metrics.</p>\n";
   html += nvlink_heatmaps_html(result, policies, options, axis);
   html += "<p>Generated by tidesim " + xml_escape(result.metadata.tidesim_version) + ".</p>\n";
   html += "</body>\n</html>\n";

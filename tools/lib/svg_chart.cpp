@@ -51,9 +51,48 @@ std::string header(const ChartOptions& o) {
 struct Frame {
   double x0, x1, y0, y1;   // data range
   int px0, px1, py0, py1;  // plot area in pixels (py0 top)
-  double sx(double x) const { return x1 > x0 ? px0 + (x - x0) / (x1 - x0) * (px1 - px0) : px0; }
+  bool log_x = false;      // x on a log scale (x0 > 0); x at or below x0 at the left end
+  double sx(double x) const {
+    if (log_x) {
+      return px0 + (std::log10(std::max(x, x0)) - std::log10(x0)) /
+                       (std::log10(x1) - std::log10(x0)) * (px1 - px0);
+    }
+    return x1 > x0 ? px0 + (x - x0) / (x1 - x0) * (px1 - px0) : px0;
+  }
   double sy(double y) const { return y1 > y0 ? py1 - (y - y0) / (y1 - y0) * (py1 - py0) : py1; }
 };
+
+// A power of ten as a tick label: plain from 0.001 to 100000, else "1e6".
+std::string decade_text(int exponent) {
+  if (exponent >= 0 && exponent <= 5) {
+    return fmt::format("{:.0f}", std::pow(10.0, exponent));
+  }
+  if (exponent < 0 && exponent >= -3) {
+    return fmt::format("{:.{}f}", std::pow(10.0, exponent), -exponent);
+  }
+  return fmt::format("1e{}", exponent);
+}
+
+// The x ticks of a log axis from x0 to x1 (powers of ten): one labelled tick per decade and
+// unlabelled ones at 2..9 times it.
+std::string log_x_ticks(const Frame& f) {
+  std::string s;
+  const int lo = static_cast<int>(std::lround(std::log10(f.x0)));
+  const int hi = static_cast<int>(std::lround(std::log10(f.x1)));
+  for (int e = lo; e <= hi; ++e) {
+    const double px = f.sx(std::pow(10.0, e));
+    s += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#888\"/>\n"
+        "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        px, f.py1, px, f.py1 + 5, px, f.py1 + 18, decade_text(e));
+    for (int m = 2; m <= 9 && e < hi; ++m) {
+      const double pm = f.sx(m * std::pow(10.0, e));
+      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#bbb\"/>\n",
+                       pm, f.py1, pm, f.py1 + 3);
+    }
+  }
+  return s;
+}
 
 std::string axes(const Frame& f, const ChartOptions& o, bool x_ticks = true, bool y_ticks = true) {
   std::string s;
@@ -63,6 +102,10 @@ std::string axes(const Frame& f, const ChartOptions& o, bool x_ticks = true, boo
         "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#e0e0e0\"/>\n"
         "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
         f.px0, py, f.px1, py, f.px0 - 6, py + 4, label);
+  }
+  if (x_ticks && f.log_x) {
+    s += log_x_ticks(f);
+    x_ticks = false;
   }
   for (const auto& [x, label] : x_ticks ? labelled_ticks(f.x0, f.x1, 8, false) : Ticks{}) {
     const double px = f.sx(x);
@@ -95,6 +138,21 @@ std::string no_data(const ChartOptions& o) {
 }
 
 }  // namespace
+
+double text_width(const std::string& text, double font_px) {
+  double em = 0.0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) == 0x80) {
+      continue;  // a UTF-8 continuation byte: counted with its lead byte
+    }
+    em += c == ' ' || c == '.' || c == ',' || c == ':' || c == '(' || c == ')' || c == 'i' ||
+                  c == 'l' || c == '[' || c == ']'
+              ? 0.35
+              : 0.64;
+  }
+  return em * font_px;
+}
 
 std::string xml_escape(const std::string& text) {
   std::string out;
@@ -176,6 +234,7 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
   double x1 = -INFINITY;
   double y0 = INFINITY;
   double y1 = -INFINITY;
+  double least_positive_x = INFINITY;
   for (const auto& s : series) {
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       const double e = i < s.y_error.size() ? s.y_error[i].value_or(0.0) : 0.0;
@@ -183,6 +242,12 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
       x1 = std::max(x1, s.x[i]);
       y0 = std::min(y0, s.y[i] - e);
       y1 = std::max(y1, s.y[i] + e);
+      if (s.x[i] > 0) {
+        least_positive_x = std::min(least_positive_x, s.x[i]);
+      }
+    }
+    if (s.x_end && !s.x.empty()) {
+      x1 = std::max(x1, *s.x_end);
     }
   }
   if (!std::isfinite(x0)) {
@@ -194,10 +259,21 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
   }
   y0 = o.y_min.value_or(std::min(0.0, y0));
   y1 = o.y_max.value_or(y1 > y0 ? y1 * 1.05 : y0 + 1.0);
-  x0 = o.x_min.value_or(x0);
-  x1 = o.x_max.value_or(x1);
-  if (x1 <= x0) {
-    x1 = x0 + 1.0;
+  if (o.x_log) {
+    // Whole decades, at most six of them.
+    const double top = o.x_max.value_or(x1);
+    x1 = top > 0 ? std::pow(10.0, std::ceil(std::log10(top) - 1e-9)) : 1.0;
+    const double least = o.x_min.value_or(std::isfinite(least_positive_x) ? least_positive_x : x1);
+    x0 = std::max(std::pow(10.0, std::floor(std::log10(least) + 1e-9)), x1 / 1e6);
+    if (x1 <= x0) {
+      x1 = x0 * 10.0;
+    }
+  } else {
+    x0 = o.x_min.value_or(x0);
+    x1 = o.x_max.value_or(x1);
+    if (x1 <= x0) {
+      x1 = x0 + 1.0;
+    }
   }
   // Round the y range out to ticks so the grid ends at the frame.
   const auto yt = nice_ticks(y0, y1);
@@ -205,7 +281,7 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
     const double step = yt[1] - yt[0];
     y1 = std::ceil(y1 / step - 1e-9) * step;
   }
-  const Frame f{x0, x1, y0, y1, kLeft, o.width - kRight, kTop, o.height - kBottom};
+  const Frame f{x0, x1, y0, y1, kLeft, o.width - kRight, kTop, o.height - kBottom, o.x_log};
   std::string s = header(o) + axes(f, o);
   for (const auto& r : o.rules) {
     const double py = f.sy(r.y);
@@ -229,6 +305,12 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
       }
       points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i]));
     }
+    // A series that ends before the axis: its last value held to the end (step charts), then a
+    // short vertical bar.
+    const bool ends = ser.x_end && *ser.x_end >= ser.x[n - 1];
+    if (ends && o.step) {
+      points += fmt::format("{:.1f},{:.1f} ", f.sx(*ser.x_end), f.sy(ser.y[n - 1]));
+    }
     if (!points.empty()) {
       points.pop_back();
     }
@@ -237,6 +319,15 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
         "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title>"
         "</polyline>\n",
         color, points, xml_escape(ser.name));
+    // The bar only where the series stops before the axis does.
+    if (ends && f.sx(*ser.x_end) < f.px1 - 0.5) {
+      const double ex = f.sx(o.step ? *ser.x_end : ser.x[n - 1]);
+      const double ey = f.sy(ser.y[n - 1]);
+      s += fmt::format(
+          "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}\" stroke=\"{3}\" stroke-width=\"2\"><title>{4}: "
+          "ends</title></path>\n",
+          ex, ey - 6, ey + 6, color, xml_escape(ser.name));
+    }
     if (!ser.y_error.empty()) {
       // A dot per point and its error bar (y - e to y + e) with 8 px caps.
       for (std::size_t i = 0; i < n; ++i) {
@@ -268,8 +359,14 @@ std::string timeline_svg(const std::vector<std::string>& rows,
   if (rows.empty()) {
     return no_data(o);
   }
-  const Frame f{0.0,        x_max > 0 ? x_max : 1.0, 0.0,  static_cast<double>(rows.size()),
-                kLeft + 60, o.width - kRight,        kTop, o.height - kBottom};
+  // Room on the left for the longest row label.
+  double label_w = 0.0;
+  for (const auto& r : rows) {
+    label_w = std::max(label_w, text_width(r));
+  }
+  const int px0 = std::max(kLeft + 60, static_cast<int>(std::ceil(label_w)) + 16);
+  const Frame f{0.0, x_max > 0 ? x_max : 1.0, 0.0,  static_cast<double>(rows.size()),
+                px0, o.width - kRight,        kTop, o.height - kBottom};
   std::string s = header(o);
   // Axes without y ticks: row labels instead.
   ChartOptions plain = o;
@@ -283,8 +380,14 @@ std::string timeline_svg(const std::vector<std::string>& rows,
         f.px0, py, f.px1, py, f.px0 - 6, py + 4, xml_escape(rows[r]));
   }
   std::map<std::string, std::size_t> categories;
+  // The categories of each row, in order of first appearance.
+  std::vector<std::vector<std::string>> in_row(rows.size());
   for (const auto& m : markers) {
     categories.try_emplace(m.category, categories.size());
+    if (m.row < rows.size() &&
+        std::find(in_row[m.row].begin(), in_row[m.row].end(), m.category) == in_row[m.row].end()) {
+      in_row[m.row].push_back(m.category);
+    }
   }
   for (const auto& m : markers) {
     if (m.row >= rows.size()) {
@@ -292,9 +395,13 @@ std::string timeline_svg(const std::vector<std::string>& rows,
     }
     const std::size_t c = categories[m.category];
     const double px = f.sx(m.x);
-    // Categories are spread vertically inside the row so coincident events stay visible.
+    // A row's categories are spread vertically inside it so coincident events stay visible (one
+    // category: on the row's line).
+    const auto& here = in_row[m.row];
+    const auto rank =
+        static_cast<double>(std::find(here.begin(), here.end(), m.category) - here.begin());
     const double band = (f.py1 - f.py0) / static_cast<double>(rows.size());
-    const double offset = (static_cast<double>(c) + 1.0) / (categories.size() + 1.0) - 0.5;
+    const double offset = (rank + 1.0) / (static_cast<double>(here.size()) + 1.0) - 0.5;
     const double py = f.sy(static_cast<double>(rows.size() - m.row) - 0.5) + offset * band * 0.8;
     s += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.8\"><title>{}"
@@ -316,7 +423,7 @@ std::string timeline_svg(const std::vector<std::string>& rows,
 std::string bar_chart_svg(const std::vector<std::string>& categories,
                           const std::vector<double>& values,
                           const std::vector<std::optional<double>>& error_half,
-                          const ChartOptions& o) {
+                          const ChartOptions& o, const std::vector<std::string>& value_labels) {
   if (categories.empty() || values.size() != categories.size()) {
     return no_data(o);
   }
@@ -336,6 +443,11 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
                 o.height - kBottom};
   std::string s = header(o) + axes(f, o, false);
   const double slot = (f.px1 - f.px0) / static_cast<double>(categories.size());
+  // Names under their bars when every one fits its slot, else in a legend on the right.
+  bool names_fit = true;
+  for (const auto& c : categories) {
+    names_fit = names_fit && text_width(c) <= slot - 8;
+  }
   for (std::size_t i = 0; i < categories.size(); ++i) {
     const double cx = f.px0 + slot * (static_cast<double>(i) + 0.5);
     const double top = f.sy(values[i]);
@@ -343,12 +455,20 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
     // The value is printed above the bar, or above its error bar.
     const double label_y = (has_error ? f.sy(values[i] + *error_half[i]) : top) - 6;
     s += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n"
-        "<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
-        cx - slot * 0.3, top, slot * 0.6, f.py1 - top, chart_color(i), cx, f.py1 + 18,
-        xml_escape(categories[i]), cx, label_y,
-        o.y_percent ? fmt::format("{:.1f}%", values[i] * 100.0) : fmt::format("{:.3g}", values[i]));
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
+        cx - slot * 0.3, top, slot * 0.6, f.py1 - top, chart_color(i));
+    if (names_fit) {
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", cx,
+                       f.py1 + 18, xml_escape(categories[i]));
+    } else if (kTop + 10 + 18 * static_cast<int>(i) < o.height - 10) {
+      s += legend_entry(o.width - kRight + 14, kTop + 10 + 18 * static_cast<int>(i), chart_color(i),
+                        categories[i]);
+    }
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", cx,
+                     label_y,
+                     xml_escape(i < value_labels.size() ? value_labels[i]
+                                : o.y_percent           ? fmt::format("{:.1f}%", values[i] * 100.0)
+                                                        : fmt::format("{:.3g}", values[i])));
     if (has_error) {
       const double hi = f.sy(values[i] + *error_half[i]);
       const double lo = f.sy(std::max(f.y0, values[i] - *error_half[i]));

@@ -15,6 +15,10 @@ struct ChartSeries {
   /// Optional error bars: per point, the half-width drawn as a vertical bar from y - e to y + e
   /// with caps (absent or empty: none for that point).
   std::vector<std::optional<double>> y_error{};
+  /// Where the series ends (a run shorter than the chart's axis): a step series holds its last
+  /// value until here and stops with an end mark (a short vertical bar), instead of stopping
+  /// silently at its last change or being read as 0 afterwards. Absent: it stops at its last x.
+  std::optional<double> x_end{};
 };
 
 /// A horizontal reference line (a threshold).
@@ -39,6 +43,11 @@ struct ChartOptions {
   bool y_percent = false;
   /// Draw each series as a step function (value holds until the next x).
   bool step = false;
+  /// A logarithmic x axis: decades from the power of ten at or below the least positive x to the
+  /// one at or above the largest (at most 6 decades, the top ones kept; x_min / x_max, when given,
+  /// are its ends), ticks at the powers of ten; x values at or below the left end (0 too) are
+  /// drawn at the left end.
+  bool x_log = false;
   std::vector<ChartRule> rules{};
 };
 
@@ -63,11 +72,13 @@ std::string timeline_svg(const std::vector<std::string>& rows,
                          const ChartOptions& options);
 
 /// A vertical bar per category with its value printed above; optional error bars (+- half),
-/// centred on their bar, with caps.
+/// centred on their bar, with caps. `value_labels` (one per category) are the printed values;
+/// empty: the value as a percentage (y_percent) or with 3 significant digits.
 std::string bar_chart_svg(const std::vector<std::string>& categories,
                           const std::vector<double>& values,
                           const std::vector<std::optional<double>>& error_half,
-                          const ChartOptions& options);
+                          const ChartOptions& options,
+                          const std::vector<std::string>& value_labels = {});
 
 /// Ticks for an axis from lo to hi: about `target` values at 1, 2 or 5 x 10^k steps (at most
 /// 4 x target + 2). Just {lo, hi} when no such step is a normal double (a range as small as
@@ -78,6 +89,12 @@ std::vector<double> nice_ticks(double lo, double hi, int target = 5);
 /// &amp; &lt; &gt; &quot; and &#39; (the numeric form, valid in both HTML and XML). Used by the
 /// charts, the HTML report and the JUnit XML of `tidesim check`.
 std::string xml_escape(const std::string& text);
+
+/// The width of `text` in px at `font_px`, estimated for the widest of the fonts the charts name
+/// or fall back to (Debian's DejaVu Sans: about 0.55 to 0.7 em a character): 0.64 em a character,
+/// 0.35 em for spaces, i, l and narrow punctuation. Used to make room for labels; the browser
+/// test (docs/outputs.md) checks the result in a real browser.
+double text_width(const std::string& text, double font_px = 12.0);
 
 /// The i-th colour of the chart palette (cycles).
 std::string chart_color(std::size_t i);

@@ -4,14 +4,60 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace tidesim::app {
 namespace {
 
 constexpr int kLeft = 110;  // room for row labels
-constexpr int kRight = 90;  // room for the colour scale
+constexpr int kRight = 30;
 constexpr int kTop = 34;
-constexpr int kBottom = 46;
+constexpr int kBottom = 46;            // the time axis: ticks, their labels and its label
+constexpr int kScale = 40;             // the colour scale under it: boxes and their labels
+constexpr double kRowMax = 16.0;       // the height of a row, at most
+constexpr double kLabelledRow = 15.0;  // a row at least this high gets its label (a line of text)
+constexpr int kBox = 40;               // width of a level's box in the colour scale
+constexpr const char* kEndedColor = "#d9d9d9";
+
+std::string percent_text(double share, double step) {
+  return fmt::format("{:.{}f}%", share * 100.0, step * 100.0 >= 1.0 - 1e-9 ? 0 : 1);
+}
+
+// The colour scale from (`left`, `top`): a box per level, left to right from level 0, labelled with
+// 0 under the first, the lower bound of level l (l / levels of the top) at the left edge of each
+// box from level 2 on (level 1 holds everything above 0 and below level 2), and the top at the
+// right end; then the scale's label and, when a row ended early, the grey box of "run ended".
+std::string colour_scale(const HeatmapOptions& o, int left, double top, bool ended) {
+  std::string s;
+  const double step = o.value_max / o.levels;
+  const double label_y = top + 12 + 14;
+  for (int l = 0; l < o.levels; ++l) {
+    const int x = left + kBox * l;
+    s += fmt::format(
+        "<rect x=\"{}\" y=\"{:.1f}\" width=\"{}\" height=\"12\" fill=\"{}\" "
+        "stroke=\"#ccc\"/>\n",
+        x, top, kBox, heatmap_color(l, o.levels));
+    if (l == 0) {
+      s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\">0</text>\n",
+                       x + kBox / 2, label_y);
+    } else if (l >= 2) {
+      s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", x, label_y,
+                       percent_text(step * l, step));
+    }
+  }
+  const int right = left + kBox * o.levels;
+  s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", right, label_y,
+                   percent_text(o.value_max, step));
+  s += fmt::format("<text x=\"{}\" y=\"{:.1f}\">{}</text>\n", right + 24, top + 11,
+                   xml_escape(o.scale_label));
+  if (ended) {
+    s += fmt::format(
+        "<rect x=\"{}\" y=\"{:.1f}\" width=\"14\" height=\"12\" fill=\"{}\"/>\n<text x=\"{}\" "
+        "y=\"{:.1f}\">run ended</text>\n",
+        right + 24, label_y - 11, kEndedColor, right + 44, label_y);
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -23,15 +69,16 @@ int heatmap_level(double v, int levels) {
   return std::clamp(static_cast<int>(std::floor(v * levels + 1e-9)), 1, levels - 1);
 }
 
-std::vector<double> column_means(const HeatmapRow& row, double x_max, int columns) {
-  std::vector<double> out(static_cast<std::size_t>(columns), 0.0);
+std::vector<std::optional<double>> column_means(const HeatmapRow& row, double x_max, int columns) {
+  std::vector<std::optional<double>> out(static_cast<std::size_t>(std::max(0, columns)), 0.0);
   if (!(x_max > 0) || columns <= 0) {
     return out;
   }
   const double width = x_max / columns;
+  const double end = std::clamp(row.x_end.value_or(x_max), 0.0, x_max);
   for (std::size_t i = 0; i < row.x.size() && i < row.value.size(); ++i) {
-    const double from = std::clamp(row.x[i], 0.0, x_max);
-    const double to = i + 1 < row.x.size() ? std::clamp(row.x[i + 1], 0.0, x_max) : x_max;
+    const double from = std::clamp(row.x[i], 0.0, end);
+    const double to = i + 1 < row.x.size() ? std::clamp(row.x[i + 1], 0.0, end) : end;
     if (!(to > from)) {
       continue;
     }
@@ -41,11 +88,35 @@ std::vector<double> column_means(const HeatmapRow& row, double x_max, int column
       const double lo = std::max(from, c * width);
       const double hi = std::min(to, (c + 1) * width);
       if (hi > lo) {
-        out[static_cast<std::size_t>(c)] += row.value[i] * (hi - lo) / width;
+        *out[static_cast<std::size_t>(c)] += row.value[i] * (hi - lo) / width;
+      }
+    }
+  }
+  if (row.x_end) {
+    // Columns after the end have no value; the one the end cuts is averaged over its part.
+    for (int c = 0; c < columns; ++c) {
+      const double covered = std::min(end - c * width, width);
+      auto& m = out[static_cast<std::size_t>(c)];
+      if (!(covered > 1e-12 * width)) {
+        m.reset();
+      } else if (covered < width) {
+        *m *= width / covered;
       }
     }
   }
   return out;
+}
+
+double heatmap_top(const std::vector<const std::vector<HeatmapRow>*>& charts) {
+  double most = 0.0;
+  for (const auto* rows : charts) {
+    for (const auto& r : *rows) {
+      for (const double v : r.value) {
+        most = std::max(most, v);
+      }
+    }
+  }
+  return std::clamp(std::ceil(most * 10.0 - 1e-9) / 10.0, 0.1, 1.0);
 }
 
 std::string heatmap_color(int level, int levels) {
@@ -57,12 +128,19 @@ std::string heatmap_color(int level, int levels) {
 
 std::string heatmap_svg(const std::vector<HeatmapRow>& rows, const HeatmapOptions& o) {
   const ChartOptions& c = o.chart;
-  const double row_h = rows.empty() ? 12.0
-                                    : std::min(12.0, static_cast<double>(o.max_rows_height) /
-                                                         static_cast<double>(rows.size()));
+  const double row_h = rows.empty() ? kRowMax
+                                    : std::min(kRowMax, static_cast<double>(o.max_rows_height) /
+                                                            static_cast<double>(rows.size()));
   const double rows_h = row_h * static_cast<double>(rows.size());
-  const int height = kTop + static_cast<int>(std::ceil(rows_h - 1e-6)) + kBottom;
-  const int px0 = kLeft;
+  const int height = kTop + static_cast<int>(std::ceil(rows_h - 1e-6)) + kBottom + kScale;
+  // Rows are labelled when each is high enough for a line of text; the labels get the room the
+  // longest needs.
+  const bool labelled = !rows.empty() && row_h >= kLabelledRow;
+  double label_w = 0.0;
+  for (const auto& r : labelled ? rows : std::vector<HeatmapRow>{}) {
+    label_w = std::max(label_w, text_width(r.label));
+  }
+  const int px0 = std::max(kLeft, static_cast<int>(std::ceil(label_w)) + 16);
   const int px1 = c.width - kRight;
   const double col_w = static_cast<double>(px1 - px0) / o.columns;
   std::string s = fmt::format(
@@ -73,35 +151,39 @@ std::string heatmap_svg(const std::vector<HeatmapRow>& rows, const HeatmapOption
       "<rect x=\"{2}\" y=\"{4}\" width=\"{5}\" height=\"{6:.2f}\" fill=\"{7}\"/>\n",
       c.width, height, px0, xml_escape(c.title), kTop, px1 - px0, rows_h,
       heatmap_color(0, o.levels));
-  // Cells: per row, runs of equal level drawn as one rectangle (level 0 is the background).
+  // Cells: per row, runs of equal level drawn as one rectangle (level 0 is the background; -1,
+  // after the row's end, is grey).
+  bool ended = false;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    auto means = column_means(rows[r], o.x_max, o.columns);
-    for (double& m : means) {
-      m /= o.value_max > 0 ? o.value_max : 1.0;
-    }
+    const auto means = column_means(rows[r], o.x_max, o.columns);
+    const auto level_at = [&](int col) {
+      const auto& m = means[static_cast<std::size_t>(col)];
+      return m ? heatmap_level(*m / (o.value_max > 0 ? o.value_max : 1.0), o.levels) : -1;
+    };
     const double y = kTop + row_h * static_cast<double>(r);
     int col = 0;
     while (col < o.columns) {
-      const int level = heatmap_level(means[static_cast<std::size_t>(col)], o.levels);
+      const int level = level_at(col);
       int end = col + 1;
-      while (end < o.columns &&
-             heatmap_level(means[static_cast<std::size_t>(end)], o.levels) == level) {
+      while (end < o.columns && level_at(end) == level) {
         ++end;
       }
-      if (level > 0) {
+      if (level != 0) {
+        ended = ended || level < 0;
         s += fmt::format(
             "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
             "fill=\"{}\"/>\n",
-            px0 + col * col_w, y, (end - col) * col_w, row_h, heatmap_color(level, o.levels));
+            px0 + col * col_w, y, (end - col) * col_w, row_h,
+            level < 0 ? kEndedColor : heatmap_color(level, o.levels));
       }
       col = end;
     }
-    if (rows.size() <= 40) {
+    if (labelled) {
       s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", px0 - 6,
                        y + row_h / 2 + 4, xml_escape(rows[r].label));
     }
   }
-  if (rows.size() > 40) {
+  if (!labelled && !rows.empty()) {
     s += fmt::format(
         "<text x=\"16\" y=\"{0:.0f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
         "{0:.0f})\">{1} nodes</text>\n",
@@ -121,19 +203,7 @@ std::string heatmap_svg(const std::vector<HeatmapRow>& rows, const HeatmapOption
   }
   s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
                    (px0 + px1) / 2, py1 + 36, xml_escape(c.x_label));
-  // The colour scale: one box per level, 0% at the bottom.
-  const double box = std::min(16.0, std::max(4.0, rows_h / o.levels));
-  for (int l = 0; l < o.levels; ++l) {
-    const double y = kTop + box * (o.levels - 1 - l);
-    s += fmt::format(
-        "<rect x=\"{}\" y=\"{:.1f}\" width=\"14\" height=\"{:.1f}\" fill=\"{}\" "
-        "stroke=\"#ccc\"/>\n",
-        px1 + 12, y, box, heatmap_color(l, o.levels));
-  }
-  s += fmt::format(
-      "<text x=\"{0}\" y=\"{1:.1f}\">{3:.0f}%</text>\n<text x=\"{0}\" y=\"{2:.1f}\">0%</text>\n",
-      px1 + 30, kTop + 10.0, kTop + box * o.levels, o.value_max * 100.0);
-  return s + "</svg>\n";
+  return s + colour_scale(o, px0, py1 + kBottom, ended) + "</svg>\n";
 }
 
 }  // namespace tidesim::app
