@@ -187,7 +187,9 @@ TEST(GpuShareRules, TypicalPodWeightsRoundAsTheFgdSimulatorDoes) {
   // the Go code's order, Frag(before) = Q2 + XL = f3 L + (f1 L + f2 L) = 1359.9999999999995 and
   // Frag(after) = Q1 + XL + XR = (f3 L + f1 L) + f2 L = 1360: dFrag = -4.5e-13,
   // sigmoid(-4.5e-16) = 0.49999999999999989, x 100 truncates to 49. Node B (32 cores left) keeps
-  // every accumulator: dFrag is exactly 0, 50. So FGD prefers B.
+  // every accumulator: dFrag is exactly 0, 50. So FGD prefers B. (The FGD simulator's Go code,
+  // utils.GetTypicalPods and NodeGpuShareFragAmountScore on these pods and node, gives the same
+  // weights, sums and 49.)
   gs::NodeState a;
   a.cpu_left = 16000;
   a.mem_left = 1LL << 40;
