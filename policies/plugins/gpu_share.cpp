@@ -234,9 +234,19 @@ std::vector<TypicalPod> typical_pods(std::span<const PodReq> pods,
     cum += all[kept].count;
     ++kept;
   }
+  // The weights in utils.GetTypicalPods' two roundings: (count / N) / (cum / N), or count / N
+  // when every key is kept, not count / cum. The same value but not always the same last bit,
+  // and FGD's score truncates sigmoid(dFrag / 1000) * 100: where Frag's change cancels exactly
+  // (dFrag is 0 in exact arithmetic), the last bit of the sum decides 50 or 49 (docs/fgd.md).
+  const bool chopped = kept < all.size();
   all.resize(kept);
+  const auto n = static_cast<double>(pods.size());
+  const double kept_share = static_cast<double>(cum) / n;
   for (auto& t : all) {
-    t.weight = static_cast<double>(t.count) / static_cast<double>(cum);
+    t.weight = static_cast<double>(t.count) / n;
+    if (chopped) {
+      t.weight /= kept_share;
+    }
   }
   return all;
 }

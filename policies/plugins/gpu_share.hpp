@@ -111,8 +111,9 @@ struct TypicalPod {
 
 /// FGD's typical pods (pkg/simulator typical pods; FGD-EXPERIMENT.md "FGD"): the pods grouped by
 /// (cpu, gm, ng, type), memory ignored; sorted by count descending, ties by key descending; the
-/// shortest prefix holding `threshold` (0.95) of the pods, each weighted count / prefix total.
-/// `pods` and `types` are parallel (types[i] is pods[i]'s gpu_spec).
+/// shortest prefix holding `threshold` (0.95) of the pods, each weighted count / prefix total,
+/// computed as the Go code rounds it: (count / N) / (prefix / N), N the pods (count / N when the
+/// prefix is every key). `pods` and `types` are parallel (types[i] is pods[i]'s gpu_spec).
 std::vector<TypicalPod> typical_pods(std::span<const PodReq> pods,
                                      std::span<const std::string> types, double threshold = 0.95);
 

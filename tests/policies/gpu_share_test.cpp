@@ -150,6 +150,68 @@ TEST(GpuShareRules, TypicalPods) {
   EXPECT_DOUBLE_EQ(t[1].weight, 0.4);
 }
 
+TEST(GpuShareRules, TypicalPodWeightsRoundAsTheFgdSimulatorDoes) {
+  // N = 148 pods: 86 x CPU-only (2000), 31 x CPU-only (16000), 24 x (16000, 1000, 1), 7 x
+  // CPU-only (4000). 95% of 148 = 140.6: 86 + 31 = 117 < 140.6, + 24 = 141 >= 140.6, so three
+  // keys are kept and the 7 left out. utils.GetTypicalPods weighs a kept key (count / N) /
+  // (141 / N): for the first, (86 / 148) / (141 / 148) = 0.6099290780141843, one ulp below
+  // 86 / 141 = 0.6099290780141844.
+  std::vector<gs::PodReq> pods;
+  const auto add = [&](std::int64_t cpu, int gm, int ng, int times) {
+    for (int i = 0; i < times; ++i) {
+      gs::PodReq p;
+      p.cpu = cpu;
+      p.gm = gm;
+      p.ng = ng;
+      pods.push_back(p);
+    }
+  };
+  add(2000, 0, 0, 86);
+  add(16000, 0, 0, 31);
+  add(16000, 1000, 1, 24);
+  add(4000, 0, 0, 7);
+  const std::vector<std::string> types(pods.size());
+  const auto typical = gs::typical_pods(pods, types, 0.95);
+  ASSERT_EQ(typical.size(), 3U);
+  const double n = 148.0;
+  const double kept = 141.0 / n;
+  EXPECT_EQ(typical[0].weight, (86.0 / n) / kept);
+  EXPECT_EQ(typical[1].weight, (31.0 / n) / kept);
+  EXPECT_EQ(typical[2].weight, (24.0 / n) / kept);
+  EXPECT_NE(typical[0].weight, 86.0 / 141.0);
+
+  // Node A: 16 cores, cards {950, 410}: L = 1360, no card holds 1000, so for every typical pod all
+  // of L is fragment and Frag = 1360 (f1 + f2 + f3) = 1360 in exact arithmetic, before and after
+  // a CPU-only pod asking 8 cores. Only the accumulators change: (16000) XL -> XR and
+  // (16000, 1000, 1) Q2 -> Q1. dFrag = 0 and sigmoid(0) = 0.5 would score 50, but in doubles, in
+  // the Go code's order, Frag(before) = Q2 + XL = f3 L + (f1 L + f2 L) = 1359.9999999999995 and
+  // Frag(after) = Q1 + XL + XR = (f3 L + f1 L) + f2 L = 1360: dFrag = -4.5e-13,
+  // sigmoid(-4.5e-16) = 0.49999999999999989, x 100 truncates to 49. Node B (32 cores left) keeps
+  // every accumulator: dFrag is exactly 0, 50. So FGD prefers B. (The FGD simulator's Go code,
+  // utils.GetTypicalPods and NodeGpuShareFragAmountScore on these pods and node, gives the same
+  // weights, sums and 49.)
+  gs::NodeState a;
+  a.cpu_left = 16000;
+  a.mem_left = 1LL << 40;
+  a.model = 0;
+  a.left = {950, 410};
+  gs::NodeState b = a;
+  b.cpu_left = 32000;
+  gs::PodReq cpu_pod;
+  cpu_pod.cpu = 8000;
+  EXPECT_EQ(gs::fgd(a, cpu_pod, typical).score, 49);
+  EXPECT_EQ(gs::fgd(b, cpu_pod, typical).score, 50);
+
+  // Weighted count / kept instead, both sums come to 1360 exactly: A scores 50 too and the tie
+  // goes to the node rank, a different choice.
+  auto single_rounding = typical;
+  for (auto& t : single_rounding) {
+    t.weight = static_cast<double>(t.count) / 141.0;
+  }
+  EXPECT_EQ(gs::fgd(a, cpu_pod, single_rounding).score, 50);
+  EXPECT_EQ(gs::fgd(b, cpu_pod, single_rounding).score, 50);
+}
+
 TEST(GpuShareRules, FragmentationAndFgd) {
   // One typical pod (1000, 500, 1), weight 1. Node A: cards 0-2 have >= 500, CPU fits: the card
   // with less (200) is fragment: Frag = 200.
