@@ -77,6 +77,9 @@ json normalise(json result, bool per_job = true) {
   auto& metadata = result.at("metadata");
   metadata.erase("tidesim_version");
   metadata.erase("provenance");
+  // Descriptions of the scenario (tools/lib/scenario_describe.hpp), pinned by its name already.
+  metadata.erase("cluster");
+  metadata.erase("workload");
   metadata.at("scenario").erase("path");
   metadata.at("scenario").erase("hash");
   if (!per_job) {

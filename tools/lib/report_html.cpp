@@ -222,6 +222,12 @@ std::string header_html(const RunMetadata& meta, const std::vector<std::string>&
   };
   meta_row("scenario file", meta.scenario_path);
   meta_row("scenario hash", meta.scenario_hash);
+  if (!meta.cluster.empty()) {
+    meta_row("cluster", meta.cluster);
+  }
+  if (!meta.workload.empty()) {
+    meta_row("workload", meta.workload);
+  }
   meta_row("tidesim version", meta.tidesim_version);
   meta_row("policies", joined(policies));
   meta_row("seeds", seeds);

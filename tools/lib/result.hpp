@@ -34,6 +34,10 @@ struct RunMetadata {
   std::string scenario_hash;
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> policies;
+  /// The scenario's cluster and workload in a line each (tools/lib/scenario_describe.hpp), for
+  /// the report's header; empty in results written before they were recorded.
+  std::string cluster;
+  std::string workload;
   /// What produced the result (tools/lib/provenance.hpp, docs/outputs.md); absent in results
   /// written before it was recorded.
   std::optional<nlohmann::json> provenance;

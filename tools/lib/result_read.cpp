@@ -307,6 +307,12 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
     }
   }
   m.policies = read_strings(meta["policies"]);
+  if (const auto cluster = meta.find("cluster")) {
+    m.cluster = cluster->string();
+  }
+  if (const auto workload = meta.find("workload")) {
+    m.workload = workload->string();
+  }
   if (const auto provenance = meta.find("provenance")) {
     m.provenance = provenance->object();
   }

@@ -92,6 +92,12 @@ json metadata_json(const RunMetadata& m) {
                {{"name", m.scenario_name}, {"path", m.scenario_path}, {"hash", m.scenario_hash}}},
               {"seeds", m.seeds},
               {"policies", m.policies}};
+  if (!m.cluster.empty()) {
+    doc["cluster"] = m.cluster;
+  }
+  if (!m.workload.empty()) {
+    doc["workload"] = m.workload;
+  }
   if (m.provenance) {
     doc["provenance"] = *m.provenance;
   }

@@ -12,6 +12,7 @@
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/scenario_describe.hpp"
 #include "tidesim/tools/lib/watchdog.hpp"
 
 namespace tidesim::app {
@@ -163,6 +164,8 @@ RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOp
     names.push_back(p.name);
   }
   result.metadata = make_metadata(s.name, s.path, s.hash, seeds, names);
+  result.metadata.cluster = describe_cluster(s.cluster);
+  result.metadata.workload = describe_workload(s.workload);
   result.runs = std::move(runs);
   return result;
 }
