@@ -492,6 +492,9 @@ bool SchedulingLoop::may_help(const PodSpec& pod, bool classify) {
   if (failure.first == 0) {
     return true;
   }
+  if (failure.first == changes_) {
+    return false;  // a pod of the class failed in this very state
+  }
   // Pods of one class get one verdict in one cluster state: a class found helped at this count
   // is not checked again for its other pods.
   if (helped_.size() < failures_.size()) {
