@@ -117,17 +117,22 @@ TEST(GpuShareRules, BestFitAndNormalisation) {
   EXPECT_EQ(same, (std::vector<std::int64_t>{0, 0}));
 }
 
+// Appends `times` pods asking (cpu, gm, ng).
+void add_pods(std::vector<gs::PodReq>& pods, std::int64_t cpu, int gm, int ng, int times) {
+  for (int i = 0; i < times; ++i) {
+    gs::PodReq p;
+    p.cpu = cpu;
+    p.gm = gm;
+    p.ng = ng;
+    pods.push_back(p);
+  }
+}
+
 TEST(GpuShareRules, TypicalPods) {
   // 3 x (1000, 500, 1), 2 x CPU-only (2000), 1 x (5000, 1000, 2), 1 x (4000, 1000, 2): 7 pods.
   std::vector<gs::PodReq> pods;
   const auto add = [&](std::int64_t cpu, int gm, int ng, int times) {
-    for (int i = 0; i < times; ++i) {
-      gs::PodReq p;
-      p.cpu = cpu;
-      p.gm = gm;
-      p.ng = ng;
-      pods.push_back(p);
-    }
+    add_pods(pods, cpu, gm, ng, times);
   };
   add(1000, 500, 1, 3);
   add(2000, 0, 0, 2);
@@ -158,13 +163,7 @@ TEST(GpuShareRules, TypicalPodWeightsRoundAsTheFgdSimulatorDoes) {
   // 86 / 141 = 0.6099290780141844.
   std::vector<gs::PodReq> pods;
   const auto add = [&](std::int64_t cpu, int gm, int ng, int times) {
-    for (int i = 0; i < times; ++i) {
-      gs::PodReq p;
-      p.cpu = cpu;
-      p.gm = gm;
-      p.ng = ng;
-      pods.push_back(p);
-    }
+    add_pods(pods, cpu, gm, ng, times);
   };
   add(2000, 0, 0, 86);
   add(16000, 0, 0, 31);
