@@ -48,6 +48,12 @@ void SchedulingQueue::push_backoff(Entry e) {
   backoff_.emplace(k, std::move(e));
 }
 
+void SchedulingQueue::push_unschedulable(Entry e, TimePoint now) {
+  const TimeKey k{now, e.seq};
+  where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
+  unschedulable_.emplace(k, std::move(e));
+}
+
 SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
   Entry e;
   const auto it = in_flight_.find(key_of(*pod));
@@ -102,9 +108,7 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metri
   if (move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped)) {
     push_backoff(std::move(e));
   } else {
-    const TimeKey k{now, e.seq};
-    where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
-    unschedulable_.emplace(k, std::move(e));
+    push_unschedulable(std::move(e), now);
   }
 }
 
@@ -112,10 +116,7 @@ void SchedulingQueue::put_back(PodPtr pod, TimePoint now) {
   InFlight& f = in_flight(*pod);
   f.attempts = std::max(0, f.attempts - 1);
   f.popped_cycle = -1;
-  Entry e = make_entry(std::move(pod), now);
-  const TimeKey k{now, e.seq};
-  where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
-  unschedulable_.emplace(k, std::move(e));
+  push_unschedulable(make_entry(std::move(pod), now), now);
 }
 
 void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {

@@ -107,6 +107,8 @@ class SchedulingQueue {
   TimePoint backoff_end(const Entry& e) const;
   void push_active(Entry e);
   void push_backoff(Entry e);
+  // Into the unschedulable set, entered at `now`.
+  void push_unschedulable(Entry e, TimePoint now);
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
   void requeue(Entry e, TimePoint now);
   // Moves the unschedulable pods (only those a metrics-reading plugin rejected; only those for
