@@ -8,6 +8,9 @@ TIDESIM_PACKAGES=(
   libboost-dev libboost-graph-dev
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libssl-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # Delaunay interpolation of unmeasured placements (Qhull, as scipy's) and the Pollux
+  # throughput model's fit (NLopt): docs/job-scheduling.md.
+  libqhull-dev libnlopt-cxx-dev
   libxml2-utils
   libtcmalloc-minimal4
   # The Python module (docs/python.md): pybind11 over Debian's python3, pandas for its tables,
