@@ -61,6 +61,40 @@ class MeasuredSpeed {
   virtual double step_seconds(const std::vector<int>& gpus_per_node) const = 0;
   /// The part of step_seconds the GPUs compute (the step less its gradient sync), same placement.
   virtual double compute_seconds(const std::vector<int>& gpus_per_node) const = 0;
+  /// A speed that changes with progress (an elastic job's epochs): seconds per step and their
+  /// computed part once `done` steps are done, until next_change(done). By default the same at
+  /// every step.
+  virtual double step_seconds_at(const std::vector<int>& gpus_per_node, double done) const {
+    (void)done;
+    return step_seconds(gpus_per_node);
+  }
+  virtual double compute_seconds_at(const std::vector<int>& gpus_per_node, double done) const {
+    (void)done;
+    return compute_seconds(gpus_per_node);
+  }
+  /// The first step count after `done` at which the speed changes; nullopt: it never does.
+  virtual std::optional<double> next_change(double done) const {
+    (void)done;
+    return std::nullopt;
+  }
+};
+
+/// An elastic job's model (docs/job-scheduling.md, "Elastic jobs"): its replica count and batch
+/// size may change between attempts (a resize: the job checkpoints and restarts on its new
+/// allocation, as AdaptDL does). Its work (JobSpec::steps) is counted in units that do not
+/// depend on its size, and speed() gives its speed at a size. Immutable, shared by the runs of a
+/// workload.
+class ElasticModel {
+ public:
+  virtual ~ElasticModel() = default;
+  /// The replica counts it may run at, and the total batch sizes it accepts.
+  virtual int min_replicas() const = 0;
+  virtual int max_replicas() const = 0;
+  virtual int min_batch_size() const = 0;
+  virtual int max_batch_size() const = 0;
+  /// Its speed at `replicas` and total batch `batch_size` (0: the job's own rule: its fixed batch
+  /// or, for an adaptive job, the batch it chooses at each epoch).
+  virtual std::shared_ptr<const MeasuredSpeed> speed(int replicas, int batch_size) const = 0;
 };
 
 /// One job: `replicas` identical pods (data-parallel workers) started from `pod_template`.
@@ -99,6 +133,8 @@ struct JobSpec {
   /// Set when its step time comes from measurements per placement; the catalogue's profile then
   /// only sets its memory.
   std::shared_ptr<const MeasuredSpeed> measured;
+  /// Set for an elastic job (its `measured` is then its speed at `replicas`).
+  std::shared_ptr<const ElasticModel> elastic;
 };
 
 /// GPUs the whole job occupies: replicas x whole GPUs per pod (a fractional pod counts 1).

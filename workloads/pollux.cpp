@@ -11,6 +11,7 @@
 
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/csv.hpp"
+#include "tidesim/workloads/pollux_elastic.hpp"
 
 namespace tidesim::workloads {
 namespace fs = std::filesystem;
@@ -251,13 +252,16 @@ double PolluxApplication::work_steps(int batch_size) const {
   return w;
 }
 
+double PolluxApplication::gain(double batch_size, int epoch) const {
+  const double scale = batch_size / init_batch_size();
+  const auto [sqr, var] = grad_stats(batch_size, epoch);
+  return (var + sqr) / (var / scale + sqr);
+}
+
 std::vector<double> PolluxApplication::epoch_work_steps(int batch_size) const {
-  const double scale = static_cast<double>(batch_size) / init_batch_size();
   std::vector<double> w;
   for (int e = 0; e < max_epochs_; ++e) {
-    const auto [sqr, var] = grad_stats(batch_size, e);
-    const double gain = (var + sqr) / (var / scale + sqr);
-    w.push_back((progress(e + 1) - progress(e)) / gain);
+    w.push_back((progress(e + 1) - progress(e)) / gain(batch_size, e));
   }
   return w;
 }
@@ -349,6 +353,22 @@ std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
     job.gang = source.gang;
     job.measured = std::make_shared<const PolluxSpeed>(it->second, batch, job.replicas,
                                                        source.whole_epochs, job.steps);
+    if (source.elastic != PolluxSource::Elastic::kNone) {
+      // simulator.py: ncf runs on one GPU under Optimus and Pollux (max_replicas = 1), at a batch
+      // of 32,768 under Pollux (Cluster.__init__).
+      const bool ncf = app.name() == "ncf";
+      int fixed = source.elastic == PolluxSource::Elastic::kFixed ? batch : 0;
+      if (ncf && fixed == 0) {
+        fixed = std::min(32'768, app.max_batch_size());
+      }
+      const int most = fixed > 0 ? std::max(1, fixed / app.min_local_bsz()) : 0;
+      const auto model =
+          std::make_shared<const PolluxElastic>(it->second, fixed, 1, ncf ? 1 : most);
+      job.replicas = std::clamp(job.replicas, model->min_replicas(), model->max_replicas());
+      job.steps = model->steps();
+      job.measured = model->speed(job.replicas, 0);
+      job.elastic = model;
+    }
     jobs.push_back(std::move(job));
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {

@@ -50,6 +50,10 @@ class PolluxApplication {
   int init_batch_size() const { return validation_.begin()->first; }
   int max_batch_size() const { return validation_.rbegin()->first; }
   int max_epochs() const { return max_epochs_; }
+  /// The smallest and largest local (atomic) batch a replica takes (placements.csv's range; the
+  /// largest may be set lower, as yolov3's).
+  int min_local_bsz() const { return min_local_bsz_; }
+  int max_local_bsz() const { return max_local_bsz_; }
 
   /// The artifact's local batch for `batch_size` over `replicas` GPUs
   /// (Job.update_local_bsz with a target batch size): atomic local batch and accumulation steps.
@@ -70,10 +74,17 @@ class PolluxApplication {
   /// W's terms, one per epoch: (progress(e + 1) - progress(e)) / gain(e), e < max_epochs.
   std::vector<double> epoch_work_steps(int batch_size) const;
 
- private:
+  /// The gradient's squared norm and variance in `epoch` at total batch `batch_size`: linear
+  /// between the validated batch sizes around it (get_grad_stats).
   std::pair<double, double> grad_stats(double batch_size, int epoch) const;
+  /// The progress (steps at the initial batch) by the start of `epoch`, 0..max_epochs:
+  /// the least any validation run made by the end of the epoch before (get_progress).
   double progress(int epoch) const;
+  /// The statistical efficiency of one step at total batch `batch_size` in `epoch`, in progress
+  /// per step: (var + sqr) / (var / scale + sqr), scale = batch_size / init_batch_size.
+  double gain(double batch_size, int epoch) const;
 
+ private:
   std::string name_;
   int max_epochs_ = 0;
   int min_local_bsz_ = 0;
@@ -134,12 +145,19 @@ struct PolluxSource {
   std::optional<GangSpec> gang;
   /// The artifact's whole-second epochs (PolluxSpeed); false: exact step times.
   bool whole_epochs = false;
+  /// Elastic jobs (workloads/pollux_elastic.hpp): none (each job at its row's size), `fixed`
+  /// (replicas change, the row's batch stays: as the artifact runs Optimus) or `adaptive` (the
+  /// batch chosen at each epoch: as it runs Pollux; ncf at 32,768 as the artifact pins it).
+  enum class Elastic { kNone, kFixed, kAdaptive };
+  Elastic elastic = Elastic::kNone;
   SourceLocation where;
 };
 
 /// The jobs of a Pollux workload: one pod of 1 GPU per replica, steps = round(W), and the
-/// measured speed. InputError naming the CSV's line and column for an unknown application, a
-/// batch outside the application's validated range or a replica count it cannot split into.
+/// measured speed; elastic jobs start at the row's replicas (within their range), their steps
+/// the application's progress units (pollux_elastic.hpp). InputError naming the CSV's line and
+/// column for an unknown application, a batch outside the application's validated range or a
+/// replica count it cannot split into.
 std::vector<JobSpec> pollux_jobs(const PolluxSource& source);
 
 }  // namespace tidesim::workloads

@@ -490,6 +490,14 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   p.checkpoint_interval = checkpoint_interval(f);
   p.gang = gang_spec(f, file);
   p.whole_epochs = f.boolean("whole_epochs", false);
+  const std::string elastic = f.choice("elastic", "none", {"none", "fixed", "adaptive"});
+  p.elastic = elastic == "fixed"      ? PolluxSource::Elastic::kFixed
+              : elastic == "adaptive" ? PolluxSource::Elastic::kAdaptive
+                                      : PolluxSource::Elastic::kNone;
+  if (p.whole_epochs && p.elastic != PolluxSource::Elastic::kNone) {
+    throw f.error(f.get("whole_epochs"), "whole_epochs",
+                  "whole-second epochs apply to jobs of a fixed size, not to elastic ones");
+  }
   f.finish();
   return p;
 }
