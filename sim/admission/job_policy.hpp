@@ -92,6 +92,22 @@ struct JobView {
   /// Pods of its current attempt, and how many of them are bound now.
   int pods = 0;
   int pods_bound = 0;
+  /// Its size: replicas now (`gpus` = replicas x gpus_per_replica). An elastic job may be given
+  /// any count in min_replicas..max_replicas and a total batch in min_batch..max_batch
+  /// (JobDecision::replicas, batch_size); a job of a fixed size has min = max = replicas.
+  int replicas = 1;
+  int gpus_per_replica = 1;
+  bool elastic = false;
+  int min_replicas = 1;
+  int max_replicas = 1;
+  int min_batch = 0;
+  int max_batch = 0;
+  /// The total batch the last decision gave it; 0: its own rule (fixed, or adaptive).
+  int batch_size = 0;
+  /// The nodes its bound pods are on, one entry per node (the order pods were bound), and the
+  /// GPUs it holds on each: its placement now (empty while none is bound).
+  std::vector<std::string> nodes;
+  std::vector<int> placement;
 };
 
 /// What a policy sees at a decision.
@@ -109,6 +125,11 @@ struct JobPolicyState {
   /// The modelled or measured seconds per step of job `id` on `placement` (GPUs per node, one
   /// entry per node used), without contention; empty when not set.
   std::function<double(int id, const std::vector<int>& placement)> step_seconds;
+  /// The seconds job `id` would take to finish from its progress now on `placement` (GPUs per
+  /// node) without contention or restarts, at total batch `batch_size` (0: its own rule); for an
+  /// elastic job at the replica count the placement holds. Empty when not set.
+  std::function<double(int id, const std::vector<int>& placement, int batch_size)>
+      remaining_seconds;
 };
 
 /// A policy's decision: the jobs that should hold GPUs after it, and optional placement hints.
@@ -121,6 +142,14 @@ struct JobDecision {
   /// (a required node affinity on metadata.name). The framework still filters them; a pod that
   /// fits none stays pending (JobView::pods_bound shows it).
   std::map<int, std::vector<std::string>> nodes;
+  /// An elastic job's replica count from this decision on (within its JobView range); absent:
+  /// its count now. A chosen job whose count (or batch_size) changes is resized: a running job
+  /// checkpoints, its pods are deleted and `replicas` new ones scheduled, and its work resumes
+  /// after run.pod_startup (AdaptDL's re-scale). Capacity is checked at the new counts.
+  std::map<int, int> replicas;
+  /// An elastic job's total batch size (within its range); absent: the last one given, 0: its
+  /// own rule.
+  std::map<int, int> batch_size;
 };
 
 /// A job-level policy. One instance serves one run (one policy entry, one seed), so it may keep

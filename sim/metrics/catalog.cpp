@@ -171,11 +171,14 @@ constexpr std::array<CauseText, kInterruptionCauses.size()> kCauseTexts{{
     {"drain", "drain interruptions", "jobs hit by drains", "a planned drain", ""},
     {"migration", "migrations", "jobs migrated", "the descheduler", " to run elsewhere"},
     {"suspension", "suspensions", "jobs suspended", "the job-level admission policy", ""},
+    {"resize", "resizes", "jobs resized", "the job-level policy",
+     " to change an elastic job's size (it checkpoints first: no work lost)"},
 }};
 
 constexpr MetricInfo kInterruptions{
     "interruptions", kCount, kLower, "interruptions",
-    "job attempts stopped from outside (preemptions, failures, drains, migrations, suspensions)"};
+    "job attempts stopped from outside (preemptions, failures, drains, migrations, suspensions, "
+    "resizes)"};
 constexpr MetricInfo kJobsInterrupted{"jobs_interrupted", kCount, kLower, "jobs interrupted",
                                       "jobs stopped from outside at least once"};
 

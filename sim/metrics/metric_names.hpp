@@ -10,8 +10,8 @@ namespace tidesim::metrics {
 
 /// The causes of an interruption, in metric-name form (the evicted event's cause with '-' as
 /// '_'), in the catalogue's order.
-inline constexpr std::array<std::string_view, 6> kInterruptionCauses{
-    "preemption", "node_failure", "card_failure", "drain", "migration", "suspension"};
+inline constexpr std::array<std::string_view, 7> kInterruptionCauses{
+    "preemption", "node_failure", "card_failure", "drain", "migration", "suspension", "resize"};
 
 /// "interruptions_<cause>": attempts stopped by `cause`.
 std::string interruptions_metric(std::string_view cause);

@@ -48,8 +48,19 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
     estimate_[j] = s;
     entries_[j].job.id = static_cast<int>(j);
     entries_[j].job.name = spec.name;
-    entries_[j].job.gpus = static_cast<int>(workloads::job_gpus(spec));
-    entries_[j].job.estimate_s = s;
+    JobView& v = entries_[j].job;
+    v.gpus = static_cast<int>(workloads::job_gpus(spec));
+    v.estimate_s = s;
+    v.replicas = std::max(1, spec.replicas);
+    v.gpus_per_replica = v.gpus / v.replicas;
+    v.min_replicas = v.max_replicas = v.replicas;
+    if (spec.elastic) {
+      v.elastic = true;
+      v.min_replicas = spec.elastic->min_replicas();
+      v.max_replicas = spec.elastic->max_replicas();
+      v.min_batch = spec.elastic->min_batch_size();
+      v.max_batch = spec.elastic->max_batch_size();
+    }
   }
   if (config_.quotas) {
     // Each job's LocalQueue (the kueue.x-k8s.io/queue-name label) -> its ClusterQueue.
@@ -200,14 +211,50 @@ double Admission::step_seconds(int j, const std::vector<int>& placement) const {
                                              run_.catalogue, run_.reference_gpu, placement);
 }
 
-double Admission::progress(int j) const {
+double Admission::done(int j) const {
   const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  const auto steps = static_cast<double>(job.spec->steps);
   double done = job.done;
   if (job.phase == JobPhase::kRunning) {
     done += job.rate * to_seconds(run_.sim.now() - job.last_update);
   }
-  return steps > 0 ? std::clamp(done / steps, 0.0, 1.0) : 1.0;
+  return std::min(done, static_cast<double>(job.spec->steps));
+}
+
+double Admission::progress(int j) const {
+  const auto steps = static_cast<double>(run_.jobs[static_cast<std::size_t>(j)].spec->steps);
+  return steps > 0 ? std::clamp(done(j) / steps, 0.0, 1.0) : 1.0;
+}
+
+double Admission::remaining_seconds(int j, const std::vector<int>& placement,
+                                    int batch_size) const {
+  if (j < 0 || static_cast<std::size_t>(j) >= run_.jobs.size()) {
+    throw std::out_of_range("no job " + std::to_string(j));
+  }
+  const workloads::JobSpec& spec = *run_.jobs[static_cast<std::size_t>(j)].spec;
+  const auto steps = static_cast<double>(spec.steps);
+  double at = done(j);
+  std::shared_ptr<const workloads::MeasuredSpeed> speed = spec.measured;
+  if (spec.elastic) {
+    int replicas = 0;
+    for (const int g : placement) {
+      replicas += g;
+    }
+    const int batch =
+        batch_size > 0 ? batch_size : entries_[static_cast<std::size_t>(j)].job.batch_size;
+    speed = spec.elastic->speed(replicas, batch);
+  }
+  if (!speed) {
+    return (steps - at) * step_seconds(j, placement);
+  }
+  // Epoch by epoch (a speed that changes with progress).
+  double seconds = 0;
+  while (at < steps) {
+    const std::optional<double> next = speed->next_change(at);
+    const double to = next && *next > at ? std::min(*next, steps) : steps;
+    seconds += (to - at) * speed->step_seconds_at(placement, at);
+    at = to;
+  }
+  return seconds;
 }
 
 JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state) const {
@@ -217,20 +264,48 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
   };
   std::sort(decision.run.begin(), decision.run.end());
   decision.run.erase(std::unique(decision.run.begin(), decision.run.end()), decision.run.end());
+  const auto chosen = [&decision](int j) {
+    return std::binary_search(decision.run.begin(), decision.run.end(), j);
+  };
+  for (const auto& [j, replicas] : decision.replicas) {
+    if (!chosen(j)) {
+      fail("sized job " + std::to_string(j) + ", which it did not choose");
+    }
+    const JobView& v = entries_[static_cast<std::size_t>(j)].job;
+    if (replicas < v.min_replicas || replicas > v.max_replicas) {
+      fail(fmt::format("gave job {} ('{}') {} replicas, outside its {}..{}", j, v.name, replicas,
+                       v.min_replicas, v.max_replicas));
+    }
+  }
+  for (const auto& [j, batch] : decision.batch_size) {
+    if (!chosen(j)) {
+      fail("gave a batch size to job " + std::to_string(j) + ", which it did not choose");
+    }
+    const JobView& v = entries_[static_cast<std::size_t>(j)].job;
+    if (batch != 0 && (!v.elastic || batch < v.min_batch || batch > v.max_batch)) {
+      fail(v.elastic
+               ? fmt::format("gave job {} ('{}') a batch of {}, outside its {}..{}", j, v.name,
+                             batch, v.min_batch, v.max_batch)
+               : fmt::format("gave job {} ('{}') a batch size, but it is not elastic", j, v.name));
+    }
+  }
   std::int64_t gpus = 0;
   for (const int j : decision.run) {
     if (j < 0 || static_cast<std::size_t>(j) >= entries_.size() ||
         !entries_[static_cast<std::size_t>(j)].active) {
       fail("chose job " + std::to_string(j) + ", which is not an active job");
     }
-    gpus += entries_[static_cast<std::size_t>(j)].job.gpus;
+    const JobView& v = entries_[static_cast<std::size_t>(j)].job;
+    const auto r = decision.replicas.find(j);
+    gpus += static_cast<std::int64_t>(r == decision.replicas.end() ? v.replicas : r->second) *
+            v.gpus_per_replica;
   }
   if (gpus > state.capacity_gpus) {
     fail("chose jobs of " + std::to_string(gpus) + " GPUs on a cluster of " +
          std::to_string(state.capacity_gpus));
   }
   for (const auto& [j, nodes] : decision.nodes) {
-    if (!std::binary_search(decision.run.begin(), decision.run.end(), j)) {
+    if (!chosen(j)) {
       fail("named nodes for job " + std::to_string(j) + ", which it did not choose");
     }
     for (const std::string& n : nodes) {
@@ -260,6 +335,23 @@ void Admission::decide() {
     e.job.restarts = job.attempt;
     e.job.pods = static_cast<int>(job.pods.size());
     e.job.pods_bound = job.bound;
+    e.job.nodes.clear();
+    e.job.placement.clear();
+    for (const int p : job.pods) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+      if (pod.node < 0) {
+        continue;
+      }
+      const std::string& node = run_.cluster.node(pod.node).name;
+      const auto at = std::find(e.job.nodes.begin(), e.job.nodes.end(), node);
+      if (at == e.job.nodes.end()) {
+        e.job.nodes.push_back(node);
+        e.job.placement.push_back(static_cast<int>(pod.cards.size()));
+      } else {
+        e.job.placement[static_cast<std::size_t>(at - e.job.nodes.begin())] +=
+            static_cast<int>(pod.cards.size());
+      }
+    }
     if (e.job.admitted) {
       state.admitted_gpus += e.job.gpus;
     }
@@ -267,6 +359,9 @@ void Admission::decide() {
   }
   state.step_seconds = [this](int id, const std::vector<int>& placement) {
     return step_seconds(id, placement);
+  };
+  state.remaining_seconds = [this](int id, const std::vector<int>& placement, int batch) {
+    return remaining_seconds(id, placement, batch);
   };
   QuotaDecision quota;
   JobDecision decision;
@@ -277,6 +372,27 @@ void Admission::decide() {
     decision = checked(policy_->decide(state), state);
   }
   const std::vector<int>& chosen = decision.run;
+  // Resize the chosen elastic jobs whose size changes (their new pods are created after this
+  // instant's decision, admitted or held as the job is).
+  for (const int j : chosen) {
+    Entry& e = entries_[static_cast<std::size_t>(j)];
+    const auto r = decision.replicas.find(j);
+    const auto b = decision.batch_size.find(j);
+    const int replicas = r == decision.replicas.end() ? e.job.replicas : r->second;
+    const int batch = b == decision.batch_size.end() ? e.job.batch_size : b->second;
+    if (replicas == e.job.replicas && batch == e.job.batch_size) {
+      continue;
+    }
+    controller_.resize(j, replicas, batch);
+    e.job.replicas = replicas;
+    e.job.batch_size = batch;
+    e.job.gpus = replicas * e.job.gpus_per_replica;
+    e.held.clear();  // the old attempt's pods, deleted
+    if (e.job.admitted) {
+      const auto hint = decision.nodes.find(j);
+      e.nodes = hint == decision.nodes.end() ? std::vector<std::string>{} : hint->second;
+    }
+  }
   // Suspend first (their GPUs are freed), then admit.
   for (const JobView& a : state.jobs) {
     Entry& e = entries_[static_cast<std::size_t>(a.id)];

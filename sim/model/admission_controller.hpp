@@ -70,8 +70,11 @@ class Admission {
   void release(int p);
   /// Job `j`'s uncontended seconds per step on `placement` (JobPolicyState::step_seconds).
   double step_seconds(int j, const std::vector<int>& placement) const;
-  /// Job `j`'s progress now, steps done / steps in 0..1.
+  /// Job `j`'s steps done now, and its progress, steps done / steps in 0..1.
+  double done(int j) const;
   double progress(int j) const;
+  /// JobPolicyState::remaining_seconds.
+  double remaining_seconds(int j, const std::vector<int>& placement, int batch_size) const;
 
   RunContext& run_;
   JobController& controller_;

@@ -178,6 +178,16 @@ void Execution::add_ring(int j) {
   }
 }
 
+void Execution::checkpoint_now(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase != JobPhase::kRunning) {
+    return;
+  }
+  advance(job);
+  job.checkpointed = job.done;
+  job.checkpointed_at = run_.sim.now();
+}
+
 EventId Execution::schedule_checkpoint(int j) {
   const Duration every = run_.jobs[static_cast<std::size_t>(j)].spec->checkpoint_interval;
   if (every <= Duration::zero()) {
@@ -444,8 +454,28 @@ void Execution::update_rate(int j) {
   job.step = step_of(j, conditions(j));
   job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);
-  const double remaining = static_cast<double>(job.spec->steps) - job.done;
-  if (job.rate > 0) {
+  // The job's end, or the next step at which its speed changes (an elastic job's epoch).
+  const auto steps = static_cast<double>(job.spec->steps);
+  double target = steps;
+  if (job.spec->measured) {
+    if (const std::optional<double> next = job.spec->measured->next_change(job.done);
+        next && *next > job.done && *next < steps) {
+      target = *next;
+    }
+  }
+  const double remaining = target - job.done;
+  if (job.rate > 0 && target < steps) {
+    const double seconds = std::max(0.0, remaining / job.rate);
+    const Duration left = seconds < to_seconds(kMaxInputDuration)
+                              ? from_seconds(seconds) + Duration(1)
+                              : Duration::max();
+    job.finish_event = run_.sim.schedule_in(left, [this, j, target] {
+      Job& changed = run_.jobs[static_cast<std::size_t>(j)];
+      advance(changed);
+      changed.done = std::max(changed.done, target);
+      update_rate(j);
+    });
+  } else if (job.rate > 0) {
     // remaining / rate is steps x seconds per step: up to 2^50 steps of a slow step can exceed
     // the clock's range (from_seconds refuses past 9e18 us). Anything beyond
     // kMaxInputDuration is after every horizon: the finish goes to the end of time instead.
@@ -483,10 +513,10 @@ workloads::StepTime Execution::step_of(int j, const workloads::StepConditions& c
             static_cast<int>(pod.cards.size());
       }
     }
-    step.seconds = job.spec->measured->step_seconds(gpus_per_node) / c.compute_share;
+    step.seconds = job.spec->measured->step_seconds_at(gpus_per_node, job.done) / c.compute_share;
     // The card computes the measured step less its gradient sync (at full speed) per step: the
     // catalogue model's compute_seconds / seconds, from the measurements.
-    const double compute = job.spec->measured->compute_seconds(gpus_per_node);
+    const double compute = job.spec->measured->compute_seconds_at(gpus_per_node, job.done);
     step.compute_seconds = compute / c.compute_share;
     step.gpu_utilization = step.seconds > 0 ? std::clamp(compute / step.seconds, 0.0, 1.0) : 0.0;
   }

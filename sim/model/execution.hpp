@@ -36,6 +36,8 @@ class Execution {
   /// Re-rates every running job on `touched` nodes and every job whose link or storage share
   /// changed, and reschedules their completions.
   void refresh(const std::set<int>& touched);
+  /// Job `j`, if running, writes a checkpoint now (an elastic job before it is resized).
+  void checkpoint_now(int j);
   /// Brings the progress and rates of every running job to now (the end of a run).
   void close_books();
 

@@ -110,6 +110,8 @@ const char* to_string(InterruptCause cause) {
       return "migration";
     case InterruptCause::kSuspension:
       return "suspension";
+    case InterruptCause::kResize:
+      return "resize";
   }
   return "unknown";
 }
@@ -146,6 +148,22 @@ void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
     run_.signals.job.emit(e);
   }
   end_attempt(j, false);
+}
+
+void JobController::resize(int j, int replicas, int batch_size) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  const workloads::JobSpec& spec = *job.spec;
+  if (!spec.elastic || job.phase == JobPhase::kWaiting || job.phase == JobPhase::kSucceeded ||
+      job.phase == JobPhase::kFailed) {
+    throw std::logic_error("job '" + spec.name + "' cannot be resized now");
+  }
+  execution_->checkpoint_now(j);
+  interrupt(j, InterruptCause::kResize);
+  auto resized = std::make_shared<workloads::JobSpec>(spec);
+  resized->replicas = replicas;
+  resized->measured = spec.elastic->speed(replicas, batch_size);
+  job.resized = std::move(resized);
+  job.spec = job.resized.get();  // the next attempt's pods (created after this instant)
 }
 
 void JobController::end_attempt(int j, bool counted) {

@@ -33,9 +33,10 @@ enum class InterruptCause {
   kDrain,        ///< a planned drain of the node
   kMigration,    ///< evicted by a descheduler to run elsewhere
   kSuspension,   ///< suspended by the job-level admission policy (SRTF, Tiresias, quota reclaim)
+  kResize,       ///< an elastic job resized by the job-level policy (it checkpoints first)
 };
 
-/// "preemption", "node-failure", "card-failure", "drain", "migration", "suspension".
+/// "preemption", "node-failure", "card-failure", "drain", "migration", "suspension", "resize".
 const char* to_string(InterruptCause cause);
 
 class JobController final : public ExecutionListener {
@@ -67,6 +68,13 @@ class JobController final : public ExecutionListener {
   /// pods are bound, its work resumes after run.pod_startup plus this long (a migrated job
   /// loading its checkpoint; docs/descheduling.md).
   void interrupt(int j, InterruptCause cause, Duration restore = Duration::zero());
+
+  /// Resizes elastic job `j` to `replicas` at total batch `batch_size` (0: its own rule): a running
+  /// job checkpoints (AdaptDL checkpoints when it is rescaled: nothing is lost), its attempt stops
+  /// as interrupt(kResize) stops it, and its next attempt's pods are `replicas` of its template,
+  /// at its speed for that size (ElasticModel::speed). A job that is not elastic, or ended, is
+  /// refused (std::logic_error).
+  void resize(int j, int replicas, int batch_size);
 
   /// Called with a job's index each time its pods are about to be created (each attempt), so the
   /// run can declare the job's PodGroup to the scheduling loop first.

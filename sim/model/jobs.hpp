@@ -50,7 +50,9 @@ struct Pod {
 
 /// One job.
 struct Job {
+  /// Its spec: the workload's, or an elastic job's resized copy (`resized`).
   const workloads::JobSpec* spec = nullptr;
+  std::shared_ptr<const workloads::JobSpec> resized;
   JobPhase phase = JobPhase::kWaiting;
   /// Needs NVLink (for the NVLink contention metric and the competition index).
   bool nvlink = false;
