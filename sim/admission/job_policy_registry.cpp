@@ -5,12 +5,13 @@
 #include <stdexcept>
 
 #include "tidesim/sim/admission/builtin_job_policies.hpp"
+#include "tidesim/sim/admission/optimus.hpp"
 #include "tidesim/sim/admission/tiresias_artifact.hpp"
 
 namespace tidesim {
 namespace {
 
-constexpr std::size_t kBuiltins = 5;
+constexpr std::size_t kBuiltins = 6;
 
 std::vector<JobPolicyEntry> builtin_entries() {
   using K = AdmissionKey;
@@ -40,6 +41,11 @@ std::vector<JobPolicyEntry> builtin_entries() {
   e.push_back({"tiresias-artifact",
                {K::kInterval, K::kThresholds, K::kStarvationLimit, K::kArgs},
                [](const AdmissionConfig& c) { return std::make_unique<TiresiasArtifactPolicy>(c); },
+               false,
+               true});
+  e.push_back({"optimus",
+               {K::kInterval, K::kArgs},
+               [](const AdmissionConfig& c) { return std::make_unique<OptimusPolicy>(c); },
                false,
                true});
   return e;

@@ -12,17 +12,14 @@ TiresiasArtifactPolicy::TiresiasArtifactPolicy(const AdmissionConfig& config)
         c.backfill = true;  // the artifact walks past a job that does not fit
         return c;
       }()),
-      interval_(config.interval) {
-  if (interval_ <= Duration::zero()) {
-    throw std::invalid_argument("tiresias-artifact: the interval must be positive");
-  }
+      rounds_(config.interval, "tiresias-artifact") {
   for (const auto& [key, value] : config.args) {
     if (key == "rounds") {
       if (value != "true" && value != "false") {
         throw std::invalid_argument("tiresias-artifact: rounds must be true or false, not '" +
                                     value + "'");
       }
-      rounds_ = value == "true";
+      at_rounds_ = value == "true";
     } else if (key == "placement") {
       if (value != "artifact" && value != "framework") {
         throw std::invalid_argument(
@@ -37,26 +34,17 @@ TiresiasArtifactPolicy::TiresiasArtifactPolicy(const AdmissionConfig& config)
 }
 
 bool TiresiasArtifactPolicy::at_round(TimePoint t) const {
-  return t.time_since_epoch().count() % interval_.count() == 0;
+  return rounds_.at_round(t);
 }
 
 std::optional<Duration> TiresiasArtifactPolicy::interval() const {
-  if (!rounds_ || !last_) {
-    return interval_;
-  }
-  const std::int64_t since = last_->time_since_epoch().count() % interval_.count();
-  return interval_ - Duration(since);
-}
-
-std::map<int, int> TiresiasArtifactPolicy::planned(int id) const {
-  const auto it = planned_.find(id);
-  return it == planned_.end() ? std::map<int, int>{} : it->second;
+  return at_rounds_ ? rounds_.to_next() : rounds_.interval();
 }
 
 JobDecision TiresiasArtifactPolicy::decide(const JobPolicyState& state) {
-  last_ = state.now;
+  rounds_.mark(state.now);
   JobDecision decision;
-  if (rounds_ && !at_round(state.now)) {
+  if (at_rounds_ && !at_round(state.now)) {
     // Between rounds nothing changes: the admitted jobs keep their GPUs, none is admitted.
     for (const JobView& j : state.jobs) {
       if (j.admitted) {
@@ -81,108 +69,16 @@ JobDecision TiresiasArtifactPolicy::decide(const JobPolicyState& state) {
     decision.run.push_back(j->id);
   }
   std::sort(decision.run.begin(), decision.run.end());
-  // The plans of the jobs not kept are void.
-  for (auto it = planned_.begin(); it != planned_.end();) {
-    const bool kept = std::any_of(chosen.begin(), chosen.end(), [&it](const JobView* j) {
-      return j->id == it->first && j->admitted;
-    });
-    it = kept ? std::next(it) : planned_.erase(it);
-  }
-  if (!place_ || state.cluster == nullptr) {
-    return decision;
-  }
-  // Free GPUs per node: what the nodes advertise less what the kept jobs hold there, their bound
-  // pods (by the consolidation label) and, for pods not bound yet, what their plan left.
-  const std::vector<NodeInfo>& nodes = state.cluster->nodes;
-  std::map<std::string, int> kept;
+  std::vector<const JobView*> kept;
+  std::vector<std::pair<const JobView*, int>> fresh;
   for (const JobView* j : chosen) {
     if (j->admitted) {
-      kept.emplace(j->name, j->id);
+      kept.push_back(j);
+    } else if (place_) {
+      fresh.emplace_back(j, j->gpus);
     }
   }
-  std::vector<std::int64_t> node_free(nodes.size());
-  std::map<int, std::map<int, std::int64_t>> bound;  // job -> node -> GPUs bound
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    node_free[n] = nodes[n].node.allocatable.gpus;
-    for (const auto& pod : nodes[n].pods) {
-      const auto label = pod->labels.find(kJobLabel);
-      if (label == pod->labels.end()) {
-        continue;
-      }
-      if (const auto k = kept.find(label->second); k != kept.end()) {
-        node_free[n] -= pod->requests.gpus;
-        bound[k->second][static_cast<int>(n)] += pod->requests.gpus;
-      }
-    }
-  }
-  for (const JobView* j : chosen) {
-    if (!j->admitted) {
-      continue;
-    }
-    std::map<int, std::int64_t>& on = bound[j->id];
-    std::int64_t left = j->gpus;
-    for (const auto& [n, g] : on) {
-      left -= g;
-    }
-    for (const auto& [n, g] : planned_[j->id]) {
-      const std::int64_t more = std::min<std::int64_t>(left, std::max<std::int64_t>(0, g - on[n]));
-      node_free[static_cast<std::size_t>(n)] -= more;
-      left -= more;
-    }
-  }
-  // The newly admitted jobs in queue order, each from the node with the most free GPUs
-  // (Counter.most_common: the first in node order among equals). The framework places a job's
-  // pods on its named nodes but breaks ties its own way: of two named nodes that had the same
-  // free GPUs, either may be the one filled, with the same GPUs per node in the end. Such nodes
-  // are interchangeable for the rest of the round, and a later job's hint names all of a
-  // node's interchangeable ones.
-  std::vector<std::size_t> group(nodes.size());
-  for (std::size_t n = 0; n < group.size(); ++n) {
-    group[n] = n;
-  }
-  const auto root = [&group](std::size_t n) {
-    while (group[n] != n) {
-      n = group[n] = group[group[n]];
-    }
-    return n;
-  };
-  for (const JobView* j : chosen) {
-    if (j->admitted) {
-      continue;
-    }
-    const std::vector<std::int64_t> before = node_free;
-    std::map<int, int> plan;
-    std::int64_t need = j->gpus;
-    while (need > 0) {
-      const auto most = std::max_element(node_free.begin(), node_free.end());
-      if (*most <= 0) {
-        break;  // more than the nodes hold: the framework's filters keep the rest pending
-      }
-      const std::int64_t take = std::min(*most, need);
-      plan[static_cast<int>(most - node_free.begin())] += static_cast<int>(take);
-      *most -= take;
-      need -= take;
-    }
-    std::vector<std::string>& names = decision.nodes[j->id];
-    for (std::size_t n = 0; n < nodes.size(); ++n) {
-      const bool named = std::any_of(plan.begin(), plan.end(), [&](const auto& p) {
-        return root(static_cast<std::size_t>(p.first)) == root(n);
-      });
-      if (named) {
-        names.push_back(nodes[n].node.name);
-      }
-    }
-    for (const auto& [a, ga] : plan) {
-      for (const auto& [b, gb] : plan) {
-        const auto x = static_cast<std::size_t>(a);
-        const auto y = static_cast<std::size_t>(b);
-        if (before[x] == before[y]) {
-          group[root(x)] = root(y);
-        }
-      }
-    }
-    planned_[j->id] = std::move(plan);
-  }
+  placement_.place(state, kept, fresh, decision);
   return decision;
 }
 

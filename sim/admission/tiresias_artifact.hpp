@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/admission/artifact_placement.hpp"
 #include "tidesim/sim/admission/builtin_job_policies.hpp"
 #include "tidesim/sim/admission/job_policy.hpp"
 
@@ -41,17 +42,16 @@ class TiresiasArtifactPolicy final : public JobPolicy {
   bool at_round(TimePoint t) const;
   /// The GPUs per node (node index -> GPUs) the policy gave job `id` when it last admitted it;
   /// empty when it holds none.
-  std::map<int, int> planned(int id) const;
+  std::map<int, int> planned(int id) const { return placement_.planned(id); }
   /// The queues (what Tiresias keeps of each job).
   const TiresiasPolicy& queues() const { return queues_; }
 
  private:
   TiresiasPolicy queues_;
-  Duration interval_;
-  bool rounds_ = true;
+  ArtifactRounds rounds_;
+  bool at_rounds_ = true;
   bool place_ = true;
-  std::optional<TimePoint> last_;
-  std::map<int, std::map<int, int>> planned_;
+  ArtifactPlacement placement_;
 };
 
 }  // namespace tidesim

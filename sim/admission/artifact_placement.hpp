@@ -1,0 +1,56 @@
+#pragma once
+/// The Pollux artifact's placement of the jobs a round admits or resizes (petuum/adaptdl branch
+/// osdi21-artifact, simulator/tiresias.py and optimus.py; docs/job-scheduling.md, "Tiresias as
+/// the artifact runs it"): each such job, in the order given, takes its GPUs greedily, node by
+/// node, from the node with the most free GPUs (the lowest-numbered among equals), as many as it
+/// still needs or the node has; the jobs kept as they are hold what they were given. The nodes go
+/// to the framework as the job's placement hint (JobDecision::nodes). A node's free GPUs are its
+/// allocatable ones less the kept jobs' (their bound pods, found by the label consolidation gives
+/// them, and the unbound rest of their plan): the cluster is assumed to run only the jobs of the
+/// policy, as the artifact's.
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "tidesim/sim/admission/job_policy.hpp"
+#include "tidesim/sim/engine/time.hpp"
+
+namespace tidesim {
+
+/// The artifact's decision rounds (simulator.py: `--interval`, 60 s): the instants that are whole
+/// multiples of the interval from the start of the run.
+class ArtifactRounds {
+ public:
+  /// std::invalid_argument (naming `policy`) unless `interval` is positive.
+  ArtifactRounds(Duration interval, std::string_view policy);
+  /// True when `t` is a round.
+  bool at_round(TimePoint t) const;
+  /// A decision was made at `t`.
+  void mark(TimePoint t) { last_ = t; }
+  /// The time from the last decision to the next round (so that ticks fall on rounds even when
+  /// they start at a job's arrival).
+  Duration to_next() const;
+  Duration interval() const { return interval_; }
+
+ private:
+  Duration interval_;
+  std::optional<TimePoint> last_;
+};
+
+class ArtifactPlacement {
+ public:
+  /// Places `fresh` (a job and the GPUs it is given, in placement order) beside `kept` (jobs
+  /// keeping their GPUs), naming each fresh job's nodes in `decision.nodes`. Plans of jobs in
+  /// neither are forgotten. Without a cluster view (a state built by hand) nothing is named.
+  void place(const JobPolicyState& state, const std::vector<const JobView*>& kept,
+             const std::vector<std::pair<const JobView*, int>>& fresh, JobDecision& decision);
+  /// The GPUs per node (node index -> GPUs) job `id` was given when last placed; empty when
+  /// it holds none.
+  std::map<int, int> planned(int id) const;
+
+ private:
+  std::map<int, std::map<int, int>> planned_;
+};
+
+}  // namespace tidesim
