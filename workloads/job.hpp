@@ -77,7 +77,32 @@ class MeasuredSpeed {
     (void)done;
     return std::nullopt;
   }
+  /// What an adaptive job reports to its scheduler on `gpus_per_node` at `done` (AdaptDL's
+  /// profile and gradient statistics, StepReport); nullopt for other jobs.
+  virtual std::optional<struct StepReport> report(const std::vector<int>& gpus_per_node,
+                                                  double done) const;
 };
+
+/// One measurement an adaptive (AdaptDL) job reports to its scheduler: the configuration it runs
+/// on a placement now, that configuration's measured step, and its gradient statistics (Pollux's
+/// scheduler fits its throughput model to these and takes the statistical efficiency from them).
+struct StepReport {
+  int atomic_bsz = 0;
+  int accum_steps = 0;
+  /// Seconds of a step that synchronises the gradients, and of its sync.
+  double step_time = 0;
+  double sync_time = 0;
+  /// The gradient's squared norm and variance at its batch in its epoch now.
+  double grad_sqr = 0;
+  double grad_var = 0;
+};
+
+inline std::optional<StepReport> MeasuredSpeed::report(const std::vector<int>& gpus_per_node,
+                                                       double done) const {
+  (void)gpus_per_node;
+  (void)done;
+  return std::nullopt;
+}
 
 /// An elastic job's model (docs/job-scheduling.md, "Elastic jobs"): its replica count and batch
 /// size may change between attempts (a resize: the job checkpoints and restarts on its new
@@ -92,6 +117,9 @@ class ElasticModel {
   virtual int max_replicas() const = 0;
   virtual int min_batch_size() const = 0;
   virtual int max_batch_size() const = 0;
+  /// The atomic (per GPU, per pass) batches a replica takes.
+  virtual int min_atomic_batch() const { return 1; }
+  virtual int max_atomic_batch() const { return max_batch_size(); }
   /// Its speed at `replicas` and total batch `batch_size` (0: the job's own rule: its fixed batch
   /// or, for an adaptive job, the batch it chooses at each epoch).
   virtual std::shared_ptr<const MeasuredSpeed> speed(int replicas, int batch_size) const = 0;

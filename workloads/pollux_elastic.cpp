@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace tidesim::workloads {
 namespace {
@@ -121,6 +122,20 @@ std::optional<double> PolluxElasticSpeed::next_change(double done) const {
     return std::nullopt;
   }
   return app_->progress(e + 1);
+}
+
+std::optional<StepReport> PolluxElasticSpeed::report(const std::vector<int>& gpus_per_node,
+                                                     double done) const {
+  const int epoch = epoch_at(done);
+  const PolluxConfig c = pollux_config(*app_, gpus_per_node, epoch, batch_size_);
+  const PolluxSample s = app_->throughput(gpus_per_node, c.local.atomic);
+  StepReport r;
+  r.atomic_bsz = c.local.atomic;
+  r.accum_steps = c.local.accum_steps;
+  r.step_time = s.step_time;
+  r.sync_time = s.sync_time;
+  std::tie(r.grad_sqr, r.grad_var) = app_->grad_stats(c.batch_size, epoch);
+  return r;
 }
 
 double PolluxElasticSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {

@@ -50,6 +50,10 @@ class PolluxElasticSpeed final : public MeasuredSpeed {
   double compute_seconds_at(const std::vector<int>& gpus_per_node, double done) const override;
   /// The end of the epoch that holds `done` (nullopt in the last).
   std::optional<double> next_change(double done) const override;
+  /// The configuration in the epoch that holds `done`, its measured step and sync (the
+  /// placement's, at its atomic batch) and the gradient statistics at its batch.
+  std::optional<StepReport> report(const std::vector<int>& gpus_per_node,
+                                   double done) const override;
   /// The epoch that holds `done` progress units.
   int epoch_at(double done) const;
 
@@ -68,6 +72,8 @@ class PolluxElastic final : public ElasticModel {
   int max_replicas() const override { return max_replicas_; }
   int min_batch_size() const override { return app_->init_batch_size(); }
   int max_batch_size() const override { return app_->max_batch_size(); }
+  int min_atomic_batch() const override { return app_->min_local_bsz(); }
+  int max_atomic_batch() const override { return app_->max_local_bsz(); }
   std::shared_ptr<const MeasuredSpeed> speed(int replicas, int batch_size) const override;
   /// The job's work: progress(max_epochs), rounded to whole units.
   std::int64_t steps() const;

@@ -23,6 +23,7 @@
 #include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/job.hpp"
 
 namespace tidesim {
 
@@ -58,6 +59,9 @@ struct AdmissionConfig {
   double estimate_sigma = 0.0;
   /// A registered policy's own parameters (`args:`), scalars as written; empty for built-ins.
   std::map<std::string, std::string> args;
+  /// The run's seed, set by the admission layer before it makes the policy (a policy that draws,
+  /// such as Pollux' search, seeds its own stream from it).
+  std::uint64_t seed = 0;
   /// Kueue-style ClusterQueues and LocalQueues (`queues:`, sim/admission/quota.hpp); nullopt: none.
   /// With queues, each ClusterQueue's queueingStrategy replaces `backfill`.
   std::optional<QuotaConfig> quotas;
@@ -104,10 +108,16 @@ struct JobView {
   int max_batch = 0;
   /// The total batch the last decision gave it; 0: its own rule (fixed, or adaptive).
   int batch_size = 0;
+  /// The atomic (per GPU, per pass) batches an elastic job's replica takes.
+  int min_atomic_batch = 0;
+  int max_atomic_batch = 0;
   /// The nodes its bound pods are on, one entry per node (the order pods were bound), and the
   /// GPUs it holds on each: its placement now (empty while none is bound).
   std::vector<std::string> nodes;
   std::vector<int> placement;
+  /// What an adaptive job running now reports (workloads::StepReport: its configuration, its
+  /// measured step, its gradient statistics); nullopt otherwise.
+  std::optional<workloads::StepReport> report;
 };
 
 /// What a policy sees at a decision.
@@ -150,6 +160,13 @@ struct JobDecision {
   /// An elastic job's total batch size (within its range); absent: the last one given, 0: its
   /// own rule.
   std::map<int, int> batch_size;
+  /// A job's node for each of its pods, in pod order (as many as its replicas after the
+  /// decision): its pods released by this decision are placed exactly there (each a required
+  /// node affinity on its one node), the framework still filtering. Takes the place of `nodes`.
+  std::map<int, std::vector<std::string>> pod_nodes;
+  /// Admitted elastic jobs to move to their pod_nodes at the same size: a resize that changes
+  /// only where the job runs (a checkpoint-restart, as the artifact's Pollux reallocates).
+  std::vector<int> move;
 };
 
 /// A job-level policy. One instance serves one run (one policy entry, one seed), so it may keep

@@ -24,7 +24,10 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
     : run_(run),
       controller_(controller),
       config_(std::move(config)),
-      policy_(make_job_policy(config_)),
+      policy_(make_job_policy([&] {
+        config_.seed = seed;
+        return config_;
+      }())),
       release_(std::move(release)) {
   if (config_.quotas && dynamic_cast<OrderedJobPolicy*>(policy_.get()) == nullptr) {
     throw InputError(config_.where, "admission.queues",
@@ -60,6 +63,8 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
       v.max_replicas = spec.elastic->max_replicas();
       v.min_batch = spec.elastic->min_batch_size();
       v.max_batch = spec.elastic->max_batch_size();
+      v.min_atomic_batch = spec.elastic->min_atomic_batch();
+      v.max_atomic_batch = spec.elastic->max_atomic_batch();
     }
   }
   if (config_.quotas) {
@@ -304,6 +309,30 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
     fail("chose jobs of " + std::to_string(gpus) + " GPUs on a cluster of " +
          std::to_string(state.capacity_gpus));
   }
+  for (const auto& [j, nodes] : decision.pod_nodes) {
+    if (!chosen(j)) {
+      fail("named pod nodes for job " + std::to_string(j) + ", which it did not choose");
+    }
+    const JobView& v = entries_[static_cast<std::size_t>(j)].job;
+    const auto r = decision.replicas.find(j);
+    const int replicas = r == decision.replicas.end() ? v.replicas : r->second;
+    if (static_cast<int>(nodes.size()) != replicas) {
+      fail(fmt::format("named {} pod nodes for job {} ('{}'), which has {} pods", nodes.size(), j,
+                       v.name, replicas));
+    }
+    for (const std::string& n : nodes) {
+      if (run_.cluster.view().index_of(n) < 0) {
+        fail("named node '" + n + "' for job " + std::to_string(j) + ", which the cluster has not");
+      }
+    }
+  }
+  for (const int j : decision.move) {
+    if (!chosen(j) || !entries_[static_cast<std::size_t>(j)].job.elastic ||
+        !decision.pod_nodes.contains(j)) {
+      fail("moves job " + std::to_string(j) +
+           ", which it did not choose, is not elastic, or has no pod nodes");
+    }
+  }
   for (const auto& [j, nodes] : decision.nodes) {
     if (!chosen(j)) {
       fail("named nodes for job " + std::to_string(j) + ", which it did not choose");
@@ -337,6 +366,7 @@ void Admission::decide() {
     e.job.pods_bound = job.bound;
     e.job.nodes.clear();
     e.job.placement.clear();
+    e.job.report.reset();
     for (const int p : job.pods) {
       const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
       if (pod.node < 0) {
@@ -351,6 +381,9 @@ void Admission::decide() {
         e.job.placement[static_cast<std::size_t>(at - e.job.nodes.begin())] +=
             static_cast<int>(pod.cards.size());
       }
+    }
+    if (job.phase == JobPhase::kRunning && job.spec->measured) {
+      e.job.report = job.spec->measured->report(e.job.placement, done(static_cast<int>(j)));
     }
     if (e.job.admitted) {
       state.admitted_gpus += e.job.gpus;
@@ -380,7 +413,9 @@ void Admission::decide() {
     const auto b = decision.batch_size.find(j);
     const int replicas = r == decision.replicas.end() ? e.job.replicas : r->second;
     const int batch = b == decision.batch_size.end() ? e.job.batch_size : b->second;
-    if (replicas == e.job.replicas && batch == e.job.batch_size) {
+    const bool move = e.job.admitted && std::find(decision.move.begin(), decision.move.end(), j) !=
+                                            decision.move.end();
+    if (replicas == e.job.replicas && batch == e.job.batch_size && !move) {
       continue;
     }
     controller_.resize(j, replicas, batch);
@@ -389,8 +424,7 @@ void Admission::decide() {
     e.job.gpus = replicas * e.job.gpus_per_replica;
     e.held.clear();  // the old attempt's pods, deleted
     if (e.job.admitted) {
-      const auto hint = decision.nodes.find(j);
-      e.nodes = hint == decision.nodes.end() ? std::vector<std::string>{} : hint->second;
+      hint(e, decision, j);
     }
   }
   // Suspend first (their GPUs are freed), then admit.
@@ -412,8 +446,7 @@ void Admission::decide() {
     if (const auto f = quota.flavors.find(j); f != quota.flavors.end()) {
       e.flavors = f->second;  // assigned afresh at each admission
     }
-    const auto hint = decision.nodes.find(j);
-    e.nodes = hint == decision.nodes.end() ? std::vector<std::string>{} : hint->second;
+    hint(e, decision, j);
     quota_event(j, true);
     e.ever_admitted = true;
     const std::vector<int> held = std::move(e.held);
@@ -432,10 +465,27 @@ void Admission::decide() {
   }
 }
 
+void Admission::hint(Entry& e, const JobDecision& decision, int j) {
+  const auto nodes = decision.nodes.find(j);
+  e.nodes = nodes == decision.nodes.end() ? std::vector<std::string>{} : nodes->second;
+  const auto pods = decision.pod_nodes.find(j);
+  e.pod_nodes = pods == decision.pod_nodes.end() ? std::vector<std::string>{} : pods->second;
+}
+
 void Admission::release(int p) {
   Pod& pod = run_.pods[static_cast<std::size_t>(p)];
   if (!pod.alive) {
     return;
+  }
+  const Entry& entry = entries_[static_cast<std::size_t>(pod.job)];
+  std::vector<std::string> one;
+  if (!entry.pod_nodes.empty()) {
+    // Its own node: the pod's place among its job's pods.
+    const std::vector<int>& pods = run_.jobs[static_cast<std::size_t>(pod.job)].pods;
+    const auto k = static_cast<std::size_t>(std::find(pods.begin(), pods.end(), p) - pods.begin());
+    if (k < entry.pod_nodes.size()) {
+      one.push_back(entry.pod_nodes[k]);
+    }
   }
   // Kueue injects the admitted flavours' node labels into the pod template as a nodeSelector.
   for (const int f : entries_[static_cast<std::size_t>(pod.job)].flavors) {
@@ -446,8 +496,7 @@ void Admission::release(int p) {
       }
     }
   }
-  if (const std::vector<std::string>& nodes = entries_[static_cast<std::size_t>(pod.job)].nodes;
-      !nodes.empty()) {
+  if (const std::vector<std::string>& nodes = one.empty() ? entry.nodes : one; !nodes.empty()) {
     // The policy's placement hint: a required node affinity on the node's name, ANDed with the
     // pod's own required terms (they are ORed among themselves).
     const SelectorRequirement on_nodes{"metadata.name", "In", nodes};

@@ -60,6 +60,8 @@ class Admission {
     std::vector<int> flavors;
     /// The nodes the policy's last decision to admit it named (JobDecision::nodes); empty: any.
     std::vector<std::string> nodes;
+    /// Or its node per pod (JobDecision::pod_nodes); empty: none.
+    std::vector<std::string> pod_nodes;
   };
   QuotaDecision select_with_queues(OrderedJobPolicy& policy, const JobPolicyState& state) const;
   JobDecision checked(JobDecision decision, const JobPolicyState& state) const;
@@ -67,6 +69,8 @@ class Admission {
   void request_decision();
   void decide();
   void account(TimePoint now);
+  /// Entry `e` (job `j`) takes the decision's node hints.
+  void hint(Entry& e, const JobDecision& decision, int j);
   void release(int p);
   /// Job `j`'s uncontended seconds per step on `placement` (JobPolicyState::step_seconds).
   double step_seconds(int j, const std::vector<int>& placement) const;
