@@ -92,7 +92,7 @@ void minimise(Problem& problem) {
   for (unsigned k = 0; k < n; ++k) {
     const int i = problem.free[k];
     lower[k] = Problem::to_z(i, problem.box.lower[i]);
-    upper[k] = i == kGamma ? problem.box.upper[i] : kInf;
+    upper[k] = Problem::to_z(i, problem.box.upper[i]);  // log(inf) = inf
     z[k] = Problem::to_z(i, problem.box.initial[i]);
   }
   nlopt::opt opt(nlopt::LD_LBFGS, n);

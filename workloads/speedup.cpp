@@ -5,8 +5,8 @@
 
 namespace tidesim::workloads {
 
-SpeedupFunction::SpeedupFunction(GoodputFunction goodput, const BatchSearch& search)
-    : goodput_(std::move(goodput)), search_(search) {
+SpeedupFunction::SpeedupFunction(const GoodputFunction& goodput, const BatchSearch& search)
+    : goodput_(goodput), search_(search) {
   set_base(1, 1);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Pollux's speedup function (Qiao et al., OSDI'21, section 4.2; petuum/adaptdl branch
+/// Pollux's speedup function (Qiao et al., OSDI'21, section 4, PolluxSched; petuum/adaptdl branch
 /// osdi21-artifact, simulator/speedup.py and pollux.py): the best goodput a job reaches on an
 /// allocation of `replicas` GPUs over `nodes` nodes, relative to a base allocation's. Formulas:
 /// docs/job-scheduling.md, "The goodput model".
@@ -17,7 +17,7 @@ class SpeedupFunction {
  public:
   /// std::invalid_argument from GoodputFunction::optimize on a bad `search`; std::domain_error
   /// when the base goodput (1 node, 1 replica) is not positive: no speedup is defined then.
-  SpeedupFunction(GoodputFunction goodput, const BatchSearch& search);
+  SpeedupFunction(const GoodputFunction& goodput, const BatchSearch& search);
 
   /// 0 for no GPUs (0, 0); otherwise the ratio above. std::invalid_argument unless
   /// 0 <= nodes <= replicas with nodes = 0 exactly when replicas = 0.

@@ -50,8 +50,12 @@ std::vector<PerfSample> samples_of(const PerfParams& p, const std::vector<Config
   return samples;
 }
 
-const std::vector<Config> kAll = {{1, 1}, {1, 2}, {1, 4}, {2, 2}, {2, 4}, {2, 8}, {4, 16}};
-const std::vector<double> kBatches = {16, 32, 64, 128};
+std::vector<Config> all_configs() {
+  return {{1, 1}, {1, 2}, {1, 4}, {2, 2}, {2, 4}, {2, 8}, {4, 16}};
+}
+std::vector<double> batches() {
+  return {16, 32, 64, 128};
+}
 
 void expect_gradient_matches(const PerfVector& x, const std::vector<PerfSample>& samples) {
   PerfVector analytic{};
@@ -71,7 +75,7 @@ void expect_gradient_matches(const PerfVector& x, const std::vector<PerfSample>&
 TEST(PerfFit, GradientMatchesFiniteDifferences) {
   // Away from the optimum (both RMS terms positive), at several gammas and on every branch of the
   // network time.
-  const auto samples = samples_of(truth(), kAll, kBatches);
+  const auto samples = samples_of(truth(), all_configs(), batches());
   expect_gradient_matches({0.1, 0.01, 0.1, 0.01, 0.1, 0.01, 1.001}, samples);
   expect_gradient_matches({0.03, 1e-3, 0.05, 0.002, 0.02, 0.001, 3.0}, samples);
   expect_gradient_matches({0.01, 2e-4, 0.2, 0.01, 0.005, 0.004, 9.5}, samples);
@@ -80,14 +84,14 @@ TEST(PerfFit, GradientMatchesFiniteDifferences) {
 TEST(PerfFit, ObjectiveIsTheArtifactsAtTheTruth) {
   // Noise-free samples: both RMS terms are 0, what remains is the regularisation,
   // 1e-3 x 0.5^2 + 1e-2 x ((0.004 / 0.08)^2 + (0.002 / 0.01)^2).
-  const auto samples = samples_of(truth(), kAll, kBatches);
+  const auto samples = samples_of(truth(), all_configs(), batches());
   EXPECT_NEAR(perf_fit_objective(to_vector(truth()), samples),
               1e-3 * 0.25 + 1e-2 * (0.05 * 0.05 + 0.2 * 0.2), 1e-12);
 }
 
 void expect_recovers(const PerfParams& p) {
   const PerfVector want = to_vector(p);
-  const PerfVector got = to_vector(fit_perf_params(samples_of(p, kAll, kBatches)));
+  const PerfVector got = to_vector(fit_perf_params(samples_of(p, all_configs(), batches())));
   for (int i = 0; i < 7; ++i) {
     EXPECT_NEAR(got[i], want[i], 1e-6 * want[i]) << "parameter " << i << ", gamma " << p.gamma;
   }
@@ -108,7 +112,7 @@ TEST(PerfFit, PrefersASmallerGammaWhenTheRegulariserOutweighsTheFit) {
   // samples less well costs less. The fit finds such a point.
   PerfParams p = truth();
   p.gamma = 10;
-  const auto samples = samples_of(p, kAll, kBatches);
+  const auto samples = samples_of(p, all_configs(), batches());
   const PerfParams fitted = fit_perf_params(samples);
   EXPECT_LT(fitted.gamma, 10);
   EXPECT_LT(perf_fit_objective(to_vector(fitted), samples),
@@ -123,7 +127,7 @@ TEST(PerfFit, IsDeterministic) {
 }
 
 TEST(PerfFit, OneAtomicBatchFixesAlphaCAtHalfTheMeanAccumTime) {
-  const auto samples = samples_of(truth(), kAll, {32});
+  const auto samples = samples_of(truth(), all_configs(), {32});
   double mean = 0;
   for (const PerfSample& s : samples) {
     mean += s.accum_step_time / static_cast<double>(samples.size());
@@ -143,7 +147,7 @@ TEST(PerfFit, OneAtomicBatchFixesAlphaCAtHalfTheMeanAccumTime) {
 }
 
 TEST(PerfFit, NoMultiNodeSampleFixesTheInterNodeTermsThenAppliesThePrior) {
-  const auto samples = samples_of(truth(), {{1, 1}, {1, 2}, {1, 4}}, kBatches);
+  const auto samples = samples_of(truth(), {{1, 1}, {1, 2}, {1, 4}}, batches());
   const PerfFitBox box = perf_fit_box(samples);
   EXPECT_TRUE(box.fixed(2) && box.fixed(3));
   EXPECT_EQ(box.initial[2], 1e-8);
@@ -158,7 +162,7 @@ TEST(PerfFit, NoMultiNodeSampleFixesTheInterNodeTermsThenAppliesThePrior) {
 }
 
 TEST(PerfFit, NoSingleNodeMultiReplicaSampleFixesTheIntraNodeTerms) {
-  const auto samples = samples_of(truth(), {{1, 1}, {2, 2}, {2, 4}, {4, 8}}, kBatches);
+  const auto samples = samples_of(truth(), {{1, 1}, {2, 2}, {2, 4}, {4, 8}}, batches());
   const PerfFitBox box = perf_fit_box(samples);
   EXPECT_TRUE(box.fixed(4) && box.fixed(5));
   EXPECT_FALSE(box.fixed(2) || box.fixed(3));
@@ -170,7 +174,7 @@ TEST(PerfFit, NoSingleNodeMultiReplicaSampleFixesTheIntraNodeTerms) {
 }
 
 TEST(PerfFit, NoSampleOverTwoReplicasFixesBothRetrogressions) {
-  const auto samples = samples_of(truth(), {{1, 1}, {1, 2}, {2, 2}}, kBatches);
+  const auto samples = samples_of(truth(), {{1, 1}, {1, 2}, {2, 2}}, batches());
   const PerfFitBox box = perf_fit_box(samples);
   EXPECT_TRUE(box.fixed(3) && box.fixed(5));
   EXPECT_FALSE(box.fixed(2) || box.fixed(4));
@@ -183,7 +187,7 @@ TEST(PerfFit, NoSampleOverTwoReplicasFixesBothRetrogressions) {
 }
 
 TEST(PerfFit, OnlyOneGpuFixesEveryNetworkTerm) {
-  const auto samples = samples_of(truth(), {{1, 1}}, kBatches);
+  const auto samples = samples_of(truth(), {{1, 1}}, batches());
   const PerfFitBox box = perf_fit_box(samples);
   for (int i = 2; i < 6; ++i) {
     EXPECT_TRUE(box.fixed(i)) << i;
