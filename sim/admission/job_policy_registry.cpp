@@ -6,12 +6,13 @@
 
 #include "tidesim/sim/admission/builtin_job_policies.hpp"
 #include "tidesim/sim/admission/optimus.hpp"
+#include "tidesim/sim/admission/pollux.hpp"
 #include "tidesim/sim/admission/tiresias_artifact.hpp"
 
 namespace tidesim {
 namespace {
 
-constexpr std::size_t kBuiltins = 6;
+constexpr std::size_t kBuiltins = 7;
 
 std::vector<JobPolicyEntry> builtin_entries() {
   using K = AdmissionKey;
@@ -48,6 +49,11 @@ std::vector<JobPolicyEntry> builtin_entries() {
                [](const AdmissionConfig& c) { return std::make_unique<OptimusPolicy>(c); },
                false,
                true});
+  e.push_back({"pollux",
+               {K::kInterval, K::kArgs},
+               [](const AdmissionConfig& c) { return std::make_unique<PolluxPolicy>(c); },
+               false,
+               false});
   return e;
 }
 

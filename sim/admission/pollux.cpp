@@ -1,0 +1,283 @@
+#include "tidesim/sim/admission/pollux.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "tidesim/workloads/speedup.hpp"
+
+namespace tidesim {
+namespace {
+
+double number(const std::string& key, const std::string& value) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || !std::isfinite(v)) {
+    throw std::invalid_argument("pollux: " + key + " must be a number, not '" + value + "'");
+  }
+  return v;
+}
+
+int whole(const std::string& key, const std::string& value, int lo) {
+  const double v = number(key, value);
+  if (v != std::floor(v) || v < lo || v > 1e6) {
+    throw std::invalid_argument("pollux: " + key + " must be a whole number of at least " +
+                                std::to_string(lo) + ", not '" + value + "'");
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+PolluxPolicy::PolluxPolicy(const AdmissionConfig& config)
+    : rounds_(config.interval, "pollux"), rng_(config.seed, "pollux-search") {
+  for (const auto& [key, value] : config.args) {
+    if (key == "p") {
+      p_ = number(key, value);
+      if (p_ > 1) {
+        throw std::invalid_argument("pollux: p must be at most 1, not '" + value + "'");
+      }
+    } else if (key == "restart_delay") {
+      restart_delay_s_ = number(key, value);
+      if (restart_delay_s_ < 0) {
+        throw std::invalid_argument("pollux: restart_delay must not be negative");
+      }
+    } else if (key == "max_replicas") {
+      max_replicas_ = whole(key, value, 1);
+    } else if (key == "population") {
+      search_.population = whole(key, value, 1);
+    } else if (key == "generations") {
+      search_.generations = whole(key, value, 0);
+    } else if (key == "rounds") {
+      if (value != "true" && value != "false") {
+        throw std::invalid_argument("pollux: rounds must be true or false, not '" + value + "'");
+      }
+      at_rounds_ = value == "true";
+    } else {
+      throw std::invalid_argument("pollux: unknown argument '" + key +
+                                  "' (p, restart_delay, max_replicas, population, generations, "
+                                  "rounds)");
+    }
+  }
+}
+
+std::optional<Duration> PolluxPolicy::interval() const {
+  return at_rounds_ ? rounds_.to_next() : rounds_.interval();
+}
+
+const PolluxPolicy::Learned* PolluxPolicy::learned(int id) const {
+  const auto it = learned_.find(id);
+  return it == learned_.end() ? nullptr : &it->second;
+}
+
+void PolluxPolicy::learn(const JobView& job) {
+  if (!job.report || job.placement.empty()) {
+    return;
+  }
+  const workloads::StepReport& r = *job.report;
+  Learned& l = learned_[job.id];
+  const int nodes = static_cast<int>(job.placement.size());
+  const int replicas = std::accumulate(job.placement.begin(), job.placement.end(), 0);
+  l.grad = workloads::GradParams{r.grad_sqr, r.grad_var};
+  l.most_replicas = std::max(l.most_replicas, replicas);
+  if (!l.seen.insert({nodes, replicas, r.atomic_bsz}).second) {
+    return;
+  }
+  // simulator.py Job.update_params: accumulation passes take step - sync, the step itself step.
+  l.samples.push_back(workloads::PerfSample{nodes, replicas, static_cast<double>(r.atomic_bsz),
+                                            r.step_time - r.sync_time, r.step_time});
+  l.perf = workloads::fit_perf_params(l.samples);
+}
+
+JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
+  rounds_.mark(state.now);
+  JobDecision decision;
+  if (at_rounds_ && !rounds_.at_round(state.now)) {
+    for (const JobView& j : state.jobs) {  // between rounds nothing changes
+      if (j.admitted) {
+        decision.run.push_back(j.id);
+      }
+    }
+    return decision;
+  }
+  if (state.cluster == nullptr) {
+    throw std::logic_error("pollux needs the cluster view");
+  }
+  for (const JobView& j : state.jobs) {
+    learn(j);
+  }
+  // Jobs by attained service, then submission (pollux.py optimize; no job is pinned).
+  std::vector<std::size_t> order(state.jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&state](std::size_t a, std::size_t b) {
+    const JobView& x = state.jobs[a];
+    const JobView& y = state.jobs[b];
+    return std::tie(x.attained_gpu_s, x.submitted, x.order) <
+           std::tie(y.attained_gpu_s, y.submitted, y.order);
+  });
+  const std::vector<NodeInfo>& nodes = state.cluster->nodes;
+  PolluxProblem problem;
+  problem.jobs = static_cast<int>(order.size());
+  problem.nodes = static_cast<int>(nodes.size());
+  problem.p = p_;
+  int total = 0;
+  std::map<std::string, int> node_index;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    problem.node_gpus.push_back(static_cast<int>(nodes[n].node.allocatable.gpus));
+    total += problem.node_gpus.back();
+    node_index[nodes[n].node.name] = static_cast<int>(n);
+  }
+  // Forget the jobs that ended.
+  std::set<int> active;
+  for (const JobView& j : state.jobs) {
+    active.insert(j.id);
+  }
+  for (auto it = alloc_.begin(); it != alloc_.end();) {
+    it = active.contains(it->first) ? std::next(it) : alloc_.erase(it);
+  }
+  for (auto it = learned_.begin(); it != learned_.end();) {
+    it = active.contains(it->first) ? std::next(it) : learned_.erase(it);
+  }
+  // The base: where each job runs now (its bound pods when all are bound, else the last plan).
+  problem.base.assign(static_cast<std::size_t>(problem.jobs * problem.nodes), 0);
+  std::vector<bool> placed(order.size(), false);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const JobView& j = state.jobs[order[i]];
+    int* row = &problem.base[i * static_cast<std::size_t>(problem.nodes)];
+    if (j.admitted && j.pods > 0 && j.pods_bound == j.pods) {
+      for (std::size_t k = 0; k < j.nodes.size(); ++k) {
+        row[node_index.at(j.nodes[k])] = j.placement[k] / std::max(1, j.gpus_per_replica);
+      }
+      placed[i] = true;
+    } else if (const auto a = alloc_.find(j.id); a != alloc_.end() && j.admitted) {
+      for (const auto& [n, r] : a->second) {
+        row[n] = r;
+      }
+    }
+  }
+  // Speedups, relative to the fair share (pollux.py Problem.__init__).
+  const int jobs = std::max(1, problem.jobs);
+  const int fair_replicas = std::max(1, (total + jobs - 1) / jobs);
+  const int fair_nodes = std::max(
+      1, static_cast<int>(std::ceil(static_cast<double>(problem.nodes) / std::max(1, total))));
+  std::vector<std::unique_ptr<workloads::SpeedupFunction>> speedup(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const JobView& j = state.jobs[order[i]];
+    const Learned* l = learned(j.id);
+    int most = j.max_replicas;
+    if (j.elastic) {
+      most = std::min({most, max_replicas_, std::max(2 * (l ? l->most_replicas : 0), 1),
+                       j.max_batch / std::max(1, j.min_atomic_batch)});
+    }
+    problem.max_replicas.push_back(std::max(most, 0));
+    const double age =
+        std::max(0.0, std::chrono::duration<double>(state.now - j.submitted).count());
+    problem.restart_factor.push_back(std::max(age - j.restarts * restart_delay_s_, 0.0) /
+                                     (age + restart_delay_s_));
+    if (j.elastic && l && l->perf && l->grad && j.min_batch > 0) {
+      workloads::BatchSearch search;
+      search.max_batch_size = j.max_batch;
+      search.min_atomic_bsz = std::max(1, j.min_atomic_batch);
+      search.max_atomic_bsz = j.max_atomic_batch;
+      search.accumulation = true;
+      try {
+        auto f = std::make_unique<workloads::SpeedupFunction>(
+            workloads::GoodputFunction(*l->perf, *l->grad, j.min_batch), search);
+        try {
+          f->set_base(std::min(fair_nodes, fair_replicas), fair_replicas);
+        } catch (const std::exception&) {
+          // No valid batch on the fair share (fewer GPUs than the batch splits into): the base
+          // stays one GPU.
+        }
+        speedup[i] = std::move(f);
+      } catch (const std::exception&) {
+        // No positive goodput on one GPU: not measurable yet, as a job without a model.
+      }
+    }
+  }
+  problem.speedup = [&](int j, int n, int r) -> double {
+    if (r <= 0) {
+      return 0.0;
+    }
+    const JobView& v = state.jobs[order[static_cast<std::size_t>(j)]];
+    if (!v.elastic) {
+      return r == v.replicas ? static_cast<double>(r) / fair_replicas : 0.0;
+    }
+    if (auto& f = speedup[static_cast<std::size_t>(j)]) {
+      return (*f)(n, r);
+    }
+    return static_cast<double>(r) / fair_replicas;
+  };
+  // The last population, its rows moved to this round's jobs (new jobs: none).
+  std::vector<PolluxState> initial;
+  if (population_nodes_ == problem.nodes) {
+    std::map<int, std::size_t> was;
+    for (std::size_t k = 0; k < population_jobs_.size(); ++k) {
+      was[population_jobs_[k]] = k;
+    }
+    for (const PolluxState& old : population_) {
+      PolluxState x(problem.base.size(), 0);
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (const auto w = was.find(state.jobs[order[i]].id); w != was.end()) {
+          std::copy_n(old.begin() + static_cast<std::ptrdiff_t>(w->second * problem.nodes),
+                      problem.nodes, x.begin() + static_cast<std::ptrdiff_t>(i * problem.nodes));
+        }
+      }
+      initial.push_back(std::move(x));
+    }
+  }
+  population_ = pollux_search(problem, std::move(initial), search_, rng_);
+  population_jobs_.clear();
+  for (const std::size_t i : order) {
+    population_jobs_.push_back(state.jobs[i].id);
+  }
+  population_nodes_ = problem.nodes;
+  const PolluxState& best = population_.front();
+  // The decision: each job with GPUs, its count, its node per pod; a placed job whose nodes
+  // change is moved.
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const JobView& j = state.jobs[order[i]];
+    const int* row = &best[i * static_cast<std::size_t>(problem.nodes)];
+    const int* now = &problem.base[i * static_cast<std::size_t>(problem.nodes)];
+    std::map<int, int> plan;
+    std::vector<std::string> pods;
+    int replicas = 0;
+    for (int n = 0; n < problem.nodes; ++n) {
+      if (row[n] > 0) {
+        plan[n] = row[n];
+        replicas += row[n];
+        for (int k = 0; k < row[n]; ++k) {
+          pods.push_back(nodes[static_cast<std::size_t>(n)].node.name);
+        }
+      }
+    }
+    if (replicas == 0) {
+      alloc_.erase(j.id);
+      continue;
+    }
+    decision.run.push_back(j.id);
+    if (j.elastic) {
+      decision.replicas[j.id] = replicas;
+    }
+    const bool same = std::equal(row, row + problem.nodes, now);
+    if (!same || !j.admitted) {
+      decision.pod_nodes[j.id] = std::move(pods);
+      if (j.admitted && !same && replicas == j.replicas && j.elastic) {
+        decision.move.push_back(j.id);
+      }
+    }
+    alloc_[j.id] = std::move(plan);
+  }
+  std::sort(decision.run.begin(), decision.run.end());
+  return decision;
+}
+
+}  // namespace tidesim

@@ -1,0 +1,206 @@
+// Pollux' scheduler (sim/admission/pollux.hpp) and its allocation search
+// (sim/admission/pollux_search.hpp), worked by hand on three jobs and four GPUs.
+#include "tidesim/sim/admission/pollux.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "tidesim/sim/admission/job_policy_registry.hpp"
+
+namespace tidesim {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Two nodes of two GPUs; job j's speedup is `weights[j]` x replicas (any nodes).
+PolluxProblem problem(std::vector<double> weights, PolluxState base) {
+  PolluxProblem p;
+  p.jobs = static_cast<int>(weights.size());
+  p.nodes = 2;
+  p.node_gpus = {2, 2};
+  p.max_replicas.assign(weights.size(), 4);
+  p.base = std::move(base);
+  p.restart_factor.assign(weights.size(), 1.0);
+  p.speedup = [weights](int j, int, int r) { return weights[static_cast<std::size_t>(j)] * r; };
+  return p;
+}
+
+TEST(PolluxSearch, TheValueIsThePowerMeanOfScaledSpeedups) {
+  PolluxProblem p = problem({1.0, 0.5}, {2, 0, 0, 2});
+  // N / G = 2 / 4. Job 0 on 2 GPUs: 2 x 0.5 = 1; job 1 on 2: 0.5 x 2 x 0.5 = 0.5. p = -1:
+  // ((1/1.001 + 1/0.501) / 2)^-1.
+  EXPECT_NEAR(p.value({2, 0, 0, 2}), 1.0 / ((1.0 / 1.001 + 1.0 / 0.501) / 2.0), 1e-12);
+  // A job whose row changes pays its restart factor: job 1 moved to node 0 with factor 0.25.
+  p.restart_factor = {1.0, 0.25};
+  EXPECT_NEAR(p.value({0, 2, 2, 0}), 1.0 / ((1.0 / 1.001 + 1.0 / (0.125 + 0.001)) / 2.0), 1e-12);
+  // p = 0: the geometric mean.
+  p.p = 0;
+  EXPECT_NEAR(p.value({2, 0, 0, 2}), std::sqrt(1.0 * 0.5), 1e-12);
+}
+
+TEST(PolluxSearch, RepairKeepsOneDistributedJobPerNodeTheCapsAndTheGpus) {
+  PolluxProblem p = problem({1, 1, 1}, PolluxState(6, 0));
+  RandomStream rng(7);
+  // Jobs 0 and 1 both span both nodes: job 0 (first) keeps them, job 1 loses both entries.
+  PolluxState x = {1, 1, 1, 1, 0, 0};
+  pollux_repair(p, x, rng);
+  EXPECT_EQ(x, (PolluxState{1, 1, 0, 0, 0, 0}));
+  // Node 0 holds 2 GPUs: job 0 takes 2, job 2 (later in job order) what is left, none.
+  x = {2, 0, 0, 0, 2, 0};
+  pollux_repair(p, x, rng);
+  EXPECT_EQ(x, (PolluxState{2, 0, 0, 0, 0, 0}));
+  // A job over its cap loses replicas down to it.
+  p.max_replicas = {1, 4, 4};
+  x = {2, 0, 0, 0, 0, 0};
+  pollux_repair(p, x, rng);
+  EXPECT_EQ(x, (PolluxState{1, 0, 0, 0, 0, 0}));
+}
+
+// Every allocation of three jobs over two 2-GPU nodes that repair leaves as it is: the best value
+// by brute force.
+double best_by_brute_force(const PolluxProblem& p) {
+  double best = 0;
+  RandomStream rng(1);
+  for (int code = 0; code < 729; ++code) {  // 3^6: each entry 0, 1 or 2
+    PolluxState x(6);
+    int c = code;
+    for (int& v : x) {
+      v = c % 3;
+      c /= 3;
+    }
+    PolluxState fixed = x;
+    pollux_repair(p, fixed, rng);
+    if (fixed == x) {
+      best = std::max(best, p.value(x));
+    }
+  }
+  return best;
+}
+
+TEST(PolluxSearch, FindsTheBestAllocationOfThreeJobsOnFourGpus) {
+  // Linear speedups 1, 1 and 3: the power mean (p = -1) favours balance, weighted by the
+  // speedups: the brute force says what is best; the search must reach it from nothing.
+  const PolluxProblem p = problem({1.0, 1.0, 3.0}, PolluxState(6, 0));
+  RandomStream rng(42);
+  const std::vector<PolluxState> pop = pollux_search(p, {}, PolluxSearchConfig{}, rng);
+  ASSERT_FALSE(pop.empty());
+  EXPECT_DOUBLE_EQ(p.value(pop.front()), best_by_brute_force(p));
+  // Every GPU is used (an idle GPU could always raise some job's speedup).
+  EXPECT_EQ(std::accumulate(pop.front().begin(), pop.front().end(), 0), 4);
+}
+
+TEST(PolluxSearch, IsDeterministicForAStream) {
+  const PolluxProblem p = problem({1.0, 2.0, 3.0}, PolluxState(6, 0));
+  RandomStream a(5);
+  RandomStream b(5);
+  EXPECT_EQ(pollux_search(p, {}, {}, a), pollux_search(p, {}, {}, b));
+}
+
+JobView elastic(int id, double attained) {
+  JobView j;
+  j.id = id;
+  j.name = "job-" + std::to_string(id);
+  j.submitted = TimePoint(std::chrono::seconds(id));
+  j.order = id;
+  j.elastic = true;
+  j.gpus = j.replicas = 1;
+  j.min_replicas = 1;
+  j.max_replicas = 8;
+  j.min_batch = 128;
+  j.max_batch = 4096;
+  j.min_atomic_batch = 32;
+  j.max_atomic_batch = 256;
+  j.attained_gpu_s = attained;
+  return j;
+}
+
+ClusterView two_nodes() {
+  ClusterView c;
+  for (const char* name : {"node-a", "node-b"}) {
+    NodeInfo n;
+    n.node.name = name;
+    n.node.allocatable.gpus = 2;
+    c.nodes.push_back(n);
+  }
+  return c;
+}
+
+AdmissionConfig config() {
+  AdmissionConfig c;
+  c.policy = "pollux";
+  c.seed = 3;
+  return c;
+}
+
+TEST(Pollux, UnmeasuredJobsGetOneGpuEachAndDecideOnlyAtRounds) {
+  const ClusterView cluster = two_nodes();
+  PolluxPolicy policy(config());
+  JobPolicyState s;
+  s.now = TimePoint(60s);
+  s.jobs = {elastic(0, 0), elastic(1, 0), elastic(2, 0)};
+  s.capacity_gpus = 4;
+  s.cluster = &cluster;
+  // Never measured: each job may take at most max(2 x 0, 1) = 1 GPU (the artifact lets a job
+  // grow to twice what it was profiled on), so each gets one and one GPU stays free.
+  const JobDecision d = policy.decide(s);
+  EXPECT_EQ(d.run, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(d.replicas, (std::map<int, int>{{0, 1}, {1, 1}, {2, 1}}));
+  for (const int j : d.run) {
+    EXPECT_EQ(d.pod_nodes.at(j).size(), 1u);
+  }
+  EXPECT_TRUE(d.move.empty());
+  // Between rounds the admitted jobs keep their GPUs.
+  s.now = TimePoint(90s);
+  s.jobs[0].admitted = true;
+  EXPECT_EQ(policy.decide(s).run, (std::vector<int>{0}));
+  EXPECT_EQ(policy.interval(), Duration(30s));
+}
+
+TEST(Pollux, LearnsFromTheJobsReports) {
+  const ClusterView cluster = two_nodes();
+  PolluxPolicy policy(config());
+  JobPolicyState s;
+  s.now = TimePoint(60s);
+  JobView j = elastic(0, 120);
+  j.admitted = true;
+  j.pods = j.pods_bound = 2;
+  j.replicas = j.gpus = 2;
+  j.nodes = {"node-a"};
+  j.placement = {2};
+  j.report = workloads::StepReport{64, 0, 0.5, 0.1, 3.0, 6.0};
+  s.jobs = {j};
+  s.capacity_gpus = 4;
+  s.cluster = &cluster;
+  (void)policy.decide(s);
+  const PolluxPolicy::Learned* l = policy.learned(0);
+  ASSERT_NE(l, nullptr);
+  ASSERT_EQ(l->samples.size(), 1u);
+  // One node, two replicas, atomic 64: a pass without sync takes step - sync = 0.4 s.
+  EXPECT_EQ(l->samples[0].nodes, 1);
+  EXPECT_EQ(l->samples[0].replicas, 2);
+  EXPECT_DOUBLE_EQ(l->samples[0].accum_step_time, 0.4);
+  EXPECT_DOUBLE_EQ(l->samples[0].optim_step_time, 0.5);
+  EXPECT_TRUE(l->perf.has_value());
+  EXPECT_DOUBLE_EQ(l->grad->var, 6.0);
+  EXPECT_EQ(l->most_replicas, 2);
+  // The same configuration again adds nothing.
+  s.now = TimePoint(120s);
+  (void)policy.decide(s);
+  EXPECT_EQ(policy.learned(0)->samples.size(), 1u);
+}
+
+TEST(Pollux, IsRegisteredAndChecksItsArguments) {
+  EXPECT_TRUE(find_job_policy("pollux").has_value());
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"p", "two"}, {"p", "2"}, {"population", "0"}, {"generations", "1.5"}, {"speed", "1"}}) {
+    AdmissionConfig c = config();
+    c.args[key] = value;
+    EXPECT_THROW(PolluxPolicy{c}, std::invalid_argument) << key << "=" << value;
+  }
+}
+
+}  // namespace
+}  // namespace tidesim
