@@ -104,6 +104,10 @@ inline std::optional<StepReport> MeasuredSpeed::report(const std::vector<int>& g
   return std::nullopt;
 }
 
+/// A batch size that asks an elastic job to choose its batch at each epoch (AdaptDL's rule), as
+/// Pollux' scheduler runs jobs (ElasticModel::speed, JobDecision::batch_size).
+inline constexpr int kAdaptiveBatch = -1;
+
 /// An elastic job's model (docs/job-scheduling.md, "Elastic jobs"): its replica count and batch
 /// size may change between attempts (a resize: the job checkpoints and restarts on its new
 /// allocation, as AdaptDL does). Its work (JobSpec::steps) is counted in units that do not
@@ -121,7 +125,8 @@ class ElasticModel {
   virtual int min_atomic_batch() const { return 1; }
   virtual int max_atomic_batch() const { return max_batch_size(); }
   /// Its speed at `replicas` and total batch `batch_size` (0: the job's own rule: its fixed batch
-  /// or, for an adaptive job, the batch it chooses at each epoch).
+  /// or, for an adaptive job, the batch it chooses at each epoch; kAdaptiveBatch: the batch it
+  /// chooses at each epoch, where it can).
   virtual std::shared_ptr<const MeasuredSpeed> speed(int replicas, int batch_size) const = 0;
 };
 

@@ -357,13 +357,14 @@ std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
       // simulator.py: ncf runs on one GPU under Optimus and Pollux (max_replicas = 1), at a batch
       // of 32,768 under Pollux (Cluster.__init__).
       const bool ncf = app.name() == "ncf";
+      const int pinned = ncf ? std::min(32'768, app.max_batch_size()) : 0;
       int fixed = source.elastic == PolluxSource::Elastic::kFixed ? batch : 0;
-      if (ncf && fixed == 0) {
-        fixed = std::min(32'768, app.max_batch_size());
+      if (fixed == 0) {
+        fixed = pinned;
       }
       const int most = fixed > 0 ? std::max(1, fixed / app.min_local_bsz()) : 0;
       const auto model =
-          std::make_shared<const PolluxElastic>(it->second, fixed, 1, ncf ? 1 : most);
+          std::make_shared<const PolluxElastic>(it->second, fixed, 1, ncf ? 1 : most, pinned);
       job.replicas = std::clamp(job.replicas, model->min_replicas(), model->max_replicas());
       job.steps = model->steps();
       job.measured = model->speed(job.replicas, 0);

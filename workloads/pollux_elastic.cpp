@@ -158,13 +158,13 @@ double PolluxElasticSpeed::compute_seconds(const std::vector<int>& gpus_per_node
 }
 
 PolluxElastic::PolluxElastic(std::shared_ptr<const PolluxApplication> app, int batch_size,
-                             int min_replicas, int max_replicas)
+                             int min_replicas, int max_replicas, int adaptive_batch)
     : app_(std::move(app)),
       batch_size_(batch_size),
       min_replicas_(std::max(1, min_replicas)),
-      max_replicas_(max_replicas > 0
-                        ? max_replicas
-                        : std::max(1, app_->max_batch_size() / app_->min_local_bsz())) {
+      max_replicas_(max_replicas > 0 ? max_replicas
+                                     : std::max(1, app_->max_batch_size() / app_->min_local_bsz())),
+      adaptive_batch_(adaptive_batch) {
   if (min_replicas_ > max_replicas_) {
     throw std::invalid_argument("elastic " + app_->name() + ": min replicas " +
                                 std::to_string(min_replicas_) + " above max " +
@@ -174,8 +174,10 @@ PolluxElastic::PolluxElastic(std::shared_ptr<const PolluxApplication> app, int b
 
 std::shared_ptr<const MeasuredSpeed> PolluxElastic::speed(int replicas, int batch_size) const {
   (void)replicas;  // the placement carries the replica count
-  return std::make_shared<const PolluxElasticSpeed>(app_,
-                                                    batch_size > 0 ? batch_size : batch_size_);
+  const int batch = batch_size > 0                 ? batch_size
+                    : batch_size == kAdaptiveBatch ? adaptive_batch_
+                                                   : batch_size_;
+  return std::make_shared<const PolluxElasticSpeed>(app_, batch);
 }
 
 std::int64_t PolluxElastic::steps() const {

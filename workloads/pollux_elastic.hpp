@@ -65,9 +65,10 @@ class PolluxElasticSpeed final : public MeasuredSpeed {
 class PolluxElastic final : public ElasticModel {
  public:
   /// `batch_size` 0: adaptive; `max_replicas` 0: the most the application's largest batch can
-  /// split into (max_batch / min_local).
+  /// split into (max_batch / min_local); `adaptive_batch`: the batch it runs at when asked to
+  /// adapt (kAdaptiveBatch), 0: it adapts (ncf's 32,768: the artifact pins it under Pollux).
   PolluxElastic(std::shared_ptr<const PolluxApplication> app, int batch_size, int min_replicas,
-                int max_replicas);
+                int max_replicas, int adaptive_batch = 0);
   int min_replicas() const override { return min_replicas_; }
   int max_replicas() const override { return max_replicas_; }
   int min_batch_size() const override { return app_->init_batch_size(); }
@@ -83,6 +84,7 @@ class PolluxElastic final : public ElasticModel {
   int batch_size_;
   int min_replicas_;
   int max_replicas_;
+  int adaptive_batch_;
 };
 
 }  // namespace tidesim::workloads

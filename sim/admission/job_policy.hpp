@@ -158,7 +158,7 @@ struct JobDecision {
   /// after run.pod_startup (AdaptDL's re-scale). Capacity is checked at the new counts.
   std::map<int, int> replicas;
   /// An elastic job's total batch size (within its range); absent: the last one given, 0: its
-  /// own rule.
+  /// own rule, workloads::kAdaptiveBatch: the batch it chooses at each epoch.
   std::map<int, int> batch_size;
   /// A job's node for each of its pods, in pod order (as many as its replicas after the
   /// decision): its pods released by this decision are placed exactly there (each a required

@@ -266,6 +266,7 @@ JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
     decision.run.push_back(j.id);
     if (j.elastic) {
       decision.replicas[j.id] = replicas;
+      decision.batch_size[j.id] = workloads::kAdaptiveBatch;  // AdaptDL chooses its batch
     }
     const bool same = std::equal(row, row + problem.nodes, now);
     if (!same || !j.admitted) {

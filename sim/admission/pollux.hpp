@@ -16,7 +16,8 @@
 ///     max_batch / min_atomic) GPUs, at most 16 nodes, and at most one multi-node job shares a
 ///     node; jobs are ordered by attained GPU-seconds, then submission;
 ///  4. returns the jobs with GPUs, their replica counts and their node per pod; a running job
-///     whose nodes change is moved (JobDecision::move). The batch is the job's own (adaptive).
+///     whose nodes change is moved (JobDecision::move). Each elastic job chooses its batch at
+///     each epoch (workloads::kAdaptiveBatch), as AdaptDL's do under Pollux.
 /// Parameters (`args:`): `p` (-1), `restart_delay` (30: seconds, the artifact's re-scale
 /// delay), `max_replicas` (64: the artifact's cap), `population` (100), `generations` (100),
 /// `rounds` (true). The search draws from the stream "pollux-search" of the run's seed.

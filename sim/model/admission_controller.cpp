@@ -287,7 +287,8 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
       fail("gave a batch size to job " + std::to_string(j) + ", which it did not choose");
     }
     const JobView& v = entries_[static_cast<std::size_t>(j)].job;
-    if (batch != 0 && (!v.elastic || batch < v.min_batch || batch > v.max_batch)) {
+    if (batch != 0 && (!v.elastic || ((batch < v.min_batch || batch > v.max_batch) &&
+                                      batch != workloads::kAdaptiveBatch))) {
       fail(v.elastic
                ? fmt::format("gave job {} ('{}') a batch of {}, outside its {}..{}", j, v.name,
                              batch, v.min_batch, v.max_batch)
