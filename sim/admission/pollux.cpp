@@ -168,7 +168,7 @@ JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
   const int fair_replicas = std::max(1, (total + jobs - 1) / jobs);
   const int fair_nodes = std::max(
       1, static_cast<int>(std::ceil(static_cast<double>(problem.nodes) / std::max(1, total))));
-  std::vector<std::unique_ptr<workloads::SpeedupFunction>> speedup(order.size());
+  std::vector<workloads::SpeedupFunction*> speedup(order.size(), nullptr);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const JobView& j = state.jobs[order[i]];
     const Learned* l = learned(j.id);
@@ -188,33 +188,63 @@ JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
       search.min_atomic_bsz = std::max(1, j.min_atomic_batch);
       search.max_atomic_bsz = j.max_atomic_batch;
       search.accumulation = true;
-      try {
-        auto f = std::make_unique<workloads::SpeedupFunction>(
-            workloads::GoodputFunction(*l->perf, *l->grad, j.min_batch), search);
+      Learned& mine = learned_[j.id];
+      const bool same = mine.speedup && mine.speedup_perf == workloads::to_vector(*l->perf) &&
+                        mine.speedup_grad == std::make_pair(l->grad->sqr, l->grad->var);
+      if (!same) {  // a new model (its goodputs are kept while the model holds, across rounds)
+        mine.speedup.reset();
         try {
-          f->set_base(std::min(fair_nodes, fair_replicas), fair_replicas);
+          mine.speedup = std::make_shared<workloads::SpeedupFunction>(
+              workloads::GoodputFunction(*l->perf, *l->grad, j.min_batch), search);
+          mine.speedup_perf = workloads::to_vector(*l->perf);
+          mine.speedup_grad = {l->grad->sqr, l->grad->var};
+        } catch (const std::exception&) {
+          // No positive goodput on one GPU: not measurable yet, as a job without a model.
+        }
+      }
+      if (mine.speedup) {
+        try {
+          mine.speedup->set_base(std::min(fair_nodes, fair_replicas), fair_replicas);
         } catch (const std::exception&) {
           // No valid batch on the fair share (fewer GPUs than the batch splits into): the base
-          // stays one GPU.
+          // is one GPU.
+          mine.speedup->set_base(1, 1);
         }
-        speedup[i] = std::move(f);
-      } catch (const std::exception&) {
-        // No positive goodput on one GPU: not measurable yet, as a job without a model.
+        speedup[i] = mine.speedup.get();
       }
     }
   }
-  problem.speedup = [&](int j, int n, int r) -> double {
-    if (r <= 0) {
-      return 0.0;
-    }
+  // Each job's speedups of this round, by (nodes, replicas) within its caps (the search asks
+  // for the same ones many times).
+  const int most_nodes = std::min(problem.nodes, problem.max_job_nodes);
+  std::vector<std::vector<double>> table(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    table[i].assign(static_cast<std::size_t>((most_nodes + 1) * (problem.max_replicas[i] + 1)),
+                    -1.0);
+  }
+  const auto compute = [&](int j, int n, int r) -> double {
     const JobView& v = state.jobs[order[static_cast<std::size_t>(j)]];
     if (!v.elastic) {
       return r == v.replicas ? static_cast<double>(r) / fair_replicas : 0.0;
     }
-    if (auto& f = speedup[static_cast<std::size_t>(j)]) {
+    if (workloads::SpeedupFunction* f = speedup[static_cast<std::size_t>(j)]) {
       return (*f)(n, r);
     }
     return static_cast<double>(r) / fair_replicas;
+  };
+  problem.speedup = [&](int j, int n, int r) -> double {
+    if (r <= 0) {
+      return 0.0;
+    }
+    const auto i = static_cast<std::size_t>(j);
+    if (n > most_nodes || r > problem.max_replicas[i]) {
+      return compute(j, n, r);
+    }
+    double& memo = table[i][static_cast<std::size_t>(n * (problem.max_replicas[i] + 1) + r)];
+    if (memo < 0) {
+      memo = compute(j, n, r);
+    }
+    return memo;
   };
   // The last population, its rows moved to this round's jobs (new jobs: none).
   std::vector<PolluxState> initial;

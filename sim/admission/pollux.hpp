@@ -22,10 +22,12 @@
 /// delay), `max_replicas` (64: the artifact's cap), `population` (100), `generations` (100),
 /// `rounds` (true). The search draws from the stream "pollux-search" of the run's seed.
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tidesim/sim/admission/artifact_placement.hpp"
@@ -34,6 +36,7 @@
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/workloads/goodput.hpp"
 #include "tidesim/workloads/perf_fit.hpp"
+#include "tidesim/workloads/speedup.hpp"
 
 namespace tidesim {
 
@@ -52,6 +55,10 @@ class PolluxPolicy final : public JobPolicy {
     std::optional<workloads::PerfParams> perf;
     std::optional<workloads::GradParams> grad;
     int most_replicas = 0;
+    /// Its speedup function and the model it was made for (kept while the model holds).
+    std::shared_ptr<workloads::SpeedupFunction> speedup;
+    workloads::PerfVector speedup_perf{};
+    std::pair<double, double> speedup_grad{};
   };
   const Learned* learned(int id) const;
 
