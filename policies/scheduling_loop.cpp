@@ -200,8 +200,14 @@ void SchedulingLoop::add_pod_group(const PodGroup& group) {
   if (g.timer) {
     sim_.cancel(*g.timer);
   }
+  int index = g.index;
+  if (index < 0) {
+    index = static_cast<int>(gang_list_.size());
+    gang_list_.push_back(&g);  // an unordered_map's elements stay where they are
+  }
   g = Gang{};
   g.spec = group;
+  g.index = index;
 }
 
 std::optional<int> SchedulingLoop::nominated_node(const std::string& pod) const {
@@ -332,7 +338,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     ++cycles_;
     ++gated_;
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now(), false);
+      queue_.add_unschedulable(p, sim_.now(), false, hint_group(*p));
     }
     busy_until_ = sim_.now() + cycle_time_;
     if (signals_ != nullptr) {
@@ -395,7 +401,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       e.node.clear();
     }
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now(), by_metrics);
+      queue_.add_unschedulable(p, sim_.now(), by_metrics, hint_group(*p));
     }
   }
   busy_until_ = sim_.now() + cycle_time_ * static_cast<std::int64_t>(events.size()) + latency;
@@ -413,6 +419,10 @@ bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) {
     total += p->requests.gpus;
     per_pod = p->requests.gpus == per_pod ? per_pod : -1;
   }
+  return could_hold(static_cast<std::int64_t>(pods.size()), per_pod, total);
+}
+
+bool SchedulingLoop::could_hold(std::int64_t count, std::int64_t per_pod, std::int64_t total) {
   if (total <= 0) {
     return true;  // no GPUs asked: nothing to gate on
   }
@@ -424,7 +434,7 @@ bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) {
     free += free_.nodes[f] * gpus;
     slots += per_pod > 0 ? free_.nodes[f] * (gpus / per_pod) : 0;
   }
-  return per_pod > 0 ? slots >= static_cast<std::int64_t>(pods.size()) : free >= total;
+  return per_pod > 0 ? slots >= count : free >= total;
 }
 
 void SchedulingLoop::count_free_gpus() {
@@ -463,18 +473,53 @@ void SchedulingLoop::count_free_gpus() {
   free_.synced = changes_;
 }
 
+bool SchedulingLoop::gang_may_help(const Gang& gang) {
+  // could_hold() of the living members, counted without listing them.
+  std::int64_t count = 0;
+  std::int64_t per_pod = 0;
+  std::int64_t total = 0;
+  for (const auto& m : gang.members) {
+    if (target_.pod_alive(*m)) {
+      per_pod = count == 0 || m->requests.gpus == per_pod ? m->requests.gpus : -1;
+      total += m->requests.gpus;
+      ++count;
+    }
+  }
+  return count == 0 || could_hold(count, per_pod, total);
+}
+
+int SchedulingLoop::hint_group(const PodSpec& pod) {
+  if (hints_ != QueueingHints::kPrecise) {
+    return -1;
+  }
+  if (const Gang* g = gang_of(pod)) {
+    return g->spec.mode == PodGroup::Mode::kAllOrNothing ? 2 * g->index + 2 : 0;
+  }
+  if (!fast_fail_ || has_inter_pod_terms(pod)) {
+    return 0;
+  }
+  const auto it = class_of_.find(&pod);
+  return it == class_of_.end() ? 0 : 2 * it->second + 1;
+}
+
+std::size_t SchedulingLoop::group_hint(int group, const PodSpec& first) {
+  if (group == 0) {
+    return SchedulingQueue::kAll;
+  }
+  if (group % 2 == 0) {
+    return gang_may_help(*gang_list_[static_cast<std::size_t>(group / 2 - 1)])
+               ? SchedulingQueue::kAll
+               : 0;
+  }
+  return may_help(first, false) ? SchedulingQueue::kAll : 0;
+}
+
 bool SchedulingLoop::may_help(const PodSpec& pod, bool classify) {
   if (Gang* g = gang_of(pod)) {
     if (g->spec.mode != PodGroup::Mode::kAllOrNothing) {
       return true;  // Coscheduling's state, not only the view, decides
     }
-    std::vector<PodPtr> waiting;
-    for (const auto& m : g->members) {
-      if (target_.pod_alive(*m)) {
-        waiting.push_back(m);
-      }
-    }
-    return waiting.empty() || could_hold(waiting);
+    return gang_may_help(*g);
   }
   if (!fast_fail_ || has_inter_pod_terms(pod) || !no_required_anti_affinity()) {
     return true;
@@ -542,11 +587,9 @@ void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
     changed(n);
   }
   if (hints_ == QueueingHints::kPrecise) {
-    queue_.on_cluster_event(sim_.now(), [this](const PodSpec& pod) {
-      const bool help = may_help(pod, false);
-      hinted_skips_ += help ? 0 : 1;
-      return help;
-    });
+    // One verdict per hint group (an equivalence class, a gang): its pods get the same answer.
+    hinted_skips_ += queue_.on_cluster_event(
+        sim_.now(), [this](int group, const PodSpec& first) { return group_hint(group, first); });
   } else {
     queue_.on_cluster_event(sim_.now());
   }
@@ -586,7 +629,8 @@ std::optional<PodPtr> SchedulingLoop::pop() {
       return popped;
     }
     ++hinted_skips_;
-    queue_.put_back(std::move(*popped), sim_.now());
+    const int group = hint_group(**popped);
+    queue_.put_back(std::move(*popped), sim_.now(), group);
   }
 }
 
@@ -649,7 +693,7 @@ void SchedulingLoop::cycle() {
   } else if (r.error) {
     queue_.add_backoff(pod, sim_.now());
   } else {
-    queue_.add_unschedulable(pod, sim_.now(), r.rejected_by_metrics);
+    queue_.add_unschedulable(pod, sim_.now(), r.rejected_by_metrics, hint_group(*pod));
     if (gang != nullptr && !gang->waiting.empty()) {
       // Coscheduling's PostFilter: a member that fits nowhere rejects its waiting siblings,
       // unless at most 10 % of minMember are still missing.

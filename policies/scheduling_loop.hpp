@@ -197,6 +197,7 @@ class SchedulingLoop {
     std::vector<PodPtr> waiting;
     int bound = 0;
     std::optional<EventId> timer;
+    int index = -1;  // its place in gang_list_ (kept when the group starts afresh)
   };
   struct Nomination {
     PodPtr pod;
@@ -289,8 +290,21 @@ class SchedulingLoop {
   // The precise hint for `pod` (set_queueing_hints): whether the changes since its class last
   // failed may make it schedulable. `classify`: find the class of a pod not yet tried.
   bool may_help(const PodSpec& pod, bool classify);
+  // Precise hints decide for groups of pods that get one verdict: the hint group `pod` is filed
+  // under while unschedulable (SchedulingQueue::add_unschedulable): -1 without precise hints;
+  // 0: pods the hint always moves; 2c + 1: the pods of equivalence class c; 2i + 2: the pods
+  // of the all-or-nothing gang gang_list_[i].
+  int hint_group(const PodSpec& pod);
+  // The precise hint for a hint group whose earliest unschedulable pod is `first`
+  // (SchedulingQueue::GroupHint): may_help() answered once for all its pods.
+  std::size_t group_hint(int group, const PodSpec& first);
+  // may_help() for the pods of an all-or-nothing gang: no member alive, or room for the living.
+  bool gang_may_help(const Gang& gang);
+  std::vector<Gang*> gang_list_;  // the gangs by Gang::index
   // Whether the free GPUs of the view could hold `pods` (the gate's test).
   bool could_hold(const std::vector<PodPtr>& pods);
+  // The same for `count` pods asking `total` GPUs, `per_pod` each (-1: pods of different sizes).
+  bool could_hold(std::int64_t count, std::int64_t per_pod, std::int64_t total);
   // The ClusterView's nodes counted by free GPUs, kept from the change journal: a node's count
   // is updated when a change names it, every node recounted after a change known nowhere.
   struct FreeGpus {
