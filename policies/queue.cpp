@@ -163,7 +163,8 @@ void SchedulingQueue::on_cluster_event(TimePoint now, const QueueingHint& may_he
   move_unschedulable(now, false, &may_help);
 }
 
-std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hint) {
+std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hint,
+                                              const QueueingHint& counted) {
   move_request_cycle_ = cycle_;
   // The grouped pods: one answer per group. Moves do not depend on their order (a pod's place in
   // the active or back-off queue is its own key), so groups are taken in turn.
@@ -178,7 +179,9 @@ std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hi
     for (auto k = g->second.begin(); k != g->second.end() && n > 0; ++k) {
       const auto it = unschedulable_.find(*k);
       keys.push_back(*k);
-      n -= backoff_end(it->second) > now || n == kAll ? 0 : 1;
+      if (n != kAll && backoff_end(it->second) <= now && counted(*it->second.pod)) {
+        --n;
+      }
     }
     ++g;  // the next group's iterator stays valid
     for (const TimeKey& k : keys) {

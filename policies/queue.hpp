@@ -73,10 +73,11 @@ class SchedulingQueue {
   using GroupHint = std::function<std::size_t(int group, const PodSpec& first)>;
   static constexpr std::size_t kAll = static_cast<std::size_t>(-1);
   /// The same, asking `hint` once per group with unschedulable pods: a group's pods move in the
-  /// order they entered the unschedulable set until `n` of them went to the active queue (those
-  /// still in back-off move without counting), where n is the hint's answer; the rest stay where
-  /// they are. Pods filed under no group all move. Returns the grouped pods kept.
-  std::size_t on_cluster_event(TimePoint now, const GroupHint& hint);
+  /// order they entered the unschedulable set until `n` of them went to the active queue, where
+  /// n is the hint's answer (those still in back-off, and those `counted` says take no room, a
+  /// deleted pod, move without counting); the rest stay where they are. Pods filed under no
+  /// group all move. Returns the grouped pods kept.
+  std::size_t on_cluster_event(TimePoint now, const GroupHint& hint, const QueueingHint& counted);
   /// A metrics event (a scrape changed the metrics some node reports): the event only the
   /// plugins that read metrics register for (kube-scheduler's queueing hints, KEP-4247). The
   /// unschedulable pods a metrics-reading plugin rejected move as on_cluster_event(); the others
