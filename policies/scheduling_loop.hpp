@@ -174,7 +174,12 @@ class SchedulingLoop {
   ///    A pod whose class fast fail remembers as unschedulable stays while each node changed
   ///    since still rejects it (the same test as fast fail's replay, so a pod that stays could
   ///    not have been placed by a retry now); a pod of an all-or-nothing gang stays while the
-  ///    free GPUs cannot hold its gang (the gate's test). Every other pod moves, and so does
+  ///    free GPUs cannot hold its gang (the gate's test). The test is answered once per hint
+  ///    group (an equivalence class; the all-or-nothing gangs of one shape) and bounds how many
+  ///    of the group's pods move, earliest first: a class's pods asking G whole GPUs, at most
+  ///    the sum over the changed nodes that fit it of floor(free GPUs / G) (at least 1 each);
+  ///    gangs of a shape, at most as many gangs as the free GPUs could hold. The others stay,
+  ///    keeping their place. Every other pod moves, and so does
   ///    every pod on a change not known by its node (on_cluster_event()). The same test runs
   ///    again when a pod comes up in the queue (moved back by a change a pod before it used up,
   ///    after its back-off, at the unschedulable timeout): a pod it rejects goes back to the
