@@ -1,6 +1,8 @@
 #include "tidesim/policies/queue.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <vector>
 
 namespace tidesim::policies {
 
@@ -51,7 +53,26 @@ void SchedulingQueue::push_backoff(Entry e) {
 void SchedulingQueue::push_unschedulable(Entry e, TimePoint now) {
   const TimeKey k{now, e.seq};
   where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
+  if (e.group >= 0) {
+    groups_[e.group].insert(k);
+    ++grouped_;
+  }
   unschedulable_.emplace(k, std::move(e));
+}
+
+SchedulingQueue::Entry SchedulingQueue::erase_unschedulable(std::map<TimeKey, Entry>::iterator it) {
+  Entry e = std::move(it->second);
+  if (e.group >= 0) {
+    const auto g = groups_.find(e.group);
+    g->second.erase(it->first);
+    if (g->second.empty()) {
+      groups_.erase(g);
+    }
+    --grouped_;
+    e.group = -1;
+  }
+  unschedulable_.erase(it);
+  return e;
 }
 
 SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
@@ -78,9 +99,7 @@ void SchedulingQueue::flush(TimePoint now) {
   // flushUnschedulablePodsLeftover: pods unschedulable for longer than the timeout.
   while (!unschedulable_.empty() &&
          now - unschedulable_.begin()->first.first >= options_.unschedulable_timeout) {
-    Entry e = std::move(unschedulable_.begin()->second);
-    unschedulable_.erase(unschedulable_.begin());
-    requeue(std::move(e), now);
+    requeue(erase_unschedulable(unschedulable_.begin()), now);
   }
 }
 
@@ -99,12 +118,13 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   return e.pod;
 }
 
-void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics) {
+void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {
   const auto it = in_flight_.find(key_of(*pod));
   const std::int64_t popped =
       it == in_flight_.end() || it->second.popped_cycle < 0 ? cycle_ : it->second.popped_cycle;
   Entry e = make_entry(std::move(pod), now);
   e.by_metrics = by_metrics;
+  e.group = group;
   if (move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped)) {
     push_backoff(std::move(e));
   } else {
@@ -112,11 +132,13 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metri
   }
 }
 
-void SchedulingQueue::put_back(PodPtr pod, TimePoint now) {
+void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
   InFlight& f = in_flight(*pod);
   f.attempts = std::max(0, f.attempts - 1);
   f.popped_cycle = -1;
-  push_unschedulable(make_entry(std::move(pod), now), now);
+  Entry e = make_entry(std::move(pod), now);
+  e.group = group;
+  push_unschedulable(std::move(e), now);
 }
 
 void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
@@ -141,6 +163,47 @@ void SchedulingQueue::on_cluster_event(TimePoint now, const QueueingHint& may_he
   move_unschedulable(now, false, &may_help);
 }
 
+std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hint,
+                                              const QueueingHint& counted) {
+  move_request_cycle_ = cycle_;
+  // The grouped pods: one answer per group. Moves do not depend on their order (a pod's place in
+  // the active or back-off queue is its own key), so groups are taken in turn.
+  std::size_t kept = 0;
+  for (auto g = groups_.begin(); g != groups_.end();) {
+    const int group = g->first;
+    const std::size_t size = g->second.size();
+    std::size_t n = hint(group, *unschedulable_.at(*g->second.begin()).pod);
+    std::size_t moved = 0;
+    // Collected first: erase_unschedulable() edits the group's set (and drops it when empty).
+    std::vector<TimeKey> keys;
+    for (auto k = g->second.begin(); k != g->second.end() && n > 0; ++k) {
+      const auto it = unschedulable_.find(*k);
+      keys.push_back(*k);
+      if (n != kAll && backoff_end(it->second) <= now && counted(*it->second.pod)) {
+        --n;
+      }
+    }
+    ++g;  // the next group's iterator stays valid
+    for (const TimeKey& k : keys) {
+      requeue(erase_unschedulable(unschedulable_.find(k)), now);
+      ++moved;
+    }
+    kept += size - moved;
+  }
+  // The others, as with a hint that is always true.
+  for (auto it = unschedulable_.begin();
+       grouped_ < unschedulable_.size() && it != unschedulable_.end();) {
+    if (it->second.group >= 0) {
+      ++it;
+      continue;
+    }
+    Entry e = std::move(it->second);
+    it = unschedulable_.erase(it);
+    requeue(std::move(e), now);
+  }
+  return kept;
+}
+
 void SchedulingQueue::on_metrics_event(TimePoint now) {
   metrics_request_cycle_ = cycle_;
   move_unschedulable(now, true, nullptr);
@@ -154,9 +217,9 @@ void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
       ++it;
       continue;
     }
-    Entry e = std::move(it->second);
-    it = unschedulable_.erase(it);
-    requeue(std::move(e), now);
+    const auto next = std::next(it);
+    requeue(erase_unschedulable(it), now);
+    it = next;
   }
 }
 
@@ -184,8 +247,14 @@ bool SchedulingQueue::take(const PodSpec& pod) {
       return take_from(active_, l.active);
     case Where::kBackoff:
       return take_from(backoff_, l.time);
-    case Where::kUnschedulable:
-      return take_from(unschedulable_, l.time);
+    case Where::kUnschedulable: {
+      const auto it = unschedulable_.find(l.time);
+      InFlight& f = in_flight(pod);
+      f.attempts = it->second.attempts + 1;
+      f.popped_cycle = cycle_;
+      erase_unschedulable(it);
+      return true;
+    }
   }
   return false;
 }

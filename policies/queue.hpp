@@ -51,10 +51,12 @@ class SchedulingQueue {
   /// `by_metrics`: a plugin that reads node metrics rejected it (ScheduleResult::
   /// rejected_by_metrics), so a metrics event moves it too, and one since it was popped sends it
   /// to back-off.
-  void add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics = false);
+  /// `group` (>= 0; -1: none) files the pod under a hint group while it is unschedulable:
+  /// on_cluster_event(now, GroupHint) decides for the group's pods together.
+  void add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics = false, int group = -1);
   /// The pod just popped is not tried after all (a queueing hint says nothing since its last
   /// failure can help it): it goes back to the unschedulable set, its attempt not counted.
-  void put_back(PodPtr pod, TimePoint now);
+  void put_back(PodPtr pod, TimePoint now, int group = -1);
   /// The pod's cycle failed with an error (not a fit failure): it goes to back-off.
   void add_backoff(PodPtr pod, TimePoint now);
   /// A cluster event (pod deleted, node added or changed): every unschedulable pod moves to the
@@ -65,6 +67,17 @@ class SchedulingQueue {
   using QueueingHint = std::function<bool(const PodSpec&)>;
   /// The same, moving only the unschedulable pods for which `may_help` is true.
   void on_cluster_event(TimePoint now, const QueueingHint& may_help);
+  /// A queueing hint answered once for a whole hint group (pods that get one verdict: an
+  /// equivalence class, a gang), given the group and its earliest unschedulable pod: how many of
+  /// the group's pods may be helped (0: none; kAll: every one).
+  using GroupHint = std::function<std::size_t(int group, const PodSpec& first)>;
+  static constexpr std::size_t kAll = static_cast<std::size_t>(-1);
+  /// The same, asking `hint` once per group with unschedulable pods: a group's pods move in the
+  /// order they entered the unschedulable set until `n` of them went to the active queue, where
+  /// n is the hint's answer (those still in back-off, and those `counted` says take no room, a
+  /// deleted pod, move without counting); the rest stay where they are. Pods filed under no
+  /// group all move. Returns the grouped pods kept.
+  std::size_t on_cluster_event(TimePoint now, const GroupHint& hint, const QueueingHint& counted);
   /// A metrics event (a scrape changed the metrics some node reports): the event only the
   /// plugins that read metrics register for (kube-scheduler's queueing hints, KEP-4247). The
   /// unschedulable pods a metrics-reading plugin rejected move as on_cluster_event(); the others
@@ -97,6 +110,7 @@ class SchedulingQueue {
     std::uint64_t seq = 0;
     int attempts = 0;
     bool by_metrics = false;  // rejected by a plugin that reads metrics (add_unschedulable)
+    int group = -1;           // hint group while unschedulable (add_unschedulable, put_back)
   };
   // A queue entry for `pod` added at `now`, with the pod's attempt count so far.
   Entry make_entry(PodPtr pod, TimePoint now);
@@ -109,6 +123,8 @@ class SchedulingQueue {
   void push_backoff(Entry e);
   // Into the unschedulable set, entered at `now`.
   void push_unschedulable(Entry e, TimePoint now);
+  // Out of the unschedulable set (and out of its hint group).
+  Entry erase_unschedulable(std::map<TimeKey, Entry>::iterator it);
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
   void requeue(Entry e, TimePoint now);
   // Moves the unschedulable pods (only those a metrics-reading plugin rejected; only those for
@@ -142,6 +158,8 @@ class SchedulingQueue {
   std::map<ActiveKey, Entry> active_;
   std::map<TimeKey, Entry> backoff_;
   std::map<TimeKey, Entry> unschedulable_;               // keyed by (entered, seq)
+  std::map<int, std::set<TimeKey>> groups_;              // unschedulable pods by hint group
+  std::size_t grouped_ = 0;                              // the pods filed in groups_
   std::unordered_map<std::string, InFlight> in_flight_;  // by namespace/name
   std::unordered_map<const PodSpec*, Location> where_;
 };

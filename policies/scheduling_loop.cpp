@@ -1,6 +1,8 @@
 #include "tidesim/policies/scheduling_loop.hpp"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -140,6 +142,48 @@ bool SchedulingLoop::still_fails(const PodSpec& pod, std::uint64_t& seen, const 
   if (seen == changes_) {
     return true;
   }
+  if (!changed_since(seen, r)) {
+    return false;
+  }
+  for (const int node : changed_) {
+    if (scheduler_->fits(pod, cluster_, node)) {
+      return false;
+    }
+  }
+  seen = changes_;
+  return true;
+}
+
+std::size_t SchedulingLoop::room_since(const PodSpec& pod, std::uint64_t& seen,
+                                       const ScheduleResult& r) {
+  if (seen == changes_) {
+    return 0;
+  }
+  if (!changed_since(seen, r)) {
+    return SchedulingQueue::kAll;
+  }
+  const std::int64_t gpus = pod.requests.gpus;
+  std::size_t room = 0;
+  for (const int node : changed_) {
+    if (!scheduler_->fits(pod, cluster_, node)) {
+      continue;
+    }
+    if (gpus <= 0) {
+      return SchedulingQueue::kAll;  // no whole GPUs asked: no bound from them
+    }
+    // NodeResourcesFit admits a pod while its GPUs fit the node's free ones, so at most
+    // floor(free / gpus) such pods fit there (at least the one fits() found).
+    const NodeInfo& n = cluster_.nodes[static_cast<std::size_t>(node)];
+    const std::int64_t free = n.node.allocatable.gpus - n.requested.gpus;
+    room += static_cast<std::size_t>(std::max<std::int64_t>(1, free / gpus));
+  }
+  if (room == 0) {
+    seen = changes_;
+  }
+  return room;
+}
+
+bool SchedulingLoop::changed_since(std::uint64_t seen, const ScheduleResult& r) {
   // Incremental: the failure was reached with every node evaluated (a Filter failure, not a
   // PreFilter one), and every change since is known by its node: the other nodes' verdicts are
   // as they were, so the pod still fails if each changed node still rejects it.
@@ -167,12 +211,6 @@ bool SchedulingLoop::still_fails(const PodSpec& pod, std::uint64_t& seen, const 
       changed_.push_back(node);
     }
   }
-  for (const int node : changed_) {
-    if (scheduler_->fits(pod, cluster_, node)) {
-      return false;
-    }
-  }
-  seen = changes_;
   return true;
 }
 
@@ -332,7 +370,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     ++cycles_;
     ++gated_;
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now(), false);
+      queue_.add_unschedulable(p, sim_.now(), false, hint_group(*p));
     }
     busy_until_ = sim_.now() + cycle_time_;
     if (signals_ != nullptr) {
@@ -395,7 +433,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       e.node.clear();
     }
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now(), by_metrics);
+      queue_.add_unschedulable(p, sim_.now(), by_metrics, hint_group(*p));
     }
   }
   busy_until_ = sim_.now() + cycle_time_ * static_cast<std::int64_t>(events.size()) + latency;
@@ -413,8 +451,17 @@ bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) {
     total += p->requests.gpus;
     per_pod = p->requests.gpus == per_pod ? per_pod : -1;
   }
-  if (total <= 0) {
-    return true;  // no GPUs asked: nothing to gate on
+  return could_hold(static_cast<std::int64_t>(pods.size()), per_pod, total);
+}
+
+bool SchedulingLoop::could_hold(std::int64_t count, std::int64_t per_pod, std::int64_t total) {
+  return gangs_held(count, per_pod, total) >= 1;
+}
+
+std::int64_t SchedulingLoop::gangs_held(std::int64_t count, std::int64_t per_pod,
+                                        std::int64_t total) {
+  if (total <= 0 || count <= 0) {
+    return std::numeric_limits<std::int64_t>::max();  // no GPUs asked: nothing to gate on
   }
   count_free_gpus();
   std::int64_t free = 0;
@@ -424,7 +471,7 @@ bool SchedulingLoop::could_hold(const std::vector<PodPtr>& pods) {
     free += free_.nodes[f] * gpus;
     slots += per_pod > 0 ? free_.nodes[f] * (gpus / per_pod) : 0;
   }
-  return per_pod > 0 ? slots >= static_cast<std::int64_t>(pods.size()) : free >= total;
+  return per_pod > 0 ? slots / count : free / total;
 }
 
 void SchedulingLoop::count_free_gpus() {
@@ -463,18 +510,90 @@ void SchedulingLoop::count_free_gpus() {
   free_.synced = changes_;
 }
 
+bool SchedulingLoop::gang_may_help(const Gang& gang) {
+  // could_hold() of the living members, counted without listing them.
+  std::int64_t count = 0;
+  std::int64_t per_pod = 0;
+  std::int64_t total = 0;
+  for (const auto& m : gang.members) {
+    if (target_.pod_alive(*m)) {
+      per_pod = count == 0 || m->requests.gpus == per_pod ? m->requests.gpus : -1;
+      total += m->requests.gpus;
+      ++count;
+    }
+  }
+  return count == 0 || could_hold(count, per_pod, total);
+}
+
+int SchedulingLoop::hint_group(const PodSpec& pod) {
+  if (hints_ != QueueingHints::kPrecise) {
+    return -1;
+  }
+  if (const Gang* g = gang_of(pod)) {
+    if (g->spec.mode != PodGroup::Mode::kAllOrNothing) {
+      return 0;
+    }
+    // The gang's shape, as declared: its pods and the GPUs they ask.
+    std::array<std::int64_t, 3> shape{0, 0, 0};  // pods, GPUs per pod (-1: mixed), GPUs
+    for (const auto& m : g->members) {
+      shape[1] = shape[0] == 0 || m->requests.gpus == shape[1] ? m->requests.gpus : -1;
+      shape[2] += m->requests.gpus;
+      ++shape[0];
+    }
+    const auto [it, added] = shape_ids_.emplace(shape, static_cast<int>(shapes_.size()));
+    if (added) {
+      shapes_.push_back(shape);
+    }
+    return 2 * it->second + 2;
+  }
+  if (!fast_fail_ || has_inter_pod_terms(pod)) {
+    return 0;
+  }
+  const auto it = class_of_.find(&pod);
+  return it == class_of_.end() ? 0 : 2 * it->second + 1;
+}
+
+std::size_t SchedulingLoop::group_hint(int group, const PodSpec& first) {
+  if (group == 0) {
+    return SchedulingQueue::kAll;
+  }
+  if (group % 2 == 0) {
+    // All-or-nothing gangs of one shape: as many as the free GPUs could hold, by their pods.
+    const auto& shape = shapes_[static_cast<std::size_t>(group / 2 - 1)];
+    const std::int64_t held = gangs_held(shape[0], shape[1], shape[2]);
+    if (held <= 0) {
+      return 0;
+    }
+    return held >= std::numeric_limits<std::int64_t>::max() / shape[0]
+               ? SchedulingQueue::kAll
+               : static_cast<std::size_t>(held * shape[0]);
+  }
+  // An equivalence class: may_help() for its pods, and when the changed nodes may take some of
+  // them, at most as many as they have room for move (room_since()).
+  if (!no_required_anti_affinity()) {
+    return SchedulingQueue::kAll;
+  }
+  const auto cls = static_cast<std::size_t>(group / 2);
+  if (cls >= failures_.size() || failures_[cls].first == 0) {
+    return SchedulingQueue::kAll;
+  }
+  auto& failure = failures_[cls];
+  const std::size_t room = room_since(first, failure.first, failure.second);
+  if (room > 0) {
+    if (helped_.size() < failures_.size()) {
+      helped_.resize(failures_.size(), 0);
+    }
+    helped_[cls] = changes_;
+  }
+  return room;
+}
+
 bool SchedulingLoop::may_help(const PodSpec& pod, bool classify) {
   if (Gang* g = gang_of(pod)) {
     if (g->spec.mode != PodGroup::Mode::kAllOrNothing) {
       return true;  // Coscheduling's state, not only the view, decides
     }
-    std::vector<PodPtr> waiting;
-    for (const auto& m : g->members) {
-      if (target_.pod_alive(*m)) {
-        waiting.push_back(m);
-      }
-    }
-    return waiting.empty() || could_hold(waiting);
+    return gang_may_help(*g);
   }
   if (!fast_fail_ || has_inter_pod_terms(pod) || !no_required_anti_affinity()) {
     return true;
@@ -542,11 +661,10 @@ void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
     changed(n);
   }
   if (hints_ == QueueingHints::kPrecise) {
-    queue_.on_cluster_event(sim_.now(), [this](const PodSpec& pod) {
-      const bool help = may_help(pod, false);
-      hinted_skips_ += help ? 0 : 1;
-      return help;
-    });
+    // One verdict per hint group (an equivalence class, a gang): its pods get the same answer.
+    hinted_skips_ += queue_.on_cluster_event(
+        sim_.now(), [this](int group, const PodSpec& first) { return group_hint(group, first); },
+        [this](const PodSpec& pod) { return target_.pod_alive(pod); });
   } else {
     queue_.on_cluster_event(sim_.now());
   }
@@ -586,7 +704,8 @@ std::optional<PodPtr> SchedulingLoop::pop() {
       return popped;
     }
     ++hinted_skips_;
-    queue_.put_back(std::move(*popped), sim_.now());
+    const int group = hint_group(**popped);
+    queue_.put_back(std::move(*popped), sim_.now(), group);
   }
 }
 
@@ -649,7 +768,7 @@ void SchedulingLoop::cycle() {
   } else if (r.error) {
     queue_.add_backoff(pod, sim_.now());
   } else {
-    queue_.add_unschedulable(pod, sim_.now(), r.rejected_by_metrics);
+    queue_.add_unschedulable(pod, sim_.now(), r.rejected_by_metrics, hint_group(*pod));
     if (gang != nullptr && !gang->waiting.empty()) {
       // Coscheduling's PostFilter: a member that fits nowhere rejects its waiting siblings,
       // unless at most 10 % of minMember are still missing.

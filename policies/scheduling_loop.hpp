@@ -51,6 +51,8 @@
 /// (DefaultPreemption). When it names a node, the loop nominates the pod there (tried first in
 /// its next cycles) and asks the target to delete the victims; the pod is not eligible to
 /// preempt again while a victim of its nomination is still alive (PodEligibleToPreemptOthers).
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -172,7 +174,12 @@ class SchedulingLoop {
   ///    A pod whose class fast fail remembers as unschedulable stays while each node changed
   ///    since still rejects it (the same test as fast fail's replay, so a pod that stays could
   ///    not have been placed by a retry now); a pod of an all-or-nothing gang stays while the
-  ///    free GPUs cannot hold its gang (the gate's test). Every other pod moves, and so does
+  ///    free GPUs cannot hold its gang (the gate's test). The test is answered once per hint
+  ///    group (an equivalence class; the all-or-nothing gangs of one shape) and bounds how many
+  ///    of the group's pods move, earliest first: a class's pods asking G whole GPUs, at most
+  ///    the sum over the changed nodes that fit it of floor(free GPUs / G) (at least 1 each);
+  ///    gangs of a shape, at most as many gangs as the free GPUs could hold. The others stay,
+  ///    keeping their place. Every other pod moves, and so does
   ///    every pod on a change not known by its node (on_cluster_event()). The same test runs
   ///    again when a pod comes up in the queue (moved back by a change a pod before it used up,
   ///    after its back-off, at the unschedulable timeout): a pod it rejects goes back to the
@@ -235,6 +242,15 @@ class SchedulingLoop {
   bool still_fails(const PodSpec& pod, std::pair<std::uint64_t, ScheduleResult>& failure);
   // The same, for a failure `r` of `pod` last known current at the count `seen`.
   bool still_fails(const PodSpec& pod, std::uint64_t& seen, const ScheduleResult& r);
+  // How many pods equivalent to `pod` the nodes changed since `seen` may take: 0 when
+  // still_fails() (then `seen` moves to now), else the sum over the changed nodes that fit the
+  // pod of floor(free GPUs / the pod's GPUs), at least 1 each; SchedulingQueue::kAll when the
+  // pod asks no whole GPUs or still_fails() could not tell.
+  std::size_t room_since(const PodSpec& pod, std::uint64_t& seen, const ScheduleResult& r);
+  // The nodes changed since the count `seen`, each once, into changed_; false when a change is
+  // not known by its node, is older than the journal, when more changes than nodes passed (then
+  // the filters cost no more), or when `r` was not reached with every node evaluated.
+  bool changed_since(std::uint64_t seen, const ScheduleResult& r);
   // Whether an all-or-nothing gang whose first pod is `first` still fails as `failure` (the
   // count and the outcomes of the pods its cycle tried) did: an unchanged cluster, or the gang
   // failed at its first pod and that pod still fails (still_fails). Moves the count to now then.
@@ -289,8 +305,26 @@ class SchedulingLoop {
   // The precise hint for `pod` (set_queueing_hints): whether the changes since its class last
   // failed may make it schedulable. `classify`: find the class of a pod not yet tried.
   bool may_help(const PodSpec& pod, bool classify);
+  // Precise hints decide for groups of pods that get one verdict: the hint group `pod` is filed
+  // under while unschedulable (SchedulingQueue::add_unschedulable): -1 without precise hints;
+  // 0: pods the hint always moves; 2c + 1: the pods of equivalence class c; 2s + 2: the pods
+  // of the all-or-nothing gangs of shape shapes_[s] (their pods, GPUs per pod, GPUs).
+  int hint_group(const PodSpec& pod);
+  std::vector<std::array<std::int64_t, 3>> shapes_;
+  std::map<std::array<std::int64_t, 3>, int> shape_ids_;
+  // The precise hint for a hint group whose earliest unschedulable pod is `first`
+  // (SchedulingQueue::GroupHint): may_help() answered once for all its pods.
+  std::size_t group_hint(int group, const PodSpec& first);
+  // may_help() for the pods of an all-or-nothing gang: no member alive, or room for the living.
+  bool gang_may_help(const Gang& gang);
   // Whether the free GPUs of the view could hold `pods` (the gate's test).
   bool could_hold(const std::vector<PodPtr>& pods);
+  // The same for `count` pods asking `total` GPUs, `per_pod` each (-1: pods of different sizes).
+  bool could_hold(std::int64_t count, std::int64_t per_pod, std::int64_t total);
+  // How many such gangs the free GPUs could hold at once: with G GPUs per pod, the sum over
+  // nodes of floor(free / G), divided by `count`; pods of different sizes: the free GPUs divided
+  // by `total`. The largest int64 when no GPUs are asked.
+  std::int64_t gangs_held(std::int64_t count, std::int64_t per_pod, std::int64_t total);
   // The ClusterView's nodes counted by free GPUs, kept from the change journal: a node's count
   // is updated when a change names it, every node recounted after a change known nowhere.
   struct FreeGpus {

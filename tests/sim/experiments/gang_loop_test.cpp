@@ -184,6 +184,50 @@ TEST(GangLoop, PreciseHintsRetryAGangOnlyWhenTheClusterCouldHoldIt) {
   EXPECT_EQ(cycles[SchedulingLoop::QueueingHints::kKubernetes], 2u + 2u + 3u + 4u);
 }
 
+// Precise hints answer once for all the all-or-nothing gangs of one shape, and move as many as
+// the free GPUs could hold. Node: 8 GPUs, held by two 4-GPU pods (cycles 1, 2). Gangs g1 and g2,
+// each two pods of 2 GPUs: at 20 ms their four pods come up and are put back without a cycle
+// (the free GPUs hold no gang). At 60 s busy-a is deleted: 4 free GPUs are floor(4 / 2) = 2 pod
+// slots, one gang: g1's pods (first in the unschedulable set) move, g2's stay (2 kept). g1 binds
+// at 60 s (cycles 3, 4). At 120 s busy-b is deleted and g2 moves and binds (cycles 5, 6).
+TEST(GangLoop, PreciseHintsMoveAsManyGangsOfAShapeAsTheFreeGpusCouldHold) {
+  Simulation sim;
+  GangNode node(sim, 8);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
+                      nullptr);
+  loop.set_queueing_hints(SchedulingLoop::QueueingHints::kPrecise);
+  for (const char* name : {"busy-a", "busy-b"}) {
+    auto busy = std::make_shared<PodSpec>(*member(name, ""));
+    busy->requests.gpus = 4;
+    loop.add(busy);
+  }
+  for (const char* gang : {"g1", "g2"}) {
+    loop.add_pod_group(PodGroup{gang, PodGroup::Mode::kAllOrNothing, 2, 60s, 0});
+    for (int i = 0; i < 2; ++i) {
+      auto p =
+          std::make_shared<PodSpec>(*member(std::string(gang) + "-" + std::to_string(i), gang));
+      p->requests.gpus = 2;
+      loop.add(p);
+    }
+  }
+  for (const auto& [at, gone] :
+       std::map<Duration, std::string>{{60s, "busy-a"}, {120s, "busy-b"}}) {
+    sim.schedule_at(TimePoint(at), [&, at = at, gone = gone] {
+      ASSERT_TRUE(node.view.nodes[0].remove_pod(gone));
+      loop.on_cluster_event(std::set<int>{0});
+      EXPECT_EQ(loop.queue().active_size(), 2u) << to_seconds(at);
+      EXPECT_EQ(loop.queue().unschedulable_size(), at == 60s ? 2u : 0u);
+    });
+  }
+  sim.run(TimePoint(121s));
+  EXPECT_EQ(node.bound_at.at("g1-0"), TimePoint(60s));
+  EXPECT_EQ(node.bound_at.at("g1-1"), TimePoint(60s));
+  EXPECT_EQ(node.bound_at.at("g2-0"), TimePoint(120s));
+  EXPECT_EQ(node.bound_at.at("g2-1"), TimePoint(120s));
+  EXPECT_EQ(loop.cycles(), 2u + 2u + 2u);
+  EXPECT_EQ(loop.hinted_skips(), 4u + 2u);
+}
+
 // A failed all-or-nothing cycle undoes every reservation, so the ClusterView is as before it and
 // a pod equivalent to one that failed before the gang's cycle reuses that failure (fast fail).
 // Node: 3 GPUs. At 0 s "big-0" (4 GPUs, no gang) fails, running the filters (cycle 1, 10 ms);

@@ -306,6 +306,47 @@ TEST(SchedulingLoop, PreciseHintsMoveOnlyThePodsTheDeletionMayHelp) {
   EXPECT_EQ(skipped, 1u + 1u);
 }
 
+// Precise hints decide once for a class and move only as many of its pods as the changed nodes
+// have room for. One node of 4 GPUs held by two 2-GPU pods; five 1-GPU pods w0..w4 wait. w0
+// fails at 20 ms (cycle 3); at 30 ms w1..w4 come up with nothing changed and are put back
+// without a cycle (4 kept). At 60 s busy-a is deleted: node 0 has 2 free GPUs, so the class
+// (one check, for all five) may take floor(2 / 1) = 2 of them: w0 and w1, the first to enter
+// the unschedulable set, move; w2..w4 stay (3 more kept), and keep their entry time of 30 ms.
+// w0 binds at 60 s and w1 at 60.01 s (cycles 4, 5); no other cycle runs, and the next one is
+// w2..w4's unschedulable timeout at 30 ms + 5 min. (Moving all five, as before, gives 5 active
+// pods at 60 s and more than 5 cycles.)
+TEST(SchedulingLoop, PreciseHintsMoveAClassOnlyAsFarAsTheFreedRoomGoes) {
+  Simulation sim;
+  OneNode cluster(sim, 4);
+  SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), cluster.view, cluster, 10ms, nullptr,
+                      nullptr);
+  loop.set_queueing_hints(SchedulingLoop::QueueingHints::kPrecise);
+  for (const char* name : {"busy-a", "busy-b"}) {
+    auto busy = std::make_shared<PodSpec>(*pod(name));
+    busy->requests.gpus = 2;
+    loop.add(busy);
+  }
+  for (int i = 0; i < 5; ++i) {
+    loop.add(pod("w" + std::to_string(i)));
+  }
+  sim.schedule_at(TimePoint(60s), [&] {
+    EXPECT_EQ(loop.queue().unschedulable_size(), 5u);
+    EXPECT_EQ(loop.hinted_skips(), 4u);
+    ASSERT_TRUE(cluster.view.nodes[0].remove_pod("busy-a"));
+    loop.on_cluster_event(std::set<int>{0});
+    EXPECT_EQ(loop.queue().active_size(), 2u);
+    EXPECT_EQ(loop.queue().unschedulable_size(), 3u);
+  });
+  sim.run(TimePoint(100s));
+  EXPECT_EQ(cluster.bound_at.at("w0"), TimePoint(60s));
+  EXPECT_EQ(cluster.bound_at.at("w1"), TimePoint(60s + 10ms));
+  EXPECT_EQ(cluster.bound_at.size(), 4u);
+  EXPECT_EQ(loop.cycles(), 5u);
+  EXPECT_EQ(loop.hinted_skips(), 4u + 3u);
+  ASSERT_TRUE(loop.next_cycle());
+  EXPECT_EQ(*loop.next_cycle(), TimePoint(30ms + 5min));
+}
+
 TEST(SchedulingLoop, NoFastFailForSpreadTermsOrProfilesThatReadMetrics) {
   EXPECT_EQ(five_waiting(true, "default-k8s", true).fast_failed, 0u);
   EXPECT_EQ(five_waiting(true, "load-aware").fast_failed, 0u);
