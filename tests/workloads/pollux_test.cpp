@@ -59,8 +59,29 @@ TEST(Pollux, ThroughputByPlacement) {
   EXPECT_DOUBLE_EQ(app.throughput({2, 1}, 4).sync_time, 0.5);
   // Six nodes of one GPU were not measured as a placement: the 6-node scalability run.
   EXPECT_DOUBLE_EQ(app.throughput({1, 1, 1, 1, 1, 1}, 8).step_time, 5.0);
-  // Three nodes of one GPU: nearest measured (nodes, GPUs) is (2, 3), the "12" placement.
-  EXPECT_DOUBLE_EQ(app.throughput({1, 1, 1}, 4).step_time, 1.5);
+  // Three nodes of one GPU, local batch 4: not measured; the point (3 nodes, 3 GPUs, 4) of the
+  // measured configurations' triangulation lies on its edge from (1, 1, 4) ("1": 1.0 s, sync 0)
+  // to (6, 6, 4) (scalability: 3.0 s, sync 1.0), 2/5 of the way: 1.0 + 0.4 x 2.0 = 1.8 s, sync
+  // 0.4 s.
+  EXPECT_NEAR(app.throughput({1, 1, 1}, 4).step_time, 1.8, 1e-12);
+  EXPECT_NEAR(app.throughput({1, 1, 1}, 4).sync_time, 0.4, 1e-12);
+  // Four nodes of one GPU at local batch 6: the point (4, 4, 6) lies on the hull's face GPUs =
+  // nodes, the rectangle (1, 1, 4) 1.0 s, (1, 1, 8) 2.0 s, (6, 6, 4) 3.0 s, (6, 6, 8) 5.0 s, 3/5
+  // of the way in nodes and 1/2 in local batch. Its four corners are cospherical and Qhull
+  // (scipy's too) splits it along the diagonal (1, 1, 8)-(6, 6, 4); the point is on (6, 6, 8)'s
+  // side of it: 5.0 + 0.4 x (2.0 - 5.0) + 0.5 x (3.0 - 5.0) = 2.8 s (3.2 s on the other diagonal);
+  // sync 1.0 + 0.4 x (0 - 1.0) + 0.5 x (1.0 - 1.0) = 0.6 s.
+  EXPECT_NEAR(app.throughput({1, 1, 1, 1}, 6).step_time, 2.8, 1e-12);
+  EXPECT_NEAR(app.throughput({1, 1, 1, 1}, 6).sync_time, 0.6, 1e-12);
+  // Seven nodes are beyond every measured configuration: an error naming the application and
+  // the placement (the artifact asserts).
+  const std::string message = test::message_of([&] {
+    static_cast<void>(app.throughput({1, 1, 1, 1, 1, 1, 1}, 4));
+  });
+  EXPECT_NE(message.find("placements.csv"), std::string::npos) << message;
+  EXPECT_NE(message.find("toy: placement 1111111 (7 nodes, 7 GPUs, local batch 4)"),
+            std::string::npos)
+      << message;
   // The job's step: batch 16 on 1 GPU, atomic 8 with 1 accumulation step:
   // 2.0 + (2.0 - 0.0) x 1 = 4.0 s.
   const PolluxSpeed speed(std::make_shared<const PolluxApplication>(kToy, "toy", 5, 0), 16, 1);
