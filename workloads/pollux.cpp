@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <tuple>
 
@@ -41,7 +42,11 @@ PolluxSample interpolate(const std::vector<PolluxSample>& samples, double local_
   return out;
 }
 
-// The smallest rotation of the non-zero counts, as digits ("42" -> "24").
+// The non-zero counts from the most GPUs to the fewest, then their smallest rotation, as digits
+// ({2, 4, 2, 4} -> "4422" -> "2244"). The artifact's placement lists a job's nodes in the order
+// its allocation took them, and its Tiresias takes each node's free GPUs from the most free node
+// down, so its counts never increase along the list; a job's pods in tidesim come in no such
+// order, so they are put in it.
 std::string placement_key(const std::vector<int>& gpus_per_node) {
   std::vector<int> p;
   for (const int g : gpus_per_node) {
@@ -49,6 +54,7 @@ std::string placement_key(const std::vector<int>& gpus_per_node) {
       p.push_back(g);
     }
   }
+  std::sort(p.begin(), p.end(), std::greater<>());
   std::vector<int> best = p;
   for (std::size_t i = 1; i < p.size(); ++i) {
     std::vector<int> r(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());

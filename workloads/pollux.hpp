@@ -61,8 +61,9 @@ class PolluxApplication {
   LocalBatch local_batch(int batch_size, int replicas) const;
 
   /// Step and sync seconds for `gpus_per_node` (GPUs of each node used, in any order) at local
-  /// batch `local_bsz`: the measured placement (normalised to its smallest rotation, as the
-  /// artifact does) interpolated linearly in the local batch; a placement that was not measured
+  /// batch `local_bsz`: the measured placement (the counts from the most to the fewest, as the
+  /// artifact's Tiresias allocates them, then their smallest rotation, as the artifact normalises
+  /// them) interpolated linearly in the local batch; a placement that was not measured
   /// is interpolated linearly in (nodes capped at 16, GPUs, local batch) over the Delaunay
   /// triangulation of the measured configurations (LinearNdInterpolator; docs/job-scheduling.md).
   /// InputError naming placements.csv, the application and the placement when that point lies

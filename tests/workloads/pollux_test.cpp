@@ -7,11 +7,13 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "tests/common/errors.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/workloads/csv.hpp"
 
 namespace tidesim::workloads {
 namespace {
@@ -138,6 +140,62 @@ TEST(Pollux, Workload6HasIts160Jobs) {
   const PolluxApplication ncf(kShared + "/pollux", "ncf", 10, 0);
   EXPECT_EQ(ncf.local_batch(32768, 1).accum_steps, 1);
   EXPECT_EQ(ncf.local_batch(32768, 1).atomic, 16384);
+}
+
+// The point (14 nodes, 37 GPUs, local batch 8) of yolov3 lies in the plane of local batch 8,
+// where the scalability runs (16, 32), (12, 40), (16, 40) and (12, 32) form a square whose four
+// corners are cospherical. Qhull triangulates the cells on either side of it on their own and
+// splits the square along different diagonals (a flat simplex between them), so the two
+// simplices that hold the point give different values. scipy's search reaches the one with the
+// corners (16, 32), (12, 40), (16, 40), barycentric 3/8, 1/2, 1/8 ((14, 37) = 3/8 (16, 32) +
+// 1/2 (12, 40) + 1/8 (16, 40)); the other would give 1/8 (12, 40) + 3/8 (12, 32) + 1/2 (16, 40).
+TEST(Pollux, UnmeasuredPlacementTakesTheSimplexScipyFinds) {
+  const std::string dir = kShared + "/pollux";
+  TIDESIM_REQUIRE_FILE(dir + "/yolov3/scalability.csv");
+  const PolluxApplication yolov3(dir, "yolov3", 50, 8);
+  const CsvTable runs(dir + "/yolov3/scalability.csv",
+                      {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"}, {});
+  const auto step = [&runs](int nodes, int gpus) {
+    for (std::size_t r = 0; r < runs.rows(); ++r) {
+      if (runs.integer(r, "num_nodes", 1, 64) == nodes &&
+          runs.integer(r, "num_replicas", 1, 256) == gpus &&
+          runs.number(r, "local_bsz", 1, 1e9) == 8) {
+        return runs.number(r, "step_time", 0, 1e9);
+      }
+    }
+    ADD_FAILURE() << "no scalability run " << nodes << " " << gpus;
+    return 0.0;
+  };
+  const double scipy = 0.375 * step(16, 32) + 0.5 * step(12, 40) + 0.125 * step(16, 40);
+  const double other = 0.125 * step(12, 40) + 0.375 * step(12, 32) + 0.5 * step(16, 40);
+  ASSERT_GT(std::abs(scipy - other), 0.01);
+  // Nine nodes of 3 GPUs and five of 2: 14 nodes, 37 GPUs (no measured placement).
+  const std::vector<int> placement = {3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2};
+  EXPECT_NEAR(yolov3.throughput(placement, 8).step_time, scipy, 1e-12);
+}
+
+// GPUs per node are put from the most to the fewest before the rotation, as the artifact's
+// Tiresias allocates them (the most free node first): a job on nodes of 2, 4, 2 and 4 GPUs takes
+// cifar10's measured "2244", not its "2424" (which its allocations never produce).
+TEST(Pollux, PlacementCountsFromTheMostToTheFewest) {
+  const std::string dir = kShared + "/pollux";
+  TIDESIM_REQUIRE_FILE(dir + "/cifar10/placements.csv");
+  const PolluxApplication cifar10(dir, "cifar10", 100, 0);
+  const CsvTable measured(dir + "/cifar10/placements.csv",
+                          {"placement", "local_bsz", "step_time", "sync_time"}, {});
+  const auto step = [&measured](const std::string& placement) {
+    for (std::size_t r = 0; r < measured.rows(); ++r) {
+      if (measured.text(r, "placement") == placement &&
+          measured.integer(r, "local_bsz", 1, 1'000'000) == 32) {
+        return measured.number(r, "step_time", 0, 1e9);
+      }
+    }
+    ADD_FAILURE() << "no measurement of " << placement << " at local batch 32";
+    return 0.0;
+  };
+  ASSERT_NE(step("2244"), step("2424"));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({2, 4, 2, 4}, 32).step_time, step("2244"));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({4, 2, 2, 4}, 32).step_time, step("2244"));
 }
 
 TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
