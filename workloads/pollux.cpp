@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <tuple>
 
@@ -42,7 +43,11 @@ PolluxSample interpolate(const std::vector<PolluxSample>& samples, double local_
   return out;
 }
 
-// The smallest rotation of the non-zero counts, as digits ("42" -> "24").
+// The non-zero counts from the most GPUs to the fewest, then their smallest rotation, as digits
+// ({2, 4, 2, 4} -> "4422" -> "2244"). The artifact's placement lists a job's nodes in the order
+// its allocation took them, and its Tiresias takes each node's free GPUs from the most free node
+// down, so its counts never increase along the list; a job's pods in tidesim come in no such
+// order, so they are put in it.
 std::string placement_key(const std::vector<int>& gpus_per_node) {
   std::vector<int> p;
   for (const int g : gpus_per_node) {
@@ -50,6 +55,7 @@ std::string placement_key(const std::vector<int>& gpus_per_node) {
       p.push_back(g);
     }
   }
+  std::sort(p.begin(), p.end(), std::greater<>());
   std::vector<int> best = p;
   for (std::size_t i = 1; i < p.size(); ++i) {
     std::vector<int> r(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());
@@ -146,23 +152,32 @@ PolluxApplication::PolluxApplication(const std::string& dir, const std::string& 
   for (auto& [key, v] : placements_) {
     sort_samples(v);
   }
+  // The artifact's points (applications.py get_throughput): the placements' means per (nodes,
+  // GPUs, local batch) in that order (pandas' groupby), then the scalability runs.
+  std::vector<double> points;
+  std::vector<double> values;
   for (const auto& [k, sn] : sums) {
-    PolluxSample mean = sn.first;
-    mean.step_time /= sn.second;
-    mean.sync_time /= sn.second;
-    configurations_[{std::get<0>(k), std::get<1>(k)}].push_back(mean);
+    points.insert(points.end(), {static_cast<double>(std::get<0>(k)),
+                                 static_cast<double>(std::get<1>(k)), std::get<2>(k)});
+    values.insert(values.end(), {sn.first.step_time / sn.second, sn.first.sync_time / sn.second});
   }
   const CsvTable s((root / "scalability.csv").string(),
                    {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"}, {});
   for (std::size_t r = 0; r < s.rows(); ++r) {
     const auto nodes = static_cast<int>(s.integer(r, "num_nodes", 1, 1'000'000));
     const auto gpus = static_cast<int>(s.integer(r, "num_replicas", nodes, 1'000'000'000));
-    configurations_[{nodes, gpus}].push_back({s.number(r, "local_bsz", 1, 1e9),
-                                              s.number(r, "step_time", 1e-9, 1e9),
-                                              s.number(r, "sync_time", 0, 1e9)});
+    points.insert(points.end(), {static_cast<double>(nodes), static_cast<double>(gpus),
+                                 s.number(r, "local_bsz", 1, 1e9)});
+    values.insert(values.end(),
+                  {s.number(r, "step_time", 1e-9, 1e9), s.number(r, "sync_time", 0, 1e9)});
   }
-  for (auto& [key, v] : configurations_) {
-    sort_samples(v);
+  placements_file_ = (root / "placements.csv").string();
+  try {
+    configurations_ =
+        std::make_shared<const LinearNdInterpolator>(3, std::move(points), 2, std::move(values));
+  } catch (const std::invalid_argument& e) {
+    // Only a placement that was not measured needs it (the artifact fails at that query too).
+    configurations_error_ = e.what();
   }
   if (max_local_bsz > 0) {
     max_local_bsz_ = max_local_bsz;
@@ -196,19 +211,30 @@ PolluxSample PolluxApplication::throughput(const std::vector<int>& gpus_per_node
     gpus += g;
   }
   nodes = std::min(nodes, 16);  // as the artifact (its scalability runs reach 16 nodes)
-  // The nearest measured (nodes, GPUs): fewest nodes apart, then fewest GPUs apart, then the
-  // larger configuration.
-  const std::vector<PolluxSample>* best = nullptr;
-  std::tuple<int, int, int, int> best_rank{};
-  for (const auto& [k, v] : configurations_) {
-    const std::tuple<int, int, int, int> rank{std::abs(k.first - nodes), std::abs(k.second - gpus),
-                                              -k.first, -k.second};
-    if (!best || rank < best_rank) {
-      best = &v;
-      best_rank = rank;
-    }
+  const auto where = [&] {
+    return fmt::format("{}: placement {} ({} nodes, {} GPUs, local batch {})", name_, key, nodes,
+                       gpus, local_bsz);
+  };
+  if (!configurations_) {
+    throw InputError(SourceLocation{placements_file_, 0, 0}, "placement",
+                     where() +
+                         " was not measured and the measured configurations cannot be "
+                         "interpolated: " +
+                         configurations_error_);
   }
-  return interpolate(*best, local_bsz);
+  const auto v =
+      (*configurations_)({static_cast<double>(nodes), static_cast<double>(gpus), local_bsz});
+  if (!v) {
+    throw InputError(SourceLocation{placements_file_, 0, 0}, "placement",
+                     where() +
+                         " lies outside the measured configurations (placements.csv and "
+                         "scalability.csv): no interpolation");
+  }
+  PolluxSample out;
+  out.local_bsz = local_bsz;
+  out.step_time = (*v)[0];
+  out.sync_time = (*v)[1];
+  return out;
 }
 
 double PolluxApplication::progress(int epoch) const {

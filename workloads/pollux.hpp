@@ -20,6 +20,7 @@
 
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/job.hpp"
+#include "tidesim/workloads/linear_nd_interpolator.hpp"
 
 namespace tidesim::workloads {
 
@@ -64,9 +65,13 @@ class PolluxApplication {
   LocalBatch local_batch(int batch_size, int replicas) const;
 
   /// Step and sync seconds for `gpus_per_node` (GPUs of each node used, in any order) at local
-  /// batch `local_bsz`: the measured placement (normalised to its smallest rotation, as the
-  /// artifact does) interpolated linearly in the local batch; a placement that was not measured
-  /// uses the measured (nodes, GPUs) configuration nearest to it (docs/job-scheduling.md).
+  /// batch `local_bsz`: the measured placement (the counts from the most to the fewest, as the
+  /// artifact's Tiresias allocates them, then their smallest rotation, as the artifact normalises
+  /// them) interpolated linearly in the local batch; a placement that was not measured
+  /// is interpolated linearly in (nodes capped at 16, GPUs, local batch) over the Delaunay
+  /// triangulation of the measured configurations (LinearNdInterpolator; docs/job-scheduling.md).
+  /// InputError naming placements.csv, the application and the placement when that point lies
+  /// outside the measured configurations (the artifact asserts).
   PolluxSample throughput(const std::vector<int>& gpus_per_node, double local_bsz) const;
 
   /// W: the work in steps of a job at total batch `batch_size` (see the file comment).
@@ -92,9 +97,12 @@ class PolluxApplication {
   std::map<int, std::vector<PolluxEpoch>> validation_;
   /// Measured placements ("24", "1123", ...) -> samples sorted by local batch.
   std::map<std::string, std::vector<PolluxSample>> placements_;
-  /// (nodes, GPUs) -> samples sorted by local batch: the placements' means per local batch and
-  /// the scalability runs.
-  std::map<std::pair<int, int>, std::vector<PolluxSample>> configurations_;
+  /// Over (nodes, GPUs, local batch) -> (step, sync): the placements' means per (nodes, GPUs,
+  /// local batch), in that order, then the scalability runs in the file's order (the artifact's
+  /// points); null with `configurations_error_` when they span no volume.
+  std::shared_ptr<const LinearNdInterpolator> configurations_;
+  std::string configurations_error_;
+  std::string placements_file_;
 };
 
 /// The artifact's six applications with its settings (simulator/applications.py: max_epochs

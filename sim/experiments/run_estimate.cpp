@@ -14,6 +14,7 @@
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/workloads/pollux.hpp"
 #include "tidesim/workloads/step_time.hpp"
+#include "tidesim/workloads/uncontended_time.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
 
 namespace tidesim {
@@ -163,15 +164,16 @@ struct WorkloadSums {
 };
 
 // A job's run time at its uncontended speed on `gpu` (what make_jobs converts a duration with);
-// the horizon when it cannot be known (no profile of its model there).
+// a measured job's on its GPUs packed into nodes of `node_gpus`, as the job controller reckons
+// it; the horizon when it cannot be known (no profile of its model there).
 double run_seconds(const workloads::JobSpec& job, const workloads::Catalogue& catalogue,
-                   const std::string& gpu, double horizon) {
+                   const std::string& gpu, double horizon, int node_gpus) {
   if (job.duration) {
     return to_seconds(TimePoint(*job.duration));
   }
   const double steps = static_cast<double>(job.steps);
   if (job.measured) {
-    return steps * job.measured->step_seconds({std::max(1, job.replicas)});
+    return workloads::uncontended_seconds(job, catalogue, gpu, node_gpus);
   }
   try {
     const workloads::ModelProfile p =
@@ -197,7 +199,7 @@ std::string reference_gpu(const Scenario& scenario) {
   return "";
 }
 
-WorkloadSums sum_workload(const Scenario& scenario) {
+WorkloadSums sum_workload(const Scenario& scenario, int node_gpus) {
   const workloads::WorkloadSpec& spec = scenario.workload;
   const double horizon = to_seconds(TimePoint(scenario.run.until));
   const std::string gpu = reference_gpu(scenario);
@@ -207,7 +209,7 @@ WorkloadSums sum_workload(const Scenario& scenario) {
     const workloads::Catalogue catalogue = workloads::catalogue_of(spec);
     for (const auto& job : workloads::pollux_jobs(*spec.pollux)) {
       const double submit = to_seconds(job.submit_time);
-      const double seconds = run_seconds(job, catalogue, gpu, horizon);
+      const double seconds = run_seconds(job, catalogue, gpu, horizon, node_gpus);
       w.add(1, std::max(1, job.replicas), pod_gpus(job.pod_template.requests), seconds, seconds,
             horizon, job.checkpoint_interval, submit, submit);
     }
@@ -263,7 +265,7 @@ WorkloadSums sum_workload(const Scenario& scenario) {
       } else {
         workloads::JobSpec job = m.job;
         job.replicas = static_cast<int>(std::min<double>(job_pods, workloads::kMaxJobGpus));
-        seconds = run_seconds(job, catalogue, gpu, horizon);
+        seconds = run_seconds(job, catalogue, gpu, horizon, node_gpus);
         longest = seconds;
       }
       w.add(n, std::max(1.0, job_pods), pod_gpus(m.job.pod_template.requests), seconds, longest,
@@ -326,17 +328,19 @@ std::int64_t fault_events(const FaultsConfig& faults, const RunEstimate& e, doub
 
 RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan) {
   RunEstimate e;
+  int node_gpus = 1;
   {
     FluidSolver fluid;
     const Cluster cluster(scenario, fluid);
     for (const auto& n : cluster.nodes()) {
       ++e.nodes;
       e.cards += n.gpus ? n.gpus->card_count() : 0;
+      node_gpus = std::max(node_gpus, n.gpus ? n.gpus->card_count() : 0);
     }
   }
   const Duration horizon = scenario.run.until;
   const double until = to_seconds(TimePoint(horizon));
-  const WorkloadSums w = sum_workload(scenario);
+  const WorkloadSums w = sum_workload(scenario, node_gpus);
   e.jobs = count(std::ceil(w.jobs));
   e.pods = count(std::ceil(w.pods));
   // The run ends when its last job ends (or at run.until): after the last arrival, or after the

@@ -7,11 +7,13 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "tests/common/errors.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/workloads/csv.hpp"
 
 namespace tidesim::workloads {
 namespace {
@@ -59,8 +61,29 @@ TEST(Pollux, ThroughputByPlacement) {
   EXPECT_DOUBLE_EQ(app.throughput({2, 1}, 4).sync_time, 0.5);
   // Six nodes of one GPU were not measured as a placement: the 6-node scalability run.
   EXPECT_DOUBLE_EQ(app.throughput({1, 1, 1, 1, 1, 1}, 8).step_time, 5.0);
-  // Three nodes of one GPU: nearest measured (nodes, GPUs) is (2, 3), the "12" placement.
-  EXPECT_DOUBLE_EQ(app.throughput({1, 1, 1}, 4).step_time, 1.5);
+  // Three nodes of one GPU, local batch 4: not measured; the point (3 nodes, 3 GPUs, 4) of the
+  // measured configurations' triangulation lies on its edge from (1, 1, 4) ("1": 1.0 s, sync 0)
+  // to (6, 6, 4) (scalability: 3.0 s, sync 1.0), 2/5 of the way: 1.0 + 0.4 x 2.0 = 1.8 s, sync
+  // 0.4 s.
+  EXPECT_NEAR(app.throughput({1, 1, 1}, 4).step_time, 1.8, 1e-12);
+  EXPECT_NEAR(app.throughput({1, 1, 1}, 4).sync_time, 0.4, 1e-12);
+  // Four nodes of one GPU at local batch 6: the point (4, 4, 6) lies on the hull's face GPUs =
+  // nodes, the rectangle (1, 1, 4) 1.0 s, (1, 1, 8) 2.0 s, (6, 6, 4) 3.0 s, (6, 6, 8) 5.0 s, 3/5
+  // of the way in nodes and 1/2 in local batch. Its four corners are cospherical and Qhull
+  // (scipy's too) splits it along the diagonal (1, 1, 8)-(6, 6, 4); the point is on (6, 6, 8)'s
+  // side of it: 5.0 + 0.4 x (2.0 - 5.0) + 0.5 x (3.0 - 5.0) = 2.8 s (3.2 s on the other diagonal);
+  // sync 1.0 + 0.4 x (0 - 1.0) + 0.5 x (1.0 - 1.0) = 0.6 s.
+  EXPECT_NEAR(app.throughput({1, 1, 1, 1}, 6).step_time, 2.8, 1e-12);
+  EXPECT_NEAR(app.throughput({1, 1, 1, 1}, 6).sync_time, 0.6, 1e-12);
+  // Seven nodes are beyond every measured configuration: an error naming the application and
+  // the placement (the artifact asserts).
+  const std::string message = test::message_of([&] {
+    static_cast<void>(app.throughput({1, 1, 1, 1, 1, 1, 1}, 4));
+  });
+  EXPECT_NE(message.find("placements.csv"), std::string::npos) << message;
+  EXPECT_NE(message.find("toy: placement 1111111 (7 nodes, 7 GPUs, local batch 4)"),
+            std::string::npos)
+      << message;
   // The job's step: batch 16 on 1 GPU, atomic 8 with 1 accumulation step:
   // 2.0 + (2.0 - 0.0) x 1 = 4.0 s.
   const PolluxSpeed speed(std::make_shared<const PolluxApplication>(kToy, "toy", 5, 0), 16, 1);
@@ -117,6 +140,62 @@ TEST(Pollux, Workload6HasIts160Jobs) {
   const PolluxApplication ncf(kShared + "/pollux", "ncf", 10, 0);
   EXPECT_EQ(ncf.local_batch(32768, 1).accum_steps, 1);
   EXPECT_EQ(ncf.local_batch(32768, 1).atomic, 16384);
+}
+
+// The point (14 nodes, 37 GPUs, local batch 8) of yolov3 lies in the plane of local batch 8,
+// where the scalability runs (16, 32), (12, 40), (16, 40) and (12, 32) form a square whose four
+// corners are cospherical. Qhull triangulates the cells on either side of it on their own and
+// splits the square along different diagonals (a flat simplex between them), so the two
+// simplices that hold the point give different values. scipy's search reaches the one with the
+// corners (16, 32), (12, 40), (16, 40), barycentric 3/8, 1/2, 1/8 ((14, 37) = 3/8 (16, 32) +
+// 1/2 (12, 40) + 1/8 (16, 40)); the other would give 1/8 (12, 40) + 3/8 (12, 32) + 1/2 (16, 40).
+TEST(Pollux, UnmeasuredPlacementTakesTheSimplexScipyFinds) {
+  const std::string dir = kShared + "/pollux";
+  TIDESIM_REQUIRE_FILE(dir + "/yolov3/scalability.csv");
+  const PolluxApplication yolov3(dir, "yolov3", 50, 8);
+  const CsvTable runs(dir + "/yolov3/scalability.csv",
+                      {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"}, {});
+  const auto step = [&runs](int nodes, int gpus) {
+    for (std::size_t r = 0; r < runs.rows(); ++r) {
+      if (runs.integer(r, "num_nodes", 1, 64) == nodes &&
+          runs.integer(r, "num_replicas", 1, 256) == gpus &&
+          runs.number(r, "local_bsz", 1, 1e9) == 8) {
+        return runs.number(r, "step_time", 0, 1e9);
+      }
+    }
+    ADD_FAILURE() << "no scalability run " << nodes << " " << gpus;
+    return 0.0;
+  };
+  const double scipy = 0.375 * step(16, 32) + 0.5 * step(12, 40) + 0.125 * step(16, 40);
+  const double other = 0.125 * step(12, 40) + 0.375 * step(12, 32) + 0.5 * step(16, 40);
+  ASSERT_GT(std::abs(scipy - other), 0.01);
+  // Nine nodes of 3 GPUs and five of 2: 14 nodes, 37 GPUs (no measured placement).
+  const std::vector<int> placement = {3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2};
+  EXPECT_NEAR(yolov3.throughput(placement, 8).step_time, scipy, 1e-12);
+}
+
+// GPUs per node are put from the most to the fewest before the rotation, as the artifact's
+// Tiresias allocates them (the most free node first): a job on nodes of 2, 4, 2 and 4 GPUs takes
+// cifar10's measured "2244", not its "2424" (which its allocations never produce).
+TEST(Pollux, PlacementCountsFromTheMostToTheFewest) {
+  const std::string dir = kShared + "/pollux";
+  TIDESIM_REQUIRE_FILE(dir + "/cifar10/placements.csv");
+  const PolluxApplication cifar10(dir, "cifar10", 100, 0);
+  const CsvTable measured(dir + "/cifar10/placements.csv",
+                          {"placement", "local_bsz", "step_time", "sync_time"}, {});
+  const auto step = [&measured](const std::string& placement) {
+    for (std::size_t r = 0; r < measured.rows(); ++r) {
+      if (measured.text(r, "placement") == placement &&
+          measured.integer(r, "local_bsz", 1, 1'000'000) == 32) {
+        return measured.number(r, "step_time", 0, 1e9);
+      }
+    }
+    ADD_FAILURE() << "no measurement of " << placement << " at local batch 32";
+    return 0.0;
+  };
+  ASSERT_NE(step("2244"), step("2424"));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({2, 4, 2, 4}, 32).step_time, step("2244"));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({4, 2, 2, 4}, 32).step_time, step("2244"));
 }
 
 TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
