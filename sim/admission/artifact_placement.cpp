@@ -123,6 +123,20 @@ void ArtifactPlacement::place(const JobPolicyState& state, const std::vector<con
         }
       }
     }
+    // Each pod on its node, as the plan counts them (the artifact gives a job GPUs per node,
+    // not a set of nodes), when the plan holds all of the job's pods.
+    const int per_pod = std::max(1, j->gpus_per_replica);
+    std::vector<std::string> pods;
+    bool whole = need == 0;
+    for (const auto& [n, g] : plan) {
+      whole = whole && g % per_pod == 0;
+      for (int k = 0; k < g / per_pod; ++k) {
+        pods.push_back(nodes[static_cast<std::size_t>(n)].node.name);
+      }
+    }
+    if (whole && pods_) {
+      decision.pod_nodes[j->id] = std::move(pods);
+    }
     planned_[j->id] = std::move(plan);
   }
 }

@@ -40,6 +40,9 @@ class ArtifactRounds {
 
 class ArtifactPlacement {
  public:
+  /// `pods`: also name each pod's node (JobDecision::pod_nodes), as many pods per node as the
+  /// plan gives it GPUs, so the framework places them exactly as the artifact does.
+  explicit ArtifactPlacement(bool pods = true) : pods_(pods) {}
   /// Places `fresh` (a job and the GPUs it is given, in placement order) beside `kept` (jobs
   /// keeping their GPUs), naming each fresh job's nodes in `decision.nodes`. Plans of jobs in
   /// neither are forgotten. Without a cluster view (a state built by hand) nothing is named.
@@ -50,6 +53,7 @@ class ArtifactPlacement {
   std::map<int, int> planned(int id) const;
 
  private:
+  bool pods_;
   std::map<int, std::map<int, int>> planned_;
 };
 
