@@ -149,8 +149,11 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   // `args:` is for policies with parameters of their own (and those a program registers:
   // sim/admission/job_policy_registry.hpp).
   EXPECT_EQ(admission("{policy: fifo, args: {level: 3}}"),
-            "8:71: policies[0].admission.args: applies only to policy tiresias-artifact (this one "
-            "is fifo)");
+            "8:71: policies[0].admission.args: applies only to policy tiresias-artifact, optimus "
+            "or pollux (this one is fifo)");
+  // Pollux' own arguments, checked at `args:` too.
+  EXPECT_EQ(admission("{policy: pollux, args: {p: two}}"),
+            "8:73: policies[0].admission.args: pollux: p must be a number, not 'two'");
   // A policy's own argument is checked when the scenario is read, at `args:`.
   EXPECT_EQ(admission("{policy: tiresias-artifact, args: {rounds: maybe}}"),
             "8:84: policies[0].admission.args: tiresias-artifact: rounds must be true or false, "
@@ -161,8 +164,8 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
                 .substr(0, 77),
             "8:86: policies[0].admission.queues: policy 'tiresias-artifact' does not order");
   EXPECT_EQ(admission("{policy: fifo, interval: 10s}"),
-            "8:75: policies[0].admission.interval: applies only to policy srtf, tiresias or "
-            "tiresias-artifact (this one is fifo)");
+            "8:75: policies[0].admission.interval: applies only to policy srtf, tiresias, "
+            "tiresias-artifact, optimus or pollux (this one is fifo)");
 }
 
 TEST(Scenario, SharingSettingsAreCheckedWithTheirPlace) {
