@@ -17,6 +17,19 @@ bool ArtifactRounds::at_round(TimePoint t) const {
   return t.time_since_epoch().count() % interval_.count() == 0;
 }
 
+bool ArtifactRounds::hold(const JobPolicyState& state, bool rounds, JobDecision& decision) {
+  mark(state.now);
+  if (!rounds || at_round(state.now)) {
+    return false;
+  }
+  for (const JobView& j : state.jobs) {
+    if (j.admitted) {
+      decision.run.push_back(j.id);
+    }
+  }
+  return true;
+}
+
 Duration ArtifactRounds::to_next() const {
   if (!last_) {
     return interval_;

@@ -28,6 +28,9 @@ class ArtifactRounds {
   bool at_round(TimePoint t) const;
   /// A decision was made at `t`.
   void mark(TimePoint t) { last_ = t; }
+  /// Marks the decision at state.now; with `rounds` and between rounds, fills `decision` with
+  /// the admitted jobs (nothing changes: they keep their GPUs, none is admitted) and returns true.
+  bool hold(const JobPolicyState& state, bool rounds, JobDecision& decision);
   /// The time from the last decision to the next round (so that ticks fall on rounds even when
   /// they start at a job's arrival).
   Duration to_next() const;

@@ -98,14 +98,8 @@ void PolluxPolicy::learn(const JobView& job) {
 }
 
 JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
-  rounds_.mark(state.now);
   JobDecision decision;
-  if (at_rounds_ && !rounds_.at_round(state.now)) {
-    for (const JobView& j : state.jobs) {  // between rounds nothing changes
-      if (j.admitted) {
-        decision.run.push_back(j.id);
-      }
-    }
+  if (rounds_.hold(state, at_rounds_, decision)) {
     return decision;
   }
   if (state.cluster == nullptr) {

@@ -42,15 +42,8 @@ std::optional<Duration> TiresiasArtifactPolicy::interval() const {
 }
 
 JobDecision TiresiasArtifactPolicy::decide(const JobPolicyState& state) {
-  rounds_.mark(state.now);
   JobDecision decision;
-  if (at_rounds_ && !at_round(state.now)) {
-    // Between rounds nothing changes: the admitted jobs keep their GPUs, none is admitted.
-    for (const JobView& j : state.jobs) {
-      if (j.admitted) {
-        decision.run.push_back(j.id);
-      }
-    }
+  if (rounds_.hold(state, at_rounds_, decision)) {
     return decision;
   }
   // simulator/tiresias.py: account and move between queues, then walk queue 0 and queue 1 in

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "tests/sim/admission/two_nodes.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 
 namespace tidesim {
@@ -31,16 +32,7 @@ JobView elastic(int id, int max_replicas, bool admitted = false, int replicas = 
   return j;
 }
 
-ClusterView two_nodes() {
-  ClusterView c;
-  for (const char* name : {"node-a", "node-b"}) {
-    NodeInfo n;
-    n.node.name = name;
-    n.node.allocatable.gpus = 2;
-    c.nodes.push_back(n);
-  }
-  return c;
-}
+using testing::two_nodes;
 
 // Remaining seconds of each job by its GPU count: A 100/60/45/40, B 50/20, C 30/28.
 const std::map<int, std::vector<double>> kRemaining = {

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "tests/sim/admission/two_nodes.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 
 namespace tidesim {
@@ -117,16 +118,7 @@ JobView elastic(int id, double attained) {
   return j;
 }
 
-ClusterView two_nodes() {
-  ClusterView c;
-  for (const char* name : {"node-a", "node-b"}) {
-    NodeInfo n;
-    n.node.name = name;
-    n.node.allocatable.gpus = 2;
-    c.nodes.push_back(n);
-  }
-  return c;
-}
+using testing::two_nodes;
 
 AdmissionConfig config() {
   AdmissionConfig c;

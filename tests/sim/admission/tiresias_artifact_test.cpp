@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "tests/sim/admission/two_nodes.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 
 namespace tidesim {
@@ -25,17 +26,7 @@ JobView job(int id, int gpus, bool admitted = false) {
   return j;
 }
 
-// Two nodes of two GPUs each, nothing bound.
-ClusterView two_nodes() {
-  ClusterView c;
-  for (const char* name : {"node-a", "node-b"}) {
-    NodeInfo n;
-    n.node.name = name;
-    n.node.allocatable.gpus = 2;
-    c.nodes.push_back(n);
-  }
-  return c;
-}
+using testing::two_nodes;
 
 JobPolicyState state_at(TimePoint now, std::vector<JobView> jobs, const ClusterView& cluster) {
   JobPolicyState s;
