@@ -283,7 +283,8 @@ JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
         }
       }
     }
-    if (replicas == 0) {
+    if (replicas == 0 || (!j.elastic && replicas != j.replicas)) {
+      // None, or a job of a fixed size given another (its speedup there is 0): it waits.
       alloc_.erase(j.id);
       continue;
     }

@@ -184,6 +184,27 @@ TEST(Pollux, LearnsFromTheJobsReports) {
   EXPECT_EQ(policy.learned(0)->samples.size(), 1u);
 }
 
+TEST(Pollux, AJobOfAFixedSizeRunsAtItsSizeOrWaits) {
+  const ClusterView cluster = two_nodes();
+  PolluxPolicy policy(config());
+  JobView fixed = elastic(0, 0);
+  fixed.elastic = false;
+  fixed.replicas = fixed.gpus = fixed.min_replicas = fixed.max_replicas = 3;
+  JobPolicyState s;
+  s.now = TimePoint(60s);
+  s.jobs = {fixed, elastic(1, 0), elastic(2, 0)};
+  s.capacity_gpus = 4;
+  s.cluster = &cluster;
+  const JobDecision d = policy.decide(s);
+  // Whatever the search finds, every chosen job has one node per pod, and the fixed job either
+  // all three or none.
+  for (const int j : d.run) {
+    const int replicas = j == 0 ? 3 : d.replicas.at(j);
+    EXPECT_EQ(static_cast<int>(d.pod_nodes.at(j).size()), replicas) << "job " << j;
+  }
+  EXPECT_EQ(d.replicas.count(0), 0u);
+}
+
 TEST(Pollux, IsRegisteredAndChecksItsArguments) {
   EXPECT_TRUE(find_job_policy("pollux").has_value());
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
