@@ -147,7 +147,7 @@ void ArtifactPlacement::place(const JobPolicyState& state, const std::vector<con
         pods.push_back(nodes[static_cast<std::size_t>(n)].node.name);
       }
     }
-    if (whole && pods_) {
+    if (whole) {
       decision.pod_nodes[j->id] = std::move(pods);
     }
     planned_[j->id] = std::move(plan);

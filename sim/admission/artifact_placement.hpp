@@ -3,8 +3,10 @@
 /// osdi21-artifact, simulator/tiresias.py and optimus.py; docs/job-scheduling.md, "Tiresias as
 /// the artifact runs it"): each such job, in the order given, takes its GPUs greedily, node by
 /// node, from the node with the most free GPUs (the lowest-numbered among equals), as many as it
-/// still needs or the node has; the jobs kept as they are hold what they were given. The nodes go
-/// to the framework as the job's placement hint (JobDecision::nodes). A node's free GPUs are its
+/// still needs or the node has; the jobs kept as they are hold what they were given. Each pod goes
+/// to the framework with its node (JobDecision::pod_nodes, as many pods on a node as the plan
+/// gives it GPUs), and the job's nodes as JobDecision::nodes (what a plan that could not hold the
+/// whole job falls back to). A node's free GPUs are its
 /// allocatable ones less the kept jobs' (their bound pods, found by the label consolidation gives
 /// them, and the unbound rest of their plan): the cluster is assumed to run only the jobs of the
 /// policy, as the artifact's.
@@ -43,9 +45,6 @@ class ArtifactRounds {
 
 class ArtifactPlacement {
  public:
-  /// `pods`: also name each pod's node (JobDecision::pod_nodes), as many pods per node as the
-  /// plan gives it GPUs, so the framework places them exactly as the artifact does.
-  explicit ArtifactPlacement(bool pods = true) : pods_(pods) {}
   /// Places `fresh` (a job and the GPUs it is given, in placement order) beside `kept` (jobs
   /// keeping their GPUs), naming each fresh job's nodes in `decision.nodes`. Plans of jobs in
   /// neither are forgotten. Without a cluster view (a state built by hand) nothing is named.
@@ -56,7 +55,6 @@ class ArtifactPlacement {
   std::map<int, int> planned(int id) const;
 
  private:
-  bool pods_;
   std::map<int, std::map<int, int>> planned_;
 };
 

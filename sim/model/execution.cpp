@@ -198,9 +198,7 @@ EventId Execution::schedule_checkpoint(int j) {
     if (job.phase != JobPhase::kRunning) {
       return;
     }
-    advance(job);
-    job.checkpointed = job.done;
-    job.checkpointed_at = run_.sim.now();
+    checkpoint_now(j);
     job.checkpoint_event = schedule_checkpoint(j);
   });
 }
