@@ -43,11 +43,12 @@ PolluxSample interpolate(const std::vector<PolluxSample>& samples, double local_
   return out;
 }
 
-// The non-zero counts from the most GPUs to the fewest, then their smallest rotation, as digits
-// ({2, 4, 2, 4} -> "4422" -> "2244"). The artifact's placement lists a job's nodes in the order
-// its allocation took them, and its Tiresias takes each node's free GPUs from the most free node
-// down, so its counts never increase along the list; a job's pods in tidesim come in no such
-// order, so they are put in it.
+// The non-zero counts in the order given, then their smallest rotation, as digits ({4, 4, 2, 2}
+// -> "2244"; {2, 4, 2, 4} -> "2424"), as the artifact normalises a job's placement
+// (applications.py get_throughput). The order is the job's: its pods' (ranks'), which the
+// artifact's policies give as their allocations list the nodes (Tiresias and Optimus from the
+// most free node down, Pollux in node order: sim/admission/artifact_placement.hpp, pollux.hpp).
+// The measured placements are keyed the same way, so "123" and "132" stay two measurements.
 std::string placement_key(const std::vector<int>& gpus_per_node) {
   std::vector<int> p;
   for (const int g : gpus_per_node) {
@@ -55,7 +56,6 @@ std::string placement_key(const std::vector<int>& gpus_per_node) {
       p.push_back(g);
     }
   }
-  std::sort(p.begin(), p.end(), std::greater<>());
   std::vector<int> best = p;
   for (std::size_t i = 1; i < p.size(); ++i) {
     std::vector<int> r(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());

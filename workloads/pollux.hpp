@@ -64,11 +64,11 @@ class PolluxApplication {
   };
   LocalBatch local_batch(int batch_size, int replicas) const;
 
-  /// Step and sync seconds for `gpus_per_node` (GPUs of each node used, in any order) at local
-  /// batch `local_bsz`: the measured placement (the counts from the most to the fewest, as the
-  /// artifact's Tiresias allocates them, then their smallest rotation, as the artifact normalises
-  /// them) interpolated linearly in the local batch; a placement that was not measured
-  /// is interpolated linearly in (nodes capped at 16, GPUs, local batch) over the Delaunay
+  /// Step and sync seconds for `gpus_per_node` (GPUs of each node used, in the job's rank order:
+  /// the order its pods list their nodes) at local batch `local_bsz`: the measured placement
+  /// (the counts' smallest rotation, as the artifact normalises them: {4, 4, 2, 2} is "2244",
+  /// {2, 4, 2, 4} "2424") interpolated linearly in the local batch; a placement that was not
+  /// measured is interpolated linearly in (nodes capped at 16, GPUs, local batch) over the Delaunay
   /// triangulation of the measured configurations (LinearNdInterpolator; docs/job-scheduling.md).
   /// InputError naming placements.csv, the application and the placement when that point lies
   /// outside the measured configurations (the artifact asserts).

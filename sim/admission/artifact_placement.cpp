@@ -107,6 +107,7 @@ void ArtifactPlacement::place(const JobPolicyState& state, const std::vector<con
   for (const auto& [j, gpus] : fresh) {
     const std::vector<std::int64_t> before = node_free;
     std::map<int, int> plan;
+    std::vector<int> taken;  // the nodes in the order the job took them
     std::int64_t need = gpus;
     while (need > 0) {
       const auto most = std::max_element(node_free.begin(), node_free.end());
@@ -114,7 +115,8 @@ void ArtifactPlacement::place(const JobPolicyState& state, const std::vector<con
         break;  // more than the nodes hold: the framework's filters keep the rest pending
       }
       const std::int64_t take = std::min(*most, need);
-      plan[static_cast<int>(most - node_free.begin())] += static_cast<int>(take);
+      taken.push_back(static_cast<int>(most - node_free.begin()));
+      plan[taken.back()] += static_cast<int>(take);
       *most -= take;
       need -= take;
     }
@@ -137,11 +139,14 @@ void ArtifactPlacement::place(const JobPolicyState& state, const std::vector<con
       }
     }
     // Each pod on its node, as the plan counts them (the artifact gives a job GPUs per node,
-    // not a set of nodes), when the plan holds all of the job's pods.
+    // not a set of nodes), when the plan holds all of the job's pods; the pods (the job's ranks)
+    // in the order the nodes were taken, as the artifact's allocation lists them (the order
+    // the job's measured placement is read in: workloads/pollux.hpp).
     const int per_pod = std::max(1, j->gpus_per_replica);
     std::vector<std::string> pods;
     bool whole = need == 0;
-    for (const auto& [n, g] : plan) {
+    for (const int n : taken) {
+      const int g = plan[n];
       whole = whole && g % per_pod == 0;
       for (int k = 0; k < g / per_pod; ++k) {
         pods.push_back(nodes[static_cast<std::size_t>(n)].node.name);

@@ -174,28 +174,40 @@ TEST(Pollux, UnmeasuredPlacementTakesTheSimplexScipyFinds) {
   EXPECT_NEAR(yolov3.throughput(placement, 8).step_time, scipy, 1e-12);
 }
 
-// GPUs per node are put from the most to the fewest before the rotation, as the artifact's
-// Tiresias allocates them (the most free node first): a job on nodes of 2, 4, 2 and 4 GPUs takes
-// cifar10's measured "2244", not its "2424" (which its allocations never produce).
-TEST(Pollux, PlacementCountsFromTheMostToTheFewest) {
+// A placement is the GPUs per node in the job's rank order, normalised to its smallest rotation
+// as the artifact does (applications.py get_throughput), and the measured placements are keyed
+// the same way: deepspeech2's "123" and "132" are two measurements (nodes of 1, 2, 3 GPUs around
+// the ring in two orders), {3, 2, 1} and {2, 1, 3} are rotations of "132", and {1, 2, 3} is
+// "123". cifar10's {2, 4, 2, 4} is its "2424", {4, 4, 2, 2} its "2244".
+TEST(Pollux, PlacementsAreReadInRankOrder) {
   const std::string dir = kShared + "/pollux";
+  TIDESIM_REQUIRE_FILE(dir + "/deepspeech2/placements.csv");
   TIDESIM_REQUIRE_FILE(dir + "/cifar10/placements.csv");
-  const PolluxApplication cifar10(dir, "cifar10", 100, 0);
-  const CsvTable measured(dir + "/cifar10/placements.csv",
-                          {"placement", "local_bsz", "step_time", "sync_time"}, {});
-  const auto step = [&measured](const std::string& placement) {
+  const auto step_of = [&dir](const std::string& app, const std::string& placement, int local) {
+    const CsvTable measured(dir + "/" + app + "/placements.csv",
+                            {"placement", "local_bsz", "step_time", "sync_time"}, {});
     for (std::size_t r = 0; r < measured.rows(); ++r) {
       if (measured.text(r, "placement") == placement &&
-          measured.integer(r, "local_bsz", 1, 1'000'000) == 32) {
+          measured.integer(r, "local_bsz", 1, 1'000'000) == local) {
         return measured.number(r, "step_time", 0, 1e9);
       }
     }
-    ADD_FAILURE() << "no measurement of " << placement << " at local batch 32";
+    ADD_FAILURE() << "no measurement of " << app << " " << placement << " at " << local;
     return 0.0;
   };
-  ASSERT_NE(step("2244"), step("2424"));
-  EXPECT_DOUBLE_EQ(cifar10.throughput({2, 4, 2, 4}, 32).step_time, step("2244"));
-  EXPECT_DOUBLE_EQ(cifar10.throughput({4, 2, 2, 4}, 32).step_time, step("2244"));
+  const PolluxApplication deepspeech2(dir, "deepspeech2", 80, 0);
+  ASSERT_NE(step_of("deepspeech2", "123", 40), step_of("deepspeech2", "132", 40));
+  EXPECT_DOUBLE_EQ(deepspeech2.throughput({3, 2, 1}, 40).step_time,
+                   step_of("deepspeech2", "132", 40));
+  EXPECT_DOUBLE_EQ(deepspeech2.throughput({2, 1, 3}, 40).step_time,
+                   step_of("deepspeech2", "132", 40));
+  EXPECT_DOUBLE_EQ(deepspeech2.throughput({1, 2, 3}, 40).step_time,
+                   step_of("deepspeech2", "123", 40));
+  const PolluxApplication cifar10(dir, "cifar10", 100, 0);
+  ASSERT_NE(step_of("cifar10", "2244", 32), step_of("cifar10", "2424", 32));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({2, 4, 2, 4}, 32).step_time, step_of("cifar10", "2424", 32));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({4, 4, 2, 2}, 32).step_time, step_of("cifar10", "2244", 32));
+  EXPECT_DOUBLE_EQ(cifar10.throughput({2, 2, 4, 4}, 32).step_time, step_of("cifar10", "2244", 32));
 }
 
 TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {

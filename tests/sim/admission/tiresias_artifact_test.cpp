@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "tests/sim/admission/two_nodes.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
@@ -77,6 +78,24 @@ TEST(TiresiasArtifact, PlacesGreedilyOnTheNodesWithMostFreeGpus) {
   // have filled either: C's hint names both (the one with a GPU left is the one it fits).
   EXPECT_EQ(p.planned(2), (std::map<int, int>{{1, 1}}));
   EXPECT_EQ(d.nodes.at(2), (Names{"node-a", "node-b"}));
+}
+
+// The pods (the job's ranks) list the nodes in the order the job took them, as the artifact's
+// allocation does (the order its measured placement is read in, workloads/pollux.hpp): on nodes
+// of 1, 3 and 2 free GPUs a 6-GPU job takes node-b (3), node-c (2), then node-a (1).
+TEST(TiresiasArtifact, PodsListTheNodesInTheOrderTaken) {
+  ClusterView cluster;
+  for (const auto& [name, gpus] : {std::pair{"node-a", 1}, {"node-b", 3}, {"node-c", 2}}) {
+    NodeInfo n;
+    n.node.name = name;
+    n.node.allocatable.gpus = gpus;
+    cluster.nodes.push_back(n);
+  }
+  TiresiasArtifactPolicy p(config());
+  JobPolicyState s = state_at(TimePoint(60s), {job(0, 6)}, cluster);
+  s.capacity_gpus = 6;
+  const JobDecision d = p.decide(s);
+  EXPECT_EQ(d.pod_nodes.at(0), (Names{"node-b", "node-b", "node-b", "node-c", "node-c", "node-a"}));
 }
 
 TEST(TiresiasArtifact, DemotesAtTheThresholdAndKeepsWhatTheKeptJobsHold) {
