@@ -389,8 +389,8 @@ std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
         fixed = pinned;
       }
       const int most = fixed > 0 ? std::max(1, fixed / app.min_local_bsz()) : 0;
-      const auto model =
-          std::make_shared<const PolluxElastic>(it->second, fixed, 1, ncf ? 1 : most, pinned);
+      const auto model = std::make_shared<const PolluxElastic>(it->second, fixed, 1, ncf ? 1 : most,
+                                                               pinned, source.whole_epochs);
       job.replicas = std::clamp(job.replicas, model->min_replicas(), model->max_replicas());
       job.steps = model->steps();
       job.measured = model->speed(job.replicas, 0);

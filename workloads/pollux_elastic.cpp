@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -87,8 +88,9 @@ PolluxConfig pollux_config(const PolluxApplication& app, const std::vector<int>&
   return best;
 }
 
-PolluxElasticSpeed::PolluxElasticSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size)
-    : app_(std::move(app)), batch_size_(batch_size) {}
+PolluxElasticSpeed::PolluxElasticSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size,
+                                       bool whole_epochs)
+    : app_(std::move(app)), batch_size_(batch_size), whole_epochs_(whole_epochs) {}
 
 int PolluxElasticSpeed::epoch_at(double done) const {
   // The last epoch whose start is at or before `done` (progress is non-decreasing).
@@ -105,15 +107,35 @@ int PolluxElasticSpeed::epoch_at(double done) const {
   return lo;
 }
 
+double PolluxElasticSpeed::seconds_per_unit(const PolluxConfig& c, double done) const {
+  if (!whole_epochs_) {
+    return 1.0 / c.goodput;
+  }
+  const int e = epoch_at(done);
+  const double end = app_->progress(e + 1);
+  // The units the run counts to: the epoch's end, or in the last epoch the job's whole units
+  // (PolluxElastic::steps), which the rounded time is spread over.
+  const double target = e + 1 < app_->max_epochs()
+                            ? end
+                            : static_cast<double>(std::max<std::int64_t>(1, std::llround(end)));
+  if (target <= done || end <= done) {
+    return 1.0 / c.goodput;
+  }
+  // Python 3's round(): halves to even, as nearbyint in the default rounding mode. An epoch
+  // the artifact ends at once (under half a second left) takes a microsecond here.
+  const double seconds = std::max(std::nearbyint((end - done) / c.goodput), 1e-6);
+  return seconds / (target - done);
+}
+
 double PolluxElasticSpeed::step_seconds_at(const std::vector<int>& gpus_per_node,
                                            double done) const {
-  return 1.0 / pollux_config(*app_, gpus_per_node, epoch_at(done), batch_size_).goodput;
+  return seconds_per_unit(pollux_config(*app_, gpus_per_node, epoch_at(done), batch_size_), done);
 }
 
 double PolluxElasticSpeed::compute_seconds_at(const std::vector<int>& gpus_per_node,
                                               double done) const {
   const PolluxConfig c = pollux_config(*app_, gpus_per_node, epoch_at(done), batch_size_);
-  return c.compute_seconds / c.step_seconds / c.goodput;
+  return c.compute_seconds / c.step_seconds * seconds_per_unit(c, done);
 }
 
 std::optional<double> PolluxElasticSpeed::next_change(double done) const {
@@ -158,13 +180,15 @@ double PolluxElasticSpeed::compute_seconds(const std::vector<int>& gpus_per_node
 }
 
 PolluxElastic::PolluxElastic(std::shared_ptr<const PolluxApplication> app, int batch_size,
-                             int min_replicas, int max_replicas, int adaptive_batch)
+                             int min_replicas, int max_replicas, int adaptive_batch,
+                             bool whole_epochs)
     : app_(std::move(app)),
       batch_size_(batch_size),
       min_replicas_(std::max(1, min_replicas)),
       max_replicas_(max_replicas > 0 ? max_replicas
                                      : std::max(1, app_->max_batch_size() / app_->min_local_bsz())),
-      adaptive_batch_(adaptive_batch) {
+      adaptive_batch_(adaptive_batch),
+      whole_epochs_(whole_epochs) {
   if (min_replicas_ > max_replicas_) {
     throw std::invalid_argument("elastic " + app_->name() + ": min replicas " +
                                 std::to_string(min_replicas_) + " above max " +
@@ -177,7 +201,7 @@ std::shared_ptr<const MeasuredSpeed> PolluxElastic::speed(int replicas, int batc
   const int batch = batch_size > 0                 ? batch_size
                     : batch_size == kAdaptiveBatch ? adaptive_batch_
                                                    : batch_size_;
-  return std::make_shared<const PolluxElasticSpeed>(app_, batch);
+  return std::make_shared<const PolluxElasticSpeed>(app_, batch, whole_epochs_);
 }
 
 std::int64_t PolluxElastic::steps() const {

@@ -40,8 +40,13 @@ PolluxConfig pollux_config(const PolluxApplication& app, const std::vector<int>&
 /// An elastic job's speed at one replica count, in seconds per progress unit.
 class PolluxElasticSpeed final : public MeasuredSpeed {
  public:
-  /// `batch_size` 0: adaptive.
-  PolluxElasticSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size);
+  /// `batch_size` 0: adaptive. With `whole_epochs` (`workload.pollux.whole_epochs`), the
+  /// artifact's rounding of each epoch's end to a whole second (simulator.py Job.step: `delta =
+  /// round((next_progress - progress) / goodput)`): from `done` in epoch e, the time to the
+  /// epoch's end is round((progress(e + 1) - done) / goodput) seconds, spread evenly over the
+  /// units left (step_seconds_at); the averages (step_seconds, compute_seconds) stay exact.
+  PolluxElasticSpeed(std::shared_ptr<const PolluxApplication> app, int batch_size,
+                     bool whole_epochs = false);
   /// The mean over the whole job (every epoch at its own speed): steps x this = its run time.
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
@@ -58,17 +63,23 @@ class PolluxElasticSpeed final : public MeasuredSpeed {
   int epoch_at(double done) const;
 
  private:
+  /// Seconds per unit from `done` to the end of its epoch: 1 / goodput, or with whole epochs
+  /// the rounded time over the units left.
+  double seconds_per_unit(const PolluxConfig& c, double done) const;
+
   std::shared_ptr<const PolluxApplication> app_;
   int batch_size_;
+  bool whole_epochs_;
 };
 
 class PolluxElastic final : public ElasticModel {
  public:
   /// `batch_size` 0: adaptive; `max_replicas` 0: the most the application's largest batch can
   /// split into (max_batch / min_local); `adaptive_batch`: the batch it runs at when asked to
-  /// adapt (kAdaptiveBatch), 0: it adapts (ncf's 32,768: the artifact pins it under Pollux).
+  /// adapt (kAdaptiveBatch), 0: it adapts (ncf's 32,768: the artifact pins it under Pollux);
+  /// `whole_epochs`: its speeds end each epoch at a whole second (PolluxElasticSpeed).
   PolluxElastic(std::shared_ptr<const PolluxApplication> app, int batch_size, int min_replicas,
-                int max_replicas, int adaptive_batch = 0);
+                int max_replicas, int adaptive_batch = 0, bool whole_epochs = false);
   int min_replicas() const override { return min_replicas_; }
   int max_replicas() const override { return max_replicas_; }
   int min_batch_size() const override { return app_->init_batch_size(); }
@@ -85,6 +96,7 @@ class PolluxElastic final : public ElasticModel {
   int min_replicas_;
   int max_replicas_;
   int adaptive_batch_;
+  bool whole_epochs_;
 };
 
 }  // namespace tidesim::workloads

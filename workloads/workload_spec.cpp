@@ -494,10 +494,6 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   p.elastic = elastic == "fixed"      ? PolluxSource::Elastic::kFixed
               : elastic == "adaptive" ? PolluxSource::Elastic::kAdaptive
                                       : PolluxSource::Elastic::kNone;
-  if (p.whole_epochs && p.elastic != PolluxSource::Elastic::kNone) {
-    throw f.error(f.get("whole_epochs"), "whole_epochs",
-                  "whole-second epochs apply to jobs of a fixed size, not to elastic ones");
-  }
   f.finish();
   return p;
 }

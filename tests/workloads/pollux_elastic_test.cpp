@@ -42,6 +42,28 @@ TEST(PolluxElastic, AFixedBatchProgressesAtGainOverStepTime) {
   EXPECT_NEAR(speed->step_seconds_at({1}, 10.0), 2.5, 1e-12);
 }
 
+// With whole epochs each epoch ends at a whole second from where the job stands (the artifact's
+// `delta = round((next_progress - progress) / goodput)`), the rounded time spread over the units
+// left; the averages stay exact.
+TEST(PolluxElastic, WholeEpochsEndAtAWholeSecond) {
+  const PolluxElastic model(toy(), 16, 1, 0, 0, true);
+  const auto speed = model.speed(2, 0);
+  // Epoch 0 on "2" at 1.65 s a unit: from 1 unit done, 9 left take 14.85 s, 15.
+  EXPECT_NEAR(speed->step_seconds_at({2}, 1.0), 15.0 / 9.0, 1e-12);
+  // From 3 units done, 7 left: 11.55 s, 12.
+  EXPECT_NEAR(speed->step_seconds_at({2}, 3.0), 12.0 / 7.0, 1e-12);
+  EXPECT_NEAR(speed->compute_seconds_at({2}, 3.0), 12.0 / 7.0 * 2.0 / 2.2, 1e-12);
+  // Epoch 1 (the last, to the job's 20 units) at 1.375 s a unit: 13.75 s, 14.
+  EXPECT_NEAR(speed->step_seconds_at({2}, 10.0), 1.4, 1e-12);
+  // A tenth of a unit left: 0.1375 s rounds to 0; the epoch ends within a microsecond.
+  EXPECT_LE(speed->step_seconds_at({2}, 19.9) * 0.1, 1e-6 + 1e-12);
+  EXPECT_GT(speed->step_seconds_at({2}, 19.9), 0.0);
+  EXPECT_EQ(speed->next_change(3.0), 10.0);
+  EXPECT_NEAR(speed->step_seconds({2}), 1.5125, 1e-12);
+  // Without whole epochs, the exact speed.
+  EXPECT_NEAR(PolluxElastic(toy(), 16, 1, 0).speed(2, 0)->step_seconds_at({2}, 3.0), 1.65, 1e-12);
+}
+
 TEST(PolluxElastic, AnAdaptiveBatchIsTheGoodputBestOfTheCandidates) {
   const auto app = toy();
   // On "2" in epoch 0 every candidate batch B in 8..16 splits into local B/2 <= 8 with no
