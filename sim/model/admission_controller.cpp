@@ -434,7 +434,7 @@ void Admission::decide() {
     if (e.job.admitted && !std::binary_search(chosen.begin(), chosen.end(), a.id)) {
       quota_event(a.id, false);
       e.job.admitted = false;
-      controller_.interrupt(a.id, InterruptCause::kSuspension);
+      controller_.suspend(a.id);
     }
   }
   for (const int j : chosen) {

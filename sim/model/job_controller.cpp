@@ -150,6 +150,13 @@ void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
   end_attempt(j, false);
 }
 
+void JobController::suspend(int j) {
+  if (run_.jobs[static_cast<std::size_t>(j)].spec->elastic) {
+    execution_->checkpoint_now(j);
+  }
+  interrupt(j, InterruptCause::kSuspension);
+}
+
 void JobController::resize(int j, int replicas, int batch_size) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const workloads::JobSpec& spec = *job.spec;

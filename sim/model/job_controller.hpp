@@ -69,6 +69,12 @@ class JobController final : public ExecutionListener {
   /// loading its checkpoint; docs/descheduling.md).
   void interrupt(int j, InterruptCause cause, Duration restore = Duration::zero());
 
+  /// Suspends job `j` for its job-level admission policy: interrupt(kSuspension), and an elastic
+  /// job checkpoints first (AdaptDL checkpoints whenever its scheduler takes its GPUs: a
+  /// suspension loses nothing, as a resize); any other job loses the work since its last
+  /// checkpoint.
+  void suspend(int j);
+
   /// Resizes elastic job `j` to `replicas` at total batch `batch_size` (0: its own rule): a running
   /// job checkpoints (AdaptDL checkpoints when it is rescaled: nothing is lost), its attempt stops
   /// as interrupt(kResize) stops it, and its next attempt's pods are `replicas` of its template,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <string>
 
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/sim/experiments/run.hpp"
@@ -54,36 +55,60 @@ class ResizeAt50s final : public JobPolicy {
   }
 };
 
+// Runs every job but from 50 s to 60 s (suspended there); decides every 10 s.
+class SuspendFrom50sTo60s final : public JobPolicy {
+ public:
+  std::string_view name() const override { return "test-suspend-50s-60s"; }
+  std::optional<Duration> interval() const override { return Duration(10s); }
+  JobDecision decide(const JobPolicyState& state) override {
+    JobDecision d;
+    for (const JobView& j : state.jobs) {
+      if (state.now < TimePoint(50s) || state.now >= TimePoint(60s)) {
+        d.run.push_back(j.id);
+      }
+    }
+    return d;
+  }
+};
+
 struct Outcome {
   double done_s = -1;
   std::vector<double> started_s;
-  int resize_evictions = 0;
+  int evictions = 0;  // of the cause asked for
   double lost_gpu_s = 0;
 };
 
-Outcome run_elastic() {
-  register_job_policy({"test-resize-at-50s",
-                       {},
-                       [](const AdmissionConfig&) { return std::make_unique<ResizeAt50s>(); },
-                       false,
-                       false});
-  const Scenario s = load_scenario("tests/sim/data/elastic.yaml");
+template <class Policy>
+void register_test_policy(const std::string& name) {
+  register_job_policy(
+      {name, {}, [](const AdmissionConfig&) { return std::make_unique<Policy>(); }, false, false});
+}
+
+template <class Policy>
+Outcome run_elastic(const std::string& policy, const std::string& cause, bool elastic = true) {
+  // The scenario names the first; the run, `policy`.
+  register_test_policy<ResizeAt50s>("test-resize-at-50s");
+  register_test_policy<Policy>(policy);
+  Scenario s = load_scenario("tests/sim/data/elastic.yaml");
+  s.policies.front().admission->policy = policy;
   Workload w = make_jobs(s, 1);
   w.jobs[0].steps = 100;
   w.jobs[0].duration.reset();
   w.jobs[0].measured = std::make_shared<const LinearSpeed>();
-  w.jobs[0].elastic = std::make_shared<const LinearElastic>();
+  if (elastic) {
+    w.jobs[0].elastic = std::make_shared<const LinearElastic>();
+  }
   RunSignals signals;
   Outcome o;
-  signals.job.connect([&o](const JobEvent& e) {
+  signals.job.connect([&o, cause](const JobEvent& e) {
     if (e.kind == JobEventKind::kSucceeded) {
       o.done_s = to_seconds(e.at);
     }
     if (e.kind == JobEventKind::kStarted) {
       o.started_s.push_back(to_seconds(e.at));
     }
-    if (e.kind == JobEventKind::kEvicted && e.cause == "resize") {
-      ++o.resize_evictions;
+    if (e.kind == JobEventKind::kEvicted && e.cause == cause) {
+      ++o.evictions;
       o.lost_gpu_s += e.lost_gpu_seconds;
     }
   });
@@ -92,7 +117,7 @@ Outcome run_elastic() {
 }
 
 TEST(ElasticJob, AResizeKeepsTheWorkAndCostsTheRescaleDelay) {
-  const Outcome o = run_elastic();
+  const Outcome o = run_elastic<ResizeAt50s>("test-resize-at-50s", "resize");
   // Arrives at 0 s as 1 replica, resized to 2 before it starts (no pod bound: no eviction);
   // bound within a few 10 ms scheduling cycles, it starts 10 s later at ~10.0 s and does 2 steps
   // a second: ~80 steps by 50 s. There its 2 pods are evicted (two events, no GPU time lost:
@@ -103,11 +128,35 @@ TEST(ElasticJob, AResizeKeepsTheWorkAndCostsTheRescaleDelay) {
   ASSERT_EQ(o.started_s.size(), 2u);
   EXPECT_NEAR(o.started_s[0], 10.0, 0.1);
   EXPECT_NEAR(o.started_s[1], 60.0, 0.1);
-  EXPECT_EQ(o.resize_evictions, 2);
+  EXPECT_EQ(o.evictions, 2);
   EXPECT_DOUBLE_EQ(o.lost_gpu_s, 0.0);
   // 100 = 2 x (50 - start1) + (done - start2).
   EXPECT_NEAR(o.done_s, o.started_s[1] + 100.0 - 2.0 * (50.0 - o.started_s[0]), 1e-3);
   EXPECT_NEAR(o.done_s, 80.0, 0.2);
+}
+
+// A suspension by the policy: an elastic (AdaptDL) job checkpoints first and loses nothing; a job
+// of a fixed size loses the work since its last checkpoint (an hour apart here: all of it).
+TEST(ElasticJob, ASuspendedElasticJobKeepsItsWork) {
+  // One replica, 1 step a second from ~10 s: ~40 steps by 50 s, suspended until the decision at
+  // 60 s, starts again at ~70 s with ~60 steps left: done at ~130 s.
+  const Outcome elastic =
+      run_elastic<SuspendFrom50sTo60s>("test-suspend-50s-60s", "suspension", true);
+  ASSERT_EQ(elastic.started_s.size(), 2u);
+  EXPECT_NEAR(elastic.started_s[0], 10.0, 0.1);
+  EXPECT_NEAR(elastic.started_s[1], 70.0, 0.1);
+  EXPECT_EQ(elastic.evictions, 1);
+  EXPECT_DOUBLE_EQ(elastic.lost_gpu_s, 0.0);
+  // 100 = (50 - start1) + (done - start2).
+  EXPECT_NEAR(elastic.done_s, elastic.started_s[1] + 100.0 - (50.0 - elastic.started_s[0]), 1e-3);
+  // The same job not elastic: the ~40 steps are lost (~40 GPU-seconds), all 100 run again from
+  // ~70 s: done at ~170 s.
+  const Outcome fixed =
+      run_elastic<SuspendFrom50sTo60s>("test-suspend-50s-60s", "suspension", false);
+  ASSERT_EQ(fixed.started_s.size(), 2u);
+  EXPECT_EQ(fixed.evictions, 1);
+  EXPECT_NEAR(fixed.lost_gpu_s, 50.0 - fixed.started_s[0], 0.1);
+  EXPECT_NEAR(fixed.done_s, fixed.started_s[1] + 100.0, 1e-3);
 }
 
 }  // namespace
