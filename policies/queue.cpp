@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 #include <vector>
 
 namespace tidesim::policies {
@@ -12,7 +13,39 @@ std::string SchedulingQueue::key_of(const PodSpec& pod) {
   return pod.namespace_name + "/" + pod.name;
 }
 
+namespace {
+
+// FNV-1a over the bytes of `part`, continuing from `h`.
+std::size_t fnv1a(std::size_t h, std::string_view part) {
+  for (const char c : part) {
+    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  return h;
+}
+
+constexpr std::size_t kFnvBasis = 14695981039346656037ULL;
+
+}  // namespace
+
+std::size_t SchedulingQueue::KeyHash::operator()(const std::string& key) const {
+  return fnv1a(kFnvBasis, key);
+}
+
+std::size_t SchedulingQueue::KeyHash::operator()(PodKey key) const {
+  return fnv1a(fnv1a(fnv1a(kFnvBasis, key.pod->namespace_name), "/"), key.pod->name);
+}
+
+bool SchedulingQueue::KeyEqual::operator()(PodKey a, const std::string& b) const {
+  const std::string& ns = a.pod->namespace_name;
+  const std::string& name = a.pod->name;
+  return b.size() == ns.size() + 1 + name.size() && b.compare(0, ns.size(), ns) == 0 &&
+         b[ns.size()] == '/' && b.compare(ns.size() + 1, name.size(), name) == 0;
+}
+
 SchedulingQueue::InFlight& SchedulingQueue::in_flight(const PodSpec& pod) {
+  if (const auto it = in_flight_.find(PodKey{&pod}); it != in_flight_.end()) {
+    return it->second;
+  }
   return in_flight_[key_of(pod)];
 }
 
@@ -51,13 +84,15 @@ void SchedulingQueue::push_backoff(Entry e) {
 }
 
 void SchedulingQueue::push_unschedulable(Entry e, TimePoint now) {
+  // The key is the largest yet (times do not go back, seq grows): inserted at the end.
   const TimeKey k{now, e.seq};
   where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
   if (e.group >= 0) {
-    groups_[e.group].insert(k);
+    std::set<TimeKey>& group = groups_[e.group];
+    group.emplace_hint(group.end(), k);
     ++grouped_;
   }
-  unschedulable_.emplace(k, std::move(e));
+  unschedulable_.emplace_hint(unschedulable_.end(), k, std::move(e));
 }
 
 SchedulingQueue::Entry SchedulingQueue::erase_unschedulable(std::map<TimeKey, Entry>::iterator it) {
@@ -77,7 +112,7 @@ SchedulingQueue::Entry SchedulingQueue::erase_unschedulable(std::map<TimeKey, En
 
 SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
   Entry e;
-  const auto it = in_flight_.find(key_of(*pod));
+  const auto it = in_flight_.find(PodKey{pod.get()});
   e.attempts = it == in_flight_.end() ? 0 : it->second.attempts;
   e.pod = std::move(pod);
   e.timestamp = now;
@@ -115,11 +150,13 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   InFlight& f = in_flight(*e.pod);
   f.attempts = e.attempts + 1;
   f.popped_cycle = cycle_;
+  last_popped_ = e.pod.get();
+  last_record_ = &f;
   return e.pod;
 }
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {
-  const auto it = in_flight_.find(key_of(*pod));
+  const auto it = in_flight_.find(PodKey{pod.get()});
   const std::int64_t popped =
       it == in_flight_.end() || it->second.popped_cycle < 0 ? cycle_ : it->second.popped_cycle;
   Entry e = make_entry(std::move(pod), now);
@@ -133,10 +170,14 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metri
 }
 
 void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
-  InFlight& f = in_flight(*pod);
+  InFlight& f = pod.get() == last_popped_ ? *last_record_ : in_flight(*pod);
   f.attempts = std::max(0, f.attempts - 1);
   f.popped_cycle = -1;
-  Entry e = make_entry(std::move(pod), now);
+  Entry e;  // make_entry() without looking the record up again
+  e.attempts = f.attempts;
+  e.pod = std::move(pod);
+  e.timestamp = now;
+  e.seq = next_seq_++;
   e.group = group;
   push_unschedulable(std::move(e), now);
 }
@@ -224,7 +265,13 @@ void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
 }
 
 void SchedulingQueue::done(const PodSpec& pod) {
-  in_flight_.erase(key_of(pod));
+  if (const auto it = in_flight_.find(PodKey{&pod}); it != in_flight_.end()) {
+    if (&it->second == last_record_) {
+      last_popped_ = nullptr;
+      last_record_ = nullptr;
+    }
+    in_flight_.erase(it);
+  }
 }
 
 bool SchedulingQueue::take(const PodSpec& pod) {

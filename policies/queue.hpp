@@ -147,8 +147,29 @@ class SchedulingQueue {
   };
   // Pods are identified by namespace/name.
   static std::string key_of(const PodSpec& pod);
+  // The in-flight records are looked up by a pod's namespace and name without building the
+  // key_of() string: a hash of the key's bytes, and a key equal to a pod's when it is
+  // namespace + "/" + name.
+  struct PodKey {
+    const PodSpec* pod;
+  };
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(const std::string& key) const;
+    std::size_t operator()(PodKey key) const;
+  };
+  struct KeyEqual {
+    using is_transparent = void;
+    bool operator()(const std::string& a, const std::string& b) const { return a == b; }
+    bool operator()(PodKey a, const std::string& b) const;
+    bool operator()(const std::string& a, PodKey b) const { return (*this)(b, a); }
+  };
   // The pod's in-flight record, created if absent.
   InFlight& in_flight(const PodSpec& pod);
+  // The record pop() set last and its pod, so that a put_back() of that pod finds it without a
+  // lookup (records do not move in the map; done() clears this when it erases one).
+  const PodSpec* last_popped_ = nullptr;
+  InFlight* last_record_ = nullptr;
 
   QueueOptions options_;
   std::uint64_t next_seq_ = 0;
@@ -157,10 +178,10 @@ class SchedulingQueue {
   std::int64_t metrics_request_cycle_ = -1;  // the cycle of the last metrics event
   std::map<ActiveKey, Entry> active_;
   std::map<TimeKey, Entry> backoff_;
-  std::map<TimeKey, Entry> unschedulable_;               // keyed by (entered, seq)
-  std::map<int, std::set<TimeKey>> groups_;              // unschedulable pods by hint group
-  std::size_t grouped_ = 0;                              // the pods filed in groups_
-  std::unordered_map<std::string, InFlight> in_flight_;  // by namespace/name
+  std::map<TimeKey, Entry> unschedulable_;   // keyed by (entered, seq)
+  std::map<int, std::set<TimeKey>> groups_;  // unschedulable pods by hint group
+  std::size_t grouped_ = 0;                  // the pods filed in groups_
+  std::unordered_map<std::string, InFlight, KeyHash, KeyEqual> in_flight_;  // namespace/name
   std::unordered_map<const PodSpec*, Location> where_;
 };
 

@@ -526,12 +526,19 @@ bool SchedulingLoop::gang_may_help(const Gang& gang) {
 }
 
 int SchedulingLoop::hint_group(const PodSpec& pod) {
+  return hints_ == QueueingHints::kPrecise ? hint_group(pod, gang_of(pod)) : -1;
+}
+
+int SchedulingLoop::hint_group(const PodSpec& pod, Gang* g) {
   if (hints_ != QueueingHints::kPrecise) {
     return -1;
   }
-  if (const Gang* g = gang_of(pod)) {
+  if (g != nullptr) {
     if (g->spec.mode != PodGroup::Mode::kAllOrNothing) {
       return 0;
+    }
+    if (g->shape_group >= 0 && g->shape_members == g->members.size()) {
+      return g->shape_group;  // members only grow, and a pod's requests do not change
     }
     // The gang's shape, as declared: its pods and the GPUs they ask.
     std::array<std::int64_t, 3> shape{0, 0, 0};  // pods, GPUs per pod (-1: mixed), GPUs
@@ -544,7 +551,9 @@ int SchedulingLoop::hint_group(const PodSpec& pod) {
     if (added) {
       shapes_.push_back(shape);
     }
-    return 2 * it->second + 2;
+    g->shape_group = 2 * it->second + 2;
+    g->shape_members = g->members.size();
+    return g->shape_group;
   }
   if (!fast_fail_ || has_inter_pod_terms(pod)) {
     return 0;
@@ -588,12 +597,16 @@ std::size_t SchedulingLoop::group_hint(int group, const PodSpec& first) {
   return room;
 }
 
-bool SchedulingLoop::may_help(const PodSpec& pod, bool classify) {
-  if (Gang* g = gang_of(pod)) {
+bool SchedulingLoop::may_help(const PodSpec& pod, bool classify, Gang* g) {
+  if (g != nullptr) {
     if (g->spec.mode != PodGroup::Mode::kAllOrNothing) {
       return true;  // Coscheduling's state, not only the view, decides
     }
-    return gang_may_help(*g);
+    if (g->verdict_call != pop_calls_) {
+      g->verdict_call = pop_calls_;
+      g->verdict = gang_may_help(*g);
+    }
+    return g->verdict;
   }
   if (!fast_fail_ || has_inter_pod_terms(pod) || !no_required_anti_affinity()) {
     return true;
@@ -695,16 +708,20 @@ void SchedulingLoop::wake(TimePoint at) {
 }
 
 std::optional<PodPtr> SchedulingLoop::pop() {
+  ++pop_calls_;  // a new call: the gangs' verdicts of the previous one are stale
   while (true) {
     auto popped = queue_.pop(sim_.now());
     // Precise hints, once more when the pod comes up: a pod moved back by a change that a pod
     // before it has used up, or retried at its timeout with nothing changed, is not tried.
-    if (!popped || hints_ != QueueingHints::kPrecise || !target_.pod_alive(**popped) ||
-        may_help(**popped, true)) {
+    if (!popped || hints_ != QueueingHints::kPrecise || !target_.pod_alive(**popped)) {
+      return popped;
+    }
+    Gang* gang = gang_of(**popped);
+    if (may_help(**popped, true, gang)) {
       return popped;
     }
     ++hinted_skips_;
-    const int group = hint_group(**popped);
+    const int group = hint_group(**popped, gang);
     queue_.put_back(std::move(*popped), sim_.now(), group);
   }
 }

@@ -204,6 +204,12 @@ class SchedulingLoop {
     std::vector<PodPtr> waiting;
     int bound = 0;
     std::optional<EventId> timer;
+    // hint_group() of its pods, computed when `members` had `shape_members` pods (-1: not yet).
+    int shape_group = -1;
+    std::size_t shape_members = 0;
+    // may_help() of its pods in the pop() call numbered `verdict_call` (0: none).
+    std::uint64_t verdict_call = 0;
+    bool verdict = false;
   };
   struct Nomination {
     PodPtr pod;
@@ -303,13 +309,18 @@ class SchedulingLoop {
   std::uint64_t hinted_skips_ = 0;
   std::vector<std::uint64_t> helped_;  // per class, the change count at which may_help said yes
   // The precise hint for `pod` (set_queueing_hints): whether the changes since its class last
-  // failed may make it schedulable. `classify`: find the class of a pod not yet tried.
-  bool may_help(const PodSpec& pod, bool classify);
+  // failed may make it schedulable. `classify`: find the class of a pod not yet tried. `gang`:
+  // gang_of(pod). Within one pop() call nothing but the queue changes, so an all-or-nothing
+  // gang's verdict is computed once per call and reused for its other pods.
+  bool may_help(const PodSpec& pod, bool classify, Gang* gang);
+  std::uint64_t pop_calls_ = 0;  // pop() calls so far (Gang::verdict_call)
   // Precise hints decide for groups of pods that get one verdict: the hint group `pod` is filed
   // under while unschedulable (SchedulingQueue::add_unschedulable): -1 without precise hints;
   // 0: pods the hint always moves; 2c + 1: the pods of equivalence class c; 2s + 2: the pods
   // of the all-or-nothing gangs of shape shapes_[s] (their pods, GPUs per pod, GPUs).
   int hint_group(const PodSpec& pod);
+  // The same, given gang_of(pod).
+  int hint_group(const PodSpec& pod, Gang* gang);
   std::vector<std::array<std::int64_t, 3>> shapes_;
   std::map<std::array<std::int64_t, 3>, int> shape_ids_;
   // The precise hint for a hint group whose earliest unschedulable pod is `first`

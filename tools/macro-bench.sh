@@ -9,6 +9,10 @@
 #   (scenarios/scale/) and of openb-default, `--threads 1`, printed as a Markdown table of the
 #   median CPU time (user + sys) and the median peak RSS, with the load average before and
 #   after. CPU time, not wall time, because the machine may be shared.
+#   TIDESIM_SCALE_LONG=1 adds the long frontier rows (precise queueing hints): the 12,500-node
+#   scenario's 40,000-job prefix (minutes), the 1,250-node variant's 10,000-job prefix, and the
+#   two full runs, 1,250 nodes x 100,000 jobs and 12,500 nodes x 1,000,000 jobs, which take hours
+#   and were never measured to the end (docs/performance.md, "The frontier scenario").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -32,9 +36,20 @@ if [[ "${1:-}" == "--scale" ]]; then
     "75% load, 100k jobs, 1,000 nodes|scenarios/scale/load75-jobs100k-nodes1000.yaml|"
     "75% load, heavy tail, 10k jobs|scenarios/scale/load75-tail-jobs10k-nodes1000.yaml|"
     "75% load, heavy tail, 30k jobs|scenarios/scale/load75-tail-jobs30k-nodes1000.yaml|"
+    "75% load, heavy tail, 10k jobs, precise hints|scenarios/scale/load75-tail-jobs10k-nodes1000.yaml|--set run.queueing_hints=precise"
+    "75% load, heavy tail, 100k jobs, precise hints|scenarios/scale/load75-tail-jobs30k-nodes1000.yaml|--set workload.arrivals.count=100000 --set run.queueing_hints=precise"
     "frontier, 12,500 nodes, first 2k jobs|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=2000"
+    "frontier, 12,500 nodes, first 10k jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=10000 --set run.queueing_hints=precise"
     "openb-default, 2 policies|scenarios/openb-default.yaml|"
   )
+  if [[ "${TIDESIM_SCALE_LONG:-0}" == 1 ]]; then
+    runs+=(
+      "frontier, 12,500 nodes, first 40k jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=40000 --set run.queueing_hints=precise"
+      "frontier mix, 1,250 nodes, first 10k jobs, precise hints|scenarios/scale/frontier-jobs100k-nodes1250.yaml|--set workload.arrivals.count=10000 --set run.queueing_hints=precise"
+      "frontier mix, 1,250 nodes, 100k jobs, precise hints|scenarios/scale/frontier-jobs100k-nodes1250.yaml|--set run.queueing_hints=precise"
+      "frontier, 12,500 nodes, 1M jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set run.queueing_hints=precise"
+    )
+  fi
   [[ -n "${TIDESIM_SCALE_ONLY:-}" ]] && mapfile -t runs < <(printf '%s\n' "${runs[@]}" | grep -E "$TIDESIM_SCALE_ONLY")
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $reps runs each, --threads 1"
   echo

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "tidesim/sim/metrics/collector.hpp"
 
@@ -48,7 +49,8 @@ class NvlinkContentionCollector : public Collector {
     JobTotals totals;
   };
   NvlinkContentionOptions options_;
-  std::map<std::string, State, std::less<>> jobs_;
+  // By job name, hashed: a rate is one lookup among every job seen (job_totals() sorts them).
+  std::unordered_map<std::string, State> jobs_;
 };
 
 }  // namespace tidesim::metrics
