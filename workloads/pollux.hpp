@@ -11,11 +11,14 @@
 /// work in steps: sum over epochs e < max_epochs of (progress(e + 1) - progress(e)) / gain(e),
 /// gain(e) = (var + sqr) / (var / scale + sqr) (the artifact's statistical efficiency, from the
 /// epoch's gradient statistics). Formulas and differences: docs/job-scheduling.md.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tidesim/sim/engine/random.hpp"
@@ -107,6 +110,14 @@ class PolluxApplication {
   /// points); null with `configurations_error_` when they span no volume.
   std::shared_ptr<const LinearNdInterpolator> configurations_;
   std::string configurations_error_;
+  /// The interpolated (step, sync) of each (nodes, GPUs, local batch) asked: the queries repeat
+  /// (an adaptive job asks 50 batches at each epoch), the walk through the simplices is the cost.
+  /// Runs of one seed share the application across threads, hence the lock.
+  struct Memo {
+    std::mutex lock;
+    std::map<std::tuple<int, int, double>, std::array<double, 2>> values;
+  };
+  std::unique_ptr<Memo> memo_ = std::make_unique<Memo>();
   std::string placements_file_;
 };
 
