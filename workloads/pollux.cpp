@@ -13,6 +13,7 @@
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/csv.hpp"
 #include "tidesim/workloads/pollux_elastic.hpp"
+#include "tidesim/workloads/pollux_generate.hpp"
 
 namespace tidesim::workloads {
 namespace fs = std::filesystem;
@@ -101,7 +102,7 @@ PolluxApplication::PolluxApplication(const std::string& dir, const std::string& 
     std::vector<PolluxEpoch> epochs;
     for (std::size_t r = 0; r < t.rows(); ++r) {
       epochs.push_back({t.number(r, "progress", 0, 1e300), t.number(r, "grad_sqr", 0, 1e300),
-                        t.number(r, "grad_var", 0, 1e300)});
+                        t.number(r, "grad_var", 0, 1e300), t.number(r, "iteration", 0, 1e300)});
     }
     if (epochs.empty()) {
       throw InputError(t.header_where("progress"), "progress", "no epochs");
@@ -222,6 +223,17 @@ PolluxSample PolluxApplication::throughput(const std::vector<int>& gpus_per_node
                          "interpolated: " +
                          configurations_error_);
   }
+  const std::tuple<int, int, double> point{nodes, gpus, local_bsz};
+  {
+    const std::lock_guard<std::mutex> guard(memo_->lock);
+    if (const auto it = memo_->values.find(point); it != memo_->values.end()) {
+      PolluxSample out;
+      out.local_bsz = local_bsz;
+      out.step_time = it->second[0];
+      out.sync_time = it->second[1];
+      return out;
+    }
+  }
   const auto v =
       (*configurations_)({static_cast<double>(nodes), static_cast<double>(gpus), local_bsz});
   if (!v) {
@@ -234,6 +246,8 @@ PolluxSample PolluxApplication::throughput(const std::vector<int>& gpus_per_node
   out.local_bsz = local_bsz;
   out.step_time = (*v)[0];
   out.sync_time = (*v)[1];
+  const std::lock_guard<std::mutex> guard(memo_->lock);
+  memo_->values.emplace(point, std::array<double, 2>{out.step_time, out.sync_time});
   return out;
 }
 
@@ -341,10 +355,78 @@ double PolluxSpeed::compute_seconds(const std::vector<int>& gpus_per_node) const
                              : compute * step_seconds(gpus_per_node) / total_seconds(gpus_per_node);
 }
 
-std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
+namespace {
+
+// One job of a Pollux workload from its row; `error(field, message)` places a bad row.
+JobSpec pollux_job(const PolluxSource& source, const std::shared_ptr<const PolluxApplication>& it,
+                   const std::string& name, double time, std::int64_t replicas,
+                   std::int64_t batch_size,
+                   const std::function<InputError(const std::string&, const std::string&)>& error) {
+  const PolluxApplication& app = *it;
+  JobSpec job;
+  job.name = name;
+  if (job.name.empty()) {
+    throw error("name", "empty job name");
+  }
+  job.submit_time = TimePoint(from_seconds(time));
+  job.replicas = static_cast<int>(replicas);
+  const auto batch = static_cast<int>(batch_size);
+  const auto local = app.local_batch(batch, job.replicas);
+  if (local.atomic < 1) {
+    throw error("num_replicas",
+                fmt::format("{} replicas cannot split a batch of {} ({} takes at most {})",
+                            job.replicas, batch, app.name(), app.max_batch_size()));
+  }
+  const int actual = job.replicas * local.atomic * (local.accum_steps + 1);
+  job.steps = std::max<std::int64_t>(1, std::llround(app.work_steps(actual)));
+  job.pod_template = source.pod;
+  job.pod_template.name = job.name;
+  job.pod_template.requests.gpus = 1;
+  job.model = source.model;
+  job.batch_size = source.batch_size;
+  job.precision = source.precision;
+  job.checkpoint_interval = source.checkpoint_interval;
+  job.gang = source.gang;
+  job.measured =
+      std::make_shared<const PolluxSpeed>(it, batch, job.replicas, source.whole_epochs, job.steps);
+  if (source.elastic != PolluxSource::Elastic::kNone) {
+    // simulator.py: ncf runs on one GPU under Optimus and Pollux (max_replicas = 1), at a batch
+    // of 32,768 under Pollux (Cluster.__init__).
+    const bool ncf = app.name() == "ncf";
+    const int pinned = ncf ? std::min(32'768, app.max_batch_size()) : 0;
+    int fixed = source.elastic == PolluxSource::Elastic::kFixed ? batch : 0;
+    if (fixed == 0) {
+      fixed = pinned;
+    }
+    const int most = fixed > 0 ? std::max(1, fixed / app.min_local_bsz()) : 0;
+    const auto model = std::make_shared<const PolluxElastic>(it, fixed, 1, ncf ? 1 : most, pinned,
+                                                             source.whole_epochs);
+    job.replicas = std::clamp(job.replicas, model->min_replicas(), model->max_replicas());
+    job.steps = model->steps();
+    job.measured = model->speed(job.replicas, 0);
+    job.elastic = model;
+  }
+  return job;
+}
+
+}  // namespace
+
+std::vector<JobSpec> pollux_jobs(const PolluxSource& source, RandomStream& rng) {
   const auto apps = load_pollux_applications(source.applications);
-  const CsvTable t(source.file, {"name", "time", "application", "num_replicas", "batch_size"}, {});
   std::vector<JobSpec> jobs;
+  if (source.generate) {
+    const PolluxGenerate& g = *source.generate;
+    for (const PolluxRow& row :
+         generate_pollux_rows(g.trace, g.jobs, g.start_hour, g.hours, apps, rng, source.where)) {
+      jobs.push_back(pollux_job(source, apps.at(row.application), row.name, row.time, row.replicas,
+                                row.batch_size,
+                                [&source](const std::string& field, const std::string& message) {
+                                  return InputError(source.where, field, message);
+                                }));
+    }
+    return jobs;
+  }
+  const CsvTable t(source.file, {"name", "time", "application", "num_replicas", "batch_size"}, {});
   for (std::size_t r = 0; r < t.rows(); ++r) {
     const auto it = apps.find(t.text(r, "application"));
     if (it == apps.end()) {
@@ -352,51 +434,13 @@ std::vector<JobSpec> pollux_jobs(const PolluxSource& source) {
                     "unknown application (bert, cifar10, deepspeech2, imagenet, ncf, yolov3)");
     }
     const PolluxApplication& app = *it->second;
-    JobSpec job;
-    job.name = t.text(r, "name");
-    if (job.name.empty()) {
-      throw t.error(r, "name", "empty job name");
-    }
-    job.submit_time = TimePoint(from_seconds(t.number(r, "time", 0, 3.0e10)));
-    job.replicas = static_cast<int>(t.integer(r, "num_replicas", 1, 4096));
-    const auto batch =
-        static_cast<int>(t.integer(r, "batch_size", app.init_batch_size(), app.max_batch_size()));
-    const auto local = app.local_batch(batch, job.replicas);
-    if (local.atomic < 1) {
-      throw t.error(r, "num_replicas",
-                    fmt::format("{} replicas cannot split a batch of {} ({} takes at most {})",
-                                job.replicas, batch, app.name(), app.max_batch_size()));
-    }
-    const int actual = job.replicas * local.atomic * (local.accum_steps + 1);
-    job.steps = std::max<std::int64_t>(1, std::llround(app.work_steps(actual)));
-    job.pod_template = source.pod;
-    job.pod_template.name = job.name;
-    job.pod_template.requests.gpus = 1;
-    job.model = source.model;
-    job.batch_size = source.batch_size;
-    job.precision = source.precision;
-    job.checkpoint_interval = source.checkpoint_interval;
-    job.gang = source.gang;
-    job.measured = std::make_shared<const PolluxSpeed>(it->second, batch, job.replicas,
-                                                       source.whole_epochs, job.steps);
-    if (source.elastic != PolluxSource::Elastic::kNone) {
-      // simulator.py: ncf runs on one GPU under Optimus and Pollux (max_replicas = 1), at a batch
-      // of 32,768 under Pollux (Cluster.__init__).
-      const bool ncf = app.name() == "ncf";
-      const int pinned = ncf ? std::min(32'768, app.max_batch_size()) : 0;
-      int fixed = source.elastic == PolluxSource::Elastic::kFixed ? batch : 0;
-      if (fixed == 0) {
-        fixed = pinned;
-      }
-      const int most = fixed > 0 ? std::max(1, fixed / app.min_local_bsz()) : 0;
-      const auto model = std::make_shared<const PolluxElastic>(it->second, fixed, 1, ncf ? 1 : most,
-                                                               pinned, source.whole_epochs);
-      job.replicas = std::clamp(job.replicas, model->min_replicas(), model->max_replicas());
-      job.steps = model->steps();
-      job.measured = model->speed(job.replicas, 0);
-      job.elastic = model;
-    }
-    jobs.push_back(std::move(job));
+    jobs.push_back(
+        pollux_job(source, it->second, t.text(r, "name"), t.number(r, "time", 0, 3.0e10),
+                   t.integer(r, "num_replicas", 1, 4096),
+                   t.integer(r, "batch_size", app.init_batch_size(), app.max_batch_size()),
+                   [&t, r](const std::string& field, const std::string& message) {
+                     return t.error(r, field, message);
+                   }));
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {
     return a.submit_time < b.submit_time;

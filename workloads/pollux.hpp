@@ -11,13 +11,17 @@
 /// work in steps: sum over epochs e < max_epochs of (progress(e + 1) - progress(e)) / gain(e),
 /// gain(e) = (var + sqr) / (var / scale + sqr) (the artifact's statistical efficiency, from the
 /// epoch's gradient statistics). Formulas and differences: docs/job-scheduling.md.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/job.hpp"
 #include "tidesim/workloads/linear_nd_interpolator.hpp"
@@ -36,6 +40,8 @@ struct PolluxEpoch {
   double progress = 0;
   double grad_sqr = 0;
   double grad_var = 0;
+  /// Iterations (steps at the run's batch) by the epoch's end.
+  double iteration = 0;
 };
 
 /// One application of the artifact, read from `<dir>/<name>/`.
@@ -51,6 +57,8 @@ class PolluxApplication {
   int init_batch_size() const { return validation_.begin()->first; }
   int max_batch_size() const { return validation_.rbegin()->first; }
   int max_epochs() const { return max_epochs_; }
+  /// The validation runs, one per validated total batch size, epoch by epoch.
+  const std::map<int, std::vector<PolluxEpoch>>& validation() const { return validation_; }
   /// The smallest and largest local (atomic) batch a replica takes (placements.csv's range; the
   /// largest may be set lower, as yolov3's).
   int min_local_bsz() const { return min_local_bsz_; }
@@ -102,6 +110,14 @@ class PolluxApplication {
   /// points); null with `configurations_error_` when they span no volume.
   std::shared_ptr<const LinearNdInterpolator> configurations_;
   std::string configurations_error_;
+  /// The interpolated (step, sync) of each (nodes, GPUs, local batch) asked: the queries repeat
+  /// (an adaptive job asks 50 batches at each epoch), the walk through the simplices is the cost.
+  /// Runs of one seed share the application across threads, hence the lock.
+  struct Memo {
+    std::mutex lock;
+    std::map<std::tuple<int, int, double>, std::array<double, 2>> values;
+  };
+  std::unique_ptr<Memo> memo_ = std::make_unique<Memo>();
   std::string placements_file_;
 };
 
@@ -138,10 +154,20 @@ class PolluxSpeed final : public MeasuredSpeed {
   std::int64_t steps_ = 0;
 };
 
+/// A workload generated as the artifact generated its own (workloads/pollux_generate.hpp).
+struct PolluxGenerate {
+  /// The Philly trace as the artifact prepared it (timestamp,duration,num_gpus,gpu_time).
+  std::string trace;
+  int jobs = 160;
+  int start_hour = 2;
+  int hours = 8;
+};
+
 /// The `workload.pollux` source (docs/scenario-workload.md).
 struct PolluxSource {
-  /// The workload CSV (name,time,application,num_replicas,batch_size).
+  /// The workload CSV (name,time,application,num_replicas,batch_size), or a generated workload.
   std::string file;
+  std::optional<PolluxGenerate> generate;
   /// The applications' folder.
   std::string applications;
   /// Every pod's template (1 GPU each is set here); model/batch/precision only set memory.
@@ -165,7 +191,7 @@ struct PolluxSource {
 /// measured speed; elastic jobs start at the row's replicas (within their range), their steps
 /// the application's progress units (pollux_elastic.hpp). InputError naming the CSV's line and
 /// column for an unknown application, a batch outside the application's validated range or a
-/// replica count it cannot split into.
-std::vector<JobSpec> pollux_jobs(const PolluxSource& source);
+/// replica count it cannot split into. A generated workload (`source.generate`) draws from `rng`.
+std::vector<JobSpec> pollux_jobs(const PolluxSource& source, RandomStream& rng);
 
 }  // namespace tidesim::workloads

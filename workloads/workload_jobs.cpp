@@ -172,7 +172,7 @@ std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
                                    const SpeedReference& speed) {
   const Catalogue catalogue = catalogue_of(spec);
   if (spec.pollux) {
-    return pollux_jobs(*spec.pollux);
+    return pollux_jobs(*spec.pollux, rng);
   }
   if (spec.trace) {
     const Trace trace = read_trace(spec.trace->file, spec.trace->format);

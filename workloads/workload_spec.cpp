@@ -465,7 +465,24 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   Fields f(n, file, "workload.pollux");
   PolluxSource p;
   p.where = location_of(n, file);
-  p.file = input_file(f, "file", base_dir);
+  if (f.has("file") == f.has("generate")) {
+    throw f.error(n, "file",
+                  "give either file (a workload CSV) or generate (the artifact's generator), "
+                  "not both or neither");
+  }
+  if (f.has("file")) {
+    p.file = input_file(f, "file", base_dir);
+  } else {
+    // The artifact's generator (workloads/pollux_generate.hpp, simulator/workload.py defaults).
+    Fields g(f.get("generate"), file, f.path_of("generate"));
+    PolluxGenerate gen;
+    gen.trace = input_file(g, "trace", base_dir);
+    gen.jobs = static_cast<int>(g.integer("jobs", 160, 1, 1'000'000));
+    gen.start_hour = static_cast<int>(g.integer("start_hour", 2, 0, 23));
+    gen.hours = static_cast<int>(g.integer("hours", 8, 1, 24));
+    g.finish();
+    p.generate = gen;
+  }
   {
     const std::string dir = f.string("applications");
     const std::filesystem::path resolved = std::filesystem::path(base_dir) / dir;

@@ -207,7 +207,9 @@ WorkloadSums sum_workload(const Scenario& scenario, int node_gpus) {
   w.faults = &scenario.faults;
   if (spec.pollux) {
     const workloads::Catalogue catalogue = workloads::catalogue_of(spec);
-    for (const auto& job : workloads::pollux_jobs(*spec.pollux)) {
+    // A generated workload: the first seed's draw stands for every seed's (the same size).
+    RandomStream rng(scenario.seeds.empty() ? 1 : scenario.seeds.front(), "workload");
+    for (const auto& job : workloads::pollux_jobs(*spec.pollux, rng)) {
       const double submit = to_seconds(job.submit_time);
       const double seconds = run_seconds(job, catalogue, gpu, horizon, node_gpus);
       w.add(1, std::max(1, job.replicas), pod_gpus(job.pod_template.requests), seconds, seconds,

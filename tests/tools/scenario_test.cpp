@@ -123,6 +123,25 @@ TEST(Scenario, BadValuesNameTheirField) {
       "6:44: cluster.node_groups[0].sharing.replicas: only time-slicing has replicas");
 }
 
+// A Pollux workload is a file or a generated one, exactly one of the two.
+TEST(Scenario, PolluxWorkloadIsAFileOrGenerated) {
+  const auto pollux = [](const std::string& inline_map) {
+    return error_of(std::string(kCluster) + "workload: {pollux: " + inline_map +
+                    "}\npolicies: [first-fit]\n");
+  };
+  for (const std::string& m :
+       {std::string("{applications: .}"), std::string("{file: a.csv, generate: {trace: b.csv}, "
+                                                      "applications: .}")}) {
+    const std::string e = pollux(m);
+    EXPECT_NE(e.find("workload.pollux.file: give either file (a workload CSV) or generate"),
+              std::string::npos)
+        << e;
+  }
+  EXPECT_NE(pollux("{generate: {trace: b.csv, jobs: 0}, applications: .}")
+                .find("workload.pollux.generate.trace"),
+            std::string::npos);
+}
+
 TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   const auto admission = [](const std::string& inline_map) {
     return error_of(

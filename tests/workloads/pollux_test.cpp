@@ -117,7 +117,8 @@ TEST(Pollux, Workload6HasIts160Jobs) {
   PolluxSource src;
   src.file = csv;
   src.applications = kShared + "/pollux";
-  const auto jobs = pollux_jobs(src);
+  RandomStream rng(1);
+  const auto jobs = pollux_jobs(src, rng);
   ASSERT_EQ(jobs.size(), 160u);
   // The first row: cifar10-0,53,cifar10,6,2048.
   EXPECT_EQ(jobs[0].name, "cifar10-0");
@@ -221,7 +222,8 @@ TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
   src.file = path;
   src.applications = kShared + "/pollux";
   try {
-    pollux_jobs(src);
+    RandomStream rng(1);
+    pollux_jobs(src, rng);
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, 3);
@@ -231,7 +233,8 @@ TEST(Pollux, BadWorkloadRowNamesLineAndColumn) {
   std::ofstream(path) << "name,time,application,num_replicas,batch_size\n"
                          "a,0,cifar10,2,99999\n";
   try {
-    pollux_jobs(src);
+    RandomStream rng(1);
+    pollux_jobs(src, rng);
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, 2);

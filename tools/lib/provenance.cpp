@@ -40,7 +40,11 @@ void workload_inputs(const workloads::WorkloadSpec& w, std::vector<InputFile>& o
     add_if_file(out, "workload.trace.file", w.trace->file);
   }
   if (w.pollux) {
-    add_if_file(out, "workload.pollux.file", w.pollux->file);
+    if (w.pollux->generate) {
+      add_if_file(out, "workload.pollux.generate.trace", w.pollux->generate->trace);
+    } else {
+      add_if_file(out, "workload.pollux.file", w.pollux->file);
+    }
   }
   for (std::size_t i = 0; i < w.mix.size(); ++i) {
     if (!w.mix[i].manifest.empty()) {

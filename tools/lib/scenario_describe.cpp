@@ -56,6 +56,10 @@ std::string describe_cluster(const ClusterConfig& cluster) {
 std::string describe_workload(const workloads::WorkloadSpec& workload) {
   using Process = workloads::ArrivalSpec::Process;
   if (workload.pollux) {
+    if (const auto& g = workload.pollux->generate) {
+      return fmt::format("Pollux workload of {} jobs generated from {}", g->jobs,
+                         file_name(g->trace));
+    }
     return "Pollux workload " + file_name(workload.pollux->file);
   }
   if (workload.trace) {
