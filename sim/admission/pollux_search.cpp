@@ -41,117 +41,166 @@ double job_term(const PolluxProblem& p, double scale, int j, int used, int repli
   return mean_term(s, p.p);
 }
 
-/// The scratch of the repair (per node), kept across calls.
-struct RepairScratch {
-  std::vector<char> taken;  // a distributed job holds the node
-  std::vector<int> left;    // GPUs not yet given
-  std::vector<int> order;   // the shuffled nodes of one job
-};
+/// Rows are stored padded to whole blocks of kBlock nodes (the pads hold 0 and have no GPUs), so
+/// that the loops over a row's nodes have a fixed inner trip count the compiler vectorises.
+constexpr int kBlock = 8;
 
-/// The repair of pollux_repair. Its three rules each go over the jobs in job order and read only
-/// the rows before (the nodes a distributed job holds, the GPUs given) and the row itself, so
-/// they are applied row by row, all three to one row before the next: the same result, and the
-/// same draws (only the caps draw, in job order). `row_done(j, row)` is called on each final row.
-template <typename RowDone>
-void repair_rows(const PolluxProblem& p, int* x, RandomStream& rng, RepairScratch& w,
-                 RowDone&& row_done) {
-  const int nodes = p.nodes;
-  w.taken.assign(static_cast<std::size_t>(nodes), 0);
-  w.left.assign(p.node_gpus.begin(), p.node_gpus.end());
-  w.order.resize(static_cast<std::size_t>(nodes));
-  char* taken = w.taken.data();
-  int* left = w.left.data();
-  for (int j = 0; j < p.jobs; ++j) {
-    int* row = x + static_cast<std::ptrdiff_t>(j) * nodes;
-    // At most one distributed job per node: the first in job order keeps it.
-    int used = 0;
-    for (int n = 0; n < nodes; ++n) {
-      used += row[n] > 0;
-    }
-    if (used > 1) {
-      for (int n = 0; n < nodes; ++n) {
-        const bool on = row[n] > 0;
-        row[n] = on && taken[n] != 0 ? 0 : row[n];
-        taken[n] = static_cast<char>(taken[n] | static_cast<char>(on));
-      }
-    }
-    // Its replicas capped at its maximum and at max_job_nodes nodes, its nodes walked in a
-    // random order (pollux.py shuffles them).
-    int replicas = 0;
-    int spans = 0;
-    for (int n = 0; n < nodes; ++n) {
-      replicas += row[n];
-      spans += row[n] > 0;
-    }
-    const int most = p.max_replicas[static_cast<std::size_t>(j)];
-    if (replicas > most || spans > p.max_job_nodes) {
-      int* order = w.order.data();
-      std::iota(order, order + nodes, 0);
-      for (int i = nodes - 1; i > 0; --i) {  // Fisher-Yates
-        const auto k = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(i + 1)));
-        std::swap(order[i], order[k]);
-      }
-      int cut = most;
-      spans = 0;
-      for (int i = 0; i < nodes; ++i) {
-        int& v = row[order[i]];
-        v = std::min(v, cut);
-        if (v > 0 && ++spans > p.max_job_nodes) {
-          v = 0;
-        }
-        cut -= v;
-      }
-    }
-    // Each node's GPUs to the jobs in job order.
-    for (int n = 0; n < nodes; ++n) {
-      const int v = std::min(row[n], left[n]);
-      row[n] = v;
-      left[n] -= v;
-    }
-    row_done(j, row);
+int padded(int nodes) {
+  return (nodes + kBlock - 1) / kBlock * kBlock;
+}
+
+/// `rows` rows of `nodes` entries copied into rows of `stride` entries, zero-padded.
+void pad_rows(const int* from, int rows, int nodes, int stride, int* to) {
+  for (int j = 0; j < rows; ++j) {
+    std::fill(std::copy_n(from + static_cast<std::ptrdiff_t>(j) * nodes, nodes,
+                          to + static_cast<std::ptrdiff_t>(j) * stride),
+              to + static_cast<std::ptrdiff_t>(j + 1) * stride, 0);
   }
 }
 
-/// The search's state: its population and children in flat buffers, each job's terms of the
-/// power mean memoised (a repaired row spans at most min(nodes, max_job_nodes) nodes with at most
+void unpad_rows(const int* from, int rows, int nodes, int stride, int* to) {
+  for (int j = 0; j < rows; ++j) {
+    std::copy_n(from + static_cast<std::ptrdiff_t>(j) * stride, nodes,
+                to + static_cast<std::ptrdiff_t>(j) * nodes);
+  }
+}
+
+/// The repair of pollux_repair on padded rows (`base`: the padded base, `gpus`: the padded GPUs
+/// of the nodes). Its three rules each go over the jobs in job order and read only the rows
+/// before (the nodes a distributed job holds, the GPUs given) and the row itself, so they are
+/// applied row by row, all three to one row before the next: the same result, and the same draws
+/// (only the caps draw, in job order). `row_done(j, used, replicas, restart)` is called on each
+/// final row: the nodes it spans, its GPUs, whether it differs from the base.
+struct Repair {
+  const PolluxProblem& p;
+  int stride;
+  const int* base;
+  const int* gpus;
+  std::vector<int> taken;  // a distributed job holds the node
+  std::vector<int> left;   // GPUs not yet given
+  std::vector<int> order;  // the shuffled nodes of one job
+
+  Repair(const PolluxProblem& problem, int padded_nodes, const int* padded_base,
+         const int* padded_gpus)
+      : p(problem),
+        stride(padded_nodes),
+        base(padded_base),
+        gpus(padded_gpus),
+        taken(static_cast<std::size_t>(padded_nodes)),
+        left(static_cast<std::size_t>(padded_nodes)),
+        order(static_cast<std::size_t>(problem.nodes)) {}
+
+  template <typename RowDone>
+  void operator()(int* x, RandomStream& rng, RowDone&& row_done) {
+    int* taken_at = taken.data();
+    int* left_at = left.data();
+    std::fill(taken_at, taken_at + stride, 0);
+    std::copy_n(gpus, stride, left_at);
+    for (int j = 0; j < p.jobs; ++j) {
+      int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
+      int used = 0;
+      int replicas = 0;
+      for (int b = 0; b < stride; b += kBlock) {
+        for (int k = b; k < b + kBlock; ++k) {
+          used += row[k] > 0;
+          replicas += row[k];
+        }
+      }
+      // At most one distributed job per node: the first in job order keeps it.
+      if (used > 1) {
+        used = 0;
+        replicas = 0;
+        for (int b = 0; b < stride; b += kBlock) {
+          for (int k = b; k < b + kBlock; ++k) {
+            const int on = row[k] > 0;
+            const int v = (on & taken_at[k]) != 0 ? 0 : row[k];
+            row[k] = v;
+            taken_at[k] |= on;
+            used += v > 0;
+            replicas += v;
+          }
+        }
+      }
+      // Its replicas capped at its maximum and at max_job_nodes nodes, its nodes walked in a
+      // random order (pollux.py shuffles them).
+      const int most = p.max_replicas[static_cast<std::size_t>(j)];
+      if (replicas > most || used > p.max_job_nodes) {
+        int* walk = order.data();
+        std::iota(walk, walk + p.nodes, 0);
+        for (int i = p.nodes - 1; i > 0; --i) {  // Fisher-Yates
+          const auto k = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(i + 1)));
+          std::swap(walk[i], walk[k]);
+        }
+        int cut = most;
+        int spans = 0;
+        for (int i = 0; i < p.nodes; ++i) {
+          int& v = row[walk[i]];
+          v = std::min(v, cut);
+          if (v > 0 && ++spans > p.max_job_nodes) {
+            v = 0;
+          }
+          cut -= v;
+        }
+      }
+      // Each node's GPUs to the jobs in job order.
+      const int* from = base + static_cast<std::ptrdiff_t>(j) * stride;
+      used = 0;
+      replicas = 0;
+      int differ = 0;
+      for (int b = 0; b < stride; b += kBlock) {
+        for (int k = b; k < b + kBlock; ++k) {
+          const int v = std::min(row[k], left_at[k]);
+          row[k] = v;
+          left_at[k] -= v;
+          used += v > 0;
+          replicas += v;
+          differ |= v ^ from[k];
+        }
+      }
+      row_done(j, used, replicas, differ != 0);
+    }
+  }
+};
+
+/// The search's state: the padded problem, its scratch, each job's terms of the power mean
+/// memoised (a repaired row spans at most min(nodes, max_job_nodes) nodes with at most
 /// max_replicas GPUs).
 class Search {
  public:
   Search(const PolluxProblem& p, RandomStream& rng)
       : p_(p),
         rng_(rng),
-        size_(static_cast<std::size_t>(p.jobs) * p.nodes),
+        stride_(padded(p.nodes)),
+        size_(static_cast<std::size_t>(p.jobs) * static_cast<std::size_t>(stride_)),
+        base_(size_),
+        gpus_(static_cast<std::size_t>(stride_)),
+        free_(gpus_.size()),
         scale_(speedup_scale(p)),
-        most_nodes_(std::min(p.nodes, p.max_job_nodes)) {
+        most_nodes_(std::min(p.nodes, p.max_job_nodes)),
+        repair_(p, stride_, base_.data(), gpus_.data()) {
+    pad_rows(p.base.data(), p.jobs, p.nodes, stride_, base_.data());
+    pad_rows(p.node_gpus.data(), 1, p.nodes, stride_, gpus_.data());
     terms_.resize(static_cast<std::size_t>(p.jobs));
-    free_.resize(static_cast<std::size_t>(p.nodes));
   }
 
+  int stride() const { return stride_; }
+  /// Entries of one padded state.
   std::size_t size() const { return size_; }
 
-  /// Repairs `x` in place and returns its value.
-  double repair_and_value(int* x) {
+  /// Repairs the padded state `x` in place and returns the sum of its power mean.
+  double repair_and_sum(int* x) {
     double sum = 0.0;
-    repair_rows(p_, x, rng_, scratch_, [&](int j, const int* row) { sum += term(j, row); });
-    return p_.jobs == 0 ? 0.0 : mean_of(sum, p_.jobs, p_.p);
+    repair_(x, rng_, [&](int j, int used, int replicas, bool restart) {
+      sum += term(j, used, replicas, restart);
+    });
+    return sum;
   }
 
-  /// The artifact's mutation, in place.
+  /// The artifact's mutation of the padded state `x`, in place.
   void mutate(int* x);
 
  private:
-  double term(int j, const int* row) {
-    const int nodes = p_.nodes;
-    const int* base = p_.base.data() + static_cast<std::ptrdiff_t>(j) * nodes;
-    int used = 0;
-    int replicas = 0;
-    int differ = 0;
-    for (int n = 0; n < nodes; ++n) {
-      used += row[n] > 0;
-      replicas += row[n];
-      differ |= row[n] ^ base[n];
-    }
-    const bool restart = differ != 0;
+  double term(int j, int used, int replicas, bool restart) {
     const int most = p_.max_replicas[static_cast<std::size_t>(j)];
     if (used > most_nodes_ || replicas > most || replicas < 0) {
       return job_term(p_, scale_, j, used, replicas, restart);
@@ -170,28 +219,32 @@ class Search {
 
   const PolluxProblem& p_;
   RandomStream& rng_;
+  int stride_;
   std::size_t size_;
+  std::vector<int> base_;
+  std::vector<int> gpus_;
+  std::vector<int> free_;
   double scale_;
   int most_nodes_;
+  Repair repair_;
   std::vector<std::vector<double>> terms_;
-  std::vector<int> free_;
-  RepairScratch scratch_;
 };
 
 void Search::mutate(int* x) {
   const int nodes = p_.nodes;
   const int jobs = p_.jobs;
+  const int stride = stride_;
   for (int j = 0; j < jobs; ++j) {
     if (rng_.uniform01() < kMutateReset) {
-      std::copy_n(p_.base.data() + static_cast<std::ptrdiff_t>(j) * nodes, nodes,
-                  x + static_cast<std::ptrdiff_t>(j) * nodes);
+      std::copy_n(base_.data() + static_cast<std::ptrdiff_t>(j) * stride, stride,
+                  x + static_cast<std::ptrdiff_t>(j) * stride);
     }
   }
   for (int j = 0; j < jobs; ++j) {
     if (rng_.uniform01() >= kMutateZeroJob) {
       continue;
     }
-    int* row = x + static_cast<std::ptrdiff_t>(j) * nodes;
+    int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
     for (int n = 0; n < nodes; ++n) {
       if (rng_.uniform01() < kMutateZero) {
         row[n] = 0;
@@ -199,11 +252,13 @@ void Search::mutate(int* x) {
     }
   }
   int* free = free_.data();
-  std::copy(p_.node_gpus.begin(), p_.node_gpus.end(), free);
+  std::copy_n(gpus_.data(), stride, free);
   for (int j = 0; j < jobs; ++j) {
-    const int* row = x + static_cast<std::ptrdiff_t>(j) * nodes;
-    for (int n = 0; n < nodes; ++n) {
-      free[n] -= row[n];
+    const int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
+    for (int b = 0; b < stride; b += kBlock) {
+      for (int k = b; k < b + kBlock; ++k) {
+        free[k] -= row[k];
+      }
     }
   }
   // pollux.py sums its masks over the jobs: an entry on a node with a free GPU is raised with
@@ -215,20 +270,123 @@ void Search::mutate(int* x) {
     }
     int on = 0;
     for (int j = 0; j < jobs; ++j) {
-      on += x[static_cast<std::ptrdiff_t>(j) * nodes + n] > 0;
+      on += x[static_cast<std::ptrdiff_t>(j) * stride + n] > 0;
     }
-    const int most = p_.node_gpus[static_cast<std::size_t>(n)];
+    const int most = gpus_[static_cast<std::size_t>(n)];
     const double p2 = 1.0 / std::max(on, 1);
     const double raise_on = p1 + p2 - p1 * p2;
     const double raise_off = p1 + 0.0 - p1 * 0.0;
     for (int j = 0; j < jobs; ++j) {
-      int& v = x[static_cast<std::ptrdiff_t>(j) * nodes + n];
+      int& v = x[static_cast<std::ptrdiff_t>(j) * stride + n];
       if (rng_.uniform01() < (v > 0 ? raise_on : raise_off)) {
         v += static_cast<int>(
             rng_.uniform_int(static_cast<std::uint64_t>(std::max(0, most - v) + 1)));
       }
     }
   }
+}
+
+/// States with their values, held as the sums of their power means: the value itself, a pow, is
+/// computed only where a comparison needs it. For p = -1 the value J / sum falls as the sum
+/// rises; two sums further apart than 2^-40 of the larger give values in the same order (each
+/// off by at most an ulp, 2^-52), and equal sums equal values, so only close sums need the
+/// values: every comparison answers as the values' own.
+class Scored {
+ public:
+  explicit Scored(const PolluxProblem& p) : p_(&p) {}
+
+  void resize(std::size_t count, std::size_t size) {
+    size_ = size;
+    states_.resize(count * size);
+    sum_.resize(count);
+    value_.resize(count);
+    known_.resize(count);
+  }
+  /// Entries of one state.
+  std::size_t size() const { return size_; }
+  int* state(std::size_t i) { return states_.data() + i * size_; }
+  const int* state(std::size_t i) const { return states_.data() + i * size_; }
+  void set_sum(std::size_t i, double sum) {
+    sum_[i] = sum;
+    known_[i] = 0;
+  }
+  /// Whether state i's value is above state k's.
+  bool better(std::size_t i, std::size_t k) {
+    const double a = sum_[i];
+    const double b = sum_[k];
+    if (p_->p == -1.0 && std::isfinite(a) && std::isfinite(b) && a > 0 && b > 0) {
+      if (a == b) {
+        return false;
+      }
+      if (std::abs(a - b) > 0x1.0p-40 * std::max(a, b)) {
+        return a < b;
+      }
+    }
+    return value(i) > value(k);
+  }
+  /// Whether every comparison of values is an order (no NaN).
+  bool ordered(std::size_t from, std::size_t to) const {
+    return p_->p == -1.0 && std::none_of(sum_.begin() + static_cast<std::ptrdiff_t>(from),
+                                         sum_.begin() + static_cast<std::ptrdiff_t>(to),
+                                         [](double s) { return std::isnan(s); });
+  }
+  /// The first `count` states of `from`, into the first `count` here.
+  void copy_from(const Scored& from, std::size_t count) {
+    std::copy_n(from.states_.begin(), count * size_, states_.begin());
+    std::copy_n(from.sum_.begin(), count, sum_.begin());
+    std::copy_n(from.value_.begin(), count, value_.begin());
+    std::copy_n(from.known_.begin(), count, known_.begin());
+  }
+  /// State k of `from` into slot i.
+  void copy_one(std::size_t i, const Scored& from, std::size_t k) {
+    std::copy_n(from.state(k), size_, state(i));
+    sum_[i] = from.sum_[k];
+    value_[i] = from.value_[k];
+    known_[i] = from.known_[k];
+  }
+
+ private:
+  double value(std::size_t i) {
+    if (known_[i] == 0) {
+      value_[i] = p_->jobs == 0 ? 0.0 : mean_of(sum_[i], p_->jobs, p_->p);
+      known_[i] = 1;
+    }
+    return value_[i];
+  }
+
+  const PolluxProblem* p_;
+  std::size_t size_ = 0;
+  std::vector<int> states_;
+  std::vector<double> sum_;
+  std::vector<double> value_;
+  std::vector<char> known_;
+};
+
+/// (mu + lambda) survival: the first `total` states of `all` (the first `sorted` of them
+/// already in order) sorted stably by value, best first, the first `keep` of them into `kept`;
+/// returns how many. With an order (no NaN) the sorted part is merged with the rest sorted: the
+/// same result as sorting all.
+std::size_t survive(Scored& all, std::size_t sorted, std::size_t total, std::size_t keep,
+                    std::vector<std::size_t>& rank, Scored& kept) {
+  const auto better = [&all](std::size_t a, std::size_t b) { return all.better(a, b); };
+  rank.resize(2 * total);
+  const auto begin = rank.begin();
+  const auto mid = begin + static_cast<std::ptrdiff_t>(sorted);
+  const auto end = begin + static_cast<std::ptrdiff_t>(total);
+  std::iota(begin, end, 0);
+  if (sorted > 0 && all.ordered(0, total)) {
+    std::stable_sort(mid, end, better);
+    std::merge(begin, mid, mid, end, end, better);
+    std::copy(end, end + static_cast<std::ptrdiff_t>(total), begin);
+  } else {
+    std::stable_sort(begin, end, better);
+  }
+  keep = std::min(keep, total);
+  kept.resize(keep, all.size());
+  for (std::size_t i = 0; i < keep; ++i) {
+    kept.copy_one(i, all, rank[i]);
+  }
+  return keep;
 }
 
 }  // namespace
@@ -255,13 +413,20 @@ double PolluxProblem::value(const PolluxState& x) const {
 }
 
 void pollux_repair(const PolluxProblem& p, PolluxState& x, RandomStream& rng) {
-  RepairScratch scratch;
-  repair_rows(p, x.data(), rng, scratch, [](int, const int*) {});
+  const int stride = padded(p.nodes);
+  std::vector<int> base(static_cast<std::size_t>(p.jobs) * static_cast<std::size_t>(stride));
+  std::vector<int> gpus(static_cast<std::size_t>(stride));
+  std::vector<int> y(base.size());
+  pad_rows(p.base.data(), p.jobs, p.nodes, stride, base.data());
+  pad_rows(p.node_gpus.data(), 1, p.nodes, stride, gpus.data());
+  pad_rows(x.data(), p.jobs, p.nodes, stride, y.data());
+  Repair(p, stride, base.data(), gpus.data())(y.data(), rng, [](int, int, int, bool) {});
+  unpad_rows(y.data(), p.jobs, p.nodes, stride, x.data());
 }
 
 std::vector<PolluxState> pollux_search(const PolluxProblem& p, std::vector<PolluxState> initial,
                                        const PolluxSearchConfig& config, RandomStream& rng) {
-  const auto size = static_cast<std::size_t>(p.jobs * p.nodes);
+  auto size = static_cast<std::size_t>(p.jobs * p.nodes);
   if (p.base.size() != size) {
     throw std::invalid_argument("pollux_search: the base allocation is not jobs x nodes");
   }
@@ -274,82 +439,60 @@ std::vector<PolluxState> pollux_search(const PolluxProblem& p, std::vector<Pollu
     }
   }
   Search search(p, rng);
-  // The population (sorted by value, best first) and the next generation's states: the
-  // population's then the children's, in flat buffers of `size` entries each.
+  // The population (sorted by value, best first) and the next generation (the population then
+  // the children), padded, in flat buffers of `size` entries each, with their power means' sums.
+  size = search.size();
   std::size_t count = initial.size();
-  std::vector<int> pop(count * size);
-  std::vector<double> value(count);
+  Scored pop(p);
+  pop.resize(count, size);
   for (std::size_t i = 0; i < count; ++i) {
-    std::copy(initial[i].begin(), initial[i].end(), pop.begin() + i * size);
-    value[i] = search.repair_and_value(pop.data() + i * size);
+    int* x = pop.state(i);
+    pad_rows(initial[i].data(), p.jobs, p.nodes, search.stride(), x);
+    pop.set_sum(i, search.repair_and_sum(x));
   }
   const auto population = static_cast<std::size_t>(config.population);
-  // Survival: (mu + lambda), stable by value (best first), at most `population` kept.
+  Scored kept(p);
   std::vector<std::size_t> rank;
-  std::vector<int> kept;
-  std::vector<double> kept_value;
-  const auto survive = [&](const std::vector<int>& states, const std::vector<double>& values,
-                           std::size_t total, std::size_t keep) {
-    rank.resize(total);
-    std::iota(rank.begin(), rank.end(), 0);
-    std::stable_sort(rank.begin(), rank.end(),
-                     [&values](std::size_t a, std::size_t b) { return values[a] > values[b]; });
-    keep = std::min(keep, total);
-    kept.resize(keep * size);
-    kept_value.resize(keep);
-    for (std::size_t i = 0; i < keep; ++i) {
-      std::copy_n(states.begin() + static_cast<std::ptrdiff_t>(rank[i] * size), size,
-                  kept.begin() + static_cast<std::ptrdiff_t>(i * size));
-      kept_value[i] = values[rank[i]];
-    }
-    return keep;
-  };
-  count = survive(pop, value, count, count);
-  pop.swap(kept);
-  value.swap(kept_value);
+  count = survive(pop, 0, count, count, rank, kept);
+  std::swap(pop, kept);
   if (p.jobs > 0) {
-    std::vector<int> next;
-    std::vector<double> next_value;
+    Scored next(p);
     for (int g = 0; g < config.generations; ++g) {
       const std::size_t goal = count + population;
       const std::size_t total = goal + (goal - count) % 2;  // children come in pairs
-      next.resize(total * size);
-      next_value.resize(total);
-      std::copy_n(pop.begin(), count * size, next.begin());
-      std::copy_n(value.begin(), count, next_value.begin());
+      next.resize(total, size);
+      next.copy_from(pop, count);
       const auto pick = [&]() -> std::size_t {  // binary tournament
         const std::size_t a = rng.uniform_int(count);
         const std::size_t b = rng.uniform_int(count);
-        return value[b] > value[a] ? b : a;
+        return pop.better(b, a) ? b : a;
       };
       for (std::size_t c = count; c < goal; c += 2) {
-        const int* a = pop.data() + pick() * size;
-        const int* b = pop.data() + pick() * size;
+        const int* a = pop.state(pick());
+        const int* b = pop.state(pick());
         const auto point =
             static_cast<std::size_t>(rng.uniform_int(static_cast<std::uint64_t>(p.jobs))) *
-            static_cast<std::size_t>(p.nodes);
-        int* x = next.data() + c * size;
-        int* y = x + size;
+            static_cast<std::size_t>(search.stride());
+        int* x = next.state(c);
+        int* y = next.state(c + 1);
         // One-point crossover: the rows before `point` swapped.
         std::copy_n(b, point, x);
         std::copy(a + point, a + size, x + point);
         std::copy_n(a, point, y);
         std::copy(b + point, b + size, y + point);
         for (const std::size_t child : {c, c + 1}) {
-          int* z = next.data() + child * size;
+          int* z = next.state(child);
           search.mutate(z);
-          next_value[child] = search.repair_and_value(z);
+          next.set_sum(child, search.repair_and_sum(z));
         }
       }
-      count = survive(next, next_value, total, population);
-      pop.swap(kept);
-      value.swap(kept_value);
+      count = survive(next, count, total, population, rank, kept);
+      std::swap(pop, kept);
     }
   }
-  std::vector<PolluxState> out(count);
+  std::vector<PolluxState> out(count, PolluxState(p.base.size()));
   for (std::size_t i = 0; i < count; ++i) {
-    out[i].assign(pop.begin() + static_cast<std::ptrdiff_t>(i * size),
-                  pop.begin() + static_cast<std::ptrdiff_t>((i + 1) * size));
+    unpad_rows(pop.state(i), p.jobs, p.nodes, search.stride(), out[i].data());
   }
   return out;
 }
