@@ -180,7 +180,14 @@ class Search {
         repair_(p, stride_, base_.data(), gpus_.data()) {
     pad_rows(p.base.data(), p.jobs, p.nodes, stride_, base_.data());
     pad_rows(p.node_gpus.data(), 1, p.nodes, stride_, gpus_.data());
-    terms_.resize(static_cast<std::size_t>(p.jobs));
+    // Each job's terms at [offset, offset + (most_nodes + 1) x (max_replicas + 1) x 2).
+    std::size_t at = 0;
+    for (int j = 0; j < p.jobs; ++j) {
+      offset_.push_back(at);
+      const int most = std::max(p.max_replicas[static_cast<std::size_t>(j)], 0);
+      at += static_cast<std::size_t>((most_nodes_ + 1) * (most + 1) * 2);
+    }
+    terms_.assign(at, std::numeric_limits<double>::quiet_NaN());
   }
 
   int stride() const { return stride_; }
@@ -205,12 +212,8 @@ class Search {
     if (used > most_nodes_ || replicas > most || replicas < 0) {
       return job_term(p_, scale_, j, used, replicas, restart);
     }
-    std::vector<double>& memo = terms_[static_cast<std::size_t>(j)];
-    if (memo.empty()) {
-      memo.assign(static_cast<std::size_t>((most_nodes_ + 1) * (most + 1) * 2),
-                  std::numeric_limits<double>::quiet_NaN());
-    }
-    double& t = memo[static_cast<std::size_t>(((used * (most + 1)) + replicas) * 2 + restart)];
+    double& t = terms_[offset_[static_cast<std::size_t>(j)] +
+                       static_cast<std::size_t>(((used * (most + 1)) + replicas) * 2 + restart)];
     if (std::isnan(t)) {
       t = job_term(p_, scale_, j, used, replicas, restart);
     }
@@ -227,7 +230,8 @@ class Search {
   double scale_;
   int most_nodes_;
   Repair repair_;
-  std::vector<std::vector<double>> terms_;
+  std::vector<std::size_t> offset_;
+  std::vector<double> terms_;
 };
 
 void Search::mutate(int* x) {
