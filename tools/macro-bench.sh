@@ -13,6 +13,12 @@
 #   scenario's 40,000-job prefix (minutes), the 1,250-node variant's 10,000-job prefix, and the
 #   two full runs, 1,250 nodes x 100,000 jobs and 12,500 nodes x 1,000,000 jobs, which take hours
 #   and were never measured to the end (docs/performance.md, "The frontier scenario").
+# tools/macro-bench.sh --pollux [DIR] [REPS]
+#   Pollux' search (docs/performance.md, "Pollux' search"): `--policy pollux` on
+#   scenarios/pollux-workload-6.yaml, workload-6 from ../shared or, when DIR is given, each
+#   DIR/workload-*.csv (the Pollux artifact's simulator/workloads/), all of them at once,
+#   $(nproc) at a time, REPS (default 3) times: the median wall-clock seconds of the whole set and
+#   each workload's median CPU seconds (user + sys).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -75,6 +81,74 @@ if [[ "${1:-}" == "--scale" ]]; then
     printf '| %s | %.2f | %.2f-%.2f | %d |\n' "$label" "$med" "$lo" "$hi" "$mrss"
   done
   echo
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+
+if [[ "${1:-}" == "--pollux" ]]; then
+  shift
+  dir=""
+  if [[ $# -gt 0 && -d "$1" ]]; then
+    dir="$1"
+    shift
+  fi
+  reps="${1:-3}"
+  scenario=scenarios/pollux-workload-6.yaml
+  labels=("workload-6 (../shared)")
+  files=("")
+  if [[ -n "$dir" ]]; then
+    # The artifact's workloads (workload-6 among them): the set the issue times.
+    labels=()
+    files=()
+    for f in "$dir"/workload-*.csv; do
+      [[ -f "$f" ]] || continue
+      labels+=("$(basename "$f" .csv)")
+      files+=("$f")
+    done
+  fi
+  cores=$(nproc)
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $cores cores; ${#labels[@]} runs" \
+    "$cores at a time, $reps times"
+  walls=()
+  for ((r = 0; r < reps; r++)); do
+    start=$(date +%s%N)
+    running=0
+    for i in "${!labels[@]}"; do
+      extra=()
+      [[ -n "${files[$i]}" ]] && extra=(--set "workload.pollux.file=${files[$i]}")
+      /usr/bin/time -f '%U %S' -o "$tmp/$r.$i" "$bin" run "$scenario" --policy pollux \
+        "${extra[@]}" --records none --force -q --format json >/dev/null &
+      running=$((running + 1))
+      if ((running >= cores)); then
+        wait -n
+        running=$((running - 1))
+      fi
+    done
+    wait
+    end=$(date +%s%N)
+    walls+=("$(awk -v a="$start" -v b="$end" 'BEGIN { print (b - a) / 1e9 }')")
+  done
+  echo
+  echo "| workload | CPU s (median) | CPU s (min-max) |"
+  echo "|---|---:|---:|"
+  total=0
+  for i in "${!labels[@]}"; do
+    cpu=()
+    for ((r = 0; r < reps; r++)); do
+      cpu+=("$(awk '{ print $1 + $2 }' "$tmp/$r.$i")")
+    done
+    med=$(printf '%s\n' "${cpu[@]}" | median)
+    total=$(awk -v t="$total" -v m="$med" 'BEGIN { print t + m }')
+    printf '| %s | %.2f | %.2f-%.2f |\n' "${labels[$i]}" "$med" \
+      "$(printf '%s\n' "${cpu[@]}" | sort -g | head -1)" "$(printf '%s\n' "${cpu[@]}" | sort -g | tail -1)"
+  done
+  printf '| all (sum of medians) | %.2f | |\n' "$total"
+  echo
+  printf 'the set, wall-clock: median %.2f s, min %.2f s, max %.2f s over %d runs\n' \
+    "$(printf '%s\n' "${walls[@]}" | median)" "$(printf '%s\n' "${walls[@]}" | sort -g | head -1)" \
+    "$(printf '%s\n' "${walls[@]}" | sort -g | tail -1)" "$reps"
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi

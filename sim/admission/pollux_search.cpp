@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -13,14 +14,384 @@ constexpr double kMutateZeroJob = 0.1;  // (2): the share of jobs whose entries 
 constexpr double kMutateZero = 0.1;     // (2): each such entry
 constexpr double kMeanFloor = 1e-3;     // pollux.py _evaluate: the power mean of (s + 1e-3)
 
-int at(const PolluxProblem& p, int j, int n) {
-  return j * p.nodes + n;
+/// A job's term of the power mean from its scaled speedup s.
+double mean_term(double s, double p) {
+  return p == 0.0    ? std::log(std::max(s, kMeanFloor))
+         : p == -1.0 ? 1.0 / (s + kMeanFloor)
+                     : std::pow(s + kMeanFloor, p);
 }
 
-struct Scored {
-  PolluxState x;
-  double value = 0;
+/// The power mean from the sum of the jobs' terms.
+double mean_of(double sum, int jobs, double p) {
+  return p == 0.0 ? std::exp(sum / jobs) : std::pow(sum / jobs, 1.0 / p);
+}
+
+double speedup_scale(const PolluxProblem& p) {
+  return static_cast<double>(p.nodes) /
+         std::max(1, std::accumulate(p.node_gpus.begin(), p.node_gpus.end(), 0));
+}
+
+/// Job j's term for a row that spans `used` nodes with `replicas` GPUs, `restart` when it differs
+/// from the base row.
+double job_term(const PolluxProblem& p, double scale, int j, int used, int replicas, bool restart) {
+  double s = replicas > 0 ? p.speedup(j, used, replicas) * scale : 0.0;
+  if (restart) {
+    s *= p.restart_factor[static_cast<std::size_t>(j)];
+  }
+  return mean_term(s, p.p);
+}
+
+/// Rows are stored padded to whole blocks of kBlock nodes (the pads hold 0 and have no GPUs), so
+/// that the loops over a row's nodes have a fixed inner trip count the compiler vectorises.
+constexpr int kBlock = 8;
+
+int padded(int nodes) {
+  return (nodes + kBlock - 1) / kBlock * kBlock;
+}
+
+/// `rows` rows of `nodes` entries copied into rows of `stride` entries, zero-padded.
+void pad_rows(const int* from, int rows, int nodes, int stride, int* to) {
+  for (int j = 0; j < rows; ++j) {
+    std::fill(std::copy_n(from + static_cast<std::ptrdiff_t>(j) * nodes, nodes,
+                          to + static_cast<std::ptrdiff_t>(j) * stride),
+              to + static_cast<std::ptrdiff_t>(j + 1) * stride, 0);
+  }
+}
+
+void unpad_rows(const int* from, int rows, int nodes, int stride, int* to) {
+  for (int j = 0; j < rows; ++j) {
+    std::copy_n(from + static_cast<std::ptrdiff_t>(j) * stride, nodes,
+                to + static_cast<std::ptrdiff_t>(j) * nodes);
+  }
+}
+
+/// The repair of pollux_repair on padded rows (`base`: the padded base, `gpus`: the padded GPUs
+/// of the nodes). Its three rules each go over the jobs in job order and read only the rows
+/// before (the nodes a distributed job holds, the GPUs given) and the row itself, so they are
+/// applied row by row, all three to one row before the next: the same result, and the same draws
+/// (only the caps draw, in job order). `row_done(j, used, replicas, restart)` is called on each
+/// final row: the nodes it spans, its GPUs, whether it differs from the base.
+struct Repair {
+  const PolluxProblem& p;
+  int stride;
+  const int* base;
+  const int* gpus;
+  std::vector<int> taken;  // a distributed job holds the node
+  std::vector<int> left;   // GPUs not yet given
+  std::vector<int> order;  // the shuffled nodes of one job
+
+  Repair(const PolluxProblem& problem, int padded_nodes, const int* padded_base,
+         const int* padded_gpus)
+      : p(problem),
+        stride(padded_nodes),
+        base(padded_base),
+        gpus(padded_gpus),
+        taken(static_cast<std::size_t>(padded_nodes)),
+        left(static_cast<std::size_t>(padded_nodes)),
+        order(static_cast<std::size_t>(problem.nodes)) {}
+
+  template <typename RowDone>
+  void operator()(int* x, RandomStream& rng, RowDone&& row_done) {
+    int* taken_at = taken.data();
+    int* left_at = left.data();
+    std::fill(taken_at, taken_at + stride, 0);
+    std::copy_n(gpus, stride, left_at);
+    for (int j = 0; j < p.jobs; ++j) {
+      int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
+      int used = 0;
+      int replicas = 0;
+      for (int b = 0; b < stride; b += kBlock) {
+        for (int k = b; k < b + kBlock; ++k) {
+          used += row[k] > 0;
+          replicas += row[k];
+        }
+      }
+      // At most one distributed job per node: the first in job order keeps it.
+      if (used > 1) {
+        used = 0;
+        replicas = 0;
+        for (int b = 0; b < stride; b += kBlock) {
+          for (int k = b; k < b + kBlock; ++k) {
+            const int on = row[k] > 0;
+            const int v = (on & taken_at[k]) != 0 ? 0 : row[k];
+            row[k] = v;
+            taken_at[k] |= on;
+            used += v > 0;
+            replicas += v;
+          }
+        }
+      }
+      // Its replicas capped at its maximum and at max_job_nodes nodes, its nodes walked in a
+      // random order (pollux.py shuffles them).
+      const int most = p.max_replicas[static_cast<std::size_t>(j)];
+      if (replicas > most || used > p.max_job_nodes) {
+        int* walk = order.data();
+        std::iota(walk, walk + p.nodes, 0);
+        for (int i = p.nodes - 1; i > 0; --i) {  // Fisher-Yates
+          const auto k = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(i + 1)));
+          std::swap(walk[i], walk[k]);
+        }
+        int cut = most;
+        int spans = 0;
+        for (int i = 0; i < p.nodes; ++i) {
+          int& v = row[walk[i]];
+          v = std::min(v, cut);
+          if (v > 0 && ++spans > p.max_job_nodes) {
+            v = 0;
+          }
+          cut -= v;
+        }
+      }
+      // Each node's GPUs to the jobs in job order.
+      const int* from = base + static_cast<std::ptrdiff_t>(j) * stride;
+      used = 0;
+      replicas = 0;
+      int differ = 0;
+      for (int b = 0; b < stride; b += kBlock) {
+        for (int k = b; k < b + kBlock; ++k) {
+          const int v = std::min(row[k], left_at[k]);
+          row[k] = v;
+          left_at[k] -= v;
+          used += v > 0;
+          replicas += v;
+          differ |= v ^ from[k];
+        }
+      }
+      row_done(j, used, replicas, differ != 0);
+    }
+  }
 };
+
+/// The search's state: the padded problem, its scratch, each job's terms of the power mean
+/// memoised (a repaired row spans at most min(nodes, max_job_nodes) nodes with at most
+/// max_replicas GPUs).
+class Search {
+ public:
+  Search(const PolluxProblem& p, RandomStream& rng)
+      : p_(p),
+        rng_(rng),
+        stride_(padded(p.nodes)),
+        size_(static_cast<std::size_t>(p.jobs) * static_cast<std::size_t>(stride_)),
+        base_(size_),
+        gpus_(static_cast<std::size_t>(stride_)),
+        free_(gpus_.size()),
+        scale_(speedup_scale(p)),
+        most_nodes_(std::min(p.nodes, p.max_job_nodes)),
+        repair_(p, stride_, base_.data(), gpus_.data()) {
+    pad_rows(p.base.data(), p.jobs, p.nodes, stride_, base_.data());
+    pad_rows(p.node_gpus.data(), 1, p.nodes, stride_, gpus_.data());
+    // Each job's terms at [offset, offset + (most_nodes + 1) x (max_replicas + 1) x 2).
+    std::size_t at = 0;
+    for (int j = 0; j < p.jobs; ++j) {
+      offset_.push_back(at);
+      const int most = std::max(p.max_replicas[static_cast<std::size_t>(j)], 0);
+      at += static_cast<std::size_t>((most_nodes_ + 1) * (most + 1) * 2);
+    }
+    terms_.assign(at, std::numeric_limits<double>::quiet_NaN());
+  }
+
+  int stride() const { return stride_; }
+  /// Entries of one padded state.
+  std::size_t size() const { return size_; }
+
+  /// Repairs the padded state `x` in place and returns the sum of its power mean.
+  double repair_and_sum(int* x) {
+    double sum = 0.0;
+    repair_(x, rng_, [&](int j, int used, int replicas, bool restart) {
+      sum += term(j, used, replicas, restart);
+    });
+    return sum;
+  }
+
+  /// The artifact's mutation of the padded state `x`, in place.
+  void mutate(int* x);
+
+ private:
+  double term(int j, int used, int replicas, bool restart) {
+    const int most = p_.max_replicas[static_cast<std::size_t>(j)];
+    if (used > most_nodes_ || replicas > most || replicas < 0) {
+      return job_term(p_, scale_, j, used, replicas, restart);
+    }
+    double& t = terms_[offset_[static_cast<std::size_t>(j)] +
+                       static_cast<std::size_t>(((used * (most + 1)) + replicas) * 2 + restart)];
+    if (std::isnan(t)) {
+      t = job_term(p_, scale_, j, used, replicas, restart);
+    }
+    return t;
+  }
+
+  const PolluxProblem& p_;
+  RandomStream& rng_;
+  int stride_;
+  std::size_t size_;
+  std::vector<int> base_;
+  std::vector<int> gpus_;
+  std::vector<int> free_;
+  double scale_;
+  int most_nodes_;
+  Repair repair_;
+  std::vector<std::size_t> offset_;
+  std::vector<double> terms_;
+};
+
+void Search::mutate(int* x) {
+  const int nodes = p_.nodes;
+  const int jobs = p_.jobs;
+  const int stride = stride_;
+  for (int j = 0; j < jobs; ++j) {
+    if (rng_.uniform01() < kMutateReset) {
+      std::copy_n(base_.data() + static_cast<std::ptrdiff_t>(j) * stride, stride,
+                  x + static_cast<std::ptrdiff_t>(j) * stride);
+    }
+  }
+  for (int j = 0; j < jobs; ++j) {
+    if (rng_.uniform01() >= kMutateZeroJob) {
+      continue;
+    }
+    int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
+    for (int n = 0; n < nodes; ++n) {
+      if (rng_.uniform01() < kMutateZero) {
+        row[n] = 0;
+      }
+    }
+  }
+  int* free = free_.data();
+  std::copy_n(gpus_.data(), stride, free);
+  for (int j = 0; j < jobs; ++j) {
+    const int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
+    for (int b = 0; b < stride; b += kBlock) {
+      for (int k = b; k < b + kBlock; ++k) {
+        free[k] -= row[k];
+      }
+    }
+  }
+  // pollux.py sums its masks over the jobs: an entry on a node with a free GPU is raised with
+  // probability 1 / jobs, plus 1 / (jobs on that node) where the job is already on it.
+  const double p1 = 1.0 / jobs;
+  for (int n = 0; n < nodes; ++n) {
+    if (free[n] < 1) {
+      continue;
+    }
+    int on = 0;
+    for (int j = 0; j < jobs; ++j) {
+      on += x[static_cast<std::ptrdiff_t>(j) * stride + n] > 0;
+    }
+    const int most = gpus_[static_cast<std::size_t>(n)];
+    const double p2 = 1.0 / std::max(on, 1);
+    const double raise_on = p1 + p2 - p1 * p2;
+    const double raise_off = p1 + 0.0 - p1 * 0.0;
+    for (int j = 0; j < jobs; ++j) {
+      int& v = x[static_cast<std::ptrdiff_t>(j) * stride + n];
+      if (rng_.uniform01() < (v > 0 ? raise_on : raise_off)) {
+        v += static_cast<int>(
+            rng_.uniform_int(static_cast<std::uint64_t>(std::max(0, most - v) + 1)));
+      }
+    }
+  }
+}
+
+/// States with their values, held as the sums of their power means: the value itself, a pow, is
+/// computed only where a comparison needs it. For p = -1 the value J / sum falls as the sum
+/// rises; two sums further apart than 2^-40 of the larger give values in the same order (each
+/// off by at most an ulp, 2^-52), and equal sums equal values, so only close sums need the
+/// values: every comparison answers as the values' own.
+class Scored {
+ public:
+  explicit Scored(const PolluxProblem& p) : p_(&p) {}
+
+  void resize(std::size_t count, std::size_t size) {
+    size_ = size;
+    states_.resize(count * size);
+    sum_.resize(count);
+    value_.resize(count);
+    known_.resize(count);
+  }
+  /// Entries of one state.
+  std::size_t size() const { return size_; }
+  int* state(std::size_t i) { return states_.data() + i * size_; }
+  const int* state(std::size_t i) const { return states_.data() + i * size_; }
+  void set_sum(std::size_t i, double sum) {
+    sum_[i] = sum;
+    known_[i] = 0;
+  }
+  /// Whether state i's value is above state k's.
+  bool better(std::size_t i, std::size_t k) {
+    const double a = sum_[i];
+    const double b = sum_[k];
+    if (p_->p == -1.0 && std::isfinite(a) && std::isfinite(b) && a > 0 && b > 0) {
+      if (a == b) {
+        return false;
+      }
+      if (std::abs(a - b) > 0x1.0p-40 * std::max(a, b)) {
+        return a < b;
+      }
+    }
+    return value(i) > value(k);
+  }
+  /// Whether every comparison of values is an order (no NaN).
+  bool ordered(std::size_t from, std::size_t to) const {
+    return p_->p == -1.0 && std::none_of(sum_.begin() + static_cast<std::ptrdiff_t>(from),
+                                         sum_.begin() + static_cast<std::ptrdiff_t>(to),
+                                         [](double s) { return std::isnan(s); });
+  }
+  /// The first `count` states of `from`, into the first `count` here.
+  void copy_from(const Scored& from, std::size_t count) {
+    std::copy_n(from.states_.begin(), count * size_, states_.begin());
+    std::copy_n(from.sum_.begin(), count, sum_.begin());
+    std::copy_n(from.value_.begin(), count, value_.begin());
+    std::copy_n(from.known_.begin(), count, known_.begin());
+  }
+  /// State k of `from` into slot i.
+  void copy_one(std::size_t i, const Scored& from, std::size_t k) {
+    std::copy_n(from.state(k), size_, state(i));
+    sum_[i] = from.sum_[k];
+    value_[i] = from.value_[k];
+    known_[i] = from.known_[k];
+  }
+
+ private:
+  double value(std::size_t i) {
+    if (known_[i] == 0) {
+      value_[i] = p_->jobs == 0 ? 0.0 : mean_of(sum_[i], p_->jobs, p_->p);
+      known_[i] = 1;
+    }
+    return value_[i];
+  }
+
+  const PolluxProblem* p_;
+  std::size_t size_ = 0;
+  std::vector<int> states_;
+  std::vector<double> sum_;
+  std::vector<double> value_;
+  std::vector<char> known_;
+};
+
+/// (mu + lambda) survival: the first `total` states of `all` (the first `sorted` of them
+/// already in order) sorted stably by value, best first, the first `keep` of them into `kept`;
+/// returns how many. With an order (no NaN) the sorted part is merged with the rest sorted: the
+/// same result as sorting all.
+std::size_t survive(Scored& all, std::size_t sorted, std::size_t total, std::size_t keep,
+                    std::vector<std::size_t>& rank, Scored& kept) {
+  const auto better = [&all](std::size_t a, std::size_t b) { return all.better(a, b); };
+  rank.resize(2 * total);
+  const auto begin = rank.begin();
+  const auto mid = begin + static_cast<std::ptrdiff_t>(sorted);
+  const auto end = begin + static_cast<std::ptrdiff_t>(total);
+  std::iota(begin, end, 0);
+  if (sorted > 0 && all.ordered(0, total)) {
+    std::stable_sort(mid, end, better);
+    std::merge(begin, mid, mid, end, end, better);
+    std::copy(end, end + static_cast<std::ptrdiff_t>(total), begin);
+  } else {
+    std::stable_sort(begin, end, better);
+  }
+  keep = std::min(keep, total);
+  kept.resize(keep, all.size());
+  for (std::size_t i = 0; i < keep; ++i) {
+    kept.copy_one(i, all, rank[i]);
+  }
+  return keep;
+}
 
 }  // namespace
 
@@ -28,8 +399,7 @@ double PolluxProblem::value(const PolluxState& x) const {
   if (jobs == 0) {
     return 0.0;
   }
-  const double scale = static_cast<double>(nodes) /
-                       std::max(1, std::accumulate(node_gpus.begin(), node_gpus.end(), 0));
+  const double scale = speedup_scale(*this);
   double sum = 0.0;
   for (int j = 0; j < jobs; ++j) {
     int used = 0;
@@ -41,186 +411,92 @@ double PolluxProblem::value(const PolluxState& x) const {
       replicas += v;
       restart = restart || v != base[static_cast<std::size_t>(j * nodes + n)];
     }
-    double s = replicas > 0 ? speedup(j, used, replicas) * scale : 0.0;
-    if (restart) {
-      s *= restart_factor[static_cast<std::size_t>(j)];
-    }
-    sum += p == 0.0    ? std::log(std::max(s, kMeanFloor))
-           : p == -1.0 ? 1.0 / (s + kMeanFloor)
-                       : std::pow(s + kMeanFloor, p);
+    sum += job_term(*this, scale, j, used, replicas, restart);
   }
-  return p == 0.0 ? std::exp(sum / jobs) : std::pow(sum / jobs, 1.0 / p);
+  return mean_of(sum, jobs, p);
 }
 
 void pollux_repair(const PolluxProblem& p, PolluxState& x, RandomStream& rng) {
-  // At most one distributed job per node: the first in job order keeps it.
-  std::vector<bool> distributed(static_cast<std::size_t>(p.jobs));
-  for (int j = 0; j < p.jobs; ++j) {
-    int used = 0;
-    for (int n = 0; n < p.nodes; ++n) {
-      used += x[static_cast<std::size_t>(at(p, j, n))] > 0;
-    }
-    distributed[static_cast<std::size_t>(j)] = used > 1;
-  }
-  for (int n = 0; n < p.nodes; ++n) {
-    bool taken = false;
-    for (int j = 0; j < p.jobs; ++j) {
-      int& v = x[static_cast<std::size_t>(at(p, j, n))];
-      if (distributed[static_cast<std::size_t>(j)] && v > 0) {
-        if (taken) {
-          v = 0;
-        }
-        taken = true;
-      }
-    }
-  }
-  // Each job's replicas capped at its maximum and at max_job_nodes nodes, its nodes walked in a
-  // random order (pollux.py shuffles them).
-  std::vector<int> order(static_cast<std::size_t>(p.nodes));
-  for (int j = 0; j < p.jobs; ++j) {
-    int replicas = 0;
-    int spans = 0;
-    for (int n = 0; n < p.nodes; ++n) {
-      const int v = x[static_cast<std::size_t>(at(p, j, n))];
-      replicas += v;
-      spans += v > 0;
-    }
-    if (replicas <= p.max_replicas[static_cast<std::size_t>(j)] && spans <= p.max_job_nodes) {
-      continue;  // within both caps in any order: nothing to cut, no order to draw
-    }
-    std::iota(order.begin(), order.end(), 0);
-    for (int i = p.nodes - 1; i > 0; --i) {  // Fisher-Yates
-      const auto k = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(i + 1)));
-      std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(k)]);
-    }
-    int left = p.max_replicas[static_cast<std::size_t>(j)];
-    spans = 0;
-    for (const int n : order) {
-      int& v = x[static_cast<std::size_t>(at(p, j, n))];
-      v = std::min(v, left);
-      if (v > 0 && ++spans > p.max_job_nodes) {
-        v = 0;
-      }
-      left -= v;
-    }
-  }
-  // Each node's GPUs to the jobs in job order.
-  for (int n = 0; n < p.nodes; ++n) {
-    int left = p.node_gpus[static_cast<std::size_t>(n)];
-    for (int j = 0; j < p.jobs; ++j) {
-      int& v = x[static_cast<std::size_t>(at(p, j, n))];
-      v = std::min(v, left);
-      left -= v;
-    }
-  }
+  const int stride = padded(p.nodes);
+  std::vector<int> base(static_cast<std::size_t>(p.jobs) * static_cast<std::size_t>(stride));
+  std::vector<int> gpus(static_cast<std::size_t>(stride));
+  std::vector<int> y(base.size());
+  pad_rows(p.base.data(), p.jobs, p.nodes, stride, base.data());
+  pad_rows(p.node_gpus.data(), 1, p.nodes, stride, gpus.data());
+  pad_rows(x.data(), p.jobs, p.nodes, stride, y.data());
+  Repair(p, stride, base.data(), gpus.data())(y.data(), rng, [](int, int, int, bool) {});
+  unpad_rows(y.data(), p.jobs, p.nodes, stride, x.data());
 }
-
-namespace {
-
-void mutate(const PolluxProblem& p, PolluxState& x, RandomStream& rng) {
-  for (int j = 0; j < p.jobs; ++j) {
-    if (rng.uniform01() < kMutateReset) {
-      for (int n = 0; n < p.nodes; ++n) {
-        x[static_cast<std::size_t>(at(p, j, n))] = p.base[static_cast<std::size_t>(at(p, j, n))];
-      }
-    }
-  }
-  for (int j = 0; j < p.jobs; ++j) {
-    if (rng.uniform01() >= kMutateZeroJob) {
-      continue;
-    }
-    for (int n = 0; n < p.nodes; ++n) {
-      if (rng.uniform01() < kMutateZero) {
-        x[static_cast<std::size_t>(at(p, j, n))] = 0;
-      }
-    }
-  }
-  std::vector<int> free(static_cast<std::size_t>(p.nodes));
-  for (int n = 0; n < p.nodes; ++n) {
-    int used = 0;
-    for (int j = 0; j < p.jobs; ++j) {
-      used += x[static_cast<std::size_t>(at(p, j, n))];
-    }
-    free[static_cast<std::size_t>(n)] = p.node_gpus[static_cast<std::size_t>(n)] - used;
-  }
-  // pollux.py sums its masks over the jobs: an entry on a node with a free GPU is raised with
-  // probability 1 / jobs, plus 1 / (jobs on that node) where the job is already on it.
-  for (int n = 0; n < p.nodes; ++n) {
-    if (free[static_cast<std::size_t>(n)] < 1) {
-      continue;
-    }
-    int on = 0;
-    for (int j = 0; j < p.jobs; ++j) {
-      on += x[static_cast<std::size_t>(at(p, j, n))] > 0;
-    }
-    const int most = p.node_gpus[static_cast<std::size_t>(n)];
-    const double p1 = 1.0 / p.jobs;
-    for (int j = 0; j < p.jobs; ++j) {
-      int& v = x[static_cast<std::size_t>(at(p, j, n))];
-      const double p2 = v > 0 ? 1.0 / std::max(on, 1) : 0.0;
-      if (rng.uniform01() < p1 + p2 - p1 * p2) {
-        v += static_cast<int>(
-            rng.uniform_int(static_cast<std::uint64_t>(std::max(0, most - v) + 1)));
-      }
-    }
-  }
-}
-
-}  // namespace
 
 std::vector<PolluxState> pollux_search(const PolluxProblem& p, std::vector<PolluxState> initial,
                                        const PolluxSearchConfig& config, RandomStream& rng) {
-  const auto size = static_cast<std::size_t>(p.jobs * p.nodes);
+  auto size = static_cast<std::size_t>(p.jobs * p.nodes);
   if (p.base.size() != size) {
     throw std::invalid_argument("pollux_search: the base allocation is not jobs x nodes");
   }
   if (initial.empty()) {
     initial.push_back(p.base);
   }
-  std::vector<Scored> pop;
-  for (PolluxState& x : initial) {
+  for (const PolluxState& x : initial) {
     if (x.size() != size) {
       throw std::invalid_argument("pollux_search: an initial allocation is not jobs x nodes");
     }
-    pollux_repair(p, x, rng);
-    const double v = p.value(x);
-    pop.push_back({std::move(x), v});
   }
-  const auto by_value = [](const Scored& a, const Scored& b) { return a.value > b.value; };
-  std::stable_sort(pop.begin(), pop.end(), by_value);
-  const auto pick = [&]() -> const Scored& {  // binary tournament
-    const Scored& a = pop[rng.uniform_int(pop.size())];
-    const Scored& b = pop[rng.uniform_int(pop.size())];
-    return b.value > a.value ? b : a;
-  };
+  Search search(p, rng);
+  // The population (sorted by value, best first) and the next generation (the population then
+  // the children), padded, in flat buffers of `size` entries each, with their power means' sums.
+  size = search.size();
+  std::size_t count = initial.size();
+  Scored pop(p);
+  pop.resize(count, size);
+  for (std::size_t i = 0; i < count; ++i) {
+    int* x = pop.state(i);
+    pad_rows(initial[i].data(), p.jobs, p.nodes, search.stride(), x);
+    pop.set_sum(i, search.repair_and_sum(x));
+  }
+  const auto population = static_cast<std::size_t>(config.population);
+  Scored kept(p);
+  std::vector<std::size_t> rank;
+  count = survive(pop, 0, count, count, rank, kept);
+  std::swap(pop, kept);
   if (p.jobs > 0) {
+    Scored next(p);
     for (int g = 0; g < config.generations; ++g) {
-      std::vector<Scored> next = pop;
-      while (static_cast<int>(next.size()) < static_cast<int>(pop.size()) + config.population) {
-        PolluxState a = pick().x;
-        PolluxState b = pick().x;
-        const auto point = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(p.jobs)));
-        for (int j = 0; j < point; ++j) {
-          for (int n = 0; n < p.nodes; ++n) {
-            std::swap(a[static_cast<std::size_t>(at(p, j, n))],
-                      b[static_cast<std::size_t>(at(p, j, n))]);
-          }
-        }
-        for (PolluxState* child : {&a, &b}) {
-          mutate(p, *child, rng);
-          pollux_repair(p, *child, rng);
-          const double v = p.value(*child);
-          next.push_back({std::move(*child), v});
+      const std::size_t goal = count + population;
+      const std::size_t total = goal + (goal - count) % 2;  // children come in pairs
+      next.resize(total, size);
+      next.copy_from(pop, count);
+      const auto pick = [&]() -> std::size_t {  // binary tournament
+        const std::size_t a = rng.uniform_int(count);
+        const std::size_t b = rng.uniform_int(count);
+        return pop.better(b, a) ? b : a;
+      };
+      for (std::size_t c = count; c < goal; c += 2) {
+        const int* a = pop.state(pick());
+        const int* b = pop.state(pick());
+        const auto point =
+            static_cast<std::size_t>(rng.uniform_int(static_cast<std::uint64_t>(p.jobs))) *
+            static_cast<std::size_t>(search.stride());
+        int* x = next.state(c);
+        int* y = next.state(c + 1);
+        // One-point crossover: the rows before `point` swapped.
+        std::copy_n(b, point, x);
+        std::copy(a + point, a + size, x + point);
+        std::copy_n(a, point, y);
+        std::copy(b + point, b + size, y + point);
+        for (const std::size_t child : {c, c + 1}) {
+          int* z = next.state(child);
+          search.mutate(z);
+          next.set_sum(child, search.repair_and_sum(z));
         }
       }
-      std::stable_sort(next.begin(), next.end(), by_value);
-      next.resize(std::min(next.size(), static_cast<std::size_t>(config.population)));
-      pop = std::move(next);
+      count = survive(next, count, total, population, rank, kept);
+      std::swap(pop, kept);
     }
   }
-  std::vector<PolluxState> out;
-  for (Scored& s : pop) {
-    out.push_back(std::move(s.x));
+  std::vector<PolluxState> out(count, PolluxState(p.base.size()));
+  for (std::size_t i = 0; i < count; ++i) {
+    unpad_rows(pop.state(i), p.jobs, p.nodes, search.stride(), out[i].data());
   }
   return out;
 }

@@ -14,10 +14,6 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) {
-  return (x << k) | (x >> (64 - k));
-}
-
 }  // namespace
 
 std::uint64_t stable_hash(std::string_view text) {
@@ -39,41 +35,8 @@ RandomStream::RandomStream(std::uint64_t raw_seed) {
 RandomStream::RandomStream(std::uint64_t seed, std::string_view name)
     : RandomStream(seed ^ rotl(stable_hash(name), 17) ^ 0x5DEECE66DULL) {}
 
-std::uint64_t RandomStream::next_u64() {
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-double RandomStream::uniform01() {
-  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
-}
-
 double RandomStream::uniform(double lo, double hi) {
   return lo + (hi - lo) * uniform01();
-}
-
-std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
-  assert(n > 0);
-  // Lemire's multiply-and-shift with rejection ("Fast random integer generation in an interval",
-  // ACM TOMACS 2019): unbiased, and a division only in the rare rejection case.
-  __extension__ using u128 = unsigned __int128;
-  u128 m = static_cast<u128>(next_u64()) * n;
-  auto low = static_cast<std::uint64_t>(m);
-  if (low < n) {
-    const std::uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<u128>(next_u64()) * n;
-      low = static_cast<std::uint64_t>(m);
-    }
-  }
-  return static_cast<std::uint64_t>(m >> 64);
 }
 
 double RandomStream::exponential(double rate) {

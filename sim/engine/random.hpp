@@ -3,6 +3,7 @@
 /// and the component's name, so adding a component never shifts another's draws (ns-3's
 /// AssignStreams idea). The generator (xoshiro256**) and every distribution are the project's
 /// own: std::*_distribution differ between standard libraries (SimGrid makes the same choice).
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -40,7 +41,44 @@ class RandomStream {
   std::size_t weighted_choice(std::span<const double> weights);
 
  private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
   std::uint64_t s_[4];
 };
+
+// The three draws below are defined here so that hot loops (Pollux' search) inline them.
+
+inline std::uint64_t RandomStream::next_u64() {
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+inline double RandomStream::uniform01() {
+  return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+}
+
+inline std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
+  assert(n > 0);
+  // Lemire's multiply-and-shift with rejection ("Fast random integer generation in an interval",
+  // ACM TOMACS 2019): unbiased, and a division only in the rare rejection case.
+  __extension__ using u128 = unsigned __int128;
+  u128 m = static_cast<u128>(next_u64()) * n;
+  auto low = static_cast<std::uint64_t>(m);
+  if (low < n) {
+    const std::uint64_t threshold = (0 - n) % n;
+    while (low < threshold) {
+      m = static_cast<u128>(next_u64()) * n;
+      low = static_cast<std::uint64_t>(m);
+    }
+  }
+  return static_cast<std::uint64_t>(m >> 64);
+}
 
 }  // namespace tidesim
