@@ -18,11 +18,7 @@ using namespace std::chrono_literals;
 using Names = std::vector<std::string>;
 
 JobView elastic(int id, int max_replicas, bool admitted = false, int replicas = 1) {
-  JobView j;
-  j.id = id;
-  j.name = "job-" + std::to_string(id);
-  j.submitted = TimePoint(std::chrono::seconds(id));
-  j.order = id;
+  JobView j = testing::job_view(id);
   j.elastic = true;
   j.replicas = replicas;
   j.gpus = replicas;

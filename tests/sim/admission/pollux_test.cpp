@@ -101,11 +101,7 @@ TEST(PolluxSearch, IsDeterministicForAStream) {
 }
 
 JobView elastic(int id, double attained) {
-  JobView j;
-  j.id = id;
-  j.name = "job-" + std::to_string(id);
-  j.submitted = TimePoint(std::chrono::seconds(id));
-  j.order = id;
+  JobView j = testing::job_view(id);
   j.elastic = true;
   j.gpus = j.replicas = 1;
   j.min_replicas = 1;

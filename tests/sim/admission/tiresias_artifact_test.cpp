@@ -17,11 +17,7 @@ using namespace std::chrono_literals;
 using Names = std::vector<std::string>;
 
 JobView job(int id, int gpus, bool admitted = false) {
-  JobView j;
-  j.id = id;
-  j.name = "job-" + std::to_string(id);
-  j.submitted = TimePoint(std::chrono::seconds(id));
-  j.order = id;
+  JobView j = testing::job_view(id);
   j.gpus = gpus;
   j.admitted = admitted;
   return j;
