@@ -238,19 +238,22 @@ void Search::mutate(int* x) {
   const int nodes = p_.nodes;
   const int jobs = p_.jobs;
   const int stride = stride_;
+  const RandomStream::Chance reset(kMutateReset);
+  const RandomStream::Chance zero_job(kMutateZeroJob);
+  const RandomStream::Chance zero(kMutateZero);
   for (int j = 0; j < jobs; ++j) {
-    if (rng_.uniform01() < kMutateReset) {
+    if (rng_.draw(reset)) {
       std::copy_n(base_.data() + static_cast<std::ptrdiff_t>(j) * stride, stride,
                   x + static_cast<std::ptrdiff_t>(j) * stride);
     }
   }
   for (int j = 0; j < jobs; ++j) {
-    if (rng_.uniform01() >= kMutateZeroJob) {
+    if (!rng_.draw(zero_job)) {
       continue;
     }
     int* row = x + static_cast<std::ptrdiff_t>(j) * stride;
     for (int n = 0; n < nodes; ++n) {
-      if (rng_.uniform01() < kMutateZero) {
+      if (rng_.draw(zero)) {
         row[n] = 0;
       }
     }
@@ -278,11 +281,11 @@ void Search::mutate(int* x) {
     }
     const int most = gpus_[static_cast<std::size_t>(n)];
     const double p2 = 1.0 / std::max(on, 1);
-    const double raise_on = p1 + p2 - p1 * p2;
-    const double raise_off = p1 + 0.0 - p1 * 0.0;
+    const RandomStream::Chance raise_on(p1 + p2 - p1 * p2);
+    const RandomStream::Chance raise_off(p1 + 0.0 - p1 * 0.0);
     for (int j = 0; j < jobs; ++j) {
       int& v = x[static_cast<std::ptrdiff_t>(j) * stride + n];
-      if (rng_.uniform01() < (v > 0 ? raise_on : raise_off)) {
+      if (rng_.draw(v > 0 ? raise_on : raise_off)) {
         v += static_cast<int>(
             rng_.uniform_int(static_cast<std::uint64_t>(std::max(0, most - v) + 1)));
       }
@@ -308,6 +311,8 @@ class Scored {
   }
   /// Entries of one state.
   std::size_t size() const { return size_; }
+  /// States it holds.
+  std::size_t slots() const { return sum_.size(); }
   int* state(std::size_t i) { return states_.data() + i * size_; }
   const int* state(std::size_t i) const { return states_.data() + i * size_; }
   void set_sum(std::size_t i, double sum) {
@@ -328,25 +333,10 @@ class Scored {
     }
     return value(i) > value(k);
   }
-  /// Whether every comparison of values is an order (no NaN).
-  bool ordered(std::size_t from, std::size_t to) const {
-    return p_->p == -1.0 && std::none_of(sum_.begin() + static_cast<std::ptrdiff_t>(from),
-                                         sum_.begin() + static_cast<std::ptrdiff_t>(to),
-                                         [](double s) { return std::isnan(s); });
-  }
-  /// The first `count` states of `from`, into the first `count` here.
-  void copy_from(const Scored& from, std::size_t count) {
-    std::copy_n(from.states_.begin(), count * size_, states_.begin());
-    std::copy_n(from.sum_.begin(), count, sum_.begin());
-    std::copy_n(from.value_.begin(), count, value_.begin());
-    std::copy_n(from.known_.begin(), count, known_.begin());
-  }
-  /// State k of `from` into slot i.
-  void copy_one(std::size_t i, const Scored& from, std::size_t k) {
-    std::copy_n(from.state(k), size_, state(i));
-    sum_[i] = from.sum_[k];
-    value_[i] = from.value_[k];
-    known_[i] = from.known_[k];
+  /// Whether every comparison of the values of the states `ids` is an order (no NaN).
+  bool ordered(const std::vector<std::size_t>& ids) const {
+    return p_->p == -1.0 && std::none_of(ids.begin(), ids.end(),
+                                         [this](std::size_t i) { return std::isnan(sum_[i]); });
   }
 
  private:
@@ -366,31 +356,22 @@ class Scored {
   std::vector<char> known_;
 };
 
-/// (mu + lambda) survival: the first `total` states of `all` (the first `sorted` of them
-/// already in order) sorted stably by value, best first, the first `keep` of them into `kept`;
-/// returns how many. With an order (no NaN) the sorted part is merged with the rest sorted: the
-/// same result as sorting all.
-std::size_t survive(Scored& all, std::size_t sorted, std::size_t total, std::size_t keep,
-                    std::vector<std::size_t>& rank, Scored& kept) {
+/// (mu + lambda) survival: the states `ids` of `all` (the first `sorted` of them already in
+/// order) sorted stably by value, best first, and the first `keep` of them kept in `ids`. With an
+/// order (no NaN) the sorted part is merged with the rest sorted: the same result as sorting all.
+void survive(Scored& all, std::vector<std::size_t>& ids, std::size_t sorted, std::size_t keep,
+             std::vector<std::size_t>& buffer) {
   const auto better = [&all](std::size_t a, std::size_t b) { return all.better(a, b); };
-  rank.resize(2 * total);
-  const auto begin = rank.begin();
-  const auto mid = begin + static_cast<std::ptrdiff_t>(sorted);
-  const auto end = begin + static_cast<std::ptrdiff_t>(total);
-  std::iota(begin, end, 0);
-  if (sorted > 0 && all.ordered(0, total)) {
-    std::stable_sort(mid, end, better);
-    std::merge(begin, mid, mid, end, end, better);
-    std::copy(end, end + static_cast<std::ptrdiff_t>(total), begin);
+  const auto mid = ids.begin() + static_cast<std::ptrdiff_t>(sorted);
+  if (sorted > 0 && all.ordered(ids)) {
+    std::stable_sort(mid, ids.end(), better);
+    buffer.resize(ids.size());
+    std::merge(ids.begin(), mid, mid, ids.end(), buffer.begin(), better);
+    ids.swap(buffer);
   } else {
-    std::stable_sort(begin, end, better);
+    std::stable_sort(ids.begin(), ids.end(), better);
   }
-  keep = std::min(keep, total);
-  kept.resize(keep, all.size());
-  for (std::size_t i = 0; i < keep; ++i) {
-    kept.copy_one(i, all, rank[i]);
-  }
-  return keep;
+  ids.resize(std::min(keep, ids.size()));
 }
 
 }  // namespace
@@ -443,60 +424,69 @@ std::vector<PolluxState> pollux_search(const PolluxProblem& p, std::vector<Pollu
     }
   }
   Search search(p, rng);
-  // The population (sorted by value, best first) and the next generation (the population then
-  // the children), padded, in flat buffers of `size` entries each, with their power means' sums.
+  // The states, padded, in one pool of slots of `size` entries each, with their power means'
+  // sums; the population is the list of its slots `ids`, sorted by value, best first; each
+  // generation's children go to the slots the population does not hold, so no state is copied
+  // but the crossover's.
   size = search.size();
-  std::size_t count = initial.size();
-  Scored pop(p);
-  pop.resize(count, size);
-  for (std::size_t i = 0; i < count; ++i) {
-    int* x = pop.state(i);
-    pad_rows(initial[i].data(), p.jobs, p.nodes, search.stride(), x);
-    pop.set_sum(i, search.repair_and_sum(x));
-  }
   const auto population = static_cast<std::size_t>(config.population);
-  Scored kept(p);
-  std::vector<std::size_t> rank;
-  count = survive(pop, 0, count, count, rank, kept);
-  std::swap(pop, kept);
-  if (p.jobs > 0) {
-    Scored next(p);
-    for (int g = 0; g < config.generations; ++g) {
-      const std::size_t goal = count + population;
-      const std::size_t total = goal + (goal - count) % 2;  // children come in pairs
-      next.resize(total, size);
-      next.copy_from(pop, count);
-      const auto pick = [&]() -> std::size_t {  // binary tournament
-        const std::size_t a = rng.uniform_int(count);
-        const std::size_t b = rng.uniform_int(count);
-        return pop.better(b, a) ? b : a;
-      };
-      for (std::size_t c = count; c < goal; c += 2) {
-        const int* a = pop.state(pick());
-        const int* b = pop.state(pick());
-        const auto point =
-            static_cast<std::size_t>(rng.uniform_int(static_cast<std::uint64_t>(p.jobs))) *
-            static_cast<std::size_t>(search.stride());
-        int* x = next.state(c);
-        int* y = next.state(c + 1);
-        // One-point crossover: the rows before `point` swapped.
-        std::copy_n(b, point, x);
-        std::copy(a + point, a + size, x + point);
-        std::copy_n(a, point, y);
-        std::copy(b + point, b + size, y + point);
-        for (const std::size_t child : {c, c + 1}) {
-          int* z = next.state(child);
-          search.mutate(z);
-          next.set_sum(child, search.repair_and_sum(z));
-        }
-      }
-      count = survive(next, count, total, population, rank, kept);
-      std::swap(pop, kept);
-    }
+  Scored pool(p);
+  pool.resize(std::max(initial.size(), population) + population + 1, size);
+  std::vector<std::size_t> ids(initial.size());
+  for (std::size_t i = 0; i < initial.size(); ++i) {
+    ids[i] = i;
+    int* x = pool.state(i);
+    pad_rows(initial[i].data(), p.jobs, p.nodes, search.stride(), x);
+    pool.set_sum(i, search.repair_and_sum(x));
   }
-  std::vector<PolluxState> out(count, PolluxState(p.base.size()));
-  for (std::size_t i = 0; i < count; ++i) {
-    unpad_rows(pop.state(i), p.jobs, p.nodes, search.stride(), out[i].data());
+  std::vector<std::size_t> buffer;
+  survive(pool, ids, 0, ids.size(), buffer);
+  std::vector<char> held;
+  std::vector<std::size_t> spare;
+  for (int g = 0; p.jobs > 0 && g < config.generations; ++g) {
+    const std::size_t count = ids.size();
+    const std::size_t goal = count + population;
+    const std::size_t total = goal + (goal - count) % 2;  // children come in pairs
+    held.assign(pool.slots(), 0);
+    for (const std::size_t i : ids) {
+      held[i] = 1;
+    }
+    spare.clear();
+    for (std::size_t i = 0; i < held.size() && count + spare.size() < total; ++i) {
+      if (held[i] == 0) {
+        spare.push_back(i);
+      }
+    }
+    const auto pick = [&]() -> std::size_t {  // binary tournament
+      const std::size_t a = ids[rng.uniform_int(count)];
+      const std::size_t b = ids[rng.uniform_int(count)];
+      return pool.better(b, a) ? b : a;
+    };
+    for (std::size_t c = 0; c < total - count; c += 2) {
+      const int* a = pool.state(pick());
+      const int* b = pool.state(pick());
+      const auto point =
+          static_cast<std::size_t>(rng.uniform_int(static_cast<std::uint64_t>(p.jobs))) *
+          static_cast<std::size_t>(search.stride());
+      int* x = pool.state(spare[c]);
+      int* y = pool.state(spare[c + 1]);
+      // One-point crossover: the rows before `point` swapped.
+      std::copy_n(b, point, x);
+      std::copy(a + point, a + size, x + point);
+      std::copy_n(a, point, y);
+      std::copy(b + point, b + size, y + point);
+      for (const std::size_t child : {spare[c], spare[c + 1]}) {
+        int* z = pool.state(child);
+        search.mutate(z);
+        pool.set_sum(child, search.repair_and_sum(z));
+      }
+    }
+    ids.insert(ids.end(), spare.begin(), spare.end());
+    survive(pool, ids, count, population, buffer);
+  }
+  std::vector<PolluxState> out(ids.size(), PolluxState(p.base.size()));
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    unpad_rows(pool.state(ids[i]), p.jobs, p.nodes, search.stride(), out[i].data());
   }
   return out;
 }

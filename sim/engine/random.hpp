@@ -4,6 +4,7 @@
 /// AssignStreams idea). The generator (xoshiro256**) and every distribution are the project's
 /// own: std::*_distribution differ between standard libraries (SimGrid makes the same choice).
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -25,6 +26,20 @@ class RandomStream {
   std::uint64_t next_u64();
   /// Uniform in [0, 1), 53 bits of precision.
   double uniform01();
+  /// A probability as the bound of an integer comparison: `draw(Chance(p))` is exactly
+  /// `uniform01() < p`, one draw, without the conversion to double (uniform01() is k x 2^-53 for
+  /// the draw's top 53 bits k, and k x 2^-53 < p exactly when k < ceil(p x 2^53), the product
+  /// being exact).
+  class Chance {
+   public:
+    explicit Chance(double p);
+
+   private:
+    friend class RandomStream;
+    std::uint64_t below_;
+  };
+  /// True with the chance's probability: `uniform01() < p`, the same draw.
+  bool draw(const Chance& chance);
   /// Uniform in [lo, hi).
   double uniform(double lo, double hi);
   /// Uniform integer in [0, n), unbiased (Lemire's method). Precondition: n > 0.
@@ -46,7 +61,7 @@ class RandomStream {
   std::uint64_t s_[4];
 };
 
-// The three draws below are defined here so that hot loops (Pollux' search) inline them.
+// The draws below are defined here so that hot loops (Pollux' search) inline them.
 
 inline std::uint64_t RandomStream::next_u64() {
   const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
@@ -62,6 +77,15 @@ inline std::uint64_t RandomStream::next_u64() {
 
 inline double RandomStream::uniform01() {
   return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+}
+
+inline RandomStream::Chance::Chance(double p)
+    : below_(!(p > 0.0) ? 0
+             : p >= 1.0 ? std::uint64_t{1} << 53
+                        : static_cast<std::uint64_t>(std::ceil(std::ldexp(p, 53)))) {}
+
+inline bool RandomStream::draw(const Chance& chance) {
+  return (next_u64() >> 11) < chance.below_;
 }
 
 inline std::uint64_t RandomStream::uniform_int(std::uint64_t n) {

@@ -89,6 +89,30 @@ TEST(RandomStream, Uniform01StaysInRangeWithTheRightMean) {
   EXPECT_NEAR(sum / n, 0.5, 0.005);  // 5 sigma: sigma = sqrt(1/12/n) = 0.0009
 }
 
+TEST(RandomStream, AChanceDrawsAsUniform01BelowItsProbability) {
+  // draw(Chance(p)) must be exactly uniform01() < p, the same draw: on many draws at ordinary and
+  // edge probabilities, and at the boundary, where p is the very value the next uniform01() gives
+  // (false: not below) and the next double above it (true).
+  RandomStream a(7, "chance");
+  RandomStream b(7, "chance");
+  const std::array<double, 10> ps = {
+      0.0, -0.5, 1e-300, 0.1, 1.0 / 3.0, 0.5, std::nextafter(1.0, 0.0), 1.0, 1.5, std::nan("")};
+  for (const double p : ps) {
+    const RandomStream::Chance chance(p);
+    for (int i = 0; i < 20000; ++i) {
+      ASSERT_EQ(a.draw(chance), b.uniform01() < p) << "p = " << p << ", draw " << i;
+    }
+  }
+  for (int i = 0; i < 1000; ++i) {
+    RandomStream peek = a;
+    const double next = peek.uniform01();
+    ASSERT_GT(next, 0.0);  // a zero draw has no double below it to test; 2^-53 odds
+    RandomStream again = a;
+    EXPECT_FALSE(a.draw(RandomStream::Chance(next)));
+    EXPECT_TRUE(again.draw(RandomStream::Chance(std::nextafter(next, 1.0))));
+  }
+}
+
 TEST(RandomStream, UniformIntIsUnbiasedOverSmallRange) {
   RandomStream s(2, "i");
   std::array<int, 3> counts{};
