@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <tuple>
 
 #include "tidesim/sim/input/error.hpp"
@@ -306,16 +307,67 @@ std::vector<double> PolluxApplication::epoch_work_steps(int batch_size) const {
   return w;
 }
 
+namespace {
+
+/// The files under `dir`'s applications that a load reads, with their sizes and modification
+/// times: a load is reused only while none of them changed.
+std::string applications_fingerprint(const std::string& dir,
+                                     const std::vector<std::string>& names) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (const std::string& name : names) {
+    const fs::path root = fs::path(dir) / name;
+    for (fs::recursive_directory_iterator it(root, error), end; !error && it != end;
+         it.increment(error)) {
+      if (it->is_regular_file(error)) {
+        files.push_back(fmt::format("{}|{}|{}", it->path().string(), it->file_size(error),
+                                    it->last_write_time(error).time_since_epoch().count()));
+      }
+    }
+    files.push_back(error ? "!" + root.string() : root.string());
+    error.clear();
+  }
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const std::string& f : files) {
+    all += f;
+    all += '\n';
+  }
+  return all;
+}
+
+}  // namespace
+
 std::map<std::string, std::shared_ptr<const PolluxApplication>> load_pollux_applications(
     const std::string& dir) {
   // simulator/applications.py APPLICATIONS.
   const std::vector<std::tuple<std::string, int, int>> settings = {
       {"bert", 2, 0},      {"cifar10", 100, 0}, {"deepspeech2", 80, 0},
       {"imagenet", 90, 0}, {"ncf", 10, 0},      {"yolov3", 50, 8}};
-  std::map<std::string, std::shared_ptr<const PolluxApplication>> apps;
+  std::vector<std::string> names;
+  for (const auto& setting : settings) {
+    names.push_back(std::get<0>(setting));
+  }
+  // A run reads the applications once for its estimate and once for its jobs, and a sweep once
+  // a run: the last load of each folder is kept (the applications are immutable; their memo of
+  // interpolated placements is a cache of a pure function) while its files are unchanged.
+  using Apps = std::map<std::string, std::shared_ptr<const PolluxApplication>>;
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<std::string, Apps>> loaded;
+  const std::string fingerprint = applications_fingerprint(dir, names);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto it = loaded.find(dir);
+    if (it != loaded.end() && it->second.first == fingerprint) {
+      return it->second.second;
+    }
+  }
+  Apps apps;
   for (const auto& [name, epochs, local] : settings) {
     apps[name] = std::make_shared<const PolluxApplication>(dir, name, epochs, local);
   }
+  const std::lock_guard<std::mutex> lock(mutex);
+  loaded[dir] = {fingerprint, apps};
   return apps;
 }
 
