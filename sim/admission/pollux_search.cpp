@@ -373,14 +373,27 @@ class Scored {
     const double a = sum_[i];
     const double b = sum_[k];
     if (p_->p == -1.0 && std::isfinite(a) && std::isfinite(b) && a > 0 && b > 0) {
-      if (a == b) {
-        return false;
-      }
-      if (std::abs(a - b) > 0x1.0p-40 * std::max(a, b)) {
-        return a < b;
-      }
+      return better_by_sum(i, k);
     }
     return value(i) > value(k);
+  }
+  /// better() where p = -1 and both sums are finite and positive (`by_sum`).
+  bool better_by_sum(std::size_t i, std::size_t k) {
+    const double a = sum_[i];
+    const double b = sum_[k];
+    if (a == b) {
+      return false;
+    }
+    if (std::abs(a - b) > 0x1.0p-40 * std::max(a, b)) {
+      return a < b;
+    }
+    return value(i) > value(k);
+  }
+  /// Whether better_by_sum() answers for every pair of the states `ids`.
+  bool by_sum(const std::vector<std::size_t>& ids) const {
+    return p_->p == -1.0 && std::all_of(ids.begin(), ids.end(), [this](std::size_t i) {
+             return std::isfinite(sum_[i]) && sum_[i] > 0;
+           });
   }
   /// Whether every comparison of the values of the states `ids` is an order (no NaN).
   bool ordered(const std::vector<std::size_t>& ids) const {
@@ -410,15 +423,20 @@ class Scored {
 /// order (no NaN) the sorted part is merged with the rest sorted: the same result as sorting all.
 void survive(Scored& all, std::vector<std::size_t>& ids, std::size_t sorted, std::size_t keep,
              std::vector<std::size_t>& buffer) {
-  const auto better = [&all](std::size_t a, std::size_t b) { return all.better(a, b); };
   const auto mid = ids.begin() + static_cast<std::ptrdiff_t>(sorted);
-  if (sorted > 0 && all.ordered(ids)) {
+  const auto merge = [&](auto better) {
     std::stable_sort(mid, ids.end(), better);
     buffer.resize(ids.size());
     std::merge(ids.begin(), mid, mid, ids.end(), buffer.begin(), better);
     ids.swap(buffer);
+  };
+  if (sorted > 0 && all.by_sum(ids)) {
+    merge([&all](std::size_t a, std::size_t b) { return all.better_by_sum(a, b); });
+  } else if (sorted > 0 && all.ordered(ids)) {
+    merge([&all](std::size_t a, std::size_t b) { return all.better(a, b); });
   } else {
-    std::stable_sort(ids.begin(), ids.end(), better);
+    std::stable_sort(ids.begin(), ids.end(),
+                     [&all](std::size_t a, std::size_t b) { return all.better(a, b); });
   }
   ids.resize(std::min(keep, ids.size()));
 }
