@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -52,21 +53,52 @@ PolluxSample interpolate(const std::vector<PolluxSample>& samples, double local_
 // most free node down, Pollux in node order: sim/admission/artifact_placement.hpp, pollux.hpp).
 // The measured placements are keyed the same way, so "123" and "132" stay two measurements.
 std::string placement_key(const std::vector<int>& gpus_per_node) {
-  std::vector<int> p;
+  // The nodes with GPUs, in a buffer on the stack for the placements seen (a job spans at most
+  // 16 nodes in the artifact's runs), and their smallest rotation found by comparing rotations in
+  // place: the rotations are asked at each rate change, so nothing here allocates.
+  constexpr std::size_t kInline = 64;
+  std::array<int, kInline> inline_buffer{};
+  std::vector<int> heap;
+  int* p = inline_buffer.data();
+  std::size_t n = 0;
+  for (const int g : gpus_per_node) {
+    n += g > 0;
+  }
+  if (n > kInline) {
+    heap.resize(n);
+    p = heap.data();
+  }
+  n = 0;
   for (const int g : gpus_per_node) {
     if (g > 0) {
-      p.push_back(g);
+      p[n++] = g;
     }
   }
-  std::vector<int> best = p;
-  for (std::size_t i = 1; i < p.size(); ++i) {
-    std::vector<int> r(p.begin() + static_cast<std::ptrdiff_t>(i), p.end());
-    r.insert(r.end(), p.begin(), p.begin() + static_cast<std::ptrdiff_t>(i));
-    best = std::min(best, r);
+  // Rotation i below rotation `best` in lexicographic order.
+  const auto below = [p, n](std::size_t i, std::size_t best) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const int a = p[(i + k) % n];
+      const int b = p[(best + k) % n];
+      if (a != b) {
+        return a < b;
+      }
+    }
+    return false;
+  };
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (below(i, best)) {
+      best = i;
+    }
   }
   std::string key;
-  for (const int g : best) {
-    key += std::to_string(g);
+  for (std::size_t k = 0; k < n; ++k) {
+    const int g = p[(best + k) % n];
+    if (g < 10) {
+      key += static_cast<char>('0' + g);
+    } else {
+      key += std::to_string(g);
+    }
   }
   return key;
 }
