@@ -82,7 +82,7 @@ inline double RandomStream::uniform01() {
 inline RandomStream::Chance::Chance(double p)
     : below_(!(p > 0.0) ? 0
              : p >= 1.0 ? std::uint64_t{1} << 53
-                        : static_cast<std::uint64_t>(std::ceil(std::ldexp(p, 53)))) {}
+                        : static_cast<std::uint64_t>(std::ceil(p * 0x1.0p53))) {}
 
 inline bool RandomStream::draw(const Chance& chance) {
   return (next_u64() >> 11) < chance.below_;
