@@ -108,11 +108,15 @@ std::vector<PolluxRow> generate_pollux_rows(
                                  "or more, under 1,000 GPU-hours, in the hours asked)",
                                  jobs, candidates.size()));
   }
-  // Without replacement: the first `jobs` of a partial Fisher-Yates shuffle.
+  // Without replacement: the first `jobs` of a partial Fisher-Yates shuffle, from a stream of its
+  // own (the artifact's `trace.sample` draws from numpy, seeded by one draw of its rng), so that
+  // the draws after it do not depend on `jobs`: a seed's workload of N jobs holds its workload of
+  // fewer, job for job, as the artifact's job loads do.
+  RandomStream sample_rng(rng.next_u64());
   std::vector<std::size_t> order(candidates.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   for (std::size_t i = 0; i < static_cast<std::size_t>(jobs); ++i) {
-    const std::size_t j = i + static_cast<std::size_t>(rng.uniform_int(order.size() - i));
+    const std::size_t j = i + static_cast<std::size_t>(sample_rng.uniform_int(order.size() - i));
     std::swap(order[i], order[j]);
   }
   // The bert coin flips from a stream of their own, as the artifact's rng2.

@@ -143,6 +143,24 @@ TEST(PolluxGenerate, TheArtifactsRules) {
     EXPECT_EQ(x[i].name, y[i].name);
     EXPECT_EQ(x[i].replicas, y[i].replicas);
   }
+  // Job loads are nested, as the artifact's: a seed's workload of 2 jobs is part of its workload
+  // of 4, job for job (time, application, size, batch), for every seed.
+  for (const std::uint64_t seed : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    RandomStream small_rng(seed, "workload");
+    RandomStream large_rng(seed, "workload");
+    const auto small = generate_pollux_rows(trace, 2, 2, 8, apps, small_rng, SourceLocation{});
+    const auto large = generate_pollux_rows(trace, 4, 2, 8, apps, large_rng, SourceLocation{});
+    for (const PolluxRow& job : small) {
+      EXPECT_TRUE(std::any_of(large.begin(), large.end(),
+                              [&](const PolluxRow& other) {
+                                return other.time == job.time &&
+                                       other.application == job.application &&
+                                       other.replicas == job.replicas &&
+                                       other.batch_size == job.batch_size;
+                              }))
+          << "seed " << seed << ": " << job.application << " at " << job.time;
+    }
+  }
   // More jobs than qualify, and a malformed timestamp, are input errors.
   RandomStream rng(1, "workload");
   EXPECT_NE(test::message_of([&] {
