@@ -6,12 +6,13 @@
 #include <numeric>
 #include <stdexcept>
 
-// The search's generations are compiled twice where the compiler can (GCC and Clang on x86-64):
+// The search's generations are compiled twice where the compiler can (GCC and Clang on x86-64
+// Linux, whose loader resolves the clones):
 // for AVX2 and for the baseline, chosen when the program loads. Their hot loops are over rows of
 // 8-node blocks of ints, which AVX2 does in fewer instructions (the baseline, SSE2, has no vector
 // min of ints). Both give the same results: the loops are integer, and floating-point expressions
 // are neither contracted (ISO C++ mode) nor reassociated, and AVX2 brings no FMA.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define TIDESIM_SEARCH_CLONES __attribute__((target_clones("avx2", "default")))
 #define TIDESIM_HOT_INLINE [[gnu::always_inline]]
