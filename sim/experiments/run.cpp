@@ -64,17 +64,9 @@ class Run final : public policies::BindTarget {
       std::uint64_t seed, RunSignals& signals)
       : sim_(seed),
         cluster_(scenario, fluid_, seed),
-        ctx_{scenario,
-             workload.catalogue,
-             signals,
-             sim_,
-             fluid_,
-             cluster_,
-             job_states(workload),
-             {},
-             {},
-             {},
-             reference_gpu(scenario)},
+        ctx_{scenario, workload.catalogue,     signals, sim_, fluid_,
+             cluster_, job_states(workload),   {},      {},   {},
+             {},       reference_gpu(scenario)},
         controller_(
             ctx_,
             [this](std::shared_ptr<const PodSpec> pod) {
@@ -214,10 +206,7 @@ class Run final : public policies::BindTarget {
 
   // ---- policies::BindTarget ----
 
-  bool pod_alive(const PodSpec& pod) const override {
-    const auto it = ctx_.pod_by_spec.find(&pod);
-    return it != ctx_.pod_by_spec.end() && ctx_.pods[static_cast<std::size_t>(it->second)].alive;
-  }
+  bool pod_alive(const PodSpec& pod) const override { return ctx_.live_pods.contains(&pod); }
 
   bool bind(const PodSpec& spec, int n) override {
     if (!reserve(spec, n)) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -57,8 +58,10 @@ class FragmentationCollector : public Collector {
 
  private:
   FragmentationOptions options_;
-  std::map<std::string, int, std::less<>> job_gpus_;
-  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> job_pods_;
+  // Per job, hashed: task_shapes() only adds whole numbers of pods from them, which sum exactly in
+  // any order.
+  std::unordered_map<std::string, int> job_gpus_;
+  std::unordered_map<std::string, std::set<std::string, std::less<>>> job_pods_;
   /// (instant, number of nodes per count of free units), only when it changed.
   std::vector<std::pair<TimePoint, std::vector<int>>> samples_;
   /// Which nodes changed since the previous sample.

@@ -30,6 +30,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "tidesim/sim/metrics/collector.hpp"
@@ -53,8 +54,9 @@ class InterruptionsCollector : public Collector {
   double lost_gpu_seconds_ = 0.0;
   double failure_lost_gpu_seconds_ = 0.0;
   double run_gpu_seconds_ = 0.0;
-  // Per job: GPU-seconds run by its ended attempts, and the part of them counted lost.
-  std::map<std::string, std::pair<double, double>> job_gpu_seconds_;
+  // Per job: GPU-seconds run by its ended attempts, and the part of them counted lost. Hashed:
+  // only looked up, never iterated, and it holds every job that ran.
+  std::unordered_map<std::string, std::pair<double, double>> job_gpu_seconds_;
   double migration_lost_gpu_seconds_ = 0.0;
   double migration_restart_gpu_seconds_ = 0.0;
   // Migrated jobs whose work has not resumed: job -> last bind of the new attempt (nullopt

@@ -62,7 +62,11 @@ double JobMetricsCollector::pending_seconds(const Track& job, TimePoint end) {
 }
 
 void JobMetricsCollector::on_job(const JobEvent& event) {
-  Track& job = jobs_[event.job];
+  auto [found, inserted] = track_by_name_.try_emplace(event.job, nullptr);
+  if (inserted) {
+    found->second = &jobs_[event.job];
+  }
+  Track& job = *found->second;
   switch (event.kind) {
     case JobEventKind::kSubmitted:
       if (!job.submitted) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -83,7 +84,9 @@ class JobMetricsCollector : public Collector {
   /// Seconds the job spent in the scheduling queue over all its attempts up to `end`.
   static double pending_seconds(const Track& job, TimePoint end);
   JobMetricsOptions options_;
-  std::map<std::string, Track, std::less<>> jobs_;
+  std::map<std::string, Track, std::less<>> jobs_;  // by name: finish() sums in name order
+  // jobs_'s entries by name, hashed: an event finds its job without a search of every job seen.
+  std::unordered_map<std::string, Track*> track_by_name_;
   long oom_kills_ = 0;
   long evictions_ = 0;
   // Attempts stopped by each eviction cause: cause -> (job, attempt).

@@ -19,7 +19,16 @@ void accumulate(NvlinkContentionCollector::JobTotals& totals, bool counted, bool
 }  // namespace
 
 void NvlinkContentionCollector::on_rate(const JobRate& rate) {
-  auto [it, inserted] = jobs_.try_emplace(rate.job);
+  auto it = running_.find(rate.job);
+  bool inserted = false;
+  if (it == running_.end()) {
+    if (auto node = stopped_.extract(rate.job)) {
+      it = running_.insert(std::move(node)).position;
+    } else {
+      it = running_.try_emplace(rate.job).first;
+      inserted = true;
+    }
+  }
   State& state = it->second;
   if (!inserted) {
     if (rate.at < state.since) {
@@ -31,17 +40,23 @@ void NvlinkContentionCollector::on_rate(const JobRate& rate) {
   state.counted = rate.running && rate.nvlink_required && rate.ideal_collective_bandwidth > 0.0;
   state.contended = state.counted && rate.collective_bandwidth <
                                          options_.threshold * rate.ideal_collective_bandwidth;
+  if (!rate.running) {
+    // Not counted until its next rate: kept aside so that running_ holds only running jobs.
+    stopped_.insert(running_.extract(it));
+  }
 }
 
 std::map<std::string, NvlinkContentionCollector::JobTotals, std::less<>>
 NvlinkContentionCollector::job_totals(TimePoint end) const {
   std::map<std::string, JobTotals, std::less<>> totals;
-  for (const auto& [name, state] : jobs_) {
-    JobTotals t = state.totals;
-    if (end > state.since) {
-      accumulate(t, state.counted, state.contended, end - state.since);
+  for (const auto* jobs : {&running_, &stopped_}) {
+    for (const auto& [name, state] : *jobs) {
+      JobTotals t = state.totals;
+      if (end > state.since) {
+        accumulate(t, state.counted, state.contended, end - state.since);
+      }
+      totals.emplace(name, t);
     }
-    totals.emplace(name, t);
   }
   return totals;
 }

@@ -49,8 +49,13 @@ class NvlinkContentionCollector : public Collector {
     JobTotals totals;
   };
   NvlinkContentionOptions options_;
-  // By job name, hashed: a rate is one lookup among every job seen (job_totals() sorts them).
-  std::unordered_map<std::string, State> jobs_;
+  // By job name, hashed (job_totals() sorts them). A job is in running_ from a rate that says it
+  // runs until one that says it stopped, and in stopped_ between: a rate looks up among the
+  // running jobs (a small table that stays in cache however long the run), and only a job's
+  // first rate of each run among every job seen.
+  using Jobs = std::unordered_map<std::string, State>;
+  Jobs running_;
+  Jobs stopped_;
 };
 
 }  // namespace tidesim::metrics

@@ -55,6 +55,7 @@ void JobController::create_pods(int j) {
     p.job = j;
     const int index = static_cast<int>(run_.pods.size());
     run_.pod_by_spec[spec.get()] = index;
+    run_.live_pods.insert(spec.get());
     job.pods.push_back(index);
     run_.pods.push_back(std::move(p));
   }
@@ -233,6 +234,7 @@ void JobController::delete_pods(int j, std::set<int> touched) {
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     pod.alive = false;
+    run_.live_pods.erase(pod.spec.get());
     if (pod.node < 0) {
       continue;
     }

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tidesim/sim/api/run_signals.hpp"
@@ -31,6 +32,9 @@ struct RunContext {
   /// cards.
   std::unordered_map<const PodSpec*, int> pod_by_spec;
   std::unordered_map<std::uint64_t, int> pod_by_process;
+  /// The specs of the pods alive (Pod::alive: created and not deleted), so that asking whether a
+  /// pod is alive searches the live pods only, not every pod of the run.
+  std::unordered_set<const PodSpec*> live_pods;
   /// The GPU model whose uncontended speed converts traced run times to steps ("" when no node
   /// has GPUs).
   std::string reference_gpu;

@@ -80,10 +80,15 @@ void AttemptLog::on_job(const JobEvent& event) {
           r.oom_co_located = event.co_located;
         }
       }
+      if (event.kind == JobEventKind::kSucceeded) {
+        jobs_.erase(event.job);  // it has no more events: the table holds unfinished jobs only
+      }
+      break;
+    case JobEventKind::kFailed:
+      jobs_.erase(event.job);
       break;
     case JobEventKind::kSubmitted:
     case JobEventKind::kRestarted:
-    case JobEventKind::kFailed:
       break;
   }
 }

@@ -53,7 +53,8 @@ class AttemptLog {
   // Rows of one attempt of one job (indices into rows_).
   std::vector<std::size_t>& rows_of(const std::string& job, int attempt);
   // A job's rows by attempt (few per job; references stay valid as attempts are added) and the
-  // attempt it last bound or started. Looked up by name once per event.
+  // attempt it last bound or started. Looked up by name once per event; a job's entry goes when
+  // it succeeds or fails (its last event).
   struct JobRows {
     std::map<int, std::vector<std::size_t>> by_attempt;
     std::optional<int> last_attempt;

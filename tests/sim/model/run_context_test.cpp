@@ -19,7 +19,7 @@ TEST(RunContext, JobsOfOneModelBatchPrecisionAndGpuShareOneProfile) {
   Simulation sim{1};
   FluidSolver fluid;
   Cluster cluster(s, fluid);
-  RunContext ctx{s, catalogue, signals, sim, fluid, cluster, {}, {}, {}, {}, ""};
+  RunContext ctx{s, catalogue, signals, sim, fluid, cluster, {}, {}, {}, {}, {}, ""};
   workloads::JobSpec a;  // resnet50, batch 64, amp (JobSpec's defaults)
   workloads::JobSpec b = a;
   b.name = "other";
@@ -57,7 +57,7 @@ TEST(Observer, SamplesRecomputeTheNodesTouchedSinceThePreviousSample) {
   Simulation sim{1};
   FluidSolver fluid;
   Cluster cluster(s, fluid);
-  RunContext ctx{s, catalogue, signals, sim, fluid, cluster, {}, {}, {}, {}, ""};
+  RunContext ctx{s, catalogue, signals, sim, fluid, cluster, {}, {}, {}, {}, {}, ""};
   Observer observer(ctx);
   const std::vector<std::uint64_t> first = observer.cluster_sample(0).node_revisions;
   ASSERT_EQ(first.size(), 2U);
