@@ -112,7 +112,8 @@ class PolluxApplication {
   std::string configurations_error_;
   /// The interpolated (step, sync) of each (nodes, GPUs, local batch) asked: the queries repeat
   /// (an adaptive job asks 50 batches at each epoch), the walk through the simplices is the cost.
-  /// Runs of one seed share the application across threads, hence the lock.
+  /// The runs of a process share the application (load_pollux_applications) across threads,
+  /// hence the lock.
   struct Memo {
     std::mutex lock;
     std::map<std::tuple<int, int, double>, std::array<double, 2>> values;
@@ -123,7 +124,9 @@ class PolluxApplication {
 
 /// The artifact's six applications with its settings (simulator/applications.py: max_epochs
 /// bert 2, cifar10 100, deepspeech2 80, imagenet 90, ncf 10, yolov3 50; yolov3's max local batch
-/// 8), read from `dir` (the artifact's simulator/traces/, ../shared/data/pollux/).
+/// 8), read from `dir` (the artifact's simulator/traces/, ../shared/data/pollux/). A later call
+/// for the same folder, its files unchanged (paths, sizes, modification times), returns the same
+/// applications without reading them again.
 std::map<std::string, std::shared_ptr<const PolluxApplication>> load_pollux_applications(
     const std::string& dir);
 
