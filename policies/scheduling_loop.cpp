@@ -352,6 +352,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
   }
   Duration latency{};
   std::vector<PodPtr> reserved;
+  std::vector<int> reserved_nodes;  // the node of each reserved pod, same order
   std::vector<SchedulingEvent> events;
   bool by_metrics = false;  // a plugin that reads metrics rejected the pod that did not fit
   // Fast fail (see the class comment): the gang's shape is its pods' classes in order.
@@ -401,8 +402,9 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
         break;
       }
       reserved.push_back(p);
+      reserved_nodes.push_back(*outcomes.back().node);
       events.back().node =
-          cluster_.nodes[static_cast<std::size_t>(*outcomes.back().node)].node.name;
+          cluster_.nodes[static_cast<std::size_t>(reserved_nodes.back())].node.name;
     }
     // Remembered only when the cycle left the scheduler as it found it: pods placed before the
     // one that failed may have moved the round-robin start or drawn a tie-break, which a replay
@@ -420,8 +422,8 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       queue_.done(*p);
     }
     gang.bound += static_cast<int>(pods.size());
-    for (const auto& e : events) {  // the cluster changed on the gang's nodes
-      changed(cluster_.index_of(e.node));
+    for (const int node : reserved_nodes) {  // the cluster changed on the gang's nodes
+      changed(node);
     }
   } else {
     // Every reservation is undone: the ClusterView is as before the cycle, so the failures
