@@ -189,11 +189,43 @@ class PreFilterPlugin : public virtual Plugin {
   virtual Status pre_filter(CycleContext& ctx, const PodSpec& pod) = 0;
 };
 
+/// fit.go's fitsRequest for one resource: a request of `request` (> 0) does not fit a node with
+/// `allocatable` of it of which `requested` is held.
+inline bool short_of(std::int64_t request, std::int64_t allocatable, std::int64_t requested) {
+  return request > 0 && request > allocatable - requested;
+}
+
+/// A rejection a Filter plugin is sure to make, checked on the node's allocation alone: the node
+/// is short of the CPU, memory or GPUs given (0: not checked). An index, not a rule of its own:
+/// the plugin's filter() applies short_of() to the same amounts.
+struct FitScreen {
+  bool active = false;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t gpus = 0;
+  /// True when `node` is short of one of the amounts.
+  bool rejects(const NodeInfo& node) const {
+    const Resources& a = node.node.allocatable;
+    const Resources& q = node.requested;
+    return short_of(gpus, a.gpus, q.gpus) || short_of(cpu_milli, a.cpu_milli, q.cpu_milli) ||
+           short_of(memory_bytes, a.memory_bytes, q.memory_bytes);
+  }
+};
+
 /// Filter: may node `node_index` run `pod`? Must be cheap: it runs for every evaluated node.
 class FilterPlugin : public virtual Plugin {
  public:
   /// Success, or Unschedulable(AndUnresolvable) with Kubernetes' reason, or Error.
   virtual Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) = 0;
+  /// True when filter() does nothing but answer (it keeps no state, reads no metrics) and never
+  /// returns Error. The Filter pass of a cycle that records no reasons may then leave it uncalled
+  /// on a node that a later plugin's fit_screen() rejects: the node is rejected either way, and
+  /// nothing else of the cycle depends on which plugin rejected it. False by default.
+  virtual bool plain_filter() const { return false; }
+  /// After this cycle's PreFilter: the nodes filter() is sure to reject as Unschedulable for
+  /// `pod`, by their allocation alone (inactive by default). The Filter pass skips such nodes
+  /// without calling the filters when every filter before this one is plain_filter().
+  virtual FitScreen fit_screen(const PodSpec& /*pod*/) const { return {}; }
 };
 
 /// PostFilter: runs when no node passed Filter (DefaultPreemption's point). The default finds

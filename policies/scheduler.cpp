@@ -197,11 +197,15 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   const int to_find = first_feasible_ ? 1 : num_feasible_nodes_to_find(n, percentage_);
   const int start = first_feasible_ ? 0 : next_start_node_index_;
   feasible_.clear();
+  const FitScreen screen = ctx.record_reasons ? FitScreen{} : fit_screen(pod);
   Status failed;  // the status of the filter that rejected the node, reused from node to node
   int processed = 0;
   for (int k = 0; k < n && static_cast<int>(feasible_.size()) < to_find; ++k) {
     const int i = (start + k) % n;
     ++processed;
+    if (screen.active && screen.rejects(ctx.cluster.nodes[i])) {
+      continue;  // rejected by a filter that reads no metrics, without a reason to record
+    }
     const std::size_t fk = first_rejecting_filter(filter_, skip_filter_, ctx, pod, i, failed);
     const bool rejected = fk < filter_.size();
     if (record_details_) {
@@ -243,6 +247,22 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   result.evaluated_nodes = processed;
   result.feasible_nodes = static_cast<int>(feasible_.size());
   return true;
+}
+
+FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
+  for (std::size_t fk = 0; fk < filter_.size(); ++fk) {
+    if (skip_filter_[fk]) {
+      continue;
+    }
+    const FilterPlugin& f = *filter_[fk];
+    if (!f.plain_filter() || f.reads_metrics()) {
+      break;
+    }
+    if (FitScreen s = f.fit_screen(pod); s.active) {
+      return s;
+    }
+  }
+  return {};
 }
 
 bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result) {

@@ -192,6 +192,11 @@ class Scheduler final : public FilterRunner {
   // (findNodesThatPassFilters); false on a plugin error (in `result`).
   bool find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& pod,
                                     std::map<std::string, int>& histogram, ScheduleResult& result);
+  // The first active fit_screen() of the Filter plugins not skipped this cycle when it and every
+  // plugin before it are plain_filter() and read no metrics: a node it rejects is rejected by one
+  // of them, whichever comes first, and leaving them uncalled changes nothing else (inactive
+  // otherwise).
+  FitScreen fit_screen(const PodSpec& pod) const;
   // PreScore, Score, NormalizeScore and weights into totals_ (prioritizeNodes); false on an
   // error (in `result`).
   bool prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result);

@@ -14,6 +14,7 @@ class NoopPlugin final : public PreEnqueuePlugin,
   explicit NoopPlugin(std::string name) : name_(std::move(name)) {}
   std::string_view name() const override { return name_; }
   Status filter(CycleContext&, const PodSpec&, int) override { return Status::success(); }
+  bool plain_filter() const override { return true; }
   std::int64_t score(CycleContext&, const PodSpec&, int) override { return 0; }
 
  private:
@@ -32,6 +33,7 @@ class NoopAt<FilterPlugin> final : public FilterPlugin {
   std::string_view name() const override { return name_; }
   bool no_op() const override { return true; }
   Status filter(CycleContext&, const PodSpec&, int) override { return Status::success(); }
+  bool plain_filter() const override { return true; }
 
  private:
   std::string name_;
@@ -79,6 +81,7 @@ static_assert(Implements<QueueSort, QueueSortPlugin>);
 class NodeUnschedulable final : public FilterPlugin {
  public:
   std::string_view name() const override { return "NodeUnschedulable"; }
+  bool plain_filter() const override { return true; }
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     const NodeSpec& node = ctx.cluster.nodes[node_index].node;
     if (!node.unschedulable) {
@@ -100,6 +103,7 @@ static_assert(Implements<NodeUnschedulable, FilterPlugin>);
 class NodeName final : public FilterPlugin {
  public:
   std::string_view name() const override { return "NodeName"; }
+  bool plain_filter() const override { return true; }
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     if (pod.node_name.empty() || pod.node_name == ctx.cluster.nodes[node_index].node.name) {
       return Status::success();
@@ -114,6 +118,7 @@ static_assert(Implements<NodeName, FilterPlugin>);
 class TaintToleration final : public FilterPlugin, public PreScorePlugin, public ScorePlugin {
  public:
   std::string_view name() const override { return "TaintToleration"; }
+  bool plain_filter() const override { return true; }
 
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     // FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc (NoSchedule, NoExecute).
@@ -175,6 +180,7 @@ static_assert(Implements<TaintToleration, FilterPlugin, PreScorePlugin, ScorePlu
 class NodeAffinityPlugin final : public FilterPlugin, public PreScorePlugin, public ScorePlugin {
  public:
   std::string_view name() const override { return "NodeAffinity"; }
+  bool plain_filter() const override { return true; }
 
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {
     if (matches_required_node_affinity(pod, ctx.cluster.nodes[node_index].node)) {

@@ -325,6 +325,7 @@ class NodeResourcesFit final : public PreFilterPlugin,
     gpu_ignored_ = ignored(kGpuResource);
   }
   std::string_view name() const override { return "NodeResourcesFit"; }
+  bool plain_filter() const override { return true; }
 
   Status pre_filter(CycleContext&, const PodSpec& pod) override {
     // computePodResourceRequest: the pod's effective request (containers, init containers,
@@ -349,13 +350,13 @@ class NodeResourcesFit final : public PreFilterPlugin,
         st.reasons.push_back("Insufficient " + std::string(name));
       }
     };
-    if (r.cpu_milli > 0 && r.cpu_milli > a.cpu_milli - q.cpu_milli) {
+    if (short_of(r.cpu_milli, a.cpu_milli, q.cpu_milli)) {
       insufficient("cpu");
     }
-    if (r.memory_bytes > 0 && r.memory_bytes > a.memory_bytes - q.memory_bytes) {
+    if (short_of(r.memory_bytes, a.memory_bytes, q.memory_bytes)) {
       insufficient("memory");
     }
-    if (r.gpus > 0 && !gpu_ignored_ && r.gpus > a.gpus - q.gpus) {
+    if (!gpu_ignored_ && short_of(r.gpus, a.gpus, q.gpus)) {
       insufficient(kGpuResource);
     }
     // The extended resources to check were chosen once per cycle by pre_filter (a filter
@@ -369,6 +370,16 @@ class NodeResourcesFit final : public PreFilterPlugin,
       }
     }
     return st;
+  }
+
+  // The CPU, memory and GPU checks of filter(), with the same request (the extended resources
+  // are left to filter()).
+  FitScreen fit_screen(const PodSpec& pod) const override {
+    const Resources& r = request_ ? *request_ : pod.requests;
+    return FitScreen{.active = true,
+                     .cpu_milli = r.cpu_milli,
+                     .memory_bytes = r.memory_bytes,
+                     .gpus = gpu_ignored_ ? 0 : r.gpus};
   }
 
   Status pre_score(CycleContext&, const PodSpec& pod, std::span<const int>) override {
