@@ -140,8 +140,11 @@ class Run final : public policies::BindTarget {
       controller_.set_on_ended([this](int j) { admission_->on_ended(j); });
     }
     if (scenario.faults.enabled) {
-      faults_ = std::make_unique<FaultInjector>(ctx_, controller_, scenario.faults, seed,
-                                                [this] { loop_->on_cluster_event(); });
+      // A node back is an event on that node alone (NodeUnschedulable's Node/UpdateNodeTaint
+      // event): precise hints test it as a deletion there (docs/policies.md, "Queueing hints").
+      faults_ = std::make_unique<FaultInjector>(
+          ctx_, controller_, scenario.faults, seed,
+          [this](int n) { loop_->on_cluster_event(std::set<int>{n}); });
     }
     if (scenario.descheduler.enabled) {
       descheduler_ =

@@ -8,11 +8,11 @@
 namespace tidesim {
 
 FaultInjector::FaultInjector(RunContext& run, JobController& controller, const FaultsConfig& config,
-                             std::uint64_t seed, std::function<void()> cluster_event)
+                             std::uint64_t seed, std::function<void(int)> node_back)
     : run_(run),
       controller_(controller),
       config_(config),
-      cluster_event_(std::move(cluster_event)),
+      node_back_(std::move(node_back)),
       down_(run.cluster.nodes().size(), 0) {
   for (const auto& node : run.cluster.nodes()) {
     node_rng_.emplace_back(seed, "faults/node/" + node.name);
@@ -85,7 +85,7 @@ void FaultInjector::take_down(int n, Duration duration, InterruptCause cause) {
 void FaultInjector::bring_up(int n) {
   if (--down_[static_cast<std::size_t>(n)] == 0) {
     run_.cluster.set_cordoned(n, false);
-    cluster_event_();
+    node_back_(n);
   }
 }
 

@@ -14,9 +14,9 @@ namespace tidesim {
 
 class FaultInjector {
  public:
-  /// `cluster_event` tells the scheduling loop that a node came back.
+  /// `node_back` tells the scheduling loop that node `n` came back (it is schedulable again).
   FaultInjector(RunContext& run, JobController& controller, const FaultsConfig& config,
-                std::uint64_t seed, std::function<void()> cluster_event);
+                std::uint64_t seed, std::function<void(int n)> node_back);
 
   /// Schedules the first random failures and every scheduled fault.
   void start();
@@ -35,7 +35,7 @@ class FaultInjector {
   RunContext& run_;
   JobController& controller_;
   const FaultsConfig& config_;
-  std::function<void()> cluster_event_;
+  std::function<void(int)> node_back_;
   std::vector<int> down_;  // overlapping outages of each node
   std::vector<RandomStream> node_rng_;
   std::vector<RandomStream> repair_rng_;  // "faults/repair/<node>": repair draws shift no failure

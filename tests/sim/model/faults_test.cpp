@@ -252,5 +252,37 @@ TEST(Faults, JobsInterruptedCountEachJobOncePerCause) {
   EXPECT_EQ(out.at("jobs_interrupted_card_failure"), 0.0);
 }
 
+// tests/sim/data/node_back.yaml, counted by hand: at 10 min the second job's pod is tried and
+// fails (no node has 8 free GPUs); under Kubernetes' hints the third's, of the same class, is a
+// fast-fail replay (two unschedulable cycles), under precise hints it goes back without a cycle
+// when it comes up (its class just failed and nothing changed since: one). They wait in the
+// unschedulable set until their 5-minute timeout (15 min) and after. spare-01 comes back at 18
+// min. Kubernetes' hints move both pods at that event (the unschedulable plugins of both include
+// NodeUnschedulable, which rejected spare-01, and its hint queues a pod when a node becomes
+// schedulable), so both are tried again at 18 min. Under precise hints the event is on spare-01
+// alone, whose 4 GPUs still reject an 8-GPU pod: neither moves, and from 11 to 25 min the pods
+// take no cycle (at 15 min the timeout pops them and the same hint puts them back).
+TEST(Faults, ANodeBackIsAnEventOnThatNodeAlone) {
+  const auto unschedulable_between = [](const std::string& hints, int from_min, int to_min) {
+    Scenario s = load_scenario("tests/sim/data/node_back.yaml");
+    s.run.queueing_hints = hints;
+    const Workload w = make_jobs(s, 1);
+    RunSignals signals;
+    int count = 0;
+    signals.scheduling.connect([&](const SchedulingEvent& e) {
+      if (e.node.empty() && e.at >= TimePoint(std::chrono::minutes(from_min)) &&
+          e.at < TimePoint(std::chrono::minutes(to_min))) {
+        ++count;
+      }
+    });
+    run_policy(s, w, s.policies[0], 1, signals);
+    return count;
+  };
+  EXPECT_EQ(unschedulable_between("kubernetes", 10, 11), 2);
+  EXPECT_EQ(unschedulable_between("kubernetes", 18, 19), 2);
+  EXPECT_EQ(unschedulable_between("precise", 10, 11), 1);
+  EXPECT_EQ(unschedulable_between("precise", 11, 25), 0);
+}
+
 }  // namespace
 }  // namespace tidesim
