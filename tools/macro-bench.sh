@@ -46,6 +46,7 @@ if [[ "${1:-}" == "--scale" ]]; then
     "frontier, 12,500 nodes, first 2k jobs|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=2000"
     "frontier, 12,500 nodes, first 10k jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=10000 --set run.queueing_hints=precise"
     "frontier, 12,500 nodes, first 40k jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=40000 --set run.queueing_hints=precise"
+    "frontier, 12,500 nodes, first 100k jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=100000 --set run.queueing_hints=precise"
     "frontier mix, 1,250 nodes, first 10k jobs, precise hints|scenarios/scale/frontier-jobs100k-nodes1250.yaml|--set workload.arrivals.count=10000 --set run.queueing_hints=precise"
     "frontier mix, 1,250 nodes, 100k jobs, precise hints|scenarios/scale/frontier-jobs100k-nodes1250.yaml|--set run.queueing_hints=precise"
     "openb-default, 2 policies|scenarios/openb-default.yaml|"
