@@ -31,8 +31,12 @@ std::size_t SchedulingQueue::KeyHash::operator()(const std::string& key) const {
   return fnv1a(kFnvBasis, key);
 }
 
+std::size_t SchedulingQueue::hash_of(const PodSpec& pod) {
+  return fnv1a(fnv1a(fnv1a(kFnvBasis, pod.namespace_name), "/"), pod.name);
+}
+
 std::size_t SchedulingQueue::KeyHash::operator()(PodKey key) const {
-  return fnv1a(fnv1a(fnv1a(kFnvBasis, key.pod->namespace_name), "/"), key.pod->name);
+  return key.hash;
 }
 
 bool SchedulingQueue::KeyEqual::operator()(PodKey a, const std::string& b) const {
@@ -42,8 +46,8 @@ bool SchedulingQueue::KeyEqual::operator()(PodKey a, const std::string& b) const
          b[ns.size()] == '/' && b.compare(ns.size() + 1, name.size(), name) == 0;
 }
 
-SchedulingQueue::InFlight& SchedulingQueue::in_flight(const PodSpec& pod) {
-  if (const auto it = in_flight_.find(PodKey{&pod}); it != in_flight_.end()) {
+SchedulingQueue::InFlight& SchedulingQueue::in_flight(const PodSpec& pod, std::size_t hash) {
+  if (const auto it = in_flight_.find(PodKey{&pod, hash}); it != in_flight_.end()) {
     return it->second;
   }
   return in_flight_[key_of(pod)];
@@ -110,10 +114,11 @@ SchedulingQueue::Entry SchedulingQueue::erase_unschedulable(std::map<TimeKey, En
   return e;
 }
 
-SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
+SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now, std::size_t hash) {
   Entry e;
-  const auto it = in_flight_.find(PodKey{pod.get()});
+  const auto it = in_flight_.find(PodKey{pod.get(), hash});
   e.attempts = it == in_flight_.end() ? 0 : it->second.attempts;
+  e.key_hash = hash;
   e.pod = std::move(pod);
   e.timestamp = now;
   e.seq = next_seq_++;
@@ -121,7 +126,8 @@ SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now) {
 }
 
 void SchedulingQueue::add(PodPtr pod, TimePoint now) {
-  push_active(make_entry(std::move(pod), now));
+  const std::size_t hash = hash_of(*pod);
+  push_active(make_entry(std::move(pod), now, hash));
 }
 
 void SchedulingQueue::flush(TimePoint now) {
@@ -147,19 +153,21 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   active_.erase(active_.begin());
   forget_location(e);
   ++cycle_;
-  InFlight& f = in_flight(*e.pod);
+  InFlight& f = in_flight(*e.pod, e.key_hash);
   f.attempts = e.attempts + 1;
   f.popped_cycle = cycle_;
   last_popped_ = e.pod.get();
   last_record_ = &f;
+  last_hash_ = e.key_hash;
   return e.pod;
 }
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {
-  const auto it = in_flight_.find(PodKey{pod.get()});
+  const std::size_t hash = hash_of(*pod);
+  const auto it = in_flight_.find(PodKey{pod.get(), hash});
   const std::int64_t popped =
       it == in_flight_.end() || it->second.popped_cycle < 0 ? cycle_ : it->second.popped_cycle;
-  Entry e = make_entry(std::move(pod), now);
+  Entry e = make_entry(std::move(pod), now, hash);
   e.by_metrics = by_metrics;
   e.group = group;
   if (move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped)) {
@@ -170,7 +178,9 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metri
 }
 
 void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
-  InFlight& f = pod.get() == last_popped_ ? *last_record_ : in_flight(*pod);
+  const bool last = pod.get() == last_popped_;
+  const std::size_t hash = last ? last_hash_ : hash_of(*pod);
+  InFlight& f = last ? *last_record_ : in_flight(*pod, hash);
   f.attempts = std::max(0, f.attempts - 1);
   f.popped_cycle = -1;
   Entry e;  // make_entry() without looking the record up again
@@ -179,11 +189,13 @@ void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
   e.timestamp = now;
   e.seq = next_seq_++;
   e.group = group;
+  e.key_hash = hash;
   push_unschedulable(std::move(e), now);
 }
 
 void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
-  push_backoff(make_entry(std::move(pod), now));
+  const std::size_t hash = hash_of(*pod);
+  push_backoff(make_entry(std::move(pod), now, hash));
 }
 
 void SchedulingQueue::requeue(Entry e, TimePoint now) {
@@ -265,7 +277,7 @@ void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
 }
 
 void SchedulingQueue::done(const PodSpec& pod) {
-  if (const auto it = in_flight_.find(PodKey{&pod}); it != in_flight_.end()) {
+  if (const auto it = in_flight_.find(PodKey{&pod, hash_of(pod)}); it != in_flight_.end()) {
     if (&it->second == last_record_) {
       last_popped_ = nullptr;
       last_record_ = nullptr;
@@ -283,7 +295,7 @@ bool SchedulingQueue::take(const PodSpec& pod) {
   where_.erase(loc);
   const auto take_from = [&](auto& queue, const auto& key) {
     const auto it = queue.find(key);
-    InFlight& f = in_flight(pod);
+    InFlight& f = in_flight(pod, it->second.key_hash);
     f.attempts = it->second.attempts + 1;
     f.popped_cycle = cycle_;
     queue.erase(it);
@@ -296,7 +308,7 @@ bool SchedulingQueue::take(const PodSpec& pod) {
       return take_from(backoff_, l.time);
     case Where::kUnschedulable: {
       const auto it = unschedulable_.find(l.time);
-      InFlight& f = in_flight(pod);
+      InFlight& f = in_flight(pod, it->second.key_hash);
       f.attempts = it->second.attempts + 1;
       f.popped_cycle = cycle_;
       erase_unschedulable(it);

@@ -109,11 +109,13 @@ class SchedulingQueue {
     TimePoint timestamp{};  // last time added/failed (podInfo.Timestamp)
     std::uint64_t seq = 0;
     int attempts = 0;
-    bool by_metrics = false;  // rejected by a plugin that reads metrics (add_unschedulable)
-    int group = -1;           // hint group while unschedulable (add_unschedulable, put_back)
+    bool by_metrics = false;   // rejected by a plugin that reads metrics (add_unschedulable)
+    int group = -1;            // hint group while unschedulable (add_unschedulable, put_back)
+    std::size_t key_hash = 0;  // hash_of(*pod), computed once per entry
   };
-  // A queue entry for `pod` added at `now`, with the pod's attempt count so far.
-  Entry make_entry(PodPtr pod, TimePoint now);
+  // A queue entry for `pod` added at `now`, with the pod's attempt count so far (`hash`:
+  // hash_of(*pod)).
+  Entry make_entry(PodPtr pod, TimePoint now, std::size_t hash);
   using ActiveKey = std::tuple<std::int64_t, TimePoint, std::uint64_t>;  // (-prio, ts, seq)
   using TimeKey = std::pair<TimePoint, std::uint64_t>;
 
@@ -148,10 +150,12 @@ class SchedulingQueue {
   // Pods are identified by namespace/name.
   static std::string key_of(const PodSpec& pod);
   // The in-flight records are looked up by a pod's namespace and name without building the
-  // key_of() string: a hash of the key's bytes, and a key equal to a pod's when it is
-  // namespace + "/" + name.
+  // key_of() string: a hash of the key's bytes (hash_of, computed once per queue entry), and a
+  // key equal to a pod's when it is namespace + "/" + name.
+  static std::size_t hash_of(const PodSpec& pod);
   struct PodKey {
     const PodSpec* pod;
+    std::size_t hash;  // hash_of(*pod)
   };
   struct KeyHash {
     using is_transparent = void;
@@ -164,12 +168,13 @@ class SchedulingQueue {
     bool operator()(PodKey a, const std::string& b) const;
     bool operator()(const std::string& a, PodKey b) const { return (*this)(b, a); }
   };
-  // The pod's in-flight record, created if absent.
-  InFlight& in_flight(const PodSpec& pod);
+  // The pod's in-flight record, created if absent (`hash`: hash_of(pod)).
+  InFlight& in_flight(const PodSpec& pod, std::size_t hash);
   // The record pop() set last and its pod, so that a put_back() of that pod finds it without a
   // lookup (records do not move in the map; done() clears this when it erases one).
   const PodSpec* last_popped_ = nullptr;
   InFlight* last_record_ = nullptr;
+  std::size_t last_hash_ = 0;
 
   QueueOptions options_;
   std::uint64_t next_seq_ = 0;
