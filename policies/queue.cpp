@@ -119,6 +119,12 @@ SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now, st
   const auto it = in_flight_.find(PodKey{pod.get(), hash});
   e.attempts = it == in_flight_.end() ? 0 : it->second.attempts;
   e.key_hash = hash;
+  if (!have_priority_) {
+    have_priority_ = true;
+    priority_ = pod->priority;
+  } else if (pod->priority != priority_) {
+    mixed_priorities_ = true;
+  }
   e.pod = std::move(pod);
   e.timestamp = now;
   e.seq = next_seq_++;
@@ -131,27 +137,42 @@ void SchedulingQueue::add(PodPtr pod, TimePoint now) {
 }
 
 void SchedulingQueue::flush(TimePoint now) {
+  flush_backoff(now);
+  flush_unschedulable(now);
+}
+
+void SchedulingQueue::flush_backoff(TimePoint now) {
   // flushBackoffQCompleted
   while (!backoff_.empty() && backoff_.begin()->first.first <= now) {
     Entry e = std::move(backoff_.begin()->second);
     backoff_.erase(backoff_.begin());
     push_active(std::move(e));
   }
+}
+
+bool SchedulingQueue::first_timed_out(TimePoint now) const {
+  return now - unschedulable_.begin()->first.first >= options_.unschedulable_timeout;
+}
+
+void SchedulingQueue::flush_unschedulable(TimePoint now) {
   // flushUnschedulablePodsLeftover: pods unschedulable for longer than the timeout.
-  while (!unschedulable_.empty() &&
-         now - unschedulable_.begin()->first.first >= options_.unschedulable_timeout) {
+  while (!unschedulable_.empty() && first_timed_out(now)) {
     requeue(erase_unschedulable(unschedulable_.begin()), now);
   }
 }
 
-std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
-  flush(now);
-  if (active_.empty()) {
-    return std::nullopt;
+bool SchedulingQueue::first_comes_up_next(TimePoint now) const {
+  const Entry& e = unschedulable_.begin()->second;
+  if (backoff_end(e) > now) {
+    return false;  // requeue() would send it to back-off
   }
-  Entry e = std::move(active_.begin()->second);
-  active_.erase(active_.begin());
-  forget_location(e);
+  if (options_.order == QueueOrder::kPrioritySort && mixed_priorities_) {
+    return false;  // a later timed-out pod of a higher priority would come first
+  }
+  return active_.empty() || active_key(e) < active_.begin()->first;
+}
+
+void SchedulingQueue::mark_popped(const Entry& e) {
   ++cycle_;
   InFlight& f = in_flight(*e.pod, e.key_hash);
   f.attempts = e.attempts + 1;
@@ -159,7 +180,50 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   last_popped_ = e.pod.get();
   last_record_ = &f;
   last_hash_ = e.key_hash;
-  return e.pod;
+}
+
+PodPtr SchedulingQueue::pop_active() {
+  Entry e = std::move(active_.begin()->second);
+  active_.erase(active_.begin());
+  forget_location(e);
+  mark_popped(e);
+  return std::move(e.pod);
+}
+
+std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
+  flush(now);
+  if (active_.empty()) {
+    return std::nullopt;
+  }
+  return pop_active();
+}
+
+std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint, bool& decided) {
+  decided = false;
+  flush_backoff(now);
+  // The timed-out pods that come up next, one by one: each is taken as pop() takes it, asked,
+  // and put back (at the end of the set, so it is not timed out again now) or returned. Its
+  // passage through the active queue, which pop() after flush() would make, changes nothing: it
+  // would leave it first.
+  // (A pod put back now is not asked again now, whatever the timeout.)
+  while (!unschedulable_.empty() && unschedulable_.begin()->first.first < now &&
+         first_timed_out(now) && first_comes_up_next(now)) {
+    Entry e = erase_unschedulable(unschedulable_.begin());
+    forget_location(e);
+    mark_popped(e);
+    const std::optional<int> group = hint(e.pod);
+    if (!group) {
+      flush_unschedulable(now);  // the others timed out now, as flush() moves them
+      decided = true;
+      return std::move(e.pod);
+    }
+    put_back(std::move(e.pod), now, *group);
+  }
+  flush_unschedulable(now);
+  if (active_.empty()) {
+    return std::nullopt;
+  }
+  return pop_active();
 }
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {

@@ -46,6 +46,16 @@ class SchedulingQueue {
   /// Pops the next pod to schedule at `now` (first moving pods whose back-off ended or whose
   /// unschedulable timeout passed); counts one attempt for it. nullopt when nothing is ready.
   std::optional<PodPtr> pop(TimePoint now);
+  /// What a queueing hint says of a pod as it comes up: its hint group when it goes back to the
+  /// unschedulable set untried (as put_back()), nullopt when it is to be tried.
+  using UpHint = std::function<std::optional<int>(const PodPtr& pod)>;
+  /// pop(), then put_back() of the pod while `hint` says so, until a pod is to be tried (returned,
+  /// with `decided` true: the hint was asked of it) or another pod comes up that `hint` was not
+  /// asked of (returned, `decided` false), or nothing is ready (nullopt): the same calls, in the
+  /// same order, and the same queue after them, as that loop made by its caller. The pods whose
+  /// unschedulable timeout passes now and that would come up next are asked in the unschedulable
+  /// set and put back there without passing through the active queue.
+  std::optional<PodPtr> pop(TimePoint now, const UpHint& hint, bool& decided);
   /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
   /// back-off when a cluster event happened since it was popped (a retry may now succeed).
   /// `by_metrics`: a plugin that reads node metrics rejected it (ScheduleResult::
@@ -132,7 +142,21 @@ class SchedulingQueue {
   // Moves the unschedulable pods (only those a metrics-reading plugin rejected; only those for
   // which `may_help`, when given, is true) back.
   void move_unschedulable(TimePoint now, bool only_by_metrics, const QueueingHint* may_help);
+  // flushBackoffQCompleted, then flushUnschedulablePodsLeftover (the pods whose unschedulable
+  // timeout passed).
   void flush(TimePoint now);
+  void flush_backoff(TimePoint now);
+  void flush_unschedulable(TimePoint now);
+  // The first unschedulable pod has timed out at `now`.
+  bool first_timed_out(TimePoint now) const;
+  // The first unschedulable pod, timed out, is the pod pop() would return after flush(): its
+  // back-off is over and it comes before every active pod and every other timed-out pod (their
+  // keys follow its own when the queue orders by time alone or every pod has one priority).
+  bool first_comes_up_next(TimePoint now) const;
+  // Takes the first active pod (pop() after flush()).
+  PodPtr pop_active();
+  // pop()'s record of a pod taken: one attempt more, popped in this cycle.
+  void mark_popped(const Entry& e);
   // Where a queued pod's entry is, so take() finds it without a scan.
   enum class Where : std::uint8_t { kActive, kBackoff, kUnschedulable };
   struct Location {
@@ -178,6 +202,10 @@ class SchedulingQueue {
 
   QueueOptions options_;
   std::uint64_t next_seq_ = 0;
+  // Whether the entries made so far have more than one priority (the first one's: `priority_`).
+  bool have_priority_ = false;
+  bool mixed_priorities_ = false;
+  std::int32_t priority_ = 0;
   std::int64_t cycle_ = 0;
   std::int64_t move_request_cycle_ = -1;
   std::int64_t metrics_request_cycle_ = -1;  // the cycle of the last metrics event

@@ -711,20 +711,34 @@ void SchedulingLoop::wake(TimePoint at) {
 
 std::optional<PodPtr> SchedulingLoop::pop() {
   ++pop_calls_;  // a new call: the gangs' verdicts of the previous one are stale
-  while (true) {
-    auto popped = queue_.pop(sim_.now());
-    // Precise hints, once more when the pod comes up: a pod moved back by a change that a pod
-    // before it has used up, or retried at its timeout with nothing changed, is not tried.
-    if (!popped || hints_ != QueueingHints::kPrecise || !target_.pod_alive(**popped)) {
-      return popped;
+  if (hints_ != QueueingHints::kPrecise) {
+    return queue_.pop(sim_.now());
+  }
+  // Precise hints, once more when the pod comes up: a pod moved back by a change that a pod
+  // before it has used up, or retried at its timeout with nothing changed, is not tried. The
+  // hint group of a pod put back untried; nullopt: try it (a deleted pod goes to cycle()).
+  const SchedulingQueue::UpHint hint = [this](const PodPtr& pod) -> std::optional<int> {
+    if (!target_.pod_alive(*pod)) {
+      return std::nullopt;
     }
-    Gang* gang = gang_of(**popped);
-    if (may_help(**popped, true, gang)) {
-      return popped;
+    Gang* gang = gang_of(*pod);
+    if (may_help(*pod, true, gang)) {
+      return std::nullopt;
     }
     ++hinted_skips_;
-    const int group = hint_group(**popped, gang);
-    queue_.put_back(std::move(*popped), sim_.now(), group);
+    return hint_group(*pod, gang);
+  };
+  while (true) {
+    bool decided = false;
+    auto popped = queue_.pop(sim_.now(), hint, decided);
+    if (!popped || decided) {
+      return popped;
+    }
+    if (const std::optional<int> group = hint(*popped)) {
+      queue_.put_back(std::move(*popped), sim_.now(), *group);
+    } else {
+      return popped;
+    }
   }
 }
 

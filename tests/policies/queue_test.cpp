@@ -3,6 +3,11 @@
 
 #include "tidesim/policies/queue.hpp"
 
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
 namespace tidesim::policies {
 namespace {
 
@@ -167,6 +172,127 @@ TEST(SchedulingQueue, AttemptsAreKeptByNamespaceAndName) {
   q.on_cluster_event(at(21s));
   EXPECT_EQ(q.active_size(), 1u);
 }
+
+// pop(now, hint, decided) against the loop its caller made before: pop(), and put_back() while the
+// hint says so. Two queues take the same random pods, failures, events, back-offs and deaths over
+// hours of simulated time (so that unschedulable pods time out, alone and together with active
+// ones), with one priority and with several; at every pop the same pods are asked in the same
+// order, the same pod is returned, and afterwards the queues hold the same pods in the same
+// order with the same attempts (their whole order and back-offs compared at the end).
+class UpHintLoop : public ::testing::TestWithParam<bool> {};
+
+TEST_P(UpHintLoop, PopsAsPopAndPutBackDid) {
+  const bool mixed = GetParam();
+  std::mt19937_64 rng(mixed ? 7 : 11);
+  SchedulingQueue before;
+  SchedulingQueue after;
+  std::vector<PodPtr> pods;
+  int state = 0;  // what the hint's verdict depends on: moves on every "cluster change"
+  const auto verdict = [&](const PodSpec& p) -> std::optional<int> {
+    const std::size_t h = std::hash<std::string>{}(p.name + "/" + std::to_string(state));
+    return h % 4 == 0 ? std::nullopt : std::optional<int>(static_cast<int>(h % 3) - 1);
+  };
+  std::vector<std::string> asked_before;
+  std::vector<std::string> asked_after;
+  const SchedulingQueue::UpHint hint = [&](const PodPtr& p) {
+    asked_after.push_back(p->name);
+    return verdict(*p);
+  };
+  const auto pop_before = [&](TimePoint now) -> std::optional<PodPtr> {
+    while (true) {
+      auto p = before.pop(now);
+      if (!p) {
+        return p;
+      }
+      asked_before.push_back((*p)->name);
+      if (const auto g = verdict(**p)) {
+        before.put_back(*p, now, *g);
+      } else {
+        return p;
+      }
+    }
+  };
+  const auto pop_after = [&](TimePoint now) -> std::optional<PodPtr> {
+    while (true) {
+      bool decided = false;
+      auto p = after.pop(now, hint, decided);
+      if (!p || decided) {
+        return p;
+      }
+      if (const auto g = hint(*p)) {
+        after.put_back(*p, now, *g);
+      } else {
+        return p;
+      }
+    }
+  };
+  TimePoint now{};
+  int popped = 0;
+  for (int step = 0; step < 6000; ++step) {
+    now += std::chrono::seconds(rng() % 40);
+    const int what = static_cast<int>(rng() % 100);
+    if (what < 30) {
+      auto p = std::make_shared<PodSpec>();
+      p->name = "p" + std::to_string(pods.size());
+      p->priority = mixed ? static_cast<std::int32_t>(rng() % 3) : 0;
+      pods.push_back(p);
+      before.add(p, now);
+      after.add(p, now);
+    } else if (what < 80) {
+      const auto a = pop_before(now);
+      const auto b = pop_after(now);
+      ASSERT_EQ(asked_before, asked_after) << "step " << step;
+      ASSERT_EQ(a.has_value(), b.has_value()) << "step " << step;
+      if (!a) {
+        continue;
+      }
+      ASSERT_EQ(*a, *b) << "step " << step;
+      ++popped;
+      const int fate = static_cast<int>(rng() % 10);
+      if (fate < 6) {  // unschedulable, under a hint group
+        const int group = static_cast<int>(rng() % 3) - 1;
+        before.add_unschedulable(*a, now, false, group);
+        after.add_unschedulable(*b, now, false, group);
+      } else if (fate < 9) {  // bound
+        before.done(**a);
+        after.done(**b);
+      } else {  // an error: back-off
+        before.add_backoff(*a, now);
+        after.add_backoff(*b, now);
+      }
+    } else if (what < 82) {  // a cluster change: every verdict may differ now
+      ++state;
+      before.on_cluster_event(now);
+      after.on_cluster_event(now);
+    } else {
+      ++state;
+    }
+    ASSERT_EQ(before.active_size(), after.active_size()) << "step " << step;
+    ASSERT_EQ(before.backoff_size(), after.backoff_size()) << "step " << step;
+    ASSERT_EQ(before.unschedulable_size(), after.unschedulable_size()) << "step " << step;
+    ASSERT_EQ(before.next_ready_time(now), after.next_ready_time(now)) << "step " << step;
+  }
+  // Drained far in the future with a hint that tries everything: the same order.
+  state = -1;
+  now += std::chrono::hours(10);
+  before.on_cluster_event(now);
+  after.on_cluster_event(now);
+  now += std::chrono::hours(1);
+  while (true) {
+    const auto a = before.pop(now);
+    const auto b = after.pop(now);
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) {
+      break;
+    }
+    ASSERT_EQ(*a, *b);
+  }
+  // The cases that matter occurred: pods timed out and were put back many times.
+  EXPECT_GT(popped, 1000);
+  EXPECT_GT(asked_after.size(), static_cast<std::size_t>(popped) * 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(OneOrManyPriorities, UpHintLoop, ::testing::Bool());
 
 }  // namespace
 }  // namespace tidesim::policies
