@@ -198,8 +198,7 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
   return pop_active();
 }
 
-std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint, bool& decided) {
-  decided = false;
+std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint) {
   flush_backoff(now);
   // The timed-out pods that come up next, one by one: each is taken as pop() takes it, asked,
   // and put back (at the end of the set, so it is not timed out again now) or returned. Its
@@ -214,16 +213,21 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint, bo
     const std::optional<int> group = hint(e.pod);
     if (!group) {
       flush_unschedulable(now);  // the others timed out now, as flush() moves them
-      decided = true;
       return std::move(e.pod);
     }
     put_back(std::move(e.pod), now, *group);
   }
   flush_unschedulable(now);
-  if (active_.empty()) {
-    return std::nullopt;
+  // The rest as pop() takes them (a pod put back now is in the unschedulable set, not timed out).
+  while (!active_.empty()) {
+    PodPtr pod = pop_active();
+    const std::optional<int> group = hint(pod);
+    if (!group) {
+      return pod;
+    }
+    put_back(std::move(pod), now, *group);
   }
-  return pop_active();
+  return std::nullopt;
 }
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {

@@ -49,13 +49,12 @@ class SchedulingQueue {
   /// What a queueing hint says of a pod as it comes up: its hint group when it goes back to the
   /// unschedulable set untried (as put_back()), nullopt when it is to be tried.
   using UpHint = std::function<std::optional<int>(const PodPtr& pod)>;
-  /// pop(), then put_back() of the pod while `hint` says so, until a pod is to be tried (returned,
-  /// with `decided` true: the hint was asked of it) or another pod comes up that `hint` was not
-  /// asked of (returned, `decided` false), or nothing is ready (nullopt): the same calls, in the
-  /// same order, and the same queue after them, as that loop made by its caller. The pods whose
-  /// unschedulable timeout passes now and that would come up next are asked in the unschedulable
-  /// set and put back there without passing through the active queue.
-  std::optional<PodPtr> pop(TimePoint now, const UpHint& hint, bool& decided);
+  /// pop(), then put_back() of the pod while `hint` says so: the first pod `hint` says to try, or
+  /// nullopt when every pod ready was put back (or none was ready); the same hint calls, in the
+  /// same order, and the same queue after them, as that loop. The pods whose unschedulable timeout
+  /// passes now and that would come up next are asked in the unschedulable set and put back there
+  /// without passing through the active queue.
+  std::optional<PodPtr> pop(TimePoint now, const UpHint& hint);
   /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
   /// back-off when a cluster event happened since it was popped (a retry may now succeed).
   /// `by_metrics`: a plugin that reads node metrics rejected it (ScheduleResult::

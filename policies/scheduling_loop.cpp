@@ -717,7 +717,7 @@ std::optional<PodPtr> SchedulingLoop::pop() {
   // Precise hints, once more when the pod comes up: a pod moved back by a change that a pod
   // before it has used up, or retried at its timeout with nothing changed, is not tried. The
   // hint group of a pod put back untried; nullopt: try it (a deleted pod goes to cycle()).
-  const SchedulingQueue::UpHint hint = [this](const PodPtr& pod) -> std::optional<int> {
+  return queue_.pop(sim_.now(), [this](const PodPtr& pod) -> std::optional<int> {
     if (!target_.pod_alive(*pod)) {
       return std::nullopt;
     }
@@ -727,19 +727,7 @@ std::optional<PodPtr> SchedulingLoop::pop() {
     }
     ++hinted_skips_;
     return hint_group(*pod, gang);
-  };
-  while (true) {
-    bool decided = false;
-    auto popped = queue_.pop(sim_.now(), hint, decided);
-    if (!popped || decided) {
-      return popped;
-    }
-    if (const std::optional<int> group = hint(*popped)) {
-      queue_.put_back(std::move(*popped), sim_.now(), *group);
-    } else {
-      return popped;
-    }
-  }
+  });
 }
 
 void SchedulingLoop::cycle() {

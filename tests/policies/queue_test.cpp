@@ -173,7 +173,7 @@ TEST(SchedulingQueue, AttemptsAreKeptByNamespaceAndName) {
   EXPECT_EQ(q.active_size(), 1u);
 }
 
-// pop(now, hint, decided) against the loop its caller made before: pop(), and put_back() while the
+// pop(now, hint) against the loop its caller made before: pop(), and put_back() while the
 // hint says so. Two queues take the same random pods, failures, events, back-offs and deaths over
 // hours of simulated time (so that unschedulable pods time out, alone and together with active
 // ones), with one priority and with several; at every pop the same pods are asked in the same
@@ -212,20 +212,6 @@ TEST_P(UpHintLoop, PopsAsPopAndPutBackDid) {
       }
     }
   };
-  const auto pop_after = [&](TimePoint now) -> std::optional<PodPtr> {
-    while (true) {
-      bool decided = false;
-      auto p = after.pop(now, hint, decided);
-      if (!p || decided) {
-        return p;
-      }
-      if (const auto g = hint(*p)) {
-        after.put_back(*p, now, *g);
-      } else {
-        return p;
-      }
-    }
-  };
   TimePoint now{};
   int popped = 0;
   for (int step = 0; step < 6000; ++step) {
@@ -240,7 +226,7 @@ TEST_P(UpHintLoop, PopsAsPopAndPutBackDid) {
       after.add(p, now);
     } else if (what < 80) {
       const auto a = pop_before(now);
-      const auto b = pop_after(now);
+      const auto b = after.pop(now, hint);
       ASSERT_EQ(asked_before, asked_after) << "step " << step;
       ASSERT_EQ(a.has_value(), b.has_value()) << "step " << step;
       if (!a) {
