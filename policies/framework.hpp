@@ -147,6 +147,9 @@ class FilterRunner {
 struct PostFilterResult {
   std::optional<int> nominated_node;
   std::vector<std::shared_ptr<const PodSpec>> victims;
+  /// The pod's PodGroup gives up for now: its pods waiting at Permit are to be rejected
+  /// (Coscheduling's PostFilter; the scheduling loop holds the waiting pods and rejects them).
+  bool reject_waiting = false;
 };
 
 /// Every plugin has a name (the one used in KubeSchedulerConfiguration).

@@ -78,7 +78,6 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   ScheduleResult result;
   CycleContext ctx = bare_context(cluster, now, ++cycle_, group);
   ctx.metrics = metrics;
-  hint_ = CardHint{};
   if (record_details_) {
     result.details.resize(cluster.nodes.size());
     for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
@@ -120,7 +119,6 @@ void Scheduler::schedule_pod(CycleContext& ctx, const PodSpec& pod, const PodGro
 void Scheduler::finish_cycle(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result) {
   if (result.node && card_chooser_ != nullptr) {
     result.cards = card_chooser_->choose_cards(ctx, pod, *result.node);
-    hint_ = CardHint{pod.name, *result.node, result.cards};
   }
   result.latency = ctx.latency;
   result.fallback_stage = ctx.fallback_stage;
@@ -351,10 +349,6 @@ std::size_t Scheduler::select_host() {
   return selected;
 }
 
-const CardHint* Scheduler::card_hint(const std::string& pod, int node) const {
-  return hint_.node == node && hint_.pod == pod && !hint_.cards.empty() ? &hint_ : nullptr;
-}
-
 bool Scheduler::passes_filters(CycleContext& ctx, const PodSpec& pod, int node) {
   // Only the verdict counts: no plugin needs to build its reasons.
   const bool record = ctx.record_reasons;
@@ -383,6 +377,12 @@ PostFilterResult Scheduler::post_filter(const PodSpec& pod, const ClusterView& c
     }
   }
   return {};
+}
+
+PostFilterResult Scheduler::group_post_filter(const PodSpec& pod, const ClusterView& cluster,
+                                              const PodGroupStatus& group, TimePoint now) {
+  CycleContext ctx = bare_context(cluster, now, cycle_, &group);
+  return gang_post_filter_->post_filter(ctx, pod, *this);
 }
 
 Status Scheduler::permit(const PodSpec& pod, int node, const ClusterView& cluster,

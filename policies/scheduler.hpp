@@ -85,14 +85,8 @@ struct ScheduleResult {
   int feasible_nodes = 0;
   /// Per-node details, in cluster order; filled only when details are recorded.
   std::vector<NodeDetail> details;
-  /// The cards of `node` the profile's CardChooserPlugin chose (empty: no preference).
-  std::vector<int> cards;
-};
-
-/// The last cycle's card choice, for the binder (a Reserve-style hint).
-struct CardHint {
-  std::string pod;
-  int node = -1;
+  /// The cards of `node` the profile's CardChooserPlugin chose (empty: no preference): the
+  /// scheduling loop hands them to the binder with the node (BindTarget::bind, reserve).
   std::vector<int> cards;
 };
 
@@ -125,6 +119,11 @@ class Scheduler final : public FilterRunner {
   /// PostFilter (RunPostFilterPlugins) for a pod no node fits: the first plugin that nominates a
   /// node wins (DefaultPreemption: the node and its victims). Empty when none helps.
   PostFilterResult post_filter(const PodSpec& pod, const ClusterView& cluster, TimePoint now);
+  /// The PodGroup's PostFilter for a member of `group` that fit no node: Coscheduling's (the
+  /// profile's instance, or the one every profile gets for gangs), which may ask for the group's
+  /// waiting pods to be rejected (PostFilterResult::reject_waiting).
+  PostFilterResult group_post_filter(const PodSpec& pod, const ClusterView& cluster,
+                                     const PodGroupStatus& group, TimePoint now);
   /// Permit (RunPermitPlugins) for `pod` reserved on `node`: Success, a rejection, or Wait with
   /// `timeout` (the shortest of the waiting plugins').
   Status permit(const PodSpec& pod, int node, const ClusterView& cluster,
@@ -149,8 +148,6 @@ class Scheduler final : public FilterRunner {
   bool wants_workload() const;
   /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
   void observe_workload(std::span<const PodSpec> pods);
-  /// The card choice of the last cycle when it placed `pod` on `node`; null otherwise.
-  const CardHint* card_hint(const std::string& pod, int node) const;
   /// The profile's schedulerName.
   const std::string& name() const { return name_; }
   /// Queue settings: order from the QueueSort plugin, back-off from the config.
@@ -219,11 +216,12 @@ class Scheduler final : public FilterRunner {
   std::vector<PermitPlugin*> permit_;
   // Coscheduling's PreFilter when the profile does not list the plugin (gangs under any profile).
   PreFilterPlugin* gang_pre_filter_ = nullptr;
+  // Coscheduling's PostFilter: the profile's instance, or the one added for gangs.
+  PostFilterPlugin* gang_post_filter_ = nullptr;
   // The time of the PostFilter call whose dry runs fits() serves.
   TimePoint dry_run_now_{};
   std::vector<ScoreEntry> score_;
   CardChooserPlugin* card_chooser_ = nullptr;
-  CardHint hint_;
   std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> listing_;
   QueueOptions queue_options_;
   int percentage_ = 0;

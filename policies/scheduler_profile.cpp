@@ -270,9 +270,13 @@ void Scheduler::assign_plugins(const PointLists& lists, const Instances& instanc
   }
   // Gangs work under every profile: one that does not list Coscheduling gets it at PreFilter
   // and Permit for the pods of a PodGroup (docs/job-scheduling.md).
-  if (instances.count("Coscheduling") == 0) {
+  // Its PostFilter runs for every PodGroup member that fits no node, listed or not.
+  if (const auto it = instances.find("Coscheduling"); it != instances.end()) {
+    gang_post_filter_ = dynamic_cast<PostFilterPlugin*>(it->second);
+  } else {
     owned_.push_back(make_coscheduling());
     gang_pre_filter_ = dynamic_cast<PreFilterPlugin*>(owned_.back().get());
+    gang_post_filter_ = dynamic_cast<PostFilterPlugin*>(owned_.back().get());
     permit_.push_back(dynamic_cast<PermitPlugin*>(owned_.back().get()));
   }
 }

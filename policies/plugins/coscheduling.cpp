@@ -5,7 +5,7 @@
 namespace tidesim::policies {
 namespace {
 
-class Coscheduling final : public PreFilterPlugin, public PermitPlugin {
+class Coscheduling final : public PreFilterPlugin, public PostFilterPlugin, public PermitPlugin {
  public:
   std::string_view name() const override { return "Coscheduling"; }
 
@@ -39,6 +39,19 @@ class Coscheduling final : public PreFilterPlugin, public PermitPlugin {
       }
     }
     return Status::success();
+  }
+
+  // coscheduling.go PostFilter: a member that fits no node rejects the group's waiting pods
+  // ("optimistic rejection"), unless minMember are assigned or at most 10 % of minMember are
+  // still missing (later pods may still complete the group).
+  PostFilterResult post_filter(CycleContext& ctx, const PodSpec& /*pod*/,
+                               FilterRunner& /*filters*/) override {
+    PostFilterResult r;
+    if (const PodGroupStatus* g = ctx.pod_group) {
+      const int missing = g->min_member - g->assigned;
+      r.reject_waiting = missing > 0 && 10 * missing > g->min_member;
+    }
+    return r;
   }
 
   // coscheduling.go Permit: Success once minMember pods are assigned, else Wait.

@@ -211,24 +211,23 @@ class Run final : public policies::BindTarget {
 
   bool pod_alive(const PodSpec& pod) const override { return ctx_.live_pods.contains(&pod); }
 
-  bool bind(const PodSpec& spec, int n) override {
-    if (!reserve(spec, n)) {
+  bool bind(const PodSpec& spec, int n, std::span<const int> cards) override {
+    if (!reserve(spec, n, cards)) {
       return false;
     }
     allow(spec);
     return true;
   }
 
-  bool reserve(const PodSpec& spec, int n) override {
+  bool reserve(const PodSpec& spec, int n, std::span<const int> chosen) override {
     if (faults_ && faults_->down(n)) {
       return false;  // failed or drained since the scheduler read the view
     }
     const int p = ctx_.pod_by_spec.at(&spec);
     Pod& pod = ctx_.pods[static_cast<std::size_t>(p)];
     const std::uint64_t process = ++next_process_;
-    const policies::CardHint* hint = loop_->scheduler().card_hint(spec.name, n);
-    const auto cards =
-        cluster_.bind(n, process, pod.spec, sim_.now(), hint ? hint->cards : std::vector<int>{});
+    const auto cards = cluster_.bind(n, process, pod.spec, sim_.now(),
+                                     std::vector<int>(chosen.begin(), chosen.end()));
     if (!cards) {
       return false;
     }

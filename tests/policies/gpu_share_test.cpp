@@ -278,10 +278,6 @@ TEST(GpuSharePlugins, SchedulerChoosesNodeAndCard) {
   ASSERT_TRUE(r.node.has_value()) << r.reason;
   EXPECT_EQ(*r.node, 1);
   EXPECT_EQ(r.cards, (std::vector<int>{1}));  // the best-fit card of b
-  const CardHint* hint = s->card_hint("p", 1);
-  ASSERT_NE(hint, nullptr);
-  EXPECT_EQ(hint->cards, (std::vector<int>{1}));
-  EXPECT_EQ(s->card_hint("p", 0), nullptr);
 }
 
 TEST(GpuSharePlugins, OnlyProfilesWithFgdWantTheWorkload) {

@@ -168,3 +168,36 @@ TEST(Scheduler, KnowsWhetherItReadsMetrics) {
 
 }  // namespace
 }  // namespace tidesim::policies
+
+namespace tidesim::policies {
+namespace {
+
+// Coscheduling's PostFilter (scheduler-plugins coscheduling.go): a member that fits no node asks
+// for the group's waiting pods to be rejected unless minMember are assigned or at most 10 % of
+// minMember are missing. Every profile runs it for PodGroup members, listed or not.
+TEST(CoschedulingPostFilter, RejectsTheWaitingPodsUnlessTheGroupIsNearlyComplete) {
+  ClusterView c;
+  c.nodes.push_back(make_node("n", 1000, 1 << 30, 1));
+  const auto pod = make_pod("p", 100, 100, 1);
+  const auto rejects = [&](const std::string& scheduler, int min_member, int assigned) {
+    PodGroupStatus g;
+    g.name = "g";
+    g.min_member = min_member;
+    g.members = min_member;
+    g.assigned = assigned;
+    return make_scheduler(scheduler, 1)->group_post_filter(*pod, c, g, TimePoint{}).reject_waiting;
+  };
+  for (const char* s : {"default-k8s", "first-fit", "load-aware"}) {
+    EXPECT_TRUE(rejects(s, 4, 3)) << s << ": 1 of 4 missing, 25 %";
+    EXPECT_TRUE(rejects(s, 4, 0)) << s;
+    EXPECT_FALSE(rejects(s, 10, 9)) << s << ": 1 of 10 missing, 10 %";
+    EXPECT_TRUE(rejects(s, 10, 8)) << s << ": 2 of 10 missing, 20 %";
+    EXPECT_FALSE(rejects(s, 4, 4)) << s << ": complete";
+    EXPECT_FALSE(rejects(s, 1, 5)) << s;
+  }
+  // A pod outside any group: preemption's PostFilter is not asked for a rejection.
+  EXPECT_FALSE(make_scheduler("default-k8s", 1)->post_filter(*pod, c, TimePoint{}).reject_waiting);
+}
+
+}  // namespace
+}  // namespace tidesim::policies

@@ -24,10 +24,10 @@ struct GangNode : BindTarget {
     view.nodes.push_back(n);
   }
   bool pod_alive(const PodSpec&) const override { return true; }
-  bool bind(const PodSpec& pod, int node) override {
-    return reserve(pod, node) && (allow(pod), true);
+  bool bind(const PodSpec& pod, int node, std::span<const int> cards) override {
+    return reserve(pod, node, cards) && (allow(pod), true);
   }
-  bool reserve(const PodSpec& pod, int node) override {
+  bool reserve(const PodSpec& pod, int node, std::span<const int> /*cards*/) override {
     view.nodes[static_cast<std::size_t>(node)].add_pod(std::make_shared<PodSpec>(pod), sim.now());
     held_since[pod.name] = sim.now();
     return true;
@@ -115,13 +115,13 @@ TEST(GangLoop, TheCapacityGateTriesNoPodOfAGangTheClusterCannotHold) {
     EXPECT_TRUE(node.bound_at.empty());
     if (gate) {
       EXPECT_TRUE(node.holds.empty());
-      EXPECT_GE(loop.cycles(), 1u);
-      EXPECT_EQ(loop.gated_cycles(), loop.cycles());
+      EXPECT_GE(loop.counters().cycles, 1u);
+      EXPECT_EQ(loop.counters().gated, loop.counters().cycles);
     } else {
       EXPECT_GE(node.holds.size(), 3u);  // at least one cycle reserved 3 pods and undid them
-      EXPECT_EQ(loop.gated_cycles(), 0u);
+      EXPECT_EQ(loop.counters().gated, 0u);
     }
-    const std::uint64_t before = loop.cycles();
+    const std::uint64_t before = loop.counters().cycles;
     sim.schedule_at(TimePoint(400s), [&] {
       node.view.nodes[0].node.allocatable.gpus = 4;
       loop.on_cluster_event();
@@ -131,7 +131,7 @@ TEST(GangLoop, TheCapacityGateTriesNoPodOfAGangTheClusterCannotHold) {
     for (const auto& [pod, at] : node.bound_at) {
       EXPECT_EQ(at, TimePoint(400s)) << pod;
     }
-    EXPECT_EQ(loop.cycles() - before, 4u);  // one cycle per pod, all placed
+    EXPECT_EQ(loop.counters().cycles - before, 4u);  // one cycle per pod, all placed
   }
 }
 
@@ -172,12 +172,12 @@ TEST(GangLoop, PreciseHintsRetryAGangOnlyWhenTheClusterCouldHoldIt) {
     for (int i = 0; i < 4; ++i) {
       EXPECT_EQ(node.bound_at.at("job-" + std::to_string(i)), TimePoint(120s));
     }
-    cycles[hints] = loop.cycles();
+    cycles[hints] = loop.counters().cycles;
     if (hints == SchedulingLoop::QueueingHints::kPrecise) {
-      EXPECT_EQ(loop.hinted_skips(), 4u + 4u);
-      EXPECT_EQ(loop.cycles(), 2u + 4u);
+      EXPECT_EQ(loop.counters().hinted_skips, 4u + 4u);
+      EXPECT_EQ(loop.counters().cycles, 2u + 4u);
     } else {
-      EXPECT_EQ(loop.hinted_skips(), 0u);
+      EXPECT_EQ(loop.counters().hinted_skips, 0u);
     }
   }
   // Kubernetes' retry at 60 s places job-0 and job-1 and fails at job-2 (three more cycles).
@@ -224,8 +224,8 @@ TEST(GangLoop, PreciseHintsMoveAsManyGangsOfAShapeAsTheFreeGpusCouldHold) {
   EXPECT_EQ(node.bound_at.at("g1-1"), TimePoint(60s));
   EXPECT_EQ(node.bound_at.at("g2-0"), TimePoint(120s));
   EXPECT_EQ(node.bound_at.at("g2-1"), TimePoint(120s));
-  EXPECT_EQ(loop.cycles(), 2u + 2u + 2u);
-  EXPECT_EQ(loop.hinted_skips(), 4u + 2u);
+  EXPECT_EQ(loop.counters().cycles, 2u + 2u + 2u);
+  EXPECT_EQ(loop.counters().hinted_skips, 4u + 2u);
 }
 
 // A failed all-or-nothing cycle undoes every reservation, so the ClusterView is as before it and
@@ -251,8 +251,8 @@ TEST(GangLoop, AFailedAllOrNothingCycleKeepsRememberedFailures) {
   }
   loop.add(big("big-1"));
   sim.run(TimePoint(60ms));
-  EXPECT_EQ(loop.cycles(), 6u);
-  EXPECT_EQ(loop.fast_failed_cycles(), 1u);
+  EXPECT_EQ(loop.counters().cycles, 6u);
+  EXPECT_EQ(loop.counters().fast_failed, 1u);
   EXPECT_TRUE(node.bound_at.empty());
   EXPECT_EQ(node.gpus_held(), 0);
   EXPECT_EQ(node.holds.size(), 3u);  // the gang's three reservations, undone
@@ -276,17 +276,17 @@ TEST(GangLoop, AnEquivalentAllOrNothingGangFailsFastInAnUnchangedCluster) {
     }
   }
   sim.run(TimePoint(75ms));
-  EXPECT_EQ(loop.cycles(), 8u);  // b's cycle started at 40 ms and is charged 4 cycle times
+  EXPECT_EQ(loop.counters().cycles, 8u);  // b's cycle started at 40 ms and is charged 4 cycle times
   // Nothing is ready before the unschedulable set's 5-minute flush of a's pods (failed at 0 s).
   EXPECT_EQ(loop.next_cycle(), std::optional<TimePoint>(TimePoint(300s)));
   sim.run(TimePoint(1s - 1ms));
-  EXPECT_EQ(loop.fast_failed_cycles(), 4u);
+  EXPECT_EQ(loop.counters().fast_failed, 4u);
   EXPECT_EQ(node.holds.size(), 3u);  // only a's reservations were ever made
   EXPECT_TRUE(node.bound_at.empty());
   loop.on_cluster_event();
   sim.run(TimePoint(3s));
-  EXPECT_EQ(loop.cycles(), 16u);
-  EXPECT_EQ(loop.fast_failed_cycles(), 8u);
+  EXPECT_EQ(loop.counters().cycles, 16u);
+  EXPECT_EQ(loop.counters().fast_failed, 8u);
   EXPECT_EQ(node.holds.size(), 6u);
   EXPECT_EQ(node.gpus_held(), 0);
 }
@@ -318,18 +318,18 @@ TEST(GangLoop, AGangThatFailedAtItsFirstPodFailsFastWhileTheChangedNodesStillRej
   loop.add(member("a-0", "a"));
   loop.add(member("a-1", "a"));
   sim.run(TimePoint(1s));
-  EXPECT_EQ(loop.cycles(), 1u);  // the first pod fit nowhere: one pod tried
-  EXPECT_EQ(loop.fast_failed_cycles(), 0u);
+  EXPECT_EQ(loop.counters().cycles, 1u);  // the first pod fit nowhere: one pod tried
+  EXPECT_EQ(loop.counters().fast_failed, 0u);
   node.view.nodes[1].remove_pod("f1");
   node.view.nodes[1].add_pod(filler("f2", 2), sim.now());
   loop.on_cluster_event(std::set<int>{1});
   sim.run(TimePoint(5s));
-  EXPECT_EQ(loop.cycles(), 2u);
-  EXPECT_EQ(loop.fast_failed_cycles(), 1u) << "node 1 still rejects a-0: the failure stands";
+  EXPECT_EQ(loop.counters().cycles, 2u);
+  EXPECT_EQ(loop.counters().fast_failed, 1u) << "node 1 still rejects a-0: the failure stands";
   loop.on_cluster_event();
   sim.run(TimePoint(10s));
-  EXPECT_EQ(loop.cycles(), 3u);
-  EXPECT_EQ(loop.fast_failed_cycles(), 1u) << "a change anywhere: the cycle runs";
+  EXPECT_EQ(loop.counters().cycles, 3u);
+  EXPECT_EQ(loop.counters().fast_failed, 1u) << "a change anywhere: the cycle runs";
   EXPECT_TRUE(node.holds.empty()) << "nothing was ever reserved";
   EXPECT_TRUE(node.bound_at.empty());
 }

@@ -22,14 +22,16 @@ struct OneNode : BindTarget {
     view.nodes.push_back(n);
   }
   bool pod_alive(const PodSpec& pod) const override { return !deleted.contains(pod.name); }
-  bool bind(const PodSpec& pod, int node) override {
+  bool bind(const PodSpec& pod, int node, std::span<const int> chosen) override {
     view.nodes[static_cast<std::size_t>(node)].add_pod(std::make_shared<PodSpec>(pod), sim.now());
     bound_at[pod.name] = sim.now();
+    cards[pod.name].assign(chosen.begin(), chosen.end());
     return true;
   }
   Simulation& sim;
   ClusterView view;
   std::map<std::string, TimePoint> bound_at;
+  std::map<std::string, std::vector<int>> cards;  // the cards each bind was handed
   std::set<std::string> deleted;
 };
 
@@ -65,6 +67,29 @@ TEST(SchedulingLoop, AClusterEventWakesTheLoopBeforeTheUnschedulableFlush) {
   EXPECT_EQ(cluster.bound_at.at("b"), TimePoint(50s));
 }
 
+TEST(SchedulingLoop, BindIsHandedTheCardsTheCycleChose) {
+  // gpu-packing's card chooser puts a 300-milli pod on the fuller card (card 1: 500 milli left);
+  // the loop hands that choice to the binder with the node, as the cycle's result.
+  Simulation sim;
+  OneNode cluster(sim, 2);
+  cluster.view.nodes[0].node.labels["tidesim.io/gpu-model"] = "T4";
+  cluster.view.nodes[0].gpu_milli_left = {1000, 500};
+  SchedulingLoop loop(sim, make_scheduler("gpu-packing", 1), cluster.view, cluster, 10ms, nullptr,
+                      nullptr);
+  auto p = std::make_shared<PodSpec>();
+  p->name = "shared";
+  p->requests.cpu_milli = 100;
+  p->requests.gpu_milli = 300;
+  loop.add(p);
+  auto whole = pod("whole");  // one whole GPU: only card 0 is whole
+  loop.add(whole);
+  sim.run();
+  ASSERT_EQ(cluster.cards.count("shared"), 1u);
+  EXPECT_EQ(cluster.cards.at("shared"), (std::vector<int>{1}));
+  ASSERT_EQ(cluster.cards.count("whole"), 1u);
+  EXPECT_EQ(cluster.cards.at("whole"), (std::vector<int>{0}));
+}
+
 TEST(SchedulingLoop, CyclesAreSpacedByTheCycleTime) {
   Simulation sim;
   OneNode cluster(sim, 8);
@@ -77,7 +102,7 @@ TEST(SchedulingLoop, CyclesAreSpacedByTheCycleTime) {
   EXPECT_EQ(cluster.bound_at.at("a"), TimePoint(0ms));
   EXPECT_EQ(cluster.bound_at.at("b"), TimePoint(10ms));
   EXPECT_EQ(cluster.bound_at.at("c"), TimePoint(20ms));
-  EXPECT_EQ(loop.cycles(), 3u);
+  EXPECT_EQ(loop.counters().cycles, 3u);
   EXPECT_FALSE(loop.next_cycle()) << "idle once the queue is empty";
 }
 
@@ -92,7 +117,7 @@ TEST(SchedulingLoop, DeletedPodsAreDroppedNotScheduled) {
   sim.run();
   EXPECT_EQ(cluster.bound_at.count("gone"), 0u);
   EXPECT_EQ(loop.pending(), 0u);
-  EXPECT_EQ(loop.cycles(), 1u) << "a dropped pod takes no scheduling cycle";
+  EXPECT_EQ(loop.counters().cycles, 1u) << "a dropped pod takes no scheduling cycle";
 }
 
 TEST(SchedulingLoop, TheQueueFollowsTheProfilesQueueSort) {
@@ -182,8 +207,8 @@ Outcome five_waiting(bool equivalent, const std::string& scheduler = "default-k8
   });
   sim.run(TimePoint(400s));
   out.bound_at = cluster.bound_at;
-  out.cycles = loop.cycles();
-  out.fast_failed = loop.fast_failed_cycles();
+  out.cycles = loop.counters().cycles;
+  out.fast_failed = loop.counters().fast_failed;
   return out;
 }
 
@@ -251,10 +276,10 @@ Outcome two_nodes(bool tell_node,
   });
   sim.run(TimePoint(200s));
   out.bound_at = cluster.bound_at;
-  out.cycles = loop.cycles();
-  out.fast_failed = loop.fast_failed_cycles();
+  out.cycles = loop.counters().cycles;
+  out.fast_failed = loop.counters().fast_failed;
   if (hinted_skips != nullptr) {
-    *hinted_skips = loop.hinted_skips();
+    *hinted_skips = loop.counters().hinted_skips;
   }
   return out;
 }
@@ -331,7 +356,7 @@ TEST(SchedulingLoop, PreciseHintsMoveAClassOnlyAsFarAsTheFreedRoomGoes) {
   }
   sim.schedule_at(TimePoint(60s), [&] {
     EXPECT_EQ(loop.queue().unschedulable_size(), 5u);
-    EXPECT_EQ(loop.hinted_skips(), 4u);
+    EXPECT_EQ(loop.counters().hinted_skips, 4u);
     ASSERT_TRUE(cluster.view.nodes[0].remove_pod("busy-a"));
     loop.on_cluster_event(std::set<int>{0});
     EXPECT_EQ(loop.queue().active_size(), 2u);
@@ -341,8 +366,8 @@ TEST(SchedulingLoop, PreciseHintsMoveAClassOnlyAsFarAsTheFreedRoomGoes) {
   EXPECT_EQ(cluster.bound_at.at("w0"), TimePoint(60s));
   EXPECT_EQ(cluster.bound_at.at("w1"), TimePoint(60s + 10ms));
   EXPECT_EQ(cluster.bound_at.size(), 4u);
-  EXPECT_EQ(loop.cycles(), 5u);
-  EXPECT_EQ(loop.hinted_skips(), 4u + 3u);
+  EXPECT_EQ(loop.counters().cycles, 5u);
+  EXPECT_EQ(loop.counters().hinted_skips, 4u + 3u);
   ASSERT_TRUE(loop.next_cycle());
   EXPECT_EQ(*loop.next_cycle(), TimePoint(30ms + 5min));
 }
