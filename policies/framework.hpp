@@ -152,6 +152,19 @@ struct PostFilterResult {
   bool reject_waiting = false;
 };
 
+/// The cluster events a plugin registers for (kube-scheduler's EventsToRegister, the events of
+/// its ClusterEventWithHint list): after such an event a pod the plugin rejected may fit, so the
+/// scheduling queue moves it back to be tried (a bit mask of ClusterEvent values).
+enum ClusterEvent : unsigned {
+  /// A pod bound to a node was deleted, or a node came back (resources freed; AssignedPod/Delete,
+  /// Node/Update in kube-scheduler). Every unschedulable pod moves on such an event
+  /// (SchedulingLoop::QueueingHints decides which with precise hints).
+  kClusterChanged = 1U << 0,
+  /// A scrape changed the metrics some node reports (tidesim's telemetry; no Kubernetes object
+  /// changes): only the pods a plugin registered for it rejected move.
+  kMetricsChanged = 1U << 1,
+};
+
 /// Every plugin has a name (the one used in KubeSchedulerConfiguration).
 class Plugin {
  public:
@@ -167,6 +180,10 @@ class Plugin {
   /// True for a plugin that reads node metrics (CycleContext::metrics). A run builds and drives
   /// the telemetry pipeline only for a profile with such a plugin.
   virtual bool reads_metrics() const { return false; }
+  /// EventsToRegister: the ClusterEvent values after which a pod this plugin rejected (at
+  /// PreFilter, or on some node at Filter) is worth trying again. Default: changes of the
+  /// cluster's state; a plugin that rejects by node metrics adds kMetricsChanged.
+  virtual unsigned events_to_register() const { return kClusterChanged; }
   /// True when the plugin judges forecasts of node metrics (MetricsSource::forecast), which only a
   /// scenario with a prediction: section provides (docs/prediction.md).
   virtual bool reads_forecasts() const { return false; }

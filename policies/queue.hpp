@@ -57,8 +57,8 @@ class SchedulingQueue {
   std::optional<PodPtr> pop(TimePoint now, const UpHint& hint);
   /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
   /// back-off when a cluster event happened since it was popped (a retry may now succeed).
-  /// `by_metrics`: a plugin that reads node metrics rejected it (ScheduleResult::
-  /// rejected_by_metrics), so a metrics event moves it too, and one since it was popped sends it
+  /// `by_metrics`: a plugin registered for metrics events rejected it (ScheduleResult::
+  /// rejected_by_metrics, Plugin::events_to_register()), so a metrics event moves it too, and one since it was popped sends it
   /// to back-off.
   /// `group` (>= 0; -1: none) files the pod under a hint group while it is unschedulable:
   /// on_cluster_event(now, GroupHint) decides for the group's pods together.
@@ -88,9 +88,9 @@ class SchedulingQueue {
   /// group all move. Returns the grouped pods kept.
   std::size_t on_cluster_event(TimePoint now, const GroupHint& hint, const QueueingHint& counted);
   /// A metrics event (a scrape changed the metrics some node reports): the event only the
-  /// plugins that read metrics register for (kube-scheduler's queueing hints, KEP-4247). The
-  /// unschedulable pods a metrics-reading plugin rejected move as on_cluster_event(); the others
-  /// stay, since nothing they were rejected for changed.
+  /// plugins that read metrics register for (kMetricsChanged in Plugin::events_to_register(),
+  /// kube-scheduler's EventsToRegister). The unschedulable pods such a plugin rejected move as
+  /// on_cluster_event(); the others stay, since nothing they were rejected for changed.
   void on_metrics_event(TimePoint now);
   /// Forgets the attempt count of a pod that was bound (or deleted).
   void done(const PodSpec& pod);

@@ -150,7 +150,7 @@ bool Scheduler::run_pre_filter_plugins(CycleContext& ctx, const PodSpec& pod,
       result->reason = fmt::format("running PreFilter plugin \"{}\": {}", p->name(), s.message());
     } else {
       result->unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
-      result->rejected_by_metrics = p->reads_metrics();
+      result->rejected_by_metrics = (p->events_to_register() & kMetricsChanged) != 0;
       result->reason =
           fmt::format("0/{} nodes are available: {}.", ctx.cluster.nodes.size(), s.message());
     }
@@ -228,7 +228,8 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
           fmt::format("running \"{}\" filter plugin: {}", filter_[fk]->name(), failed.message());
       return false;
     }
-    result.rejected_by_metrics = result.rejected_by_metrics || filter_[fk]->reads_metrics();
+    result.rejected_by_metrics =
+        result.rejected_by_metrics || (filter_[fk]->events_to_register() & kMetricsChanged) != 0;
     if (record_reasons_) {
       for (const auto& r : failed.reasons) {
         ++histogram[r];

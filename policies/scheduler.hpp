@@ -68,7 +68,8 @@ struct ScheduleResult {
   /// True when a PreFilter plugin rejected the pod as UnschedulableAndUnresolvable: preemption
   /// cannot help it (every node is unresolvable for DefaultPreemption).
   bool unresolvable = false;
-  /// True when a plugin that reads node metrics (Plugin::reads_metrics) rejected the pod at
+  /// True when a plugin registered for metrics events (Plugin::events_to_register() with
+  /// kMetricsChanged) rejected the pod at
   /// PreFilter or on some node at Filter: a metrics refresh may make it schedulable (the queue's
   /// metrics event, SchedulingQueue::on_metrics_event).
   bool rejected_by_metrics = false;

@@ -201,3 +201,48 @@ TEST(CoschedulingPostFilter, RejectsTheWaitingPodsUnlessTheGroupIsNearlyComplete
 
 }  // namespace
 }  // namespace tidesim::policies
+
+namespace tidesim::policies {
+namespace {
+
+// A filter that rejects every node and registers for the events it is given.
+class RejectAll final : public FilterPlugin {
+ public:
+  explicit RejectAll(unsigned events) : events_(events) {}
+  std::string_view name() const override { return "RejectAll"; }
+  unsigned events_to_register() const override { return events_; }
+  Status filter(CycleContext& ctx, const PodSpec& /*pod*/, int /*node*/) override {
+    return reject(ctx, Code::kUnschedulable, "rejected");
+  }
+
+ private:
+  unsigned events_;
+};
+
+// EventsToRegister: the queue's metrics event moves a pod (ScheduleResult::rejected_by_metrics)
+// only when a plugin that rejected it registered for metrics events, whatever it reads.
+TEST(EventsToRegister, APodRejectedByAPluginRegisteredForMetricsEventsIsMarkedForThem) {
+  ClusterView c;
+  c.nodes.push_back(make_node("n", 1000, 1 << 30, 1));
+  const auto pod = make_pod("p", 100, 100);
+  const auto marked = [&](unsigned events) {
+    Registry registry = builtin_registry();
+    registry["RejectAll"] = plugin_without_args(
+        [events] { return std::unique_ptr<Plugin>(std::make_unique<RejectAll>(events)); });
+    const SchedulerConfig config = load_scheduler_config_string(
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+        "profiles:\n- schedulerName: s\n  plugins:\n    filter:\n      enabled:\n"
+        "      - name: RejectAll\n",
+        "<test>", registry);
+    Scheduler s(config, config.profiles.front(), 1, registry);
+    const ScheduleResult r = s.schedule_one(*pod, c, nullptr, TimePoint{});
+    EXPECT_FALSE(r.node.has_value());
+    return r.rejected_by_metrics;
+  };
+  EXPECT_FALSE(marked(kClusterChanged));
+  EXPECT_TRUE(marked(kClusterChanged | kMetricsChanged));
+  EXPECT_TRUE(marked(kMetricsChanged));
+}
+
+}  // namespace
+}  // namespace tidesim::policies
