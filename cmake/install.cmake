@@ -5,8 +5,9 @@
 #   add_executable(my-tidesim my_plugin.cpp)
 #   target_link_libraries(my-tidesim PRIVATE tidesim::cli_main)
 #
-# Layout under the prefix: bin/tidesim; lib/libtidesim_*.a; include/tidesim/<folder>/*.hpp (headers
-# keep their path from the repository root under tidesim/, as the sources include them:
+# Layout under the prefix: bin/tidesim; lib/libtidesim_*.a; include/tidesim/<folder>/*.hpp (the
+# public headers, cmake/public_headers.cmake; they keep their path from the repository root under
+# tidesim/, as the sources include them:
 # #include <tidesim/policies/registry.hpp>; the include path is the prefix's include/ alone);
 # lib/cmake/tidesim/ (the package: tidesimConfig.cmake, its version file and the targets).
 include(GNUInstallDirs)
@@ -24,10 +25,12 @@ endforeach()
 install(TARGETS ${tidesim_libraries} tidesim_warnings EXPORT tidesimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION include)
 install(TARGETS tidesim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(folder sim topologies workloads policies tools/lib tools/cli)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION include/tidesim/${folder}
-          FILES_MATCHING PATTERN "*.hpp"
-          PATTERN "yaml_node.hpp" EXCLUDE)  # private to sim/input
+# The public headers alone (cmake/public_headers.cmake); the others stay private to the build.
+include(${PROJECT_SOURCE_DIR}/cmake/public_headers.cmake)
+tidesim_public_headers(tidesim_installed_headers)
+foreach(header IN LISTS tidesim_installed_headers)
+  get_filename_component(folder ${header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION include/tidesim/${folder})
 endforeach()
 install(FILES ${CMAKE_BINARY_DIR}/generated/tidesim/version.hpp DESTINATION include/tidesim)
 

@@ -26,6 +26,14 @@ if [[ "$(ls "$work/prefix/include")" != tidesim ]]; then
   echo "out_of_tree_plugin: include/ holds more than tidesim/: $(ls "$work/prefix/include")" >&2
   exit 1
 fi
+# Only the public headers are installed (cmake/public_headers.cmake): the plugin API, job
+# policies, runs and results, not the simulator's inside (the scheduling loop, the model).
+for private in policies/scheduling_loop.hpp sim/model/cluster.hpp sim/engine/fluid.hpp; do
+  if [[ -e "$work/prefix/include/tidesim/$private" ]]; then
+    echo "out_of_tree_plugin: a private header is installed: $private" >&2
+    exit 1
+  fi
+done
 if grep -n '#include' examples/out-of-tree-plugin/*.[ch]pp |
   grep -v -e '<tidesim/' -e '#include <[a-z_]*>' -e '#include "fewest_pods.hpp"' \
     -e '#include "largest_first.hpp"'; then
