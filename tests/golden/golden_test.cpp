@@ -1,4 +1,4 @@
-// Golden scenarios: every shipped scenario (scenarios/*.yaml) run through the `tidesim` CLI with
+// Golden scenarios: the pinned scenarios (the list at the end) run through the `tidesim` CLI with
 // seeds 1 and 2 and every policy it names; the result JSON, less what depends on the machine or
 // the build (normalise() below), must match tests/golden/<scenario>-seeds-1-2.json. Numbers are
 // compared with a relative tolerance of 1e-9 (docs/ci.md "Golden scenarios" says why).
