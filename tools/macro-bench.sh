@@ -10,8 +10,8 @@
 #   median CPU time (user + sys) and the median peak RSS, with the load average before and
 #   after. CPU time, not wall time, because the machine may be shared.
 #   TIDESIM_SCALE_LONG=1 adds the full frontier run, 12,500 nodes x 1,000,000 jobs (precise
-#   queueing hints): 13 minutes of CPU and 11.2 GiB when measured once (docs/performance.md, "The
-#   frontier mix at the load it states"); it needs a machine with more than 12 GB of memory.
+#   queueing hints): 7.9 minutes of CPU and 11.1 GiB when measured once (docs/performance.md,
+#   "Where the targets stand"); it needs a machine with more than 12 GB of memory.
 # tools/macro-bench.sh --pollux [DIR] [REPS]
 #   Pollux' search (docs/performance.md, "Pollux' search"): `--policy pollux` on
 #   scenarios/pollux-workload-6.yaml, workload-6 from ../shared or, when DIR is given, each

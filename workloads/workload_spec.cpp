@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/workloads/gpu_models.hpp"
@@ -28,11 +29,7 @@ RestartPolicy restart_policy(Fields& f, RestartPolicy fallback) {
 using namespace std::chrono_literals;
 
 std::string resolve(const std::string& base_dir, const std::string& path) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute() || base_dir.empty()) {
-    return path;
-  }
-  return (std::filesystem::path(base_dir) / p).lexically_normal().string();
+  return input_path(base_dir, path);
 }
 
 // The file a `key` of `f` names, resolved against the scenario's folder; an InputError at the key
@@ -44,7 +41,8 @@ std::string input_file(Fields& f, const std::string& key, const std::string& bas
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw f.error(f.get(key), key,
                   "'" + given + "' is not a file (looked at " + path +
-                      "; relative paths are resolved against the scenario's folder)");
+                      "; relative paths are resolved against the scenario's folder, $TIDESIM_DATA/... "
+                      "against the data folder)");
   }
   return path;
 }
@@ -485,13 +483,13 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   }
   {
     const std::string dir = f.string("applications");
-    const std::filesystem::path resolved = std::filesystem::path(base_dir) / dir;
+    const std::string resolved = resolve(base_dir, dir);
     if (!std::filesystem::is_directory(resolved)) {
       throw f.error(f.get("applications"), "applications",
-                    "no such folder (looked at " + resolved.string() +
-                        "; the Pollux artifact's simulator/traces/, ../shared/data/pollux)");
+                    "no such folder (looked at " + resolved +
+                        "; the Pollux artifact's simulator/traces/, $TIDESIM_DATA/pollux)");
     }
-    p.applications = resolved.lexically_normal().string();
+    p.applications = resolved;
   }
   p.model = f.string("model", "resnet50");
   try {

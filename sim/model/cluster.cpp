@@ -8,6 +8,7 @@
 
 #include "tidesim/sim/api/pod_traits.hpp"
 #include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/topologies/mig.hpp"
@@ -30,14 +31,14 @@ Topology group_topology(const NodeGroup& g, const std::string& folder) {
   if (is_preset(g.topology)) {
     return load_topology(g.topology, params);
   }
-  const fs::path file = fs::path(folder) / g.topology;
+  const std::string file = input_path(folder, g.topology);
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
-    throw InputError(
-        g.where, "topology",
-        "'" + g.topology + "' is neither a preset nor a file (looked at " + file.string() + ")");
+    throw InputError(g.where, "topology",
+                     "'" + g.topology + "' is neither a preset nor a file (looked at " + file +
+                         ")");
   }
-  return load_topology(file.string(), params);
+  return load_topology(file, params);
 }
 
 std::map<int, int> card_counts(const std::vector<int>& cards) {

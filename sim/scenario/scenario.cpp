@@ -12,6 +12,7 @@
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
@@ -173,13 +174,13 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   base.labels = string_map(f.get("labels"), file, f.path_of("labels"));
   base.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
   base.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
-  const fs::path resolved = (fs::path(folder) / rel).lexically_normal();
+  const std::string resolved = input_path(folder, rel);
   if (!fs::is_regular_file(resolved)) {
     throw f.error(f.get("file"), "file",
-                  "node list '" + rel + "' not found (looked at " + resolved.string() + ")");
+                  "node list '" + rel + "' not found (looked at " + resolved + ")");
   }
   f.finish();
-  out.file = resolved.string();
+  out.file = resolved;
   std::vector<NodeGroup> groups;
   for (const auto& n : workloads::read_openb_nodes(out.file)) {
     NodeGroup g = base;
@@ -427,13 +428,13 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
     }
     // A scheduler that names a file is resolved against the scenario's folder.
     if (pc.scheduler.ends_with(".yaml") || pc.scheduler.ends_with(".yml")) {
-      const fs::path resolved = fs::path(folder) / pc.scheduler;
+      const std::string resolved = input_path(folder, pc.scheduler);
       if (!fs::exists(resolved)) {
         throw InputError(location_of(p, file), path,
                          "scheduler config '" + pc.scheduler + "' not found (looked at " +
-                             resolved.string() + ")");
+                             resolved + ")");
       }
-      pc.scheduler = resolved.lexically_normal().string();
+      pc.scheduler = resolved;
     } else {
       check_scheduler_name(pc.scheduler, location_of(scheduler, file), scheduler_path);
     }

@@ -1,4 +1,4 @@
-// Golden scenarios: every shipped scenario (scenarios/*.yaml) run through the `tidesim` CLI with
+// Golden scenarios: the pinned scenarios (the list at the end) run through the `tidesim` CLI with
 // seeds 1 and 2 and every policy it names; the result JSON, less what depends on the machine or
 // the build (normalise() below), must match tests/golden/<scenario>-seeds-1-2.json. Numbers are
 // compared with a relative tolerance of 1e-9 (docs/ci.md "Golden scenarios" says why).
@@ -32,11 +32,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-/// One golden scenario: its file, the shared data files it reads (none for most), and whether
+/// One golden scenario: its file, the data folder's files it reads (none for most), and whether
 /// its golden file keeps the per-job records and events of every run.
 struct GoldenCase {
   std::string name;                  ///< scenario file name without .yaml; names the golden file
-  std::vector<std::string> needs{};  ///< files it reads, relative to the repository root
+  std::vector<std::string> needs{};  ///< files it reads, relative to the data folder
   /// False for trace replays: openb's 8,152 jobs x 4 runs make a 16 MB file that no one reviews;
   /// its metrics and summary still cover every job.
   bool per_job = true;
@@ -215,13 +215,22 @@ std::string report(const std::vector<std::string>& diffs) {
   return text;
 }
 
+/// A file of the data folder the scenarios read as $TIDESIM_DATA/... (sim/input/data_folder.hpp):
+/// the folder TIDESIM_DATA names, else ../shared/data beside the repository.
+std::string data_file(const std::string& relative) {
+  const char* v = std::getenv("TIDESIM_DATA");
+  const std::string folder =
+      v != nullptr && *v != '\0' ? std::string(v) : std::string(TIDESIM_SHARED_DATA_DIR);
+  return folder + "/" + relative;
+}
+
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(Golden, ResultMatchesTheGoldenFile) {
   const GoldenCase& c = GetParam();
   TIDESIM_REQUIRE_CLI();
   for (const auto& f : c.needs) {
-    TIDESIM_REQUIRE_FILE(f);
+    TIDESIM_REQUIRE_FILE(data_file(f));
   }
   const std::string scenario = "scenarios/" + c.name + ".yaml";
   const fs::path err =
@@ -254,12 +263,12 @@ INSTANTIATE_TEST_SUITE_P(
                       GoldenCase{.name = "seed-benchmark-pcie"},
                       GoldenCase{.name = "seed-benchmark-hami"},
                       GoldenCase{.name = "openb-default",
-                                 .needs = {"../shared/data/traces/openb_node_list_all_node.csv",
-                                           "../shared/data/traces/openb_pod_list_default.csv"},
+                                 .needs = {"traces/openb_node_list_all_node.csv",
+                                           "traces/openb_pod_list_default.csv"},
                                  .per_job = false},
                       GoldenCase{.name = "pollux-workload-6",
-                                 .needs = {"../shared/data/traces/pollux_workload-6.csv",
-                                           "../shared/data/pollux/cifar10/placements.csv"},
+                                 .needs = {"traces/pollux_workload-6.csv",
+                                           "pollux/cifar10/placements.csv"},
                                  .per_job = false}),
     [](const ::testing::TestParamInfo<GoldenCase>& info) {
       std::string name = info.param.name;

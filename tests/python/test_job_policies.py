@@ -188,10 +188,12 @@ def test_register_job_policy_checks_the_class(tmp_path):
 
 
 POLLUX = os.path.join(ROOT, "scenarios", "pollux-workload-6.yaml")
+# The data folder the scenario reads as $TIDESIM_DATA (docs/data.md).
+DATA = os.environ.get("TIDESIM_DATA") or os.path.join(ROOT, "..", "shared", "data")
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "..", "shared", "data", "pollux")),
-                    reason="needs ../shared/data (the Pollux artifact's measurements)")
+@pytest.mark.skipif(not os.path.exists(os.path.join(DATA, "pollux")),
+                    reason="needs the data folder (the Pollux artifact's measurements)")
 def test_a_python_policy_runs_pollux_workload_6():
     sc = tidesim.load_scenario(POLLUX, set={"policies[0].admission.policy": "py-fifo"})
     metrics = tidesim.run(sc, policies=["fifo", "srtf"]).metrics().set_index("policy")

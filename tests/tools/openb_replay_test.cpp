@@ -12,6 +12,7 @@
 
 #include "tests/common/require.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/tools/lib/fill_output.hpp"
@@ -283,10 +284,10 @@ TEST(OpenbReplay, DefaultScenarioRunsASlice) {
       std::string(TIDESIM_SHARED_DATA_DIR) + "/traces/openb_pod_list_default.csv";
   TIDESIM_REQUIRE_FILE(nodes);
   TIDESIM_REQUIRE_FILE(pods);
-  // The scenario names the data relative to scenarios/ (the repository next to shared/).
-  TIDESIM_REQUIRE(
-      std::filesystem::exists("scenarios/../../shared/data/traces/openb_node_list_all_node.csv"),
-      "scenarios/openb-default.yaml expects ../shared/data next to the repository");
+  // The scenario names the data as $TIDESIM_DATA/traces/... (the data folder, docs/data.md).
+  TIDESIM_REQUIRE(std::filesystem::exists(data_folder() + "/traces/openb_node_list_all_node.csv"),
+                  "scenarios/openb-default.yaml reads the data folder: set TIDESIM_DATA or put "
+                  "the data at ../shared/data beside the repository");
   Scenario s = load_scenario("scenarios/openb-default.yaml");
   ASSERT_TRUE(s.cluster.nodes_from);
   EXPECT_EQ(s.cluster.nodes_from->nodes, 1523);  // rows of openb_node_list_all_node.csv

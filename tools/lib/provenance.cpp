@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/topologies/presets.hpp"
 #include "tidesim/version.hpp"
@@ -18,13 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The rule of every scenario reader: a relative path resolves against the scenario's folder.
+// The rule of every scenario reader (sim/input/data_folder.hpp): a relative path resolves against
+// the scenario's folder, $TIDESIM_DATA/... against the data folder.
 std::string resolve(const std::string& folder, const std::string& path) {
-  const fs::path p(path);
-  if (p.is_absolute()) {
-    return path;
-  }
-  return (fs::path(folder) / p).lexically_normal().string();
+  return input_path(folder, path);
 }
 
 void add_if_file(std::vector<InputFile>& out, std::string key, const std::string& path) {

@@ -14,6 +14,7 @@
 #include "tests/common/require.hpp"
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
 
@@ -172,16 +173,16 @@ TEST(RunEstimate, WithinTenTimesOfTheEventsOfEveryShippedScenario) {
       "scenarios/teams-quotas.yaml",
       "scenarios/scale/jobs1k-nodes1000.yaml",
       "scenarios/scale/jobs10k-nodes100.yaml",
-      // Last: they need ../shared/data (the test stops at the first one absent).
+      // Last: they need the data folder (the test stops at the first one absent).
       "scenarios/openb-default.yaml",
       "scenarios/pollux-workload-6.yaml",
   };
   for (const auto& path : scenarios) {
     if (path.find("openb") != std::string::npos) {
-      TIDESIM_REQUIRE_FILE("../shared/data/traces/openb_pod_list_default.csv");
+      TIDESIM_REQUIRE_FILE(data_folder() + "/traces/openb_pod_list_default.csv");
     }
     if (path.find("pollux") != std::string::npos) {
-      TIDESIM_REQUIRE_FILE("../shared/data/pollux");
+      TIDESIM_REQUIRE_FILE(data_folder() + "/pollux");
     }
     expect_within_ten_times(load_scenario(path));
   }
