@@ -9,7 +9,7 @@ TIDESIM_PACKAGES=(
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libssl-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # Delaunay interpolation of unmeasured placements (Qhull, as scipy's) and the Pollux
-  # throughput model's fit (NLopt): docs/job-scheduling.md.
+  # throughput model's fit (NLopt): docs/pollux.md, docs/goodput-model.md.
   libqhull-dev libnlopt-cxx-dev
   libxml2-utils
   libtcmalloc-minimal4

@@ -3,8 +3,8 @@
 /// Goodput-Optimized Deep Learning", OSDI'21, section 3; petuum/adaptdl branch osdi21-artifact,
 /// simulator/goodput.py): a job's predicted step time from seven performance parameters, its
 /// statistical efficiency from the gradient noise, and goodput = throughput x efficiency, with the
-/// search for the best batch configuration on an allocation. Formulas: docs/job-scheduling.md,
-/// "The goodput model". The fit of the parameters: perf_fit.hpp; the speedup: speedup.hpp.
+/// search for the best batch configuration on an allocation. Formulas: docs/goodput-model.md.
+/// The fit of the parameters: perf_fit.hpp; the speedup: speedup.hpp.
 namespace tidesim::workloads {
 
 /// The performance parameters (seconds; the artifact's PerfParams). Compute time is linear in the

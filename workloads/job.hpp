@@ -108,7 +108,7 @@ inline std::optional<StepReport> MeasuredSpeed::report(const std::vector<int>& g
 /// Pollux' scheduler runs jobs (ElasticModel::speed, JobDecision::batch_size).
 inline constexpr int kAdaptiveBatch = -1;
 
-/// An elastic job's model (docs/job-scheduling.md, "Elastic jobs"): its replica count and batch
+/// An elastic job's model (docs/pollux.md, "Elastic jobs"): its replica count and batch
 /// size may change between attempts (a resize: the job checkpoints and restarts on its new
 /// allocation, as AdaptDL does). Its work (JobSpec::steps) is counted in units that do not
 /// depend on its size, and speed() gives its speed at a size. Immutable, shared by the runs of a

@@ -1,8 +1,8 @@
 #pragma once
 /// The fit of Pollux's performance parameters to measured step times (Qiao et al., OSDI'21,
 /// section 4, PolluxAgent; petuum/adaptdl branch osdi21-artifact, simulator/goodput.py
-/// fit_perf_params and _obj_fn). Formulas, bounds and the optimizer: docs/job-scheduling.md, "The
-/// goodput model".
+/// fit_perf_params and _obj_fn). Formulas, bounds and the optimizer: docs/goodput-model.md, "The
+/// fit".
 #include <array>
 #include <vector>
 

@@ -10,7 +10,7 @@
 /// with total_time the artifact's step time (step + accum_steps x (step - sync)) and W the
 /// work in steps: sum over epochs e < max_epochs of (progress(e + 1) - progress(e)) / gain(e),
 /// gain(e) = (var + sqr) / (var / scale + sqr) (the artifact's statistical efficiency, from the
-/// epoch's gradient statistics). Formulas and differences: docs/job-scheduling.md.
+/// epoch's gradient statistics). Formulas and differences: docs/pollux.md.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -77,7 +77,7 @@ class PolluxApplication {
   /// (the counts' smallest rotation, as the artifact normalises them: {4, 4, 2, 2} is "2244",
   /// {2, 4, 2, 4} "2424") interpolated linearly in the local batch; a placement that was not
   /// measured is interpolated linearly in (nodes capped at 16, GPUs, local batch) over the Delaunay
-  /// triangulation of the measured configurations (LinearNdInterpolator; docs/job-scheduling.md).
+  /// triangulation of the measured configurations (LinearNdInterpolator; docs/pollux.md).
   /// InputError naming placements.csv, the application and the placement when that point lies
   /// outside the measured configurations (the artifact asserts).
   PolluxSample throughput(const std::vector<int>& gpus_per_node, double local_bsz) const;

@@ -1,5 +1,5 @@
 #pragma once
-/// Elastic jobs of the Pollux applications (docs/job-scheduling.md, "Elastic jobs"): a job whose
+/// Elastic jobs of the Pollux applications (docs/pollux.md, "Elastic jobs"): a job whose
 /// replica count and batch size change at run time, as AdaptDL's (Qiao et al., OSDI'21; the
 /// artifact's simulator.py Job). Its work is counted in its application's progress units (steps
 /// at the initial batch: the validation runs' `progress`), so a resize keeps it. In epoch e, on a
@@ -12,7 +12,7 @@
 /// sizes spaced geometrically from max(init, min_local x replicas) to the application's largest,
 /// each split as the artifact splits it (GoodputFunction.optimize, accumulation on). AdaptDL
 /// chooses with the throughput model it fitted to its own measurements; tidesim with the
-/// measurements themselves (an assumption: docs/job-scheduling.md says what it changes).
+/// measurements themselves (an assumption: docs/pollux.md says what it changes).
 #include <memory>
 #include <optional>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 /// Pollux workloads generated as the artifact generated its own (petuum/adaptdl branch
-/// osdi21-artifact, simulator/workload.py; docs/job-scheduling.md, "Job loads"): jobs sampled
+/// osdi21-artifact, simulator/workload.py; docs/pollux.md, "Job loads"): jobs sampled
 /// from the Microsoft Philly trace as the artifact prepared it (../shared/data/traces/
 /// pollux_philly.csv), each given an application by its GPU time and a size and batch from that
 /// application's configurations. Its eight workloads have 160 jobs in 8 hours ("job load" 1.0);

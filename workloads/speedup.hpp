@@ -2,7 +2,7 @@
 /// Pollux's speedup function (Qiao et al., OSDI'21, section 4, PolluxSched; petuum/adaptdl branch
 /// osdi21-artifact, simulator/speedup.py and pollux.py): the best goodput a job reaches on an
 /// allocation of `replicas` GPUs over `nodes` nodes, relative to a base allocation's. Formulas:
-/// docs/job-scheduling.md, "The goodput model".
+/// docs/goodput-model.md, "Speedup".
 #include <map>
 #include <utility>
 

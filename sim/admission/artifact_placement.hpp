@@ -1,6 +1,6 @@
 #pragma once
 /// The Pollux artifact's placement of the jobs a round admits or resizes (petuum/adaptdl branch
-/// osdi21-artifact, simulator/tiresias.py and optimus.py; docs/job-scheduling.md, "Tiresias as
+/// osdi21-artifact, simulator/tiresias.py and optimus.py; docs/artifact-policies.md, "Tiresias as
 /// the artifact runs it"): each such job, in the order given, takes its GPUs greedily, node by
 /// node, from the node with the most free GPUs (the lowest-numbered among equals), as many as it
 /// still needs or the node has; the jobs kept as they are hold what they were given. Each pod goes

@@ -1,6 +1,6 @@
 #pragma once
 /// Optimus (Peng et al., EuroSys'18) as the Pollux artifact runs it (petuum/adaptdl branch
-/// osdi21-artifact, simulator/optimus.py; docs/job-scheduling.md, "Optimus"): at each round every
+/// osdi21-artifact, simulator/optimus.py; docs/artifact-policies.md, "Optimus"): at each round every
 /// active job gets one GPU (in submission order, while GPUs last; a job of a fixed size gets its
 /// size or none), then the GPUs left go one at a time to the elastic job with the largest marginal
 /// gain

@@ -1,7 +1,7 @@
 #pragma once
 /// Pollux' scheduler (Qiao et al., "Pollux: Co-adaptive Cluster Scheduling for Goodput-Optimized
 /// Deep Learning", OSDI'21, section 4.2; as the artifact runs it: petuum/adaptdl branch
-/// osdi21-artifact, simulator/pollux.py and simulator.py; docs/job-scheduling.md, "Pollux"). At
+/// osdi21-artifact, simulator/pollux.py and simulator.py; docs/artifact-policies.md, "Pollux"). At
 /// each round (whole multiples of `interval`, 60 s) it
 ///  1. learns from the jobs: each running adaptive job reports its configuration, measured step
 ///     and gradient statistics (JobView::report); a configuration not seen before joins the job's

@@ -1,7 +1,7 @@
 #pragma once
 /// The allocation search of Pollux' scheduler (Qiao et al., OSDI'21, section 4.2, "PolluxSched";
 /// petuum/adaptdl branch osdi21-artifact, simulator/pollux.py `Problem` and its genetic
-/// operators; docs/job-scheduling.md, "Pollux"). An allocation is a jobs x nodes matrix of
+/// operators; docs/artifact-policies.md, "Pollux"). An allocation is a jobs x nodes matrix of
 /// replica counts. Its value is the power mean (exponent p, -1: the paper's fairness knob) over
 /// the jobs of
 ///   s_j = speedup_j(nodes_j, replicas_j) x N / G x (restart_j if row j differs from the base)

@@ -1,5 +1,5 @@
 #pragma once
-/// Kueue-style queues and quotas (docs/job-scheduling.md, "Queues and quotas"; Kueue v1beta1 API,
+/// Kueue-style queues and quotas (docs/quotas.md; Kueue v1beta1 API,
 /// kubernetes-sigs/kueue, concepts "Cluster Queue", "Local Queue", "Preemption"). A job names
 /// a LocalQueue with the pod label `kueue.x-k8s.io/queue-name`; each LocalQueue points at a
 /// ClusterQueue, which holds a nominal quota of each resource it covers (`nvidia.com/gpu`,

@@ -1,8 +1,8 @@
 #pragma once
 /// Tiresias as the Pollux artifact runs it (petuum/adaptdl branch osdi21-artifact,
-/// simulator/tiresias.py and simulator.py; docs/job-scheduling.md, "Pollux workload-6"): the
-/// built-in Tiresias' queues (two queues split at 16 GPU-hours, FIFO inside a queue, backfill),
-/// but
+/// simulator/tiresias.py and simulator.py; docs/artifact-policies.md, "Tiresias as the artifact
+/// runs it"): the built-in Tiresias' queues (two queues split at 16 GPU-hours, FIFO inside a
+/// queue, backfill), but
 ///  - decisions only at rounds, the instants that are whole multiples of `interval` (60 s) from
 ///    the start of the run: a job that arrives waits for the next round, the GPUs of a job that
 ///    ends stay idle until the next round (between rounds the decision keeps every admitted job

@@ -1,6 +1,6 @@
 #pragma once
-/// Reading an `admission:` mapping's `queues:` (docs/scenarios.md, docs/job-scheduling.md
-/// "Queues and quotas"; the model is sim/admission/quota.hpp).
+/// Reading an `admission:` mapping's `queues:` (docs/scenarios.md, docs/quotas.md; the model is
+/// sim/admission/quota.hpp).
 #include <string>
 
 #include "tidesim/sim/admission/quota.hpp"

@@ -45,7 +45,7 @@ BENCHMARK(BM_SeedBenchmarkRun)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 // second argument 1 each iteration also reads the workload and the applications' measurements
 // (../shared/data), as `tidesim run` does once per seed (0: read once, outside the timing). The
 // artifact's own simulator takes 16.5 s for its Tiresias (../shared/reference/CALIBRATION.md);
-// docs/job-scheduling.md reports the ratio. Skipped when the shared data is absent.
+// docs/pollux.md, "Speed", reports the ratio. Skipped when the shared data is absent.
 void BM_PolluxWorkload6(benchmark::State& state) {
   const std::string path =
       std::string(TIDESIM_BENCH_SOURCE_DIR) + "/scenarios/pollux-workload-6.yaml";
