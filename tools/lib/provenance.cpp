@@ -1,11 +1,8 @@
 #include "tidesim/tools/lib/provenance.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <stdexcept>
 
 #include <fmt/core.h>
 
@@ -61,19 +58,6 @@ bool plain_shell_word(const std::string& a) {
 }
 
 }  // namespace
-
-std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 failed (OpenSSL)");
-  }
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < size; ++i) {
-    out += fmt::format("{:02x}", digest[i]);
-  }
-  return out;
-}
 
 std::string file_sha256(const std::string& path) {
   return sha256_hex(read_text_file(path, "input file"));

@@ -12,12 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tidesim/sim/input/sha256.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim::app {
-
-/// "sha256:" + 64 lower-case hex digits of `data`.
-std::string sha256_hex(std::string_view data);
 
 /// The SHA-256 (as sha256_hex) of the file at `path`, read as tidesim reads inputs.
 std::string file_sha256(const std::string& path);
