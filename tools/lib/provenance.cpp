@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/topologies/presets.hpp"
 #include "tidesim/version.hpp"
@@ -99,11 +100,11 @@ nlohmann::json make_provenance(const Scenario& s, const std::vector<PolicyConfig
   }
   json defs = json::array();
   for (const auto& p : policies) {
-    // The one rule of the policy readers: a scheduler ending in .yaml or .yml is a file.
-    const bool file = p.scheduler.ends_with(".yaml") || p.scheduler.ends_with(".yml");
+    // The hash of the text the runs were built from, taken when the profile was loaded.
+    const policies::LoadedProfile& profile = p.loaded();
     defs.push_back({{"name", p.name},
                     {"scheduler", p.scheduler},
-                    {"sha256", file ? json(file_sha256(p.scheduler)) : json(nullptr)}});
+                    {"sha256", profile.builtin ? json(nullptr) : json(profile.sha256)}});
   }
   return json{{"tidesim_version", kVersion},
               {"tidesim_commit", kCommit},

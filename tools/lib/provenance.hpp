@@ -21,7 +21,7 @@ namespace tidesim::app {
 std::string file_sha256(const std::string& path);
 
 /// A policy as it was run: its label, the scheduler it names (a built-in name or a file) and, for
-/// a file, the hash of its content.
+/// a file, the hash of the text loaded (policies::LoadedProfile::sha256).
 struct PolicyDefinition {
   std::string name;
   std::string scheduler;
