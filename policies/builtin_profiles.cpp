@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "tidesim/policies/plugins/gpu_share_plugins.hpp"
 #include "tidesim/policies/scheduler.hpp"
 
@@ -74,24 +72,9 @@ std::optional<std::string> builtin_scheduler_config(const std::string& name) {
   return std::nullopt;
 }
 
-std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
+std::unique_ptr<Scheduler> make_scheduler(const LoadedProfile& loaded, std::uint64_t seed,
                                           const SchedulerOptions& options) {
-  SchedulerConfig cfg;
-  if (const auto text = builtin_scheduler_config(name_or_path)) {
-    cfg = load_scheduler_config_string(*text, "<builtin:" + name_or_path + ">");
-  } else {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(name_or_path, ec)) {
-      std::string names;
-      for (const auto& b : builtin_scheduler_names()) {
-        names += (names.empty() ? "" : ", ") + b;
-      }
-      throw InputError(SourceLocation{name_or_path, 0, 0}, "scheduler",
-                       "not a built-in scheduler (" + names +
-                           ") and no KubeSchedulerConfiguration file by that name");
-    }
-    cfg = load_scheduler_config_file(name_or_path);
-  }
+  const SchedulerConfig& cfg = loaded.config;
   const ProfileConfig* chosen = &cfg.profiles.front();
   if (!options.profile.empty()) {
     chosen = nullptr;
@@ -106,6 +89,11 @@ std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::
     }
   }
   return std::make_unique<Scheduler>(cfg, *chosen, seed);
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
+                                          const SchedulerOptions& options) {
+  return make_scheduler(*load_profile(name_or_path), seed, options);
 }
 
 }  // namespace tidesim::policies

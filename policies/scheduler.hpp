@@ -16,6 +16,7 @@
 
 #include "tidesim/policies/config.hpp"
 #include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/policies/queue.hpp"
 #include "tidesim/policies/registry.hpp"
 #include "tidesim/sim/engine/random.hpp"
@@ -249,8 +250,13 @@ std::vector<std::string> builtin_scheduler_names();
 /// text of its scenarios/schedulers/NAME.yaml where it has one (embedded_profile_yaml()).
 std::optional<std::string> builtin_scheduler_config(const std::string& name);
 
-/// A built-in scheduler by name, or a KubeSchedulerConfiguration file by path. `seed` seeds the
-/// tie-break stream (RandomStream(seed, "scheduler/" + profile name)).
+/// A scheduler of a loaded profile (policies/loaded_profile.hpp): its first profile, or the one
+/// options.profile names. `seed` seeds the tie-break stream (RandomStream(seed, "scheduler/" +
+/// profile name)). Reads no file: a run builds every scheduler of a policy from the one load.
+std::unique_ptr<Scheduler> make_scheduler(const LoadedProfile& loaded, std::uint64_t seed,
+                                          const SchedulerOptions& options = {});
+/// The same for a built-in scheduler's name or a KubeSchedulerConfiguration file's path, loaded
+/// now (load_profile, for tests and benchmarks; a run loads its profiles once).
 std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,
                                           const SchedulerOptions& options = {});
 

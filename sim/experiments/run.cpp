@@ -81,7 +81,7 @@ class Run final : public policies::BindTarget {
         execution_(ctx_, controller_),
         observer_(ctx_) {
     controller_.set_execution(execution_);
-    auto scheduler = policies::make_scheduler(policy.scheduler, seed);
+    auto scheduler = policies::make_scheduler(policy.loaded(), seed);
     if (scheduler->wants_workload()) {
       // Plugins that want the workload (FGD's typical pods) see every pod of every job; the
       // copies are made only for them.
@@ -365,8 +365,7 @@ void check_fault_cards(const Scenario& scenario, const Cluster& cluster) {
 // A policy that reads forecasts needs the prediction: section.
 void check_forecast_policies(const Scenario& scenario) {
   for (const auto& p : scenario.policies) {
-    const auto scheduler = policies::make_scheduler(p.scheduler, 1);
-    if (scheduler->reads_forecasts() && !scenario.prediction.enabled) {
+    if (p.loaded().reads_forecasts && !scenario.prediction.enabled) {
       // Without forecasts a predictLoad plugin would judge the last sample: a silent default.
       throw InputError(
           SourceLocation{scenario.path, 0, 0}, "policies",

@@ -6,10 +6,11 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/core.h>
 
-#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
@@ -381,27 +382,6 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
   return a;
 }
 
-// Refuses a scheduler that is neither a built-in scheduler nor a file (policies::make_scheduler
-// would refuse it at run time, without its place), suggesting the closest built-in name.
-void check_scheduler_name(const std::string& name, const SourceLocation& where,
-                          const std::string& path) {
-  std::error_code ec;
-  if (policies::builtin_scheduler_config(name) || fs::is_regular_file(name, ec)) {
-    return;
-  }
-  const std::vector<std::string> names = policies::builtin_scheduler_names();
-  std::string list;
-  for (const auto& b : names) {
-    list += (list.empty() ? "" : ", ") + b;
-  }
-  const std::string close = closest_name(name, names);
-  throw InputError(where, path,
-                   "unknown policy '" + name + "'" +
-                       (close.empty() ? "" : " (did you mean '" + close + "'?)") +
-                       ": not a built-in scheduler (" + list +
-                       ") and no KubeSchedulerConfiguration file (NAME.yaml) by that name");
-}
-
 std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::string& file,
                                          const std::string& folder) {
   std::vector<PolicyConfig> out;
@@ -426,17 +406,15 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
       }
       f.finish();
     }
-    // A scheduler that names a file is resolved against the scenario's folder.
-    if (pc.scheduler.ends_with(".yaml") || pc.scheduler.ends_with(".yml")) {
-      const std::string resolved = input_path(folder, pc.scheduler);
-      if (!fs::exists(resolved)) {
-        throw InputError(location_of(p, file), path,
-                         "scheduler config '" + pc.scheduler + "' not found (looked at " +
-                             resolved + ")");
-      }
-      pc.scheduler = resolved;
-    } else {
-      check_scheduler_name(pc.scheduler, location_of(scheduler, file), scheduler_path);
+    // Loaded once, here: a file is resolved against the scenario's folder, and an unknown name
+    // is refused at its place.
+    policies::ProfilePlace place;
+    place.where = location_of(scheduler, file);
+    place.field = scheduler_path;
+    place.folder = folder;
+    pc.profile = policies::load_profile(pc.scheduler, place);
+    if (!pc.profile->builtin) {
+      pc.scheduler = pc.profile->path;
     }
     if (!names.insert(pc.name).second) {
       throw InputError(location_of(p, file), path, "policy '" + pc.name + "' is listed twice");
@@ -628,6 +606,17 @@ std::vector<ReferenceFigure> parse_reference(const ConfigNode& node, const std::
 
 std::string node_name(const NodeGroup& g, int index) {
   return g.exact_name ? g.name : fmt::format("{}-{:02d}", g.name, index);
+}
+
+const policies::LoadedProfile& PolicyConfig::loaded() const {
+  if (!profile) {
+    throw std::logic_error("policy '" + name + "': its scheduler profile was never loaded");
+  }
+  return *profile;
+}
+
+PolicyConfig make_policy(std::string name, const std::string& scheduler) {
+  return PolicyConfig{std::move(name), scheduler, std::nullopt, policies::load_profile(scheduler)};
 }
 
 std::string default_scenario_path() {

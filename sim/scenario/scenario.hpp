@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,10 @@
 #include "tidesim/sim/scenario/telemetry_config.hpp"
 #include "tidesim/topologies/gpu_node.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
+
+namespace tidesim::policies {
+struct LoadedProfile;  // policies/loaded_profile.hpp
+}  // namespace tidesim::policies
 
 namespace tidesim {
 
@@ -119,11 +124,23 @@ struct ClusterConfig {
 /// KubeSchedulerConfiguration path, resolved against the scenario's folder).
 struct PolicyConfig {
   std::string name;
+  /// The scheduler as named in outputs: a built-in's name or the file's path as resolved.
   std::string scheduler;
   /// A job-level policy admitting jobs before their pods reach the scheduler (`admission:`,
   /// sim/model/admission_controller.hpp); nullopt: every job's pods are queued at once.
   std::optional<AdmissionConfig> admission = std::nullopt;
+  /// The scheduler's profile, loaded once when the scenario was loaded or `--policy` resolved
+  /// (policies::load_profile); copies of the policy share it, and every run builds its scheduler
+  /// from it.
+  std::shared_ptr<const policies::LoadedProfile> profile = nullptr;
+
+  /// The loaded profile; throws std::logic_error when none was loaded (a program error).
+  const policies::LoadedProfile& loaded() const;
 };
+
+/// A policy labelled `name` running `scheduler` (a built-in's name, or a file's path relative to
+/// the working directory), its profile loaded now.
+PolicyConfig make_policy(std::string name, const std::string& scheduler);
 
 /// Limits and timings of a run.
 struct RunConfig {

@@ -132,7 +132,7 @@ TEST(OpenbReplay, GpuSharingPoliciesRunTimeDriven) {
   s.policies.clear();
   for (const char* p :
        {"random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit", "fgd"}) {
-    s.policies.push_back(PolicyConfig{p, p});
+    s.policies.push_back(make_policy(p, p));
   }
   for (std::size_t i = 0; i < s.policies.size(); ++i) {
     const Replay r = replay(s, i);

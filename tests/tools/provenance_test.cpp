@@ -12,9 +12,11 @@
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/scenario/scenario_override.hpp"
+#include "tidesim/tools/lib/policy_select.hpp"
 #include "tidesim/version.hpp"
 
 namespace tidesim::app {
@@ -43,6 +45,26 @@ TEST(Sha256, MatchesTheFipsTestVectors) {
             "sha256:248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   EXPECT_EQ(sha256_hex(""),
             "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+// A policy's hash is that of the text its runs were built from, taken when --policy was
+// resolved: an edit of the file afterwards (during the runs) is not what the provenance records.
+TEST(Provenance, HashesThePolicyTextLoadedNotTheFileAfterwards) {
+  const std::string dir = out_dir();
+  const std::string policy = dir + "/loaded-once.yaml";
+  fs::copy_file("scenarios/schedulers/most-allocated.yaml", policy,
+                fs::copy_options::overwrite_existing);
+  const std::string text = read_file(policy);
+  const Scenario s = load_scenario("tests/tools/data/solo.yaml");
+  const auto policies = select_policies(s, {"first-fit", "mine=" + policy});
+  ASSERT_EQ(policies.size(), 2u);
+  EXPECT_EQ(policies[1].loaded().sha256, sha256_hex(text));
+  std::ofstream(policy, std::ios::app) << "# edited during the runs\n";
+  const json p = make_provenance(s, policies, {1}, ProvenanceInput{});
+  EXPECT_EQ(p["policies"][0]["sha256"], nullptr);
+  EXPECT_EQ(p["policies"][1]["scheduler"], policy);
+  EXPECT_EQ(p["policies"][1]["sha256"], sha256_hex(text));
+  fs::remove(policy);
 }
 
 TEST(ShellCommand, QuotesWhatTheShellWouldSplit) {

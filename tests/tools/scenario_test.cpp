@@ -4,9 +4,13 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 #include <string>
+
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -68,6 +72,33 @@ TEST(Scenario, LoadsEverySection) {
   std::ifstream in(fixture("minimal.yaml"), std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(s.hash, scenario_hash(text));
+}
+
+// Each policy's scheduler is loaded with the scenario, once: a file beside the scenario is read
+// then, copies of the policy share the load, and a scheduler built later needs no file.
+TEST(Scenario, LoadsEachPolicysProfileOnce) {
+  const std::string dir = ::testing::TempDir() + "/profile_once_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file("scenarios/schedulers/most-allocated.yaml", dir + "/packing.yaml",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ifstream in(fixture("minimal.yaml"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "scheduler: load-aware";
+  text.replace(text.find(from), from.size(), "scheduler: packing.yaml");
+  std::ofstream(dir + "/s.yaml") << text;
+  const Scenario s = load_scenario(dir + "/s.yaml");
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(s.policies.size(), 2u);
+  EXPECT_TRUE(s.policies[0].loaded().builtin);
+  const std::string resolved =
+      std::filesystem::path(dir + "/packing.yaml").lexically_normal().string();
+  EXPECT_EQ(s.policies[1].scheduler, resolved);
+  EXPECT_EQ(s.policies[1].loaded().path, resolved);
+  const PolicyConfig copy = s.policies[1];
+  EXPECT_EQ(copy.profile.get(), s.policies[1].profile.get());
+  EXPECT_EQ(policies::make_scheduler(copy.loaded(), 1)->name(), "most-allocated");
+  const PolicyConfig unloaded{"x", "default-k8s"};
+  EXPECT_THROW((void)unloaded.loaded(), std::logic_error);
 }
 
 // FNV-1a 64 test vectors (offset basis for the empty text; "a" from the FNV reference tables).

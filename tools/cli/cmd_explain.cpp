@@ -237,8 +237,11 @@ int run_explain(const ExplainOptions& o) {
     }
     pending = candidates.front();
   }
+  policies::ProfilePlace place;
+  place.field = "--scheduler";
+  const auto profile = policies::load_profile(o.scheduler, place);
   auto scheduler =
-      policies::make_scheduler(o.scheduler, o.seed, policies::SchedulerOptions{o.profile});
+      policies::make_scheduler(*profile, o.seed, policies::SchedulerOptions{o.profile});
   scheduler->set_record_details(true);
   const ScheduleResult r = scheduler->schedule_one(*pending, cluster, &metrics, TimePoint{});
   const std::string name(scheduler->name());

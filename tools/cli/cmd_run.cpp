@@ -267,14 +267,15 @@ bool is_scheduler_config(const std::string& path) {
   }
 }
 
-// Builds every profile of a KubeSchedulerConfiguration file as a run would.
+// Builds every profile of a KubeSchedulerConfiguration file as a run would, from one load.
 std::string validate_scheduler_config(const std::string& path) {
-  const policies::SchedulerConfig cfg = policies::load_scheduler_config_file(path);
+  const auto loaded = policies::load_profile_file(path);
+  const policies::SchedulerConfig& cfg = loaded->config;
   std::string names;
   for (const auto& p : cfg.profiles) {
     policies::SchedulerOptions options;
     options.profile = p.scheduler_name;
-    (void)policies::make_scheduler(path, 1, options);
+    (void)policies::make_scheduler(*loaded, 1, options);
     names += (names.empty() ? "" : ", ") + p.scheduler_name;
   }
   return fmt::format("ok (KubeSchedulerConfiguration, {} profile{}: {})", cfg.profiles.size(),

@@ -4,8 +4,7 @@
 #include <filesystem>
 #include <map>
 
-#include "tidesim/policies/scheduler.hpp"
-#include "tidesim/sim/input/did_you_mean.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::app {
@@ -13,49 +12,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool names_file(const std::string& definition) {
-  return definition.ends_with(".yaml") || definition.ends_with(".yml");
-}
-
-// Refuses a definition that names no policy (not the scenario's, not a built-in scheduler, not a
-// file), suggesting the closest name when one is near; a path is left to the scheduler's reader.
-void check_known(const Scenario& s, const std::string& definition) {
-  std::error_code ec;
-  if (names_file(definition) || definition.find('/') != std::string::npos ||
-      policies::builtin_scheduler_config(definition) || fs::is_regular_file(definition, ec)) {
-    return;
-  }
-  std::vector<std::string> names;
-  std::string scenario_names;
-  for (const auto& p : s.policies) {
-    names.push_back(p.name);
-    scenario_names += (scenario_names.empty() ? "" : ", ") + p.name;
-  }
-  std::string builtin;
-  for (const auto& b : policies::builtin_scheduler_names()) {
-    names.push_back(b);
-    builtin += (builtin.empty() ? "" : ", ") + b;
-  }
-  const std::string close = closest_name(definition, names);
-  throw InputError(
-      SourceLocation{}, "--policy",
-      "unknown policy '" + definition + "'" +
-          (close.empty() ? "" : " (did you mean '" + close + "'?)") +
-          ": not a policy of the scenario (" + (scenario_names.empty() ? "none" : scenario_names) +
-          "), a built-in scheduler (" + builtin + ") or a KubeSchedulerConfiguration file");
-}
-
-// The policy `definition` stands for: a scenario policy of that name, else a built-in name or a
-// scheduler config file (used as given: relative to the working directory).
+// The policy `definition` stands for: a scenario policy of that name, else a built-in scheduler
+// or a KubeSchedulerConfiguration file (a path used as given: relative to the working directory),
+// loaded now; a file's policy is labelled by its file name, less the extension.
 PolicyConfig resolve(const Scenario& s, const std::string& definition) {
   const auto it = std::find_if(s.policies.begin(), s.policies.end(),
                                [&](const PolicyConfig& p) { return p.name == definition; });
   if (it != s.policies.end()) {
     return *it;
   }
-  check_known(s, definition);
-  return PolicyConfig{names_file(definition) ? fs::path(definition).stem().string() : definition,
-                      definition};
+  policies::ProfilePlace place;
+  place.field = "--policy";
+  place.scenario_policies.emplace();
+  for (const auto& p : s.policies) {
+    place.scenario_policies->push_back(p.name);
+  }
+  auto profile = policies::load_profile(definition, place);
+  const std::string label = profile->builtin ? definition : fs::path(definition).stem().string();
+  return PolicyConfig{label, definition, std::nullopt, std::move(profile)};
 }
 
 }  // namespace

@@ -1,14 +1,12 @@
 #include "tidesim/tools/lib/provenance.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <stdexcept>
 
 #include <fmt/core.h>
 
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/topologies/presets.hpp"
@@ -60,19 +58,6 @@ bool plain_shell_word(const std::string& a) {
 
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 failed (OpenSSL)");
-  }
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < size; ++i) {
-    out += fmt::format("{:02x}", digest[i]);
-  }
-  return out;
-}
-
 std::string file_sha256(const std::string& path) {
   return sha256_hex(read_text_file(path, "input file"));
 }
@@ -113,11 +98,11 @@ nlohmann::json make_provenance(const Scenario& s, const std::vector<PolicyConfig
   }
   json defs = json::array();
   for (const auto& p : policies) {
-    // The one rule of the policy readers: a scheduler ending in .yaml or .yml is a file.
-    const bool file = p.scheduler.ends_with(".yaml") || p.scheduler.ends_with(".yml");
+    // The hash of the text the runs were built from, taken when the profile was loaded.
+    const policies::LoadedProfile& profile = p.loaded();
     defs.push_back({{"name", p.name},
                     {"scheduler", p.scheduler},
-                    {"sha256", file ? json(file_sha256(p.scheduler)) : json(nullptr)}});
+                    {"sha256", profile.builtin ? json(nullptr) : json(profile.sha256)}});
   }
   return json{{"tidesim_version", kVersion},
               {"tidesim_commit", kCommit},

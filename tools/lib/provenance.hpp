@@ -12,18 +12,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tidesim/sim/input/sha256.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim::app {
-
-/// "sha256:" + 64 lower-case hex digits of `data`.
-std::string sha256_hex(std::string_view data);
 
 /// The SHA-256 (as sha256_hex) of the file at `path`, read as tidesim reads inputs.
 std::string file_sha256(const std::string& path);
 
 /// A policy as it was run: its label, the scheduler it names (a built-in name or a file) and, for
-/// a file, the hash of its content.
+/// a file, the hash of the text loaded (policies::LoadedProfile::sha256).
 struct PolicyDefinition {
   std::string name;
   std::string scheduler;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -53,7 +53,7 @@ std::vector<std::string> nvlink_warnings(const std::vector<PolicyConfig>& polici
   std::string readers;
   int n = 0;
   for (const PolicyConfig& p : policies) {
-    if (policies::make_scheduler(p.scheduler, 1)->reads_metrics()) {
+    if (p.loaded().reads_metrics) {
       readers += (readers.empty() ? "'" : ", '") + p.name + "'";
       ++n;
     }

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/lib/scenario_describe.hpp"
@@ -34,7 +34,7 @@ RunPlan run_plan(const std::vector<PolicyConfig>& policies, std::size_t seeds, b
   plan.series = series;
   plan.admission = !policies.empty();
   for (const auto& p : policies) {
-    plan.telemetry = plan.telemetry || policies::make_scheduler(p.scheduler, 1)->reads_metrics();
+    plan.telemetry = plan.telemetry || p.loaded().reads_metrics;
     plan.admission = plan.admission && p.admission.has_value();
   }
   return plan;

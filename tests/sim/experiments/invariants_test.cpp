@@ -53,7 +53,7 @@ Record run(const Params& p) {
   Record r;
   signals.job.connect([&](const JobEvent& e) { r.events.push_back(e); });
   signals.sample.connect([&](const ClusterSample& c) { r.samples.push_back(c); });
-  r.summary = run_policy(s, w, PolicyConfig{policy, policy}, 7, signals);
+  r.summary = run_policy(s, w, make_policy(policy, policy), 7, signals);
   return r;
 }
 

@@ -36,7 +36,7 @@ inline Observed run(const Scenario& s, const Workload& w) {
   collector.attach(signals);
   signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
   signals.sample.connect([&](const ClusterSample& c) { o.samples.push_back(c); });
-  o.summary = run_policy(s, w, PolicyConfig{"default-k8s", "default-k8s"}, 1, signals);
+  o.summary = run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
   collector.finish(o.summary.end, o.metrics);
   return o;
 }

@@ -142,7 +142,7 @@ void expect_within_ten_times(const Scenario& s) {
   const Workload w = make_jobs(s, s.seeds.front());
   for (const auto& p : s.policies) {
     RunPlan plan;
-    plan.telemetry = policies::make_scheduler(p.scheduler, 1)->reads_metrics();
+    plan.telemetry = p.loaded().reads_metrics;
     plan.admission = p.admission.has_value();
     const RunEstimate e = estimate_run(s, plan);
     RunSignals signals;

@@ -30,7 +30,7 @@ Observed run(const Scenario& s, const Workload& w, const std::string& scheduler)
   Observed o;
   signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
   signals.scheduling.connect([&](const SchedulingEvent& e) { o.cycles.push_back(e); });
-  o.summary = run_policy(s, w, PolicyConfig{scheduler, scheduler}, 1, signals);
+  o.summary = run_policy(s, w, make_policy(scheduler, scheduler), 1, signals);
   return o;
 }
 

@@ -387,7 +387,7 @@ TEST(FinishTimeFairness, AWholeRunCarriesTheUncontendedTimeToTheMetric) {
   std::vector<JobEvent> events;
   signals.job.connect([&](const JobEvent& e) { events.push_back(e); });
   const RunSummary summary =
-      run_policy(s, w, PolicyConfig{"default-k8s", "default-k8s"}, 1, signals);
+      run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
   ASSERT_EQ(summary.succeeded, 6);
   std::map<std::string, double> bound;
   std::vector<double> done;

@@ -23,7 +23,7 @@ Observed run(const Scenario& s, const std::string& name, const std::string& sche
   RunSignals signals;
   Observed o;
   signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
-  o.summary = run_policy(s, make_jobs(s, 1), PolicyConfig{name, scheduler}, 1, signals);
+  o.summary = run_policy(s, make_jobs(s, 1), make_policy(name, scheduler), 1, signals);
   return o;
 }
 
@@ -94,7 +94,7 @@ TEST(Study, CardAwareFitAvoidsMostKillsOfPoissonArrivals) {
     RunSignals signals;
     long n = 0;
     signals.job.connect([&](const JobEvent& e) { n += e.kind == JobEventKind::kOomKilled; });
-    const RunSummary summary = run_policy(s, w, PolicyConfig{name, scheduler}, 1, signals);
+    const RunSummary summary = run_policy(s, w, make_policy(name, scheduler), 1, signals);
     return std::pair{n, summary.succeeded};
   };
   const auto stock = kills("default-k8s", "default-k8s");

@@ -127,7 +127,7 @@ TEST(LoadForecast, JobAwareForecastIsExactWhileTheBoundJobsRun) {
       first_done = std::min(first_done, e.at);
     }
   });
-  run_policy(s, w, PolicyConfig{"default-k8s", "default-k8s"}, 1, signals);
+  run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
   ASSERT_GT(first_done, TimePoint(90s));
   int compared = 0;
   int nonzero = 0;

@@ -39,7 +39,7 @@ Observed run(const Scenario& s, const Workload& w) {
   RunSignals signals;
   Observed o;
   signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
-  o.summary = run_policy(s, w, PolicyConfig{"default-k8s", "default-k8s"}, 1, signals);
+  o.summary = run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
   return o;
 }
 
