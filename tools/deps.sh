@@ -12,6 +12,8 @@ TIDESIM_PACKAGES=(
   # throughput model's fit (NLopt): docs/pollux.md, docs/goodput-model.md.
   libqhull-dev libnlopt-cxx-dev
   libxml2-utils
+  # tools/check-structure.py (the structure.check test) measures functions with it.
+  universal-ctags
   libtcmalloc-minimal4
   # The Python module (docs/python.md): pybind11 over Debian's python3, pandas for its tables,
   # pytest for its tests, matplotlib for the example they run (examples/python/).

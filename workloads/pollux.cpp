@@ -108,17 +108,23 @@ void sort_samples(std::vector<PolluxSample>& v) {
             [](const PolluxSample& a, const PolluxSample& b) { return a.local_bsz < b.local_bsz; });
 }
 
-}  // namespace
-
-PolluxApplication::PolluxApplication(const std::string& dir, const std::string& name,
-                                     int max_epochs, int max_local_bsz)
-    : name_(name) {
-  const fs::path root = fs::path(dir) / name;
-  if (!fs::is_directory(root)) {
-    throw InputError(SourceLocation{root.string(), 0, 0}, "applications",
-                     "no such folder (the Pollux artifact's simulator/traces/" + name + ")");
+// One validation run (validation-<batch size>.csv): its epochs.
+std::vector<PolluxEpoch> read_validation_file(const fs::path& file) {
+  const CsvTable t(file.string(), {"progress", "iteration", "metric", "grad_sqr", "grad_var"}, {});
+  std::vector<PolluxEpoch> epochs;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    epochs.push_back({t.number(r, "progress", 0, 1e300), t.number(r, "grad_sqr", 0, 1e300),
+                      t.number(r, "grad_var", 0, 1e300), t.number(r, "iteration", 0, 1e300)});
   }
-  // Validation runs, one file per total batch size.
+  if (epochs.empty()) {
+    throw InputError(t.header_where("progress"), "progress", "no epochs");
+  }
+  return epochs;
+}
+
+// The validation runs in `root`, one file per total batch size: batch size -> epochs.
+std::map<int, std::vector<PolluxEpoch>> read_validation_runs(const fs::path& root) {
+  std::map<int, std::vector<PolluxEpoch>> runs;
   for (const auto& entry : fs::directory_iterator(root)) {
     const std::string file = entry.path().filename().string();
     if (!file.starts_with("validation-") || !file.ends_with(".csv")) {
@@ -130,31 +136,27 @@ PolluxApplication::PolluxApplication(const std::string& dir, const std::string& 
       throw InputError(SourceLocation{entry.path().string(), 0, 0}, "file",
                        "expected validation-<batch size>.csv");
     }
-    const CsvTable t(entry.path().string(),
-                     {"progress", "iteration", "metric", "grad_sqr", "grad_var"}, {});
-    std::vector<PolluxEpoch> epochs;
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-      epochs.push_back({t.number(r, "progress", 0, 1e300), t.number(r, "grad_sqr", 0, 1e300),
-                        t.number(r, "grad_var", 0, 1e300), t.number(r, "iteration", 0, 1e300)});
-    }
-    if (epochs.empty()) {
-      throw InputError(t.header_where("progress"), "progress", "no epochs");
-    }
-    validation_[bsz] = std::move(epochs);
+    runs[bsz] = read_validation_file(entry.path());
   }
-  if (validation_.empty()) {
+  if (runs.empty()) {
     throw InputError(SourceLocation{root.string(), 0, 0}, "applications",
                      "no validation-<batch size>.csv in the folder");
   }
-  max_epochs_ = max_epochs;
-  for (const auto& [bsz, epochs] : validation_) {
-    max_epochs_ = std::min(max_epochs_, static_cast<int>(epochs.size()));
-  }
-  // Measured placements.
-  const CsvTable p((root / "placements.csv").string(),
-                   {"placement", "local_bsz", "step_time", "sync_time"}, {});
+  return runs;
+}
+
+// placements.csv: the samples of each measured placement, sorted by local batch, their range
+// of local batches, and the sums per (nodes, GPUs, local batch) with their counts.
+struct MeasuredPlacements {
+  std::map<std::string, std::vector<PolluxSample>> samples;
+  int min_local_bsz = std::numeric_limits<int>::max();
+  int max_local_bsz = 0;
   std::map<std::tuple<int, int, double>, std::pair<PolluxSample, int>> sums;
-  min_local_bsz_ = std::numeric_limits<int>::max();
+};
+
+MeasuredPlacements read_placements(const fs::path& file) {
+  const CsvTable p(file.string(), {"placement", "local_bsz", "step_time", "sync_time"}, {});
+  MeasuredPlacements m;
   for (std::size_t r = 0; r < p.rows(); ++r) {
     const std::string key = p.text(r, "placement");
     std::vector<int> counts;
@@ -167,48 +169,81 @@ PolluxApplication::PolluxApplication(const std::string& dir, const std::string& 
     const auto bsz = static_cast<int>(p.integer(r, "local_bsz", 1, 1'000'000'000));
     const PolluxSample s{static_cast<double>(bsz), p.number(r, "step_time", 1e-9, 1e9),
                          p.number(r, "sync_time", 0, 1e9)};
-    min_local_bsz_ = std::min(min_local_bsz_, bsz);
-    max_local_bsz_ = std::max(max_local_bsz_, bsz);
-    placements_[placement_key(counts)].push_back(s);
+    m.min_local_bsz = std::min(m.min_local_bsz, bsz);
+    m.max_local_bsz = std::max(m.max_local_bsz, bsz);
+    m.samples[placement_key(counts)].push_back(s);
     int gpus = 0;
     for (const int c : counts) {
       gpus += c;
     }
-    auto& [sum, n] = sums[{static_cast<int>(counts.size()), gpus, s.local_bsz}];
+    auto& [sum, n] = m.sums[{static_cast<int>(counts.size()), gpus, s.local_bsz}];
     sum.local_bsz = s.local_bsz;
     sum.step_time += s.step_time;
     sum.sync_time += s.sync_time;
     ++n;
   }
-  if (placements_.empty()) {
+  if (m.samples.empty()) {
     throw InputError(p.header_where("placement"), "placement", "no measurements");
   }
-  for (auto& [key, v] : placements_) {
+  for (auto& [key, v] : m.samples) {
     sort_samples(v);
   }
-  // The artifact's points (applications.py get_throughput): the placements' means per (nodes,
-  // GPUs, local batch) in that order (pandas' groupby), then the scalability runs.
+  return m;
+}
+
+// The interpolator's points (nodes, GPUs, local batch) and values (step, sync) as the artifact
+// has them (applications.py get_throughput): the placements' means per (nodes, GPUs, local
+// batch) in that order (pandas' groupby), then the scalability runs of scalability.csv.
+struct Configurations {
   std::vector<double> points;
   std::vector<double> values;
-  for (const auto& [k, sn] : sums) {
-    points.insert(points.end(), {static_cast<double>(std::get<0>(k)),
-                                 static_cast<double>(std::get<1>(k)), std::get<2>(k)});
-    values.insert(values.end(), {sn.first.step_time / sn.second, sn.first.sync_time / sn.second});
+};
+
+Configurations configurations(const MeasuredPlacements& m, const fs::path& scalability) {
+  Configurations c;
+  for (const auto& [k, sn] : m.sums) {
+    c.points.insert(c.points.end(), {static_cast<double>(std::get<0>(k)),
+                                     static_cast<double>(std::get<1>(k)), std::get<2>(k)});
+    c.values.insert(c.values.end(),
+                    {sn.first.step_time / sn.second, sn.first.sync_time / sn.second});
   }
-  const CsvTable s((root / "scalability.csv").string(),
+  const CsvTable s(scalability.string(),
                    {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"}, {});
   for (std::size_t r = 0; r < s.rows(); ++r) {
     const auto nodes = static_cast<int>(s.integer(r, "num_nodes", 1, 1'000'000));
     const auto gpus = static_cast<int>(s.integer(r, "num_replicas", nodes, 1'000'000'000));
-    points.insert(points.end(), {static_cast<double>(nodes), static_cast<double>(gpus),
-                                 s.number(r, "local_bsz", 1, 1e9)});
-    values.insert(values.end(),
-                  {s.number(r, "step_time", 1e-9, 1e9), s.number(r, "sync_time", 0, 1e9)});
+    c.points.insert(c.points.end(), {static_cast<double>(nodes), static_cast<double>(gpus),
+                                     s.number(r, "local_bsz", 1, 1e9)});
+    c.values.insert(c.values.end(),
+                    {s.number(r, "step_time", 1e-9, 1e9), s.number(r, "sync_time", 0, 1e9)});
   }
+  return c;
+}
+
+}  // namespace
+
+PolluxApplication::PolluxApplication(const std::string& dir, const std::string& name,
+                                     int max_epochs, int max_local_bsz)
+    : name_(name) {
+  const fs::path root = fs::path(dir) / name;
+  if (!fs::is_directory(root)) {
+    throw InputError(SourceLocation{root.string(), 0, 0}, "applications",
+                     "no such folder (the Pollux artifact's simulator/traces/" + name + ")");
+  }
+  validation_ = read_validation_runs(root);
+  max_epochs_ = max_epochs;
+  for (const auto& [bsz, epochs] : validation_) {
+    max_epochs_ = std::min(max_epochs_, static_cast<int>(epochs.size()));
+  }
+  MeasuredPlacements measured = read_placements(root / "placements.csv");
+  placements_ = std::move(measured.samples);
+  min_local_bsz_ = measured.min_local_bsz;
+  max_local_bsz_ = measured.max_local_bsz;
+  Configurations c = configurations(measured, root / "scalability.csv");
   placements_file_ = (root / "placements.csv").string();
   try {
-    configurations_ =
-        std::make_shared<const LinearNdInterpolator>(3, std::move(points), 2, std::move(values));
+    configurations_ = std::make_shared<const LinearNdInterpolator>(3, std::move(c.points), 2,
+                                                                   std::move(c.values));
   } catch (const std::invalid_argument& e) {
     // Only a placement that was not measured needs it (the artifact fails at that query too).
     configurations_error_ = e.what();

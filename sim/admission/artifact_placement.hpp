@@ -10,6 +10,7 @@
 /// allocatable ones less the kept jobs' (their bound pods, found by the label consolidation gives
 /// them, and the unbound rest of their plan): the cluster is assumed to run only the jobs of the
 /// policy, as the artifact's.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <utility>
@@ -55,6 +56,12 @@ class ArtifactPlacement {
   std::map<int, int> planned(int id) const;
 
  private:
+  /// Drops the plans of the jobs not in `kept`.
+  void forget_unkept(const std::vector<const JobView*>& kept);
+  /// Free GPUs per node once the kept jobs hold theirs.
+  std::vector<std::int64_t> free_gpus(const std::vector<NodeInfo>& nodes,
+                                      const std::vector<const JobView*>& kept);
+
   std::map<int, std::map<int, int>> planned_;
 };
 

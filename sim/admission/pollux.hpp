@@ -63,7 +63,51 @@ class PolluxPolicy final : public JobPolicy {
   const Learned* learned(int id) const;
 
  private:
+  /// Indices into JobPolicyState::jobs, in the order the search sees the jobs.
+  using Order = std::vector<std::size_t>;
+  /// The fair share a speedup is relative to: ceil(G / jobs) GPUs on ceil(N / G) nodes.
+  struct FairShare {
+    int replicas = 1;
+    int nodes = 1;
+  };
+  /// The search's speedups, each (job, nodes, replicas) within the job's caps computed once.
+  class SpeedupTable {
+   public:
+    SpeedupTable(const JobPolicyState& state, const Order& order, const PolluxProblem& problem,
+                 std::vector<workloads::SpeedupFunction*> speedup, int fair_replicas);
+    double operator()(int j, int n, int r);
+
+   private:
+    double compute(int j, int n, int r) const;
+    const JobPolicyState& state_;
+    const Order& order_;
+    const std::vector<int>& max_replicas_;
+    std::vector<workloads::SpeedupFunction*> speedup_;
+    int fair_replicas_;
+    int most_nodes_;
+    std::vector<std::vector<double>> table_;
+  };
+
   void learn(const JobView& job);
+  static Order service_order(const std::vector<JobView>& jobs);
+  /// Drops what it keeps of the jobs no longer in `jobs`.
+  void forget_ended(const std::vector<JobView>& jobs);
+  /// The search's base: a row of replicas per node for each job, in `order`.
+  PolluxState current_allocation(const JobPolicyState& state, const Order& order,
+                                 int node_count) const;
+  static FairShare fair_share(int jobs, int nodes, int gpus);
+  int replica_cap(const JobView& j) const;
+  double restart_factor(const JobView& j, TimePoint now) const;
+  /// The job's speedup function on its learned model, made again when the model changed;
+  /// nullptr for a job without one (its speedup is replicas / fair share).
+  workloads::SpeedupFunction* speedup_function(const JobView& j, FairShare fair);
+  std::vector<PolluxState> carried_population(const JobPolicyState& state, const Order& order,
+                                              const PolluxProblem& problem) const;
+  /// Runs the search and keeps its population for the next round.
+  void run_search(const JobPolicyState& state, const Order& order, const PolluxProblem& problem);
+  /// Puts job `j`'s allocation `row` (its current one: `now`) into the decision.
+  void give(const JobView& j, const int* row, const int* now, const std::vector<NodeInfo>& nodes,
+            JobDecision& decision);
 
   ArtifactRounds rounds_;
   bool at_rounds_ = true;

@@ -357,10 +357,11 @@ void read_pod_metadata(const ConfigNode& n, const std::string& file, const std::
   r.finish();
 }
 
-void read_pod_spec(const ConfigNode& n, const std::string& file, const std::string& path,
-                   PodReadMode mode, PodSpec& pod, PriorityFields* priority) {
-  Reader r(n, file, path, mode);
-  Fields& f = r.f;
+namespace {
+
+// spec.containers (at least one; the first also gives the pod its image and env) and
+// spec.initContainers, with the pod's limits and requests.
+void read_containers(Fields& f, const std::string& file, PodReadMode mode, PodSpec& pod) {
   const auto containers = sequence_of(f.require("containers"), file, f.path_of("containers"));
   if (containers.empty()) {
     throw f.error(f.get("containers"), "containers", "at least one container is required");
@@ -380,28 +381,32 @@ void read_pod_spec(const ConfigNode& n, const std::string& file, const std::stri
   }
   pod.overhead = read_resource_list(f.get("overhead"), file, f.path_of("overhead")).amounts;
   pod.requests = pod_requests(pod);
-  pod.scheduler_name = f.string("schedulerName", "default-scheduler");
-  pod.node_selector = string_map(f.get("nodeSelector"), file, f.path_of("nodeSelector"));
-  pod.node_name = f.string("nodeName", "");
-  pod.priority =
-      static_cast<std::int32_t>(f.integer("priority", 0, std::numeric_limits<std::int32_t>::min(),
-                                          std::numeric_limits<std::int32_t>::max()));
-  if (f.has("affinity")) {
-    Reader af(f.get("affinity"), file, f.path_of("affinity"), mode);
-    if (af.f.has("nodeAffinity")) {
-      pod.node_affinity =
-          node_affinity(af.f.get("nodeAffinity"), file, af.f.path_of("nodeAffinity"), mode);
-    }
-    if (af.f.has("podAffinity")) {
-      pod.pod_affinity =
-          pod_affinity(af.f.get("podAffinity"), file, af.f.path_of("podAffinity"), mode);
-    }
-    if (af.f.has("podAntiAffinity")) {
-      pod.pod_anti_affinity =
-          pod_affinity(af.f.get("podAntiAffinity"), file, af.f.path_of("podAntiAffinity"), mode);
-    }
-    af.finish();
+}
+
+// spec.affinity: node affinity, pod affinity and pod anti-affinity.
+void read_affinity(Fields& f, const std::string& file, PodReadMode mode, PodSpec& pod) {
+  if (!f.has("affinity")) {
+    return;
   }
+  Reader af(f.get("affinity"), file, f.path_of("affinity"), mode);
+  if (af.f.has("nodeAffinity")) {
+    pod.node_affinity =
+        node_affinity(af.f.get("nodeAffinity"), file, af.f.path_of("nodeAffinity"), mode);
+  }
+  if (af.f.has("podAffinity")) {
+    pod.pod_affinity =
+        pod_affinity(af.f.get("podAffinity"), file, af.f.path_of("podAffinity"), mode);
+  }
+  if (af.f.has("podAntiAffinity")) {
+    pod.pod_anti_affinity =
+        pod_affinity(af.f.get("podAntiAffinity"), file, af.f.path_of("podAntiAffinity"), mode);
+  }
+  af.finish();
+}
+
+// spec.tolerations and spec.topologySpreadConstraints.
+void read_tolerations_and_spread(Fields& f, const std::string& file, PodReadMode mode,
+                                 PodSpec& pod) {
   const auto tols = items_of(f.get("tolerations"), file, f.path_of("tolerations"));
   for (std::size_t i = 0; i < tols.size(); ++i) {
     pod.tolerations.push_back(
@@ -412,6 +417,13 @@ void read_pod_spec(const ConfigNode& n, const std::string& file, const std::stri
   for (std::size_t i = 0; i < spreads.size(); ++i) {
     pod.topology_spread.push_back(spread(spreads[i], file, indexed(sp, i), mode));
   }
+}
+
+// Where the priority fields are, for the caller that resolves priority classes; without one a
+// manifest's priorityClassName needs spec.priority beside it.
+void read_priority_fields(Reader& r, const std::string& file, const std::string& path,
+                          PriorityFields* priority) {
+  Fields& f = r.f;
   if (priority != nullptr) {
     priority->path = path;
     priority->class_name = f.string("priorityClassName", "");
@@ -425,14 +437,20 @@ void read_pod_spec(const ConfigNode& n, const std::string& file, const std::stri
                   "not supported: priority classes are not resolved; give spec.priority");
   }
   f.get("priorityClassName");
+}
+
+// The pod spec's fields that would change scheduling but are not modelled (refused in a
+// manifest).
+void reject_unmodelled(Reader& r) {
   r.reject({"resources"}, "pod-level resources are not modelled; use container resources");
   r.reject({"resourceClaims"}, "dynamic resource allocation is not modelled");
   r.reject({"schedulingGates"}, "scheduling gates are not modelled");
   r.reject({"runtimeClassName"},
            "runtime classes (and their scheduling rules) are not modelled; give spec.overhead");
-  pod.restart_policy = f.choice("restartPolicy", "", {"", "Always", "OnFailure", "Never"});
-  pod.preemption_policy =
-      f.choice("preemptionPolicy", "PreemptLowerPriority", {"PreemptLowerPriority", "Never"});
+}
+
+// The pod spec's fields that never change a simulated run.
+void ignore_unscheduled(Reader& r) {
   r.ignore({"volumes",
             "imagePullSecrets",
             "serviceAccountName",
@@ -456,6 +474,29 @@ void read_pod_spec(const ConfigNode& n, const std::string& file, const std::stri
             "readinessGates",
             "os",
             "hostUsers"});
+}
+
+}  // namespace
+
+void read_pod_spec(const ConfigNode& n, const std::string& file, const std::string& path,
+                   PodReadMode mode, PodSpec& pod, PriorityFields* priority) {
+  Reader r(n, file, path, mode);
+  Fields& f = r.f;
+  read_containers(f, file, mode, pod);
+  pod.scheduler_name = f.string("schedulerName", "default-scheduler");
+  pod.node_selector = string_map(f.get("nodeSelector"), file, f.path_of("nodeSelector"));
+  pod.node_name = f.string("nodeName", "");
+  pod.priority =
+      static_cast<std::int32_t>(f.integer("priority", 0, std::numeric_limits<std::int32_t>::min(),
+                                          std::numeric_limits<std::int32_t>::max()));
+  read_affinity(f, file, mode, pod);
+  read_tolerations_and_spread(f, file, mode, pod);
+  read_priority_fields(r, file, path, priority);
+  reject_unmodelled(r);
+  pod.restart_policy = f.choice("restartPolicy", "", {"", "Always", "OnFailure", "Never"});
+  pod.preemption_policy =
+      f.choice("preemptionPolicy", "PreemptLowerPriority", {"PreemptLowerPriority", "Never"});
+  ignore_unscheduled(r);
   r.finish();
 }
 

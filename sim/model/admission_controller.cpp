@@ -347,9 +347,38 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
   return decision;
 }
 
-void Admission::decide() {
-  const TimePoint now = run_.sim.now();
-  account(now);
+void Admission::refresh_view(int j) {
+  Entry& e = entries_[static_cast<std::size_t>(j)];
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  e.job.progress = progress(j);
+  e.job.remaining_s = estimate_[static_cast<std::size_t>(j)] * (1.0 - e.job.progress);
+  e.job.restarts = job.attempt;
+  e.job.pods = static_cast<int>(job.pods.size());
+  e.job.pods_bound = job.bound;
+  e.job.nodes.clear();
+  e.job.placement.clear();
+  e.job.report.reset();
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    if (pod.node < 0) {
+      continue;
+    }
+    const std::string& node = run_.cluster.node(pod.node).name;
+    const auto at = std::find(e.job.nodes.begin(), e.job.nodes.end(), node);
+    if (at == e.job.nodes.end()) {
+      e.job.nodes.push_back(node);
+      e.job.placement.push_back(static_cast<int>(pod.cards.size()));
+    } else {
+      e.job.placement[static_cast<std::size_t>(at - e.job.nodes.begin())] +=
+          static_cast<int>(pod.cards.size());
+    }
+  }
+  if (job.phase == JobPhase::kRunning && job.spec->measured) {
+    e.job.report = job.spec->measured->report(e.job.placement, done(j));
+  }
+}
+
+JobPolicyState Admission::policy_state(TimePoint now) {
   JobPolicyState state;
   state.now = now;
   state.capacity_gpus = capacity_;
@@ -359,33 +388,7 @@ void Admission::decide() {
     if (!e.active) {
       continue;
     }
-    const Job& job = run_.jobs[j];
-    e.job.progress = progress(static_cast<int>(j));
-    e.job.remaining_s = estimate_[j] * (1.0 - e.job.progress);
-    e.job.restarts = job.attempt;
-    e.job.pods = static_cast<int>(job.pods.size());
-    e.job.pods_bound = job.bound;
-    e.job.nodes.clear();
-    e.job.placement.clear();
-    e.job.report.reset();
-    for (const int p : job.pods) {
-      const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-      if (pod.node < 0) {
-        continue;
-      }
-      const std::string& node = run_.cluster.node(pod.node).name;
-      const auto at = std::find(e.job.nodes.begin(), e.job.nodes.end(), node);
-      if (at == e.job.nodes.end()) {
-        e.job.nodes.push_back(node);
-        e.job.placement.push_back(static_cast<int>(pod.cards.size()));
-      } else {
-        e.job.placement[static_cast<std::size_t>(at - e.job.nodes.begin())] +=
-            static_cast<int>(pod.cards.size());
-      }
-    }
-    if (job.phase == JobPhase::kRunning && job.spec->measured) {
-      e.job.report = job.spec->measured->report(e.job.placement, done(static_cast<int>(j)));
-    }
+    refresh_view(static_cast<int>(j));
     if (e.job.admitted) {
       state.admitted_gpus += e.job.gpus;
     }
@@ -397,18 +400,12 @@ void Admission::decide() {
   state.remaining_seconds = [this](int id, const std::vector<int>& placement, int batch) {
     return remaining_seconds(id, placement, batch);
   };
-  QuotaDecision quota;
-  JobDecision decision;
-  if (config_.quotas) {
-    quota = select_with_queues(static_cast<OrderedJobPolicy&>(*policy_), state);
-    decision.run = quota.chosen;
-  } else {
-    decision = checked(policy_->decide(state), state);
-  }
-  const std::vector<int>& chosen = decision.run;
-  // Resize the chosen elastic jobs whose size changes (their new pods are created after this
-  // instant's decision, admitted or held as the job is).
-  for (const int j : chosen) {
+  return state;
+}
+
+void Admission::resize_chosen(const JobDecision& decision) {
+  // Their new pods are created after this instant's decision, admitted or held as the job is.
+  for (const int j : decision.run) {
     Entry& e = entries_[static_cast<std::size_t>(j)];
     const auto r = decision.replicas.find(j);
     const auto b = decision.batch_size.find(j);
@@ -428,8 +425,10 @@ void Admission::decide() {
       hint(e, decision, j);
     }
   }
-  // Suspend first (their GPUs are freed), then admit.
-  for (const JobView& a : state.jobs) {
+}
+
+void Admission::suspend_unchosen(const std::vector<JobView>& jobs, const std::vector<int>& chosen) {
+  for (const JobView& a : jobs) {
     Entry& e = entries_[static_cast<std::size_t>(a.id)];
     if (e.job.admitted && !std::binary_search(chosen.begin(), chosen.end(), a.id)) {
       quota_event(a.id, false);
@@ -437,7 +436,11 @@ void Admission::decide() {
       controller_.suspend(a.id);
     }
   }
-  for (const int j : chosen) {
+}
+
+void Admission::admit_chosen(const JobDecision& decision, const QuotaDecision& quota,
+                             TimePoint now) {
+  for (const int j : decision.run) {
     Entry& e = entries_[static_cast<std::size_t>(j)];
     if (e.job.admitted) {
       continue;
@@ -456,6 +459,25 @@ void Admission::decide() {
       release(p);
     }
   }
+}
+
+void Admission::decide() {
+  const TimePoint now = run_.sim.now();
+  account(now);
+  const JobPolicyState state = policy_state(now);
+  QuotaDecision quota;
+  JobDecision decision;
+  if (config_.quotas) {
+    quota = select_with_queues(static_cast<OrderedJobPolicy&>(*policy_), state);
+    decision.run = quota.chosen;
+  } else {
+    decision = checked(policy_->decide(state), state);
+  }
+  // Resize the chosen elastic jobs whose size changes; suspend first (their GPUs are freed),
+  // then admit.
+  resize_chosen(decision);
+  suspend_unchosen(state.jobs, decision.run);
+  admit_chosen(decision, quota, now);
   if (const std::optional<Duration> interval = policy_->interval();
       interval && !ticking_ && !state.jobs.empty()) {
     ticking_ = true;

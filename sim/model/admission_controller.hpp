@@ -67,7 +67,18 @@ class Admission {
   JobDecision checked(JobDecision decision, const JobPolicyState& state) const;
   void quota_event(int j, bool admitted);
   void request_decision();
+  /// Asks the policy, then resizes, suspends and admits jobs as it decided.
   void decide();
+  /// Job `j`'s view as the policy sees it now: progress, pods, placement, step report.
+  void refresh_view(int j);
+  /// What the policy decides on: every active job's view, refreshed.
+  JobPolicyState policy_state(TimePoint now);
+  /// Resizes (or moves) the chosen elastic jobs whose size, batch or nodes change.
+  void resize_chosen(const JobDecision& decision);
+  /// Suspends the admitted jobs not `chosen` (sorted).
+  void suspend_unchosen(const std::vector<JobView>& jobs, const std::vector<int>& chosen);
+  /// Admits the chosen jobs not yet admitted and releases their held pods.
+  void admit_chosen(const JobDecision& decision, const QuotaDecision& quota, TimePoint now);
   void account(TimePoint now);
   /// Entry `e` (job `j`) takes the decision's node hints.
   void hint(Entry& e, const JobDecision& decision, int j);

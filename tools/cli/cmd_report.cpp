@@ -165,26 +165,25 @@ std::string report_format(const ReportArgs& args) {
   return to_file ? "html" : "table";
 }
 
-int run_report(const ReportArgs& args) {
-  const std::string format = report_format(args);
-  // A PDF is the HTML report printed by headless chromium: refused up front without it.
-  std::optional<std::string> chromium;
-  if (format == "pdf") {
-    if (args.output.empty() || args.output == "-") {
-      throw InputError(SourceLocation{}, "--format", "pdf needs an output file (-o report.pdf)");
-    }
-    chromium = find_chromium();
-    if (!chromium) {
-      throw InputError(SourceLocation{}, "--output",
-                       "a PDF report is printed by headless chromium, which is not on PATH "
-                       "(Debian: apt-get install chromium); write the HTML report instead (-o "
-                       "report.html) and print it from a browser");
-    }
+// The chromium that prints a PDF report: refused up front without an output file or chromium.
+std::string pdf_printer(const ReportArgs& args) {
+  if (args.output.empty() || args.output == "-") {
+    throw InputError(SourceLocation{}, "--format", "pdf needs an output file (-o report.pdf)");
   }
-  const app::RunResult result = app::load_result(args.result_path);
-  // A result written with `run --records` lacks some records: what needs them is refused before
-  // anything is written (an empty list would chart or count as "none happened").
-  if (format == "html" || format == "pdf" || !args.figures.empty()) {
+  std::optional<std::string> chromium = find_chromium();
+  if (!chromium) {
+    throw InputError(SourceLocation{}, "--output",
+                     "a PDF report is printed by headless chromium, which is not on PATH "
+                     "(Debian: apt-get install chromium); write the HTML report instead (-o "
+                     "report.html) and print it from a browser");
+  }
+  return *chromium;
+}
+
+// A result written with `run --records` lacks some records: what needs them is refused before
+// anything is written (an empty list would chart or count as "none happened").
+void require_records(const app::RunResult& result, const ReportArgs& args, bool charts) {
+  if (charts) {
     app::require_records(result, "jobs", "the report (its wait and completion-time CDFs)",
                          args.result_path);
     app::require_records(result, "events", "the report (its event timeline)", args.result_path);
@@ -198,79 +197,63 @@ int run_report(const ReportArgs& args) {
                          "counters)",
                          args.result_path);
   }
-  app::TableOptions table;
-  table.no_reference = args.no_reference;
-  if (args.seed_reference) {
-    table.reference = app::seed_reference();
+}
+
+// --seed names a seed of the result, and when charted one whose time series were recorded.
+void check_seed(const app::RunResult& result, const ReportArgs& args, std::uint64_t seed,
+                bool charts) {
+  bool found = false;
+  for (const auto& run : result.runs) {
+    found = found || run.seed == seed;
   }
-  if (args.seed) {
-    bool found = false;
-    for (const auto& run : result.runs) {
-      found = found || run.seed == *args.seed;
-    }
-    if (!found) {
-      throw InputError(SourceLocation{}, "--seed",
-                       fmt::format("seed {} is not in {}", *args.seed, args.result_path));
-    }
-    // Its charts need its time series: a seed whose series were not recorded would chart nothing.
-    bool series = false;
-    for (const auto& run : result.runs) {
-      series = series || (run.seed == *args.seed && run.series);
-    }
-    const bool charts = format == "html" || format == "pdf" || !args.figures.empty();
-    if (charts && !series) {
-      throw InputError(SourceLocation{}, "--seed",
-                       fmt::format("seed {}'s time series were not recorded in {} (record them "
-                                   "with `tidesim run --series full --series-seed {}`)",
-                                   *args.seed, args.result_path, *args.seed));
-    }
+  if (!found) {
+    throw InputError(SourceLocation{}, "--seed",
+                     fmt::format("seed {} is not in {}", seed, args.result_path));
   }
-  std::string text;
-  std::vector<app::ReportFigure> figures;
-  if (format == "html" || format == "pdf" || !args.figures.empty()) {
-    app::ReportOptions options;
-    options.seed = args.seed;
-    options.table = table;
-    options.figures = args.figures.empty() ? nullptr : &figures;
-    const std::string html = app::render_report_html(result, options);
-    if (format == "html" || format == "pdf") {
-      text = html;
-    }
+  // Its charts need its time series: a seed whose series were not recorded would chart nothing.
+  bool series = false;
+  for (const auto& run : result.runs) {
+    series = series || (run.seed == seed && run.series);
   }
-  if (!args.figures.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(args.figures, ec);
-    if (ec || !std::filesystem::is_directory(args.figures)) {
-      throw InputError(SourceLocation{args.figures, 0, 0}, "--figures",
-                       "cannot create the folder" + (ec ? ": " + ec.message() : std::string()));
-    }
-    for (std::size_t i = 0; i < figures.size(); ++i) {
-      const std::string name = fmt::format("{:02}-{}.svg", i + 1, slug(figures[i].title));
-      write_file((std::filesystem::path(args.figures) / name).string(),
-                 [&](std::ostream& out) { out << figures[i].svg; });
-    }
+  if (charts && !series) {
+    throw InputError(SourceLocation{}, "--seed",
+                     fmt::format("seed {}'s time series were not recorded in {} (record them "
+                                 "with `tidesim run --series full --series-seed {}`)",
+                                 seed, args.result_path, seed));
   }
-  if (format == "pdf") {
-    print_pdf(*chromium, text, args.output);
-    text.clear();
-  } else if (format == "html") {
-  } else if (const auto view = app::sweep_view(result)) {
-    // A sweep's merged result: its policies compared within each variant, as `tidesim sweep`
-    // prints them (the headline metrics in the table, unless --all-metrics).
+}
+
+// Writes each chart into `folder` as NN-<its title>.svg.
+void write_figures(const std::string& folder, const std::vector<app::ReportFigure>& figures) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec || !std::filesystem::is_directory(folder)) {
+    throw InputError(SourceLocation{folder, 0, 0}, "--figures",
+                     "cannot create the folder" + (ec ? ": " + ec.message() : std::string()));
+  }
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    const std::string name = fmt::format("{:02}-{}.svg", i + 1, slug(figures[i].title));
+    write_file((std::filesystem::path(folder) / name).string(),
+               [&](std::ostream& out) { out << figures[i].svg; });
+  }
+}
+
+// The comparison table in `format`: a sweep's merged result has its policies compared within
+// each variant, as `tidesim sweep` prints them (the headline metrics in the table, unless
+// --all-metrics).
+std::string comparison_text(const app::RunResult& result, const std::string& format,
+                            app::TableOptions table, bool all_metrics) {
+  if (const auto view = app::sweep_view(result)) {
     const auto as = app::parse_output_format(format, "--format");
-    table.headline = as == app::OutputFormat::kTable && !args.all_metrics;
-    text = app::render_sweep_comparison(app::build_sweep_comparison(result, *view, table), as);
-  } else {
-    text = app::render_comparison(app::build_comparison(result, table),
-                                  app::parse_output_format(format, "--format"));
+    table.headline = as == app::OutputFormat::kTable && !all_metrics;
+    return app::render_sweep_comparison(app::build_sweep_comparison(result, *view, table), as);
   }
-  if (format == "pdf") {
-    // written by chromium
-  } else if (args.output.empty() || args.output == "-") {
-    std::cout << text;
-  } else {
-    write_file(args.output, [&text](std::ostream& out) { out << text; });
-  }
+  return app::render_comparison(app::build_comparison(result, table),
+                                app::parse_output_format(format, "--format"));
+}
+
+// --jobs-csv, --nodes-csv, --cards-csv and --openmetrics, those given.
+void write_side_files(const app::RunResult& result, const ReportArgs& args) {
   if (!args.jobs_csv.empty()) {
     write_file(args.jobs_csv, [&result](std::ostream& out) { app::write_jobs_csv(out, result); });
   }
@@ -289,6 +272,52 @@ int run_report(const ReportArgs& args) {
     write_file(args.openmetrics,
                [&](std::ostream& out) { app::write_openmetrics(out, result, options); });
   }
+}
+
+int run_report(const ReportArgs& args) {
+  const std::string format = report_format(args);
+  const bool page = format == "html" || format == "pdf";
+  const bool charts = page || !args.figures.empty();
+  // A PDF is the HTML report printed by headless chromium: refused up front without it.
+  const std::string chromium = format == "pdf" ? pdf_printer(args) : std::string();
+  const app::RunResult result = app::load_result(args.result_path);
+  require_records(result, args, charts);
+  app::TableOptions table;
+  table.no_reference = args.no_reference;
+  if (args.seed_reference) {
+    table.reference = app::seed_reference();
+  }
+  if (args.seed) {
+    check_seed(result, args, *args.seed, charts);
+  }
+  std::string text;
+  if (charts) {
+    std::vector<app::ReportFigure> figures;
+    app::ReportOptions options;
+    options.seed = args.seed;
+    options.table = table;
+    options.figures = args.figures.empty() ? nullptr : &figures;
+    std::string html = app::render_report_html(result, options);
+    if (page) {
+      text = std::move(html);
+    }
+    if (!args.figures.empty()) {
+      write_figures(args.figures, figures);
+    }
+  }
+  if (format == "pdf") {
+    print_pdf(chromium, text, args.output);
+  } else {
+    if (!page) {
+      text = comparison_text(result, format, table, args.all_metrics);
+    }
+    if (args.output.empty() || args.output == "-") {
+      std::cout << text;
+    } else {
+      write_file(args.output, [&text](std::ostream& out) { out << text; });
+    }
+  }
+  write_side_files(result, args);
   return 0;
 }
 

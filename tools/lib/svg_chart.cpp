@@ -229,41 +229,55 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
   return ticks;
 }
 
-std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOptions& o) {
+namespace {
+
+// The data's extent: x and y (y with its error bars) over every series, and the least x above 0.
+struct DataRange {
   double x0 = INFINITY;
   double x1 = -INFINITY;
   double y0 = INFINITY;
   double y1 = -INFINITY;
   double least_positive_x = INFINITY;
+};
+
+DataRange data_range(const std::vector<ChartSeries>& series) {
+  DataRange d;
   for (const auto& s : series) {
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       const double e = i < s.y_error.size() ? s.y_error[i].value_or(0.0) : 0.0;
-      x0 = std::min(x0, s.x[i]);
-      x1 = std::max(x1, s.x[i]);
-      y0 = std::min(y0, s.y[i] - e);
-      y1 = std::max(y1, s.y[i] + e);
+      d.x0 = std::min(d.x0, s.x[i]);
+      d.x1 = std::max(d.x1, s.x[i]);
+      d.y0 = std::min(d.y0, s.y[i] - e);
+      d.y1 = std::max(d.y1, s.y[i] + e);
       if (s.x[i] > 0) {
-        least_positive_x = std::min(least_positive_x, s.x[i]);
+        d.least_positive_x = std::min(d.least_positive_x, s.x[i]);
       }
     }
     if (s.x_end && !s.x.empty()) {
-      x1 = std::max(x1, *s.x_end);
+      d.x1 = std::max(d.x1, *s.x_end);
     }
   }
-  if (!std::isfinite(x0)) {
-    return no_data(o);
-  }
+  return d;
+}
+
+// The line chart's frame over the data (`d`, not empty) and the rules, within the options'
+// bounds: y from 0 (or below) to 5 % above the top, rounded out to a tick; x in whole decades on
+// a log axis.
+Frame line_chart_frame(DataRange d, const ChartOptions& o) {
   for (const auto& r : o.rules) {
-    y0 = std::min(y0, r.y);
-    y1 = std::max(y1, r.y);
+    d.y0 = std::min(d.y0, r.y);
+    d.y1 = std::max(d.y1, r.y);
   }
-  y0 = o.y_min.value_or(std::min(0.0, y0));
-  y1 = o.y_max.value_or(y1 > y0 ? y1 * 1.05 : y0 + 1.0);
+  double x0 = d.x0;
+  double x1 = d.x1;
+  const double y0 = o.y_min.value_or(std::min(0.0, d.y0));
+  double y1 = o.y_max.value_or(d.y1 > y0 ? d.y1 * 1.05 : y0 + 1.0);
   if (o.x_log) {
     // Whole decades, at most six of them.
     const double top = o.x_max.value_or(x1);
     x1 = top > 0 ? std::pow(10.0, std::ceil(std::log10(top) - 1e-9)) : 1.0;
-    const double least = o.x_min.value_or(std::isfinite(least_positive_x) ? least_positive_x : x1);
+    const double least =
+        o.x_min.value_or(std::isfinite(d.least_positive_x) ? d.least_positive_x : x1);
     x0 = std::max(std::pow(10.0, std::floor(std::log10(least) + 1e-9)), x1 / 1e6);
     if (x1 <= x0) {
       x1 = x0 * 10.0;
@@ -281,8 +295,12 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
     const double step = yt[1] - yt[0];
     y1 = std::ceil(y1 / step - 1e-9) * step;
   }
-  const Frame f{x0, x1, y0, y1, kLeft, o.width - kRight, kTop, o.height - kBottom, o.x_log};
-  std::string s = header(o) + axes(f, o);
+  return Frame{x0, x1, y0, y1, kLeft, o.width - kRight, kTop, o.height - kBottom, o.x_log};
+}
+
+// The dashed horizontal rules, each labelled at its right end.
+std::string rules_svg(const Frame& f, const ChartOptions& o) {
+  std::string s;
   for (const auto& r : o.rules) {
     const double py = f.sy(r.y);
     s += fmt::format(
@@ -291,6 +309,75 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
         "text-anchor=\"end\">{}</text>\n",
         f.px0, py, f.px1, py, f.px1 - 4, py - 4, xml_escape(r.label));
   }
+  return s;
+}
+
+// The first `n` points of a series as a polyline (steps when `step`), and a short vertical bar
+// where it ends before the axis does.
+std::string series_line_svg(const ChartSeries& ser, std::size_t n, const Frame& f, bool step,
+                            const std::string& color) {
+  std::string points;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (step && i > 0) {
+      points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i - 1]));
+    }
+    points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i]));
+  }
+  // A series that ends before the axis: its last value held to the end (step charts), then a
+  // short vertical bar.
+  const bool ends = ser.x_end && *ser.x_end >= ser.x[n - 1];
+  if (ends && step) {
+    points += fmt::format("{:.1f},{:.1f} ", f.sx(*ser.x_end), f.sy(ser.y[n - 1]));
+  }
+  if (!points.empty()) {
+    points.pop_back();
+  }
+  std::string s = fmt::format(
+      "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title>"
+      "</polyline>\n",
+      color, points, xml_escape(ser.name));
+  // The bar only where the series stops before the axis does.
+  if (ends && f.sx(*ser.x_end) < f.px1 - 0.5) {
+    const double ex = f.sx(step ? *ser.x_end : ser.x[n - 1]);
+    const double ey = f.sy(ser.y[n - 1]);
+    s += fmt::format(
+        "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}\" stroke=\"{3}\" stroke-width=\"2\"><title>{4}: "
+        "ends</title></path>\n",
+        ex, ey - 6, ey + 6, color, xml_escape(ser.name));
+  }
+  return s;
+}
+
+// A dot per point of the first `n` and its error bar (y - e to y + e) with 8 px caps.
+std::string error_bars_svg(const ChartSeries& ser, std::size_t n, const Frame& f,
+                           const std::string& color) {
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double px = f.sx(ser.x[i]);
+    s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", px,
+                     f.sy(ser.y[i]), color);
+    if (i >= ser.y_error.size() || !ser.y_error[i]) {
+      continue;
+    }
+    const double lo = f.sy(ser.y[i] - *ser.y_error[i]);
+    const double hi = f.sy(ser.y[i] + *ser.y_error[i]);
+    s += fmt::format(
+        "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}M{3:.1f} {2:.1f}H{4:.1f}\" "
+        "stroke=\"{5}\" fill=\"none\"/>\n",
+        px, lo, hi, px - 4, px + 4, color);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOptions& o) {
+  const DataRange d = data_range(series);
+  if (!std::isfinite(d.x0)) {
+    return no_data(o);
+  }
+  const Frame f = line_chart_frame(d, o);
+  std::string s = header(o) + axes(f, o) + rules_svg(f, o);
   int legend_y = kTop + 10;
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& ser = series[k];
@@ -298,52 +385,10 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const ChartOp
     if (n == 0) {
       continue;
     }
-    std::string points;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (o.step && i > 0) {
-        points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i - 1]));
-      }
-      points += fmt::format("{:.1f},{:.1f} ", f.sx(ser.x[i]), f.sy(ser.y[i]));
-    }
-    // A series that ends before the axis: its last value held to the end (step charts), then a
-    // short vertical bar.
-    const bool ends = ser.x_end && *ser.x_end >= ser.x[n - 1];
-    if (ends && o.step) {
-      points += fmt::format("{:.1f},{:.1f} ", f.sx(*ser.x_end), f.sy(ser.y[n - 1]));
-    }
-    if (!points.empty()) {
-      points.pop_back();
-    }
     const std::string color = chart_color(k);
-    s += fmt::format(
-        "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title>"
-        "</polyline>\n",
-        color, points, xml_escape(ser.name));
-    // The bar only where the series stops before the axis does.
-    if (ends && f.sx(*ser.x_end) < f.px1 - 0.5) {
-      const double ex = f.sx(o.step ? *ser.x_end : ser.x[n - 1]);
-      const double ey = f.sy(ser.y[n - 1]);
-      s += fmt::format(
-          "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}\" stroke=\"{3}\" stroke-width=\"2\"><title>{4}: "
-          "ends</title></path>\n",
-          ex, ey - 6, ey + 6, color, xml_escape(ser.name));
-    }
+    s += series_line_svg(ser, n, f, o.step, color);
     if (!ser.y_error.empty()) {
-      // A dot per point and its error bar (y - e to y + e) with 8 px caps.
-      for (std::size_t i = 0; i < n; ++i) {
-        const double px = f.sx(ser.x[i]);
-        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", px,
-                         f.sy(ser.y[i]), color);
-        if (i >= ser.y_error.size() || !ser.y_error[i]) {
-          continue;
-        }
-        const double lo = f.sy(ser.y[i] - *ser.y_error[i]);
-        const double hi = f.sy(ser.y[i] + *ser.y_error[i]);
-        s += fmt::format(
-            "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}M{3:.1f} {2:.1f}H{4:.1f}\" "
-            "stroke=\"{5}\" fill=\"none\"/>\n",
-            px, lo, hi, px - 4, px + 4, color);
-      }
+      s += error_bars_svg(ser, n, f, color);
     }
     if (legend_y < o.height - 10) {
       s += legend_entry(o.width - kRight + 14, legend_y, color, ser.name);
