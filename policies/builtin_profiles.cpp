@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/policies/plugins/gpu_share_plugins.hpp"
 #include "tidesim/policies/scheduler.hpp"
 

@@ -47,32 +47,30 @@ RegistryEntry plugin_without_args(std::function<std::unique_ptr<Plugin>()> make)
                        {}};
 }
 
-Fields args_fields(const PluginArgs& args) {
-  Fields f(args.node, args.file, args.path);  // no args: an empty mapping
-  f.get("apiVersion");
-  f.get("kind");
-  return f;
+// A named no-op plugin's entry (plugins/basic.hpp): it takes no args.
+RegistryEntry noop(const std::string& name, NoopPoint point) {
+  return plugin_without_args([name, point] { return make_noop_plugin(name, point); });
 }
 
 Registry builtin_registry() {
   Registry r;
   // Kubernetes' in-tree plugins (pkg/scheduler/framework/plugins/registry.go).
   r["PrioritySort"] = plugin_without_args(make_priority_sort);
-  r["SchedulingGates"] = noop_plugin_entry("SchedulingGates", NoopPoint::kPreEnqueue);
+  r["SchedulingGates"] = noop("SchedulingGates", NoopPoint::kPreEnqueue);
   r["NodeUnschedulable"] = plugin_without_args(make_node_unschedulable);
   r["NodeName"] = plugin_without_args(make_node_name);
   r["TaintToleration"] = plugin_without_args(make_taint_toleration);
   r["NodeAffinity"] =
       plugin_with_args<NodeAffinityArgs>(parse_node_affinity_args, make_node_affinity);
-  r["NodePorts"] = noop_plugin_entry("NodePorts", NoopPoint::kFilter);
+  r["NodePorts"] = noop("NodePorts", NoopPoint::kFilter);
   r["NodeResourcesFit"] = plugin_with_args<FitArgs>(parse_fit_args, make_node_resources_fit);
-  r["VolumeRestrictions"] = noop_plugin_entry("VolumeRestrictions", NoopPoint::kFilter);
-  r["EBSLimits"] = noop_plugin_entry("EBSLimits", NoopPoint::kFilter);
-  r["GCEPDLimits"] = noop_plugin_entry("GCEPDLimits", NoopPoint::kFilter);
-  r["NodeVolumeLimits"] = noop_plugin_entry("NodeVolumeLimits", NoopPoint::kFilter);
-  r["AzureDiskLimits"] = noop_plugin_entry("AzureDiskLimits", NoopPoint::kFilter);
-  r["VolumeBinding"] = noop_plugin_entry("VolumeBinding", NoopPoint::kFilter);
-  r["VolumeZone"] = noop_plugin_entry("VolumeZone", NoopPoint::kFilter);
+  r["VolumeRestrictions"] = noop("VolumeRestrictions", NoopPoint::kFilter);
+  r["EBSLimits"] = noop("EBSLimits", NoopPoint::kFilter);
+  r["GCEPDLimits"] = noop("GCEPDLimits", NoopPoint::kFilter);
+  r["NodeVolumeLimits"] = noop("NodeVolumeLimits", NoopPoint::kFilter);
+  r["AzureDiskLimits"] = noop("AzureDiskLimits", NoopPoint::kFilter);
+  r["VolumeBinding"] = noop("VolumeBinding", NoopPoint::kFilter);
+  r["VolumeZone"] = noop("VolumeZone", NoopPoint::kFilter);
   r["PodTopologySpread"] = plugin_with_args<PodTopologySpreadArgs>(parse_pod_topology_spread_args,
                                                                    make_pod_topology_spread);
   r["InterPodAffinity"] = plugin_with_args<InterPodAffinityArgs>(parse_inter_pod_affinity_args,
@@ -81,8 +79,8 @@ Registry builtin_registry() {
   r["Coscheduling"] = plugin_without_args(make_coscheduling);
   r["NodeResourcesBalancedAllocation"] = plugin_with_args<BalancedAllocationArgs>(
       parse_balanced_allocation_args, make_balanced_allocation);
-  r["ImageLocality"] = noop_plugin_entry("ImageLocality", NoopPoint::kScore);
-  r["DefaultBinder"] = noop_plugin_entry("DefaultBinder", NoopPoint::kBind);
+  r["ImageLocality"] = noop("ImageLocality", NoopPoint::kScore);
+  r["DefaultBinder"] = noop("DefaultBinder", NoopPoint::kBind);
   // The seed's plugins (digest 3.2) and tidesim's FIFO baseline. The two load-aware plugins
   // share one args type, and an arg set on one of them applies to both: the seed tunes only the
   // scorer (digest 4.1) although the margin is a filter setting.

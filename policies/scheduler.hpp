@@ -16,12 +16,13 @@
 
 #include "tidesim/policies/config.hpp"
 #include "tidesim/policies/framework.hpp"
-#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/policies/queue.hpp"
 #include "tidesim/policies/registry.hpp"
 #include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::policies {
+
+struct LoadedProfile;  // policies/loaded_profile.hpp
 
 /// One score plugin's contribution on one node (for explain).
 struct PluginScore {

@@ -250,22 +250,20 @@ bool matches_required_node_affinity(const PodSpec& pod, const NodeSpec& node) {
       [&](const NodeSelectorTerm& t) { return matches_node_selector_term(t, node); });
 }
 
-RegistryEntry noop_plugin_entry(std::string name, NoopPoint point) {
-  return plugin_without_args([name, point]() -> std::unique_ptr<Plugin> {
-    switch (point) {
-      case NoopPoint::kPreEnqueue:
-        return std::make_unique<NoopMarker<PreEnqueuePlugin>>(name);
-      case NoopPoint::kFilter:
-        return std::make_unique<NoopAt<FilterPlugin>>(name);
-      case NoopPoint::kPostFilter:
-        return std::make_unique<NoopMarker<PostFilterPlugin>>(name);
-      case NoopPoint::kScore:
-        return std::make_unique<NoopAt<ScorePlugin>>(name);
-      case NoopPoint::kBind:
-        return std::make_unique<NoopMarker<BindPlugin>>(name);
-    }
-    return std::make_unique<NoopPlugin>(name);
-  });
+std::unique_ptr<Plugin> make_noop_plugin(const std::string& name, NoopPoint point) {
+  switch (point) {
+    case NoopPoint::kPreEnqueue:
+      return std::make_unique<NoopMarker<PreEnqueuePlugin>>(name);
+    case NoopPoint::kFilter:
+      return std::make_unique<NoopAt<FilterPlugin>>(name);
+    case NoopPoint::kPostFilter:
+      return std::make_unique<NoopMarker<PostFilterPlugin>>(name);
+    case NoopPoint::kScore:
+      return std::make_unique<NoopAt<ScorePlugin>>(name);
+    case NoopPoint::kBind:
+      return std::make_unique<NoopMarker<BindPlugin>>(name);
+  }
+  return std::make_unique<NoopPlugin>(name);
 }
 
 std::unique_ptr<Plugin> make_priority_sort() {

@@ -5,7 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 
@@ -13,9 +14,9 @@ namespace tidesim::policies {
 enum class NoopPoint { kPreEnqueue, kFilter, kPostFilter, kScore, kBind };
 
 /// A named plugin with no effect: Filter always passes, Score is always 0 (ImageLocality with no
-/// images cached), PostFilter (DefaultPreemption) finds no victims. Takes no args except
-/// apiVersion/kind (an unknown arg is an error).
-RegistryEntry noop_plugin_entry(std::string name, NoopPoint point);
+/// images cached), PostFilter (DefaultPreemption) finds no victims. It takes no args (the
+/// registry's plugin_without_args: an unknown arg is an error).
+std::unique_ptr<Plugin> make_noop_plugin(const std::string& name, NoopPoint point);
 
 /// PrioritySort (queuesort/priority_sort.go): higher priority first, then earlier timestamp.
 std::unique_ptr<Plugin> make_priority_sort();

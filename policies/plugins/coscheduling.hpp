@@ -11,7 +11,8 @@
 /// policies/gangs.hpp. docs/job-scheduling.md.
 #include <memory>
 
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 

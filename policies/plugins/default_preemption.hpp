@@ -15,7 +15,8 @@
 #include <optional>
 #include <vector>
 
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 

@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "tidesim/policies/plugins/gpu_share.hpp"
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 

@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 

@@ -12,7 +12,8 @@
 #include <span>
 #include <string>
 
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 #include "tidesim/sim/api/pod_traits.hpp"
 
 namespace tidesim::policies {

@@ -4,7 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 

@@ -1,4 +1,5 @@
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 
 #include <algorithm>
 #include <map>

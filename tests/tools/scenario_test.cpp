@@ -1,4 +1,5 @@
 #include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 
 #include <gtest/gtest.h>
 

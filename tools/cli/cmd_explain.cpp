@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tidesim/policies/kube_objects.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"

@@ -1,6 +1,7 @@
 // The resource estimate of a run (docs/robustness.md, "Resource guards"), derived by hand from
 // the scenario and the documented per-item costs, and held against the events real runs count.
 #include "tidesim/sim/experiments/run_estimate.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 
 #include <gtest/gtest.h>
 
