@@ -29,11 +29,6 @@ LONG_FUNCTIONS_ALLOWED = {
     # above it): every round reads and updates the same state in a fixed order that keeps the
     # floating-point sums identical run to run; split, that state would pass through every helper.
     ("sim/engine/fluid.cpp", "solve"): "the fluid solver's progressive filling",
-    # Pending: another change splits these three (issue 40, step 8); remove each entry when
-    # it lands. The script prints a note for an entry that no longer matches anything.
-    ("tools/cli/cmd_run.cpp", "run"): "pending, split by another change",
-    ("tools/lib/scenario_runs.cpp", "run_all"): "pending, split by another change",
-    ("tools/python/module.cpp", "PYBIND11_MODULE"): "pending, split by another change",
 }
 
 # Include cycles present when this check was written, each the set of files of one strongly
@@ -41,14 +36,6 @@ LONG_FUNCTIONS_ALLOWED = {
 # is undone); a component with any other file, or a new component, fails. Remove an entry when
 # its cycle is gone (the script prints a note then).
 KNOWN_CYCLES = [
-    # The plugin registry and its nine plugins (issue 40): registry.cpp includes every plugin's
-    # header to register the built-in plugins, and each plugin's header includes registry.hpp
-    # (PluginArgs, the factories). policies/ is being reworked by another change.
-    {"policies/registry", "policies/plugins/basic", "policies/plugins/coscheduling",
-     "policies/plugins/declared_gpu", "policies/plugins/default_preemption",
-     "policies/plugins/gpu_share_plugins", "policies/plugins/interpod_affinity",
-     "policies/plugins/load_aware", "policies/plugins/noderesources",
-     "policies/plugins/pod_topology_spread"},
     # yaml_node.hpp, the input layer's private bridge to yaml-cpp, defines ConfigNode::Impl and
     # so includes config_node.hpp; its functions are defined in config_node.cpp, which includes
     # it (a header without a source of its own, not a real two-way dependency).

@@ -9,6 +9,11 @@
 
 namespace tidesim {
 
+int thread_count(int requested) {
+  return requested > 0 ? requested
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& task) {
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;

@@ -13,4 +13,8 @@ namespace tidesim {
 /// exception a task throws stops handing out tasks and is rethrown once every thread has finished.
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& task);
 
+/// The threads a run uses for `requested` (--threads, the Python `threads=`): as many as asked
+/// when positive, else one per hardware thread (at least 1).
+int thread_count(int requested);
+
 }  // namespace tidesim

@@ -13,7 +13,9 @@
 #include <thread>
 
 #include "tidesim/policies/config.hpp"
+#include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/experiments/run_estimate.hpp"
@@ -154,6 +156,77 @@ class Outputs {
   app::StagedDir staged_;
 };
 
+// --output names a folder: checked before the runs, not after them when the outputs are written.
+void check_output_folder(const RunOptions& o) {
+  if (std::error_code ec; !o.output.empty() && std::filesystem::exists(o.output, ec) &&
+                          !std::filesystem::is_directory(o.output, ec)) {
+    throw InputError(
+        SourceLocation{}, "--output",
+        "'" + o.output + "' is a file; --output names a folder (created when missing)");
+  }
+}
+
+// --records against the output and the scenario's mode.
+void check_records(const RunOptions& o, const Scenario& s, app::OutputFormat format) {
+  if (!o.records.empty() && o.output.empty() && format != app::OutputFormat::kJson) {
+    throw InputError(SourceLocation{}, "--records",
+                     "records are written only with --output DIR or --format json");
+  }
+  if (!o.records.empty() && s.run.mode == "fill") {
+    throw InputError(SourceLocation{}, "--records",
+                     "the fill experiment (run.mode: fill) writes no per-job records");
+  }
+}
+
+// The time series to write (--series, --series-step, --series-seed): only with --output.
+std::optional<app::SeriesChoice> series_choice(const RunOptions& o,
+                                               const std::vector<std::uint64_t>& seeds) {
+  if (!o.output.empty()) {
+    return app::parse_series_choice(o.series, o.series_step, o.series_seeds, seeds);
+  }
+  if (!o.series.empty() || !o.series_step.empty() || !o.series_seeds.empty()) {
+    throw InputError(SourceLocation{},
+                     !o.series.empty()        ? "--series"
+                     : !o.series_step.empty() ? "--series-step"
+                                              : "--series-seed",
+                     "time series are written only with --output DIR");
+  }
+  return std::nullopt;
+}
+
+// The FGD experiment (run.mode: fill, docs/fgd.md).
+int run_fill(const RunOptions& o, const Scenario& s, const std::vector<PolicyConfig>& policies,
+             const std::vector<std::uint64_t>& seeds, app::OutputFormat format,
+             std::optional<Duration> timeout) {
+  const int n = thread_count(o.threads);
+  app::FillGuards guards;
+  guards.timeout = timeout;
+  guards.budget = read_budget(o);
+  guards.force = o.force;
+  return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout, guards);
+}
+
+// The comparison on standard output, in `format`.
+void print_result(const RunOptions& o, const Scenario& s, const std::string& path,
+                  const app::RunResult& result, app::OutputFormat format, std::size_t policies,
+                  std::size_t seeds, double wall) {
+  app::TableOptions table;
+  table.reference = result.reference;
+  table.no_reference = o.no_reference || !result.reference;
+  table.headline = format == app::OutputFormat::kTable && !o.all_metrics;
+  if (format == app::OutputFormat::kJson) {
+    app::write_result(std::cout, result);
+    std::cout << "\n";
+    return;
+  }
+  if (format == app::OutputFormat::kTable) {
+    std::cout << fmt::format("scenario {} ({}), {} seed{}, {} polic{}; simulated in {:.2f} s\n\n",
+                             s.name, path, seeds, seeds == 1 ? "" : "s", policies,
+                             policies == 1 ? "y" : "ies", wall);
+  }
+  std::cout << app::render_comparison(app::build_comparison(result, table), format);
+}
+
 int run(const RunOptions& o) {
   const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
   std::vector<ScenarioOverride> overrides;
@@ -164,44 +237,15 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = app::run_seeds(s, o.seeds);
-  if (std::error_code ec; !o.output.empty() && std::filesystem::exists(o.output, ec) &&
-                          !std::filesystem::is_directory(o.output, ec)) {
-    // Checked before the runs, not after them when the outputs are written.
-    throw InputError(
-        SourceLocation{}, "--output",
-        "'" + o.output + "' is a file; --output names a folder (created when missing)");
-  }
+  check_output_folder(o);
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
   const std::vector<std::string> omitted =
       app::records_omitted_by(o.records.empty() ? "all" : o.records);
-  if (!o.records.empty() && o.output.empty() && format != app::OutputFormat::kJson) {
-    throw InputError(SourceLocation{}, "--records",
-                     "records are written only with --output DIR or --format json");
+  check_records(o, s, format);
+  if (s.run.mode == "fill") {
+    return run_fill(o, s, policies, seeds, format, timeout);
   }
-  if (!o.records.empty() && s.run.mode == "fill") {
-    throw InputError(SourceLocation{}, "--records",
-                     "the fill experiment (run.mode: fill) writes no per-job records");
-  }
-  if (s.run.mode == "fill") {  // the FGD experiment (docs/fgd.md)
-    const int n = o.threads > 0
-                      ? o.threads
-                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    app::FillGuards guards;
-    guards.timeout = timeout;
-    guards.budget = read_budget(o);
-    guards.force = o.force;
-    return app::run_fill_scenario(s, policies, seeds, n, format, o.output, std::cout, guards);
-  }
-  std::optional<app::SeriesChoice> series;
-  if (!o.output.empty()) {
-    series = app::parse_series_choice(o.series, o.series_step, o.series_seeds, seeds);
-  } else if (!o.series.empty() || !o.series_step.empty() || !o.series_seeds.empty()) {
-    throw InputError(SourceLocation{},
-                     !o.series.empty()        ? "--series"
-                     : !o.series_step.empty() ? "--series-step"
-                                              : "--series-seed",
-                     "time series are written only with --output DIR");
-  }
+  const std::optional<app::SeriesChoice> series = series_choice(o, seeds);
   // The estimate held to its budget, each seed's jobs, everything a run builds checked.
   const app::PreparedRuns runs =
       app::prepare_runs(s, policies, seeds, !o.output.empty() && o.series != "none", read_budget(o),
@@ -232,21 +276,7 @@ int run(const RunOptions& o) {
   if (!omitted.empty()) {
     app::omit_records(result, omitted);
   }
-  app::TableOptions table;
-  table.reference = result.reference;
-  table.no_reference = o.no_reference || !result.reference;
-  table.headline = format == app::OutputFormat::kTable && !o.all_metrics;
-  if (format == app::OutputFormat::kJson) {
-    app::write_result(std::cout, result);
-    std::cout << "\n";
-  } else {
-    if (format == app::OutputFormat::kTable) {
-      std::cout << fmt::format("scenario {} ({}), {} seed{}, {} polic{}; simulated in {:.2f} s\n\n",
-                               s.name, path, seeds.size(), seeds.size() == 1 ? "" : "s",
-                               policies.size(), policies.size() == 1 ? "y" : "ies", wall);
-    }
-    std::cout << app::render_comparison(app::build_comparison(result, table), format);
-  }
+  print_result(o, s, path, result, format, policies.size(), seeds.size(), wall);
   if (outputs) {
     const std::string names = outputs->finish(result);
     if (!o.quiet) {

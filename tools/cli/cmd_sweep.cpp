@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/cli/commands.hpp"
@@ -126,9 +127,7 @@ int run_sweep(const SweepArgs& args) {
       return 0;
     }
   } else if (!args.merge_only) {
-    const int threads = args.threads > 0
-                            ? args.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = thread_count(args.threads);
     // The progress line (stderr; docs/outputs.md): cells done, simulated time, events/s, ETA.
     const std::size_t todo = app::cells_to_run(plan, dir, shard);
     app::RunMeter meter;

@@ -63,77 +63,103 @@ PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
   return runs;
 }
 
+namespace {
+
+// What the runs of one run_all() share.
+struct RunAllState {
+  const Scenario& s;
+  const PreparedRuns& prepared;
+  const RunAllOptions& options;
+  RunMeter& meter;
+  // --timeout: the watchdog raises its flag at the deadline; every run checks it between events
+  // (Simulation::set_interrupt) and stops, and no further run starts.
+  Watchdog& watchdog;
+  std::mutex cut_mutex;
+  std::string cut;  // the first run the timeout stopped, for the message
+};
+
+// Run k (policy k / seeds, seed k % seeds) into `out`; false when the deadline stopped it or came
+// before it started.
+bool run_one(RunAllState& st, std::size_t k, RunProbe& probe, SeedRun& out) {
+  if (st.watchdog.expired()) {
+    return false;  // no further run starts after the deadline
+  }
+  st.watchdog.start();  // after the check: the first run always starts
+  const auto& seeds = st.prepared.seeds;
+  const auto& policy = st.prepared.policies[k / seeds.size()];
+  const std::size_t si = k % seeds.size();
+  RecorderOptions recorder_options;
+  // Time series are large (every node, every card, every sample): only with --output, and
+  // only what --series, --series-step and --series-seed choose (the first seed by default).
+  recorder_options.record_series = false;
+  if (st.options.series) {
+    st.options.series->apply(recorder_options, seeds[si], seeds.front());
+  }
+  Recorder recorder(policy.name, seeds[si], recorder_options);
+  RunSignals signals;
+  recorder.attach(signals);
+  probe.attach(signals);
+  // --max-events holds during the run too, whatever its events are (the estimate's, or
+  // retries and faults it did not foresee), with --force as without.
+  const RunBudget& budget = st.prepared.budget;
+  const RunSummary summary =
+      run_policy(st.s, st.prepared.jobs[si], policy, seeds[si], signals, st.watchdog.flag(),
+                 &st.meter.events, static_cast<std::uint64_t>(budget.events));
+  if (summary.over_limit) {
+    throw std::runtime_error(
+        event_limit_problem(budget, fmt::format("policy {} seed {}", policy.name, seeds[si]),
+                            summary.counted_events, summary.end.time_since_epoch(),
+                            st.prepared.estimate) +
+        "; no result written");
+  }
+  if (summary.interrupted) {
+    const std::lock_guard lock(st.cut_mutex);
+    if (st.cut.empty()) {
+      st.cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
+                           format_duration(summary.end.time_since_epoch()));
+    }
+    return false;
+  }
+  out = recorder.finish(summary.end);
+  return true;
+}
+
+// The result of finished runs: their records with the scenario's metadata.
+RunResult assemble(const Scenario& s, const PreparedRuns& prepared, std::vector<SeedRun> runs) {
+  RunResult result;
+  std::vector<std::string> names;
+  for (const auto& p : prepared.policies) {
+    names.push_back(p.name);
+  }
+  result.metadata = make_metadata(s.name, s.path, s.hash, prepared.seeds, names);
+  result.metadata.cluster = describe_cluster(s.cluster);
+  result.metadata.workload = describe_workload(s.workload);
+  result.runs = std::move(runs);
+  return result;
+}
+
+}  // namespace
+
 RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOptions& options) {
-  const auto& policies = runs_in.policies;
   const auto& seeds = runs_in.seeds;
-  const auto& jobs = runs_in.jobs;
-  const auto& series = options.series;
-  const auto& budget = runs_in.budget;
-  const auto& estimate = runs_in.estimate;
-  const int threads = options.threads > 0
-                          ? options.threads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::size_t total = policies.size() * seeds.size();
+  const std::size_t total = runs_in.policies.size() * seeds.size();
   std::vector<SeedRun> runs(total);
   std::atomic<std::size_t> done{0};
-  std::mutex cut_mutex;
   std::exception_ptr error;
   // The progress line (stderr; docs/outputs.md): runs done, simulated time, events/s, ETA.
   RunMeter meter;
   auto progress = ProgressReporter::for_stderr(options.progress);
   ProgressTicker ticker(progress, "runs", [&meter, total] { return meter.snapshot(total); });
-  // --timeout: the watchdog raises its flag at the deadline; every run checks it between events
-  // (Simulation::set_interrupt) and stops, and no further run starts. It starts after the first
-  // run's check (Watchdog::start), so that run always starts.
+  // The watchdog starts after the first run's check (Watchdog::start), so that run always starts.
   Watchdog watchdog(options.timeout, false);
-  std::string cut;  // the first run the timeout stopped, for the message
+  RunAllState st{s, runs_in, options, meter, watchdog, {}, {}};
   const double horizon_s = to_seconds(TimePoint(s.run.until));
-  // Whether run k finished: not when the deadline stopped it or came before it started.
-  const auto run_one = [&](std::size_t k, RunProbe& probe) {
-    if (watchdog.expired()) {
-      return false;  // no further run starts after the deadline
-    }
-    watchdog.start();  // after the check: the first run always starts
-    const auto& policy = policies[k / seeds.size()];
-    const std::size_t si = k % seeds.size();
-    RecorderOptions recorder_options;
-    // Time series are large (every node, every card, every sample): only with --output, and
-    // only what --series, --series-step and --series-seed choose (the first seed by default).
-    recorder_options.record_series = false;
-    if (series) {
-      series->apply(recorder_options, seeds[si], seeds.front());
-    }
-    Recorder recorder(policy.name, seeds[si], recorder_options);
-    RunSignals signals;
-    recorder.attach(signals);
-    probe.attach(signals);
-    // --max-events holds during the run too, whatever its events are (the estimate's, or
-    // retries and faults it did not foresee), with --force as without.
-    const RunSummary summary = run_policy(s, jobs[si], policy, seeds[si], signals, watchdog.flag(),
-                                          &meter.events, static_cast<std::uint64_t>(budget.events));
-    if (summary.over_limit) {
-      throw std::runtime_error(
-          event_limit_problem(budget, fmt::format("policy {} seed {}", policy.name, seeds[si]),
-                              summary.counted_events, summary.end.time_since_epoch(), estimate) +
-          "; no result written");
-    }
-    if (summary.interrupted) {
-      const std::lock_guard lock(cut_mutex);
-      if (cut.empty()) {
-        cut = fmt::format("policy {} seed {} at simulated time {}", policy.name, seeds[si],
-                          format_duration(summary.end.time_since_epoch()));
-      }
-      return false;
-    }
-    runs[k] = recorder.finish(summary.end);
-    return true;
-  };
   try {
-    parallel_for(total, threads, [&](std::size_t k) {
-      RunProbe probe(meter, jobs[k % seeds.size()].jobs.size(), horizon_s);
+    parallel_for(total, thread_count(options.threads), [&](std::size_t k) {
+      RunProbe probe(meter, runs_in.jobs[k % seeds.size()].jobs.size(), horizon_s);
       bool finished = false;
       try {
-        finished = run_one(k, probe);
+        finished = run_one(st, k, probe, runs[k]);
       } catch (...) {
         probe.finish();  // a failed run counts in the progress line, as a finished one does
         throw;
@@ -153,21 +179,11 @@ RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOp
   }
   if (watchdog.expired()) {
     throw std::runtime_error(
-        fmt::format("--timeout {} reached: {} of {} runs finished{}; no result "
-                    "written",
+        fmt::format("--timeout {} reached: {} of {} runs finished{}; no result written",
                     format_duration(*options.timeout), done.load(), total,
-                    cut.empty() ? "" : ", " + cut + " was cut"));
+                    st.cut.empty() ? "" : ", " + st.cut + " was cut"));
   }
-  RunResult result;
-  std::vector<std::string> names;
-  for (const auto& p : policies) {
-    names.push_back(p.name);
-  }
-  result.metadata = make_metadata(s.name, s.path, s.hash, seeds, names);
-  result.metadata.cluster = describe_cluster(s.cluster);
-  result.metadata.workload = describe_workload(s.workload);
-  result.runs = std::move(runs);
-  return result;
+  return assemble(s, runs_in, std::move(runs));
 }
 
 std::optional<Reference> scenario_reference(const Scenario& s) {

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -165,8 +166,7 @@ PyResult sweep(const std::string& file, const std::string& output, int threads, 
   const app::SweepSpec spec = app::load_sweep(file);
   const app::SweepPlan plan = app::plan_sweep(spec, true);
   const std::string dir = output.empty() ? fs::path(file).stem().string() + ".results" : output;
-  const int n =
-      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int n = thread_count(threads);
   {
     const std::size_t todo = app::cells_to_run(plan, dir, app::Shard{});
     app::RunMeter meter;
@@ -273,17 +273,9 @@ std::string result_json(const app::RunResult& result) {
   return out.str();
 }
 
-}  // namespace
-}  // namespace tidesim::python
-
-PYBIND11_MODULE(_tidesim, m) {
-  using namespace tidesim;
-  using namespace tidesim::python;
-  m.doc() = "tidesim's C++ API (the package `tidesim` wraps it; docs/python.md)";
-  m.attr("__version__") = std::string(kVersion);
-
-  // Bad input: the message the CLI prints after "tidesim: error: " (file:line:column: field:
-  // message), with its parts as attributes.
+// Bad input: the message the CLI prints after "tidesim: error: " (file:line:column: field:
+// message), with its parts as attributes.
+void bind_errors(py::module_& m) {
   static py::handle input_error =
       py::exception<InputError>(m, "InputError", PyExc_ValueError).release();
   py::register_exception_translator([](std::exception_ptr p) {
@@ -301,10 +293,10 @@ PYBIND11_MODULE(_tidesim, m) {
       PyErr_SetObject(input_error.ptr(), error.ptr());
     }
   });
+}
 
-  bind_plugins(m);
-  bind_job_policies(m);
-
+// Scenarios: loading one (with --set overrides) and what a study reads of it.
+void bind_scenarios(py::module_& m) {
   py::class_<LoadedScenario>(m, "Scenario")
       .def_property_readonly("name", [](const LoadedScenario& s) { return s.scenario->name; })
       .def_property_readonly("path", [](const LoadedScenario& s) { return s.path; })
@@ -331,7 +323,10 @@ PYBIND11_MODULE(_tidesim, m) {
   m.def("default_scenario_path", &default_scenario_path);
   m.def("load_scenario", &load, py::arg("path"), py::arg("sets"),
         py::call_guard<py::gil_scoped_release>());
+}
 
+// Runs and sweeps.
+void bind_runs(py::module_& m) {
   py::class_<RunArgs>(m, "RunArgs")
       .def(py::init<>())
       .def_readwrite("policies", &RunArgs::policies)
@@ -362,7 +357,10 @@ PYBIND11_MODULE(_tidesim, m) {
         return PyResult{std::make_shared<const app::RunResult>(app::load_result(path))};
       },
       py::call_guard<py::gil_scoped_release>());
+}
 
+// Results: metrics, records, comparisons, saving.
+void bind_results(py::module_& m) {
   py::class_<PyResult>(m, "Result")
       .def_property_readonly("scenario_name",
                              [](const PyResult& r) { return r.result->metadata.scenario_name; })
@@ -390,4 +388,20 @@ PYBIND11_MODULE(_tidesim, m) {
           "save",
           [](const PyResult& r, const std::string& path) { app::save_result(*r.result, path); },
           py::call_guard<py::gil_scoped_release>());
+}
+
+}  // namespace
+}  // namespace tidesim::python
+
+PYBIND11_MODULE(_tidesim, m) {
+  using namespace tidesim;
+  using namespace tidesim::python;
+  m.doc() = "tidesim's C++ API (the package `tidesim` wraps it; docs/python.md)";
+  m.attr("__version__") = std::string(kVersion);
+  bind_errors(m);
+  bind_plugins(m);
+  bind_job_policies(m);
+  bind_scenarios(m);
+  bind_runs(m);
+  bind_results(m);
 }
