@@ -1,6 +1,6 @@
 // The scheduling cycle (pkg/scheduler/schedule_one.go) and the framework's other runs of a
-// profile's plugins: PostFilter, Permit and the dry runs of fits(). The profile is built by
-// scheduler_profile.cpp.
+// profile's plugins: PostFilter, Permit and the dry runs of fits(). The profile's plugins are built
+// by ProfilePlugins (profile_plugins.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -71,6 +71,10 @@ std::string fit_error(int n, const std::map<std::string, int>& histogram) {
 
 }  // namespace
 
+Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile,
+                     std::uint64_t seed, const Registry& registry)
+    : plugins_(config, profile, registry), random_(seed, "scheduler/" + profile.scheduler_name) {}
+
 ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cluster,
                                        const MetricsSource* metrics, TimePoint now,
                                        const PodGroupStatus* group, std::optional<int> nominated) {
@@ -107,7 +111,7 @@ void Scheduler::schedule_pod(CycleContext& ctx, const PodSpec& pod, const PodGro
     }
     return;
   }
-  if (first_feasible_ || feasible_.size() == 1) {
+  if (plugins_.first_feasible() || feasible_.size() == 1) {
     result.node = feasible_.front();
     return;
   }
@@ -117,8 +121,8 @@ void Scheduler::schedule_pod(CycleContext& ctx, const PodSpec& pod, const PodGro
 }
 
 void Scheduler::finish_cycle(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result) {
-  if (result.node && card_chooser_ != nullptr) {
-    result.cards = card_chooser_->choose_cards(ctx, pod, *result.node);
+  if (result.node && plugins_.card_chooser() != nullptr) {
+    result.cards = plugins_.card_chooser()->choose_cards(ctx, pod, *result.node);
   }
   result.latency = ctx.latency;
   result.fallback_stage = ctx.fallback_stage;
@@ -128,12 +132,12 @@ void Scheduler::finish_cycle(CycleContext& ctx, const PodSpec& pod, ScheduleResu
 
 bool Scheduler::run_pre_filter_plugins(CycleContext& ctx, const PodSpec& pod,
                                        ScheduleResult* result) {
-  skip_filter_.assign(filter_.size(), 0);
-  for (PreFilterPlugin* p : pre_filter_) {
+  skip_filter_.assign(plugins_.filter().size(), 0);
+  for (PreFilterPlugin* p : plugins_.pre_filter()) {
     Status s = p->pre_filter(ctx, pod);
     if (s.code == Code::kSkip) {
-      for (std::size_t k = 0; k < filter_.size(); ++k) {
-        if (static_cast<Plugin*>(filter_[k]) == static_cast<Plugin*>(p)) {
+      for (std::size_t k = 0; k < plugins_.filter().size(); ++k) {
+        if (static_cast<Plugin*>(plugins_.filter()[k]) == static_cast<Plugin*>(p)) {
           skip_filter_[k] = 1;
         }
       }
@@ -167,8 +171,8 @@ bool Scheduler::find_nodes_that_fit_pod(CycleContext& ctx, const PodSpec& pod,
   if (!run_pre_filter_plugins(ctx, pod, &result)) {
     return false;
   }
-  if (gang_pre_filter_ != nullptr && group != nullptr) {
-    if (Status s = gang_pre_filter_->pre_filter(ctx, pod); !s.ok()) {
+  if (plugins_.gang_pre_filter() != nullptr && group != nullptr) {
+    if (Status s = plugins_.gang_pre_filter()->pre_filter(ctx, pod); !s.ok()) {
       result.unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
       result.reason = fmt::format("0/{} nodes are available: {}.", n, s.message());
       return false;
@@ -192,8 +196,9 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   // details).
   ctx.record_reasons = record_reasons_ || record_details_;
   const int n = static_cast<int>(ctx.cluster.nodes.size());
-  const int to_find = first_feasible_ ? 1 : num_feasible_nodes_to_find(n, percentage_);
-  const int start = first_feasible_ ? 0 : next_start_node_index_;
+  const int to_find =
+      plugins_.first_feasible() ? 1 : num_feasible_nodes_to_find(n, plugins_.percentage());
+  const int start = plugins_.first_feasible() ? 0 : next_start_node_index_;
   feasible_.clear();
   const FitScreen screen = ctx.record_reasons ? FitScreen{} : fit_screen(pod);
   Status failed;  // the status of the filter that rejected the node, reused from node to node
@@ -204,12 +209,13 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
     if (screen.active && screen.rejects(ctx.cluster.nodes[i])) {
       continue;  // rejected by a filter that reads no metrics, without a reason to record
     }
-    const std::size_t fk = first_rejecting_filter(filter_, skip_filter_, ctx, pod, i, failed);
-    const bool rejected = fk < filter_.size();
+    const std::size_t fk =
+        first_rejecting_filter(plugins_.filter(), skip_filter_, ctx, pod, i, failed);
+    const bool rejected = fk < plugins_.filter().size();
     if (record_details_) {
       NodeDetail& d = result.details[i];
       d.evaluated = true;
-      for (FilterPlugin* f : filter_) {
+      for (FilterPlugin* f : plugins_.filter()) {
         if (auto note = f->explain_node(i); !note.empty()) {
           d.notes.push_back(std::string(f->name()) + ": " + note);
         }
@@ -224,23 +230,24 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
     }
     if (failed.code == Code::kError) {
       result.error = true;
-      result.reason =
-          fmt::format("running \"{}\" filter plugin: {}", filter_[fk]->name(), failed.message());
+      result.reason = fmt::format("running \"{}\" filter plugin: {}", plugins_.filter()[fk]->name(),
+                                  failed.message());
       return false;
     }
     result.rejected_by_metrics =
-        result.rejected_by_metrics || (filter_[fk]->events_to_register() & kMetricsChanged) != 0;
+        result.rejected_by_metrics ||
+        (plugins_.filter()[fk]->events_to_register() & kMetricsChanged) != 0;
     if (record_reasons_) {
       for (const auto& r : failed.reasons) {
         ++histogram[r];
       }
     }
     if (record_details_) {
-      result.details[i].failed_plugin = std::string(filter_[fk]->name());
+      result.details[i].failed_plugin = std::string(plugins_.filter()[fk]->name());
       result.details[i].reasons = failed.reasons;
     }
   }
-  if (!first_feasible_) {
+  if (!plugins_.first_feasible()) {
     next_start_node_index_ = (start + processed) % n;
   }
   result.evaluated_nodes = processed;
@@ -249,11 +256,11 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
 }
 
 FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
-  for (std::size_t fk = 0; fk < filter_.size(); ++fk) {
+  for (std::size_t fk = 0; fk < plugins_.filter().size(); ++fk) {
     if (skip_filter_[fk]) {
       continue;
     }
-    const FilterPlugin& f = *filter_[fk];
+    const FilterPlugin& f = *plugins_.filter()[fk];
     if (!f.plain_filter() || f.reads_metrics()) {
       break;
     }
@@ -266,12 +273,12 @@ FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
 
 bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result) {
   // PreScore (RunPreScorePlugins): Skip leaves out that plugin's Score.
-  skip_score_.assign(score_.size(), 0);
-  for (PreScorePlugin* p : pre_score_) {
+  skip_score_.assign(plugins_.score().size(), 0);
+  for (PreScorePlugin* p : plugins_.pre_score()) {
     Status s = p->pre_score(ctx, pod, feasible_);
     if (s.code == Code::kSkip) {
-      for (std::size_t k = 0; k < score_.size(); ++k) {
-        if (static_cast<Plugin*>(score_[k].plugin) == static_cast<Plugin*>(p)) {
+      for (std::size_t k = 0; k < plugins_.score().size(); ++k) {
+        if (static_cast<Plugin*>(plugins_.score()[k].plugin) == static_cast<Plugin*>(p)) {
           skip_score_[k] = 1;
         }
       }
@@ -286,11 +293,11 @@ bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, Schedule
   // Score, NormalizeScore, weights (RunScorePlugins), summed per node.
   const std::size_t m = feasible_.size();
   totals_.assign(m, 0);
-  for (std::size_t k = 0; k < score_.size(); ++k) {
+  for (std::size_t k = 0; k < plugins_.score().size(); ++k) {
     if (skip_score_[k]) {
       continue;
     }
-    ScorePlugin* sp = score_[k].plugin;
+    ScorePlugin* sp = plugins_.score()[k].plugin;
     scores_.resize(m);
     for (std::size_t j = 0; j < m; ++j) {
       scores_[j] = sp->score(ctx, pod, feasible_[j]);
@@ -312,13 +319,13 @@ bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, Schedule
             kMaxNodeScore);
         return false;
       }
-      totals_[j] += scores_[j] * score_[k].weight;
+      totals_[j] += scores_[j] * plugins_.score()[k].weight;
       if (record_details_) {
         NodeDetail& d = result.details[feasible_[j]];
         d.scored = true;
-        d.scores.push_back(PluginScore{std::string(sp->name()), raw[j], scores_[j],
-                                       score_[k].weight, scores_[j] * score_[k].weight,
-                                       sp->explain_node(feasible_[j])});
+        d.scores.push_back(
+            PluginScore{std::string(sp->name()), raw[j], scores_[j], plugins_.score()[k].weight,
+                        scores_[j] * plugins_.score()[k].weight, sp->explain_node(feasible_[j])});
       }
     }
   }
@@ -355,8 +362,8 @@ bool Scheduler::passes_filters(CycleContext& ctx, const PodSpec& pod, int node) 
   const bool record = ctx.record_reasons;
   ctx.record_reasons = false;
   bool passes = true;
-  for (std::size_t fk = 0; fk < filter_.size() && passes; ++fk) {
-    passes = skip_filter_[fk] || filter_[fk]->filter(ctx, pod, node).ok();
+  for (std::size_t fk = 0; fk < plugins_.filter().size() && passes; ++fk) {
+    passes = skip_filter_[fk] || plugins_.filter()[fk]->filter(ctx, pod, node).ok();
   }
   ctx.record_reasons = record;
   return passes;
@@ -371,7 +378,7 @@ PostFilterResult Scheduler::post_filter(const PodSpec& pod, const ClusterView& c
                                         TimePoint now) {
   CycleContext ctx = bare_context(cluster, now, ++cycle_);
   dry_run_now_ = now;
-  for (PostFilterPlugin* p : post_filter_) {
+  for (PostFilterPlugin* p : plugins_.post_filter()) {
     PostFilterResult r = p->post_filter(ctx, pod, *this);
     if (r.nominated_node) {
       return r;
@@ -383,7 +390,7 @@ PostFilterResult Scheduler::post_filter(const PodSpec& pod, const ClusterView& c
 PostFilterResult Scheduler::group_post_filter(const PodSpec& pod, const ClusterView& cluster,
                                               const PodGroupStatus& group, TimePoint now) {
   CycleContext ctx = bare_context(cluster, now, cycle_, &group);
-  return gang_post_filter_->post_filter(ctx, pod, *this);
+  return plugins_.gang_post_filter()->post_filter(ctx, pod, *this);
 }
 
 Status Scheduler::permit(const PodSpec& pod, int node, const ClusterView& cluster,
@@ -392,7 +399,7 @@ Status Scheduler::permit(const PodSpec& pod, int node, const ClusterView& cluste
   // RunPermitPlugins: the first rejection wins; otherwise Wait with the shortest timeout.
   Status out;
   timeout = Duration::max();
-  for (PermitPlugin* p : permit_) {
+  for (PermitPlugin* p : plugins_.permit()) {
     Duration t = Duration::max();
     Status s = p->permit(ctx, pod, node, t);
     if (s.code == Code::kWait) {

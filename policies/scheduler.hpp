@@ -16,6 +16,7 @@
 
 #include "tidesim/policies/config.hpp"
 #include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/profile_plugins.hpp"
 #include "tidesim/policies/queue.hpp"
 #include "tidesim/policies/registry.hpp"
 #include "tidesim/sim/engine/random.hpp"
@@ -105,11 +106,9 @@ class Scheduler final : public FilterRunner {
   /// Builds the framework for `profile` of `config`; throws InputError naming the profile,
   /// plugin and field (unknown plugin, plugin at a point it does not implement, missing weight,
   /// not exactly one queueSort plugin, no bind plugin, bad args).
+  /// Its plugins: ProfilePlugins (policies/profile_plugins.hpp). Not copyable (it owns them).
   Scheduler(const SchedulerConfig& config, const ProfileConfig& profile, std::uint64_t seed,
             const Registry& registry = builtin_registry());
-  ~Scheduler();
-  Scheduler(const Scheduler&) = delete;
-  Scheduler& operator=(const Scheduler&) = delete;
 
   /// Runs one scheduling cycle for `pod` against `cluster` at time `now`; `metrics` may be null.
   /// `group`: the pod's PodGroup (Coscheduling's PreFilter reads it); `nominated`: the node an
@@ -143,22 +142,24 @@ class Scheduler final : public FilterRunner {
   void set_record_reasons(bool on) { record_reasons_ = on; }
 
   /// True when a plugin of the profile reads node metrics (Plugin::reads_metrics()).
-  bool reads_metrics() const;
+  bool reads_metrics() const { return plugins_.reads_metrics(); }
   /// True when a plugin of the profile judges forecasts (Plugin::reads_forecasts()).
-  bool reads_forecasts() const;
+  bool reads_forecasts() const { return plugins_.reads_forecasts(); }
   /// True when a plugin of the profile wants the run's whole workload (Plugin::wants_workload()):
   /// only then does a run build the list of its pods for observe_workload().
-  bool wants_workload() const;
+  bool wants_workload() const { return plugins_.wants_workload(); }
   /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
-  void observe_workload(std::span<const PodSpec> pods);
+  void observe_workload(std::span<const PodSpec> pods) { plugins_.observe_workload(pods); }
   /// The profile's schedulerName.
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return plugins_.name(); }
   /// Queue settings: order from the QueueSort plugin, back-off from the config.
-  QueueOptions queue_options() const { return queue_options_; }
+  QueueOptions queue_options() const { return plugins_.queue_options(); }
   /// Enabled plugins at `point` ("filter", "score", ...) in order; score plugins with weights.
-  std::vector<std::pair<std::string, std::int64_t>> plugins_at(const std::string& point) const;
+  std::vector<std::pair<std::string, std::int64_t>> plugins_at(const std::string& point) const {
+    return plugins_.at(point);
+  }
   /// The percentageOfNodesToScore in effect (0 = adaptive).
-  int percentage_of_nodes_to_score() const { return percentage_; }
+  int percentage_of_nodes_to_score() const { return plugins_.percentage(); }
   /// What a cycle may leave behind for later cycles: the round-robin start of node sampling and
   /// the number of tie-breaks drawn from the scheduler's stream. A cycle that leaves both as they
   /// were changes nothing a later cycle sees (the scheduling loop's fast fail of gangs uses it).
@@ -167,13 +168,6 @@ class Scheduler final : public FilterRunner {
   }
 
  private:
-  // The profile (scheduler_profile.cpp): fills the plugin lists the cycle runs from the plugin
-  // names per extension point, the instances by name and the entry that gives each score plugin
-  // its weight.
-  void assign_plugins(const std::map<std::string, std::vector<std::string>>& lists,
-                      const std::map<std::string, Plugin*>& instances,
-                      const std::map<std::string, const PluginEntry*>& weights);
-
   // The cycle (scheduler.cpp), as schedule_one.go divides it. schedule_pod (schedulePod): the
   // node for the pod, or why none, into `result`.
   void schedule_pod(CycleContext& ctx, const PodSpec& pod, const PodGroupStatus* group,
@@ -206,29 +200,9 @@ class Scheduler final : public FilterRunner {
   void finish_cycle(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result);
   // Every Filter plugin not skipped this cycle passes `node`.
   bool passes_filters(CycleContext& ctx, const PodSpec& pod, int node);
-  struct ScoreEntry {
-    ScorePlugin* plugin;
-    std::int64_t weight;
-  };
-  std::string name_;
-  std::vector<std::unique_ptr<Plugin>> owned_;
-  std::vector<PreFilterPlugin*> pre_filter_;
-  std::vector<FilterPlugin*> filter_;
-  std::vector<PreScorePlugin*> pre_score_;
-  std::vector<PostFilterPlugin*> post_filter_;
-  std::vector<PermitPlugin*> permit_;
-  // Coscheduling's PreFilter when the profile does not list the plugin (gangs under any profile).
-  PreFilterPlugin* gang_pre_filter_ = nullptr;
-  // Coscheduling's PostFilter: the profile's instance, or the one added for gangs.
-  PostFilterPlugin* gang_post_filter_ = nullptr;
+  ProfilePlugins plugins_;
   // The time of the PostFilter call whose dry runs fits() serves.
   TimePoint dry_run_now_{};
-  std::vector<ScoreEntry> score_;
-  CardChooserPlugin* card_chooser_ = nullptr;
-  std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> listing_;
-  QueueOptions queue_options_;
-  int percentage_ = 0;
-  bool first_feasible_ = false;
   bool record_details_ = false;
   bool record_reasons_ = true;
   int next_start_node_index_ = 0;

@@ -1,13 +1,11 @@
-// Building a Scheduler from one profile of a KubeSchedulerConfiguration: the plugin sets merged
-// into the defaults, each plugin instantiated once, the lists per extension point with the
-// multiPoint expansion, the score weights and the profile's checks (framework.go NewFramework).
+#include "tidesim/policies/profile_plugins.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
 #include "tidesim/policies/plugins/coscheduling.hpp"
-#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -203,11 +201,9 @@ void check_pre_points(const ProfileConfig& profile, const PointLists& lists,
 
 }  // namespace
 
-Scheduler::~Scheduler() = default;
-
-Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile,
-                     std::uint64_t seed, const Registry& registry)
-    : name_(profile.scheduler_name), random_(seed, "scheduler/" + profile.scheduler_name) {
+ProfilePlugins::ProfilePlugins(const SchedulerConfig& config, const ProfileConfig& profile,
+                               const Registry& registry)
+    : name_(profile.scheduler_name) {
   percentage_ = profile.percentage_of_nodes_to_score.value_or(config.percentage_of_nodes_to_score);
   first_feasible_ = profile.first_feasible;
   queue_options_.initial_backoff = config.pod_initial_backoff;
@@ -220,7 +216,7 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
   queue_options_.order =
       dynamic_cast<QueueSortPlugin*>(instances.at(lists.at("queueSort")[0]))->order();
   const WeightEntries weights = weight_entries(merged);
-  assign_plugins(lists, instances, weights);
+  assign(lists, instances, weights);
   check_pre_points(profile, lists, instances);
   for (const auto& [point, names] : lists) {
     auto& out = listing_[point];
@@ -230,8 +226,8 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
   }
 }
 
-void Scheduler::assign_plugins(const PointLists& lists, const Instances& instances,
-                               const WeightEntries& weights) {
+void ProfilePlugins::assign(const PointLists& lists, const Instances& instances,
+                            const WeightEntries& weights) {
   for (const auto& n : lists.at("score")) {
     const PluginEntry* e = weights.at(n);
     if (!e->weight) {
@@ -281,28 +277,27 @@ void Scheduler::assign_plugins(const PointLists& lists, const Instances& instanc
   }
 }
 
-std::vector<std::pair<std::string, std::int64_t>> Scheduler::plugins_at(
-    const std::string& point) const {
+ProfilePlugins::Listing ProfilePlugins::at(const std::string& point) const {
   const auto it = listing_.find(point);
-  return it == listing_.end() ? std::vector<std::pair<std::string, std::int64_t>>{} : it->second;
+  return it == listing_.end() ? Listing{} : it->second;
 }
 
-bool Scheduler::reads_metrics() const {
+bool ProfilePlugins::reads_metrics() const {
   return std::any_of(owned_.begin(), owned_.end(),
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_metrics(); });
 }
 
-bool Scheduler::reads_forecasts() const {
+bool ProfilePlugins::reads_forecasts() const {
   return std::any_of(owned_.begin(), owned_.end(),
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_forecasts(); });
 }
 
-bool Scheduler::wants_workload() const {
+bool ProfilePlugins::wants_workload() const {
   return std::any_of(owned_.begin(), owned_.end(),
                      [](const std::unique_ptr<Plugin>& p) { return p->wants_workload(); });
 }
 
-void Scheduler::observe_workload(std::span<const PodSpec> pods) {
+void ProfilePlugins::observe_workload(std::span<const PodSpec> pods) {
   for (const auto& p : owned_) {
     if (p->wants_workload()) {
       p->observe_workload(pods);
