@@ -11,12 +11,12 @@ export TIDESIM_SANITIZE=1
 build="${TIDESIM_BUILD_DIR:-build-asan}"
 tools/deps.sh
 start=$SECONDS
-TIDESIM_BUILD_DIR="$build" tools/build.sh --target engine_test topologies_test workloads_test \
-  fuzz_replay_core
+TIDESIM_BUILD_DIR="$build" tools/build.sh --target sim_engine_test sim_input_test sim_api_test \
+  topologies_test workloads_test fuzz_replay_core
 echo "sanitize-core: built in $((SECONDS - start)) s"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-for t in engine_test topologies_test workloads_test; do
+for t in sim_engine_test sim_input_test sim_api_test topologies_test workloads_test; do
   env -u CI "$build/bin/$t" --gtest_brief=1
 done
 # The corpora of the core parsers, as tests/fuzz/corpora.txt lists them.

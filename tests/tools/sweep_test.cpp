@@ -17,6 +17,7 @@
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::app {
@@ -103,6 +104,29 @@ TEST(SweepSpec, BadFilesNameTheirPlace) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cluster.node_groups has 1 item"), std::string::npos)
         << e.what();
+  }
+}
+
+// Every sweep shipped in scenarios/sweeps/ is planned as `tidesim sweep` plans it before any cell
+// runs: each variant's scenario read with its overrides and built (validate's checks). The
+// scenarios themselves are validated by ShippedScenarios.Validate (tests/CMakeLists.txt).
+TEST(ShippedSweeps, EveryVariantIsReadAndBuilt) {
+  TIDESIM_REQUIRE_FILE(data_folder() + "/pollux");  // pollux-job-loads.yaml generates workloads
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator("scenarios/sweeps")) {
+    if (entry.path().extension() == ".yaml") {
+      files.push_back(entry.path().string());
+    }
+  }
+  ASSERT_FALSE(files.empty());
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    try {
+      const SweepPlan plan = plan_sweep(load_sweep(file), true);
+      EXPECT_FALSE(plan.cells.empty()) << file;
+    } catch (const InputError& e) {
+      ADD_FAILURE() << e.what();
+    }
   }
 }
 

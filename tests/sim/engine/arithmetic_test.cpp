@@ -1,13 +1,13 @@
 // Overflow-safe arithmetic on validated values (issue 16; docs/robustness.md, "Arithmetic").
 // Every case below was signed overflow (undefined behaviour: UBSan aborts on it under
 // tools/test.sh --sanitize) or an exception with no place before the change; the expected values
-// follow from the int64 limits, 2^63 - 1 = 9,223,372,036,854,775,807.
+// follow from the int64 limits, 2^63 - 1 = 9,223,372,036,854,775,807. The sums of the API's
+// resources are in tests/sim/api/resources_arithmetic_test.cpp.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/engine/simulation.hpp"
 #include "tidesim/sim/engine/time.hpp"
@@ -46,41 +46,6 @@ TEST(Checked, MulDivKeepsTheWideProduct) {
   // (2^62 - 1) * 100 / (2^63 - 1): the ratio is just under 1/2, so the floor is 49.
   EXPECT_EQ(mul_div(kInt64Max / 2, 100, kInt64Max), 49);
   EXPECT_EQ(mul_div(3, 100, 4), 75);
-}
-
-TEST(ResourcesArithmetic, SumsSaturateInsteadOfOverflowing) {
-  // Two pods of memory 2^63 - 6 and 10 bytes, cpu 9e18 millicores each: the exact sums pass
-  // 2^63; they stop at 2^63 - 1, which still exceeds every allocatable.
-  Resources a;
-  a.memory_bytes = kInt64Max - 5;
-  a.cpu_milli = 9'000'000'000'000'000'000;
-  a.extended["example.com/fpga"] = kInt64Max;
-  Resources b;
-  b.memory_bytes = 10;
-  b.cpu_milli = 9'000'000'000'000'000'000;
-  b.gpus = 3;
-  b.extended["example.com/fpga"] = 1;
-  a += b;
-  EXPECT_EQ(a.memory_bytes, kInt64Max);
-  EXPECT_EQ(a.cpu_milli, kInt64Max);
-  EXPECT_EQ(a.gpus, 3);
-  EXPECT_EQ(a.extended["example.com/fpga"], kInt64Max);
-  Resources c;
-  c.gpus = -10;
-  Resources big;
-  big.gpus = kInt64Max;
-  c -= big;  // -10 - (2^63 - 1) < -2^63
-  EXPECT_EQ(c.gpus, kInt64Min);
-}
-
-TEST(ResourcesArithmetic, PodRequestsOfHugeContainersSaturate) {
-  // Two containers of memory 2^62 + 2^62 = 2^63: one past the limit.
-  PodSpec pod;
-  Container one;
-  one.requests.memory_bytes = std::int64_t{1} << 62;
-  one.memory_set = true;
-  pod.containers = std::vector<Container>{one, one};
-  EXPECT_EQ(pod_requests(pod).memory_bytes, kInt64Max);
 }
 
 TEST(SimulationClock, ADelayPastTheEndOfTimeSaturates) {
