@@ -2,56 +2,11 @@
 
 #include <algorithm>
 #include <iterator>
-#include <string_view>
 #include <vector>
 
 namespace tidesim::policies {
 
 SchedulingQueue::SchedulingQueue(QueueOptions options) : options_(options) {}
-
-std::string SchedulingQueue::key_of(const PodSpec& pod) {
-  return pod.namespace_name + "/" + pod.name;
-}
-
-namespace {
-
-// FNV-1a over the bytes of `part`, continuing from `h`.
-std::size_t fnv1a(std::size_t h, std::string_view part) {
-  for (const char c : part) {
-    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  return h;
-}
-
-constexpr std::size_t kFnvBasis = 14695981039346656037ULL;
-
-}  // namespace
-
-std::size_t SchedulingQueue::KeyHash::operator()(const std::string& key) const {
-  return fnv1a(kFnvBasis, key);
-}
-
-std::size_t SchedulingQueue::hash_of(const PodSpec& pod) {
-  return fnv1a(fnv1a(fnv1a(kFnvBasis, pod.namespace_name), "/"), pod.name);
-}
-
-std::size_t SchedulingQueue::KeyHash::operator()(PodKey key) const {
-  return key.hash;
-}
-
-bool SchedulingQueue::KeyEqual::operator()(PodKey a, const std::string& b) const {
-  const std::string& ns = a.pod->namespace_name;
-  const std::string& name = a.pod->name;
-  return b.size() == ns.size() + 1 + name.size() && b.compare(0, ns.size(), ns) == 0 &&
-         b[ns.size()] == '/' && b.compare(ns.size() + 1, name.size(), name) == 0;
-}
-
-SchedulingQueue::InFlight& SchedulingQueue::in_flight(const PodSpec& pod, std::size_t hash) {
-  if (const auto it = in_flight_.find(PodKey{&pod, hash}); it != in_flight_.end()) {
-    return it->second;
-  }
-  return in_flight_[key_of(pod)];
-}
 
 Duration SchedulingQueue::backoff_duration(int attempts) const {
   Duration d = options_.initial_backoff;
@@ -116,8 +71,8 @@ SchedulingQueue::Entry SchedulingQueue::erase_unschedulable(std::map<TimeKey, En
 
 SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now, std::size_t hash) {
   Entry e;
-  const auto it = in_flight_.find(PodKey{pod.get(), hash});
-  e.attempts = it == in_flight_.end() ? 0 : it->second.attempts;
+  const InFlightPods::Record* r = in_flight_.find(*pod, hash);
+  e.attempts = r == nullptr ? 0 : r->attempts;
   e.key_hash = hash;
   if (!have_priority_) {
     have_priority_ = true;
@@ -132,7 +87,7 @@ SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now, st
 }
 
 void SchedulingQueue::add(PodPtr pod, TimePoint now) {
-  const std::size_t hash = hash_of(*pod);
+  const std::size_t hash = InFlightPods::hash_of(*pod);
   push_active(make_entry(std::move(pod), now, hash));
 }
 
@@ -174,12 +129,7 @@ bool SchedulingQueue::first_comes_up_next(TimePoint now) const {
 
 void SchedulingQueue::mark_popped(const Entry& e) {
   ++cycle_;
-  InFlight& f = in_flight(*e.pod, e.key_hash);
-  f.attempts = e.attempts + 1;
-  f.popped_cycle = cycle_;
-  last_popped_ = e.pod.get();
-  last_record_ = &f;
-  last_hash_ = e.key_hash;
+  in_flight_.popped(*e.pod, e.key_hash, e.attempts, cycle_);
 }
 
 PodPtr SchedulingQueue::pop_active() {
@@ -231,10 +181,9 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint) {
 }
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {
-  const std::size_t hash = hash_of(*pod);
-  const auto it = in_flight_.find(PodKey{pod.get(), hash});
-  const std::int64_t popped =
-      it == in_flight_.end() || it->second.popped_cycle < 0 ? cycle_ : it->second.popped_cycle;
+  const std::size_t hash = InFlightPods::hash_of(*pod);
+  const InFlightPods::Record* r = in_flight_.find(*pod, hash);
+  const std::int64_t popped = r == nullptr || r->popped_cycle < 0 ? cycle_ : r->popped_cycle;
   Entry e = make_entry(std::move(pod), now, hash);
   e.by_metrics = by_metrics;
   e.group = group;
@@ -246,9 +195,8 @@ void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metri
 }
 
 void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
-  const bool last = pod.get() == last_popped_;
-  const std::size_t hash = last ? last_hash_ : hash_of(*pod);
-  InFlight& f = last ? *last_record_ : in_flight(*pod, hash);
+  std::size_t hash = 0;
+  InFlightPods::Record& f = in_flight_.last(*pod, hash);
   f.attempts = std::max(0, f.attempts - 1);
   f.popped_cycle = -1;
   Entry e;  // make_entry() without looking the record up again
@@ -262,7 +210,7 @@ void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
 }
 
 void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
-  const std::size_t hash = hash_of(*pod);
+  const std::size_t hash = InFlightPods::hash_of(*pod);
   push_backoff(make_entry(std::move(pod), now, hash));
 }
 
@@ -345,13 +293,7 @@ void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
 }
 
 void SchedulingQueue::done(const PodSpec& pod) {
-  if (const auto it = in_flight_.find(PodKey{&pod, hash_of(pod)}); it != in_flight_.end()) {
-    if (&it->second == last_record_) {
-      last_popped_ = nullptr;
-      last_record_ = nullptr;
-    }
-    in_flight_.erase(it);
-  }
+  in_flight_.erase(pod);
 }
 
 bool SchedulingQueue::take(const PodSpec& pod) {
@@ -363,7 +305,7 @@ bool SchedulingQueue::take(const PodSpec& pod) {
   where_.erase(loc);
   const auto take_from = [&](auto& queue, const auto& key) {
     const auto it = queue.find(key);
-    InFlight& f = in_flight(pod, it->second.key_hash);
+    InFlightPods::Record& f = in_flight_.get(pod, it->second.key_hash);
     f.attempts = it->second.attempts + 1;
     f.popped_cycle = cycle_;
     queue.erase(it);
@@ -376,7 +318,7 @@ bool SchedulingQueue::take(const PodSpec& pod) {
       return take_from(backoff_, l.time);
     case Where::kUnschedulable: {
       const auto it = unschedulable_.find(l.time);
-      InFlight& f = in_flight(pod, it->second.key_hash);
+      InFlightPods::Record& f = in_flight_.get(pod, it->second.key_hash);
       f.attempts = it->second.attempts + 1;
       f.popped_cycle = cycle_;
       erase_unschedulable(it);

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/in_flight_pods.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
 
@@ -58,10 +59,10 @@ class SchedulingQueue {
   /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
   /// back-off when a cluster event happened since it was popped (a retry may now succeed).
   /// `by_metrics`: a plugin registered for metrics events rejected it (ScheduleResult::
-  /// rejected_by_metrics, Plugin::events_to_register()), so a metrics event moves it too, and one since it was popped sends it
-  /// to back-off.
-  /// `group` (>= 0; -1: none) files the pod under a hint group while it is unschedulable:
-  /// on_cluster_event(now, GroupHint) decides for the group's pods together.
+  /// rejected_by_metrics, Plugin::events_to_register()), so a metrics event moves it too, and one
+  /// since it was popped sends it to back-off. `group` (>= 0; -1: none) files the pod under a hint
+  /// group while it is unschedulable: on_cluster_event(now, GroupHint) decides for the group's pods
+  /// together.
   void add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics = false, int group = -1);
   /// The pod just popped is not tried after all (a queueing hint says nothing since its last
   /// failure can help it): it goes back to the unschedulable set, its attempt not counted.
@@ -120,10 +121,10 @@ class SchedulingQueue {
     int attempts = 0;
     bool by_metrics = false;   // rejected by a plugin that reads metrics (add_unschedulable)
     int group = -1;            // hint group while unschedulable (add_unschedulable, put_back)
-    std::size_t key_hash = 0;  // hash_of(*pod), computed once per entry
+    std::size_t key_hash = 0;  // InFlightPods::hash_of(*pod), once per entry
   };
   // A queue entry for `pod` added at `now`, with the pod's attempt count so far (`hash`:
-  // hash_of(*pod)).
+  // InFlightPods::hash_of(*pod)).
   Entry make_entry(PodPtr pod, TimePoint now, std::size_t hash);
   using ActiveKey = std::tuple<std::int64_t, TimePoint, std::uint64_t>;  // (-prio, ts, seq)
   using TimeKey = std::pair<TimePoint, std::uint64_t>;
@@ -165,40 +166,6 @@ class SchedulingQueue {
   };
   void forget_location(const Entry& e) { where_.erase(e.pod.get()); }
 
-  // A pod in flight (popped and not done): its attempts and the cycle it was last popped in.
-  struct InFlight {
-    int attempts = 0;
-    std::int64_t popped_cycle = -1;  // -1: not popped since added
-  };
-  // Pods are identified by namespace/name.
-  static std::string key_of(const PodSpec& pod);
-  // The in-flight records are looked up by a pod's namespace and name without building the
-  // key_of() string: a hash of the key's bytes (hash_of, computed once per queue entry), and a
-  // key equal to a pod's when it is namespace + "/" + name.
-  static std::size_t hash_of(const PodSpec& pod);
-  struct PodKey {
-    const PodSpec* pod;
-    std::size_t hash;  // hash_of(*pod)
-  };
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(const std::string& key) const;
-    std::size_t operator()(PodKey key) const;
-  };
-  struct KeyEqual {
-    using is_transparent = void;
-    bool operator()(const std::string& a, const std::string& b) const { return a == b; }
-    bool operator()(PodKey a, const std::string& b) const;
-    bool operator()(const std::string& a, PodKey b) const { return (*this)(b, a); }
-  };
-  // The pod's in-flight record, created if absent (`hash`: hash_of(pod)).
-  InFlight& in_flight(const PodSpec& pod, std::size_t hash);
-  // The record pop() set last and its pod, so that a put_back() of that pod finds it without a
-  // lookup (records do not move in the map; done() clears this when it erases one).
-  const PodSpec* last_popped_ = nullptr;
-  InFlight* last_record_ = nullptr;
-  std::size_t last_hash_ = 0;
-
   QueueOptions options_;
   std::uint64_t next_seq_ = 0;
   // Whether the entries made so far have more than one priority (the first one's: `priority_`).
@@ -213,7 +180,7 @@ class SchedulingQueue {
   std::map<TimeKey, Entry> unschedulable_;   // keyed by (entered, seq)
   std::map<int, std::set<TimeKey>> groups_;  // unschedulable pods by hint group
   std::size_t grouped_ = 0;                  // the pods filed in groups_
-  std::unordered_map<std::string, InFlight, KeyHash, KeyEqual> in_flight_;  // namespace/name
+  InFlightPods in_flight_;
   std::unordered_map<const PodSpec*, Location> where_;
 };
 
