@@ -55,18 +55,7 @@ std::string output_dir(const SweepArgs& args) {
 
 // The merged result.json and metrics.csv, each written atomically.
 void write_merged(const app::RunResult& merged, const std::string& dir, bool quiet) {
-  const std::string path = (fs::path(dir) / "result.json").string();
-  app::save_result_atomically(merged, path);
-  const std::string csv = (fs::path(dir) / "metrics.csv").string();
-  const std::string tmp = csv + ".tmp";
-  {
-    std::ofstream out(tmp);
-    app::write_metrics_csv(out, merged);
-    if (!out) {
-      throw std::runtime_error("failed writing " + tmp);
-    }
-  }
-  fs::rename(tmp, csv);
+  const auto [path, csv] = app::write_merged(merged, dir);
   if (!quiet) {
     std::cerr << "tidesim: wrote " << path << " and " << csv << "\n";
   }

@@ -10,11 +10,13 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 
 #include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
+#include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/version.hpp"
 
 namespace tidesim::app {
@@ -143,13 +145,38 @@ std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::st
   return out;
 }
 
-void save_result_atomically(const RunResult& result, const std::string& path) {
+namespace {
+
+// Writes the file `path` atomically: `write` fills a temporary file beside it (its name given),
+// which then replaces `path`. The pid keeps two processes that were (wrongly) given one file from
+// writing one temporary file.
+void write_atomically(const std::string& path,
+                      const std::function<void(const std::string&)>& write) {
   const fs::path target(path);
   fs::create_directories(target.parent_path());
-  // The pid keeps two processes that were (wrongly) given one cell from writing one file.
   const fs::path tmp = target.string() + fmt::format(".tmp{}", static_cast<long>(::getpid()));
-  save_result(result, tmp.string());
+  write(tmp.string());
   fs::rename(tmp, target);
+}
+
+}  // namespace
+
+void save_result_atomically(const RunResult& result, const std::string& path) {
+  write_atomically(path, [&result](const std::string& tmp) { save_result(result, tmp); });
+}
+
+std::pair<std::string, std::string> write_merged(const RunResult& merged, const std::string& dir) {
+  const std::string json = (fs::path(dir) / "result.json").string();
+  save_result_atomically(merged, json);
+  const std::string csv = (fs::path(dir) / "metrics.csv").string();
+  write_atomically(csv, [&merged](const std::string& tmp) {
+    std::ofstream out(tmp);
+    write_metrics_csv(out, merged);
+    if (!out) {
+      throw std::runtime_error("failed writing " + tmp);
+    }
+  });
+  return {json, csv};
 }
 
 std::size_t cells_to_run(const SweepPlan& plan, const std::string& dir, Shard shard) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tidesim/tools/lib/progress.hpp"
@@ -72,5 +73,9 @@ RunResult merge_cells(const SweepPlan& plan, const std::string& dir);
 
 /// Writes `result` to `path` atomically (a temporary file in the same folder, then a rename).
 void save_result_atomically(const RunResult& result, const std::string& path);
+
+/// The merged sweep's files under `dir`, each written atomically: result.json and metrics.csv
+/// (`tidesim sweep` and Python's tidesim.sweep). Returns their paths, in that order.
+std::pair<std::string, std::string> write_merged(const RunResult& merged, const std::string& dir);
 
 }  // namespace tidesim::app

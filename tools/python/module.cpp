@@ -177,16 +177,7 @@ PyResult sweep(const std::string& file, const std::string& output, int threads, 
     ticker.stop();
   }
   auto merged = std::make_shared<app::RunResult>(app::merge_cells(plan, dir));
-  app::save_result_atomically(*merged, (fs::path(dir) / "result.json").string());
-  const std::string csv = (fs::path(dir) / "metrics.csv").string();
-  {
-    std::ofstream out(csv + ".tmp");
-    app::write_metrics_csv(out, *merged);
-    if (!out) {
-      throw std::runtime_error("failed writing " + csv + ".tmp");
-    }
-  }
-  fs::rename(csv + ".tmp", csv);
+  (void)app::write_merged(*merged, dir);
   return PyResult{std::move(merged)};
 }
 
