@@ -74,6 +74,7 @@
 #include "tidesim/policies/nominations.hpp"
 #include "tidesim/policies/precise_hints.hpp"
 #include "tidesim/policies/queue.hpp"
+#include "tidesim/policies/queueing_hints.hpp"
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/api/run_signals.hpp"
@@ -165,7 +166,7 @@ class SchedulingLoop {
   ///    again when a pod comes up in the queue (moved back by a change a pod before it used up,
   ///    after its back-off, at the unschedulable timeout): a pod it rejects goes back to the
   ///    unschedulable set without a cycle and without counting an attempt.
-  enum class QueueingHints { kKubernetes, kPrecise };
+  using QueueingHints = policies::QueueingHints;
   void set_queueing_hints(QueueingHints hints) { hints_.set_on(hints == QueueingHints::kPrecise); }
 
   /// Explaining one cycle (`tidesim explain SCENARIO --at T`, docs/policies.md): before each

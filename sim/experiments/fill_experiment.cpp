@@ -24,20 +24,6 @@ namespace tidesim {
 
 namespace gs = policies::gpushare;
 
-std::optional<FillRandomness> parse_fill_randomness(const std::string& text) {
-  if (text == "tidesim") {
-    return FillRandomness::kTidesim;
-  }
-  if (text == "go-math-rand") {
-    return FillRandomness::kGoMathRand;
-  }
-  return std::nullopt;
-}
-
-const char* to_string(FillRandomness r) {
-  return r == FillRandomness::kGoMathRand ? "go-math-rand" : "tidesim";
-}
-
 namespace {
 
 // The draws of one run, from Go's math/rand or tidesim's streams.
@@ -456,7 +442,7 @@ FillScenario fill_scenario(const Scenario& scenario) {
                                  "would append clones without end; set run.tune: 0",
                                  spec.trace->file, out.options.tune));
   }
-  out.options.randomness = *parse_fill_randomness(scenario.run.randomness);
+  out.options.randomness = scenario.run.randomness;
   out.workload = std::filesystem::path(spec.trace->file).stem().string();
   return out;
 }

@@ -22,20 +22,6 @@
 
 namespace tidesim {
 
-/// Where the run's random draws come from.
-enum class FillRandomness {
-  /// tidesim's own streams (RandomStream(seed, "fill/shuffle" | "fill/tune" | "fill/ranks" |
-  /// "fill/random")).
-  kTidesim,
-  /// Go's math/rand seeded with the seed, drawn in the FGD simulator's order (GoRand), so that a
-  /// run reproduces the repository's per-seed curves.
-  kGoMathRand,
-};
-
-/// "tidesim" or "go-math-rand"; nullopt otherwise.
-std::optional<FillRandomness> parse_fill_randomness(const std::string& text);
-const char* to_string(FillRandomness r);
-
 struct FillOptions {
   /// Tune the workload to this multiple of the cluster's GPU capacity (1.3 in the paper): clones
   /// of random pods are appended while below it, random pods removed while above it; 0: no

@@ -124,9 +124,7 @@ class Run final : public policies::BindTarget {
                                                        telemetry_.get(), &signals.scheduling);
     loop_->enable_preemption(scenario.run.preemption);
     loop_->set_gang_capacity_gate(scenario.run.gang_capacity_gate);
-    loop_->set_queueing_hints(scenario.run.queueing_hints == "precise"
-                                  ? policies::SchedulingLoop::QueueingHints::kPrecise
-                                  : policies::SchedulingLoop::QueueingHints::kKubernetes);
+    loop_->set_queueing_hints(scenario.run.queueing_hints);
     if (telemetry_ && loop_->scheduler().reads_metrics()) {
       // Every scrape is a metrics event: new samples (or newer ones of the same readings, which
       // stop the load-aware plugins from estimating the pods bound before them) may admit a pod

@@ -547,10 +547,14 @@ RunConfig parse_run(const ConfigNode& node, const std::string& file) {
                               "longer or the horizon shorter)",
                               r.until / r.sample_interval, kMaxSamples));
   }
-  r.mode = f.choice("mode", r.mode, {"time-driven", "fill"});
+  r.mode = f.choice("mode", "time-driven", {"time-driven", "fill"}) == "fill"
+               ? RunMode::kFill
+               : RunMode::kTimeDriven;
   r.tune = f.number("tune", r.tune, 0.0, 100.0);
   r.tune_where = f.has("tune") ? location_of(f.get("tune"), file) : SourceLocation{file, 0, 0};
-  r.randomness = f.choice("randomness", r.randomness, {"tidesim", "go-math-rand"});
+  r.randomness = f.choice("randomness", "tidesim", {"tidesim", "go-math-rand"}) == "go-math-rand"
+                     ? FillRandomness::kGoMathRand
+                     : FillRandomness::kTidesim;
   if (f.has("preemption")) {
     Fields p(f.get("preemption"), file, f.path_of("preemption"));
     r.preemption = p.boolean("enabled", true);
@@ -558,8 +562,11 @@ RunConfig parse_run(const ConfigNode& node, const std::string& file) {
     p.finish();
   }
   r.gang_capacity_gate = f.boolean("gang_capacity_gate", false);
-  r.queueing_hints = f.choice("queueing_hints", r.queueing_hints, {"kubernetes", "precise"});
-  if (r.mode != "fill" && (f.has("tune") || f.has("randomness"))) {
+  r.queueing_hints =
+      f.choice("queueing_hints", "kubernetes", {"kubernetes", "precise"}) == "precise"
+          ? policies::QueueingHints::kPrecise
+          : policies::QueueingHints::kKubernetes;
+  if (r.mode != RunMode::kFill && (f.has("tune") || f.has("randomness"))) {
     const std::string key = f.has("tune") ? "tune" : "randomness";
     throw f.error(f.get(key), key, "only run.mode: fill reads " + key);
   }
@@ -613,6 +620,14 @@ const policies::LoadedProfile& PolicyConfig::loaded() const {
     throw std::logic_error("policy '" + name + "': its scheduler profile was never loaded");
   }
   return *profile;
+}
+
+const char* to_string(RunMode mode) {
+  return mode == RunMode::kFill ? "fill" : "time-driven";
+}
+
+const char* to_string(FillRandomness r) {
+  return r == FillRandomness::kGoMathRand ? "go-math-rand" : "tidesim";
 }
 
 PolicyConfig make_policy(std::string name, const std::string& scheduler) {

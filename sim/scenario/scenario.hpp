@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tidesim/policies/queueing_hints.hpp"
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
@@ -142,6 +143,29 @@ struct PolicyConfig {
 /// the working directory), its profile loaded now.
 PolicyConfig make_policy(std::string name, const std::string& scheduler);
 
+/// `run.mode`: how a scenario runs.
+enum class RunMode {
+  /// The event-driven run (the default).
+  kTimeDriven,
+  /// The FGD paper's experiment: pods arrive one by one and never leave.
+  kFill,
+};
+
+/// Where a fill run's random draws come from (`run.randomness`).
+enum class FillRandomness {
+  /// tidesim's own streams (RandomStream(seed, "fill/shuffle" | "fill/tune" | "fill/ranks" |
+  /// "fill/random")).
+  kTidesim,
+  /// Go's math/rand seeded with the seed, drawn in the FGD simulator's order (GoRand), so that a
+  /// run reproduces the repository's per-seed curves.
+  kGoMathRand,
+};
+
+/// "time-driven" or "fill": the name a scenario writes.
+const char* to_string(RunMode mode);
+/// "tidesim" or "go-math-rand".
+const char* to_string(FillRandomness r);
+
 /// Limits and timings of a run.
 struct RunConfig {
   /// Stop the run at this time even if jobs remain (they are reported as unfinished).
@@ -152,16 +176,17 @@ struct RunConfig {
   Duration pod_startup = Duration::zero();
   /// Period of the true-state samples the metric collectors see.
   Duration sample_interval = std::chrono::seconds(10);
-  /// "time-driven" (the default: the event-driven run) or "fill": the FGD paper's experiment,
-  /// pods arrive one by one and never leave (docs/fgd.md; sim/experiments/fill_experiment.hpp).
-  std::string mode = "time-driven";
+  /// `run.mode`: "time-driven" (the default: the event-driven run) or "fill": the FGD paper's
+  /// experiment, pods arrive one by one and never leave (docs/fgd.md;
+  /// sim/experiments/fill_experiment.hpp).
+  RunMode mode = RunMode::kTimeDriven;
   /// Fill mode: tune the workload to this multiple of the GPU capacity (0: no tuning).
   double tune = 0.0;
   /// Where `run.tune` was written (file only when it was not), for errors about it.
   SourceLocation tune_where;
-  /// Fill mode: "tidesim" (the project's streams) or "go-math-rand" (Go's generator in the FGD
-  /// simulator's draw order).
-  std::string randomness = "tidesim";
+  /// Fill mode (`run.randomness`): "tidesim" (the project's streams) or "go-math-rand" (Go's
+  /// generator in the FGD simulator's draw order).
+  FillRandomness randomness = FillRandomness::kTidesim;
   /// `run.preemption.enabled`: run the profile's PostFilter (DefaultPreemption) when a pod fits
   /// no node (opt-in; docs/job-scheduling.md).
   bool preemption = false;
@@ -177,7 +202,7 @@ struct RunConfig {
   /// pod back, as kube-scheduler does) or "precise" (only the pods the change may help;
   /// SchedulingLoop::set_queueing_hints; opt-in: it changes results; docs/policies.md,
   /// "Queueing hints").
-  std::string queueing_hints = "kubernetes";
+  policies::QueueingHints queueing_hints = policies::QueueingHints::kKubernetes;
 };
 
 /// A published figure to print beside the results (the seed's table).

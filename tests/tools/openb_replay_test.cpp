@@ -160,9 +160,9 @@ TEST(OpenbReplay, GpuSharingPoliciesRunTimeDriven) {
 
 TEST(OpenbReplay, FillModeWritesTheAllocationCurves) {
   const Scenario s = load_scenario(kDir + "fill.yaml");
-  EXPECT_EQ(s.run.mode, "fill");
+  EXPECT_EQ(s.run.mode, RunMode::kFill);
   EXPECT_EQ(s.run.tune, 1.5);
-  EXPECT_EQ(s.run.randomness, "go-math-rand");
+  EXPECT_EQ(s.run.randomness, FillRandomness::kGoMathRand);
   const std::string dir =
       (std::filesystem::temp_directory_path() / "tidesim-fill-mode-test").string();
   std::filesystem::remove_all(dir);

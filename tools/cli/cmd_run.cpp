@@ -172,7 +172,7 @@ void check_records(const RunOptions& o, const Scenario& s, app::OutputFormat for
     throw InputError(SourceLocation{}, "--records",
                      "records are written only with --output DIR or --format json");
   }
-  if (!o.records.empty() && s.run.mode == "fill") {
+  if (!o.records.empty() && s.run.mode == RunMode::kFill) {
     throw InputError(SourceLocation{}, "--records",
                      "the fill experiment (run.mode: fill) writes no per-job records");
   }
@@ -242,7 +242,7 @@ int run(const RunOptions& o) {
   const std::vector<std::string> omitted =
       app::records_omitted_by(o.records.empty() ? "all" : o.records);
   check_records(o, s, format);
-  if (s.run.mode == "fill") {
+  if (s.run.mode == RunMode::kFill) {
     return run_fill(o, s, policies, seeds, format, timeout);
   }
   const std::optional<app::SeriesChoice> series = series_choice(o, seeds);
@@ -323,7 +323,7 @@ int validate(const std::vector<std::string>& files, const RunOptions& o) {
         continue;
       }
       const Scenario s = load_scenario(f);
-      if (s.run.mode == "fill") {  // what the fill experiment reads (docs/fgd.md)
+      if (s.run.mode == RunMode::kFill) {  // what the fill experiment reads (docs/fgd.md)
         const FillScenario fill = fill_scenario(s);
         for (const auto& p : s.policies) {
           (void)fill_policy(s, p);

@@ -127,7 +127,7 @@ PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) 
   const auto policies = app::select_policies(s, a.policies);
   const auto seeds = app::run_seeds(s, a.seeds);
   const std::optional<Duration> timeout = parse_timeout(a.timeout);
-  if (s.run.mode == "fill") {
+  if (s.run.mode == RunMode::kFill) {
     throw InputError(SourceLocation{s.path}, "run.mode",
                      "fill: the Python module runs event-driven scenarios; run the fill "
                      "experiment with `tidesim run` (docs/fgd.md)");
@@ -309,7 +309,9 @@ void bind_scenarios(py::module_& m) {
                                }
                                return texts;
                              })
-      .def_property_readonly("mode", [](const LoadedScenario& s) { return s.scenario->run.mode; });
+      .def_property_readonly("mode", [](const LoadedScenario& s) {
+        return std::string(to_string(s.scenario->run.mode));
+      });
 
   m.def("default_scenario_path", &default_scenario_path);
   m.def("load_scenario", &load, py::arg("path"), py::arg("sets"),

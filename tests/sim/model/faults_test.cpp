@@ -263,7 +263,7 @@ TEST(Faults, JobsInterruptedCountEachJobOncePerCause) {
 // alone, whose 4 GPUs still reject an 8-GPU pod: neither moves, and from 11 to 25 min the pods
 // take no cycle (at 15 min the timeout pops them and the same hint puts them back).
 TEST(Faults, ANodeBackIsAnEventOnThatNodeAlone) {
-  const auto unschedulable_between = [](const std::string& hints, int from_min, int to_min) {
+  const auto unschedulable_between = [](policies::QueueingHints hints, int from_min, int to_min) {
     Scenario s = load_scenario("tests/sim/data/node_back.yaml");
     s.run.queueing_hints = hints;
     const Workload w = make_jobs(s, 1);
@@ -278,10 +278,10 @@ TEST(Faults, ANodeBackIsAnEventOnThatNodeAlone) {
     run_policy(s, w, s.policies[0], 1, signals);
     return count;
   };
-  EXPECT_EQ(unschedulable_between("kubernetes", 10, 11), 2);
-  EXPECT_EQ(unschedulable_between("kubernetes", 18, 19), 2);
-  EXPECT_EQ(unschedulable_between("precise", 10, 11), 1);
-  EXPECT_EQ(unschedulable_between("precise", 11, 25), 0);
+  EXPECT_EQ(unschedulable_between(policies::QueueingHints::kKubernetes, 10, 11), 2);
+  EXPECT_EQ(unschedulable_between(policies::QueueingHints::kKubernetes, 18, 19), 2);
+  EXPECT_EQ(unschedulable_between(policies::QueueingHints::kPrecise, 10, 11), 1);
+  EXPECT_EQ(unschedulable_between(policies::QueueingHints::kPrecise, 11, 25), 0);
 }
 
 }  // namespace
