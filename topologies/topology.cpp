@@ -48,6 +48,26 @@ struct TopoEdge {
 using TopologyGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, TopoVertex, TopoEdge>;
 
+// Throws std::out_of_range unless 0 <= gpu < count.
+void check_gpu(int gpu, int count) {
+  if (gpu < 0 || gpu >= count) {
+    throw std::out_of_range("topology: no GPU " + std::to_string(gpu));
+  }
+}
+
+// `gpus` sorted, each checked (check_gpu) and none repeated (std::invalid_argument).
+std::vector<int> sorted_set(std::span<const int> gpus, int count) {
+  std::vector<int> order(gpus.begin(), gpus.end());
+  std::sort(order.begin(), order.end());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    check_gpu(order[i], count);
+    if (i > 0 && order[i] == order[i - 1]) {
+      throw std::invalid_argument("topology: GPU " + std::to_string(order[i]) + " repeated");
+    }
+  }
+  return order;
+}
+
 }  // namespace
 
 struct Topology::Graph {
@@ -416,15 +436,9 @@ void Topology::build_routes() {
   }
 }
 
-void Topology::check_gpu(int gpu) const {
-  if (gpu < 0 || gpu >= gpu_count_) {
-    throw std::out_of_range("topology: no GPU " + std::to_string(gpu));
-  }
-}
-
 LinkCell Topology::cell(int a, int b) const {
-  check_gpu(a);
-  check_gpu(b);
+  check_gpu(a, gpu_count_);
+  check_gpu(b, gpu_count_);
   return matrix_.cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
 }
 
@@ -433,8 +447,8 @@ LinkType Topology::link(int a, int b) const {
 }
 
 std::vector<int> Topology::route(int a, int b) const {
-  check_gpu(a);
-  check_gpu(b);
+  check_gpu(a, gpu_count_);
+  check_gpu(b, gpu_count_);
   return routes_[static_cast<std::size_t>(a * gpu_count_ + b)];
 }
 
@@ -454,8 +468,8 @@ std::string Topology::directed_link_name(int l) const {
 }
 
 double Topology::bandwidth(int a, int b) const {
-  check_gpu(a);
-  check_gpu(b);
+  check_gpu(a, gpu_count_);
+  check_gpu(b, gpu_count_);
   return pair_bandwidth_[static_cast<std::size_t>(a * gpu_count_ + b)];
 }
 
@@ -493,18 +507,6 @@ double Topology::evaluate_ring(std::span<const int> order, std::vector<int>& usa
     }
   }
   return bw;
-}
-
-std::vector<int> Topology::sorted_set(std::span<const int> gpus) const {
-  std::vector<int> order(gpus.begin(), gpus.end());
-  std::sort(order.begin(), order.end());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    check_gpu(order[i]);
-    if (i > 0 && order[i] == order[i - 1]) {
-      throw std::invalid_argument("topology: GPU " + std::to_string(order[i]) + " repeated");
-    }
-  }
-  return order;
 }
 
 std::pair<double, std::vector<int>> Topology::search_ring(const std::vector<int>& sorted,
@@ -560,7 +562,7 @@ std::pair<double, std::vector<int>> Topology::search_ring(const std::vector<int>
 }
 
 std::vector<int> Topology::best_ring(std::span<const int> gpus) const {
-  std::vector<int> order = sorted_set(gpus);
+  std::vector<int> order = sorted_set(gpus, gpu_count_);
   if (order.size() < 3) {
     return order;
   }
@@ -585,7 +587,7 @@ std::vector<int> Topology::best_ring(std::span<const int> gpus) const {
 }
 
 double Topology::ring_bandwidth(std::span<const int> gpus) const {
-  const std::vector<int> order = sorted_set(gpus);
+  const std::vector<int> order = sorted_set(gpus, gpu_count_);
   if (order.size() < 2) {
     return kInf;
   }
@@ -715,12 +717,12 @@ std::optional<std::vector<int>> Topology::best_free_set(int k,
 }
 
 int Topology::numa_node(int gpu) const {
-  check_gpu(gpu);
+  check_gpu(gpu, gpu_count_);
   return numa_[static_cast<std::size_t>(gpu)];
 }
 
 const std::string& Topology::cpu_affinity(int gpu) const {
-  check_gpu(gpu);
+  check_gpu(gpu, gpu_count_);
   return matrix_.cpu_affinity[static_cast<std::size_t>(gpu)];
 }
 

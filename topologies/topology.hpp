@@ -119,12 +119,10 @@ class Topology {
   int socket_count() const { return socket_count_; }
 
  private:
-  void check_gpu(int gpu) const;
   void build_nvlink();
   void build_pcie();
   void build_routes();
   double evaluate_ring(std::span<const int> order, std::vector<int>& usage) const;
-  std::vector<int> sorted_set(std::span<const int> gpus) const;
   std::pair<double, std::vector<int>> search_ring(const std::vector<int>& sorted,
                                                   double floor) const;
 
