@@ -89,7 +89,7 @@ std::unique_ptr<Scheduler> make_scheduler(const LoadedProfile& loaded, std::uint
                        "no profile with schedulerName \"" + options.profile + "\"");
     }
   }
-  return std::make_unique<Scheduler>(cfg, *chosen, seed);
+  return std::make_unique<Scheduler>(cfg, *chosen, seed, *loaded.registry);
 }
 
 std::unique_ptr<Scheduler> make_scheduler(const std::string& name_or_path, std::uint64_t seed,

@@ -54,12 +54,15 @@ std::string resolve(const std::string& folder, const std::string& path) {
 }
 
 // Parses `text` into `out`, hashes it, and answers the two questions of its first profile.
+// The registry is `registry`, or the default one when it is null.
 std::shared_ptr<const LoadedProfile> finish(std::shared_ptr<LoadedProfile> out,
-                                            const std::string& text, const std::string& name) {
-  out->config = load_scheduler_config_string(text, name);
+                                            const std::string& text, const std::string& name,
+                                            RegistryPtr registry) {
+  out->registry = registry ? std::move(registry) : default_registry();
+  out->config = load_scheduler_config_string(text, name, *out->registry);
   out->sha256 = sha256_hex(text);
   // The profile a run builds (the first), built once for its two questions.
-  const Scheduler first(out->config, out->config.profiles.front(), 1);
+  const Scheduler first(out->config, out->config.profiles.front(), 1, *out->registry);
   out->reads_metrics = first.reads_metrics();
   out->reads_forecasts = first.reads_forecasts();
   return out;
@@ -67,11 +70,12 @@ std::shared_ptr<const LoadedProfile> finish(std::shared_ptr<LoadedProfile> out,
 
 }  // namespace
 
-std::shared_ptr<const LoadedProfile> load_profile_file(const std::string& path) {
+std::shared_ptr<const LoadedProfile> load_profile_file(const std::string& path,
+                                                       RegistryPtr registry) {
   auto out = std::make_shared<LoadedProfile>();
   out->source = path;
   out->path = path;
-  return finish(out, read_text_file(path), path);
+  return finish(out, read_text_file(path), path, std::move(registry));
 }
 
 std::shared_ptr<const LoadedProfile> load_profile(const std::string& name_or_path) {
@@ -85,14 +89,14 @@ std::shared_ptr<const LoadedProfile> load_profile(const std::string& name_or_pat
   out->source = name_or_path;
   if (const auto builtin = builtin_scheduler_config(name_or_path)) {
     out->builtin = true;
-    return finish(out, *builtin, "<builtin:" + name_or_path + ">");
+    return finish(out, *builtin, "<builtin:" + name_or_path + ">", place.registry);
   }
   out->path = resolve(place.folder, name_or_path);
   std::error_code ec;
   if (!fs::is_regular_file(out->path, ec)) {
     unknown_scheduler(name_or_path, out->path, place);
   }
-  return finish(out, read_text_file(out->path), out->path);
+  return finish(out, read_text_file(out->path), out->path, place.registry);
 }
 
 }  // namespace tidesim::policies

@@ -23,6 +23,9 @@ struct LoadedProfile {
   bool builtin = false;
   /// The configuration, its plugins' args decoded (load_scheduler_config_string).
   SchedulerConfig config;
+  /// The registry the configuration was decoded with (ProfilePlace::registry): every scheduler
+  /// built from this profile (make_scheduler) takes its plugins from it. Never null.
+  RegistryPtr registry;
   /// sha256_hex (sim/input/sha256.hpp) of the text parsed: the file as read, or the built-in's
   /// embedded text.
   std::string sha256;
@@ -43,6 +46,9 @@ struct ProfilePlace {
   /// The scenario's policy names, where the name could also have been one of them (`--policy`):
   /// the error lists them and suggests the closest of them too.
   std::optional<std::vector<std::string>> scenario_policies;
+  /// The plugins the profile may enable; null: default_registry() (built-ins plus the plugins
+  /// registered with register_plugin or a PluginRegistrar).
+  RegistryPtr registry;
 };
 
 /// Resolves `name_or_path` once, by the one rule: the name of a built-in scheduler
@@ -57,7 +63,9 @@ std::shared_ptr<const LoadedProfile> load_profile(const std::string& name_or_pat
 std::shared_ptr<const LoadedProfile> load_profile(const std::string& name_or_path);
 
 /// The KubeSchedulerConfiguration file at `path`, whatever its name (`tidesim validate FILE`: a
-/// file named like a built-in is still the file). Throws InputError as load_profile.
-std::shared_ptr<const LoadedProfile> load_profile_file(const std::string& path);
+/// file named like a built-in is still the file), its plugins from `registry` (null: the
+/// default). Throws InputError as load_profile.
+std::shared_ptr<const LoadedProfile> load_profile_file(const std::string& path,
+                                                       RegistryPtr registry = nullptr);
 
 }  // namespace tidesim::policies

@@ -108,4 +108,18 @@ Registry builtin_registry() {
   return r;
 }
 
+RegistryPtr default_registry() {
+  return std::make_shared<const Registry>(builtin_registry());
+}
+
+RegistryPtr registry_with(const Registry& base, Registry plugins) {
+  auto out = std::make_shared<Registry>(base);
+  for (auto& [name, entry] : plugins) {
+    if (!out->emplace(name, std::move(entry)).second) {
+      throw std::logic_error("plugin '" + name + "' is registered twice");
+    }
+  }
+  return out;
+}
+
 }  // namespace tidesim::policies

@@ -1,7 +1,10 @@
 #pragma once
 /// The plugin registry: an explicit function mapping the built-in plugins' names to factories
 /// (mirrors pkg/scheduler/framework/plugins/registry.go), plus the plugins that registered
-/// themselves with a PluginRegistrar (out-of-tree plugins: docs/writing-a-policy.md).
+/// themselves with a PluginRegistrar (out-of-tree plugins: docs/writing-a-policy.md). A registry
+/// is a value: what builds schedulers is handed one (a scenario's load, `--policy`, a profile's
+/// load keep it), as kube-scheduler's `app.NewSchedulerCommand(app.WithPlugin(...))` builds its
+/// registry and passes it on; two registries may hold different plugins of one name.
 #include <functional>
 #include <map>
 #include <memory>
@@ -58,12 +61,23 @@ using Registry = std::map<std::string, RegistryEntry, std::less<>>;
 /// Throws std::logic_error when a registered plugin takes a built-in plugin's name.
 Registry builtin_registry();
 
-/// Registers a plugin by an explicit call, as kube-scheduler's `app.WithPlugin` does: call it
-/// before the first scheduler is built (first thing in main(), or through
-/// `tidesim::cli::run_command_line(argc, argv, {with_plugin(...)})`, tools/cli/command_line.hpp).
-/// From then on every registry builtin_registry() returns holds the plugin, so a
-/// KubeSchedulerConfiguration can enable it by name. Throws std::logic_error when the name is
-/// already registered (a built-in plugin's name is refused when a registry is built).
+/// A registry shared, unchanged, by everything built from it: a loaded profile keeps the one it
+/// was loaded with, and every scheduler built from the profile uses it.
+using RegistryPtr = std::shared_ptr<const Registry>;
+
+/// builtin_registry() as a shared value: the registry used where none is given.
+RegistryPtr default_registry();
+
+/// `base` plus `plugins` (name -> entry), as a new value; `base` is left as it was. Throws
+/// std::logic_error naming a plugin whose name `base` already holds.
+RegistryPtr registry_with(const Registry& base, Registry plugins);
+
+/// Registers a plugin into the process's default registry (compatibility; prefer a registry
+/// value: registry_with, or `tidesim::cli::run_command_line(argc, argv, {with_plugin(...)})`,
+/// tools/cli/command_line.hpp, which builds one). Call it before the first scheduler is built
+/// (first thing in main()). From then on every registry builtin_registry() returns holds the
+/// plugin, so a KubeSchedulerConfiguration can enable it by name. Throws std::logic_error when
+/// the name is already registered (a built-in plugin's name is refused when a registry is built).
 void register_plugin(std::string name, RegistryEntry entry);
 
 /// Registers a plugin from its own source file, without editing tidesim's: a namespace-scope

@@ -383,7 +383,8 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
 }
 
 std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::string& file,
-                                         const std::string& folder) {
+                                         const std::string& folder,
+                                         const policies::RegistryPtr& registry) {
   std::vector<PolicyConfig> out;
   int i = 0;
   std::set<std::string> names;
@@ -412,6 +413,7 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
     place.where = location_of(scheduler, file);
     place.field = scheduler_path;
     place.folder = folder;
+    place.registry = registry;
     pc.profile = policies::load_profile(pc.scheduler, place);
     if (!pc.profile->builtin) {
       pc.scheduler = pc.profile->path;
@@ -649,7 +651,8 @@ Scenario load_scenario(const std::string& path) {
   return load_scenario(path, nullptr);
 }
 
-Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit) {
+Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit,
+                       policies::RegistryPtr registry) {
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(path, [&] {
     const std::string text = read_text_file(path, "scenario file");
@@ -675,7 +678,8 @@ Scenario load_scenario(const std::string& path, const std::function<void(ConfigN
       }
     }
     s.workload = workloads::parse_workload(f.require("workload"), path, s.folder);
-    s.policies = parse_policies(f.require("policies"), path, s.folder);
+    s.registry = registry ? std::move(registry) : policies::default_registry();
+    s.policies = parse_policies(f.require("policies"), path, s.folder, s.registry);
     for (const PolicyConfig& p : s.policies) {
       if (p.admission && p.admission->quotas) {
         check_job_queues(s.workload, *p.admission->quotas, p.name);

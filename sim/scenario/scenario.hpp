@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tidesim/policies/queueing_hints.hpp"
+#include "tidesim/policies/registry.hpp"
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
@@ -223,6 +224,9 @@ struct Scenario {
   /// The `workload:` section (docs/scenario-workload.md).
   workloads::WorkloadSpec workload;
   std::vector<PolicyConfig> policies;
+  /// The plugin registry the scenario's profiles were loaded with (load_scenario's); `--policy`
+  /// resolution (tools/lib/policy_select.hpp) loads its profiles with it too. Null: the default.
+  policies::RegistryPtr registry;
   std::vector<std::uint64_t> seeds;
   TelemetryConfig telemetry;
   /// The `prediction:` section (off when absent).
@@ -241,12 +245,15 @@ struct Scenario {
 /// metadata.scenario.hash (docs/outputs.md), which `check` compares.
 std::string scenario_hash(std::string_view text);
 
-/// Reads and validates a scenario. Throws InputError naming file, line, column and field.
+/// Reads and validates a scenario, its policies' profiles loaded with the default plugin
+/// registry. Throws InputError naming file, line, column and field.
 Scenario load_scenario(const std::string& path);
 
-/// The same, with `edit` applied to the file's YAML document before it is read (the `--set`
-/// overrides of sim/scenario/scenario_override.hpp).
-Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit);
+/// The same, with `edit` (when set) applied to the file's YAML document before it is read (the
+/// `--set` overrides of sim/scenario/scenario_override.hpp), and the profiles loaded with
+/// `registry`'s plugins (null: policies::default_registry()).
+Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit,
+                       policies::RegistryPtr registry = nullptr);
 
 /// The built-in default scenario's path, relative to the source tree:
 /// scenarios/seed-benchmark.yaml.

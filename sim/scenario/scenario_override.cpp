@@ -126,15 +126,18 @@ void apply_override(ConfigNode& root, const ScenarioOverride& o, const std::stri
 }
 
 Scenario load_scenario_with(const std::string& path, const std::vector<ScenarioOverride>& overrides,
-                            const std::string& field) {
+                            const std::string& field, policies::RegistryPtr registry) {
   if (overrides.empty()) {
-    return load_scenario(path);
+    return load_scenario(path, nullptr, std::move(registry));
   }
-  return load_scenario(path, [&](ConfigNode& root) {
-    for (const auto& o : overrides) {
-      apply_override(root, o, field);
-    }
-  });
+  return load_scenario(
+      path,
+      [&](ConfigNode& root) {
+        for (const auto& o : overrides) {
+          apply_override(root, o, field);
+        }
+      },
+      std::move(registry));
 }
 
 }  // namespace tidesim

@@ -34,8 +34,10 @@ ScenarioOverride parse_override(const std::string& text, const std::string& fiel
 void apply_override(ConfigNode& root, const ScenarioOverride& o,
                     const std::string& field = "--set");
 
-/// Reads the scenario at `path` with `overrides` applied in order.
+/// Reads the scenario at `path` with `overrides` applied in order, its profiles loaded with
+/// `registry`'s plugins (null: the default registry).
 Scenario load_scenario_with(const std::string& path, const std::vector<ScenarioOverride>& overrides,
-                            const std::string& field = "--set");
+                            const std::string& field = "--set",
+                            policies::RegistryPtr registry = nullptr);
 
 }  // namespace tidesim

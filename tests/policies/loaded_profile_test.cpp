@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/policies/test_cluster.hpp"
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/input/sha256.hpp"
 
@@ -134,6 +135,70 @@ TEST_F(LoadedProfileTest, TheFileIsReadOnceAndSchedulersComeFromThatRead) {
 TEST_F(LoadedProfileTest, AFileNamedLikeABuiltinIsTheFileWhenLoadedAsOne) {
   const std::string path = write("default-k8s", profile_text("from-the-file"));
   EXPECT_EQ(make_scheduler(*load_profile_file(path), 1)->name(), "from-the-file");
+}
+
+namespace registry_values {
+
+// A Score plugin that gives 100 to the node named `favourite` and 0 to the others.
+class Prefers final : public ScorePlugin {
+ public:
+  explicit Prefers(std::string favourite) : favourite_(std::move(favourite)) {}
+  std::string_view name() const override { return "Prefers"; }
+  std::int64_t score(CycleContext& ctx, const PodSpec& /*pod*/, int node_index) override {
+    return ctx.cluster.nodes[static_cast<std::size_t>(node_index)].node.name == favourite_ ? 100
+                                                                                           : 0;
+  }
+
+ private:
+  std::string favourite_;
+};
+
+// The default registry plus a "Prefers" that favours `favourite`.
+RegistryPtr registry_preferring(const std::string& favourite) {
+  Registry extra;
+  extra["Prefers"] = plugin_without_args(
+      [favourite]() -> std::unique_ptr<Plugin> { return std::make_unique<Prefers>(favourite); });
+  return registry_with(builtin_registry(), std::move(extra));
+}
+
+// Where a scheduler of `profile` puts a small pod on two alike nodes, "a" and "b".
+std::string placed_by(const LoadedProfile& profile) {
+  ClusterView cluster;
+  cluster.nodes.push_back(testing::make_node("a", 8000, 64LL << 30, 4));
+  cluster.nodes.push_back(testing::make_node("b", 8000, 64LL << 30, 4));
+  const auto pod = testing::make_pod("p", 100, 1 << 20);
+  const ScheduleResult r =
+      make_scheduler(profile, 1)->schedule_one(*pod, cluster, nullptr, TimePoint{});
+  return r.node ? cluster.nodes[*r.node].node.name : "unscheduled: " + r.reason;
+}
+
+}  // namespace registry_values
+
+// Two registry values hold different plugins of one name: the one file loaded with each builds
+// schedulers that take their plugin from that registry, and the default registry has neither.
+TEST_F(LoadedProfileTest, TwoRegistriesWithAPluginOfOneNameBuildDifferentSchedulers) {
+  const std::string path =
+      write("prefers.yaml",
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+            "profiles:\n  - schedulerName: prefers\n    plugins:\n      score:\n"
+            "        disabled: [{name: \"*\"}]\n        enabled: [{name: Prefers, weight: 1}]\n");
+  ProfilePlace to_a;
+  to_a.registry = registry_values::registry_preferring("a");
+  ProfilePlace to_b;
+  to_b.registry = registry_values::registry_preferring("b");
+  const auto a = load_profile(path, to_a);
+  const auto b = load_profile(path, to_b);
+  EXPECT_EQ(a->registry, to_a.registry);  // kept, for every scheduler built from the profile
+  EXPECT_EQ(registry_values::placed_by(*a), "a");
+  EXPECT_EQ(registry_values::placed_by(*b), "b");
+  EXPECT_EQ(registry_values::placed_by(*load_profile_file(path, to_b.registry)), "b");
+  EXPECT_FALSE(default_registry()->contains("Prefers"));
+  EXPECT_THROW(load_profile(path), InputError);  // the default registry has no "Prefers"
+  // A registry refuses a plugin that takes a name it holds.
+  Registry clash;
+  clash["NodeResourcesFit"] = plugin_without_args(
+      []() -> std::unique_ptr<Plugin> { return std::make_unique<registry_values::Prefers>("a"); });
+  EXPECT_THROW((void)registry_with(builtin_registry(), std::move(clash)), std::logic_error);
 }
 
 }  // namespace

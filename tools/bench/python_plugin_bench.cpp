@@ -58,7 +58,9 @@ struct Setup {
   Setup() {
     register_plugin("FewestPods", fewest::fewest_pods_entry());
     pybind11::exec(kPythonPlugin);
-    python::register_score_plugin("FewestPodsPy", pybind11::globals()["FewestPodsPy"]);
+    // The Python plugin lives in a registry value (the default registry plus it).
+    const python::PluginRegistry registry = python::make_registry(
+        {python::PythonPlugin{"FewestPodsPy", "score", pybind11::globals()["FewestPodsPy"]}});
     const std::filesystem::path dir =
         std::filesystem::temp_directory_path() / "tidesim-python-plugin-bench";
     std::filesystem::create_directories(dir);
@@ -66,7 +68,8 @@ struct Setup {
       std::ofstream(dir / (std::string(plugin) + ".yaml")) << profile(plugin);
     }
     scenario =
-        load_scenario(std::string(TIDESIM_BENCH_SOURCE_DIR) + "/scenarios/seed-benchmark.yaml");
+        load_scenario(std::string(TIDESIM_BENCH_SOURCE_DIR) + "/scenarios/seed-benchmark.yaml",
+                      nullptr, registry.registry);
     policies = select_policies(scenario, {"cxx=" + (dir / "FewestPods.yaml").string(),
                                           "python=" + (dir / "FewestPodsPy.yaml").string()});
     workload = make_jobs(scenario, 1);

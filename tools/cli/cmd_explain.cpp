@@ -39,6 +39,8 @@ class AnnotationMetrics : public MetricsSource {
 };
 
 struct ExplainOptions {
+  /// The command line's plugin registry (Context::registry).
+  policies::RegistryPtr registry;
   std::string objects;
   std::string pod;
   std::string pod_file;
@@ -240,6 +242,7 @@ int run_explain(const ExplainOptions& o) {
   }
   policies::ProfilePlace place;
   place.field = "--scheduler";
+  place.registry = o.registry;
   const auto profile = policies::load_profile(o.scheduler, place);
   auto scheduler =
       policies::make_scheduler(*profile, o.seed, policies::SchedulerOptions{o.profile});
@@ -263,7 +266,7 @@ bool is_scenario(const std::string& path) {
 
 // `tidesim explain SCENARIO [--policy P] [--seed S] [--at T] [--pod NAME]`.
 int run_explain_scenario(const ExplainOptions& o) {
-  const Scenario s = load_scenario(o.objects);
+  const Scenario s = load_scenario(o.objects, nullptr, o.registry);
   if (o.policy.empty() && s.policies.size() > 1) {
     std::string names;
     for (const auto& p : s.policies) {
@@ -359,6 +362,7 @@ void add_explain_command(CLI::App& app, Context& ctx) {
                    ->check(non_negative_integer());
   cmd->callback([&ctx, opts, seed, scheduler] {
     ctx.input = opts->objects;
+    opts->registry = ctx.registry;
     opts->seed_given = seed->count() > 0;
     const bool scheduler_given = scheduler->count() > 0;
     ctx.run = [opts, scheduler_given] {

@@ -49,6 +49,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct RunOptions {
+  /// The command line's plugin registry (Context::registry).
+  policies::RegistryPtr registry;
   std::string scenario;
   std::vector<std::string> policies;
   std::vector<std::uint64_t> seeds;
@@ -233,7 +235,7 @@ int run(const RunOptions& o) {
   for (const auto& text : o.sets) {
     overrides.push_back(parse_override(text));
   }
-  const Scenario s = load_scenario_with(path, overrides);
+  const Scenario s = load_scenario_with(path, overrides, "--set", o.registry);
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = app::run_seeds(s, o.seeds);
@@ -298,8 +300,9 @@ bool is_scheduler_config(const std::string& path) {
 }
 
 // Builds every profile of a KubeSchedulerConfiguration file as a run would, from one load.
-std::string validate_scheduler_config(const std::string& path) {
-  const auto loaded = policies::load_profile_file(path);
+std::string validate_scheduler_config(const std::string& path,
+                                      const policies::RegistryPtr& registry) {
+  const auto loaded = policies::load_profile_file(path, registry);
   const policies::SchedulerConfig& cfg = loaded->config;
   std::string names;
   for (const auto& p : cfg.profiles) {
@@ -318,11 +321,11 @@ int validate(const std::vector<std::string>& files, const RunOptions& o) {
     try {
       if (is_scheduler_config(f)) {
         // Checked before anything is printed: an error leaves no stray "FILE: " on stdout.
-        const std::string verdict = validate_scheduler_config(f);
+        const std::string verdict = validate_scheduler_config(f, o.registry);
         std::cout << f << ": " << verdict << "\n";
         continue;
       }
-      const Scenario s = load_scenario(f);
+      const Scenario s = load_scenario(f, nullptr, o.registry);
       if (s.run.mode == RunMode::kFill) {  // what the fill experiment reads (docs/fgd.md)
         const FillScenario fill = fill_scenario(s);
         for (const auto& p : s.policies) {
@@ -412,6 +415,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
   add_progress_flags(*cmd, opts->progress, opts->quiet);
   cmd->callback([&ctx, opts] {
     ctx.input = opts->scenario;
+    opts->registry = ctx.registry;
     ctx.run = [opts] { return run(*opts); };
   });
 }
@@ -430,6 +434,7 @@ void add_validate_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--force", opts->force, "Check it even when the estimate is over a budget");
   cmd->callback([&ctx, files, opts] {
     ctx.input = files->size() == 1 ? files->front() : "";
+    opts->registry = ctx.registry;
     ctx.run = [files, opts] { return validate(*files, *opts); };
   });
 }

@@ -32,6 +32,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct SweepArgs {
+  /// The command line's plugin registry (Context::registry).
+  policies::RegistryPtr registry;
   std::string file;
   std::string output;
   int threads = 0;
@@ -78,7 +80,8 @@ int run_sweep(const SweepArgs& args) {
     throw InputError(SourceLocation{}, "--shard",
                      "under mpirun the ranks are the shards; leave --shard out");
   }
-  const app::SweepSpec spec = app::load_sweep(args.file);
+  app::SweepSpec spec = app::load_sweep(args.file);
+  spec.registry = args.registry;
   const app::Shard shard = mpi.active()         ? mpi.shard()
                            : args.shard.empty() ? app::Shard{}
                                                 : app::parse_shard(args.shard);
@@ -193,7 +196,10 @@ void add_sweep_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--all-metrics", args->all_metrics,
                 "Every metric in the table, not only the headline ones");
   add_progress_flags(*cmd, args->progress, args->quiet);
-  cmd->callback([&ctx, args] { ctx.run = [args] { return run_sweep(*args); }; });
+  cmd->callback([&ctx, args] {
+    args->registry = ctx.registry;
+    ctx.run = [args] { return run_sweep(*args); };
+  });
 }
 
 }  // namespace tidesim::cli

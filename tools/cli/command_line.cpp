@@ -32,6 +32,19 @@ int input_error(const std::string& message) {
   return 2;
 }
 
+// The command line's registry: the default one plus `plugins`. Throws std::logic_error naming a
+// plugin given twice or whose name is taken.
+tidesim::policies::RegistryPtr command_line_registry(
+    std::vector<tidesim::cli::PluginOption>& plugins) {
+  tidesim::policies::Registry extra;
+  for (auto& p : plugins) {
+    if (!extra.emplace(p.name, std::move(p.entry)).second) {
+      throw std::logic_error("plugin '" + p.name + "' is registered twice");
+    }
+  }
+  return tidesim::policies::registry_with(tidesim::policies::builtin_registry(), std::move(extra));
+}
+
 }  // namespace
 
 namespace tidesim::cli {
@@ -41,18 +54,16 @@ PluginOption with_plugin(std::string name, policies::RegistryEntry entry) {
 }
 
 int run_command_line(int argc, char** argv, std::vector<PluginOption> plugins) {
-  for (auto& p : plugins) {
-    try {
-      policies::register_plugin(p.name, std::move(p.entry));
-    } catch (const std::logic_error& e) {
-      fmt::print(stderr, "tidesim: failed: {}\n", e.what());
-      return 1;
-    }
+  tidesim::cli::Context ctx;
+  try {
+    ctx.registry = command_line_registry(plugins);
+  } catch (const std::logic_error& e) {
+    fmt::print(stderr, "tidesim: failed: {}\n", e.what());
+    return 1;
   }
   CLI::App app{"tidesim: a discrete-event simulator of GPU clusters running AI training jobs"};
   app.set_version_flag("--version", std::string("tidesim ") + tidesim::kVersion);
   app.require_subcommand(1);
-  tidesim::cli::Context ctx;
   tidesim::cli::add_run_command(app, ctx);
   tidesim::cli::add_validate_command(app, ctx);
   tidesim::cli::add_topo_command(app, ctx);

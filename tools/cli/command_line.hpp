@@ -16,7 +16,7 @@
 
 namespace tidesim::cli {
 
-/// A plugin a program adds to every registry before the command line runs.
+/// A plugin a program adds to the command line's registry.
 struct PluginOption {
   std::string name;
   policies::RegistryEntry entry;
@@ -26,9 +26,12 @@ struct PluginOption {
 /// `entry.factory` (kube-scheduler's WithPlugin).
 PluginOption with_plugin(std::string name, policies::RegistryEntry entry);
 
-/// Registers `plugins` (policies::register_plugin), then parses the command line and runs its
-/// subcommand. Returns the exit code: 0 success, 1 runtime failure (a plugin name registered
-/// twice, too), 2 bad input or usage.
+/// Builds the command line's plugin registry, a value: the default registry
+/// (policies::builtin_registry(): the built-ins plus the plugins registered with
+/// policies::register_plugin or a PluginRegistrar) plus `plugins`, and hands it to the
+/// subcommands, which load every profile with it; then parses the command line and runs its
+/// subcommand. Returns the exit code: 0 success, 1 runtime failure (a plugin name given twice or
+/// taken by a registered plugin, too), 2 bad input or usage.
 int run_command_line(int argc, char** argv, std::vector<PluginOption> plugins = {});
 
 }  // namespace tidesim::cli

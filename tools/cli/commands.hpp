@@ -7,9 +7,14 @@
 #include <functional>
 #include <string>
 
+#include "tidesim/policies/registry.hpp"
+
 namespace tidesim::cli {
 
 struct Context {
+  /// The plugin registry the commands load profiles with (run_command_line builds it: the
+  /// built-ins plus the program's plugins). Never null once run_command_line set it.
+  policies::RegistryPtr registry;
   /// Set by the chosen subcommand's callback; returns the exit code.
   std::function<int()> run;
   /// The input file the chosen subcommand reads (its positional argument), set by its callback:

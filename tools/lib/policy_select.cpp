@@ -23,6 +23,7 @@ PolicyConfig resolve(const Scenario& s, const std::string& definition) {
   }
   policies::ProfilePlace place;
   place.field = "--policy";
+  place.registry = s.registry;
   place.scenario_policies.emplace();
   for (const auto& p : s.policies) {
     place.scenario_policies->push_back(p.name);

@@ -14,7 +14,8 @@
 namespace tidesim::app {
 
 /// The policies `specs` choose from scenario `s` (all of the scenario's when `specs` is empty); a
-/// built-in or a file not among the scenario's is loaded here, once (policies::load_profile).
+/// built-in or a file not among the scenario's is loaded here, once (policies::load_profile), with
+/// the registry the scenario was loaded with (Scenario::registry).
 /// Throws InputError (field `--policy`) for an empty name or definition, for a definition that is
 /// neither a scenario policy, a built-in scheduler nor a file (naming the closest name when one is
 /// within two edits: "did you mean 'load-aware'?"), or for a label given twice, naming both specs.

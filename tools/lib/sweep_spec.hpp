@@ -34,6 +34,9 @@ struct SweepSpec {
   std::vector<SweepVariant> variants;
   /// `policies:` as `--policy` specs (NAME or NAME=DEFINITION); empty: the scenario's.
   std::vector<std::string> policies;
+  /// The plugin registry every variant's profiles are loaded with (not read from the file: the
+  /// caller's, such as the command line's); null: the default registry.
+  policies::RegistryPtr registry;
 };
 
 /// The shortest tail of `key` ('.'-separated parts: "count" of "cluster.node_groups[0].count")

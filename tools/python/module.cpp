@@ -59,14 +59,20 @@ struct PyResult {
   std::shared_ptr<const app::RunResult> result;
 };
 
-LoadedScenario load(const std::string& path, const std::vector<std::string>& sets) {
+// The registry a call was given; none: the default one.
+policies::RegistryPtr registry_of(const PluginRegistry* registry) {
+  return registry != nullptr ? registry->registry : policies::default_registry();
+}
+
+LoadedScenario load(const std::string& path, const std::vector<std::string>& sets,
+                    const PluginRegistry* registry) {
   LoadedScenario loaded;
   loaded.path = path;
   for (const auto& text : sets) {
     loaded.overrides.push_back(parse_override(text, "set"));
   }
-  loaded.scenario =
-      std::make_shared<const Scenario>(load_scenario_with(path, loaded.overrides, "set"));
+  loaded.scenario = std::make_shared<const Scenario>(
+      load_scenario_with(path, loaded.overrides, "set", registry_of(registry)));
   return loaded;
 }
 
@@ -162,8 +168,10 @@ PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) 
 
 // `tidesim sweep FILE --output DIR --threads N`: the cells not yet stored under `dir` run, then
 // the merged result.json and metrics.csv are written (tools/cli/cmd_sweep.cpp).
-PyResult sweep(const std::string& file, const std::string& output, int threads, bool progress) {
-  const app::SweepSpec spec = app::load_sweep(file);
+PyResult sweep(const std::string& file, const std::string& output, int threads, bool progress,
+               const PluginRegistry* registry) {
+  app::SweepSpec spec = app::load_sweep(file);
+  spec.registry = registry_of(registry);
   const app::SweepPlan plan = app::plan_sweep(spec, true);
   const std::string dir = output.empty() ? fs::path(file).stem().string() + ".results" : output;
   const int n = thread_count(threads);
@@ -314,7 +322,7 @@ void bind_scenarios(py::module_& m) {
       });
 
   m.def("default_scenario_path", &default_scenario_path);
-  m.def("load_scenario", &load, py::arg("path"), py::arg("sets"),
+  m.def("load_scenario", &load, py::arg("path"), py::arg("sets"), py::arg("registry") = nullptr,
         py::call_guard<py::gil_scoped_release>());
 }
 
@@ -343,7 +351,8 @@ void bind_runs(py::module_& m) {
     return py::make_tuple(result, warnings);
   });
   m.def("sweep", &sweep, py::arg("path"), py::arg("output"), py::arg("threads"),
-        py::arg("progress"), py::call_guard<py::gil_scoped_release>());
+        py::arg("progress"), py::arg("registry") = nullptr,
+        py::call_guard<py::gil_scoped_release>());
   m.def(
       "load_result",
       [](const std::string& path) {

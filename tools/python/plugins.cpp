@@ -1,7 +1,9 @@
 // Score and Filter plugins written in Python (docs/python.md, "Plugins in Python"): a class
-// deriving from tidesim.ScorePlugin or tidesim.FilterPlugin, registered by name in the plugin
-// registry (policies/registry.hpp) through a C++ plugin that calls it, so that any
-// KubeSchedulerConfiguration profile can enable it.
+// deriving from tidesim.ScorePlugin or tidesim.FilterPlugin, put by name into a plugin registry
+// value (policies/registry.hpp) that the Python caller owns (tidesim.Registry), through a C++
+// plugin that calls it, so that any KubeSchedulerConfiguration profile loaded with that registry
+// can enable it. Nothing here is process-wide: two registries may hold different classes of one
+// name, and runs loaded with each call their own.
 #include "tidesim/tools/python/plugins.hpp"
 
 #include <pybind11/stl.h>
@@ -66,12 +68,28 @@ py::dict resources_dict(const Resources& r) {
   return d;
 }
 
-// The Python classes by plugin name. Never destroyed: the registry's factories outlive the
-// interpreter's finalisation, when no Python object may be released any more.
-std::map<std::string, py::object>& python_classes() {
-  static auto* classes = new std::map<std::string, py::object>();
-  return *classes;
-}
+// A plugin's Python class, held by the factories of the registries that hold the plugin. It is
+// released under the GIL; one still held after the interpreter finalised is left alone (no
+// Python object may be released any more).
+class PythonClass {
+ public:
+  explicit PythonClass(py::object cls) : cls_(std::move(cls)) {}
+  PythonClass(const PythonClass&) = delete;
+  PythonClass& operator=(const PythonClass&) = delete;
+  ~PythonClass() {
+    if (Py_IsInitialized() == 0) {
+      (void)cls_.release();
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    cls_ = py::object();
+  }
+  // A new instance (cls()); the caller holds the GIL.
+  py::object make() const { return cls_(); }
+
+ private:
+  py::object cls_;
+};
 
 // One instance of a plugin's Python class: one per scheduler (per policy and seed), so an
 // instance sees the cycles of one run only, in order. Each call holds the GIL: with several
@@ -184,38 +202,44 @@ std::string traceback_text(py::error_already_set& e) {
 
 namespace {
 
-// Registers `cls` under `name` as a plugin that `Adapter` (PythonScore, PythonFilter) calls.
+// The entry of the plugin `name` that `Adapter` (PythonScore, PythonFilter) makes of `cls`.
 template <class Adapter>
-void register_python_plugin(const std::string& name, py::object cls) {
-  auto& classes = python_classes();
-  if (const auto it = classes.find(name); it != classes.end()) {
-    it->second = std::move(cls);  // a class registered again (a notebook cell run twice)
-    return;
-  }
-  if (policies::builtin_registry().contains(name)) {
-    throw std::invalid_argument("a plugin named '" + name + "' is already registered");
-  }
-  classes.emplace(name, std::move(cls));
-  policies::register_plugin(
-      name, policies::plugin_without_args([name]() -> std::unique_ptr<policies::Plugin> {
-        py::gil_scoped_acquire gil;
-        try {
-          return std::make_unique<Adapter>(name, python_classes().at(name)());
-        } catch (py::error_already_set& e) {
-          throw PythonPluginError("Python plugin " + name + " failed in __init__():\n" +
-                                  traceback_text(e));
-        }
-      }));
+policies::RegistryEntry python_entry(const std::string& name, py::object cls) {
+  auto held = std::make_shared<const PythonClass>(std::move(cls));
+  return policies::plugin_without_args([name, held]() -> std::unique_ptr<policies::Plugin> {
+    py::gil_scoped_acquire gil;
+    try {
+      return std::make_unique<Adapter>(name, held->make());
+    } catch (py::error_already_set& e) {
+      throw PythonPluginError("Python plugin " + name + " failed in __init__():\n" +
+                              traceback_text(e));
+    }
+  });
 }
 
 }  // namespace
 
-void register_score_plugin(const std::string& name, py::object cls) {
-  register_python_plugin<PythonScore>(name, std::move(cls));
+void check_plugin_name(const std::string& name) {
+  if (policies::builtin_registry().contains(name)) {
+    throw std::invalid_argument("a plugin named '" + name + "' is already registered");
+  }
 }
 
-void register_filter_plugin(const std::string& name, py::object cls) {
-  register_python_plugin<PythonFilter>(name, std::move(cls));
+PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins) {
+  policies::Registry extra;
+  for (const auto& p : plugins) {
+    check_plugin_name(p.name);
+    if (p.kind != "score" && p.kind != "filter") {
+      throw std::invalid_argument("plugin '" + p.name + "': kind '" + p.kind +
+                                  "' is neither 'score' nor 'filter'");
+    }
+    auto entry = p.kind == "score" ? python_entry<PythonScore>(p.name, p.cls)
+                                   : python_entry<PythonFilter>(p.name, p.cls);
+    if (!extra.emplace(p.name, std::move(entry)).second) {
+      throw std::invalid_argument("two plugins are named '" + p.name + "'");
+    }
+  }
+  return PluginRegistry{policies::registry_with(policies::builtin_registry(), std::move(extra))};
 }
 
 void bind_plugins(py::module_& m) {
@@ -266,8 +290,27 @@ void bind_plugins(py::module_& m) {
       .def_property_readonly("requested",
                              [](const NodeRef& n) { return resources_dict(n.get().requested); });
 
-  m.def("register_score_plugin", &register_score_plugin, py::arg("name"), py::arg("cls"));
-  m.def("register_filter_plugin", &register_filter_plugin, py::arg("name"), py::arg("cls"));
+  py::class_<PluginRegistry>(m, "PluginRegistry",
+                             "A plugin registry value: the built-ins plus some Python plugins")
+      .def("names", [](const PluginRegistry& r) {
+        std::vector<std::string> names;
+        for (const auto& [name, entry] : *r.registry) {
+          names.push_back(name);
+        }
+        return names;
+      });
+  m.def("check_plugin_name", &check_plugin_name, py::arg("name"));
+  m.def(
+      "make_registry",
+      [](const std::vector<py::tuple>& plugins) {
+        std::vector<PythonPlugin> list;
+        for (const auto& t : plugins) {
+          list.push_back(PythonPlugin{t[0].cast<std::string>(), t[1].cast<std::string>(),
+                                      py::reinterpret_borrow<py::object>(t[2])});
+        }
+        return make_registry(list);
+      },
+      py::arg("plugins"));
 }
 
 }  // namespace tidesim::python

@@ -5,6 +5,9 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "tidesim/policies/registry.hpp"
 
 namespace py = pybind11;
 
@@ -21,16 +24,31 @@ class PythonPluginError : public std::runtime_error {
 /// traceback module fails): what PluginError carries.
 std::string traceback_text(py::error_already_set& e);
 
-/// Registers the Python class `cls` (a tidesim.ScorePlugin) as the Score plugin `name`: every
-/// scheduler built from then on can enable it by name, and builds its own instance (cls()).
-/// Registering a name again replaces its class. Throws std::invalid_argument when a C++ plugin
-/// has the name.
-void register_score_plugin(const std::string& name, py::object cls);
+/// A plugin registry value built for Python callers (tidesim.Registry): a scenario or sweep
+/// loaded with it builds its schedulers from it. Never null.
+struct PluginRegistry {
+  policies::RegistryPtr registry;
+};
 
-/// The same for a tidesim.FilterPlugin: its filter() returns True, or False or a reason.
-void register_filter_plugin(const std::string& name, py::object cls);
+/// A Python plugin: its name, its kind ("score": a tidesim.ScorePlugin; "filter": a
+/// tidesim.FilterPlugin) and its class.
+struct PythonPlugin {
+  std::string name;
+  std::string kind;
+  py::object cls;
+};
 
-/// Adds the plugin classes (CycleState, Pod, Node), PluginError and register_score_plugin to `m`.
+/// Throws std::invalid_argument when a C++ plugin (a built-in, or one registered with
+/// policies::register_plugin) has the name `name`.
+void check_plugin_name(const std::string& name);
+
+/// A new registry: the default one plus `plugins`, each built by its class (cls(), one instance
+/// per scheduler). Throws std::invalid_argument for a name a C++ plugin has, a name given twice
+/// or an unknown kind. The registry holds the classes (released under the GIL).
+PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins);
+
+/// Adds the plugin classes (CycleState, Pod, Node), PluginError, PluginRegistry and make_registry
+/// to `m`.
 void bind_plugins(py::module_& m);
 
 }  // namespace tidesim::python

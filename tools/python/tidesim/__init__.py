@@ -43,9 +43,11 @@ __all__ = [
     "Node",
     "Pod",
     "PluginError",
+    "Registry",
     "Result",
     "Scenario",
     "ScorePlugin",
+    "default_registry",
     "load_result",
     "load_scenario",
     "register_job_policy",
@@ -95,6 +97,9 @@ def _override_texts(set: Union[None, Mapping[str, Any], Iterable[str]]) -> list:
 def load_scenario(
     path: Optional[str] = None,
     set: Union[None, Mapping[str, Any], Iterable[str]] = None,
+    *,
+    plugins: Optional[Iterable[type]] = None,
+    registry: Optional["Registry"] = None,
 ) -> Scenario:
     """Reads a scenario file (default: the seed benchmark, as `tidesim run` without one).
 
@@ -102,10 +107,16 @@ def load_scenario(
     {KEY: VALUE} (a str VALUE is YAML text as on the command line; numbers, booleans, lists and
     dicts are written as YAML) or a list of "KEY=VALUE" strings, applied in order. Bad input
     raises InputError with the command line's message (file:line:column: field: message).
+
+    The scenario's profiles (and those `run(policies=...)` adds) may enable the Python plugins
+    of `plugins` (ScorePlugin or FilterPlugin classes) or of `registry` (a Registry); give at
+    most one of them; neither: default_registry (register_plugin's). The plugins are those the
+    registry holds now: registering into it later changes no scenario loaded before.
     """
     if path is None:
         path = _tidesim.default_scenario_path()
-    return _tidesim.load_scenario(str(path), _override_texts(set))
+    native = _registry_of(plugins, registry)._native()
+    return _tidesim.load_scenario(str(path), _override_texts(set), native)
 
 
 class Result:
@@ -212,6 +223,8 @@ def run(
     max_memory: Optional[str] = None,
     force: bool = False,
     progress: bool = False,
+    plugins: Optional[Iterable[type]] = None,
+    registry: Optional["Registry"] = None,
 ) -> Result:
     """Runs a scenario's policies over its seeds, as `tidesim run` does.
 
@@ -224,12 +237,17 @@ def run(
         recorded, as --series, --series-step, --series-seed (default none: Result.nodes() is
         empty). timeout, max_events, max_memory, force: as --timeout, --max-events,
         --max-memory, --force. progress: the progress line on stderr.
+    plugins, registry: the Python plugins the profiles may enable, as load_scenario's, when
+        `scenario` is a path or None (a loaded Scenario keeps the registry it was loaded with).
 
     The GIL is released while the runs go on. Bad input raises InputError with the command
     line's message; a run that fails raises RuntimeError.
     """
     if scenario is None or isinstance(scenario, str):
-        scenario = load_scenario(scenario)
+        scenario = load_scenario(scenario, plugins=plugins, registry=registry)
+    elif plugins is not None or registry is not None:
+        raise TypeError("run: a loaded Scenario keeps the plugins it was loaded with; give "
+                        "plugins or registry to load_scenario")
     args = _tidesim.RunArgs()
     args.policies = [str(p) for p in (policies or [])]
     args.seeds = [int(s) for s in (seeds or [])]
@@ -265,6 +283,9 @@ def sweep(
     threads: Optional[int] = None,
     output: Optional[str] = None,
     progress: bool = False,
+    *,
+    plugins: Optional[Iterable[type]] = None,
+    registry: Optional["Registry"] = None,
 ):
     """Runs a sweep file as `tidesim sweep` does and returns its tidy table: one row per run
     (variant, policy, seed) with `policy`, `seed`, a column per swept key (its full key path,
@@ -273,9 +294,10 @@ def sweep(
     output: the folder of the cells' results (default, as the command line: `<sweep
     name>.results` in the working folder); cells already stored there are not run again, and
     the merged result.json and metrics.csv are written there (load_result reads the former).
+    plugins, registry: the Python plugins the profiles may enable, as load_scenario's.
     """
     native = _tidesim.sweep(str(path), "" if output is None else str(output), int(threads or 0),
-                            progress)
+                            progress, _registry_of(plugins, registry)._native())
     frame = Result(native).metrics()
     columns = native.metric_columns()
     metric_names = set(native.metric_names())
@@ -336,10 +358,8 @@ class FilterPlugin:
         raise NotImplementedError
 
 
-def register_plugin(cls):
-    """Registers a ScorePlugin or FilterPlugin subclass under its `name`, for every scheduler
-    built from then on (registering a name again replaces its class). Register before starting
-    runs, not while another thread runs. Returns the class, so it works as a class decorator."""
+def _plugin_kind(cls) -> str:
+    """"score" or "filter" for a valid plugin class; raises TypeError or ValueError otherwise."""
     score = isinstance(cls, type) and issubclass(cls, ScorePlugin)
     filter_ = isinstance(cls, type) and issubclass(cls, FilterPlugin)
     if score == filter_:
@@ -352,11 +372,65 @@ def register_plugin(cls):
         raise TypeError(f"register_plugin: {cls.__name__} does not define score()")
     if filter_ and cls.filter is FilterPlugin.filter:
         raise TypeError(f"register_plugin: {cls.__name__} does not define filter()")
-    if score:
-        _tidesim.register_score_plugin(name, cls)
-    else:
-        _tidesim.register_filter_plugin(name, cls)
-    return cls
+    _tidesim.check_plugin_name(name)  # ValueError when a C++ plugin has the name
+    return "score" if score else "filter"
+
+
+class Registry:
+    """A plugin registry value: tidesim's C++ plugins plus the Python plugins registered into
+    it, as kube-scheduler's `app.WithPlugin` builds its registry. A scenario loaded with it
+    (load_scenario(..., registry=r), run(..., registry=r), sweep(..., registry=r)) can enable
+    its plugins by name. Registries are independent: two may hold different plugins of one
+    name, and runs of scenarios loaded with each call their own.
+
+        r = tidesim.Registry([MostPods])
+        @r.register
+        class AtMostFourPods(tidesim.FilterPlugin): ...
+        result = tidesim.run("scenario.yaml", registry=r)
+    """
+
+    def __init__(self, plugins: Iterable[type] = ()):
+        self._classes = {}
+        for cls in plugins:
+            self.register(cls)
+
+    def register(self, cls):
+        """Adds a ScorePlugin or FilterPlugin subclass under its `name` (registering a name
+        again replaces its class). Scenarios loaded before keep the plugins they were loaded
+        with. Returns the class, so it works as a class decorator."""
+        kind = _plugin_kind(cls)
+        self._classes[cls.name] = (kind, cls)
+        return cls
+
+    @property
+    def plugins(self) -> dict:
+        """The Python plugins, {name: class}."""
+        return {name: cls for name, (_, cls) in self._classes.items()}
+
+    def _native(self):
+        return _tidesim.make_registry(
+            [(name, kind, cls) for name, (kind, cls) in self._classes.items()])
+
+
+default_registry = Registry()
+"""The registry register_plugin adds to, used by calls given neither plugins nor registry."""
+
+
+def _registry_of(plugins, registry) -> Registry:
+    if plugins is not None and registry is not None:
+        raise TypeError("give plugins or registry, not both")
+    if plugins is not None:
+        return Registry(plugins)
+    return default_registry if registry is None else registry
+
+
+def register_plugin(cls):
+    """Registers a ScorePlugin or FilterPlugin subclass under its `name` in default_registry,
+    the registry of the calls given neither plugins nor registry (registering a name again
+    replaces its class; a scenario loaded before keeps the class it was loaded with). Returns
+    the class, so it works as a class decorator. To run different plugins of one name, or
+    plugins of your own apart from everyone's, use a Registry."""
+    return default_registry.register(cls)
 
 
 class JobPolicy:
