@@ -12,6 +12,32 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CLI = os.environ.get("TIDESIM_CLI", os.path.join(ROOT, "build", "bin", "tidesim"))
 SEED_BENCHMARK = "scenarios/seed-benchmark.yaml"
 
+# 4 nodes of 4 exclusive A10s; 4 one-GPU jobs of an hour submitted at once.
+FOUR_NODES = """\
+name: four-nodes
+cluster:
+  node_groups:
+    - name: gpu
+      count: 4
+      gpu: A10
+      topology: a10x4-pcie
+workload:
+  arrivals: {{process: burst, count: 4}}
+  jobs:
+    - name: job
+      pod: {{gpus: 1}}
+      model: resnet50
+      batch_size: 64
+      duration: 1h
+policies: {policies}
+seeds: [1]
+"""
+
+
+def four_nodes_scenario(policies):
+    """FOUR_NODES under `policies` (the YAML text of the scenario's policies list)."""
+    return FOUR_NODES.format(policies=policies)
+
 
 def cli(*args, check=True):
     """Runs the CLI from the repository root; returns the finished process."""

@@ -3,27 +3,10 @@
 import pytest
 
 import tidesim
+from conftest import four_nodes_scenario
 
 # 4 nodes of 4 exclusive A10s; 4 one-GPU jobs of an hour submitted at once.
-SCENARIO = """\
-name: four-nodes
-cluster:
-  node_groups:
-    - name: gpu
-      count: 4
-      gpu: A10
-      topology: a10x4-pcie
-workload:
-  arrivals: {process: burst, count: 4}
-  jobs:
-    - name: job
-      pod: {gpus: 1}
-      model: resnet50
-      batch_size: 64
-      duration: 1h
-policies: [default-k8s]
-seeds: [1]
-"""
+SCENARIO = four_nodes_scenario("[default-k8s]")
 
 
 def profile(plugin, filter_plugin=None):

@@ -4,28 +4,11 @@ Registry its caller owns, so two different plugins of one name run in one proces
 import pytest
 
 import tidesim
+from conftest import four_nodes_scenario
 
 # 4 nodes of 4 exclusive A10s; 4 one-GPU jobs of an hour submitted at once. The scenario's
 # policy is a file whose only Score plugin is "Placer": each registry says which Placer it is.
-SCENARIO = """\
-name: four-nodes
-cluster:
-  node_groups:
-    - name: gpu
-      count: 4
-      gpu: A10
-      topology: a10x4-pcie
-workload:
-  arrivals: {process: burst, count: 4}
-  jobs:
-    - name: job
-      pod: {gpus: 1}
-      model: resnet50
-      batch_size: 64
-      duration: 1h
-policies: [{name: placer, scheduler: placer.yaml}]
-seeds: [1]
-"""
+SCENARIO = four_nodes_scenario("[{name: placer, scheduler: placer.yaml}]")
 
 PROFILE = """\
 apiVersion: kubescheduler.config.k8s.io/v1
