@@ -31,8 +31,9 @@ struct PluginRegistry {
 };
 
 /// A Python plugin: its name, its kind ("score": a tidesim.ScorePlugin; "filter": a
-/// tidesim.FilterPlugin) and its class.
-struct PythonPlugin {
+/// tidesim.FilterPlugin) and its class. Hidden, as pybind11's own types are: a program that is not
+/// the module (the Python plugin benchmark) includes it too.
+struct __attribute__((visibility("hidden"))) PythonPlugin {
   std::string name;
   std::string kind;
   py::object cls;
