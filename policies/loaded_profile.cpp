@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "tidesim/policies/profile_plugins.hpp"
 #include "tidesim/policies/scheduler.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/did_you_mean.hpp"
@@ -61,8 +62,8 @@ std::shared_ptr<const LoadedProfile> finish(std::shared_ptr<LoadedProfile> out,
   out->registry = registry ? std::move(registry) : default_registry();
   out->config = load_scheduler_config_string(text, name, *out->registry);
   out->sha256 = sha256_hex(text);
-  // The profile a run builds (the first), built once for its two questions.
-  const Scheduler first(out->config, out->config.profiles.front(), 1, *out->registry);
+  // The plugins of the profile a run builds (the first), made once for its two questions.
+  const ProfilePlugins first(out->config, out->config.profiles.front(), *out->registry);
   out->reads_metrics = first.reads_metrics();
   out->reads_forecasts = first.reads_forecasts();
   return out;

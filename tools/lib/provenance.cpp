@@ -17,12 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The rule of every scenario reader (sim/input/data_folder.hpp): a relative path resolves against
-// the scenario's folder, $TIDESIM_DATA/... against the data folder.
-std::string resolve(const std::string& folder, const std::string& path) {
-  return input_path(folder, path);
-}
-
 void add_if_file(std::vector<InputFile>& out, std::string key, const std::string& path) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) {
@@ -71,7 +65,7 @@ std::vector<InputFile> scenario_inputs(const Scenario& s) {
     }
     if (!is_preset(g.topology)) {
       add_if_file(out, fmt::format("cluster.node_groups[{}].topology", index),
-                  resolve(s.folder, g.topology));
+                  input_path(s.folder, g.topology));
     }
     ++index;
   }
@@ -79,7 +73,7 @@ std::vector<InputFile> scenario_inputs(const Scenario& s) {
     add_if_file(out, "cluster.nodes_from.file", s.cluster.nodes_from->file);
     for (const auto& g : s.cluster.groups) {
       if (g.exact_name && !is_preset(g.topology)) {
-        add_if_file(out, "cluster.nodes_from.topology", resolve(s.folder, g.topology));
+        add_if_file(out, "cluster.nodes_from.topology", input_path(s.folder, g.topology));
         break;  // one topology for every node of the list
       }
     }
