@@ -30,7 +30,7 @@ struct LoadedProfile {
   /// embedded text.
   std::string sha256;
   /// Whether the first profile (the one a run uses) reads node metrics or judges forecasts
-  /// (Scheduler::reads_metrics(), reads_forecasts()), answered once at load.
+  /// (ProfilePlugins::reads_metrics(), reads_forecasts()), answered once at load.
   bool reads_metrics = false;
   bool reads_forecasts = false;
 };
