@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/topologies/collectives.hpp"
 
 namespace tidesim::workloads {
 
@@ -17,16 +18,11 @@ double ring_allreduce_seconds(std::int64_t bytes, int gpus, double bandwidth) {
   if (!(bandwidth > 0)) {
     throw std::invalid_argument("all-reduce bandwidth must be positive");
   }
-  const double n = gpus;
-  return static_cast<double>(bytes) / bandwidth * 2.0 * (n - 1.0) / n;
+  return collective_seconds(Collective::kAllReduce, bytes, gpus, bandwidth);
 }
 
 double ring_allreduce_volume(std::int64_t bytes, int gpus) {
-  if (gpus <= 1 || bytes <= 0) {
-    return 0.0;
-  }
-  const double n = gpus;
-  return static_cast<double>(bytes) * 2.0 * (n - 1.0) / n;
+  return collective_volume(Collective::kAllReduce, bytes, gpus);
 }
 
 namespace {
@@ -41,6 +37,9 @@ void check(const StepConditions& c) {
   if (!(c.allreduce_average_bandwidth > 0.0)) {
     throw std::invalid_argument("allreduce_average_bandwidth must be positive");
   }
+  if (!(c.allreduce_latency >= 0.0 && std::isfinite(c.allreduce_latency))) {
+    throw std::invalid_argument("allreduce_latency must be finite and not negative");
+  }
   if (c.gpus < 1) {
     throw std::invalid_argument("gpus must be at least 1");
   }
@@ -52,6 +51,9 @@ StepTime burst_step(const ModelProfile& profile, const StepConditions& c) {
   s.compute_seconds = profile.compute_seconds / c.compute_share;
   s.input_seconds = static_cast<double>(profile.input_bytes) / c.input_bandwidth;
   s.sync_seconds = ring_allreduce_seconds(profile.gradient_bytes, c.gpus, c.allreduce_bandwidth);
+  if (s.sync_seconds > 0 && c.allreduce_latency > 0) {
+    s.sync_seconds += c.allreduce_latency;
+  }
   s.seconds = std::max(s.compute_seconds, s.input_seconds) + s.sync_seconds;
   return s;
 }

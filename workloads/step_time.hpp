@@ -24,6 +24,9 @@ struct StepConditions {
   /// the ring's flow at allreduce_average_demand(), so the share reaches it unless the links are
   /// oversubscribed on average.
   double allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
+  /// Latency each all-reduce burst adds, seconds (>= 0): the fabric's, for a job whose ring
+  /// leaves its node (docs/model-fabric.md); 0 inside one node.
+  double allreduce_latency = 0.0;
   /// GPUs in the whole job (ring size), at least 1.
   int gpus = 1;
 };
@@ -36,7 +39,7 @@ struct StepTime {
   double compute_seconds = 0;
   /// Input loading time: input_bytes / input_bandwidth (overlapped with compute).
   double input_seconds = 0;
-  /// Ring all-reduce time of one burst: (S / B) x 2(n - 1) / n; 0 for one GPU.
+  /// Ring all-reduce time of one burst: (S / B) x 2(n - 1) / n + latency; 0 for one GPU.
   double sync_seconds = 0;
   /// Bus bandwidth the all-reduce achieved over the step, V / (seconds - max(compute, input))
   /// (the burst bandwidth unless the links' average share limits the step); 0 for one GPU.

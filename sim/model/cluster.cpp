@@ -34,9 +34,9 @@ Topology group_topology(const NodeGroup& g, const std::string& folder) {
   const std::string file = input_path(folder, g.topology);
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
-    throw InputError(g.where, "topology",
-                     "'" + g.topology + "' is neither a preset nor a file (looked at " + file +
-                         ")");
+    throw InputError(
+        g.where, "topology",
+        "'" + g.topology + "' is neither a preset nor a file (looked at " + file + ")");
   }
   return load_topology(file, params);
 }
@@ -49,6 +49,30 @@ std::map<int, int> card_counts(const std::vector<int>& cards) {
   return out;
 }
 
+namespace {
+
+// A group's nodes against its topology and the fabric: the GPU count the trace gave, a GPU model
+// for a node with GPUs, and no more GPUs than rails on a rail-optimised fabric.
+void check_group(const NodeGroup& g, const Topology& topo,
+                 const std::optional<FabricConfig>& fabric) {
+  if (g.gpus >= 0 && topo.gpu_count() != g.gpus) {
+    throw InputError(g.where, "topology",
+                     fmt::format("topology '{}' has {} GPUs but node '{}' has {}", g.topology,
+                                 topo.gpu_count(), g.name, g.gpus));
+  }
+  if (topo.gpu_count() > 0 && g.gpu_model.empty()) {
+    throw InputError(g.where, "gpu", "a node with GPUs needs a GPU model");
+  }
+  if (fabric && fabric->fabric.rail_optimized && topo.gpu_count() > fabric->fabric.nics_per_node) {
+    throw InputError(fabric->where, "cluster.fabric.nics_per_node",
+                     fmt::format("node group '{}' has {} GPUs per node, more than the fabric's "
+                                 "{} rails (rail_optimized: GPU i's NIC is on rail i)",
+                                 g.name, topo.gpu_count(), fabric->fabric.nics_per_node));
+  }
+}
+
+}  // namespace
+
 Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t seed) {
   if (scenario.cluster.shared_storage) {
     const auto& s = *scenario.cluster.shared_storage;
@@ -58,19 +82,13 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
   // Groups with the same topology and GPU model share one Topology (a trace gives one group
   // per node).
   std::map<std::pair<std::string, std::string>, std::shared_ptr<const Topology>> topologies;
+  const std::optional<FabricConfig>& fabric = scenario.cluster.fabric;
   for (const auto& g : scenario.cluster.groups) {
     auto& topo = topologies[{g.topology, g.gpu_model}];
     if (!topo) {
       topo = std::make_shared<const Topology>(group_topology(g, scenario.folder));
     }
-    if (g.gpus >= 0 && topo->gpu_count() != g.gpus) {
-      throw InputError(g.where, "topology",
-                       fmt::format("topology '{}' has {} GPUs but node '{}' has {}", g.topology,
-                                   topo->gpu_count(), g.name, g.gpus));
-    }
-    if (topo->gpu_count() > 0 && g.gpu_model.empty()) {
-      throw InputError(g.where, "gpu", "a node with GPUs needs a GPU model");
-    }
+    check_group(g, *topo, fabric);
     // A node without GPUs keeps a nominal 1-byte card size (it has no card to fill). A card
     // holds what it reports to processes, not its nominal size (visible_memory).
     const std::int64_t memory = g.gpu_memory > 0      ? g.gpu_memory
@@ -109,12 +127,17 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
             StorageDevice{g.storage.name, g.storage.bandwidth, g.storage.latency, false},
             fluid.add_resource(g.storage.bandwidth)});
       }
-      n.uplink = fluid.add_resource(g.uplink_bandwidth);
+      // The node's NICs: its group's uplink, or the fabric's NICs.
+      n.uplink =
+          fluid.add_resource(fabric ? node_fabric_bandwidth(fabric->fabric) : g.uplink_bandwidth);
       n.links = std::make_unique<TopologyFlows>(*n.topology, fluid);
       NodeInfo info;
       info.node.name = n.name;
       info.node.labels = g.labels;
       info.node.labels["kubernetes.io/hostname"] = n.name;
+      if (fabric) {
+        add_fabric_labels(fabric->fabric, static_cast<int>(nodes_.size()), info.node.labels);
+      }
       if (topo->gpu_count() > 0) {
         info.node.labels["nvidia.com/gpu.present"] = "true";
         info.node.labels["nvidia.com/gpu.product"] = g.gpu_model;
@@ -137,6 +160,10 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
       nodes_.push_back(std::move(n));
       advertise(static_cast<int>(nodes_.size()) - 1);
     }
+  }
+  if (fabric) {
+    fabric_ =
+        std::make_unique<FabricNetwork>(fabric->fabric, static_cast<int>(nodes_.size()), fluid);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
+#include "tidesim/sim/model/fabric_network.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/topologies/gpu_node.hpp"
 #include "tidesim/topologies/link_flows.hpp"
@@ -114,6 +115,10 @@ class Cluster {
     }
   }
 
+  /// The fabric between the nodes (`cluster.fabric`), null when the cluster has none (each
+  /// node's uplink into one switch).
+  const FabricNetwork* fabric() const { return fabric_.get(); }
+
   /// The best ring bandwidth of `k` GPUs on an idle node of any group (0 when none has k GPUs);
   /// the NVLink contention metric's reference.
   double best_ring_bandwidth(int k);
@@ -127,6 +132,7 @@ class Cluster {
 
   std::vector<ClusterNode> nodes_;
   std::vector<StorageResource> devices_;
+  std::unique_ptr<FabricNetwork> fabric_;
   ClusterView view_;
   std::map<int, double> best_ring_bw_;  // by GPUs per pod
   std::vector<int> touched_;            // since the last take_touched()

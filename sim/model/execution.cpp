@@ -143,6 +143,7 @@ void Execution::add_ring(int j) {
   std::vector<ResourceId> path;
   double ideal = std::numeric_limits<double>::infinity();
   const bool multi_node = job.pods.size() > 1;
+  std::vector<int> nodes;
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     ClusterNode& node = run_.cluster.node(pod.node);
@@ -153,6 +154,7 @@ void Execution::add_ring(int j) {
     if (multi_node) {
       path.push_back(node.uplink);
       ideal = std::min(ideal, run_.fluid.capacity(node.uplink));
+      nodes.push_back(pod.node);
     }
   }
   // Ideal: the same GPUs per pod on the best set of an idle node anywhere in the cluster (the
@@ -163,19 +165,40 @@ void Execution::add_ring(int j) {
     ideal = std::min(ideal, run_.cluster.best_ring_bandwidth(per_pod));
   }
   job.ideal_ring = std::isfinite(ideal) ? ideal : 0.0;
+  RingState ring;
+  if (const FabricNetwork* fabric = run_.cluster.fabric(); fabric && multi_node) {
+    add_fabric_path(j, *fabric, nodes, path, ring);
+  }
   if (!path.empty()) {
     std::map<ResourceId, int> crossings;
     for (const ResourceId r : path) {
       ++crossings[r];
     }
-    double alone = std::numeric_limits<double>::infinity();
     for (const auto& [r, times] : crossings) {
-      alone = std::min(alone, run_.fluid.capacity(r) / times);
+      ring.alone = std::min(ring.alone, run_.fluid.capacity(r) / times);
     }
     // A zero-capacity link (a failed one) leaves the burst bandwidth 0: the fluid rate decides.
-    rings_[j] = RingState{alone, 0.0};
+    rings_[j] = ring;
     job.ring = run_.fluid.add_flow(path);
   }
+}
+
+// A ring that leaves its nodes on a fabric: each pod reaches the fabric through its GPUs' NICs
+// only, the ring crosses the up-links of the domains it spans, and each burst pays the fabric's
+// latency.
+void Execution::add_fabric_path(int j, const FabricNetwork& fabric, std::vector<int> nodes,
+                                std::vector<ResourceId>& path, RingState& ring) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  for (const int p : job.pods) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    const int node_gpus = run_.cluster.node(pod.node).topology->gpu_count();
+    const auto pod_gpus = static_cast<int>(distinct_cards(pod.cards).size());
+    ring.alone = std::min(ring.alone, pod_fabric_bandwidth(fabric.fabric(), pod_gpus, node_gpus));
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  fabric.add_crossings(nodes, path);
+  ring.latency = fabric.latency(nodes);
 }
 
 void Execution::checkpoint_now(int j) {
@@ -419,6 +442,7 @@ workloads::StepConditions Execution::network_conditions(int j) const {
     // A ring with no bandwidth at all (a failed link) is stopped: its rate is the fluid's.
     c.allreduce_bandwidth = alone > 0 ? alone : std::max(rate, 1e-9);
     c.allreduce_average_bandwidth = std::max(rate, 1e-9);
+    c.allreduce_latency = ring != rings_.end() ? ring->second.latency : 0.0;
   }
   return c;
 }

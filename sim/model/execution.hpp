@@ -6,6 +6,7 @@
 /// model's timeline per worker; the allocation that takes a card past its capacity is
 /// OOM-killed. Checkpoints record the progress a restart resumes from. Formulas and sources:
 /// docs/model-workloads.md and docs/model-hardware.md.
+#include <limits>
 #include <set>
 
 #include "tidesim/sim/model/run_context.hpp"
@@ -43,6 +44,9 @@ class Execution {
 
  private:
   void add_ring(int j);
+  struct RingState;
+  void add_fabric_path(int j, const FabricNetwork& fabric, std::vector<int> nodes,
+                       std::vector<ResourceId>& path, RingState& ring) const;
   EventId schedule_checkpoint(int j);
   bool apply_memory(int j);
   void advance(Job& job);
@@ -64,8 +68,10 @@ class Execution {
   ExecutionListener& listener_;
   std::unordered_map<std::uint64_t, int> flow_owner_;  // flow id -> job
   struct RingState {
-    double alone = 0.0;  // the ring path's bandwidth alone (a burst's bus bandwidth)
-    double cap = 0.0;    // the flow's current cap, its average demand (0: none yet)
+    // The ring path's bandwidth alone (a burst's bus bandwidth).
+    double alone = std::numeric_limits<double>::infinity();
+    double cap = 0.0;      // the flow's current cap, its average demand (0: none yet)
+    double latency = 0.0;  // each burst's latency over the fabric, seconds
   };
   std::unordered_map<int, RingState> rings_;  // job -> its ring
 };

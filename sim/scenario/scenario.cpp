@@ -153,6 +153,7 @@ NodeGroup parse_group(const ConfigNode& node, const std::string& file, const std
   g.unschedulable = f.boolean("unschedulable", false);
   g.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
   // Default uplink: 25 Gbit/s Ethernet (assumption; g5.12xlarge lists 40 Gbit/s).
+  g.uplink_given = f.has("uplink");
   g.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
   f.finish();
   return g;
@@ -174,6 +175,7 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   const std::string topology = f.string("topology", "");
   base.labels = string_map(f.get("labels"), file, f.path_of("labels"));
   base.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
+  base.uplink_given = f.has("uplink");
   base.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
   const std::string resolved = input_path(folder, rel);
   if (!fs::is_regular_file(resolved)) {
@@ -206,6 +208,10 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   return groups;
 }
 
+constexpr const char* kUplinkAndFabric =
+    "an uplink and cluster.fabric both set the network between nodes: the fabric gives every node "
+    "its NICs (nics_per_node, nic_bandwidth); remove one";
+
 ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
                             const std::string& folder) {
   Fields f(node, file, "cluster");
@@ -213,11 +219,15 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
   int i = 0;
   std::set<std::string> names;
   const ConfigNode from = f.get("nodes_from");
+  const ConfigNode fabric_node = f.get("fabric");
   const ConfigNode groups = from ? f.get("node_groups") : f.require("node_groups");
   if (groups) {
     for (const auto& g : sequence_of(groups, file, "cluster.node_groups")) {
       const std::string path = fmt::format("cluster.node_groups[{}]", i++);
       NodeGroup group = parse_group(g, file, path);
+      if (fabric_node && group.uplink_given) {
+        throw InputError(location_of(g["uplink"], file), path + ".uplink", kUplinkAndFabric);
+      }
       // "memory: 192" is 192 bytes, as Kubernetes reads it; under 1 MiB no pod with a memory
       // request fits, so it is hardly what was meant (192Gi?).
       if (const ConfigNode memory = g["memory"]; memory && group.memory_bytes < (1LL << 20)) {
@@ -275,6 +285,13 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
   }
   if (const ConfigNode shared = f.get("shared_storage")) {
     c.shared_storage = parse_storage(shared, file, "cluster.shared_storage", "nfs");
+  }
+  if (fabric_node) {
+    c.fabric = parse_fabric(fabric_node, file, "cluster.fabric");
+    if (from && from["uplink"]) {
+      throw InputError(location_of(from["uplink"], file), "cluster.nodes_from.uplink",
+                       kUplinkAndFabric);
+    }
   }
   c.max_await_ms = f.number("max_await_ms", 500.0, 1.0, 1e6);
   f.finish();

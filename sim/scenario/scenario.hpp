@@ -18,6 +18,7 @@
 #include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/scenario/descheduler_config.hpp"
+#include "tidesim/sim/scenario/fabric_config.hpp"
 #include "tidesim/sim/scenario/faults.hpp"
 #include "tidesim/sim/scenario/prediction_config.hpp"
 #include "tidesim/sim/scenario/telemetry_config.hpp"
@@ -80,8 +81,11 @@ struct NodeGroup {
   bool unschedulable = false;
   /// The node's local data device.
   StorageConfig storage;
-  /// Network uplink, bytes/s (between nodes).
+  /// Network uplink, bytes/s (between nodes): the one-tier network of a cluster without
+  /// `cluster.fabric`.
   double uplink_bandwidth = 0.0;
+  /// True when the group wrote `uplink` (refused beside a fabric, which gives every node its NICs).
+  bool uplink_given = false;
   SourceLocation where;
 };
 
@@ -113,6 +117,9 @@ struct ClusterConfig {
   std::vector<NodeGroup> groups;
   /// Set when the cluster reads nodes from a trace.
   std::optional<NodesFrom> nodes_from;
+  /// `cluster.fabric`: the network beyond the node (sim/scenario/fabric_config.hpp); without it
+  /// each node has its group's `uplink` into one non-blocking switch.
+  std::optional<FabricConfig> fabric;
   /// Reads go to a cluster-wide shared device (NFS) when set, instead of the node's own.
   std::optional<StorageConfig> shared_storage;
   /// Full-scale storage await (ms) for the "await_ms" telemetry cap (assumption).

@@ -1,0 +1,64 @@
+#include "tidesim/sim/model/fabric_network.hpp"
+
+#include <algorithm>
+
+namespace tidesim {
+
+FabricNetwork::FabricNetwork(Fabric fabric, int nodes, FluidSolver& fluid)
+    : fabric_(std::move(fabric)) {
+  for (std::size_t t = 0; t < fabric_.tiers.size(); ++t) {
+    const int per = fabric_.tiers[t].nodes;
+    std::vector<ResourceId>& links = uplinks_.emplace_back();
+    for (int first = 0; first < nodes; first += per) {
+      const int members = std::min(per, nodes - first);
+      links.push_back(fluid.add_resource(domain_uplink_bandwidth(fabric_, t, members)));
+    }
+  }
+}
+
+std::vector<int> FabricNetwork::domains_of(std::size_t tier, const std::vector<int>& nodes) const {
+  std::vector<int> out;
+  out.reserve(nodes.size());
+  for (const int n : nodes) {
+    out.push_back(fabric_domain(fabric_, tier, n));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void FabricNetwork::add_crossings(const std::vector<int>& nodes,
+                                  std::vector<ResourceId>& path) const {
+  for (std::size_t t = 0; t < uplinks_.size(); ++t) {
+    const std::vector<int> spanned = domains_of(t, nodes);
+    if (spanned.size() < 2) {
+      continue;
+    }
+    for (const int d : spanned) {
+      path.push_back(uplink(t, d));
+    }
+  }
+}
+
+double FabricNetwork::latency(const std::vector<int>& nodes) const {
+  if (nodes.size() < 2) {
+    return 0.0;
+  }
+  double total = fabric_.latency;
+  for (std::size_t t = 0; t < uplinks_.size(); ++t) {
+    if (domains_of(t, nodes).size() > 1) {
+      total += fabric_.tiers[t].latency;
+    }
+  }
+  return total;
+}
+
+std::vector<int> FabricNetwork::span(const std::vector<int>& nodes) const {
+  std::vector<int> out;
+  for (std::size_t t = 0; t < uplinks_.size(); ++t) {
+    out.push_back(static_cast<int>(domains_of(t, nodes).size()));
+  }
+  return out;
+}
+
+}  // namespace tidesim

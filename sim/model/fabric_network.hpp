@@ -1,0 +1,44 @@
+#pragma once
+/// The fabric of a run as fluid resources: each node's NICs (ClusterNode::uplink, built by the
+/// cluster) and the up-link of every domain of every tier of `cluster.fabric`. A ring over nodes
+/// in several domains of a tier crosses each of those domains' up-links once (its nodes in
+/// domain order: it enters and leaves each domain once), so rings that cross the same
+/// oversubscribed up-link share it max-min, and rings inside their own domains do not meet
+/// (docs/model-fabric.md).
+#include <vector>
+
+#include "tidesim/sim/engine/fluid.hpp"
+#include "tidesim/topologies/fabric.hpp"
+
+namespace tidesim {
+
+class FabricNetwork {
+ public:
+  /// The up-links of a cluster of `nodes` nodes on `fabric`, added to `fluid`.
+  FabricNetwork(Fabric fabric, int nodes, FluidSolver& fluid);
+
+  const Fabric& fabric() const { return fabric_; }
+
+  /// Appends to `path` the domain up-links a ring over `nodes` (distinct node indices) crosses.
+  void add_crossings(const std::vector<int>& nodes, std::vector<ResourceId>& path) const;
+  /// The latency of a collective over `nodes` (distinct node indices): 0 on one node, else the
+  /// fabric's plus that of every tier whose domains the nodes span more than one of.
+  double latency(const std::vector<int>& nodes) const;
+  /// How many domains of each tier `nodes` (distinct node indices) span, tier by tier.
+  std::vector<int> span(const std::vector<int>& nodes) const;
+  /// The up-link of domain `domain` of tier `tier`.
+  ResourceId uplink(std::size_t tier, int domain) const {
+    return uplinks_[tier][static_cast<std::size_t>(domain)];
+  }
+  /// Domains of tier `tier` in the cluster.
+  int domains(std::size_t tier) const { return static_cast<int>(uplinks_[tier].size()); }
+
+ private:
+  // The distinct domains of tier `tier` that `nodes` are in, in increasing order.
+  std::vector<int> domains_of(std::size_t tier, const std::vector<int>& nodes) const;
+
+  Fabric fabric_;
+  std::vector<std::vector<ResourceId>> uplinks_;  // [tier][domain]
+};
+
+}  // namespace tidesim

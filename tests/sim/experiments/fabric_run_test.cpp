@@ -1,0 +1,105 @@
+// Gangs on a fabric (tests/sim/data/fabric_two_gangs.yaml): rings across an oversubscribed leaf
+// up-link share it max-min, rings inside their own leaves do not meet, and a gang's step time is
+// the hand-worked one. Each node reaches the fabric at 400 GB/s; a leaf's up-link is 50 GB/s.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tests/sim/experiments/observed_run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/model/cluster.hpp"
+#include "tidesim/workloads/catalogue.hpp"
+#include "tidesim/workloads/step_time.hpp"
+
+namespace tidesim {
+namespace {
+
+using test::Observed;
+using test::run;
+using test::seconds;
+
+constexpr double kLeafUplink = 50e9;  // 2 nodes x 400 GB/s / 16
+constexpr double kNodeNics = 400e9;   // 8 NICs x 50 GB/s, efficiency 1
+
+// The step of one gang of 16 GPUs whose ring bursts at `burst` bytes/s and averages at most
+// `average` bytes/s (workloads::step_time, the formula of docs/model-workloads.md).
+double expected_step(double burst, double average) {
+  const auto profile = workloads::profile_for("gpt2-1.5b", 1, "fp32", "H100-SXM");
+  workloads::StepConditions c;
+  c.gpus = 16;
+  c.input_bandwidth = 7e9;  // the node's NVMe, alone
+  c.allreduce_bandwidth = burst;
+  c.allreduce_average_bandwidth = average;
+  return workloads::step_time(profile, c).seconds;
+}
+
+// Seconds from a job's start to its end.
+double run_seconds(const Observed& o, const std::string& job) {
+  const auto started = o.of(JobEventKind::kStarted, job);
+  const auto done = o.of(JobEventKind::kSucceeded, job);
+  EXPECT_EQ(started.size(), 1u) << job;
+  EXPECT_EQ(done.size(), 1u) << job;
+  return started.empty() || done.empty() ? 0.0 : seconds(done[0].at) - seconds(started[0].at);
+}
+
+// The scenario's two gangs: "a" on the nodes selected by `a`, "b" on those selected by `b`.
+Workload two_gangs(const Scenario& s, std::map<std::string, std::string> a,
+                   std::map<std::string, std::string> b) {
+  Workload w = make_jobs(s, 1);
+  w.jobs[0].name = "a";
+  w.jobs[0].pod_template.node_selector = std::move(a);
+  w.jobs[1].name = "b";
+  w.jobs[1].pod_template.node_selector = std::move(b);
+  return w;
+}
+
+TEST(FabricRun, TheFabricsDomainsAreNodeLabels) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  FluidSolver fluid;
+  const Cluster cluster(s, fluid);
+  const std::vector<std::string> leaves = {"leaf-0000", "leaf-0000", "leaf-0001", "leaf-0001"};
+  for (std::size_t n = 0; n < leaves.size(); ++n) {
+    EXPECT_EQ(cluster.view().nodes[n].node.labels.at("network.topology.nvidia.com/leaf"),
+              leaves[n]);
+    EXPECT_DOUBLE_EQ(fluid.capacity(cluster.node(static_cast<int>(n)).uplink), kNodeNics);
+  }
+  ASSERT_NE(cluster.fabric(), nullptr);
+  EXPECT_DOUBLE_EQ(fluid.capacity(cluster.fabric()->uplink(0, 0)), kLeafUplink);
+}
+
+TEST(FabricRun, AGangAcrossAnOversubscribedLeafRunsAtTheLeafsUplink) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  Workload w = two_gangs(s, {{"pair", "a"}}, {});
+  w.jobs.resize(1);
+  const Observed o = run(s, w);
+  EXPECT_NEAR(run_seconds(o, "a"), 1000 * expected_step(kLeafUplink, kLeafUplink),
+              1e-3 * run_seconds(o, "a"));
+}
+
+TEST(FabricRun, TwoGangsAcrossOneOversubscribedLeafShareItsUplink) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  // Premise: a ring alone would move more than half the up-link on average, so that the two
+  // rings' max-min share (25 GB/s each) decides their steps.
+  const double alone = expected_step(kLeafUplink, kLeafUplink);
+  const double shared = expected_step(kLeafUplink, kLeafUplink / 2);
+  ASSERT_GT(shared, alone * 1.05);
+  const Observed o = run(s, two_gangs(s, {{"pair", "a"}}, {{"pair", "b"}}));
+  for (const std::string job : {"a", "b"}) {
+    // Each runs alone for a cycle or two (10 ms) at one end: within 0.1%.
+    EXPECT_NEAR(run_seconds(o, job), 1000 * shared, 1e-3 * 1000 * shared) << job;
+  }
+}
+
+TEST(FabricRun, TwoGangsInsideTheirOwnLeavesDoNotMeet) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  const std::string leaf = "network.topology.nvidia.com/leaf";
+  const Observed o = run(s, two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}}));
+  // Each ring crosses only its two nodes' NICs: 400 GB/s alone, and nothing shared.
+  const double step = expected_step(kNodeNics, kNodeNics);
+  for (const std::string job : {"a", "b"}) {
+    EXPECT_NEAR(run_seconds(o, job), 1000 * step, 1e-6 * 1000 * step) << job;
+  }
+}
+
+}  // namespace
+}  // namespace tidesim
