@@ -14,7 +14,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(tidesim_libraries tidesim_headers tidesim_engine tidesim_input tidesim_api tidesim_prediction
-    tidesim_metrics tidesim_topologies tidesim_workloads tidesim_policies tidesim_admission
+    tidesim_metrics tidesim_topologies tidesim_workloads tidesim_llm tidesim_policies tidesim_admission
     tidesim_scenario tidesim_model tidesim_experiments tidesim_sim tidesim_app tidesim_cli
     tidesim_cli_main)
 foreach(target IN LISTS tidesim_libraries)

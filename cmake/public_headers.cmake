@@ -13,6 +13,10 @@ set(tidesim_public_header_roots
   sim/api/run_signals.hpp           # what a run emits
   tools/lib/result.hpp              # the result of a run and its JSON form
   tools/cli/command_line.hpp        # the CLI with extra plugins (cli_main)
+  llm/job.hpp                       # the LLM step-time model: inputs, step, report
+  llm/step.hpp
+  llm/validate.hpp
+  llm/report.hpp
 )
 
 # tidesim_public_headers(OUT): the public headers, as paths from the repository root, sorted.

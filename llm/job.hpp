@@ -1,0 +1,42 @@
+#pragma once
+/// An LLM training job read from files: Calculon's three JSON files as they are, or tidesim's
+/// own YAML job file. Every error is an InputError naming the file, line, column and field.
+#include <string>
+
+#include "tidesim/llm/execution.hpp"
+#include "tidesim/llm/model.hpp"
+#include "tidesim/llm/system.hpp"
+#include "tidesim/sim/input/config_node.hpp"
+
+namespace tidesim::llm {
+
+/// A model trained on a system with an execution, validated together (validate.hpp).
+struct Job {
+  Model model;
+  Execution execution;
+  System system;
+};
+
+/// Calculon's application file (models/*.json).
+Model read_calculon_model(const std::string& path);
+/// Calculon's execution file (e.g. validation/seqsel/tab5/*.json).
+Execution read_calculon_execution(const std::string& path);
+/// Calculon's system file (systems/*.json).
+System read_calculon_system(const std::string& path);
+
+/// The three Calculon files as one validated job; `attention_type: multiquery` in the execution
+/// gives the model one key/value head.
+Job load_calculon_job(const std::string& model_path, const std::string& execution_path,
+                      const std::string& system_path);
+
+/// tidesim's job file (docs/llm.md):
+///
+///   model: gpt3-175B              # a preset, or a mapping: {preset: NAME, ...} or the fields
+///   execution: {tensor_par: 8, pipeline_par: 8, data_par: 1, batch_size: 64, ...}
+///   system: a100-80g              # a built-in system, a Calculon system file (relative to the
+///                                 # job file, or $TIDESIM_DATA/...), or a mapping of its fields
+Job load_job(const std::string& path);
+/// The same from YAML text; `name` is the file name in errors and `folder` resolves paths.
+Job load_job_text(const std::string& text, const std::string& name, const std::string& folder);
+
+}  // namespace tidesim::llm
