@@ -67,6 +67,7 @@ int run_command_line(int argc, char** argv, std::vector<PluginOption> plugins) {
   tidesim::cli::add_run_command(app, ctx);
   tidesim::cli::add_validate_command(app, ctx);
   tidesim::cli::add_topo_command(app, ctx);
+  tidesim::cli::add_llm_command(app, ctx);
   tidesim::cli::add_trace_command(app, ctx);
   tidesim::cli::add_report_command(app, ctx);
   tidesim::cli::add_check_command(app, ctx);

@@ -26,6 +26,9 @@ void add_run_command(CLI::App& app, Context& ctx);
 void add_validate_command(CLI::App& app, Context& ctx);
 /// `tidesim topo FILE|PRESET [--format table|json] [--gpu MODEL]` (tools/cli/cmd_topo.cpp).
 void add_topo_command(CLI::App& app, Context& ctx);
+/// `tidesim llm JOB.yaml | --model M.json --execution E.json --system S.json [--format table|json]`
+/// (tools/cli/cmd_llm.cpp).
+void add_llm_command(CLI::App& app, Context& ctx);
 /// `tidesim trace stats FILE` and `tidesim trace convert IN OUT` (tools/cli/cmd_trace.cpp).
 void add_trace_command(CLI::App& app, Context& ctx);
 /// `tidesim report RESULT.json [-o FILE] [--format html|table|json|csv] ...` (cmd_report.cpp).
