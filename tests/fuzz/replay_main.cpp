@@ -40,6 +40,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"scheduler_config", tidesim::fuzz::scheduler_config},
       {"kube_objects", tidesim::fuzz::kube_objects},
       {"result", tidesim::fuzz::result},
+      {"llm", tidesim::fuzz::llm},
 #endif
   };
   return all;
