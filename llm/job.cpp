@@ -158,4 +158,20 @@ Job load_job(const std::string& path) {
   return load_job_text(text, path, folder.empty() ? "." : folder);
 }
 
+Job load_inputs(const std::string& job, const std::string& model, const std::string& execution,
+                const std::string& system) {
+  const bool calculon = !model.empty() || !execution.empty() || !system.empty();
+  if (calculon == !job.empty()) {
+    throw InputError(
+        "give a job file or Calculon's three files (model, execution, system), not both");
+  }
+  if (!calculon) {
+    return load_job(job);
+  }
+  if (model.empty() || execution.empty() || system.empty()) {
+    throw InputError("Calculon's model, execution and system files go together");
+  }
+  return load_calculon_job(model, execution, system);
+}
+
 }  // namespace tidesim::llm

@@ -36,6 +36,10 @@ Job load_calculon_job(const std::string& model_path, const std::string& executio
 ///   system: a100-80g              # a built-in system, a Calculon system file (relative to the
 ///                                 # job file, or $TIDESIM_DATA/...), or a mapping of its fields
 Job load_job(const std::string& path);
+/// A job file (`job` not empty) or Calculon's three files (all of `model`, `execution` and
+/// `system`), as `tidesim llm` and the Python module take them; InputError for any other mix.
+Job load_inputs(const std::string& job, const std::string& model, const std::string& execution,
+                const std::string& system);
 /// The same from YAML text; `name` is the file name in errors and `folder` resolves paths.
 Job load_job_text(const std::string& text, const std::string& name, const std::string& folder);
 

@@ -24,22 +24,6 @@ struct LlmOptions {
   std::string format = "table";
 };
 
-llm::Job load(const LlmOptions& o) {
-  const bool calculon = !o.model.empty() || !o.execution.empty() || !o.system.empty();
-  if (calculon == !o.job.empty()) {
-    throw InputError(
-        "give a job file (tidesim llm JOB.yaml) or Calculon's three files (--model, --execution, "
-        "--system), not both");
-  }
-  if (!calculon) {
-    return llm::load_job(o.job);
-  }
-  if (o.model.empty() || o.execution.empty() || o.system.empty()) {
-    throw InputError("--model, --execution and --system go together");
-  }
-  return llm::load_calculon_job(o.model, o.execution, o.system);
-}
-
 }  // namespace
 
 void add_llm_command(CLI::App& app, Context& ctx) {
@@ -55,7 +39,7 @@ void add_llm_command(CLI::App& app, Context& ctx) {
   cmd->callback([&ctx, opts] {
     ctx.input = opts->job.empty() ? opts->execution : opts->job;
     ctx.run = [opts] {
-      const llm::Job job = load(*opts);
+      const llm::Job job = llm::load_inputs(opts->job, opts->model, opts->execution, opts->system);
       const llm::StepBreakdown s = llm::step(job.model, job.execution, job.system);
       fmt::print("{}",
                  opts->format == "json" ? llm::report_json(job, s) : llm::report_table(job, s));

@@ -17,6 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include "tidesim/llm/job.hpp"
+#include "tidesim/llm/report.hpp"
+#include "tidesim/llm/step.hpp"
 #include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/units.hpp"
@@ -392,6 +395,19 @@ void bind_results(py::module_& m) {
           py::call_guard<py::gil_scoped_release>());
 }
 
+// The LLM step-time model (llm/, docs/llm.md): what `tidesim llm --format json` prints.
+void bind_llm(py::module_& m) {
+  m.def(
+      "llm_json",
+      [](const std::string& job, const std::string& model, const std::string& execution,
+         const std::string& system) {
+        py::gil_scoped_release release;
+        const llm::Job j = llm::load_inputs(job, model, execution, system);
+        return llm::report_json(j, llm::step(j.model, j.execution, j.system));
+      },
+      py::arg("job"), py::arg("model"), py::arg("execution"), py::arg("system"));
+}
+
 }  // namespace
 }  // namespace tidesim::python
 
@@ -406,4 +422,5 @@ PYBIND11_MODULE(_tidesim, m) {
   bind_scenarios(m);
   bind_runs(m);
   bind_results(m);
+  bind_llm(m);
 }

@@ -48,6 +48,7 @@ __all__ = [
     "Scenario",
     "ScorePlugin",
     "default_registry",
+    "llm",
     "load_result",
     "load_scenario",
     "register_job_policy",
@@ -306,6 +307,29 @@ def sweep(
             values = [_scalar(v) for v in frame[key]]
             frame[key] = values
     return frame
+
+
+def llm(
+    job: Optional[str] = None,
+    *,
+    model: Optional[str] = None,
+    execution: Optional[str] = None,
+    system: Optional[str] = None,
+) -> dict:
+    """The step time, its parts, the memory per GPU and MFU of an LLM training job, as
+    `tidesim llm --format json` prints them (docs/llm.md).
+
+    job: a tidesim LLM job file (YAML); or model, execution, system: Calculon's three files.
+    Returns a dict with step_seconds, parts (seconds by part), memory_bytes_per_gpu, memory
+    (bytes by part), mfu, fits and the layout. Bad input raises InputError.
+    """
+    text = _tidesim.llm_json(
+        "" if job is None else str(job),
+        "" if model is None else str(model),
+        "" if execution is None else str(execution),
+        "" if system is None else str(system),
+    )
+    return json.loads(text)
 
 
 def load_result(path: str) -> Result:
