@@ -48,9 +48,8 @@ Model job_model(Fields& f) {
                         hint(node.scalar(), model_preset_names()) +
                         " (presets: " + join(model_preset_names()) + ")");
     }
-    preset->places = {.file = file, .prefix = "model.", .at = {}};
-    preset->places.at["attn_heads"] = location_of(node, file);
-    preset->places.at["num_blocks"] = location_of(node, file);
+    preset->places = {
+        .file = file, .prefix = "model.", .at = {}, .origin = location_of(node, file)};
     return *preset;
   }
   const ConfigNode name = node["preset"];
@@ -81,7 +80,8 @@ System job_system(Fields& f, const std::string& folder) {
   }
   const std::string name = scalar_of(node, f.file(), "system");
   if (auto preset = system_preset(name)) {
-    preset->places = {.file = f.file(), .prefix = "system.", .at = {}};
+    preset->places = {
+        .file = f.file(), .prefix = "system.", .at = {}, .origin = location_of(node, f.file())};
     return *preset;
   }
   const std::string path = input_path(folder, name);

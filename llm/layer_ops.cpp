@@ -23,7 +23,7 @@ Dims dims_of(const Model& m, const Execution& x) {
               .s = static_cast<double>(m.seq),
               .h = static_cast<double>(m.hidden),
               .q = static_cast<double>(m.heads * m.head_size),
-              .kv = static_cast<double>(m.kv_heads * m.head_size),
+              .kv = kv_width_per_rank(m, x.tensor_par) * t,  // so that kv / t is per rank
               .head = static_cast<double>(m.head_size),
               .f = static_cast<double>(m.ffn),
               .heads_local = static_cast<double>(m.heads) / t,

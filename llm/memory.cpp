@@ -26,7 +26,7 @@ double layer_activation_bytes(const Model& model, const Execution& exe, Recomput
     return e * th * r;  // the layer's input only
   }
   const double q = static_cast<double>(model.heads * model.head_size) / t;
-  const double kv = static_cast<double>(model.kv_heads * model.head_size) / t;
+  const double kv = kv_width_per_rank(model, exe.tensor_par);
   const double f = static_cast<double>(model.ffn) / t;
   const double norms = 2 * e * th * r;  // inputs of the two norms
   // QKV input, Q, K, V, the output projection's input, the dropout mask (1 byte).

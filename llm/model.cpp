@@ -1,5 +1,6 @@
 #include "tidesim/llm/model.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace tidesim::llm {
@@ -64,6 +65,12 @@ double Model::embedding_parameters() const {
 double Model::parameters() const {
   const double out = tied_embeddings ? 0.0 : static_cast<double>(vocabulary * hidden);
   return static_cast<double>(layers) * layer_parameters() + embedding_parameters() + out;
+}
+
+double kv_width_per_rank(const Model& model, std::int64_t tensor_par) {
+  const double heads =
+      std::max(static_cast<double>(model.kv_heads) / static_cast<double>(tensor_par), 1.0);
+  return heads * static_cast<double>(model.head_size);
 }
 
 std::vector<std::string> model_preset_names() {

@@ -43,6 +43,11 @@ struct Model {
   double parameters() const;
 };
 
+/// Key/value width (heads x head size) each of `tensor_par` ranks holds: the heads split by TP, or
+/// one whole head per rank, replicated, when there are fewer key/value heads than ranks (as
+/// Megatron-LM does for grouped-query and multi-query attention).
+double kv_width_per_rank(const Model& model, std::int64_t tensor_par);
+
 /// The preset names, in a fixed order.
 std::vector<std::string> model_preset_names();
 /// The preset `name`, or nullopt when there is none.

@@ -14,11 +14,16 @@ struct FieldPlaces {
   std::string file;
   std::string prefix;
   std::map<std::string, SourceLocation> at;
+  /// Where the struct itself was written (its mapping, or a preset's name); line 0 if unknown.
+  SourceLocation origin;
 
-  /// The location of `field`: where it was written, else the file alone.
+  /// The location of `field`: where it was written, else where the struct was, else the file.
   SourceLocation where(const std::string& field) const {
     const auto it = at.find(field);
-    return it != at.end() ? it->second : SourceLocation{.file = file};
+    if (it != at.end()) {
+      return it->second;
+    }
+    return origin.line > 0 ? origin : SourceLocation{.file = file};
   }
   /// An InputError at `field` ("file:line:column: prefix.field: message").
   InputError error(const std::string& field, const std::string& message) const {

@@ -82,7 +82,9 @@ Model read_model(const ConfigNode& node, const std::string& file, const std::str
                  const Model* base) {
   Fields f(node, file, prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1));
   Model m = base != nullptr ? *base : Model{};
-  m.places = {.file = file, .prefix = prefix, .at = {}};
+  m.places = {.file = file, .prefix = prefix, .at = {}, .origin = location_of(node, file)};
+  // A multi-head preset stays multi-head when its heads are changed and kv_heads is not given.
+  const bool multihead = base == nullptr || base->kv_heads == base->heads;
   const auto dflt = [&](std::int64_t v) {
     return base != nullptr ? std::optional<std::int64_t>(v) : std::nullopt;
   };
@@ -93,7 +95,7 @@ Model read_model(const ConfigNode& node, const std::string& file, const std::str
   m.head_size = count(f, m.places, "attn_size", dflt(m.head_size));
   m.layers = count(f, m.places, "num_blocks", dflt(m.layers));
   m.vocabulary = count(f, m.places, "vocabulary", m.vocabulary);
-  m.kv_heads = count(f, m.places, "kv_heads", base != nullptr ? m.kv_heads : m.heads);
+  m.kv_heads = count(f, m.places, "kv_heads", multihead ? m.heads : m.kv_heads);
   m.ffn_matrices = static_cast<int>(count(f, m.places, "ffn_matrices", m.ffn_matrices, 2));
   m.learned_positions = flag(f, m.places, "learned_positions", m.learned_positions);
   m.biases = flag(f, m.places, "biases", m.biases);
@@ -143,7 +145,7 @@ Execution read_execution(const ConfigNode& node, const std::string& file, const 
                          bool* multiquery) {
   Fields f(node, file, prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1));
   Execution x;
-  x.places = {.file = file, .prefix = prefix, .at = {}};
+  x.places = {.file = file, .prefix = prefix, .at = {}, .origin = location_of(node, file)};
   FieldPlaces& p = x.places;
   x.tensor_par = count(f, p, "tensor_par", std::nullopt, 1, kMaxDegree);
   x.pipeline_par = count(f, p, "pipeline_par", std::nullopt, 1, kMaxDegree);
@@ -241,7 +243,7 @@ System read_system(const ConfigNode& node, const std::string& file, const std::s
   const std::string path = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
   Fields f(node, file, path);
   System s;
-  s.places = {.file = file, .prefix = prefix, .at = {}};
+  s.places = {.file = file, .prefix = prefix, .at = {}, .origin = location_of(node, file)};
   s.matrix = read_units(f.require("matrix"), file, f.path_of("matrix"));
   s.vector = read_units(f.require("vector"), file, f.path_of("vector"));
   s.mem1 = read_memory(f.require("mem1"), file, f.path_of("mem1"));

@@ -145,4 +145,60 @@ TEST(LlmCalculonFiles, BadSystemValuesNameTheirPlace) {
       << error_of(text);
 }
 
+TEST(LlmJobFile, ModelChecksNameTheirPlace) {
+  // hidden 0: refused by the reader at the value (line 1, column 47).
+  const std::string zero =
+      "{num_blocks: 4, attn_heads: 8, hidden: 0, attn_size: 64, feedforward: 2048, seq_size: 128}";
+  EXPECT_NE(error_of(job("", zero)).find("job.yaml:1:47: model.hidden: 0 is out of range"),
+            std::string::npos)
+      << error_of(job("", zero));
+  EXPECT_NE(error_of(job("", "{preset: llama3-8B, ffn_matrices: 4}"))
+                .find("job.yaml:1:42: model.ffn_matrices: must be 2 (GELU MLP) or 3 (SwiGLU)"),
+            std::string::npos)
+      << error_of(job("", "{preset: llama3-8B, ffn_matrices: 4}"));
+  // Heads divisible by TP 8 but the FFN (1004) not.
+  const std::string ffn =
+      "{num_blocks: 48, attn_heads: 8, hidden: 512, attn_size: 64, feedforward: 1004, "
+      "seq_size: 128}";
+  EXPECT_NE(error_of(job("", ffn))
+                .find("execution.tensor_par: tensor parallelism 8 does not "
+                      "divide the feed-forward size (1004)"),
+            std::string::npos)
+      << error_of(job("", ffn));
+}
+
+TEST(LlmJobFile, ANetworkThatMustBeFilledRefusesAPartialGroup) {
+  // TP 4 on the 8-GPU NVLink network, which must be filled: 4 divides 8, accepted; TP 8 with PP 2
+  // on it is 16 GPUs, too many; a 3-GPU group does not divide 8 (tensor_par_net is not written:
+  // the error is at the execution mapping).
+  const std::string ok =
+      "model: megatron-5B\nexecution: {tensor_par: 4, pipeline_par: 1, "
+      "data_par: 1, batch_size: 4, microbatch_size: 1}\nsystem: a100-80g\n";
+  EXPECT_EQ(error_of(ok), "");
+  const std::string three =
+      "model: {preset: megatron-5B, attn_heads: 48, hidden: 6144, feedforward: 24576}\n"
+      "execution: {tensor_par: 3, pipeline_par: 1, data_par: 1, batch_size: 4, "
+      "microbatch_size: 1}\nsystem: a100-80g\n";
+  EXPECT_NE(error_of(three).find("job.yaml:2:12: execution.tensor_par_net: network 0 must be "
+                                 "filled: 3 does not divide its 8 GPUs"),
+            std::string::npos)
+      << error_of(three);
+}
+
+TEST(LlmCalculonFiles, SyntaxErrorsAndEmptyFilesNameTheFile) {
+  const std::string folder = std::string(TIDESIM_SOURCE_DIR) + "/tests/llm/data/";
+  try {
+    (void)tidesim::llm::read_calculon_model(folder + "bad_syntax.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 3) << e.what();
+  }
+  try {
+    (void)tidesim::llm::read_calculon_system(folder + "empty.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("empty.json"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

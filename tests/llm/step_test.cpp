@@ -162,4 +162,13 @@ TEST(LlmStep, Llama3PresetsFollowThePaper) {
   EXPECT_NEAR(model_preset("llama3-405B")->parameters() / 1e9, 405.9, 0.5);
 }
 
+TEST(LlmModel, KeyValueHeadsAreReplicatedWhenTpExceedsThem) {
+  // Llama 3 70B has 8 key/value heads of 128: TP 4 holds 2 heads (256) per rank, TP 8 one (128),
+  // TP 16 still one, replicated.
+  const Model m = *model_preset("llama3-70B");
+  EXPECT_DOUBLE_EQ(kv_width_per_rank(m, 4), 256);
+  EXPECT_DOUBLE_EQ(kv_width_per_rank(m, 8), 128);
+  EXPECT_DOUBLE_EQ(kv_width_per_rank(m, 16), 128);
+}
+
 }  // namespace
