@@ -147,8 +147,9 @@ StepBreakdown step(const Model& model, const Execution& exe, const System& syste
       exe.data_par_overlap ? exposed(dp, layers * lt.backward, nets.dp.processor_usage) : dp;
   parts.optimizer = optimizer_seconds(model, exe, system);
   out.memory = memory_per_gpu(model, exe);
-  // Offloaded state crosses the second tier each step (weights each micro-batch, forward and
-  // backward; activations out and back; optimizer state and gradients once), behind compute.
+  // Offloaded state crosses the second tier each step behind compute: offloaded weights are read
+  // for every micro-batch's forward and backward, and every offloaded byte is written out and
+  // read back once.
   if (out.memory.offloaded > 0) {
     const double weights = parameters_per_gpu(model, exe) * bytes_per_element(exe.datatype);
     const double moved = exe.weight_offload ? 2 * m * weights : 0.0;

@@ -135,4 +135,16 @@ TEST(LlmFigure7, ActivationShareWithinTenPercent) {
   }
 }
 
+TEST(LlmSystems, BuiltInA100IsCalculonsA100File) {
+  // The built-in a100-80g holds the numbers of Calculon's systems/a100_80g.json: the same step.
+  TIDESIM_REQUIRE_FILE(llm_data() + "/systems/a100_80g.json");
+  for (const auto& row : kTable5) {
+    Job job = load("tab5", row.model, "seqsel", "a100_80g");
+    const double file = tidesim::llm::step(job.model, job.execution, job.system).step_seconds;
+    job.system = *tidesim::llm::system_preset("a100-80g");
+    const double builtin = tidesim::llm::step(job.model, job.execution, job.system).step_seconds;
+    EXPECT_DOUBLE_EQ(builtin, file) << row.model;
+  }
+}
+
 }  // namespace
