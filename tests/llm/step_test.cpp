@@ -171,4 +171,69 @@ TEST(LlmModel, KeyValueHeadsAreReplicatedWhenTpExceedsThem) {
   EXPECT_DOUBLE_EQ(kv_width_per_rank(m, 16), 128);
 }
 
+// GPT-3 175B as in Table 5 (TP 8 on NVLink, PP 8 with interleaving 3 on InfiniBand), DP 4.
+Execution table5_with_dp() {
+  Execution x = layout(8, 8, 4);
+  x.pipeline_par_net = 1;
+  x.data_par_net = 1;
+  x.batch_size = 256;
+  x.pipeline_interleaving = 3;
+  x.tensor_par_comm_type = TpCommType::rs_ag;
+  x.activation_recompute = Recompute::attn_only;
+  return x;
+}
+
+TEST(LlmOptions, OverlapsHideCommunicationAndCostProcessorTime) {
+  const Model m = *model_preset("gpt3-175B");
+  const System s = *system_preset("a100-80g");
+  Execution x = table5_with_dp();
+  const StepBreakdown plain = step(m, x, s);
+  EXPECT_GT(plain.parts.dp_comm, 0);
+  x.tensor_par_overlap = TpOverlap::ring;
+  x.data_par_overlap = true;
+  const StepBreakdown hidden = step(m, x, s);
+  EXPECT_LT(hidden.parts.tp_comm, plain.parts.tp_comm);
+  EXPECT_LT(hidden.parts.dp_comm, plain.parts.dp_comm);
+  // What stays of an overlapped collective is at least processor_usage of it.
+  EXPECT_GE(hidden.parts.dp_comm, 0.02 * plain.parts.dp_comm - 1e-12);
+  EXPECT_LT(hidden.step_seconds, plain.step_seconds);
+}
+
+TEST(LlmOptions, ShardingAndOffloadMoveMemory) {
+  const Model m = *model_preset("gpt3-175B");
+  const System s = *system_preset("a100-80g");
+  Execution x = table5_with_dp();
+  const StepBreakdown plain = step(m, x, s);
+  x.optimizer_sharding = true;
+  const StepBreakdown sharded = step(m, x, s);
+  EXPECT_DOUBLE_EQ(sharded.memory.optimizer, plain.memory.optimizer / 4);
+  EXPECT_EQ(sharded.memory.gradients, plain.memory.gradients);
+  x.optimizer_offload = true;
+  x.weight_offload = true;
+  const StepBreakdown offloaded = step(m, x, s);
+  EXPECT_LT(offloaded.memory.total(), sharded.memory.total());
+  EXPECT_GT(offloaded.memory.offloaded, 0);
+  EXPECT_GT(offloaded.parts.offload, 0);  // weights streamed for 64 micro-batches at 32 GB/s
+}
+
+TEST(LlmOptions, RooflineIsTheLargerOfComputeAndMemory) {
+  // 1 TFLOP and 1 GB on 100 TFLOPS and 1 TB/s, efficiency 1: 10 ms and 1 ms.
+  System s = ideal();
+  s.mem1.bandwidth = 1e12;
+  EXPECT_DOUBLE_EQ(kernel_seconds(1e12, 1e9, true, s, "float16"), 0.01);
+  s.processing_mode = ProcessingMode::no_overlap;
+  EXPECT_DOUBLE_EQ(kernel_seconds(1e12, 1e9, true, s, "float16"), 0.011);
+}
+
+TEST(LlmOptions, InferenceIsTheForwardPassOnly) {
+  const Model m = *model_preset("megatron-5B");
+  Execution x = layout(1, 1, 1);
+  x.training = false;
+  const StepBreakdown r = step(m, x, *system_preset("a100-80g"));
+  EXPECT_EQ(r.parts.backward, 0);
+  EXPECT_EQ(r.parts.optimizer, 0);
+  EXPECT_EQ(r.memory.gradients, 0);
+  EXPECT_GT(r.parts.forward, 0);
+}
+
 }  // namespace
