@@ -6,22 +6,11 @@
 #include <map>
 
 #include "tidesim/sim/engine/checked.hpp"
+#include "tidesim/sim/model/ring_path.hpp"
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/workloads/memory.hpp"
 
 namespace tidesim {
-
-namespace {
-
-std::vector<int> distinct_cards(const std::vector<int>& cards) {
-  std::vector<int> out;
-  for (const auto& [card, count] : card_counts(cards)) {
-    out.push_back(card);
-  }
-  return out;
-}
-
-}  // namespace
 
 void Execution::start(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
@@ -128,77 +117,37 @@ void Execution::close_books() {
   }
 }
 
-// The all-reduce ring of a multi-GPU job as one fluid flow over the directed links its best
-// ring order crosses on each node (topology routes: NVLink, PCIe switches, host bridges, the
-// socket interconnect), plus each node's uplink when the job spans nodes. The all-reduce runs in
-// bursts, one per step: a burst moves at the path's bandwidth alone (the bottleneck resource's
-// capacity over the times the ring crosses it), and the flow is capped at the ring's average
-// demand (cap_rings), so rings that share a link slow each other only when together they need
-// more than it carries on average (docs/model-workloads.md, "Step time").
+// The all-reduce ring of a multi-GPU job as one fluid flow over its path (ring_path: the links
+// of its best ring order on each node, each node's NICs when it spans nodes, the fabric's
+// up-links of the domains it spans). The all-reduce runs in bursts, one per step: a burst moves
+// at the path's bandwidth alone, and the flow is capped at the ring's average demand
+// (cap_rings), so rings that share a link slow each other only when together they need more
+// than it carries on average (docs/model-workloads.md, "Step time").
 void Execution::add_ring(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   if (total_gpus(job) <= 1) {
     return;
   }
-  std::vector<ResourceId> path;
-  double ideal = std::numeric_limits<double>::infinity();
-  const bool multi_node = job.pods.size() > 1;
-  std::vector<int> nodes;
+  std::vector<PodPlace> pods;
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-    ClusterNode& node = run_.cluster.node(pod.node);
-    const std::vector<int> cards = distinct_cards(pod.cards);
-    for (const ResourceId r : node.links->best_ring_resources(cards)) {
-      path.push_back(r);
-    }
-    if (multi_node) {
-      path.push_back(node.uplink);
-      ideal = std::min(ideal, run_.fluid.capacity(node.uplink));
-      nodes.push_back(pod.node);
-    }
+    pods.push_back(PodPlace{pod.node, pod.cards});
   }
+  RingPath ring = ring_path(run_.cluster, run_.fluid, pods);
   // Ideal: the same GPUs per pod on the best set of an idle node anywhere in the cluster (the
   // NVLink contention metric's reference: a placement without NVLink counts as contended when
   // the cluster has NVLink nodes).
+  double ideal = ring.nic;
   const int per_pod = static_cast<int>(job.spec->pod_template.requests.gpus);
   if (per_pod > 1) {
     ideal = std::min(ideal, run_.cluster.best_ring_bandwidth(per_pod));
   }
   job.ideal_ring = std::isfinite(ideal) ? ideal : 0.0;
-  RingState ring;
-  if (const FabricNetwork* fabric = run_.cluster.fabric(); fabric && multi_node) {
-    add_fabric_path(j, *fabric, nodes, path, ring);
-  }
-  if (!path.empty()) {
-    std::map<ResourceId, int> crossings;
-    for (const ResourceId r : path) {
-      ++crossings[r];
-    }
-    for (const auto& [r, times] : crossings) {
-      ring.alone = std::min(ring.alone, run_.fluid.capacity(r) / times);
-    }
+  if (!ring.path.empty()) {
     // A zero-capacity link (a failed one) leaves the burst bandwidth 0: the fluid rate decides.
-    rings_[j] = ring;
-    job.ring = run_.fluid.add_flow(path);
+    rings_[j] = RingState{ring.alone, 0.0, ring.latency};
+    job.ring = run_.fluid.add_flow(ring.path);
   }
-}
-
-// A ring that leaves its nodes on a fabric: each pod reaches the fabric through its GPUs' NICs
-// only, the ring crosses the up-links of the domains it spans, and each burst pays the fabric's
-// latency.
-void Execution::add_fabric_path(int j, const FabricNetwork& fabric, std::vector<int> nodes,
-                                std::vector<ResourceId>& path, RingState& ring) const {
-  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  for (const int p : job.pods) {
-    const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-    const int node_gpus = run_.cluster.node(pod.node).topology->gpu_count();
-    const auto pod_gpus = static_cast<int>(distinct_cards(pod.cards).size());
-    ring.alone = std::min(ring.alone, pod_fabric_bandwidth(fabric.fabric(), pod_gpus, node_gpus));
-  }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  fabric.add_crossings(nodes, path);
-  ring.latency = fabric.latency(nodes);
 }
 
 void Execution::checkpoint_now(int j) {

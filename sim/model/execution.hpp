@@ -44,9 +44,6 @@ class Execution {
 
  private:
   void add_ring(int j);
-  struct RingState;
-  void add_fabric_path(int j, const FabricNetwork& fabric, std::vector<int> nodes,
-                       std::vector<ResourceId>& path, RingState& ring) const;
   EventId schedule_checkpoint(int j);
   bool apply_memory(int j);
   void advance(Job& job);
