@@ -19,6 +19,15 @@ bool goes_before(const OrderedJobPolicy& policy, const JobView& a, const JobView
 
 }  // namespace
 
+std::vector<int> JobView::replica_placement() const {
+  std::vector<int> out;
+  out.reserve(placement.size());
+  for (const int g : placement) {
+    out.push_back(g / std::max(1, gpus_per_replica));
+  }
+  return out;
+}
+
 std::vector<std::size_t> OrderedJobPolicy::order(const JobPolicyState& state) const {
   std::vector<std::size_t> order(state.jobs.size());
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -115,6 +115,9 @@ struct JobView {
   /// GPUs it holds on each: its placement now (empty while none is bound).
   std::vector<std::string> nodes;
   std::vector<int> placement;
+  /// Its placement in replicas (pods) per node: each entry of `placement` over gpus_per_replica.
+  /// The one conversion of a job's GPUs to its replicas, for a policy that counts replicas.
+  std::vector<int> replica_placement() const;
   /// What an adaptive job running now reports (workloads::StepReport: its configuration, its
   /// measured step, its gradient statistics); nullopt otherwise.
   std::optional<workloads::StepReport> report;

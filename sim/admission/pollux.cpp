@@ -85,7 +85,8 @@ void PolluxPolicy::learn(const JobView& job) {
   const workloads::StepReport& r = *job.report;
   Learned& l = learned_[job.id];
   const int nodes = static_cast<int>(job.placement.size());
-  const int replicas = std::accumulate(job.placement.begin(), job.placement.end(), 0);
+  const std::vector<int> on = job.replica_placement();
+  const int replicas = std::accumulate(on.begin(), on.end(), 0);
   l.grad = workloads::GradParams{r.grad_sqr, r.grad_var};
   l.most_replicas = std::max(l.most_replicas, replicas);
   if (!l.seen.insert({nodes, replicas, r.atomic_bsz}).second) {
@@ -135,8 +136,9 @@ PolluxState PolluxPolicy::current_allocation(const JobPolicyState& state, const 
     const JobView& j = state.jobs[order[i]];
     int* row = &base[i * static_cast<std::size_t>(node_count)];
     if (j.admitted && j.pods > 0 && j.pods_bound == j.pods) {
-      for (std::size_t k = 0; k < j.nodes.size(); ++k) {
-        row[node_index.at(j.nodes[k])] = j.placement[k] / std::max(1, j.gpus_per_replica);
+      const std::vector<int> on = j.replica_placement();
+      for (std::size_t k = 0; k < j.nodes.size() && k < on.size(); ++k) {
+        row[node_index.at(j.nodes[k])] = on[k];
       }
     } else if (const auto a = alloc_.find(j.id); a != alloc_.end() && j.admitted) {
       for (const auto& [n, r] : a->second) {
@@ -227,13 +229,15 @@ PolluxPolicy::SpeedupTable::SpeedupTable(const JobPolicyState& state, const Orde
 
 double PolluxPolicy::SpeedupTable::compute(int j, int n, int r) const {
   const JobView& v = state_.jobs[order_[static_cast<std::size_t>(j)]];
+  // Without a model: its GPUs (r replicas of its pods' GPUs) over the fair share's GPUs.
+  const double gpus = static_cast<double>(r) * std::max(1, v.gpus_per_replica);
   if (!v.elastic) {
-    return r == v.replicas ? static_cast<double>(r) / fair_replicas_ : 0.0;
+    return r == v.replicas ? gpus / fair_replicas_ : 0.0;
   }
   if (workloads::SpeedupFunction* f = speedup_[static_cast<std::size_t>(j)]) {
     return (*f)(n, r);
   }
-  return static_cast<double>(r) / fair_replicas_;
+  return gpus / fair_replicas_;
 }
 
 double PolluxPolicy::SpeedupTable::operator()(int j, int n, int r) {
@@ -351,6 +355,7 @@ JobDecision PolluxPolicy::decide(const JobPolicyState& state) {
   for (std::size_t i = 0; i < order.size(); ++i) {
     const JobView& j = state.jobs[order[i]];
     problem.max_replicas.push_back(replica_cap(j));
+    problem.replica_gpus.push_back(std::max(1, j.gpus_per_replica));
     problem.restart_factor.push_back(restart_factor(j, state.now));
     speedup[i] = speedup_function(j, fair);
   }

@@ -127,12 +127,30 @@ TIDESIM_HOT_INLINE inline RowSum take_gpus(int* __restrict row, int* __restrict 
   return sum;
 }
 
+/// take_gpus for a job whose replicas take `per` GPUs each (more than one): each entry cut to the
+/// replicas its node's GPUs left hold, which take `per` GPUs each.
+inline RowSum take_gpus_of(int per, int* __restrict row, int* __restrict left,
+                           const int* __restrict from, int stride, int& differ) {
+  RowSum sum;
+  int changed = 0;
+  for (int k = 0; k < stride; ++k) {
+    const int v = std::min(row[k], left[k] / per);
+    row[k] = v;
+    left[k] -= v * per;
+    sum.used += v > 0;
+    sum.replicas += v;
+    changed |= v ^ from[k];
+  }
+  differ = changed;
+  return sum;
+}
+
 /// A row's replicas taken from its nodes' free GPUs (`free`), and its nodes counted (`on`).
 TIDESIM_HOT_INLINE inline void count_row(const int* __restrict row, int* __restrict free,
-                                         int* __restrict on, int stride) {
+                                         int* __restrict on, int stride, int per) {
   for (int b = 0; b < stride; b += kBlock) {
     for (int k = b; k < b + kBlock; ++k) {
-      free[k] -= row[k];
+      free[k] -= row[k] * per;
       on[k] += row[k] > 0;
     }
   }
@@ -209,7 +227,9 @@ struct Repair {
       // Each node's GPUs to the jobs in job order.
       const int* from = base + static_cast<std::ptrdiff_t>(j) * stride;
       int differ = 0;
-      const RowSum given = take_gpus(row, left_at, from, stride, differ);
+      const int per = p.gpus_per_replica(j);
+      const RowSum given = per == 1 ? take_gpus(row, left_at, from, stride, differ)
+                                    : take_gpus_of(per, row, left_at, from, stride, differ);
       row_done(j, given.used, given.replicas, differ != 0);
     }
   }
@@ -320,7 +340,8 @@ TIDESIM_HOT_INLINE inline void Search::mutate(int* x) {
   std::copy_n(gpus_.data(), stride, free);
   std::fill_n(on, stride, 0);
   for (int j = 0; j < jobs; ++j) {
-    count_row(x + static_cast<std::ptrdiff_t>(j) * stride, free, on, stride);
+    count_row(x + static_cast<std::ptrdiff_t>(j) * stride, free, on, stride,
+              p_.gpus_per_replica(j));
   }
   // pollux.py sums its masks over the jobs: an entry on a node with a free GPU is raised with
   // probability 1 / jobs, plus 1 / (jobs on that node) where the job is already on it.
@@ -336,8 +357,10 @@ TIDESIM_HOT_INLINE inline void Search::mutate(int* x) {
     for (int j = 0; j < jobs; ++j) {
       int& v = x[static_cast<std::ptrdiff_t>(j) * stride + n];
       if (rng_.draw(v > 0 ? raise_on : raise_off)) {
+        // Up to the replicas the node's GPUs hold (its GPUs when a replica takes one).
+        const int fits = most / p_.gpus_per_replica(j);
         v += static_cast<int>(
-            rng_.uniform_int(static_cast<std::uint64_t>(std::max(0, most - v) + 1)));
+            rng_.uniform_int(static_cast<std::uint64_t>(std::max(0, fits - v) + 1)));
       }
     }
   }

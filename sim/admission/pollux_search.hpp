@@ -2,8 +2,9 @@
 /// The allocation search of Pollux' scheduler (Qiao et al., OSDI'21, section 4.2, "PolluxSched";
 /// petuum/adaptdl branch osdi21-artifact, simulator/pollux.py `Problem` and its genetic
 /// operators; docs/artifact-policies.md, "Pollux"). An allocation is a jobs x nodes matrix of
-/// replica counts. Its value is the power mean (exponent p, -1: the paper's fairness knob) over
-/// the jobs of
+/// replica counts; a replica of job j takes replica_gpus[j] of its node's GPUs (the artifact's
+/// replicas take one each). Its value is the power mean (exponent p, -1: the paper's fairness knob)
+/// over the jobs of
 ///   s_j = speedup_j(nodes_j, replicas_j) x N / G x (restart_j if row j differs from the base)
 /// (+ 1e-3 inside the mean), N nodes, G GPUs, restart_j = max(age - restarts x delay, 0) /
 /// (age + delay). The search is a genetic algorithm with the artifact's operators:
@@ -14,7 +15,7 @@
 ///    (jobs on the node) where the job is on it (pollux.py sums its masks over the jobs);
 ///  - repair: at most one distributed (multi-node) job per node (the first in job order keeps
 ///    it); a job's replicas capped at its maximum and at 16 nodes, walking its nodes in a random
-///    order; each node's GPUs given to the jobs in job order;
+///    order; each node's GPUs given to the jobs in job order, a replica taking its pod's GPUs;
 /// and (mu + lambda) survival on the value (the artifact's NSGA-II ranks on a second objective,
 /// the cluster's utility, which only decides autoscaling: a fixed cluster takes the best value,
 /// as the artifact does). Deterministic for a given stream.
@@ -36,6 +37,9 @@ struct PolluxProblem {
   std::vector<int> node_gpus;
   /// Each job's most replicas, and least when given any (0: it may get none).
   std::vector<int> max_replicas;
+  /// The GPUs each replica (pod) of job j takes (empty, or an entry below 2: one). Entries of an
+  /// allocation count replicas; a node's GPUs hold replicas x this of each job on it.
+  std::vector<int> replica_gpus;
   /// The allocation now (the search's base: rows that differ pay the restart factor).
   PolluxState base;
   /// Job j's speedup on `nodes` nodes and `replicas` GPUs (0 for none).
@@ -46,6 +50,12 @@ struct PolluxProblem {
   double p = -1.0;
   /// Most nodes one job spans.
   int max_job_nodes = 16;
+
+  /// GPUs one replica of job j takes (at least 1).
+  int gpus_per_replica(int j) const {
+    const auto i = static_cast<std::size_t>(j);
+    return i < replica_gpus.size() && replica_gpus[i] > 1 ? replica_gpus[i] : 1;
+  }
 
   /// The value of `x` (larger is better).
   double value(const PolluxState& x) const;

@@ -60,6 +60,28 @@ TEST(PolluxSearch, RepairKeepsOneDistributedJobPerNodeTheCapsAndTheGpus) {
   EXPECT_EQ(x, (PolluxState{1, 0, 0, 0, 0, 0}));
 }
 
+// Issue 46, item 1: a replica of a job whose pods take two GPUs takes two of its node's GPUs.
+TEST(PolluxSearch, MultiGpuPodsRepairCountsGpusNotReplicas) {
+  PolluxProblem p = problem({1, 1, 1}, PolluxState(6, 0));
+  p.replica_gpus = {2, 2, 1};
+  RandomStream rng(7);
+  // Node 0 (2 GPUs) holds one 2-GPU replica: job 0 keeps one of its two, job 1 none, job 2 none.
+  PolluxState x = {2, 0, 1, 0, 1, 0};
+  pollux_repair(p, x, rng);
+  EXPECT_EQ(x, (PolluxState{1, 0, 0, 0, 0, 0}));
+  // The search never gives a node more GPUs than it has.
+  const std::vector<PolluxState> pop = pollux_search(p, {}, PolluxSearchConfig{}, rng);
+  for (const PolluxState& s : pop) {
+    for (int n = 0; n < 2; ++n) {
+      int gpus = 0;
+      for (int j = 0; j < 3; ++j) {
+        gpus += s[static_cast<std::size_t>(j * 2 + n)] * p.gpus_per_replica(j);
+      }
+      EXPECT_LE(gpus, 2) << "node " << n;
+    }
+  }
+}
+
 // Every allocation of three jobs over two 2-GPU nodes that repair leaves as it is: the best value
 // by brute force.
 double best_by_brute_force(const PolluxProblem& p) {
@@ -199,6 +221,49 @@ TEST(Pollux, AJobOfAFixedSizeRunsAtItsSizeOrWaits) {
     EXPECT_EQ(static_cast<int>(d.pod_nodes.at(j).size()), replicas) << "job " << j;
   }
   EXPECT_EQ(d.replicas.count(0), 0u);
+}
+
+// Issue 46, item 1: on 8 GPUs (four nodes of two) five jobs of one 2-GPU pod each: at most four
+// run (the search counted replicas against GPUs and chose jobs of 10 GPUs), each on a node of its
+// own; an elastic job of 2-GPU pods is given replicas whose GPUs fit.
+TEST(Pollux, MultiGpuPodsAreNotOverAllocated) {
+  ClusterView cluster = two_nodes();
+  for (const char* name : {"node-c", "node-d"}) {
+    NodeInfo n;
+    n.node.name = name;
+    n.node.allocatable.gpus = 2;
+    cluster.nodes.push_back(n);
+  }
+  PolluxPolicy policy(config());
+  JobPolicyState s;
+  s.now = TimePoint(60s);
+  for (int id = 0; id < 5; ++id) {
+    JobView j = elastic(id, 0);
+    j.elastic = id == 4;
+    j.gpus_per_replica = 2;
+    j.replicas = j.min_replicas = 1;
+    j.max_replicas = j.elastic ? 8 : 1;
+    j.gpus = 2;
+    s.jobs.push_back(j);
+  }
+  s.capacity_gpus = 8;
+  s.cluster = &cluster;
+  const JobDecision d = policy.decide(s);
+  int gpus = 0;
+  std::map<std::string, int> on_node;
+  for (const int id : d.run) {
+    const int replicas = d.replicas.contains(id) ? d.replicas.at(id) : 1;
+    gpus += replicas * 2;
+    ASSERT_EQ(static_cast<int>(d.pod_nodes.at(id).size()), replicas) << "job " << id;
+    for (const std::string& node : d.pod_nodes.at(id)) {
+      on_node[node] += 2;
+    }
+  }
+  EXPECT_LE(gpus, 8);
+  EXPECT_EQ(d.run.size(), 4u);
+  for (const auto& [node, used] : on_node) {
+    EXPECT_LE(used, 2) << node;
+  }
 }
 
 TEST(Pollux, IsRegisteredAndChecksItsArguments) {
