@@ -55,9 +55,10 @@ struct JobEvent {
   double lost_gpu_seconds = 0.0;
   /// The job is scheduled as a gang (a PodGroup).
   bool gang = false;
-  /// kSubmitted: seconds the job's work takes uncontended at the GPUs it asks for, alone on the
-  /// cluster (workloads/uncontended_time.hpp); 0 when unknown. The isolated run time of
-  /// finish-time fairness (docs/metrics.md).
+  /// kSubmitted: seconds the job takes uncontended at the GPUs it asks for, alone on the
+  /// cluster: its work (workloads/uncontended_time.hpp) plus its pods' start-up
+  /// (run.pod_startup); 0 when its work is unknown. The isolated run time of finish-time
+  /// fairness (docs/metrics.md).
   double uncontended_seconds = 0.0;
 };
 

@@ -92,8 +92,8 @@ constexpr std::array kLeading{
     MetricInfo{"ftf_rho_p99", kPlain, kLower, "FTF rho p99",
                "99th percentile finish-time fairness rho"},
     MetricInfo{"ftf_rho_max", kPlain, kLower, "FTF rho max", "largest finish-time fairness rho"},
-    MetricInfo{"ftf_rho_above_1_share", kRatio, kLower, "FTF rho > 1",
-               "share of jobs that finished later than alone on their 1/N share (rho > 1)"},
+    MetricInfo{"ftf_unfair_share", kRatio, kLower, "FTF unfair",
+               "share of jobs served unfairly: rho above 1.05 (Shockwave's threshold)"},
     // Cluster state.
     MetricInfo{"gpu_util_mean", kRatio, kNeutral, "GPU util mean",
                "time-weighted mean of the mean node GPU utilisation"},

@@ -1,15 +1,33 @@
 #include "tidesim/sim/metrics/finish_time_fairness.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 #include "tidesim/sim/engine/statistics.hpp"
 
 namespace tidesim::metrics {
 
 double isolated_seconds(double uncontended_s, int gpus, double mean_jobs, int cluster_gpus) {
+  const int asked = std::min(gpus, cluster_gpus);
   return uncontended_s *
-         std::max(1.0, static_cast<double>(gpus) * mean_jobs / static_cast<double>(cluster_gpus));
+         std::max(1.0, static_cast<double>(asked) * mean_jobs / static_cast<double>(cluster_gpus));
+}
+
+int node_cards(const NodeState& node) {
+  if (node.gpu_utilization.empty()) {
+    return node.gpus_allocatable;
+  }
+  return std::min(node.gpus_allocatable, static_cast<int>(node.gpu_utilization.size()));
+}
+
+FinishTimeFairnessCollector::FinishTimeFairnessCollector(FinishTimeFairnessOptions options)
+    : options_(options) {
+  if (!std::isfinite(options_.unfair_threshold) || options_.unfair_threshold < 1.0) {
+    throw std::invalid_argument(
+        "finish-time fairness: the unfair threshold must be a finite number of at least 1");
+  }
 }
 
 void FinishTimeFairnessCollector::advance(TimePoint at) {
@@ -51,7 +69,7 @@ void FinishTimeFairnessCollector::on_job(const JobEvent& e) {
 void FinishTimeFairnessCollector::on_sample(const ClusterSample& sample) {
   int gpus = 0;
   for (const NodeState& n : sample.nodes) {
-    gpus += n.gpus_allocatable;
+    gpus += node_cards(n);
   }
   cluster_gpus_ = std::max(cluster_gpus_, gpus);
 }
@@ -85,8 +103,10 @@ void FinishTimeFairnessCollector::finish(TimePoint /*end*/, MetricValues& out) c
   out["ftf_rho_p50"] = *quantile(rho, 0.5);
   out["ftf_rho_p99"] = *quantile(rho, 0.99);
   out["ftf_rho_max"] = *std::max_element(rho.begin(), rho.end());
-  const auto above = std::count_if(rho.begin(), rho.end(), [](double r) { return r > 1.0 + 1e-6; });
-  out["ftf_rho_above_1_share"] = static_cast<double>(above) / n;
+  const double threshold = options_.unfair_threshold;
+  const auto above =
+      std::count_if(rho.begin(), rho.end(), [threshold](double r) { return r > threshold; });
+  out["ftf_unfair_share"] = static_cast<double>(above) / n;
 }
 
 }  // namespace tidesim::metrics

@@ -11,13 +11,31 @@
 namespace tidesim::metrics {
 
 /// A job's isolated completion time T_id: its completion time alone on a 1/N share of a cluster
-/// of `cluster_gpus` GPUs, for a rigid job of `gpus` GPUs whose work takes `uncontended_s`
-/// seconds at those GPUs:
-///   T_id = uncontended_s x max(1, gpus x mean_jobs / cluster_gpus).
+/// of `cluster_gpus` GPUs (physical cards), for a rigid job of `gpus` cards that takes
+/// `uncontended_s` seconds alone at those cards (its pods' start-up included):
+///   T_id = uncontended_s x max(1, min(gpus, cluster_gpus) x mean_jobs / cluster_gpus).
 /// A share of cluster_gpus / N GPUs holds the job's `gpus` when gpus <= cluster_gpus / N (it
 /// runs as alone); otherwise the job holds its GPUs for the share's fraction
-/// (cluster_gpus / N) / gpus of the time. `cluster_gpus` > 0, `mean_jobs` >= 1.
+/// (cluster_gpus / N) / gpus of the time. A job asks at most the whole cluster (a job of
+/// time-sliced replicas may ask more units than there are cards). `cluster_gpus` > 0,
+/// `mean_jobs` >= 1.
 double isolated_seconds(double uncontended_s, int gpus, double mean_jobs, int cluster_gpus);
+
+/// Shockwave's and Gavel's threshold: a job is unfair above rho 1.05
+/// (uw-mad-dash/shockwave, scheduler/reproduce/aggregate_result.py).
+inline constexpr double kUnfairRho = 1.05;
+
+/// Parameters of the finish-time fairness collector.
+struct FinishTimeFairnessOptions {
+  /// A job counts as unfairly served (ftf_unfair_share) when its rho is above this; finite,
+  /// at least 1 (std::invalid_argument otherwise).
+  double unfair_threshold = kUnfairRho;
+};
+
+/// The cards a sampled node adds to the cluster of the 1/N share: its allocatable device-plugin
+/// units, but no more than its physical cards (gpu_utilization has one entry per card; a node
+/// that lists none counts its units). Under time-slicing a card's replicas are one card.
+int node_cards(const NodeState& node);
 
 /// One succeeded job's finish-time fairness.
 struct FinishTimeFairness {
@@ -33,17 +51,19 @@ struct FinishTimeFairness {
   double rho = 0.0;
 };
 
-/// From JobEvent signals (submit, success, failure; the submit's uncontended_seconds and gpus)
-/// and ClusterSample signals (the cluster's GPUs: the largest sum of the nodes'
-/// gpus_allocatable over the run's samples, in device-plugin units as a job's gpus). Produces,
-/// over the succeeded jobs with a known uncontended run time (uncontended_seconds > 0), when
-/// there is one and the cluster has GPUs:
+/// From JobEvent signals (submit, success, failure; the submit's uncontended_seconds, which
+/// includes the pods' start-up, and gpus) and ClusterSample signals (the cluster's GPUs: the
+/// largest sum of node_cards() over the run's samples: physical cards, a time-sliced card's
+/// replicas counted once). Produces, over the succeeded jobs with a known uncontended run time
+/// (uncontended_seconds > 0), when there is one and the cluster has GPUs:
 /// - ftf_rho_mean, ftf_rho_p50, ftf_rho_p99, ftf_rho_max: the mean, R-7 quantiles (quantile(),
 ///   sim/engine/statistics.hpp) and largest of rho;
-/// - ftf_rho_above_1_share: the share of them with rho > 1 + 1e-6 (worse than their fair share;
-///   the margin absorbs the microsecond rounding of simulated time).
+/// - ftf_unfair_share: the share of them with rho above the options' unfair_threshold (1.05, as
+///   Shockwave and Gavel count a job unfair).
 class FinishTimeFairnessCollector : public Collector {
  public:
+  /// std::invalid_argument when the threshold is not finite or below 1.
+  explicit FinishTimeFairnessCollector(FinishTimeFairnessOptions options = {});
   void on_job(const JobEvent& event) override;
   void on_sample(const ClusterSample& sample) override;
   void finish(TimePoint end, MetricValues& out) const override;
@@ -73,6 +93,7 @@ class FinishTimeFairnessCollector : public Collector {
   TimePoint last_{};
   double area_ = 0.0;  // integral of the number of jobs in the system, job-seconds
   int cluster_gpus_ = 0;
+  FinishTimeFairnessOptions options_;
 };
 
 }  // namespace tidesim::metrics

@@ -4,6 +4,7 @@ namespace tidesim::metrics {
 
 StandardCollectors::StandardCollectors(StandardCollectorOptions options)
     : jobs_(options.jobs),
+      finish_time_fairness_(options.finish_time_fairness),
       nvlink_contention_(options.nvlink_contention),
       lscs_(options.lscs),
       nvlink_variance_(options.nvlink_variance),

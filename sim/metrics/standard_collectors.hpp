@@ -19,6 +19,7 @@ namespace tidesim::metrics {
 /// Parameters of all standard collectors.
 struct StandardCollectorOptions {
   JobMetricsOptions jobs;
+  FinishTimeFairnessOptions finish_time_fairness;
   NvlinkContentionOptions nvlink_contention;
   LscsOptions lscs;
   NvlinkVarianceOptions nvlink_variance;

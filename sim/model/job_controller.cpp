@@ -28,8 +28,11 @@ JobController::JobController(RunContext& run,
 void JobController::submit(int j) {
   run_.set_phase(j, JobPhase::kPending);
   JobEvent e = run_.event(JobEventKind::kSubmitted, j);
-  e.uncontended_seconds = workloads::uncontended_seconds(
+  // Alone, a job still waits its pods' start-up once (finish-time fairness' isolated time
+  // includes it, as Shockwave's and Gavel's do).
+  const double work = workloads::uncontended_seconds(
       *run_.jobs[static_cast<std::size_t>(j)].spec, run_.catalogue, run_.reference_gpu, node_gpus_);
+  e.uncontended_seconds = work > 0.0 ? work + to_seconds(run_.scenario.run.pod_startup) : 0.0;
   run_.signals.job.emit(e);
   create_pods(j);
 }
