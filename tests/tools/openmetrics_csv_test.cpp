@@ -124,7 +124,7 @@ TEST(Csv, JobsNodesAndCards) {
   // Header + 2 policies x 3 seeds x 4 jobs.
   EXPECT_EQ(std::count(j.begin(), j.end(), '\n'), 1 + 24);
   // default-k8s seed 1, job-1: bound at 111, wait 111, finished at 520, JCT 520, 1 OOM kill.
-  EXPECT_NE(j.find("default-k8s,1,job-1,succeeded,1,n1,0,111,111,520,111,520,1,1,0,true,"),
+  EXPECT_NE(j.find("default-k8s,1,job-1,succeeded,1,1,n1,0,111,111,520,111,520,1,1,0,true,"),
             std::string::npos)
       << j;
   std::ostringstream nodes;
@@ -153,7 +153,7 @@ TEST(Csv, OddNamesReadBackExactly) {
   std::vector<std::string> fields;
   ASSERT_TRUE(reader.next(fields));  // the header
   const std::size_t columns = fields.size();
-  EXPECT_EQ(columns, 18u);
+  EXPECT_EQ(columns, 19u);
   std::size_t rows = 0;
   while (reader.next(fields)) {
     ASSERT_EQ(fields.size(), columns) << "line " << reader.line();

@@ -9,6 +9,7 @@
 #include "tests/tools/sample_result.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/tools/lib/csv_out.hpp"
 #include "tidesim/tools/lib/json_locate.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
@@ -73,6 +74,43 @@ TEST(Recorder, UnscheduledAndUnfinishedStates) {
   EXPECT_EQ(run.jobs[1].state, "unfinished");
   EXPECT_FALSE(run.series);
   EXPECT_DOUBLE_EQ(run.metrics.at("unscheduled_jobs"), 1.0);
+}
+
+// Issue 46, item 3: an elastic job submitted at 1 GPU that its policy ran on 4, then 8, then 2:
+// jobs.csv's gpus is the most it ran on (8), gpus_last its last attempt's (2), not the 1 it was
+// submitted at; a job that never started keeps what it asked for.
+TEST(Recorder, ElasticJobGpusAsItRan) {
+  RunSignals signals;
+  Recorder recorder("pollux", 1, RecorderOptions{.record_series = false, .collectors = {}});
+  recorder.attach(signals);
+  JobEvent e;
+  e.job = "elastic";
+  e.kind = JobEventKind::kSubmitted;
+  e.gpus = 1;
+  signals.job.emit(e);
+  for (const int gpus : {4, 8, 2}) {
+    e.kind = JobEventKind::kStarted;
+    e.gpus = gpus;
+    signals.job.emit(e);
+    e.kind = JobEventKind::kEvicted;
+    signals.job.emit(e);
+  }
+  e.job = "waiting";
+  e.kind = JobEventKind::kSubmitted;
+  e.gpus = 3;
+  signals.job.emit(e);
+  const SeedRun run = recorder.finish(TimePoint{std::chrono::seconds(10)});
+  ASSERT_EQ(run.jobs.size(), 2u);
+  EXPECT_EQ(run.jobs[0].gpus, 8);
+  EXPECT_EQ(run.jobs[0].gpus_last, 2);
+  EXPECT_EQ(run.jobs[1].gpus, 3);
+  EXPECT_EQ(run.jobs[1].gpus_last, 3);
+  RunResult result;
+  result.runs.push_back(run);
+  std::ostringstream csv;
+  write_jobs_csv(csv, result);
+  EXPECT_NE(csv.str().find("policy,seed,job,state,gpus,gpus_last,nodes,"), std::string::npos);
+  EXPECT_NE(csv.str().find("pollux,1,elastic,unscheduled,8,2,"), std::string::npos) << csv.str();
 }
 
 TEST(ResultJson, RoundTripIsExact) {

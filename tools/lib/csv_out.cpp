@@ -16,7 +16,8 @@ std::string csv_number(const std::optional<double>& v) {
 
 void write_jobs_csv(std::ostream& out, const RunResult& result) {
   require_records(result, "jobs", "jobs.csv");
-  out << "policy,seed,job,state,gpus,nodes,submit_s,first_bind_s,start_s,finish_s,wait_s,jct_s,"
+  out << "policy,seed,job,state,gpus,gpus_last,nodes,submit_s,first_bind_s,start_s,finish_s,wait_s,"
+         "jct_s,"
          "oom_kills,restarts,evictions,nvlink_required,nvlink_counted_s,nvlink_contended_s\n";
   for (const auto& run : result.runs) {
     for (const auto& j : run.jobs) {
@@ -33,8 +34,8 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
         jct = *j.finish_s - j.submit_s;
       }
       out << fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy),
-          run.seed, csv_field(j.name), j.state, j.gpus, csv_field(nodes), j.submit_s,
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy),
+          run.seed, csv_field(j.name), j.state, j.gpus, j.gpus_last, csv_field(nodes), j.submit_s,
           csv_number(j.first_bind_s), csv_number(j.start_s), csv_number(j.finish_s),
           csv_number(wait), csv_number(jct), j.oom_kills, j.restarts, j.evictions,
           j.nvlink_required ? "true" : "false", j.nvlink_counted_s, j.nvlink_contended_s);

@@ -51,7 +51,7 @@ void Recorder::on_job(const JobEvent& event) {
         track.submitted = true;
         job.name = event.job;
         job.submit_s = t;
-        job.gpus = event.gpus;
+        job.gpus = job.gpus_last = event.gpus;
         job.nvlink_required = event.nvlink_required;
         job_order_.push_back(event.job);
       }
@@ -69,6 +69,11 @@ void Recorder::on_job(const JobEvent& event) {
       if (!job.start_s) {
         job.start_s = t;
       }
+      // Each attempt starts at its size: the most and the last of them (not the first size
+      // asked, which an elastic job's policy changes).
+      job.gpus = track.started ? std::max(job.gpus, event.gpus) : event.gpus;
+      job.gpus_last = event.gpus;
+      track.started = true;
       break;
     case JobEventKind::kOomKilled:
       ++job.oom_kills;

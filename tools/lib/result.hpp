@@ -69,7 +69,11 @@ struct JobRecord {
   /// "succeeded", "failed", "unfinished" (bound at least once, no final state by the end) or
   /// "unscheduled" (never bound).
   std::string state;
+  /// GPUs (device-plugin units) the job ran on: the most of any of its attempts (an elastic job
+  /// resized by its policy runs its attempts at different sizes), and those of its last attempt;
+  /// both the GPUs it asked for at submission while it never started.
   int gpus = 0;
+  int gpus_last = 0;
   /// Nodes the job's pods were bound to, in first-bind order, without repeats.
   std::vector<std::string> nodes;
   int oom_kills = 0;
@@ -226,6 +230,7 @@ class Recorder {
   struct JobTrack {
     JobRecord record;
     bool submitted = false;
+    bool started = false;
   };
   std::string policy_;
   std::uint64_t seed_;

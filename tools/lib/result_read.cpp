@@ -172,6 +172,9 @@ JobRecord read_job(const Value& v) {
                "' (expected succeeded, failed, unfinished or unscheduled)");
   }
   j.gpus = v["gpus"].small_int();
+  // Results written before gpus_last was recorded hold one size, gpus.
+  const std::optional<Value> last = v.find("gpus_last");
+  j.gpus_last = last ? last->small_int() : j.gpus;
   j.nodes = read_strings(v["nodes"]);
   j.oom_kills = v["oom_kills"].small_int();
   j.restarts = v["restarts"].small_int();

@@ -30,6 +30,7 @@ json job_json(const JobRecord& j) {
           {"finish_s", optional_number(j.finish_s)},
           {"state", j.state},
           {"gpus", j.gpus},
+          {"gpus_last", j.gpus_last},
           {"nodes", j.nodes},
           {"oom_kills", j.oom_kills},
           {"restarts", j.restarts},
