@@ -13,6 +13,10 @@
 
 namespace tidesim::workloads {
 
+/// The most GPUs one job may ask for, all its pods together: a mix entry's `gpus:`, the same
+/// bound as `replicas`, and a manifest's pod GPUs x parallelism (docs/robustness.md).
+inline constexpr std::int64_t kMaxJobGpus = 100'000;
+
 /// The label naming a job's Kueue LocalQueue (sim/admission/quota.hpp).
 inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "tidesim/sim/api/pod_yaml.hpp"
+#include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::workloads {
@@ -61,6 +62,45 @@ void read_group_reference(const ConfigNode& meta, const std::string& file, const
   }
 }
 
+// Sets where the pod spec `pod_spec` (at `path`) writes its GPU amount: the first container
+// whose limits or requests name nvidia.com/gpu (a limit first: a request defaults to it); the pod
+// spec itself when none does.
+void find_gpu_amount(const ConfigNode& pod_spec, const std::string& file, const std::string& path,
+                     JobTemplate& t) {
+  t.gpus_where = location_of(pod_spec, file);
+  t.gpus_field = path;
+  const ConfigNode containers = pod_spec.is_map() ? pod_spec["containers"] : ConfigNode();
+  if (!containers || !containers.is_sequence()) {
+    return;
+  }
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    const ConfigNode resources = containers[i].is_map() ? containers[i]["resources"] : ConfigNode();
+    if (!resources || !resources.is_map()) {
+      continue;
+    }
+    for (const char* list : {"limits", "requests"}) {
+      const ConfigNode amounts = resources[list];
+      if (amounts && amounts.is_map() && amounts[kGpuResource]) {
+        t.gpus_where = location_of(amounts[kGpuResource], file);
+        t.gpus_field =
+            fmt::format("{}.containers[{}].resources.{}.{}", path, i, list, kGpuResource);
+        return;
+      }
+    }
+  }
+}
+
+// Refuses a job whose pods' GPUs, pod GPUs x parallelism, exceed a job's most (kMaxJobGpus),
+// exact in 64 bits (a limit near 2^63 times the pods does not wrap), at the GPU amount's place.
+void check_job_gpus(const JobTemplate& t) {
+  const std::optional<std::int64_t> total = checked_mul(t.pod.requests.gpus, t.parallelism);
+  if (!total || *total > kMaxJobGpus) {
+    throw InputError(t.gpus_where, t.gpus_field,
+                     fmt::format("{} GPUs per pod x {} pod(s) is more than a job may ask ({} GPUs)",
+                                 t.pod.requests.gpus, t.parallelism, kMaxJobGpus));
+  }
+}
+
 JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::string& file) {
   JobTemplate t;
   t.where = location_of(doc, file);
@@ -77,6 +117,7 @@ JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::stri
   ignore(top, {"status"});
   if (t.kind == "Pod") {
     read_pod_spec(top.require("spec"), file, "spec", PodReadMode::kManifest, pod, &t.priority);
+    find_gpu_amount(top.require("spec"), file, "spec", t);
     t.parallelism = 1;
     t.completions = 1;
     t.backoff_limit = 0;
@@ -93,6 +134,7 @@ JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::stri
     }
     const ConfigNode pod_spec = tmpl.require("spec");
     read_pod_spec(pod_spec, file, "spec.template.spec", PodReadMode::kManifest, pod, &t.priority);
+    find_gpu_amount(pod_spec, file, "spec.template.spec", t);
     tmpl.finish();
     // A Job's pods restart Never or OnFailure (the API server rejects Always). The seed's
     // manifests set none: tidesim applies Never, the Job controller's own replacement
@@ -119,6 +161,7 @@ JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::stri
   }
   pod.name = t.name;
   top.finish();
+  check_job_gpus(t);
   return t;
 }
 

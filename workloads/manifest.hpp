@@ -107,6 +107,10 @@ struct JobTemplate {
   std::optional<GangSpec> gang;
   /// Where the document starts.
   SourceLocation where;
+  /// Where the pod's GPU amount (nvidia.com/gpu) is written and its field path; the pod spec's
+  /// place when it asks none. For errors about the job's GPUs found later (a scenario's replicas).
+  SourceLocation gpus_where;
+  std::string gpus_field;
 };
 
 /// The objects of one manifest file.

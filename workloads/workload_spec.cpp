@@ -39,12 +39,25 @@ std::string input_file(Fields& f, const std::string& key, const std::string& bas
   const std::string path = resolve(base_dir, given);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw f.error(f.get(key), key,
-                  "'" + given + "' is not a file (looked at " + path +
-                      "; relative paths are resolved against the scenario's folder, $TIDESIM_DATA/... "
-                      "against the data folder)");
+    throw f.error(
+        f.get(key), key,
+        "'" + given + "' is not a file (looked at " + path +
+            "; relative paths are resolved against the scenario's folder, $TIDESIM_DATA/... "
+            "against the data folder)");
   }
   return path;
+}
+
+// A mix entry's `replicas`, its job's GPUs (its pods' x replicas) within a job's most (the pods'
+// GPUs are bounded, by a manifest's reader or `pod.gpus`: the product is exact in 64 bits).
+int replicas_of(Fields& f, std::int64_t pod_gpus) {
+  const auto replicas = static_cast<int>(f.integer("replicas", 1, 1, 100'000));
+  if (pod_gpus * replicas > kMaxJobGpus) {
+    throw f.error(f.get("replicas"), "replicas",
+                  fmt::format("{} replicas of {} GPUs each is more than a job may ask ({} GPUs)",
+                              replicas, pod_gpus, kMaxJobGpus));
+  }
+  return replicas;
 }
 
 // Inline pod fields; applied on top of `pod` (a manifest's template or the defaults).
@@ -396,7 +409,7 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
   }
   const bool has_replicas = f.has("replicas");
   if (has_replicas) {
-    job.replicas = static_cast<int>(f.integer("replicas", 1, 1, 100'000));
+    job.replicas = replicas_of(f, job.pod_template.requests.gpus);
   }
   if (f.has("gpus")) {
     if (has_replicas) {

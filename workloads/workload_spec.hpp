@@ -25,8 +25,6 @@ namespace tidesim::workloads {
 /// events for a 1 h job); real training checkpoints every few minutes at most, since each writes
 /// the whole model.
 inline constexpr Duration kMinCheckpointInterval = std::chrono::seconds(1);
-/// The most GPUs a synthetic job may ask for (`gpus:`), the same bound as `replicas`.
-inline constexpr std::int64_t kMaxJobGpus = 100'000;
 
 struct ArrivalSpec {
   enum class Process { kBurst, kPoisson, kDiurnal };

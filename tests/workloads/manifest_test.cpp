@@ -182,6 +182,43 @@ TEST(Manifest, ResourcesReadAsInExplain) {
       "resource quantities must be 0 or more");
 }
 
+// Issue 46, item 5: a Job's GPUs, its pods' GPU limit x parallelism, in exact 64-bit arithmetic
+// and within a job's most: 2^31-1 x 2 ran with gpus -2, 2^62 x 4 wrapped to 0, 2^63-1 was refused
+// as "gpus must be at least 1" naming the scenario. Each is refused at the limit's line and
+// column in the manifest.
+TEST(Manifest, GpuLimitOverflowIsRefusedAtTheManifestsPlace) {
+  const auto job = [](const std::string& gpus, int parallelism) {
+    return "apiVersion: batch/v1\nkind: Job\nmetadata: {name: big}\nspec:\n  parallelism: " +
+           std::to_string(parallelism) +
+           "\n  template:\n    spec:\n      containers:\n      - name: a\n        resources:\n"
+           "          limits: {nvidia.com/gpu: \"" +
+           gpus + "\"}\n";
+  };
+  const std::string field = "spec.template.spec.containers[0].resources.limits.nvidia.com/gpu";
+  EXPECT_EQ(message_of([&] { parse_manifests(job("2147483647", 2), "j.yaml"); }),
+            "j.yaml:11:36: " + field +
+                ": 2147483647 GPUs per pod x 2 pod(s) is more than a job may ask (100000 GPUs)");
+  EXPECT_EQ(message_of([&] { parse_manifests(job("4611686018427387904", 4), "j.yaml"); }),
+            "j.yaml:11:36: " + field +
+                ": 4611686018427387904 GPUs per pod x 4 pod(s) is more than a job may ask "
+                "(100000 GPUs)");
+  EXPECT_EQ(message_of([&] { parse_manifests(job("9223372036854775807", 1), "j.yaml"); }),
+            "j.yaml:11:36: " + field +
+                ": 9223372036854775807 GPUs per pod x 1 pod(s) is more than a job may ask "
+                "(100000 GPUs)");
+  // A Pod's own limit too; and a job within the bound loads.
+  EXPECT_NE(
+      message_of([&] {
+        parse_manifests(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+            "  containers:\n  - name: a\n    resources:\n"
+            "      requests: {nvidia.com/gpu: 100001}\n",
+            "p.yaml");
+      }).find("p.yaml:8:34: spec.containers[0].resources.requests.nvidia.com/gpu: 100001 GPUs"),
+      std::string::npos);
+  EXPECT_EQ(parse_manifests(job("8", 4), "j.yaml")[0].pod.requests.gpus, 8);
+}
+
 // PriorityClasses resolved as Kubernetes' Priority admission plugin does
 // (plugin/pkg/admission/priority/admission.go, admitPod): a pod's class gives its priority and
 // preemptionPolicy, a globalDefault class applies to pods that name none, and the built-in
