@@ -181,6 +181,11 @@ class JobPolicy {
   /// The period of decisions between job events while jobs are active; nullopt: event-driven.
   virtual std::optional<Duration> interval() const { return std::nullopt; }
   virtual JobDecision decide(const JobPolicyState& state) = 0;
+  /// The work of its decisions since the last call, in events (a search's evaluations): charged
+  /// to the run's event budget (Simulation::charge), so that --max-events holds a policy that
+  /// searches as it holds the events (docs/robustness.md). 0 for a policy whose decisions cost
+  /// about what an event does.
+  virtual std::uint64_t take_work() { return 0; }
 };
 
 /// A policy defined by an order over jobs: a decision walks the jobs in that order and chooses

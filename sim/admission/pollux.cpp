@@ -280,8 +280,19 @@ std::vector<PolluxState> PolluxPolicy::carried_population(const JobPolicyState& 
   return initial;
 }
 
+std::uint64_t PolluxPolicy::take_work() {
+  const auto events = static_cast<std::uint64_t>(work_);
+  work_ -= static_cast<double>(events);
+  return events;
+}
+
+PolluxSearchConfig PolluxPolicy::search_config(const AdmissionConfig& config) {
+  return PolluxPolicy(config).search_;
+}
+
 void PolluxPolicy::run_search(const JobPolicyState& state, const Order& order,
                               const PolluxProblem& problem) {
+  work_ += pollux_search_events(search_, problem.jobs, problem.nodes);
   population_ = pollux_search(problem, carried_population(state, order, problem), search_, rng_);
   population_jobs_.clear();
   for (const std::size_t i : order) {

@@ -47,6 +47,11 @@ class PolluxPolicy final : public JobPolicy {
   std::string_view name() const override { return "pollux"; }
   std::optional<Duration> interval() const override;
   JobDecision decide(const JobPolicyState& state) override;
+  /// Its searches' work since the last call (pollux_search_events), in events.
+  std::uint64_t take_work() override;
+  /// The search of `config`'s arguments (population, generations); std::invalid_argument as the
+  /// constructor. For the run's estimate.
+  static PolluxSearchConfig search_config(const AdmissionConfig& config);
 
   /// What it has learned of job `id`: its profile and fitted model (nullopt: not measured yet).
   struct Learned {
@@ -115,6 +120,7 @@ class PolluxPolicy final : public JobPolicy {
   double restart_delay_s_ = 30.0;
   int max_replicas_ = 64;
   PolluxSearchConfig search_;
+  double work_ = 0.0;  // events of the searches not yet taken
   RandomStream rng_;
   std::map<int, Learned> learned_;
   /// Its last decision: job -> node index -> replicas.

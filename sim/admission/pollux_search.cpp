@@ -518,6 +518,12 @@ TIDESIM_SEARCH_CLONES void evolve(const PolluxProblem& p, const PolluxSearchConf
 
 }  // namespace
 
+double pollux_search_events(const PolluxSearchConfig& config, double jobs, double nodes) {
+  const double stride = std::ceil(nodes / kBlock) * kBlock;  // rows are padded to whole blocks
+  return static_cast<double>(config.generations) * config.population * jobs * stride /
+         kSearchEntriesPerEvent;
+}
+
 double PolluxProblem::value(const PolluxState& x) const {
   if (jobs == 0) {
     return 0.0;

@@ -66,6 +66,15 @@ struct PolluxSearchConfig {
   int generations = 100;
 };
 
+/// Entries of allocation rows one event's work stands for: a search evaluates about
+/// generations x population x jobs x nodes entries (mutation and repair walk each child's rows),
+/// a few nanoseconds each (tools/bench/pollux_search_bench.cpp: 2.6 million entries in about
+/// 8 ms), and an event of a run costs a few microseconds.
+inline constexpr double kSearchEntriesPerEvent = 1000.0;
+
+/// The work of one search of `jobs` jobs on `nodes` nodes, in events (kSearchEntriesPerEvent).
+double pollux_search_events(const PolluxSearchConfig& config, double jobs, double nodes);
+
 /// One search: from `initial` (earlier populations adapted to this problem; empty: the base
 /// alone), returns the final population, best first.
 std::vector<PolluxState> pollux_search(const PolluxProblem& problem,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tidesim/policies/queue.hpp"
+#include "tidesim/sim/admission/pollux.hpp"
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/model/cluster.hpp"
@@ -326,7 +327,39 @@ std::int64_t fault_events(const FaultsConfig& faults, const RunEstimate& e, doub
   return count(events * (2.0 + kEventsPerPod * pods_per_job));
 }
 
+// The work of a policy's allocation searches over the run, in events: one search per interval
+// while jobs are in the system, each over the jobs in it on average (their run times plus the
+// backlog's waits, `waiting_pod_seconds`, over the span of the run) on every node.
+std::int64_t search_events(const RunPlan& plan, const RunEstimate& e, const WorkloadSums& w,
+                           double end, double waiting_pod_seconds) {
+  if (plan.search_interval <= Duration::zero() || w.jobs <= 0) {
+    return 0;
+  }
+  const double span = std::max(1.0, end - w.first_submit);
+  const double pods_per_job = std::max(1.0, w.pods / w.jobs);
+  const double in_system = (w.run_seconds + waiting_pod_seconds / pods_per_job) / span;
+  const double jobs = std::clamp(in_system, 1.0, w.jobs);
+  const double rounds = std::floor(span / to_seconds(TimePoint(plan.search_interval))) + 1;
+  return count(rounds * pollux_search_events(plan.search, jobs, static_cast<double>(e.nodes)));
+}
+
 }  // namespace
+
+void plan_search(RunPlan& plan, const PolicyConfig& policy) {
+  const auto& a = policy.admission;
+  if (!a || a->policy != "pollux" || a->interval <= Duration::zero()) {
+    return;
+  }
+  const PolluxSearchConfig search = PolluxPolicy::search_config(*a);
+  const auto rate = [](const PolluxSearchConfig& c, Duration every) {
+    return static_cast<double>(c.population) * c.generations / to_seconds(TimePoint(every));
+  };
+  if (plan.search_interval <= Duration::zero() ||
+      rate(search, a->interval) > rate(plan.search, plan.search_interval)) {
+    plan.search = search;
+    plan.search_interval = a->interval;
+  }
+}
 
 RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan) {
   RunEstimate e;
@@ -375,8 +408,9 @@ RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan) {
   const double served =
       w.gpu_seconds > 0 ? cards * (w.last_submit - w.first_submit + mean_run) / w.gpu_seconds : 1;
   const double waiting = w.pods * std::max(0.0, 1.0 - served);
+  const double backlog = std::min(end - w.first_submit, drain);
+  e.searches = search_events(plan, e, w, end, waiting * kBacklogShare * backlog);
   if (waiting > 0 && !plan.admission) {
-    const double backlog = std::min(end - w.first_submit, drain);
     const double timeout = to_seconds(TimePoint(policies::QueueOptions{}.unschedulable_timeout));
     const double cluster_events = w.pods + static_cast<double>(e.faults);
     double retries = kBacklogShare * waiting * (cluster_events + backlog / timeout);
@@ -393,12 +427,16 @@ RunEstimate estimate_run(const Scenario& scenario, const RunPlan& plan) {
   e.events = saturating_add(e.events, e.telemetry);
   e.events = saturating_add(e.events, e.retries);
   e.events = saturating_add(e.events, e.faults);
+  e.events = saturating_add(e.events, e.searches);
   // Memory of the process: every seed's job list (built up front), every run's state and
   // records, and the series of the first seed of each policy when they are written.
   const std::int64_t runs = saturating_mul(plan.seeds, plan.policies);
   e.memory_bytes = saturating_mul(saturating_mul(plan.seeds, e.jobs), kJobListBytesPerJob);
   e.memory_bytes =
       saturating_add(e.memory_bytes, saturating_mul(saturating_mul(runs, e.jobs), kRunBytesPerJob));
+  // What faults add: each run keeps the records of every fault and of the restart it causes.
+  e.memory_bytes = saturating_add(
+      e.memory_bytes, saturating_mul(saturating_mul(runs, e.faults), kRunBytesPerFaultEvent));
   if (plan.series) {
     const std::int64_t per_sample = saturating_add(saturating_mul(e.nodes, kSeriesBytesPerNode),
                                                    saturating_mul(e.cards, kSeriesBytesPerCard));
@@ -424,11 +462,12 @@ std::string budget_problem(const RunEstimate& e, const RunBudget& budget) {
   } else if (events) {
     out += fmt::format(
         "{} events per run ({} jobs, {} pods, {} samples x {} nodes to {}, {} checkpoints, {} "
-        "telemetry events, {} scheduling retries, {} fault events), over the budget of {} "
+        "telemetry events, {} scheduling retries, {} fault events{}), over the budget of {} "
         "(--max-events)",
         with_commas(e.events), with_commas(e.jobs), with_commas(e.pods), with_commas(e.samples),
         with_commas(e.nodes), format_duration(e.end), with_commas(e.checkpoints),
         with_commas(e.telemetry), with_commas(e.retries), with_commas(e.faults),
+        e.searches > 0 ? ", " + with_commas(e.searches) + " in allocation searches" : "",
         with_commas(budget.events));
   }
   if (memory) {

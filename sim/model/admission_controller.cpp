@@ -472,6 +472,7 @@ void Admission::decide() {
     decision.run = quota.chosen;
   } else {
     decision = checked(policy_->decide(state), state);
+    run_.sim.charge(policy_->take_work());
   }
   // Resize the chosen elastic jobs whose size changes; suspend first (their GPUs are freed),
   // then admit.

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "tidesim/policies/loaded_profile.hpp"
@@ -36,6 +38,7 @@ RunPlan run_plan(const std::vector<PolicyConfig>& policies, std::size_t seeds, b
   for (const auto& p : policies) {
     plan.telemetry = plan.telemetry || p.loaded().reads_metrics;
     plan.admission = plan.admission && p.admission.has_value();
+    plan_search(plan, p);
   }
   return plan;
 }
@@ -64,6 +67,14 @@ PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
 }
 
 namespace {
+
+// A memory size as the budget's messages write it: "1.0 GiB", "512.0 MiB", "15.6 KiB".
+std::string memory_text(std::int64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  return b >= 1073741824.0 ? fmt::format("{:.1f} GiB", b / 1073741824.0)
+         : b >= 1048576.0  ? fmt::format("{:.1f} MiB", b / 1048576.0)
+                           : fmt::format("{:.1f} KiB", b / 1024.0);
+}
 
 // What the runs of one run_all() share.
 struct RunAllState {
@@ -121,7 +132,8 @@ bool run_one(RunAllState& st, std::size_t k, RunProbe& probe, SeedRun& out) {
     return false;
   }
   out = recorder.finish(summary.end);
-  return true;
+  st.watchdog.check_memory();  // a run shorter than the watchdog's poll is held to it too
+  return !st.watchdog.memory_exceeded();
 }
 
 // The result of finished runs: their records with the scenario's metadata.
@@ -151,7 +163,9 @@ RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOp
   auto progress = ProgressReporter::for_stderr(options.progress);
   ProgressTicker ticker(progress, "runs", [&meter, total] { return meter.snapshot(total); });
   // The watchdog starts after the first run's check (Watchdog::start), so that run always starts.
-  Watchdog watchdog(options.timeout, false);
+  // It also holds the process to --max-memory as it runs, measured: the estimate cannot foresee
+  // every record a run keeps (docs/robustness.md, "Resource guards").
+  Watchdog watchdog(options.timeout, false, runs_in.budget.memory_bytes);
   RunAllState st{s, runs_in, options, meter, watchdog, {}, {}};
   const double horizon_s = to_seconds(TimePoint(s.run.until));
   try {
@@ -169,6 +183,12 @@ RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOp
         ++done;
       }
     });
+  } catch (const std::bad_alloc&) {
+    // An allocation failed before the watchdog's next look: the same stop, in the same words.
+    error = std::make_exception_ptr(std::runtime_error(fmt::format(
+        "out of memory at {} resident (--max-memory {}): raise --max-memory or make the run "
+        "smaller; no result written",
+        memory_text(resident_bytes()), memory_text(runs_in.budget.memory_bytes))));
   } catch (...) {
     error = std::current_exception();  // rethrown once the watchdog is stopped
   }
@@ -176,6 +196,13 @@ RunResult run_all(const Scenario& s, const PreparedRuns& runs_in, const RunAllOp
   ticker.stop();
   if (error) {
     std::rethrow_exception(error);
+  }
+  if (watchdog.memory_exceeded()) {
+    throw std::runtime_error(fmt::format(
+        "--max-memory {} reached: the process held {} when {} of {} runs had finished{}; raise "
+        "--max-memory to let it finish; no result written",
+        memory_text(runs_in.budget.memory_bytes), memory_text(watchdog.memory_seen()), done.load(),
+        total, st.cut.empty() ? "" : ", " + st.cut + " was cut"));
   }
   if (watchdog.expired()) {
     throw std::runtime_error(

@@ -1,17 +1,72 @@
 #include "tidesim/tools/lib/watchdog.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 
 namespace tidesim::app {
 
-Watchdog::Watchdog(std::optional<Duration> timeout, bool start_now) : timeout_(timeout) {
+std::int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::int64_t size = 0;
+  std::int64_t resident = 0;
+  if (!(statm >> size >> resident)) {
+    return 0;
+  }
+  const long page = sysconf(_SC_PAGESIZE);
+  return resident * (page > 0 ? page : 4096);
+}
+
+Watchdog::Watchdog(std::optional<Duration> timeout, bool start_now,
+                   std::optional<std::int64_t> memory_limit)
+    : timeout_(timeout), memory_limit_(memory_limit) {
   if (start_now) {
     start();
   }
 }
 
+void Watchdog::watch() {
+  // The memory is polled every 10 ms (a run allocates far less than a GiB in that time); the
+  // deadline, when there is one, ends the wait exactly.
+  constexpr auto kPoll = std::chrono::milliseconds(10);
+  const auto deadline = timeout_ ? std::optional(std::chrono::steady_clock::now() +
+                                                 std::chrono::microseconds(timeout_->count()))
+                                 : std::nullopt;
+  std::unique_lock lock(mutex_);
+  while (!stopped_) {
+    check_memory();
+    if (memory_exceeded_) {
+      return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (deadline && now >= *deadline) {
+      expired_ = true;
+      return;
+    }
+    auto until = deadline ? *deadline : now + kPoll;
+    if (memory_limit_) {
+      until = std::min(until, now + kPoll);
+    }
+    wake_.wait_until(lock, until, [this] { return stopped_; });
+  }
+}
+
+void Watchdog::check_memory() {
+  if (!memory_limit_ || memory_exceeded_) {
+    return;
+  }
+  const std::int64_t used = resident_bytes();
+  if (used > *memory_limit_) {
+    memory_seen_ = used;
+    memory_exceeded_ = true;
+    expired_ = true;
+  }
+}
+
 void Watchdog::start() {
-  if (!timeout_) {
+  if (!timeout_ && !memory_limit_) {
     return;
   }
   std::call_once(started_, [this] {
@@ -19,13 +74,7 @@ void Watchdog::start() {
     if (stopped_) {
       return;
     }
-    thread_ = std::thread([this] {
-      std::unique_lock wait_lock(mutex_);
-      if (!wake_.wait_for(wait_lock, std::chrono::microseconds(timeout_->count()),
-                          [this] { return stopped_; })) {
-        expired_ = true;
-      }
-    });
+    thread_ = std::thread([this] { watch(); });
   });
 }
 
