@@ -27,6 +27,17 @@ std::string scalar(const ConfigNode& n, const std::string& file, const std::stri
   return n.scalar();
 }
 
+// The scalar `key` of the mapping `parent` (at `field`); a missing key is named as missing, at the
+// mapping's place (not "expected a scalar" where nothing is written).
+std::string required_scalar(const ConfigNode& parent, const char* key, const std::string& file,
+                            const std::string& field) {
+  const ConfigNode n = parent.is_map() ? parent[key] : ConfigNode();
+  if (!n) {
+    fail(parent, file, field, "missing required field");
+  }
+  return scalar(n, file, field);
+}
+
 std::vector<ConfigNode> list(const ConfigNode& n, const std::string& file,
                              const std::string& field) {
   if (!n || n.is_null()) {
@@ -82,10 +93,10 @@ KubeNode parse_node(const ConfigNode& node, const std::string& file, const std::
     for (std::size_t i = 0; i < taints.size(); ++i) {
       const std::string f = path + ".spec.taints[" + std::to_string(i) + "]";
       Taint t;
-      t.key = scalar(taints[i]["key"], file, f + ".key");
+      t.key = required_scalar(taints[i], "key", file, f + ".key");
       if (taints[i]["value"])
         t.value = scalar(taints[i]["value"], file, f + ".value");
-      t.effect = scalar(taints[i]["effect"], file, f + ".effect");
+      t.effect = required_scalar(taints[i], "effect", file, f + ".effect");
       if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
         fail(taints[i]["effect"], file, f + ".effect",
              "must be NoSchedule, PreferNoSchedule or NoExecute");
@@ -140,6 +151,10 @@ KubeObjects read_kube_objects(const std::string& path) {
       } else if (kind == "Pod") {
         KubePod p;
         p.spec = parse_pod(obj, path, where, &p.phase);
+        const ConfigNode spec = obj["spec"];
+        const ConfigNode node_name = spec && spec.is_map() ? spec["nodeName"] : ConfigNode();
+        p.node_name_where = location_of(node_name ? node_name : obj, path);
+        p.node_name_field = where + ".spec.nodeName";
         out.pods.push_back(p);
       } else {
         fail(obj, path, where + ".kind", "expected Node or Pod, got '" + kind + "'");

@@ -27,6 +27,10 @@ struct KubePod {
   std::shared_ptr<PodSpec> spec;
   /// status.phase; empty when absent.
   std::string phase;
+  /// Where spec.nodeName is written (the pod's place when it has none) and its field path, for
+  /// an error about the node it names.
+  SourceLocation node_name_where;
+  std::string node_name_field;
 };
 
 /// The objects of one List file (or one object, or a multi-document file).

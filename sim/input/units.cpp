@@ -351,7 +351,14 @@ double parse_bandwidth(std::string_view text) {
       throw std::invalid_argument("'" + std::string(text) + "' is not " + what);
     }
   }
-  return value * byte_factor(unit, text, what) * bits;
+  const double bytes = value * byte_factor(unit, text, what) * bits;
+  // 1e308PB/s is a finite number times a unit that overflows: more than any link (a link of
+  // 10^18 B/s, 1 EB/s, is a million times today's fastest), refused here where its place is known.
+  if (!(bytes <= kMaxBandwidth)) {
+    throw std::invalid_argument("'" + std::string(text) + "' is more than the largest bandwidth, " +
+                                format_bandwidth(kMaxBandwidth));
+  }
+  return bytes;
 }
 
 double parse_fraction(std::string_view text) {

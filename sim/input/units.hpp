@@ -49,6 +49,8 @@ std::int64_t parse_bytes(std::string_view text);
 /// Parses a bandwidth into bytes per second: "25GB/s", "300GiB/s", "100Gbit/s" or "100Gb/s" (bits),
 /// "500MB/s". The "/s" is required. Throws std::invalid_argument.
 double parse_bandwidth(std::string_view text);
+/// The largest bandwidth parse_bandwidth reads: 10^18 B/s (1 EB/s).
+inline constexpr double kMaxBandwidth = 1e18;
 
 /// Parses a fraction: "85%" is 0.85; a bare number must lie in [0, 1] ("0.85").
 /// Throws std::invalid_argument when malformed or outside [0, 1] (a percentage outside [0, 100]).

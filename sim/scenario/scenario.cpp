@@ -178,7 +178,8 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   base.uplink_given = f.has("uplink");
   base.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
   const std::string resolved = input_path(folder, rel);
-  if (!fs::is_regular_file(resolved)) {
+  std::error_code ec;  // a name too long for the file system is not found, at its place
+  if (!fs::is_regular_file(resolved, ec)) {
     throw f.error(f.get("file"), "file",
                   "node list '" + rel + "' not found (looked at " + resolved + ")");
   }

@@ -66,6 +66,22 @@ TEST(KubeObjects, BadOperatorNamesLineAndField) {
   }
 }
 
+// Issue 46, item 6: a taint without `key` (or `effect`) is named missing at the taint's place,
+// not "expected a scalar" where nothing is written.
+TEST(KubeObjects, MessagesTaintWithoutKeyIsMissingAtItsPlace) {
+  const std::string node =
+      "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n  taints:\n"
+      "  - {effect: NoSchedule}\nstatus:\n  allocatable: {nvidia.com/gpu: 4}\n";
+  EXPECT_EQ(
+      test::message_of([&] { parse_node(load_yaml_string(node, "n.yaml"), "n.yaml", "node"); }),
+      "n.yaml:6:5: node.spec.taints[0].key: missing required field");
+  std::string no_effect = node;
+  no_effect.replace(no_effect.find("effect: NoSchedule"), 18, "key: gpu");
+  EXPECT_EQ(test::message_of(
+                [&] { parse_node(load_yaml_string(no_effect, "n.yaml"), "n.yaml", "node"); }),
+            "n.yaml:6:5: node.spec.taints[0].effect: missing required field");
+}
+
 // The Pod reader is the manifests' one (sim/api/pod_yaml.hpp): a negative or out-of-range
 // quantity is an error here too (explain used to accept nvidia.com/gpu: -1), and
 // ephemeral-storage is dropped in both (manifests used to keep it as an extended resource that

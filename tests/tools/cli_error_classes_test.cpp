@@ -6,7 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
@@ -163,6 +166,71 @@ TEST_F(ErrorClasses, ResultOfTheWrongShape) {
   const std::string g = write(
       "version.json", "{\n  \"schema\": \"tidesim-result\",\n  \"schema_version\": \"one\"\n}");
   expect_input_error("report " + g, g + ":3:21: schema_version: expected an integer");
+}
+
+// Issue 46, item 6: each case of the review gets its place and words a user knows: a storage
+// bandwidth of 1e308PB/s ("fluid: capacity must be finite"), a 301-character nodes_from file name
+// (the OS's "File name too long" naming no field), a pod bound to a node the explain file does not
+// list (no line), a result whose metric is 1e308 (check: "degrees of freedom must be positive",
+// report: "inf%"), and provenance.policies[1].name: [] ("JSON: type must be string").
+TEST_F(ErrorClasses, MessagesHaveAPlaceAndUsersWords) {
+  const std::string bw = solo_with("bandwidth.yaml", "topology: a10x4-pcie",
+                                   "topology: a10x4-pcie\n      storage: {bandwidth: 1e308PB/s}");
+  expect_input_error("validate " + bw, bw + ":9:28: cluster.node_groups[0].storage.bandwidth: "
+                                            "'1e308PB/s' is more than the largest bandwidth, "
+                                            "1000000TB/s");
+  const std::string name(301, 'n');
+  const std::string nf = write(
+      "nodes-from.yaml",
+      "name: x\ncluster:\n  nodes_from: {file: " + name +
+          ".csv, format: openb}\nworkload:\n"
+          "  arrivals: {process: burst, count: 1}\n  jobs:\n    - {name: j, pod: {gpus: 1}, model: "
+          "resnet50, batch_size: 64, steps: 10}\npolicies: [first-fit]\n");
+  const auto o = run("validate " + nf);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out.rfind("tidesim: error: " + nf + ":3:22: cluster.nodes_from.file: node list '", 0),
+            0u)
+      << o.out;
+  const std::string objects =
+      write("bound.yaml",
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeName: gone\n"
+            "  containers: [{name: a}]\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\n"
+            "status:\n  allocatable: {nvidia.com/gpu: 4}\n---\napiVersion: v1\nkind: Pod\n"
+            "metadata: {name: q}\nspec:\n  containers: [{name: a}]\n");
+  expect_input_error("explain " + objects,
+                     objects +
+                         ":5:13: document[0].spec.nodeName: pod 'p' is bound to node "
+                         "'gone', which the file does not list (no Node of that name)");
+  // Result files: one line per value (indent 2), so the place is the value's line.
+  nlohmann::json doc = app::to_json(test::sample_result());
+  const std::string metric = doc["runs"][0]["metrics"].begin().key();
+  auto huge = doc;
+  huge["runs"][0]["metrics"][metric] = 1e308;
+  const std::string h = write("huge.json", huge.dump(2));
+  const std::regex huge_message("tidesim: error: " + h +
+                                ":[0-9]+:[0-9]+: runs\\[0\\]\\.metrics\\." + metric +
+                                ": 1e\\+308 is beyond what a metric can be \\(at most 1e15 "
+                                "in magnitude\\)\n");
+  for (const std::string& args : {"report " + h, "check " + h + " --baseline " + h}) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_TRUE(std::regex_match(r.out, huge_message)) << args << ": " << r.out;
+  }
+  auto bad_name = doc;
+  bad_name["metadata"]["provenance"] = {
+      {"policies", nlohmann::json::array({{{"name", nlohmann::json::array()},
+                                           {"scheduler", "first-fit"},
+                                           {"sha256", nullptr}}})}};
+  const std::string b = write("provenance.json", bad_name.dump(2));
+  const std::regex name_message("tidesim: error: " + b +
+                                ":[0-9]+:[0-9]+: "
+                                "metadata\\.provenance\\.policies\\[0\\]\\.name: expected a "
+                                "string\n");
+  for (const std::string& args : {"report " + b, "check " + b + " --baseline " + b}) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_TRUE(std::regex_match(r.out, name_message)) << args << ": " << r.out;
+  }
 }
 
 // Covered elsewhere (tests/tools/cli_bad_input_test.cpp, BadInput.*): a duplicate key

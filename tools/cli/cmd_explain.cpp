@@ -205,8 +205,9 @@ int run_explain(const ExplainOptions& o) {
          (o.pod != p.spec->name && o.pod != p.spec->namespace_name + "/" + p.spec->name))) {
       const int idx = cluster.index_of(p.spec->node_name);
       if (idx < 0) {
-        throw InputError(SourceLocation{o.objects, 0, 0}, "pod " + p.spec->name + " spec.nodeName",
-                         "bound to unknown node '" + p.spec->node_name + "'");
+        throw InputError(p.node_name_where, p.node_name_field,
+                         "pod '" + p.spec->name + "' is bound to node '" + p.spec->node_name +
+                             "', which the file does not list (no Node of that name)");
       }
       cluster.nodes[idx].add_pod(p.spec);
       continue;

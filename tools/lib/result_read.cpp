@@ -1,6 +1,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
@@ -262,13 +263,49 @@ ClusterSeries read_series(const Value& v) {
   return s;
 }
 
+// The largest magnitude a metric value may have. A run's metrics are counts, seconds (at most
+// 1000 years, 3.2e10 s), shares and rates, far below; a hand-edited 1e308 would overflow the
+// statistics (its square, the sum of two) and read as an "inf%" improvement.
+constexpr double kMaxMetricMagnitude = 1e15;
+
+double metric_value(const Value& v) {
+  const double x = v.number();
+  if (!(std::fabs(x) <= kMaxMetricMagnitude)) {
+    v.fail(fmt::format("{} is beyond what a metric can be (at most 1e15 in magnitude)", x));
+  }
+  return x;
+}
+
+// The provenance's parts that readers use (check, report, sweeps): its policies, each an object
+// with a string name, scheduler and a sha256 string or null; its overrides, strings. Other keys
+// are kept as they are.
+void check_provenance(const Value& provenance) {
+  (void)provenance.object();
+  if (const auto policies = provenance.find("policies")) {
+    (void)policies->list<int>([](const Value& p) {
+      (void)p["name"].string();
+      if (const auto scheduler = p.find("scheduler")) {
+        (void)scheduler->string();
+      }
+      if (const auto sha = p.find("sha256"); sha && !sha->is_null()) {
+        (void)sha->string();
+      }
+      return 0;
+    });
+  }
+  if (const auto overrides = provenance.find("overrides")) {
+    (void)read_strings(*overrides);
+  }
+}
+
 SeedRun read_run(const Value& v) {
   SeedRun run;
   run.policy = v["policy"].string();
   run.seed = v["seed"].unsigned_integer();
   run.end_s = v["end_s"].number();
-  v["metrics"].for_each_member(
-      [&](const std::string& name, const Value& value) { run.metrics[name] = value.number(); });
+  v["metrics"].for_each_member([&](const std::string& name, const Value& value) {
+    run.metrics[name] = metric_value(value);
+  });
   run.jobs = v["jobs"].list<JobRecord>(read_job);
   run.events = v["events"].list<EventRecord>(read_event);
   // "attempts" was added to schema version 1 later: optional when reading.
@@ -317,6 +354,7 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
     m.workload = workload->string();
   }
   if (const auto provenance = meta.find("provenance")) {
+    check_provenance(*provenance);
     m.provenance = provenance->object();
   }
   if (const auto warnings = meta.find("warnings")) {
