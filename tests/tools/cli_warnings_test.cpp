@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
@@ -73,6 +75,32 @@ TEST(Warnings, RunWarnsWhenPoliciesReadNvlinkButNoJobDeclaresIt) {
   EXPECT_EQ(declared.out.find("NVLink load"), std::string::npos) << declared.out;
   const auto none = run(base + "--policy first-fit");
   EXPECT_EQ(none.out.find("NVLink load"), std::string::npos) << none.out;
+}
+
+// Issue 46, item 7: jobs (trace rows, arrivals) submitted after run.until: `validate` warned and
+// `run` was silent. Both now print check_scenario's warning, the same line.
+TEST(Warnings, RunWarnsAsValidateOfJobsAfterRunUntil) {
+  std::string text = test::read_file("tests/tools/data/solo.yaml");
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"count: 1}", "count: 1, at: 2h}"},
+           {"run: {pod_startup: 5s}", "run: {pod_startup: 5s, until: 1h}"}}) {
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    text.replace(text.find(from), from.size(), to);
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "tidesim-warnings";
+  std::filesystem::create_directories(dir);
+  const std::string late = (dir / "late.yaml").string();
+  std::ofstream(late) << text;
+  ASSERT_FALSE(late.empty());
+  const std::string expected =
+      "tidesim: warning: " + late +
+      ": 1 of 1 jobs are submitted after run.until (1h), the first 'solo-0' at 2h; the run ends "
+      "before they arrive, so no result counts them (raise run.until to include them)";
+  const auto v = run("validate " + late);
+  EXPECT_NE(v.out.find(expected), std::string::npos) << v.out;
+  const auto r = run("run " + late + " -q");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find(expected), std::string::npos) << r.out;
 }
 
 TEST(Warnings, ValidateNamesPodsThatNoNodeCanHold) {

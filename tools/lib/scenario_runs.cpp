@@ -59,7 +59,11 @@ PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
     // Everything a run builds, built once up front: bad input fails here with its place.
     Scenario checked = s;
     checked.policies = policies;
-    (void)check_scenario(checked, runs.jobs.front());  // its warnings are validate's to print
+    // Its warnings as `tidesim validate` prints them (jobs after run.until, jobs that fit no
+    // node, ...): the same check, the same words.
+    for (const std::string& w : check_scenario(checked, runs.jobs.front())) {
+      warnings << "tidesim: warning: " << s.path << ": " << w << "\n";
+    }
   }
   runs.policies = std::move(policies);
   runs.seeds = std::move(seeds);

@@ -43,7 +43,8 @@ struct PreparedRuns {
 /// Prepares the runs of `policies` x `seeds` of `s`: holds the estimate to `budget` (before any
 /// job is built; with `force` a problem is written to `warnings` instead of thrown), builds each
 /// seed's jobs and everything a run builds (check_scenario), so that bad input fails here with its
-/// place. Throws InputError.
+/// place, and writes check_scenario's warnings to `warnings` as `tidesim validate` prints them.
+/// Throws InputError.
 PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
                           std::vector<std::uint64_t> seeds, bool series, const RunBudget& budget,
                           bool force, std::ostream& warnings);
