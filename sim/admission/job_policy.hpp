@@ -152,7 +152,8 @@ struct JobDecision {
   /// exceed the capacity.
   std::vector<int> run;
   /// A job's nodes (by name): its pods released by this decision may only be placed on them
-  /// (a required node affinity on metadata.name). The framework still filters them; a pod that
+  /// (a required node affinity on metadata.name). At least one: an empty list is refused (a job
+  /// that may run on any node has no entry). The framework still filters them; a pod that
   /// fits none stays pending (JobView::pods_bound shows it).
   std::map<int, std::vector<std::string>> nodes;
   /// An elastic job's replica count from this decision on (within its JobView range); absent:

@@ -338,6 +338,13 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
     if (!chosen(j)) {
       fail("named nodes for job " + std::to_string(j) + ", which it did not choose");
     }
+    if (nodes.empty()) {
+      // Not "any node" (that is no entry): a job given no node could run nowhere.
+      fail(
+          fmt::format("named no nodes for job {} ('{}'): name at least one, or none for any "
+                      "node (leave the job out of nodes)",
+                      j, entries_[static_cast<std::size_t>(j)].job.name));
+    }
     for (const std::string& n : nodes) {
       if (run_.cluster.view().index_of(n) < 0) {
         fail("named node '" + n + "' for job " + std::to_string(j) + ", which the cluster has not");

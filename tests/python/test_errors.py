@@ -4,7 +4,7 @@
 import pytest
 
 import tidesim
-from conftest import SEED_BENCHMARK, cli, cli_error
+from conftest import SEED_BENCHMARK, cli, cli_error, four_nodes_scenario
 
 # A scenario with a misspelt key on line 6, column 7 (`cuont` under the first node group).
 BAD_KEY = """\
@@ -91,3 +91,38 @@ def test_a_result_without_its_records_refuses_their_frames(tmp_path):
     with pytest.raises(tidesim.InputError, match="the attempt log is not in it"):
         result.attempts()
     assert len(result.metrics()) == len(result.seeds) * len(result.policies)
+
+
+# Issue 46, item 8: run()'s arguments are checked as the command line checks its options, with
+# the same words (the option's name written as the argument's): seeds='12' ran seeds 1 and 2,
+# seeds=[1.7] ran seed 1, threads 0, -1 and 2.5 were accepted, policies='default-k8s' failed as
+# "unknown policy 'd'", and several bad arguments raised pybind11's "incompatible function
+# arguments".
+def test_python_arguments_are_checked_as_the_cli_checks_them(tmp_path):
+    path = tmp_path / "four-nodes.yaml"
+    path.write_text(four_nodes_scenario("[default-k8s, first-fit]"))
+    scenario = str(path)
+    one = tidesim.run(scenario, policies="default-k8s", seeds="12", threads=1)
+    assert one.seeds == [12] and one.policies == ["default-k8s"]
+    assert tidesim.run(scenario, policies=["default-k8s"], seeds=12).seeds == [12]
+    for seeds, text in [([1.7], "1.7"), ([-1], "-1"), (["x"], "x"), ([True], "True")]:
+        with pytest.raises(tidesim.InputError) as raised:
+            tidesim.run(scenario, seeds=seeds)
+        cli_words = cli("run", scenario, "--seed", text, check=False).stderr.splitlines()[0]
+        assert cli_words == f"--seed: '{text}' is not a non-negative integer below 2^64"
+        assert str(raised.value) == cli_words.replace("--seed", "seeds")
+    for threads in [0, -1, 2.5, 1025]:
+        with pytest.raises(tidesim.InputError) as raised:
+            tidesim.run(scenario, seeds=[1], threads=threads)
+        cli_words = cli("run", scenario, "--threads", str(threads), check=False).stderr
+        assert str(raised.value) == cli_words.splitlines()[0].replace("--threads", "threads")
+    for argument, option, value in [("max_events", "--max-events", 0),
+                                    ("max_events", "--max-events", 1.5),
+                                    ("max_memory", "--max-memory", "12X"),
+                                    ("timeout", "--timeout", 5)]:
+        with pytest.raises(tidesim.InputError) as raised:
+            tidesim.run(scenario, seeds=[1], **{argument: value})
+        expected = cli_error("run", scenario, "--seed", "1", option, str(value))
+        assert str(raised.value) == expected.replace(option, argument)
+    with pytest.raises(TypeError, match="force: expected True or False"):
+        tidesim.run(scenario, seeds=[1], force="yes")

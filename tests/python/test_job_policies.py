@@ -199,3 +199,32 @@ def test_a_python_policy_runs_pollux_workload_6():
     metrics = tidesim.run(sc, policies=["fifo", "srtf"]).metrics().set_index("policy")
     # policies[0] is named fifo but decided by the Python FIFO: the built-in's numbers, as above.
     assert metrics.loc["fifo", "succeeded_jobs"] == 160
+
+
+# Issue 46, item 8: a job policy that gives a job an empty list of nodes is refused (it was taken
+# as "any node"); a job id may be a numpy integer.
+def test_python_job_policy_empty_node_list_is_refused(tmp_path):
+    @tidesim.register_job_policy
+    class Nowhere(tidesim.JobPolicy):
+        name = "py-nowhere"
+
+        def decide(self, state):
+            return {j.id: [] for j in state.jobs[:1]}
+
+    with pytest.raises(RuntimeError, match=r"py-nowhere' at t = [0-9.]+ s: named no nodes for job"):
+        tidesim.run(scenario(tmp_path, ("n", "{policy: py-nowhere}")), seeds=[1])
+    numpy = pytest.importorskip("numpy")
+
+    @tidesim.register_job_policy
+    class NumpyIds(tidesim.JobPolicy):
+        name = "py-numpy-ids"
+
+        def decide(self, state):
+            used, chosen = 0, []
+            for j in state.jobs:
+                if used + j.gpus <= 8:
+                    chosen.append(numpy.int64(j.id))
+                    used += j.gpus
+            return chosen
+
+    assert len(tidesim.run(scenario(tmp_path, ("i", "{policy: py-numpy-ids}")), seeds=[1]).jobs()) == 12

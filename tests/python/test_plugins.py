@@ -226,3 +226,39 @@ def test_a_filter_plugin_that_returns_nonsense_stops_the_run(files):
 
     with pytest.raises(TypeError, match="does not define filter"):
         tidesim.register_plugin(NoFilter)
+
+
+# Issue 46, item 8: a score of numpy.int64(50) is a score (it was refused as "not an int"); 2**70
+# is a PluginError (it was a cast error); Ctrl-C in a plugin (KeyboardInterrupt raised in its
+# call) reaches Python as KeyboardInterrupt, not as the plugin's PluginError.
+def test_python_plugin_scores_and_interrupts(files):
+    numpy = pytest.importorskip("numpy")
+
+    class NumpyScore(tidesim.ScorePlugin):
+        name = "PyNumpyScore"
+
+        def score(self, state, pod, node):
+            return numpy.int64(50)
+
+    class HugeScore(tidesim.ScorePlugin):
+        name = "PyHugeScore"
+
+        def score(self, state, pod, node):
+            return 2**70
+
+    class Interrupted(tidesim.ScorePlugin):
+        name = "PyInterrupted"
+
+        def score(self, state, pod, node):
+            raise KeyboardInterrupt
+
+    for plugin in (NumpyScore, HugeScore, Interrupted):
+        tidesim.register_plugin(plugin)
+        (files / f"{plugin.name}.yaml").write_text(profile(plugin.name))
+    scenario = str(files / "four-nodes.yaml")
+    ran = tidesim.run(scenario, policies=[f"n={files / 'PyNumpyScore.yaml'}"], seeds=[1])
+    assert ran.metrics()["policy"].tolist() == ["n"]
+    with pytest.raises(tidesim.PluginError, match=r"PyHugeScore: score\(\) returned 1180591620717411303424, not an int"):
+        tidesim.run(scenario, policies=[f"h={files / 'PyHugeScore.yaml'}"], seeds=[1])
+    with pytest.raises(KeyboardInterrupt):
+        tidesim.run(scenario, policies=[f"i={files / 'PyInterrupted.yaml'}"], seeds=[1])

@@ -34,6 +34,7 @@
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/result_records.hpp"
+#include "tidesim/tools/lib/run_arguments.hpp"
 #include "tidesim/tools/lib/run_warnings.hpp"
 #include "tidesim/tools/lib/scenario_runs.hpp"
 #include "tidesim/tools/lib/series_choice.hpp"
@@ -77,16 +78,6 @@ struct RunOptions {
   std::string timeout;
 };
 
-// A positive count written as an integer or in exponent form ("1000000", "1e9").
-std::int64_t parse_count(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !(v >= 1 && v <= 9e18) || v != std::floor(v)) {
-    throw std::invalid_argument("'" + text + "' is not a count in [1, 9e18]");
-  }
-  return static_cast<std::int64_t>(v);
-}
-
 // The budget of --max-events and --max-memory (docs/robustness.md, "Resource guards").
 RunBudget read_budget(const RunOptions& o) {
   RunBudget budget;
@@ -98,7 +89,7 @@ RunBudget read_budget(const RunOptions& o) {
     }
   };
   if (!o.max_events.empty()) {
-    budget.events = read("--max-events", o.max_events, parse_count);
+    budget.events = read("--max-events", o.max_events, app::parse_count);
   }
   if (!o.max_memory.empty()) {
     budget.memory_bytes =

@@ -10,16 +10,16 @@
 
 #include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/run_arguments.hpp"
 
 namespace tidesim::cli {
 const CLI::Validator& non_negative_integer() {
   static const CLI::Validator v(
       [](std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [p, ec] = std::from_chars(text.data(), end, value);
-        if (text.empty() || ec != std::errc() || p != end) {
-          return "'" + text + "' is not a non-negative integer below 2^64";
+        try {
+          (void)app::parse_seed(text);  // the words of tidesim.run(seeds=...) too
+        } catch (const std::invalid_argument& e) {
+          return e.what();
         }
         return {};
       },

@@ -5,6 +5,7 @@
 
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,14 +37,16 @@ std::map<std::string, py::object>& python_classes() {
   return *classes;
 }
 
-// A job id from Python: an int, not a bool.
+// A job id from Python: an int (numpy's too), not a bool, within an int.
 int job_id(const py::handle& h, const std::string& policy) {
-  if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h)) {
+  const auto id =
+      python_int_in(h, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  if (!id) {
     throw PythonPluginError("Python job policy " + policy + ": decide() returned " +
                             py::repr(h).cast<std::string>() +
                             " where a job id (an int) was expected");
   }
-  return h.cast<int>();
+  return static_cast<int>(*id);
 }
 
 // The C++ policy over one instance of the Python class: one per run.
@@ -91,8 +94,7 @@ class PythonJobPolicy final : public JobPolicy {
       }
       return d;
     } catch (py::error_already_set& e) {
-      throw PythonPluginError("Python job policy " + name_ + " failed in decide():\n" +
-                              traceback_text(e));
+      rethrow_python_error(e, "Python job policy " + name_ + " failed in decide()");
     } catch (const py::cast_error&) {
       throw PythonPluginError("Python job policy " + name_ +
                               ": decide() returned nodes that are not a list of node names");
@@ -128,8 +130,7 @@ std::unique_ptr<JobPolicy> make_python_policy(const std::string& name,
     }
     return std::make_unique<PythonJobPolicy>(name, std::move(instance), interval);
   } catch (py::error_already_set& e) {
-    throw PythonPluginError("Python job policy " + name + " failed in __init__():\n" +
-                            traceback_text(e));
+    rethrow_python_error(e, "Python job policy " + name + " failed in __init__()");
   }
 }
 

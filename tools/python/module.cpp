@@ -31,6 +31,7 @@
 #include "tidesim/tools/lib/progress.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/result_summary.hpp"
+#include "tidesim/tools/lib/run_arguments.hpp"
 #include "tidesim/tools/lib/run_warnings.hpp"
 #include "tidesim/tools/lib/scenario_runs.hpp"
 #include "tidesim/tools/lib/series_choice.hpp"
@@ -79,16 +80,18 @@ LoadedScenario load(const std::string& path, const std::vector<std::string>& set
   return loaded;
 }
 
-// What `run` takes besides the scenario, as `tidesim run`'s options.
+// What `run` takes besides the scenario, as `tidesim run`'s options: the texts the command line
+// would be given (tools/python/tidesim writes each Python value as its text), read by the
+// command line's own readers (tools/lib/run_arguments.hpp), so both refuse alike.
 struct RunArgs {
   std::vector<std::string> policies;
-  std::vector<std::uint64_t> seeds;
-  int threads = 0;
+  std::vector<std::string> seeds;
+  std::string threads;  // "": the machine's cores
   std::optional<std::string> series;
   std::string series_step;
   std::vector<std::string> series_seeds;
   std::optional<std::string> timeout;
-  std::optional<std::int64_t> max_events;
+  std::optional<std::string> max_events;
   std::optional<std::string> max_memory;
   bool force = false;
   bool progress = false;
@@ -110,13 +113,26 @@ std::optional<Duration> parse_timeout(const std::optional<std::string>& text) {
   return d;
 }
 
+// `text` read by `parse`, an InputError naming `argument` (with the command line's words) when
+// it is refused.
+template <class Parse>
+auto read_argument(const char* argument, const std::string& text, Parse parse) {
+  try {
+    return parse(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{}, argument, e.what());
+  }
+}
+
+// threads= as `--threads` reads it; "" (None): the machine's cores.
+int threads_of(const std::string& text) {
+  return text.empty() ? 0 : read_argument("threads", text, app::parse_threads);
+}
+
 RunBudget budget_of(const RunArgs& a) {
   RunBudget budget;
   if (a.max_events) {
-    if (*a.max_events < 1) {
-      throw InputError(SourceLocation{}, "max_events", "must be a count of at least 1");
-    }
-    budget.events = *a.max_events;
+    budget.events = read_argument("max_events", *a.max_events, app::parse_count);
   }
   if (a.max_memory) {
     try {
@@ -134,7 +150,12 @@ RunBudget budget_of(const RunArgs& a) {
 PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) {
   const Scenario& s = *sc.scenario;
   const auto policies = app::select_policies(s, a.policies);
-  const auto seeds = app::run_seeds(s, a.seeds);
+  std::vector<std::uint64_t> asked;
+  for (const std::string& text : a.seeds) {
+    asked.push_back(read_argument("seeds", text, app::parse_seed));
+  }
+  const int threads = threads_of(a.threads);
+  const auto seeds = app::run_seeds(s, asked);
   const std::optional<Duration> timeout = parse_timeout(a.timeout);
   if (s.run.mode == RunMode::kFill) {
     throw InputError(SourceLocation{s.path}, "run.mode",
@@ -153,13 +174,13 @@ PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) 
   const app::PreparedRuns runs =
       app::prepare_runs(s, policies, seeds, a.series && *a.series != "none", budget, a.force, warn);
   app::RunAllOptions options;
-  options.threads = a.threads;
+  options.threads = threads;
   options.series = series;
   options.timeout = timeout;
   options.progress = a.progress ? app::ProgressMode::kAlways : app::ProgressMode::kNever;
   auto result = std::make_shared<app::RunResult>(app::run_all(s, runs, options));
   result->metadata.provenance = app::make_provenance(
-      s, policies, seeds, app::run_provenance_input(sc.path, a.policies, a.seeds, sc.overrides));
+      s, policies, seeds, app::run_provenance_input(sc.path, a.policies, asked, sc.overrides));
   result->metadata.warnings = app::run_warnings(policies, *result);
   for (const auto& w : result->metadata.warnings) {
     warn << sc.path << ": " << w << "\n";
@@ -171,13 +192,13 @@ PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) 
 
 // `tidesim sweep FILE --output DIR --threads N`: the cells not yet stored under `dir` run, then
 // the merged result.json and metrics.csv are written (tools/cli/cmd_sweep.cpp).
-PyResult sweep(const std::string& file, const std::string& output, int threads, bool progress,
-               const PluginRegistry* registry) {
+PyResult sweep(const std::string& file, const std::string& output, const std::string& threads,
+               bool progress, const PluginRegistry* registry) {
   app::SweepSpec spec = app::load_sweep(file);
   spec.registry = registry_of(registry);
   const app::SweepPlan plan = app::plan_sweep(spec, true);
   const std::string dir = output.empty() ? fs::path(file).stem().string() + ".results" : output;
-  const int n = thread_count(threads);
+  const int n = thread_count(threads_of(threads));
   {
     const std::size_t todo = app::cells_to_run(plan, dir, app::Shard{});
     app::RunMeter meter;

@@ -123,8 +123,7 @@ class PythonInstance {
           StateRef{&ctx, token}, PodRef{&pod, token},
           NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token}));
     } catch (py::error_already_set& e) {
-      throw PythonPluginError("Python plugin " + name_ + " failed in " + method + "():\n" +
-                              traceback_text(e));
+      rethrow_python_error(e, "Python plugin " + name_ + " failed in " + method + "()");
     }
   }
 
@@ -142,16 +141,13 @@ class PythonScore final : public policies::ScorePlugin, PythonInstance {
 
   std::int64_t score(policies::CycleContext& ctx, const PodSpec& pod, int node_index) override {
     return call("score", ctx, pod, node_index, [this](const py::object& result) {
-      if (!py::isinstance<py::int_>(result) || py::isinstance<py::bool_>(result)) {
+      // An int of any kind (numpy.int64 too) in [0, 100]; 2**70 or 1.5 is not a score.
+      const auto value = python_int_in(result, policies::kMinNodeScore, policies::kMaxNodeScore);
+      if (!value) {
         throw PythonPluginError("Python plugin " + name_ + ": score() returned " +
                                 py::repr(result).cast<std::string>() + ", not an int in [0, 100]");
       }
-      const auto value = result.cast<long long>();
-      if (value < policies::kMinNodeScore || value > policies::kMaxNodeScore) {
-        throw PythonPluginError("Python plugin " + name_ + ": score() returned " +
-                                std::to_string(value) + ", not an int in [0, 100]");
-      }
-      return static_cast<std::int64_t>(value);
+      return *value;
     });
   }
 };
@@ -183,6 +179,35 @@ class PythonFilter final : public policies::FilterPlugin, PythonInstance {
 
 }  // namespace
 
+void rethrow_python_error(py::error_already_set& e, const std::string& what) {
+  if (e.matches(PyExc_KeyboardInterrupt)) {
+    throw PythonInterrupt(what + ": interrupted");
+  }
+  throw PythonPluginError(what + ":\n" + traceback_text(e));
+}
+
+std::optional<std::int64_t> python_int_in(const py::handle& value, std::int64_t lo,
+                                          std::int64_t hi) {
+  if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr())) {
+    return std::nullopt;
+  }
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!index) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0 || (v == -1 && PyErr_Occurred() != nullptr)) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  if (v < lo || v > hi) {
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(v);
+}
+
 std::string traceback_text(py::error_already_set& e) {
   try {
     const py::object lines =
@@ -211,8 +236,7 @@ policies::RegistryEntry python_entry(const std::string& name, py::object cls) {
     try {
       return std::make_unique<Adapter>(name, held->make());
     } catch (py::error_already_set& e) {
-      throw PythonPluginError("Python plugin " + name + " failed in __init__():\n" +
-                              traceback_text(e));
+      rethrow_python_error(e, "Python plugin " + name + " failed in __init__()");
     }
   });
 }
@@ -244,6 +268,16 @@ PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins) {
 
 void bind_plugins(py::module_& m) {
   py::register_exception<PythonPluginError>(m, "PluginError", PyExc_RuntimeError);
+  // Ctrl-C in a plugin's call stops the run and reaches Python as the KeyboardInterrupt it was.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) {
+        std::rethrow_exception(p);
+      }
+    } catch (const PythonInterrupt& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    }
+  });
 
   py::class_<StateRef>(m, "CycleState", "What one scheduling cycle sees (read-only)")
       .def_property_readonly("now_s", [](const StateRef& s) { return to_seconds(s.get().now); })

@@ -3,6 +3,8 @@
 // Python").
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +21,22 @@ class PythonPluginError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// The user interrupted a Python plugin or job policy (Ctrl-C: KeyboardInterrupt raised in its
+/// call): the run stops and Python sees KeyboardInterrupt again, not a PluginError.
+class PythonInterrupt : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The PythonPluginError for the Python error `e` raised in `what` ("Python plugin NAME failed in
+/// score()"), or PythonInterrupt when `e` is a KeyboardInterrupt.
+[[noreturn]] void rethrow_python_error(py::error_already_set& e, const std::string& what);
+
+/// A Python int (int, numpy's integers: anything with __index__, not a bool) as an int64 in
+/// [lo, hi]; nullopt for anything else, a value out of range included (however large).
+std::optional<std::int64_t> python_int_in(const py::handle& value, std::int64_t lo,
+                                          std::int64_t hi);
 
 /// "Traceback (most recent call last): ..." of the Python error `e` (its what() when the
 /// traceback module fails): what PluginError carries.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import operator
 import warnings as _warnings
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -83,6 +84,34 @@ def _yaml_text(value: Any) -> str:
     if isinstance(value, (list, tuple, dict)):
         return json.dumps(value)  # JSON is YAML's flow style
     raise TypeError(f"set: cannot write {type(value).__name__} {value!r} as YAML")
+
+
+def _argument_text(value: Any) -> str:
+    """One argument as the text the command line would be given: an integer (int, numpy's
+    integers, anything with __index__; not a bool) as its digits, anything else as str() writes
+    it. The C++ side reads the text with the command line's own reader, so a value the command
+    line would refuse ('1.7', 'True', '0' threads) is refused with its words."""
+    if not isinstance(value, bool):
+        try:
+            return str(operator.index(value))
+        except TypeError:
+            pass
+    return str(value)
+
+
+def _argument_texts(value: Any) -> list:
+    """A repeatable argument (seeds, policies, series_seeds) as the texts of its repeats: a str
+    or any other single value is one repeat (seeds='12' is seed 12, as `--seed 12`), a sequence
+    or other iterable one per item."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        value = [value]
+    return [_argument_text(item) for item in value]
+
+
+def _optional_text(value: Any) -> Optional[str]:
+    return None if value is None else _argument_text(value)
 
 
 def _override_texts(set: Union[None, Mapping[str, Any], Iterable[str]]) -> list:
@@ -249,22 +278,34 @@ def run(
     elif plugins is not None or registry is not None:
         raise TypeError("run: a loaded Scenario keeps the plugins it was loaded with; give "
                         "plugins or registry to load_scenario")
+    # Each argument as the command line's text, read on the C++ side by the command line's own
+    # readers: the same checks and the same words (a policy name is one policy, seeds='12' is
+    # seed 12, threads=0 or 2.5 is refused as --threads refuses it).
     args = _tidesim.RunArgs()
-    args.policies = [str(p) for p in (policies or [])]
-    args.seeds = [int(s) for s in (seeds or [])]
-    args.threads = int(threads or 0)
-    args.series = series
-    args.series_step = series_step or ""
-    args.series_seeds = [str(s) for s in (series_seeds or [])]
-    args.timeout = timeout
-    args.max_events = max_events
-    args.max_memory = max_memory
-    args.force = force
-    args.progress = progress
+    args.policies = _argument_texts(policies)
+    args.seeds = _argument_texts(seeds)
+    args.threads = _optional_text(threads) or ""
+    args.series = _optional_text(series)
+    args.series_step = _optional_text(series_step) or ""
+    args.series_seeds = _argument_texts(series_seeds)
+    args.timeout = _optional_text(timeout)
+    args.max_events = _optional_text(max_events)
+    args.max_memory = _optional_text(max_memory)
+    args.force = _flag("force", force)
+    args.progress = _flag("progress", progress)
     native, warnings = _tidesim.run(scenario, args)
     for line in warnings.splitlines():
-        _warnings.warn(f"tidesim: {line}", RuntimeWarning, stacklevel=2)
+        prefix = "tidesim: warning: "
+        text = line[len(prefix):] if line.startswith(prefix) else line
+        _warnings.warn(f"tidesim: {text}", RuntimeWarning, stacklevel=2)
     return Result(native)
+
+
+def _flag(name: str, value: Any) -> bool:
+    """A flag (--force, --progress): True or False."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name}: expected True or False, not {type(value).__name__} {value!r}")
+    return value
 
 
 def _scalar(text):
@@ -297,8 +338,9 @@ def sweep(
     the merged result.json and metrics.csv are written there (load_result reads the former).
     plugins, registry: the Python plugins the profiles may enable, as load_scenario's.
     """
-    native = _tidesim.sweep(str(path), "" if output is None else str(output), int(threads or 0),
-                            progress, _registry_of(plugins, registry)._native())
+    native = _tidesim.sweep(str(path), "" if output is None else str(output),
+                            _optional_text(threads) or "", _flag("progress", progress),
+                            _registry_of(plugins, registry)._native())
     frame = Result(native).metrics()
     columns = native.metric_columns()
     metric_names = set(native.metric_names())
