@@ -245,5 +245,23 @@ TEST(WorkloadSpec, ProductsOfValidatedValuesAreRefusedWithTheirPlace) {
       << m;
 }
 
+// Issue 46, item 5: a mix entry's replicas that take its job past a job's most GPUs with its
+// pods' (1,024 x 100,000 would be 102 million GPUs) are refused at replicas.
+TEST(WorkloadSpec, GpuLimitOverflowOfReplicasIsRefusedAtReplicas) {
+  EXPECT_EQ(message_of([] {
+              parse(
+                  "workload:\n  arrivals: {process: burst, count: 1}\n  jobs:\n"
+                  "  - {model: resnet50, batch_size: 64, steps: 10, pod: {gpus: 1024}, "
+                  "replicas: 100000}\n");
+            }),
+            "s.yaml:4:79: workload.jobs[0].replicas: 100000 replicas of 1024 GPUs each is more "
+            "than a job may ask (100000 GPUs)");
+  EXPECT_EQ(parse("workload:\n  arrivals: {process: burst, count: 1}\n  jobs:\n"
+                  "  - {model: resnet50, batch_size: 64, steps: 10, pod: {gpus: 8}, replicas: 4}\n")
+                .mix.front()
+                .job.replicas,
+            4);
+}
+
 }  // namespace
 }  // namespace tidesim::workloads
