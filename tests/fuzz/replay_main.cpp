@@ -41,6 +41,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"kube_objects", tidesim::fuzz::kube_objects},
       {"result", tidesim::fuzz::result},
       {"llm", tidesim::fuzz::llm},
+      {"job_policy", tidesim::fuzz::job_policy},
 #endif
   };
   return all;
