@@ -26,4 +26,15 @@ const char* to_string(RestartPolicy policy) {
   return policy == RestartPolicy::kOnFailure ? "OnFailure" : "Never";
 }
 
+std::string reference_gpu_of(const JobSpec& job, const std::string& fallback) {
+  if (!job.reference_gpu.empty()) {
+    return job.reference_gpu;
+  }
+  const auto& selector = job.pod_template.node_selector;
+  if (const auto it = selector.find("nvidia.com/gpu.product"); it != selector.end()) {
+    return it->second;
+  }
+  return fallback;
+}
+
 }  // namespace tidesim::workloads

@@ -156,6 +156,9 @@ struct JobSpec {
   /// A run time given instead of steps (traces, generators); converted to steps at the job's
   /// uncontended speed by steps_for_duration() (catalogue.hpp).
   std::optional<Duration> duration;
+  /// The GPU model its `duration` was measured on (`reference_gpu`); empty: the GPU its node
+  /// selector names (nvidia.com/gpu.product), else the workload's (reference_gpu_of()).
+  std::string reference_gpu;
   /// Running time between checkpoints; a restart resumes from the last one. Zero: no
   /// checkpoints (a restart begins again from step 0).
   Duration checkpoint_interval = std::chrono::minutes(30);
@@ -173,6 +176,10 @@ struct JobSpec {
   /// Set for an elastic job (its `measured` is then its speed at `replicas`).
   std::shared_ptr<const ElasticModel> elastic;
 };
+
+/// The GPU model `job`'s run time is measured on: its own reference_gpu, else the GPU model its
+/// node selector requires (nvidia.com/gpu.product), else `fallback` (the workload's).
+std::string reference_gpu_of(const JobSpec& job, const std::string& fallback);
 
 /// GPUs the whole job occupies: replicas x whole GPUs per pod (a fractional pod counts 1).
 std::int64_t job_gpus(const JobSpec& job);

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "tidesim/sim/input/units.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/workloads/manifest.hpp"
 #include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
@@ -57,16 +58,31 @@ std::vector<Duration> arrival_times(const ArrivalSpec& a, RandomStream& rng) {
   return out;
 }
 
-// Steps of `job` for run time `d` at its uncontended speed on `speed`.
+// The hardware catalogue's name of GPU model `name` (an alias such as openb's V100M16 included),
+// "" when the catalogue has no such model.
+std::string catalogue_gpu(const std::string& name) {
+  try {
+    return std::string(tidesim::gpu_model(name).name);
+  } catch (const InputError&) {
+    return "";
+  }
+}
+
+// Steps of `job` for run time `d` at its speed alone on its reference placement (`speed`).
 std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
                      const SpeedReference& speed) {
-  const ModelProfile p = catalogue.profile(job.model, job.batch_size, job.precision, speed.gpu);
+  const std::string gpu = reference_gpu_of(job, speed.gpu);
+  const ModelProfile p = catalogue.profile(job.model, job.batch_size, job.precision, gpu);
   StepConditions c;
+  if (speed.placement) {
+    c = speed.placement(job, gpu);
+  } else {
+    c.allreduce_bandwidth = speed.allreduce_bandwidth;
+  }
   const auto& r = job.pod_template.requests;
   c.compute_share =
       r.gpus == 0 && r.gpu_milli > 0 ? static_cast<double>(r.gpu_milli) / 1000.0 : 1.0;
   c.input_bandwidth = speed.input_bandwidth;
-  c.allreduce_bandwidth = speed.allreduce_bandwidth;
   c.gpus = static_cast<int>(std::max<std::int64_t>(1, job_gpus(job)));
   return steps_for_duration(d, step_time(p, c).seconds);
 }
@@ -124,6 +140,8 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
         pos = bar + 1;
       }
       job.pod_template.node_affinity.required.push_back(NodeSelectorTerm{{req}, {}});
+      // The pod ran on one of the models it names: its run time is the first one's.
+      job.reference_gpu = catalogue_gpu(req.values.front());
     }
     if (!r->qos.empty()) {
       job.pod_template.annotations["tidesim.io/qos"] = r->qos;
@@ -134,6 +152,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     job.model = r->model.empty() ? source.model : r->model;
     job.batch_size = r->batch_size > 0 ? r->batch_size : source.batch_size;
     job.precision = r->precision.empty() ? source.precision : r->precision;
+    job.reference_gpu = job.reference_gpu.empty() ? source.reference_gpu : job.reference_gpu;
     job.checkpoint_interval = source.checkpoint_interval;
     job.backoff_limit = source.backoff_limit;
     job.restart_policy = source.restart_policy;

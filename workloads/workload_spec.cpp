@@ -13,12 +13,26 @@
 #include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/workloads/gpu_models.hpp"
 #include "tidesim/workloads/manifest.hpp"
 #include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {
+
+// `reference_gpu`: a GPU model of the hardware catalogue, or "" when absent.
+std::string reference_gpu_field(Fields& f) {
+  const std::string gpu = f.string("reference_gpu", "");
+  if (!gpu.empty()) {
+    try {
+      (void)tidesim::gpu_model(gpu);
+    } catch (const InputError& e) {
+      throw f.error(f.get("reference_gpu"), "reference_gpu", e.message());
+    }
+  }
+  return gpu;
+}
 
 // The `restart_policy` key: Never | OnFailure (a Job allows no other), else `fallback`.
 RestartPolicy restart_policy(Fields& f, RestartPolicy fallback) {
@@ -401,6 +415,7 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
   }
   job.batch_size = static_cast<int>(f.integer("batch_size", std::nullopt, 1, 1'000'000));
   job.precision = f.choice("precision", "amp", {"amp", "fp32"});
+  job.reference_gpu = reference_gpu_field(f);
   job.checkpoint_interval = checkpoint_interval(f);
   job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
   job.restart_policy = restart_policy(f, job.restart_policy);
@@ -453,6 +468,7 @@ TraceSource parse_trace_source(const ConfigNode& n, const std::string& file,
   }
   t.batch_size = static_cast<int>(f.integer("batch_size", 64, 1, 1'000'000));
   t.precision = f.choice("precision", "amp", {"amp", "fp32"});
+  t.reference_gpu = reference_gpu_field(f);
   if (f.has("pod")) {
     parse_pod(f.get("pod"), file, f.path_of("pod"), t.pod);
   }
@@ -587,6 +603,7 @@ WorkloadSpec parse_workload(const ConfigNode& node, const std::string& file,
   WorkloadSpec spec;
   spec.file = file;
   spec.where = location_of(node, file);
+  spec.reference_gpu = reference_gpu_field(f);
   if (f.has("models")) {
     const auto items = sequence_of(f.get("models"), file, "workload.models");
     for (std::size_t i = 0; i < items.size(); ++i) {

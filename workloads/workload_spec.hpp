@@ -2,6 +2,7 @@
 /// The `workload:` section of a scenario (docs/scenario-workload.md) and the jobs it generates:
 /// synthetic arrivals (burst, Poisson, diurnal) over a weighted job mix, or a trace replay.
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "tidesim/workloads/distributions.hpp"
 #include "tidesim/workloads/job.hpp"
 #include "tidesim/workloads/pollux.hpp"
+#include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/trace.hpp"
 
 namespace tidesim::workloads {
@@ -73,6 +75,9 @@ struct TraceSource {
   std::string model = "resnet50";
   int batch_size = 64;
   std::string precision = "amp";
+  /// The GPU model the trace's run times were measured on (`reference_gpu`) for a job whose
+  /// record names none (openb's gpu_spec: the first model it names); empty: the workload's.
+  std::string reference_gpu;
   /// Pod fields common to every job (image, labels, scheduler name, ...); requests come from the
   /// trace.
   PodSpec pod;
@@ -102,6 +107,9 @@ struct WorkloadSpec {
   std::optional<TraceSource> trace;
   /// A Pollux artifact workload replayed with its applications' measurements.
   std::optional<PolluxSource> pollux;
+  /// `reference_gpu`: the GPU model run times are measured on, for jobs that name none (empty:
+  /// the cluster's most common, sim/model/reference_speed.hpp).
+  std::string reference_gpu;
   /// Traced models defined by the scenario (added to the built-in catalogue).
   std::vector<ModelDefinition> models;
   /// The file the section came from, and where in it.
@@ -124,13 +132,18 @@ struct SpeedReference {
   std::string gpu = "A10";
   /// Storage bandwidth per worker, bytes/s.
   double input_bandwidth = std::numeric_limits<double>::infinity();
-  /// Ring all-reduce bus bandwidth, bytes/s.
+  /// Ring all-reduce bus bandwidth, bytes/s, when `placement` is unset.
   double allreduce_bandwidth = std::numeric_limits<double>::infinity();
+  /// The conditions of a job alone on its reference placement on nodes of a GPU model (the
+  /// driver's: its pods packed onto the fewest nodes, sim/model/reference_speed.hpp); unset: no
+  /// placement, allreduce_bandwidth for every job.
+  std::function<StepConditions(const JobSpec& job, const std::string& gpu)> placement;
 };
 
 /// The jobs of `spec`, sorted by submit time (ties in generation order). Synthetic jobs draw
 /// from `rng` in a fixed order (arrival time, mix entry, GPUs, run time per job). A run time
-/// becomes steps = round(duration / uncontended step time) on `speed`.
+/// becomes steps = round(duration / step time) at `speed`: on the job's reference GPU
+/// (reference_gpu_of(job, speed.gpu)) in its reference placement.
 std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
                                    const SpeedReference& speed = {});
 

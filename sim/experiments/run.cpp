@@ -26,6 +26,7 @@
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/load_forecast.hpp"
 #include "tidesim/sim/model/observation.hpp"
+#include "tidesim/sim/model/reference_speed.hpp"
 #include "tidesim/sim/model/run_context.hpp"
 #include "tidesim/sim/model/telemetry_pipeline.hpp"
 #include "tidesim/topologies/mig.hpp"
@@ -38,15 +39,6 @@ namespace {
 
 // The GPU model whose uncontended speed converts traced run times to steps: the first node
 // group that has one ("" when no node has GPUs).
-std::string reference_gpu(const Scenario& scenario) {
-  for (const auto& g : scenario.cluster.groups) {
-    if (!g.gpu_model.empty()) {
-      return g.gpu_model;
-    }
-  }
-  return "";
-}
-
 std::vector<Job> job_states(const Workload& workload) {
   std::vector<Job> jobs;
   jobs.reserve(workload.jobs.size());
@@ -65,9 +57,18 @@ class Run final : public policies::BindTarget {
       std::uint64_t seed, RunSignals& signals)
       : sim_(seed),
         cluster_(scenario, fluid_, seed),
-        ctx_{scenario, workload.catalogue,     signals, sim_, fluid_,
-             cluster_, job_states(workload),   {},      {},   {},
-             {},       reference_gpu(scenario)},
+        ctx_{scenario,
+             workload.catalogue,
+             signals,
+             sim_,
+             fluid_,
+             cluster_,
+             job_states(workload),
+             {},
+             {},
+             {},
+             {},
+             default_reference_gpu(scenario)},
         controller_(
             ctx_,
             [this](std::shared_ptr<const PodSpec> pod) {
@@ -341,7 +342,11 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
   const workloads::WorkloadSpec& spec = scenario.workload;
   RandomStream rng(seed, "workload");
   workloads::SpeedReference speed;
-  speed.gpu = reference_gpu(scenario);
+  speed.gpu = default_reference_gpu(scenario);
+  ReferenceSpeed reference(scenario);
+  speed.placement = [&reference](const workloads::JobSpec& job, const std::string& gpu) {
+    return reference.conditions(job, gpu);
+  };
   Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed)};
   return w;
 }

@@ -12,6 +12,7 @@
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/model/cluster.hpp"
+#include "tidesim/sim/model/reference_speed.hpp"
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/workloads/pollux.hpp"
 #include "tidesim/workloads/step_time.hpp"
@@ -191,19 +192,10 @@ double run_seconds(const workloads::JobSpec& job, const workloads::Catalogue& ca
 }
 
 // The first node group's GPU model ("" when no node has GPUs): run times convert at its speed.
-std::string reference_gpu(const Scenario& scenario) {
-  for (const auto& g : scenario.cluster.groups) {
-    if (!g.gpu_model.empty()) {
-      return g.gpu_model;
-    }
-  }
-  return "";
-}
-
 WorkloadSums sum_workload(const Scenario& scenario, int node_gpus) {
   const workloads::WorkloadSpec& spec = scenario.workload;
   const double horizon = to_seconds(TimePoint(scenario.run.until));
-  const std::string gpu = reference_gpu(scenario);
+  const std::string gpu = default_reference_gpu(scenario);
   WorkloadSums w;
   w.faults = &scenario.faults;
   if (spec.pollux) {
