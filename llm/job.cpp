@@ -134,22 +134,56 @@ Job load_calculon_job(const std::string& model_path, const std::string& executio
   return job;
 }
 
+namespace {
+
+// The model and execution of a job mapping read by `f`, multi-query attention applied.
+void read_model_and_execution(Fields& f, Model& model, Execution& execution) {
+  model = job_model(f);
+  bool multiquery = false;
+  execution = read_execution(f.require("execution"), f.file(), "execution.", &multiquery);
+  if (multiquery) {
+    model.kv_heads = 1;
+  }
+}
+
+}  // namespace
+
 Job load_job_text(const std::string& text, const std::string& name, const std::string& folder) {
   return yaml_guard(name, [&] {
     const ConfigNode root = load_yaml_string(text, name);
     Fields f = Fields::document(root, name);
     Job job;
-    job.model = job_model(f);
-    bool multiquery = false;
-    job.execution = read_execution(f.require("execution"), name, "execution.", &multiquery);
-    if (multiquery) {
-      job.model.kv_heads = 1;
-    }
+    read_model_and_execution(f, job.model, job.execution);
     job.system = job_system(f, folder);
     f.finish();
     validate(job.model, job.execution, job.system);
     return job;
   });
+}
+
+JobSection read_job_section(const ConfigNode& node, const std::string& file,
+                            const std::string& path, const std::string& folder,
+                            const System& fallback) {
+  Fields f(node, file, path);
+  JobSection out;
+  read_model_and_execution(f, out.model, out.execution);
+  if (f.has("system")) {
+    out.system = job_system(f, folder);
+  }
+  f.finish();
+  // In a run the placement decides which network a group crosses: pipeline and data-parallel
+  // traffic goes to the cluster network unless the section says otherwise.
+  const ConfigNode exe = node["execution"];
+  const int cluster_network =
+      static_cast<int>((out.system ? *out.system : fallback).networks.size() > 1 ? 1 : 0);
+  if (!exe["pipeline_par_net"]) {
+    out.execution.pipeline_par_net = cluster_network;
+  }
+  if (!exe["data_par_net"]) {
+    out.execution.data_par_net = cluster_network;
+  }
+  validate(out.model, out.execution, out.system ? *out.system : fallback);
+  return out;
 }
 
 Job load_job(const std::string& path) {

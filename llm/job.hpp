@@ -1,6 +1,7 @@
 #pragma once
 /// An LLM training job read from files: Calculon's three JSON files as they are, or tidesim's
 /// own YAML job file. Every error is an InputError naming the file, line, column and field.
+#include <optional>
 #include <string>
 
 #include "tidesim/llm/execution.hpp"
@@ -40,6 +41,20 @@ Job load_job(const std::string& path);
 /// `system`), as `tidesim llm` and the Python module take them; InputError for any other mix.
 Job load_inputs(const std::string& job, const std::string& model, const std::string& execution,
                 const std::string& system);
+/// An LLM job described inside another file (a scenario's job entry, `llm:`): the job file's
+/// `model` and `execution`, and `system` only when it is written.
+struct JobSection {
+  Model model;
+  Execution execution;
+  std::optional<System> system;
+};
+
+/// Reads the mapping `node` at field path `path` of `file` (paths in it resolve against
+/// `folder`) and validates it on its system, else on `fallback`.
+JobSection read_job_section(const ConfigNode& node, const std::string& file,
+                            const std::string& path, const std::string& folder,
+                            const System& fallback);
+
 /// The same from YAML text; `name` is the file name in errors and `folder` resolves paths.
 Job load_job_text(const std::string& text, const std::string& name, const std::string& folder);
 

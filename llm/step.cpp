@@ -103,6 +103,22 @@ double optimizer_seconds(const Model& model, const Execution& exe, const System&
 
 }  // namespace
 
+double fabric_bytes_per_gpu(const Model& model, const Execution& exe) {
+  double bytes = 0.0;
+  const double m = static_cast<double>(exe.microbatches());
+  if (exe.pipeline_par > 1) {
+    const double passes = exe.training ? 2.0 : 1.0;
+    bytes += m * static_cast<double>(exe.pipeline_interleaving) * passes *
+             activation_elements(model, exe) * bytes_per_element(exe.datatype) /
+             static_cast<double>(exe.tensor_par);
+  }
+  if (exe.data_par > 1 && exe.training) {
+    const double d = static_cast<double>(exe.data_par);
+    bytes += parameters_per_gpu(model, exe) * bytes_per_element(exe.datatype) * 2.0 * (d - 1.0) / d;
+  }
+  return bytes;
+}
+
 StepBreakdown step(const Model& model, const Execution& exe, const System& system,
                    const NetworkChoice& nets) {
   StepBreakdown out;

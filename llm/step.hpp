@@ -58,6 +58,13 @@ struct StepBreakdown {
 /// For GPT (f = 4h, multi-head) it is Narayanan et al.'s 72 B s l h^2 (1 + s/(6h) + V/(12 l h)).
 double model_flops(const Model& model, const Execution& exe);
 
+/// Bytes each GPU sends per step on its pipeline-parallel and data-parallel networks: the
+/// pipeline transfers (per micro-batch and chunk, each way) and the gradient reduction's ring
+/// volume (2 S (d - 1) / d for S bytes of gradients over d data-parallel ranks, the same with the
+/// optimizer sharded: reduce-scatter plus all-gather), as step() prices them. What a job sends
+/// over the fabric when its pipeline and data-parallel groups span nodes.
+double fabric_bytes_per_gpu(const Model& model, const Execution& exe);
+
 /// The step of `model` trained as `exe` on `system`, its traffic on `nets`. Assumes validate()
 /// passed (llm/validate.hpp).
 StepBreakdown step(const Model& model, const Execution& exe, const System& system,

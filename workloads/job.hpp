@@ -13,6 +13,8 @@
 
 namespace tidesim::workloads {
 
+struct LlmSpec;  // workloads/llm_job.hpp
+
 /// The most GPUs one job may ask for, all its pods together: a mix entry's `gpus:`, the same
 /// bound as `replicas`, and a manifest's pod GPUs x parallelism (docs/robustness.md).
 inline constexpr std::int64_t kMaxJobGpus = 100'000;
@@ -175,6 +177,9 @@ struct JobSpec {
   std::shared_ptr<const MeasuredSpeed> measured;
   /// Set for an elastic job (its `measured` is then its speed at `replicas`).
   std::shared_ptr<const ElasticModel> elastic;
+  /// Set for an LLM training job (`llm:`, workloads/llm_job.hpp): its step time and memory come
+  /// from its transformer and parallel layout, not the catalogue's `model`.
+  std::shared_ptr<const LlmSpec> llm;
 };
 
 /// The GPU model `job`'s run time is measured on: its own reference_gpu, else the GPU model its

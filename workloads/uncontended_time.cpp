@@ -1,5 +1,7 @@
 #include "tidesim/workloads/uncontended_time.hpp"
 
+#include "tidesim/workloads/llm_job.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -25,11 +27,10 @@ double uncontended_seconds(const JobSpec& spec, const Catalogue& catalogue,
   if (reference_gpu.empty()) {
     return 0.0;
   }
-  const ModelProfile profile =
-      catalogue.profile(spec.model, spec.batch_size, spec.precision, reference_gpu);
+  const ModelProfile profile = job_profile(spec, catalogue, reference_gpu);
   StepConditions c;
   c.gpus = std::max(1, gpus);
-  return steps * step_time(profile, c).seconds;
+  return steps * job_step_time(spec, profile, c).seconds;
 }
 
 double uncontended_step_seconds(const JobSpec& spec, const Catalogue& catalogue,
@@ -47,8 +48,7 @@ double uncontended_step_seconds(const JobSpec& spec, const Catalogue& catalogue,
   }
   StepConditions c;
   c.gpus = std::max(1, gpus);
-  return step_time(catalogue.profile(spec.model, spec.batch_size, spec.precision, reference_gpu), c)
-      .seconds;
+  return job_step_time(spec, job_profile(spec, catalogue, reference_gpu), c).seconds;
 }
 
 }  // namespace tidesim::workloads

@@ -6,6 +6,7 @@
 
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/manifest.hpp"
 #include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
@@ -72,7 +73,7 @@ std::string catalogue_gpu(const std::string& name) {
 std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
                      const SpeedReference& speed) {
   const std::string gpu = reference_gpu_of(job, speed.gpu);
-  const ModelProfile p = catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+  const ModelProfile p = job_profile(job, catalogue, gpu);
   StepConditions c;
   if (speed.placement) {
     c = speed.placement(job, gpu);
@@ -84,7 +85,7 @@ std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
       r.gpus == 0 && r.gpu_milli > 0 ? static_cast<double>(r.gpu_milli) / 1000.0 : 1.0;
   c.input_bandwidth = speed.input_bandwidth;
   c.gpus = static_cast<int>(std::max<std::int64_t>(1, job_gpus(job)));
-  return steps_for_duration(d, step_time(p, c).seconds);
+  return steps_for_duration(d, job_step_time(job, p, c).seconds);
 }
 
 }  // namespace

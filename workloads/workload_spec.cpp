@@ -10,16 +10,50 @@
 
 #include <fmt/core.h>
 
+#include "tidesim/llm/job.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/workloads/gpu_models.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/manifest.hpp"
 #include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 namespace {
+
+// A job entry's `llm:` (workloads/llm_job.hpp): its transformer and layout, validated on its own
+// system or an H100's; its pods are the layout's GPUs in pods of `pod.gpus`, tensor parallelism
+// inside each pod.
+void parse_llm_job(Fields& f, JobSpec& job, const std::string& base_dir) {
+  const ConfigNode node = f.get("llm");
+  llm::JobSection s = llm::read_job_section(node, f.file(), f.path_of("llm"), base_dir,
+                                            *llm::system_preset("h100-80g"));
+  const std::int64_t pod = job.pod_template.requests.gpus;
+  const llm::Execution& e = s.execution;
+  if (pod < 1) {
+    throw f.error(node, "llm", "an LLM job's pods ask whole GPUs (pod.gpus >= 1)");
+  }
+  if (pod % e.tensor_par != 0) {
+    throw f.error(node, "llm",
+                  fmt::format("tensor_par {} does not divide the pod's {} GPUs: tensor "
+                              "parallelism stays inside a pod",
+                              e.tensor_par, pod));
+  }
+  if (e.num_procs % pod != 0) {
+    throw f.error(node, "llm",
+                  fmt::format("the layout's {} GPUs (tensor x pipeline x data parallel) are not "
+                              "whole pods of {} GPUs",
+                              e.num_procs, pod));
+  }
+  job.replicas = static_cast<int>(e.num_procs / pod);
+  job.model = s.model.name.empty() ? "llm" : s.model.name;
+  job.batch_size = static_cast<int>(e.microbatch_size);
+  job.precision = e.datatype;
+  job.llm = std::make_shared<const LlmSpec>(
+      LlmSpec{std::move(s.model), s.execution, std::move(s.system)});
+}
 
 // `reference_gpu`: a GPU model of the hardware catalogue, or "" when absent.
 std::string reference_gpu_field(Fields& f) {
@@ -357,6 +391,23 @@ MixManifests mix_manifests(const std::vector<ConfigNode>& items, const std::stri
   return out;
 }
 
+// A job entry's work: exactly one of `steps` and `duration`.
+void work_of(Fields& f, MixEntry& e) {
+  const bool has_steps = f.has("steps");
+  const bool has_duration = f.has("duration");
+  if (has_steps == has_duration) {
+    throw f.error(ConfigNode(), has_steps ? "duration" : "steps",
+                  "give exactly one of steps and duration");
+  }
+  if (has_steps) {
+    e.job.steps = f.integer("steps", std::nullopt, 1, kMaxJobSteps);
+  }
+  if (has_duration) {
+    e.duration_seconds =
+        parse_duration_distribution(f.get("duration"), f.file(), f.path_of("duration"));
+  }
+}
+
 MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std::string& path,
                          const std::string& base_dir, const Catalogue& catalogue,
                          const MixManifests& manifests) {
@@ -407,14 +458,18 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
   }
   e.name = f.string("name", default_name);
   e.weight = f.number("weight", 1.0, 1e-12, 1e12);
-  job.model = f.string("model");
-  try {
-    catalogue.definition(job.model);  // unknown model -> error listing the known ones
-  } catch (const InputError& e) {
-    throw f.error(f.get("model"), "model", e.message());
+  if (f.has("llm")) {
+    parse_llm_job(f, job, base_dir);
+  } else {
+    job.model = f.string("model");
+    try {
+      catalogue.definition(job.model);  // unknown model -> error listing the known ones
+    } catch (const InputError& e) {
+      throw f.error(f.get("model"), "model", e.message());
+    }
+    job.batch_size = static_cast<int>(f.integer("batch_size", std::nullopt, 1, 1'000'000));
+    job.precision = f.choice("precision", "amp", {"amp", "fp32"});
   }
-  job.batch_size = static_cast<int>(f.integer("batch_size", std::nullopt, 1, 1'000'000));
-  job.precision = f.choice("precision", "amp", {"amp", "fp32"});
   job.reference_gpu = reference_gpu_field(f);
   job.checkpoint_interval = checkpoint_interval(f);
   job.backoff_limit = static_cast<int>(f.integer("backoff_limit", job.backoff_limit, 0, 1'000'000));
@@ -424,9 +479,19 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
   }
   const bool has_replicas = f.has("replicas");
   if (has_replicas) {
-    job.replicas = replicas_of(f, job.pod_template.requests.gpus);
+    const int replicas = replicas_of(f, job.pod_template.requests.gpus);
+    if (job.llm && replicas != job.replicas) {
+      throw f.error(f.get("replicas"), "replicas",
+                    fmt::format("the LLM layout's {} GPUs are {} pods of {}, not {}",
+                                job.llm->execution.num_procs, job.replicas,
+                                job.pod_template.requests.gpus, replicas));
+    }
+    job.replicas = replicas;
   }
   if (f.has("gpus")) {
+    if (job.llm) {
+      throw f.error(f.get("gpus"), "gpus", "an LLM job's GPUs are its layout's (llm.execution)");
+    }
     if (has_replicas) {
       throw f.error(f.get("gpus"), "gpus", "give replicas or gpus, not both");
     }
@@ -435,19 +500,7 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
     }
     e.gpus = parse_gpu_distribution(f.get("gpus"), file, f.path_of("gpus"));
   }
-  const bool has_steps = f.has("steps");
-  const bool has_duration = f.has("duration");
-  if (has_steps == has_duration) {
-    throw f.error(ConfigNode(), has_steps ? "duration" : "steps",
-                  "give exactly one of steps and duration");
-  }
-  if (has_steps) {
-    job.steps = f.integer("steps", std::nullopt, 1, kMaxJobSteps);
-  }
-  if (has_duration) {
-    e.duration_seconds =
-        parse_duration_distribution(f.get("duration"), file, f.path_of("duration"));
-  }
+  work_of(f, e);
   f.finish();
   return e;
 }

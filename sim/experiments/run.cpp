@@ -31,6 +31,7 @@
 #include "tidesim/sim/model/telemetry_pipeline.hpp"
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/topologies/presets.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/memory.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
 
@@ -434,7 +435,7 @@ std::optional<std::string> memory_warning(const workloads::JobSpec& job,
   std::int64_t least_peak = 0;
   for (const auto& [gpu, memory] : card_memory) {
     try {
-      const auto profile = catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+      const auto profile = workloads::job_profile(job, catalogue, gpu);
       const std::int64_t steady = profile.steady_bytes();
       const std::int64_t peak = workloads::peak_memory(profile);
       steady_fits = steady_fits || steady <= memory;

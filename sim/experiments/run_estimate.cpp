@@ -14,6 +14,7 @@
 #include "tidesim/sim/model/cluster.hpp"
 #include "tidesim/sim/model/reference_speed.hpp"
 #include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/pollux.hpp"
 #include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/uncontended_time.hpp"
@@ -178,14 +179,13 @@ double run_seconds(const workloads::JobSpec& job, const workloads::Catalogue& ca
     return workloads::uncontended_seconds(job, catalogue, gpu, node_gpus);
   }
   try {
-    const workloads::ModelProfile p =
-        catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+    const workloads::ModelProfile p = workloads::job_profile(job, catalogue, gpu);
     workloads::StepConditions c;
     const auto& r = job.pod_template.requests;
     c.compute_share =
         r.gpus == 0 && r.gpu_milli > 0 ? static_cast<double>(r.gpu_milli) / 1000.0 : 1.0;
     c.gpus = static_cast<int>(std::max<std::int64_t>(1, workloads::job_gpus(job)));
-    return steps * workloads::step_time(p, c).seconds;
+    return steps * workloads::job_step_time(job, p, c).seconds;
   } catch (const std::exception&) {
     return horizon;
   }

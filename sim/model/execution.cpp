@@ -8,6 +8,7 @@
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/model/ring_path.hpp"
 #include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/memory.hpp"
 
 namespace tidesim {
@@ -405,7 +406,7 @@ bool Execution::cap_rings(const std::set<int>& jobs) {
     }
     workloads::StepConditions c = conditions(j);
     c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
-    const double demand = workloads::allreduce_average_demand(*job.profile, c);
+    const double demand = workloads::job_average_demand(*job.spec, *job.profile, c);
     RingState& ring = rings_[j];
     if (demand > 0 && ring.cap != demand) {
       run_.fluid.set_max_rate(*job.ring, demand);
@@ -467,7 +468,7 @@ void Execution::update_rate(int j) {
 
 workloads::StepTime Execution::step_of(int j, const workloads::StepConditions& c) const {
   const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  workloads::StepTime step = workloads::step_time(*job.profile, c);
+  workloads::StepTime step = workloads::job_step_time(*job.spec, *job.profile, c);
   if (job.spec->measured) {
     // A measured step time per placement (workloads/pollux.hpp: it includes the gradient sync),
     // slowed by the job's compute share.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/memory.hpp"
 
 namespace tidesim {
@@ -38,8 +39,7 @@ std::vector<double> job_aware_memory(const RunContext& run, int n, TimePoint now
       if (job.phase != JobPhase::kRunning) {
         start = now + run.scenario.run.pod_startup;
         if (!profile) {
-          profile = run.catalogue.profile(job.spec->model, job.spec->batch_size,
-                                          job.spec->precision, node.group->gpu_model);
+          profile = workloads::job_profile(*job.spec, run.catalogue, node.group->gpu_model);
         }
       }
       if (target < start) {

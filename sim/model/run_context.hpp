@@ -16,6 +16,7 @@
 #include "tidesim/sim/model/jobs.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/workloads/catalogue.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 
 namespace tidesim {
 
@@ -50,12 +51,16 @@ struct RunContext {
   /// copy per job was 20 MB at 100,000 jobs).
   std::shared_ptr<const workloads::ModelProfile> profile(const workloads::JobSpec& job,
                                                          const std::string& gpu) {
-    auto key = std::make_tuple(job.model, job.batch_size, job.precision, gpu);
+    // An LLM job's profile is its own layout's: keyed by its spec.
+    auto key = std::make_tuple(
+        job.llm ? "llm/" + std::to_string(reinterpret_cast<std::uintptr_t>(job.llm.get()))
+                : job.model,
+        job.batch_size, job.precision, gpu);
     if (const auto it = profiles.find(key); it != profiles.end()) {
       return it->second;
     }
     auto made = std::make_shared<const workloads::ModelProfile>(
-        catalogue.profile(job.model, job.batch_size, job.precision, gpu));  // may throw
+        workloads::job_profile(job, catalogue, gpu));  // may throw
     profiles.emplace(std::move(key), made);
     return made;
   }
