@@ -48,8 +48,8 @@ struct Workload {
 };
 
 /// Builds the jobs of one seed (stream "workload"): the same for every policy, so comparisons are
-/// paired. Run times given instead of steps convert at the uncontended speed on the GPU of the
-/// first node group that has one (a trace's CPU-only pods also run at that speed).
+/// paired. A run time given instead of steps converts at the job's step time alone on its
+/// reference placement (sim/model/reference_speed.hpp; a trace's CPU-only pods run their time).
 Workload make_jobs(const Scenario& scenario, std::uint64_t seed);
 
 /// Builds everything a run of `scenario` builds, without running it: the cluster (topologies,

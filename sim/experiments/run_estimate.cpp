@@ -191,7 +191,7 @@ double run_seconds(const workloads::JobSpec& job, const workloads::Catalogue& ca
   }
 }
 
-// The first node group's GPU model ("" when no node has GPUs): run times convert at its speed.
+// The workload's sums, on the scenario's reference GPU ("" when no node has GPUs).
 WorkloadSums sum_workload(const Scenario& scenario, int node_gpus) {
   const workloads::WorkloadSpec& spec = scenario.workload;
   const double horizon = to_seconds(TimePoint(scenario.run.until));

@@ -54,6 +54,23 @@ TEST(StatedRunTime, AJobAloneRunsItsStatedRunTime) {
   }
 }
 
+TEST(StatedRunTime, ReplayedPhillyJobsAloneRunTheirTracedTime) {
+  const Scenario s = load_scenario("tests/sim/data/stated_run_times_philly.yaml");
+  const Workload all = make_jobs(s, 1);
+  ASSERT_EQ(all.jobs.size(), 2u);
+  for (const auto& job : all.jobs) {
+    Workload one{all.catalogue, {job}};
+    one.jobs[0].submit_time = TimePoint{};
+    const Observed o = test::run(s, one);
+    const auto started = o.of(JobEventKind::kStarted, job.name);
+    const auto done = o.of(JobEventKind::kSucceeded, job.name);
+    ASSERT_EQ(started.size(), 1u) << job.name;
+    ASSERT_EQ(done.size(), 1u) << job.name;
+    EXPECT_NEAR(seconds(done[0].at) - seconds(started[0].at), 3600.0, 36.0)
+        << job.name << ", " << job.replicas << " pods";
+  }
+}
+
 }  // namespace
 }  // namespace tidesim
 
