@@ -76,6 +76,7 @@ StepTime llm_step_time(const LlmSpec& spec, const llm::System& system, const Ste
         on_fabric > 0 ? std::min(c.allreduce_bandwidth, volume / on_fabric) : c.allreduce_bandwidth;
   }
   s.gpu_utilization = s.seconds > 0 ? std::min(1.0, compute / s.seconds) : 0.0;
+  s.mfu = s.seconds > 0 ? b.mfu * b.step_seconds / s.seconds : 0.0;
   return s;
 }
 

@@ -44,6 +44,8 @@ struct StepTime {
   /// Bus bandwidth the all-reduce achieved over the step, V / (seconds - max(compute, input))
   /// (the burst bandwidth unless the links' average share limits the step); 0 for one GPU.
   double allreduce_effective_bandwidth = 0;
+  /// Model-FLOPs utilisation of an LLM job's step (0 for other jobs).
+  double mfu = 0;
   /// The share of the GPU this worker keeps busy: profile.compute_seconds / seconds, in [0, 1].
   /// Summed over the workers sharing a card it gives the card's utilisation.
   double gpu_utilization = 0;

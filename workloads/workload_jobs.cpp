@@ -72,6 +72,13 @@ std::string catalogue_gpu(const std::string& name) {
 // Steps of `job` for run time `d` at its speed alone on its reference placement (`speed`).
 std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
                      const SpeedReference& speed) {
+  return steps_for_duration(d, reference_step_seconds(job, catalogue, speed));
+}
+
+}  // namespace
+
+double reference_step_seconds(const JobSpec& job, const Catalogue& catalogue,
+                              const SpeedReference& speed) {
   const std::string gpu = reference_gpu_of(job, speed.gpu);
   const ModelProfile p = job_profile(job, catalogue, gpu);
   StepConditions c;
@@ -85,10 +92,8 @@ std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
       r.gpus == 0 && r.gpu_milli > 0 ? static_cast<double>(r.gpu_milli) / 1000.0 : 1.0;
   c.input_bandwidth = speed.input_bandwidth;
   c.gpus = static_cast<int>(std::max<std::int64_t>(1, job_gpus(job)));
-  return steps_for_duration(d, job_step_time(job, p, c).seconds);
+  return job_step_time(job, p, c).seconds;
 }
-
-}  // namespace
 
 std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& source,
                                      const Catalogue& catalogue, const SpeedReference& speed) {

@@ -147,6 +147,12 @@ struct SpeedReference {
 std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
                                    const SpeedReference& speed = {});
 
+/// `job`'s step alone on its reference placement on `speed` (its reference GPU,
+/// reference_gpu_of(job, speed.gpu)), seconds: what a run time converts at. Throws as
+/// Catalogue::profile() does.
+double reference_step_seconds(const JobSpec& job, const Catalogue& catalogue,
+                              const SpeedReference& speed);
+
 /// Converts trace records to jobs (used by generate_jobs for a trace source).
 std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& source,
                                      const Catalogue& catalogue, const SpeedReference& speed);

@@ -106,6 +106,18 @@ struct JobRate {
   double ideal_collective_bandwidth = 0.0;
   /// Mean GPU utilisation of the job's GPUs, [0, 1].
   double gpu_utilization = 0.0;
+  /// GPUs of the whole job; whether it has more than one pod; whether it is an LLM job.
+  int gpus = 0;
+  bool multi_pod = false;
+  bool llm = false;
+  /// Its step now and on its reference placement (0: none), seconds; the communication compute
+  /// does not hide, seconds; what its ring reaches alone where it runs, bytes/s (0: no ring); an
+  /// LLM job's model-FLOPs utilisation (0 for other jobs).
+  double step_seconds = 0.0;
+  double reference_step_seconds = 0.0;
+  double comm_seconds = 0.0;
+  double alone_collective_bandwidth = 0.0;
+  double mfu = 0.0;
 };
 
 /// A scheduling cycle's outcome (for fallback and scheduling-latency metrics).

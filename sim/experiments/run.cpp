@@ -349,6 +349,32 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
     return reference.conditions(job, gpu);
   };
   Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed)};
+  // Each job's step on its reference placement, the step-slowdown metric's reference; one
+  // computation per shape of job.
+  std::map<std::tuple<std::string, std::string, int, std::string, int, std::int64_t, std::int64_t,
+                      const void*>,
+           double>
+      steps;
+  for (workloads::JobSpec& job : w.jobs) {
+    const std::string gpu = workloads::reference_gpu_of(job, speed.gpu);
+    if (job.measured || gpu.empty()) {
+      continue;
+    }
+    const auto& r = job.pod_template.requests;
+    const auto key = std::make_tuple(gpu, job.model, job.batch_size, job.precision, job.replicas,
+                                     r.gpus, r.gpu_milli, static_cast<const void*>(job.llm.get()));
+    auto it = steps.find(key);
+    if (it == steps.end()) {
+      double step = 0.0;
+      try {
+        step = workloads::reference_step_seconds(job, w.catalogue, speed);
+      } catch (const InputError&) {
+        // A job the run itself refuses (a batch its model does not take): no reference.
+      }
+      it = steps.emplace(key, step).first;
+    }
+    job.reference_step_seconds = it->second;
+  }
   return w;
 }
 

@@ -43,6 +43,19 @@ constexpr std::array kLeading{
     MetricInfo{"nvlink_contended_jobs_share", kRatio, kLower, "NVLink jobs contended",
                "share of NVLink-requiring multi-GPU jobs contended for more than half their "
                "running time"},
+    // Placement and the fabric (docs/metrics.md).
+    MetricInfo{"step_slowdown_mean", kRatio, kLower, "step slowdown",
+               "mean over jobs that ran of running time / the time its work takes on its "
+               "reference placement (1: as fast)"},
+    MetricInfo{"step_slowdown_max", kRatio, kLower, "step slowdown max",
+               "largest job step slowdown against its reference placement"},
+    MetricInfo{"comm_share_mean", kRatio, kLower, "communication share",
+               "GPU-time-weighted share of multi-GPU jobs' step spent on communication compute "
+               "does not hide"},
+    MetricInfo{"fabric_contended_share", kRatio, kLower, "fabric contention",
+               "share of multi-pod jobs' running GPU-time with ring bandwidth < 95% of alone"},
+    MetricInfo{"llm_mfu_mean", kRatio, kHigher, "LLM MFU",
+               "GPU-time-weighted model-FLOPs utilisation of LLM jobs"},
     // The seed's health indicators.
     MetricInfo{"lscs_mean", kRatio, kLower, "LSCS mean",
                "time-weighted mean of the trailing 5-min mean of the cross-node std-dev of GPU "

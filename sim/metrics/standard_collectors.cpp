@@ -30,6 +30,7 @@ void StandardCollectors::on_sample(const ClusterSample& sample) {
 
 void StandardCollectors::on_rate(const JobRate& rate) {
   nvlink_contention_.on_rate(rate);
+  placement_speed_.on_rate(rate);
 }
 
 void StandardCollectors::on_scheduling(const SchedulingEvent& event) {
@@ -51,6 +52,7 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   finish_time_fairness_.finish(end, out);
   gpu_hours_.finish(end, out);
   nvlink_contention_.finish(end, out);
+  placement_speed_.finish(end, out);
   lscs_.finish(end, out);
   nvlink_variance_.finish(end, out);
   fragmentation_.finish(end, out);

@@ -10,6 +10,7 @@
 #include "tidesim/sim/metrics/lscs.hpp"
 #include "tidesim/sim/metrics/nvlink_contention.hpp"
 #include "tidesim/sim/metrics/nvlink_variance.hpp"
+#include "tidesim/sim/metrics/placement_speed.hpp"
 #include "tidesim/sim/metrics/prediction_accuracy.hpp"
 #include "tidesim/sim/metrics/quota.hpp"
 #include "tidesim/sim/metrics/scheduling_metrics.hpp"
@@ -55,6 +56,7 @@ class StandardCollectors : public Collector {
   GpuHoursCollector gpu_hours_;
   QuotaCollector quota_;
   NvlinkContentionCollector nvlink_contention_;
+  PlacementSpeedCollector placement_speed_;
   LscsCollector lscs_;
   NvlinkVarianceCollector nvlink_variance_;
   FragmentationCollector fragmentation_;

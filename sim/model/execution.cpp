@@ -505,6 +505,15 @@ void Execution::emit_rate(const Job& job, bool running) {
   r.collective_bandwidth = job.ring ? job.step.allreduce_effective_bandwidth : 0.0;
   r.ideal_collective_bandwidth = job.ideal_ring;
   r.gpu_utilization = running ? job.step.gpu_utilization : 0.0;
+  r.gpus = total_gpus(job);
+  r.multi_pod = job.pods.size() > 1;
+  r.llm = job.spec->llm != nullptr;
+  r.step_seconds = job.step.seconds;
+  r.reference_step_seconds = job.spec->reference_step_seconds;
+  r.comm_seconds = job.step.sync_seconds;
+  const auto ring = rings_.find(static_cast<int>(&job - run_.jobs.data()));
+  r.alone_collective_bandwidth = job.ring && ring != rings_.end() ? ring->second.alone : 0.0;
+  r.mfu = job.step.mfu;
   run_.signals.rate.emit(r);
 }
 

@@ -7,6 +7,7 @@
 
 #include "tests/sim/experiments/observed_run.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/placement_speed.hpp"
 #include "tidesim/sim/model/cluster.hpp"
 #include "tidesim/workloads/catalogue.hpp"
 #include "tidesim/workloads/step_time.hpp"
@@ -99,6 +100,35 @@ TEST(FabricRun, TwoGangsInsideTheirOwnLeavesDoNotMeet) {
   for (const std::string job : {"a", "b"}) {
     EXPECT_NEAR(run_seconds(o, job), 1000 * step, 1e-6 * 1000 * step) << job;
   }
+}
+
+}  // namespace
+}  // namespace tidesim
+
+namespace tidesim {
+namespace {
+
+// The two gangs across one oversubscribed leaf, measured by the placement metrics: each ran all
+// its time contended, at the step of its max-min share, against its reference placement (both
+// pods in one leaf: the nodes' NICs, 400 GB/s).
+TEST(FabricRun, PlacementMetricsOfTwoGangsSharingAnUplink) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  Workload w = make_jobs(s, 1);
+  w.jobs[0].pod_template.node_selector = {{"pair", "a"}};
+  w.jobs[1].pod_template.node_selector = {{"pair", "b"}};
+  RunSignals signals;
+  metrics::PlacementSpeedCollector collector;
+  collector.attach(signals);
+  const RunSummary summary =
+      run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
+  metrics::MetricValues m;
+  collector.finish(summary.end, m);
+  const double slowdown =
+      expected_step(kLeafUplink, kLeafUplink / 2) / expected_step(kNodeNics, kNodeNics);
+  EXPECT_NEAR(m.at("step_slowdown_mean"), slowdown, 1e-3 * slowdown);
+  EXPECT_NEAR(m.at("fabric_contended_share"), 1.0, 1e-3);
+  EXPECT_GT(m.at("comm_share_mean"), 0.5);
+  EXPECT_EQ(m.count("llm_mfu_mean"), 0u);
 }
 
 }  // namespace

@@ -109,12 +109,13 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
   // Between them these runs reach every section of the catalogue: the seed's cluster with load
   // prediction (the five predictors scored), a descheduler that migrates (the interruption
   // family and the migration costs), queues with quotas (the per-queue metrics), and gangs
-  // with preemption.
+  // with preemption, and LLM jobs on a fabric (the placement metrics).
   std::map<std::string, MetricValues> runs;
   runs["prediction.yaml"] = run_metrics("prediction.yaml");
   runs["descheduling.yaml"] = run_metrics("descheduling.yaml");
   runs["teams-quotas.yaml"] = run_metrics("teams-quotas.yaml");
   runs["gangs-and-priorities.yaml"] = run_metrics("gangs-and-priorities.yaml");
+  runs["llm-fabric.yaml"] = run_metrics("llm-fabric.yaml");
 
   std::set<std::string> emitted;
   for (const auto& [file, metrics] : runs) {
