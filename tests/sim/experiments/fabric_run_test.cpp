@@ -17,7 +17,7 @@ namespace {
 
 using test::Observed;
 using test::run;
-using test::seconds;
+using test::run_seconds;
 
 constexpr double kLeafUplink = 50e9;  // 2 nodes x 400 GB/s / 16
 constexpr double kNodeNics = 400e9;   // 8 NICs x 50 GB/s, efficiency 1
@@ -32,15 +32,6 @@ double expected_step(double burst, double average) {
   c.allreduce_bandwidth = burst;
   c.allreduce_average_bandwidth = average;
   return workloads::step_time(profile, c).seconds;
-}
-
-// Seconds from a job's start to its end.
-double run_seconds(const Observed& o, const std::string& job) {
-  const auto started = o.of(JobEventKind::kStarted, job);
-  const auto done = o.of(JobEventKind::kSucceeded, job);
-  EXPECT_EQ(started.size(), 1u) << job;
-  EXPECT_EQ(done.size(), 1u) << job;
-  return started.empty() || done.empty() ? 0.0 : seconds(done[0].at) - seconds(started[0].at);
 }
 
 // The scenario's two gangs: "a" on the nodes selected by `a`, "b" on those selected by `b`.

@@ -17,17 +17,7 @@ namespace tidesim {
 namespace {
 
 using test::Observed;
-using test::seconds;
-
-double run_seconds(const Observed& o, const std::string& job) {
-  const auto started = o.of(JobEventKind::kStarted, job);
-  const auto done = o.of(JobEventKind::kSucceeded, job);
-  if (started.size() != 1 || done.size() != 1) {
-    ADD_FAILURE() << job << " did not run once";
-    return 0.0;
-  }
-  return seconds(done[0].at) - seconds(started[0].at);
-}
+using test::run_seconds;
 
 // The scenario with the job's layout replaced.
 Scenario with_layout(std::int64_t tp, std::int64_t pp, std::int64_t dp, std::int64_t batch) {

@@ -45,6 +45,18 @@ inline double seconds(TimePoint t) {
   return to_seconds(t);
 }
 
+/// Seconds from job `job`'s start to its success; a test failure (and 0) unless it started and
+/// succeeded exactly once.
+inline double run_seconds(const Observed& o, const std::string& job) {
+  const auto started = o.of(JobEventKind::kStarted, job);
+  const auto done = o.of(JobEventKind::kSucceeded, job);
+  if (started.size() != 1 || done.size() != 1) {
+    ADD_FAILURE() << job << " did not start and succeed once";
+    return 0.0;
+  }
+  return seconds(done[0].at) - seconds(started[0].at);
+}
+
 /// The gang case of both files: job "busy" holds node 0's only free GPU until 100 s, and the
 /// 4-pod job "gang", submitted at 1 s, holds no GPU while it waits (node 0 stays at one GPU
 /// allocated), then binds all four pods at once at 100 s; its gang wait is 99 s.

@@ -16,7 +16,6 @@ namespace tidesim {
 namespace {
 
 using test::Observed;
-using test::seconds;
 
 struct Case {
   std::string model;
@@ -32,14 +31,7 @@ double run_time(const Case& c, const std::string& scenario = "stated_run_times.y
     entry.job.pod_template.requests.gpus = c.gpus_per_pod;
   }
   const Observed o = test::run(s, make_jobs(s, 1));
-  const std::string job = s.workload.mix[0].name + "-0";
-  const auto started = o.of(JobEventKind::kStarted, job);
-  const auto done = o.of(JobEventKind::kSucceeded, job);
-  if (started.size() != 1 || done.size() != 1) {
-    ADD_FAILURE() << c.model << " x " << c.pods << " did not run once";
-    return 0.0;
-  }
-  return seconds(done[0].at) - seconds(started[0].at);
+  return test::run_seconds(o, s.workload.mix[0].name + "-0");
 }
 
 TEST(StatedRunTime, AJobAloneRunsItsStatedRunTime) {
@@ -62,11 +54,7 @@ TEST(StatedRunTime, ReplayedPhillyJobsAloneRunTheirTracedTime) {
     Workload one{all.catalogue, {job}};
     one.jobs[0].submit_time = TimePoint{};
     const Observed o = test::run(s, one);
-    const auto started = o.of(JobEventKind::kStarted, job.name);
-    const auto done = o.of(JobEventKind::kSucceeded, job.name);
-    ASSERT_EQ(started.size(), 1u) << job.name;
-    ASSERT_EQ(done.size(), 1u) << job.name;
-    EXPECT_NEAR(seconds(done[0].at) - seconds(started[0].at), 3600.0, 36.0)
+    EXPECT_NEAR(test::run_seconds(o, job.name), 3600.0, 36.0)
         << job.name << ", " << job.replicas << " pods";
   }
 }
