@@ -48,18 +48,20 @@ Model job_model(Fields& f) {
                         hint(node.scalar(), model_preset_names()) +
                         " (presets: " + join(model_preset_names()) + ")");
     }
-    preset->places = {
-        .file = file, .prefix = "model.", .at = {}, .origin = location_of(node, file)};
+    preset->places = {.file = file,
+                      .prefix = f.path_of("model") + ".",
+                      .at = {},
+                      .origin = location_of(node, file)};
     return *preset;
   }
   const ConfigNode name = node["preset"];
   if (!name.defined()) {
-    return read_model(node, file, "model.");
+    return read_model(node, file, f.path_of("model") + ".");
   }
   const auto preset = model_preset(name.scalar());
   if (!preset) {
     throw InputError(
-        location_of(name, file), "model.preset",
+        location_of(name, file), f.path_of("model") + ".preset",
         "unknown model '" + name.scalar() + "'" + hint(name.scalar(), model_preset_names()));
   }
   ConfigNode without = ConfigNode::empty_map();
@@ -68,7 +70,7 @@ Model job_model(Fields& f) {
       without.set(key.scalar(), value);
     }
   }
-  Model m = read_model(without, file, "model.", &*preset);
+  Model m = read_model(without, file, f.path_of("model") + ".", &*preset);
   m.name = preset->name;
   return m;
 }
@@ -76,12 +78,14 @@ Model job_model(Fields& f) {
 System job_system(Fields& f, const std::string& folder) {
   const ConfigNode node = f.require("system");
   if (node.is_map()) {
-    return read_system(node, f.file(), "system.");
+    return read_system(node, f.file(), f.path_of("system") + ".");
   }
-  const std::string name = scalar_of(node, f.file(), "system");
+  const std::string name = scalar_of(node, f.file(), f.path_of("system"));
   if (auto preset = system_preset(name)) {
-    preset->places = {
-        .file = f.file(), .prefix = "system.", .at = {}, .origin = location_of(node, f.file())};
+    preset->places = {.file = f.file(),
+                      .prefix = f.path_of("system") + ".",
+                      .at = {},
+                      .origin = location_of(node, f.file())};
     return *preset;
   }
   const std::string path = input_path(folder, name);
@@ -140,7 +144,8 @@ namespace {
 void read_model_and_execution(Fields& f, Model& model, Execution& execution) {
   model = job_model(f);
   bool multiquery = false;
-  execution = read_execution(f.require("execution"), f.file(), "execution.", &multiquery);
+  execution =
+      read_execution(f.require("execution"), f.file(), f.path_of("execution") + ".", &multiquery);
   if (multiquery) {
     model.kv_heads = 1;
   }
