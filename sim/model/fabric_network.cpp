@@ -6,12 +6,18 @@ namespace tidesim {
 
 FabricNetwork::FabricNetwork(Fabric fabric, int nodes, FluidSolver& fluid)
     : fabric_(std::move(fabric)) {
+  // Every node's NICs are one resource of this capacity (Cluster), never changed during a run.
+  const double nic = node_fabric_bandwidth(fabric_);
   for (std::size_t t = 0; t < fabric_.tiers.size(); ++t) {
     const int per = fabric_.tiers[t].nodes;
     std::vector<ResourceId>& links = uplinks_.emplace_back();
+    std::vector<char>& binding = binding_.emplace_back();
     for (int first = 0; first < nodes; first += per) {
       const int members = std::min(per, nodes - first);
-      links.push_back(fluid.add_resource(domain_uplink_bandwidth(fabric_, t, members)));
+      const double capacity = domain_uplink_bandwidth(fabric_, t, members);
+      // Added even when it cannot bind, so that resource ids do not depend on it.
+      links.push_back(fluid.add_resource(capacity));
+      binding.push_back(capacity < members * nic ? 1 : 0);
     }
   }
 }
@@ -35,7 +41,9 @@ void FabricNetwork::add_crossings(const std::vector<int>& nodes,
       continue;
     }
     for (const int d : spanned) {
-      path.push_back(uplink(t, d));
+      if (binding_[t][static_cast<std::size_t>(d)] != 0) {
+        path.push_back(uplink(t, d));
+      }
     }
   }
 }

@@ -5,6 +5,13 @@
 /// domain order: it enters and leaves each domain once), so rings that cross the same
 /// oversubscribed up-link share it max-min, and rings inside their own domains do not meet
 /// (docs/model-fabric.md).
+///
+/// An up-link that carries at least the NICs of all the nodes under it (a non-blocking domain:
+/// its tiers' oversubscription 1, its efficiency 1) is left out of the rings' paths: every ring
+/// that crosses it also crosses the NIC of one of those nodes, so what the rings through it
+/// carry never exceeds what those NICs carry, and it can bind no ring that they do not bind
+/// first. The max-min rates are the same without it, and rings that would meet only on such
+/// up-links stay separate fluid components (a re-solve does not take every gang of the fabric).
 #include <vector>
 
 #include "tidesim/sim/engine/fluid.hpp"
@@ -19,7 +26,8 @@ class FabricNetwork {
 
   const Fabric& fabric() const { return fabric_; }
 
-  /// Appends to `path` the domain up-links a ring over `nodes` (distinct node indices) crosses.
+  /// Appends to `path` the domain up-links a ring over `nodes` (distinct node indices) crosses,
+  /// less those that cannot bind (above).
   void add_crossings(const std::vector<int>& nodes, std::vector<ResourceId>& path) const;
   /// The latency of a collective over `nodes` (distinct node indices): 0 on one node, else the
   /// fabric's plus that of every tier whose domains the nodes span more than one of.
@@ -39,6 +47,8 @@ class FabricNetwork {
 
   Fabric fabric_;
   std::vector<std::vector<ResourceId>> uplinks_;  // [tier][domain]
+  // Whether the up-link can bind a ring: its capacity below its nodes' NICs together.
+  std::vector<std::vector<char>> binding_;  // [tier][domain]
 };
 
 }  // namespace tidesim
