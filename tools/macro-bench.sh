@@ -10,8 +10,9 @@
 #   median CPU time (user + sys) and the median peak RSS, with the load average before and
 #   after. CPU time, not wall time, because the machine may be shared.
 #   TIDESIM_SCALE_LONG=1 adds the full frontier run, 12,500 nodes x 1,000,000 jobs (precise
-#   queueing hints): 7.9 minutes of CPU and 11.1 GiB when measured once (docs/performance.md,
-#   "Where the targets stand"); it needs a machine with more than 12 GB of memory.
+#   queueing hints), without and with the SuperPOD fabric: 8.6-8.8 minutes of CPU and 11.1 GiB
+#   each when measured once (docs/performance.md, "Where the targets stand"); it needs a machine
+#   with more than 12 GB of memory.
 # tools/macro-bench.sh --pollux [DIR] [REPS]
 #   Pollux' search (docs/performance.md, "Pollux' search"): `--policy pollux` on
 #   scenarios/pollux-workload-6.yaml, workload-6 from ../shared or, when DIR is given, each
@@ -49,11 +50,15 @@ if [[ "${1:-}" == "--scale" ]]; then
     "frontier, 12,500 nodes, first 100k jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set workload.arrivals.count=100000 --set run.queueing_hints=precise"
     "frontier mix, 1,250 nodes, first 10k jobs, precise hints|scenarios/scale/frontier-jobs100k-nodes1250.yaml|--set workload.arrivals.count=10000 --set run.queueing_hints=precise"
     "frontier mix, 1,250 nodes, 100k jobs, precise hints|scenarios/scale/frontier-jobs100k-nodes1250.yaml|--set run.queueing_hints=precise"
+    "frontier on the SuperPOD fabric, 12,500 nodes, first 10k jobs, precise hints|scenarios/scale/frontier-fabric-jobs1m-nodes12500.yaml|--set workload.arrivals.count=10000 --set run.queueing_hints=precise"
+    "frontier on the SuperPOD fabric, 12,500 nodes, first 100k jobs, precise hints|scenarios/scale/frontier-fabric-jobs1m-nodes12500.yaml|--set workload.arrivals.count=100000 --set run.queueing_hints=precise"
+    "frontier mix on the SuperPOD fabric, 1,250 nodes, 100k jobs, precise hints|scenarios/scale/frontier-fabric-jobs100k-nodes1250.yaml|--set run.queueing_hints=precise"
     "openb-default, 2 policies|scenarios/openb-default.yaml|"
   )
   if [[ "${TIDESIM_SCALE_LONG:-0}" == 1 ]]; then
     runs+=(
       "frontier, 12,500 nodes, 1M jobs, precise hints|scenarios/scale/frontier-jobs1m-nodes12500.yaml|--set run.queueing_hints=precise"
+      "frontier on the SuperPOD fabric, 12,500 nodes, 1M jobs, precise hints|scenarios/scale/frontier-fabric-jobs1m-nodes12500.yaml|--set run.queueing_hints=precise"
     )
   fi
   [[ -n "${TIDESIM_SCALE_ONLY:-}" ]] && mapfile -t runs < <(printf '%s\n' "${runs[@]}" | grep -E "$TIDESIM_SCALE_ONLY")
