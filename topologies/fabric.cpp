@@ -93,6 +93,7 @@ Problem fabric_error(const Fabric& fabric) {
     return std::pair{std::string("latency"), std::string("must not be negative")};
   }
   std::set<std::string> names;
+  std::set<std::string> labels;
   int below = 1;
   for (std::size_t i = 0; i < fabric.tiers.size(); ++i) {
     const FabricTier& t = fabric.tiers[i];
@@ -102,6 +103,13 @@ Problem fabric_error(const Fabric& fabric) {
     if (!names.insert(t.name).second) {
       return std::pair{fmt::format("tiers[{}].name", i),
                        fmt::format("two tiers are named '{}'", t.name)};
+    }
+    if (t.label.empty() || t.label == "kubernetes.io/hostname" || !labels.insert(t.label).second) {
+      return std::pair{fmt::format("tiers[{}].label", i),
+                       fmt::format("'{}' is not a label of its own: each tier writes its own node "
+                                   "label, neither empty, nor kubernetes.io/hostname, nor another "
+                                   "tier's",
+                                   t.label)};
     }
     below = t.nodes;
   }

@@ -137,7 +137,7 @@ struct SpeedReference {
   /// The conditions of a job alone on its reference placement on nodes of a GPU model (the
   /// driver's: its pods packed onto the fewest nodes, sim/model/reference_speed.hpp); unset: no
   /// placement, allreduce_bandwidth for every job.
-  std::function<StepConditions(const JobSpec& job, const std::string& gpu)> placement;
+  std::function<StepConditions(const JobSpec& job, const std::string& gpu)> placement = nullptr;
 };
 
 /// The jobs of `spec`, sorted by submit time (ties in generation order). Synthetic jobs draw

@@ -64,7 +64,8 @@ void check_group(const NodeGroup& g, const Topology& topo,
     throw InputError(g.where, "gpu", "a node with GPUs needs a GPU model");
   }
   if (fabric && fabric->fabric.rail_optimized && topo.gpu_count() > fabric->fabric.nics_per_node) {
-    throw InputError(fabric->where, "cluster.fabric.nics_per_node",
+    throw InputError(fabric->nics_where.line > 0 ? fabric->nics_where : fabric->where,
+                     "cluster.fabric.nics_per_node",
                      fmt::format("node group '{}' has {} GPUs per node, more than the fabric's "
                                  "{} rails (rail_optimized: GPU i's NIC is on rail i)",
                                  g.name, topo.gpu_count(), fabric->fabric.nics_per_node));

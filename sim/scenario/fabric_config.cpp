@@ -53,6 +53,9 @@ FabricConfig parse_fabric(const ConfigNode& node, const std::string& file,
   FabricConfig out;
   out.where = location_of(node, file);
   Fabric fabric = base_fabric(f);
+  if (const ConfigNode nics = node["nics_per_node"]) {
+    out.nics_where = location_of(nics, file);
+  }
   fabric.nics_per_node =
       static_cast<int>(f.integer("nics_per_node", fabric.nics_per_node, 1, kMaxNics));
   fabric.nic_bandwidth = f.bandwidth("nic_bandwidth", fabric.nic_bandwidth, 1.0);

@@ -14,6 +14,8 @@ namespace tidesim {
 struct FabricConfig {
   Fabric fabric;
   SourceLocation where;
+  /// Where `nics_per_node` is written (line 0 when it is not: the preset's).
+  SourceLocation nics_where;
 };
 
 /// Reads `node` (the mapping at `path`, "cluster.fabric") of `file`. Throws InputError naming

@@ -59,6 +59,11 @@ TEST(Fabric, TiersThatDoNotAddUpAreRefused) {
   f.tiers[1].name = "leaf";
   EXPECT_EQ(fabric_error(f)->first, "tiers[1].name");
   f = two_tiers();
+  f.tiers[1].label = "l";  // the leaf's
+  EXPECT_EQ(fabric_error(f)->first, "tiers[1].label");
+  f.tiers[1].label = "kubernetes.io/hostname";
+  EXPECT_EQ(fabric_error(f)->first, "tiers[1].label");
+  f = two_tiers();
   f.tiers[0].oversubscription = 0.5;
   EXPECT_EQ(fabric_error(f)->first, "tiers[0].oversubscription");
   f = two_tiers();

@@ -86,9 +86,10 @@ TEST(FabricConfig, AnUnknownPresetNamesThePresets) {
 
 TEST(FabricConfig, MoreGpusThanRailsIsRefused) {
   const std::string e = error_of("rails", "    nics_per_node: 4\n");
-  EXPECT_NE(e.find("cluster.fabric.nics_per_node: node group 'gpu' has 8 GPUs per node, more "
-                   "than the fabric's 4 rails"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(":4:20: cluster.fabric.nics_per_node: node group 'gpu' has 8 GPUs per node, more "
+             "than the fabric's 4 rails"),
+      std::string::npos)
       << e;
   // Not rail-optimised, four NICs serve eight GPUs.
   EXPECT_EQ(error_of("shared", "    nics_per_node: 4\n    rail_optimized: false\n"), "(no error)");
