@@ -31,9 +31,12 @@ void Watchdog::watch() {
   // The memory is polled every 10 ms (a run allocates far less than a GiB in that time); the
   // deadline, when there is one, ends the wait exactly.
   constexpr auto kPoll = std::chrono::milliseconds(10);
-  const auto deadline = timeout_ ? std::optional(std::chrono::steady_clock::now() +
-                                                 std::chrono::microseconds(timeout_->count()))
-                                 : std::nullopt;
+  // A time point and a flag, not an optional (GCC's -Wmaybe-uninitialized misreads the optional
+  // at -O2 with LTO).
+  const bool has_deadline = timeout_.has_value();
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::microseconds(has_deadline ? timeout_->count() : std::int64_t{0});
   std::unique_lock lock(mutex_);
   while (!stopped_) {
     check_memory();
@@ -41,11 +44,11 @@ void Watchdog::watch() {
       return;
     }
     const auto now = std::chrono::steady_clock::now();
-    if (deadline && now >= *deadline) {
+    if (has_deadline && now >= deadline) {
       expired_ = true;
       return;
     }
-    auto until = deadline ? *deadline : now + kPoll;
+    auto until = has_deadline ? deadline : now + kPoll;
     if (memory_limit_) {
       until = std::min(until, now + kPoll);
     }
