@@ -177,8 +177,8 @@ struct JobSpec {
   std::shared_ptr<const MeasuredSpeed> measured;
   /// Set for an elastic job (its `measured` is then its speed at `replicas`).
   std::shared_ptr<const ElasticModel> elastic;
-  /// Its step alone on its reference placement, seconds (make_jobs; 0: unknown): the
-  /// step-slowdown metric's reference.
+  /// Its step alone on its reference placement, seconds (kept where a run time is converted, else
+  /// set by make_jobs; 0: unknown): the step-slowdown metric's reference.
   double reference_step_seconds = 0;
   /// Set for an LLM training job (`llm:`, workloads/llm_job.hpp): its step time and memory come
   /// from its transformer and parallel layout, not the catalogue's `model`.

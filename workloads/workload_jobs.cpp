@@ -69,10 +69,11 @@ std::string catalogue_gpu(const std::string& name) {
   }
 }
 
-// Steps of `job` for run time `d` at its speed alone on its reference placement (`speed`).
-std::int64_t convert(const JobSpec& job, Duration d, const Catalogue& catalogue,
-                     const SpeedReference& speed) {
-  return steps_for_duration(d, reference_step_seconds(job, catalogue, speed));
+// Converts `job`'s run time `d` to steps at its step alone on its reference placement
+// (`speed`), and keeps that step (JobSpec::reference_step_seconds).
+void convert(JobSpec& job, Duration d, const Catalogue& catalogue, const SpeedReference& speed) {
+  job.reference_step_seconds = reference_step_seconds(job, catalogue, speed);
+  job.steps = steps_for_duration(d, job.reference_step_seconds);
 }
 
 }  // namespace
@@ -180,7 +181,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
                                format_duration(kMaxInputDuration) + " (1000 years)");
         }
         job.duration = std::max(*d, Duration(1));
-        job.steps = convert(job, *job.duration, catalogue, speed);
+        convert(job, *job.duration, catalogue, speed);
       }
     } catch (const InputError& e) {
       if (e.where().line > 0) {
@@ -235,7 +236,7 @@ std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
                                        seconds, format_duration(kMaxInputDuration)));
         }
         job.duration = from_seconds(seconds);
-        job.steps = convert(job, *job.duration, catalogue, speed);
+        convert(job, *job.duration, catalogue, speed);
       }
       check_gang(job, e.where);
     } catch (const InputError& err) {

@@ -349,15 +349,18 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
     return reference.conditions(job, gpu);
   };
   Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed)};
-  // Each job's step on its reference placement, the step-slowdown metric's reference; one
-  // computation per shape of job.
+  // Each job's step on its reference placement, the step-slowdown metric's reference: kept by
+  // the conversion of a run time; for a job given in steps, one computation per shape of job.
   std::map<std::tuple<std::string, std::string, int, std::string, int, std::int64_t, std::int64_t,
                       const void*>,
            double>
       steps;
   for (workloads::JobSpec& job : w.jobs) {
+    if (job.reference_step_seconds > 0 || job.measured) {
+      continue;
+    }
     const std::string gpu = workloads::reference_gpu_of(job, speed.gpu);
-    if (job.measured || gpu.empty()) {
+    if (gpu.empty()) {
       continue;
     }
     const auto& r = job.pod_template.requests;
