@@ -36,6 +36,12 @@ bool spans_pods(const LlmSpec& spec, int pod_gpus) {
   return spec.execution.num_procs > std::max(1, pod_gpus);
 }
 
+// Bytes a pod sends over the fabric per step: each of its GPUs' pipeline and data-parallel
+// traffic leaves through its own NIC.
+double pod_fabric_bytes(const LlmSpec& spec, int pod_gpus) {
+  return llm::fabric_bytes_per_gpu(spec.model, spec.execution) * std::max(1, pod_gpus);
+}
+
 // The networks of the job's groups: TP on the system's first (NVLink); PP and DP there too for one
 // pod, else on the fabric at the per-GPU share of the ring's burst bandwidth.
 llm::NetworkChoice networks(const LlmSpec& spec, const llm::System& system, const StepConditions& c,
@@ -66,8 +72,7 @@ StepTime llm_step_time(const LlmSpec& spec, const llm::System& system, const Ste
   s.sync_seconds = b.parts.dp_comm + b.parts.pp_comm;
   s.seconds = s.compute_seconds + (b.step_seconds - compute);
   if (spans_pods(spec, pod_gpus)) {
-    const double volume =
-        llm::fabric_bytes_per_gpu(spec.model, spec.execution) * std::max(1, pod_gpus);
+    const double volume = pod_fabric_bytes(spec, pod_gpus);
     s.seconds = std::max(s.seconds, volume / c.allreduce_average_bandwidth);
     // The fabric's share of the step: what is neither compute nor on-node communication.
     const double on_fabric =
@@ -88,8 +93,7 @@ double llm_average_demand(const LlmSpec& spec, const llm::System& system, const 
   StepConditions burst = c;
   burst.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
   const double seconds = llm_step_time(spec, system, burst, pod_gpus).seconds;
-  const double volume =
-      llm::fabric_bytes_per_gpu(spec.model, spec.execution) * std::max(1, pod_gpus);
+  const double volume = pod_fabric_bytes(spec, pod_gpus);
   return seconds > 0 ? volume / seconds : 0.0;
 }
 
