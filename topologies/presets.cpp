@@ -235,6 +235,23 @@ std::string_view preset_description(std::string_view name) {
   return "";
 }
 
+std::optional<PresetNetwork> preset_network(std::string_view name) {
+  constexpr double kGbit = 1e9 / 8.0;
+  if (name == "dgx1-v100") {
+    return PresetNetwork{4, 100 * kGbit};  // DGX-1 datasheet: 4 x InfiniBand EDR 100 Gbit/s
+  }
+  if (name == "hgx-a100x4") {
+    return PresetNetwork{1, 200 * kGbit};  // assumption: one HDR 200 Gbit/s NIC (the board's one)
+  }
+  if (name == "dgx-a100") {
+    return PresetNetwork{8, 200 * kGbit};  // DGX A100 user guide: 8 x ConnectX-6 HDR 200 Gbit/s
+  }
+  if (name == "hgx-h100x8") {
+    return PresetNetwork{8, 400 * kGbit};  // DGX H100 user guide: 8 x ConnectX-7 NDR 400 Gbit/s
+  }
+  return std::nullopt;
+}
+
 bool is_preset(std::string_view name) {
   if (pcie_preset_gpus(name)) {
     return true;

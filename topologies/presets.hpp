@@ -49,6 +49,19 @@ std::string_view preset_description(std::string_view name);
 /// True when `name` is a preset (pcie-N included).
 bool is_preset(std::string_view name);
 
+/// The network a preset's machine has between nodes: its compute NICs and their line rate.
+struct PresetNetwork {
+  int nics = 0;
+  /// Line rate of one NIC, bytes/s.
+  double nic_bandwidth = 0.0;
+};
+
+/// The compute NICs of the machine preset `name` describes (dgx1-v100: 4 x 100 Gbit/s EDR;
+/// hgx-a100x4: 1 x 200 Gbit/s HDR, an assumption; dgx-a100: 8 x 200 Gbit/s HDR; hgx-h100x8:
+/// 8 x 400 Gbit/s NDR; docs/model-hardware.md gives the sources); nullopt for the A10 presets,
+/// pcie-N and names that are no preset, whose machines vary.
+std::optional<PresetNetwork> preset_network(std::string_view name);
+
 /// The preset's topology. Throws InputError listing the presets for an unknown name.
 Topology preset(std::string_view name);
 

@@ -19,9 +19,11 @@
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/catalog.hpp"
 #include "tidesim/sim/scenario/quota_config.hpp"
+#include "tidesim/topologies/fabric.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/topologies/gpu_node.hpp"
 #include "tidesim/topologies/mig.hpp"
+#include "tidesim/topologies/presets.hpp"
 #include "tidesim/workloads/trace.hpp"
 
 namespace tidesim {
@@ -45,6 +47,16 @@ StorageConfig parse_storage(const ConfigNode& node, const std::string& file,
 // A node group's `sharing` (docs/scenarios.md): mode, and under time-slicing the device plugin's
 // replicas, replica policy and tie-break, the slicing rule, the interference share, and declared
 // memory.
+// A node's uplink when its group writes none: the compute NICs of the machine its topology preset
+// describes, at the NIC efficiency collectives reach (docs/scenarios.md, `uplink`); otherwise
+// 25 Gbit/s Ethernet (an assumption; a g5.12xlarge lists 40 Gbit/s).
+double default_uplink(const std::string& topology) {
+  if (const auto network = preset_network(topology)) {
+    return network->nics * network->nic_bandwidth * kDefaultNicEfficiency;
+  }
+  return 25e9 / 8.0;
+}
+
 void parse_sharing(const ConfigNode& node, const std::string& file, const std::string& path,
                    NodeGroup& g) {
   Fields s(node, file, path);
@@ -152,9 +164,8 @@ NodeGroup parse_group(const ConfigNode& node, const std::string& file, const std
   }
   g.unschedulable = f.boolean("unschedulable", false);
   g.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
-  // Default uplink: 25 Gbit/s Ethernet (assumption; g5.12xlarge lists 40 Gbit/s).
   g.uplink_given = f.has("uplink");
-  g.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
+  g.uplink_bandwidth = f.bandwidth("uplink", default_uplink(g.topology), 1.0);
   f.finish();
   return g;
 }
@@ -176,7 +187,7 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   base.labels = string_map(f.get("labels"), file, f.path_of("labels"));
   base.storage = parse_storage(f.get("storage"), file, f.path_of("storage"), "nvme0n1");
   base.uplink_given = f.has("uplink");
-  base.uplink_bandwidth = f.bandwidth("uplink", 25e9 / 8.0, 1.0);
+  base.uplink_bandwidth = f.bandwidth("uplink", default_uplink(topology), 1.0);
   const std::string resolved = input_path(folder, rel);
   std::error_code ec;  // a name too long for the file system is not found, at its place
   if (!fs::is_regular_file(resolved, ec)) {
