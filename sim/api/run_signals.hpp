@@ -27,6 +27,22 @@ enum class JobEventKind {
 /// Kind as lower-case text ("submitted", "oom_killed", ...).
 const char* to_string(JobEventKind kind);
 
+/// What a job is, for the outputs (JobEvent::facts on kSubmitted; docs/outputs.md, jobs.csv).
+struct JobFacts {
+  /// The workload part that made it: a mix entry's name, a Pollux application, "trace"; empty
+  /// when none says.
+  std::string job_class;
+  /// Where its step time comes from: "catalogue" (the model catalogue), "measured" (measurements
+  /// per placement), "elastic" (a resizable measured job) or "llm" (its transformer and layout).
+  std::string kind;
+  std::string model;
+  /// Per-GPU batch (an LLM job's micro-batch).
+  int batch_size = 0;
+  /// The run time it was given, seconds (0 when it was given steps), and its steps.
+  double stated_seconds = 0.0;
+  std::int64_t steps = 0;
+};
+
 struct JobEvent {
   TimePoint at{};
   JobEventKind kind = JobEventKind::kSubmitted;
@@ -60,6 +76,8 @@ struct JobEvent {
   /// (run.pod_startup); 0 when its work is unknown. The isolated run time of finish-time
   /// fairness (docs/metrics.md).
   double uncontended_seconds = 0.0;
+  /// kSubmitted: what the job is (valid during the emit only); nullptr on other events.
+  const JobFacts* facts = nullptr;
 };
 
 /// True state of one node at a sample instant.
@@ -111,13 +129,16 @@ struct JobRate {
   bool multi_pod = false;
   bool llm = false;
   /// Its step now and on its reference placement (0: none), seconds; the communication compute
-  /// does not hide, seconds; what its ring reaches alone where it runs, bytes/s (0: no ring); an
-  /// LLM job's model-FLOPs utilisation (0 for other jobs).
+  /// does not hide, seconds; an LLM job's model-FLOPs utilisation (0 for other jobs).
   double step_seconds = 0.0;
   double reference_step_seconds = 0.0;
   double comm_seconds = 0.0;
-  double alone_collective_bandwidth = 0.0;
   double mfu = 0.0;
+  /// Its ring's average rate now and what the ring would move where it runs with its links to
+  /// itself (its average demand, or its bandwidth alone while it has none), bytes/s; 0 without a
+  /// ring.
+  double ring_rate = 0.0;
+  double ring_demand = 0.0;
 };
 
 /// A scheduling cycle's outcome (for fallback and scheduling-latency metrics).

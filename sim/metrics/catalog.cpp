@@ -53,7 +53,12 @@ constexpr std::array kLeading{
                "GPU-time-weighted share of multi-GPU jobs' step spent on communication compute "
                "does not hide"},
     MetricInfo{"fabric_contended_share", kRatio, kLower, "fabric contention",
-               "share of multi-pod jobs' running GPU-time with ring bandwidth < 95% of alone"},
+               "share of multi-pod jobs' running GPU-time with their ring's rate < 95% of its "
+               "demand"},
+    MetricInfo{"fabric_slowed_jobs", kCount, kLower, "jobs slowed by the fabric",
+               "jobs of several pods whose ring was ever below 95% of its demand"},
+    MetricInfo{"fabric_slowed_step_slowdown_mean", kRatio, kLower, "their step slowdown",
+               "mean step slowdown of the jobs slowed by the fabric"},
     MetricInfo{"llm_mfu_mean", kRatio, kHigher, "LLM MFU",
                "GPU-time-weighted model-FLOPs utilisation of LLM jobs"},
     // The seed's health indicators.

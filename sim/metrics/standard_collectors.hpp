@@ -45,6 +45,8 @@ class StandardCollectors : public Collector {
 
   /// The NVLink contention collector (per-job contention totals for job records).
   const NvlinkContentionCollector& nvlink_contention() const { return nvlink_contention_; }
+  /// The placement-speed collector (per-job step slowdown, communication share, MFU).
+  const PlacementSpeedCollector& placement_speed() const { return placement_speed_; }
   /// The LSCS collector (its series for reports).
   const LscsCollector& lscs() const { return lscs_; }
 

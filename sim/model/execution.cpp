@@ -511,9 +511,12 @@ void Execution::emit_rate(const Job& job, bool running) {
   r.step_seconds = job.step.seconds;
   r.reference_step_seconds = job.spec->reference_step_seconds;
   r.comm_seconds = job.step.sync_seconds;
-  const auto ring = rings_.find(static_cast<int>(&job - run_.jobs.data()));
-  r.alone_collective_bandwidth = job.ring && ring != rings_.end() ? ring->second.alone : 0.0;
   r.mfu = job.step.mfu;
+  const auto ring = rings_.find(static_cast<int>(&job - run_.jobs.data()));
+  if (job.ring && ring != rings_.end()) {
+    r.ring_rate = run_.fluid.rate(*job.ring);
+    r.ring_demand = ring->second.cap > 0 ? ring->second.cap : ring->second.alone;
+  }
   run_.signals.rate.emit(r);
 }
 

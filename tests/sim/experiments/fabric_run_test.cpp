@@ -120,6 +120,35 @@ TEST(FabricRun, PlacementMetricsOfTwoGangsSharingAnUplink) {
   EXPECT_NEAR(m.at("fabric_contended_share"), 1.0, 1e-3);
   EXPECT_GT(m.at("comm_share_mean"), 0.5);
   EXPECT_EQ(m.count("llm_mfu_mean"), 0u);
+  EXPECT_EQ(m.at("fabric_slowed_jobs"), 2.0);
+  EXPECT_NEAR(m.at("fabric_slowed_step_slowdown_mean"), slowdown, 1e-3 * slowdown);
+  // Per job: the same figures, and all its running time contended.
+  const auto jobs = collector.job_figures(summary.end);
+  for (const std::string job : {"gang-0", "gang-1"}) {
+    const metrics::JobPlacementSpeed& j = jobs.at(job);
+    EXPECT_NEAR(*j.step_slowdown, slowdown, 1e-3 * slowdown) << job;
+    EXPECT_GT(*j.comm_share, 0.5) << job;
+    EXPECT_FALSE(j.mfu) << job;
+    EXPECT_NEAR(*j.contended_s, 1000 * expected_step(kLeafUplink, kLeafUplink / 2), 1.0) << job;
+  }
+}
+
+// Inside their own leaves the two gangs meet nowhere: no contended time, no slowed job.
+TEST(FabricRun, PlacementMetricsOfTwoGangsInTheirOwnLeaves) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  const std::string leaf = "network.topology.nvidia.com/leaf";
+  const Workload w = two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}});
+  RunSignals signals;
+  metrics::PlacementSpeedCollector collector;
+  collector.attach(signals);
+  const RunSummary summary =
+      run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
+  metrics::MetricValues m;
+  collector.finish(summary.end, m);
+  EXPECT_NEAR(m.at("step_slowdown_mean"), 1.0, 1e-9);
+  EXPECT_EQ(m.at("fabric_contended_share"), 0.0);
+  EXPECT_EQ(m.at("fabric_slowed_jobs"), 0.0);
+  EXPECT_EQ(m.count("fabric_slowed_step_slowdown_mean"), 0u);
 }
 
 }  // namespace
