@@ -141,6 +141,9 @@ class ElasticModel {
 struct JobSpec {
   /// Unique within a run; pods are named "<name>-<index>".
   std::string name;
+  /// The workload part that made it (a mix entry's name, a Pollux application, "trace"); empty
+  /// when none says. Outputs only.
+  std::string job_class;
   /// When the job is submitted (time since the start of the run).
   TimePoint submit_time{};
   /// Number of pods that run together (Kubernetes Job parallelism); at least 1.

@@ -484,6 +484,7 @@ JobSpec pollux_job(const PolluxSource& source, const std::shared_ptr<const Pollu
   const PolluxApplication& app = *it;
   JobSpec job;
   job.name = name;
+  job.job_class = app.name();
   if (job.name.empty()) {
     throw error("name", "empty job name");
   }

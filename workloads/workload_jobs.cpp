@@ -121,6 +121,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     };
     JobSpec job;
     job.name = r->name;
+    job.job_class = "trace";
     // A trace time (up to 1e12 s) x time_scale (up to 1e9) can pass the int64 range, where
     // llround's result is unspecified: refused past kMaxInputDuration, as durations are.
     const double submit_us = static_cast<double>(r->submit.count()) * source.time_scale;
@@ -218,6 +219,7 @@ std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
     const MixEntry& e = spec.mix[rng.weighted_choice(weights)];
     JobSpec job = e.job;
     job.name = e.name + "-" + std::to_string(i);
+    job.job_class = e.name;
     job.pod_template.name = job.name;
     job.submit_time = TimePoint(times[i]);
     try {

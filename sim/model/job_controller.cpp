@@ -6,6 +6,7 @@
 
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/workloads/lifecycle.hpp"
+#include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/uncontended_time.hpp"
 
 namespace tidesim {
@@ -25,6 +26,22 @@ JobController::JobController(RunContext& run,
   }
 }
 
+namespace {
+
+// What the outputs say a job is.
+JobFacts job_facts(const workloads::JobSpec& spec) {
+  JobFacts f;
+  f.job_class = spec.job_class;
+  f.kind = spec.llm ? "llm" : spec.elastic ? "elastic" : spec.measured ? "measured" : "catalogue";
+  f.model = spec.llm ? spec.llm->model.name : spec.model;
+  f.batch_size = spec.llm ? static_cast<int>(spec.llm->execution.microbatch_size) : spec.batch_size;
+  f.stated_seconds = spec.duration ? to_seconds(*spec.duration) : 0.0;
+  f.steps = spec.steps;
+  return f;
+}
+
+}  // namespace
+
 void JobController::submit(int j) {
   run_.set_phase(j, JobPhase::kPending);
   JobEvent e = run_.event(JobEventKind::kSubmitted, j);
@@ -33,6 +50,8 @@ void JobController::submit(int j) {
   const double work = workloads::uncontended_seconds(
       *run_.jobs[static_cast<std::size_t>(j)].spec, run_.catalogue, run_.reference_gpu, node_gpus_);
   e.uncontended_seconds = work > 0.0 ? work + to_seconds(run_.scenario.run.pod_startup) : 0.0;
+  const JobFacts facts = job_facts(*run_.jobs[static_cast<std::size_t>(j)].spec);
+  e.facts = &facts;
   run_.signals.job.emit(e);
   create_pods(j);
 }

@@ -15,6 +15,7 @@
 
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
+#include "tidesim/sim/input/csv.hpp"
 
 namespace {
 
@@ -218,6 +219,45 @@ TEST_F(CliOutputs, PromtoolAcceptsRunOutput) {
             0)
       << read_file(dir_ + "/lint");
   EXPECT_EQ(read_file(dir_ + "/lint"), "");
+}
+
+// jobs.csv says what each job is and how it ran: an LLM gang of 4 pods on a fabric, given an
+// hour (tests/sim/data/llm_jobs.yaml), alone on the cluster, runs it at its reference step.
+TEST_F(CliOutputs, JobsCsvSaysWhatEachJobIsAndHowItRan) {
+  const std::string err = dir_ + "/err";
+  const auto r = run_capturing(
+      "run tests/sim/data/llm_jobs.yaml --seed 1 -q --output " + dir_ + "/llm", "2> " + err);
+  ASSERT_EQ(r.code, 0) << read_file(err);
+  const std::string text = read_file(dir_ + "/llm/jobs.csv");
+  tidesim::CsvReader reader(text, "jobs.csv");
+  std::vector<std::string> header, row;
+  ASSERT_TRUE(reader.next(header));
+  ASSERT_TRUE(reader.next(row));
+  ASSERT_EQ(row.size(), header.size());
+  const auto at = [&](const std::string& column) {
+    const auto it = std::find(header.begin(), header.end(), column);
+    EXPECT_NE(it, header.end()) << column;
+    return it == header.end() ? std::string() : row[static_cast<std::size_t>(it - header.begin())];
+  };
+  EXPECT_EQ(at("job"), "llama8b-0");
+  EXPECT_EQ(at("job_class"), "llama8b");
+  EXPECT_EQ(at("kind"), "llm");
+  EXPECT_EQ(at("model"), "llama3-8B");
+  EXPECT_EQ(at("batch_size"), "1");  // the micro-batch
+  EXPECT_EQ(at("stated_s"), "3600");
+  EXPECT_GT(std::stoll(at("steps")), 0);
+  EXPECT_EQ(at("gpus"), "32");
+  // Alone, packed on its reference placement: its run time is what was stated, its step its
+  // reference step, and its ring never shared.
+  EXPECT_NEAR(std::stod(at("ideal_s")), 3600.0, 36.0);
+  EXPECT_NEAR(std::stod(at("slowdown")), 1.0, 0.01);
+  EXPECT_NEAR(std::stod(at("step_slowdown")), 1.0, 1e-9);
+  EXPECT_GT(std::stod(at("mfu")), 0.0);
+  EXPECT_LT(std::stod(at("mfu")), 1.0);
+  EXPECT_GE(std::stod(at("comm_share")), 0.0);
+  EXPECT_EQ(at("fabric_contended_s"), "0");
+  EXPECT_EQ(at("lost_gpu_s"), "0");
+  EXPECT_FALSE(reader.next(row));
 }
 
 }  // namespace

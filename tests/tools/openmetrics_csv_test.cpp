@@ -146,6 +146,7 @@ TEST(Csv, OddNamesReadBackExactly) {
   const std::string job = "job\r\nwith,lines\n";
   result.runs[0].policy = policy;
   result.runs[0].jobs[0].name = job;
+  result.runs[0].jobs[0].job_class = "a \"class\", odd";
   std::ostringstream jobs;
   write_jobs_csv(jobs, result);
   const std::string text = jobs.str();
@@ -153,13 +154,14 @@ TEST(Csv, OddNamesReadBackExactly) {
   std::vector<std::string> fields;
   ASSERT_TRUE(reader.next(fields));  // the header
   const std::size_t columns = fields.size();
-  EXPECT_EQ(columns, 19u);
+  EXPECT_EQ(columns, 32u);
   std::size_t rows = 0;
   while (reader.next(fields)) {
     ASSERT_EQ(fields.size(), columns) << "line " << reader.line();
     if (rows == 0) {
       EXPECT_EQ(fields[0], policy);
       EXPECT_EQ(fields[2], job);
+      EXPECT_EQ(fields[19], "a \"class\", odd");
       EXPECT_EQ(reader.line(), 2);
     } else if (rows == 1) {
       EXPECT_EQ(reader.line(), 5);  // the first row spans lines 2 to 4

@@ -18,7 +18,9 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
   require_records(result, "jobs", "jobs.csv");
   out << "policy,seed,job,state,gpus,gpus_last,nodes,submit_s,first_bind_s,start_s,finish_s,wait_s,"
          "jct_s,"
-         "oom_kills,restarts,evictions,nvlink_required,nvlink_counted_s,nvlink_contended_s\n";
+         "oom_kills,restarts,evictions,nvlink_required,nvlink_counted_s,nvlink_contended_s,"
+         "job_class,kind,model,batch_size,stated_s,steps,ideal_s,slowdown,step_slowdown,"
+         "comm_share,mfu,fabric_contended_s,lost_gpu_s\n";
   for (const auto& run : result.runs) {
     for (const auto& j : run.jobs) {
       std::string nodes;
@@ -30,15 +32,24 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
         wait = *j.first_bind_s - j.submit_s;
       }
       std::optional<double> jct;
+      std::optional<double> slowdown;  // JCT over the run time alone (succeeded jobs)
       if (j.state == "succeeded" && j.finish_s) {
         jct = *j.finish_s - j.submit_s;
+        if (j.ideal_s && *j.ideal_s > 0) {
+          slowdown = *jct / *j.ideal_s;
+        }
       }
       out << fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy),
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},", csv_field(run.policy),
           run.seed, csv_field(j.name), j.state, j.gpus, j.gpus_last, csv_field(nodes), j.submit_s,
           csv_number(j.first_bind_s), csv_number(j.start_s), csv_number(j.finish_s),
           csv_number(wait), csv_number(jct), j.oom_kills, j.restarts, j.evictions,
           j.nvlink_required ? "true" : "false", j.nvlink_counted_s, j.nvlink_contended_s);
+      out << fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(j.job_class), csv_field(j.kind),
+          csv_field(j.model), j.batch_size, csv_number(j.stated_s), j.steps, csv_number(j.ideal_s),
+          csv_number(slowdown), csv_number(j.step_slowdown), csv_number(j.comm_share),
+          csv_number(j.mfu), csv_number(j.fabric_contended_s), j.lost_gpu_s);
     }
   }
 }

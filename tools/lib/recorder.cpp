@@ -53,6 +53,19 @@ void Recorder::on_job(const JobEvent& event) {
         job.submit_s = t;
         job.gpus = job.gpus_last = event.gpus;
         job.nvlink_required = event.nvlink_required;
+        if (event.uncontended_seconds > 0) {
+          job.ideal_s = event.uncontended_seconds;
+        }
+        if (const JobFacts* f = event.facts) {
+          job.job_class = f->job_class;
+          job.kind = f->kind;
+          job.model = f->model;
+          job.batch_size = f->batch_size;
+          if (f->stated_seconds > 0) {
+            job.stated_s = f->stated_seconds;
+          }
+          job.steps = f->steps;
+        }
         job_order_.push_back(event.job);
       }
       break;
@@ -77,10 +90,12 @@ void Recorder::on_job(const JobEvent& event) {
       break;
     case JobEventKind::kOomKilled:
       ++job.oom_kills;
+      job.lost_gpu_s += event.lost_gpu_seconds;
       note("oom_killed");
       break;
     case JobEventKind::kEvicted:
       ++job.evictions;
+      job.lost_gpu_s += event.lost_gpu_seconds;
       note("evicted");
       break;
     case JobEventKind::kRestarted:
@@ -195,6 +210,7 @@ SeedRun Recorder::finish(TimePoint end) const {
   run.end_s = to_seconds(end);
   collectors_.finish(end, run.metrics);
   const auto nvlink = collectors_.nvlink_contention().job_totals(end);
+  const auto speed = collectors_.placement_speed().job_figures(end);
   for (const auto& name : job_order_) {
     JobRecord job = jobs_.find(name)->second.record;
     if (job.state.empty()) {
@@ -203,6 +219,12 @@ SeedRun Recorder::finish(TimePoint end) const {
     if (const auto it = nvlink.find(name); it != nvlink.end()) {
       job.nvlink_counted_s = it->second.counted_s;
       job.nvlink_contended_s = it->second.contended_s;
+    }
+    if (const auto it = speed.find(name); it != speed.end()) {
+      job.step_slowdown = it->second.step_slowdown;
+      job.comm_share = it->second.comm_share;
+      job.mfu = it->second.mfu;
+      job.fabric_contended_s = it->second.contended_s;
     }
     run.jobs.push_back(std::move(job));
   }

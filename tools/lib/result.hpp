@@ -83,6 +83,27 @@ struct JobRecord {
   /// NVLink-requiring running time with a collective, and the part of it that was contended (s).
   double nvlink_counted_s = 0.0;
   double nvlink_contended_s = 0.0;
+  /// What the job is (JobFacts): the workload part that made it, where its step time comes from
+  /// ("catalogue", "measured", "elastic", "llm"), its model and per-GPU batch, the run time it was
+  /// given (nullopt: it was given steps) and its steps.
+  std::string job_class;
+  std::string kind;
+  std::string model;
+  int batch_size = 0;
+  std::optional<double> stated_s;
+  std::int64_t steps = 0;
+  /// Its run time alone on the cluster at the GPUs it asks for, pod start-up included
+  /// (JobEvent::uncontended_seconds; nullopt: unknown), the basis of its slowdown.
+  std::optional<double> ideal_s;
+  /// How fast it ran where it was placed (metrics::JobPlacementSpeed): its step against its
+  /// reference step, its communication share, an LLM job's MFU, and the seconds its ring was
+  /// slowed by links shared with other jobs.
+  std::optional<double> step_slowdown;
+  std::optional<double> comm_share;
+  std::optional<double> mfu;
+  std::optional<double> fabric_contended_s;
+  /// GPU-seconds of work its stops threw away (evictions and OOM kills since the last checkpoint).
+  double lost_gpu_s = 0.0;
   bool operator==(const JobRecord&) const = default;
 };
 

@@ -158,6 +158,32 @@ std::vector<std::string> read_strings(const Value& v) {
   return v.list<std::string>(&Value::string);
 }
 
+// What the job is and how fast it ran: absent from results written before they were recorded.
+void read_job_facts(const Value& v, JobRecord& j) {
+  const auto text = [&](const char* key) {
+    const std::optional<Value> x = v.find(key);
+    return x ? x->string() : std::string();
+  };
+  const auto maybe = [&](const char* key) {
+    const std::optional<Value> x = v.find(key);
+    return x ? x->optional_number() : std::nullopt;
+  };
+  j.job_class = text("job_class");
+  j.kind = text("kind");
+  j.model = text("model");
+  const std::optional<Value> batch = v.find("batch_size");
+  j.batch_size = batch ? batch->small_int() : 0;
+  j.stated_s = maybe("stated_s");
+  const std::optional<Value> steps = v.find("steps");
+  j.steps = steps ? steps->integer() : 0;
+  j.ideal_s = maybe("ideal_s");
+  j.step_slowdown = maybe("step_slowdown");
+  j.comm_share = maybe("comm_share");
+  j.mfu = maybe("mfu");
+  j.fabric_contended_s = maybe("fabric_contended_s");
+  j.lost_gpu_s = maybe("lost_gpu_s").value_or(0.0);
+}
+
 JobRecord read_job(const Value& v) {
   JobRecord j;
   j.name = v["name"].string();
@@ -183,6 +209,7 @@ JobRecord read_job(const Value& v) {
   j.nvlink_required = v["nvlink_required"].boolean();
   j.nvlink_counted_s = v["nvlink_counted_s"].number();
   j.nvlink_contended_s = v["nvlink_contended_s"].number();
+  read_job_facts(v, j);
   return j;
 }
 

@@ -37,7 +37,19 @@ json job_json(const JobRecord& j) {
           {"evictions", j.evictions},
           {"nvlink_required", j.nvlink_required},
           {"nvlink_counted_s", j.nvlink_counted_s},
-          {"nvlink_contended_s", j.nvlink_contended_s}};
+          {"nvlink_contended_s", j.nvlink_contended_s},
+          {"job_class", j.job_class},
+          {"kind", j.kind},
+          {"model", j.model},
+          {"batch_size", j.batch_size},
+          {"stated_s", optional_number(j.stated_s)},
+          {"steps", j.steps},
+          {"ideal_s", optional_number(j.ideal_s)},
+          {"step_slowdown", optional_number(j.step_slowdown)},
+          {"comm_share", optional_number(j.comm_share)},
+          {"mfu", optional_number(j.mfu)},
+          {"fabric_contended_s", optional_number(j.fabric_contended_s)},
+          {"lost_gpu_s", j.lost_gpu_s}};
 }
 
 json event_json(const EventRecord& e) {
