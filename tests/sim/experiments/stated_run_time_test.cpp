@@ -59,6 +59,20 @@ TEST(StatedRunTime, ReplayedPhillyJobsAloneRunTheirTracedTime) {
   }
 }
 
+TEST(StatedRunTime, ReplayedOpenbPodsAloneRunTheirTracedTime) {
+  // Whole, several and a shared GPU (its share is its compute share), and a pod whose gpu_spec
+  // names its models (the first is its reference): each alone runs its traced hour.
+  const Scenario s = load_scenario("tests/sim/data/stated_run_times_openb.yaml");
+  const Workload all = make_jobs(s, 1);
+  ASSERT_EQ(all.jobs.size(), 4u);
+  for (const auto& job : all.jobs) {
+    Workload one{all.catalogue, {job}};
+    one.jobs[0].submit_time = TimePoint{};
+    const Observed o = test::run(s, one);
+    EXPECT_NEAR(test::run_seconds(o, job.name), 3600.0, 36.0) << job.name;
+  }
+}
+
 }  // namespace
 }  // namespace tidesim
 
