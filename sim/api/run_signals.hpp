@@ -43,6 +43,15 @@ struct JobFacts {
   std::int64_t steps = 0;
 };
 
+/// Where a started job's pods are on the fabric (JobEvent::fabric_span, kStarted on a
+/// `cluster.fabric`): its distinct nodes, and per tier (0 nearest the nodes) how many domains they
+/// span and the fewest domains of that tier that many nodes need.
+struct FabricSpan {
+  int nodes = 0;
+  std::vector<int> domains;
+  std::vector<int> fewest;
+};
+
 struct JobEvent {
   TimePoint at{};
   JobEventKind kind = JobEventKind::kSubmitted;
@@ -78,6 +87,8 @@ struct JobEvent {
   double uncontended_seconds = 0.0;
   /// kSubmitted: what the job is (valid during the emit only); nullptr on other events.
   const JobFacts* facts = nullptr;
+  /// kStarted on a fabric: where its pods are; nullopt otherwise.
+  std::optional<FabricSpan> fabric_span;
 };
 
 /// True state of one node at a sample instant.

@@ -8,7 +8,8 @@ StandardCollectors::StandardCollectors(StandardCollectorOptions options)
       nvlink_contention_(options.nvlink_contention),
       lscs_(options.lscs),
       nvlink_variance_(options.nvlink_variance),
-      fragmentation_(std::move(options.fragmentation)) {}
+      fragmentation_(std::move(options.fragmentation)),
+      fabric_traffic_(std::move(options.fabric_traffic)) {}
 
 void StandardCollectors::on_job(const JobEvent& event) {
   jobs_.on_job(event);
@@ -17,6 +18,7 @@ void StandardCollectors::on_job(const JobEvent& event) {
   gpu_hours_.on_job(event);
   fragmentation_.on_job(event);
   interruptions_.on_job(event);
+  fabric_traffic_.on_job(event);
 }
 
 void StandardCollectors::on_sample(const ClusterSample& sample) {
@@ -31,6 +33,7 @@ void StandardCollectors::on_sample(const ClusterSample& sample) {
 void StandardCollectors::on_rate(const JobRate& rate) {
   nvlink_contention_.on_rate(rate);
   placement_speed_.on_rate(rate);
+  fabric_traffic_.on_rate(rate);
 }
 
 void StandardCollectors::on_scheduling(const SchedulingEvent& event) {
@@ -53,6 +56,7 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   gpu_hours_.finish(end, out);
   nvlink_contention_.finish(end, out);
   placement_speed_.finish(end, out);
+  fabric_traffic_.finish(end, out);
   lscs_.finish(end, out);
   nvlink_variance_.finish(end, out);
   fragmentation_.finish(end, out);

@@ -1,6 +1,7 @@
 #pragma once
 /// Every collector of the metric catalogue, attached and finished together.
 #include "tidesim/sim/metrics/cluster_balance.hpp"
+#include "tidesim/sim/metrics/fabric_traffic.hpp"
 #include "tidesim/sim/metrics/finish_time_fairness.hpp"
 #include "tidesim/sim/metrics/fragmentation.hpp"
 #include "tidesim/sim/metrics/gpu_hours.hpp"
@@ -25,6 +26,7 @@ struct StandardCollectorOptions {
   LscsOptions lscs;
   NvlinkVarianceOptions nvlink_variance;
   FragmentationOptions fragmentation;
+  FabricTrafficOptions fabric_traffic;
 };
 
 /// Owns one of each collector. Same contract as Collector: after attach(), it must outlive every
@@ -62,6 +64,7 @@ class StandardCollectors : public Collector {
   LscsCollector lscs_;
   NvlinkVarianceCollector nvlink_variance_;
   FragmentationCollector fragmentation_;
+  FabricTrafficCollector fabric_traffic_;
   SchedulingMetricsCollector scheduling_;
   PredictionAccuracyCollector prediction_;
   InterruptionsCollector interruptions_;

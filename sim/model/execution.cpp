@@ -54,7 +54,15 @@ void Execution::start(int j) {
   if (job.ring) {
     flow_owner_[static_cast<std::uint64_t>(*job.ring)] = j;
   }
-  run_.signals.job.emit(run_.event(JobEventKind::kStarted, j));
+  JobEvent started = run_.event(JobEventKind::kStarted, j);
+  if (const FabricNetwork* fabric = run_.cluster.fabric()) {
+    std::vector<int> nodes;
+    for (const int n : touched) {  // distinct, in increasing order
+      nodes.push_back(n);
+    }
+    started.fabric_span = fabric->span(nodes);
+  }
+  run_.signals.job.emit(started);
   job.checkpoint_event = schedule_checkpoint(j);
   if (!apply_memory(j)) {
     return;  // killed at start

@@ -61,10 +61,13 @@ double FabricNetwork::latency(const std::vector<int>& nodes) const {
   return total;
 }
 
-std::vector<int> FabricNetwork::span(const std::vector<int>& nodes) const {
-  std::vector<int> out;
+FabricSpan FabricNetwork::span(const std::vector<int>& nodes) const {
+  FabricSpan out;
+  out.nodes = static_cast<int>(nodes.size());
   for (std::size_t t = 0; t < uplinks_.size(); ++t) {
-    out.push_back(static_cast<int>(domains_of(t, nodes).size()));
+    const int per_domain = fabric_.tiers[t].nodes;
+    out.domains.push_back(static_cast<int>(domains_of(t, nodes).size()));
+    out.fewest.push_back((out.nodes + per_domain - 1) / per_domain);
   }
   return out;
 }

@@ -14,6 +14,7 @@
 /// up-links stay separate fluid components (a re-solve does not take every gang of the fabric).
 #include <vector>
 
+#include "tidesim/sim/api/run_signals.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/topologies/fabric.hpp"
 
@@ -32,8 +33,9 @@ class FabricNetwork {
   /// The latency of a collective over `nodes` (distinct node indices): 0 on one node, else the
   /// fabric's plus that of every tier whose domains the nodes span more than one of.
   double latency(const std::vector<int>& nodes) const;
-  /// How many domains of each tier `nodes` (distinct node indices) span, tier by tier.
-  std::vector<int> span(const std::vector<int>& nodes) const;
+  /// How many domains of each tier `nodes` (distinct node indices) span, tier by tier, and the
+  /// fewest that as many nodes need (ceil(nodes / nodes per domain)).
+  FabricSpan span(const std::vector<int>& nodes) const;
   /// The up-link of domain `domain` of tier `tier`.
   ResourceId uplink(std::size_t tier, int domain) const {
     return uplinks_[tier][static_cast<std::size_t>(domain)];

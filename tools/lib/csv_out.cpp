@@ -20,7 +20,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
          "jct_s,"
          "oom_kills,restarts,evictions,nvlink_required,nvlink_counted_s,nvlink_contended_s,"
          "job_class,kind,model,batch_size,stated_s,steps,ideal_s,slowdown,step_slowdown,"
-         "comm_share,mfu,fabric_contended_s,lost_gpu_s\n";
+         "comm_share,mfu,fabric_contended_s,lost_gpu_s,fabric_span\n";
   for (const auto& run : result.runs) {
     for (const auto& j : run.jobs) {
       std::string nodes;
@@ -45,11 +45,15 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
           csv_number(j.first_bind_s), csv_number(j.start_s), csv_number(j.finish_s),
           csv_number(wait), csv_number(jct), j.oom_kills, j.restarts, j.evictions,
           j.nvlink_required ? "true" : "false", j.nvlink_counted_s, j.nvlink_contended_s);
+      std::string span;  // domains per tier, ';'-joined (empty without a fabric)
+      for (const int d : j.fabric_span) {
+        span += (span.empty() ? "" : ";") + std::to_string(d);
+      }
       out << fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(j.job_class), csv_field(j.kind),
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(j.job_class), csv_field(j.kind),
           csv_field(j.model), j.batch_size, csv_number(j.stated_s), j.steps, csv_number(j.ideal_s),
           csv_number(slowdown), csv_number(j.step_slowdown), csv_number(j.comm_share),
-          csv_number(j.mfu), csv_number(j.fabric_contended_s), j.lost_gpu_s);
+          csv_number(j.mfu), csv_number(j.fabric_contended_s), j.lost_gpu_s, span);
     }
   }
 }

@@ -87,6 +87,9 @@ void Recorder::on_job(const JobEvent& event) {
       job.gpus = track.started ? std::max(job.gpus, event.gpus) : event.gpus;
       job.gpus_last = event.gpus;
       track.started = true;
+      if (event.fabric_span) {
+        job.fabric_span = event.fabric_span->domains;
+      }
       break;
     case JobEventKind::kOomKilled:
       ++job.oom_kills;

@@ -104,6 +104,9 @@ struct JobRecord {
   std::optional<double> fabric_contended_s;
   /// GPU-seconds of work its stops threw away (evictions and OOM kills since the last checkpoint).
   double lost_gpu_s = 0.0;
+  /// On a fabric: how many domains of each tier (0 nearest the nodes) its last attempt's nodes
+  /// spanned; empty without a fabric or before it started.
+  std::vector<int> fabric_span;
   bool operator==(const JobRecord&) const = default;
 };
 

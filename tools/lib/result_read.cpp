@@ -182,6 +182,9 @@ void read_job_facts(const Value& v, JobRecord& j) {
   j.mfu = maybe("mfu");
   j.fabric_contended_s = maybe("fabric_contended_s");
   j.lost_gpu_s = maybe("lost_gpu_s").value_or(0.0);
+  if (const std::optional<Value> span = v.find("fabric_span")) {
+    j.fabric_span = span->list<int>(&Value::small_int);
+  }
 }
 
 JobRecord read_job(const Value& v) {

@@ -23,33 +23,37 @@ using nlohmann::json;
 // ---------------------------------------------------------------
 
 json job_json(const JobRecord& j) {
-  return {{"name", j.name},
-          {"submit_s", j.submit_s},
-          {"first_bind_s", optional_number(j.first_bind_s)},
-          {"start_s", optional_number(j.start_s)},
-          {"finish_s", optional_number(j.finish_s)},
-          {"state", j.state},
-          {"gpus", j.gpus},
-          {"gpus_last", j.gpus_last},
-          {"nodes", j.nodes},
-          {"oom_kills", j.oom_kills},
-          {"restarts", j.restarts},
-          {"evictions", j.evictions},
-          {"nvlink_required", j.nvlink_required},
-          {"nvlink_counted_s", j.nvlink_counted_s},
-          {"nvlink_contended_s", j.nvlink_contended_s},
-          {"job_class", j.job_class},
-          {"kind", j.kind},
-          {"model", j.model},
-          {"batch_size", j.batch_size},
-          {"stated_s", optional_number(j.stated_s)},
-          {"steps", j.steps},
-          {"ideal_s", optional_number(j.ideal_s)},
-          {"step_slowdown", optional_number(j.step_slowdown)},
-          {"comm_share", optional_number(j.comm_share)},
-          {"mfu", optional_number(j.mfu)},
-          {"fabric_contended_s", optional_number(j.fabric_contended_s)},
-          {"lost_gpu_s", j.lost_gpu_s}};
+  json out = {{"name", j.name},
+              {"submit_s", j.submit_s},
+              {"first_bind_s", optional_number(j.first_bind_s)},
+              {"start_s", optional_number(j.start_s)},
+              {"finish_s", optional_number(j.finish_s)},
+              {"state", j.state},
+              {"gpus", j.gpus},
+              {"gpus_last", j.gpus_last},
+              {"nodes", j.nodes},
+              {"oom_kills", j.oom_kills},
+              {"restarts", j.restarts},
+              {"evictions", j.evictions},
+              {"nvlink_required", j.nvlink_required},
+              {"nvlink_counted_s", j.nvlink_counted_s},
+              {"nvlink_contended_s", j.nvlink_contended_s},
+              {"job_class", j.job_class},
+              {"kind", j.kind},
+              {"model", j.model},
+              {"batch_size", j.batch_size},
+              {"stated_s", optional_number(j.stated_s)},
+              {"steps", j.steps},
+              {"ideal_s", optional_number(j.ideal_s)},
+              {"step_slowdown", optional_number(j.step_slowdown)},
+              {"comm_share", optional_number(j.comm_share)},
+              {"mfu", optional_number(j.mfu)},
+              {"fabric_contended_s", optional_number(j.fabric_contended_s)},
+              {"lost_gpu_s", j.lost_gpu_s}};
+  if (!j.fabric_span.empty()) {
+    out["fabric_span"] = j.fabric_span;  // only on a fabric
+  }
+  return out;
 }
 
 json event_json(const EventRecord& e) {

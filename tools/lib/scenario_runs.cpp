@@ -13,6 +13,7 @@
 
 #include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/engine/parallel.hpp"
+#include "tidesim/sim/experiments/collector_options.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/lib/scenario_describe.hpp"
 #include "tidesim/tools/lib/watchdog.hpp"
@@ -104,6 +105,7 @@ bool run_one(RunAllState& st, std::size_t k, RunProbe& probe, SeedRun& out) {
   const auto& policy = st.prepared.policies[k / seeds.size()];
   const std::size_t si = k % seeds.size();
   RecorderOptions recorder_options;
+  recorder_options.collectors = collector_options(st.s);
   // Time series are large (every node, every card, every sample): only with --output, and
   // only what --series, --series-step and --series-seed choose (the first seed by default).
   recorder_options.record_series = false;

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "tidesim/sim/engine/parallel.hpp"
+#include "tidesim/sim/experiments/collector_options.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
@@ -83,6 +84,7 @@ std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell, 
   const Workload jobs = make_jobs(s, cell.seed);
   RecorderOptions options;
   options.record_series = false;  // a sweep compares metrics; `tidesim run --output` has series
+  options.collectors = collector_options(s);
   Recorder recorder(cell.label, cell.seed, options);
   RunSignals signals;
   recorder.attach(signals);

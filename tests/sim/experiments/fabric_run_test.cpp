@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "tests/sim/experiments/observed_run.hpp"
+#include "tidesim/sim/experiments/collector_options.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/metrics/placement_speed.hpp"
 #include "tidesim/sim/model/cluster.hpp"
@@ -152,4 +153,37 @@ TEST(FabricRun, PlacementMetricsOfTwoGangsInTheirOwnLeaves) {
 }
 
 }  // namespace
+// What the two gangs put on the leaves' up-links. Across both leaves each ring spans 2 leaves (1
+// would do: excess) and crosses both up-links at its max-min share, 50/2 GB/s: together 2 x 2 x
+// 25 = 100 GB/s on the tier's 2 x 50 GB/s, the whole run (both start at 0 and end together).
+// Inside their own leaves nothing crosses an up-link.
+TEST(FabricRun, WhatTwoGangsPutOnTheLeafUplinks) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  const auto metrics_of = [&](const Workload& w) {
+    RunSignals signals;
+    metrics::FabricTrafficCollector collector(
+        collector_options(s).fabric_traffic);  // the tier's capacity, 2 x 50 GB/s
+    collector.attach(signals);
+    const RunSummary summary =
+        run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
+    metrics::MetricValues m;
+    collector.finish(summary.end, m);
+    return std::pair{m, to_seconds(summary.end.time_since_epoch())};
+  };
+  EXPECT_DOUBLE_EQ(collector_options(s).fabric_traffic.tier_capacity.at(0), 2 * kLeafUplink);
+  const auto [across, end] = metrics_of(two_gangs(s, {{"pair", "a"}}, {{"pair", "b"}}));
+  EXPECT_EQ(across.at("gang_span_tier0_mean"), 2.0);
+  EXPECT_EQ(across.at("gang_span_excess_share"), 1.0);
+  EXPECT_NEAR(across.at("fabric_tier0_utilization"), 1.0, 1e-3);
+  EXPECT_NEAR(across.at("fabric_tier0_bytes"), 2 * kLeafUplink * end, 1e-3 * kLeafUplink * end);
+  const std::string leaf = "network.topology.nvidia.com/leaf";
+  const auto [inside, end2] =
+      metrics_of(two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}}));
+  EXPECT_EQ(inside.at("gang_span_tier0_mean"), 1.0);
+  EXPECT_EQ(inside.at("gang_span_excess_share"), 0.0);
+  EXPECT_EQ(inside.at("fabric_tier0_bytes"), 0.0);
+  EXPECT_EQ(inside.at("fabric_tier0_utilization"), 0.0);
+  EXPECT_EQ(inside.count("fabric_tier1_bytes"), 0u);  // the fabric has one tier
+}
+
 }  // namespace tidesim

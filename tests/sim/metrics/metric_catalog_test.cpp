@@ -11,11 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "tidesim/sim/experiments/collector_options.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/metrics/catalog.hpp"
 #include "tidesim/sim/metrics/metric_names.hpp"
 #include "tidesim/sim/metrics/standard_collectors.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/sim/scenario/scenario_override.hpp"
 
 namespace tidesim::metrics {
 namespace {
@@ -95,7 +97,7 @@ MetricValues run_metrics(
   const std::uint64_t seed = s.seeds.front();
   const Workload w = make_jobs(s, seed);
   RunSignals signals;
-  StandardCollectors c;
+  StandardCollectors c(collector_options(s));
   c.attach(signals);
   signals.forecast.connect([&](const LoadForecastBatch& b) { c.on_forecast(b); });
   signals.quota.connect([&](const QuotaEvent& e) { c.on_quota(e); });
@@ -115,7 +117,12 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
   runs["descheduling.yaml"] = run_metrics("descheduling.yaml");
   runs["teams-quotas.yaml"] = run_metrics("teams-quotas.yaml");
   runs["gangs-and-priorities.yaml"] = run_metrics("gangs-and-priorities.yaml");
-  runs["llm-fabric.yaml"] = run_metrics("llm-fabric.yaml");
+  // With a third tier above the spines (the fabric's per-tier metrics go up to tier 2).
+  runs["llm-fabric.yaml"] = run_metrics("llm-fabric.yaml", [](ConfigNode& root) {
+    apply_override(root, parse_override("cluster.fabric.tiers=[{name: leaf, nodes: 2}, {name: "
+                                        "spine, nodes: 4, oversubscription: 7}, {name: core, "
+                                        "nodes: 8, oversubscription: 2}]"));
+  });
 
   std::set<std::string> emitted;
   for (const auto& [file, metrics] : runs) {
