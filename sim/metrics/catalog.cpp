@@ -294,6 +294,12 @@ constexpr std::array<std::string_view, 11> kHeadlineMetrics{
     "gpu_util_stddev_busy", "pending_total_mean_s", "start_wait_mean_s", "oom_jobs",
     "jct_km_p50_s",         "censored_jobs",        "unscheduled_jobs"};
 
+// A job-level comparison's rows: what its policies trade (completion time, queueing, how full the
+// cluster is kept, fairness), and the jobs the completion-time figures leave out.
+constexpr std::array<std::string_view, 8> kJobLevelMetrics{
+    "jct_mean_s",           "jct_p50_s",           "jct_p99_s",    "makespan_s",
+    "pending_total_mean_s", "gpu_allocation_rate", "ftf_rho_mean", "censored_jobs"};
+
 // The catalogue: the fixed entries with the families generated between them. The generated
 // names, labels and definitions live in `text_` (a deque: its strings never move).
 class Catalogue {
@@ -375,6 +381,10 @@ std::span<const std::string_view> seed_metric_names() {
 
 std::span<const std::string_view> headline_metric_names() {
   return kHeadlineMetrics;
+}
+
+std::span<const std::string_view> job_level_metric_names() {
+  return kJobLevelMetrics;
 }
 
 std::string_view to_string(Unit unit) {

@@ -52,6 +52,12 @@ std::span<const std::string_view> seed_metric_names();
 /// window). Every other metric stays in the JSON, the CSV and the report.
 std::span<const std::string_view> headline_metric_names();
 
+/// The headline rows of a job-level policy comparison (a study whose policies differ in their
+/// job-level policy, `admission:`): JCT mean, p50 and p99, makespan, queueing delay over all
+/// attempts, GPU allocation (utilisation), finish-time fairness, and the jobs without a success
+/// (failed or unfinished), which the JCT figures leave out.
+std::span<const std::string_view> job_level_metric_names();
+
 /// Unit as text ("ratio", "s", "count", "jobs/h", "gpus", "flag", "plain").
 std::string_view to_string(Unit unit);
 

@@ -730,6 +730,7 @@ Scenario load_scenario(const std::string& path, const std::function<void(ConfigN
     s.prediction = parse_prediction(f.get("prediction"), path, s.run.sample_interval,
                                     s.telemetry.scrape_interval);
     s.reference = parse_reference(f.get("reference"), path, s.policies, s.reference_source);
+    s.report = parse_report(f.get("report"), path);
     f.finish();
     return s;
   });

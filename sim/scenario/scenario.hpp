@@ -21,6 +21,7 @@
 #include "tidesim/sim/scenario/fabric_config.hpp"
 #include "tidesim/sim/scenario/faults.hpp"
 #include "tidesim/sim/scenario/prediction_config.hpp"
+#include "tidesim/sim/scenario/report_config.hpp"
 #include "tidesim/sim/scenario/telemetry_config.hpp"
 #include "tidesim/topologies/gpu_node.hpp"
 #include "tidesim/workloads/workload_spec.hpp"
@@ -245,6 +246,8 @@ struct Scenario {
   RunConfig run;
   std::vector<ReferenceFigure> reference;
   std::string reference_source;
+  /// The `report:` section: the study's headline metrics (empty: the default set).
+  ReportConfig report;
 };
 
 /// A scenario text's identity: "fnv1a64:" + 16 lower-case hex digits of its 64-bit FNV-1a hash

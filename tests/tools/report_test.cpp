@@ -62,12 +62,13 @@ TEST(Report, SelfContainedWithEveryChart) {
   EXPECT_NE(html.find("mean task wait"), std::string::npos);
   EXPECT_NE(html.find("fnv1a64:"), std::string::npos);
   // The table's marks (as the terminal's): the published column, a share's change in points,
-  // and the winner (load-aware waits 50 s less on every seed: significantly better).
+  // and the verdict in the terminal's words (load-aware waits 50 s less on every seed:
+  // significantly better).
   const std::string table = html.substr(0, html.find("<img "));
   EXPECT_NE(table.find("<th>published (seed doc §3.4)</th>"), std::string::npos);
-  EXPECT_NE(table.find("<th>winner</th>"), std::string::npos);
+  EXPECT_NE(table.find("<th>verdict</th>"), std::string::npos);
   EXPECT_NE(table.find(" pp"), std::string::npos);
-  EXPECT_NE(table.find("<td>load-aware *</td>"), std::string::npos);
+  EXPECT_NE(table.find("<td>best: load-aware</td>"), std::string::npos);
   // Not a sweep's result: no sweep charts.
   EXPECT_EQ(html.find("<h2>Sweep</h2>"), std::string::npos);
 }

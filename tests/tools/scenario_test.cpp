@@ -282,6 +282,31 @@ TEST(Scenario, MisspeltReferenceMetricAndDuplicateKeysAreRefused) {
             "7:7: cluster.node_groups[0].count: duplicate key (first at line 6, column 7)");
 }
 
+// The `report:` section: the study's headline metrics, read strictly (sim/scenario/report_config).
+TEST(Scenario, ReportSectionNamesTheHeadlineMetrics) {
+  const std::string head = std::string(kCluster) +
+                           "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: "
+                           "resnet50, batch_size: 64, steps: 1}]}\npolicies: [first-fit]\n";
+  const std::string path =
+      ::testing::TempDir() + "/report_section_" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(path) << head
+                      << "report:\n  metrics: [jct_mean_s, makespan_s, queue_wait_mean_s/a]\n";
+  const Scenario s = load_scenario(path);
+  EXPECT_EQ(s.report.metrics,
+            (std::vector<std::string>{"jct_mean_s", "makespan_s", "queue_wait_mean_s/a"}));
+  // A misspelt name is refused at its place, with the closest catalogue name.
+  EXPECT_EQ(error_of(head + "report:\n  metrics: [jct_mean_s, jct_mean]\n"),
+            "9:25: report.metrics[1]: unknown metric 'jct_mean' (did you mean 'jct_mean_s'?); "
+            "docs/metrics.md lists them");
+  EXPECT_EQ(error_of(head + "report:\n  metrics: [makespan_s, makespan_s]\n"),
+            "9:25: report.metrics[1]: 'makespan_s' is listed twice");
+  EXPECT_EQ(error_of(head + "report:\n  metrics: []\n"),
+            "9:12: report.metrics: list at least one metric (or leave the section out for the "
+            "default set)");
+  EXPECT_EQ(error_of(head + "report:\n  metric: [makespan_s]\n"),
+            "9:3: report.metric: unknown key 'metric' (did you mean metrics?)");
+}
+
 TEST(Scenario, ShippedScenariosLoad) {
   EXPECT_NO_THROW(load_scenario("scenarios/seed-benchmark.yaml"));
 }

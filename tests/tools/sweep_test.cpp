@@ -287,7 +287,7 @@ TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
   const auto lines = lines_of(r.out);
   ASSERT_GE(lines.size(), 4u);
   for (const char* column :
-       {"metric", "better", "count", "default-k8s", "load-aware", "difference, 95% CI", "winner"}) {
+       {"metric", "better", "count", "default-k8s", "load-aware", "difference, 95% CI", "verdict"}) {
     EXPECT_NE(lines[0].find(column), std::string::npos) << column << "\n" << r.out;
   }
   EXPECT_EQ(r.out.find("[count="), std::string::npos) << r.out;

@@ -177,14 +177,14 @@ TEST(Table, WinnerSharesInPointsAndPublishedMarks) {
   EXPECT_FALSE(table.rows[3].best);  // neutral
   const auto text = render_comparison(table, OutputFormat::kTable);
   EXPECT_NE(text.find("published (seed doc §3.4)"), std::string::npos) << text;
-  EXPECT_NE(text.find("winner"), std::string::npos) << text;
+  EXPECT_NE(text.find("verdict"), std::string::npos) << text;
   const auto spread = line_of(text, "GPU util std-dev");
   // 32.0% -> 12.0%: the change and the difference in percentage points, not -62.5%.
   EXPECT_NE(spread.find("-20.0 pp ± 0.0 *"), std::string::npos) << text;
   EXPECT_NE(spread.find("  -20.0 pp  "), std::string::npos) << text;
   EXPECT_EQ(spread.find("-62.5%"), std::string::npos) << text;
   EXPECT_NE(spread.find("38.2% / 12.7% (-25.5 pp)"), std::string::npos) << text;
-  EXPECT_TRUE(spread.ends_with("b *")) << spread;
+  EXPECT_TRUE(spread.ends_with("best: b")) << spread;
   // Neither way nor order is off for the spread (32% vs 38.2%, 12% vs 12.7%).
   EXPECT_EQ(spread.find("≠"), std::string::npos) << text;
   EXPECT_TRUE(line_of(text, "mean task wait").ends_with("tie")) << text;
@@ -200,6 +200,8 @@ TEST(Table, WinnerSharesInPointsAndPublishedMarks) {
   EXPECT_EQ(doc["metrics"][0]["best"]["policy"], "b");
   EXPECT_EQ(doc["metrics"][0]["best"]["significant"], true);
   EXPECT_TRUE(doc["metrics"][1]["best"].is_null());
+  EXPECT_EQ(doc["metrics"][0]["verdict"], "best: b");
+  EXPECT_EQ(doc["metrics"][1]["verdict"], "tie");
 }
 
 TEST(Table, OneSeedNamesTheWinnerWithoutSignificance) {
@@ -213,8 +215,42 @@ TEST(Table, OneSeedNamesTheWinnerWithoutSignificance) {
   const auto text = render_comparison(table, OutputFormat::kTable);
   const auto spread = line_of(text, "GPU util std-dev");
   EXPECT_NE(spread.find("  -20.0 pp  "), std::string::npos) << text;
-  EXPECT_TRUE(spread.ends_with(" b")) << text;
-  EXPECT_NE(text.find("with one seed nothing is tested"), std::string::npos) << text;
+  EXPECT_TRUE(spread.ends_with(" best: b")) << text;
+  EXPECT_NE(text.find("one seed: nothing is tested"), std::string::npos) << text;
+}
+
+// Three policies: two share the best mean and the third is clearly worse, which is no tie; a best
+// mean whose lead is within the noise is "no significant difference".
+TEST(Table, VerdictsSayWhatTheyMean) {
+  RunResult r;
+  r.metadata.policies = {"a", "b", "c"};
+  for (const auto& policy : r.metadata.policies) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      SeedRun run;
+      run.policy = policy;
+      run.seed = seed;
+      const double k = static_cast<double>(seed);
+      // Waits: a and b 100 s on every seed, c 200 s.
+      run.metrics["mean_wait_s"] = policy == "c" ? 200.0 : 100.0;
+      // JCT: a 10 s ahead on average but noisy (a 95, 100, 105 + (0, 30, -30); b and c 100 +- 1).
+      const double noise[] = {0.0, 30.0, -30.0};
+      run.metrics["jct_mean_s"] = policy == "a" ? 85.0 + 5.0 * k + noise[seed - 1]
+                                                : 100.0 + (policy == "b" ? k - 2.0 : 2.0 - k);
+      // OOM kills: c 5 on every seed, a and b 0 and 1 alternately: c significantly worst.
+      run.metrics["oom_kills"] =
+          policy == "c" ? 5.0 : static_cast<double>((seed + (policy == "a")) % 2);
+      r.runs.push_back(run);
+    }
+  }
+  TableOptions options;
+  options.metrics = {"mean_wait_s", "jct_mean_s", "oom_kills"};
+  const auto table = build_comparison(r, options);
+  EXPECT_EQ(mark_text(table, table.rows[0]), "best: a, b (tied); worst: c");
+  EXPECT_EQ(mark_text(table, table.rows[1]), "no significant difference");
+  EXPECT_EQ(mark_text(table, table.rows[2]), "worst: c");
+  const auto text = render_comparison(table, OutputFormat::kTable);
+  EXPECT_TRUE(line_of(text, "mean task wait").ends_with("best: a, b (tied); worst: c")) << text;
+  EXPECT_NE(text.find("significantly best or worst"), std::string::npos) << text;
 }
 
 TEST(Table, OnePolicyFooterNamesOnlyItsColumns) {
@@ -224,7 +260,7 @@ TEST(Table, OnePolicyFooterNamesOnlyItsColumns) {
       render_comparison(build_comparison(hand_result(false), options), OutputFormat::kTable);
   EXPECT_NE(text.find("3 seeds: mean ± 95% CI half-width (Student t).\n"), std::string::npos)
       << text;
-  for (const char* absent : {"change", "difference", "winner", "*"}) {
+  for (const char* absent : {"change", "difference", "verdict", "*"}) {
     EXPECT_EQ(text.find(absent), std::string::npos) << absent << "\n" << text;
   }
 }

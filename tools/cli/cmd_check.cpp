@@ -11,6 +11,7 @@
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/cli/commands.hpp"
 #include "tidesim/tools/lib/check.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
 namespace tidesim::cli {
@@ -22,6 +23,9 @@ struct CheckArgs {
   std::vector<std::string> tolerances;
   std::string default_tolerance = "5";
   std::string junit;
+  std::vector<std::string> metrics;
+  bool all_metrics = false;
+  std::string correction = "holm";
 };
 
 int run_check(const CheckArgs& args) {
@@ -30,6 +34,12 @@ int run_check(const CheckArgs& args) {
   for (const auto& t : args.tolerances) {
     const auto [metric, pct] = app::parse_tolerance(t, "--tolerance");
     options.tolerance_pct[metric] = pct;
+  }
+  options.metrics = app::parse_metric_names(args.metrics, "--metrics");
+  options.all_metrics = args.all_metrics;
+  options.correction = app::parse_correction(args.correction, "--correction");
+  if (args.all_metrics && !args.metrics.empty()) {
+    throw InputError(SourceLocation{}, "--all-metrics", "give either --metrics or --all-metrics");
   }
   const auto current = app::load_result(args.result_path);
   const auto baseline = app::load_result(args.baseline_path);
@@ -68,6 +78,14 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--default-tolerance", args->default_tolerance,
                   "PCT: allowed worsening for other metrics, percent (default 5; 5 or 5%)");
   cmd->add_option("--junit", args->junit, "Write JUnit XML here");
+  cmd->add_option("--metrics", args->metrics,
+                  "METRIC,...: the metrics tested (default: the result's headline set, as its "
+                  "table shows it)")
+      ->delimiter(',');
+  cmd->add_flag("--all-metrics", args->all_metrics, "Test every catalogued metric");
+  cmd->add_option("--correction", args->correction,
+                  "Multiple-comparison correction over the tests: holm (default; family-wise "
+                  "error), bh (Benjamini-Hochberg; false discovery rate) or none");
   cmd->callback([&ctx, args] {
     ctx.input = args->result_path;
     ctx.run = [args] { return run_check(*args); };

@@ -19,6 +19,7 @@
 #include "tidesim/tools/cli/commands.hpp"
 #include "tidesim/tools/cli/options.hpp"
 #include "tidesim/tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/openmetrics.hpp"
 #include "tidesim/tools/lib/report_html.hpp"
 #include "tidesim/tools/lib/result.hpp"
@@ -44,6 +45,8 @@ struct ReportArgs {
   bool no_reference = false;
   bool seed_reference = false;
   bool all_metrics = false;
+  /// `--metrics`: the headline set (the table's rows, the report's bars) instead of the result's.
+  std::vector<std::string> metrics;
   /// Also write every chart as an SVG file into this folder.
   std::string figures;
 };
@@ -280,9 +283,12 @@ int run_report(const ReportArgs& args) {
   const bool charts = page || !args.figures.empty();
   // A PDF is the HTML report printed by headless chromium: refused up front without it.
   const std::string chromium = format == "pdf" ? pdf_printer(args) : std::string();
-  const app::RunResult result = app::load_result(args.result_path);
+  app::RunResult result = app::load_result(args.result_path);
   require_records(result, args, charts);
   app::TableOptions table;
+  if (!args.metrics.empty()) {
+    result.metadata.headline_metrics = app::parse_metric_names(args.metrics, "--metrics");
+  }
   table.no_reference = args.no_reference;
   if (args.seed_reference) {
     table.reference = app::seed_reference();
@@ -309,7 +315,10 @@ int run_report(const ReportArgs& args) {
     print_pdf(chromium, text, args.output);
   } else {
     if (!page) {
-      text = comparison_text(result, format, table, args.all_metrics);
+      // With --metrics the table is those rows (and all of them with --all-metrics too).
+      app::TableOptions rows = table;
+      rows.headline = !args.metrics.empty() && !args.all_metrics;
+      text = comparison_text(result, format, rows, args.all_metrics);
     }
     if (args.output.empty() || args.output == "-") {
       std::cout << text;
@@ -358,6 +367,10 @@ void add_report_command(CLI::App& app, Context& ctx) {
                 "Use the seed's published figures as the reference column");
   cmd->add_flag("--all-metrics", args->all_metrics,
                 "A sweep's table: every metric, not only the headline ones");
+  cmd->add_option("--metrics", args->metrics,
+                  "METRIC,...: the headline metrics (the table's rows, the report's charts) "
+                  "instead of those the result was run with")
+      ->delimiter(',');
   cmd->callback([&ctx, args] {
     ctx.input = args->result_path;
     ctx.run = [args] { return run_report(*args); };

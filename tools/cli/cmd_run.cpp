@@ -28,6 +28,7 @@
 #include "tidesim/tools/lib/attempt_log.hpp"
 #include "tidesim/tools/lib/csv_out.hpp"
 #include "tidesim/tools/lib/fill_output.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/openmetrics.hpp"
 #include "tidesim/tools/lib/policy_select.hpp"
 #include "tidesim/tools/lib/progress.hpp"
@@ -67,6 +68,8 @@ struct RunOptions {
   int threads = 0;
   bool no_reference = false;
   bool all_metrics = false;
+  // --metrics: the headline set instead of the scenario's (tools/lib/headline_metrics.hpp).
+  std::vector<std::string> metrics;
   // The progress line: --progress shows it also when stderr is not a terminal, --quiet never.
   bool progress = false;
   bool quiet = false;
@@ -230,6 +233,7 @@ int run(const RunOptions& o) {
   const auto format = app::parse_output_format(o.format);
   const auto policies = app::select_policies(s, o.policies);
   const auto seeds = app::run_seeds(s, o.seeds);
+  const std::vector<std::string> headline = app::parse_metric_names(o.metrics, "--metrics");
   check_output_folder(o);
   const std::optional<Duration> timeout = parse_timeout(o.timeout);
   const std::vector<std::string> omitted =
@@ -252,6 +256,9 @@ int run(const RunOptions& o) {
                                   : app::ProgressMode::kAuto;
   const auto t0 = std::chrono::steady_clock::now();
   app::RunResult result = app::run_all(s, runs, options);
+  if (!headline.empty()) {
+    result.metadata.headline_metrics = headline;
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.metadata.provenance = app::make_provenance(
       s, policies, seeds, app::run_provenance_input(path, o.policies, o.seeds, overrides));
@@ -402,7 +409,11 @@ void add_run_command(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("--no-reference", opts->no_reference, "Leave out the published-figures column");
   cmd->add_flag("--all-metrics", opts->all_metrics,
-                "Every metric in the table, not only the seed's four and the headline readings");
+                "Every metric in the table, not only the study's headline metrics");
+  cmd->add_option("--metrics", opts->metrics,
+                  "METRIC,...: the headline metrics (the table's rows, the report's charts, what "
+                  "check tests) instead of the scenario's report.metrics or the default set")
+      ->delimiter(',');
   add_progress_flags(*cmd, opts->progress, opts->quiet);
   cmd->callback([&ctx, opts] {
     ctx.input = opts->scenario;

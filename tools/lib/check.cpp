@@ -8,6 +8,7 @@
 
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/stats.hpp"
 #include "tidesim/tools/lib/svg_chart.hpp"
 #include "tidesim/tools/lib/table.hpp"
@@ -16,6 +17,14 @@ namespace tidesim::app {
 namespace {
 
 using metrics::Direction;
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    out += (out.empty() ? "" : ", ") + n;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -59,75 +68,149 @@ bool CheckReport::failed() const {
   return false;
 }
 
+namespace {
+
+std::vector<std::string> tested_metrics(const RunResult& current, const CheckOptions& options) {
+  if (!options.metrics.empty()) {
+    return options.metrics;
+  }
+  std::vector<std::string> out;
+  if (options.all_metrics) {
+    for (const auto& info : metrics::metric_catalog()) {
+      out.emplace_back(info.name);
+    }
+    return out;
+  }
+  return headline_metrics_of(current);
+}
+
+// The verdict on `metric` of one policy before the correction: "missing", "skipped", or ""
+// (measured: the means, the difference, its CI and p-value; decided by decide()).
+MetricVerdict measure(const std::string& policy, const metrics::MetricInfo& info,
+                      const std::vector<const SeedRun*>& base_runs,
+                      const std::vector<const SeedRun*>& cur_runs, const CheckOptions& options) {
+  const std::string name(info.name);
+  MetricVerdict v;
+  v.policy = policy;
+  v.metric = name;
+  const auto tol = options.tolerance_pct.find(name);
+  v.tolerance_pct =
+      tol != options.tolerance_pct.end() ? tol->second : options.default_tolerance_pct;
+  v.baseline_mean = summarize(metric_values(base_runs, name))->mean;
+  if (info.direction == Direction::kNeutral) {
+    v.status = "skipped";
+    v.message = "descriptive metric, not checked";
+    return v;
+  }
+  const auto cur_values = metric_values(cur_runs, name);
+  if (cur_values.empty()) {
+    v.status = "missing";
+    v.message = cur_runs.empty() ? "policy missing from the result"
+                                 : "metric missing from the result (could not be computed)";
+    return v;
+  }
+  v.current_mean = summarize(cur_values)->mean;
+  const auto d = seed_difference(base_runs, cur_runs, name);
+  v.difference = d->mean;
+  v.ci95_half = d->ci95_half;
+  v.p_value = d->p_value;
+  return v;
+}
+
+// The status and message of a measured verdict, its adjusted p-value set.
+void decide(MetricVerdict& v, const metrics::MetricInfo& info, const CheckOptions& options) {
+  const double sign = info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0;
+  const double worse = sign * *v.difference;  // > 0: moved the wrong way
+  const double allowed = v.tolerance_pct / 100.0 * std::fabs(*v.baseline_mean);
+  // Without a test (a side with one seed) the tolerance alone decides.
+  const bool significant = !v.p_adjusted || *v.p_adjusted < options.alpha;
+  const auto fmt_value = [&info](double x) { return format_metric_value(&info, x); };
+  // A change the printed values do not show is no change ("0.0000 -> 0.0000").
+  const bool shows = fmt_value(*v.baseline_mean) != fmt_value(*v.current_mean);
+  if (shows && worse > allowed && significant && worse > 0.0) {
+    v.status = "regressed";
+  } else if (shows && -worse > allowed && significant && worse < 0.0) {
+    v.status = "improved";
+  } else {
+    v.status = "pass";
+  }
+  std::string test = "; not tested (one seed on a side)";
+  if (v.p_value && options.correction != Correction::kNone) {
+    test = fmt::format("; p = {:.3g}, {}-adjusted {:.3g}", *v.p_value,
+                       to_string(options.correction), *v.p_adjusted);
+  } else if (v.p_value) {
+    test = fmt::format("; p = {:.3g}", *v.p_value);
+  }
+  v.message =
+      fmt::format("{} -> {} (difference {}{}{}; tolerance {}%)", fmt_value(*v.baseline_mean),
+                  fmt_value(*v.current_mean), fmt_value(*v.difference),
+                  v.ci95_half ? " ± " + format_metric_spread(&info, *v.ci95_half) : std::string(),
+                  test, v.tolerance_pct);
+}
+
+// Sets every measured verdict's adjusted p-value (the correction over all of them) and decides it;
+// returns the number of tests.
+std::size_t correct_and_decide(std::vector<MetricVerdict>& verdicts, const CheckOptions& options) {
+  std::vector<double> p;
+  std::vector<MetricVerdict*> tested;
+  for (auto& v : verdicts) {
+    if (v.status.empty() && v.p_value) {
+      p.push_back(*v.p_value);
+      tested.push_back(&v);
+    }
+  }
+  const auto adjusted = adjust_p_values(p, options.correction);
+  for (std::size_t i = 0; i < tested.size(); ++i) {
+    tested[i]->p_adjusted = adjusted[i];
+  }
+  for (auto& v : verdicts) {
+    if (v.status.empty()) {
+      decide(v, *metrics::find_metric(v.metric), options);
+    }
+  }
+  return tested.size();
+}
+
+}  // namespace
+
 CheckReport check_against_baseline(const RunResult& current, const RunResult& baseline,
                                    const CheckOptions& options) {
   CheckReport report;
-  const auto base_policies = baseline.policy_names();
+  const std::vector<std::string> asked = tested_metrics(current, options);
+  report.correction = options.correction;
+  report.alpha = options.alpha;
   for (const auto& policy : current.policy_names()) {
     if (!current.runs_of(policy).empty() && baseline.runs_of(policy).empty()) {
       report.extra_policies.push_back(policy);
     }
   }
-  for (const auto& policy : base_policies) {
+  for (const auto& policy : baseline.policy_names()) {
     const auto base_runs = baseline.runs_of(policy);
     const auto cur_runs = current.runs_of(policy);
     if (cur_runs.empty() && !base_runs.empty()) {
       report.missing_policies.push_back(policy);
     }
-    for (const auto& info : metrics::metric_catalog()) {
-      const std::string name(info.name);
-      const auto base_values = metric_values(base_runs, name);
-      if (base_values.empty()) {
-        continue;
+    for (const auto& name : asked) {
+      const metrics::MetricInfo* info = metrics::find_metric(name);
+      if (info == nullptr || metric_values(base_runs, name).empty()) {
+        continue;  // unknown to this version, or not in the baseline
       }
-      MetricVerdict v;
-      v.policy = policy;
-      v.metric = name;
-      const auto tol = options.tolerance_pct.find(name);
-      v.tolerance_pct =
-          tol != options.tolerance_pct.end() ? tol->second : options.default_tolerance_pct;
-      const auto base_summary = summarize(base_values);
-      v.baseline_mean = base_summary->mean;
-      if (info.direction == Direction::kNeutral) {
-        v.status = "skipped";
-        v.message = "descriptive metric, not checked";
-        report.verdicts.push_back(std::move(v));
-        continue;
+      if (std::find(report.metrics.begin(), report.metrics.end(), name) == report.metrics.end()) {
+        report.metrics.push_back(name);
       }
-      const auto cur_values = metric_values(cur_runs, name);
-      if (cur_values.empty()) {
-        v.status = "missing";
-        v.message = cur_runs.empty() ? "policy missing from the result"
-                                     : "metric missing from the result (could not be computed)";
-        report.verdicts.push_back(std::move(v));
-        continue;
-      }
-      v.current_mean = summarize(cur_values)->mean;
-      const auto d = seed_difference(base_runs, cur_runs, name);
-      v.difference = d->mean;
-      v.ci95_half = d->ci95_half;
-      const double sign = info.direction == Direction::kLowerIsBetter ? 1.0 : -1.0;
-      const double worse = sign * d->mean;  // > 0: moved the wrong way
-      const double allowed = v.tolerance_pct / 100.0 * std::fabs(*v.baseline_mean);
-      const double ci = d->ci95_half.value_or(0.0);
-      const auto fmt_value = [&info](double x) { return format_metric_value(&info, x); };
-      // A change the printed values do not show is no change ("0.0000 -> 0.0000").
-      const bool shows = fmt_value(*v.baseline_mean) != fmt_value(*v.current_mean);
-      if (shows && worse > allowed && worse > ci && worse > 0.0) {
-        v.status = "regressed";
-      } else if (shows && -worse > allowed && -worse > ci && worse < 0.0) {
-        v.status = "improved";
-      } else {
-        v.status = "pass";
-      }
-      v.message = fmt::format(
-          "{} -> {} (difference {}{}; tolerance {}%)", fmt_value(*v.baseline_mean),
-          fmt_value(*v.current_mean), fmt_value(d->mean),
-          d->ci95_half ? " ± " + format_metric_spread(&info, *d->ci95_half) : std::string(),
-          v.tolerance_pct);
+      MetricVerdict v = measure(policy, *info, base_runs, cur_runs, options);
+      v.metric = name;  // a per-queue metric keeps its queue
       report.verdicts.push_back(std::move(v));
     }
   }
+  if (!options.all_metrics) {
+    for (const auto& name : asked) {
+      if (std::find(report.metrics.begin(), report.metrics.end(), name) == report.metrics.end()) {
+        report.untested.push_back(name);
+      }
+    }
+  }
+  report.tests = correct_and_decide(report.verdicts, options);
   return report;
 }
 
@@ -168,6 +251,18 @@ std::string format_check_report(const CheckReport& report) {
   for (const auto& policy : report.extra_policies) {
     out += fmt::format("not in the baseline, not checked: policy {}\n", policy);
   }
+  out += fmt::format("tested: {}\n", report.metrics.empty() ? "none" : join_names(report.metrics));
+  if (!report.untested.empty()) {
+    out += fmt::format("not in the baseline, not tested: {}\n", join_names(report.untested));
+  }
+  out += report.correction == Correction::kNone
+             ? fmt::format("multiple comparisons: no correction, each of {} tests at {}\n",
+                           report.tests, report.alpha)
+             : fmt::format("multiple comparisons: {} over {} tests ({} {})\n",
+                           to_string(report.correction), report.tests,
+                           report.correction == Correction::kHolm ? "family-wise error rate"
+                                                                  : "false discovery rate",
+                           report.alpha);
   out += fmt::format("{}: {} regressed, {} missing, {} improved, {} unchanged within tolerance\n",
                      report.failed() ? "FAILED" : "OK", regressed, missing, improved, passed);
   return out;
@@ -255,6 +350,15 @@ std::string junit_xml(const CheckReport& report) {
       "  <testsuite name=\"tidesim check\" tests=\"{0}\" failures=\"{1}\" errors=\"0\" "
       "skipped=\"{2}\">\n",
       report.verdicts.size(), failures, skipped);
+  out += fmt::format(
+      "    <properties>\n"
+      "      <property name=\"metrics\" value=\"{}\"/>\n"
+      "      <property name=\"correction\" value=\"{}\"/>\n"
+      "      <property name=\"alpha\" value=\"{}\"/>\n"
+      "      <property name=\"tests\" value=\"{}\"/>\n"
+      "    </properties>\n",
+      xml_escape(join_names(report.metrics)), to_string(report.correction), report.alpha,
+      report.tests);
   for (const auto& v : report.verdicts) {
     out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escape(v.policy),
                        xml_escape(v.metric));

@@ -86,7 +86,7 @@ std::string comparison_html(const ComparisonTable& table) {
     out += "<th>published (" + xml_escape(table.reference_label) + ")</th>";
   }
   if (table.policies.size() > 1) {
-    out += "<th>winner</th>";
+    out += "<th>verdict</th>";
   }
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : table.rows) {
@@ -135,11 +135,8 @@ std::string comparison_html(const ComparisonTable& table) {
       out += "<td class=\"num\">" + xml_escape(row.reference.empty() ? "-" : text) + "</td>";
     }
     if (table.policies.size() > 1) {
-      // The policy with the better mean, * when significantly better than every other.
-      out += "<td>" +
-             xml_escape(row.best ? table.policies[*row.best] + (row.best_significant ? " *" : "")
-                                 : std::string("-")) +
-             "</td>";
+      // The terminal table's words: best, worst, no significant difference, tied, tie.
+      out += "<td>" + xml_escape(mark_text(table, row)) + "</td>";
     }
     out += "</tr>\n";
   }
@@ -240,8 +237,8 @@ std::string metrics_html(const ComparisonTable& table, const std::vector<std::st
          "interval (Student t). Change is relative to " +
          xml_escape(policies.empty() ? std::string("-") : policies[0]) +
          " (a share's in percentage points, pp); * marks a paired difference whose 95% CI "
-         "excludes 0. Winner: the policy with the better mean, * when significantly better than "
-         "every other. Definitions: docs/metrics.md.</p>\n" +
+         "excludes 0. " +
+         xml_escape(mark_legend(table.seeds)) + " Definitions: docs/metrics.md.</p>\n" +
          comparison_html(table);
 }
 
@@ -651,12 +648,17 @@ std::string headline_bars_html(const RunResult& result, const ReportOptions& opt
     return "";
   }
   std::string html =
-      "<h2>Headline metrics</h2>\n<p>The metrics of the terminal table, one chart each: a bar per "
-      "policy at its mean over seeds (the value printed above it, in the table's unit), with the "
-      "95% confidence interval (Student t) as an error bar when there are several seeds.</p>\n"
+      "<h2>Headline metrics</h2>\n<p>The study's headline metrics (those of the terminal table), "
+      "one chart each: a bar per policy at its mean over seeds (the value printed above it, in "
+      "the table's unit), with the 95% confidence interval (Student t) as an error bar when "
+      "there are several seeds. A metric no run has is left out.</p>\n"
       "<div class=\"bars\">";
   for (const auto& row : table.rows) {
-    html += metric_bars(table, row);
+    const bool any = std::any_of(row.per_policy.begin(), row.per_policy.end(),
+                                 [](const std::optional<Summary>& v) { return v.has_value(); });
+    if (any) {
+      html += metric_bars(table, row);
+    }
   }
   return html + "</div>\n";
 }
@@ -700,8 +702,9 @@ std::string sweep_metrics_html(const RunResult& result, const SweepView& view,
       "seeds, ± the half-width of the 95% confidence interval (Student t); change relative to " +
       xml_escape(view.policies.front()) +
       " (a share's in percentage points, pp), * marks a paired difference whose 95% CI excludes "
-      "0; winner: the policy with the better mean, * when significantly better than every "
-      "other. Definitions: docs/metrics.md.</p>\n";
+      "0. " +
+      xml_escape(mark_legend(c.tables.empty() ? 0 : c.tables.front().seeds)) +
+      " Definitions: docs/metrics.md.</p>\n";
   for (std::size_t v = 0; v < c.tables.size(); ++v) {
     std::string values;
     for (std::size_t k = 0; k < view.keys.size(); ++k) {

@@ -48,6 +48,10 @@ struct RunMetadata {
   /// tools/lib/result_records.hpp): their lists are empty because they were not written, not
   /// because nothing happened. Written only when there is any.
   std::vector<std::string> records_omitted;
+  /// The study's headline metrics (tools/lib/headline_metrics.hpp): the rows the table leads
+  /// with, the report's bars, what `check` tests. Written only when set; empty: the catalogue's
+  /// headline rows.
+  std::vector<std::string> headline_metrics;
   bool operator==(const RunMetadata&) const = default;
 };
 

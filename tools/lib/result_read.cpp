@@ -390,6 +390,9 @@ RunResult from_json(const nlohmann::json& doc, const std::string& source) {
   if (const auto warnings = meta.find("warnings")) {
     m.warnings = read_strings(*warnings);
   }
+  if (const auto headline = meta.find("headline_metrics")) {
+    m.headline_metrics = read_strings(*headline);
+  }
   if (const auto omitted = meta.find("records_omitted")) {
     m.records_omitted = read_strings(*omitted);
     const auto& names = record_names();

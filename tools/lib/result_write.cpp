@@ -124,6 +124,9 @@ json metadata_json(const RunMetadata& m) {
   if (!m.records_omitted.empty()) {
     doc["records_omitted"] = m.records_omitted;
   }
+  if (!m.headline_metrics.empty()) {
+    doc["headline_metrics"] = m.headline_metrics;
+  }
   return doc;
 }
 

@@ -15,6 +15,7 @@
 #include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/experiments/collector_options.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/scenario_describe.hpp"
 #include "tidesim/tools/lib/watchdog.hpp"
 
@@ -152,6 +153,7 @@ RunResult assemble(const Scenario& s, const PreparedRuns& prepared, std::vector<
   result.metadata = make_metadata(s.name, s.path, s.hash, prepared.seeds, names);
   result.metadata.cluster = describe_cluster(s.cluster);
   result.metadata.workload = describe_workload(s.workload);
+  result.metadata.headline_metrics = study_headline_metrics(s, prepared.policies);
   result.runs = std::move(runs);
   return result;
 }

@@ -32,6 +32,19 @@ double t_quantile_975(double df) {
   return boost::math::quantile(boost::math::students_t_distribution<double>(df), 0.975);
 }
 
+namespace {
+
+// Two-sided p-value of a t statistic `mean / se` over `df` degrees of freedom; 0 or 1 when se is 0.
+double two_sided_p(double mean, double se, double df) {
+  if (!(se > 0.0)) {
+    return mean == 0.0 ? 1.0 : 0.0;
+  }
+  const boost::math::students_t_distribution<double> t(df);
+  return std::min(1.0, 2.0 * boost::math::cdf(boost::math::complement(t, std::fabs(mean / se))));
+}
+
+}  // namespace
+
 std::optional<Summary> summarize(std::span<const double> values) {
   if (values.empty()) {
     return std::nullopt;
@@ -61,6 +74,10 @@ std::optional<PairedDifference> paired_difference(std::span<const double> a,
   out.n = s->n;
   out.mean = s->mean;
   out.ci95_half = s->ci95_half;
+  if (s->sd) {
+    out.p_value = two_sided_p(s->mean, *s->sd / std::sqrt(static_cast<double>(s->n)),
+                              static_cast<double>(s->n - 1));
+  }
   out.mean_a = mean_of(a);
   if (out.mean_a != 0.0) {
     out.relative = (mean_of(b) - out.mean_a) / std::fabs(out.mean_a);
@@ -89,6 +106,9 @@ std::optional<PairedDifference> welch_difference(std::span<const double> a,
                         (va * va / static_cast<double>(a.size() - 1) +
                          vb * vb / static_cast<double>(b.size() - 1));
       out.ci95_half = t_quantile_975(df) * std::sqrt(va + vb);
+      out.p_value = two_sided_p(out.mean, std::sqrt(va + vb), df);
+    } else {
+      out.p_value = two_sided_p(out.mean, 0.0, 1.0);
     }
   }
   return out;

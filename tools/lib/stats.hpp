@@ -36,6 +36,10 @@ struct PairedDifference {
   double mean_a = 0.0;
   /// Relative change of the means, (mean_b - mean_a) / |mean_a|; absent when mean_a is 0.
   std::optional<double> relative;
+  /// Two-sided p-value of the t test of "the difference is 0" (the paired t test over n - 1 df,
+  /// or Welch's); 0 or 1 when the difference is exact (no spread: nonzero or zero); absent with
+  /// fewer than two values on a side.
+  std::optional<double> p_value;
 };
 
 /// Paired difference of `b` against `a`. Preconditions: same length (the i-th values come from

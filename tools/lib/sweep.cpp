@@ -16,6 +16,7 @@
 #include "tidesim/sim/experiments/collector_options.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/version.hpp"
@@ -248,6 +249,7 @@ RunResult merge_cells(const SweepPlan& plan, const std::string& dir) {
   }
   const Scenario& s = plan.scenarios.front();
   merged.metadata = make_metadata(s.name, s.path, s.hash, seeds, labels);
+  merged.metadata.headline_metrics = study_headline_metrics(s, plan.policies.front());
   ProvenanceInput input;
   input.command = shell_command({"tidesim", "sweep", plan.spec.path});
   for (const auto& o : plan.spec.common) {

@@ -79,7 +79,7 @@ std::string sweep_text(const SweepComparison& c) {
     header.push_back(n > 2 ? what + " (" + view.policies[k] + ")" : what);
   }
   if (n > 1) {
-    header.push_back("winner");
+    header.push_back("verdict");
   }
   std::vector<std::vector<std::string>> grid{header};
   const std::size_t rows = c.tables.empty() ? 0 : c.tables.front().rows.size();
@@ -90,7 +90,7 @@ std::string sweep_text(const SweepComparison& c) {
     for (std::size_t v = 0; v < c.tables.size(); ++v) {
       const ComparisonTable& t = c.tables[v];
       // comparison_text_row: metric, better, the policies, per later policy its change (and with
-      // several seeds its difference), the winner.
+      // several seeds its difference), the verdict.
       const auto cells = comparison_text_row(t, t.rows[r]);
       const std::size_t stride = t.seeds > 1 ? 2 : 1;
       std::vector<std::string> line{v == 0 ? cells[0] : "", v == 0 ? cells[1] : ""};
@@ -122,10 +122,7 @@ std::string sweep_text(const SweepComparison& c) {
                              "change: {} against {}, relative change of the means "
                              "(shares: difference in percentage points, pp).\n",
                              later, view.policies.front());
-    notes += seeds > 1 ? "winner: the better mean; * when significantly better than every other "
-                         "policy of its line; tie when two share it.\n"
-                       : "winner: the better mean (with one seed nothing is tested for "
-                         "significance); tie when two share it.\n";
+    notes += mark_legend(seeds) + " Within its line.\n";
   } else {
     notes += "\n";
   }

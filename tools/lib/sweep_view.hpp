@@ -61,9 +61,9 @@ SweepComparison build_sweep_comparison(const RunResult& result, const SweepView&
 
 /// Renders a sweep comparison. Text: per metric, one line per variant with the swept values,
 /// each policy's mean (± 95% CI), the difference of each later policy from the first within the
-/// variant (paired over seeds, * when significant) and the winner. CSV: the comparison's CSV
-/// (render_comparison) of each variant, after one column per swept key. JSON: {"keys",
-/// "policies", "variants": [{"label", "values": {KEY: VALUE|null}, "comparison"}]}.
+/// variant (paired over seeds, * when significant) and the verdict (mark_text). CSV: the
+/// comparison's CSV (render_comparison) of each variant, after one column per swept key. JSON:
+/// {"keys", "policies", "variants": [{"label", "values": {KEY: VALUE|null}, "comparison"}]}.
 std::string render_sweep_comparison(const SweepComparison& comparison, OutputFormat format);
 
 /// metrics.csv (docs/outputs.md): one row per run (policy and seed; for a sweep per variant,

@@ -1,6 +1,7 @@
 #include "tidesim/tools/lib/table.hpp"
 
 #include "tidesim/tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 
 #include <fmt/core.h>
 
@@ -296,38 +297,89 @@ std::optional<PairedDifference> seed_difference(const std::vector<const SeedRun*
 
 namespace {
 
-// The policy of `row` with the better mean, and whether it is significantly better than each
-// other policy (ComparisonRow::best).
+// Whether `i`'s mean differs significantly from every other policy's (the 95% CI of each
+// difference, paired over seeds or else Welch's, excludes 0).
+bool differs_from_all(const ComparisonRow& row,
+                      const std::vector<std::vector<const SeedRun*>>& runs, std::size_t i) {
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    if (k == i) {
+      continue;
+    }
+    const auto d = seed_difference(runs[k], runs[i], row.metric);
+    if (!d || !d->ci95_half || std::fabs(d->mean) <= *d->ci95_half) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The policies of `row` with the best and the worst mean by the metric's direction, and whether
+// each differs significantly from every other policy (ComparisonRow::best, tied_best, worst).
 void mark_best(ComparisonRow& row, const std::vector<std::vector<const SeedRun*>>& runs) {
   if (!row.info || row.info->direction == metrics::Direction::kNeutral || runs.size() < 2) {
     return;
   }
+  for (const auto& s : row.per_policy) {
+    if (!s) {
+      return;  // a policy without the value: no mark
+    }
+  }
   const bool lower = row.info->direction == metrics::Direction::kLowerIsBetter;
-  std::optional<std::size_t> best;
+  const auto better = [&](double a, double b) { return lower ? a < b : a > b; };
+  std::size_t best = 0;
+  std::size_t worst = 0;
+  for (std::size_t i = 1; i < row.per_policy.size(); ++i) {
+    best = better(row.per_policy[i]->mean, row.per_policy[best]->mean) ? i : best;
+    worst = better(row.per_policy[worst]->mean, row.per_policy[i]->mean) ? i : worst;
+  }
+  std::vector<std::size_t> at_best;
+  std::vector<std::size_t> at_worst;
   for (std::size_t i = 0; i < row.per_policy.size(); ++i) {
-    if (!row.per_policy[i]) {
-      return;  // a policy without the value: no winner
+    if (row.per_policy[i]->mean == row.per_policy[best]->mean) {
+      at_best.push_back(i);
     }
-    const double m = row.per_policy[i]->mean;
-    if (!best || (lower ? m < row.per_policy[*best]->mean : m > row.per_policy[*best]->mean)) {
-      best = i;
-    }
-  }
-  for (std::size_t i = 0; i < row.per_policy.size(); ++i) {
-    if (i != *best && row.per_policy[i]->mean == row.per_policy[*best]->mean) {
-      return;  // a shared best mean: a tie
+    if (row.per_policy[i]->mean == row.per_policy[worst]->mean) {
+      at_worst.push_back(i);
     }
   }
-  row.best = best;
-  row.best_significant = true;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (i == *best) {
-      continue;
-    }
-    const auto d = seed_difference(runs[i], runs[*best], row.metric);
-    row.best_significant =
-        row.best_significant && d && d->ci95_half && std::fabs(d->mean) > *d->ci95_half;
+  row.tie = at_best.size() == row.per_policy.size();
+  if (row.tie) {
+    return;
   }
+  if (at_best.size() == 1) {
+    row.best = best;
+    row.best_significant = differs_from_all(row, runs, best);
+  } else {
+    row.tied_best = at_best;
+  }
+  if (runs.size() > 2 && at_worst.size() == 1) {
+    row.worst = worst;
+    row.worst_significant = differs_from_all(row, runs, worst);
+  }
+}
+
+// The table's rows (TableOptions::metrics): the given ones; the study's headline set; or every
+// metric present, led by the study's headline set when the result recorded one and by the seed's
+// four otherwise.
+std::vector<std::string> row_names(const RunResult& result, const TableOptions& options) {
+  if (!options.metrics.empty()) {
+    return options.metrics;
+  }
+  if (options.headline) {
+    return headline_metrics_of(result);
+  }
+  std::vector<std::string> names = result.metadata.headline_metrics;
+  if (names.empty()) {
+    for (const auto name : metrics::seed_metric_names()) {
+      names.emplace_back(name);
+    }
+  }
+  for (auto& name : present_metric_names(result)) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(std::move(name));
+    }
+  }
+  return names;
 }
 
 }  // namespace
@@ -341,29 +393,7 @@ ComparisonTable build_comparison(const RunResult& result, const TableOptions& op
     table.seeds = std::max(table.seeds, runs.back().size());
   }
 
-  std::vector<std::string> names = options.metrics;
-  if (names.empty() && options.headline) {
-    std::set<std::string> present;
-    for (const auto& run : result.runs) {
-      for (const auto& [name, value] : run.metrics) {
-        present.insert(name);
-      }
-    }
-    for (const auto name : metrics::headline_metric_names()) {
-      if (present.contains(std::string(name))) {
-        names.emplace_back(name);
-      }
-    }
-  } else if (names.empty()) {
-    for (const auto name : metrics::seed_metric_names()) {
-      names.emplace_back(name);
-    }
-    for (auto& name : present_metric_names(result)) {
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        names.push_back(std::move(name));
-      }
-    }
-  }
+  const std::vector<std::string> names = row_names(result, options);
 
   std::optional<Reference> reference = options.reference;
   if (!reference && !options.no_reference) {
@@ -407,7 +437,8 @@ nlohmann::json per_policy_json(const std::optional<Summary>& s) {
            : nlohmann::json(nullptr);
 }
 
-nlohmann::json row_json(const ComparisonRow& row, const std::vector<std::string>& policies) {
+nlohmann::json row_json(const ComparisonTable& table, const ComparisonRow& row) {
+  const auto& policies = table.policies;
   nlohmann::json r;
   r["name"] = row.metric;
   r["label"] = label_of(row);
@@ -431,6 +462,7 @@ nlohmann::json row_json(const ComparisonRow& row, const std::vector<std::string>
   r["best"] = row.best ? nlohmann::json{{"policy", policies[*row.best]},
                                         {"significant", row.best_significant}}
                        : nlohmann::json(nullptr);
+  r["verdict"] = mark_text(table, row);
   return r;
 }
 
@@ -443,7 +475,7 @@ nlohmann::json comparison_json_value(const ComparisonTable& table) {
   doc["reference_label"] = table.reference_label;
   doc["metrics"] = nlohmann::json::array();
   for (const auto& row : table.rows) {
-    doc["metrics"].push_back(row_json(row, table.policies));
+    doc["metrics"].push_back(row_json(table, row));
   }
   return doc;
 }
@@ -502,26 +534,9 @@ std::vector<std::string> text_header(const ComparisonTable& table) {
                          : "published (" + table.reference_label + ")");
   }
   if (policies.size() > 1) {
-    header.push_back("winner");
+    header.push_back("verdict");
   }
   return header;
-}
-
-// The winner column: the policy with the better mean, * when significantly better than every
-// other; "tie" when two share the best mean; "-" for a metric without a direction.
-std::string winner_text(const ComparisonTable& table, const ComparisonRow& row) {
-  if (row.best) {
-    return table.policies[*row.best] + (row.best_significant ? " *" : "");
-  }
-  if (!row.info || row.info->direction == metrics::Direction::kNeutral) {
-    return "-";
-  }
-  for (const auto& s : row.per_policy) {
-    if (!s) {
-      return "-";
-    }
-  }
-  return "tie";
 }
 
 // A paired difference with its 95% CI, * when the CI excludes 0.
@@ -607,7 +622,7 @@ std::vector<std::string> text_row(const ComparisonTable& table, const Comparison
     line.push_back(reference_text(row, table.policies, disagrees));
   }
   if (table.policies.size() > 1) {
-    line.push_back(winner_text(table, row));
+    line.push_back(mark_text(table, row));
   }
   return line;
 }
@@ -626,11 +641,7 @@ std::string footer_text(const ComparisonTable& table, const Disagreements& disag
   }
   out += "\n";
   if (several) {
-    out += table.seeds > 1 ? "winner: the better mean; * when significantly better than every "
-                             "other policy (95% CI of the difference excludes 0); tie when two "
-                             "share it.\n"
-                           : "winner: the better mean (with one seed nothing is tested for "
-                             "significance); tie when two share it.\n";
+    out += mark_legend(table.seeds) + "\n";
   }
   if (disagrees.direction) {
     out +=
@@ -755,6 +766,48 @@ Reference seed_reference(const std::string& default_policy, const std::string& l
   ref.values["oom_kills"] = {{default_policy, 7.0}, {load_aware_policy, 0.0}};
   ref.values["nvlink_contention_rate"] = {{default_policy, 0.64}, {load_aware_policy, 0.21}};
   return ref;
+}
+
+std::string mark_text(const ComparisonTable& table, const ComparisonRow& row) {
+  if (row.tie) {
+    return "tie";
+  }
+  const bool tested = table.seeds > 1;
+  std::vector<std::string> parts;
+  if (row.best && (!tested || row.best_significant)) {
+    parts.push_back("best: " + table.policies[*row.best]);
+  }
+  if (!row.tied_best.empty()) {
+    std::string names;
+    for (const auto i : row.tied_best) {
+      names += (names.empty() ? "" : ", ") + table.policies[i];
+    }
+    parts.push_back("best: " + names + " (tied)");
+  }
+  if (row.worst && (!tested || row.worst_significant)) {
+    parts.push_back("worst: " + table.policies[*row.worst]);
+  }
+  if (!parts.empty()) {
+    std::string out = parts.front();
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      out += "; " + parts[i];
+    }
+    return out;
+  }
+  return row.best || row.worst ? "no significant difference" : "-";
+}
+
+std::string mark_legend(std::size_t seeds) {
+  if (seeds > 1) {
+    return "verdict: best: the better mean, significantly better than every other policy (the 95% "
+           "CI of each difference, paired over seeds or else Welch's, excludes 0); worst (three "
+           "policies or more): the worse mean, significantly worse than every other; no "
+           "significant difference: no policy is significantly best or worst; tied: policies "
+           "that share the best mean; tie: every policy has the same mean.";
+  }
+  return "verdict (one seed: nothing is tested for significance): best: the better mean; worst "
+         "(three policies or more): the worse mean; tied: policies that share the best mean; "
+         "tie: every policy has the same mean.";
 }
 
 std::string label_of(const ComparisonRow& row) {

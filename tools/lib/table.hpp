@@ -36,13 +36,32 @@ struct ComparisonRow {
   /// Reference values per policy (empty when none).
   std::map<std::string, double> reference;
   /// The policy with the better mean by the metric's direction (an index into the policies);
-  /// absent for a neutral or uncatalogued metric, with fewer than two policies, or when two
-  /// policies share the best mean.
+  /// absent for a neutral or uncatalogued metric, with fewer than two policies, with a policy
+  /// without the value, or when two policies share the best mean.
   std::optional<std::size_t> best;
   /// Whether `best` differs significantly from every other policy: the 95% CI of each
   /// difference (seed_difference) excludes 0. Never with one seed.
   bool best_significant = false;
+  /// The policies that share the best mean when two or more do and not all.
+  std::vector<std::size_t> tied_best;
+  /// With three policies or more: the one policy with the worst mean, and whether it differs
+  /// significantly from every other.
+  std::optional<std::size_t> worst;
+  bool worst_significant = false;
+  /// Every policy has the same mean (a directed metric, each policy with the value).
+  bool tie = false;
 };
+
+/// The verdict of a row, the same words in the terminal table and the HTML report: "best: X"
+/// (significantly better than every other policy with several seeds), "best: X, Y (tied)",
+/// "worst: Z" (three policies or more; significantly worse than every other), both joined by
+/// "; ", "no significant difference" (several seeds, neither best nor worst significant), "tie"
+/// (every policy the same mean), "-" (no direction, or a policy without the value).
+struct ComparisonTable;
+std::string mark_text(const ComparisonTable& table, const ComparisonRow& row);
+
+/// The line that explains mark_text's words, for a table of `seeds` seeds.
+std::string mark_legend(std::size_t seeds);
 
 /// The row's printed name: its catalogue label, with the queue of a per-queue metric
 /// ("<metric>/<queue>": "quota utilisation (team-a)"); the metric's own name when uncatalogued.
@@ -60,15 +79,16 @@ struct ComparisonTable {
 
 /// Parameters of build_comparison.
 struct TableOptions {
-  /// Rows, in order. Empty: the seed's four, then every other catalogued metric present in the
-  /// result in catalogue order, then unknown metrics alphabetically.
+  /// Rows, in order. Empty: the study's headline set (RunMetadata::headline_metrics) or else the
+  /// seed's four, then every other catalogued metric present in the result in catalogue order,
+  /// then unknown metrics alphabetically.
   std::vector<std::string> metrics;
   /// Reference column; when absent, the result's own reference (if any) is used.
   std::optional<Reference> reference;
   /// Leave the reference column out even when the result has one.
   bool no_reference = false;
-  /// When `metrics` is empty: only the headline rows (metrics::headline_metric_names()) present
-  /// in the result, instead of every metric.
+  /// When `metrics` is empty: only the study's headline rows (headline_metrics_of(), from
+  /// tools/lib/headline_metrics.hpp), instead of every metric.
   bool headline = false;
 };
 
@@ -100,16 +120,16 @@ std::string format_metric_difference(const metrics::MetricInfo* info, double dif
 
 /// Renders `table` as aligned terminal text, a JSON document, or CSV (one row per metric and
 /// policy). Each ends with a newline. The text has a "better" column (lower / higher) after the
-/// metric and, with several policies, a "winner" column naming the policy with the better mean
-/// (`*` when it is significantly better than every other); differences of shares are in
-/// percentage points. The reference column is headed "published (LABEL)"; with two policies a
-/// row whose measured change runs the other way from the reference's, or whose measured mean is
-/// 10 times its published value or more (or less than a tenth of it), is marked ≠, and a line
-/// below says why and points to docs/seed-benchmark.md.
+/// metric and, with several policies, a "verdict" column (mark_text: best, worst, no significant
+/// difference, tied, tie); differences of shares are in percentage points. The reference column is
+/// headed "published (LABEL)"; with two policies a row whose measured change runs the other way
+/// from the reference's, or whose measured mean is 10 times its published value or more (or less
+/// than a tenth of it), is marked ≠, and a line below says why and points to
+/// docs/seed-benchmark.md.
 std::string render_comparison(const ComparisonTable& table, OutputFormat format);
 
 /// The text of one comparison row as the terminal table shows it, column by column (metric,
-/// better, the policies, the changes and differences, the reference, the winner), and the header
+/// better, the policies, the changes and differences, the reference, the verdict), and the header
 /// of those columns. Used by the sweep table (tools/lib/sweep_view.hpp).
 std::vector<std::string> comparison_text_header(const ComparisonTable& table);
 std::vector<std::string> comparison_text_row(const ComparisonTable& table,
@@ -123,7 +143,7 @@ std::string aligned_text(const std::vector<std::vector<std::string>>& grid);
 /// longer word stays whole), so that a table's notes fit a terminal.
 std::string wrap_text(const std::string& text, std::size_t width = 100);
 
-/// The lines below the terminal table that explain its marks (seeds, CIs, *, ≠, winner).
+/// The lines below the terminal table that explain its marks (seeds, CIs, *, ≠, the verdict).
 std::string comparison_text_footer(const ComparisonTable& table);
 
 /// The JSON document of `table` (render_comparison's kJson, as a value).
