@@ -171,5 +171,27 @@ TEST_F(CliStudy, CheckOnOtherSeedsOfTheSameScenarioPassesWithTheCorrection) {
   EXPECT_EQ(test::run(check + "/x.xml --correction bonferroni").code, 2);
 }
 
+// The newcomer's case: a workload meant to arrive over a day at about 190% of the cluster.
+// `validate` and `run` state the offered load and warn; the run compares its makespan with the
+// arrival window (tests/sim/data/overload.yaml works the load out).
+TEST_F(CliStudy, ADayAtAboutTwiceTheCapacityWarns) {
+  const std::string scenario = "tests/sim/data/overload.yaml";
+  ASSERT_EQ(test::run("validate " + scenario, dir_ + "/validate.log"), 0);
+  const std::string validate = test::read_file(dir_ + "/validate.log");
+  EXPECT_NE(validate.find("tidesim: warning: " + scenario + ": offered load 19"), std::string::npos)
+      << validate;
+  EXPECT_NE(validate.find("\n  offered load 19"), std::string::npos) << validate;
+  EXPECT_NE(validate.find("    single: "), std::string::npos) << validate;
+  const auto run = test::run("run " + scenario);
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("tidesim: warning: " + scenario + ": offered load 19"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("\nmakespan against the arrival window ("), std::string::npos) << run.out;
+  // A burst states the work in the whole cluster's time instead, and does not warn.
+  const auto burst = test::run("run " + kJobLevel);
+  EXPECT_NE(burst.out.find("\njobs arrive at once: "), std::string::npos) << burst.out;
+  EXPECT_EQ(burst.out.find("warning"), std::string::npos) << burst.out;
+}
+
 }  // namespace
 }  // namespace tidesim::app

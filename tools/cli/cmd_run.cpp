@@ -204,8 +204,9 @@ int run_fill(const RunOptions& o, const Scenario& s, const std::vector<PolicyCon
 
 // The comparison on standard output, in `format`.
 void print_result(const RunOptions& o, const Scenario& s, const std::string& path,
-                  const app::RunResult& result, app::OutputFormat format, std::size_t policies,
+                  const app::RunResult& result, app::OutputFormat format, const OfferedLoad& load,
                   std::size_t seeds, double wall) {
+  const std::size_t policies = result.policy_names().size();
   app::TableOptions table;
   table.reference = result.reference;
   table.no_reference = o.no_reference || !result.reference;
@@ -216,9 +217,17 @@ void print_result(const RunOptions& o, const Scenario& s, const std::string& pat
     return;
   }
   if (format == app::OutputFormat::kTable) {
-    std::cout << fmt::format("scenario {} ({}), {} seed{}, {} polic{}; simulated in {:.2f} s\n\n",
+    std::cout << fmt::format("scenario {} ({}), {} seed{}, {} polic{}; simulated in {:.2f} s\n",
                              s.name, path, seeds, seeds == 1 ? "" : "s", policies,
                              policies == 1 ? "y" : "ies", wall);
+    const auto lines = offered_load_lines(load, 0);
+    if (!lines.empty()) {
+      std::cout << lines.front()
+                << (seeds > 1 ? fmt::format(" (seed {})", result.metadata.seeds.front())
+                              : std::string())
+                << "\n";
+    }
+    std::cout << makespan_line(load, app::policy_makespans(result)) << "\n\n";
   }
   std::cout << app::render_comparison(app::build_comparison(result, table), format);
 }
@@ -276,7 +285,7 @@ int run(const RunOptions& o) {
   if (!omitted.empty()) {
     app::omit_records(result, omitted);
   }
-  print_result(o, s, path, result, format, policies.size(), seeds.size(), wall);
+  print_result(o, s, path, result, format, runs.load, seeds.size(), wall);
   if (outputs) {
     const std::string names = outputs->finish(result);
     if (!o.quiet) {
@@ -343,12 +352,19 @@ int validate(const std::vector<std::string>& files, const RunOptions& o) {
       for (const auto& w : check_scenario(s, jobs)) {
         std::cerr << "tidesim: warning: " << f << ": " << w << "\n";
       }
+      const OfferedLoad load = offered_load(s, jobs);
+      if (const auto w = overload_warning(load)) {
+        std::cerr << "tidesim: warning: " << f << ": " << *w << "\n";
+      }
       int nodes = 0;
       for (const auto& g : s.cluster.groups) {
         nodes += g.count;
       }
       std::cout << fmt::format("{}: ok ({} nodes, {} jobs for seed {}, {} policies)\n", f, nodes,
                                jobs.jobs.size(), s.seeds.front(), s.policies.size());
+      for (const auto& line : offered_load_lines(load)) {
+        std::cout << "  " << line << "\n";
+      }
     } catch (const InputError& e) {
       std::cerr << "tidesim: error: " << e.what() << "\n";
       ++bad;

@@ -78,4 +78,29 @@ std::vector<std::string> run_warnings(const std::vector<PolicyConfig>& policies,
   return out;
 }
 
+std::vector<PolicyMakespan> policy_makespans(const RunResult& result) {
+  std::vector<PolicyMakespan> out;
+  for (const auto& policy : result.policy_names()) {
+    const auto runs = result.runs_of(policy);
+    if (runs.empty()) {
+      continue;
+    }
+    PolicyMakespan m;
+    m.policy = policy;
+    const auto makespans = metric_values(runs, "makespan_s");
+    if (makespans.size() == runs.size()) {
+      for (const double v : makespans) {
+        m.seconds += v / static_cast<double>(runs.size());
+      }
+    } else {
+      m.unfinished = true;
+      for (const auto* r : runs) {
+        m.seconds += r->end_s / static_cast<double>(runs.size());
+      }
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 }  // namespace tidesim::app

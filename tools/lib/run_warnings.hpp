@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/experiments/offered_load.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/tools/lib/result.hpp"
 
@@ -27,5 +28,11 @@ std::vector<std::string> nvlink_warnings(const std::vector<PolicyConfig>& polici
 /// metadata.warnings.
 std::vector<std::string> run_warnings(const std::vector<PolicyConfig>& policies,
                                       const RunResult& result);
+
+/// Each policy's makespan, the mean over its seeds of `makespan_s`; for a policy with a job
+/// unfinished in some seed (no makespan), the mean time its runs stopped, marked unfinished. For
+/// the line that compares them with the arrival window (makespan_line,
+/// sim/experiments/offered_load.hpp).
+std::vector<PolicyMakespan> policy_makespans(const RunResult& result);
 
 }  // namespace tidesim::app

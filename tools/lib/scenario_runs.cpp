@@ -66,6 +66,10 @@ PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
     for (const std::string& w : check_scenario(checked, runs.jobs.front())) {
       warnings << "tidesim: warning: " << s.path << ": " << w << "\n";
     }
+    runs.load = offered_load(s, runs.jobs.front());
+    if (const auto w = overload_warning(runs.load)) {
+      warnings << "tidesim: warning: " << s.path << ": " << *w << "\n";
+    }
   }
   runs.policies = std::move(policies);
   runs.seeds = std::move(seeds);

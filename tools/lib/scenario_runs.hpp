@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/experiments/offered_load.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/experiments/run_estimate.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -38,12 +39,15 @@ struct PreparedRuns {
   std::vector<Workload> jobs;
   RunEstimate estimate;
   RunBudget budget;
+  /// The offered load of the first seed's jobs (sim/experiments/offered_load.hpp).
+  OfferedLoad load;
 };
 
 /// Prepares the runs of `policies` x `seeds` of `s`: holds the estimate to `budget` (before any
 /// job is built; with `force` a problem is written to `warnings` instead of thrown), builds each
 /// seed's jobs and everything a run builds (check_scenario), so that bad input fails here with its
-/// place, and writes check_scenario's warnings to `warnings` as `tidesim validate` prints them.
+/// place, and writes check_scenario's warnings to `warnings` as `tidesim validate` prints them,
+/// with the offered load's when it is over 100%.
 /// Throws InputError.
 PreparedRuns prepare_runs(const Scenario& s, std::vector<PolicyConfig> policies,
                           std::vector<std::uint64_t> seeds, bool series, const RunBudget& budget,
