@@ -4,11 +4,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "tidesim/sim/api/pod_traits.hpp"
 #include "tidesim/sim/engine/random.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
+#include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/topologies/mig.hpp"
@@ -34,9 +35,12 @@ Topology group_topology(const NodeGroup& g, const std::string& folder) {
   const std::string file = input_path(folder, g.topology);
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
-    throw InputError(
-        g.where, "topology",
-        "'" + g.topology + "' is neither a preset nor a file (looked at " + file + ")");
+    const std::vector<std::string> presets(preset_names().begin(), preset_names().end());
+    const std::string close = closest_name(g.topology, presets);
+    throw InputError(g.where, "topology",
+                     "'" + g.topology + "' is neither a preset nor a file (looked at " + file +
+                         ")" + (close.empty() ? "" : "; did you mean '" + close + "'?") +
+                         "; presets: " + fmt::format("{}", fmt::join(presets, ", ")));
   }
   return load_topology(file, params);
 }

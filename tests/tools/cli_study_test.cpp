@@ -13,6 +13,7 @@
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
 #include "tests/tools/sample_result.hpp"
+#include "tidesim/policies/scheduler.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -191,6 +192,32 @@ TEST_F(CliStudy, ADayAtAboutTwiceTheCapacityWarns) {
   const auto burst = test::run("run " + kJobLevel);
   EXPECT_NE(burst.out.find("\njobs arrive at once: "), std::string::npos) << burst.out;
   EXPECT_EQ(burst.out.find("warning"), std::string::npos) << burst.out;
+}
+
+// `explain -s` takes every built-in scheduler a run takes (one loader, policies::load_profile),
+// and its help names them all, not four.
+TEST_F(CliStudy, ExplainNamesEverySchedulerTheRunKnows) {
+  const auto help = test::run("explain --help");
+  ASSERT_EQ(help.code, 0) << help.out;
+  const auto names = policies::builtin_scheduler_names();
+  EXPECT_GT(names.size(), 4u);
+  for (const auto& name : names) {
+    EXPECT_NE(help.out.find(name), std::string::npos) << name << "\n" << help.out;
+  }
+}
+
+// An unknown topology lists the presets, with the closest one.
+TEST_F(CliStudy, AnUnknownTopologyListsThePresets) {
+  std::ofstream(dir_ + "/s.yaml")
+      << "cluster:\n  node_groups: [{name: h, gpu: H100-SXM, topology: hgx-h100x9}]\n"
+         "workload: {arrivals: {process: burst, count: 1}, jobs: [{model: resnet50, batch_size: "
+         "64, steps: 1}]}\npolicies: [default-k8s]\n";
+  const auto r = test::run("validate " + dir_ + "/s.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("topology: 'hgx-h100x9' is neither a preset nor a file"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("; did you mean 'hgx-h100x8'?; presets: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dgx-a100"), std::string::npos) << r.out;
 }
 
 }  // namespace

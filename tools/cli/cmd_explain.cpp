@@ -347,10 +347,10 @@ void add_explain_command(CLI::App& app, Context& ctx) {
                   "when the scenario has several)");
   cmd->add_option("--pod-file", opts->pod_file, "Read the pending pod from this file instead");
   auto* scheduler =
-      cmd->add_option(
-             "-s,--scheduler", opts->scheduler,
-             "Built-in scheduler (first-fit, default-k8s, load-aware, most-allocated) or a "
-             "KubeSchedulerConfiguration file")
+      cmd->add_option("-s,--scheduler", opts->scheduler,
+                      "Built-in scheduler (" +
+                          fmt::format("{}", fmt::join(policies::builtin_scheduler_names(), ", ")) +
+                          ") or a KubeSchedulerConfiguration file")
           ->capture_default_str();
   cmd->add_option("--profile", opts->profile, "Profile (schedulerName) in a multi-profile config");
   cmd->add_option("--format", opts->format, "Output format")
