@@ -253,6 +253,28 @@ TEST(Table, VerdictsSayWhatTheyMean) {
   EXPECT_NE(text.find("significantly best or worst"), std::string::npos) << text;
 }
 
+// The rows follow the study's headline set when the result records one: only those in the
+// headline table, those first in the full one.
+TEST(Table, RowsFollowTheStudysHeadlineSet) {
+  RunResult r = hand_result(true);
+  TableOptions headline;
+  headline.headline = true;
+  // No set recorded: the catalogue's headline rows the result has.
+  auto table = build_comparison(r, headline);
+  ASSERT_EQ(table.rows.size(), 3u);
+  EXPECT_EQ(table.rows[0].metric, "gpu_util_stddev");
+  r.metadata.headline_metrics = {"oom_kills", "mean_wait_s"};
+  table = build_comparison(r, headline);
+  ASSERT_EQ(table.rows.size(), 2u);
+  EXPECT_EQ(table.rows[0].metric, "oom_kills");
+  EXPECT_EQ(table.rows[1].metric, "mean_wait_s");
+  table = build_comparison(r);
+  ASSERT_EQ(table.rows.size(), 4u);
+  EXPECT_EQ(table.rows[0].metric, "oom_kills");
+  EXPECT_EQ(table.rows[1].metric, "mean_wait_s");
+  EXPECT_EQ(table.rows[2].metric, "gpu_util_stddev");
+}
+
 TEST(Table, OnePolicyFooterNamesOnlyItsColumns) {
   TableOptions options;
   options.metrics = {"gpu_util_stddev", "mean_wait_s"};

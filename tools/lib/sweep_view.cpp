@@ -8,6 +8,7 @@
 
 #include "tidesim/sim/metrics/catalog.hpp"
 #include "tidesim/tools/lib/csv_out.hpp"
+#include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/sweep_spec.hpp"
 
 namespace tidesim::app {
@@ -20,18 +21,15 @@ std::vector<std::string> sweep_rows(const RunResult& result, const TableOptions&
   if (!options.metrics.empty()) {
     return options.metrics;
   }
-  const auto present = present_metric_names(result);
-  std::vector<std::string> names;
   if (options.headline) {
-    for (const auto name : metrics::headline_metric_names()) {
-      if (std::find(present.begin(), present.end(), name) != present.end()) {
-        names.emplace_back(name);
-      }
-    }
-    return names;
+    return headline_metrics_of(result);  // the study's set (tools/lib/headline_metrics.hpp)
   }
-  for (const auto name : metrics::seed_metric_names()) {
-    names.emplace_back(name);
+  const auto present = present_metric_names(result);
+  std::vector<std::string> names = result.metadata.headline_metrics;
+  if (names.empty()) {
+    for (const auto name : metrics::seed_metric_names()) {
+      names.emplace_back(name);
+    }
   }
   for (const auto& name : present) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
