@@ -11,6 +11,8 @@ TIDESIM_PACKAGES=(
   # Delaunay interpolation of unmeasured placements (Qhull, as scipy's) and the Pollux
   # throughput model's fit (NLopt): docs/pollux.md, docs/goodput-model.md.
   libqhull-dev libnlopt-cxx-dev
+  # Gavel's allocation policies solve linear programs with CLP (docs/gavel.md).
+  coinor-libclp-dev
   libxml2-utils
   # tools/check-structure.py (the structure.check test) measures functions with it.
   universal-ctags

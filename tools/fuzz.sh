@@ -14,7 +14,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 build="${TIDESIM_FUZZ_BUILD_DIR:-build-fuzz}"
 seconds="${TIDESIM_FUZZ_SECONDS:-60}"
-all=(scenario topology trace openb_nodes manifest scheduler_config kube_objects result job_policy)
+all=(scenario topology trace openb_nodes manifest scheduler_config kube_objects result job_policy gavel)
 
 targets=()
 while (($# > 0)) && [[ "$1" != "--" ]]; do

@@ -35,6 +35,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"trace", tidesim::fuzz::trace},
       {"openb_nodes", tidesim::fuzz::openb_nodes},
       {"manifest", tidesim::fuzz::manifest},
+      {"gavel", tidesim::fuzz::gavel},
 #ifndef TIDESIM_FUZZ_CORE
       {"scenario", tidesim::fuzz::scenario},
       {"scheduler_config", tidesim::fuzz::scheduler_config},

@@ -1,0 +1,117 @@
+#pragma once
+/// Gavel's allocation policies as pure functions (docs/gavel.md): given the active jobs (their
+/// throughput on each GPU type, scale factor, priority weight, time since arrival and steps left)
+/// and the GPUs of each type, the allocation X, the share of time each job should spend on each
+/// type (Narayanan et al., OSDI'20, section 3; stanford-futuredata/gavel scheduler/policies/).
+/// Every policy's X satisfies Gavel's base constraints: X >= 0, sum over types of X[j] <= 1 per
+/// job, and sum over jobs of X[j][t] x scale_factor[j] <= GPUs of type t.
+///
+/// This file: the problem, its checks, the base constraints of a linear program over X, the
+/// `isolated` policy (the equal split) and the proportional throughputs that max-min fairness
+/// normalises by.
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/lp_solver.hpp"
+
+namespace tidesim::gavel {
+
+/// One active job as a policy sees it.
+struct AllocationJob {
+  int id = 0;
+  /// Steps per second alone on each GPU type (in the cluster's order) at its scale factor;
+  /// 0 where it cannot run.
+  std::vector<double> throughput;
+  /// GPUs it runs on (Gavel's scale factor).
+  int scale_factor = 1;
+  /// Gavel's priority weight (1, or 5 for the generator's high-priority jobs).
+  double priority_weight = 1.0;
+  /// Seconds since it arrived (finish-time fairness, AlloX).
+  double time_since_start_s = 0.0;
+  /// Steps left (finish-time fairness, min total duration, SLOs).
+  double steps_remaining = 0.0;
+  /// Seconds to its deadline (max_sum_throughput with SLOs); <= 0: none.
+  double slo_s = 0.0;
+};
+
+/// The GPUs: a name and a count per type, and a price per type (cost-aware variants; $/hour,
+/// or any unit: only ratios matter).
+struct AllocationCluster {
+  std::vector<std::string> gpu_types;
+  std::vector<int> gpus;
+  std::vector<double> prices;
+};
+
+/// Steps per second of two co-located jobs on one GPU type: the first's and the second's.
+struct Colocated {
+  double first = 0.0;
+  double second = 0.0;
+};
+
+struct AllocationProblem {
+  std::vector<AllocationJob> jobs;
+  AllocationCluster cluster;
+  /// Throughputs of jobs a and b (rows of `jobs`) sharing GPUs of type t (the throughput table's
+  /// pair entries, workloads/throughput_table.hpp), nullopt where not measured; read by the
+  /// packing policies (gandiva). Unset: no pair was measured.
+  std::function<std::optional<Colocated>(std::size_t a, std::size_t b, std::size_t t)> colocated;
+};
+
+/// X: one row per job (in the problem's order), one column per GPU type.
+using Allocation = std::vector<std::vector<double>>;
+
+/// A problem a policy cannot allocate (bad input, a solver failure): never a silent allocation.
+class AllocationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Checks the problem: at least one GPU type, as many counts (>= 0) and prices (empty, or > 0)
+/// as types, each job with one finite throughput >= 0 per type and at least one > 0, scale factor
+/// >= 1, weight > 0, times and steps finite and >= 0, ids unique. AllocationError naming the
+/// policy and the job otherwise.
+void check_problem(const AllocationProblem& p, const std::string& policy);
+
+/// The index of GPU type `name`; AllocationError naming `policy` when the cluster has none.
+std::size_t type_index(const AllocationCluster& c, const std::string& name,
+                       const std::string& policy);
+
+/// The problem with every job's throughput replaced: by 1 on every type (`unit`), or by its
+/// throughput on type `reference` on every type: the heterogeneity-agnostic variants.
+AllocationProblem with_unit_throughputs(AllocationProblem p);
+AllocationProblem with_reference_throughputs(AllocationProblem p, std::size_t reference);
+
+/// `isolated` (policies/isolated.py), after check_problem: X[j][t] = (GPUs of t / jobs) /
+/// scale_factor[j], each row
+/// then divided by max(1, its sum).
+Allocation isolated(const AllocationProblem& p);
+
+/// The throughput each job gets from X: sum over types of throughput x X.
+std::vector<double> effective_throughputs(const AllocationProblem& p, const Allocation& x);
+
+/// policies/proportional.py: each job's throughput under X[j][t] = GPUs of t / all GPUs (the
+/// cluster split in proportion to the types' sizes, rows summing to 1; scale factors ignored).
+std::vector<double> proportional_throughputs(const AllocationProblem& p);
+
+/// The columns X[j][t] of a program (in [0, 1], objective 0) and Gavel's base constraints over
+/// them. column(j, t) is X[j][t]'s index.
+struct AllocationColumns {
+  std::size_t types = 0;
+  int first = 0;
+  int column(std::size_t job, std::size_t type) const {
+    return first + static_cast<int>(job * types + type);
+  }
+};
+AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p);
+
+/// X read from a solution, each value clipped to [0, 1] as Gavel clips cvxpy's.
+Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
+                           const AllocationProblem& p);
+
+/// Solves `program`; AllocationError naming `policy` and the status unless optimal.
+lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy);
+
+}  // namespace tidesim::gavel

@@ -1,0 +1,142 @@
+#include "tidesim/sim/admission/gavel_allox.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace tidesim::gavel {
+
+namespace {
+
+// Throughput Gavel puts in place of a zero (the job then costs ~forever there).
+constexpr double kZeroThroughput = 1e-10;
+
+struct Slot {
+  std::size_t job = 0;  // index into the candidates
+  std::size_t type = 0;
+  std::size_t level = 0;  // 1-based: the cost multiplier
+};
+
+// The min-cost assignment of `jobs` (problem rows) to (type, level) positions with `free` GPUs
+// per type: each job's chosen position.
+std::vector<Slot> assign(const AllocationProblem& p, const std::vector<std::size_t>& jobs,
+                         const std::vector<long long>& free) {
+  const std::size_t m = jobs.size();
+  lp::Program prog;
+  prog.maximise = false;
+  std::vector<Slot> columns;
+  std::vector<lp::Row> per_job(m, lp::Row{.terms = {}, .lower = 1.0, .upper = 1.0});
+  for (std::size_t t = 0; t < free.size(); ++t) {
+    if (free[t] <= 0) {
+      continue;
+    }
+    for (std::size_t k = 1; k <= m; ++k) {
+      lp::Row capacity{.terms = {}, .lower = -lp::kInfinity, .upper = static_cast<double>(free[t])};
+      for (std::size_t i = 0; i < m; ++i) {
+        const AllocationJob& job = p.jobs[jobs[i]];
+        const double tput = job.throughput[t] > 0.0 ? job.throughput[t] : kZeroThroughput;
+        const int c = prog.add_column(
+            static_cast<double>(k) * job.steps_remaining / tput + job.time_since_start_s, 0.0, 1.0);
+        columns.push_back({i, t, k});
+        capacity.terms.emplace_back(c, 1.0);
+        per_job[i].terms.emplace_back(c, 1.0);
+      }
+      prog.rows.push_back(std::move(capacity));
+    }
+  }
+  for (lp::Row& row : per_job) {
+    prog.rows.push_back(std::move(row));
+  }
+  const lp::Solution s = solve_or_throw(prog, "allox");
+  std::vector<Slot> out(m);
+  std::vector<bool> placed(m, false);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (s.x[c] > 0.5) {
+      out[columns[c].job] = columns[c];
+      placed[columns[c].job] = true;
+    } else if (s.x[c] > 1e-6) {
+      throw AllocationError("allox: the assignment program's solution is not integral");
+    }
+  }
+  if (!std::all_of(placed.begin(), placed.end(), [](bool b) { return b; })) {
+    throw AllocationError("allox: the assignment program left a job without a position");
+  }
+  return out;
+}
+
+// The jobs that run now: per type, level k holds c_k jobs (c_1 >= c_2 >= ... at the optimum)
+// and c_k - c_(k+1) of them are last on their GPU's queue, i.e. first to run; the lowest
+// candidate indices (the oldest jobs) among them, a choice the cost leaves open.
+std::vector<std::pair<std::size_t, std::size_t>> first_to_run(const std::vector<Slot>& slots,
+                                                              std::size_t types, std::size_t m) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;  // (candidate, type)
+  for (std::size_t t = 0; t < types; ++t) {
+    std::vector<std::vector<std::size_t>> level(m + 2);
+    for (const Slot& s : slots) {
+      if (s.type == t) {
+        level[s.level].push_back(s.job);
+      }
+    }
+    for (std::size_t k = 1; k <= m; ++k) {
+      std::sort(level[k].begin(), level[k].end());
+      const std::size_t above = level[k + 1].size();
+      for (std::size_t i = 0; i + above < level[k].size(); ++i) {
+        out.emplace_back(level[k][i], t);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Allocation AlloX::allocate(const AllocationProblem& p) {
+  check_problem(p, "allox");
+  const std::size_t types = p.cluster.gpus.size();
+  std::vector<long long> free(p.cluster.gpus.begin(), p.cluster.gpus.end());
+  std::vector<std::size_t> waiting;
+  Allocation x(p.jobs.size(), std::vector<double>(types, 0.0));
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    if (p.jobs[j].scale_factor != 1) {
+      throw AllocationError("allox: job " + std::to_string(p.jobs[j].id) +
+                            " needs more than one GPU; AlloX places single-GPU jobs only");
+    }
+    const auto it = previous_.find(p.jobs[j].id);
+    if (it == previous_.end()) {
+      waiting.push_back(j);
+      continue;
+    }
+    x[j] = it->second;
+    if (std::accumulate(x[j].begin(), x[j].end(), 0.0) == 1.0) {
+      for (std::size_t t = 0; t < types; ++t) {
+        free[t] -= x[j][t] == 1.0 ? 1 : 0;
+      }
+    } else {
+      waiting.push_back(j);
+    }
+  }
+  std::stable_sort(waiting.begin(), waiting.end(), [&](std::size_t a, std::size_t b) {
+    return p.jobs[a].time_since_start_s > p.jobs[b].time_since_start_s;
+  });
+  long long gpus = 0;
+  for (long long& f : free) {
+    f = std::max(0LL, f);
+    gpus += f;
+  }
+  const auto keep = std::max<long long>(
+      static_cast<long long>(std::floor(alpha_ * static_cast<double>(waiting.size()))), gpus);
+  waiting.resize(std::min<std::size_t>(waiting.size(), static_cast<std::size_t>(keep)));
+  if (!waiting.empty() && gpus > 0) {
+    const auto slots = assign(p, waiting, free);
+    for (const auto& [candidate, type] : first_to_run(slots, types, waiting.size())) {
+      x[waiting[candidate]][type] = 1.0;
+    }
+  }
+  previous_.clear();
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    previous_[p.jobs[j].id] = x[j];
+  }
+  return x;
+}
+
+}  // namespace tidesim::gavel

@@ -1,0 +1,34 @@
+#pragma once
+/// AlloX as Gavel runs it (policies/allox.py, AlloXPolicy; docs/gavel.md): single-GPU jobs are
+/// matched to GPU positions by a min-cost assignment. A job placed on a worker keeps it until it
+/// ends; the others are matched afresh at each call. Gavel solves the assignment with the
+/// Hungarian method (scipy's linear_sum_assignment); here it is the same assignment as a
+/// transportation program on CLP, whose vertices are integral.
+#include <map>
+#include <vector>
+
+#include "tidesim/sim/admission/gavel_allocation.hpp"
+
+namespace tidesim::gavel {
+
+class AlloX {
+ public:
+  /// `alpha`: the share of the waiting jobs considered, at least as many as free GPUs (Gavel's
+  /// default 1.0: all of them).
+  explicit AlloX(double alpha = 1.0) : alpha_(alpha) {}
+
+  /// Jobs whose last row sums to 1 keep it. The others, oldest first (by time_since_start),
+  /// the first max(floor(alpha x m), free GPUs) of them, are matched to positions: position k
+  /// (1 = last to run) on a free GPU of type t costs k x steps_remaining / throughput[t]
+  /// (throughput 0 read as 1e-10) + time_since_start, each job to one position, each position to
+  /// at most one job per free GPU of its type. On each GPU the job of the highest position runs
+  /// now (X = 1). AllocationError for a job of scale factor other than 1 (Gavel asserts) or a
+  /// solver failure.
+  Allocation allocate(const AllocationProblem& p);
+
+ private:
+  double alpha_;
+  std::map<int, std::vector<double>> previous_;
+};
+
+}  // namespace tidesim::gavel

@@ -1,0 +1,134 @@
+#include "tidesim/sim/admission/gavel_ftf.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace tidesim::gavel {
+
+namespace {
+
+constexpr double kPrecision = 1e-9;
+constexpr int kMaxBisections = 200;
+
+struct Inputs {
+  std::vector<double> isolated_throughput;
+  std::vector<double> isolated_time;
+};
+
+// The program "every job with steps left has rho_j(X) <= rho" (nullopt when some job cannot
+// reach rho even with infinite throughput); rows lowered by `slack` (relative).
+std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& in, double rho,
+                                      double slack) {
+  lp::Program prog;
+  const AllocationColumns cols = add_base_constraints(prog, p);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    const AllocationJob& job = p.jobs[j];
+    if (job.steps_remaining <= 0.0) {
+      continue;
+    }
+    const double time_left = rho * in.isolated_time[j] - job.time_since_start_s;
+    if (!(time_left > 0.0)) {
+      return std::nullopt;
+    }
+    lp::Row row{.terms = {},
+                .lower = job.steps_remaining / time_left * (1.0 - slack),
+                .upper = lp::kInfinity};
+    for (std::size_t t = 0; t < cols.types; ++t) {
+      row.terms.emplace_back(cols.column(j, t), job.throughput[t]);
+      prog.objective[static_cast<std::size_t>(cols.column(j, t))] =
+          job.throughput[t] / in.isolated_throughput[j];
+    }
+    prog.rows.push_back(std::move(row));
+  }
+  return prog;
+}
+
+bool feasible(const AllocationProblem& p, const Inputs& in, double rho, const std::string& policy) {
+  const auto prog = program_at(p, in, rho, 0.0);
+  if (!prog) {
+    return false;
+  }
+  const lp::Solution s = lp::solve(*prog);
+  if (s.status == lp::Status::optimal) {
+    return true;
+  }
+  if (s.status == lp::Status::infeasible) {
+    return false;
+  }
+  throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
+                        " (CLP); no allocation");
+}
+
+}  // namespace
+
+double FinishTimeFairness::cumulative_isolated_time(int id) const {
+  const auto it = memory_.find(id);
+  return it == memory_.end() ? 0.0 : it->second.cumulative_isolated_s;
+}
+
+Allocation FinishTimeFairness::allocate(const AllocationProblem& given) {
+  const std::string policy = agnostic_ ? "finish_time_fairness" : "finish_time_fairness_perf";
+  check_problem(given, policy);
+  const AllocationProblem p =
+      agnostic_ ? with_reference_throughputs(given, type_index(given.cluster, reference_, policy))
+                : given;
+  check_problem(p, policy);
+  const Allocation iso = isolated(p);
+  Inputs in;
+  in.isolated_throughput = effective_throughputs(p, iso);
+  std::map<int, Memory> next;
+  double lo = 0.0;
+  double hi = 0.0;
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    const AllocationJob& job = p.jobs[j];
+    const double tput = in.isolated_throughput[j];
+    if (!(tput > 0.0)) {
+      throw AllocationError(policy + ": job " + std::to_string(job.id) +
+                            " can run only on GPU types the cluster has none of");
+    }
+    Memory m;
+    const auto it = memory_.find(job.id);
+    if (it != memory_.end()) {
+      m.cumulative_isolated_s = it->second.cumulative_isolated_s;
+      if (it->second.isolated_throughput > 0.0) {  // it was in the previous allocation
+        m.cumulative_isolated_s +=
+            (it->second.steps_remaining - job.steps_remaining) / it->second.isolated_throughput;
+      }
+    }
+    m.isolated_throughput = tput;
+    m.steps_remaining = job.steps_remaining;
+    next[job.id] = m;
+    in.isolated_time.push_back(m.cumulative_isolated_s + job.steps_remaining / tput);
+    if (job.steps_remaining > 0.0) {
+      lo = std::max(lo, job.time_since_start_s / in.isolated_time[j]);
+      hi =
+          std::max(hi, (job.time_since_start_s + job.steps_remaining / tput) / in.isolated_time[j]);
+    }
+  }
+  Allocation x = iso;
+  if (hi > 0.0) {
+    for (int i = 0; i < kMaxBisections && hi - lo > kPrecision * hi; ++i) {
+      const double mid = (lo + hi) / 2.0;
+      (feasible(p, in, mid, policy) ? hi : lo) = mid;
+    }
+    // hi is feasible (checked, or the isolated X's own rho), so the program exists.
+    const auto prog = program_at(p, in, hi, kPrecision);
+    if (!prog) {
+      throw AllocationError(policy + ": no allocation reaches the isolated one's fairness");
+    }
+    const AllocationColumns cols{.types = p.cluster.gpus.size(), .first = 0};
+    x = read_allocation(solve_or_throw(*prog, policy), cols, p);
+  }
+  // Jobs absent from this call are no longer "in the previous allocation" (Gavel resets its
+  // previous-iteration maps each call) but keep their cumulative time.
+  for (auto& [id, m] : memory_) {
+    m.isolated_throughput = 0.0;
+  }
+  for (const auto& [id, m] : next) {
+    memory_[id] = m;
+  }
+  last_rho_ = hi;
+  return x;
+}
+
+}  // namespace tidesim::gavel

@@ -1,0 +1,196 @@
+#include "tidesim/sim/admission/gavel_lp_policies.hpp"
+
+#include <algorithm>
+
+namespace tidesim::gavel {
+
+namespace {
+
+// Relative slack on a bound carried from one program to the next (the first program's optimum
+// is met again only to the solver's tolerance).
+constexpr double kSlack = 1e-9;
+
+// Each job's coefficient on X[j][t] in max-min fairness.
+std::vector<std::vector<double>> fairness_coefficients(const AllocationProblem& p,
+                                                       const std::string& policy) {
+  const std::vector<double> prop = proportional_throughputs(p);
+  std::vector<std::vector<double>> c;
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    const AllocationJob& job = p.jobs[j];
+    if (!(prop[j] > 0.0)) {
+      throw AllocationError(policy + ": job " + std::to_string(job.id) +
+                            " can run only on GPU types the cluster has none of");
+    }
+    std::vector<double> row;
+    for (const double tput : job.throughput) {
+      row.push_back(tput * job.scale_factor / (job.priority_weight * prop[j]));
+    }
+    c.push_back(std::move(row));
+  }
+  return c;
+}
+
+// The row sum_t c[j][t] X[j][t] (with `extra` appended), at least `lower`.
+lp::Row share_row(const std::vector<double>& c, const AllocationColumns& cols, std::size_t j,
+                  double lower) {
+  lp::Row row{.terms = {}, .lower = lower, .upper = lp::kInfinity};
+  for (std::size_t t = 0; t < cols.types; ++t) {
+    row.terms.emplace_back(cols.column(j, t), c[t]);
+  }
+  return row;
+}
+
+}  // namespace
+
+Allocation max_min_fairness_perf(const AllocationProblem& p) {
+  const std::string policy = "max_min_fairness_perf";
+  check_problem(p, policy);
+  if (p.jobs.empty()) {
+    return {};
+  }
+  const auto c = fairness_coefficients(p, policy);
+  // Phase 1: maximise t with sum_t c X - t >= 0 for every job.
+  lp::Program first;
+  const AllocationColumns cols = add_base_constraints(first, p);
+  const int level = first.add_column(1.0, 0.0, lp::kInfinity);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    lp::Row row = share_row(c[j], cols, j, 0.0);
+    row.terms.emplace_back(level, -1.0);
+    first.rows.push_back(std::move(row));
+  }
+  const double best = solve_or_throw(first, policy).x[static_cast<std::size_t>(level)];
+  // Phase 2: every job at least that level; the largest sum of the shares.
+  lp::Program second;
+  const AllocationColumns cols2 = add_base_constraints(second, p);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    second.rows.push_back(share_row(c[j], cols2, j, best * (1.0 - kSlack)));
+    for (std::size_t t = 0; t < cols2.types; ++t) {
+      second.objective[static_cast<std::size_t>(cols2.column(j, t))] = c[j][t];
+    }
+  }
+  return read_allocation(solve_or_throw(second, policy), cols2, p);
+}
+
+Allocation max_min_fairness(const AllocationProblem& p) {
+  check_problem(p, "max_min_fairness");
+  return max_min_fairness_perf(with_unit_throughputs(p));
+}
+
+SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_cost, bool slos) {
+  const std::string policy = "max_sum_throughput_perf";
+  check_problem(p, policy);
+  if (by_cost && p.cluster.prices.empty()) {
+    throw AllocationError(policy + ": normalised by cost needs a price per GPU type");
+  }
+  if (p.jobs.empty()) {
+    return {};
+  }
+  const auto program = [&](bool with_slos) {
+    lp::Program prog;
+    const AllocationColumns cols = add_base_constraints(prog, p);
+    for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+      const AllocationJob& job = p.jobs[j];
+      for (std::size_t t = 0; t < cols.types; ++t) {
+        const double price = by_cost ? p.cluster.prices[t] : 1.0;
+        prog.objective[static_cast<std::size_t>(cols.column(j, t))] = job.throughput[t] / price;
+      }
+      if (with_slos && job.slo_s > 0.0) {
+        prog.rows.push_back(share_row(job.throughput, cols, j, job.steps_remaining / job.slo_s));
+      }
+    }
+    return std::make_pair(prog, cols);
+  };
+  SumThroughputResult out;
+  if (slos) {
+    const auto [prog, cols] = program(true);
+    const lp::Solution s = lp::solve(prog);
+    if (s.status == lp::Status::optimal) {
+      out.x = read_allocation(s, cols, p);
+      return out;
+    }
+    if (s.status != lp::Status::infeasible) {
+      throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
+                            " (CLP); no allocation");
+    }
+    out.slos_dropped = true;
+  }
+  const auto [prog, cols] = program(false);
+  out.x = read_allocation(solve_or_throw(prog, policy), cols, p);
+  return out;
+}
+
+double least_total_duration(const AllocationProblem& p) {
+  const std::string policy = "min_total_duration";
+  // maximise s = 1 / T with sum_t throughput X >= steps_remaining x s; s <= 1 (T >= 1 s, below
+  // any T Gavel's search tries) keeps the program bounded when no job has steps left.
+  lp::Program prog;
+  const AllocationColumns cols = add_base_constraints(prog, p);
+  const int rate = prog.add_column(1.0, 0.0, 1.0);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    lp::Row row = share_row(p.jobs[j].throughput, cols, j, 0.0);
+    row.terms.emplace_back(rate, -p.jobs[j].steps_remaining);
+    prog.rows.push_back(std::move(row));
+  }
+  const double s = solve_or_throw(prog, policy).x[static_cast<std::size_t>(rate)];
+  if (!(s > 0.0)) {
+    throw AllocationError(policy + ": some job can make no progress on the GPUs there are");
+  }
+  return 1.0 / s;
+}
+
+double gavel_search_duration(double least) {
+  double max_t = 1e6;
+  double min_t = 100.0;
+  double last_max = max_t;
+  double found = -1.0;
+  while (found < 0.0) {
+    while (1.05 * min_t < max_t) {
+      const double t = (min_t + max_t) / 2.0;
+      if (t >= least * (1.0 - kSlack)) {
+        found = t;
+        max_t = t;
+      } else {
+        min_t = t;
+      }
+    }
+    max_t = last_max * 10.0;
+    min_t = last_max;
+    last_max *= 10.0;
+    if (last_max > 1e300) {
+      throw AllocationError("min_total_duration: no makespan below 1e300 s");
+    }
+  }
+  return found;
+}
+
+Allocation min_total_duration_perf(const AllocationProblem& p) {
+  const std::string policy = "min_total_duration_perf";
+  check_problem(p, policy);
+  if (p.jobs.empty()) {
+    return {};
+  }
+  const double t = gavel_search_duration(least_total_duration(p));
+  lp::Program prog;
+  const AllocationColumns cols = add_base_constraints(prog, p);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    const AllocationJob& job = p.jobs[j];
+    if (job.steps_remaining <= 0.0) {
+      continue;
+    }
+    prog.rows.push_back(
+        share_row(job.throughput, cols, j, job.steps_remaining / t * (1.0 - kSlack)));
+    for (std::size_t k = 0; k < cols.types; ++k) {
+      prog.objective[static_cast<std::size_t>(cols.column(j, k))] =
+          job.throughput[k] * t / job.steps_remaining;
+    }
+  }
+  return read_allocation(solve_or_throw(prog, policy), cols, p);
+}
+
+Allocation min_total_duration(const AllocationProblem& p, const std::string& reference) {
+  check_problem(p, "min_total_duration");
+  const std::size_t ref = type_index(p.cluster, reference, "min_total_duration");
+  return min_total_duration_perf(with_reference_throughputs(p, ref));
+}
+
+}  // namespace tidesim::gavel
