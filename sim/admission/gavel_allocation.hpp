@@ -63,6 +63,20 @@ struct AllocationProblem {
 /// X: one row per job (in the problem's order), one column per GPU type.
 using Allocation = std::vector<std::vector<double>>;
 
+/// Two jobs (rows of the problem) sharing GPUs (space sharing), and their share of time on each
+/// type.
+struct PairShare {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  std::vector<double> share;
+};
+
+/// What a packing policy returns: X of the jobs alone and of the pairs.
+struct PackedAllocation {
+  Allocation single;
+  std::vector<PairShare> pairs;
+};
+
 /// A problem a policy cannot allocate (bad input, a solver failure): never a silent allocation.
 class AllocationError : public std::runtime_error {
  public:

@@ -11,19 +11,6 @@
 
 namespace tidesim::gavel {
 
-/// Two jobs (rows of the problem) sharing GPUs, and their share of time on each type.
-struct PairShare {
-  std::size_t a = 0;
-  std::size_t b = 0;
-  std::vector<double> share;
-};
-
-/// X of the single jobs (a row of zeros for a job in a pair) and of the pairs.
-struct PackedAllocation {
-  Allocation single;
-  std::vector<PairShare> pairs;
-};
-
 class Gandiva {
  public:
   /// Pairs are drawn from the stream "gavel-gandiva" of `seed`.

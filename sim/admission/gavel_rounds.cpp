@@ -1,0 +1,233 @@
+#include "tidesim/sim/admission/gavel_rounds.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace tidesim::gavel {
+
+Rounds::Rounds(std::vector<std::string> types, std::vector<std::vector<std::vector<int>>> servers,
+               RoundsConfig config)
+    : types_(std::move(types)),
+      servers_(std::move(servers)),
+      config_(config),
+      rng_(config.seed, "gavel-rounds"),
+      worker_time_(types_.size(), 0.0) {
+  if (servers_.size() != types_.size()) {
+    throw std::invalid_argument("gavel rounds: one list of servers per GPU type expected");
+  }
+}
+
+void Rounds::add_job(const RoundJob& job) {
+  if (jobs_.count(job.id) != 0 || job.throughput.size() != types_.size() || job.scale_factor < 1) {
+    throw std::invalid_argument("gavel rounds: job " + std::to_string(job.id) +
+                                " is already here or has a bad scale factor or throughput row");
+  }
+  const std::size_t n = types_.size();
+  jobs_[job.id] = JobState{.job = job,
+                           .time = std::vector<double>(n, config_.round_s / 2.0),
+                           .priority = std::vector<double>(n, 0.0),
+                           .deficit = std::vector<double>(n, 0.0)};
+  order_.push_back(job.id);
+  need_update_ = true;
+}
+
+void Rounds::remove_job(int id) {
+  if (jobs_.erase(id) != 0) {
+    std::erase(order_, id);
+    allocation_.erase(id);
+    need_update_ = true;
+  }
+}
+
+void Rounds::record(int id, std::size_t type, double seconds) {
+  const auto it = jobs_.find(id);
+  if (it != jobs_.end() && type < types_.size()) {
+    it->second.time[type] += seconds;
+    worker_time_[type] += seconds;
+  }
+}
+
+double Rounds::priority(int id, std::size_t type) const {
+  const auto it = jobs_.find(id);
+  return it == jobs_.end() ? 0.0 : it->second.priority.at(type);
+}
+
+double Rounds::deficit(int id, std::size_t type) const {
+  const auto it = jobs_.find(id);
+  return it == jobs_.end() ? 0.0 : it->second.deficit.at(type);
+}
+
+void Rounds::reset(double now) {
+  const double elapsed = now - last_reset_;
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    worker_time_[t] = 0.0;
+    for (const int id : order_) {
+      JobState& s = jobs_.at(id);
+      const double received = s.time[t] - config_.round_s / 2.0;
+      const auto a = allocation_.find(id);
+      const double should = a == allocation_.end() ? 0.0 : a->second[t] * elapsed;
+      s.deficit[t] += should - received;
+      s.time[t] = config_.round_s / 2.0;
+      worker_time_[t] += s.time[t];
+    }
+  }
+  last_reset_ = now;
+}
+
+void Rounds::update_priorities() {
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    for (const int id : order_) {
+      JobState& s = jobs_.at(id);
+      const double fraction = worker_time_[t] == 0.0 ? 0.0 : s.time[t] / worker_time_[t];
+      const auto a = allocation_.find(id);
+      const double x = a == allocation_.end() ? 0.0 : a->second[t];
+      double p = x * 1e9;
+      if (x == 0.0 || s.job.throughput[t] == 0.0) {
+        p = 0.0;
+      } else if (fraction > 0.0) {
+        p = x / fraction;
+      }
+      s.priority[t] = p;
+    }
+  }
+}
+
+std::vector<std::size_t> Rounds::type_order() {
+  std::vector<std::size_t> order(types_.size());
+  for (std::size_t t = 0; t < order.size(); ++t) {
+    order[t] = t;
+  }
+  if (config_.shuffle_types) {  // Fisher-Yates from the end, as Python's random.shuffle walks
+    for (std::size_t i = order.size(); i-- > 1;) {
+      std::swap(order[i], order[rng_.uniform_int(i + 1)]);
+    }
+  }
+  return order;
+}
+
+std::vector<std::vector<int>> Rounds::select(const std::vector<std::size_t>& order) const {
+  std::vector<std::vector<int>> chosen(types_.size());
+  std::vector<long long> left(types_.size(), 0);
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    for (const auto& server : servers_[t]) {
+      left[t] += static_cast<long long>(server.size());
+    }
+  }
+  std::set<int> taken;
+  for (const std::size_t t : order) {
+    std::vector<int> queue = order_;
+    const auto key = [&](int id) {
+      const JobState& s = jobs_.at(id);
+      const auto a = allocation_.find(id);
+      return std::make_tuple(s.priority[t], s.deficit[t],
+                             a == allocation_.end() ? 0.0 : a->second[t]);
+    };
+    std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return key(a) > key(b); });
+    for (const int id : queue) {
+      const JobState& s = jobs_.at(id);
+      if (left[t] == 0 || taken.count(id) != 0 || s.job.throughput[t] <= 0.0 ||
+          (config_.fifo && s.priority[t] <= 0.0) || s.job.scale_factor > left[t]) {
+        continue;
+      }
+      left[t] -= s.job.scale_factor;
+      taken.insert(id);
+      chosen[t].push_back(id);
+    }
+  }
+  return chosen;
+}
+
+std::vector<Placement> Rounds::place(const std::vector<std::vector<int>>& chosen) {
+  std::vector<Placement> out;
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    std::vector<int> jobs = chosen[t];
+    std::stable_sort(jobs.begin(), jobs.end(), [&](int a, int b) {
+      return jobs_.at(a).job.scale_factor > jobs_.at(b).job.scale_factor;
+    });
+    auto servers = servers_[t];
+    std::size_t server = 0;
+    std::set<int> used;
+    std::map<int, Placement> placed;
+    std::size_t begin = 0;
+    while (begin < jobs.size()) {  // one scale factor at a time, largest first
+      const int sf = jobs_.at(jobs[begin]).job.scale_factor;
+      std::size_t end = begin;
+      while (end < jobs.size() && jobs_.at(jobs[end]).job.scale_factor == sf) {
+        ++end;
+      }
+      for (std::size_t i = begin; i < end; ++i) {  // lease extensions first
+        const auto prev = previous_.find(jobs[i]);
+        if (prev == previous_.end() || prev->second.type != t ||
+            std::any_of(prev->second.gpus.begin(), prev->second.gpus.end(),
+                        [&](int g) { return used.count(g) != 0; })) {
+          continue;
+        }
+        placed[jobs[i]] =
+            Placement{.job = jobs[i], .type = t, .gpus = prev->second.gpus, .extended = true};
+        used.insert(prev->second.gpus.begin(), prev->second.gpus.end());
+      }
+      for (std::size_t i = begin; i < end; ++i) {  // then server by server
+        if (placed.count(jobs[i]) != 0 || allocation_.count(jobs[i]) == 0) {
+          continue;
+        }
+        Placement p{.job = jobs[i], .type = t, .gpus = {}, .extended = false};
+        while (static_cast<int>(p.gpus.size()) < sf && server < servers.size()) {
+          if (servers[server].empty()) {
+            ++server;
+            continue;
+          }
+          const int gpu = servers[server].front();
+          if (used.insert(gpu).second) {
+            p.gpus.push_back(gpu);
+          }
+          servers[server].erase(servers[server].begin());
+        }
+        if (static_cast<int>(p.gpus.size()) != sf) {
+          throw std::logic_error("gavel rounds: could not place job " + std::to_string(jobs[i]));
+        }
+        placed[jobs[i]] = std::move(p);
+      }
+      begin = end;
+    }
+    for (const int id : jobs) {
+      if (placed.count(id) != 0) {
+        out.push_back(placed.at(id));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Placement> Rounds::schedule(double now, const AllocateFn& allocate) {
+  const bool interval = now - last_reset_ >= config_.min_reset_interval_s || last_reset_ == 0.0;
+  if (need_update_ && interval) {
+    reset(now);
+    allocation_ = allocate();
+    std::erase_if(allocation_, [&](const auto& entry) { return jobs_.count(entry.first) == 0; });
+    need_update_ = false;
+  }
+  update_priorities();
+  const std::vector<std::size_t> order = type_order();
+  std::vector<Placement> placements = place(select(order));
+  for (const auto& [id, p] : previous_) {
+    opportunities_ += jobs_.count(id) != 0 ? 1 : 0;
+  }
+  // A lease is extended when the job has exactly the GPUs of its last round (Gavel compares the
+  // sets, however the placement came to them).
+  for (Placement& p : placements) {
+    const auto prev = previous_.find(p.job);
+    p.extended = prev != previous_.end() &&
+                 std::set<int>(prev->second.gpus.begin(), prev->second.gpus.end()) ==
+                     std::set<int>(p.gpus.begin(), p.gpus.end());
+    extensions_ += p.extended ? 1 : 0;
+  }
+  previous_.clear();
+  for (const Placement& p : placements) {
+    previous_[p.job] = p;
+  }
+  return placements;
+}
+
+}  // namespace tidesim::gavel

@@ -1,0 +1,119 @@
+#pragma once
+/// Gavel's round mechanism (scheduler/scheduler.py, docs/gavel.md "Rounds"): from an allocation X
+/// and the time each job has received on each GPU type, which jobs run on which GPUs in the next
+/// round. Pure bookkeeping, no simulated time of its own: the caller says when a round begins,
+/// which jobs arrived or left, and how long each ran.
+///
+/// - Priorities (`_update_priorities`): X[j][t] / (job j's time on t / all jobs' time on t) since
+///   the last reset; X x 1e9 when that share is 0; 0 where X is 0 or the throughput is 0.
+/// - Resets (`_reset_time_run_so_far`): when a job arrived or left and at least
+///   `min_reset_interval_s` passed since the last reset (or the last reset was at time 0, as
+///   Gavel tests it), each job's deficit on each type grows by X x elapsed - time received, the
+///   times restart at half a round per job, and the allocation is recomputed.
+/// - Selection (`_schedule_jobs_on_workers_helper`): the GPU types in order (shuffled every round
+///   for the heterogeneity-agnostic policies), each type's jobs by (priority, deficit, X)
+///   descending; a job is taken on a type when it is not yet taken, its throughput there is > 0,
+///   (for FIFO) its priority is > 0, and its scale factor fits the GPUs left.
+/// - Placement (`_schedule_jobs_on_workers`, `_assign_workers_to_job`): per type, by scale factor
+///   descending: a job keeps the exact GPUs of its last round when none is taken yet (a lease
+///   extension), the others take free GPUs server by server.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/engine/random.hpp"
+
+namespace tidesim::gavel {
+
+struct RoundsConfig {
+  /// Gavel's `time_per_iteration` (scheduler.py, 360 s in the paper's simulations).
+  double round_s = 360.0;
+  /// Gavel's `minimum_time_between_allocation_resets` (1,920 s).
+  double min_reset_interval_s = 1920.0;
+  /// The heterogeneity-agnostic policies walk the GPU types in a random order each round
+  /// (Gavel's worker_type_shuffler); stream "gavel-rounds" of `seed`.
+  bool shuffle_types = false;
+  /// FIFO policies do not run a job of priority 0.
+  bool fifo = false;
+  std::uint64_t seed = 0;
+};
+
+/// A job as the rounds see it: its GPUs and its throughput alone on each GPU type.
+struct RoundJob {
+  int id = 0;
+  int scale_factor = 1;
+  std::vector<double> throughput;
+};
+
+/// A job's GPUs for the next round.
+struct Placement {
+  int job = 0;
+  std::size_t type = 0;
+  std::vector<int> gpus;
+  /// Exactly the GPUs of its last round: the lease is extended.
+  bool extended = false;
+};
+
+class Rounds {
+ public:
+  /// GPU types in the order of the greedy walk (Gavel: v100, p100, k80) and, per type, its
+  /// servers, each a list of GPU ids (unique over the cluster).
+  Rounds(std::vector<std::string> types, std::vector<std::vector<std::vector<int>>> servers,
+         RoundsConfig config);
+
+  /// A job arrives: half a round of time received on every type, priority and deficit 0.
+  /// std::invalid_argument for an id already here or a throughput row of the wrong length.
+  void add_job(const RoundJob& job);
+  /// A job leaves.
+  void remove_job(int id);
+
+  /// Computes X (job id -> share per type) for the jobs here; called by schedule() only when a
+  /// new allocation is due. A job missing from it has X = 0 until the next one; rows of ids not
+  /// here are dropped.
+  using AllocateFn = std::function<std::map<int, std::vector<double>>()>;
+  /// One round beginning at `now` (seconds): the allocation recomputed if due, the priorities,
+  /// the selection and the placement. std::logic_error if a chosen job cannot be given GPUs
+  /// (Gavel raises the same).
+  std::vector<Placement> schedule(double now, const AllocateFn& allocate);
+  /// Job `id` ran `seconds` on `type` in the round (Gavel credits each round's execution time).
+  void record(int id, std::size_t type, double seconds);
+
+  double priority(int id, std::size_t type) const;
+  double deficit(int id, std::size_t type) const;
+  const std::map<int, std::vector<double>>& allocation() const { return allocation_; }
+  /// Placements that kept their GPUs, out of the jobs placed in the previous round and still
+  /// here (Gavel's _num_lease_extensions and _num_lease_extension_opportunities).
+  std::int64_t lease_extensions() const { return extensions_; }
+  std::int64_t lease_extension_opportunities() const { return opportunities_; }
+
+ private:
+  struct JobState {
+    RoundJob job;
+    std::vector<double> time;  // received per type since the last reset
+    std::vector<double> priority;
+    std::vector<double> deficit;
+  };
+  void reset(double now);
+  void update_priorities();
+  std::vector<std::size_t> type_order();
+  std::vector<std::vector<int>> select(const std::vector<std::size_t>& order) const;
+  std::vector<Placement> place(const std::vector<std::vector<int>>& chosen);
+
+  std::vector<std::string> types_;
+  std::vector<std::vector<std::vector<int>>> servers_;
+  RoundsConfig config_;
+  RandomStream rng_;
+  std::vector<int> order_;  // ids in arrival order (ties of the sort keep it)
+  std::map<int, JobState> jobs_;
+  std::vector<double> worker_time_;
+  std::map<int, std::vector<double>> allocation_;
+  std::map<int, Placement> previous_;
+  double last_reset_ = 0.0;
+  bool need_update_ = false;
+  std::int64_t extensions_ = 0;
+  std::int64_t opportunities_ = 0;
+};
+
+}  // namespace tidesim::gavel

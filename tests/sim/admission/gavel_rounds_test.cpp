@@ -1,0 +1,140 @@
+// Gavel's rounds (sim/admission/gavel_rounds; scheduler.py's _update_priorities,
+// _reset_time_run_so_far, _schedule_jobs_on_workers_helper and _schedule_jobs_on_workers),
+// worked by hand. Type A: servers {0, 1} and {2}; type B: server {4}. Rounds of 360 s.
+// Jobs: 0 on 2 GPUs, X = (1, 0); 1 and 2 on 1 GPU, X = (0.5, 0.5); throughput 1 everywhere.
+#include "tidesim/sim/admission/gavel_rounds.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tidesim::gavel {
+namespace {
+
+std::map<int, std::vector<double>> allocation() {
+  return {{0, {1.0, 0.0}}, {1, {0.5, 0.5}}, {2, {0.5, 0.5}}};
+}
+
+Rounds cluster() {
+  Rounds r({"A", "B"}, {{{0, 1}, {2}}, {{4}}}, RoundsConfig{});
+  r.add_job({.id = 0, .scale_factor = 2, .throughput = {1.0, 1.0}});
+  r.add_job({.id = 1, .scale_factor = 1, .throughput = {1.0, 1.0}});
+  r.add_job({.id = 2, .scale_factor = 1, .throughput = {1.0, 1.0}});
+  return r;
+}
+
+void expect_placement(const Placement& p, int job, std::size_t type, std::vector<int> gpus,
+                      bool extended) {
+  EXPECT_EQ(p.job, job);
+  EXPECT_EQ(p.type, type) << job;
+  EXPECT_EQ(p.gpus, gpus) << job;
+  EXPECT_EQ(p.extended, extended) << job;
+}
+
+// Round 1 (t = 0): a reset (jobs arrived, first reset): each job has half a round (180 s) on
+// each type, so each has 1/3 of each type's time and priority X / (1/3): A: 3, 1.5, 1.5; B: 0,
+// 1.5, 1.5. A (3 GPUs): job 0 (2 GPUs), job 1 (the tie with job 2 keeps arrival order); B: job 2.
+// Placement: job 0 fills server {0, 1}, job 1 takes 2.
+// Round 2 (t = 360, nothing changed, no reset): times A: 540, 540, 180 of 1,260; B: 180, 180, 540
+// of 900. Priorities A: 1 / (540/1260) = 2.33, 0.5 / (540/1260) = 1.17, 0.5 / (180/1260) = 3.5;
+// B: 0, 0.5 / 0.2 = 2.5, 0.5 / 0.6 = 0.83. A: job 2, then job 0 (2 GPUs) fills it; B: job 1.
+// Job 0 ran on A on {0, 1}, still free: its lease is extended. Job 2 (on B before) takes the
+// next free GPU of A, 2; job 1 takes 4. Of the 3 jobs placed in round 1, 1 kept its GPUs.
+TEST(GavelRounds, PrioritiesSelectionAndLeaseExtension) {
+  Rounds r = cluster();
+  int calls = 0;
+  const auto allocate = [&] {
+    ++calls;
+    return allocation();
+  };
+  auto round = r.schedule(0.0, allocate);
+  ASSERT_EQ(round.size(), 3U);
+  expect_placement(round[0], 0, 0, {0, 1}, false);
+  expect_placement(round[1], 1, 0, {2}, false);
+  expect_placement(round[2], 2, 1, {4}, false);
+  EXPECT_DOUBLE_EQ(r.priority(0, 0), 3.0);
+  EXPECT_DOUBLE_EQ(r.priority(1, 1), 1.5);
+  EXPECT_EQ(r.priority(0, 1), 0.0);
+  r.record(0, 0, 360.0);
+  r.record(1, 0, 360.0);
+  r.record(2, 1, 360.0);
+  round = r.schedule(360.0, allocate);
+  EXPECT_EQ(calls, 1);
+  EXPECT_NEAR(r.priority(0, 0), 1260.0 / 540.0, 1e-12);
+  EXPECT_NEAR(r.priority(2, 0), 3.5, 1e-12);
+  EXPECT_NEAR(r.priority(1, 1), 2.5, 1e-12);
+  ASSERT_EQ(round.size(), 3U);
+  expect_placement(round[0], 0, 0, {0, 1}, true);
+  expect_placement(round[1], 2, 0, {2}, false);
+  expect_placement(round[2], 1, 1, {4}, false);
+  EXPECT_EQ(r.lease_extensions(), 1);
+  EXPECT_EQ(r.lease_extension_opportunities(), 3);
+}
+
+// Round 3 (t = 720) after job 1 left: a reset, since the last one was at time 0 (Gavel tests
+// `last_reset_time == 0`). Over 720 s job 0 should have had 720 s of A and had 720 (900 - 180);
+// job 2 should have had 360 s of each and had 360 of each: every deficit is 0. A job that
+// arrives at t = 1,080 waits for the next reset: 360 s since the last one is under the 1,920 s
+// minimum, so X is not recomputed and the new job (X = 0) is not placed. At t = 720 + 1,920 the
+// allocation is recomputed.
+TEST(GavelRounds, ResetsAndDeficits) {
+  Rounds r = cluster();
+  int calls = 0;
+  const auto allocate = [&] {
+    ++calls;
+    auto x = allocation();
+    x[3] = {0.0, 1.0};
+    return x;
+  };
+  (void)r.schedule(0.0, allocate);
+  r.record(0, 0, 360.0);
+  r.record(1, 0, 360.0);
+  r.record(2, 1, 360.0);
+  (void)r.schedule(360.0, allocate);
+  r.record(0, 0, 360.0);
+  r.record(2, 0, 360.0);
+  r.record(1, 1, 360.0);
+  r.remove_job(1);
+  (void)r.schedule(720.0, allocate);
+  EXPECT_EQ(calls, 2);
+  for (const int id : {0, 2}) {
+    for (std::size_t t = 0; t < 2; ++t) {
+      EXPECT_NEAR(r.deficit(id, t), 0.0, 1e-9) << id << " " << t;
+    }
+  }
+  r.add_job({.id = 3, .scale_factor = 1, .throughput = {1.0, 1.0}});
+  auto round = r.schedule(1080.0, allocate);
+  EXPECT_EQ(calls, 2);
+  for (const Placement& p : round) {
+    EXPECT_NE(p.job, 3);
+  }
+  round = r.schedule(2640.0, allocate);
+  EXPECT_EQ(calls, 3);
+  EXPECT_TRUE(std::any_of(round.begin(), round.end(), [](const Placement& p) {
+    return p.job == 3 && p.type == 1 && p.gpus == std::vector<int>{4};
+  }));
+}
+
+// FIFO runs no job of priority 0; the agnostic policies' shuffled type order still places every
+// job it can.
+TEST(GavelRounds, FifoAndShuffledTypes) {
+  RoundsConfig fifo;
+  fifo.fifo = true;
+  Rounds r({"A"}, {{{0}, {1}}}, fifo);
+  r.add_job({.id = 0, .scale_factor = 1, .throughput = {1.0}});
+  r.add_job({.id = 1, .scale_factor = 1, .throughput = {1.0}});
+  const auto round = r.schedule(0.0, [] { return std::map<int, std::vector<double>>{{1, {1.0}}}; });
+  ASSERT_EQ(round.size(), 1U);
+  EXPECT_EQ(round[0].job, 1);
+  for (std::uint64_t seed = 0; seed < 4; ++seed) {
+    RoundsConfig shuffled;
+    shuffled.shuffle_types = true;
+    shuffled.seed = seed;
+    Rounds s({"A", "B"}, {{{0, 1}, {2}}, {{4}}}, shuffled);
+    s.add_job({.id = 1, .scale_factor = 1, .throughput = {1.0, 1.0}});
+    s.add_job({.id = 2, .scale_factor = 1, .throughput = {1.0, 1.0}});
+    EXPECT_EQ(s.schedule(0.0, allocation).size(), 2U);
+  }
+  EXPECT_THROW(r.add_job({.id = 0, .scale_factor = 1, .throughput = {1.0}}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tidesim::gavel

@@ -1,0 +1,74 @@
+// Gavel's allocation policies (sim/admission/gavel_*.hpp, docs/gavel.md) on a cluster of 36 + 36
+// + 36 GPUs of three types and N single- and multi-GPU jobs whose throughputs are drawn (not
+// measured): the time of one allocation, the unit the round mechanism recomputes.
+#include <benchmark/benchmark.h>
+
+#include "tidesim/sim/admission/gavel_allox.hpp"
+#include "tidesim/sim/admission/gavel_ftf.hpp"
+#include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/engine/random.hpp"
+
+namespace {
+
+using namespace tidesim::gavel;
+
+AllocationProblem problem(int jobs, bool single_gpu) {
+  tidesim::RandomStream rng(1, "gavel-bench");
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100", "p100", "k80"}, .gpus = {36, 36, 36}, .prices = {}};
+  for (int i = 0; i < jobs; ++i) {
+    const double v100 = rng.uniform(1.0, 50.0);
+    const int sf = single_gpu ? 1 : (rng.uniform01() < 0.7 ? 1 : (rng.uniform01() < 0.5 ? 2 : 4));
+    p.jobs.push_back(
+        {.id = i,
+         .throughput = {v100, v100 * rng.uniform(0.3, 0.8), v100 * rng.uniform(0.1, 0.4)},
+         .scale_factor = sf,
+         .time_since_start_s = rng.uniform(0.0, 3600.0),
+         .steps_remaining = v100 * rng.uniform(1800.0, 36000.0)});
+  }
+  return p;
+}
+
+void BM_MaxMinFairnessPerf(benchmark::State& state) {
+  const AllocationProblem p = problem(static_cast<int>(state.range(0)), false);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(max_min_fairness_perf(p));
+  }
+}
+BENCHMARK(BM_MaxMinFairnessPerf)->Arg(32)->Arg(108)->Arg(300)->Unit(benchmark::kMillisecond);
+
+void BM_FinishTimeFairnessPerf(benchmark::State& state) {
+  const AllocationProblem p = problem(static_cast<int>(state.range(0)), false);
+  for (auto _ : state) {
+    FinishTimeFairness ftf;
+    benchmark::DoNotOptimize(ftf.allocate(p));
+  }
+}
+BENCHMARK(BM_FinishTimeFairnessPerf)->Arg(32)->Arg(108)->Arg(300)->Unit(benchmark::kMillisecond);
+
+void BM_MinTotalDurationPerf(benchmark::State& state) {
+  const AllocationProblem p = problem(static_cast<int>(state.range(0)), false);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(min_total_duration_perf(p));
+  }
+}
+BENCHMARK(BM_MinTotalDurationPerf)->Arg(32)->Arg(108)->Arg(300)->Unit(benchmark::kMillisecond);
+
+void BM_MaxSumThroughputPerf(benchmark::State& state) {
+  const AllocationProblem p = problem(static_cast<int>(state.range(0)), false);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(max_sum_throughput_perf(p));
+  }
+}
+BENCHMARK(BM_MaxSumThroughputPerf)->Arg(32)->Arg(108)->Arg(300)->Unit(benchmark::kMillisecond);
+
+void BM_AlloX(benchmark::State& state) {
+  const AllocationProblem p = problem(static_cast<int>(state.range(0)), true);
+  for (auto _ : state) {
+    AlloX allox;
+    benchmark::DoNotOptimize(allox.allocate(p));
+  }
+}
+BENCHMARK(BM_AlloX)->Arg(32)->Arg(108)->Arg(150)->Unit(benchmark::kMillisecond);
+
+}  // namespace
