@@ -6,14 +6,14 @@
 #include <string_view>
 
 #include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
 
 namespace {
 
-// Bounds that keep every later product in range: steps below 2^53 (exact in a double), scale
-// factors as the throughput table's, times below about 3,000 years.
-constexpr std::int64_t kMaxSteps = std::int64_t{1} << 53;
+// Bounds that keep every later product in range: steps as a job's (kMaxJobSteps), scale factors
+// as the throughput table's, times below about 3,000 years.
 constexpr std::int64_t kMaxScaleFactor = 1 << 20;
 constexpr double kMaxSeconds = 1e11;
 
@@ -141,7 +141,7 @@ std::optional<GavelTraceJob> job_of(const Row& row, GavelTraceFormat format,
   job.command = r.string("command");
   job.num_steps_arg = r.string("num_steps_arg");
   job.needs_data_dir = r.integer("needs_data_dir", 0, 1) == 1;
-  job.total_steps = r.integer("total_steps", 1, kMaxSteps);
+  job.total_steps = r.integer("total_steps", 1, kMaxJobSteps);
   job.arrival_time_s = r.number("arrival_time", 0.0, kMaxSeconds);
   if (r.has("working_directory")) {
     job.working_directory = r.string("working_directory");

@@ -28,7 +28,7 @@ struct GavelTraceJob {
   std::string working_directory;
   std::string num_steps_arg;
   bool needs_data_dir = false;
-  /// Steps to run (>= 1).
+  /// Steps to run, in [1, kMaxJobSteps] (workloads/step_time.hpp).
   std::int64_t total_steps = 0;
   /// GPUs (>= 1).
   int scale_factor = 1;

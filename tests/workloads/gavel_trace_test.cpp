@@ -68,7 +68,7 @@ TEST(GavelTrace, ReadsThePhysicalAndShockwaveLayouts) {
 TEST(GavelTrace, BadRowsNameTheirPlace) {
   // "A\tc\t-n\t1\t" is 9 bytes: total_steps starts at column 10.
   EXPECT_EQ(error_of("A\tc\t-n\t1\tmany\t0\t1\n"),
-            "t.trace:1:10: total_steps: expected an integer in [1, 9007199254740992], not 'many'");
+            "t.trace:1:10: total_steps: expected an integer in [1, 1125899906842624], not 'many'");
   EXPECT_EQ(error_of("A\tc\t-n\t1\t5\t0\t1\nA\tc\t-n\t1\t5\t-3\t1\n"),
             "t.trace:2:12: arrival_time: expected a number in [0.000000, 100000000000.000000], "
             "not '-3'");
