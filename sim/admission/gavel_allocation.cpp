@@ -143,7 +143,9 @@ AllocationColumns add_base_constraints(lp::Program& program, const AllocationPro
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     lp::Row share{.terms = {}, .lower = -lp::kInfinity, .upper = 1.0};
     for (std::size_t t = 0; t < cols.types; ++t) {
-      share.terms.emplace_back(program.add_column(0.0, 0.0, 1.0), 1.0);
+      // A type without GPUs gets nothing, exactly (not to the solver's tolerance on a row).
+      const double upper = p.cluster.gpus[t] > 0 ? 1.0 : 0.0;
+      share.terms.emplace_back(program.add_column(0.0, 0.0, upper), 1.0);
     }
     program.rows.push_back(std::move(share));
   }
@@ -158,6 +160,57 @@ AllocationColumns add_base_constraints(lp::Program& program, const AllocationPro
   return cols;
 }
 
+void fit_base_constraints(const AllocationProblem& p, Allocation& x,
+                          std::vector<PairShare>* pairs) {
+  std::vector<PairShare> none;
+  std::vector<PairShare>& shared = pairs != nullptr ? *pairs : none;
+  for (std::size_t t = 0; t < p.cluster.gpus.size(); ++t) {
+    double used = 0.0;
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      used += x[j][t] * p.jobs[j].scale_factor;
+    }
+    for (const PairShare& pair : shared) {
+      used += pair.share[t] * p.jobs[pair.a].scale_factor;
+    }
+    if (used > p.cluster.gpus[t]) {
+      const double f = p.cluster.gpus[t] / used;
+      for (auto& row : x) {
+        row[t] *= f;
+      }
+      for (PairShare& pair : shared) {
+        pair.share[t] *= f;
+      }
+    }
+  }
+  std::vector<double> share(x.size(), 0.0);
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    for (const double v : x[j]) {
+      share[j] += v;
+    }
+  }
+  for (const PairShare& pair : shared) {
+    for (const double v : pair.share) {
+      share[pair.a] += v;
+      share[pair.b] += v;
+    }
+  }
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    if (share[j] > 1.0) {
+      for (double& v : x[j]) {
+        v /= share[j];
+      }
+    }
+  }
+  for (PairShare& pair : shared) {
+    const double over = std::max(share[pair.a], share[pair.b]);
+    if (over > 1.0) {
+      for (double& v : pair.share) {
+        v /= over;
+      }
+    }
+  }
+}
+
 Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
                            const AllocationProblem& p) {
   Allocation x(p.jobs.size(), std::vector<double>(cols.types, 0.0));
@@ -166,6 +219,7 @@ Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
       x[j][t] = std::clamp(s.x[static_cast<std::size_t>(cols.column(j, t))], 0.0, 1.0);
     }
   }
+  fit_base_constraints(p, x);
   return x;
 }
 

@@ -121,7 +121,15 @@ struct AllocationColumns {
 };
 AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p);
 
-/// X read from a solution, each value clipped to [0, 1] as Gavel clips cvxpy's.
+/// Scales X (and the pairs' shares) down where a solver's tolerance left a type over its GPUs
+/// (that type's column, by GPUs / used) or a job over a share of 1 (its row, by 1 / share): a
+/// correction of the solver's tolerance (about 1e-6 on badly scaled programs), so that every
+/// answer meets the base constraints.
+void fit_base_constraints(const AllocationProblem& p, Allocation& x,
+                          std::vector<PairShare>* pairs = nullptr);
+
+/// X read from a solution, each value clipped to [0, 1] as Gavel clips cvxpy's, then
+/// fit_base_constraints.
 Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
                            const AllocationProblem& p);
 

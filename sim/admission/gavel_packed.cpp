@@ -67,7 +67,8 @@ Built build(const AllocationProblem& p, std::vector<Combination>& combos,
   for (Combination& c : combos) {
     c.first_column = static_cast<int>(out.prog.columns());
     for (std::size_t t = 0; t < types; ++t) {
-      const bool dead = c.b != c.a && c.tput_a[t] <= 0.0 && c.tput_b[t] <= 0.0;
+      const bool dead =
+          (c.b != c.a && c.tput_a[t] <= 0.0 && c.tput_b[t] <= 0.0) || p.cluster.gpus[t] == 0;
       const int col = out.prog.add_column(0.0, 0.0, dead ? 0.0 : 1.0);
       capacity[t].terms.emplace_back(col, p.jobs[c.a].scale_factor);
       share[c.a].terms.emplace_back(col, 1.0);
@@ -107,6 +108,7 @@ PackedAllocation read(const lp::Solution& s, const AllocationProblem& p,
       out.pairs.push_back({.a = c.a, .b = c.b, .share = std::move(x)});
     }
   }
+  fit_base_constraints(p, out.single, &out.pairs);
   return out;
 }
 

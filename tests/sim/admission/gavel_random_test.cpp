@@ -1,0 +1,126 @@
+// Every Gavel policy on random problems (sim/admission/gavel_*.hpp): each answer meets Gavel's
+// base constraints, or is an AllocationError; nothing else escapes.
+#include <gtest/gtest.h>
+
+#include "tidesim/sim/admission/gavel_allox.hpp"
+#include "tidesim/sim/admission/gavel_fifo.hpp"
+#include "tidesim/sim/admission/gavel_ftf.hpp"
+#include "tidesim/sim/admission/gavel_gandiva.hpp"
+#include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/admission/gavel_packed.hpp"
+#include "tidesim/sim/engine/random.hpp"
+
+namespace tidesim::gavel {
+namespace {
+
+constexpr double kTol = 1e-6;
+
+AllocationProblem random_problem(RandomStream& rng, bool single_gpu) {
+  AllocationProblem p;
+  const std::size_t types = 1 + rng.uniform_int(3);
+  const char* names[] = {"v100", "p100", "k80"};
+  for (std::size_t t = 0; t < types; ++t) {
+    p.cluster.gpu_types.push_back(names[t]);
+    p.cluster.gpus.push_back(static_cast<int>(rng.uniform_int(6)));
+  }
+  const int jobs = static_cast<int>(rng.uniform_int(9));
+  for (int j = 0; j < jobs; ++j) {
+    AllocationJob job;
+    job.id = j;
+    for (std::size_t t = 0; t < types; ++t) {
+      job.throughput.push_back(rng.uniform01() < 0.2 ? 0.0 : rng.uniform(0.01, 100.0));
+    }
+    job.throughput[rng.uniform_int(types)] = rng.uniform(0.01, 100.0);  // runs somewhere
+    job.scale_factor = single_gpu ? 1 : 1 << rng.uniform_int(3);
+    job.priority_weight = rng.uniform01() < 0.2 ? 5.0 : 1.0;
+    job.time_since_start_s = rng.uniform(0.0, 1e5);
+    job.steps_remaining = rng.uniform01() < 0.1 ? 0.0 : rng.uniform(1.0, 1e7);
+    job.slo_s = rng.uniform01() < 0.3 ? rng.uniform(10.0, 1e6) : 0.0;
+    p.jobs.push_back(job);
+  }
+  p.colocated = [&p](std::size_t a, std::size_t b, std::size_t t) -> std::optional<Colocated> {
+    const double f = 0.3 + 0.1 * static_cast<double>((a + 2 * b + t) % 5);
+    return Colocated{f * p.jobs[a].throughput[t], f * p.jobs[b].throughput[t]};
+  };
+  return p;
+}
+
+void expect_feasible(const AllocationProblem& p, const Allocation& x,
+                     const std::vector<PairShare>& pairs, const std::string& what) {
+  ASSERT_EQ(x.size(), p.jobs.size()) << what;
+  std::vector<double> used(p.cluster.gpus.size(), 0.0);
+  std::vector<double> share(p.jobs.size(), 0.0);
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    for (std::size_t t = 0; t < used.size(); ++t) {
+      ASSERT_GE(x[j][t], 0.0) << what;
+      used[t] += x[j][t] * p.jobs[j].scale_factor;
+      share[j] += x[j][t];
+    }
+  }
+  for (const PairShare& pair : pairs) {
+    for (std::size_t t = 0; t < used.size(); ++t) {
+      used[t] += pair.share[t] * p.jobs[pair.a].scale_factor;
+      share[pair.a] += pair.share[t];
+      share[pair.b] += pair.share[t];
+    }
+  }
+  for (std::size_t t = 0; t < used.size(); ++t) {
+    EXPECT_LE(used[t], p.cluster.gpus[t] + kTol) << what << " type " << t;
+  }
+  for (const double s : share) {
+    EXPECT_LE(s, 1.0 + kTol) << what;
+  }
+}
+
+TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
+  RandomStream rng(11, "gavel-random-test");
+  int answered = 0;
+  for (int i = 0; i < 300; ++i) {
+    const bool single = i % 3 == 0;
+    const AllocationProblem p = random_problem(rng, single);
+    const std::string what = "problem " + std::to_string(i);
+    const auto run = [&](const std::string& name, auto&& f) {
+      try {
+        f();
+        ++answered;
+      } catch (const AllocationError& e) {
+        (void)e;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << what << " " << name << ": " << e.what();
+      }
+    };
+    run("mmf", [&] { expect_feasible(p, max_min_fairness_perf(p), {}, what + " mmf"); });
+    run("mmf agnostic", [&] { expect_feasible(p, max_min_fairness(p), {}, what + " mmf-a"); });
+    run("mst",
+        [&] { expect_feasible(p, max_sum_throughput_perf(p, false, true).x, {}, what + " mst"); });
+    run("mtd", [&] { expect_feasible(p, min_total_duration_perf(p), {}, what + " mtd"); });
+    run("ftf", [&] {
+      FinishTimeFairness ftf;
+      expect_feasible(p, ftf.allocate(p), {}, what + " ftf");
+      expect_feasible(p, ftf.allocate(p), {}, what + " ftf again");
+    });
+    run("packed", [&] {
+      const PackedAllocation x = max_min_fairness_packed(p);
+      expect_feasible(p, x.single, x.pairs, what + " packed");
+    });
+    run("gandiva", [&] {
+      Gandiva g(static_cast<std::uint64_t>(i));
+      const PackedAllocation x = g.allocate(p);
+      expect_feasible(p, x.single, x.pairs, what + " gandiva");
+    });
+    run("fifo", [&] {
+      Fifo fifo(i % 2 == 0, static_cast<std::uint64_t>(i));
+      expect_feasible(p, fifo.allocate(p), {}, what + " fifo");
+    });
+    if (single) {
+      run("allox", [&] {
+        AlloX allox;
+        expect_feasible(p, allox.allocate(p), {}, what + " allox");
+      });
+    }
+  }
+  EXPECT_GT(answered, 1500);
+}
+
+}  // namespace
+}  // namespace tidesim::gavel
