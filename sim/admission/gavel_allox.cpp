@@ -8,9 +8,6 @@ namespace tidesim::gavel {
 
 namespace {
 
-// Throughput Gavel puts in place of a zero (the job then costs ~forever there).
-constexpr double kZeroThroughput = 1e-10;
-
 struct Slot {
   std::size_t job = 0;  // index into the candidates
   std::size_t type = 0;
@@ -18,7 +15,10 @@ struct Slot {
 };
 
 // The min-cost assignment of `jobs` (problem rows) to (type, level) positions with `free` GPUs
-// per type: each job's chosen position.
+// per type: each job's chosen position. A job gets no position on a type where its throughput
+// is 0 (Gavel's stand-in of 1e-10 steps/s makes one cost ~1e17 s, taken only by a job with no
+// other position; leaving it out keeps the program well scaled); a job with no position at all
+// is not placed.
 std::vector<Slot> assign(const AllocationProblem& p, const std::vector<std::size_t>& jobs,
                          const std::vector<long long>& free) {
   const std::size_t m = jobs.size();
@@ -34,9 +34,13 @@ std::vector<Slot> assign(const AllocationProblem& p, const std::vector<std::size
       lp::Row capacity{.terms = {}, .lower = -lp::kInfinity, .upper = static_cast<double>(free[t])};
       for (std::size_t i = 0; i < m; ++i) {
         const AllocationJob& job = p.jobs[jobs[i]];
-        const double tput = job.throughput[t] > 0.0 ? job.throughput[t] : kZeroThroughput;
-        const int c = prog.add_column(
-            static_cast<double>(k) * job.steps_remaining / tput + job.time_since_start_s, 0.0, 1.0);
+        if (!(job.throughput[t] > 0.0)) {
+          continue;
+        }
+        const int c =
+            prog.add_column(static_cast<double>(k) * job.steps_remaining / job.throughput[t] +
+                                job.time_since_start_s,
+                            0.0, 1.0);
         columns.push_back({i, t, k});
         capacity.terms.emplace_back(c, 1.0);
         per_job[i].terms.emplace_back(c, 1.0);
@@ -45,28 +49,29 @@ std::vector<Slot> assign(const AllocationProblem& p, const std::vector<std::size
     }
   }
   for (lp::Row& row : per_job) {
-    prog.rows.push_back(std::move(row));
+    if (!row.terms.empty()) {
+      prog.rows.push_back(std::move(row));
+    }
+  }
+  std::vector<Slot> out;
+  if (columns.empty()) {
+    return out;
   }
   const lp::Solution s = solve_or_throw(prog, "allox");
-  std::vector<Slot> out(m);
-  std::vector<bool> placed(m, false);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (s.x[c] > 0.5) {
-      out[columns[c].job] = columns[c];
-      placed[columns[c].job] = true;
+      out.push_back(columns[c]);
     } else if (s.x[c] > 1e-6) {
       throw AllocationError("allox: the assignment program's solution is not integral");
     }
   }
-  if (!std::all_of(placed.begin(), placed.end(), [](bool b) { return b; })) {
-    throw AllocationError("allox: the assignment program left a job without a position");
-  }
   return out;
 }
 
-// The jobs that run now: per type, level k holds c_k jobs (c_1 >= c_2 >= ... at the optimum)
-// and c_k - c_(k+1) of them are last on their GPU's queue, i.e. first to run; the lowest
-// candidate indices (the oldest jobs) among them, a choice the cost leaves open.
+// The jobs that run now: per type, level k holds c_k jobs (c_1 >= c_2 >= ... at the optimum
+// when every job has steps left) and c_k - max(c_l, l > k) of them are last on their GPU's queue,
+// i.e. first to run: the lowest candidate indices (the oldest jobs) among them, a choice the cost
+// leaves open. In all, max_k c_k <= the type's free GPUs run.
 std::vector<std::pair<std::size_t, std::size_t>> first_to_run(const std::vector<Slot>& slots,
                                                               std::size_t types, std::size_t m) {
   std::vector<std::pair<std::size_t, std::size_t>> out;  // (candidate, type)
@@ -77,12 +82,13 @@ std::vector<std::pair<std::size_t, std::size_t>> first_to_run(const std::vector<
         level[s.level].push_back(s.job);
       }
     }
-    for (std::size_t k = 1; k <= m; ++k) {
+    std::size_t above = 0;  // the most jobs on any level above k
+    for (std::size_t k = m; k >= 1; --k) {
       std::sort(level[k].begin(), level[k].end());
-      const std::size_t above = level[k + 1].size();
       for (std::size_t i = 0; i + above < level[k].size(); ++i) {
         out.emplace_back(level[k][i], t);
       }
+      above = std::max(above, level[k].size());
     }
   }
   return out;

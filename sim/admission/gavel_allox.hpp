@@ -19,11 +19,12 @@ class AlloX {
 
   /// Jobs whose last row sums to 1 keep it. The others, oldest first (by time_since_start),
   /// the first max(floor(alpha x m), free GPUs) of them, are matched to positions: position k
-  /// (1 = last to run) on a free GPU of type t costs k x steps_remaining / throughput[t]
-  /// (throughput 0 read as 1e-10) + time_since_start, each job to one position, each position to
-  /// at most one job per free GPU of its type. On each GPU the job of the highest position runs
-  /// now (X = 1). AllocationError for a job of scale factor other than 1 (Gavel asserts) or a
-  /// solver failure.
+  /// (1 = last to run) on a free GPU of type t costs k x steps_remaining / throughput[t] +
+  /// time_since_start, each job to one position, each position to at most one job per free GPU
+  /// of its type. A job has no position on a type where its throughput is 0 (Gavel reads that
+  /// throughput as 1e-10), and one with no position at all waits. On each GPU the job of the
+  /// highest position runs now (X = 1). AllocationError for a job of scale factor other than 1
+  /// (Gavel asserts) or a solver failure.
   Allocation allocate(const AllocationProblem& p);
 
  private:
