@@ -1,0 +1,80 @@
+#pragma once
+/// One run of Kueue's findTopologyAssignment for one PodSet (and its leader, when it has one)
+/// over a TasSnapshot (kubernetes-sigs/kueue @ff69552, pkg/cache/scheduler/
+/// tas_flavor_snapshot.go). The functions keep Kueue's names in snake case so that each can be
+/// read beside its upstream counterpart.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/tas_snapshot.hpp"
+
+namespace tidesim::tas {
+
+class Placement {
+ public:
+  /// `assumed`: usage already given to earlier PodSets of the same workload, by leaf id.
+  Placement(TasSnapshot& snapshot, const std::map<std::string, ResourceMap>& assumed);
+
+  /// Places `workers` (and `leader`, which has one pod); the assignments by PodSet name, or
+  /// Kueue's reason.
+  struct Outcome {
+    std::map<std::string, TopologyAssignment> assignments;
+    std::string reason;
+  };
+  Outcome run(const TasPodSet& workers, const TasPodSet* leader, bool implied_workers);
+
+  // --- the parts of the algorithm, also used by balanced placement (tas_balanced.cpp) ---
+  DomainState& st(int d) { return s_.domains_[static_cast<std::size_t>(d)].st; }
+  const Domain& dom(int d) const { return s_.domains_[static_cast<std::size_t>(d)]; }
+  Domain& domain(int d) { return s_.domains_[static_cast<std::size_t>(d)]; }
+  std::vector<int> sorted_domains(std::vector<int> domains, bool unconstrained);
+  std::vector<int> sorted_domains_with_leader(std::vector<int> domains, bool unconstrained);
+  std::vector<int> lower_level_domains(const std::vector<int>& domains) const;
+  int compare_level_values(int a, int b) const;
+  void fill_in_counts_helper(int d, std::int32_t slice_size, int slice_level, int level,
+                             const std::map<int, std::int32_t>& slice_size_at_level,
+                             bool leader_required);
+  int shallow_clone(int d);
+  std::vector<int> level_domains(int level) const;
+  PlacementParams& params() { return p_; }
+
+ private:
+  TasSnapshot& s_;
+  const std::map<std::string, ResourceMap>& assumed_;
+  PlacementParams p_;
+  TasSnapshot::Requirements req_;
+
+  std::string prepare(const TasPodSet& workers, const TasPodSet* leader, bool implied);
+  std::string build_slice_size_at_level(const TopologyRequest* request);
+  std::optional<std::string> level_key(const TopologyRequest* request) const;
+  void fill_in_counts(const TasPodSet& workers);
+  bool node_feasible(const TasNode& node, const TasPodSet& ps, std::int64_t& affinity_score);
+  void fill_leaf_counts(int leaf);
+
+  bool use_least_free_capacity(bool unconstrained) const;
+  int find_best_fit_domain_by(const std::vector<int>& domains, std::size_t from,
+                              std::int32_t needed, bool slices, std::int32_t leader_count);
+  std::vector<int> top_affinity_tier(const std::vector<int>& candidates, std::size_t from);
+  std::string find_level_with_fit_domains(int level, int& fit_level, std::vector<int>& out);
+  std::string spread_over_domains(std::vector<int> sorted, int level, int& fit_level,
+                                  std::vector<int>& out);
+  std::vector<int> prioritize_leader_domain(std::vector<int> domains, std::int32_t count,
+                                            std::int32_t leader_count, std::int32_t slice_size,
+                                            bool slices);
+  std::vector<int> update_counts_to_minimum(std::vector<int> domains, std::int32_t count,
+                                            std::int32_t leader_count, std::int32_t slice_size,
+                                            bool unconstrained, bool slices);
+  bool consume_with_leaders(int& d, const std::vector<int>& domains, std::size_t from,
+                            std::int32_t& remaining, std::int32_t& remaining_leaders,
+                            bool unconstrained, std::int32_t slice_size, bool slices);
+  std::vector<int> descend(std::vector<int> fit, int fit_level, bool balanced);
+  TopologyAssignment build_assignment(std::vector<int> domains);
+  std::string not_fit_message(std::int32_t fit, std::int32_t total, int level) const;
+  std::string multi_layer_not_fit_message(int level) const;
+  std::int32_t count_slices_in_subtree(int d, int level, int target, std::int32_t size);
+};
+
+}  // namespace tidesim::tas

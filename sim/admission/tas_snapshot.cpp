@@ -1,0 +1,270 @@
+#include "tidesim/sim/admission/tas_snapshot.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "tidesim/sim/admission/tas_placement.hpp"
+
+namespace tidesim::tas {
+
+namespace {
+
+std::string join_values(const std::vector<std::string>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i ? "," : "") + values[i];
+  }
+  return out;
+}
+
+// pkg/util/tas/node.go NodeMatchesFlavor.
+bool matches_flavor(const TasNode& node, const std::map<std::string, std::string>& flavor_labels,
+                    const std::vector<std::string>& levels) {
+  for (const auto& [key, value] : flavor_labels) {
+    auto it = node.labels.find(key);
+    if (it == node.labels.end() || it->second != value) {
+      return false;
+    }
+  }
+  return std::all_of(levels.begin(), levels.end(),
+                     [&](const std::string& level) { return node.labels.contains(level); });
+}
+
+void add_to(ResourceMap& into, const ResourceMap& what, std::int64_t sign) {
+  for (const auto& [name, value] : what) {
+    into[name] += sign * value;
+  }
+}
+
+}  // namespace
+
+TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> levels,
+                         const std::vector<TasNode>& nodes, const std::vector<TasPod>& pods,
+                         const std::map<std::string, std::string>& flavor_node_labels,
+                         std::vector<Toleration> flavor_tolerations)
+    : topology_name_(std::move(topology_name)),
+      levels_(std::move(levels)),
+      flavor_tolerations_(std::move(flavor_tolerations)) {
+  lowest_is_node_ = !levels_.empty() && levels_.back() == kHostnameLabel;
+  per_level_.resize(levels_.size());
+  // pkg/cache/scheduler/tas_nodes_cache.go: only schedulable, Ready nodes are kept; then the
+  // flavor's node labels and the level labels select them.
+  for (const TasNode& node : nodes) {
+    if (node.ready && !node.unschedulable && matches_flavor(node, flavor_node_labels, levels_)) {
+      nodes_.push_back(node);
+    }
+  }
+  std::vector<std::string> leaf_ids;
+  for (const TasNode& node : nodes_) {
+    std::vector<std::string> values;
+    for (const std::string& level : levels_) {
+      values.push_back(node.labels.at(level));
+    }
+    std::string id = lowest_is_node_ ? values.back() : join_values(values);
+    auto [it, added] = leaf_by_id_.emplace(id, static_cast<int>(leaves_.size()));
+    if (added) {
+      Domain d;
+      d.id = id;
+      d.level_values = values;
+      d.leaf = static_cast<int>(leaves_.size());
+      domains_.push_back(std::move(d));
+      Leaf leaf;
+      leaf.domain = static_cast<int>(domains_.size()) - 1;
+      leaf.node = lowest_is_node_ ? &node : nullptr;
+      leaves_.push_back(std::move(leaf));
+      leaf_ids.push_back(id);
+    }
+    add_to(leaves_[static_cast<std::size_t>(it->second)].free_capacity, node.allocatable, 1);
+    leaf_by_node_[node.name] = it->second;
+  }
+  build(leaf_ids);
+  // pkg/cache/scheduler/tas_non_tas_pod_cache.go: bound pods that have not finished, with one
+  // `pods` unit each.
+  for (const TasPod& pod : pods) {
+    auto it = leaf_by_node_.find(pod.node_name);
+    if (pod.node_name.empty() || pod.phase == "Succeeded" || pod.phase == "Failed" ||
+        it == leaf_by_node_.end()) {
+      continue;
+    }
+    ResourceMap& free = leaves_[static_cast<std::size_t>(it->second)].free_capacity;
+    add_to(free, pod.requests, -1);
+    free["pods"] -= 1;  // each pod also takes one of the node's pods
+  }
+}
+
+void TasSnapshot::build(const std::vector<std::string>& leaf_ids) {
+  for (const std::string& id : leaf_ids) {
+    int d = leaves_[static_cast<std::size_t>(leaf_by_id_.at(id))].domain;
+    per_level_[domains_[static_cast<std::size_t>(d)].level_values.size() - 1][id] = d;
+    add_parents(d);
+  }
+  // Children in level-value order: Kueue's map iteration gives no order, and every use of the
+  // children sorts them or does not depend on their order.
+  for (Domain& d : domains_) {
+    std::sort(d.children.begin(), d.children.end(), [this](int a, int b) {
+      return domains_[static_cast<std::size_t>(a)].level_values <
+             domains_[static_cast<std::size_t>(b)].level_values;
+    });
+  }
+  base_count_ = domains_.size();
+}
+
+int TasSnapshot::add_parents(int d) {
+  std::vector<std::string> values = domains_[static_cast<std::size_t>(d)].level_values;
+  if (values.size() == 1) {
+    return d;
+  }
+  values.pop_back();
+  std::string parent_id = join_values(values);
+  auto& level = per_level_[values.size() - 1];
+  auto it = level.find(parent_id);
+  int parent = 0;
+  if (it == level.end()) {
+    Domain p;
+    p.id = parent_id;
+    p.level_values = values;
+    domains_.push_back(std::move(p));
+    parent = static_cast<int>(domains_.size()) - 1;
+    level[parent_id] = parent;
+    add_parents(parent);
+  } else {
+    parent = it->second;
+  }
+  domains_[static_cast<std::size_t>(d)].parent = parent;
+  domains_[static_cast<std::size_t>(parent)].children.push_back(d);
+  return parent;
+}
+
+void TasSnapshot::add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod) {
+  for (const DomainAssignment& domain : assignment.domains) {
+    auto it = leaf_by_id_.find(join_values(domain.values));
+    if (it == leaf_by_id_.end()) {
+      continue;  // a node that is gone or not Ready (Kueue skips it too)
+    }
+    Leaf& leaf = leaves_[static_cast<std::size_t>(it->second)];
+    for (const auto& [name, value] : per_pod) {
+      leaf.tas_usage[name] += value * domain.count;
+    }
+    leaf.tas_usage["pods"] += domain.count;
+  }
+}
+
+std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPodSet>& podsets,
+                                                        const TasFeatureGates& gates) {
+  gates_ = gates;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const TasPodSet*>> groups;
+  for (std::size_t i = 0; i < podsets.size(); ++i) {
+    const auto& topo = podsets[i].topology;
+    std::string key = topo && topo->group ? "g:" + *topo->group : "i:" + std::to_string(i);
+    if (!groups.contains(key)) {
+      order.push_back(key);
+    }
+    groups[key].push_back(&podsets[i]);
+  }
+  std::vector<PodSetResult> results;
+  std::map<std::string, ResourceMap> assumed;
+  for (const std::string& key : order) {
+    const auto& members = groups[key];
+    const TasPodSet* workers = members[0];
+    const TasPodSet* leader = members.size() > 1 ? members[1] : nullptr;
+    if (leader && leader->count > workers->count) {
+      std::swap(leader, workers);
+    }
+    Placement placement(*this, assumed);
+    Placement::Outcome outcome = placement.run(*workers, leader, !workers->topology);
+    for (const TasPodSet* ps : members) {
+      PodSetResult r{.name = ps->name, .assignment = std::nullopt, .reason = outcome.reason};
+      if (auto it = outcome.assignments.find(ps->name); it != outcome.assignments.end()) {
+        r.assignment = it->second;
+      }
+      results.push_back(std::move(r));
+    }
+    if (!outcome.reason.empty()) {
+      return results;
+    }
+    for (const TasPodSet* ps : members) {
+      for (const DomainAssignment& d : outcome.assignments[ps->name].domains) {
+        ResourceMap& u = assumed[join_values(d.values)];
+        for (const auto& [name, value] : ps->requests) {
+          u[name] += value * d.count;
+        }
+        u["pods"] += d.count;
+      }
+    }
+  }
+  return results;
+}
+
+std::vector<SliceLayer> slice_layers(const TopologyRequest& request) {
+  if (!request.slice_layers.empty()) {
+    return request.slice_layers;
+  }
+  if (!request.slice_topology) {
+    return {};
+  }
+  return {SliceLayer{.topology = *request.slice_topology, .size = request.slice_size.value_or(0)}};
+}
+
+namespace {
+struct GateEntry {
+  const char* name;
+  bool TasFeatureGates::*field;
+};
+constexpr GateEntry kGates[] = {
+    {"TASBalancedPlacement", &TasFeatureGates::balanced_placement},
+    {"TASMultiLayerTopology", &TasFeatureGates::multi_layer_topology},
+    {"TASProfileMixed", &TasFeatureGates::profile_mixed},
+    {"TASRespectNodeAffinityPreferred", &TasFeatureGates::respect_node_affinity_preferred},
+};
+}  // namespace
+
+bool set_feature_gate(TasFeatureGates& gates, const std::string& name, bool value) {
+  for (const GateEntry& g : kGates) {
+    if (name == g.name) {
+      gates.*(g.field) = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> feature_gate_names() {
+  std::vector<std::string> names;
+  for (const GateEntry& g : kGates) {
+    names.emplace_back(g.name);
+  }
+  return names;
+}
+
+bool ExclusionStats::any() const {
+  return node_selector > 0 || affinity > 0 || topology_domain > 0 || !taints.empty() ||
+         !resources.empty();
+}
+
+std::string ExclusionStats::reasons() const {
+  std::vector<std::string> parts;
+  if (node_selector > 0) {
+    parts.push_back("nodeSelector: " + std::to_string(node_selector));
+  }
+  if (affinity > 0) {
+    parts.push_back("affinity: " + std::to_string(affinity));
+  }
+  if (topology_domain > 0) {
+    parts.push_back("topologyDomain: " + std::to_string(topology_domain));
+  }
+  for (const auto& [taint, n] : taints) {
+    parts.push_back("taint \"" + taint + "\": " + std::to_string(n));
+  }
+  for (const auto& [resource, n] : resources) {
+    parts.push_back("resource \"" + resource + "\": " + std::to_string(n));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    out += (i ? ", " : "") + parts[i];
+  }
+  return out;
+}
+
+}  // namespace tidesim::tas

@@ -1,0 +1,128 @@
+#pragma once
+/// Kueue's TAS placement over one flavor's nodes (kubernetes-sigs/kueue @ff69552,
+/// pkg/cache/scheduler/tas_flavor_snapshot.go, tas_topology_tree.go and
+/// tas_balanced_placement.go; the algorithm of KEP-2724 "Topology Aware Scheduling"). The nodes
+/// are grouped into a tree of domains by the topology's level labels; each leaf holds the free
+/// capacity of its nodes (allocatable minus the requests of running non-TAS pods minus the
+/// usage of admitted TAS workloads). find_assignments places the PodSets of one workload as
+/// Kueue's FindTopologyAssignmentsForFlavor does: phase 1 counts the pods (and slices) each
+/// domain can hold, bottom-up; phase 2 picks the domains at the requested level (BestFit,
+/// LeastFreeCapacity for unconstrained requests, or balanced placement behind its gate) and
+/// walks down level by level. docs/topology-aware.md has the rules.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/tas_model.hpp"
+
+namespace tidesim::tas {
+
+/// Per-domain scratch state of one placement (Kueue's domainState).
+struct DomainState {
+  std::int32_t pod_count = 0;
+  std::int32_t slice_count = 0;
+  std::int32_t pod_count_with_leader = 0;
+  std::int32_t slice_count_with_leader = 0;
+  std::int32_t leader_count = 0;
+  std::int64_t affinity_score = 0;
+};
+
+/// A topology domain. Domains live in the snapshot's arena and refer to each other by index; a
+/// copy made during a placement (a leader's share, a balanced-placement candidate) is a new
+/// arena entry sharing the original's values.
+struct Domain {
+  std::string id;  // DomainID: the values joined by ","; a leaf of a hostname level: the hostname
+  std::vector<std::string> level_values;
+  int parent = -1;
+  std::vector<int> children;
+  int leaf = -1;  // index into the leaves; -1 for an inner domain
+  DomainState st;
+};
+
+/// Why nodes were left out (Kueue's tasExclusionStats), for the refusal message.
+struct ExclusionStats {
+  int total_nodes = 0;
+  int node_selector = 0;
+  int affinity = 0;
+  int topology_domain = 0;
+  std::map<std::string, int> taints;     // "key=value:Effect" -> nodes
+  std::map<std::string, int> resources;  // limiting resource -> nodes that fit no pod
+  bool any() const;
+  /// "affinity: 1, nodeSelector: 2, resource \"cpu\": 1, taint \"k=v:NoSchedule\": 1" (sorted).
+  std::string reasons() const;
+};
+
+/// The placement inputs derived from one PodSet (Kueue's topologyAssignmentParameters).
+struct PlacementParams {
+  std::int32_t count = 0;
+  std::int32_t leader_count = 0;
+  std::int32_t slice_size = 1;
+  int requested_level = 0;
+  int slice_level = 0;
+  bool required = false;
+  bool unconstrained = false;
+  std::map<int, std::int32_t> slice_size_at_level;
+  std::vector<SliceLayer> multi_layers;
+  ExclusionStats stats;
+};
+
+class TasSnapshot {
+ public:
+  /// The snapshot of the flavor whose ResourceFlavor names `topology_name` with `levels`
+  /// (outermost first) and selects nodes by `flavor_node_labels`. Nodes that are not Ready, are
+  /// unschedulable, lack a level label or do not match the flavor's labels are left out; bound
+  /// pods that have not finished take their requests off their node.
+  TasSnapshot(std::string topology_name, std::vector<std::string> levels,
+              const std::vector<TasNode>& nodes, const std::vector<TasPod>& pods,
+              const std::map<std::string, std::string>& flavor_node_labels = {},
+              std::vector<Toleration> flavor_tolerations = {});
+
+  /// Places the PodSets of one workload (those of one `podset-group-name` together: the one
+  /// with fewer pods is the leader), in order; stops at the first PodSet that does not fit.
+  /// Each placed PodSet's usage counts against the next ones.
+  std::vector<PodSetResult> find_assignments(const std::vector<TasPodSet>& podsets,
+                                             const TasFeatureGates& gates);
+
+  /// Records an admitted workload's assignment: `count` pods of `per_pod` (plus one `pods`
+  /// unit each) on each domain of the lowest level.
+  void add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod);
+
+  const std::vector<std::string>& levels() const { return levels_; }
+  bool lowest_level_is_hostname() const { return lowest_is_node_; }
+
+ private:
+  struct Leaf {
+    int domain = -1;
+    const TasNode* node = nullptr;  // only when the lowest level is the hostname
+    ResourceMap free_capacity;      // allocatable minus non-TAS pods
+    ResourceMap tas_usage;
+  };
+  struct Requirements {
+    ResourceMap requests;  // one pod's, with its `pods` unit
+    bool has_leader = false;
+    ResourceMap leader_requests;
+    const std::map<std::string, ResourceMap>* assumed = nullptr;
+  };
+
+  friend class Placement;
+  friend class BalancedPlacement;
+
+  std::string topology_name_;
+  std::vector<std::string> levels_;
+  bool lowest_is_node_ = false;
+  std::vector<TasNode> nodes_;
+  std::vector<Toleration> flavor_tolerations_;
+  std::vector<Domain> domains_;  // the tree first (base_count_ entries), then copies
+  std::size_t base_count_ = 0;
+  std::vector<std::map<std::string, int>> per_level_;  // level -> id -> domain
+  std::vector<Leaf> leaves_;
+  std::map<std::string, int> leaf_by_id_;
+  std::map<std::string, int> leaf_by_node_;
+  TasFeatureGates gates_;
+
+  void build(const std::vector<std::string>& leaf_ids);
+  int add_parents(int domain);
+};
+
+}  // namespace tidesim::tas

@@ -1,0 +1,37 @@
+#pragma once
+// Reads the YAML form of Kueue's TestFindTopologyAssignments cases
+// (tests/sim/admission/data/kueue_find_topology_assignments.yaml, written by
+// tools/port-kueue-tas-cases.py): per case the levels, the flavor's node labels, the nodes
+// (labels, allocatable as Kubernetes quantities, taints, ready, unschedulable), running pods,
+// the feature gates and the PodSets with the assignment or reason Kueue's test expects.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/tas_snapshot.hpp"
+
+namespace tidesim::tas {
+
+struct KueueCase {
+  std::string name;
+  std::string not_converted;  // why the case is not ported; empty when it is
+  std::vector<std::string> levels;
+  std::map<std::string, std::string> flavor_node_labels;
+  std::vector<TasNode> nodes;
+  std::vector<TasPod> pods;
+  TasFeatureGates gates;
+  std::vector<TasPodSet> podsets;
+  struct Want {
+    std::string name;
+    std::optional<TopologyAssignment> assignment;
+    std::string reason;
+  };
+  std::vector<Want> want;
+};
+
+std::vector<KueueCase> read_kueue_cases(const std::string& path);
+
+/// A GoogleTest-safe test name: the index, then the case name's letters and digits.
+std::string gtest_name(std::size_t index, const std::string& name);
+
+}  // namespace tidesim::tas
