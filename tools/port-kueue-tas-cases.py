@@ -190,7 +190,7 @@ class Parser:
             self.take()
             return tok[1]
         if tok[1] == "func":
-            raise Unsupported("built by a Go function literal")
+            raise Unsupported("built by Go code (ported by hand in tas_kueue_hand_cases_test.cpp)")
         if tok[0] == "id":
             return self.postfix(self.qualified())
         if tok[1] == "(":
@@ -455,9 +455,11 @@ def podset_out(ps):
 def case_out(name, body, source):
     out = {"name": name, "source": source}
     try:
-        for key in ("workload", "priorFlavorUsage", "priorOwnUsage", "aggregatedDomainUsages"):
+        for key in ("workload", "aggregatedDomainUsages"):
             if body.get(key):
                 raise Unsupported(f"{key} (state of other workloads or flavors)")
+        # Usage of admitted TAS workloads (of this flavor, or of a flavor sharing its nodes).
+        usage = (body.get("priorOwnUsage") or []) + (body.get("priorFlavorUsage") or [])
         if body.get("featureGates"):
             out["feature_gates"] = body["featureGates"]
         out["levels"] = body["levels"]
@@ -466,6 +468,9 @@ def case_out(name, body, source):
         out["nodes"] = body.get("nodes", [])
         if body.get("pods"):
             out["pods"] = body["pods"]
+        if usage:
+            out["tas_usage"] = [{"values": u["Values"], "requests": u["SinglePodRequests"],
+                                 "count": u["Count"]} for u in usage]
         out["podsets"] = [podset_out(ps) for ps in body["podSets"]]
     except Unsupported as e:
         return {"name": name, "source": source, "not_converted": str(e)}

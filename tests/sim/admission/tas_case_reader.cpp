@@ -157,6 +157,12 @@ KueueCase read_case(const ConfigNode& doc) {
     }
     c.pods.push_back(pod);
   }
+  for (const ConfigNode& u : doc["tas_usage"].items()) {
+    TopologyAssignment where;
+    where.domains.push_back(
+        DomainAssignment{.values = strings(u["values"]), .count = std::stoi(text(u["count"]))});
+    c.tas_usage.push_back(KueueCase::Usage{.where = where, .requests = integers(u["requests"])});
+  }
   for (const auto& [gate, value] : doc["feature_gates"].entries()) {
     if (!set_feature_gate(c.gates, gate.scalar(), value.scalar() == "true")) {
       throw std::runtime_error("unknown feature gate " + gate.scalar() + " in " + c.name);

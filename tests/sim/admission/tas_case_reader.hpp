@@ -19,6 +19,12 @@ struct KueueCase {
   std::map<std::string, std::string> flavor_node_labels;
   std::vector<TasNode> nodes;
   std::vector<TasPod> pods;
+  /// Usage of admitted TAS workloads: pods of `requests` on a lowest-level domain.
+  struct Usage {
+    TopologyAssignment where;
+    ResourceMap requests;
+  };
+  std::vector<Usage> tas_usage;
   TasFeatureGates gates;
   std::vector<TasPodSet> podsets;
   struct Want {

@@ -6,9 +6,9 @@
 // from the Go file by tools/port-kueue-tas-cases.py and keeping the upstream case name; each
 // runs here as TasKueueCases/<index>_<name> and compares the assignment (levels, domains with
 // values and pod counts, in order) or Kueue's refusal message. A case that needs state tidesim
-// does not model (an admitted workload's node replacement, elastic workload slices, usage
-// of another flavor, or a case built by Go code) carries `not_converted: <why>` and is skipped
-// with that reason.
+// does not model (an admitted workload's node replacement, elastic workload slices, or a case
+// built by Go code, which tas_kueue_hand_cases_test.cpp ports by hand) carries `not_converted:
+// <why>` and is skipped with that reason.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -53,6 +53,9 @@ TEST_P(TasKueueCases, SameAssignmentAsKueue) {
     GTEST_SKIP() << "not ported: " << c.not_converted;
   }
   TasSnapshot snapshot("default", c.levels, c.nodes, c.pods, c.flavor_node_labels);
+  for (const KueueCase::Usage& u : c.tas_usage) {
+    snapshot.add_usage(u.where, u.requests);
+  }
   std::vector<PodSetResult> got = snapshot.find_assignments(c.podsets, c.gates);
   // Kueue stops at the first PodSet group that fails; the later PodSets have no result.
   for (std::size_t i = 0; i < c.want.size(); ++i) {
