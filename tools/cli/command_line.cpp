@@ -73,6 +73,7 @@ int run_command_line(int argc, char** argv, std::vector<PluginOption> plugins) {
   tidesim::cli::add_check_command(app, ctx);
   tidesim::cli::add_explain_command(app, ctx);
   tidesim::cli::add_sweep_command(app, ctx);
+  tidesim::cli::add_admit_command(app, ctx);
   if (const int rc = tidesim::cli::refuse_unknown_command(app, argc, argv); rc != 0) {
     return rc;
   }

@@ -26,6 +26,9 @@ void add_run_command(CLI::App& app, Context& ctx);
 void add_validate_command(CLI::App& app, Context& ctx);
 /// `tidesim topo FILE|PRESET [--format table|json] [--gpu MODEL]` (tools/cli/cmd_topo.cpp).
 void add_topo_command(CLI::App& app, Context& ctx);
+/// `tidesim admit SNAPSHOT WORKLOAD [--format table|json] [--feature-gates ...] [--flavor NAME]`
+/// (tools/cli/cmd_admit.cpp).
+void add_admit_command(CLI::App& app, Context& ctx);
 /// `tidesim llm JOB.yaml | --model M.json --execution E.json --system S.json [--format table|json]`
 /// (tools/cli/cmd_llm.cpp).
 void add_llm_command(CLI::App& app, Context& ctx);

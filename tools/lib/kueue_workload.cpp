@@ -1,0 +1,222 @@
+// A Kueue Workload object (kueue.x-k8s.io v1beta1 or v1beta2, apis/kueue/*/workload_types.go at
+// kubernetes-sigs/kueue @ff69552): spec.queueName and spec.podSets[] with name, count, the pod
+// template and topologyRequest; a PodSet without topologyRequest takes it from its template's
+// annotations as Kueue's jobframework (pkg/controller/jobframework/tas.go) builds it.
+#include <utility>
+
+#include "tidesim/sim/api/pod_yaml.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/tools/lib/kueue_objects.hpp"
+
+namespace tidesim::app {
+namespace {
+
+constexpr const char* kAnnotationPrefix = "kueue.x-k8s.io/";
+
+[[noreturn]] void fail(const ConfigNode& n, const std::string& file, const std::string& field,
+                       const std::string& message) {
+  throw InputError(location_of(n, file), field, message);
+}
+
+std::string text(const ConfigNode& n, const std::string& file, const std::string& field) {
+  if (!n.is_scalar()) {
+    fail(n, file, field, "expected a single value");
+  }
+  return n.scalar();
+}
+
+std::int32_t integer(const ConfigNode& n, const std::string& file, const std::string& field,
+                     std::int32_t min) {
+  const std::string s = text(n, file, field);
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || v < min || v > 2147483647LL) {
+    fail(n, file, field,
+         "expected an integer of at least " + std::to_string(min) + ", got '" + s + "'");
+  }
+  return static_cast<std::int32_t>(v);
+}
+
+std::vector<tas::SliceLayer> read_layers(const ConfigNode& n, const std::string& file,
+                                         const std::string& path) {
+  std::vector<tas::SliceLayer> out;
+  const auto items = sequence_of(n, file, path);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string f = path + "[" + std::to_string(i) + "]";
+    if (!items[i]["topology"] || !items[i]["size"]) {
+      fail(items[i], file, f, "each layer needs topology and size");
+    }
+    out.push_back(tas::SliceLayer{.topology = text(items[i]["topology"], file, f + ".topology"),
+                                  .size = integer(items[i]["size"], file, f + ".size", 1)});
+  }
+  if (out.empty() || out.size() > 3) {
+    fail(n, file, path, "topology constraints must contain between 1 and 3 entries");
+  }
+  return out;
+}
+
+tas::TopologyRequest read_request(const ConfigNode& n, const std::string& file,
+                                  const std::string& path) {
+  tas::TopologyRequest r;
+  if (n["required"]) {
+    r.required = text(n["required"], file, path + ".required");
+  }
+  if (n["preferred"]) {
+    r.preferred = text(n["preferred"], file, path + ".preferred");
+  }
+  if (n["unconstrained"]) {
+    const std::string v = text(n["unconstrained"], file, path + ".unconstrained");
+    if (v != "true" && v != "false") {
+      fail(n["unconstrained"], file, path + ".unconstrained", "expected true or false");
+    }
+    r.unconstrained = v == "true";
+  }
+  if (n["podSetSliceRequiredTopology"]) {
+    r.slice_topology =
+        text(n["podSetSliceRequiredTopology"], file, path + ".podSetSliceRequiredTopology");
+  }
+  if (n["podSetSliceSize"]) {
+    r.slice_size = integer(n["podSetSliceSize"], file, path + ".podSetSliceSize", 1);
+  }
+  if (n["podSetGroupName"]) {
+    r.group = text(n["podSetGroupName"], file, path + ".podSetGroupName");
+  }
+  if (n["podsetSliceRequiredTopologyConstraints"]) {
+    r.slice_layers = read_layers(n["podsetSliceRequiredTopologyConstraints"], file,
+                                 path + ".podsetSliceRequiredTopologyConstraints");
+  }
+  return r;
+}
+
+// podSetTopologyRequestBuilder.Build: nullopt when the annotations ask for nothing.
+std::optional<tas::TopologyRequest> request_from_annotations(const ConfigNode& annotations,
+                                                             const std::string& file,
+                                                             const std::string& path) {
+  auto get = [&](const char* name) -> std::optional<std::string> {
+    const ConfigNode v = annotations[std::string(kAnnotationPrefix) + name];
+    if (!v) {
+      return std::nullopt;
+    }
+    return text(v, file, path + "." + kAnnotationPrefix + name);
+  };
+  auto place = [&](const char* name) { return annotations[std::string(kAnnotationPrefix) + name]; };
+  tas::TopologyRequest r;
+  const auto required = get("podset-required-topology");
+  const auto preferred = get("podset-preferred-topology");
+  const auto unconstrained = get("podset-unconstrained-topology");
+  const auto slice_topology = get("podset-slice-required-topology");
+  const auto slice_size = get("podset-slice-size");
+  const auto constraints = get("podset-slice-required-topology-constraints");
+  if (required) {
+    r.required = required;
+  } else if (preferred) {
+    r.preferred = preferred;
+  } else if (unconstrained) {
+    if (*unconstrained != "true" && *unconstrained != "false") {
+      fail(place("podset-unconstrained-topology"), file,
+           path + ".kueue.x-k8s.io/podset-unconstrained-topology", "expected true or false");
+    }
+    r.unconstrained = *unconstrained == "true";
+  } else if (!(slice_topology && slice_size) && !constraints) {
+    return std::nullopt;
+  }
+  const std::string cpath = path + ".kueue.x-k8s.io/podset-slice-required-topology-constraints";
+  if (constraints) {
+    // A JSON list inside the annotation: an error in it is reported at the annotation.
+    try {
+      r.slice_layers = read_layers(load_yaml_string(*constraints, file), file, cpath);
+    } catch (const InputError& e) {
+      fail(place("podset-slice-required-topology-constraints"), file, cpath,
+           "failed to parse multi-layer topology constraints annotation: " + e.message());
+    }
+  } else if (slice_topology && slice_size) {
+    r.slice_topology = slice_topology;
+    r.slice_size =
+        integer(place("podset-slice-size"), file, path + ".kueue.x-k8s.io/podset-slice-size", 1);
+  }
+  if (const auto group = get("podset-group-name"); group && (required || preferred)) {
+    r.group = group;
+  }
+  return r;
+}
+
+tas::TasPodSet read_podset(const ConfigNode& n, const std::string& file, const std::string& path) {
+  tas::TasPodSet ps;
+  if (!n["name"]) {
+    fail(n, file, path + ".name", "missing required field");
+  }
+  ps.name = text(n["name"], file, path + ".name");
+  ps.count = n["count"] ? integer(n["count"], file, path + ".count", 0) : 1;
+  const ConfigNode tmpl = n["template"];
+  if (!tmpl || !tmpl["spec"]) {
+    fail(n, file, path + ".template.spec", "missing required field");
+  }
+  PodSpec pod;
+  if (tmpl["metadata"]) {
+    read_pod_metadata(tmpl["metadata"], file, path + ".template.metadata",
+                      PodReadMode::kServerObject, nullptr, &pod);
+  }
+  read_pod_spec(tmpl["spec"], file, path + ".template.spec", PodReadMode::kServerObject, pod);
+  const Resources r = pod_requests(pod);
+  if (r.cpu_milli != 0) {
+    ps.requests["cpu"] = r.cpu_milli;
+  }
+  if (r.memory_bytes != 0) {
+    ps.requests["memory"] = r.memory_bytes;
+  }
+  if (r.gpus != 0) {
+    ps.requests[kGpuResource] = r.gpus;
+  }
+  for (const auto& [name, amount] : r.extended) {
+    ps.requests[name] = amount;
+  }
+  ps.tolerations = pod.tolerations;
+  ps.node_selector = pod.node_selector;
+  ps.required_affinity = pod.node_affinity.required;
+  ps.preferred_affinity = pod.node_affinity.preferred;
+  if (n["topologyRequest"]) {
+    ps.topology = read_request(n["topologyRequest"], file, path + ".topologyRequest");
+  } else if (tmpl["metadata"] && tmpl["metadata"]["annotations"]) {
+    ps.topology = request_from_annotations(tmpl["metadata"]["annotations"], file,
+                                           path + ".template.metadata.annotations");
+  }
+  return ps;
+}
+
+}  // namespace
+
+KueueWorkload read_workload_object(const ConfigNode& node, const std::string& file,
+                                   const std::string& path) {
+  KueueWorkload w;
+  w.where = location_of(node, file);
+  const ConfigNode meta = node["metadata"];
+  if (meta && meta["name"]) {
+    w.name = text(meta["name"], file, path + ".metadata.name");
+  }
+  if (meta && meta["namespace"]) {
+    w.namespace_name = text(meta["namespace"], file, path + ".metadata.namespace");
+  }
+  const ConfigNode spec = node["spec"];
+  if (!spec || !spec["podSets"]) {
+    fail(node, file, path + ".spec.podSets", "missing required field");
+  }
+  if (spec["queueName"]) {
+    w.queue_name = text(spec["queueName"], file, path + ".spec.queueName");
+  }
+  const auto sets = sequence_of(spec["podSets"], file, path + ".spec.podSets");
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    w.podsets.push_back(
+        read_podset(sets[i], file, path + ".spec.podSets[" + std::to_string(i) + "]"));
+  }
+  if (w.podsets.empty()) {
+    fail(spec["podSets"], file, path + ".spec.podSets", "a Workload has at least one PodSet");
+  }
+  return w;
+}
+
+}  // namespace tidesim::app
