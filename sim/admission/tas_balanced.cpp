@@ -1,4 +1,6 @@
-#include "tidesim/sim/admission/tas_balanced.hpp"
+// Kueue's balanced placement (kubernetes-sigs/kueue @ff69552,
+// pkg/cache/scheduler/tas_balanced_placement.go); declared in tas_placement.hpp.
+#include "tidesim/sim/admission/tas_placement.hpp"
 
 #include <algorithm>
 #include <climits>

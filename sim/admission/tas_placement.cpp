@@ -6,7 +6,6 @@
 #include <climits>
 #include <utility>
 
-#include "tidesim/sim/admission/tas_balanced.hpp"
 #include "tidesim/sim/admission/tas_placement.hpp"
 
 namespace tidesim::tas {

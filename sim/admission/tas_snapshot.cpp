@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "tidesim/sim/admission/tas_placement.hpp"
-
 namespace tidesim::tas {
 
 namespace {
@@ -147,53 +145,6 @@ void TasSnapshot::add_usage(const TopologyAssignment& assignment, const Resource
     }
     leaf.tas_usage["pods"] += domain.count;
   }
-}
-
-std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPodSet>& podsets,
-                                                        const TasFeatureGates& gates) {
-  gates_ = gates;
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const TasPodSet*>> groups;
-  for (std::size_t i = 0; i < podsets.size(); ++i) {
-    const auto& topo = podsets[i].topology;
-    std::string key = topo && topo->group ? "g:" + *topo->group : "i:" + std::to_string(i);
-    if (!groups.contains(key)) {
-      order.push_back(key);
-    }
-    groups[key].push_back(&podsets[i]);
-  }
-  std::vector<PodSetResult> results;
-  std::map<std::string, ResourceMap> assumed;
-  for (const std::string& key : order) {
-    const auto& members = groups[key];
-    const TasPodSet* workers = members[0];
-    const TasPodSet* leader = members.size() > 1 ? members[1] : nullptr;
-    if (leader && leader->count > workers->count) {
-      std::swap(leader, workers);
-    }
-    Placement placement(*this, assumed);
-    Placement::Outcome outcome = placement.run(*workers, leader, !workers->topology);
-    for (const TasPodSet* ps : members) {
-      PodSetResult r{.name = ps->name, .assignment = std::nullopt, .reason = outcome.reason};
-      if (auto it = outcome.assignments.find(ps->name); it != outcome.assignments.end()) {
-        r.assignment = it->second;
-      }
-      results.push_back(std::move(r));
-    }
-    if (!outcome.reason.empty()) {
-      return results;
-    }
-    for (const TasPodSet* ps : members) {
-      for (const DomainAssignment& d : outcome.assignments[ps->name].domains) {
-        ResourceMap& u = assumed[join_values(d.values)];
-        for (const auto& [name, value] : ps->requests) {
-          u[name] += value * d.count;
-        }
-        u["pods"] += d.count;
-      }
-    }
-  }
-  return results;
 }
 
 std::vector<SliceLayer> slice_layers(const TopologyRequest& request) {

@@ -1,0 +1,69 @@
+// TasSnapshot::find_assignments: Kueue's FindTopologyAssignmentsForFlavor over the PodSets of
+// one workload (kubernetes-sigs/kueue @ff69552, pkg/cache/scheduler/tas_flavor_snapshot.go):
+// PodSets of one podset-group-name are placed together, the one with fewer pods as the leader;
+// each group's usage counts against the next groups; the first group that fails ends it.
+#include <utility>
+
+#include "tidesim/sim/admission/tas_placement.hpp"
+#include "tidesim/sim/admission/tas_snapshot.hpp"
+
+namespace tidesim::tas {
+
+namespace {
+std::string join_values(const std::vector<std::string>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i ? "," : "") + values[i];
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPodSet>& podsets,
+                                                        const TasFeatureGates& gates) {
+  gates_ = gates;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const TasPodSet*>> groups;
+  for (std::size_t i = 0; i < podsets.size(); ++i) {
+    const auto& topo = podsets[i].topology;
+    std::string key = topo && topo->group ? "g:" + *topo->group : "i:" + std::to_string(i);
+    if (!groups.contains(key)) {
+      order.push_back(key);
+    }
+    groups[key].push_back(&podsets[i]);
+  }
+  std::vector<PodSetResult> results;
+  std::map<std::string, ResourceMap> assumed;
+  for (const std::string& key : order) {
+    const auto& members = groups[key];
+    const TasPodSet* workers = members[0];
+    const TasPodSet* leader = members.size() > 1 ? members[1] : nullptr;
+    if (leader && leader->count > workers->count) {
+      std::swap(leader, workers);
+    }
+    Placement placement(*this, assumed);
+    Placement::Outcome outcome = placement.run(*workers, leader, !workers->topology);
+    for (const TasPodSet* ps : members) {
+      PodSetResult r{.name = ps->name, .assignment = std::nullopt, .reason = outcome.reason};
+      if (auto it = outcome.assignments.find(ps->name); it != outcome.assignments.end()) {
+        r.assignment = it->second;
+      }
+      results.push_back(std::move(r));
+    }
+    if (!outcome.reason.empty()) {
+      return results;
+    }
+    for (const TasPodSet* ps : members) {
+      for (const DomainAssignment& d : outcome.assignments[ps->name].domains) {
+        ResourceMap& u = assumed[join_values(d.values)];
+        for (const auto& [name, value] : ps->requests) {
+          u[name] += value * d.count;
+        }
+        u["pods"] += d.count;
+      }
+    }
+  }
+  return results;
+}
+
+}  // namespace tidesim::tas
