@@ -57,7 +57,7 @@ std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPod
       for (const DomainAssignment& d : outcome.assignments[ps->name].domains) {
         ResourceMap& u = assumed[join_values(d.values)];
         for (const auto& [name, value] : ps->requests) {
-          u[name] += value * d.count;
+          u[name] = sat_add(u[name], sat_mul(value, d.count));
         }
         u["pods"] += d.count;
       }

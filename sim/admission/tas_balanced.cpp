@@ -70,9 +70,9 @@ std::optional<std::vector<int>> BalancedPlacement::select_optimal_set(
   std::sort(ordered.begin(), ordered.end(), [&](int a, int b) {
     return by_entropy ? capacity_entropy_less(a, b) : values_less(pl_, a, b);
   });
-  using Table = std::map<std::int32_t, std::map<std::int32_t, std::vector<int>>>;
+  using Table = std::map<std::int64_t, std::map<std::int64_t, std::vector<int>>>;
   std::vector<Table> placements(static_cast<std::size_t>(g.domains) + 1);
-  placements[0][leader_count][slice_count * slice_size] = {};
+  placements[0][leader_count][std::int64_t{slice_count} * slice_size] = {};
   for (int d : ordered) {
     const DomainState s = pl_.st(d);
     for (std::size_t i = placements.size() - 1; i > 0; --i) {
@@ -95,7 +95,7 @@ std::optional<std::vector<int>> BalancedPlacement::select_optimal_set(
     }
   }
   std::optional<std::vector<int>> best;
-  std::int32_t best_left = INT_MIN;
+  std::int64_t best_left = INT64_MIN;
   for (const auto& [left, placement] : placements.back()[0]) {
     if (left > best_left && left <= 0) {
       best_left = left;

@@ -38,7 +38,7 @@ std::pair<std::int32_t, std::string> count_in(const ResourceMap& requests,
 
 void subtract(ResourceMap& from, const ResourceMap& what) {
   for (const auto& [name, value] : what) {
-    from[name] -= value;
+    from[name] = sat_add(from[name], value == INT64_MIN ? INT64_MAX : -value);
   }
 }
 
@@ -259,8 +259,9 @@ void Placement::fill_in_counts_helper(int d, std::int32_t slice_size, int slice_
     }
     return;
   }
-  std::int32_t children_capacity = 0;
-  std::int32_t slice_capacity = 0;
+  // Sums in 64 bits, clamped to int32 (Kueue's int32 would wrap on absurd capacities).
+  std::int64_t children_capacity = 0;
+  std::int64_t slice_capacity = 0;
   bool with_leader_contributor = false;
   std::int32_t min_pod_diff = INT_MAX;
   std::int32_t min_slice_diff = INT_MAX;
@@ -289,11 +290,13 @@ void Placement::fill_in_counts_helper(int d, std::int32_t slice_size, int slice_
     affinity += c.affinity_score;
   }
   DomainState& state = st(d);
-  state.pod_count = children_capacity;
+  children_capacity = std::min<std::int64_t>(children_capacity, INT_MAX);
+  slice_capacity = std::min<std::int64_t>(slice_capacity, INT_MAX);
+  state.pod_count = static_cast<std::int32_t>(children_capacity);
   std::int32_t slices_with_leader = 0;
   if (with_leader_contributor) {
-    state.pod_count_with_leader = children_capacity - min_pod_diff;
-    slices_with_leader = slice_capacity - min_slice_diff;
+    state.pod_count_with_leader = static_cast<std::int32_t>(children_capacity - min_pod_diff);
+    slices_with_leader = static_cast<std::int32_t>(slice_capacity - min_slice_diff);
   } else {
     state.pod_count_with_leader = 0;
   }
@@ -303,7 +306,7 @@ void Placement::fill_in_counts_helper(int d, std::int32_t slice_size, int slice_
     slice_capacity = state.pod_count / slice_size;
     slices_with_leader = state.pod_count_with_leader / slice_size;
   }
-  state.slice_count = slice_capacity;
+  state.slice_count = static_cast<std::int32_t>(slice_capacity);
   state.slice_count_with_leader = slices_with_leader;
 }
 

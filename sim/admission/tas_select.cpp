@@ -222,7 +222,7 @@ std::vector<int> Placement::prioritize_leader_domain(std::vector<int> domains, s
     return domains;
   }
   std::int32_t required = slices ? count / slice_size : count;
-  std::int32_t available = 0;
+  std::int64_t available = 0;
   for (int d : domains) {
     available += slices ? st(d).slice_count : st(d).pod_count;
   }

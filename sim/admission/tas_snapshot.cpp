@@ -30,7 +30,7 @@ bool matches_flavor(const TasNode& node, const std::map<std::string, std::string
 
 void add_to(ResourceMap& into, const ResourceMap& what, std::int64_t sign) {
   for (const auto& [name, value] : what) {
-    into[name] += sign * value;
+    into[name] = sat_add(into[name], sat_mul(sign, value));
   }
 }
 
@@ -86,7 +86,7 @@ TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> lev
     }
     ResourceMap& free = leaves_[static_cast<std::size_t>(it->second)].free_capacity;
     add_to(free, pod.requests, -1);
-    free["pods"] -= 1;  // each pod also takes one of the node's pods
+    free["pods"] = sat_add(free["pods"], -1);  // each pod also takes one of the node's pods
   }
 }
 
@@ -141,7 +141,7 @@ void TasSnapshot::add_usage(const TopologyAssignment& assignment, const Resource
     }
     Leaf& leaf = leaves_[static_cast<std::size_t>(it->second)];
     for (const auto& [name, value] : per_pod) {
-      leaf.tas_usage[name] += value * domain.count;
+      leaf.tas_usage[name] = sat_add(leaf.tas_usage[name], sat_mul(value, domain.count));
     }
     leaf.tas_usage["pods"] += domain.count;
   }

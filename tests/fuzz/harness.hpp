@@ -25,6 +25,7 @@ int openb_nodes(const std::uint8_t* data, std::size_t size);
 int manifest(const std::uint8_t* data, std::size_t size);
 int scheduler_config(const std::uint8_t* data, std::size_t size);
 int kube_objects(const std::uint8_t* data, std::size_t size);
+int kueue_admit(const std::uint8_t* data, std::size_t size);
 int result(const std::uint8_t* data, std::size_t size);
 int llm(const std::uint8_t* data, std::size_t size);
 int job_policy(const std::uint8_t* data, std::size_t size);

@@ -40,6 +40,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"scenario", tidesim::fuzz::scenario},
       {"scheduler_config", tidesim::fuzz::scheduler_config},
       {"kube_objects", tidesim::fuzz::kube_objects},
+      {"kueue_admit", tidesim::fuzz::kueue_admit},
       {"result", tidesim::fuzz::result},
       {"llm", tidesim::fuzz::llm},
       {"job_policy", tidesim::fuzz::job_policy},

@@ -5,6 +5,7 @@
 // running Pods) and a v1beta2 Workload with one PodSet per upstream PodSet, read back by the
 // object reader and placed by app::admit. Same expected assignments and reasons.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -168,13 +169,17 @@ TEST_P(TasAdmitKueueCases, SameAssignmentThroughAdmit) {
   if (!c.tas_usage.empty()) {
     GTEST_SKIP() << "usage of admitted workloads is not read from a snapshot";
   }
+  // Files of their own: ctest runs the cases in parallel processes.
   const auto dir = std::filesystem::temp_directory_path();
-  const std::string snap = (dir / "tidesim_kueue_case_snapshot.yaml").string();
-  const std::string wl = (dir / "tidesim_kueue_case_workload.yaml").string();
+  const std::string tag = std::to_string(getpid());
+  const std::string snap = (dir / ("tidesim_kueue_case_snapshot_" + tag + ".yaml")).string();
+  const std::string wl = (dir / ("tidesim_kueue_case_workload_" + tag + ".yaml")).string();
   std::ofstream(snap) << snapshot_yaml(c);
   std::ofstream(wl) << workload_yaml(c);
   app::AdmitOutcome o =
       app::admit({.snapshot = snap, .workload = wl, .gates = c.gates, .flavor = ""});
+  std::filesystem::remove(snap);
+  std::filesystem::remove(wl);
   ASSERT_EQ(o.podsets.size(), c.podsets.size());
   for (std::size_t i = 0; i < c.want.size(); ++i) {
     const KueueCase::Want& want = c.want[i];

@@ -2,6 +2,7 @@
 // tools/lib/kueue_objects.hpp). The cluster of tests/tools/data/admit/cluster.yaml: 2 blocks x 2
 // racks x 2 nodes of 8 GPUs; a running pod takes 4 GPUs of b1-r1-n1.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,7 +20,8 @@ namespace {
 const std::string kDir = "tests/tools/data/admit/";
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("tidesim_admit_" + name);
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tidesim_admit_" + std::to_string(getpid()) + "_" + name);
   std::ofstream(path) << text;
   return path.string();
 }
