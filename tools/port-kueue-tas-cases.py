@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Turn the table of Kueue's TestFindTopologyAssignments into tidesim test data.
+"""Turn the tables of Kueue's TestFindTopologyAssignments into tidesim test data.
 
-Kueue keeps its topology-aware scheduling cases as one Go map literal in
-pkg/cache/scheduler/tas_cache_test.go (TestFindTopologyAssignments). This script reads that
+Kueue keeps its topology-aware scheduling cases as Go map literals in
+pkg/cache/scheduler/tas_cache_test.go (TestFindTopologyAssignments, and
+TestFindTopologyAssignmentsMultiLayerReplacement for node replacement). This script reads that
 file, evaluates the subset of Go the table is written in (composite literals, the test
 builders' method chains, the constants and node lists declared before the table) and writes
 one YAML document per case, keyed by the upstream case name, for
@@ -41,6 +42,8 @@ CONSTANTS = {
     "corev1.PodSucceeded": "Succeeded",
     "corev1.PodFailed": "Failed",
     "corev1.PodPending": "Pending",
+    "podconstants.IsGroupWorkloadAnnotationKey": "kueue.x-k8s.io/is-group-workload",
+    "podconstants.IsGroupWorkloadAnnotationValue": "true",
     "true": True,
     "false": False,
     "nil": None,
@@ -245,6 +248,8 @@ class Parser:
 def lookup(name, env):
     if name in env:
         return env[name]
+    if name == "corev1.SchemeGroupVersion":
+        return Builder("gv", {})
     if name in CONSTANTS:
         return CONSTANTS[name]
     if name.startswith("features."):
@@ -275,10 +280,15 @@ def call(name, args):
         return Builder("assignment", {"levels": list(args[0]), "domains": []})
     if short in ("MakePreferredSchedulingTerms", "MakeNodeSelectorTerms"):
         return Builder("terms", {"terms": []})
-    if short in ("NewRequestsFromMap", "ResourceName", "TopologyDomainID"):
+    if short in ("NewRequestsFromMap", "ResourceName", "TopologyDomainID", "PodSetReference"):
         return args[0]
     if short == "MakeWorkload":
-        raise Unsupported("needs an admitted Workload (node replacement / elastic slices)")
+        return Builder("workload", {"owners": [], "annotations": {}, "assignments": [],
+                                    "unhealthy": []})
+    if short == "MakeAdmission":
+        return Builder("admission", {"podsets": []})
+    if short == "MakePodSetAssignment":
+        return Builder("psa", {"name": args[0]})
     raise Unsupported(f"unknown function {name}")
 
 
@@ -286,8 +296,12 @@ def method_call(obj, method, args):
     if not isinstance(obj, Builder):
         raise Unsupported(f"method {method} on {type(obj).__name__}")
     d = obj.data
+    if obj.kind == "gv" and method == "WithKind":  # the core group's version "v1"
+        return {"Kind": args[0], "Version": "v1"}
     # Obj() ends every builder; an assignment builder's field TopologyAssignment is the same.
     if method == "Obj" or (method == "TopologyAssignment" and obj.kind == "assignment"):
+        if obj.kind == "admission":
+            return d
         if obj.kind == "terms":
             return d["terms"]
         return d
@@ -324,6 +338,28 @@ def method_call(obj, method, args):
             d["domains"].append(args[0])
         else:
             raise Unsupported(f"assignment builder method {method}")
+    elif obj.kind == "workload":
+        if method == "OwnerReference":
+            d["owners"].append(args[0])
+        elif method == "Annotations":
+            d["annotations"].update(args[0])
+        elif method == "Admission":
+            d["assignments"] = args[0]["podsets"]
+        elif method == "UnhealthyNodes":
+            d["unhealthy"].extend(args)
+        else:
+            raise Unsupported(f"workload builder method {method}")
+    elif obj.kind == "admission":
+        if method != "PodSets":
+            raise Unsupported(f"admission builder method {method}")
+        d["podsets"].extend(args)
+    elif obj.kind == "psa":
+        if method == "Count":
+            d["count"] = args[0]
+        elif method == "TopologyAssignment":
+            d["assignment"] = args[0]
+        else:
+            raise Unsupported(f"podset assignment builder method {method}")
     elif obj.kind == "terms":
         if method != "Term":
             raise Unsupported(f"terms builder method {method}")
@@ -452,12 +488,27 @@ def podset_out(ps):
     return out
 
 
+def replacement_out(wl):
+    """An admitted Workload with an unhealthy node (Kueue's node replacement)."""
+    owners = wl["owners"]
+    single_pod = (len(owners) == 1 and owners[0].get("Kind") == "Pod"
+                  and owners[0].get("Version") == "v1"
+                  and wl["annotations"].get("kueue.x-k8s.io/is-group-workload") != "true")
+    return {"unhealthy_node": wl["unhealthy"][0],
+            "owned_by_single_pod": single_pod,
+            "assignments": [{"podset": a["name"], "levels": a["assignment"]["levels"],
+                             "domains": [{"values": d["Values"], "count": d["Count"]}
+                                         for d in a["assignment"]["domains"]]}
+                            for a in wl["assignments"]]}
+
+
 def case_out(name, body, source):
     out = {"name": name, "source": source}
     try:
-        for key in ("workload", "aggregatedDomainUsages"):
-            if body.get(key):
-                raise Unsupported(f"{key} (state of other workloads or flavors)")
+        if body.get("aggregatedDomainUsages"):
+            raise Unsupported("aggregatedDomainUsages (state of other flavors)")
+        if body.get("workload"):
+            out["replacement"] = replacement_out(body["workload"])
         # Usage of admitted TAS workloads (of this flavor, or of a flavor sharing its nodes).
         usage = (body.get("priorOwnUsage") or []) + (body.get("priorFlavorUsage") or [])
         if body.get("featureGates"):
@@ -484,6 +535,43 @@ class NoAliases(yaml.SafeDumper):
         return True
 
 
+def multilayer_replacement_body(body, env):
+    """A case of TestFindTopologyAssignmentsMultiLayerReplacement in the main table's form: one
+    PodSet "main" of 1-CPU pods whose admitted assignment loses `unhealthyNode`."""
+    want = body.get("wantAssignment")
+    return {
+        "featureGates": {"TASMultiLayerTopology": True, **(body.get("featureGates") or {})},
+        "levels": body.get("levels") or env["defaultLevels"],
+        "nodes": body.get("nodes", []),
+        "pods": body.get("pods"),
+        "priorFlavorUsage": body.get("priorFlavorUsage"),
+        "aggregatedDomainUsages": body.get("aggregatedDomainUsages"),
+        "workload": {"owners": [], "annotations": {}, "unhealthy": [body["unhealthyNode"]],
+                     "assignments": [{"name": "main", "count": body.get("admissionCount"),
+                                      "assignment": body["existingTA"]}]},
+        "podSets": [{"podSetName": "main", "topologyRequest": body.get("topologyRequest"),
+                     "requests": {"cpu": 1000}, "count": body.get("count", 0),
+                     "wantAssignment": want, "wantReason": body.get("wantReason")}],
+    }
+
+
+def convert(text, test_name, source, to_body=None):
+    env = {}
+    p = read_environment(tokenize(function_body(text, test_name)), env)
+    docs = []
+    for name, case, why in read_cases(p):
+        if why:
+            docs.append({"name": name, "source": source, "not_converted": why})
+            continue
+        try:
+            body = to_body(case, env) if to_body else case
+        except (KeyError, Unsupported) as e:
+            docs.append({"name": name, "source": source, "not_converted": str(e)})
+            continue
+        docs.append(case_out(name, body, source))
+    return docs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test_file")
@@ -491,17 +579,12 @@ def main():
     ap.add_argument("--commit", default="")
     args = ap.parse_args()
     text = open(args.test_file, encoding="utf-8").read()
-    body = function_body(text, "TestFindTopologyAssignments")
-    env = {}
-    p = read_environment(tokenize(body), env)
-    cases = read_cases(p)
-    source = "kubernetes-sigs/kueue pkg/cache/scheduler/tas_cache_test.go TestFindTopologyAssignments"
-    if args.commit:
-        source += " @" + args.commit
-    docs = []
-    for name, case, why in cases:
-        docs.append({"name": name, "source": source, "not_converted": why} if why
-                    else case_out(name, case, source))
+    at = " @" + args.commit if args.commit else ""
+    base = "kubernetes-sigs/kueue pkg/cache/scheduler/tas_cache_test.go "
+    docs = convert(text, "TestFindTopologyAssignments", base + "TestFindTopologyAssignments" + at)
+    docs += convert(text, "TestFindTopologyAssignmentsMultiLayerReplacement",
+                    base + "TestFindTopologyAssignmentsMultiLayerReplacement" + at,
+                    multilayer_replacement_body)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("# Kueue's TestFindTopologyAssignments cases, one document each, written by\n"
                 "# tools/port-kueue-tas-cases.py from the upstream test file named in `source`.\n")

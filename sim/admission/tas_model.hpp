@@ -105,6 +105,9 @@ struct TasFeatureGates {
   bool balanced_placement = false;               // TASBalancedPlacement (alpha)
   bool multi_layer_topology = true;              // TASMultiLayerTopology (beta since 0.19)
   bool respect_node_affinity_preferred = false;  // TASRespectNodeAffinityPreferred (alpha)
+  /// SkipReassignmentForPodOwnedWorkloads (beta since 0.19): a Workload of one bare Pod keeps its
+  /// assignment when its node fails (the pod cannot move).
+  bool skip_reassignment_for_pod_owned = true;
 };
 
 /// Sets the gate `name` (Kueue's spelling) to `value`; false when tidesim does not know it.
@@ -125,6 +128,15 @@ struct TopologyAssignment {
   std::vector<std::string> levels;
   std::vector<DomainAssignment> domains;
   friend bool operator==(const TopologyAssignment&, const TopologyAssignment&) = default;
+};
+
+/// An admitted Workload one of whose nodes failed (Kueue's TASFailedNodeReplacement, beta and on
+/// since 0.14): its PodSets' current assignments, the node (the first of
+/// status.unhealthyNodes), and whether it is owned by a single bare Pod.
+struct NodeReplacement {
+  std::string unhealthy_node;
+  std::map<std::string, TopologyAssignment> assignments;  // by PodSet name
+  bool owned_by_single_pod = false;
 };
 
 /// The outcome for one PodSet: an assignment, or Kueue's reason why it does not fit. When a

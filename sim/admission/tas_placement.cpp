@@ -229,6 +229,17 @@ void Placement::fill_in_counts(const TasPodSet& workers) {
 
 void Placement::fill_leaf_counts(int leaf_index) {
   const TasSnapshot::Leaf& leaf = s_.leaves_[static_cast<std::size_t>(leaf_index)];
+  if (!replacement_domain_.empty()) {
+    // DomainID.BelongsTo: the leaf's full path is the domain or starts with it and a comma.
+    std::string path;
+    for (const std::string& v : dom(leaf.domain).level_values) {
+      path += (path.empty() ? "" : ",") + v;
+    }
+    if (path != replacement_domain_ && path.rfind(replacement_domain_ + ",", 0) != 0) {
+      ++p_.stats.topology_domain;
+      return;
+    }
+  }
   ResourceMap remaining = leaf.free_capacity;
   subtract(remaining, leaf.tas_usage);
   const std::string& id = dom(leaf.domain).id;

@@ -42,11 +42,21 @@ class Placement {
   std::vector<int> level_domains(int level) const;
   PlacementParams& params() { return p_; }
 
+  /// Node replacement: only leaves inside domain `id` may take pods (Kueue's
+  /// requiredReplacementDomain; "" allows every leaf).
+  void require_domain(std::string id) { replacement_domain_ = std::move(id); }
+  /// requiredReplacementDomain: the domain the replacement pods of `podset` (its count the pods
+  /// of the failed node) must stay in, given the rest of its assignment: the domain of an
+  /// incomplete slice, else the required level's domain, else "".
+  std::string required_replacement_domain(const TasPodSet& podset,
+                                          const TopologyAssignment& rest) const;
+
  private:
   TasSnapshot& s_;
   const std::map<std::string, ResourceMap>& assumed_;
   PlacementParams p_;
   TasSnapshot::Requirements req_;
+  std::string replacement_domain_;
 
   std::string prepare(const TasPodSet& workers, const TasPodSet* leader, bool implied);
   std::string build_slice_size_at_level(const TopologyRequest* request);
@@ -76,6 +86,8 @@ class Placement {
   std::string not_fit_message(std::int32_t fit, std::int32_t total, int level) const;
   std::string multi_layer_not_fit_message(int level) const;
   std::int32_t count_slices_in_subtree(int d, int level, int target, std::int32_t size);
+  std::string incomplete_slice_domain(const TopologyAssignment& rest, std::int32_t missing,
+                                      std::int32_t size, const std::string& key) const;
 };
 
 /// Kueue's balanced placement for preferred topology requests, behind the TASBalancedPlacement

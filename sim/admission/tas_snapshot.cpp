@@ -167,6 +167,7 @@ constexpr GateEntry kGates[] = {
     {"TASMultiLayerTopology", &TasFeatureGates::multi_layer_topology},
     {"TASProfileMixed", &TasFeatureGates::profile_mixed},
     {"TASRespectNodeAffinityPreferred", &TasFeatureGates::respect_node_affinity_preferred},
+    {"SkipReassignmentForPodOwnedWorkloads", &TasFeatureGates::skip_reassignment_for_pod_owned},
 };
 }  // namespace
 

@@ -84,6 +84,14 @@ class TasSnapshot {
   std::vector<PodSetResult> find_assignments(const std::vector<TasPodSet>& podsets,
                                              const TasFeatureGates& gates);
 
+  /// Kueue's node replacement: for each PodSet with an assignment in `replacement`, the pods of
+  /// the unhealthy node are placed again (inside the domain its request or an incomplete slice
+  /// requires, when there is one) and merged into the rest of its assignment. PodSets without
+  /// an assignment get no result; the first failure ends it.
+  std::vector<PodSetResult> find_replacements(const std::vector<TasPodSet>& podsets,
+                                              const NodeReplacement& replacement,
+                                              const TasFeatureGates& gates);
+
   /// Records an admitted workload's assignment: `count` pods of `per_pod` (plus one `pods`
   /// unit each) on each domain of the lowest level.
   void add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod);
@@ -122,6 +130,14 @@ class TasSnapshot {
   TasFeatureGates gates_;
 
   void build(const std::vector<std::string>& leaf_ids);
+  struct Replaced {
+    TopologyAssignment merged;
+    TopologyAssignment replacement;
+    std::string reason;
+  };
+  Replaced replace_one(const TasPodSet& podset, TopologyAssignment existing,
+                       const std::string& node, const std::map<std::string, ResourceMap>& assumed);
+  TopologyAssignment merge(const TopologyAssignment& a, const TopologyAssignment& b) const;
   int add_parents(int domain);
 };
 

@@ -39,6 +39,7 @@
 #include "tidesim/tools/lib/sweep_spec.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
+#include "tidesim/tools/lib/tas_admit.hpp"
 #include "tidesim/tools/python/job_policies.hpp"
 #include "tidesim/tools/python/plugins.hpp"
 #include "tidesim/version.hpp"
@@ -429,6 +430,22 @@ void bind_llm(py::module_& m) {
       py::arg("job"), py::arg("model"), py::arg("execution"), py::arg("system"));
 }
 
+// Kueue's topology-aware scheduling what-if (tools/lib/tas_admit.hpp, docs/topology-aware.md):
+// what `tidesim admit --format json` prints.
+void bind_admit(py::module_& m) {
+  m.def(
+      "admit_json",
+      [](const std::string& snapshot, const std::string& workload, const std::string& gates,
+         const std::string& flavor) {
+        py::gil_scoped_release release;
+        return app::admit_json(app::admit({.snapshot = snapshot,
+                                           .workload = workload,
+                                           .gates = app::parse_feature_gates(gates),
+                                           .flavor = flavor}));
+      },
+      py::arg("snapshot"), py::arg("workload"), py::arg("feature_gates"), py::arg("flavor"));
+}
+
 }  // namespace
 }  // namespace tidesim::python
 
@@ -444,4 +461,5 @@ PYBIND11_MODULE(_tidesim, m) {
   bind_runs(m);
   bind_results(m);
   bind_llm(m);
+  bind_admit(m);
 }

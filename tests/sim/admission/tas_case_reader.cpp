@@ -163,6 +163,21 @@ KueueCase read_case(const ConfigNode& doc) {
         DomainAssignment{.values = strings(u["values"]), .count = std::stoi(text(u["count"]))});
     c.tas_usage.push_back(KueueCase::Usage{.where = where, .requests = integers(u["requests"])});
   }
+  if (const ConfigNode r = doc["replacement"]) {
+    NodeReplacement rep;
+    rep.unhealthy_node = text(r["unhealthy_node"]);
+    rep.owned_by_single_pod = text(r["owned_by_single_pod"]) == "true";
+    for (const ConfigNode& a : r["assignments"].items()) {
+      TopologyAssignment ta;
+      ta.levels = strings(a["levels"]);
+      for (const ConfigNode& d : a["domains"].items()) {
+        ta.domains.push_back(
+            DomainAssignment{.values = strings(d["values"]), .count = std::stoi(text(d["count"]))});
+      }
+      rep.assignments[text(a["podset"])] = ta;
+    }
+    c.replacement = rep;
+  }
   for (const auto& [gate, value] : doc["feature_gates"].entries()) {
     if (!set_feature_gate(c.gates, gate.scalar(), value.scalar() == "true")) {
       throw std::runtime_error("unknown feature gate " + gate.scalar() + " in " + c.name);

@@ -26,6 +26,8 @@ struct KueueCase {
   };
   std::vector<Usage> tas_usage;
   TasFeatureGates gates;
+  /// An admitted Workload with an unhealthy node: the case asks for its replacement.
+  std::optional<NodeReplacement> replacement;
   std::vector<TasPodSet> podsets;
   struct Want {
     std::string name;

@@ -1,13 +1,14 @@
 // Kueue's own TAS placement cases, run against tidesim's port of the algorithm.
 //
 // Source: kubernetes-sigs/kueue @ff69552e79ad21652c36caa97038382e55625cf7,
-// pkg/cache/scheduler/tas_cache_test.go, TestFindTopologyAssignments. Every case of that table
-// is one YAML document of tests/sim/admission/data/kueue_find_topology_assignments.yaml, written
+// pkg/cache/scheduler/tas_cache_test.go, TestFindTopologyAssignments and
+// TestFindTopologyAssignmentsMultiLayerReplacement. Every case of those tables is one YAML
+// document of tests/sim/admission/data/kueue_find_topology_assignments.yaml, written
 // from the Go file by tools/port-kueue-tas-cases.py and keeping the upstream case name; each
 // runs here as TasKueueCases/<index>_<name> and compares the assignment (levels, domains with
 // values and pod counts, in order) or Kueue's refusal message. A case that needs state tidesim
-// does not model (an admitted workload's node replacement, elastic workload slices, or a case
-// built by Go code, which tas_kueue_hand_cases_test.cpp ports by hand) carries `not_converted:
+// does not model (elastic workload slices, or a case built by Go code, which
+// tas_kueue_hand_cases_test.cpp ports by hand) carries `not_converted:
 // <why>` and is skipped with that reason.
 #include <gtest/gtest.h>
 
@@ -56,7 +57,9 @@ TEST_P(TasKueueCases, SameAssignmentAsKueue) {
   for (const KueueCase::Usage& u : c.tas_usage) {
     snapshot.add_usage(u.where, u.requests);
   }
-  std::vector<PodSetResult> got = snapshot.find_assignments(c.podsets, c.gates);
+  std::vector<PodSetResult> got =
+      c.replacement ? snapshot.find_replacements(c.podsets, *c.replacement, c.gates)
+                    : snapshot.find_assignments(c.podsets, c.gates);
   // Kueue stops at the first PodSet group that fails; the later PodSets have no result.
   for (std::size_t i = 0; i < c.want.size(); ++i) {
     const KueueCase::Want& want = c.want[i];
@@ -81,8 +84,9 @@ INSTANTIATE_TEST_SUITE_P(Kueue, TasKueueCases, ::testing::ValuesIn(all_cases()),
                          });
 
 TEST(TasKueueCasesFile, HoldsEveryUpstreamCase) {
-  // TestFindTopologyAssignments at @ff69552 has 140 cases.
-  EXPECT_EQ(all_cases().size(), 140U);
+  // At @ff69552 TestFindTopologyAssignments has 140 cases and
+  // TestFindTopologyAssignmentsMultiLayerReplacement 6.
+  EXPECT_EQ(all_cases().size(), 146U);
 }
 
 }  // namespace

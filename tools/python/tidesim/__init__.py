@@ -48,6 +48,7 @@ __all__ = [
     "Result",
     "Scenario",
     "ScorePlugin",
+    "admit",
     "default_registry",
     "llm",
     "load_result",
@@ -371,6 +372,34 @@ def llm(
         "" if execution is None else str(execution),
         "" if system is None else str(system),
     )
+    return json.loads(text)
+
+
+def admit(
+    snapshot: str,
+    workload: str,
+    *,
+    feature_gates: Union[None, str, Mapping[str, bool]] = None,
+    flavor: Optional[str] = None,
+) -> dict:
+    """Would Kueue's topology-aware scheduling admit a pending Workload on a cluster snapshot,
+    and where: what `tidesim admit --format json` prints (docs/topology-aware.md).
+
+    snapshot: a file or folder of Kubernetes objects as `kubectl get -o yaml` prints them (Nodes,
+    Pods, Topology, ResourceFlavor, ClusterQueue, LocalQueue); workload: a file with one Kueue
+    Workload. feature_gates: Kueue's gates that change placement, as a mapping
+    ({"TASBalancedPlacement": True}) or in Kueue's flag syntax ("TASBalancedPlacement=true").
+    flavor: the ResourceFlavor to place on (default: the Workload queue's). Returns a dict with
+    workload, flavor, topology, admitted and podsets (each: name, admitted, levels, domains as
+    [{values, count}], reason). Bad input raises InputError.
+    """
+    if feature_gates is None:
+        gates = ""
+    elif isinstance(feature_gates, str):
+        gates = feature_gates
+    else:
+        gates = ",".join(f"{k}={'true' if v else 'false'}" for k, v in feature_gates.items())
+    text = _tidesim.admit_json(str(snapshot), str(workload), gates, "" if flavor is None else flavor)
     return json.loads(text)
 
 
