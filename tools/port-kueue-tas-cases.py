@@ -261,8 +261,8 @@ def call(name, args):
     short = name.rsplit(".", 1)[-1]
     if name in ("int32", "int64", "string", "int"):
         return args[0]
-    if short == "V1Beta2From":
-        raise Unsupported("previousAssignment (elastic workload slices)")
+    if short in ("V1Beta2From", "InternalFrom"):
+        return args[0]
     if short in ("new", "To"):
         return args[0]
     if name == "append":
@@ -477,7 +477,11 @@ def podset_out(ps):
             out["node_affinity"]["preferred"] = aff[
                 "PreferredDuringSchedulingIgnoredDuringExecution"]
     if ps.get("previousAssignment") is not None:
-        raise Unsupported("previousAssignment (elastic workload slices)")
+        prev = ps["previousAssignment"]
+        out["previous_assignment"] = {
+            "levels": prev.get("Levels", prev.get("levels")),
+            "domains": [{"values": d["Values"], "count": d["Count"]}
+                        for d in prev.get("Domains", prev.get("domains", []))]}
     want = ps.get("wantAssignment")
     if want is not None:
         out["want"] = {"levels": want.get("levels", want.get("Levels")),

@@ -9,16 +9,6 @@
 
 namespace tidesim::tas {
 
-namespace {
-std::string join_values(const std::vector<std::string>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    out += (i ? "," : "") + values[i];
-  }
-  return out;
-}
-}  // namespace
-
 std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPodSet>& podsets,
                                                         const TasFeatureGates& gates) {
   gates_ = gates;
@@ -33,13 +23,25 @@ std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPod
     groups[key].push_back(&podsets[i]);
   }
   std::vector<PodSetResult> results;
-  std::map<std::string, ResourceMap> assumed;
+  UsageByDomain assumed;
   for (const std::string& key : order) {
     const auto& members = groups[key];
     const TasPodSet* workers = members[0];
     const TasPodSet* leader = members.size() > 1 ? members[1] : nullptr;
     if (leader && leader->count > workers->count) {
       std::swap(leader, workers);
+    }
+    std::map<std::string, PodSetResult> elastic;
+    if (gates.elastic_jobs_with_tas && place_elastic(*workers, leader, assumed, elastic)) {
+      for (const TasPodSet* ps : members) {
+        if (auto it = elastic.find(ps->name); it != elastic.end()) {
+          results.push_back(it->second);
+        }
+      }
+      if (!elastic[workers->name].reason.empty()) {
+        return results;
+      }
+      continue;
     }
     Placement placement(*this, assumed);
     Placement::Outcome outcome = placement.run(*workers, leader, !workers->topology);
@@ -54,13 +56,7 @@ std::vector<PodSetResult> TasSnapshot::find_assignments(const std::vector<TasPod
       return results;
     }
     for (const TasPodSet* ps : members) {
-      for (const DomainAssignment& d : outcome.assignments[ps->name].domains) {
-        ResourceMap& u = assumed[join_values(d.values)];
-        for (const auto& [name, value] : ps->requests) {
-          u[name] = sat_add(u[name], sat_mul(value, d.count));
-        }
-        u["pods"] += d.count;
-      }
+      add_assumed_usage(assumed, outcome.assignments[ps->name], ps->requests);
     }
   }
   return results;

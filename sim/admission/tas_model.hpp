@@ -83,38 +83,6 @@ struct TopologyRequest {
 /// layer of slice_topology with slice_size (size 0 when the size is missing).
 std::vector<SliceLayer> slice_layers(const TopologyRequest& request);
 
-/// One PodSet to place: Kueue's TASPodSetRequests with the parts of its pod template TAS reads.
-struct TasPodSet {
-  std::string name;
-  std::int32_t count = 0;
-  /// One pod's requests (without the `pods` unit, which the placement adds).
-  ResourceMap requests;
-  /// nullopt: no TAS annotation ("implied": unconstrained at the lowest level, which Kueue
-  /// applies when every flavor of the ClusterQueue has a topology).
-  std::optional<TopologyRequest> topology;
-  std::vector<Toleration> tolerations;
-  std::map<std::string, std::string> node_selector;
-  std::vector<NodeSelectorTerm> required_affinity;  // ORed terms; empty: none
-  std::vector<PreferredSchedulingTerm> preferred_affinity;
-};
-
-/// Kueue's feature gates that change placement, with their defaults at @ff69552
-/// (pkg/features/kube_features.go).
-struct TasFeatureGates {
-  bool profile_mixed = true;                     // TASProfileMixed (beta since 0.15)
-  bool balanced_placement = false;               // TASBalancedPlacement (alpha)
-  bool multi_layer_topology = true;              // TASMultiLayerTopology (beta since 0.19)
-  bool respect_node_affinity_preferred = false;  // TASRespectNodeAffinityPreferred (alpha)
-  /// SkipReassignmentForPodOwnedWorkloads (beta since 0.19): a Workload of one bare Pod keeps its
-  /// assignment when its node fails (the pod cannot move).
-  bool skip_reassignment_for_pod_owned = true;
-};
-
-/// Sets the gate `name` (Kueue's spelling) to `value`; false when tidesim does not know it.
-bool set_feature_gate(TasFeatureGates& gates, const std::string& name, bool value);
-/// The gate names set_feature_gate knows, in name order.
-std::vector<std::string> feature_gate_names();
-
 /// One entry of a topologyAssignment: label values (one per level) and a pod count.
 struct DomainAssignment {
   std::vector<std::string> values;
@@ -129,6 +97,54 @@ struct TopologyAssignment {
   std::vector<DomainAssignment> domains;
   friend bool operator==(const TopologyAssignment&, const TopologyAssignment&) = default;
 };
+
+/// One PodSet to place: Kueue's TASPodSetRequests with the parts of its pod template TAS reads.
+struct TasPodSet {
+  std::string name;
+  std::int32_t count = 0;
+  /// One pod's requests (without the `pods` unit, which the placement adds).
+  ResourceMap requests;
+  /// nullopt: no TAS annotation ("implied": unconstrained at the lowest level, which Kueue
+  /// applies when every flavor of the ClusterQueue has a topology).
+  std::optional<TopologyRequest> topology;
+  std::vector<Toleration> tolerations;
+  std::map<std::string, std::string> node_selector;
+  std::vector<NodeSelectorTerm> required_affinity;  // ORed terms; empty: none
+  std::vector<PreferredSchedulingTerm> preferred_affinity;
+  /// The assignment of the workload slice this one replaces (elastic jobs); with
+  /// ElasticJobsViaWorkloadSlicesWithTAS its pods stay where they are.
+  std::optional<TopologyAssignment> previous_assignment;
+};
+
+/// Kueue's DomainID: the label values joined by ",".
+inline std::string domain_id(const std::vector<std::string>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i ? "," : "") + values[i];
+  }
+  return out;
+}
+
+/// Kueue's feature gates that change placement, with their defaults at @ff69552
+/// (pkg/features/kube_features.go).
+struct TasFeatureGates {
+  bool profile_mixed = true;                     // TASProfileMixed (beta since 0.15)
+  bool balanced_placement = false;               // TASBalancedPlacement (alpha)
+  bool multi_layer_topology = true;              // TASMultiLayerTopology (beta since 0.19)
+  bool respect_node_affinity_preferred = false;  // TASRespectNodeAffinityPreferred (alpha)
+  /// SkipReassignmentForPodOwnedWorkloads (beta since 0.19): a Workload of one bare Pod keeps its
+  /// assignment when its node fails (the pod cannot move).
+  bool skip_reassignment_for_pod_owned = true;
+  /// ElasticJobsViaWorkloadSlices (beta) and ElasticJobsViaWorkloadSlicesWithTAS (alpha, off):
+  /// with the second, a resized workload keeps its previous pods where they are.
+  bool elastic_jobs = false;
+  bool elastic_jobs_with_tas = false;
+};
+
+/// Sets the gate `name` (Kueue's spelling) to `value`; false when tidesim does not know it.
+bool set_feature_gate(TasFeatureGates& gates, const std::string& name, bool value);
+/// The gate names set_feature_gate knows, in name order.
+std::vector<std::string> feature_gate_names();
 
 /// An admitted Workload one of whose nodes failed (Kueue's TASFailedNodeReplacement, beta and on
 /// since 0.14): its PodSets' current assignments, the node (the first of

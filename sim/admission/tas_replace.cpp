@@ -14,14 +14,6 @@ namespace tidesim::tas {
 
 namespace {
 
-std::string join_values(const std::vector<std::string>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    out += (i ? "," : "") + values[i];
-  }
-  return out;
-}
-
 // deleteDomain: drops the failed node's domain; the number of pods it had.
 std::int32_t delete_domain(TopologyAssignment& ta, const std::string& node) {
   std::int32_t affected = 0;
@@ -49,7 +41,7 @@ std::string Placement::incomplete_slice_domain(const TopologyAssignment& rest, s
   const std::size_t node_level = s_.levels_.size() - 1;
   std::map<std::string, std::int32_t> usage;  // Kueue iterates a Go map; tidesim by id
   for (const DomainAssignment& d : rest.domains) {
-    auto leaf = s_.per_level_[node_level].find(join_values(d.values));
+    auto leaf = s_.per_level_[node_level].find(domain_id(d.values));
     if (leaf == s_.per_level_[node_level].end()) {
       continue;
     }
@@ -97,7 +89,7 @@ std::string Placement::required_replacement_domain(const TasPodSet& podset,
     return "";
   }
   const std::size_t node_level = s_.levels_.size() - 1;
-  auto leaf = s_.per_level_[node_level].find(join_values(rest.domains.front().values));
+  auto leaf = s_.per_level_[node_level].find(domain_id(rest.domains.front().values));
   if (leaf == s_.per_level_[node_level].end()) {
     return "";
   }
@@ -114,7 +106,7 @@ TasSnapshot::Replaced TasSnapshot::replace_one(const TasPodSet& podset, Topology
   TasPodSet copy = podset;
   copy.count = delete_domain(existing, node);
   for (const DomainAssignment& d : existing.domains) {
-    if (!leaf_by_id_.contains(join_values(d.values))) {
+    if (!leaf_by_id_.contains(domain_id(d.values))) {
       return {.merged = {},
               .replacement = {},
               .reason =
@@ -165,10 +157,10 @@ TopologyAssignment TasSnapshot::merge(const TopologyAssignment& a,
                                       const TopologyAssignment& b) const {
   const auto& leaves = per_level_.back();
   auto path = [&](const DomainAssignment& d) {
-    auto it = leaves.find(join_values(d.values));
+    auto it = leaves.find(domain_id(d.values));
     return it == leaves.end()
-               ? join_values(d.values)
-               : join_values(domains_[static_cast<std::size_t>(it->second)].level_values);
+               ? domain_id(d.values)
+               : domain_id(domains_[static_cast<std::size_t>(it->second)].level_values);
   };
   std::vector<DomainAssignment> all = a.domains;
   all.insert(all.end(), b.domains.begin(), b.domains.end());
@@ -208,13 +200,7 @@ std::vector<PodSetResult> TasSnapshot::find_replacements(const std::vector<TasPo
     if (!r.reason.empty()) {
       return results;
     }
-    for (const DomainAssignment& d : r.replacement.domains) {
-      ResourceMap& u = assumed[join_values(d.values)];
-      for (const auto& [name, value] : ps.requests) {
-        u[name] = sat_add(u[name], sat_mul(value, d.count));
-      }
-      u["pods"] = sat_add(u["pods"], d.count);
-    }
+    add_assumed_usage(assumed, r.replacement, ps.requests);
   }
   return results;
 }

@@ -7,14 +7,6 @@ namespace tidesim::tas {
 
 namespace {
 
-std::string join_values(const std::vector<std::string>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    out += (i ? "," : "") + values[i];
-  }
-  return out;
-}
-
 // pkg/util/tas/node.go NodeMatchesFlavor.
 bool matches_flavor(const TasNode& node, const std::map<std::string, std::string>& flavor_labels,
                     const std::vector<std::string>& levels) {
@@ -58,7 +50,7 @@ TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> lev
     for (const std::string& level : levels_) {
       values.push_back(node.labels.at(level));
     }
-    std::string id = lowest_is_node_ ? values.back() : join_values(values);
+    std::string id = lowest_is_node_ ? values.back() : domain_id(values);
     auto [it, added] = leaf_by_id_.emplace(id, static_cast<int>(leaves_.size()));
     if (added) {
       Domain d;
@@ -113,7 +105,7 @@ int TasSnapshot::add_parents(int d) {
     return d;
   }
   values.pop_back();
-  std::string parent_id = join_values(values);
+  std::string parent_id = domain_id(values);
   auto& level = per_level_[values.size() - 1];
   auto it = level.find(parent_id);
   int parent = 0;
@@ -135,7 +127,7 @@ int TasSnapshot::add_parents(int d) {
 
 void TasSnapshot::add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod) {
   for (const DomainAssignment& domain : assignment.domains) {
-    auto it = leaf_by_id_.find(join_values(domain.values));
+    auto it = leaf_by_id_.find(domain_id(domain.values));
     if (it == leaf_by_id_.end()) {
       continue;  // a node that is gone or not Ready (Kueue skips it too)
     }
@@ -145,6 +137,23 @@ void TasSnapshot::add_usage(const TopologyAssignment& assignment, const Resource
     }
     leaf.tas_usage["pods"] += domain.count;
   }
+}
+
+void add_assumed_usage(UsageByDomain& usage, const TopologyAssignment& assignment,
+                       const ResourceMap& per_pod) {
+  for (const DomainAssignment& d : assignment.domains) {
+    ResourceMap& u = usage[domain_id(d.values)];
+    for (const auto& [name, value] : per_pod) {
+      u[name] = sat_add(u[name], sat_mul(value, d.count));
+    }
+    u["pods"] = sat_add(u["pods"], d.count);
+  }
+}
+
+bool TasSnapshot::stale(const TopologyAssignment& assignment) const {
+  return std::any_of(
+      assignment.domains.begin(), assignment.domains.end(),
+      [this](const DomainAssignment& d) { return !leaf_by_id_.contains(domain_id(d.values)); });
 }
 
 std::vector<SliceLayer> slice_layers(const TopologyRequest& request) {
@@ -168,6 +177,8 @@ constexpr GateEntry kGates[] = {
     {"TASProfileMixed", &TasFeatureGates::profile_mixed},
     {"TASRespectNodeAffinityPreferred", &TasFeatureGates::respect_node_affinity_preferred},
     {"SkipReassignmentForPodOwnedWorkloads", &TasFeatureGates::skip_reassignment_for_pod_owned},
+    {"ElasticJobsViaWorkloadSlices", &TasFeatureGates::elastic_jobs},
+    {"ElasticJobsViaWorkloadSlicesWithTAS", &TasFeatureGates::elastic_jobs_with_tas},
 };
 }  // namespace
 

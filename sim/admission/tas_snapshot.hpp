@@ -67,6 +67,14 @@ struct PlacementParams {
   ExclusionStats stats;
 };
 
+/// Usage by leaf id: what PodSets placed earlier in the same workload take (Kueue's assumed
+/// usage).
+using UsageByDomain = std::map<std::string, ResourceMap>;
+
+/// Adds `per_pod` plus one `pods` unit for every pod of `assignment` (Kueue's addAssumedUsage).
+void add_assumed_usage(UsageByDomain& usage, const TopologyAssignment& assignment,
+                       const ResourceMap& per_pod);
+
 class TasSnapshot {
  public:
   /// The snapshot of the flavor whose ResourceFlavor names `topology_name` with `levels`
@@ -138,6 +146,9 @@ class TasSnapshot {
   Replaced replace_one(const TasPodSet& podset, TopologyAssignment existing,
                        const std::string& node, const std::map<std::string, ResourceMap>& assumed);
   TopologyAssignment merge(const TopologyAssignment& a, const TopologyAssignment& b) const;
+  bool stale(const TopologyAssignment& assignment) const;
+  bool place_elastic(const TasPodSet& workers, const TasPodSet* leader, UsageByDomain& assumed,
+                     std::map<std::string, PodSetResult>& out);
   int add_parents(int domain);
 };
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -166,8 +167,11 @@ TEST_P(TasAdmitKueueCases, SameAssignmentThroughAdmit) {
   if (!c.not_converted.empty()) {
     GTEST_SKIP() << "not ported: " << c.not_converted;
   }
-  if (c.replacement) {
-    GTEST_SKIP() << "node replacement of an admitted Workload is not a what-if of admit";
+  if (c.replacement || std::any_of(c.podsets.begin(), c.podsets.end(), [](const TasPodSet& ps) {
+        return ps.previous_assignment.has_value();
+      })) {
+    GTEST_SKIP() << "node replacement and elastic slices of an admitted Workload are not a "
+                    "what-if of admit";
   }
   if (!c.tas_usage.empty()) {
     GTEST_SKIP() << "usage of admitted workloads is not read from a snapshot";

@@ -47,6 +47,16 @@ ResourceMap integers(const ConfigNode& n) {
   return out;
 }
 
+TopologyAssignment assignment(const ConfigNode& n) {
+  TopologyAssignment a;
+  a.levels = strings(n["levels"]);
+  for (const ConfigNode& d : n["domains"].items()) {
+    a.domains.push_back(
+        DomainAssignment{.values = strings(d["values"]), .count = std::stoi(text(d["count"]))});
+  }
+  return a;
+}
+
 TasNode read_node(const ConfigNode& n) {
   TasNode node;
   node.name = text(n["name"]);
@@ -118,15 +128,12 @@ void read_podset(const ConfigNode& n, KueueCase& c) {
         .preference =
             NodeSelectorTerm{.match_expressions = one_requirement(t), .match_fields = {}}});
   }
+  if (n["previous_assignment"]) {
+    ps.previous_assignment = assignment(n["previous_assignment"]);
+  }
   KueueCase::Want want{.name = ps.name, .assignment = std::nullopt, .reason = ""};
   if (n["want"]) {
-    TopologyAssignment a;
-    a.levels = strings(n["want"]["levels"]);
-    for (const ConfigNode& d : n["want"]["domains"].items()) {
-      a.domains.push_back(
-          DomainAssignment{.values = strings(d["values"]), .count = std::stoi(text(d["count"]))});
-    }
-    want.assignment = a;
+    want.assignment = assignment(n["want"]);
   }
   if (n["want_reason"]) {
     want.reason = text(n["want_reason"]);

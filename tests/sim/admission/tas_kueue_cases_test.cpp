@@ -6,12 +6,12 @@
 // document of tests/sim/admission/data/kueue_find_topology_assignments.yaml, written
 // from the Go file by tools/port-kueue-tas-cases.py and keeping the upstream case name; each
 // runs here as TasKueueCases/<index>_<name> and compares the assignment (levels, domains with
-// values and pod counts, in order) or Kueue's refusal message. A case that needs state tidesim
-// does not model (elastic workload slices, or a case built by Go code, which
-// tas_kueue_hand_cases_test.cpp ports by hand) carries `not_converted:
-// <why>` and is skipped with that reason.
+// values and pod counts, in order) or Kueue's refusal message. A case the script cannot convert
+// (one whose nodes upstream builds with Go code, ported by hand in
+// tas_kueue_hand_cases_test.cpp) carries `not_converted: <why>` and is skipped with that reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -60,19 +60,21 @@ TEST_P(TasKueueCases, SameAssignmentAsKueue) {
   std::vector<PodSetResult> got =
       c.replacement ? snapshot.find_replacements(c.podsets, *c.replacement, c.gates)
                     : snapshot.find_assignments(c.podsets, c.gates);
-  // Kueue stops at the first PodSet group that fails; the later PodSets have no result.
-  for (std::size_t i = 0; i < c.want.size(); ++i) {
-    const KueueCase::Want& want = c.want[i];
+  // Kueue's result is a map by PodSet name; after the first group that fails, or for a PodSet
+  // without an assignment to replace, there is none.
+  for (const KueueCase::Want& want : c.want) {
     SCOPED_TRACE("podset " + want.name);
-    if (i >= got.size()) {
+    auto it = std::find_if(got.begin(), got.end(),
+                           [&](const PodSetResult& r) { return r.name == want.name; });
+    if (it == got.end()) {
       EXPECT_TRUE(want.reason.empty() && !want.assignment) << "no result for this PodSet";
       continue;
     }
-    EXPECT_EQ(got[i].reason, want.reason) << describe(got[i]);
+    EXPECT_EQ(it->reason, want.reason) << describe(*it);
     if (want.reason.empty()) {
-      ASSERT_TRUE(got[i].assignment.has_value());
+      ASSERT_TRUE(it->assignment.has_value());
       if (want.assignment) {
-        EXPECT_EQ(*got[i].assignment, *want.assignment) << describe(got[i]);
+        EXPECT_EQ(*it->assignment, *want.assignment) << describe(*it);
       }
     }
   }
