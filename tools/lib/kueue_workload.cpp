@@ -117,11 +117,16 @@ std::optional<tas::TopologyRequest> request_from_annotations(const ConfigNode& a
   } else if (preferred) {
     r.preferred = preferred;
   } else if (unconstrained) {
-    if (*unconstrained != "true" && *unconstrained != "false") {
+    // strconv.ParseBool, as Kueue reads the annotation.
+    const std::string& v = *unconstrained;
+    const bool yes = v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True";
+    const bool no =
+        v == "0" || v == "f" || v == "F" || v == "false" || v == "FALSE" || v == "False";
+    if (!yes && !no) {
       fail(place("podset-unconstrained-topology"), file,
            path + ".kueue.x-k8s.io/podset-unconstrained-topology", "expected true or false");
     }
-    r.unconstrained = *unconstrained == "true";
+    r.unconstrained = yes;
   } else if (!(slice_topology && slice_size) && !constraints) {
     return std::nullopt;
   }
