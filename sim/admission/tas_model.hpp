@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/engine/checked.hpp"
 
 namespace tidesim::tas {
 
@@ -20,23 +21,6 @@ inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
 
 /// Resource name -> amount (Kueue's resources.Requests).
 using ResourceMap = std::map<std::string, std::int64_t>;
-
-/// a + b and a * b clamped to the int64 range: amounts read from input can be near its ends
-/// (Kueue's Go arithmetic would wrap; tidesim refuses undefined behaviour).
-inline std::int64_t sat_add(std::int64_t a, std::int64_t b) {
-  std::int64_t r = 0;
-  if (__builtin_add_overflow(a, b, &r)) {
-    return b > 0 ? INT64_MAX : INT64_MIN;
-  }
-  return r;
-}
-inline std::int64_t sat_mul(std::int64_t a, std::int64_t b) {
-  std::int64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r)) {
-    return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
-  }
-  return r;
-}
 
 /// A node as TAS sees it: its labels, allocatable, taints, `spec.unschedulable` and whether its
 /// Ready condition is True.

@@ -38,7 +38,7 @@ std::pair<std::int32_t, std::string> count_in(const ResourceMap& requests,
 
 void subtract(ResourceMap& from, const ResourceMap& what) {
   for (const auto& [name, value] : what) {
-    from[name] = sat_add(from[name], value == INT64_MIN ? INT64_MAX : -value);
+    from[name] = saturating_add(from[name], value == INT64_MIN ? INT64_MAX : -value);
   }
 }
 

@@ -22,7 +22,7 @@ bool matches_flavor(const TasNode& node, const std::map<std::string, std::string
 
 void add_to(ResourceMap& into, const ResourceMap& what, std::int64_t sign) {
   for (const auto& [name, value] : what) {
-    into[name] = sat_add(into[name], sat_mul(sign, value));
+    into[name] = saturating_add(into[name], saturating_mul(sign, value));
   }
 }
 
@@ -78,7 +78,7 @@ TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> lev
     }
     ResourceMap& free = leaves_[static_cast<std::size_t>(it->second)].free_capacity;
     add_to(free, pod.requests, -1);
-    free["pods"] = sat_add(free["pods"], -1);  // each pod also takes one of the node's pods
+    free["pods"] = saturating_add(free["pods"], -1);  // each pod also takes one of the node's pods
   }
 }
 
@@ -133,7 +133,8 @@ void TasSnapshot::add_usage(const TopologyAssignment& assignment, const Resource
     }
     Leaf& leaf = leaves_[static_cast<std::size_t>(it->second)];
     for (const auto& [name, value] : per_pod) {
-      leaf.tas_usage[name] = sat_add(leaf.tas_usage[name], sat_mul(value, domain.count));
+      leaf.tas_usage[name] =
+          saturating_add(leaf.tas_usage[name], saturating_mul(value, domain.count));
     }
     leaf.tas_usage["pods"] += domain.count;
   }
@@ -144,9 +145,9 @@ void add_assumed_usage(UsageByDomain& usage, const TopologyAssignment& assignmen
   for (const DomainAssignment& d : assignment.domains) {
     ResourceMap& u = usage[domain_id(d.values)];
     for (const auto& [name, value] : per_pod) {
-      u[name] = sat_add(u[name], sat_mul(value, d.count));
+      u[name] = saturating_add(u[name], saturating_mul(value, d.count));
     }
-    u["pods"] = sat_add(u["pods"], d.count);
+    u["pods"] = saturating_add(u["pods"], d.count);
   }
 }
 

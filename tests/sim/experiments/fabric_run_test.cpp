@@ -100,21 +100,25 @@ TEST(FabricRun, TwoGangsInsideTheirOwnLeavesDoNotMeet) {
 namespace tidesim {
 namespace {
 
-// The two gangs across one oversubscribed leaf, measured by the placement metrics: each ran all
-// its time contended, at the step of its max-min share, against its reference placement (both
-// pods in one leaf: the nodes' NICs, 400 GB/s).
-TEST(FabricRun, PlacementMetricsOfTwoGangsSharingAnUplink) {
-  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
-  Workload w = make_jobs(s, 1);
-  w.jobs[0].pod_template.node_selector = {{"pair", "a"}};
-  w.jobs[1].pod_template.node_selector = {{"pair", "b"}};
+// Runs `w` on `s` under default-k8s with `collector` attached; its metrics and the run's end.
+std::pair<metrics::MetricValues, TimePoint> measured(const Scenario& s, const Workload& w,
+                                                     metrics::Collector& collector) {
   RunSignals signals;
-  metrics::PlacementSpeedCollector collector;
   collector.attach(signals);
   const RunSummary summary =
       run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
   metrics::MetricValues m;
   collector.finish(summary.end, m);
+  return {m, summary.end};
+}
+
+// The two gangs across one oversubscribed leaf, measured by the placement metrics: each ran all
+// its time contended, at the step of its max-min share, against its reference placement (both
+// pods in one leaf: the nodes' NICs, 400 GB/s).
+TEST(FabricRun, PlacementMetricsOfTwoGangsSharingAnUplink) {
+  const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
+  metrics::PlacementSpeedCollector collector;
+  const auto [m, end] = measured(s, two_gangs(s, {{"pair", "a"}}, {{"pair", "b"}}), collector);
   const double slowdown =
       expected_step(kLeafUplink, kLeafUplink / 2) / expected_step(kNodeNics, kNodeNics);
   EXPECT_NEAR(m.at("step_slowdown_mean"), slowdown, 1e-3 * slowdown);
@@ -124,8 +128,8 @@ TEST(FabricRun, PlacementMetricsOfTwoGangsSharingAnUplink) {
   EXPECT_EQ(m.at("fabric_slowed_jobs"), 2.0);
   EXPECT_NEAR(m.at("fabric_slowed_step_slowdown_mean"), slowdown, 1e-3 * slowdown);
   // Per job: the same figures, and all its running time contended.
-  const auto jobs = collector.job_figures(summary.end);
-  for (const std::string job : {"gang-0", "gang-1"}) {
+  const auto jobs = collector.job_figures(end);
+  for (const std::string job : {"a", "b"}) {
     const metrics::JobPlacementSpeed& j = jobs.at(job);
     EXPECT_NEAR(*j.step_slowdown, slowdown, 1e-3 * slowdown) << job;
     EXPECT_GT(*j.comm_share, 0.5) << job;
@@ -138,47 +142,35 @@ TEST(FabricRun, PlacementMetricsOfTwoGangsSharingAnUplink) {
 TEST(FabricRun, PlacementMetricsOfTwoGangsInTheirOwnLeaves) {
   const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
   const std::string leaf = "network.topology.nvidia.com/leaf";
-  const Workload w = two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}});
-  RunSignals signals;
   metrics::PlacementSpeedCollector collector;
-  collector.attach(signals);
-  const RunSummary summary =
-      run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
-  metrics::MetricValues m;
-  collector.finish(summary.end, m);
+  const auto [m, end] =
+      measured(s, two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}}), collector);
   EXPECT_NEAR(m.at("step_slowdown_mean"), 1.0, 1e-9);
   EXPECT_EQ(m.at("fabric_contended_share"), 0.0);
   EXPECT_EQ(m.at("fabric_slowed_jobs"), 0.0);
   EXPECT_EQ(m.count("fabric_slowed_step_slowdown_mean"), 0u);
 }
 
-}  // namespace
 // What the two gangs put on the leaves' up-links. Across both leaves each ring spans 2 leaves (1
 // would do: excess) and crosses both up-links at its max-min share, 50/2 GB/s: together 2 x 2 x
 // 25 = 100 GB/s on the tier's 2 x 50 GB/s, the whole run (both start at 0 and end together).
 // Inside their own leaves nothing crosses an up-link.
 TEST(FabricRun, WhatTwoGangsPutOnTheLeafUplinks) {
   const Scenario s = load_scenario("tests/sim/data/fabric_two_gangs.yaml");
-  const auto metrics_of = [&](const Workload& w) {
-    RunSignals signals;
-    metrics::FabricTrafficCollector collector(
-        collector_options(s).fabric_traffic);  // the tier's capacity, 2 x 50 GB/s
-    collector.attach(signals);
-    const RunSummary summary =
-        run_policy(s, w, make_policy("default-k8s", "default-k8s"), 1, signals);
-    metrics::MetricValues m;
-    collector.finish(summary.end, m);
-    return std::pair{m, to_seconds(summary.end.time_since_epoch())};
-  };
   EXPECT_DOUBLE_EQ(collector_options(s).fabric_traffic.tier_capacity.at(0), 2 * kLeafUplink);
-  const auto [across, end] = metrics_of(two_gangs(s, {{"pair", "a"}}, {{"pair", "b"}}));
+  metrics::FabricTrafficCollector across_collector(collector_options(s).fabric_traffic);
+  const auto [across, end] =
+      measured(s, two_gangs(s, {{"pair", "a"}}, {{"pair", "b"}}), across_collector);
+  const double seconds = to_seconds(end.time_since_epoch());
   EXPECT_EQ(across.at("gang_span_tier0_mean"), 2.0);
   EXPECT_EQ(across.at("gang_span_excess_share"), 1.0);
   EXPECT_NEAR(across.at("fabric_tier0_utilization"), 1.0, 1e-3);
-  EXPECT_NEAR(across.at("fabric_tier0_bytes"), 2 * kLeafUplink * end, 1e-3 * kLeafUplink * end);
+  EXPECT_NEAR(across.at("fabric_tier0_bytes"), 2 * kLeafUplink * seconds,
+              1e-3 * kLeafUplink * seconds);
   const std::string leaf = "network.topology.nvidia.com/leaf";
+  metrics::FabricTrafficCollector inside_collector(collector_options(s).fabric_traffic);
   const auto [inside, end2] =
-      metrics_of(two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}}));
+      measured(s, two_gangs(s, {{leaf, "leaf-0000"}}, {{leaf, "leaf-0001"}}), inside_collector);
   EXPECT_EQ(inside.at("gang_span_tier0_mean"), 1.0);
   EXPECT_EQ(inside.at("gang_span_excess_share"), 0.0);
   EXPECT_EQ(inside.at("fabric_tier0_bytes"), 0.0);
@@ -186,4 +178,5 @@ TEST(FabricRun, WhatTwoGangsPutOnTheLeafUplinks) {
   EXPECT_EQ(inside.count("fabric_tier1_bytes"), 0u);  // the fabric has one tier
 }
 
+}  // namespace
 }  // namespace tidesim

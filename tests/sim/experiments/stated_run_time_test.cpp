@@ -46,10 +46,12 @@ TEST(StatedRunTime, AJobAloneRunsItsStatedRunTime) {
   }
 }
 
-TEST(StatedRunTime, ReplayedPhillyJobsAloneRunTheirTracedTime) {
-  const Scenario s = load_scenario("tests/sim/data/stated_run_times_philly.yaml");
+// Runs each job of `scenario`'s trace alone (submitted at 0) and checks it runs its hour; the
+// trace has `jobs` jobs.
+void each_alone_runs_an_hour(const std::string& scenario, std::size_t jobs) {
+  const Scenario s = load_scenario("tests/sim/data/" + scenario);
   const Workload all = make_jobs(s, 1);
-  ASSERT_EQ(all.jobs.size(), 2u);
+  ASSERT_EQ(all.jobs.size(), jobs);
   for (const auto& job : all.jobs) {
     Workload one{all.catalogue, {job}};
     one.jobs[0].submit_time = TimePoint{};
@@ -59,18 +61,14 @@ TEST(StatedRunTime, ReplayedPhillyJobsAloneRunTheirTracedTime) {
   }
 }
 
+TEST(StatedRunTime, ReplayedPhillyJobsAloneRunTheirTracedTime) {
+  each_alone_runs_an_hour("stated_run_times_philly.yaml", 2);
+}
+
 TEST(StatedRunTime, ReplayedOpenbPodsAloneRunTheirTracedTime) {
   // Whole, several and a shared GPU (its share is its compute share), and a pod whose gpu_spec
   // names its models (the first is its reference): each alone runs its traced hour.
-  const Scenario s = load_scenario("tests/sim/data/stated_run_times_openb.yaml");
-  const Workload all = make_jobs(s, 1);
-  ASSERT_EQ(all.jobs.size(), 4u);
-  for (const auto& job : all.jobs) {
-    Workload one{all.catalogue, {job}};
-    one.jobs[0].submit_time = TimePoint{};
-    const Observed o = test::run(s, one);
-    EXPECT_NEAR(test::run_seconds(o, job.name), 3600.0, 36.0) << job.name;
-  }
+  each_alone_runs_an_hour("stated_run_times_openb.yaml", 4);
 }
 
 }  // namespace
