@@ -10,12 +10,8 @@
 #include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim::app {
-namespace {
 
-struct Object {
-  ConfigNode node;
-  std::string path;  // field path of the object in its file: items[3], document[0]
-};
+namespace kueue_read {
 
 [[noreturn]] void fail(const ConfigNode& n, const std::string& file, const std::string& field,
                        const std::string& message) {
@@ -28,6 +24,17 @@ std::string text(const ConfigNode& n, const std::string& file, const std::string
   }
   return n.scalar();
 }
+
+}  // namespace kueue_read
+namespace {
+
+struct Object {
+  ConfigNode node;
+  std::string path;  // field path of the object in its file: items[3], document[0]
+};
+
+using kueue_read::fail;
+using kueue_read::text;
 
 std::string required(const ConfigNode& parent, const char* key, const std::string& file,
                      const std::string& path) {

@@ -48,6 +48,15 @@ struct KueueSnapshot {
   std::vector<KueueWorkload> workloads;
 };
 
+/// The readers' two primitives (kueue_objects.cpp, kueue_workload.cpp).
+namespace kueue_read {
+/// Throws the InputError of `field` at `n`'s place in `file`.
+[[noreturn]] void fail(const ConfigNode& n, const std::string& file, const std::string& field,
+                       const std::string& message);
+/// The scalar at `n`; an InputError ("expected a single value") for a list or mapping.
+std::string text(const ConfigNode& n, const std::string& file, const std::string& field);
+}  // namespace kueue_read
+
 /// Reads every object of `path` (a file or a folder, its files in name order) into one snapshot.
 KueueSnapshot read_kueue_snapshot(const std::string& path);
 

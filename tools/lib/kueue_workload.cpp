@@ -13,17 +13,8 @@ namespace {
 
 constexpr const char* kAnnotationPrefix = "kueue.x-k8s.io/";
 
-[[noreturn]] void fail(const ConfigNode& n, const std::string& file, const std::string& field,
-                       const std::string& message) {
-  throw InputError(location_of(n, file), field, message);
-}
-
-std::string text(const ConfigNode& n, const std::string& file, const std::string& field) {
-  if (!n.is_scalar()) {
-    fail(n, file, field, "expected a single value");
-  }
-  return n.scalar();
-}
+using kueue_read::fail;
+using kueue_read::text;
 
 std::int32_t integer(const ConfigNode& n, const std::string& file, const std::string& field,
                      std::int32_t min) {

@@ -3,11 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
-#include <unistd.h>
-
+#include "tests/common/temp_file.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim {
@@ -15,21 +13,10 @@ namespace {
 
 // The uplink of a one-group scenario whose group is `group` (inline YAML mapping entries).
 double uplink_of(const std::string& group) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("tidesim-default-uplink-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(path) << "name: uplink\n"
-                         "cluster:\n"
-                         "  node_groups:\n"
-                         "    - {name: g, count: 2, "
-                      << group
-                      << "}\n"
-                         "workload:\n"
-                         "  arrivals: {process: burst, count: 1}\n"
-                         "  jobs:\n"
-                         "    - {name: job, pod: {gpus: 1}, model: resnet50, batch_size: 64, "
-                         "duration: 100s}\n"
-                         "policies: [default-k8s]\n";
-  const Scenario s = load_scenario(path.string());
+  const std::string path = test::temp_file(
+      "default-uplink", "name: uplink\ncluster:\n  node_groups:\n    - {name: g, count: 2, " +
+                            group + "}\n" + test::kOneJobWorkload);
+  const Scenario s = load_scenario(path);
   std::filesystem::remove(path);
   return s.cluster.groups.at(0).uplink_bandwidth;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tests/common/errors.hpp"
+#include "tests/common/temp_file.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/model/cluster.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -21,23 +22,11 @@ using test::message_of;
 // (its lines from line 4, indented by four spaces) and `group_extra` appended to the group.
 std::string scenario_file(const std::string& name, const std::string& fabric,
                           const std::string& group_extra = "") {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("tidesim-fabric-" + name + "-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(path) << "name: fabric\n"
-                         "cluster:\n"
-                         "  fabric:\n"
-                      << fabric
-                      << "  node_groups:\n"
-                         "    - {name: gpu, count: 2, gpu: H100-SXM, topology: hgx-h100x8"
-                      << group_extra
-                      << "}\n"
-                         "workload:\n"
-                         "  arrivals: {process: burst, count: 1}\n"
-                         "  jobs:\n"
-                         "    - {name: job, pod: {gpus: 1}, model: resnet50, batch_size: 64, "
-                         "duration: 100s}\n"
-                         "policies: [default-k8s]\n";
-  return path.string();
+  return test::temp_file("fabric-" + name,
+                         "name: fabric\ncluster:\n  fabric:\n" + fabric +
+                             "  node_groups:\n"
+                             "    - {name: gpu, count: 2, gpu: H100-SXM, topology: hgx-h100x8" +
+                             group_extra + "}\n" + test::kOneJobWorkload);
 }
 
 std::string error_of(const std::string& name, const std::string& fabric,
