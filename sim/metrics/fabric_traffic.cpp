@@ -44,6 +44,9 @@ void FabricTrafficCollector::on_job(const JobEvent& event) {
 }
 
 void FabricTrafficCollector::on_rate(const JobRate& rate) {
+  if (running_.empty()) {
+    return;  // no multi-node job runs on a fabric: no name to look up (every run without one)
+  }
   const auto it = running_.find(rate.job);
   if (it == running_.end()) {
     return;

@@ -6,9 +6,9 @@
 
 #include <array>
 #include <filesystem>
-#include <fstream>
 
 #include "tests/common/errors.hpp"
+#include "tests/common/temp_file.hpp"
 #include "tests/sim/experiments/observed_run.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/workloads/llm_job.hpp"
@@ -99,22 +99,23 @@ TEST(LlmRun, DataParallelAcrossAnOversubscribedLeafSlowsByWhatItImplies) {
 }
 
 TEST(LlmRun, ALayoutThatIsNotWholePodsIsRefusedAtTheLlmSection) {
-  const auto path = std::filesystem::temp_directory_path() / "tidesim-llm-pods.yaml";
-  std::ofstream(path) << "name: l\n"
-                         "cluster:\n"
-                         "  node_groups: [{name: n, gpu: H100-SXM, topology: hgx-h100x8}]\n"
-                         "workload:\n"
-                         "  arrivals: {process: burst, count: 1}\n"
-                         "  jobs:\n"
-                         "    - name: j\n"
-                         "      pod: {gpus: 8}\n"
-                         "      llm:\n"
-                         "        model: llama3-8B\n"
-                         "        execution: {tensor_par: 4, pipeline_par: 1, data_par: 1, "
-                         "batch_size: 8, microbatch_size: 1}\n"
-                         "      steps: 10\n"
-                         "policies: [default-k8s]\n";
-  const std::string e = test::message_of([&] { (void)load_scenario(path.string()); });
+  const std::string path =
+      test::temp_file("llm-pods",
+                      "name: l\n"
+                      "cluster:\n"
+                      "  node_groups: [{name: n, gpu: H100-SXM, topology: hgx-h100x8}]\n"
+                      "workload:\n"
+                      "  arrivals: {process: burst, count: 1}\n"
+                      "  jobs:\n"
+                      "    - name: j\n"
+                      "      pod: {gpus: 8}\n"
+                      "      llm:\n"
+                      "        model: llama3-8B\n"
+                      "        execution: {tensor_par: 4, pipeline_par: 1, data_par: 1, "
+                      "batch_size: 8, microbatch_size: 1}\n"
+                      "      steps: 10\n"
+                      "policies: [default-k8s]\n");
+  const std::string e = test::message_of([&] { (void)load_scenario(path); });
   std::filesystem::remove(path);
   EXPECT_NE(e.find(":10:9: workload.jobs[0].llm: the layout's 4 GPUs"), std::string::npos) << e;
 }

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 
+#include "tests/common/temp_file.hpp"
 #include "tests/sim/experiments/observed_run.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/model/reference_speed.hpp"
@@ -108,18 +108,19 @@ TEST(ReferenceGpu, AJobsOwnThenItsSelectorThenTheWorkloads) {
 }
 
 TEST(ReferenceGpu, AnUnknownModelIsRefusedAtItsPlace) {
-  const auto path = std::filesystem::temp_directory_path() / "tidesim-reference-gpu.yaml";
-  std::ofstream(path) << "name: r\n"
-                         "cluster:\n"
-                         "  node_groups: [{name: n, gpu: A10, topology: a10x4-pcie}]\n"
-                         "workload:\n"
-                         "  reference_gpu: A1000\n"
-                         "  arrivals: {process: burst, count: 1}\n"
-                         "  jobs: [{name: j, pod: {gpus: 1}, model: resnet50, batch_size: 8, "
-                         "duration: 1h}]\n"
-                         "policies: [default-k8s]\n";
+  const std::string path =
+      test::temp_file("reference-gpu",
+                      "name: r\n"
+                      "cluster:\n"
+                      "  node_groups: [{name: n, gpu: A10, topology: a10x4-pcie}]\n"
+                      "workload:\n"
+                      "  reference_gpu: A1000\n"
+                      "  arrivals: {process: burst, count: 1}\n"
+                      "  jobs: [{name: j, pod: {gpus: 1}, model: resnet50, batch_size: 8, "
+                      "duration: 1h}]\n"
+                      "policies: [default-k8s]\n");
   try {
-    (void)load_scenario(path.string());
+    (void)load_scenario(path);
     ADD_FAILURE() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, 5);
