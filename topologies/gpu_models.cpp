@@ -25,9 +25,10 @@ constexpr double kGBps = 1e9;
 // "not published / not modelled", as GpuModel says. So each figure is written once.
 //
 // Sources, abbreviated in the `source` column:
-//  CAL   ../shared/reference/CALIBRATION.md, "GPUs".
+//  CAL   the calibration sources: Baseten's "A10 vs A10G" comparison and AWS's g5 instance page
+//        (A10/A10G), NVIDIA's NVLink generation tables (links and GB/s per GPU, NVLink2-4).
 //  DS    the vendor datasheet of that GPU (NVIDIA A10/T4/V100/A100/H100/H200 datasheets); these
-//        figures are not in CALIBRATION.md and were not re-checked against it.
+//        figures were not re-checked against the CAL sources.
 //  SMI   visible memory: the total nvidia-smi (NVML) reports, listed per GPU in
 //        modal-labs/modal-client pull request 2797 (A10 23,028 MiB, T4 15,360 MiB, A100 40GB
 //        40,960 MiB, A100 80GB 81,920 MiB, H100 81,559 MiB); the A10's NVML total

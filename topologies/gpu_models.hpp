@@ -1,9 +1,9 @@
 #pragma once
 /// The GPU hardware catalogue: memory, compute, memory bandwidth and interconnect of each model a
 /// scenario or trace may name. The catalogue is data, topologies/gpu_models.csv, compiled in and
-/// read once at first use. Figures cite ../shared/reference/CALIBRATION.md ("GPUs") where it has
-/// them; the rest come from the vendor datasheets named in `source`, and guesses say
-/// "assumption". docs/model-hardware.md has the full table.
+/// read once at first use. Each figure names its source in the `source` column (NVLink generation
+/// tables, vendor datasheets, measured nvidia-smi totals), and guesses say "assumption".
+/// docs/model-hardware.md has the full table.
 #include <cstdint>
 #include <span>
 #include <string_view>

@@ -2,7 +2,7 @@
 /// The rules of the GPU-sharing policies of Weng et al., "Beware of Fragmentation: Scheduling
 /// GPU-Sharing Workloads with Fragmentation Gradient Descent" (USENIX ATC 2023) and its five
 /// baselines, as the FGD simulator implements them (hkust-adsl/kubernetes-scheduler-simulator
-/// @8f3d641; ../shared/reference/FGD-EXPERIMENT.md; formulas in docs/policies.md "GPU-sharing
+/// @8f3d641, pkg/simulator/plugin/*_score.go; formulas in docs/policies.md "GPU-sharing
 /// policies"). Plain functions on a small node state: the Score plugins of gpu_share_plugins.hpp
 /// and the fill experiment (sim/experiments/fill_experiment.hpp) both call these, so each rule has
 /// one implementation.

@@ -1,7 +1,7 @@
 #pragma once
 /// A port of Go's math/rand (go1.19 src/math/rand/rng.go, rand.go), for runs that must draw
 /// exactly what a Go program seeded with rand.Seed(seed) draws (the FGD simulator's experiment:
-/// docs/fgd.md, ../shared/reference/FGD-EXPERIMENT.md "Exact per-seed reproduction").
+/// hkust-adsl/kubernetes-scheduler-simulator @8f3d641; docs/fgd.md "Randomness").
 ///
 /// Portions derived from the Go source, which carries this notice:
 ///

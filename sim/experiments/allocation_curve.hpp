@@ -1,9 +1,9 @@
 #pragma once
 /// The FGD experiment's allocation curve (experiments/analysis/merge_alloc_discrete.py of the FGD
-/// simulator; ../shared/reference/FGD-EXPERIMENT.md "The allocation curve"): percent of the
-/// cluster's GPU capacity allocated against percent requested so far, x = 0..130, with the
-/// script's exact arithmetic (Python's round, numpy's pairwise sum and round) so that cells match
-/// the repository's to the last digit.
+/// simulator, hkust-adsl/kubernetes-scheduler-simulator @8f3d641; docs/fgd.md "The allocation
+/// curve"): percent of the cluster's GPU capacity allocated against percent requested so far,
+/// x = 0..130, with the script's exact arithmetic (Python's round, numpy's pairwise sum and round)
+/// so that cells match the repository's to the last digit.
 #include <array>
 #include <cstdint>
 #include <optional>

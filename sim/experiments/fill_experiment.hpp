@@ -1,9 +1,9 @@
 #pragma once
-/// The FGD paper's fill experiment (Weng et al., ATC '23; ../shared/reference/FGD-EXPERIMENT.md;
-/// docs/fgd.md): pods of a workload arrive one by one on an openb node list and never leave; a pod
-/// that fits nowhere fails and is dropped. Optionally the workload is first tuned up to a multiple
-/// of the cluster's GPU capacity. Its output is the allocation curve
-/// (sim/experiments/allocation_curve.hpp).
+/// The FGD paper's fill experiment (Weng et al., ATC '23; pkg/simulator/core.go:Simulate of
+/// hkust-adsl/kubernetes-scheduler-simulator @8f3d641; docs/fgd.md): pods of a workload arrive one
+/// by one on an openb node list and never leave; a pod that fits nowhere fails and is dropped.
+/// Optionally the workload is first tuned up to a multiple of the cluster's GPU capacity. Its
+/// output is the allocation curve (sim/experiments/allocation_curve.hpp).
 ///
 /// A lean driver: no event loop, no telemetry, no execution model. Placement calls the policies'
 /// Score plugins (policies/plugins/gpu_share_plugins.hpp, made through the plugin registry) on

@@ -44,7 +44,7 @@ BENCHMARK(BM_SeedBenchmarkRun)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 // one job-level policy per iteration (first argument: 0 fifo, 1 srtf, 2 tiresias); with the
 // second argument 1 each iteration also reads the workload and the applications' measurements
 // (../shared/data), as `tidesim run` does once per seed (0: read once, outside the timing). The
-// artifact's own simulator takes 16.5 s for its Tiresias (../shared/reference/CALIBRATION.md);
+// artifact's own simulator takes 16.5 s for its Tiresias (measured on a 2-core machine);
 // docs/pollux.md, "Speed", reports the ratio. Skipped when the shared data is absent.
 void BM_PolluxWorkload6(benchmark::State& state) {
   const std::string path =

@@ -1,5 +1,5 @@
-// The port of Go's math/rand against outputs of Go 1.19 (../shared/reference/FGD-EXPERIMENT.md,
-// "Exact per-seed reproduction"; the same values appear in Go's own example tests).
+// The port of Go's math/rand against outputs of Go 1.19 (values printed by go1.19's math/rand
+// seeded with rand.Seed; the same values appear in Go's own example tests).
 #include "tidesim/sim/engine/go_rand.hpp"
 
 #include <gtest/gtest.h>
