@@ -252,5 +252,53 @@ TEST(ChartGeometry, TimelineRowsAreLabelled) {
   EXPECT_TRUE(contains(svg, "<circle cx=\"418.5\" cy=\"64.0\"")) << svg;
 }
 
+// A grouped bar chart (width 760, height 280): plot x from 70 to 590 (520 px), two groups of
+// 260 px, each with 80% of its slot for 2 series: 104 px per bar slot, the bar 90% of it
+// (93.6 px). Group 0 starts at 70 + 26 = 96: series 0 centred at 148 (x = 101.2), series 1 at 200
+// (x = 153.2), the group's name under its middle (200, y = 234 + 18). y from 0 to 1.15 x the
+// highest value drawn (4, series 1 in group 1): 4.6 over 200 px, so sy(v) = 234 - v x 200 / 4.6.
+// Series 0's bar in group 0 (1.0) tops at 190.5; its seeds' dots (0.5, 1.5) are spread over
+// 0.45 x 104 = 46.8 px around its centre: x 124.6 and 171.4, y 212.3 and 168.8, and its value
+// (printed, "1", fits the bar) above the highest dot at 168.8 - 5 = 163.8.
+TEST(ChartGeometry, GroupedBarsWithEachSeedsDot) {
+  const std::string svg = grouped_bar_chart_svg(
+      {"a", "a-very-long-job-class-name-that-does-not-fit-its-slot-at-all"},
+      {BarSeries{.name = "s0", .values = {1.0, 2.0}, .points = {{0.5, 1.5}, {}}},
+       BarSeries{.name = "s1", .values = {std::nullopt, 4.0}}},
+      ChartOptions{.width = 760});
+  EXPECT_TRUE(contains(svg, "<rect class=\"plot\" x=\"70\" y=\"34\" width=\"520\" height=\"200\""))
+      << svg;
+  EXPECT_TRUE(contains(svg, "<rect x=\"101.2\" y=\"190.5\" width=\"93.6\" height=\"43.5\"")) << svg;
+  EXPECT_FALSE(contains(svg, "<rect x=\"153.2\" ")) << svg;  // series 1 has no value in group 0
+  EXPECT_TRUE(contains(svg, "<circle cx=\"124.6\" cy=\"212.3\" r=\"3\"")) << svg;
+  EXPECT_TRUE(contains(svg, "<circle cx=\"171.4\" cy=\"168.8\" r=\"3\"")) << svg;
+  EXPECT_TRUE(contains(svg,
+                       "<text x=\"148.0\" y=\"163.8\" text-anchor=\"middle\" "
+                       "font-size=\"10\">1</text>"))
+      << svg;
+  EXPECT_TRUE(contains(svg, "<text x=\"200.0\" y=\"252\" text-anchor=\"middle\">a</text>")) << svg;
+  // Group 1 (x from 356) in series 1's colour at 356 + 156 = 512, 4.0 tall: up to y 60.1.
+  EXPECT_TRUE(contains(svg, "<rect x=\"465.2\" y=\"60.1\" width=\"93.6\"")) << svg;
+  // A name longer than its slot (260 - 6 px) is cut with an ellipsis; the series in a legend.
+  EXPECT_TRUE(contains(svg, "…</text>")) << svg;
+  EXPECT_FALSE(contains(svg, "at-all</text>")) << svg;
+  EXPECT_TRUE(contains(svg, "<text x=\"622\" y=\"44\">s0</text>")) << svg;
+  EXPECT_TRUE(contains(svg, "<text x=\"622\" y=\"62\">s1</text>")) << svg;
+  EXPECT_EQ(svg.find("class=\"bar\""), svg.find("class=\"bar\"><title>s0, a: 1</title>"));
+}
+
+// A bar chart's seeds' dots: two bars (slots of 260 px), dots over the middle 30% of the slot
+// (78 px): bar 0 (value 1, dots 0.5 and 1.5) at 200 -/+ 39; y to 1.15 x 1.5 = 1.725.
+TEST(ChartGeometry, BarsCarryEachSeedsDot) {
+  const std::string svg = bar_chart_svg({"a", "b"}, {1.0, 0.5}, {std::nullopt, std::nullopt},
+                                        ChartOptions{.width = 760}, {}, {{0.5, 1.5}, {0.5}});
+  // sy(v) = 234 - v x 200 / 1.725: 0.5 -> 176.0, 1.5 -> 60.1.
+  EXPECT_TRUE(contains(svg, "<circle cx=\"161.0\" cy=\"176.0\"")) << svg;
+  EXPECT_TRUE(contains(svg, "<circle cx=\"239.0\" cy=\"60.1\"")) << svg;
+  EXPECT_TRUE(contains(svg, "<circle cx=\"460.0\" cy=\"176.0\"")) << svg;  // one dot: centred
+  // The value above the highest dot.
+  EXPECT_TRUE(contains(svg, "<text x=\"200.0\" y=\"54.1\" text-anchor=\"middle\">1</text>")) << svg;
+}
+
 }  // namespace
 }  // namespace tidesim::app

@@ -286,8 +286,8 @@ TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
   ASSERT_EQ(r.code, 0) << r.out;
   const auto lines = lines_of(r.out);
   ASSERT_GE(lines.size(), 4u);
-  for (const char* column :
-       {"metric", "better", "count", "default-k8s", "load-aware", "difference, 95% CI", "verdict"}) {
+  for (const char* column : {"metric", "better", "count", "default-k8s", "load-aware",
+                             "difference, 95% CI", "verdict"}) {
     EXPECT_NE(lines[0].find(column), std::string::npos) << column << "\n" << r.out;
   }
   EXPECT_EQ(r.out.find("[count="), std::string::npos) << r.out;
@@ -317,8 +317,12 @@ TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
   // The report of the merged result charts each headline metric against the burst size.
   ASSERT_EQ(cli("report " + dir + "/result.json -o " + dir + "/report.html").code, 0);
   const std::string html = read_file(dir + "/report.html");
-  EXPECT_NE(html.find("<h2>Sweep</h2>"), std::string::npos);
-  // Its metrics: one table per burst size, the policies' own names as columns.
+  const auto sweep = html.find("<h2 id=\"sweep\">Sweep</h2>");
+  EXPECT_NE(sweep, std::string::npos);
+  // Its metrics: one table per burst size, the policies' own names as columns, after the sweep's
+  // charts and folded in one <details>.
+  EXPECT_LT(sweep, html.find("<details id=\"all-metrics-table\">"));
+  EXPECT_LT(html.rfind("<img "), html.find("<details id=\"all-metrics-table\">"));
   EXPECT_NE(html.find("<h3>workload.arrivals.count = 3</h3>\n<table>\n<thead><tr><th>metric</th>"
                       "<th>better</th><th>default-k8s</th><th>load-aware</th>"),
             std::string::npos);

@@ -31,14 +31,8 @@ void write_jobs_csv(std::ostream& out, const RunResult& result) {
       if (j.first_bind_s) {
         wait = *j.first_bind_s - j.submit_s;
       }
-      std::optional<double> jct;
-      std::optional<double> slowdown;  // JCT over the run time alone (succeeded jobs)
-      if (j.state == "succeeded" && j.finish_s) {
-        jct = *j.finish_s - j.submit_s;
-        if (j.ideal_s && *j.ideal_s > 0) {
-          slowdown = *jct / *j.ideal_s;
-        }
-      }
+      const std::optional<double> jct = job_completion_s(j);
+      const std::optional<double> slowdown = job_slowdown(j);  // JCT over the run time alone
       out << fmt::format(
           "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},", csv_field(run.policy),
           run.seed, csv_field(j.name), j.state, j.gpus, j.gpus_last, csv_field(nodes), j.submit_s,

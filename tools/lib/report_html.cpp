@@ -1,7 +1,6 @@
 #include "tidesim/tools/lib/report_html.hpp"
 
 #include <fmt/core.h>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <array>
@@ -11,6 +10,8 @@
 #include <string_view>
 
 #include "tidesim/sim/metrics/node_stats.hpp"
+#include "tidesim/tools/lib/report_headline.hpp"
+#include "tidesim/tools/lib/report_table.hpp"
 #include "tidesim/tools/lib/svg_chart.hpp"
 #include "tidesim/tools/lib/svg_heatmap.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
@@ -43,25 +44,23 @@ std::vector<double> scaled(const std::vector<double>& t, const TimeUnit& unit) {
   return out;
 }
 
-// Where image() also puts each chart while render_report_html runs with ReportOptions::figures
-// (per thread: reports rendered on two threads do not mix).
-thread_local std::vector<ReportFigure>* figure_sink = nullptr;
-
-// An <img> of `svg` (a data: URI); `alt` is also its title in ReportOptions::figures. The short alt
-// comes after the long src: libxml2's HTML parser (xmllint --html, 2.9.14) misreads the "/>" right
-// after a long attribute value at some byte offsets (about 4 in 600 of a report's), and not after
-// a short one (none in 1,200 offsets tried).
-std::string img(const std::string& svg, const std::string& alt) {
-  if (figure_sink != nullptr) {
-    figure_sink->push_back(ReportFigure{alt, svg});
-  }
-  return fmt::format("<img src=\"data:image/svg+xml;base64,{}\" alt=\"{}\"/>", base64_encode(svg),
-                     xml_escape(alt));
-}
-
 // A chart as a paragraph of its own.
 std::string image(const std::string& svg, const std::string& alt) {
-  return "<p>" + img(svg, alt) + "</p>\n";
+  return report_image(svg, alt);
+}
+
+// Whether every value of `rows` is zero (or there is none): a heatmap of them is not drawn.
+bool all_zero(const std::vector<HeatmapRow>& rows) {
+  return std::all_of(rows.begin(), rows.end(), [](const HeatmapRow& r) {
+    return std::all_of(r.value.begin(), r.value.end(), [](double v) { return v == 0.0; });
+  });
+}
+
+// Whether every y of `series` is zero (or there is none).
+bool all_zero(const std::vector<ChartSeries>& series) {
+  return std::all_of(series.begin(), series.end(), [](const ChartSeries& c) {
+    return std::all_of(c.y.begin(), c.y.end(), [](double v) { return v == 0.0; });
+  });
 }
 
 const SeedRun* charted_run(const RunResult& result, const std::string& policy,
@@ -74,94 +73,7 @@ const SeedRun* charted_run(const RunResult& result, const std::string& policy,
   return nullptr;
 }
 
-std::string comparison_html(const ComparisonTable& table) {
-  std::string out = "<table>\n<thead><tr><th>metric</th><th>better</th>";
-  for (const auto& p : table.policies) {
-    out += "<th>" + xml_escape(p) + "</th>";
-  }
-  for (std::size_t k = 1; k < table.policies.size(); ++k) {
-    out += "<th>change (" + xml_escape(table.policies[k]) + ")</th>";
-  }
-  if (!table.reference_label.empty()) {
-    out += "<th>published (" + xml_escape(table.reference_label) + ")</th>";
-  }
-  if (table.policies.size() > 1) {
-    out += "<th>verdict</th>";
-  }
-  out += "</tr></thead>\n<tbody>\n";
-  for (const auto& row : table.rows) {
-    out += "<tr><td title=\"" + xml_escape(row.info ? std::string(row.info->description) : "") +
-           "\">" + xml_escape(label_of(row)) + "</td>";
-    // Which way is an improvement (docs/metrics.md): lower, higher, or neither.
-    const std::string direction =
-        row.info ? std::string(metrics::to_string(row.info->direction)) : std::string("-");
-    out += "<td>" +
-           xml_escape(direction == "lower"    ? "lower ↓"
-                      : direction == "higher" ? "higher ↑"
-                                              : direction) +
-           "</td>";
-    for (const auto& s : row.per_policy) {
-      std::string text = "-";
-      if (s) {
-        text = format_metric_value(row.info, s->mean);
-        if (s->ci95_half) {
-          text += " ± " + format_metric_spread(row.info, *s->ci95_half);
-        }
-      }
-      out += "<td class=\"num\">" + xml_escape(text) + "</td>";
-    }
-    for (const auto& d : row.changes) {
-      std::string text = "-";
-      if (d && row.info && row.info->unit == metrics::Unit::kRatio) {
-        text = fmt::format("{:+.1f} pp", d->mean * 100.0);  // a share's change in points
-      } else if (d && d->relative) {
-        text = fmt::format("{:+.1f}%", *d->relative * 100.0);
-      } else if (d) {
-        text = "n/a";
-      }
-      if (d && d->ci95_half && std::fabs(d->mean) > *d->ci95_half) {
-        text += " *";
-      }
-      out += "<td class=\"num\">" + xml_escape(text) + "</td>";
-    }
-    if (!table.reference_label.empty()) {
-      std::string text;
-      for (const auto& p : table.policies) {
-        const auto it = row.reference.find(p);
-        text += (text.empty() ? "" : " / ") + (it == row.reference.end()
-                                                   ? std::string("-")
-                                                   : format_metric_value(row.info, it->second));
-      }
-      out += "<td class=\"num\">" + xml_escape(row.reference.empty() ? "-" : text) + "</td>";
-    }
-    if (table.policies.size() > 1) {
-      // The terminal table's words: best, worst, no significant difference, tied, tie.
-      out += "<td>" + xml_escape(mark_text(table, row)) + "</td>";
-    }
-    out += "</tr>\n";
-  }
-  out += "</tbody>\n</table>\n";
-  return out;
-}
-
 }  // namespace
-
-std::string base64_encode(const std::string& bytes) {
-  // OpenSSL's EVP_EncodeBlock: RFC 4648, padded, no line breaks, and a NUL after the text. Its
-  // length is an int, so a long input goes in chunks of a multiple of 3 bytes (no padding inside).
-  constexpr std::size_t kChunk = std::size_t{3} << 20;
-  const std::size_t size = (bytes.size() + 2) / 3 * 4;
-  std::string out(size + 1, '\0');  // room for the NUL
-  std::size_t written = 0;
-  for (std::size_t i = 0; i < bytes.size(); i += kChunk) {
-    const std::size_t n = std::min(kChunk, bytes.size() - i);
-    written += static_cast<std::size_t>(EVP_EncodeBlock(
-        reinterpret_cast<unsigned char*>(out.data() + written),
-        reinterpret_cast<const unsigned char*>(bytes.data() + i), static_cast<int>(n)));
-  }
-  out.resize(size);
-  return out;
-}
 
 namespace {
 
@@ -232,14 +144,18 @@ std::string header_html(const RunMetadata& meta, const std::vector<std::string>&
   return html;
 }
 
+// The table of every metric, last and folded: a <details> opened by its summary line.
 std::string metrics_html(const ComparisonTable& table, const std::vector<std::string>& policies) {
-  return "<h2>Metrics</h2>\n<p>Mean over seeds; ± is the half-width of the 95% confidence "
-         "interval (Student t). Change is relative to " +
+  return "<h2 id=\"all-metrics\">All metrics</h2>\n<details id=\"all-metrics-table\">\n<summary>"
+         "The comparison table of every metric (" +
+         std::to_string(table.rows.size()) +
+         " rows)</summary>\n<p>Mean over seeds; ± is the half-width of the 95% "
+         "confidence interval (Student t). Change is relative to " +
          xml_escape(policies.empty() ? std::string("-") : policies[0]) +
          " (a share's in percentage points, pp); * marks a paired difference whose 95% CI "
          "excludes 0. " +
          xml_escape(mark_legend(table.seeds)) + " Definitions: docs/metrics.md.</p>\n" +
-         comparison_html(table);
+         comparison_table_html(table) + "</details>\n";
 }
 
 // One heatmap row per node of `run`: GPU utilisation (mean of cards) and memory in use / capacity,
@@ -322,11 +238,15 @@ std::string node_heatmaps_html(const RunResult& result, const std::vector<std::s
     h.chart = ChartOptions{.title = "Node GPU utilisation (mean of cards)" + suffix,
                            .x_label = axis.label,
                            .width = 900};
-    html += image(heatmap_svg(c.util, h), "Node GPU utilisation over time, " + c.policy);
+    html += all_zero(c.util)
+                ? not_drawn_html("node GPU utilisation" + suffix)
+                : image(heatmap_svg(c.util, h), "Node GPU utilisation over time, " + c.policy);
     h.chart.title = "Node GPU memory in use / capacity" + suffix;
     h.value_max = mem_top;
     h.scale_label = "colour: node GPU memory in use";
-    html += image(heatmap_svg(c.mem, h), "Node GPU memory over time, " + c.policy);
+    html += all_zero(c.mem)
+                ? not_drawn_html("node GPU memory in use" + suffix)
+                : image(heatmap_svg(c.mem, h), "Node GPU memory over time, " + c.policy);
   }
   return html;
 }
@@ -397,16 +317,23 @@ std::string balance_html(const RunResult& result, const std::vector<std::string>
     lscs.push_back(std::move(b));
   }
   const std::string seeds = seeds_title(runs);
-  html +=
-      image(line_chart_svg(sd, ChartOptions{.title = "GPU utilisation std-dev across nodes" + seeds,
-                                            .x_label = axis.label,
-                                            .y_label = "std-dev of node GPU utilisation",
-                                            .y_min = 0.0,
-                                            .x_min = 0.0,
-                                            .x_max = axis.max,
-                                            .y_percent = true,
-                                            .step = true}),
-            "GPU utilisation std-dev across nodes over time");
+  if (all_zero(sd)) {
+    html += not_drawn_html("GPU utilisation std-dev across nodes" + seeds);
+  } else {
+    html += image(
+        line_chart_svg(sd, ChartOptions{.title = "GPU utilisation std-dev across nodes" + seeds,
+                                        .x_label = axis.label,
+                                        .y_label = "std-dev of node GPU utilisation",
+                                        .y_min = 0.0,
+                                        .x_min = 0.0,
+                                        .x_max = axis.max,
+                                        .y_percent = true,
+                                        .step = true}),
+        "GPU utilisation std-dev across nodes over time");
+  }
+  if (all_zero(lscs)) {
+    return html + not_drawn_html("LSCS, node GPU memory use's std-dev" + seeds);
+  }
   html += image(line_chart_svg(lscs, ChartOptions{.title = "LSCS: trailing 5-min std-dev of node "
                                                            "GPU memory use" +
                                                            seeds,
@@ -474,22 +401,24 @@ std::string job_times_html(const RunResult& result, const std::vector<std::strin
       return j.first_bind_s ? std::optional<double>(*j.first_bind_s - j.submit_s) : std::nullopt;
     }));
   }
-  html += image(line_chart_svg(cdf, cdf_options("Wait-time CDF (submission to first bind), all "
-                                                "seeds",
-                                                "wait (seconds, log scale)")),
-                "Wait-time CDF");
+  html +=
+      all_zero(cdf)
+          ? not_drawn_html("wait-time CDF (no job was bound)")
+          : image(line_chart_svg(cdf, cdf_options("Wait-time CDF (submission to first bind), all "
+                                                  "seeds",
+                                                  "wait (seconds, log scale)")),
+                  "Wait-time CDF");
   // Job completion time, overlaid the same way: share of submitted jobs that succeeded within a
   // given time from submission.
   for (const auto& p : policies) {
-    jct.push_back(job_cdf(result, p, [](const JobRecord& j) -> std::optional<double> {
-      return j.state == "succeeded" && j.finish_s ? std::optional<double>(*j.finish_s - j.submit_s)
-                                                  : std::nullopt;
-    }));
+    jct.push_back(job_cdf(result, p, [](const JobRecord& j) { return job_completion_s(j); }));
   }
-  html += image(line_chart_svg(jct, cdf_options("Job completion time CDF (submission to "
-                                                "success), all seeds",
-                                                "job completion time (seconds, log scale)")),
-                "Job completion time CDF");
+  html += all_zero(jct)
+              ? not_drawn_html("job completion time CDF (no job succeeded)")
+              : image(line_chart_svg(jct, cdf_options("Job completion time CDF (submission to "
+                                                      "success), all seeds",
+                                                      "job completion time (seconds, log scale)")),
+                      "Job completion time CDF");
   return html;
 }
 
@@ -555,12 +484,14 @@ std::string events_html(const RunResult& result, const std::vector<std::string>&
   for (const auto& [p, run] : charted) {
     runs.push_back(run);
   }
+  if (kinds.empty()) {
+    return html + not_drawn_html(
+                      "the event timeline, no OOM kill, eviction, restart, failure or "
+                      "fallback cycle in the charted runs" +
+                      seeds_title(runs));
+  }
   for (const auto& [p, run] : charted) {
     const std::string name = seed_note(p, *run, runs);
-    if (kinds.empty()) {
-      rows.push_back(name);
-      continue;
-    }
     for (const auto& kind : kinds) {
       std::size_t count = 0;
       for (const auto& e : run->events) {
@@ -588,81 +519,6 @@ std::string events_html(const RunResult& result, const std::vector<std::string>&
   return html;
 }
 
-// The axis label of a metric's unit.
-std::string unit_axis_label(const metrics::MetricInfo* info) {
-  if (!info) {
-    return "value";
-  }
-  switch (info->unit) {
-    case metrics::Unit::kRatio:
-      return "share (%)";
-    case metrics::Unit::kSeconds:
-      return "seconds";
-    case metrics::Unit::kCount:
-      return "count";
-    case metrics::Unit::kPerHour:
-      return "jobs per hour";
-    case metrics::Unit::kGpus:
-      return "GPUs";
-    case metrics::Unit::kFlag:
-    case metrics::Unit::kPlain:
-      break;
-  }
-  return "value";
-}
-
-// One row of the comparison table as a bar chart: a bar per policy at its mean over seeds, with
-// its 95% CI as an error bar and the mean printed as the table prints it.
-std::string metric_bars(const ComparisonTable& table, const ComparisonRow& row) {
-  std::vector<std::string> names;
-  std::vector<double> values;
-  std::vector<std::optional<double>> errors;
-  std::vector<std::string> labels;
-  for (std::size_t i = 0; i < table.policies.size(); ++i) {
-    if (const auto& s = row.per_policy[i]) {
-      names.push_back(table.policies[i]);
-      values.push_back(s->mean);
-      errors.push_back(s->ci95_half);
-      labels.push_back(format_metric_value(row.info, s->mean));
-    }
-  }
-  const std::string label = label_of(row);
-  return img(bar_chart_svg(names, values, errors,
-                           ChartOptions{.title = label,
-                                        .y_label = unit_axis_label(row.info),
-                                        .width = 480,
-                                        .height = 260,
-                                        .y_percent = row.info != nullptr &&
-                                                     row.info->unit == metrics::Unit::kRatio},
-                           labels),
-             label + " per policy");
-}
-
-// The headline metrics (those of the terminal table) as bar charts, one per metric.
-std::string headline_bars_html(const RunResult& result, const ReportOptions& options) {
-  TableOptions headline = options.table;
-  headline.metrics.clear();
-  headline.headline = true;
-  const ComparisonTable table = build_comparison(result, headline);
-  if (table.rows.empty()) {
-    return "";
-  }
-  std::string html =
-      "<h2>Headline metrics</h2>\n<p>The study's headline metrics (those of the terminal table), "
-      "one chart each: a bar per policy at its mean over seeds (the value printed above it, in "
-      "the table's unit), with the 95% confidence interval (Student t) as an error bar when "
-      "there are several seeds. A metric no run has is left out.</p>\n"
-      "<div class=\"bars\">";
-  for (const auto& row : table.rows) {
-    const bool any = std::any_of(row.per_policy.begin(), row.per_policy.end(),
-                                 [](const std::optional<Summary>& v) { return v.has_value(); });
-    if (any) {
-      html += metric_bars(table, row);
-    }
-  }
-  return html + "</div>\n";
-}
-
 // The NVLink competition index per policy: a heatmap (one row per node) on a fixed 0..1 scale,
 // whose four darkest levels are at or above the load-aware filter's 0.6 limit.
 std::string nvlink_heatmaps_html(const RunResult& result, const std::vector<std::string>& policies,
@@ -681,6 +537,10 @@ std::string nvlink_heatmaps_html(const RunResult& result, const std::vector<std:
       idx.push_back(HeatmapRow{n.node, scaled(n.t_s, axis.unit), n.nvlink_competition_index,
                                run->end_s / axis.unit.divisor});
     }
+    if (all_zero(idx)) {
+      html += not_drawn_html("NVLink competition index" + seed_suffix(p, *run));
+      continue;
+    }
     HeatmapOptions h;
     h.x_max = axis.max;
     h.scale_label = "colour: index (filter's limit: 60%)";
@@ -698,8 +558,12 @@ std::string sweep_metrics_html(const RunResult& result, const SweepView& view,
                                const TableOptions& options) {
   const SweepComparison c = build_sweep_comparison(result, view, options);
   std::string html =
-      "<h2>Metrics</h2>\n<p>Per variant (its swept values), its policies compared: mean over "
-      "seeds, ± the half-width of the 95% confidence interval (Student t); change relative to " +
+      "<h2 id=\"all-metrics\">Metrics per variant</h2>\n<details id=\"all-metrics-table\">\n"
+      "<summary>The comparison table of each of the " +
+      std::to_string(c.tables.size()) +
+      " variants</summary>\n<p>Per variant (its swept values), its policies "
+      "compared: mean over seeds, ± the half-width of the 95% confidence interval (Student t); "
+      "change relative to " +
       xml_escape(view.policies.front()) +
       " (a share's in percentage points, pp), * marks a paired difference whose 95% CI excludes "
       "0. " +
@@ -711,9 +575,9 @@ std::string sweep_metrics_html(const RunResult& result, const SweepView& view,
       values += (values.empty() ? "" : ", ") + view.keys[k] + " = " +
                 view.variants[v].values[k].value_or("-");
     }
-    html += "<h3>" + xml_escape(values) + "</h3>\n" + comparison_html(c.tables[v]);
+    html += "<h3>" + xml_escape(values) + "</h3>\n" + comparison_table_html(c.tables[v]);
   }
-  return html;
+  return html + "</details>\n";
 }
 
 // The x of each value of a swept key: the number it is when every value is one, else its place
@@ -746,8 +610,66 @@ std::vector<double> sweep_positions(const SweepView& view, std::size_t key, std:
   return x;
 }
 
+// The lines of headline row `r` against swept key `k` (its variants at `x`): one per policy and
+// combination of the other keys' values, through its means over seeds with their 95% CIs.
+std::vector<ChartSeries> sweep_lines(const SweepView& view, const SweepComparison& c,
+                                     const std::vector<double>& x, std::size_t k, std::size_t r) {
+  std::map<std::string, ChartSeries> lines;
+  std::vector<std::string> order;
+  for (std::size_t v = 0; v < view.variants.size(); ++v) {
+    std::string others;
+    for (std::size_t j = 0; j < view.keys.size(); ++j) {
+      if (j != k) {
+        others += (others.empty() ? "" : ", ") + view.short_keys[j] + "=" +
+                  view.variants[v].values[j].value_or("-");
+      }
+    }
+    const auto& row = c.tables[v].rows[r];
+    for (std::size_t p = 0; p < view.policies.size(); ++p) {
+      const std::string name = view.policies[p] + (others.empty() ? "" : " [" + others + "]");
+      if (!lines.contains(name)) {
+        order.push_back(name);
+        lines[name].name = name;
+      }
+      if (const auto& s = row.per_policy[p]) {
+        auto& line = lines[name];
+        const auto at = std::upper_bound(line.x.begin(), line.x.end(), x[v]) - line.x.begin();
+        line.x.insert(line.x.begin() + at, x[v]);
+        line.y.insert(line.y.begin() + at, s->mean);
+        line.y_error.insert(line.y_error.begin() + at, s->ci95_half);
+      }
+    }
+  }
+  std::vector<ChartSeries> series;
+  for (const auto& name : order) {
+    series.push_back(std::move(lines[name]));
+  }
+  return series;
+}
+
+// `series` divided by the scale a reader expects for `unit` (value_scale: times in s, min or h).
+ValueScale rescale(std::vector<ChartSeries>& series, metrics::Unit unit) {
+  double top = 0.0;
+  for (const auto& c : series) {
+    for (std::size_t i = 0; i < c.y.size(); ++i) {
+      top = std::max(top, std::fabs(c.y[i]));
+    }
+  }
+  const ValueScale scale = value_scale(unit, top);
+  for (auto& c : series) {
+    for (auto& y : c.y) {
+      y /= scale.divisor;
+    }
+    for (auto& e : c.y_error) {
+      e = e ? std::optional<double>(*e / scale.divisor) : std::nullopt;
+    }
+  }
+  return scale;
+}
+
 // A sweep's merged result: each headline metric against each swept key, one line per policy (and
 // combination of the other keys' values), at its mean over seeds with the 95% CI as error bars.
+// Its place is the headline charts': first.
 std::string sweep_html(const RunResult& result) {
   const auto view = sweep_view(result);
   if (!view || view->keys.empty()) {
@@ -757,74 +679,56 @@ std::string sweep_html(const RunResult& result) {
   headline.headline = true;
   const SweepComparison c = build_sweep_comparison(result, *view, headline);
   std::string html =
-      "<h2>Sweep</h2>\n<p>Each headline metric against each swept key: one line per policy, its "
-      "mean over seeds with the 95% confidence interval (Student t) as error bars. Policies are "
-      "compared within each variant in the table of <code>tidesim sweep</code>; every run's "
-      "metrics are in <code>metrics.csv</code>.</p>\n";
+      "<h2 id=\"sweep\">Sweep</h2>\n<p>Each headline metric against each swept key: one line per "
+      "policy, its mean over seeds with the 95% confidence interval (Student t) as error bars; "
+      "times in seconds, minutes or hours by their size. Policies are compared within each "
+      "variant in the tables at the end (and in the table of <code>tidesim sweep</code>); every "
+      "run's metrics are in <code>metrics.csv</code>.</p>\n";
+  std::string skipped;
   for (std::size_t k = 0; k < view->keys.size(); ++k) {
     std::string legend;
     const auto x = sweep_positions(*view, k, legend);
     for (std::size_t r = 0; r < c.tables.front().rows.size(); ++r) {
-      std::map<std::string, ChartSeries> lines;
-      std::vector<std::string> order;
-      for (std::size_t v = 0; v < view->variants.size(); ++v) {
-        std::string others;
-        for (std::size_t j = 0; j < view->keys.size(); ++j) {
-          if (j != k) {
-            others += (others.empty() ? "" : ", ") + view->short_keys[j] + "=" +
-                      view->variants[v].values[j].value_or("-");
-          }
-        }
-        const auto& row = c.tables[v].rows[r];
-        for (std::size_t p = 0; p < view->policies.size(); ++p) {
-          const std::string name = view->policies[p] + (others.empty() ? "" : " [" + others + "]");
-          if (!lines.contains(name)) {
-            order.push_back(name);
-            lines[name].name = name;
-          }
-          if (const auto& s = row.per_policy[p]) {
-            auto& line = lines[name];
-            const auto at = std::upper_bound(line.x.begin(), line.x.end(), x[v]) - line.x.begin();
-            line.x.insert(line.x.begin() + at, x[v]);
-            line.y.insert(line.y.begin() + at, s->mean);
-            line.y_error.insert(line.y_error.begin() + at, s->ci95_half);
-          }
-        }
-      }
-      std::vector<ChartSeries> series;
-      for (const auto& name : order) {
-        series.push_back(std::move(lines[name]));
-      }
+      auto series = sweep_lines(*view, c, x, k, r);
       const auto& row = c.tables.front().rows[r];
       const std::string label = label_of(row);
+      if (all_zero(series)) {
+        skipped += (skipped.empty() ? "" : ", ") + label + " against " + view->short_keys[k];
+        continue;
+      }
+      const metrics::Unit unit = row.info ? row.info->unit : metrics::Unit::kPlain;
+      const ValueScale scale = rescale(series, unit);
       ChartOptions o;
       o.title = label + " against " + view->short_keys[k];
       o.x_label = view->keys[k] + (legend.empty() ? "" : " (" + legend + ")");
-      o.y_label = unit_axis_label(row.info);
-      o.y_percent = row.info && row.info->unit == metrics::Unit::kRatio;
+      o.y_label = scale.axis;
+      o.y_percent = scale.percent;
       o.width = 900;
       html += image(line_chart_svg(series, o), label + " against " + view->keys[k]);
     }
   }
-  return html;
+  return skipped.empty() ? html : html + not_drawn_html(skipped);
 }
 
 }  // namespace
 
 std::string render_report_html(const RunResult& result, const ReportOptions& options) {
-  struct Sink {
-    explicit Sink(std::vector<ReportFigure>* f) { figure_sink = f; }
-    ~Sink() { figure_sink = nullptr; }
-  } sink(options.figures);
+  const FigureCollector collect(options.figures);
   const auto policies = result.policy_names();
   const auto table = build_comparison(result, options.table);
   const TimeAxis axis = time_axis(result, policies, options);
   std::string html = header_html(result.metadata, policies);
   const auto view = sweep_view(result);
-  html += view && !view->keys.empty()
-              ? sweep_metrics_html(result, *view, options.table)
-              : metrics_html(table, policies) + headline_bars_html(result, options);
-  html += sweep_html(result);
+  const bool sweep = view && !view->keys.empty();
+  if (sweep) {
+    html += sweep_html(result);
+  } else {
+    TableOptions headline = options.table;
+    headline.metrics.clear();
+    headline.headline = true;
+    html += headline_section_html(result, build_comparison(result, headline));
+    html += class_section_html(result);
+  }
   html += node_heatmaps_html(result, policies, options, axis);
   html += balance_html(result, policies, options, axis);
   html += job_times_html(result, policies);
@@ -835,6 +739,7 @@ std::string render_report_html(const RunResult& result, const ReportOptions& opt
       "load-aware filter's 0.6 limit. The contention rate per policy is charted with the "
       "headline metrics.</p>\n";
   html += nvlink_heatmaps_html(result, policies, options, axis);
+  html += sweep ? sweep_metrics_html(result, *view, options.table) : metrics_html(table, policies);
   html += "<p>Generated by tidesim " + xml_escape(result.metadata.tidesim_version) + ".</p>\n";
   html += "</body>\n</html>\n";
   return html;

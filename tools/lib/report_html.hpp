@@ -1,21 +1,17 @@
 #pragma once
-/// The HTML report: one self-contained file (no script, no network) with the comparison table
-/// and SVG charts embedded as data: URIs. Contents in docs/outputs.md.
+/// The HTML report: one self-contained file (no script, no network) with SVG charts embedded as
+/// data: URIs, the headline charts first and the long comparison table last, folded. Contents in
+/// docs/outputs.md.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "tidesim/tools/lib/report_figure.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/table.hpp"
 
 namespace tidesim::app {
-
-/// One chart of the report: its title (the image's alt text) and its SVG document.
-struct ReportFigure {
-  std::string title;
-  std::string svg;
-};
 
 /// Parameters of render_report_html.
 struct ReportOptions {
@@ -28,13 +24,13 @@ struct ReportOptions {
   std::vector<ReportFigure>* figures = nullptr;
 };
 
-/// The report of `result`: metadata, comparison table, per-node GPU utilisation and memory over
-/// time per policy, cross-node std-dev and LSCS over time, wait-time CDF (all seeds), OOM /
-/// eviction / restart / fallback timeline, NVLink contention rate per policy and NVLink
-/// competition index per node over time. Well-formed as HTML and as XML.
+/// The report of `result`: metadata; the headline metrics as bar charts with each seed's value
+/// and their verdicts (a sweep: each against the swept keys); JCT and slowdown per job class;
+/// per-node GPU utilisation and memory over time per policy, cross-node std-dev and LSCS over
+/// time, wait-time and JCT CDFs (all seeds), the OOM / eviction / restart / fallback timeline,
+/// the NVLink competition index per node over time; last, folded in a <details>, the table of
+/// every metric (a sweep: one per variant). A chart whose values are all zero or absent is not
+/// drawn; a line says so. Well-formed as HTML and as XML.
 std::string render_report_html(const RunResult& result, const ReportOptions& options = {});
-
-/// Standard base64 (RFC 4648) of `bytes`, padded.
-std::string base64_encode(const std::string& bytes);
 
 }  // namespace tidesim::app

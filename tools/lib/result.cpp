@@ -11,6 +11,21 @@
 
 namespace tidesim::app {
 
+std::optional<double> job_completion_s(const JobRecord& job) {
+  if (job.state != "succeeded" || !job.finish_s) {
+    return std::nullopt;
+  }
+  return *job.finish_s - job.submit_s;
+}
+
+std::optional<double> job_slowdown(const JobRecord& job) {
+  const auto jct = job_completion_s(job);
+  if (!jct || !job.ideal_s || *job.ideal_s <= 0) {
+    return std::nullopt;
+  }
+  return *jct / *job.ideal_s;
+}
+
 std::vector<double> metric_values(const std::vector<const SeedRun*>& runs,
                                   const std::string& metric) {
   std::vector<double> values;

@@ -191,6 +191,13 @@ struct RunResult {
   std::vector<std::string> policy_names() const;
 };
 
+/// A succeeded job's completion time, submission to success (s); nullopt for any other job.
+std::optional<double> job_completion_s(const JobRecord& job);
+
+/// A succeeded job's slowdown: its completion time over its run time alone (ideal_s); nullopt
+/// when it did not succeed or its run time alone is unknown or 0. jobs.csv's `slowdown`.
+std::optional<double> job_slowdown(const JobRecord& job);
+
 /// The value of `metric` in each of `runs` that has one, in run order (runs without it are
 /// skipped, so the result may be shorter than `runs`).
 std::vector<double> metric_values(const std::vector<const SeedRun*>& runs,

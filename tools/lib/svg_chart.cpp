@@ -137,6 +137,83 @@ std::string no_data(const ChartOptions& o) {
                                  kLeft, o.height / 2);
 }
 
+// The plot area, drawn without ink: what the browser test measures the bars against.
+std::string plot_area(const Frame& f) {
+  return fmt::format(
+      "<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\"/>\n", f.px0,
+      f.py0, f.px1 - f.px0, f.py1 - f.py0);
+}
+
+// The highest y a bar draws: its value, its error bar's top, its highest point.
+double bar_top(double value, const std::optional<double>& error,
+               const std::vector<double>& points) {
+  double top = value + error.value_or(0.0);
+  for (const double p : points) {
+    top = std::max(top, p);
+  }
+  return top;
+}
+
+// A bar centred on cx, `width` wide, from the axis to `value`, with a tooltip.
+std::string bar(const Frame& f, double cx, double width, double value, const std::string& color,
+                const std::string& tooltip) {
+  const double top = f.sy(value);
+  return fmt::format(
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\" "
+      "class=\"bar\"><title>{}</title></rect>\n",
+      cx - width / 2, top, width, f.py1 - top, color, xml_escape(tooltip));
+}
+
+// An error bar (+- half) at cx with caps `cap` either side; nothing without one.
+std::string error_bar(const Frame& f, double cx, double value, const std::optional<double>& half,
+                      double cap) {
+  if (!half) {
+    return "";
+  }
+  const double hi = f.sy(value + *half);
+  const double lo = f.sy(std::max(f.y0, value - *half));
+  return fmt::format(
+      "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n"
+      "<line x1=\"{3:.1f}\" y1=\"{1:.1f}\" x2=\"{4:.1f}\" y2=\"{1:.1f}\" stroke=\"#000\"/>\n"
+      "<line x1=\"{3:.1f}\" y1=\"{2:.1f}\" x2=\"{4:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n",
+      cx, hi, lo, cx - cap, cx + cap);
+}
+
+// Each seed's value as a hollow dot, spread evenly over `spread` px around cx (one: at cx).
+std::string seed_points(const Frame& f, double cx, double spread,
+                        const std::vector<double>& points) {
+  std::string s;
+  const double n = static_cast<double>(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double x = n > 1 ? cx - spread / 2 + spread * static_cast<double>(i) / (n - 1) : cx;
+    s += fmt::format(
+        "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"white\" stroke=\"#222\" "
+        "class=\"point\"/>\n",
+        x, f.sy(std::max(f.y0, points[i])));
+  }
+  return s;
+}
+
+template <class T>
+T at(const std::vector<T>& v, std::size_t i) {
+  return i < v.size() ? v[i] : T{};
+}
+
+// `text` cut to `width` px with an ellipsis.
+std::string fitted(const std::string& text, double width) {
+  std::string out = text;
+  while (!out.empty() && text_width(out + (out.size() < text.size() ? "…" : "")) > width) {
+    // The last UTF-8 character: its continuation bytes, then its first byte.
+    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) {
+      out.pop_back();
+    }
+    if (!out.empty()) {
+      out.pop_back();
+    }
+  }
+  return out.size() < text.size() ? out + "…" : out;
+}
+
 }  // namespace
 
 double text_width(const std::string& text, double font_px) {
@@ -468,14 +545,15 @@ std::string timeline_svg(const std::vector<std::string>& rows,
 std::string bar_chart_svg(const std::vector<std::string>& categories,
                           const std::vector<double>& values,
                           const std::vector<std::optional<double>>& error_half,
-                          const ChartOptions& o, const std::vector<std::string>& value_labels) {
+                          const ChartOptions& o, const std::vector<std::string>& value_labels,
+                          const std::vector<std::vector<double>>& points) {
   if (categories.empty() || values.size() != categories.size()) {
     return no_data(o);
   }
   double y1 = 0.0;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const double e = i < error_half.size() ? error_half[i].value_or(0.0) : 0.0;
-    y1 = std::max(y1, values[i] + e);
+    y1 = std::max(y1, bar_top(values[i], i < error_half.size() ? error_half[i] : std::nullopt,
+                              i < points.size() ? points[i] : std::vector<double>{}));
   }
   y1 = o.y_max.value_or(y1 > 0 ? y1 * 1.15 : 1.0);
   const Frame f{0.0,
@@ -486,7 +564,7 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
                 o.width - kRight,
                 kTop,
                 o.height - kBottom};
-  std::string s = header(o) + axes(f, o, false);
+  std::string s = header(o) + axes(f, o, false) + plot_area(f);
   const double slot = (f.px1 - f.px0) / static_cast<double>(categories.size());
   // Names under their bars when every one fits its slot, else in a legend on the right.
   bool names_fit = true;
@@ -495,13 +573,12 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
   }
   for (std::size_t i = 0; i < categories.size(); ++i) {
     const double cx = f.px0 + slot * (static_cast<double>(i) + 0.5);
-    const double top = f.sy(values[i]);
-    const bool has_error = i < error_half.size() && error_half[i].has_value();
-    // The value is printed above the bar, or above its error bar.
-    const double label_y = (has_error ? f.sy(values[i] + *error_half[i]) : top) - 6;
-    s += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
-        cx - slot * 0.3, top, slot * 0.6, f.py1 - top, chart_color(i));
+    const std::optional<double> error = i < error_half.size() ? error_half[i] : std::nullopt;
+    const std::vector<double> seeds = i < points.size() ? points[i] : std::vector<double>{};
+    const std::string label = i < value_labels.size() ? value_labels[i]
+                              : o.y_percent           ? fmt::format("{:.1f}%", values[i] * 100.0)
+                                                      : fmt::format("{:.3g}", values[i]);
+    s += bar(f, cx, slot * 0.6, values[i], chart_color(i), categories[i] + ": " + label);
     if (names_fit) {
       s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", cx,
                        f.py1 + 18, xml_escape(categories[i]));
@@ -509,20 +586,70 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
       s += legend_entry(o.width - kRight + 14, kTop + 10 + 18 * static_cast<int>(i), chart_color(i),
                         categories[i]);
     }
+    // The value is printed above the bar, its error bar and its seeds' points.
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", cx,
-                     label_y,
-                     xml_escape(i < value_labels.size() ? value_labels[i]
-                                : o.y_percent           ? fmt::format("{:.1f}%", values[i] * 100.0)
-                                                        : fmt::format("{:.3g}", values[i])));
-    if (has_error) {
-      const double hi = f.sy(values[i] + *error_half[i]);
-      const double lo = f.sy(std::max(f.y0, values[i] - *error_half[i]));
-      // Centred on the bar (cx), with caps a third of the bar wide.
-      s += fmt::format(
-          "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n"
-          "<line x1=\"{3:.1f}\" y1=\"{1:.1f}\" x2=\"{4:.1f}\" y2=\"{1:.1f}\" stroke=\"#000\"/>\n"
-          "<line x1=\"{3:.1f}\" y1=\"{2:.1f}\" x2=\"{4:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n",
-          cx, hi, lo, cx - slot * 0.1, cx + slot * 0.1);
+                     f.sy(bar_top(values[i], error, seeds)) - 6, xml_escape(label));
+    s += error_bar(f, cx, values[i], error, slot * 0.1) + seed_points(f, cx, slot * 0.3, seeds);
+  }
+  return s + "</svg>\n";
+}
+
+std::string grouped_bar_chart_svg(const std::vector<std::string>& groups,
+                                  const std::vector<BarSeries>& series, const ChartOptions& o) {
+  double y1 = 0.0;
+  bool any = false;
+  for (const auto& ser : series) {
+    for (std::size_t g = 0; g < groups.size() && g < ser.values.size(); ++g) {
+      if (ser.values[g]) {
+        any = true;
+        y1 = std::max(y1, bar_top(*ser.values[g], at(ser.error_half, g), at(ser.points, g)));
+      }
+    }
+  }
+  if (!any) {
+    return no_data(o);
+  }
+  y1 = o.y_max.value_or(y1 > 0 ? y1 * 1.15 : 1.0);
+  const Frame f{0.0,
+                static_cast<double>(groups.size()),
+                o.y_min.value_or(0.0),
+                y1,
+                kLeft,
+                o.width - kRight,
+                kTop,
+                o.height - kBottom};
+  std::string s = header(o) + axes(f, o, false) + plot_area(f);
+  const double slot = (f.px1 - f.px0) / static_cast<double>(groups.size());
+  const double width = slot * 0.8 / static_cast<double>(series.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const double left = f.px0 + slot * (static_cast<double>(g) + 0.1);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     left + slot * 0.4, f.py1 + 18, xml_escape(fitted(groups[g], slot - 6)));
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      const auto& ser = series[k];
+      if (g >= ser.values.size() || !ser.values[g]) {
+        continue;
+      }
+      const double v = *ser.values[g];
+      const double cx = left + width * (static_cast<double>(k) + 0.5);
+      const std::string label =
+          at(ser.labels, g).empty() ? fmt::format("{:.3g}", v) : ser.labels[g];
+      s += bar(f, cx, width * 0.9, v, chart_color(k), ser.name + ", " + groups[g] + ": " + label);
+      s += error_bar(f, cx, v, at(ser.error_half, g), width * 0.15) +
+           seed_points(f, cx, width * 0.45, at(ser.points, g));
+      // The value above the bar when it fits the bar's width (in a smaller font); else only in
+      // the bar's tooltip.
+      if (text_width(label, 10.0) <= width - 2) {
+        s += fmt::format(
+            "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"10\">{}</text>\n",
+            cx, f.sy(bar_top(v, at(ser.error_half, g), at(ser.points, g))) - 5, xml_escape(label));
+      }
+    }
+  }
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    if (kTop + 10 + 18 * static_cast<int>(k) < o.height - 10) {
+      s += legend_entry(o.width - kRight + 14, kTop + 10 + 18 * static_cast<int>(k), chart_color(k),
+                        series[k].name);
     }
   }
   return s + "</svg>\n";

@@ -73,12 +73,35 @@ std::string timeline_svg(const std::vector<std::string>& rows,
 
 /// A vertical bar per category with its value printed above; optional error bars (+- half),
 /// centred on their bar, with caps. `value_labels` (one per category) are the printed values;
-/// empty: the value as a percentage (y_percent) or with 3 significant digits.
+/// empty: the value as a percentage (y_percent) or with 3 significant digits. `points` (one list
+/// per category, may be empty): values drawn as hollow dots over the bar, spread across its
+/// middle half (each seed's value of a mean). The plot area is a `<rect class="plot">` without
+/// ink and every bar a `<rect class="bar">` with its value as a tooltip, every dot a `<circle
+/// class="point">`: what the report's browser test measures.
 std::string bar_chart_svg(const std::vector<std::string>& categories,
                           const std::vector<double>& values,
                           const std::vector<std::optional<double>>& error_half,
                           const ChartOptions& options,
-                          const std::vector<std::string>& value_labels = {});
+                          const std::vector<std::string>& value_labels = {},
+                          const std::vector<std::vector<double>>& points = {});
+
+/// One colour of a grouped bar chart: its value in each group (absent: no bar there), with an
+/// optional error bar (+- half), dots (`points`) and printed value (`labels`) per group.
+struct BarSeries {
+  std::string name{};
+  std::vector<std::optional<double>> values{};
+  std::vector<std::optional<double>> error_half{};
+  std::vector<std::vector<double>> points{};
+  std::vector<std::string> labels{};
+};
+
+/// Groups side by side (their names under them, cut with an ellipsis to their slot), in each a
+/// bar per series in the series' colour (named in a legend on the right), as bar_chart_svg draws
+/// them: error bars, dots, classes. A bar's value is printed above it when it fits the bar's
+/// width, else it is only in the bar's tooltip. With no value at all, a chart saying so.
+std::string grouped_bar_chart_svg(const std::vector<std::string>& groups,
+                                  const std::vector<BarSeries>& series,
+                                  const ChartOptions& options);
 
 /// Ticks for an axis from lo to hi: about `target` values at 1, 2 or 5 x 10^k steps (at most
 /// 4 x target + 2). Just {lo, hi} when no such step is a normal double (a range as small as
