@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-TIDESIM_WITH_PROMTOOL=0 tools/deps.sh
+TIDESIM_WITH_PROMTOOL=0 TIDESIM_WITH_CHROMIUM=0 tools/deps.sh
 build="${TIDESIM_BUILD_DIR:-build}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
