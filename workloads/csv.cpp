@@ -27,11 +27,52 @@ CsvTable CsvTable::from_text(const std::string& text, const std::string& name,
   return t;
 }
 
+CsvTable CsvTable::with_columns(const std::string& text, const std::string& name,
+                                const std::vector<std::string>& columns) {
+  CsvTable t;
+  t.file_ = name;
+  t.parse(text, columns, {}, &columns);
+  return t;
+}
+
+void CsvTable::set_header(const std::vector<std::string>& required,
+                          const std::vector<std::string>& optional) {
+  for (std::size_t i = 0; i < header_.size(); ++i) {
+    const auto& name = header_[i];
+    const bool known = std::find(required.begin(), required.end(), name) != required.end() ||
+                       std::find(optional.begin(), optional.end(), name) != optional.end();
+    if (!known || index_.contains(name)) {
+      std::string allowed;
+      for (const auto& r : required) {
+        allowed += (allowed.empty() ? "" : ", ") + r;
+      }
+      for (const auto& o : optional) {
+        allowed += (allowed.empty() ? "" : ", ") + o;
+      }
+      throw InputError(SourceLocation{file_, header_places_[i].line, header_places_[i].column},
+                       name,
+                       known ? "duplicate column" : "unknown column; allowed columns: " + allowed);
+    }
+    index_[name] = i;
+  }
+  for (const auto& r : required) {
+    if (!index_.contains(r)) {
+      throw InputError(SourceLocation{file_, 1, 1}, r, "missing required column");
+    }
+  }
+}
+
 void CsvTable::parse(const std::string& text, const std::vector<std::string>& required,
-                     const std::vector<std::string>& optional) {
+                     const std::vector<std::string>& optional,
+                     const std::vector<std::string>* given) {
   CsvReader reader(text, file_);
   std::vector<std::string> fields;
   bool have_header = false;
+  if (given != nullptr) {
+    header_ = *given;
+    header_places_.assign(header_.size(), CellPlace{1, 1});
+    set_header(required, optional);
+  }
   while (reader.next(fields)) {
     const int line_no = reader.line();
     if (reader.blank()) {
@@ -40,32 +81,14 @@ void CsvTable::parse(const std::string& text, const std::vector<std::string>& re
       }
       throw InputError(SourceLocation{file_, line_no, 1}, "", "empty line");
     }
-    if (!have_header) {
+    if (given != nullptr && !have_header && rows_.empty() && fields == *given) {
+      have_header = true;  // the header row of a table whose columns are given
+      continue;
+    }
+    if (given == nullptr && !have_header) {
       header_ = fields;
       header_places_ = reader.places();
-      for (std::size_t i = 0; i < header_.size(); ++i) {
-        const auto& name = header_[i];
-        const bool known = std::find(required.begin(), required.end(), name) != required.end() ||
-                           std::find(optional.begin(), optional.end(), name) != optional.end();
-        if (!known || index_.contains(name)) {
-          std::string allowed;
-          for (const auto& r : required) {
-            allowed += (allowed.empty() ? "" : ", ") + r;
-          }
-          for (const auto& o : optional) {
-            allowed += (allowed.empty() ? "" : ", ") + o;
-          }
-          throw InputError(
-              SourceLocation{file_, header_places_[i].line, header_places_[i].column}, name,
-              known ? "duplicate column" : "unknown column; allowed columns: " + allowed);
-        }
-        index_[name] = i;
-      }
-      for (const auto& r : required) {
-        if (!index_.contains(r)) {
-          throw InputError(SourceLocation{file_, 1, 1}, r, "missing required column");
-        }
-      }
+      set_header(required, optional);
       have_header = true;
       continue;
     }
@@ -81,7 +104,7 @@ void CsvTable::parse(const std::string& text, const std::vector<std::string>& re
     lines_.push_back(line_no);
     places_.push_back(reader.places());
   }
-  if (!have_header) {
+  if (!have_header && given == nullptr) {
     throw InputError(SourceLocation{file_, 0, 0}, "", "empty file: a header row is required");
   }
 }

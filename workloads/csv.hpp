@@ -28,6 +28,12 @@ class CsvTable {
                             const std::vector<std::string>& required,
                             const std::vector<std::string>& optional);
 
+  /// Parses CSV text whose columns are `columns`, in that order: a first row equal to `columns`
+  /// is a header row; otherwise every row is data (the tables of Alibaba's
+  /// cluster-trace-gpu-v2020 ship their header in a separate `.header` file).
+  static CsvTable with_columns(const std::string& text, const std::string& name,
+                               const std::vector<std::string>& columns);
+
   /// Number of data rows.
   std::size_t rows() const { return rows_.size(); }
   /// True when the header has `column`.
@@ -58,7 +64,10 @@ class CsvTable {
  private:
   CsvTable() = default;
   void parse(const std::string& text, const std::vector<std::string>& required,
-             const std::vector<std::string>& optional);
+             const std::vector<std::string>& optional,
+             const std::vector<std::string>* given = nullptr);
+  void set_header(const std::vector<std::string>& required,
+                  const std::vector<std::string>& optional);
   std::string file_;
   std::vector<std::string> header_;
   std::map<std::string, std::size_t> index_;

@@ -16,14 +16,16 @@
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/workloads/csv.hpp"
 #include "tidesim/workloads/step_time.hpp"
+#include "tidesim/workloads/trace_gfs.hpp"
+#include "tidesim/workloads/trace_pai.hpp"
+#include "tidesim/workloads/trace_parts.hpp"
+#include "tidesim/workloads/trace_slurm.hpp"
 
 namespace tidesim::workloads {
 namespace {
 
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxInt = 2'147'483'647;
-// Philly machines have 8 GPUs (CALIBRATION.md, "Cluster traces").
-constexpr int kPhillyGpusPerMachine = 8;
 
 std::vector<std::string> openb_required() {
   return {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"};
@@ -41,8 +43,9 @@ std::vector<std::string> native_required() {
   return {"name", "submit_s", "duration_s", "pods", "gpus_per_pod", "gpu_milli"};
 }
 std::vector<std::string> native_optional() {
-  return {"cpu_milli", "memory_mib", "gpu_spec", "qos",        "phase",     "cluster",
-          "scheduled", "censored",   "model",    "batch_size", "precision", "steps"};
+  return {"cpu_milli", "memory_mib", "gpu_spec",  "qos",     "phase",
+          "cluster",   "scheduled",  "censored",  "model",   "batch_size",
+          "precision", "steps",      "end_state", "queue_s", "job_type"};
 }
 
 TraceFormat detect(const std::string& text, const std::string& name) {
@@ -60,10 +63,21 @@ TraceFormat detect(const std::string& text, const std::string& name) {
   if (has("num_gpus") && has("timestamp")) {
     return TraceFormat::kPhilly;
   }
+  if (has("job_id") && has("node_num") && has("state")) {
+    return has("type") ? TraceFormat::kAcme : TraceFormat::kHelios;
+  }
+  if (has("worker_num") && has("gpu_request")) {
+    return TraceFormat::kGfs;
+  }
+  if (is_pai_job_header(cols) ||
+      (cols.size() == pai_job_columns().size() && (name.ends_with("pai_job_table.csv")))) {
+    return TraceFormat::kPai2020;
+  }
   throw InputError(SourceLocation{name, 1, 1}, "",
                    "cannot tell the trace format from the header; give --from "
                    "(native needs submit_s, openb num_gpu and gpu_milli, philly timestamp and "
-                   "num_gpus)");
+                   "num_gpus, acme and helios job_id, node_num and state (acme also type), gfs "
+                   "worker_num and gpu_request; pai2020 is pai_job_table.csv)");
 }
 
 bool parse_bool(const CsvTable& t, std::size_t row, const std::string& column, bool fallback) {
@@ -103,16 +117,6 @@ TraceRecord named_record(const CsvTable& t, std::size_t r, const char* what,
                       "); job names must be unique");
   }
   return rec;
-}
-
-// An empty trace of `format` read from `t`'s file, with room for a record per row.
-Trace empty_trace(const CsvTable& t, TraceFormat format) {
-  Trace trace;
-  trace.file = t.file();
-  trace.format = format;
-  trace.columns = t.header();
-  trace.records.reserve(t.rows());
-  return trace;
 }
 
 Trace read_openb(const CsvTable& t) {
@@ -161,6 +165,9 @@ Trace read_openb(const CsvTable& t) {
       }
       rec.submit = std::chrono::seconds(created);
       rec.duration = std::chrono::seconds(deleted - start);
+      if (rec.scheduled && t.has("scheduled_time")) {
+        rec.queue = std::chrono::seconds(start - created);
+      }
       deletions[r] = deleted;
       end = std::max(end, deleted);
     }
@@ -174,57 +181,6 @@ Trace read_openb(const CsvTable& t) {
     }
   }
   return trace;
-}
-
-// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
-// Days in month `m` (1-12) of year `y` of the proleptic Gregorian calendar.
-int days_in_month(int y, int m) {
-  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[static_cast<std::size_t>(m - 1)];
-}
-
-// "YYYY-MM-DD HH:MM:SS" -> seconds since 1970 (UTC assumed; only differences matter). A date the
-// calendar does not have ("2017-02-30", "2017-04-31") is refused, not rolled into the next month:
-// `problem` says why.
-std::optional<std::int64_t> parse_timestamp(const std::string& s, std::string& problem) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
-  char tail = 0;
-  problem = "'" + s + "' is not a time YYYY-MM-DD HH:MM:SS";
-  if (s.size() != 19 ||
-      std::sscanf(s.c_str(), "%4d-%2d-%2d %2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) != 6) {
-    return std::nullopt;
-  }
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) {
-    return std::nullopt;
-  }
-  if (d > days_in_month(y, mo)) {
-    problem = fmt::format("'{}' is not a calendar date ({:04d}-{:02d} has {} days)", s, y, mo,
-                          days_in_month(y, mo));
-    return std::nullopt;
-  }
-  return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
-         std::int64_t{h} * 3600 + std::int64_t{mi} * 60 + se;
-}
-
-int philly_pods(int gpus) {
-  if (gpus <= kPhillyGpusPerMachine) {
-    return 1;
-  }
-  int pods = (gpus + kPhillyGpusPerMachine - 1) / kPhillyGpusPerMachine;
-  while (gpus % pods != 0) {
-    ++pods;
-  }
-  return pods;
 }
 
 Trace read_philly(const CsvTable& t) {
@@ -249,7 +205,7 @@ Trace read_philly(const CsvTable& t) {
     rec.submit = std::chrono::seconds(stamps[r] - first);
     rec.duration = seconds_of(t, r, "duration");
     const auto gpus = static_cast<int>(t.integer(r, "num_gpus", 1, 100'000));
-    rec.pods = philly_pods(gpus);
+    rec.pods = pods_for(gpus, 1, kPhillyGpusPerMachine);
     rec.gpus_per_pod = gpus / rec.pods;
     rec.cluster = t.text(r, "cluster");
     if (t.has("gpu_time") && !t.text(r, "gpu_time").empty()) {
@@ -260,6 +216,22 @@ Trace read_philly(const CsvTable& t) {
   }
   trace.end = end;
   return trace;
+}
+
+// The native format's end_state, queue_s and job_type.
+void read_native_outcome(const CsvTable& t, std::size_t r, TraceRecord& rec) {
+  const auto state = parse_end_state(t.text(r, "end_state"));
+  if (!state) {
+    throw t.error(r, "end_state",
+                  "'" + t.text(r, "end_state") +
+                      "' is not one of: completed, cancelled, failed "
+                      "(or empty: not said)");
+  }
+  rec.end_state = *state;
+  if (!t.text(r, "queue_s").empty()) {
+    rec.queue = seconds_of(t, r, "queue_s");
+  }
+  rec.job_type = t.text(r, "job_type");
 }
 
 Trace read_native(const CsvTable& t) {
@@ -301,6 +273,7 @@ Trace read_native(const CsvTable& t) {
     if (!t.text(r, "steps").empty()) {
       rec.steps = t.integer(r, "steps", 1, kMaxJobSteps);
     }
+    read_native_outcome(t, r, rec);
     end = std::max(end, rec.submit + rec.duration.value_or(Duration::zero()));
     trace.records.push_back(std::move(rec));
   }
@@ -324,60 +297,6 @@ std::string seconds_text(Duration d) {
 
 }  // namespace
 
-SourceLocation Trace::where(const TraceRecord& record, const std::string& column) const {
-  const auto it = std::find(columns.begin(), columns.end(), column);
-  const auto i = static_cast<std::size_t>(it - columns.begin());
-  const CellPlace at = it != columns.end() && i < record.cells.size() ? record.cells[i]
-                       : record.cells.empty()                         ? CellPlace{record.line, 0}
-                                                                      : record.cells.front();
-  return SourceLocation{file, at.line, at.column};
-}
-
-std::string Trace::column_of(const std::string& field) const {
-  if (field == "submit") {
-    return format == TraceFormat::kOpenb    ? "creation_time"
-           : format == TraceFormat::kPhilly ? "timestamp"
-                                            : "submit_s";
-  }
-  if (field == "duration") {
-    return format == TraceFormat::kOpenb    ? "deletion_time"
-           : format == TraceFormat::kPhilly ? "duration"
-                                            : "duration_s";
-  }
-  return field;
-}
-
-TraceFormat parse_trace_format(const std::string& text, const std::string& field) {
-  if (text == "auto") {
-    return TraceFormat::kAuto;
-  }
-  if (text == "native") {
-    return TraceFormat::kNative;
-  }
-  if (text == "openb") {
-    return TraceFormat::kOpenb;
-  }
-  if (text == "philly") {
-    return TraceFormat::kPhilly;
-  }
-  throw InputError(SourceLocation{}, field,
-                   "'" + text + "' is not one of: auto, native, openb, philly");
-}
-
-const char* to_string(TraceFormat format) {
-  switch (format) {
-    case TraceFormat::kAuto:
-      return "auto";
-    case TraceFormat::kNative:
-      return "native";
-    case TraceFormat::kOpenb:
-      return "openb";
-    case TraceFormat::kPhilly:
-      return "philly";
-  }
-  return "unknown";
-}
-
 Trace parse_trace(const std::string& text, const std::string& name, TraceFormat format) {
   if (format == TraceFormat::kAuto) {
     format = detect(text, name);
@@ -385,6 +304,16 @@ Trace parse_trace(const std::string& text, const std::string& name, TraceFormat 
   switch (format) {
     case TraceFormat::kOpenb:
       return read_openb(CsvTable::from_text(text, name, openb_required(), openb_optional()));
+    case TraceFormat::kAcme:
+    case TraceFormat::kHelios:
+      return read_slurm_log(CsvTable::from_text(text, name, slurm_required(), slurm_optional()),
+                            format);
+    case TraceFormat::kGfs:
+      return read_gfs_jobs(CsvTable::from_text(text, name, gfs_job_columns(), {}));
+    case TraceFormat::kPai2020:
+      throw InputError(SourceLocation{name, 1, 1}, "",
+                       "a PAI-2020 job table is read from its file, with pai_task_table.csv "
+                       "beside it");
     case TraceFormat::kPhilly:
       return read_philly(CsvTable::from_text(text, name, philly_required(), philly_optional()));
     default:
@@ -393,12 +322,21 @@ Trace parse_trace(const std::string& text, const std::string& name, TraceFormat 
 }
 
 Trace read_trace(const std::string& path, TraceFormat format) {
-  return parse_trace(read_text_file(path), path, format);
+  std::string text = read_text_file(path);
+  if (format == TraceFormat::kAuto) {
+    format = detect(text, path);
+  }
+  if (format == TraceFormat::kPai2020) {
+    text.clear();
+    return read_pai2020(path);
+  }
+  return parse_trace(text, path, format);
 }
 
 void write_native(const Trace& trace, std::ostream& out) {
   out << "name,submit_s,duration_s,pods,gpus_per_pod,gpu_milli,cpu_milli,memory_mib,gpu_spec,"
-         "qos,phase,cluster,scheduled,censored,model,batch_size,precision,steps\n";
+         "qos,phase,cluster,scheduled,censored,model,batch_size,precision,steps,end_state,queue_s,"
+         "job_type\n";
   for (const auto& r : trace.records) {
     out << csv_field(r.name) << ',' << seconds_text(r.submit) << ','
         << (r.duration ? seconds_text(*r.duration) : "") << ',' << r.pods << ',' << r.gpus_per_pod
@@ -407,7 +345,8 @@ void write_native(const Trace& trace, std::ostream& out) {
         << csv_field(r.cluster) << ',' << (r.scheduled ? "true" : "false") << ','
         << (r.censored ? "true" : "false") << ',' << csv_field(r.model) << ','
         << (r.batch_size > 0 ? std::to_string(r.batch_size) : "") << ',' << csv_field(r.precision)
-        << ',' << (r.steps > 0 ? std::to_string(r.steps) : "") << '\n';
+        << ',' << (r.steps > 0 ? std::to_string(r.steps) : "") << ',' << to_string(r.end_state)
+        << ',' << (r.queue ? seconds_text(*r.queue) : "") << ',' << csv_field(r.job_type) << '\n';
   }
 }
 

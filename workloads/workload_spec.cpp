@@ -511,7 +511,8 @@ TraceSource parse_trace_source(const ConfigNode& n, const std::string& file,
   TraceSource t;
   t.where = location_of(n, file);
   t.file = input_file(f, "file", base_dir);
-  const std::string format = f.choice("format", "auto", {"auto", "native", "openb", "philly"});
+  const std::string format = f.choice(
+      "format", "auto", {"auto", "native", "openb", "philly", "acme", "helios", "pai2020", "gfs"});
   t.format = parse_trace_format(format);
   t.model = f.string("model", "resnet50");
   try {

@@ -30,6 +30,9 @@ int result(const std::uint8_t* data, std::size_t size);
 int llm(const std::uint8_t* data, std::size_t size);
 int job_policy(const std::uint8_t* data, std::size_t size);
 int gavel(const std::uint8_t* data, std::size_t size);
+int slurm_trace(const std::uint8_t* data, std::size_t size);
+int pai_trace(const std::uint8_t* data, std::size_t size);
+int gfs_trace(const std::uint8_t* data, std::size_t size);
 
 /// The input as text (the parsers take std::string).
 inline std::string as_text(const std::uint8_t* data, std::size_t size) {

@@ -36,6 +36,9 @@ const std::map<std::string, Harness>& harnesses() {
       {"openb_nodes", tidesim::fuzz::openb_nodes},
       {"manifest", tidesim::fuzz::manifest},
       {"gavel", tidesim::fuzz::gavel},
+      {"slurm_trace", tidesim::fuzz::slurm_trace},
+      {"pai_trace", tidesim::fuzz::pai_trace},
+      {"gfs_trace", tidesim::fuzz::gfs_trace},
 #ifndef TIDESIM_FUZZ_CORE
       {"scenario", tidesim::fuzz::scenario},
       {"scheduler_config", tidesim::fuzz::scheduler_config},

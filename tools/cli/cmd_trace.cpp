@@ -2,15 +2,18 @@
 // conversion to the native format (docs/traces.md).
 #include <fmt/core.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "tidesim/sim/input/csv.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/cli/commands.hpp"
 #include "tidesim/workloads/trace.hpp"
+#include "tidesim/workloads/trace_summary.hpp"
 
 namespace tidesim::cli {
 namespace {
@@ -22,7 +25,46 @@ struct TraceOptions {
   std::string in;
   std::string out;
   std::string to = "native";
+  std::string id;
 };
+
+const std::vector<std::string> kInputFormats{"auto", "native", "openb",   "philly",
+                                             "acme", "helios", "pai2020", "gfs"};
+
+// A summary value as the published CSV writes it: empty when the trace cannot say, else the
+// shortest text that reads back as the same double.
+std::string summary_cell(const workloads::SummaryValue& v) {
+  return v ? fmt::format("{}", *v) : "";
+}
+
+nlohmann::json summary_json(const std::vector<workloads::SummaryValue>& values) {
+  nlohmann::json j = nlohmann::json::object();
+  const auto& columns = workloads::cluster_summary_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    j[columns[i]] = values[i] ? nlohmann::json(*values[i]) : nlohmann::json(nullptr);
+  }
+  return j;
+}
+
+// `id` and the summary's columns, then one row: the layout of AcmeTrace's cluster_summary.csv.
+void print_summary_csv(const std::string& id, const std::vector<workloads::SummaryValue>& values) {
+  std::vector<std::string> header{"id"};
+  std::vector<std::string> row{id};
+  const auto& columns = workloads::cluster_summary_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    header.push_back(columns[i]);
+    row.push_back(summary_cell(values[i]));
+  }
+  fmt::print("{}\n{}\n", csv_record(header), csv_record(row));
+}
+
+void print_summary_table(const std::vector<workloads::SummaryValue>& values) {
+  fmt::print("\ncluster summary (AcmeTrace cluster_summary.csv columns; - : not in this trace)\n");
+  const auto& columns = workloads::cluster_summary_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    fmt::print("  {:<24} {}\n", columns[i], values[i] ? fmt::format("{:.6g}", *values[i]) : "-");
+  }
+}
 
 std::string with_commas(std::int64_t v) {
   std::string s = std::to_string(v < 0 ? -v : v);
@@ -60,6 +102,7 @@ nlohmann::json stats_json(const workloads::Trace& trace, const workloads::TraceS
     phases[p] = n;
   }
   j["phases"] = phases;
+  j["cluster_summary"] = summary_json(workloads::cluster_summary(trace));
   return j;
 }
 
@@ -93,27 +136,42 @@ void print_table(const workloads::Trace& trace, const workloads::TraceStats& s) 
     fmt::print("\nno durations in this trace\n");
   }
   fmt::print("submitted from {:.0f} s to {:.0f} s\n", s.first_submit, s.last_submit);
+  print_summary_table(workloads::cluster_summary(trace));
 }
 
 }  // namespace
 
 void add_trace_command(CLI::App& app, Context& ctx) {
   auto opts = std::make_shared<TraceOptions>();
-  auto* cmd =
-      app.add_subcommand("trace", "Summarise or convert job traces (openb, philly, native)");
+  auto* cmd = app.add_subcommand("trace",
+                                 "Summarise or convert job traces (openb, philly, acme, helios, "
+                                 "pai2020, gfs, native)");
   cmd->require_subcommand(1);
 
-  auto* stats = cmd->add_subcommand("stats", "Counts, GPU-size histogram and duration percentiles");
-  stats->add_option("file", opts->file, "Trace file")->required();
-  stats->add_option("--format", opts->format, "Output: table or json")
-      ->check(CLI::IsMember({"table", "json"}));
-  stats->add_option("--from", opts->from, "Input format: auto, openb, philly, native")
-      ->check(CLI::IsMember({"auto", "openb", "philly", "native"}));
+  auto* stats = cmd->add_subcommand(
+      "stats",
+      "Counts, GPU-size histogram, duration percentiles and AcmeTrace's cluster summary columns");
+  stats->add_option("file", opts->file, "Trace file (PAI-2020: pai_job_table.csv)")->required();
+  stats
+      ->add_option("--format", opts->format,
+                   "Output: table, json, or csv (AcmeTrace's cluster_summary.csv columns)")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  stats
+      ->add_option("--from", opts->from,
+                   "Input format: auto, native, openb, philly, acme, helios, pai2020, gfs")
+      ->check(CLI::IsMember(kInputFormats));
+  stats->add_option("--id", opts->id, "The csv row's id (default: the file's name without .csv)");
   stats->callback([&ctx, opts] {
     ctx.input = opts->file;
     ctx.run = [opts] {
       const auto trace =
           workloads::read_trace(opts->file, workloads::parse_trace_format(opts->from, "--from"));
+      if (opts->format == "csv") {
+        const std::string id =
+            opts->id.empty() ? std::filesystem::path(opts->file).stem().string() : opts->id;
+        print_summary_csv(id, workloads::cluster_summary(trace));
+        return 0;
+      }
       const auto s = workloads::compute_stats(trace);
       if (opts->format == "json") {
         fmt::print("{}\n", stats_json(trace, s).dump(2));
@@ -127,8 +185,10 @@ void add_trace_command(CLI::App& app, Context& ctx) {
   auto* convert = cmd->add_subcommand("convert", "Convert a trace to the native format");
   convert->add_option("in", opts->in, "Input trace")->required();
   convert->add_option("out", opts->out, "Output file ('-' for standard output)")->required();
-  convert->add_option("--from", opts->from, "Input format: auto, openb, philly, native")
-      ->check(CLI::IsMember({"auto", "openb", "philly", "native"}));
+  convert
+      ->add_option("--from", opts->from,
+                   "Input format: auto, native, openb, philly, acme, helios, pai2020, gfs")
+      ->check(CLI::IsMember(kInputFormats));
   convert->add_option("--to", opts->to, "Output format (native)")->check(CLI::IsMember({"native"}));
   convert->callback([&ctx, opts] {
     ctx.input = opts->in;
