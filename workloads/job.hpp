@@ -10,6 +10,7 @@
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/api/pod_traits.hpp"
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/workloads/end_state.hpp"
 
 namespace tidesim::workloads {
 
@@ -173,6 +174,9 @@ struct JobSpec {
   RestartPolicy restart_policy = RestartPolicy::kNever;
   /// Set for trace jobs whose run was still going at the end of the trace (right-censored).
   bool censored = false;
+  /// How its trace ended it: failed or cancelled, it ends failed when its work is done
+  /// (ends_failed(); the Job controller's kFailed with that cause) instead of succeeding.
+  TraceEndState trace_end_state = TraceEndState::kUnknown;
   /// Its PodGroup when it is gang-scheduled; nullopt: its pods are scheduled one by one.
   std::optional<GangSpec> gang;
   /// Set when its step time comes from measurements per placement; the catalogue's profile then

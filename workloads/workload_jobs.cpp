@@ -167,6 +167,7 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
     job.gang = source.gang;
     check_gang(job, source.where);
     job.censored = r->censored;
+    job.trace_end_state = r->end_state;
     try {
       if (r->steps > 0) {
         job.steps = r->steps;

@@ -21,7 +21,8 @@ enum class JobEventKind {
   kEvicted,    // a pod was evicted (node pressure, migration, node failure)
   kRestarted,  // the Job controller re-created a failed pod after back-off
   kSucceeded,  // all work done
-  kFailed,     // backoffLimit exceeded
+  kFailed,     // backoffLimit exceeded, or a replayed job its trace ends as failed or cancelled
+               // when its traced run is done (cause "failed" or "cancelled")
 };
 
 /// Kind as lower-case text ("submitted", "oom_killed", ...).
@@ -70,8 +71,9 @@ struct JobEvent {
   std::vector<std::string> co_located;
   std::int64_t memory_used = 0;
   std::int64_t memory_capacity = 0;
-  /// kEvicted: why ("preemption", "node-failure", "card-failure", "drain", "migration",
-  /// "suspension"; empty when not said).
+  /// kFailed of a replayed job its trace ends so: "failed" or "cancelled" (empty after
+  /// backoffLimit). kEvicted: why ("preemption", "node-failure", "card-failure", "drain",
+  /// "migration", "suspension"; empty when not said).
   std::string cause;
   /// kEvicted and kOomKilled: the GPU-seconds of work done since the job's last checkpoint that
   /// the stop threw away (running time since the later of the attempt's start and its last

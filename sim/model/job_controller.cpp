@@ -110,8 +110,16 @@ void JobController::on_bound(int p) {
 }
 
 void JobController::on_finished(int j) {
-  run_.set_phase(j, JobPhase::kSucceeded);
-  run_.signals.job.emit(run_.event(JobEventKind::kSucceeded, j));
+  // A replayed job its trace ends as failed or cancelled ends so once its traced run is done.
+  const workloads::TraceEndState traced =
+      run_.jobs[static_cast<std::size_t>(j)].spec->trace_end_state;
+  const bool failed = workloads::ends_failed(traced);
+  run_.set_phase(j, failed ? JobPhase::kFailed : JobPhase::kSucceeded);
+  JobEvent e = run_.event(failed ? JobEventKind::kFailed : JobEventKind::kSucceeded, j);
+  if (failed) {
+    e.cause = workloads::to_string(traced);
+  }
+  run_.signals.job.emit(e);
   delete_pods(j, execution_->stop(j, false));
   if (on_ended_) {
     on_ended_(j);

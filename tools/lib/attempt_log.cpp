@@ -85,6 +85,14 @@ void AttemptLog::on_job(const JobEvent& event) {
       }
       break;
     case JobEventKind::kFailed:
+      // A replayed job its trace ends as failed or cancelled (the event's cause) ends its
+      // running attempt so; after backoffLimit its attempts have ended already.
+      for (const std::size_t i : rows_of(event.job, event.attempt)) {
+        if (!event.cause.empty() && !rows_[i].ended_s) {
+          rows_[i].ended_s = t;
+          rows_[i].outcome = event.cause;
+        }
+      }
       jobs_.erase(event.job);
       break;
     case JobEventKind::kSubmitted:

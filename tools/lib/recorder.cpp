@@ -111,7 +111,8 @@ void Recorder::on_job(const JobEvent& event) {
       break;
     case JobEventKind::kFailed:
       job.finish_s = t;
-      job.state = "failed";
+      // "cancelled": a replayed job its trace ends as cancelled (JobSpec::trace_end_state).
+      job.state = event.cause == "cancelled" ? "cancelled" : "failed";
       note("failed");
       break;
   }

@@ -70,7 +70,8 @@ struct JobRecord {
   std::optional<double> first_bind_s;
   std::optional<double> start_s;
   std::optional<double> finish_s;
-  /// "succeeded", "failed", "unfinished" (bound at least once, no final state by the end) or
+  /// "succeeded", "failed", "cancelled" (a replayed job its trace ends so,
+  /// JobSpec::trace_end_state), "unfinished" (bound at least once, no final state by the end) or
   /// "unscheduled" (never bound).
   std::string state;
   /// GPUs (device-plugin units) the job ran on: the most of any of its attempts (an elastic job

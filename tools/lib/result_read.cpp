@@ -196,10 +196,11 @@ JobRecord read_job(const Value& v) {
   j.finish_s = v["finish_s"].optional_number();
   const Value state = v["state"];
   j.state = state.string();
-  static const std::set<std::string> kStates{"succeeded", "failed", "unfinished", "unscheduled"};
+  static const std::set<std::string> kStates{"succeeded", "failed", "cancelled", "unfinished",
+                                             "unscheduled"};
   if (!kStates.contains(j.state)) {
     state.fail("unknown state '" + j.state +
-               "' (expected succeeded, failed, unfinished or unscheduled)");
+               "' (expected succeeded, failed, cancelled, unfinished or unscheduled)");
   }
   j.gpus = v["gpus"].small_int();
   // Results written before gpus_last was recorded hold one size, gpus.
@@ -239,8 +240,9 @@ AttemptRecord read_attempt(const Value& v) {
   a.ended_s = v["ended_s"].optional_number();
   const Value outcome = v["outcome"];
   a.outcome = outcome.string();
-  static const std::set<std::string> kOutcomes{"succeeded", "oom_killed", "stopped",
-                                               "evicted",   "unfinished", "pending"};
+  // failed, cancelled: a replayed job its trace ends so (docs/traces.md, "End states").
+  static const std::set<std::string> kOutcomes{"succeeded",  "oom_killed", "stopped", "evicted",
+                                               "unfinished", "pending",    "failed",  "cancelled"};
   if (!kOutcomes.contains(a.outcome)) {
     outcome.fail("unknown outcome '" + a.outcome + "'");
   }
