@@ -79,7 +79,9 @@ TEST(Trace, MalformedRowsNameLineColumnAndField) {
             "m.csv:2:10: gpu_milli: a pod with 2 GPUs must ask whole GPUs (gpu_milli 1000)");
   EXPECT_EQ(message_of([] { parse_trace("what,ever\n1,2\n", "u.csv"); }),
             "u.csv:1:1: cannot tell the trace format from the header; give --from (native needs "
-            "submit_s, openb num_gpu and gpu_milli, philly timestamp and num_gpus)");
+            "submit_s, openb num_gpu and gpu_milli, philly timestamp and num_gpus, acme and helios "
+            "job_id, node_num and state (acme also type), gfs worker_num and gpu_request; pai2020 "
+            "is pai_job_table.csv)");
   EXPECT_EQ(message_of([] {
               parse_trace(
                   "timestamp,duration,num_gpus,gpu_time,cluster\n"
