@@ -16,6 +16,7 @@
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/engine/simulation.hpp"
 #include "tidesim/sim/experiments/fit_warnings.hpp"
+#include "tidesim/sim/experiments/replay.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/model/admission_controller.hpp"
@@ -164,6 +165,7 @@ class Run final : public policies::BindTarget {
         });
   }
   TimePoint now() const { return sim_.now(); }
+  const ClusterView& view() const { return cluster_.view(); }
   void set_event_meter(std::atomic<std::uint64_t>* meter) { sim_.set_event_meter(meter); }
   void set_event_limit(std::uint64_t limit) { sim_.set_event_limit(limit); }
 
@@ -609,6 +611,17 @@ std::optional<ExplainedCycle> explain_cycle(const Scenario& scenario, const Work
   run.explain([&](const PodSpec& p) { return p.name == pod && seen + 1 == cycles; }, out);
   run.execute();
   return out;
+}
+
+void replay_observed(const Scenario& scenario, const Workload& workload, const PolicyConfig& policy,
+                     std::uint64_t seed, TimePoint until,
+                     const std::function<void(RunSignals&, const ClusterView&)>& attach) {
+  Scenario stopped = scenario;
+  stopped.run.until = std::min(stopped.run.until, until.time_since_epoch() + Duration(1));
+  RunSignals signals;
+  Run run(stopped, workload, policy, seed, signals);
+  attach(signals, run.view());
+  run.execute();
 }
 
 }  // namespace tidesim

@@ -11,6 +11,7 @@
 #include "tidesim/policies/kube_objects.hpp"
 #include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/experiments/explain_gang.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
@@ -258,11 +259,134 @@ int run_explain(const ExplainOptions& o) {
   return r.error ? 1 : 0;
 }
 
+// Where each pod is, "pod on node, ...".
+std::string placements(const std::vector<std::string>& pods,
+                       const std::vector<std::string>& nodes) {
+  std::string out;
+  for (std::size_t i = 0; i < pods.size() && i < nodes.size(); ++i) {
+    out += fmt::format("{}{} on {}", out.empty() ? "" : ", ", pods[i], nodes[i]);
+  }
+  return out;
+}
+
+std::string at_text(TimePoint t) {
+  return fmt::format("t = {} ({:.3f} s)", format_duration(t.time_since_epoch()), to_seconds(t));
+}
+
+void print_gang_cycle(const GangCycle& c) {
+  if (c.placed) {
+    fmt::print("cycle at {} (attempt {}): placed, {}\n", at_text(c.at), c.attempt,
+               placements(c.tried, c.nodes));
+    return;
+  }
+  fmt::print(
+      "cycle at {} (attempt {}): not placed ({} pod(s) tried, every reservation undone): "
+      "{}\n",
+      at_text(c.at), c.attempt, c.tried.size(), c.missing);
+}
+
+// A pod of an all-or-nothing gang: the gang's cycles (explain_gang.hpp). At most the first and
+// the last 10 cycles are printed as text; JSON has every one.
+void print_gang_text(const GangExplanation& g) {
+  const std::int64_t gpus = g.member_request.gpus;
+  fmt::print(
+      "pod {} is a member of the all-or-nothing gang {}: {} pods{}, placed in one cycle or "
+      "none\n",
+      g.pod, g.job, g.members, gpus > 0 ? fmt::format(" of {} GPUs", gpus) : "");
+  if (g.submitted) {
+    fmt::print("submitted at {}; attempt {} waiting since {}\n", at_text(*g.submitted), g.attempt,
+               g.waiting_since ? at_text(*g.waiting_since) : std::string("-"));
+  }
+  if (!g.admission.empty()) {
+    fmt::print("admission: {}\n", g.admission);
+  }
+  const std::size_t n = g.cycles.size();
+  fmt::print("{} gang cycle(s)\n", n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (n > 20 && i == 10) {
+      fmt::print("... {} more cycle(s) (--format json lists every one)\n", n - 20);
+      i = n - 10;
+    }
+    print_gang_cycle(g.cycles[i]);
+  }
+  if (!g.bound.empty() && g.bound_at) {
+    std::vector<std::string> pods;
+    std::vector<std::string> nodes;
+    for (const auto& [pod, node] : g.bound) {
+      pods.push_back(pod);
+      nodes.push_back(node);
+    }
+    const std::string waited =
+        g.waiting_since ? fmt::format(" after waiting {:.3f} s ({:.2f} h)",
+                                      to_seconds(*g.bound_at - *g.waiting_since),
+                                      to_seconds(*g.bound_at - *g.waiting_since) / 3600.0)
+                        : "";
+    fmt::print("bound at {}{}: {}\n", at_text(*g.bound_at), waited, placements(pods, nodes));
+  } else {
+    fmt::print("not bound by the time asked\n");
+  }
+}
+
+nlohmann::json gang_json(const GangExplanation& g) {
+  nlohmann::json j;
+  j["pod"] = g.pod;
+  j["gang"] = g.job;
+  j["members"] = g.members;
+  j["member_gpus"] = g.member_request.gpus;
+  j["attempt"] = g.attempt;
+  j["submitted_s"] = g.submitted ? nlohmann::json(to_seconds(*g.submitted)) : nlohmann::json();
+  j["waiting_since_s"] =
+      g.waiting_since ? nlohmann::json(to_seconds(*g.waiting_since)) : nlohmann::json();
+  j["admission"] = g.admission;
+  j["cycles"] = nlohmann::json::array();
+  for (const GangCycle& c : g.cycles) {
+    nlohmann::json cj{{"at_s", to_seconds(c.at)},  {"attempt", c.attempt}, {"placed", c.placed},
+                      {"tried", c.tried},          {"nodes", c.nodes},     {"missing", c.missing},
+                      {"room_total", c.room_total}};
+    cj["room"] = nlohmann::json::array();
+    for (const GangNodeRoom& r : c.room) {
+      cj["room"].push_back({{"node", r.node}, {"free_gpus", r.free_gpus}, {"members", r.members}});
+    }
+    j["cycles"].push_back(cj);
+  }
+  j["bound"] = nlohmann::json::array();
+  for (const auto& [pod, node] : g.bound) {
+    j["bound"].push_back({{"pod", pod}, {"node", node}});
+  }
+  j["bound_at_s"] = g.bound_at ? nlohmann::json(to_seconds(*g.bound_at)) : nlohmann::json();
+  return j;
+}
+
 // Whether `path` holds a scenario (a mapping with a `cluster:` key) rather than Kubernetes objects.
 bool is_scenario(const std::string& path) {
   const std::vector<ConfigNode> docs = load_all_yaml_file(path);
   return docs.size() == 1 && docs.front().is_map() && docs.front()["cluster"].defined() &&
          !docs.front()["kind"].defined();
+}
+
+// `explain SCENARIO --pod NAME` for a pod of an all-or-nothing gang.
+int explain_gang_pod(const Scenario& s, const Workload& workload, const PolicyConfig& policy,
+                     std::uint64_t seed, TimePoint at, const ExplainOptions& o) {
+  const std::optional<GangExplanation> g = explain_gang(s, workload, policy, seed, at, o.pod);
+  if (!g) {
+    throw InputError(SourceLocation{}, "--pod",
+                     "the gang of pod '" + o.pod + "' was not submitted by " +
+                         format_duration(at.time_since_epoch()) + " under policy '" + policy.name +
+                         "' (seed " + std::to_string(seed) + ")");
+  }
+  if (o.format == "json") {
+    nlohmann::json j = gang_json(*g);
+    j["scenario"] = s.name;
+    j["policy"] = policy.name;
+    j["seed"] = seed;
+    j["at_s"] = to_seconds(at);
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("scenario {}, policy {}, seed {}: up to {}\n", s.name, policy.name, seed,
+               o.at.empty() ? std::string("the run's end") : at_text(at));
+    print_gang_text(*g);
+  }
+  return 0;
 }
 
 // `tidesim explain SCENARIO [--policy P] [--seed S] [--at T] [--pod NAME]`.
@@ -294,18 +418,23 @@ int run_explain_scenario(const ExplainOptions& o) {
     }
   }
   const Workload workload = make_jobs(s, seed);
+  if (!o.pod.empty() && all_or_nothing_job(workload, o.pod)) {
+    // Without --at, a gang is explained over the whole run.
+    return explain_gang_pod(s, workload, policy, seed, TimePoint(o.at.empty() ? s.run.until : at),
+                            o);
+  }
   const std::optional<ExplainedCycle> cycle =
       explain_cycle(s, workload, policy, seed, TimePoint(at), o.pod);
   const std::string when = format_duration(at);
   if (!cycle) {
     throw InputError(
         SourceLocation{}, o.pod.empty() ? "--at" : "--pod",
-        o.pod.empty() ? "policy '" + policy.name + "' (seed " + std::to_string(seed) +
-                            ") makes no scheduling cycle at or after " + when
-                      : "pod '" + o.pod + "' has no scheduling cycle at or before " + when +
-                            " under policy '" + policy.name + "' (seed " + std::to_string(seed) +
-                            "; the pods of all-or-nothing gangs are not explained); jobs.csv and "
-                            "attempts.csv of `tidesim run --output DIR` name the pods");
+        o.pod.empty()
+            ? "policy '" + policy.name + "' (seed " + std::to_string(seed) +
+                  ") makes no scheduling cycle at or after " + when
+            : "pod '" + o.pod + "' has no scheduling cycle at or before " + when +
+                  " under policy '" + policy.name + "' (seed " + std::to_string(seed) +
+                  "); jobs.csv and attempts.csv of `tidesim run --output DIR` name the pods");
   }
   if (o.format == "json") {
     nlohmann::json j = to_json(cycle->pod, cycle->scheduler, seed, cycle->result);
@@ -338,7 +467,8 @@ void add_explain_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--pod", opts->pod,
                   "The pending pod (name or namespace/name); default: the only pod without "
                   "spec.nodeName. With a scenario: explain this pod's last cycle at or before "
-                  "--at");
+                  "--at; for a pod of an all-or-nothing gang, the gang's cycles up to --at "
+                  "(default: the whole run)");
   cmd->add_option("--at", opts->at,
                   "With a scenario: replay its run to this time (e.g. 90s, 2h) and explain the "
                   "next scheduling cycle (default 0s: the first)");
