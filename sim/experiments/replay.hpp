@@ -6,9 +6,11 @@
 
 #include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/api/run_signals.hpp"
-#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
 
 namespace tidesim {
+
+struct Workload;  // sim/experiments/run.hpp
 
 /// Replays the run of `policy` with `seed` up to `until` (a run stopped just after it, as
 /// explain_cycle's), first calling `attach` with the run's signals and the ClusterView its

@@ -258,7 +258,7 @@ TEST_F(Explained, AScenarioExplainRefusesWhatDoesNotApply) {
   const auto pod = run(base + "--at 10m --pod no-such-pod");
   EXPECT_EQ(pod.code, 2);
   EXPECT_EQ(pod.out.rfind("tidesim: error: --pod: pod 'no-such-pod' has no scheduling cycle at or "
-                          "before 10m under policy 'default-k8s' (seed 1;",
+                          "before 10m under policy 'default-k8s' (seed 1);",
                           0),
             0u)
       << pod.out;
