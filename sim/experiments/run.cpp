@@ -96,6 +96,8 @@ class Run final : public policies::BindTarget {
         }
       }
       scheduler->observe_workload(pods);
+      // They see what each pod is, too: its job's name, kind and model as labels.
+      controller_.set_job_labels(true);
     }
     // Telemetry only when read: a profile whose plugins never read node metrics sees none, so
     // nothing samples agents or scrapes for it, unless the scenario scores load predictors

@@ -11,6 +11,7 @@
 #include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/did_you_mean.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/model/gpu_labels.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/topologies/presets.hpp"
@@ -73,6 +74,24 @@ void check_group(const NodeGroup& g, const Topology& topo,
                      fmt::format("node group '{}' has {} GPUs per node, more than the fabric's "
                                  "{} rails (rail_optimized: GPU i's NIC is on rail i)",
                                  g.name, topo.gpu_count(), fabric->fabric.nics_per_node));
+  }
+}
+
+// The node labels that say what its GPUs are (gpu_labels.hpp).
+void add_gpu_labels(const Topology& topology, std::int64_t card_memory, SharingMode sharing,
+                    std::map<std::string, std::string>& labels) {
+  labels[kGpuCountLabel] = std::to_string(topology.gpu_count());
+  labels[kGpuMemoryLabel] = std::to_string(card_memory / (1024 * 1024));
+  labels[kGpuSharingLabel] = std::string(to_string(sharing));
+  std::string groups;
+  for (const auto& group : topology.nvlink_groups()) {
+    groups += groups.empty() ? "" : "_";
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      groups += (i ? "." : "") + std::to_string(group[i]);
+    }
+  }
+  if (!groups.empty()) {
+    labels[kNvlinkGroupsLabel] = groups;
   }
 }
 
@@ -146,6 +165,7 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
       if (topo->gpu_count() > 0) {
         info.node.labels["nvidia.com/gpu.present"] = "true";
         info.node.labels["nvidia.com/gpu.product"] = g.gpu_model;
+        add_gpu_labels(*topo, memory, g.sharing, info.node.labels);
       }
       info.node.taints = g.taints;
       info.node.unschedulable = g.unschedulable;

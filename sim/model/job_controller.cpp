@@ -70,6 +70,12 @@ void JobController::create_pods(int j) {
     if (job.spec->gang) {
       spec->labels[policies::kPodGroupLabel] = job.spec->name;
     }
+    if (job_labels_) {
+      const JobFacts facts = job_facts(*job.spec);
+      spec->labels["tidesim.io/job"] = job.spec->name;
+      spec->labels["tidesim.io/job-kind"] = facts.kind;
+      spec->labels["tidesim.io/model"] = facts.model;
+    }
     if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
       spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
     }

@@ -85,6 +85,10 @@ class JobController final : public ExecutionListener {
   /// Called with a job's index each time its pods are about to be created (each attempt), so the
   /// run can declare the job's PodGroup to the scheduling loop first.
   void set_on_new_pods(std::function<void(int)> hook) { on_new_pods_ = std::move(hook); }
+  /// Labels each pod it creates with its job (tidesim.io/job: the job's name; tidesim.io/job-kind:
+  /// catalogue, measured, elastic or llm; tidesim.io/model: its model), for plugins that read them
+  /// (the Python Node view's pods; docs/python.md). Off by default: a label per pod costs memory.
+  void set_job_labels(bool on) { job_labels_ = on; }
   /// Called with a job's index when it ends (succeeded, or failed past backoffLimit), after its
   /// pods are deleted: the admission layer (sim/model/admission_controller.hpp) frees its GPUs.
   void set_on_ended(std::function<void(int)> hook) { on_ended_ = std::move(hook); }
@@ -111,6 +115,7 @@ class JobController final : public ExecutionListener {
   std::function<void()> all_done_;
   Execution* execution_ = nullptr;
   std::function<void(int)> on_new_pods_;
+  bool job_labels_ = false;
   std::function<void(int)> on_ended_;
   int unfinished_ = 0;
   // Per job: the restore time its next start waits for (interrupt's `restore`).

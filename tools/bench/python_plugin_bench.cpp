@@ -3,7 +3,8 @@
 // whose only Score plugin is FewestPods, once as the C++ plugin of examples/out-of-tree-plugin
 // and once as a Python class with the same integer rule, called through the module's adapter
 // (tools/python/plugins.cpp) in an embedded interpreter. Both must place every pod alike: the
-// benchmark refuses to time them otherwise.
+// benchmark refuses to time them otherwise. BM_NodeView times one read of each of a Node's views
+// (docs/python.md, "GPU views of a node") on a node of 8 cards with 8 pods and telemetry.
 #include <benchmark/benchmark.h>
 #include <pybind11/embed.h>
 
@@ -14,8 +15,10 @@
 #include "fewest_pods.hpp"
 #include "tidesim/policies/registry.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/model/gpu_labels.hpp"
 #include "tidesim/tools/lib/policy_select.hpp"
 #include "tidesim/tools/lib/result.hpp"
+#include "tidesim/tools/python/plugin_views.hpp"
 #include "tidesim/tools/python/plugins.hpp"
 
 PYBIND11_EMBEDDED_MODULE(tidesim_bench, m) {
@@ -125,6 +128,74 @@ void BM_SeedBenchmarkScorePlugin(benchmark::State& state) {
   state.SetLabel(state.range(0) == 0 ? "FewestPods in C++" : "FewestPods in Python");
 }
 BENCHMARK(BM_SeedBenchmarkScorePlugin)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Telemetry of 8 cards sampled 7 s before the cycle.
+class EightCards : public MetricsSource {
+ public:
+  MetricsAnswer query(const std::string&, TimePoint now) const override {
+    NodeMetrics m;
+    m.gpu_memory_utilization.assign(8, 0.5);
+    m.gpu_utilization.assign(8, 0.9);
+    m.sampled_at = now - std::chrono::seconds(7);
+    return MetricsAnswer{m, Duration::zero()};
+  }
+};
+
+// An HGX H100 node as the run labels it, 6 of its 8 cards held by 6 one-GPU pods of 6 jobs and 2
+// by one 2-GPU pod.
+NodeInfo eight_card_node() {
+  NodeInfo n;
+  n.node.name = "node-01";
+  n.node.labels = {{"nvidia.com/gpu.product", "H100-SXM"},
+                   {kGpuMemoryLabel, "81559"},
+                   {kGpuCountLabel, "8"},
+                   {kGpuSharingLabel, "exclusive"},
+                   {kNvlinkGroupsLabel, "0.1.2.3.4.5.6.7"}};
+  n.node.allocatable.gpus = 8;
+  for (int p = 0; p < 7; ++p) {
+    auto pod = std::make_shared<PodSpec>();
+    pod->name = "job-" + std::to_string(p) + "-0-0";
+    pod->requests.gpus = p == 6 ? 2 : 1;
+    pod->labels = {{"tidesim.io/job", "job-" + std::to_string(p)},
+                   {"tidesim.io/job-kind", "catalogue"},
+                   {"tidesim.io/model", "resnet50"}};
+    n.add_pod(pod);
+  }
+  n.gpu_milli_left.assign(8, 0);
+  return n;
+}
+
+// One read of Node.<view> from Python (the baseline, `name`, is a plain attribute).
+void BM_NodeView(benchmark::State& state) {
+  static const char* const kViews[] = {"name",  "gpu_model", "nvlink_groups",
+                                       "cards", "telemetry", "pods"};
+  setup();
+  pybind11::gil_scoped_acquire gil;
+  ClusterView view;
+  view.nodes.push_back(eight_card_node());
+  const EightCards metrics;
+  policies::CycleContext ctx{.cluster = view,
+                             .metrics = &metrics,
+                             .now = TimePoint(std::chrono::hours(1)),
+                             .cycle = 1,
+                             .latency = {},
+                             .fallback_stage = 0,
+                             .fallback_decided = false,
+                             .node_selector_pin = {},
+                             .alerts = {},
+                             .shared = {},
+                             .pod_group = nullptr,
+                             .record_reasons = false};
+  auto token = std::make_shared<python::CallToken>();
+  const pybind11::object node = pybind11::cast(python::NodeRef{&view.nodes[0], 0, token, &ctx});
+  const pybind11::str attr(kViews[state.range(0)]);
+  for (auto _ : state) {
+    const pybind11::object value = node.attr(attr);  // the getattr happens here
+    benchmark::DoNotOptimize(value.ptr());
+  }
+  state.SetLabel(std::string("Node.") + kViews[state.range(0)]);
+}
+BENCHMARK(BM_NodeView)->DenseRange(0, 5)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 }  // namespace tidesim::app

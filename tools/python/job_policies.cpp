@@ -174,6 +174,14 @@ void bind_job_policies(py::module_& m) {
       .def_readonly("restarts", &JobView::restarts)
       .def_readonly("pods", &JobView::pods)
       .def_readonly("pods_bound", &JobView::pods_bound)
+      .def_readonly("replicas", &JobView::replicas)
+      .def_readonly("gpus_per_replica", &JobView::gpus_per_replica)
+      .def_readonly("elastic", &JobView::elastic)
+      .def_readonly("min_replicas", &JobView::min_replicas)
+      .def_readonly("max_replicas", &JobView::max_replicas)
+      .def_readonly("batch_size", &JobView::batch_size)
+      .def_readonly("nodes", &JobView::nodes)
+      .def_readonly("placement", &JobView::placement)
       .def("__repr__", [](const JobView& j) {
         return "<tidesim.Job " + std::to_string(j.id) + " '" + j.name + "' " +
                std::to_string(j.gpus) + " GPUs" + (j.admitted ? ", admitted>" : ">");
@@ -215,7 +223,20 @@ void bind_job_policies(py::module_& m) {
             return st.step_seconds(job, placement);
           },
           py::arg("job"), py::arg("placement"),
-          "Seconds per step of `job` on `placement` (GPUs per node used), without contention");
+          "Seconds per step of `job` on `placement` (GPUs per node used), without contention")
+      .def(
+          "throughput",
+          [](const StateRef& s, int job, const std::vector<int>& placement) {
+            const JobPolicyState& st = s.get();
+            if (!st.step_seconds) {
+              throw std::runtime_error("this state has no step-time model");
+            }
+            const double step = st.step_seconds(job, placement);
+            return step > 0.0 ? 1.0 / step : 0.0;
+          },
+          py::arg("job"), py::arg("placement"),
+          "Steps per second of `job` on `placement` (GPUs per node used), without contention: "
+          "1 / step_seconds (0 when the step time is not positive)");
 
   m.def("register_job_policy", &register_job_policy, py::arg("name"), py::arg("cls"));
 }

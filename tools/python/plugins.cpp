@@ -15,49 +15,10 @@
 
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/policies/registry.hpp"
+#include "tidesim/tools/python/plugin_views.hpp"
 
 namespace tidesim::python {
 namespace {
-
-// Whether the objects handed to one plugin call may still be read: a plugin that keeps one reads
-// nothing after its call returned (the cluster it points into has changed or is gone).
-struct CallToken {
-  bool alive = true;
-};
-
-void check(const std::shared_ptr<CallToken>& token) {
-  if (!token->alive) {
-    throw std::runtime_error(
-        "a plugin's state, pod or node is valid only during the call it was passed to");
-  }
-}
-
-// What one call of score() sees: read-only views into the cycle, valid during the call.
-struct StateRef {
-  const policies::CycleContext* ctx;
-  std::shared_ptr<CallToken> token;
-  const policies::CycleContext& get() const {
-    check(token);
-    return *ctx;
-  }
-};
-struct PodRef {
-  const PodSpec* pod;
-  std::shared_ptr<CallToken> token;
-  const PodSpec& get() const {
-    check(token);
-    return *pod;
-  }
-};
-struct NodeRef {
-  const NodeInfo* node;
-  int index;
-  std::shared_ptr<CallToken> token;
-  const NodeInfo& get() const {
-    check(token);
-    return *node;
-  }
-};
 
 py::dict resources_dict(const Resources& r) {
   py::dict d;
@@ -96,8 +57,12 @@ class PythonClass {
 // threads, calls of Python plugins take turns.
 class PythonInstance {
  public:
+  // Made under the GIL. `reads_metrics` (a class attribute, False by default) makes the run
+  // build its telemetry, which Node.telemetry and Node.cards read.
   PythonInstance(std::string name, py::object instance)
-      : name_(std::move(name)), instance_(std::move(instance)) {}
+      : name_(std::move(name)),
+        reads_metrics_(py::bool_(py::getattr(instance, "reads_metrics", py::bool_(false)))),
+        instance_(std::move(instance)) {}
   PythonInstance(const PythonInstance&) = delete;
   PythonInstance& operator=(const PythonInstance&) = delete;
   ~PythonInstance() {
@@ -119,15 +84,17 @@ class PythonInstance {
       ~Expire() { token.alive = false; }
     } expire{*token};
     try {
-      return interpret(instance_.attr(method)(
-          StateRef{&ctx, token}, PodRef{&pod, token},
-          NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)], node_index, token}));
+      return interpret(
+          instance_.attr(method)(StateRef{&ctx, token}, PodRef{&pod, token},
+                                 NodeRef{&ctx.cluster.nodes[static_cast<std::size_t>(node_index)],
+                                         node_index, token, &ctx}));
     } catch (py::error_already_set& e) {
       rethrow_python_error(e, "Python plugin " + name_ + " failed in " + method + "()");
     }
   }
 
   std::string name_;
+  bool reads_metrics_ = false;
 
  private:
   py::object instance_;
@@ -138,6 +105,9 @@ class PythonScore final : public policies::ScorePlugin, PythonInstance {
  public:
   using PythonInstance::PythonInstance;
   std::string_view name() const override { return name_; }
+  bool reads_metrics() const override { return reads_metrics_; }
+  // The run labels each pod with its job, kind and model for the Node view's pods.
+  bool wants_workload() const override { return true; }
 
   std::int64_t score(policies::CycleContext& ctx, const PodSpec& pod, int node_index) override {
     return call("score", ctx, pod, node_index, [this](const py::object& result) {
@@ -158,6 +128,9 @@ class PythonFilter final : public policies::FilterPlugin, PythonInstance {
  public:
   using PythonInstance::PythonInstance;
   std::string_view name() const override { return name_; }
+  bool reads_metrics() const override { return reads_metrics_; }
+  // The run labels each pod with its job, kind and model for the Node view's pods.
+  bool wants_workload() const override { return true; }
 
   policies::Status filter(policies::CycleContext& ctx, const PodSpec& pod,
                           int node_index) override {
@@ -291,7 +264,7 @@ void bind_plugins(py::module_& m) {
             if (index < 0 || static_cast<std::size_t>(index) >= nodes.size()) {
               throw py::index_error("no node " + std::to_string(index));
             }
-            return NodeRef{&nodes[static_cast<std::size_t>(index)], index, s.token};
+            return NodeRef{&nodes[static_cast<std::size_t>(index)], index, s.token, s.ctx};
           },
           py::arg("index"));
 
@@ -306,8 +279,8 @@ void bind_plugins(py::module_& m) {
                              [](const PodRef& p) { return resources_dict(p.get().requests); })
       .def_property_readonly("gpus", [](const PodRef& p) { return p.get().requests.gpus; });
 
-  py::class_<NodeRef>(m, "Node", "A node and what is bound to it (read-only)")
-      .def_property_readonly("index", [](const NodeRef& n) { return n.index; })
+  py::class_<NodeRef> node(m, "Node", "A node and what is bound to it (read-only)");
+  node.def_property_readonly("index", [](const NodeRef& n) { return n.index; })
       .def_property_readonly("name", [](const NodeRef& n) { return n.get().node.name; })
       .def_property_readonly("labels", [](const NodeRef& n) { return n.get().node.labels; })
       .def_property_readonly("pod_count", [](const NodeRef& n) { return n.get().pods.size(); })
@@ -323,6 +296,7 @@ void bind_plugins(py::module_& m) {
           "allocatable", [](const NodeRef& n) { return resources_dict(n.get().node.allocatable); })
       .def_property_readonly("requested",
                              [](const NodeRef& n) { return resources_dict(n.get().requested); });
+  bind_gpu_views(node);
 
   py::class_<PluginRegistry>(m, "PluginRegistry",
                              "A plugin registry value: the built-ins plus some Python plugins")

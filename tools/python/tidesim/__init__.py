@@ -424,9 +424,14 @@ class ScorePlugin:
     the cycles of its run. A plugin must be deterministic: the same calls, the same scores (no
     clock, no unseeded random numbers, no iteration over a set of strings). An exception in it
     stops the run: PluginError names the plugin and carries the Python traceback.
+
+    Set `reads_metrics = True` on a plugin that reads Node.telemetry (or the cards' memory in
+    use): the run then scrapes node metrics as it does for the load-aware plugins; without it,
+    and without another plugin that reads metrics, a Node has no telemetry (None).
     """
 
     name: str = ""
+    reads_metrics: bool = False
 
     def score(self, state: CycleState, pod: Pod, node: Node) -> int:
         raise NotImplementedError
@@ -448,6 +453,7 @@ class FilterPlugin:
     """
 
     name: str = ""
+    reads_metrics: bool = False  # as ScorePlugin's
 
     def filter(self, state: CycleState, pod: Pod, node: Node):
         raise NotImplementedError
