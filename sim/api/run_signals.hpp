@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tidesim/sim/api/telemetry.hpp"
@@ -189,6 +190,28 @@ struct QuotaEvent {
   std::optional<double> wait_s;
 };
 
+/// A synchronous gang's life under the failures of `faults.gang` (sim/model/gang_life.hpp,
+/// docs/failures.md "Gangs"), from its start to its end or the run's: its wall time split into
+/// productive time and what was lost, seconds (productive + lost_work + detection + restart +
+/// checkpoint + planned_downtime = wall), and its interruptions.
+struct GangLifeRecord {
+  TimePoint at{};  // when the life ended
+  std::string job;
+  int gpus = 0;
+  double wall = 0.0;
+  double productive = 0.0;
+  double lost_work = 0.0;
+  double detection = 0.0;
+  double restart = 0.0;
+  double checkpoint = 0.0;
+  double planned_downtime = 0.0;
+  /// Seconds it ran (not down).
+  double running = 0.0;
+  int planned = 0;
+  /// Unexpected interruptions per component, every component of the section in its order.
+  std::vector<std::pair<std::string, int>> unexpected;
+};
+
 struct RunSignals {
   Signal<JobEvent> job;
   Signal<ClusterSample> sample;
@@ -196,6 +219,7 @@ struct RunSignals {
   Signal<SchedulingEvent> scheduling;
   Signal<LoadForecastBatch> forecast;
   Signal<QuotaEvent> quota;
+  Signal<GangLifeRecord> gang_life;
 };
 
 }  // namespace tidesim

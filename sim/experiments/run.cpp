@@ -24,6 +24,7 @@
 #include "tidesim/sim/model/descheduler.hpp"
 #include "tidesim/sim/model/execution.hpp"
 #include "tidesim/sim/model/fault_injector.hpp"
+#include "tidesim/sim/model/gang_failures.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/load_forecast.hpp"
 #include "tidesim/sim/model/observation.hpp"
@@ -150,6 +151,9 @@ class Run final : public policies::BindTarget {
           ctx_, controller_, scenario.faults, seed,
           [this](int n) { loop_->on_cluster_event(std::set<int>{n}); });
     }
+    if (scenario.faults.gang.enabled) {
+      gang_ = std::make_unique<GangFailures>(ctx_, scenario.faults.gang, seed);
+    }
     if (scenario.descheduler.enabled) {
       descheduler_ =
           std::make_unique<Descheduler>(ctx_, controller_, scenario.descheduler, telemetry_.get());
@@ -199,6 +203,9 @@ class Run final : public policies::BindTarget {
     s.interrupted = sim_.interrupted();
     s.over_limit = sim_.over_limit();
     execution_.close_books();
+    if (gang_) {
+      gang_->close_all();
+    }
     ctx_.signals.sample.emit(observer_.cluster_sample(static_cast<int>(loop_->pending())));
     s.events = sim_.dispatched();
     s.counted_events = sim_.counted();
@@ -336,6 +343,7 @@ class Run final : public policies::BindTarget {
   std::unique_ptr<LoadForecaster> forecaster_;
   std::unique_ptr<policies::SchedulingLoop> loop_;
   std::unique_ptr<FaultInjector> faults_;
+  std::unique_ptr<GangFailures> gang_;
   std::unique_ptr<Admission> admission_;
   std::unique_ptr<Descheduler> descheduler_;
   std::uint64_t next_process_ = 0;

@@ -1,5 +1,6 @@
 #include "tidesim/sim/metrics/catalog.hpp"
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <string>
@@ -237,6 +238,37 @@ constexpr std::array kTrailing{
                "(migration GPU-hours lost + restarting) / GPU-hours run"},
 };
 
+// Synchronous gangs under failures by component (the scenario's faults.gang; docs/failures.md,
+// "Gangs"), before the per-component counts. Absent without gang lives.
+constexpr std::array kGangFailures{
+    MetricInfo{"interruptions_unexpected", kCount, kLower, "unexpected interruptions",
+               "gang attempts stopped by an unexpected failure of a member (any component)"},
+    MetricInfo{"ettr", kRatio, kHigher, "ETTR",
+               "effective training time ratio: gangs' productive time / their wall time "
+               "(Kokolis et al., HPCA 2025)"},
+    MetricInfo{"interruptions_per_day", kPlain, kLower, "interruptions per day",
+               "unexpected gang interruptions per day of gang wall time"},
+    MetricInfo{"failure_hours_lost_work", kPlain, kLower, "hours of lost work",
+               "gang wall hours of compute thrown away (since the last committed checkpoint)"},
+    MetricInfo{"failure_hours_detection", kPlain, kLower, "hours detecting failures",
+               "gang wall hours between failures and their detection"},
+    MetricInfo{"failure_hours_restart", kPlain, kLower, "hours restarting",
+               "gang wall hours recovering (spare, replacement or rescheduling, waiting for "
+               "repairs) and loading the checkpoint"},
+    MetricInfo{"failure_hours_checkpoint", kPlain, kLower, "hours checkpointing",
+               "gang wall hours training stalled writing (or snapshotting) checkpoints"},
+    MetricInfo{"failure_hours_planned", kPlain, kLower, "hours of planned maintenance",
+               "gang wall hours down for planned maintenance"},
+    MetricInfo{"interruptions_planned", kCount, kNeutral, "planned interruptions",
+               "gang attempts stopped by planned maintenance (checkpointed first)"},
+    MetricInfo{"mtti_hours", kPlain, kHigher, "MTTI (h)",
+               "gang running hours / unexpected interruptions"},
+    MetricInfo{"mtti_hours_under_1k_gpus", kPlain, kHigher, "MTTI < 1,024 GPUs (h)",
+               "running hours / unexpected interruptions of gangs under 1,024 GPUs"},
+    MetricInfo{"mtti_hours_1k_gpus_plus", kPlain, kHigher, "MTTI >= 1,024 GPUs (h)",
+               "running hours / unexpected interruptions of gangs of 1,024 GPUs or more"},
+};
+
 // Load prediction accuracy (the scenario's prediction: section; docs/prediction.md): per
 // predictor (the names a run's forecasts carry), quantity and score. Per predictor: what its
 // forecast is called in a definition.
@@ -308,6 +340,7 @@ class Catalogue {
     entries_.assign(kLeading.begin(), kLeading.end());
     add_interruptions();
     entries_.insert(entries_.end(), kTrailing.begin(), kTrailing.end());
+    add_gang_failures();
     add_forecasts();
   }
 
@@ -332,6 +365,16 @@ class Catalogue {
     for (const CauseText& c : kCauseTexts) {
       add(jobs_interrupted_metric(c.cause), kCount, kLower, std::string(c.jobs_label),
           "jobs stopped by " + std::string(c.by) + " at least once");
+    }
+  }
+
+  void add_gang_failures() {
+    entries_.insert(entries_.end(), kGangFailures.begin(), kGangFailures.end());
+    for (const std::string_view c : kFailureComponents) {
+      std::string words(c);
+      std::replace(words.begin(), words.end(), '_', ' ');
+      add(interruptions_metric(c), kCount, kLower, "interruptions: " + words,
+          "unexpected gang interruptions whose root cause is " + words);
     }
   }
 

@@ -27,7 +27,7 @@ class Collector {
   Collector& operator=(const Collector&) = delete;
   virtual ~Collector() = default;
 
-  /// Subscribes on_job, on_sample, on_rate and on_scheduling to `signals`.
+  /// Subscribes on_job, on_sample, on_rate, on_scheduling and on_gang_life to `signals`.
   void attach(RunSignals& signals);
 
   /// A job or pod event.
@@ -38,6 +38,8 @@ class Collector {
   virtual void on_rate(const JobRate& rate);
   /// A scheduling cycle finished.
   virtual void on_scheduling(const SchedulingEvent& event);
+  /// A gang's life under `faults.gang` failures ended.
+  virtual void on_gang_life(const GangLifeRecord& record);
 
   /// Adds this collector's metrics, computed over [start of run, end], to `out`. `end` is the
   /// instant the run stopped (>= every signal's time). May be called more than once; it does not

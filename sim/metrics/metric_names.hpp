@@ -13,6 +13,28 @@ namespace tidesim::metrics {
 inline constexpr std::array<std::string_view, 7> kInterruptionCauses{
     "preemption", "node_failure", "card_failure", "drain", "migration", "suspension", "resize"};
 
+/// The components of a gang's unexpected interruptions (`faults.gang`, docs/failures.md "Gangs"):
+/// Llama 3's table of root causes (Dubey et al., arXiv 2407.21783, Table 5) in snake_case, in
+/// its order. Their metrics are interruptions_metric(component).
+inline constexpr std::array<std::string_view, 18> kFailureComponents{"faulty_gpu",
+                                                                     "gpu_hbm3_memory",
+                                                                     "software_bug",
+                                                                     "network_switch_cable",
+                                                                     "host_maintenance",
+                                                                     "gpu_sram_memory",
+                                                                     "gpu_system_processor",
+                                                                     "nic",
+                                                                     "nccl_watchdog_timeouts",
+                                                                     "silent_data_corruption",
+                                                                     "gpu_thermal_interface_sensor",
+                                                                     "ssd",
+                                                                     "power_supply",
+                                                                     "server_chassis",
+                                                                     "io_expansion_board",
+                                                                     "dependency",
+                                                                     "cpu",
+                                                                     "system_memory"};
+
 /// "interruptions_<cause>": attempts stopped by `cause`.
 std::string interruptions_metric(std::string_view cause);
 

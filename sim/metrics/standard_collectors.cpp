@@ -48,6 +48,10 @@ void StandardCollectors::on_quota(const QuotaEvent& event) {
   quota_.on_quota(event);
 }
 
+void StandardCollectors::on_gang_life(const GangLifeRecord& record) {
+  gang_failures_.on_gang_life(record);
+}
+
 void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   balance_.finish(end, out);
   jobs_.finish(end, out);
@@ -63,6 +67,7 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   scheduling_.finish(end, out);
   prediction_.finish(end, out);
   interruptions_.finish(end, out);
+  gang_failures_.finish(end, out);
   quota_.finish(end, out);
 }
 

@@ -4,6 +4,7 @@
 #include "tidesim/sim/metrics/fabric_traffic.hpp"
 #include "tidesim/sim/metrics/finish_time_fairness.hpp"
 #include "tidesim/sim/metrics/fragmentation.hpp"
+#include "tidesim/sim/metrics/gang_failures.hpp"
 #include "tidesim/sim/metrics/gpu_hours.hpp"
 #include "tidesim/sim/metrics/interruptions.hpp"
 #include "tidesim/sim/metrics/job_metrics.hpp"
@@ -42,6 +43,7 @@ class StandardCollectors : public Collector {
   /// Load forecasts (scored by the prediction-accuracy collector).
   void on_forecast(const LoadForecastBatch& batch);
   void on_quota(const QuotaEvent& event);
+  void on_gang_life(const GangLifeRecord& record) override;
   /// Every catalogue metric that can be computed.
   void finish(TimePoint end, MetricValues& out) const override;
 
@@ -68,6 +70,7 @@ class StandardCollectors : public Collector {
   SchedulingMetricsCollector scheduling_;
   PredictionAccuracyCollector prediction_;
   InterruptionsCollector interruptions_;
+  GangFailuresCollector gang_failures_;
 };
 
 }  // namespace tidesim::metrics

@@ -16,6 +16,7 @@
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/scenario/gang_failures.hpp"
 
 namespace tidesim {
 
@@ -55,6 +56,8 @@ struct FaultsConfig {
   std::optional<FailureProcess> node_failures;
   std::optional<FailureProcess> card_errors;
   std::vector<ScheduledFault> scheduled;
+  /// `faults.gang`: synchronous gangs under failures by component (sim/model/gang_life.hpp).
+  GangFailuresConfig gang;
 };
 
 /// Reads the section (undefined: off). `node_names` are the cluster's nodes in index order.

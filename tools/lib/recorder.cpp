@@ -28,6 +28,7 @@ void Recorder::attach(RunSignals& signals) {
   signals.scheduling.connect([this](const SchedulingEvent& e) { on_scheduling(e); });
   signals.forecast.connect([this](const LoadForecastBatch& b) { collectors_.on_forecast(b); });
   signals.quota.connect([this](const QuotaEvent& e) { collectors_.on_quota(e); });
+  signals.gang_life.connect([this](const GangLifeRecord& r) { collectors_.on_gang_life(r); });
 }
 
 void Recorder::on_job(const JobEvent& event) {

@@ -123,6 +123,12 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
                                         "spine, nodes: 4, oversubscription: 7}, {name: core, "
                                         "nodes: 8, oversubscription: 2}]"));
   });
+  // Gangs under failures by component (faults.gang): Llama 3 405B's 16,384-GPU job, and the
+  // LLM scenario's small gangs with a faulty-GPU rate high enough to interrupt them.
+  runs["llama3-405b-failures.yaml"] = run_metrics("llama3-405b-failures.yaml");
+  runs["llm-fabric.yaml, faults.gang"] = run_metrics("llm-fabric.yaml", [](ConfigNode& root) {
+    apply_override(root, parse_override("faults={gang: {components: {faulty_gpu: {rate: 0.05}}}}"));
+  });
 
   std::set<std::string> emitted;
   for (const auto& [file, metrics] : runs) {

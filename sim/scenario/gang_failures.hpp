@@ -1,0 +1,78 @@
+#pragma once
+/// The scenario's `faults.gang` section: failure processes by component for synchronous gangs
+/// (the components of Llama 3's table of unexpected interruptions), planned maintenance apart,
+/// and how a gang recovers: detection, rescheduling or node replacement, loading, checkpoints
+/// (fixed or Young/Daly interval, blocking or asynchronous) and hot spares. Off unless the
+/// section is there. Rates, defaults and how they were derived: docs/failures.md ("Gangs").
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
+
+namespace tidesim {
+
+/// One component's failure process: exponential times between failures per device.
+struct FailureComponent {
+  /// The component in snake_case ("faulty_gpu", "gpu_hbm3_memory", ...).
+  std::string name;
+  /// The device the rate is per: a GPU or a node (a node's links and its share of the switches
+  /// count as the node's).
+  enum class Per { kGpu, kNode };
+  Per per = Per::kGpu;
+  /// Failures per device-hour.
+  double rate_per_hour = 0.0;
+  /// How long the failed node stays out of service; zero: no node is lost (a software failure,
+  /// the gang restarts in place).
+  Duration repair{};
+};
+
+/// What a gang does when a member's node fails.
+enum class OnFailure {
+  kRestartGang,  // every pod deleted and the whole gang scheduled afresh
+  kReplaceNode,  // the failed node replaced by a free node of its rack (Kueue's
+                 // TASFailedNodeReplacement); the whole gang when its rack has none
+  kSpare,        // the failed node replaced by a hot spare; the whole gang when none is free
+};
+
+struct CheckpointPolicy {
+  /// The interval of compute between checkpoints; Young/Daly: sqrt(2 C MTTI).
+  bool young_daly = true;
+  Duration interval{};
+  /// Bytes of one checkpoint; nullopt: an LLM job's weights and optimizer states (14 bytes per
+  /// parameter), else an error.
+  std::optional<double> size_bytes;
+  /// Storage write (and read) bandwidth, bytes/s.
+  double bandwidth = 0.0;
+  /// Asynchronous: training stalls only while each GPU copies its shard to host memory
+  /// (size / GPUs / snapshot_bandwidth); the write to storage runs behind it and the checkpoint
+  /// counts once written. Blocking: training stalls for the whole write (size / bandwidth).
+  bool async = false;
+  double snapshot_bandwidth = 0.0;
+};
+
+struct GangFailuresConfig {
+  bool enabled = false;
+  std::vector<FailureComponent> components;
+  /// Planned maintenance (not an unexpected interruption): per node-hour, and its downtime.
+  double planned_rate_per_node_hour = 0.0;
+  Duration planned_downtime{};
+  Duration detection{};
+  Duration rescheduling{};  // the whole gang's
+  Duration replacement{};   // one node's (replace_node)
+  Duration loading{};       // restart's fixed part; the checkpoint's read (size / bandwidth) adds
+  OnFailure on_failure = OnFailure::kSpare;
+  int spares = 0;
+  CheckpointPolicy checkpoint;
+};
+
+/// The default components: Llama 3's counts over its device-hours (docs/failures.md).
+std::vector<FailureComponent> default_failure_components();
+
+/// Reads `faults.gang` (undefined: off). Throws InputError naming the field.
+GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string& file);
+
+const char* to_string(OnFailure policy);
+
+}  // namespace tidesim

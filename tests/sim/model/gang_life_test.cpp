@@ -1,0 +1,215 @@
+// A synchronous gang's life under failures (sim/model/gang_life.hpp): lost work and restart
+// times after one failure, spares against none, a node replaced inside its rack against the
+// whole gang rescheduled, and the checkpoint overhead, each worked by hand from the rules of
+// docs/failures.md ("Gangs"); then the Llama 3 shape over ten seeds against the paper's counts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <map>
+
+#include "tidesim/sim/metrics/metric_names.hpp"
+#include "tidesim/sim/model/gang_life.hpp"
+
+namespace tidesim {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::seconds;
+
+// One GPU component (48 h repair) and one software component (no node lost). Recovery:
+// detection 180 s, rescheduling 600 s, replacement 120 s, loading 120 s plus the checkpoint's
+// read (2e12 B at 1e12 B/s = 2 s): 122 s. Checkpoints every 1,000 s of compute, blocking, 2 s.
+GangFailuresConfig config(OnFailure policy) {
+  GangFailuresConfig c;
+  c.enabled = true;
+  c.components = {{"faulty_gpu", FailureComponent::Per::kGpu, 1e-6, hours(48)},
+                  {"software_bug", FailureComponent::Per::kGpu, 1e-6, Duration::zero()}};
+  c.planned_rate_per_node_hour = 0.0;
+  c.detection = seconds(180);
+  c.rescheduling = seconds(600);
+  c.replacement = seconds(120);
+  c.loading = seconds(120);
+  c.on_failure = policy;
+  c.checkpoint.young_daly = false;
+  c.checkpoint.interval = seconds(1000);
+  c.checkpoint.bandwidth = 1e12;
+  c.checkpoint.snapshot_bandwidth = 50e9;
+  return c;
+}
+
+// Four 8-GPU nodes in two racks; `idle` idle nodes in rack 0.
+GangShape shape(int idle, int spares) {
+  GangShape s;
+  s.gpus = 32;
+  s.nodes = 4;
+  s.cluster_nodes = 4 + idle;
+  s.rack_of = {0, 0, 1, 1};
+  s.free_in_rack = {idle, 0};
+  s.spares = spares;
+  s.checkpoint_bytes = 2e12;
+  return s;
+}
+
+// The draws given, then none.
+GangDrawSource scripted(std::deque<GangDraw> draws) {
+  return [draws]() mutable -> std::optional<GangDraw> {
+    if (draws.empty()) {
+      return std::nullopt;
+    }
+    GangDraw d = draws.front();
+    draws.pop_front();
+    return d;
+  };
+}
+
+void expect_adds_up(const GangLife& l) {
+  EXPECT_NEAR(
+      l.productive + l.lost_work + l.detection + l.restart + l.checkpoint + l.planned_downtime,
+      l.wall, 1e-6);
+}
+
+TEST(GangLife, LostWorkAndRestartAfterOneFailure) {
+  // A GPU of node 3 fails after 2,500 s. Cycles of 1,002 s (1,000 compute + 2 write): two
+  // checkpoints hold 2,000 s; the third cycle's 496 s of compute is lost. Restart: 180 s
+  // detection, 600 s rescheduling (an idle node is there) + 122 s loading = 722 s; it resumes at
+  // 3,402 s and runs 6,598 s: 6 cycles (6,012 s) and 586 s, 6,586 s of compute and 12 s of writes.
+  const GangLife l = simulate_gang_life(config(OnFailure::kRestartGang), shape(1, 0), 10'000,
+                                        scripted({{2500, 0, 3}}));
+  ASSERT_EQ(l.interruptions.size(), 1u);
+  EXPECT_DOUBLE_EQ(l.interruptions[0].lost_work, 496);
+  EXPECT_DOUBLE_EQ(l.interruptions[0].detection, 180);
+  EXPECT_DOUBLE_EQ(l.interruptions[0].restart, 722);
+  EXPECT_DOUBLE_EQ(l.lost_work, 496);
+  EXPECT_DOUBLE_EQ(l.productive, 2000 + 6586);
+  EXPECT_DOUBLE_EQ(l.checkpoint, 4 + 12);
+  EXPECT_DOUBLE_EQ(l.running, 2500 + 6598);
+  EXPECT_EQ(l.by_component, (std::vector<int>{1, 0}));
+  expect_adds_up(l);
+}
+
+TEST(GangLife, ASoftwareFailureRestartsInPlace) {
+  // No node is lost: detection and loading only (180 + 122 s), whatever the policy.
+  const GangLife l = simulate_gang_life(config(OnFailure::kRestartGang), shape(0, 0), 10'000,
+                                        scripted({{2500, 1, 0}}));
+  EXPECT_DOUBLE_EQ(l.interruptions[0].restart, 122);
+  EXPECT_EQ(l.by_component, (std::vector<int>{0, 1}));
+}
+
+TEST(GangLife, SparesAgainstNone) {
+  // No idle node and no spare: detected after 180 s, the gang waits for the rest of the 48 h
+  // repair, then is rescheduled: 172,800 - 180 + 600 + 122 s. With a hot spare: loading alone,
+  // 122 s.
+  const double window = 400'000;
+  const GangLife none = simulate_gang_life(config(OnFailure::kRestartGang), shape(0, 0), window,
+                                           scripted({{2500, 0, 3}}));
+  EXPECT_DOUBLE_EQ(none.interruptions[0].restart, 172'800 - 180 + 600 + 122);
+  const GangLife spare =
+      simulate_gang_life(config(OnFailure::kSpare), shape(1, 1), window, scripted({{2500, 0, 3}}));
+  EXPECT_DOUBLE_EQ(spare.interruptions[0].restart, 122);
+  EXPECT_NEAR(spare.productive - none.productive, 172'800 - 180 + 600, 2 * 1002);
+  // One spare, two failures 1,000 s apart: the second finds the spare in use (the first node is
+  // in repair for 48 h) and no other idle node: from its detection it waits for the first
+  // repair, which ends 172,800 s after the first failure.
+  const GangLife two = simulate_gang_life(config(OnFailure::kSpare), shape(1, 1), window,
+                                          scripted({{2500, 0, 3}, {1000, 0, 2}}));
+  ASSERT_EQ(two.interruptions.size(), 2u);
+  const double second = two.interruptions[1].at;
+  EXPECT_DOUBLE_EQ(second, 2500 + 180 + 122 + 1000);
+  EXPECT_DOUBLE_EQ(two.interruptions[1].restart, (2500 + 172'800 - second - 180) + 600 + 122);
+  expect_adds_up(two);
+}
+
+TEST(GangLife, ANodeReplacedInItsRackAgainstTheWholeGangRescheduled) {
+  // Rack 0 has one idle node. Node 1 (rack 0) fails: replaced there, 120 + 122 s.
+  const GangLife in_rack = simulate_gang_life(config(OnFailure::kReplaceNode), shape(1, 0), 10'000,
+                                              scripted({{2500, 0, 1}}));
+  EXPECT_DOUBLE_EQ(in_rack.interruptions[0].restart, 120 + 122);
+  // Node 3 (rack 1, no idle node there): the whole gang is rescheduled, 600 + 122 s.
+  const GangLife other = simulate_gang_life(config(OnFailure::kReplaceNode), shape(1, 0), 10'000,
+                                            scripted({{2500, 0, 3}}));
+  EXPECT_DOUBLE_EQ(other.interruptions[0].restart, 600 + 122);
+  // restart_gang reschedules the gang even when the rack has a node.
+  const GangLife gang = simulate_gang_life(config(OnFailure::kRestartGang), shape(1, 0), 10'000,
+                                           scripted({{2500, 0, 1}}));
+  EXPECT_DOUBLE_EQ(gang.interruptions[0].restart, 600 + 122);
+  // Resumed 480 s earlier, the replaced gang runs 7,078 s to the window's end (7 cycles and
+  // 64 s: 7,064 s of compute) against 6,598 s (6,586 s): 478 s more work, one more write.
+  EXPECT_DOUBLE_EQ(in_rack.productive - gang.productive, 478);
+}
+
+TEST(GangLife, CheckpointOverhead) {
+  // Blocking: ten cycles of 1,000 s compute + 2 s write in 10,020 s.
+  const GangLife blocking =
+      simulate_gang_life(config(OnFailure::kSpare), shape(0, 0), 10'020, scripted({}));
+  EXPECT_DOUBLE_EQ(blocking.checkpoint, 20);
+  EXPECT_DOUBLE_EQ(blocking.productive, 10'000);
+  // Asynchronous: the stall is each GPU's shard copied to host memory, 2e12 / 32 / 50e9 =
+  // 1.25 s; the write (2 s) runs behind. A checkpoint counts once written: a failure at 1,002 s
+  // (cycle 1 ended at 1,001.25; its write ends at 1,003.25) loses all 1,000.75 s of compute, one
+  // at 1,004 s keeps 1,000 s and loses 2.75 s.
+  GangFailuresConfig c = config(OnFailure::kSpare);
+  c.checkpoint.async = true;
+  const CheckpointTimes cp = checkpoint_times(c, shape(0, 0));
+  EXPECT_DOUBLE_EQ(cp.stall, 1.25);
+  EXPECT_DOUBLE_EQ(cp.persist, 2);
+  const AttemptTimes early = attempt_times(1002, cp);
+  EXPECT_DOUBLE_EQ(early.kept, 0);
+  EXPECT_DOUBLE_EQ(early.compute, 1000.75);
+  const AttemptTimes late = attempt_times(1004, cp);
+  EXPECT_DOUBLE_EQ(late.kept, 1000);
+  EXPECT_DOUBLE_EQ(late.compute - late.kept, 2.75);
+}
+
+TEST(GangLife, YoungDalyInterval) {
+  // 32 GPUs at 1e-6 + 1e-6 per GPU-hour: 6.4e-5 per hour, MTTI 56,250,000 s; C = 2 s:
+  // sqrt(2 x 2 x 56,250,000) = 15,000 s.
+  GangFailuresConfig c = config(OnFailure::kSpare);
+  c.checkpoint.young_daly = true;
+  EXPECT_NEAR(1.0 / gang_failure_rate(c, shape(0, 0)), 56'250'000, 1e-3);
+  EXPECT_NEAR(checkpoint_times(c, shape(0, 0)).interval, 15'000, 1e-6);
+}
+
+// Llama 3's job: 16,384 GPUs on 2,048 nodes for 54 days with the default components. Table 5
+// of Dubey et al. (arXiv 2407.21783) counts 419 unexpected interruptions; over ten seeds the
+// mean must lie within 419 +- 41 and each component's share within 2 points of its share of
+// the counts.
+TEST(GangLife, Llama3CountsOverTenSeeds) {
+  GangFailuresConfig c;
+  c.enabled = true;
+  c.components = default_failure_components();
+  c.planned_rate_per_node_hour = 47.0 / (2048 * 1296.0);
+  c.planned_downtime = std::chrono::minutes(15);
+  c.detection = std::chrono::minutes(3);
+  c.loading = std::chrono::minutes(2);
+  c.spares = 32;
+  c.on_failure = OnFailure::kSpare;
+  c.checkpoint.bandwidth = 2e12;
+  GangShape s;
+  s.gpus = 16'384;
+  s.nodes = 2'048;
+  s.cluster_nodes = 2'080;
+  s.spares = 32;
+  s.checkpoint_bytes = 405.9e9 * 14;
+  const double counts[] = {148, 72, 54, 35, 32, 19, 17, 7, 7, 6, 6, 3, 3, 2, 2, 2, 2, 2};
+  ASSERT_EQ(c.components.size(), std::size(counts));
+  std::vector<double> by(c.components.size(), 0.0);
+  double total = 0.0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    RandomStream rng(seed, "faults/gang/llama3/0");
+    const GangLife l = simulate_gang_life(c, s, 54 * 86'400.0, random_gang_draws(c, s, rng));
+    for (std::size_t i = 0; i < by.size(); ++i) {
+      by[i] += l.by_component[i];
+    }
+    total += l.unexpected();
+    expect_adds_up(l);
+  }
+  EXPECT_NEAR(total / 10, 419, 41);
+  for (std::size_t i = 0; i < by.size(); ++i) {
+    EXPECT_NEAR(by[i] / total, counts[i] / 419, 0.02) << c.components[i].name;
+    EXPECT_EQ(c.components[i].name, metrics::kFailureComponents[i]);
+  }
+}
+
+}  // namespace
+}  // namespace tidesim
