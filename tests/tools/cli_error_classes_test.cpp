@@ -209,7 +209,7 @@ TEST_F(ErrorClasses, MessagesHaveAPlaceAndUsersWords) {
   const std::string h = write("huge.json", huge.dump(2));
   const std::regex huge_message("tidesim: error: " + h +
                                 ":[0-9]+:[0-9]+: runs\\[0\\]\\.metrics\\." + metric +
-                                ": 1e\\+308 is beyond what a metric can be \\(at most 1e15 "
+                                ": 1e\\+308 is beyond what a metric can be \\(at most 1e30 "
                                 "in magnitude\\)\n");
   for (const std::string& args : {"report " + h, "check " + h + " --baseline " + h}) {
     const auto r = run(args);

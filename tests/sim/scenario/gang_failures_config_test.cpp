@@ -52,8 +52,10 @@ TEST(GangFailuresConfig, DefaultsAreLlama3sCountsOverItsDeviceHours) {
   EXPECT_DOUBLE_EQ(g.checkpoint.bandwidth, 2e12);
   // Off unless the section is there.
   const std::string plain = test::temp_file(
-      "gang-off", "name: off\ncluster:\n  node_groups:\n    - {name: gpu, count: 1, gpu: A10}\n" +
-                      std::string(test::kOneJobWorkload));
+      "gang-off",
+      "name: off\ncluster:\n  node_groups:\n    - {name: gpu, count: 1, gpu: H100-SXM, "
+      "topology: hgx-h100x8}\n" +
+          std::string(test::kOneJobWorkload));
   EXPECT_FALSE(load_scenario(plain).faults.gang.enabled);
   std::filesystem::remove(plain);
 }
@@ -99,9 +101,9 @@ TEST(GangFailuresConfig, BadInputNamesFileLineColumnAndField) {
   e = error_of("rate", "    components: {nic: {rate: -1}}\n");
   EXPECT_NE(e.find(":7:30: faults.gang.components.nic.rate:"), std::string::npos) << e;
   e = error_of("interval", "    checkpoint: {interval: often}\n");
-  EXPECT_NE(e.find(":7:31: faults.gang.checkpoint.interval:"), std::string::npos) << e;
+  EXPECT_NE(e.find(":7:28: faults.gang.checkpoint.interval:"), std::string::npos) << e;
   e = error_of("snapshot", "    checkpoint: {snapshot_bandwidth: 1GB/s}\n");
-  EXPECT_NE(e.find(":7:39: faults.gang.checkpoint.snapshot_bandwidth: applies to mode: async"),
+  EXPECT_NE(e.find(":7:38: faults.gang.checkpoint.snapshot_bandwidth: applies to mode: async"),
             std::string::npos)
       << e;
   e = error_of("spares", "    spares: -2\n");
