@@ -151,9 +151,7 @@ class Run final : public policies::BindTarget {
           ctx_, controller_, scenario.faults, seed,
           [this](int n) { loop_->on_cluster_event(std::set<int>{n}); });
     }
-    if (scenario.faults.gang.enabled) {
-      gang_ = std::make_unique<GangFailures>(ctx_, scenario.faults.gang, seed);
-    }
+    gang_ = make_gang_failures(ctx_, scenario.faults.gang, seed);
     if (scenario.descheduler.enabled) {
       descheduler_ =
           std::make_unique<Descheduler>(ctx_, controller_, scenario.descheduler, telemetry_.get());

@@ -121,6 +121,11 @@ void GangFailures::close(int j) {
   run_.signals.gang_life.emit(r);
 }
 
+std::unique_ptr<GangFailures> make_gang_failures(RunContext& run, const GangFailuresConfig& config,
+                                                 std::uint64_t seed) {
+  return config.enabled ? std::make_unique<GangFailures>(run, config, seed) : nullptr;
+}
+
 void GangFailures::close_all() {
   while (!open_.empty()) {
     close(open_.begin()->first);

@@ -10,6 +10,7 @@
 /// the time, it does not delay the job's end in the run (docs/failures.md, "Gangs").
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -41,5 +42,9 @@ class GangFailures {
   std::unordered_map<std::string, int> index_;
   std::map<int, Open> open_;
 };
+
+/// The part for `config`; nullptr when the section is off.
+std::unique_ptr<GangFailures> make_gang_failures(RunContext& run, const GangFailuresConfig& config,
+                                                 std::uint64_t seed);
 
 }  // namespace tidesim

@@ -2,6 +2,8 @@
 // shipped scenarios emit, and the metrics docs/metrics.md documents.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fstream>
 #include <functional>
 #include <map>
@@ -266,6 +268,13 @@ TEST(Catalog, EveryCataloguedMetricIsDocumented) {
   for (const std::string_view cause : kInterruptionCauses) {
     EXPECT_TRUE(interruption_set.contains(std::string(cause))) << cause;
   }
+  // The gangs' interruptions by component: interruptions_<component>, each component named.
+  const auto gang_words = quoted(section(doc, "Gangs under failures"));
+  const std::set<std::string> gang_set(gang_words.begin(), gang_words.end());
+  EXPECT_TRUE(gang_set.contains("interruptions_<component>"));
+  for (const std::string_view component : kFailureComponents) {
+    EXPECT_TRUE(gang_set.contains(std::string(component))) << component;
+  }
   const std::string forecasts = section(doc, "Load prediction accuracy");
   const auto forecast_words = quoted(forecasts);
   const std::set<std::string> forecast_set(forecast_words.begin(), forecast_words.end());
@@ -277,7 +286,9 @@ TEST(Catalog, EveryCataloguedMetricIsDocumented) {
   int documented_forecasts = 0;
   for (const MetricInfo& info : metric_catalog()) {
     const std::string name(info.name);
-    if (in_interruption_family(name)) {
+    if (in_interruption_family(name) ||
+        std::any_of(kFailureComponents.begin(), kFailureComponents.end(),
+                    [&name](std::string_view c) { return name == interruptions_metric(c); })) {
       continue;  // checked above
     }
     if (in_forecast_family(name)) {
