@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tidesim/sim/api/api.hpp"
@@ -83,6 +84,25 @@ class MeasuredSpeed {
   virtual std::optional<double> next_change(double done) const {
     (void)done;
     return std::nullopt;
+  }
+  /// Seconds per step and their computed part on GPUs of model `gpu` (a node group's `gpu`): a
+  /// speed that depends on the GPU type (Gavel's throughput table, workloads/gavel_jobs.hpp). By
+  /// default the same on every model.
+  virtual double step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
+                                 double done) const {
+    (void)gpu;
+    return step_seconds_at(gpus_per_node, done);
+  }
+  virtual double compute_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
+                                    double done) const {
+    (void)gpu;
+    return compute_seconds_at(gpus_per_node, done);
+  }
+  /// Steps per second alone on each GPU model it can run on, once `done` steps are done; empty
+  /// for a speed that does not depend on the GPU type.
+  virtual std::vector<std::pair<std::string, double>> throughputs_at(double done) const {
+    (void)done;
+    return {};
   }
   /// What an adaptive job reports to its scheduler on `gpus_per_node` at `done` (AdaptDL's
   /// profile and gradient statistics, StepReport); nullopt for other jobs.

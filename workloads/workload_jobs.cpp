@@ -202,6 +202,9 @@ std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
   if (spec.pollux) {
     return pollux_jobs(*spec.pollux, rng);
   }
+  if (spec.gavel) {
+    return gavel_jobs(*spec.gavel);
+  }
   if (spec.trace) {
     const Trace trace = read_trace(spec.trace->file, spec.trace->format);
     return jobs_from_trace(trace, *spec.trace, catalogue, speed);

@@ -596,6 +596,32 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   return p;
 }
 
+GavelSource parse_gavel_source(const ConfigNode& n, const std::string& file,
+                               const std::string& base_dir) {
+  Fields f(n, file, "workload.gavel");
+  GavelSource g;
+  g.where = location_of(n, file);
+  g.trace = input_file(f, "trace", base_dir);
+  g.throughputs = input_file(f, "throughputs", base_dir);
+  if (f.has("gpu_types")) {
+    g.gpu_types = string_map(f.get("gpu_types"), file, f.path_of("gpu_types"));
+    if (g.gpu_types.empty()) {
+      throw f.error(f.get("gpu_types"), "gpu_types", "name at least one GPU model");
+    }
+  }
+  g.reference_gpu = f.string("reference_gpu", "V100-SXM2-16");
+  if (g.gpu_types.count(g.reference_gpu) == 0) {
+    throw f.error(f.get("reference_gpu"), "reference_gpu",
+                  "'" + g.reference_gpu + "' is not one of gpu_types' models");
+  }
+  g.dynamic_batch = f.boolean("dynamic_batch", true);
+  if (f.has("pod")) {
+    parse_pod(f.get("pod"), file, f.path_of("pod"), g.pod);
+  }
+  f.finish();
+  return g;
+}
+
 ModelDefinition parse_model(const ConfigNode& n, const std::string& file, const std::string& path) {
   Fields f(n, file, path);
   ModelDefinition d;
@@ -675,7 +701,13 @@ WorkloadSpec parse_workload(const ConfigNode& node, const std::string& file,
     }
   }
   const bool synthetic = f.has("arrivals") || f.has("jobs");
-  if (f.has("pollux")) {
+  if (f.has("gavel")) {
+    if (synthetic || f.has("trace") || f.has("pollux")) {
+      throw f.error(f.get("gavel"), "gavel",
+                    "give one of gavel, pollux, trace or arrivals + jobs, not several");
+    }
+    spec.gavel = parse_gavel_source(f.get("gavel"), file, base_dir);
+  } else if (f.has("pollux")) {
     if (synthetic || f.has("trace")) {
       throw f.error(f.get("pollux"), "pollux",
                     "give one of pollux, trace or arrivals + jobs, not several");

@@ -14,6 +14,7 @@
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/catalogue.hpp"
 #include "tidesim/workloads/distributions.hpp"
+#include "tidesim/workloads/gavel_jobs.hpp"
 #include "tidesim/workloads/job.hpp"
 #include "tidesim/workloads/pollux.hpp"
 #include "tidesim/workloads/step_time.hpp"
@@ -107,6 +108,8 @@ struct WorkloadSpec {
   std::optional<TraceSource> trace;
   /// A Pollux artifact workload replayed with its applications' measurements.
   std::optional<PolluxSource> pollux;
+  /// A Gavel or Shockwave trace whose jobs run at the throughput table's speeds (gavel_jobs.hpp).
+  std::optional<GavelSource> gavel;
   /// `reference_gpu`: the GPU model run times are measured on, for jobs that name none (empty:
   /// the cluster's most common, sim/model/reference_speed.hpp).
   std::string reference_gpu;

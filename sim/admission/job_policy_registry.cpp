@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "tidesim/sim/admission/builtin_job_policies.hpp"
+#include "tidesim/sim/admission/gavel_policy.hpp"
 #include "tidesim/sim/admission/optimus.hpp"
 #include "tidesim/sim/admission/pollux.hpp"
 #include "tidesim/sim/admission/tiresias_artifact.hpp"
@@ -12,7 +13,7 @@
 namespace tidesim {
 namespace {
 
-constexpr std::size_t kBuiltins = 7;
+constexpr std::size_t kBuiltins = 8;
 
 std::vector<JobPolicyEntry> builtin_entries() {
   using K = AdmissionKey;
@@ -52,6 +53,11 @@ std::vector<JobPolicyEntry> builtin_entries() {
   e.push_back({"pollux",
                {K::kInterval, K::kArgs},
                [](const AdmissionConfig& c) { return std::make_unique<PolluxPolicy>(c); },
+               false,
+               false});
+  e.push_back({"gavel",
+               {K::kArgs},
+               [](const AdmissionConfig& c) { return std::make_unique<GavelPolicy>(c); },
                false,
                false});
   return e;

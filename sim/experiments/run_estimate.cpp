@@ -208,6 +208,13 @@ WorkloadSums sum_workload(const Scenario& scenario, int node_gpus) {
       w.add(1, std::max(1, job.replicas), pod_gpus(job.pod_template.requests), seconds, seconds,
             horizon, job.checkpoint_interval, submit, submit);
     }
+  } else if (spec.gavel) {
+    for (const auto& job : workloads::gavel_jobs(*spec.gavel)) {
+      const double submit = to_seconds(job.submit_time);
+      const double seconds = job.measured->step_seconds({}) * static_cast<double>(job.steps);
+      w.add(1, std::max(1, job.replicas), 1, seconds, seconds, horizon, job.checkpoint_interval,
+            submit, submit);
+    }
   } else if (spec.trace) {
     const workloads::TraceSource& source = *spec.trace;
     const workloads::Trace trace = workloads::read_trace(source.file, source.format);

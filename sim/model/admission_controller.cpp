@@ -383,6 +383,10 @@ void Admission::refresh_view(int j) {
   if (job.phase == JobPhase::kRunning && job.spec->measured) {
     e.job.report = job.spec->measured->report(e.job.placement, done(j));
   }
+  e.job.steps = job.spec->steps;
+  if (job.spec->measured) {
+    e.job.throughputs = job.spec->measured->throughputs_at(done(j));
+  }
 }
 
 JobPolicyState Admission::policy_state(TimePoint now) {

@@ -493,10 +493,14 @@ workloads::StepTime Execution::step_of(int j, const workloads::StepConditions& c
             static_cast<int>(pod.cards.size());
       }
     }
-    step.seconds = job.spec->measured->step_seconds_at(gpus_per_node, job.done) / c.compute_share;
+    // The GPU model of its first pod's node (a job of Gavel's table runs on one GPU type).
+    const std::string& gpu =
+        nodes.empty() ? run_.reference_gpu : run_.cluster.node(nodes.front()).group->gpu_model;
+    step.seconds =
+        job.spec->measured->step_seconds_on(gpu, gpus_per_node, job.done) / c.compute_share;
     // The card computes the measured step less its gradient sync (at full speed) per step: the
     // catalogue model's compute_seconds / seconds, from the measurements.
-    const double compute = job.spec->measured->compute_seconds_at(gpus_per_node, job.done);
+    const double compute = job.spec->measured->compute_seconds_on(gpu, gpus_per_node, job.done);
     step.compute_seconds = compute / c.compute_share;
     step.gpu_utilization = step.seconds > 0 ? std::clamp(compute / step.seconds, 0.0, 1.0) : 0.0;
   }

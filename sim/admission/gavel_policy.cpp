@@ -1,0 +1,323 @@
+#include "tidesim/sim/admission/gavel_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/admission/gavel_packed.hpp"
+
+namespace tidesim {
+namespace {
+
+double number(const std::string& key, const std::string& value, double lo) {
+  double v = 0.0;
+  try {
+    std::size_t used = 0;
+    v = std::stod(value, &used);
+    if (used != value.size()) {
+      throw std::invalid_argument(value);
+    }
+  } catch (const std::exception&) {
+    throw std::invalid_argument("gavel: " + key + " must be a number, not '" + value + "'");
+  }
+  if (!std::isfinite(v) || v < lo || v > 1e9) {
+    throw std::invalid_argument("gavel: " + key + " must be a number in [" + std::to_string(lo) +
+                                ", 1e9], not '" + value + "'");
+  }
+  return v;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', from), text.size());
+    if (comma > from) {
+      out.push_back(text.substr(from, comma - from));
+    }
+    from = comma + 1;
+  }
+  return out;
+}
+
+// Shockwave's gandiva_fair (policies/gandiva_fair_proportional.py): every job the same share of
+// every type, GPUs of the type / jobs, rows divided by max(1, their sum); scale factors ignored.
+gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
+  gavel::check_problem(p, "gandiva_fair");
+  gavel::Allocation x;
+  const auto m = static_cast<double>(p.jobs.size());
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    std::vector<double> row;
+    double sum = 0.0;
+    for (const int n : p.cluster.gpus) {
+      row.push_back(n / m);
+      sum += n / m;
+    }
+    for (double& v : row) {
+      v /= std::max(1.0, sum);
+    }
+    x.push_back(std::move(row));
+  }
+  return x;
+}
+
+}  // namespace
+
+const std::vector<std::string>& gavel_policy_names() {
+  static const std::vector<std::string> names = {"fifo",
+                                                 "fifo_perf",
+                                                 "max_min_fairness",
+                                                 "max_min_fairness_perf",
+                                                 "max_min_fairness_packed",
+                                                 "finish_time_fairness",
+                                                 "finish_time_fairness_perf",
+                                                 "min_total_duration",
+                                                 "min_total_duration_perf",
+                                                 "max_sum_throughput_perf",
+                                                 "allox",
+                                                 "gandiva",
+                                                 "gandiva_fair",
+                                                 "isolated"};
+  return names;
+}
+
+GavelAllocator::GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference,
+                               double alpha)
+    : name_(name), reference_(std::move(reference)) {
+  const auto& names = gavel_policy_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string all;
+    for (const std::string& n : names) {
+      all += (all.empty() ? "" : ", ") + n;
+    }
+    throw std::invalid_argument("gavel: unknown policy '" + name + "' (" + all + ")");
+  }
+  if (name == "finish_time_fairness" || name == "finish_time_fairness_perf") {
+    ftf_ = std::make_unique<gavel::FinishTimeFairness>(name == "finish_time_fairness", reference_);
+  } else if (fifo()) {
+    fifo_ = std::make_unique<gavel::Fifo>(name == "fifo_perf", seed);
+  } else if (name == "allox") {
+    allox_ = std::make_unique<gavel::AlloX>(alpha);
+  } else if (name == "gandiva") {
+    gandiva_ = std::make_unique<gavel::Gandiva>(seed);
+  }
+}
+
+bool GavelAllocator::shuffles_types() const {
+  // Gavel's names: AlloX_Perf, Gandiva_Packing, ThroughputSumWithPerf, ..._Perf, ..._Packing.
+  return name_.find("perf") == std::string::npos && name_.find("packed") == std::string::npos &&
+         name_ != "allox" && name_ != "gandiva";
+}
+
+gavel::Allocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
+  if (ftf_) {
+    return ftf_->allocate(p);
+  }
+  if (fifo_) {
+    return fifo_->allocate(p);
+  }
+  if (allox_) {
+    return allox_->allocate(p);
+  }
+  if (gandiva_) {
+    return gandiva_->allocate(p).single;
+  }
+  if (name_ == "max_min_fairness") {
+    return gavel::max_min_fairness(p);
+  }
+  if (name_ == "max_min_fairness_perf") {
+    return gavel::max_min_fairness_perf(p);
+  }
+  if (name_ == "max_min_fairness_packed") {
+    return gavel::max_min_fairness_packed(p).single;
+  }
+  if (name_ == "min_total_duration") {
+    return gavel::min_total_duration(p, reference_);
+  }
+  if (name_ == "min_total_duration_perf") {
+    return gavel::min_total_duration_perf(p);
+  }
+  if (name_ == "max_sum_throughput_perf") {
+    return gavel::max_sum_throughput_perf(p).x;
+  }
+  if (name_ == "gandiva_fair") {
+    return gandiva_fair(p);
+  }
+  return gavel::isolated(p);
+}
+
+GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
+  std::string policy = "max_min_fairness_perf";
+  double alpha = 1.0;
+  reference_ = "V100-SXM2-16";
+  order_ = {"V100-SXM2-16", "P100"};
+  for (const auto& [key, value] : config.args) {
+    if (key == "policy") {
+      policy = value;
+    } else if (key == "round") {
+      rounds_config_.round_s = number(key, value, 1e-3);
+    } else if (key == "min_reset_interval") {
+      rounds_config_.min_reset_interval_s = number(key, value, 0.0);
+    } else if (key == "reference_gpu") {
+      reference_ = value;
+    } else if (key == "allox_alpha") {
+      alpha = number(key, value, 0.0);
+    } else if (key == "gpu_order") {
+      order_ = split(value);
+    } else {
+      throw std::invalid_argument(
+          "gavel: unknown argument '" + key +
+          "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, gpu_order)");
+    }
+  }
+  allocator_ = std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha);
+  rounds_config_.shuffle_types = allocator_->shuffles_types();
+  rounds_config_.fifo = allocator_->fifo();
+  rounds_config_.seed = config.seed;
+}
+
+GavelPolicy::~GavelPolicy() = default;
+
+std::optional<Duration> GavelPolicy::interval() const {
+  const double left = started_ ? round_end_ - last_now_ : rounds_config_.round_s;
+  return from_seconds(std::max(left, 1e-6));
+}
+
+std::int64_t GavelPolicy::lease_extensions() const {
+  return rounds_ ? rounds_->lease_extensions() : 0;
+}
+
+std::int64_t GavelPolicy::lease_extension_opportunities() const {
+  return rounds_ ? rounds_->lease_extension_opportunities() : 0;
+}
+
+std::map<int, std::vector<double>> GavelPolicy::allocate(const JobPolicyState& state) {
+  gavel::AllocationProblem p;
+  p.cluster.gpu_types = types_.types;
+  p.cluster.gpus = types_.gpus;
+  const double now = to_seconds(state.now);
+  for (const JobView& v : state.jobs) {
+    if (!std::binary_search(known_.begin(), known_.end(), v.id)) {
+      continue;
+    }
+    gavel::AllocationJob j;
+    j.id = v.id;
+    for (const std::string& type : types_.types) {
+      double t = 0.0;
+      for (const auto& [gpu, tput] : v.throughputs) {
+        if (gpu == type) {
+          t = tput;
+        }
+      }
+      j.throughput.push_back(t);
+    }
+    j.scale_factor = v.gpus;
+    j.time_since_start_s = std::max(0.0, now - to_seconds(v.submitted));
+    j.steps_remaining = static_cast<double>(v.steps) * std::max(0.0, 1.0 - v.progress);
+    p.jobs.push_back(std::move(j));
+  }
+  std::map<int, std::vector<double>> out;
+  if (p.jobs.empty()) {
+    return out;
+  }
+  const gavel::Allocation x = allocator_->allocate(p);
+  for (std::size_t i = 0; i < p.jobs.size(); ++i) {
+    out[p.jobs[i].id] = x[i];
+  }
+  return out;
+}
+
+void GavelPolicy::leave(const JobPolicyState& state, double now) {
+  std::vector<int> still;
+  for (const int id : known_) {
+    const bool active = std::any_of(state.jobs.begin(), state.jobs.end(),
+                                    [id](const JobView& v) { return v.id == id; });
+    if (active) {
+      still.push_back(id);
+      continue;
+    }
+    if (const auto it = placed_.find(id); it != placed_.end()) {
+      rounds_->record(id, it->second.type, now - round_start_);
+      placed_.erase(it);
+    }
+    rounds_->remove_job(id);
+  }
+  known_ = std::move(still);
+}
+
+void GavelPolicy::start(const JobPolicyState& state) {
+  const double now = to_seconds(state.now);
+  for (const auto& [id, p] : placed_) {
+    rounds_->record(id, p.type, now - round_start_);
+  }
+  for (const JobView& v : state.jobs) {
+    if (std::binary_search(known_.begin(), known_.end(), v.id)) {
+      continue;
+    }
+    gavel::RoundJob j;
+    j.id = v.id;
+    j.scale_factor = v.gpus;
+    for (const std::string& type : types_.types) {
+      double t = 0.0;
+      for (const auto& [gpu, tput] : v.throughputs) {
+        t = gpu == type ? tput : t;
+      }
+      j.throughput.push_back(t);
+    }
+    rounds_->add_job(j);
+    known_.insert(std::upper_bound(known_.begin(), known_.end(), v.id), v.id);
+  }
+  placed_.clear();
+  for (gavel::Placement& p : rounds_->schedule(now, [this, &state] { return allocate(state); })) {
+    placed_[p.job] = std::move(p);
+  }
+  round_start_ = now;
+  round_end_ = now + rounds_config_.round_s;
+  started_ = true;
+}
+
+JobDecision GavelPolicy::current(const JobPolicyState& state) const {
+  JobDecision d;
+  for (const JobView& v : state.jobs) {
+    const auto it = placed_.find(v.id);
+    if (it == placed_.end()) {
+      continue;
+    }
+    d.run.push_back(v.id);
+    std::vector<std::string> nodes;
+    for (const int gpu : it->second.gpus) {
+      nodes.push_back(types_.node_of_gpu[static_cast<std::size_t>(gpu)]);
+    }
+    if (v.admitted && v.nodes != nodes && !it->second.extended) {
+      d.move.push_back(v.id);
+    }
+    d.pod_nodes[v.id] = std::move(nodes);
+  }
+  std::sort(d.run.begin(), d.run.end());
+  return d;
+}
+
+JobDecision GavelPolicy::decide(const JobPolicyState& state) {
+  const double now = to_seconds(state.now);
+  if (!rounds_) {
+    if (state.cluster == nullptr) {
+      throw std::logic_error("gavel: the policy needs the cluster's nodes");
+    }
+    types_ = gavel::gpu_types_of(*state.cluster, {}, order_);
+    rounds_ = std::make_unique<gavel::Rounds>(types_.types, types_.servers, rounds_config_);
+  }
+  leave(state, now);
+  // A round ends at its time, or when nothing dispatched in it is still running (Gavel's
+  // simulator: the round's end is the latest finish of its jobs; with none, the next arrival).
+  if (!started_ || now >= round_end_ - 1e-9 || placed_.empty()) {
+    start(state);
+  }
+  last_now_ = now;
+  if (state.jobs.empty()) {
+    started_ = false;
+  }
+  return current(state);
+}
+
+}  // namespace tidesim

@@ -1,0 +1,88 @@
+#pragma once
+/// Gavel's policies run in a scenario (docs/gavel.md, "Running the policies"): a job-level policy
+/// that runs Gavel's rounds (gavel_rounds.hpp) over the cluster's GPU types, each round's
+/// allocation X from one of Gavel's policies by its Gavel name, and places each chosen job on the
+/// exact GPUs the rounds give it. Selected by `admission: {policy: gavel, args: {policy: NAME}}`.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/gavel_allocation.hpp"
+#include "tidesim/sim/admission/gavel_allox.hpp"
+#include "tidesim/sim/admission/gavel_fifo.hpp"
+#include "tidesim/sim/admission/gavel_ftf.hpp"
+#include "tidesim/sim/admission/gavel_gandiva.hpp"
+#include "tidesim/sim/admission/gavel_inputs.hpp"
+#include "tidesim/sim/admission/gavel_rounds.hpp"
+#include "tidesim/sim/admission/job_policy.hpp"
+
+namespace tidesim {
+
+/// The names of the policies `gavel` runs (Gavel's utils.get_policy names, and Shockwave's
+/// gandiva_fair).
+const std::vector<std::string>& gavel_policy_names();
+
+/// One of Gavel's allocation policies by name, with the state some keep between allocations.
+class GavelAllocator {
+ public:
+  /// std::invalid_argument for a name not in gavel_policy_names(). `reference`: the GPU type the
+  /// agnostic finish-time fairness and min total duration take every throughput from; `alpha`:
+  /// AlloX's share of the queue considered.
+  GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference, double alpha);
+  /// X of `p`, one row per job (a packing policy's pairs are not run: their shares are dropped;
+  /// space sharing is not modelled in runs). AllocationError as the policy throws it.
+  gavel::Allocation allocate(const gavel::AllocationProblem& p);
+  /// Gavel shuffles the GPU types each round for the policies whose name has neither Perf nor
+  /// Packing (scheduler.py); FIFO does not run a job of priority 0.
+  bool shuffles_types() const;
+  bool fifo() const { return name_ == "fifo" || name_ == "fifo_perf"; }
+
+ private:
+  std::string name_;
+  std::string reference_;
+  std::unique_ptr<gavel::FinishTimeFairness> ftf_;
+  std::unique_ptr<gavel::Fifo> fifo_;
+  std::unique_ptr<gavel::AlloX> allox_;
+  std::unique_ptr<gavel::Gandiva> gandiva_;
+};
+
+/// `admission: {policy: gavel, args: {...}}`. Args: `policy` (a name of gavel_policy_names(),
+/// default max_min_fairness_perf), `round` (seconds, Gavel's time_per_iteration, default 360),
+/// `min_reset_interval` (seconds, default 1920), `reference_gpu` (default V100-SXM2-16),
+/// `allox_alpha` (default 1), `gpu_order` (the greedy walk's order of GPU models, comma-separated,
+/// default V100-SXM2-16,P100: Gavel walks v100, p100, k80).
+class GavelPolicy : public JobPolicy {
+ public:
+  explicit GavelPolicy(const AdmissionConfig& config);
+  ~GavelPolicy() override;
+  std::string_view name() const override { return "gavel"; }
+  /// The time to the end of the round in progress.
+  std::optional<Duration> interval() const override;
+  JobDecision decide(const JobPolicyState& state) override;
+  /// Gavel's lease-extension counts (gavel::Rounds).
+  std::int64_t lease_extensions() const;
+  std::int64_t lease_extension_opportunities() const;
+
+ private:
+  std::map<int, std::vector<double>> allocate(const JobPolicyState& state);
+  void start(const JobPolicyState& state);
+  void leave(const JobPolicyState& state, double now);
+  JobDecision current(const JobPolicyState& state) const;
+
+  gavel::RoundsConfig rounds_config_;
+  std::string reference_;
+  std::vector<std::string> order_;
+  std::unique_ptr<GavelAllocator> allocator_;
+  std::unique_ptr<gavel::Rounds> rounds_;
+  gavel::GpuTypes types_;
+  std::map<int, gavel::Placement> placed_;  // this round's
+  std::vector<int> known_;                  // ids added to the rounds, ascending
+  double round_start_ = 0.0;
+  double round_end_ = 0.0;
+  double last_now_ = 0.0;
+  bool started_ = false;
+};
+
+}  // namespace tidesim

@@ -1,0 +1,145 @@
+// Gavel's policies behind the job-level interface (sim/admission/gavel_policy.hpp): the rounds'
+// decisions worked by hand on three single-GPU jobs and two GPU types of one GPU each (node-a a
+// V100, node-b a P100), throughputs (4, 1), (2, 1) and (3, 3) steps/s: the case of
+// gavel_allocation_test.cpp, here as the decisions a run acts on.
+#include "tidesim/sim/admission/gavel_policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "tidesim/sim/admission/job_policy_registry.hpp"
+
+namespace tidesim {
+namespace {
+
+using namespace std::chrono_literals;
+using Names = std::vector<std::string>;
+
+ClusterView cluster() {
+  ClusterView c;
+  for (const auto& [name, model] : {std::pair{"node-a", "V100-SXM2-16"}, {"node-b", "P100"}}) {
+    NodeInfo n;
+    n.node.name = name;
+    n.node.labels["nvidia.com/gpu.product"] = model;
+    n.node.allocatable.gpus = 1;
+    c.nodes.push_back(n);
+  }
+  return c;
+}
+
+JobView job(int id, double a, double b, std::vector<std::string> on = {}) {
+  JobView j;
+  j.id = id;
+  j.name = "job-" + std::to_string(id);
+  j.order = id;
+  j.gpus = 1;
+  j.steps = 100'000;
+  j.throughputs = {{"V100-SXM2-16", a}, {"P100", b}};
+  j.admitted = !on.empty();
+  j.nodes = std::move(on);
+  return j;
+}
+
+JobPolicyState at(TimePoint now, std::vector<JobView> jobs, const ClusterView& c) {
+  JobPolicyState s;
+  s.now = now;
+  s.jobs = std::move(jobs);
+  s.capacity_gpus = 2;
+  s.cluster = &c;
+  return s;
+}
+
+AdmissionConfig gavel(const std::string& policy) {
+  AdmissionConfig c;
+  c.policy = "gavel";
+  c.args = {{"policy", policy}};
+  return c;
+}
+
+// max_min_fairness_perf: X = [[0.5, 0], [0.5, 0.2], [0, 0.8]] (gavel_allocation_test.cpp). Every
+// job starts with 180 s on each type (half a 360 s round), so the priorities are 3X: on the V100
+// jobs 0 and 1 tie at 1.5 (arrival order: job 0), on the P100 job 2 has 2.4.
+// Round 2 (360 s): times on the V100 are 540, 180, 180 of 900, so job 1 has 0.5 / 0.2 = 2.5 and
+// job 0 0.83; on the P100 job 2 has 0.8 / (540/900) = 1.33, more than job 1's 0.2 / 0.2: job 2
+// keeps node-b (a lease extension, 1 of 2 opportunities) and job 0 is suspended.
+// Round 3 (720 s): on the V100 jobs 0 and 1 tie at 0.5 / (540/1260) (deficits 0, X equal: job 0);
+// on the P100 job 1 has 0.2 / (180/1260) = 1.4 against job 2's 0.8 / (900/1260) = 1.12: job 1
+// moves from node-a to node-b.
+TEST(GavelPolicy, MaxMinFairnessRoundsWithALeaseExtension) {
+  const ClusterView c = cluster();
+  GavelPolicy p(gavel("max_min_fairness_perf"));
+  const JobDecision d0 = p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 2, 1), job(2, 3, 3)}, c));
+  EXPECT_EQ(d0.run, (std::vector<int>{0, 2}));
+  EXPECT_EQ(d0.pod_nodes.at(0), (Names{"node-a"}));
+  EXPECT_EQ(d0.pod_nodes.at(2), (Names{"node-b"}));
+  EXPECT_TRUE(d0.move.empty());
+  EXPECT_EQ(p.interval(), Duration(360s));
+  // Between rounds (an arrival or an end) nothing changes.
+  const JobDecision mid = p.decide(
+      at(TimePoint(100s), {job(0, 4, 1, {"node-a"}), job(1, 2, 1), job(2, 3, 3, {"node-b"})}, c));
+  EXPECT_EQ(mid.run, (std::vector<int>{0, 2}));
+  EXPECT_EQ(p.interval(), Duration(260s));
+  const JobDecision d1 = p.decide(
+      at(TimePoint(360s), {job(0, 4, 1, {"node-a"}), job(1, 2, 1), job(2, 3, 3, {"node-b"})}, c));
+  EXPECT_EQ(d1.run, (std::vector<int>{1, 2}));
+  EXPECT_EQ(d1.pod_nodes.at(1), (Names{"node-a"}));
+  EXPECT_TRUE(d1.move.empty());
+  EXPECT_EQ(p.lease_extensions(), 1);
+  EXPECT_EQ(p.lease_extension_opportunities(), 2);
+  const JobDecision d2 = p.decide(
+      at(TimePoint(720s), {job(0, 4, 1), job(1, 2, 1, {"node-a"}), job(2, 3, 3, {"node-b"})}, c));
+  EXPECT_EQ(d2.run, (std::vector<int>{0, 1}));
+  EXPECT_EQ(d2.pod_nodes.at(0), (Names{"node-a"}));
+  EXPECT_EQ(d2.pod_nodes.at(1), (Names{"node-b"}));
+  EXPECT_EQ(d2.move, (std::vector<int>{1}));
+}
+
+// The first round of other policies on the same jobs, from their hand-worked X
+// (gavel_allocation_test.cpp, gavel_allox_gandiva_test.cpp):
+// - finish_time_fairness_perf: the same X as max-min fairness (rho = 5/6): jobs 0 and 2;
+// - max_sum_throughput_perf: the V100 to job 0, the P100 to job 2;
+// - fifo_perf: job 0 on its fastest type (the V100), job 1 on the type left (the P100);
+// - allox: the V100 runs job 0 first, the P100 job 2;
+// - gandiva_fair: an equal share of 1/3 of each type for every job, so equal priorities and the
+//   first two jobs by arrival run (on types in a shuffled order).
+TEST(GavelPolicy, FirstRoundOfEachPolicy) {
+  const ClusterView c = cluster();
+  const std::vector<std::pair<std::string, std::vector<int>>> cases = {
+      {"finish_time_fairness_perf", {0, 2}},
+      {"max_sum_throughput_perf", {0, 2}},
+      {"fifo_perf", {0, 1}},
+      {"allox", {0, 2}},
+      {"gandiva_fair", {0, 1}},
+      {"max_min_fairness_perf", {0, 2}}};
+  for (const auto& [name, run] : cases) {
+    GavelPolicy p(gavel(name));
+    const JobDecision d =
+        p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 2, 1), job(2, 3, 3)}, c));
+    EXPECT_EQ(d.run, run) << name;
+  }
+}
+
+TEST(GavelPolicy, RegisteredAndItsArgumentsChecked) {
+  EXPECT_NE(make_job_policy(gavel("max_min_fairness")), nullptr);
+  EXPECT_THROW(GavelPolicy(gavel("lottery")), std::invalid_argument);
+  AdmissionConfig bad = gavel("fifo");
+  bad.args["round"] = "-1";
+  EXPECT_THROW((GavelPolicy(bad)), std::invalid_argument);
+  bad.args.erase("round");
+  bad.args["speed"] = "1";
+  EXPECT_THROW((GavelPolicy(bad)), std::invalid_argument);
+}
+
+// A job without throughputs (not from Gavel's table) can run nowhere: an error, not a silent
+// allocation.
+TEST(GavelPolicy, AJobWithoutThroughputsIsAnError) {
+  const ClusterView c = cluster();
+  GavelPolicy p(gavel("max_min_fairness_perf"));
+  JobView j = job(0, 0, 0);
+  j.throughputs.clear();
+  EXPECT_THROW((void)p.decide(at(TimePoint(0s), {j}, c)), gavel::AllocationError);
+}
+
+}  // namespace
+}  // namespace tidesim

@@ -1,0 +1,205 @@
+#include "tidesim/workloads/gavel_jobs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tidesim/workloads/shockwave_batch.hpp"
+
+namespace tidesim::workloads {
+namespace {
+
+using Segments = std::vector<std::pair<double, double>>;
+
+// A time far beyond any run for a step on a model the job cannot run on (a policy never places
+// it there: its throughput row says 0).
+constexpr double kNoSpeed = 1e15;
+
+const Segments* find_segments(const std::map<std::string, Segments>& all, const std::string& gpu) {
+  const auto it = all.find(gpu);
+  return it == all.end() ? nullptr : &it->second;
+}
+
+double seconds_at(const Segments& s, double done) {
+  for (const auto& [end, seconds] : s) {
+    if (done < end) {
+      return seconds;
+    }
+  }
+  return s.empty() ? kNoSpeed : s.back().second;
+}
+
+std::string with_batch(const ShockwaveModel& m, int batch) {
+  return m.family + " (batch size " + std::to_string(batch) + ")";
+}
+
+// Seconds per unit of each epoch at `batches` on table type `type` (a batch the table lacks keeps
+// the one before: Shockwave refuses such a change); empty if the initial batch cannot run there.
+std::vector<double> epoch_seconds(const ThroughputTable& table, const std::string& type,
+                                  const ShockwaveModel& m, const std::vector<int>& batches,
+                                  int sf) {
+  const double units = std::ceil(static_cast<double>(m.dataset) / m.batch);
+  std::vector<double> out;
+  int batch = m.batch;
+  double tput = table.isolated(type, {with_batch(m, batch), sf}).value_or(0.0);
+  if (tput <= 0.0) {
+    return out;
+  }
+  for (const int b : batches) {
+    if (b != batch) {
+      if (const auto t = table.isolated(type, {with_batch(m, b), sf}); t && *t > 0.0) {
+        batch = b;
+        tput = *t;
+      }
+    }
+    out.push_back(static_cast<double>(m.dataset) / batch / tput / units);
+  }
+  return out;
+}
+
+Segments merge(const std::vector<double>& per_epoch, double units_per_epoch) {
+  Segments s;
+  for (std::size_t e = 0; e < per_epoch.size(); ++e) {
+    const double end = static_cast<double>(e + 1) * units_per_epoch;
+    if (!s.empty() && s.back().second == per_epoch[e]) {
+      s.back().first = end;
+    } else {
+      s.emplace_back(end, per_epoch[e]);
+    }
+  }
+  return s;
+}
+
+JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const GavelTraceJob& row) {
+  JobSpec job;
+  job.name = std::to_string(row.line);
+  job.job_class = row.job_type;
+  job.submit_time = TimePoint(from_seconds(row.arrival_time_s));
+  job.replicas = row.scale_factor;
+  job.pod_template = source.pod;
+  job.pod_template.name = job.name;
+  job.pod_template.requests.gpus = 1;
+  job.checkpoint_interval = Duration::zero();
+  const SourceLocation at{source.trace, row.line, 1};
+  const auto m = shockwave_model(row.job_type);
+  const bool epochs = m && row.duration_s > 0.0;  // Shockwave's layout: whole epochs
+  const bool dynamic = epochs && source.dynamic_batch && row.mode != "static";
+  std::int64_t n_epochs = 0;
+  double per_epoch = 0.0;
+  std::vector<int> run_batches;
+  std::vector<int> plan_batches;
+  if (epochs) {
+    n_epochs = shockwave_epochs(*m, row.total_steps);
+    per_epoch = std::ceil(static_cast<double>(m->dataset) / m->batch);
+    run_batches =
+        shockwave_batches(*m, dynamic ? row.mode : "static", n_epochs, row.scale_factor, false);
+    plan_batches =
+        shockwave_batches(*m, dynamic ? row.mode : "static", n_epochs, row.scale_factor, true);
+  }
+  const double units =
+      epochs ? static_cast<double>(n_epochs) * per_epoch : static_cast<double>(row.total_steps);
+  std::map<std::string, Segments> segments;
+  double exclusive = 0.0;
+  for (const auto& [gpu, type] : source.gpu_types) {
+    if (epochs) {
+      const std::vector<double> s = epoch_seconds(table, type, *m, run_batches, row.scale_factor);
+      if (!s.empty()) {
+        segments[gpu] = merge(s, per_epoch);
+      }
+      if (gpu == source.reference_gpu) {
+        for (const double x : epoch_seconds(table, type, *m, plan_batches, row.scale_factor)) {
+          exclusive += x * per_epoch;
+        }
+      }
+    } else if (const auto t = table.isolated(type, row.key()); t && *t > 0.0) {
+      segments[gpu] = {{units, 1.0 / *t}};
+      if (gpu == source.reference_gpu) {
+        exclusive = units / *t;
+      }
+    }
+  }
+  if (segments.empty()) {
+    throw InputError(at, "job_type",
+                     "'" + format_job_type_key(row.key()) + "' has no throughput above 0 in " +
+                         source.throughputs + " on any of the cluster's GPU types");
+  }
+  if (exclusive <= 0.0) {
+    throw InputError(at, "job_type",
+                     "'" + format_job_type_key(row.key()) +
+                         "' has no throughput on the reference "
+                         "GPU " +
+                         source.reference_gpu + " in " + source.throughputs);
+  }
+  job.steps = std::max<std::int64_t>(1, std::llround(units));
+  job.measured = std::make_shared<const GavelSpeed>(std::move(segments), source.reference_gpu,
+                                                    exclusive, units);
+  job.elastic = std::make_shared<const GavelFixedSize>(job.replicas, job.measured);
+  return job;
+}
+
+}  // namespace
+
+GavelSpeed::GavelSpeed(std::map<std::string, Segments> segments, std::string reference,
+                       double exclusive_s, double units)
+    : segments_(std::move(segments)),
+      reference_(std::move(reference)),
+      exclusive_s_(exclusive_s),
+      units_(units) {}
+
+double GavelSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
+  (void)gpus_per_node;
+  return exclusive_s_ / units_;
+}
+
+double GavelSpeed::compute_seconds(const std::vector<int>& gpus_per_node) const {
+  return step_seconds(gpus_per_node);
+}
+
+double GavelSpeed::step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
+                                   double done) const {
+  (void)gpus_per_node;
+  const Segments* s = find_segments(segments_, gpu);
+  return s == nullptr ? kNoSpeed : seconds_at(*s, done);
+}
+
+double GavelSpeed::compute_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
+                                      double done) const {
+  return step_seconds_on(gpu, gpus_per_node, done);
+}
+
+std::optional<double> GavelSpeed::next_change(double done) const {
+  double next = std::numeric_limits<double>::infinity();
+  for (const auto& [gpu, s] : segments_) {
+    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+      if (s[i].first > done) {
+        next = std::min(next, s[i].first);
+        break;
+      }
+    }
+  }
+  return std::isfinite(next) ? std::optional<double>(next) : std::nullopt;
+}
+
+std::vector<std::pair<std::string, double>> GavelSpeed::throughputs_at(double done) const {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [gpu, s] : segments_) {
+    out.emplace_back(gpu, 1.0 / seconds_at(s, done));
+  }
+  return out;
+}
+
+std::vector<JobSpec> gavel_jobs(const GavelSource& source) {
+  const ThroughputTable table = read_throughput_table(source.throughputs);
+  const std::vector<GavelTraceJob> rows = read_gavel_trace(source.trace);
+  std::vector<JobSpec> jobs;
+  jobs.reserve(rows.size());
+  for (const GavelTraceJob& row : rows) {
+    jobs.push_back(job_of(source, table, row));
+  }
+  std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {
+    return a.submit_time < b.submit_time;
+  });
+  return jobs;
+}
+
+}  // namespace tidesim::workloads

@@ -1,0 +1,91 @@
+#pragma once
+/// Gavel's and Shockwave's traces as tidesim jobs (docs/gavel.md, "Running the policies"): each
+/// trace row is a job of `scale_factor` pods of one GPU whose speed is the throughput table's for
+/// its job type on the GPU model of the nodes it runs on; Shockwave's rows also change their batch
+/// size by epoch (workloads/shockwave_batch.hpp).
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/gavel_trace.hpp"
+#include "tidesim/workloads/job.hpp"
+#include "tidesim/workloads/throughput_table.hpp"
+
+namespace tidesim::workloads {
+
+/// The `workload.gavel:` section.
+struct GavelSource {
+  /// A trace in one of gavel_trace.hpp's layouts.
+  std::string trace;
+  /// The throughput table (Gavel's simulation_throughputs.json layout).
+  std::string throughputs;
+  /// The cluster's GPU models (a node group's `gpu`) and the table's names for them.
+  std::map<std::string, std::string> gpu_types = {{"V100-SXM2-16", "v100"}, {"P100", "p100"}};
+  /// The GPU model whose throughput gives a job's run time alone (Gavel's and Shockwave's
+  /// finish-time fairness reference: v100).
+  std::string reference_gpu = "V100-SXM2-16";
+  /// Shockwave's batch sizes by epoch for rows of mode accordion/gns; false: every job static.
+  bool dynamic_batch = true;
+  /// Every pod's template (1 GPU each is set here).
+  PodSpec pod;
+  SourceLocation where;
+};
+
+/// One job's speed: per GPU model, seconds per unit of work by epoch. A unit is a step at the
+/// job's initial batch; a Shockwave job has ceil(dataset / batch) units per epoch, and an epoch
+/// at batch b on model g takes (dataset / b) / throughput_g(b) seconds (utils.py get_metric).
+class GavelSpeed final : public MeasuredSpeed {
+ public:
+  /// `segments[g]`: (units at which the segment ends, seconds per unit), ascending; `reference`:
+  /// the model whose segments give step_seconds() (the mean over the job).
+  GavelSpeed(std::map<std::string, std::vector<std::pair<double, double>>> segments,
+             std::string reference, double exclusive_s, double units);
+  double step_seconds(const std::vector<int>& gpus_per_node) const override;
+  double compute_seconds(const std::vector<int>& gpus_per_node) const override;
+  double step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
+                         double done) const override;
+  double compute_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
+                            double done) const override;
+  std::optional<double> next_change(double done) const override;
+  std::vector<std::pair<std::string, double>> throughputs_at(double done) const override;
+  /// The run time alone on the reference model (Shockwave's exclusive time: its planning profile).
+  double exclusive_seconds() const { return exclusive_s_; }
+
+ private:
+  std::map<std::string, std::vector<std::pair<double, double>>> segments_;
+  std::string reference_;
+  double exclusive_s_;
+  double units_;
+};
+
+/// A Gavel job as an elastic job of one size: so that a round's preemption checkpoints it (Gavel's
+/// jobs save their state when a lease ends) and a move to other GPUs resumes where it stopped
+/// (JobDecision::move). Its replicas and batch never change.
+class GavelFixedSize final : public ElasticModel {
+ public:
+  GavelFixedSize(int replicas, std::shared_ptr<const MeasuredSpeed> speed)
+      : replicas_(replicas), speed_(std::move(speed)) {}
+  int min_replicas() const override { return replicas_; }
+  int max_replicas() const override { return replicas_; }
+  int min_batch_size() const override { return 1; }
+  int max_batch_size() const override { return 1; }
+  std::shared_ptr<const MeasuredSpeed> speed(int replicas, int batch_size) const override {
+    (void)replicas;
+    (void)batch_size;
+    return speed_;
+  }
+
+ private:
+  int replicas_;
+  std::shared_ptr<const MeasuredSpeed> speed_;
+};
+
+/// The jobs of `source` (one per trace row, named "<line>" in the trace's order, `job_class` the
+/// job type), sorted by arrival. InputError naming the trace's line for a job type the table lacks
+/// on every listed GPU type or with throughput 0 on all of them, or missing on the reference.
+std::vector<JobSpec> gavel_jobs(const GavelSource& source);
+
+}  // namespace tidesim::workloads
