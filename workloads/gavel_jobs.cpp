@@ -9,7 +9,7 @@
 namespace tidesim::workloads {
 namespace {
 
-using Segments = std::vector<std::pair<double, double>>;
+using Segments = std::vector<SpeedSegment>;
 
 // A time far beyond any run for a step on a model the job cannot run on (a policy never places
 // it there: its throughput row says 0).
@@ -20,26 +20,33 @@ const Segments* find_segments(const std::map<std::string, Segments>& all, const 
   return it == all.end() ? nullptr : &it->second;
 }
 
-double seconds_at(const Segments& s, double done) {
-  for (const auto& [end, seconds] : s) {
-    if (done < end) {
-      return seconds;
+const SpeedSegment* segment_at(const Segments& s, double done) {
+  for (const SpeedSegment& x : s) {
+    if (done < x.end) {
+      return &x;
     }
   }
-  return s.empty() ? kNoSpeed : s.back().second;
+  return s.empty() ? nullptr : &s.back();
+}
+
+double seconds_at(const Segments& s, double done) {
+  const SpeedSegment* x = segment_at(s, done);
+  return x == nullptr ? kNoSpeed : x->seconds;
 }
 
 std::string with_batch(const ShockwaveModel& m, int batch) {
   return m.family + " (batch size " + std::to_string(batch) + ")";
 }
 
-// Seconds per unit of each epoch at `batches` on table type `type` (a batch the table lacks keeps
-// the one before: Shockwave refuses such a change); empty if the initial batch cannot run there.
-std::vector<double> epoch_seconds(const ThroughputTable& table, const std::string& type,
-                                  const ShockwaveModel& m, const std::vector<int>& batches,
-                                  int sf) {
+// Seconds per unit (and steps per unit) of each epoch at `batches` on table type `type` (a batch
+// the table lacks keeps the one before: Shockwave refuses such a change); empty if the initial
+// batch cannot run there.
+std::vector<std::pair<double, double>> epoch_seconds(const ThroughputTable& table,
+                                                     const std::string& type,
+                                                     const ShockwaveModel& m,
+                                                     const std::vector<int>& batches, int sf) {
   const double units = std::ceil(static_cast<double>(m.dataset) / m.batch);
-  std::vector<double> out;
+  std::vector<std::pair<double, double>> out;
   int batch = m.batch;
   double tput = table.isolated(type, {with_batch(m, batch), sf}).value_or(0.0);
   if (tput <= 0.0) {
@@ -52,19 +59,20 @@ std::vector<double> epoch_seconds(const ThroughputTable& table, const std::strin
         tput = *t;
       }
     }
-    out.push_back(static_cast<double>(m.dataset) / batch / tput / units);
+    const double steps = static_cast<double>(m.dataset) / batch;
+    out.emplace_back(steps / tput / units, steps / units);
   }
   return out;
 }
 
-Segments merge(const std::vector<double>& per_epoch, double units_per_epoch) {
+Segments merge(const std::vector<std::pair<double, double>>& per_epoch, double units_per_epoch) {
   Segments s;
   for (std::size_t e = 0; e < per_epoch.size(); ++e) {
     const double end = static_cast<double>(e + 1) * units_per_epoch;
-    if (!s.empty() && s.back().second == per_epoch[e]) {
-      s.back().first = end;
+    if (!s.empty() && s.back().seconds == per_epoch[e].first) {
+      s.back().end = end;
     } else {
-      s.emplace_back(end, per_epoch[e]);
+      s.push_back({end, per_epoch[e].first, per_epoch[e].second});
     }
   }
   return s;
@@ -102,17 +110,17 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
   double exclusive = 0.0;
   for (const auto& [gpu, type] : source.gpu_types) {
     if (epochs) {
-      const std::vector<double> s = epoch_seconds(table, type, *m, run_batches, row.scale_factor);
+      const auto s = epoch_seconds(table, type, *m, run_batches, row.scale_factor);
       if (!s.empty()) {
         segments[gpu] = merge(s, per_epoch);
       }
       if (gpu == source.reference_gpu) {
-        for (const double x : epoch_seconds(table, type, *m, plan_batches, row.scale_factor)) {
-          exclusive += x * per_epoch;
+        for (const auto& x : epoch_seconds(table, type, *m, plan_batches, row.scale_factor)) {
+          exclusive += x.first * per_epoch;
         }
       }
     } else if (const auto t = table.isolated(type, row.key()); t && *t > 0.0) {
-      segments[gpu] = {{units, 1.0 / *t}};
+      segments[gpu] = {{units, 1.0 / *t, 1.0}};
       if (gpu == source.reference_gpu) {
         exclusive = units / *t;
       }
@@ -171,8 +179,8 @@ std::optional<double> GavelSpeed::next_change(double done) const {
   double next = std::numeric_limits<double>::infinity();
   for (const auto& [gpu, s] : segments_) {
     for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-      if (s[i].first > done) {
-        next = std::min(next, s[i].first);
+      if (s[i].end > done) {
+        next = std::min(next, s[i].end);
         break;
       }
     }
@@ -183,9 +191,17 @@ std::optional<double> GavelSpeed::next_change(double done) const {
 std::vector<std::pair<std::string, double>> GavelSpeed::throughputs_at(double done) const {
   std::vector<std::pair<std::string, double>> out;
   for (const auto& [gpu, s] : segments_) {
-    out.emplace_back(gpu, 1.0 / seconds_at(s, done));
+    if (const SpeedSegment* x = segment_at(s, done); x != nullptr) {
+      out.emplace_back(gpu, x->steps_per_unit / x->seconds);
+    }
   }
   return out;
+}
+
+double GavelSpeed::steps_left_at(double done, double total) const {
+  const Segments* s = find_segments(segments_, reference_);
+  const SpeedSegment* x = s == nullptr ? nullptr : segment_at(*s, done);
+  return std::max(0.0, total - done) * (x == nullptr ? 1.0 : x->steps_per_unit);
 }
 
 std::vector<JobSpec> gavel_jobs(const GavelSource& source) {

@@ -34,15 +34,24 @@ struct GavelSource {
   SourceLocation where;
 };
 
+/// A range of a job's work at one speed: up to `end` units, `seconds` a unit, and the table's steps
+/// (at the batch of the range) a unit: dataset / (units an epoch x batch), 1 at the initial batch.
+struct SpeedSegment {
+  double end = 0.0;
+  double seconds = 0.0;
+  double steps_per_unit = 1.0;
+  friend bool operator==(const SpeedSegment&, const SpeedSegment&) = default;
+};
+
 /// One job's speed: per GPU model, seconds per unit of work by epoch. A unit is a step at the
 /// job's initial batch; a Shockwave job has ceil(dataset / batch) units per epoch, and an epoch
 /// at batch b on model g takes (dataset / b) / throughput_g(b) seconds (utils.py get_metric).
 class GavelSpeed final : public MeasuredSpeed {
  public:
-  /// `segments[g]`: (units at which the segment ends, seconds per unit), ascending; `reference`:
-  /// the model whose segments give step_seconds() (the mean over the job).
-  GavelSpeed(std::map<std::string, std::vector<std::pair<double, double>>> segments,
-             std::string reference, double exclusive_s, double units);
+  /// `segments[g]`: its ranges, ascending; `reference`: the model whose ranges give
+  /// steps_left_at(); step_seconds() is the mean over the job alone there.
+  GavelSpeed(std::map<std::string, std::vector<SpeedSegment>> segments, std::string reference,
+             double exclusive_s, double units);
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   double step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
@@ -50,12 +59,17 @@ class GavelSpeed final : public MeasuredSpeed {
   double compute_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
                             double done) const override;
   std::optional<double> next_change(double done) const override;
+  /// The table's steps per second at the batch of the epoch now (what Gavel's and Shockwave's
+  /// policies are given), per GPU model.
   std::vector<std::pair<std::string, double>> throughputs_at(double done) const override;
+  /// The steps left in the table's steps at the batch now (Shockwave rescales a job's steps when
+  /// its batch changes, keeping its epochs).
+  double steps_left_at(double done, double total) const override;
   /// The run time alone on the reference model (Shockwave's exclusive time: its planning profile).
   double exclusive_seconds() const { return exclusive_s_; }
 
  private:
-  std::map<std::string, std::vector<std::pair<double, double>>> segments_;
+  std::map<std::string, std::vector<SpeedSegment>> segments_;
   std::string reference_;
   double exclusive_s_;
   double units_;

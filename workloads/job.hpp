@@ -98,6 +98,11 @@ class MeasuredSpeed {
     (void)gpu;
     return compute_seconds_at(gpus_per_node, done);
   }
+  /// The steps left of `total` once `done` are done, in the steps a scheduler counts now (a job
+  /// whose batch changes counts its steps at the batch now); by default total - done.
+  virtual double steps_left_at(double done, double total) const {
+    return total > done ? total - done : 0.0;
+  }
   /// Steps per second alone on each GPU model it can run on, once `done` steps are done; empty
   /// for a speed that does not depend on the GPU type.
   virtual std::vector<std::pair<std::string, double>> throughputs_at(double done) const {

@@ -214,7 +214,7 @@ std::map<int, std::vector<double>> GavelPolicy::allocate(const JobPolicyState& s
     }
     j.scale_factor = v.gpus;
     j.time_since_start_s = std::max(0.0, now - to_seconds(v.submitted));
-    j.steps_remaining = static_cast<double>(v.steps) * std::max(0.0, 1.0 - v.progress);
+    j.steps_remaining = v.steps_left;
     p.jobs.push_back(std::move(j));
   }
   std::map<int, std::vector<double>> out;

@@ -119,9 +119,11 @@ struct JobView {
   /// Its placement in replicas (pods) per node: each entry of `placement` over gpus_per_replica.
   /// The one conversion of a job's GPUs to its replicas, for a policy that counts replicas.
   std::vector<int> replica_placement() const;
-  /// Its work in steps, and its steps per second alone on each GPU model it can run on now (a job
-  /// of Gavel's throughput table, workloads/gavel_jobs.hpp; empty for other jobs).
+  /// Its work in steps, the steps left (at its batch now: workloads::MeasuredSpeed::steps_left_at)
+  /// and its steps per second alone on each GPU model it can run on now (a job of Gavel's
+  /// throughput table, workloads/gavel_jobs.hpp; empty for other jobs).
   std::int64_t steps = 0;
+  double steps_left = 0.0;
   std::vector<std::pair<std::string, double>> throughputs;
   /// What an adaptive job running now reports (workloads::StepReport: its configuration, its
   /// measured step, its gradient statistics); nullopt otherwise.

@@ -6,6 +6,7 @@ namespace tidesim {
 
 metrics::StandardCollectorOptions collector_options(const Scenario& scenario,
                                                     metrics::StandardCollectorOptions base) {
+  base.finish_time_fairness.all_jobs_contention = scenario.run.ftf_all_jobs;
   base.fabric_traffic.tier_capacity.clear();
   if (!scenario.cluster.fabric) {
     return base;

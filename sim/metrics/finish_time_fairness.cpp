@@ -41,6 +41,7 @@ void FinishTimeFairnessCollector::on_job(const JobEvent& e) {
   switch (e.kind) {
     case JobEventKind::kSubmitted:
       advance(e.at);
+      ++submitted_;
       in_system_[e.job] = Track{e.at, area_, e.gpus, e.uncontended_seconds};
       break;
     case JobEventKind::kSucceeded:
@@ -81,7 +82,10 @@ std::vector<FinishTimeFairness> FinishTimeFairnessCollector::jobs() const {
   }
   out.reserve(done_.size());
   for (const Done& d : done_) {
-    const double isolated = isolated_seconds(d.uncontended_s, d.gpus, d.mean_jobs, cluster_gpus_);
+    const double isolated =
+        options_.all_jobs_contention
+            ? d.uncontended_s * std::max(1.0, static_cast<double>(submitted_) / cluster_gpus_)
+            : isolated_seconds(d.uncontended_s, d.gpus, d.mean_jobs, cluster_gpus_);
     out.push_back(
         FinishTimeFairness{d.job, d.shared_s, d.mean_jobs, isolated, d.shared_s / isolated});
   }

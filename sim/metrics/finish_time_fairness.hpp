@@ -30,6 +30,11 @@ struct FinishTimeFairnessOptions {
   /// A job counts as unfairly served (ftf_unfair_share) when its rho is above this; finite,
   /// at least 1 (std::invalid_argument otherwise).
   double unfair_threshold = kUnfairRho;
+  /// The contention of the 1/N share: false, Themis' (the job's GPUs x the mean number of jobs
+  /// present over its lifetime / the cluster's GPUs); true, Shockwave's artifact's (every job
+  /// the run submitted / the cluster's GPUs, whatever the job's GPUs: scheduler.py
+  /// finish_time_fairness_list, `JCT / (exclusive x max(1, jobs / GPUs))`).
+  bool all_jobs_contention = false;
 };
 
 /// The cards a sampled node adds to the cluster of the 1/N share: its allocatable device-plugin
@@ -93,6 +98,7 @@ class FinishTimeFairnessCollector : public Collector {
   TimePoint last_{};
   double area_ = 0.0;  // integral of the number of jobs in the system, job-seconds
   int cluster_gpus_ = 0;
+  int submitted_ = 0;
   FinishTimeFairnessOptions options_;
 };
 

@@ -384,7 +384,10 @@ void Admission::refresh_view(int j) {
     e.job.report = job.spec->measured->report(e.job.placement, done(j));
   }
   e.job.steps = job.spec->steps;
+  const double total = static_cast<double>(job.spec->steps);
+  e.job.steps_left = std::max(0.0, total - done(j));
   if (job.spec->measured) {
+    e.job.steps_left = job.spec->measured->steps_left_at(done(j), total);
     e.job.throughputs = job.spec->measured->throughputs_at(done(j));
   }
 }

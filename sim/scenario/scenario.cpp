@@ -578,6 +578,7 @@ RunConfig parse_run(const ConfigNode& node, const std::string& file) {
                               "longer or the horizon shorter)",
                               r.until / r.sample_interval, kMaxSamples));
   }
+  r.ftf_all_jobs = f.choice("ftf_contention", "themis", {"themis", "all-jobs"}) == "all-jobs";
   r.mode = f.choice("mode", "time-driven", {"time-driven", "fill"}) == "fill"
                ? RunMode::kFill
                : RunMode::kTimeDriven;

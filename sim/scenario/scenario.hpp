@@ -185,6 +185,10 @@ struct RunConfig {
   Duration pod_startup = Duration::zero();
   /// Period of the true-state samples the metric collectors see.
   Duration sample_interval = std::chrono::seconds(10);
+  /// `run.ftf_contention`: the 1/N share of finish-time fairness, "themis" (the mean number of
+  /// jobs present) or "all-jobs" (every job of the run, as Shockwave's artifact computes it;
+  /// sim/metrics/finish_time_fairness.hpp).
+  bool ftf_all_jobs = false;
   /// `run.mode`: "time-driven" (the default: the event-driven run) or "fill": the FGD paper's
   /// experiment, pods arrive one by one and never leave (docs/fgd.md;
   /// sim/experiments/fill_experiment.hpp).

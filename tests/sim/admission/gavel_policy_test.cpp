@@ -35,6 +35,7 @@ JobView job(int id, double a, double b, std::vector<std::string> on = {}) {
   j.order = id;
   j.gpus = 1;
   j.steps = 100'000;
+  j.steps_left = 100'000;
   j.throughputs = {{"V100-SXM2-16", a}, {"P100", b}};
   j.admitted = !on.empty();
   j.nodes = std::move(on);

@@ -248,6 +248,27 @@ TEST(FinishTimeFairness, DevicePluginReplicasAreNotGpusInTheShare) {
 
 // Issue 46, item 2: rho 1.01 (a second job bound a moment after the first) is fair, 1.2 is not:
 // a job is unfair above 1.05 (Shockwave, Gavel), a threshold the options select.
+// Shockwave's artifact's contention (scheduler.py finish_time_fairness_list): T_id = T_alone x
+// max(1, J / G) with J the jobs the run submitted, 3 on 4 GPUs: max(1, 0.75) = 1, each job's time
+// alone: A 100 / 100 = 1, C 120 / 40 = 3, B 150 / 50 = 3.
+TEST(FinishTimeFairness, AllJobsContentionAsShockwavesArtifact) {
+  FinishTimeFairnessOptions o;
+  o.all_jobs_contention = true;
+  FinishTimeFairnessCollector c(o);
+  c.on_sample(sample(0, 4));
+  feed(c, three_jobs_four_gpus());
+  const auto jobs = c.jobs();
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_DOUBLE_EQ(jobs[0].rho, 1.0);
+  EXPECT_DOUBLE_EQ(jobs[1].rho, 3.0);
+  EXPECT_DOUBLE_EQ(jobs[2].rho, 3.0);
+  // On 2 GPUs: max(1, 3 / 2) = 1.5, A 100 / 150.
+  FinishTimeFairnessCollector two(o);
+  two.on_sample(sample(0, 2));
+  feed(two, three_jobs_four_gpus());
+  EXPECT_DOUBLE_EQ(two.jobs()[0].rho, 100.0 / 150.0);
+}
+
 TEST(FinishTimeFairness, UnfairThresholdIs105AndSelectable) {
   const std::vector<Ev> events = {{0, K::kSubmitted, "A", 1, 100.0},
                                   {0, K::kSubmitted, "B", 1, 100.0},
@@ -262,10 +283,11 @@ TEST(FinishTimeFairness, UnfairThresholdIs105AndSelectable) {
     return m.at("ftf_unfair_share");
   };
   EXPECT_DOUBLE_EQ(unfair({}), 0.5);
-  EXPECT_DOUBLE_EQ(unfair({1.25}), 0.0);
-  EXPECT_DOUBLE_EQ(unfair({1.0}), 1.0);
-  EXPECT_THROW(FinishTimeFairnessCollector({0.5}), std::invalid_argument);
-  EXPECT_THROW(FinishTimeFairnessCollector({std::nan("")}), std::invalid_argument);
+  EXPECT_DOUBLE_EQ(unfair({.unfair_threshold = 1.25}), 0.0);
+  EXPECT_DOUBLE_EQ(unfair({.unfair_threshold = 1.0}), 1.0);
+  EXPECT_THROW(FinishTimeFairnessCollector({.unfair_threshold = 0.5}), std::invalid_argument);
+  EXPECT_THROW(FinishTimeFairnessCollector({.unfair_threshold = std::nan("")}),
+               std::invalid_argument);
 }
 
 TEST(GpuHoursAllocated, ThreeJobsOnFourGpus) {
