@@ -468,7 +468,7 @@ std::vector<int> assign_flavours(const Walk& w, const std::vector<const QuotaJob
 }  // namespace
 
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
-                                 std::int64_t capacity) {
+                                 std::int64_t capacity, const TopologyCheck& topology) {
   std::optional<QuotaConfig> implicit;
   if (quotas.slots.empty()) {
     implicit = with_implicit_flavour(quotas);
@@ -500,7 +500,8 @@ QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaC
                                      : job.admitted && !job.flavors.empty()
                                          ? job.flavors
                                          : assign_flavours(w, chosen, job);
-    const bool assigned = job.queue < 0 || !flavors.empty();
+    const bool assigned =
+        (job.queue < 0 || !flavors.empty()) && (!topology.fits || topology.fits(job, flavors));
     slotted.push_back(in_slots(q, job, flavors));
     const QuotaJob& j = slotted.back();
     if (assigned && !w.fits(j) && j.queue >= 0) {
@@ -513,6 +514,9 @@ QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaC
     if (assigned && w.fits(j)) {
       w.add(j, +1);
       chosen.push_back(&j);
+      if (topology.commit) {
+        topology.commit(j.id);
+      }
       if (j.queue >= 0) {
         d.flavors[j.id] = flavors;
       }

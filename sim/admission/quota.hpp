@@ -10,6 +10,7 @@
 /// (`reclaimWithinCohort`). The quota is an extra admission condition on top of the job-level
 /// policy's order and the cluster's GPUs.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,8 +63,20 @@ enum class ReclaimWithinCohort { kNever, kLowerPriority, kAny };
 struct ResourceFlavor {
   std::string name;
   std::map<std::string, std::string> node_labels;
+  /// spec.topologyName: the Kueue Topology (QuotaConfig::topologies) its nodes are grouped by for
+  /// topology-aware scheduling; empty: none (docs/topology-aware.md, "In runs").
+  std::string topology_name;
   /// True when declared under `resource_flavors:` (then `where` and `path` locate it).
   bool declared = false;
+  SourceLocation where;
+  std::string path;
+};
+
+/// A Kueue Topology (kueue.x-k8s.io Topology, spec.levels[].nodeLabel): node label keys,
+/// outermost first; kubernetes.io/hostname may only be the last.
+struct KueueTopology {
+  std::string name;
+  std::vector<std::string> levels;
   SourceLocation where;
   std::string path;
 };
@@ -118,6 +131,11 @@ struct QuotaConfig {
   std::vector<std::string> resources;
   /// Every flavour: the declared ones in order, then those named without a declaration.
   std::vector<ResourceFlavor> flavors;
+  /// The Topology objects the flavours name (`topologies:`).
+  std::vector<KueueTopology> topologies;
+  /// Kueue's feature gates that change topology-aware placement (`tas_feature_gates:`), as
+  /// Kueue's --feature-gates would set them; names and defaults in sim/admission/tas_model.hpp.
+  std::map<std::string, bool> tas_feature_gates;
   /// Every (flavour, resource) pair some queue has a quota of; empty: one implicit flavour, pair
   /// r being resource r (configurations built by hand).
   std::vector<FlavorResource> slots;
@@ -208,7 +226,16 @@ struct QuotaDecision {
 ///    every resource needing preemption), then with its own queue's candidates only, borrowing
 ///    allowed; with only its own queue's candidates, borrowing allowed.
 /// A job that does not fit in a StrictFIFO queue blocks the rest of that queue.
+/// `topology` (topology-aware scheduling, docs/topology-aware.md "In runs"): when set, a job
+/// not kept that got its flavours is asked `fits` before its quota is checked (Kueue places the
+/// topology as part of the flavour assignment); a job that does not fit its topology is not
+/// admitted, as one over its quota; `commit` is called for each job the walk admits, in order,
+/// so that the next `fits` sees its placement.
+struct TopologyCheck {
+  std::function<bool(const QuotaJob& job, const std::vector<int>& flavors)> fits;
+  std::function<void(int job)> commit;
+};
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
-                                 std::int64_t capacity);
+                                 std::int64_t capacity, const TopologyCheck& topology = {});
 
 }  // namespace tidesim

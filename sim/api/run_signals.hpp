@@ -212,6 +212,21 @@ struct GangLifeRecord {
   std::vector<std::pair<std::string, int>> unexpected;
 };
 
+/// Kueue topology-aware admission of one job (sim/model/topology_admission.hpp): admitted with
+/// its assignment, or refused with Kueue's reason (emitted when the reason changes).
+struct TopologyEvent {
+  TimePoint at{};
+  std::string job;
+  std::string topology;
+  bool admitted = false;
+  std::string reason;  // empty when admitted
+  /// Admitted: per topology level (outermost first), its label and how many of its domains the
+  /// job's pods were assigned to (the gang's span).
+  std::vector<std::pair<std::string, int>> span;
+  /// Admitted: seconds since the first refusal for its topology (0 when never refused).
+  double topology_wait_s = 0.0;
+};
+
 struct RunSignals {
   Signal<JobEvent> job;
   Signal<ClusterSample> sample;
@@ -220,6 +235,7 @@ struct RunSignals {
   Signal<LoadForecastBatch> forecast;
   Signal<QuotaEvent> quota;
   Signal<GangLifeRecord> gang_life;
+  Signal<TopologyEvent> topology;
 };
 
 }  // namespace tidesim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -101,13 +102,19 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
                          "flavour '" + f.name + "' selects no node of the cluster");
       }
     }
+    topology_ = std::make_unique<TopologyAdmission>(run_, q);
+    if (!topology_->active()) {
+      topology_.reset();
+    } else {
+      topology_refused_.resize(run_.jobs.size());
+      topology_reason_.resize(run_.jobs.size());
+    }
     const auto gpu = std::find(q.resources.begin(), q.resources.end(), kGpuResource);
     gpu_resource_ = gpu == q.resources.end() ? -1 : static_cast<int>(gpu - q.resources.begin());
   }
 }
 
-QuotaDecision Admission::select_with_queues(OrderedJobPolicy& policy,
-                                            const JobPolicyState& state) const {
+QuotaDecision Admission::select_with_queues(OrderedJobPolicy& policy, const JobPolicyState& state) {
   // The policy's order, the jobs it keeps (admitted, non-preemptive policies) first.
   policy.prepare(state);
   const std::vector<std::size_t> order = policy.order(state);
@@ -126,7 +133,70 @@ QuotaDecision Admission::select_with_queues(OrderedJobPolicy& policy,
           e.flavors, run_.jobs[static_cast<std::size_t>(a.id)].spec->pod_template.node_selector});
     }
   }
-  return select_with_quotas(jobs, *config_.quotas, capacity_);
+  if (!topology_) {
+    return select_with_quotas(jobs, *config_.quotas, capacity_);
+  }
+  topology_->begin();
+  TopologyCheck check;
+  check.fits = [this](const QuotaJob& job, const std::vector<int>& flavors) {
+    const bool fits = topology_->fits(job.id, flavors);
+    if (!fits) {
+      topology_event(job.id, false);
+    }
+    return fits;
+  };
+  check.commit = [this](int job) { topology_->commit(job); };
+  return select_with_quotas(jobs, *config_.quotas, capacity_, check);
+}
+
+void Admission::topology_event(int j, bool admitted) {
+  const TopologyPlacement* last = topology_->last(j);
+  if (last == nullptr) {
+    return;
+  }
+  const auto k = static_cast<std::size_t>(j);
+  TopologyEvent ev;
+  ev.at = run_.sim.now();
+  ev.job = run_.jobs[k].spec->name;
+  ev.topology = last->topology;
+  ev.admitted = admitted;
+  if (!admitted) {
+    if (!topology_refused_[k]) {
+      topology_refused_[k] = ev.at;
+    }
+    if (topology_reason_[k] == last->reason) {
+      return;  // still waiting for the same reason
+    }
+    topology_reason_[k] = ev.reason = last->reason;
+    run_.signals.topology.emit(ev);
+    return;
+  }
+  if (topology_refused_[k]) {
+    ev.topology_wait_s = to_seconds(ev.at - *topology_refused_[k]);
+  }
+  topology_refused_[k].reset();
+  topology_reason_[k].clear();
+  // The gang's span: distinct domains per level over the nodes its pods may go to.
+  for (const KueueTopology& t : config_.quotas->topologies) {
+    if (t.name != last->topology) {
+      continue;
+    }
+    for (const std::string& level : t.levels) {
+      std::set<std::string> values;
+      const std::vector<std::shared_ptr<const std::vector<std::string>>>& domains =
+          topology_->pod_domains(j);
+      for (const auto& nodes : domains) {
+        for (const std::string& n : *nodes) {
+          const auto& labels = run_.cluster.view()
+                                   .nodes[static_cast<std::size_t>(run_.cluster.view().index_of(n))]
+                                   .node.labels;
+          values.insert(labels.at(level));
+        }
+      }
+      ev.span.emplace_back(level, static_cast<int>(values.size()));
+    }
+  }
+  run_.signals.topology.emit(ev);
 }
 
 void Admission::quota_event(int j, bool admitted) {
@@ -173,6 +243,11 @@ void Admission::on_ended(int j) {
   Entry& e = entries_[static_cast<std::size_t>(j)];
   if (e.job.admitted) {
     quota_event(j, false);
+  }
+  if (topology_) {
+    topology_->release(j);
+    topology_refused_[static_cast<std::size_t>(j)].reset();
+    topology_reason_[static_cast<std::size_t>(j)].clear();
   }
   e.active = false;
   e.job.admitted = false;
@@ -447,6 +522,9 @@ void Admission::suspend_unchosen(const std::vector<JobView>& jobs, const std::ve
     if (e.job.admitted && !std::binary_search(chosen.begin(), chosen.end(), a.id)) {
       quota_event(a.id, false);
       e.job.admitted = false;
+      if (topology_) {
+        topology_->release(a.id);
+      }
       controller_.suspend(a.id);
     }
   }
@@ -466,6 +544,9 @@ void Admission::admit_chosen(const JobDecision& decision, const QuotaDecision& q
     }
     hint(e, decision, j);
     quota_event(j, true);
+    if (topology_ && !topology_->pod_domains(j).empty()) {
+      topology_event(j, true);
+    }
     e.ever_admitted = true;
     const std::vector<int> held = std::move(e.held);
     e.held.clear();
@@ -523,6 +604,16 @@ void Admission::release(int p) {
     const auto k = static_cast<std::size_t>(std::find(pods.begin(), pods.end(), p) - pods.begin());
     if (k < entry.pod_nodes.size()) {
       one.push_back(entry.pod_nodes[k]);
+    }
+  }
+  if (topology_) {
+    // Kueue's TopologyUngater: the pod goes to its assigned domain (its place among the job's
+    // pods picks its entry of the topologyAssignment).
+    const auto& domains = topology_->pod_domains(pod.job);
+    const std::vector<int>& pods = run_.jobs[static_cast<std::size_t>(pod.job)].pods;
+    const auto k = static_cast<std::size_t>(std::find(pods.begin(), pods.end(), p) - pods.begin());
+    if (k < domains.size()) {
+      one = *domains[k];
     }
   }
   // Kueue injects the admitted flavours' node labels into the pod template as a nodeSelector.

@@ -20,6 +20,7 @@
 #include "tidesim/sim/engine/simulation.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
+#include "tidesim/sim/model/topology_admission.hpp"
 
 namespace tidesim {
 
@@ -63,7 +64,7 @@ class Admission {
     /// Or its node per pod (JobDecision::pod_nodes); empty: none.
     std::vector<std::string> pod_nodes;
   };
-  QuotaDecision select_with_queues(OrderedJobPolicy& policy, const JobPolicyState& state) const;
+  QuotaDecision select_with_queues(OrderedJobPolicy& policy, const JobPolicyState& state);
   JobDecision checked(JobDecision decision, const JobPolicyState& state) const;
   void quota_event(int j, bool admitted);
   void request_decision();
@@ -102,6 +103,13 @@ class Admission {
   std::vector<std::int64_t> queue_usage_;
   /// The index of nvidia.com/gpu in config.quotas->resources; -1 when no queue covers it.
   int gpu_resource_ = -1;
+  /// Kueue's topology-aware scheduling, when a flavour names a topology; null otherwise.
+  std::unique_ptr<TopologyAdmission> topology_;
+  /// Per job: when its topology was first refused (this attempt's wait), and the reason last
+  /// emitted.
+  std::vector<std::optional<TimePoint>> topology_refused_;
+  std::vector<std::string> topology_reason_;
+  void topology_event(int j, bool admitted);
   std::int64_t next_order_ = 0;
   bool decision_pending_ = false;
   bool ticking_ = false;

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "tidesim/sim/admission/tas_model.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 
@@ -190,13 +191,20 @@ std::vector<ResourceFlavor> parse_flavours(const ConfigNode& n, const std::strin
     if (rf.name.empty()) {
       throw f.error(f.get("name"), "name", "expected a flavour name");
     }
-    for (const char* key : {"node_taints", "tolerations", "topology_name"}) {
+    for (const char* key : {"node_taints", "tolerations"}) {
       if (f.has(key)) {
         throw f.error(f.get(key), key,
                       "is not modelled (a flavour's node_labels only; docs/job-scheduling.md)");
       }
     }
     rf.node_labels = string_map(f.get("node_labels"), file, f.path_of("node_labels"));
+    rf.topology_name = f.string("topology_name", "");
+    if (f.has("topology_name") && rf.node_labels.empty()) {
+      // Kueue's ResourceFlavor validation: a flavor with a topologyName needs nodeLabels.
+      throw f.error(f.get("topology_name"), "topology_name",
+                    "a flavour with a topology needs at least one node_labels entry (Kueue's "
+                    "ResourceFlavor validation)");
+    }
     f.finish();
     for (const ResourceFlavor& other : out) {
       if (other.name == rf.name) {
@@ -205,6 +213,74 @@ std::vector<ResourceFlavor> parse_flavours(const ConfigNode& n, const std::strin
     }
     out.push_back(std::move(rf));
   }
+  return out;
+}
+
+// `topologies:` (Kueue's Topology objects): name and levels (node label keys, outermost first),
+// validated as Kueue's Topology webhook does (apis/kueue/v1beta2/topology_types.go): 1 to 16
+// levels, no duplicates, kubernetes.io/hostname only as the last level.
+std::vector<KueueTopology> parse_topologies(const ConfigNode& n, const std::string& file,
+                                            const std::string& path) {
+  std::vector<KueueTopology> out;
+  const auto items = sequence_of(n, file, path);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Fields f(items[i], file, fmt::format("{}[{}]", path, i));
+    KueueTopology t;
+    t.where = location_of(items[i], file);
+    t.path = f.path();
+    t.name = f.string("name");
+    const ConfigNode levels = f.require("levels");
+    const auto names = sequence_of(levels, file, f.path_of("levels"));
+    if (names.empty() || names.size() > 16) {
+      throw f.error(levels, "levels", "a topology has 1 to 16 levels");
+    }
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const std::string key = fmt::format("levels[{}]", k);
+      if (!names[k].is_scalar() || names[k].scalar().empty()) {
+        throw f.error(names[k], key, "expected a node label key");
+      }
+      const std::string& label = names[k].scalar();
+      if (std::find(t.levels.begin(), t.levels.end(), label) != t.levels.end()) {
+        throw f.error(names[k], key, "level '" + label + "' is listed twice");
+      }
+      if (label == "kubernetes.io/hostname" && k + 1 != names.size()) {
+        throw f.error(names[k], key, "kubernetes.io/hostname may only be the last level");
+      }
+      t.levels.push_back(label);
+    }
+    f.finish();
+    for (const KueueTopology& other : out) {
+      if (other.name == t.name) {
+        throw f.error(f.get("name"), "name", "topology '" + t.name + "' is declared twice");
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// `tas_feature_gates:` Kueue's gate names with true or false.
+std::map<std::string, bool> parse_gates(Fields& f) {
+  std::map<std::string, bool> out;
+  const ConfigNode g = f.get("tas_feature_gates");
+  if (!g) {
+    return out;
+  }
+  Fields gf(g, f.file(), f.path_of("tas_feature_gates"));
+  tas::TasFeatureGates check;
+  for (const auto& [key, value] : g.entries()) {
+    const std::string name = key.scalar();
+    const bool on = gf.boolean(name);
+    if (!tas::set_feature_gate(check, name, on)) {
+      std::string known;
+      for (const std::string& n : tas::feature_gate_names()) {
+        known += (known.empty() ? "" : ", ") + n;
+      }
+      throw gf.error(value, name, "unknown Kueue feature gate (known: " + known + ")");
+    }
+    out[name] = on;
+  }
+  gf.finish();
   return out;
 }
 
@@ -379,8 +455,23 @@ QuotaConfig parse_queues(const ConfigNode& n, const std::string& file, const std
   QuotaConfig q;
   q.where = location_of(n, file);
   q.path = path;
+  if (const ConfigNode t = f.get("topologies")) {
+    q.topologies = parse_topologies(t, file, f.path_of("topologies"));
+  }
+  q.tas_feature_gates = parse_gates(f);
   if (const ConfigNode rf = f.get("resource_flavors")) {
     q.flavors = parse_flavours(rf, file, f.path_of("resource_flavors"));
+    for (std::size_t i = 0; i < q.flavors.size(); ++i) {
+      const ResourceFlavor& flavor = q.flavors[i];
+      const bool known =
+          std::any_of(q.topologies.begin(), q.topologies.end(),
+                      [&](const KueueTopology& t) { return t.name == flavor.topology_name; });
+      if (!flavor.topology_name.empty() && !known) {
+        throw InputError(
+            location_of(rf[i]["topology_name"], file), flavor.path + ".topology_name",
+            "names topology '" + flavor.topology_name + "', which `topologies:` does not declare");
+      }
+    }
   }
   std::set<std::string> declared;
   for (const ResourceFlavor& rf : q.flavors) {

@@ -1,0 +1,331 @@
+#include "tidesim/sim/model/topology_admission.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include <fmt/core.h>
+
+#include "tidesim/sim/input/error.hpp"
+
+namespace tidesim {
+namespace {
+
+constexpr const char* kPrefix = "kueue.x-k8s.io/";
+
+tas::ResourceMap to_map(const Resources& r) {
+  tas::ResourceMap out;
+  if (r.cpu_milli != 0) {
+    out["cpu"] = r.cpu_milli;
+  }
+  if (r.memory_bytes != 0) {
+    out["memory"] = r.memory_bytes;
+  }
+  if (r.gpus != 0) {
+    out[kGpuResource] = r.gpus;
+  }
+  for (const auto& [name, amount] : r.extended) {
+    out[name] = amount;
+  }
+  return out;
+}
+
+// The leaf domain id of a node's labels under `levels` (the hostname alone when the lowest level
+// is the hostname, as tas::TasSnapshot names its leaves); "" when a level label is missing.
+std::string leaf_id(const std::map<std::string, std::string>& labels,
+                    const std::vector<std::string>& levels) {
+  std::vector<std::string> values;
+  for (const std::string& level : levels) {
+    const auto it = labels.find(level);
+    if (it == labels.end()) {
+      return "";
+    }
+    values.push_back(it->second);
+  }
+  return levels.back() == tas::kHostnameLabel ? values.back() : tas::domain_id(values);
+}
+
+// strconv.ParseBool, as Kueue reads podset-unconstrained-topology.
+std::optional<bool> parse_bool(const std::string& v) {
+  if (v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True") {
+    return true;
+  }
+  if (v == "0" || v == "f" || v == "F" || v == "false" || v == "FALSE" || v == "False") {
+    return false;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<tas::TopologyRequest> topology_request(
+    const std::map<std::string, std::string>& annotations, std::string& error) {
+  const auto get = [&](const char* name) -> std::optional<std::string> {
+    const auto it = annotations.find(std::string(kPrefix) + name);
+    return it == annotations.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  tas::TopologyRequest r;
+  const auto required = get("podset-required-topology");
+  const auto preferred = get("podset-preferred-topology");
+  const auto unconstrained = get("podset-unconstrained-topology");
+  const auto slice_topology = get("podset-slice-required-topology");
+  const auto slice_size = get("podset-slice-size");
+  if (get("podset-slice-required-topology-constraints")) {
+    error = std::string(kPrefix) +
+            "podset-slice-required-topology-constraints: multi-layer slices are placed by "
+            "`tidesim admit`, not yet in runs";
+    return std::nullopt;
+  }
+  if (required) {
+    r.required = required;
+  } else if (preferred) {
+    r.preferred = preferred;
+  } else if (unconstrained) {
+    const std::optional<bool> yes = parse_bool(*unconstrained);
+    if (!yes) {
+      error = std::string(kPrefix) + "podset-unconstrained-topology: expected true or false";
+      return std::nullopt;
+    }
+    r.unconstrained = *yes;
+  } else if (!(slice_topology && slice_size)) {
+    return std::nullopt;
+  }
+  if (slice_topology && slice_size) {
+    r.slice_topology = slice_topology;
+    try {
+      std::size_t used = 0;
+      const int n = std::stoi(*slice_size, &used);
+      if (used != slice_size->size() || n < 1) {
+        throw std::invalid_argument("size");
+      }
+      r.slice_size = n;
+    } catch (const std::exception&) {
+      error = std::string(kPrefix) + "podset-slice-size: expected a whole number of at least 1";
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
+    : run_(run), quotas_(quotas) {
+  for (const auto& [name, on] : quotas.tas_feature_gates) {
+    tas::set_feature_gate(gates_, name, on);
+  }
+  active_ = std::any_of(quotas.flavors.begin(), quotas.flavors.end(),
+                        [](const ResourceFlavor& f) { return !f.topology_name.empty(); });
+  if (!active_) {
+    return;
+  }
+  // Every level some topology has: a job's annotation must name one of them.
+  std::set<std::string> levels;
+  for (const KueueTopology& t : quotas.topologies) {
+    levels.insert(t.levels.begin(), t.levels.end());
+  }
+  jobs_.resize(run_.jobs.size());
+  for (std::size_t j = 0; j < run_.jobs.size(); ++j) {
+    const workloads::JobSpec& spec = *run_.jobs[j].spec;
+    std::string error;
+    jobs_[j].request = topology_request(spec.pod_template.annotations, error);
+    const std::optional<tas::TopologyRequest>& r = jobs_[j].request;
+    for (const std::optional<std::string>& level :
+         {r ? r->required : std::nullopt, r ? r->preferred : std::nullopt,
+          r ? r->slice_topology : std::nullopt}) {
+      if (error.empty() && level && !levels.contains(*level)) {
+        error = "names level '" + *level + "', which no topology of `topologies:` has";
+      }
+    }
+    if (!error.empty()) {
+      throw InputError(quotas.where, quotas.path + ".topologies",
+                       "job '" + spec.name + "': " + error);
+    }
+    jobs_[j].per_pod = to_map(pod_requests(spec.pod_template));
+  }
+  for (const KueueTopology& t : quotas.topologies) {
+    std::map<std::string, std::vector<std::string>> nodes;
+    for (const NodeInfo& n : run_.cluster.view().nodes) {
+      if (std::string id = leaf_id(n.node.labels, t.levels); !id.empty()) {
+        nodes[id].push_back(n.node.name);
+      }
+    }
+    auto& leaves = leaves_.emplace_back();
+    for (auto& [id, names] : nodes) {
+      leaves[id] = std::make_shared<const std::vector<std::string>>(std::move(names));
+    }
+  }
+}
+
+void TopologyAdmission::begin() {
+  snapshots_.clear();
+}
+
+int TopologyAdmission::topology_of(const std::vector<int>& flavors, int& flavor) const {
+  for (const int f : flavors) {
+    if (f < 0) {
+      continue;
+    }
+    const std::string& name = quotas_.flavors[static_cast<std::size_t>(f)].topology_name;
+    for (std::size_t t = 0; t < quotas_.topologies.size() && !name.empty(); ++t) {
+      if (quotas_.topologies[t].name == name) {
+        flavor = f;
+        return static_cast<int>(t);
+      }
+    }
+  }
+  return -1;
+}
+
+tas::TasSnapshot& TopologyAdmission::snapshot(int topology, int flavor) {
+  std::unique_ptr<tas::TasSnapshot>& s = snapshots_[{topology, flavor}];
+  if (s) {
+    return *s;
+  }
+  // The nodes with their free capacity now: allocatable minus what is bound.
+  std::vector<tas::TasNode> nodes;
+  for (const NodeInfo& n : run_.cluster.view().nodes) {
+    Resources free = n.node.allocatable;
+    free -= n.requested;
+    tas::TasNode node{.name = n.node.name,
+                      .labels = n.node.labels,
+                      .allocatable = to_map(free),
+                      .taints = n.node.taints,
+                      .unschedulable = n.node.unschedulable,
+                      .ready = true};
+    node.allocatable[kGpuResource] = free.gpus;
+    node.allocatable["pods"] = kDefaultMaxPods - static_cast<std::int64_t>(n.pods.size());
+    nodes.push_back(std::move(node));
+  }
+  const KueueTopology& t = quotas_.topologies[static_cast<std::size_t>(topology)];
+  const ResourceFlavor& f = quotas_.flavors[static_cast<std::size_t>(flavor)];
+  s = std::make_unique<tas::TasSnapshot>(t.name, t.levels, nodes, std::vector<tas::TasPod>{},
+                                         f.node_labels);
+  charge_unbound(*s, topology);
+  return *s;
+}
+
+void TopologyAdmission::charge_unbound(tas::TasSnapshot& s, int topology) const {
+  // Admitted TAS jobs whose pods are not all bound yet hold their domains' capacity.
+  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+    const JobTas& jt = jobs_[j];
+    if (jt.topology != topology) {
+      continue;
+    }
+    std::map<std::vector<std::string>, std::int32_t> unbound;
+    const std::vector<int>& pods = run_.jobs[j].pods;
+    for (std::size_t k = 0; k < pods.size() && k < jt.pod_domains.size(); ++k) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
+      if (pod.alive && pod.node < 0) {
+        // The pod's domain: the assignment entry it was given (domains_of_pods' order).
+        std::size_t seen = 0;
+        for (const tas::DomainAssignment& d : jt.assignment.domains) {
+          seen += static_cast<std::size_t>(d.count);
+          if (k < seen) {
+            ++unbound[d.values];
+            break;
+          }
+        }
+      }
+    }
+    tas::TopologyAssignment a;
+    for (const auto& [values, count] : unbound) {
+      a.domains.push_back(tas::DomainAssignment{values, count});
+    }
+    s.add_usage(a, jt.per_pod);
+  }
+}
+
+tas::TasPodSet TopologyAdmission::podset(int job) const {
+  const workloads::JobSpec& spec = *run_.jobs[static_cast<std::size_t>(job)].spec;
+  tas::TasPodSet ps;
+  ps.name = "main";
+  ps.count = static_cast<std::int32_t>(std::max(1, spec.replicas));
+  ps.requests = jobs_[static_cast<std::size_t>(job)].per_pod;
+  ps.topology = jobs_[static_cast<std::size_t>(job)].request;
+  ps.tolerations = spec.pod_template.tolerations;
+  ps.node_selector = spec.pod_template.node_selector;
+  ps.required_affinity = spec.pod_template.node_affinity.required;
+  ps.preferred_affinity = spec.pod_template.node_affinity.preferred;
+  return ps;
+}
+
+bool TopologyAdmission::fits(int job, const std::vector<int>& flavors) {
+  JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+  jt.pending = false;
+  int flavor = -1;
+  const int topology = topology_of(flavors, flavor);
+  if (topology < 0) {
+    return true;
+  }
+  if (jt.topology >= 0) {
+    return true;  // admitted and placed already (a preemptive policy's walk)
+  }
+  tas::TasSnapshot& s = snapshot(topology, flavor);
+  const std::vector<tas::PodSetResult> results = s.find_assignments({podset(job)}, gates_);
+  TopologyPlacement placement;
+  placement.topology = quotas_.topologies[static_cast<std::size_t>(topology)].name;
+  if (results.empty() || !results.front().admitted() || !results.front().assignment) {
+    // Kueue's message for a PodSet that does not fit (flavorassigner: "couldn't assign flavors
+    // to pod set main: ...").
+    placement.reason = results.empty() ? "no placement" : results.front().reason;
+    jt.last = std::move(placement);
+    return false;
+  }
+  placement.assignment = *results.front().assignment;
+  jt.last = std::move(placement);
+  jt.pending = true;
+  pending_flavor_[job] = {topology, flavor};
+  return true;
+}
+
+void TopologyAdmission::commit(int job) {
+  JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+  if (!jt.pending) {
+    return;
+  }
+  jt.pending = false;
+  const auto [topology, flavor] = pending_flavor_.at(job);
+  pending_flavor_.erase(job);
+  jt.topology = topology;
+  jt.assignment = jt.last->assignment;
+  snapshot(topology, flavor).add_usage(jt.assignment, jt.per_pod);
+  jt.pod_domains = domains_of_pods(topology, jt.assignment);
+}
+
+const TopologyPlacement* TopologyAdmission::last(int job) const {
+  const JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+  return jt.last ? &*jt.last : nullptr;
+}
+
+const std::vector<std::shared_ptr<const std::vector<std::string>>>& TopologyAdmission::pod_domains(
+    int job) const {
+  static const std::vector<std::shared_ptr<const std::vector<std::string>>> kNone;
+  return active_ ? jobs_[static_cast<std::size_t>(job)].pod_domains : kNone;
+}
+
+void TopologyAdmission::release(int job) {
+  if (!active_) {
+    return;
+  }
+  JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+  jt.topology = -1;
+  jt.assignment = {};
+  jt.pod_domains.clear();
+  jt.pending = false;
+}
+
+std::vector<std::shared_ptr<const std::vector<std::string>>> TopologyAdmission::domains_of_pods(
+    int topology, const tas::TopologyAssignment& a) const {
+  std::vector<std::shared_ptr<const std::vector<std::string>>> out;
+  for (const tas::DomainAssignment& d : a.domains) {
+    const auto& leaves = leaves_[static_cast<std::size_t>(topology)];
+    const auto it = leaves.find(tas::domain_id(d.values));
+    const auto shared =
+        it == leaves.end() ? std::make_shared<const std::vector<std::string>>() : it->second;
+    for (std::int32_t k = 0; k < d.count; ++k) {
+      out.push_back(shared);
+    }
+  }
+  return out;
+}
+
+}  // namespace tidesim

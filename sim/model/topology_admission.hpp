@@ -1,0 +1,101 @@
+#pragma once
+/// Kueue's topology-aware scheduling (TAS) inside a run (docs/topology-aware.md, "In runs"): the
+/// admission rule the quota walk asks (sim/admission/quota.hpp, TopologyCheck). A job whose
+/// assigned flavour names a Topology is placed by Kueue's algorithm (tas::TasSnapshot, the same
+/// code `tidesim admit` and the ported Kueue cases run) on the cluster as it is at the decision:
+/// each node's allocatable minus the requests of the pods bound to it (and one `pods` unit each,
+/// of kubelet's default maxPods, 110), minus the pods of admitted TAS jobs not yet bound, counted
+/// in the domain Kueue assigned them. A job whose required topology does not fit is not
+/// admitted (it waits, with Kueue's reason); an admitted one gets its topologyAssignment, and
+/// each of its pods is then restricted to the nodes of its domain (Kueue's TopologyUngater: a
+/// node selector on the domain's level values, here a required node affinity on the domain's
+/// node names).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/quota.hpp"
+#include "tidesim/sim/admission/tas_snapshot.hpp"
+#include "tidesim/sim/model/run_context.hpp"
+
+namespace tidesim {
+
+/// Kubelet's default --max-pods (the `pods` allocatable of a node: Kubernetes' KubeletConfiguration
+/// maxPods default, 110).
+inline constexpr std::int64_t kDefaultMaxPods = 110;
+
+/// A job's TopologyRequest from its pod template's `kueue.x-k8s.io/podset-*` annotations, as
+/// Kueue's jobframework builds it (pkg/controller/jobframework/tas.go); nullopt: none (implied).
+/// On a bad value, `error` gets the annotation and what is wrong.
+std::optional<tas::TopologyRequest> topology_request(
+    const std::map<std::string, std::string>& annotations, std::string& error);
+
+/// The outcome of one placement attempt, for the run's signals and metrics.
+struct TopologyPlacement {
+  std::string topology;
+  /// Empty when admitted.
+  std::string reason;
+  tas::TopologyAssignment assignment;
+};
+
+class TopologyAdmission {
+ public:
+  /// Throws InputError (at the queues' or the topology's place) when a job's annotations are
+  /// bad or name a level that no topology of the flavours has.
+  TopologyAdmission(RunContext& run, const QuotaConfig& quotas);
+
+  /// Whether any flavour has a topology.
+  bool active() const { return active_; }
+
+  /// Starts a decision: the snapshot is rebuilt (lazily) from the cluster as it is now.
+  void begin();
+  /// TopologyCheck::fits: true when job `job`'s flavours have no topology or its pods fit it.
+  bool fits(int job, const std::vector<int>& flavors);
+  /// TopologyCheck::commit: the job's placement, found by the last fits(), is taken.
+  void commit(int job);
+  /// The job's last placement attempt (nullptr when it has none).
+  const TopologyPlacement* last(int job) const;
+
+  /// The nodes each pod of job `job` (by its place among the job's pods) may go to; empty: no
+  /// restriction (no topology, or not admitted by it).
+  const std::vector<std::shared_ptr<const std::vector<std::string>>>& pod_domains(int job) const;
+  /// Job `job` ended or was suspended: its assignment is dropped.
+  void release(int job);
+
+ private:
+  struct JobTas {
+    std::optional<tas::TopologyRequest> request;
+    tas::ResourceMap per_pod;
+    /// Its placement when admitted, its pods' domains, its topology index; -1: none.
+    int topology = -1;
+    tas::TopologyAssignment assignment;
+    std::vector<std::shared_ptr<const std::vector<std::string>>> pod_domains;
+    std::optional<TopologyPlacement> last;
+    /// The assignment of the last fits(), pending commit.
+    bool pending = false;
+  };
+  /// The topology index of the first flavour of `flavors` with one; -1 none.
+  int topology_of(const std::vector<int>& flavors, int& flavor) const;
+  tas::TasSnapshot& snapshot(int topology, int flavor);
+  tas::TasPodSet podset(int job) const;
+  void charge_unbound(tas::TasSnapshot& s, int topology) const;
+  std::vector<std::shared_ptr<const std::vector<std::string>>> domains_of_pods(
+      int topology, const tas::TopologyAssignment& a) const;
+
+  RunContext& run_;
+  const QuotaConfig& quotas_;
+  tas::TasFeatureGates gates_;
+  bool active_ = false;
+  std::vector<JobTas> jobs_;
+  /// The flavour and topology of each job's pending placement.
+  std::map<int, std::pair<int, int>> pending_flavor_;
+  /// Per topology: leaf domain id -> the names of its nodes (labels do not change in a run).
+  std::vector<std::map<std::string, std::shared_ptr<const std::vector<std::string>>>> leaves_;
+  /// This decision's snapshots by (topology, flavour), built on first use.
+  std::map<std::pair<int, int>, std::unique_ptr<tas::TasSnapshot>> snapshots_;
+};
+
+}  // namespace tidesim
