@@ -500,16 +500,28 @@ QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaC
                                      : job.admitted && !job.flavors.empty()
                                          ? job.flavors
                                          : assign_flavours(w, chosen, job);
-    const bool assigned =
-        (job.queue < 0 || !flavors.empty()) && (!topology.fits || topology.fits(job, flavors));
+    bool assigned = job.queue < 0 || !flavors.empty();
     slotted.push_back(in_slots(q, job, flavors));
     const QuotaJob& j = slotted.back();
+    // The topology is placed once the quota fits (Kueue's flavour assignment checks the quota,
+    // then TAS), or before preempting for it (no victims for a job its topology refuses).
+    bool placed = !topology.fits;
+    if (topology.fits && assigned && !w.fits(j) && j.queue >= 0) {
+      Walk trial = w;
+      if (!preemption_targets(trial, chosen, j).empty()) {
+        placed = true;
+        assigned = topology.fits(job, flavors);
+      }
+    }
     if (assigned && !w.fits(j) && j.queue >= 0) {
       std::vector<std::size_t> victims = preemption_targets(w, chosen, j);
       std::sort(victims.rbegin(), victims.rend());  // descending: erase keeps the others' places
       for (const std::size_t k : victims) {
         chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
       }
+    }
+    if (assigned && w.fits(j) && !placed) {
+      assigned = topology.fits(job, flavors);
     }
     if (assigned && w.fits(j)) {
       w.add(j, +1);

@@ -227,10 +227,11 @@ struct QuotaDecision {
 ///    allowed; with only its own queue's candidates, borrowing allowed.
 /// A job that does not fit in a StrictFIFO queue blocks the rest of that queue.
 /// `topology` (topology-aware scheduling, docs/topology-aware.md "In runs"): when set, a job
-/// not kept that got its flavours is asked `fits` before its quota is checked (Kueue places the
-/// topology as part of the flavour assignment); a job that does not fit its topology is not
-/// admitted, as one over its quota; `commit` is called for each job the walk admits, in order,
-/// so that the next `fits` sees its placement.
+/// not kept that got its flavours and fits its quota and the cluster's GPUs (or would fit them
+/// by preempting: then before the preemption) is asked `fits` (Kueue's flavour assignment checks
+/// the quota, then places the topology); a job that does not fit its topology is not admitted,
+/// as one over its quota; `commit` is called for each job the walk admits, in order, so that
+/// the next `fits` sees its placement.
 struct TopologyCheck {
   std::function<bool(const QuotaJob& job, const std::vector<int>& flavors)> fits;
   std::function<void(int job)> commit;

@@ -184,6 +184,24 @@ constexpr std::array kLeading{
                "99th percentile time from submission to first admission, per ClusterQueue"},
     MetricInfo{"queue_admitted", kCount, kNeutral, "jobs admitted",
                "jobs of the ClusterQueue admitted at least once"},
+    // Topology (sim/metrics/topology.hpp): per fabric tier "<name>/<tier>" (only on a fabric);
+    // Kueue's topology-aware scheduling (only in runs whose flavours name a topology).
+    MetricInfo{"stranded_gpus_mean", kCount, kLower, "stranded free GPUs",
+               "time-averaged free GPUs in partly used domains of the fabric tier"},
+    MetricInfo{"stranded_gpus_share", kRatio, kLower, "stranded share of free GPUs",
+               "stranded free GPU-time of the tier over all free GPU-time"},
+    MetricInfo{"tas_admitted", kCount, kNeutral, "topology admissions",
+               "admissions placed by Kueue's topology-aware scheduling"},
+    MetricInfo{"tas_refusals", kCount, kNeutral, "topology refusals",
+               "refusals for a topology that does not fit (one per new reason)"},
+    MetricInfo{"tas_refused_jobs", kCount, kNeutral, "jobs refused for topology",
+               "jobs refused for their topology at least once"},
+    MetricInfo{"tas_topology_wait_mean_s", kSeconds, kLower, "topology wait mean",
+               "mean time from a job's first topology refusal to its admission (0 if none)"},
+    MetricInfo{"tas_topology_wait_p99_s", kSeconds, kLower, "topology wait p99",
+               "99th percentile time pending for a topology"},
+    MetricInfo{"tas_span_mean", kCount, kLower, "gang span",
+               "mean number of domains of the topology level a job's pods were assigned to"},
 };
 
 // Interruptions (the scenario's faults: section, preemption; docs/failures.md). Absent when

@@ -9,7 +9,8 @@ StandardCollectors::StandardCollectors(StandardCollectorOptions options)
       lscs_(options.lscs),
       nvlink_variance_(options.nvlink_variance),
       fragmentation_(std::move(options.fragmentation)),
-      fabric_traffic_(std::move(options.fabric_traffic)) {}
+      fabric_traffic_(std::move(options.fabric_traffic)),
+      topology_(std::move(options.topology)) {}
 
 void StandardCollectors::on_job(const JobEvent& event) {
   jobs_.on_job(event);
@@ -28,6 +29,7 @@ void StandardCollectors::on_sample(const ClusterSample& sample) {
   nvlink_variance_.on_sample(sample);
   fragmentation_.on_sample(sample);
   prediction_.on_sample(sample);
+  topology_.on_sample(sample);
 }
 
 void StandardCollectors::on_rate(const JobRate& rate) {
@@ -52,6 +54,10 @@ void StandardCollectors::on_gang_life(const GangLifeRecord& record) {
   gang_failures_.on_gang_life(record);
 }
 
+void StandardCollectors::on_topology(const TopologyEvent& event) {
+  topology_.on_topology(event);
+}
+
 void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   balance_.finish(end, out);
   jobs_.finish(end, out);
@@ -69,6 +75,7 @@ void StandardCollectors::finish(TimePoint end, MetricValues& out) const {
   interruptions_.finish(end, out);
   gang_failures_.finish(end, out);
   quota_.finish(end, out);
+  topology_.finish(end, out);
 }
 
 }  // namespace tidesim::metrics

@@ -16,6 +16,7 @@
 #include "tidesim/sim/metrics/prediction_accuracy.hpp"
 #include "tidesim/sim/metrics/quota.hpp"
 #include "tidesim/sim/metrics/scheduling_metrics.hpp"
+#include "tidesim/sim/metrics/topology.hpp"
 
 namespace tidesim::metrics {
 
@@ -28,6 +29,7 @@ struct StandardCollectorOptions {
   NvlinkVarianceOptions nvlink_variance;
   FragmentationOptions fragmentation;
   FabricTrafficOptions fabric_traffic;
+  TopologyOptions topology;
 };
 
 /// Owns one of each collector. Same contract as Collector: after attach(), it must outlive every
@@ -44,6 +46,7 @@ class StandardCollectors : public Collector {
   void on_forecast(const LoadForecastBatch& batch);
   void on_quota(const QuotaEvent& event);
   void on_gang_life(const GangLifeRecord& record) override;
+  void on_topology(const TopologyEvent& event);
   /// Every catalogue metric that can be computed.
   void finish(TimePoint end, MetricValues& out) const override;
 
@@ -71,6 +74,7 @@ class StandardCollectors : public Collector {
   PredictionAccuracyCollector prediction_;
   InterruptionsCollector interruptions_;
   GangFailuresCollector gang_failures_;
+  TopologyCollector topology_;
 };
 
 }  // namespace tidesim::metrics

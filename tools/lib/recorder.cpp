@@ -29,6 +29,7 @@ void Recorder::attach(RunSignals& signals) {
   signals.forecast.connect([this](const LoadForecastBatch& b) { collectors_.on_forecast(b); });
   signals.quota.connect([this](const QuotaEvent& e) { collectors_.on_quota(e); });
   signals.gang_life.connect([this](const GangLifeRecord& r) { collectors_.on_gang_life(r); });
+  signals.topology.connect([this](const TopologyEvent& e) { collectors_.on_topology(e); });
 }
 
 void Recorder::on_job(const JobEvent& event) {

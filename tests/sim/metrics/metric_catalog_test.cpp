@@ -94,7 +94,8 @@ TEST(Catalog, NamesAreUniqueAndFamiliesComplete) {
 // Every metric one run of the shipped scenario `file` emits: its first policy and first seed,
 // every collector attached as `tidesim run` attaches them (forecasts and quota events too).
 MetricValues run_metrics(
-    const std::string& file, const std::function<void(ConfigNode&)>& edit = [](ConfigNode&) {}) {
+    const std::string& file, const std::function<void(ConfigNode&)>& edit = [](ConfigNode&) {},
+    std::size_t policy = 0) {
   const Scenario s = load_scenario(std::string(TIDESIM_SOURCE_DIR) + "/scenarios/" + file, edit);
   const std::uint64_t seed = s.seeds.front();
   const Workload w = make_jobs(s, seed);
@@ -103,7 +104,8 @@ MetricValues run_metrics(
   c.attach(signals);
   signals.forecast.connect([&](const LoadForecastBatch& b) { c.on_forecast(b); });
   signals.quota.connect([&](const QuotaEvent& e) { c.on_quota(e); });
-  const RunSummary r = run_policy(s, w, s.policies.front(), seed, signals);
+  signals.topology.connect([&](const TopologyEvent& e) { c.on_topology(e); });
+  const RunSummary r = run_policy(s, w, s.policies.at(policy), seed, signals);
   MetricValues m;
   c.finish(r.end, m);
   return m;
@@ -131,6 +133,9 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
   runs["llm-fabric.yaml, faults.gang"] = run_metrics("llm-fabric.yaml", [](ConfigNode& root) {
     apply_override(root, parse_override("faults={gang: {components: {faulty_gpu: {rate: 0.05}}}}"));
   });
+  // Kueue's topology-aware scheduling in a run (the tas_ metrics).
+  runs["topology-llm-required.yaml"] = run_metrics(
+      "study/topology-llm-required.yaml", [](ConfigNode&) {}, 1);  // kueue-tas-required
 
   std::set<std::string> emitted;
   for (const auto& [file, metrics] : runs) {
@@ -138,9 +143,10 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
       const MetricInfo* info = find_metric(name);
       EXPECT_NE(info, nullptr) << file << ": " << name;
       if (name.find('/') != std::string::npos) {
-        // Only the queue metrics come per ClusterQueue.
+        // Only the queue metrics come per ClusterQueue, the topology ones per tier or level.
         EXPECT_TRUE(info == nullptr || info->name.starts_with("quota_") ||
-                    info->name.starts_with("queue_"))
+                    info->name.starts_with("queue_") || info->name.starts_with("stranded_") ||
+                    info->name.starts_with("tas_span"))
             << name;
       }
       emitted.emplace(per_queue_base(name));
@@ -304,9 +310,11 @@ TEST(Catalog, EveryCataloguedMetricIsDocumented) {
       }
       continue;
     }
-    // Per-queue metrics are written "`<metric>/q`" or "`<metric>/<q>`".
+    // Per-queue metrics are written "`<metric>/q`" or "`<metric>/<q>`", per tier or level
+    // "`<metric>/<tier>`", "`<metric>/<level>`".
     EXPECT_TRUE(words.contains(name) || words.contains(name + "/q") ||
-                words.contains(name + "/<q>"))
+                words.contains(name + "/<q>") || words.contains(name + "/<tier>") ||
+                words.contains(name + "/<level>"))
         << name << " is not in docs/metrics.md";
   }
   EXPECT_EQ(documented_forecasts, 5 * 4 * 2);
