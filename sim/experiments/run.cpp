@@ -88,17 +88,7 @@ class Run final : public policies::BindTarget {
     controller_.set_execution(execution_);
     auto scheduler = policies::make_scheduler(policy.loaded(), seed);
     if (scheduler->wants_workload()) {
-      // Plugins that want the workload (FGD's typical pods) see every pod of every job; the
-      // copies are made only for them.
-      std::vector<PodSpec> pods;
-      for (const auto& j : workload.jobs) {
-        for (int k = 0; k < std::max(1, j.replicas); ++k) {
-          pods.push_back(j.pod_template);
-        }
-      }
-      scheduler->observe_workload(pods);
-      // They see what each pod is, too: its job's name, kind and model as labels.
-      controller_.set_job_labels(true);
+      show_workload(*scheduler, workload);
     }
     // Telemetry only when read: a profile whose plugins never read node metrics sees none, so
     // nothing samples agents or scrapes for it, unless the scenario scores load predictors
@@ -159,6 +149,20 @@ class Run final : public policies::BindTarget {
   }
 
   void set_interrupt(const std::atomic<bool>* flag) { sim_.set_interrupt(flag); }
+
+  // Plugins that want the workload (FGD's typical pods) see every pod of every job; the copies
+  // are made only for them. They see what each pod is, too: its job's name, kind and model as
+  // labels.
+  void show_workload(policies::Scheduler& scheduler, const Workload& workload) {
+    std::vector<PodSpec> pods;
+    for (const auto& j : workload.jobs) {
+      for (int k = 0; k < std::max(1, j.replicas); ++k) {
+        pods.push_back(j.pod_template);
+      }
+    }
+    scheduler.observe_workload(pods);
+    controller_.set_job_labels(true);
+  }
 
   /// Explains the first cycle whose pod `want` accepts into `out`, and stops the run there.
   void explain(std::function<bool(const PodSpec&)> want, std::optional<ExplainedCycle>& out) {
