@@ -98,6 +98,16 @@ TopologyRequest read_request(const ConfigNode& n) {
   return r;
 }
 
+std::vector<Toleration> tolerations(const ConfigNode& n) {
+  std::vector<Toleration> out;
+  for (const ConfigNode& t : n.items()) {
+    Toleration tol{.key = text(t["key"]), .value = text(t["value"]), .effect = text(t["effect"])};
+    tol.op = t["operator"] ? text(t["operator"]) : "Equal";
+    out.push_back(tol);
+  }
+  return out;
+}
+
 void read_podset(const ConfigNode& n, KueueCase& c) {
   TasPodSet ps;
   ps.name = text(n["name"]);
@@ -112,11 +122,7 @@ void read_podset(const ConfigNode& n, KueueCase& c) {
     }
     ps.topology->group = text(n["group"]);
   }
-  for (const ConfigNode& t : n["tolerations"].items()) {
-    Toleration tol{.key = text(t["key"]), .value = text(t["value"]), .effect = text(t["effect"])};
-    tol.op = t["operator"] ? text(t["operator"]) : "Equal";
-    ps.tolerations.push_back(tol);
-  }
+  ps.tolerations = tolerations(n["tolerations"]);
   ps.node_selector = string_pairs(n["node_selector"]);
   for (const ConfigNode& t : n["node_affinity"]["required"].items()) {
     ps.required_affinity.push_back(
@@ -131,13 +137,18 @@ void read_podset(const ConfigNode& n, KueueCase& c) {
   if (n["previous_assignment"]) {
     ps.previous_assignment = assignment(n["previous_assignment"]);
   }
-  KueueCase::Want want{.name = ps.name, .assignment = std::nullopt, .reason = ""};
+  KueueCase::Want want{
+      .name = ps.name, .assignment = std::nullopt, .reason = "", .message = "", .pending = false};
   if (n["want"]) {
     want.assignment = assignment(n["want"]);
   }
   if (n["want_reason"]) {
     want.reason = text(n["want_reason"]);
   }
+  if (n["want_message"]) {
+    want.message = text(n["want_message"]);
+  }
+  want.pending = n["want_pending"] && text(n["want_pending"]) == "true";
   c.podsets.push_back(std::move(ps));
   c.want.push_back(std::move(want));
 }
@@ -149,8 +160,15 @@ KueueCase read_case(const ConfigNode& doc) {
     c.not_converted = text(doc["not_converted"]);
     return c;
   }
+  if (doc["deviation"]) {
+    c.deviation = text(doc["deviation"]);
+  }
   c.levels = strings(doc["levels"]);
   c.flavor_node_labels = string_pairs(doc["node_labels"]);
+  if (doc["topology"]) {
+    c.topology = text(doc["topology"]);
+  }
+  c.flavor_tolerations = tolerations(doc["flavor_tolerations"]);
   for (const ConfigNode& n : doc["nodes"].items()) {
     c.nodes.push_back(read_node(n));
   }

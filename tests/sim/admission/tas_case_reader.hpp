@@ -15,8 +15,12 @@ namespace tidesim::tas {
 struct KueueCase {
   std::string name;
   std::string not_converted;  // why the case is not ported; empty when it is
+  std::string deviation;      // how tidesim's outcome differs from upstream's, and why
   std::vector<std::string> levels;
+  /// The Topology's name (Kueue's messages quote it).
+  std::string topology = "default";
   std::map<std::string, std::string> flavor_node_labels;
+  std::vector<Toleration> flavor_tolerations;
   std::vector<TasNode> nodes;
   std::vector<TasPod> pods;
   /// Usage of admitted TAS workloads: pods of `requests` on a lowest-level domain.
@@ -33,6 +37,11 @@ struct KueueCase {
     std::string name;
     std::optional<TopologyAssignment> assignment;
     std::string reason;
+    /// Scheduler-level cases: the event message Kueue's test expects ("couldn't assign flavors
+    /// to pod set NAME: " and the placement's reason), or only that the PodSet stays pending
+    /// (the test ignores the message).
+    std::string message;
+    bool pending = false;
   };
   std::vector<Want> want;
 };
