@@ -231,4 +231,21 @@ std::string ExclusionStats::reasons() const {
   return out;
 }
 
+ResourceMap resource_map(const Resources& r) {
+  ResourceMap out;
+  if (r.cpu_milli != 0) {
+    out["cpu"] = r.cpu_milli;
+  }
+  if (r.memory_bytes != 0) {
+    out["memory"] = r.memory_bytes;
+  }
+  if (r.gpus != 0) {
+    out[kGpuResource] = r.gpus;
+  }
+  for (const auto& [name, amount] : r.extended) {
+    out[name] = amount;
+  }
+  return out;
+}
+
 }  // namespace tidesim::tas

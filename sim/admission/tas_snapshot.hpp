@@ -67,6 +67,10 @@ struct PlacementParams {
   ExclusionStats stats;
 };
 
+/// A pod's or node's resources as Kueue names them (`cpu` in millicores, `memory` in bytes,
+/// `nvidia.com/gpu`, extended resources by name); zero amounts left out.
+ResourceMap resource_map(const Resources& r);
+
 /// Usage by leaf id: what PodSets placed earlier in the same workload take (Kueue's assumed
 /// usage).
 using UsageByDomain = std::map<std::string, ResourceMap>;

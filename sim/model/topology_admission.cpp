@@ -13,23 +13,6 @@ namespace {
 
 constexpr const char* kPrefix = "kueue.x-k8s.io/";
 
-tas::ResourceMap to_map(const Resources& r) {
-  tas::ResourceMap out;
-  if (r.cpu_milli != 0) {
-    out["cpu"] = r.cpu_milli;
-  }
-  if (r.memory_bytes != 0) {
-    out["memory"] = r.memory_bytes;
-  }
-  if (r.gpus != 0) {
-    out[kGpuResource] = r.gpus;
-  }
-  for (const auto& [name, amount] : r.extended) {
-    out[name] = amount;
-  }
-  return out;
-}
-
 // The leaf domain id of a node's labels under `levels` (the hostname alone when the lowest level
 // is the hostname, as tas::TasSnapshot names its leaves); "" when a level label is missing.
 std::string leaf_id(const std::map<std::string, std::string>& labels,
@@ -139,7 +122,7 @@ TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
       throw InputError(quotas.where, quotas.path + ".topologies",
                        "job '" + spec.name + "': " + error);
     }
-    jobs_[j].per_pod = to_map(pod_requests(spec.pod_template));
+    jobs_[j].per_pod = tas::resource_map(pod_requests(spec.pod_template));
   }
   for (const KueueTopology& t : quotas.topologies) {
     std::map<std::string, std::vector<std::string>> nodes;
@@ -187,7 +170,7 @@ tas::TasSnapshot& TopologyAdmission::snapshot(int topology, int flavor) {
     free -= n.requested;
     tas::TasNode node{.name = n.node.name,
                       .labels = n.node.labels,
-                      .allocatable = to_map(free),
+                      .allocatable = tas::resource_map(free),
                       .taints = n.node.taints,
                       .unschedulable = n.node.unschedulable,
                       .ready = true};

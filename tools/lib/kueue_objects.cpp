@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "tidesim/policies/kube_objects.hpp"
+#include "tidesim/sim/admission/tas_snapshot.hpp"
 #include "tidesim/sim/api/pod_yaml.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
@@ -44,28 +45,11 @@ std::string required(const ConfigNode& parent, const char* key, const std::strin
   return text(parent[key], file, path + "." + key);
 }
 
-tas::ResourceMap to_map(const Resources& r) {
-  tas::ResourceMap out;
-  if (r.cpu_milli != 0) {
-    out["cpu"] = r.cpu_milli;
-  }
-  if (r.memory_bytes != 0) {
-    out["memory"] = r.memory_bytes;
-  }
-  if (r.gpus != 0) {
-    out[kGpuResource] = r.gpus;
-  }
-  for (const auto& [name, amount] : r.extended) {
-    out[name] = amount;
-  }
-  return out;
-}
-
 void read_node(const Object& o, const std::string& file, KueueSnapshot& out) {
   policies::KubeNode kn = policies::parse_node(o.node, file, o.path);
   tas::TasNode node{.name = kn.spec.name,
                     .labels = kn.spec.labels,
-                    .allocatable = to_map(kn.spec.allocatable),
+                    .allocatable = tas::resource_map(kn.spec.allocatable),
                     .taints = kn.spec.taints,
                     .unschedulable = kn.spec.unschedulable,
                     .ready = true};
@@ -107,7 +91,7 @@ void read_pod(const Object& o, const std::string& file, KueueSnapshot& out) {
   out.pods.push_back(tas::TasPod{.name = spec->name,
                                  .node_name = spec->node_name,
                                  .phase = phase.empty() ? "Running" : phase,
-                                 .requests = to_map(spec->requests)});
+                                 .requests = tas::resource_map(spec->requests)});
 }
 
 void read_topology(const Object& o, const std::string& file, KueueSnapshot& out) {
