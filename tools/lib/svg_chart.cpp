@@ -552,8 +552,7 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
   }
   double y1 = 0.0;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    y1 = std::max(y1, bar_top(values[i], i < error_half.size() ? error_half[i] : std::nullopt,
-                              i < points.size() ? points[i] : std::vector<double>{}));
+    y1 = std::max(y1, bar_top(values[i], at(error_half, i), at(points, i)));
   }
   y1 = o.y_max.value_or(y1 > 0 ? y1 * 1.15 : 1.0);
   const Frame f{0.0,
@@ -573,8 +572,8 @@ std::string bar_chart_svg(const std::vector<std::string>& categories,
   }
   for (std::size_t i = 0; i < categories.size(); ++i) {
     const double cx = f.px0 + slot * (static_cast<double>(i) + 0.5);
-    const std::optional<double> error = i < error_half.size() ? error_half[i] : std::nullopt;
-    const std::vector<double> seeds = i < points.size() ? points[i] : std::vector<double>{};
+    const std::optional<double> error = at(error_half, i);
+    const std::vector<double> seeds = at(points, i);
     const std::string label = i < value_labels.size() ? value_labels[i]
                               : o.y_percent           ? fmt::format("{:.1f}%", values[i] * 100.0)
                                                       : fmt::format("{:.3g}", values[i]);
