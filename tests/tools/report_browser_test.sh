@@ -13,27 +13,11 @@ chromium=$2
 work=$3
 root=$(pwd)
 
-if ! command -v "$chromium" >/dev/null 2>&1; then
-  if [[ "${CI:-}" == "true" ]]; then
-    echo "FAIL: chromium is not installed (tools/deps.sh installs it under CI=true)" >&2
-    exit 1
-  fi
-  echo "skipped: chromium is not on PATH (Debian: apt-get install chromium)"
-  exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/browser_test_lib.sh"
+require_chromium
 
 rm -rf "$work"
 mkdir -p "$work"
-
-run() {  # LOG COMMAND...: runs tidesim, shows its log when it fails
-  local log=$1
-  shift
-  if ! "$tidesim" "$@" >"$work/$log" 2>&1; then
-    echo "FAIL: tidesim $*" >&2
-    cat "$work/$log" >&2
-    exit 1
-  fi
-}
 
 # The seed benchmark: two policies, two seeds, the series of seed 1.
 run sb-run.log run scenarios/seed-benchmark.yaml --seed 1 --seed 2 --series full --series-seed 1 \
@@ -43,14 +27,8 @@ run sb-report.log report "$work/sb/result.json" -o "$work/sb.html" --figures "$w
 run openb-run.log run scenarios/openb-default.yaml --seed 1 -q --output "$work/openb"
 run openb-report.log report "$work/openb/result.json" -o "$work/openb.html" \
   --figures "$work/figs/openb"
-# A small sweep of the seed benchmark (two cluster sizes, two seeds): its merged result.
-cat >"$work/sweep.yaml" <<YAML
-scenario: $root/scenarios/seed-benchmark.yaml
-grid:
-  cluster.node_groups[0].count: [6, 8]
-policies: [default-k8s, load-aware]
-seeds: 2
-YAML
+# A small sweep of the seed benchmark: its merged result.
+write_sweep
 run sweep-run.log sweep "$work/sweep.yaml" --output "$work/sweep" --threads 2
 run sweep-report.log report "$work/sweep/result.json" -o "$work/sweep.html" \
   --figures "$work/figs/sweep"
@@ -89,7 +67,6 @@ timeout 300 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
   exit 1
 }
 # The verdict's lines (the script's own text is indented, so no line of it matches).
-unescape() { sed -e 's/&quot;/"/g' -e "s/&#39;/'/g" -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'; }
 grep -E '^problem: ' "$work/dom.html" | unescape >"$work/problems.txt" || true
 summary=$(grep -E '^checked [0-9]+ figures, [0-9]+ texts: [0-9]+ problems$' "$work/dom.html" || true)
 echo "$summary"

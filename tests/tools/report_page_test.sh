@@ -15,41 +15,18 @@ chromium=$2
 work=$3
 root=$(pwd)
 
-if ! command -v "$chromium" >/dev/null 2>&1; then
-  if [[ "${CI:-}" == "true" ]]; then
-    echo "FAIL: chromium is not installed (tools/deps.sh installs it under CI=true)" >&2
-    exit 1
-  fi
-  echo "skipped: chromium is not on PATH (Debian: apt-get install chromium fonts-dejavu-core;" \
-    "tools/deps.sh installs them)"
-  exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/browser_test_lib.sh"
+require_chromium
 
 rm -rf "$work"
 mkdir -p "$work"
-
-run() {  # LOG COMMAND...: runs tidesim, shows its log when it fails
-  local log=$1
-  shift
-  if ! "$tidesim" "$@" >"$work/$log" 2>&1; then
-    echo "FAIL: tidesim $*" >&2
-    cat "$work/$log" >&2
-    exit 1
-  fi
-}
 
 run sb-run.log run scenarios/seed-benchmark.yaml --seed 1 --seed 2 --series full --series-seed 1 \
   -q --output "$work/sb"
 run sb-report.log report "$work/sb/result.json" -o "$work/sb.html"
 run jl-run.log run tests/tools/data/job_level.yaml -q --output "$work/jl"
 run jl-report.log report "$work/jl/result.json" -o "$work/jl.html"
-cat >"$work/sweep.yaml" <<YAML
-scenario: $root/scenarios/seed-benchmark.yaml
-grid:
-  cluster.node_groups[0].count: [6, 8]
-policies: [default-k8s, load-aware]
-seeds: 2
-YAML
+write_sweep
 run sweep-run.log sweep "$work/sweep.yaml" --output "$work/sweep" --threads 2
 run sweep-report.log report "$work/sweep/result.json" -o "$work/sweep.html"
 
@@ -81,7 +58,6 @@ for page in sb jl sweep canary; do
     echo "FAIL: chromium could not load $page (log: $work/$page-chromium.log)" >&2
     exit 1
   }
-  unescape() { sed -e 's/&quot;/"/g' -e "s/&#39;/'/g" -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'; }
   grep -E '^problem: ' "$work/$page-dom.html" | unescape >"$work/$page-problems.txt" || true
   summary=$(grep -E '^checked [0-9]+ charts, [0-9]+ bars, [0-9]+ dots: [0-9]+ problems$' \
     "$work/$page-dom.html" || true)
