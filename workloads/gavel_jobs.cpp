@@ -108,6 +108,7 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
       epochs ? static_cast<double>(n_epochs) * per_epoch : static_cast<double>(row.total_steps);
   std::map<std::string, Segments> segments;
   double exclusive = 0.0;
+  EpochProfile profile;
   for (const auto& [gpu, type] : source.gpu_types) {
     if (epochs) {
       const auto s = epoch_seconds(table, type, *m, run_batches, row.scale_factor);
@@ -117,7 +118,9 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
       if (gpu == source.reference_gpu) {
         for (const auto& x : epoch_seconds(table, type, *m, plan_batches, row.scale_factor)) {
           exclusive += x.first * per_epoch;
+          profile.seconds.push_back(x.first * per_epoch);
         }
+        profile.batch = plan_batches;
       }
     } else if (const auto t = table.isolated(type, row.key()); t && *t > 0.0) {
       segments[gpu] = {{units, 1.0 / *t, 1.0}};
@@ -139,8 +142,11 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
                          source.reference_gpu + " in " + source.throughputs);
   }
   job.steps = std::max<std::int64_t>(1, std::llround(units));
+  if (profile.seconds.size() != profile.batch.size()) {
+    profile = {};  // an epoch without a throughput on the reference: no planning profile
+  }
   job.measured = std::make_shared<const GavelSpeed>(std::move(segments), source.reference_gpu,
-                                                    exclusive, units);
+                                                    exclusive, units, std::move(profile));
   job.elastic = std::make_shared<const GavelFixedSize>(job.replicas, job.measured);
   return job;
 }
@@ -148,11 +154,12 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
 }  // namespace
 
 GavelSpeed::GavelSpeed(std::map<std::string, Segments> segments, std::string reference,
-                       double exclusive_s, double units)
+                       double exclusive_s, double units, EpochProfile profile)
     : segments_(std::move(segments)),
       reference_(std::move(reference)),
       exclusive_s_(exclusive_s),
-      units_(units) {}
+      units_(units),
+      profile_(std::move(profile)) {}
 
 double GavelSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
   (void)gpus_per_node;

@@ -51,7 +51,7 @@ class GavelSpeed final : public MeasuredSpeed {
   /// `segments[g]`: its ranges, ascending; `reference`: the model whose ranges give
   /// steps_left_at(); step_seconds() is the mean over the job alone there.
   GavelSpeed(std::map<std::string, std::vector<SpeedSegment>> segments, std::string reference,
-             double exclusive_s, double units);
+             double exclusive_s, double units, EpochProfile profile = {});
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   double step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
@@ -67,12 +67,18 @@ class GavelSpeed final : public MeasuredSpeed {
   double steps_left_at(double done, double total) const override;
   /// The run time alone on the reference model (Shockwave's exclusive time: its planning profile).
   double exclusive_seconds() const { return exclusive_s_; }
+  /// A Shockwave row's planning profile (the planning batches and their epochs' seconds on the
+  /// reference model); null for a row of Gavel's layout.
+  const EpochProfile* epoch_profile() const override {
+    return profile_.batch.empty() ? nullptr : &profile_;
+  }
 
  private:
   std::map<std::string, std::vector<SpeedSegment>> segments_;
   std::string reference_;
   double exclusive_s_;
   double units_;
+  EpochProfile profile_;
 };
 
 /// A Gavel job as an elastic job of one size: so that a round's preemption checkpoints it (Gavel's

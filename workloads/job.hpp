@@ -60,6 +60,14 @@ struct GangSpec {
   friend bool operator==(const GangSpec&, const GangSpec&) = default;
 };
 
+/// A job's planning profile by epoch, as Shockwave's scheduler is given it (uw-mad-dash/shockwave
+/// scheduler/utils.py generate_pickle_file: bs_every_epoch, duration_every_epoch): the batch of
+/// every epoch and the seconds that epoch takes alone on the reference GPU.
+struct EpochProfile {
+  std::vector<int> batch;
+  std::vector<double> seconds;
+};
+
 /// A job's measured step time per placement, instead of the catalogue's step-time model (the
 /// Pollux applications: workloads/pollux.hpp). Immutable, shared by the runs of a workload.
 class MeasuredSpeed {
@@ -109,6 +117,8 @@ class MeasuredSpeed {
     (void)done;
     return {};
   }
+  /// Its planning profile by epoch (a Shockwave job's, workloads/gavel_jobs.hpp); null for others.
+  virtual const EpochProfile* epoch_profile() const { return nullptr; }
   /// What an adaptive job reports to its scheduler on `gpus_per_node` at `done` (AdaptDL's
   /// profile and gradient statistics, StepReport); nullopt for other jobs.
   virtual std::optional<struct StepReport> report(const std::vector<int>& gpus_per_node,

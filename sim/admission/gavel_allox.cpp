@@ -103,7 +103,7 @@ Allocation AlloX::allocate(const AllocationProblem& p) {
   std::vector<std::size_t> waiting;
   Allocation x(p.jobs.size(), std::vector<double>(types, 0.0));
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    if (p.jobs[j].scale_factor != 1) {
+    if (p.jobs[j].scale_factor != 1 && !multi_gpu_) {
       throw AllocationError("allox: job " + std::to_string(p.jobs[j].id) +
                             " needs more than one GPU; AlloX places single-GPU jobs only");
     }
@@ -135,7 +135,7 @@ Allocation AlloX::allocate(const AllocationProblem& p) {
   if (!waiting.empty() && gpus > 0) {
     const auto slots = assign(p, waiting, free);
     for (const auto& [candidate, type] : first_to_run(slots, types, waiting.size())) {
-      x[waiting[candidate]][type] = 1.0;
+      x[waiting[candidate]][type] = 1.0 / p.jobs[waiting[candidate]].scale_factor;
     }
   }
   previous_.clear();

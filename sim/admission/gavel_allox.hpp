@@ -15,7 +15,12 @@ class AlloX {
  public:
   /// `alpha`: the share of the waiting jobs considered, at least as many as free GPUs (Gavel's
   /// default 1.0: all of them).
-  explicit AlloX(double alpha = 1.0) : alpha_(alpha) {}
+  /// `multi_gpu`: Shockwave's allox.py, which comments Gavel's assertion out: a job of any scale
+  /// factor takes one position like a single-GPU job and, when first on its GPU, gets X =
+  /// 1 / scale_factor (so only single-GPU jobs keep their row; the rounds give the others their
+  /// GPUs by priority).
+  explicit AlloX(double alpha = 1.0, bool multi_gpu = false)
+      : alpha_(alpha), multi_gpu_(multi_gpu) {}
 
   /// Jobs whose last row sums to 1 keep it. The others, oldest first (by time_since_start),
   /// the first max(floor(alpha x m), free GPUs) of them, are matched to positions: position k
@@ -24,11 +29,12 @@ class AlloX {
   /// of its type. A job has no position on a type where its throughput is 0 (Gavel reads that
   /// throughput as 1e-10), and one with no position at all waits. On each GPU the job of the
   /// highest position runs now (X = 1). AllocationError for a job of scale factor other than 1
-  /// (Gavel asserts) or a solver failure.
+  /// (Gavel asserts) unless `multi_gpu`, or a solver failure.
   Allocation allocate(const AllocationProblem& p);
 
  private:
   double alpha_;
+  bool multi_gpu_;
   std::map<int, std::vector<double>> previous_;
 };
 

@@ -78,12 +78,13 @@ const std::vector<std::string>& gavel_policy_names() {
                                                  "allox",
                                                  "gandiva",
                                                  "gandiva_fair",
-                                                 "isolated"};
+                                                 "isolated",
+                                                 "shockwave"};
   return names;
 }
 
 GavelAllocator::GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference,
-                               double alpha)
+                               double alpha, bool allox_multi_gpu)
     : name_(name), reference_(std::move(reference)) {
   const auto& names = gavel_policy_names();
   if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -98,7 +99,7 @@ GavelAllocator::GavelAllocator(const std::string& name, std::uint64_t seed, std:
   } else if (fifo()) {
     fifo_ = std::make_unique<gavel::Fifo>(name == "fifo_perf", seed);
   } else if (name == "allox") {
-    allox_ = std::make_unique<gavel::AlloX>(alpha);
+    allox_ = std::make_unique<gavel::AlloX>(alpha, allox_multi_gpu);
   } else if (name == "gandiva") {
     gandiva_ = std::make_unique<gavel::Gandiva>(seed);
   }
@@ -144,6 +145,9 @@ gavel::Allocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
   if (name_ == "gandiva_fair") {
     return gandiva_fair(p);
   }
+  if (name_ == "shockwave") {  // its plan chooses the jobs (GavelPolicy::start)
+    throw std::logic_error("gavel: shockwave computes no allocation");
+  }
   return gavel::isolated(p);
 }
 
@@ -152,6 +156,8 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
   double alpha = 1.0;
   reference_ = "V100-SXM2-16";
   order_ = {"V100-SXM2-16", "P100"};
+  std::map<std::string, std::string> shockwave_args;
+  bool allox_multi_gpu = false;
   for (const auto& [key, value] : config.args) {
     if (key == "policy") {
       policy = value;
@@ -163,15 +169,35 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       reference_ = value;
     } else if (key == "allox_alpha") {
       alpha = number(key, value, 0.0);
+    } else if (key == "allox_multi_gpu") {
+      if (value != "true" && value != "false") {
+        throw std::invalid_argument("gavel: allox_multi_gpu must be true or false, not '" + value +
+                                    "'");
+      }
+      allox_multi_gpu = value == "true";
     } else if (key == "gpu_order") {
       order_ = split(value);
+    } else if (shockwave::is_arg(key)) {
+      shockwave_args[key] = value;
     } else {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
-          "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, gpu_order)");
+          "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
+          "gpu_order, and "
+          "shockwave's: future_rounds, k, lambda, rhomax, "
+          "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
+          "reopt_rounds, momentum, log_origin, priority_m, max_priority)");
     }
   }
-  allocator_ = std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha);
+  allocator_ =
+      std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha, allox_multi_gpu);
+  if (policy == "shockwave") {
+    shockwave_ = std::make_unique<shockwave::Scheduler>(
+        shockwave::parse_config(shockwave_args, rounds_config_.round_s));
+  } else if (!shockwave_args.empty()) {
+    throw std::invalid_argument("gavel: '" + shockwave_args.begin()->first +
+                                "' is an argument of policy shockwave only");
+  }
   rounds_config_.shuffle_types = allocator_->shuffles_types();
   rounds_config_.fifo = allocator_->fifo();
   rounds_config_.seed = config.seed;
@@ -269,7 +295,14 @@ void GavelPolicy::start(const JobPolicyState& state) {
     known_.insert(std::upper_bound(known_.begin(), known_.end(), v.id), v.id);
   }
   placed_.clear();
-  for (gavel::Placement& p : rounds_->schedule(now, [this, &state] { return allocate(state); })) {
+  std::vector<gavel::Placement> placements;
+  if (shockwave_) {  // its plan's round goes straight to the placement (scheduler.py)
+    placements = rounds_->schedule_chosen(
+        {shockwave_->round(shockwave::jobs_of(state, known_), types_.gpus[0], now)});
+  } else {
+    placements = rounds_->schedule(now, [this, &state] { return allocate(state); });
+  }
+  for (gavel::Placement& p : placements) {
     placed_[p.job] = std::move(p);
   }
   round_start_ = now;
@@ -306,6 +339,10 @@ JobDecision GavelPolicy::decide(const JobPolicyState& state) {
     }
     types_ = gavel::gpu_types_of(*state.cluster, {}, order_);
     rounds_ = std::make_unique<gavel::Rounds>(types_.types, types_.servers, rounds_config_);
+    if (shockwave_ && types_.types.size() != 1) {
+      throw std::invalid_argument(
+          "gavel: shockwave plans a cluster of one GPU type (the artifact's runs on v100 only)");
+    }
   }
   leave(state, now);
   // A round ends at its time, or when nothing dispatched in it is still running (Gavel's

@@ -17,6 +17,7 @@
 #include "tidesim/sim/admission/gavel_inputs.hpp"
 #include "tidesim/sim/admission/gavel_rounds.hpp"
 #include "tidesim/sim/admission/job_policy.hpp"
+#include "tidesim/sim/admission/shockwave_policy.hpp"
 
 namespace tidesim {
 
@@ -30,7 +31,8 @@ class GavelAllocator {
   /// std::invalid_argument for a name not in gavel_policy_names(). `reference`: the GPU type the
   /// agnostic finish-time fairness and min total duration take every throughput from; `alpha`:
   /// AlloX's share of the queue considered.
-  GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference, double alpha);
+  GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference, double alpha,
+                 bool allox_multi_gpu = false);
   /// X of `p`, one row per job (a packing policy's pairs are not run: their shares are dropped;
   /// space sharing is not modelled in runs). AllocationError as the policy throws it.
   gavel::Allocation allocate(const gavel::AllocationProblem& p);
@@ -51,8 +53,11 @@ class GavelAllocator {
 /// `admission: {policy: gavel, args: {...}}`. Args: `policy` (a name of gavel_policy_names(),
 /// default max_min_fairness_perf), `round` (seconds, Gavel's time_per_iteration, default 360),
 /// `min_reset_interval` (seconds, default 1920), `reference_gpu` (default V100-SXM2-16),
-/// `allox_alpha` (default 1), `gpu_order` (the greedy walk's order of GPU models, comma-separated,
-/// default V100-SXM2-16,P100: Gavel walks v100, p100, k80).
+/// `allox_alpha` (default 1), `allox_multi_gpu` (true: Shockwave's AlloX, jobs of any scale
+/// factor; default false: Gavel's, single-GPU jobs only), `gpu_order` (the greedy walk's order of
+/// GPU models, comma-separated, default V100-SXM2-16,P100: Gavel walks v100, p100, k80); with
+/// `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each round's
+/// jobs, on a cluster of one GPU type as the artifact's).
 class GavelPolicy : public JobPolicy {
  public:
   explicit GavelPolicy(const AdmissionConfig& config);
@@ -76,6 +81,7 @@ class GavelPolicy : public JobPolicy {
   std::vector<std::string> order_;
   std::unique_ptr<GavelAllocator> allocator_;
   std::unique_ptr<gavel::Rounds> rounds_;
+  std::unique_ptr<shockwave::Scheduler> shockwave_;
   gavel::GpuTypes types_;
   std::map<int, gavel::Placement> placed_;  // this round's
   std::vector<int> known_;                  // ids added to the rounds, ascending

@@ -210,7 +210,39 @@ std::vector<Placement> Rounds::schedule(double now, const AllocateFn& allocate) 
   }
   update_priorities();
   const std::vector<std::size_t> order = type_order();
-  std::vector<Placement> placements = place(select(order));
+  return extend(place(select(order)));
+}
+
+std::vector<Placement> Rounds::schedule_chosen(const std::vector<std::vector<int>>& chosen) {
+  if (chosen.size() != types_.size()) {
+    throw std::invalid_argument("gavel rounds: a choice per GPU type expected");
+  }
+  allocation_.clear();
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    std::size_t gpus = 0;
+    for (const auto& server : servers_[t]) {
+      gpus += server.size();
+    }
+    std::size_t asked = 0;
+    for (const int id : chosen[t]) {
+      const auto it = jobs_.find(id);
+      if (it == jobs_.end() || allocation_.count(id) != 0) {
+        throw std::invalid_argument("gavel rounds: chosen job " + std::to_string(id) +
+                                    " is not here or chosen twice");
+      }
+      asked += static_cast<std::size_t>(it->second.job.scale_factor);
+      allocation_[id] = std::vector<double>(types_.size(), 0.0);
+      allocation_[id][t] = 1.0;
+    }
+    if (asked > gpus) {
+      throw std::invalid_argument("gavel rounds: the chosen jobs need more GPUs of " + types_[t] +
+                                  " than it has");
+    }
+  }
+  return extend(place(chosen));
+}
+
+std::vector<Placement> Rounds::extend(std::vector<Placement> placements) {
   for (const auto& [id, p] : previous_) {
     opportunities_ += jobs_.count(id) != 0 ? 1 : 0;
   }

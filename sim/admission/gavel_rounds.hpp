@@ -77,6 +77,12 @@ class Rounds {
   /// the selection and the placement. std::logic_error if a chosen job cannot be given GPUs
   /// (Gavel raises the same).
   std::vector<Placement> schedule(double now, const AllocateFn& allocate);
+  /// One round whose jobs a policy chose itself, `chosen[t]` on GPU type t (Shockwave: its plan's
+  /// round goes straight to the placement, scheduler.py _schedule_jobs_on_workers_helper): no
+  /// allocation, priorities or selection; the same placement and lease extensions as schedule().
+  /// std::invalid_argument for an id not here, a row count other than the types', or more GPUs
+  /// of a type than it has.
+  std::vector<Placement> schedule_chosen(const std::vector<std::vector<int>>& chosen);
   /// Job `id` ran `seconds` on `type` in the round (Gavel credits each round's execution time).
   void record(int id, std::size_t type, double seconds);
 
@@ -100,6 +106,7 @@ class Rounds {
   std::vector<std::size_t> type_order();
   std::vector<std::vector<int>> select(const std::vector<std::size_t>& order) const;
   std::vector<Placement> place(const std::vector<std::vector<int>>& chosen);
+  std::vector<Placement> extend(std::vector<Placement> placements);
 
   std::vector<std::string> types_;
   std::vector<std::vector<std::vector<int>>> servers_;

@@ -125,6 +125,9 @@ struct JobView {
   std::int64_t steps = 0;
   double steps_left = 0.0;
   std::vector<std::pair<std::string, double>> throughputs;
+  /// Its planning profile by epoch (a Shockwave job: workloads::EpochProfile), owned by its spec;
+  /// null for other jobs. Its epochs done are floor(progress x epochs).
+  const workloads::EpochProfile* epochs = nullptr;
   /// What an adaptive job running now reports (workloads::StepReport: its configuration, its
   /// measured step, its gradient statistics); nullopt otherwise.
   std::optional<workloads::StepReport> report;

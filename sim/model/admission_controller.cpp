@@ -464,6 +464,7 @@ void Admission::refresh_view(int j) {
   if (job.spec->measured) {
     e.job.steps_left = job.spec->measured->steps_left_at(done(j), total);
     e.job.throughputs = job.spec->measured->throughputs_at(done(j));
+    e.job.epochs = job.spec->measured->epoch_profile();
   }
 }
 

@@ -64,6 +64,21 @@ TEST(GavelAlloX, SingleGpuJobsOnly) {
   EXPECT_THROW((void)allox.allocate(p), AllocationError);
 }
 
+// Shockwave's allox.py (the assertion commented out; X = 1.0 / scale_factors[job_id]): job 0 on 2
+// GPUs takes one position like the others, so the matching is MinCostMatching's and job 0 runs
+// first on A with X = 1/2. Its row does not sum to 1, so the next call matches it again, with
+// job 1, to the one free A (job 2 keeps B): positions k = 1 (last), 2 cost 100k + 30 for job 0 and
+// 120k + 20 for job 1; job 1 last and job 0 first costs 140 + 230 = 370 < 130 + 260, so job 0
+// runs again.
+TEST(GavelAlloX, ShockwavesMultiGpuJobs) {
+  AllocationProblem p = three_jobs();
+  p.jobs[0].scale_factor = 2;
+  AlloX allox(1.0, true);
+  const Allocation first = allox.allocate(p);
+  EXPECT_EQ(first, (Allocation{{0.5, 0}, {0, 0}, {0, 1}}));
+  EXPECT_EQ(allox.allocate(p), first);
+}
+
 // gandiva.py: 3 GPUs asked for, 2 there: packing. With every job of scale factor 1 the first
 // random draw pairs two of them; the pair and the job left alone are 2 combinations, each
 // (1/2, 1/2). Next call, the pair is kept only if its normalised throughput (co-located /
