@@ -1,11 +1,16 @@
 // Gavel's allocation policies (sim/admission/gavel_*.hpp, docs/gavel.md) on a cluster of 36 + 36
 // + 36 GPUs of three types and N single- and multi-GPU jobs whose throughputs are drawn (not
-// measured): the time of one allocation, the unit the round mechanism recomputes.
+// measured): the time of one allocation, the unit the round mechanism recomputes; and one solve
+// of Shockwave's plan.
 #include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <vector>
 
 #include "tidesim/sim/admission/gavel_allox.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/admission/shockwave_plan.hpp"
 #include "tidesim/sim/engine/random.hpp"
 
 namespace {
@@ -70,5 +75,36 @@ void BM_AlloX(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_AlloX)->Arg(32)->Arg(108)->Arg(150)->Unit(benchmark::kMillisecond);
+
+// Shockwave's plan (sim/admission/shockwave_plan.hpp) of 20 rounds on 32 GPUs: N jobs of 1, 2 or
+// 4 GPUs, 10-200 epochs of 20-600 s whose batch doubles from the middle on, a random share done,
+// targets a little before their equal-share finish (so the plan relaxes them, as it mostly does
+// on Shockwave's trace): one solve and its round assignment, the unit re-solved at each arrival.
+void BM_ShockwavePlan(benchmark::State& state) {
+  tidesim::RandomStream rng(1, "shockwave-bench");
+  std::vector<tidesim::shockwave::Job> jobs;
+  std::vector<double> targets;
+  const int n = static_cast<int>(state.range(0));
+  for (int i = 0; i < n; ++i) {
+    tidesim::shockwave::Job j;
+    j.id = i;
+    j.workers = rng.uniform01() < 0.7 ? 1 : (rng.uniform01() < 0.7 ? 2 : 4);
+    const auto epochs = static_cast<std::size_t>(rng.uniform(10.0, 200.0));
+    const double seconds = std::round(rng.uniform(20.0, 600.0));
+    for (std::size_t e = 0; e < epochs; ++e) {
+      j.batch.push_back(e < epochs / 2 ? 32 : 64);
+      j.epoch_s.push_back(e < epochs / 2 ? seconds : std::round(seconds * 0.6));
+    }
+    j.progress = static_cast<std::int64_t>(rng.uniform(0.0, 0.9) * static_cast<double>(epochs));
+    targets.push_back(0.9 * tidesim::shockwave::equal_share_finish(j, 32, n));
+    jobs.push_back(std::move(j));
+  }
+  const tidesim::shockwave::Config c;
+  for (auto _ : state) {
+    const auto counts = tidesim::shockwave::plan_counts(jobs, targets, 32, 0.0, c);
+    benchmark::DoNotOptimize(tidesim::shockwave::assign_rounds(jobs, counts, 32, c));
+  }
+}
+BENCHMARK(BM_ShockwavePlan)->Arg(32)->Arg(64)->Arg(120)->Unit(benchmark::kMillisecond);
 
 }  // namespace

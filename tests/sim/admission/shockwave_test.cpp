@@ -158,6 +158,56 @@ TEST(ShockwavePolicy, ResolvesOnArrivalsAndEveryReoptRounds) {
   EXPECT_EQ(s.solves(), 3);
 }
 
+ClusterView v100s(const std::vector<std::string>& models) {
+  ClusterView c;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    NodeInfo n;
+    n.node.name = "node-" + std::to_string(i);
+    n.node.labels["nvidia.com/gpu.product"] = models[i];
+    n.node.allocatable.gpus = 1;
+    c.nodes.push_back(n);
+  }
+  return c;
+}
+
+// The small case through the job-level policy and Gavel's placement: round 0 estimates the
+// targets under the share 2/3: A 900 x 1.5 = 1,350, B (500 s done + 400) x 1.5 = 1,350, C 150.
+// C's is before the plan's end (200 s): relaxed, but every rho is at most 1 (A 1,350 / 1,350, B
+// 600 / 1,350, C 150 / 150), so all weights stay 1 and the plan is SmallCaseMeetsTheTargets':
+// A and C run, on node-0 and node-1.
+TEST(ShockwavePolicy, RunsThePlanThroughGavelsRounds) {
+  const ClusterView c = v100s({"V100-SXM2-16", "V100-SXM2-16"});
+  workloads::EpochProfile ten{.batch = std::vector<int>(10, 32),
+                              .seconds = std::vector<double>(10, 100.0)};
+  workloads::EpochProfile two{.batch = {32, 32}, .seconds = {100.0, 100.0}};
+  std::vector<JobView> jobs(3);
+  for (int i = 0; i < 3; ++i) {
+    jobs[static_cast<std::size_t>(i)].id = i;
+    jobs[static_cast<std::size_t>(i)].gpus = 1;
+    jobs[static_cast<std::size_t>(i)].throughputs = {{"V100-SXM2-16", 1.0}};
+  }
+  jobs[0].epochs = &ten;
+  jobs[1].epochs = &ten;
+  jobs[1].progress = 0.5;
+  jobs[2].epochs = &two;
+  AdmissionConfig config;
+  config.args = {{"policy", "shockwave"}, {"round", "100"}, {"future_rounds", "2"}};
+  GavelPolicy p(config);
+  JobPolicyState state;
+  state.jobs = jobs;
+  state.cluster = &c;
+  state.capacity_gpus = 2;
+  const JobDecision d = p.decide(state);
+  EXPECT_EQ(d.run, (std::vector<int>{0, 2}));
+  EXPECT_EQ(d.pod_nodes.at(0), (std::vector<std::string>{"node-0"}));
+  EXPECT_EQ(d.pod_nodes.at(2), (std::vector<std::string>{"node-1"}));
+  // Two GPU types: the artifact plans one.
+  const ClusterView mixed = v100s({"V100-SXM2-16", "P100"});
+  state.cluster = &mixed;
+  GavelPolicy q(config);
+  EXPECT_THROW(q.decide(state), std::invalid_argument);
+}
+
 TEST(ShockwavePolicy, ArgumentsAreChecked) {
   const Config c = parse_config({{"future_rounds", "20"},
                                  {"k", "1e-3"},
