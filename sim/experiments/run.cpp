@@ -141,7 +141,8 @@ class Run final : public policies::BindTarget {
           ctx_, controller_, scenario.faults, seed,
           [this](int n) { loop_->on_cluster_event(std::set<int>{n}); });
     }
-    gang_ = make_gang_failures(ctx_, scenario.faults.gang, seed);
+    gang_ = make_gang_failures(ctx_, controller_, execution_, faults_.get(), scenario.faults.gang,
+                               seed);
     if (scenario.descheduler.enabled) {
       descheduler_ =
           std::make_unique<Descheduler>(ctx_, controller_, scenario.descheduler, telemetry_.get());
@@ -187,6 +188,9 @@ class Run final : public policies::BindTarget {
     }
     if (faults_) {
       faults_->start();
+    }
+    if (gang_) {
+      gang_->start();
     }
     if (descheduler_) {
       descheduler_->start();

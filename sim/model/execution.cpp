@@ -169,6 +169,21 @@ void Execution::checkpoint_now(int j) {
   job.checkpointed_at = run_.sim.now();
 }
 
+double Execution::progress(int j) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase == JobPhase::kRunning) {
+    advance(job);
+  }
+  return job.done;
+}
+
+void Execution::commit_share(int j, double from, double share, TimePoint at) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  const double done = progress(j);
+  job.checkpointed = std::clamp(from + (done - from) * share, std::min(from, done), done);
+  job.checkpointed_at = at;
+}
+
 EventId Execution::schedule_checkpoint(int j) {
   const Duration every = run_.jobs[static_cast<std::size_t>(j)].spec->checkpoint_interval;
   if (every <= Duration::zero()) {
@@ -432,7 +447,7 @@ void Execution::update_rate(int j) {
     run_.cluster.touch(run_.pods[static_cast<std::size_t>(p)].node);  // utilisation
   }
   job.step = step_of(j, conditions(j));
-  job.rate = job.step.seconds > 0 ? 1.0 / job.step.seconds : 0.0;
+  job.rate = job.step.seconds > 0 ? job.compute_share / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);
   // The job's end, or the next step at which its speed changes (an elastic job's epoch).
   const auto steps = static_cast<double>(job.spec->steps);

@@ -39,6 +39,13 @@ class Execution {
   void refresh(const std::set<int>& touched);
   /// Job `j`, if running, writes a checkpoint now (an elastic job before it is resized).
   void checkpoint_now(int j);
+  /// The steps job `j` has done by now (its progress brought to now when it runs).
+  double progress(int j);
+  /// A gang's failure (faults.gang, sim/model/gang_failures.hpp): job `j`'s last checkpoint
+  /// holds `from` (its progress when its attempt started) plus `share` of the steps done since
+  /// (gang_life's attempt_times: the committed checkpoint's compute over the attempt's), written
+  /// at `at`.
+  void commit_share(int j, double from, double share, TimePoint at);
   /// Brings the progress and rates of every running job to now (the end of a run).
   void close_books();
 

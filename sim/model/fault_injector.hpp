@@ -22,9 +22,11 @@ class FaultInjector {
   void start();
   /// Node `n` is failed or drained now: nothing may bind to it.
   bool down(int n) const { return down_[static_cast<std::size_t>(n)] > 0; }
+  /// Takes node `n` out of service for `duration` (cordoned; its jobs interrupted with `cause`),
+  /// then back (node_back). Outages of one node may overlap: it is back when the last ends.
+  void take_down(int n, Duration duration, InterruptCause cause);
 
  private:
-  void take_down(int n, Duration duration, InterruptCause cause);
   void bring_up(int n);
   void card_error(int n, int card);
   void next_node_failure(int n, TimePoint after);

@@ -1,50 +1,112 @@
 #pragma once
-/// Plays the scenario's `faults.gang` section in a run: each job that starts is a synchronous
-/// gang whose life under failures by component (sim/model/gang_life.hpp) is drawn over the time
-/// it holds its placement, from its start to its end (success, failure, eviction, OOM kill) or
-/// the run's end, from its own random stream ("faults/gang/<job>/<attempt>"); the life is
-/// emitted as a GangLifeRecord (RunSignals::gang_life). The gang's shape comes from where it
-/// runs: its GPUs, its nodes, their racks (the fabric's first tier; one rack without a fabric),
-/// the idle nodes per rack and the hot spares among the idle nodes. The cluster model keeps the
-/// job placed and running (its restarts reuse the placement or a spare): the life accounts for
-/// the time, it does not delay the job's end in the run (docs/failures.md, "Gangs").
+/// Plays the scenario's `faults.gang` section in a run (docs/failures.md, "Gangs"): each job that
+/// starts with GPUs is a synchronous gang whose failures by component stop it in the cluster
+/// model. While it runs, its next interruption is drawn from the superposed process of its
+/// devices (gang_life's random_gang_draws, its own random stream "faults/gang/<job>", redrawn at
+/// each start), and `faults.gang.injected` adds failures at fixed times. At an interruption:
+///  - the work since the last committed checkpoint is lost: gang_life's attempt_times over the
+///    seconds the gang ran since it (re)started gives the share of its progress the checkpoint
+///    holds (Execution::commit_share); between failures, blocking checkpoints slow the gang to
+///    interval / (interval + stall) of its speed (Job::compute_share);
+///  - a failure that loses no node (a software failure; planned maintenance, which checkpoints
+///    first and loses nothing) restarts the containers in place after detection and loading
+///    (planned: its downtime and loading);
+///  - a node's failure takes the node out of service for the component's repair time
+///    (FaultInjector::take_down: cordoned, other jobs on it interrupted) and the gang recovers by
+///    `on_failure`: `spare` puts the failed node's pod on an idle node (a hot spare, at most
+///    `spares` at once, a spare back when the node it replaced is repaired), `replace_node` on an
+///    idle node of the failed node's rack (the fabric's first tier), each through the scheduler
+///    with a required node affinity on that node (JobController::replace_pod); `restart_gang`, or
+///    either when no node is free, evicts the whole gang and requeues it
+///    (JobController::interrupt), so its wait is the scheduler's. Each restarts after
+///    run.pod_startup, detection, gang_life's recovery_overhead and loading_seconds.
+/// The gang's time is accounted from its first start to its end or the run's end, emitted as a
+/// GangLifeRecord (RunSignals::gang_life): productive + lost work + detection + restart +
+/// checkpoint + planned downtime = wall.
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/model/execution.hpp"
+#include "tidesim/sim/model/fault_injector.hpp"
 #include "tidesim/sim/model/gang_life.hpp"
+#include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
 
 namespace tidesim {
 
 class GangFailures {
  public:
-  GangFailures(RunContext& run, const GangFailuresConfig& config, std::uint64_t seed);
+  GangFailures(RunContext& run, JobController& controller, Execution& execution,
+               FaultInjector& faults, const GangFailuresConfig& config, std::uint64_t seed);
+  /// Schedules the injected failures.
+  void start();
   /// Ends every open life now (the run's end).
   void close_all();
 
  private:
+  // Why a gang is down: its downtime's bucket.
+  enum class Down { kNone, kUnexpected, kPlanned, kOther };
+  struct Life {
+    Life(std::string name, std::uint64_t seed)
+        : job(std::move(name)), rng(seed, "faults/gang/" + job) {}
+    std::string job;
+    RandomStream rng;
+    TimePoint first_start{};
+    GangShape shape;
+    CheckpointTimes cp;
+    bool running = false;
+    TimePoint segment_start{};
+    double from_steps = 0.0;  // its progress when the segment started
+    EventId next;             // its next random interruption
+    Down down = Down::kNone;
+    TimePoint down_since{};
+    int spares_used = 0;
+    GangLife acc;  // the sums so far (wall: at close)
+  };
+
   void on_job(const JobEvent& e);
+  void on_start(int j);
+  void schedule_next(int j, Life& life);
+  // Ends the running segment of `life`: its running time and stalls; returns its split.
+  AttemptTimes end_segment(Life& life);
+  // Adds the downtime since `life.down_since` to its bucket.
+  void end_downtime(Life& life);
+  // Job j's gang is interrupted by `component` (-1: planned) on its nodes `lost` now.
+  void fail(int j, int component, const std::vector<int>& lost);
+  // Recovers job j from the loss of nodes `lost` (out for `repair`); restarts it after `restore`
+  // beyond the recovery's own overhead.
+  void recover(int j, Life& life, const std::vector<int>& lost, Duration restore,
+               const FailureComponent& c);
+  // The cluster's nodes under node n's leaf switch (n alone without a fabric).
+  std::vector<int> leaf_members(int n) const;
+  // Takes `nodes` out of service for `component`'s repair time (none for planned or software).
+  void take_out(const std::vector<int>& nodes, int component);
+  // An idle schedulable GPU node not in `out`, in node n's rack when `same_rack`; -1: none.
+  int idle_node(const std::vector<int>& out, int n, bool same_rack) const;
   GangShape shape_of(int j, int gpus) const;
   void close(int j);
 
-  struct Open {
-    TimePoint start{};
-    int attempt = 0;
-    GangShape shape;
-    std::string job;
-  };
   RunContext& run_;
+  JobController& controller_;
+  Execution& execution_;
+  FaultInjector& faults_;
   const GangFailuresConfig& config_;
   std::uint64_t seed_;
   std::unordered_map<std::string, int> index_;
-  std::map<int, Open> open_;
+  std::map<int, Life> lives_;
+  // True while this part stops a job itself: its own evictions are not another's interruption.
+  bool acting_ = false;
 };
 
 /// The part for `config`; nullptr when the section is off.
-std::unique_ptr<GangFailures> make_gang_failures(RunContext& run, const GangFailuresConfig& config,
+std::unique_ptr<GangFailures> make_gang_failures(RunContext& run, JobController& controller,
+                                                 Execution& execution, FaultInjector* faults,
+                                                 const GangFailuresConfig& config,
                                                  std::uint64_t seed);
 
 }  // namespace tidesim

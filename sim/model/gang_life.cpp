@@ -10,7 +10,15 @@ namespace tidesim {
 namespace {
 
 double devices(const FailureComponent& c, const GangShape& shape) {
-  return c.per == FailureComponent::Per::kGpu ? shape.gpus : shape.nodes;
+  switch (c.per) {
+    case FailureComponent::Per::kGpu:
+      return shape.gpus;
+    case FailureComponent::Per::kNode:
+      return shape.nodes;
+    case FailureComponent::Per::kLeaf:
+      return gang_leaves(shape).size();
+  }
+  return 0.0;
 }
 
 double planned_rate(const GangFailuresConfig& config, const GangShape& shape) {
@@ -72,29 +80,86 @@ class Pools {
   std::priority_queue<Repair, std::vector<Repair>, std::greater<>> repairs_;
 };
 
-// Seconds of recovery, from its detection at `t`, after the failure of gang node `node` by
+// Seconds of recovery, from its detection at `t`, after the failure of gang nodes `lost` by
 // component `c` at `failed`: a spare, a node of its rack, or the whole gang rescheduled (after
-// enough repairs); loading excluded.
+// enough repairs; always when more than one node is lost); loading excluded.
 double recover(const GangFailuresConfig& config, const GangShape& shape, const FailureComponent& c,
-               int node, double failed, double t, Pools& pools) {
+               const std::vector<int>& lost, double failed, double t, Pools& pools) {
   if (c.repair <= Duration::zero()) {
-    return 0.0;  // nothing lost but the processes: restart in place
+    return recovery_overhead(config, Recovery::kInPlace);  // only the processes: in place
   }
-  const int rack = shape.rack_of.empty() ? 0 : shape.rack_of[static_cast<std::size_t>(node)];
   const double until = failed + to_seconds(c.repair);
+  if (lost.size() != 1) {
+    for (std::size_t k = 0; k < lost.size(); ++k) {
+      pools.down({until, -1, false});
+    }
+    return pools.wait_for(t, shape.cluster_nodes, shape.nodes) +
+           recovery_overhead(config, Recovery::kGang);
+  }
+  const int node = lost.front();
+  const int rack = shape.rack_of.empty() ? 0 : shape.rack_of[static_cast<std::size_t>(node)];
   if (config.on_failure == OnFailure::kSpare && pools.take_spare()) {
     pools.down({until, -1, true});  // repaired, it becomes a spare
-    return 0.0;
+    return recovery_overhead(config, Recovery::kSpare);
   }
-  if (config.on_failure == OnFailure::kReplaceNode && pools.take_in_rack(rack)) {
+  // A leaf's failure takes its rack's other nodes down with it (the rack is the leaf's tier).
+  if (config.on_failure == OnFailure::kReplaceNode && c.per != FailureComponent::Per::kLeaf &&
+      pools.take_in_rack(rack)) {
     pools.down({until, rack, false});  // repaired, it is a free node of its rack
-    return to_seconds(config.replacement);
+    return recovery_overhead(config, Recovery::kReplaceNode);
   }
   pools.down({until, -1, false});
-  return pools.wait_for(t, shape.cluster_nodes, shape.nodes) + to_seconds(config.rescheduling);
+  return pools.wait_for(t, shape.cluster_nodes, shape.nodes) +
+         recovery_overhead(config, Recovery::kGang);
 }
 
 }  // namespace
+
+std::vector<int> gang_leaves(const GangShape& shape) {
+  std::vector<int> leaves;
+  for (int n = 0; n < shape.nodes; ++n) {
+    const int leaf = shape.leaf_of.empty() ? n : shape.leaf_of[static_cast<std::size_t>(n)];
+    if (std::find(leaves.begin(), leaves.end(), leaf) == leaves.end()) {
+      leaves.push_back(leaf);
+    }
+  }
+  return leaves;
+}
+
+std::vector<int> lost_nodes(const FailureComponent& c, const GangShape& shape, int index) {
+  if (c.per != FailureComponent::Per::kLeaf) {
+    return {index};
+  }
+  const std::vector<int> leaves = gang_leaves(shape);
+  if (leaves.empty()) {
+    return {};
+  }
+  const int leaf = leaves[static_cast<std::size_t>(index) % leaves.size()];
+  std::vector<int> lost;
+  for (int n = 0; n < shape.nodes; ++n) {
+    if ((shape.leaf_of.empty() ? n : shape.leaf_of[static_cast<std::size_t>(n)]) == leaf) {
+      lost.push_back(n);
+    }
+  }
+  return lost;
+}
+
+double recovery_overhead(const GangFailuresConfig& config, Recovery how) {
+  switch (how) {
+    case Recovery::kInPlace:
+    case Recovery::kSpare:
+      return 0.0;
+    case Recovery::kReplaceNode:
+      return to_seconds(config.replacement);
+    case Recovery::kGang:
+      return to_seconds(config.rescheduling);
+  }
+  return 0.0;
+}
+
+double loading_seconds(const GangFailuresConfig& config, double checkpoint_bytes) {
+  return to_seconds(config.loading) + checkpoint_bytes / config.checkpoint.bandwidth;
+}
 
 int GangLife::unexpected() const {
   int n = 0;
@@ -153,15 +218,21 @@ AttemptTimes attempt_times(double seconds, const CheckpointTimes& cp) {
 GangDrawSource random_gang_draws(const GangFailuresConfig& config, const GangShape& shape,
                                  RandomStream& rng) {
   std::vector<double> rates;  // per second: planned first, then each component
+  std::vector<int> picks;     // the devices the failed one is drawn among: nodes, or leaves
+  const int nodes = std::max(shape.nodes, 1);
   rates.push_back(planned_rate(config, shape));
+  picks.push_back(nodes);
   for (const auto& c : config.components) {
     rates.push_back(c.rate_per_hour * devices(c, shape) / 3600.0);
+    picks.push_back(c.per == FailureComponent::Per::kLeaf
+                        ? std::max(static_cast<int>(gang_leaves(shape).size()), 1)
+                        : nodes);
   }
   double total = 0.0;
   for (const double r : rates) {
     total += r;
   }
-  return [rates, total, nodes = std::max(shape.nodes, 1), &rng]() -> std::optional<GangDraw> {
+  return [rates, picks, total, &rng]() -> std::optional<GangDraw> {
     if (total <= 0.0) {
       return std::nullopt;
     }
@@ -173,7 +244,7 @@ GangDrawSource random_gang_draws(const GangFailuresConfig& config, const GangSha
       u -= rates[i++];
     }
     d.component = static_cast<int>(i) - 1;
-    d.node = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(nodes)));
+    d.node = static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(picks[i])));
     return d;
   };
 }
@@ -196,8 +267,7 @@ GangLife simulate_gang_life(const GangFailuresConfig& config, const GangShape& s
   life.by_component.assign(config.components.size(), 0);
   life.checkpoint_cycle = checkpoint_times(config, shape);
   const CheckpointTimes& cp = life.checkpoint_cycle;
-  const double loading = to_seconds(config.loading) +
-                         shape.checkpoint_bytes / config.checkpoint.bandwidth;  // read it back
+  const double loading = loading_seconds(config, shape.checkpoint_bytes);  // read it back
   Pools pools(shape);
   double t = 0.0;
   while (t < window) {
@@ -227,7 +297,8 @@ GangLife simulate_gang_life(const GangFailuresConfig& config, const GangShape& s
     life.lost_work += a.compute - a.kept;
     rec.lost_work = a.compute - a.kept;
     spend(t, window, to_seconds(config.detection), life.detection);
-    const double recovery = recover(config, shape, c, d->node, rec.at, t, pools);
+    const double recovery =
+        recover(config, shape, c, lost_nodes(c, shape, d->node), rec.at, t, pools);
     spend(t, window, recovery + loading, life.restart);
     rec.detection = to_seconds(config.detection);
     rec.restart = recovery + loading;

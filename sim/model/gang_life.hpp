@@ -26,6 +26,9 @@ struct GangShape {
   int cluster_nodes = 0;
   /// Per gang node: its rack (the fabric's first tier); empty: all in rack 0.
   std::vector<int> rack_of;
+  /// Per gang node: its leaf switch (the fabric's first tier, whose failure takes down the rails
+  /// of every node under it); empty: each node its own leaf.
+  std::vector<int> leaf_of;
   /// Per rack: nodes idle at the start, which replace_node may use.
   std::vector<int> free_in_rack;
   /// Hot spare nodes kept ready for this gang.
@@ -43,11 +46,30 @@ struct CheckpointTimes {
   double persist = 0.0;
 };
 
+/// The distinct leaves of the gang's nodes, in node order.
+std::vector<int> gang_leaves(const GangShape& shape);
+/// The gang nodes a failure of `c` on device `index` of its kind loses: that node, or for a
+/// leaf component every gang node under the gang's `index`-th leaf.
+std::vector<int> lost_nodes(const FailureComponent& c, const GangShape& shape, int index);
+
 /// The unexpected interruptions per second of the gang: sum over components of rate x devices.
 double gang_failure_rate(const GangFailuresConfig& config, const GangShape& shape);
 /// The cycle for `shape` under `config`; Young/Daly: interval = sqrt(2 stall MTTI) with MTTI
 /// = 1 / gang_failure_rate.
 CheckpointTimes checkpoint_times(const GangFailuresConfig& config, const GangShape& shape);
+
+/// How a gang recovers from the loss of a node.
+enum class Recovery {
+  kInPlace,      // nothing lost but the processes (a software failure, planned maintenance)
+  kSpare,        // a hot spare takes the failed node's place
+  kReplaceNode,  // a free node of the failed node's rack takes its place
+  kGang,         // the whole gang is scheduled afresh
+};
+/// The fixed part of a recovery, beyond waiting for nodes: 0 in place or on a spare,
+/// config.replacement for a node of the rack, config.rescheduling for the whole gang.
+double recovery_overhead(const GangFailuresConfig& config, Recovery how);
+/// A restart's loading: config.loading plus the checkpoint's read (bytes / bandwidth).
+double loading_seconds(const GangFailuresConfig& config, double checkpoint_bytes);
 
 /// An attempt that ran `seconds`: its compute, its stalls, and the compute its last committed
 /// checkpoint holds (cycle k's checkpoint, taken at k (interval + stall), counts once
@@ -60,7 +82,8 @@ struct AttemptTimes {
 AttemptTimes attempt_times(double seconds, const CheckpointTimes& cp);
 
 /// The next interruption of a running gang: after `wait` seconds of running, of `component`
-/// (an index into config.components; -1: planned maintenance) on gang node `node`.
+/// (an index into config.components; -1: planned maintenance) on gang node `node` (a leaf
+/// component: on the gang's `node`-th leaf, lost_nodes).
 struct GangDraw {
   double wait = 0.0;
   int component = -1;

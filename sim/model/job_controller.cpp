@@ -64,32 +64,37 @@ void JobController::create_pods(int j) {
     on_new_pods_(j);
   }
   for (int r = 0; r < job.spec->replicas; ++r) {
-    Pod p;
-    auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
-    spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
-    if (job.spec->gang) {
-      spec->labels[policies::kPodGroupLabel] = job.spec->name;
-    }
-    if (job_labels_) {
-      const JobFacts facts = job_facts(*job.spec);
-      spec->labels["tidesim.io/job"] = job.spec->name;
-      spec->labels["tidesim.io/job-kind"] = facts.kind;
-      spec->labels["tidesim.io/model"] = facts.model;
-    }
-    if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
-      spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
-    }
-    p.spec = spec;
-    p.job = j;
-    const int index = static_cast<int>(run_.pods.size());
-    run_.pod_by_spec[spec.get()] = index;
-    run_.live_pods.insert(spec.get());
-    job.pods.push_back(index);
-    run_.pods.push_back(std::move(p));
+    job.pods.push_back(make_pod(j, r, job.spec->gang.has_value()));
   }
   for (const int p : job.pods) {
     enqueue_(run_.pods[static_cast<std::size_t>(p)].spec);
   }
+}
+
+int JobController::make_pod(int j, int r, bool group_label) {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  Pod p;
+  auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
+  spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
+  if (group_label) {
+    spec->labels[policies::kPodGroupLabel] = job.spec->name;
+  }
+  if (job_labels_) {
+    const JobFacts facts = job_facts(*job.spec);
+    spec->labels["tidesim.io/job"] = job.spec->name;
+    spec->labels["tidesim.io/job-kind"] = facts.kind;
+    spec->labels["tidesim.io/model"] = facts.model;
+  }
+  if (spec->requests.gpu_milli > 0 && spec->requests.gpu_milli < 1000) {
+    spec->requests.extended[kGpuMilliResource] = spec->requests.gpu_milli;
+  }
+  p.spec = spec;
+  p.job = j;
+  const int index = static_cast<int>(run_.pods.size());
+  run_.pod_by_spec[spec.get()] = index;
+  run_.live_pods.insert(spec.get());
+  run_.pods.push_back(std::move(p));
+  return index;
 }
 
 void JobController::on_bound(int p) {
@@ -185,6 +190,59 @@ void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
     run_.signals.job.emit(e);
   }
   end_attempt(j, false);
+}
+
+void JobController::replace_pod(int j, int k, const std::string& node, InterruptCause cause,
+                                Duration restore) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase != JobPhase::kRunning) {
+    return;
+  }
+  const int old = job.pods[static_cast<std::size_t>(k)];
+  Pod& pod = run_.pods[static_cast<std::size_t>(old)];
+  JobEvent e = run_.event(JobEventKind::kEvicted, j);
+  e.pod = pod.spec->name;
+  e.node = run_.cluster.node(pod.node).name;
+  e.cause = to_string(cause);
+  e.lost_gpu_seconds =
+      to_seconds(run_.sim.now() - std::max(job.started, job.checkpointed_at)) * total_gpus(job);
+  run_.signals.job.emit(e);
+  std::set<int> touched = execution_->stop(j, true);
+  const int freed = pod.node;
+  pod.alive = false;
+  run_.live_pods.erase(pod.spec.get());
+  run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
+  run_.pod_by_process.erase(pod.process);
+  pod.node = -1;
+  touched.insert(freed);
+  execution_->refresh(touched);
+  ++job.attempt;
+  run_.set_phase(j, JobPhase::kPending);
+  run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
+  restore_[static_cast<std::size_t>(j)] = restore;
+  const int fresh = make_pod(j, k, false);
+  std::shared_ptr<PodSpec>& spec = run_.pods[static_cast<std::size_t>(fresh)].spec;
+  // A required node affinity on the node's name, ANDed with the template's own terms (as the
+  // admission layer's placement hint).
+  std::vector<NodeSelectorTerm>& terms = spec->node_affinity.required;
+  if (terms.empty()) {
+    terms.emplace_back();
+  }
+  for (NodeSelectorTerm& t : terms) {
+    t.match_fields.push_back(SelectorRequirement{"metadata.name", "In", {node}});
+  }
+  job.pods[static_cast<std::size_t>(k)] = fresh;
+  job.bound = static_cast<int>(job.pods.size()) - 1;
+  cluster_event_(std::set<int>{freed});
+  enqueue_(spec);
+}
+
+void JobController::restart_in_place(int j, Duration delay) {
+  if (run_.jobs[static_cast<std::size_t>(j)].phase != JobPhase::kRunning) {
+    return;
+  }
+  execution_->refresh(execution_->stop(j, true));
+  restart_after(j, JobPhase::kCrashLoop, delay, [this, j] { execution_->start(j); });
 }
 
 void JobController::suspend(int j) {

@@ -69,6 +69,19 @@ class JobController final : public ExecutionListener {
   /// loading its checkpoint; docs/descheduling.md).
   void interrupt(int j, InterruptCause cause, Duration restore = Duration::zero());
 
+  /// Replaces one pod of running job `j` (its `k`-th), whose node failed: the attempt stops
+  /// (progress back to the last checkpoint), that pod is evicted (a kEvicted event naming
+  /// `cause`) and deleted, and one new pod of the job's template, with a required node affinity
+  /// on `node` (its name), is queued in its place; the other pods stay bound. Once it is bound
+  /// the job restarts after run.pod_startup plus `restore` (Kueue's TASFailedNodeReplacement,
+  /// a hot spare: sim/model/gang_failures.hpp). Not counted against backoffLimit. The new pod
+  /// carries no PodGroup label: the gang's other members are bound already.
+  void replace_pod(int j, int k, const std::string& node, InterruptCause cause, Duration restore);
+  /// Restarts running job `j`'s containers in place after `delay` (a software failure, planned
+  /// maintenance: sim/model/gang_failures.hpp); progress goes back to the last checkpoint, the
+  /// pods stay bound. Not counted against backoffLimit.
+  void restart_in_place(int j, Duration delay);
+
   /// Suspends job `j` for its job-level admission policy: interrupt(kSuspension), and an elastic
   /// job checkpoints first (AdaptDL checkpoints whenever its scheduler takes its GPUs: a
   /// suspension loses nothing, as a resize); any other job loses the work since its last
@@ -98,6 +111,8 @@ class JobController final : public ExecutionListener {
 
  private:
   void create_pods(int j);
+  // A new pod of job j's template, its replica `r` of the current attempt, in run_.pods.
+  int make_pod(int j, int r, bool group_label);
   // Ends the current attempt (progress back to the last checkpoint) and restarts the job:
   // `counted` failures count against backoffLimit and may restart in place (OnFailure).
   void end_attempt(int j, bool counted);

@@ -74,6 +74,9 @@ struct Job {
   TimePoint checkpointed_at{};
   /// Steps per second now.
   double rate = 0.0;
+  /// The share of its running time the job computes: interval / (interval + stall) for a gang
+  /// whose blocking checkpoints stall it (faults.gang, sim/model/gang_failures.hpp); 1 otherwise.
+  double compute_share = 1.0;
   TimePoint last_update{};
   TimePoint started{};
   EventId finish_event;

@@ -90,7 +90,7 @@ FaultsConfig parse_faults(const ConfigNode& node, const std::string& file,
       c.scheduled.push_back(sf);
     }
   }
-  c.gang = parse_gang_failures(f.get("gang"), file);
+  c.gang = parse_gang_failures(f.get("gang"), file, node_names);
   f.finish();
   return c;
 }

@@ -1,5 +1,9 @@
 #include "tidesim/sim/scenario/gang_failures.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
@@ -19,6 +23,7 @@ using std::chrono::minutes;
 // failures lose no node.
 constexpr double kGpuHours = 16'384.0 * 1'296.0;
 constexpr double kNodeHours = 2'048.0 * 1'296.0;
+constexpr double kNodesPerLlamaLeaf = 2.0;
 
 FailureComponent gpu(const char* name, double count, Duration repair) {
   return {name, FailureComponent::Per::kGpu, count / kGpuHours, repair};
@@ -76,9 +81,18 @@ void parse_components(const ConfigNode& node, const std::string& file,
       continue;
     }
     Fields e(entry, file, "faults.gang.components." + c.name);
-    const std::string per =
-        e.choice("per", c.per == FailureComponent::Per::kGpu ? "gpu" : "node", {"gpu", "node"});
-    c.per = per == "gpu" ? FailureComponent::Per::kGpu : FailureComponent::Per::kNode;
+    const std::string per = e.choice("per", c.per == FailureComponent::Per::kGpu ? "gpu" : "node",
+                                     {"gpu", "node", "leaf"});
+    if (per == "leaf" && c.per == FailureComponent::Per::kNode) {
+      // The same count over Llama 3's leaf-hours: its racks hold two servers under one
+      // top-of-rack switch (section 3.3.1), 1,024 leaves for 2,048 hosts.
+      c.rate_per_hour *= kNodesPerLlamaLeaf;
+    } else if (per == "leaf" && !e.has("rate")) {
+      throw e.error(e.get("per"), "per", "a GPU component per leaf needs its rate");
+    }
+    c.per = per == "gpu"    ? FailureComponent::Per::kGpu
+            : per == "node" ? FailureComponent::Per::kNode
+                            : FailureComponent::Per::kLeaf;
     c.rate_per_hour = e.number("rate", c.rate_per_hour, 0.0, 1.0);
     c.repair = e.duration("repair", c.repair);
     e.finish();
@@ -113,9 +127,39 @@ CheckpointPolicy parse_checkpoint(const ConfigNode& node, const std::string& fil
   return p;
 }
 
+std::vector<InjectedGangFailure> parse_injected(const ConfigNode& list, const std::string& file,
+                                                const std::vector<FailureComponent>& components,
+                                                const std::vector<std::string>& node_names) {
+  std::vector<InjectedGangFailure> out;
+  int i = 0;
+  for (const auto& item : sequence_of(list, file, "faults.gang.injected")) {
+    Fields s(item, file, fmt::format("faults.gang.injected[{}]", i++));
+    InjectedGangFailure f;
+    f.at = TimePoint(s.duration("at", std::nullopt));
+    const std::string name = s.string("node");
+    const auto n = std::find(node_names.begin(), node_names.end(), name);
+    if (n == node_names.end()) {
+      throw s.error(s.get("node"), "node", "no node is called '" + name + "'");
+    }
+    f.node = static_cast<int>(n - node_names.begin());
+    const std::string component = s.string("component");
+    const auto c = std::find_if(components.begin(), components.end(),
+                                [&](const FailureComponent& x) { return x.name == component; });
+    if (c == components.end() && component != "planned") {
+      throw s.error(s.get("component"), "component",
+                    "no component is called '" + component + "' (a default component or planned)");
+    }
+    f.component = c == components.end() ? -1 : static_cast<int>(c - components.begin());
+    s.finish();
+    out.push_back(f);
+  }
+  return out;
+}
+
 }  // namespace
 
-GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string& file) {
+GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string& file,
+                                       const std::vector<std::string>& node_names) {
   GangFailuresConfig c;
   if (!node) {
     return c;
@@ -148,6 +192,10 @@ GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string
                                             : OnFailure::kSpare;
   c.spares = static_cast<int>(f.integer("spares", 0, 0, 1'000'000));
   c.checkpoint = parse_checkpoint(f.get("checkpoint"), file);
+  c.random = f.boolean("random", true);
+  if (const ConfigNode list = f.get("injected")) {
+    c.injected = parse_injected(list, file, c.components, node_names);
+  }
   f.finish();
   return c;
 }

@@ -17,9 +17,10 @@ namespace tidesim {
 struct FailureComponent {
   /// The component in snake_case ("faulty_gpu", "gpu_hbm3_memory", ...).
   std::string name;
-  /// The device the rate is per: a GPU or a node (a node's links and its share of the switches
-  /// count as the node's).
-  enum class Per { kGpu, kNode };
+  /// The device the rate is per: a GPU, a node (a node's links and its share of the switches
+  /// count as the node's), or a leaf switch of the fabric (its failure takes down the rails of
+  /// every node under it; without a fabric each node is its own leaf).
+  enum class Per { kGpu, kNode, kLeaf };
   Per per = Per::kGpu;
   /// Failures per device-hour.
   double rate_per_hour = 0.0;
@@ -52,9 +53,21 @@ struct CheckpointPolicy {
   double snapshot_bandwidth = 0.0;
 };
 
+/// A failure injected at a fixed time (`faults.gang.injected`): of `component` (an index into
+/// the components; -1: planned maintenance) on node `node` (an index into the cluster's nodes),
+/// `at` from the run's start. It interrupts every gang with a pod on that node.
+struct InjectedGangFailure {
+  TimePoint at{};
+  int component = -1;
+  int node = 0;
+};
+
 struct GangFailuresConfig {
   bool enabled = false;
   std::vector<FailureComponent> components;
+  /// False: no random failures, only the injected ones (`random: false`).
+  bool random = true;
+  std::vector<InjectedGangFailure> injected;
   /// Planned maintenance (not an unexpected interruption): per node-hour, and its downtime.
   double planned_rate_per_node_hour = 0.0;
   Duration planned_downtime{};
@@ -71,7 +84,9 @@ struct GangFailuresConfig {
 std::vector<FailureComponent> default_failure_components();
 
 /// Reads `faults.gang` (undefined: off). Throws InputError naming the field.
-GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string& file);
+/// `node_names`: the cluster's nodes, which an injected failure names.
+GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string& file,
+                                       const std::vector<std::string>& node_names);
 
 const char* to_string(OnFailure policy);
 

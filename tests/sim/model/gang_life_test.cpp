@@ -120,6 +120,34 @@ TEST(GangLife, SparesAgainstNone) {
   expect_adds_up(two);
 }
 
+TEST(GangLife, ALeafFailureTakesEveryGangNodeUnderItAndTheWholeGang) {
+  // Leaves of two nodes ({0, 0, 1, 1}), a leaf component at 1e-3 per leaf-hour: the gang spans
+  // 2 leaves, 2e-3 per hour beside 32 GPUs x 1e-6 x 2 components. Its failure on the gang's
+  // second leaf loses nodes 2 and 3: with a spare and an idle node the whole gang is still
+  // rescheduled (two nodes lost), 600 + 122 s; the two nodes are in repair for 4 h, the cluster
+  // has 4 + 2 nodes: 4 healthy, no wait.
+  GangFailuresConfig c = config(OnFailure::kSpare);
+  c.components.push_back({"leaf_switch", FailureComponent::Per::kLeaf, 1e-3, hours(4)});
+  GangShape s = shape(2, 1);
+  s.leaf_of = {0, 0, 1, 1};
+  EXPECT_EQ(gang_leaves(s), (std::vector<int>{0, 1}));
+  EXPECT_EQ(lost_nodes(c.components[2], s, 1), (std::vector<int>{2, 3}));
+  EXPECT_EQ(lost_nodes(c.components[0], s, 1), (std::vector<int>{1}));
+  EXPECT_DOUBLE_EQ(gang_failure_rate(c, s), (32 * 2e-6 + 2 * 1e-3) / 3600);
+  const GangLife l = simulate_gang_life(c, s, 10'000, scripted({{2500, 2, 1}}));
+  ASSERT_EQ(l.interruptions.size(), 1u);
+  EXPECT_DOUBLE_EQ(l.interruptions[0].restart, 600 + 122);
+  EXPECT_EQ(l.by_component, (std::vector<int>{0, 0, 1}));
+  // One idle node only: 3 of 4 healthy until the repair, 4 h after the failure.
+  GangShape one_idle = shape(1, 1);
+  one_idle.leaf_of = {0, 0, 1, 1};
+  const GangLife wait = simulate_gang_life(c, one_idle, 30'000, scripted({{2500, 2, 1}}));
+  EXPECT_DOUBLE_EQ(wait.interruptions[0].restart, 14'400 - 180 + 600 + 122);
+  // Without leaves given each node is its own: a leaf failure loses one node, a spare takes it.
+  const GangLife own = simulate_gang_life(c, shape(1, 1), 10'000, scripted({{2500, 2, 1}}));
+  EXPECT_DOUBLE_EQ(own.interruptions[0].restart, 122);
+}
+
 TEST(GangLife, ANodeReplacedInItsRackAgainstTheWholeGangRescheduled) {
   // Rack 0 has one idle node. Node 1 (rack 0) fails: replaced there, 120 + 122 s.
   const GangLife in_rack = simulate_gang_life(config(OnFailure::kReplaceNode), shape(1, 0), 10'000,

@@ -110,6 +110,42 @@ TEST(GangFailuresConfig, BadInputNamesFileLineColumnAndField) {
   EXPECT_NE(e.find(":7:13: faults.gang.spares:"), std::string::npos) << e;
   e = error_of("unknown", "    spare: 2\n");
   EXPECT_NE(e.find(":7:5: faults.gang.spare:"), std::string::npos) << e;
+  e = error_of("leaf-gpu", "    components: {faulty_gpu: {per: leaf}}\n");
+  EXPECT_NE(e.find(":7:35: faults.gang.components.faulty_gpu.per: a GPU component per leaf"),
+            std::string::npos)
+      << e;
+  e = error_of("injected-node", "    injected: [{at: 1h, node: gpu-09, component: nic}]\n");
+  EXPECT_NE(e.find(":7:33: faults.gang.injected[0].node: no node is called 'gpu-09'"),
+            std::string::npos)
+      << e;
+  e = error_of("injected-component", "    injected: [{at: 1h, node: gpu-01, component: gpu}]\n");
+  EXPECT_NE(e.find(":7:52: faults.gang.injected[0].component: no component is called 'gpu'"),
+            std::string::npos)
+      << e;
+  e = error_of("random", "    random: sometimes\n");
+  EXPECT_NE(e.find(":7:13: faults.gang.random:"), std::string::npos) << e;
+}
+
+// A per-node component switched to a leaf keeps Llama 3's count over its 1,024 top-of-rack
+// switches (two hosts each, section 3.3.1): 35 / (1,024 x 1,296 h); injected failures by name.
+TEST(GangFailuresConfig, LeafComponentsAndInjectedFailures) {
+  const std::string file =
+      scenario_file("leaf",
+                    "    components: {network_switch_cable: {per: leaf}}\n    random: false\n"
+                    "    injected: [{at: 25m, node: gpu-02, component: network_switch_cable},\n"
+                    "               {at: 2h, node: gpu-01, component: planned}]\n");
+  const Scenario s = load_scenario(file);
+  std::filesystem::remove(file);
+  const GangFailuresConfig& g = s.faults.gang;
+  EXPECT_EQ(g.components[3].per, FailureComponent::Per::kLeaf);
+  EXPECT_DOUBLE_EQ(g.components[3].rate_per_hour, 35.0 / (1'024.0 * 1'296.0));
+  EXPECT_FALSE(g.random);
+  ASSERT_EQ(g.injected.size(), 2u);
+  EXPECT_EQ(g.injected[0].at, TimePoint(std::chrono::minutes(25)));
+  EXPECT_EQ(g.injected[0].node, 1);
+  EXPECT_EQ(g.injected[0].component, 3);
+  EXPECT_EQ(g.injected[1].node, 0);
+  EXPECT_EQ(g.injected[1].component, -1);
 }
 
 }  // namespace
