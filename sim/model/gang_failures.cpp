@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_set>
 #include <vector>
 
 #include "tidesim/sim/model/cluster.hpp"
@@ -21,9 +22,10 @@ constexpr double kCheckpointBytesPerParameter = 14.0;
 // The distinct nodes of job j's bound pods, in pod order.
 std::vector<int> gang_nodes(const RunContext& run, int j) {
   std::vector<int> nodes;
+  std::unordered_set<int> seen;
   for (const int p : run.jobs[static_cast<std::size_t>(j)].pods) {
     const int n = run.pods[static_cast<std::size_t>(p)].node;
-    if (n >= 0 && std::find(nodes.begin(), nodes.end(), n) == nodes.end()) {
+    if (n >= 0 && seen.insert(n).second) {
       nodes.push_back(n);
     }
   }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <unordered_set>
 
 namespace tidesim {
 namespace {
@@ -117,9 +118,10 @@ double recover(const GangFailuresConfig& config, const GangShape& shape, const F
 
 std::vector<int> gang_leaves(const GangShape& shape) {
   std::vector<int> leaves;
+  std::unordered_set<int> seen;
   for (int n = 0; n < shape.nodes; ++n) {
     const int leaf = shape.leaf_of.empty() ? n : shape.leaf_of[static_cast<std::size_t>(n)];
-    if (std::find(leaves.begin(), leaves.end(), leaf) == leaves.end()) {
+    if (seen.insert(leaf).second) {
       leaves.push_back(leaf);
     }
   }
