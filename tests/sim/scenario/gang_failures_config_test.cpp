@@ -111,15 +111,15 @@ TEST(GangFailuresConfig, BadInputNamesFileLineColumnAndField) {
   e = error_of("unknown", "    spare: 2\n");
   EXPECT_NE(e.find(":7:5: faults.gang.spare:"), std::string::npos) << e;
   e = error_of("leaf-gpu", "    components: {faulty_gpu: {per: leaf}}\n");
-  EXPECT_NE(e.find(":7:35: faults.gang.components.faulty_gpu.per: a GPU component per leaf"),
+  EXPECT_NE(e.find(":7:36: faults.gang.components.faulty_gpu.per: a GPU component per leaf"),
             std::string::npos)
       << e;
   e = error_of("injected-node", "    injected: [{at: 1h, node: gpu-09, component: nic}]\n");
-  EXPECT_NE(e.find(":7:33: faults.gang.injected[0].node: no node is called 'gpu-09'"),
+  EXPECT_NE(e.find(":7:31: faults.gang.injected[0].node: no node is called 'gpu-09'"),
             std::string::npos)
       << e;
   e = error_of("injected-component", "    injected: [{at: 1h, node: gpu-01, component: gpu}]\n");
-  EXPECT_NE(e.find(":7:52: faults.gang.injected[0].component: no component is called 'gpu'"),
+  EXPECT_NE(e.find(":7:50: faults.gang.injected[0].component: no component is called 'gpu'"),
             std::string::npos)
       << e;
   e = error_of("random", "    random: sometimes\n");
