@@ -129,7 +129,10 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
   });
   // Gangs under failures by component (faults.gang): Llama 3 405B's 16,384-GPU job, and the
   // LLM scenario's small gangs with a faulty-GPU rate high enough to interrupt them.
-  runs["llama3-405b-failures.yaml"] = run_metrics("llama3-405b-failures.yaml");
+  // Three days of the 54 (each interruption stops and restarts the 2,048-pod job in the run).
+  runs["llama3-405b-failures.yaml"] =
+      run_metrics("llama3-405b-failures.yaml",
+                  [](ConfigNode& root) { apply_override(root, parse_override("run.until=3d")); });
   runs["llm-fabric.yaml, faults.gang"] = run_metrics("llm-fabric.yaml", [](ConfigNode& root) {
     apply_override(root, parse_override("faults={gang: {components: {faulty_gpu: {rate: 0.05}}}}"));
   });
