@@ -223,12 +223,17 @@ struct FitScreen {
   std::int64_t cpu_milli = 0;
   std::int64_t memory_bytes = 0;
   std::int64_t gpus = 0;
+  /// When set (it points into the pod's spec, valid for the cycle): the only node names the
+  /// filter can accept (a required node affinity on `metadata.name`); every other node is
+  /// rejected. Independent of `active`, which covers the amounts.
+  const std::vector<std::string>* names = nullptr;
   /// True when `node` is short of one of the amounts.
   bool rejects(const NodeInfo& node) const {
     const Resources& a = node.node.allocatable;
     const Resources& q = node.requested;
-    return short_of(gpus, a.gpus, q.gpus) || short_of(cpu_milli, a.cpu_milli, q.cpu_milli) ||
-           short_of(memory_bytes, a.memory_bytes, q.memory_bytes);
+    return active &&
+           (short_of(gpus, a.gpus, q.gpus) || short_of(cpu_milli, a.cpu_milli, q.cpu_milli) ||
+            short_of(memory_bytes, a.memory_bytes, q.memory_bytes));
   }
 };
 

@@ -203,48 +203,34 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   const FitScreen screen = ctx.record_reasons ? FitScreen{} : fit_screen(pod);
   Status failed;  // the status of the filter that rejected the node, reused from node to node
   int processed = 0;
-  for (int k = 0; k < n && static_cast<int>(feasible_.size()) < to_find; ++k) {
-    const int i = (start + k) % n;
-    ++processed;
-    if (screen.active && screen.rejects(ctx.cluster.nodes[i])) {
-      continue;  // rejected by a filter that reads no metrics, without a reason to record
-    }
-    const std::size_t fk =
-        first_rejecting_filter(plugins_.filter(), skip_filter_, ctx, pod, i, failed);
-    const bool rejected = fk < plugins_.filter().size();
-    if (record_details_) {
-      NodeDetail& d = result.details[i];
-      d.evaluated = true;
-      for (FilterPlugin* f : plugins_.filter()) {
-        if (auto note = f->explain_node(i); !note.empty()) {
-          d.notes.push_back(std::string(f->name()) + ": " + note);
-        }
+  if (screen.names != nullptr) {
+    // Only the named nodes can pass: visit them alone, in the order the loop below would, and
+    // count as processed every node that loop would have passed over.
+    const std::vector<int>& named = named_nodes(ctx.cluster, *screen.names, start);
+    processed = n;
+    for (const int i : named) {
+      if (static_cast<int>(feasible_.size()) >= to_find) {
+        break;
+      }
+      processed = (i - start + n) % n + 1;
+      if (!screen.rejects(ctx.cluster.nodes[i]) &&
+          !filter_node(ctx, pod, i, failed, histogram, result)) {
+        return false;
       }
     }
-    if (!rejected) {
-      feasible_.push_back(i);
-      if (record_details_) {
-        result.details[i].feasible = true;
+    if (static_cast<int>(feasible_.size()) < to_find) {
+      processed = n;
+    }
+  } else {
+    for (int k = 0; k < n && static_cast<int>(feasible_.size()) < to_find; ++k) {
+      const int i = (start + k) % n;
+      ++processed;
+      if (screen.rejects(ctx.cluster.nodes[i])) {
+        continue;  // rejected by a filter that reads no metrics, without a reason to record
       }
-      continue;
-    }
-    if (failed.code == Code::kError) {
-      result.error = true;
-      result.reason = fmt::format("running \"{}\" filter plugin: {}", plugins_.filter()[fk]->name(),
-                                  failed.message());
-      return false;
-    }
-    result.rejected_by_metrics =
-        result.rejected_by_metrics ||
-        (plugins_.filter()[fk]->events_to_register() & kMetricsChanged) != 0;
-    if (record_reasons_) {
-      for (const auto& r : failed.reasons) {
-        ++histogram[r];
+      if (!filter_node(ctx, pod, i, failed, histogram, result)) {
+        return false;
       }
-    }
-    if (record_details_) {
-      result.details[i].failed_plugin = std::string(plugins_.filter()[fk]->name());
-      result.details[i].reasons = failed.reasons;
     }
   }
   if (!plugins_.first_feasible()) {
@@ -255,7 +241,90 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   return true;
 }
 
+bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status& failed,
+                            std::map<std::string, int>& histogram, ScheduleResult& result) {
+  const std::size_t fk =
+      first_rejecting_filter(plugins_.filter(), skip_filter_, ctx, pod, i, failed);
+  const bool rejected = fk < plugins_.filter().size();
+  if (record_details_) {
+    NodeDetail& d = result.details[i];
+    d.evaluated = true;
+    for (FilterPlugin* f : plugins_.filter()) {
+      if (auto note = f->explain_node(i); !note.empty()) {
+        d.notes.push_back(std::string(f->name()) + ": " + note);
+      }
+    }
+  }
+  if (!rejected) {
+    feasible_.push_back(i);
+    if (record_details_) {
+      result.details[i].feasible = true;
+    }
+    return true;
+  }
+  if (failed.code == Code::kError) {
+    result.error = true;
+    result.reason = fmt::format("running \"{}\" filter plugin: {}", plugins_.filter()[fk]->name(),
+                                failed.message());
+    return false;
+  }
+  result.rejected_by_metrics = result.rejected_by_metrics ||
+                               (plugins_.filter()[fk]->events_to_register() & kMetricsChanged) != 0;
+  if (record_reasons_) {
+    for (const auto& r : failed.reasons) {
+      ++histogram[r];
+    }
+  }
+  if (record_details_) {
+    result.details[i].failed_plugin = std::string(plugins_.filter()[fk]->name());
+    result.details[i].reasons = failed.reasons;
+  }
+  return true;
+}
+
+const std::vector<int>& Scheduler::named_nodes(const ClusterView& view,
+                                               const std::vector<std::string>& names, int start) {
+  // Node name -> index, kept while the view's nodes stay where they are; every hit is checked
+  // against the node's name, and a miss or a wrong hit builds it again once.
+  const auto find = [&](const std::string& name) {
+    const auto it = name_index_.find(name);
+    return it != name_index_.end() && it->second < static_cast<int>(view.nodes.size()) &&
+                   view.nodes[static_cast<std::size_t>(it->second)].node.name == name
+               ? it->second
+               : -1;
+  };
+  if (name_index_view_ != view.nodes.data() || name_index_size_ != view.nodes.size()) {
+    name_index_.clear();
+  }
+  named_.clear();
+  for (const std::string& name : names) {
+    int i = find(name);
+    if (i < 0 && !name_index_rebuilt_) {
+      name_index_.clear();
+      for (std::size_t k = view.nodes.size(); k-- > 0;) {
+        name_index_[view.nodes[k].node.name] = static_cast<int>(k);  // the first of a name wins
+      }
+      name_index_view_ = view.nodes.data();
+      name_index_size_ = view.nodes.size();
+      name_index_rebuilt_ = true;
+      i = find(name);
+    }
+    if (i >= 0) {
+      named_.push_back(i);
+    }
+  }
+  name_index_rebuilt_ = false;
+  const int n = static_cast<int>(view.nodes.size());
+  std::sort(named_.begin(), named_.end(),
+            [start, n](int a, int b) { return (a - start + n) % n < (b - start + n) % n; });
+  named_.erase(std::unique(named_.begin(), named_.end()), named_.end());
+  return named_;
+}
+
 FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
+  // The screens of the plain filters up to the first that is not: the first amounts screen and
+  // the first names screen (a node either rejects is rejected by one of those filters).
+  FitScreen out;
   for (std::size_t fk = 0; fk < plugins_.filter().size(); ++fk) {
     if (skip_filter_[fk]) {
       continue;
@@ -264,11 +333,18 @@ FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
     if (!f.plain_filter() || f.reads_metrics()) {
       break;
     }
-    if (FitScreen s = f.fit_screen(pod); s.active) {
-      return s;
+    const FitScreen s = f.fit_screen(pod);
+    if (s.active && !out.active) {
+      out.active = true;
+      out.cpu_milli = s.cpu_milli;
+      out.memory_bytes = s.memory_bytes;
+      out.gpus = s.gpus;
+    }
+    if (s.names != nullptr && out.names == nullptr) {
+      out.names = s.names;
     }
   }
-  return {};
+  return out;
 }
 
 bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -191,6 +192,14 @@ class Scheduler final : public FilterRunner {
   // of them, whichever comes first, and leaving them uncalled changes nothing else (inactive
   // otherwise).
   FitScreen fit_screen(const PodSpec& pod) const;
+  // The Filter plugins on node `i` (the body of the Filter pass): a passing node joins
+  // feasible_, a rejected one adds its reasons; false on a plugin error (in `result`).
+  bool filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status& failed,
+                   std::map<std::string, int>& histogram, ScheduleResult& result);
+  // The indices of the nodes called `names` (unknown names left out, each once), in the
+  // Filter pass's order from `start`.
+  const std::vector<int>& named_nodes(const ClusterView& view,
+                                      const std::vector<std::string>& names, int start);
   // PreScore, Score, NormalizeScore and weights into totals_ (prioritizeNodes); false on an
   // error (in `result`).
   bool prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result);
@@ -211,6 +220,11 @@ class Scheduler final : public FilterRunner {
   RandomStream random_;
   // Reused buffers.
   std::vector<int> feasible_;
+  std::vector<int> named_;
+  std::unordered_map<std::string, int> name_index_;
+  const NodeInfo* name_index_view_ = nullptr;
+  std::size_t name_index_size_ = 0;
+  bool name_index_rebuilt_ = false;
   std::vector<char> skip_filter_;
   std::vector<char> skip_score_;
   std::vector<std::int64_t> totals_;

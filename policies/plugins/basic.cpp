@@ -190,6 +190,22 @@ class NodeAffinityPlugin final : public FilterPlugin, public PreScorePlugin, pub
                   "node(s) didn't match Pod's node affinity/selector");
   }
 
+  // One required term with a `metadata.name In [...]` field requirement (a placement hint, a
+  // Kueue TAS domain): no node outside those names can match it (as the plugin's PreFilter
+  // narrows the nodes in Kubernetes, node_affinity.go); the names of the first such requirement.
+  FitScreen fit_screen(const PodSpec& pod) const override {
+    FitScreen s;
+    if (pod.node_affinity.required.size() == 1) {
+      for (const SelectorRequirement& r : pod.node_affinity.required.front().match_fields) {
+        if (r.key == "metadata.name" && r.op == "In") {
+          s.names = &r.values;
+          break;
+        }
+      }
+    }
+    return s;
+  }
+
   // PreScore returns Skip when the pod has no preferred terms.
   Status pre_score(CycleContext&, const PodSpec& pod, std::span<const int>) override {
     if (pod.node_affinity.preferred.empty()) {

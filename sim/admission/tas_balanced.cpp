@@ -11,7 +11,7 @@ namespace tidesim::tas {
 
 namespace {
 bool values_less(const Placement& pl, int a, int b) {
-  return pl.dom(a).level_values < pl.dom(b).level_values;
+  return pl.dom(a).rank < pl.dom(b).rank;  // the order of their level values
 }
 }  // namespace
 

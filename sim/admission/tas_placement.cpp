@@ -240,12 +240,19 @@ void Placement::fill_leaf_counts(int leaf_index) {
       return;
     }
   }
-  ResourceMap remaining = leaf.free_capacity;
-  subtract(remaining, leaf.tas_usage);
-  const std::string& id = dom(leaf.domain).id;
-  if (auto it = req_.assumed->find(id); it != req_.assumed->end()) {
-    subtract(remaining, it->second);
+  const auto assumed = req_.assumed->find(dom(leaf.domain).id);
+  // The leaf's free capacity as it is when nothing is taken off it (most leaves of a large
+  // cluster): no copy.
+  const bool as_is = leaf.tas_usage.empty() && assumed == req_.assumed->end() && !req_.has_leader;
+  ResourceMap taken;
+  if (!as_is) {
+    taken = leaf.free_capacity;
+    subtract(taken, leaf.tas_usage);
+    if (assumed != req_.assumed->end()) {
+      subtract(taken, assumed->second);
+    }
   }
+  const ResourceMap& remaining = as_is ? leaf.free_capacity : taken;
   DomainState& state = st(leaf.domain);
   auto [pods, limiting] = count_in(req_.requests, remaining);
   state.pod_count = pods;
@@ -253,11 +260,12 @@ void Placement::fill_leaf_counts(int leaf_index) {
     ++p_.stats.resources[limiting];
   }
   state.leader_count = 0;
-  if (req_.has_leader && count_in(req_.leader_requests, remaining).first > 0) {
+  if (req_.has_leader && count_in(req_.leader_requests, taken).first > 0) {
     state.leader_count = 1;
-    subtract(remaining, req_.leader_requests);
+    subtract(taken, req_.leader_requests);
   }
-  state.pod_count_with_leader = count_in(req_.requests, remaining).first;
+  // With a leader the capacity was copied (`taken`); without one nothing is left for it.
+  state.pod_count_with_leader = req_.has_leader ? count_in(req_.requests, taken).first : pods;
 }
 
 void Placement::fill_in_counts_helper(int d, std::int32_t slice_size, int slice_level, int level,
@@ -429,12 +437,10 @@ std::vector<int> Placement::lower_level_domains(const std::vector<int>& domains)
 }
 
 int Placement::compare_level_values(int a, int b) const {
-  const Domain& x = dom(a);
-  const Domain& y = dom(b);
-  if (s_.lowest_is_node_ && x.parent == y.parent) {
-    return x.level_values.back().compare(y.level_values.back());
-  }
-  return x.level_values < y.level_values ? -1 : (y.level_values < x.level_values ? 1 : 0);
+  // The order of the level values (a copy keeps its original's rank).
+  const int x = dom(a).rank;
+  const int y = dom(b).rank;
+  return x < y ? -1 : (x > y ? 1 : 0);
 }
 
 TopologyAssignment Placement::build_assignment(std::vector<int> domains) {

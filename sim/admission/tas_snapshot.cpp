@@ -34,18 +34,21 @@ TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> lev
                          std::vector<Toleration> flavor_tolerations)
     : topology_name_(std::move(topology_name)),
       levels_(std::move(levels)),
+      flavor_node_labels_(flavor_node_labels),
       flavor_tolerations_(std::move(flavor_tolerations)) {
   lowest_is_node_ = !levels_.empty() && levels_.back() == kHostnameLabel;
   per_level_.resize(levels_.size());
   // pkg/cache/scheduler/tas_nodes_cache.go: only schedulable, Ready nodes are kept; then the
   // flavor's node labels and the level labels select them.
   for (const TasNode& node : nodes) {
-    if (node.ready && !node.unschedulable && matches_flavor(node, flavor_node_labels, levels_)) {
+    if (eligible(node)) {
+      node_by_name_[node.name] = static_cast<int>(nodes_.size());
       nodes_.push_back(node);
     }
   }
   std::vector<std::string> leaf_ids;
-  for (const TasNode& node : nodes_) {
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const TasNode& node = nodes_[i];
     std::vector<std::string> values;
     for (const std::string& level : levels_) {
       values.push_back(node.labels.at(level));
@@ -64,7 +67,7 @@ TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> lev
       leaves_.push_back(std::move(leaf));
       leaf_ids.push_back(id);
     }
-    add_to(leaves_[static_cast<std::size_t>(it->second)].free_capacity, node.allocatable, 1);
+    leaves_[static_cast<std::size_t>(it->second)].nodes.push_back(static_cast<int>(i));
     leaf_by_node_[node.name] = it->second;
   }
   build(leaf_ids);
@@ -76,9 +79,49 @@ TasSnapshot::TasSnapshot(std::string topology_name, std::vector<std::string> lev
         it == leaf_by_node_.end()) {
       continue;
     }
-    ResourceMap& free = leaves_[static_cast<std::size_t>(it->second)].free_capacity;
-    add_to(free, pod.requests, -1);
-    free["pods"] = saturating_add(free["pods"], -1);  // each pod also takes one of the node's pods
+    leaves_[static_cast<std::size_t>(it->second)].pods.push_back(static_cast<int>(pods_.size()));
+    pods_.push_back(pod);
+  }
+  for (Leaf& leaf : leaves_) {
+    sum_free_capacity(leaf);
+  }
+}
+
+bool TasSnapshot::eligible(const TasNode& node) const {
+  return node.ready && !node.unschedulable && matches_flavor(node, flavor_node_labels_, levels_);
+}
+
+void TasSnapshot::sum_free_capacity(Leaf& leaf) const {
+  leaf.free_capacity.clear();
+  for (const int n : leaf.nodes) {
+    add_to(leaf.free_capacity, nodes_[static_cast<std::size_t>(n)].allocatable, 1);
+  }
+  for (const int p : leaf.pods) {
+    add_to(leaf.free_capacity, pods_[static_cast<std::size_t>(p)].requests, -1);
+    // each pod also takes one of the node's pods
+    leaf.free_capacity["pods"] = saturating_add(leaf.free_capacity["pods"], -1);
+  }
+}
+
+bool TasSnapshot::update_node(const TasNode& node) {
+  const auto it = node_by_name_.find(node.name);
+  const bool in = eligible(node);
+  if (it == node_by_name_.end()) {
+    return !in;
+  }
+  TasNode& kept = nodes_[static_cast<std::size_t>(it->second)];
+  if (!in || kept.labels != node.labels) {
+    return false;
+  }
+  kept.allocatable = node.allocatable;
+  kept.taints = node.taints;
+  sum_free_capacity(leaves_[static_cast<std::size_t>(leaf_by_node_.at(node.name))]);
+  return true;
+}
+
+void TasSnapshot::clear_usage() {
+  for (Leaf& leaf : leaves_) {
+    leaf.tas_usage.clear();
   }
 }
 
@@ -97,6 +140,23 @@ void TasSnapshot::build(const std::vector<std::string>& leaf_ids) {
     });
   }
   base_count_ = domains_.size();
+  std::vector<int> by_values(domains_.size());
+  for (std::size_t d = 0; d < by_values.size(); ++d) {
+    by_values[d] = static_cast<int>(d);
+  }
+  std::sort(by_values.begin(), by_values.end(), [this](int a, int b) {
+    return domains_[static_cast<std::size_t>(a)].level_values <
+           domains_[static_cast<std::size_t>(b)].level_values;
+  });
+  int rank = 0;
+  for (std::size_t k = 0; k < by_values.size(); ++k) {
+    Domain& d = domains_[static_cast<std::size_t>(by_values[k])];
+    if (k > 0 &&
+        domains_[static_cast<std::size_t>(by_values[k - 1])].level_values < d.level_values) {
+      ++rank;
+    }
+    d.rank = rank;
+  }
 }
 
 int TasSnapshot::add_parents(int d) {

@@ -37,6 +37,9 @@ struct Domain {
   int parent = -1;
   std::vector<int> children;
   int leaf = -1;  // index into the leaves; -1 for an inner domain
+  /// The place of level_values among those of every domain of the tree (equal values, equal
+  /// rank): comparing ranks compares the values.
+  int rank = 0;
   DomainState st;
 };
 
@@ -108,6 +111,18 @@ class TasSnapshot {
   /// unit each) on each domain of the lowest level.
   void add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod);
 
+  /// Incremental upkeep, for a caller that keeps one snapshot while its nodes' usage changes
+  /// (runs: docs/topology-aware.md, "In runs"). `node` replaces the node of the same name: its
+  /// allocatable and taints, and its leaf's free capacity is summed again as the constructor
+  /// sums it (the same nodes and pods in the same order, so the result is the one a new
+  /// snapshot would have). Returns false, changing nothing, when the change would take the node
+  /// into the snapshot or out of it or move it to another domain (its Ready condition,
+  /// `unschedulable`, its labels): the caller builds a new snapshot then. A node that was left
+  /// out and still is: true.
+  bool update_node(const TasNode& node);
+  /// Drops the usage add_usage recorded on every leaf; the nodes and their pods stay.
+  void clear_usage();
+
   const std::vector<std::string>& levels() const { return levels_; }
   bool lowest_level_is_hostname() const { return lowest_is_node_; }
 
@@ -117,6 +132,8 @@ class TasSnapshot {
     const TasNode* node = nullptr;  // only when the lowest level is the hostname
     ResourceMap free_capacity;      // allocatable minus non-TAS pods
     ResourceMap tas_usage;
+    std::vector<int> nodes;  // its nodes (indices into nodes_) and pods (into pods_), in order
+    std::vector<int> pods;
   };
   struct Requirements {
     ResourceMap requests;  // one pod's, with its `pods` unit
@@ -131,7 +148,10 @@ class TasSnapshot {
   std::string topology_name_;
   std::vector<std::string> levels_;
   bool lowest_is_node_ = false;
+  std::map<std::string, std::string> flavor_node_labels_;
   std::vector<TasNode> nodes_;
+  std::map<std::string, int> node_by_name_;  // index into nodes_
+  std::vector<TasPod> pods_;                 // the bound, unfinished pods on nodes_
   std::vector<Toleration> flavor_tolerations_;
   std::vector<Domain> domains_;  // the tree first (base_count_ entries), then copies
   std::size_t base_count_ = 0;
@@ -142,6 +162,8 @@ class TasSnapshot {
   TasFeatureGates gates_;
 
   void build(const std::vector<std::string>& leaf_ids);
+  bool eligible(const TasNode& node) const;
+  void sum_free_capacity(Leaf& leaf) const;
   struct Replaced {
     TopologyAssignment merged;
     TopologyAssignment replacement;

@@ -139,7 +139,9 @@ TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
 }
 
 void TopologyAdmission::begin() {
-  snapshots_.clear();
+  for (auto& [key, kept] : snapshots_) {
+    kept.current = false;
+  }
 }
 
 int TopologyAdmission::topology_of(const std::vector<int>& flavors, int& flavor) const {
@@ -158,37 +160,76 @@ int TopologyAdmission::topology_of(const std::vector<int>& flavors, int& flavor)
   return -1;
 }
 
-tas::TasSnapshot& TopologyAdmission::snapshot(int topology, int flavor) {
-  std::unique_ptr<tas::TasSnapshot>& s = snapshots_[{topology, flavor}];
-  if (s) {
-    return *s;
-  }
-  // The nodes with their free capacity now: allocatable minus what is bound.
+tas::TasNode TopologyAdmission::tas_node(int n) const {
+  // The node with its free capacity now: allocatable minus what is bound.
+  const NodeInfo& info = run_.cluster.view().nodes[static_cast<std::size_t>(n)];
+  Resources free = info.node.allocatable;
+  free -= info.requested;
+  tas::TasNode node{.name = info.node.name,
+                    .labels = info.node.labels,
+                    .allocatable = tas::resource_map(free),
+                    .taints = info.node.taints,
+                    .unschedulable = info.node.unschedulable,
+                    .ready = true};
+  node.allocatable[kGpuResource] = free.gpus;
+  node.allocatable["pods"] = kDefaultMaxPods - static_cast<std::int64_t>(info.pods.size());
+  return node;
+}
+
+void TopologyAdmission::build(Kept& kept, int topology, int flavor) const {
+  const std::vector<NodeInfo>& view = run_.cluster.view().nodes;
   std::vector<tas::TasNode> nodes;
-  for (const NodeInfo& n : run_.cluster.view().nodes) {
-    Resources free = n.node.allocatable;
-    free -= n.requested;
-    tas::TasNode node{.name = n.node.name,
-                      .labels = n.node.labels,
-                      .allocatable = tas::resource_map(free),
-                      .taints = n.node.taints,
-                      .unschedulable = n.node.unschedulable,
-                      .ready = true};
-    node.allocatable[kGpuResource] = free.gpus;
-    node.allocatable["pods"] = kDefaultMaxPods - static_cast<std::int64_t>(n.pods.size());
-    nodes.push_back(std::move(node));
+  nodes.reserve(view.size());
+  kept.changes.resize(view.size());
+  kept.unschedulable.resize(view.size());
+  for (std::size_t n = 0; n < view.size(); ++n) {
+    nodes.push_back(tas_node(static_cast<int>(n)));
+    kept.changes[n] = run_.cluster.node(static_cast<int>(n)).changes;
+    kept.unschedulable[n] = view[n].node.unschedulable ? 1 : 0;
   }
   const KueueTopology& t = quotas_.topologies[static_cast<std::size_t>(topology)];
   const ResourceFlavor& f = quotas_.flavors[static_cast<std::size_t>(flavor)];
-  s = std::make_unique<tas::TasSnapshot>(t.name, t.levels, nodes, std::vector<tas::TasPod>{},
-                                         f.node_labels);
-  charge_unbound(*s, topology);
-  return *s;
+  kept.snapshot = std::make_unique<tas::TasSnapshot>(t.name, t.levels, nodes,
+                                                     std::vector<tas::TasPod>{}, f.node_labels);
+}
+
+bool TopologyAdmission::sync(Kept& kept) const {
+  // What the snapshot reads of a node moves only with its bound pods (Cluster::bind and unbind
+  // touch the node) or its cordon (set_cordoned); a cordon changes the nodes it holds.
+  const std::vector<NodeInfo>& view = run_.cluster.view().nodes;
+  for (std::size_t n = 0; n < view.size(); ++n) {
+    const std::uint64_t changes = run_.cluster.node(static_cast<int>(n)).changes;
+    const char unschedulable = view[n].node.unschedulable ? 1 : 0;
+    if (changes == kept.changes[n] && unschedulable == kept.unschedulable[n]) {
+      continue;
+    }
+    if (!kept.snapshot->update_node(tas_node(static_cast<int>(n)))) {
+      return false;
+    }
+    kept.changes[n] = changes;
+    kept.unschedulable[n] = unschedulable;
+  }
+  kept.snapshot->clear_usage();
+  return true;
+}
+
+tas::TasSnapshot& TopologyAdmission::snapshot(int topology, int flavor) {
+  Kept& kept = snapshots_[{topology, flavor}];
+  if (kept.current) {
+    return *kept.snapshot;
+  }
+  if (!kept.snapshot || !sync(kept)) {
+    build(kept, topology, flavor);
+  }
+  kept.current = true;
+  charge_unbound(*kept.snapshot, topology);
+  return *kept.snapshot;
 }
 
 void TopologyAdmission::charge_unbound(tas::TasSnapshot& s, int topology) const {
   // Admitted TAS jobs whose pods are not all bound yet hold their domains' capacity.
-  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+  for (const int job : admitted_) {
+    const auto j = static_cast<std::size_t>(job);
     const JobTas& jt = jobs_[j];
     if (jt.topology != topology) {
       continue;
@@ -269,6 +310,7 @@ void TopologyAdmission::commit(int job) {
   const auto [topology, flavor] = pending_flavor_.at(job);
   pending_flavor_.erase(job);
   jt.topology = topology;
+  admitted_.insert(job);
   jt.assignment = jt.last->assignment;
   snapshot(topology, flavor).add_usage(jt.assignment, jt.per_pod);
   jt.pod_domains = domains_of_pods(topology, jt.assignment);
@@ -291,6 +333,7 @@ void TopologyAdmission::release(int job) {
   }
   JobTas& jt = jobs_[static_cast<std::size_t>(job)];
   jt.topology = -1;
+  admitted_.erase(job);
   jt.assignment = {};
   jt.pod_domains.clear();
   jt.pending = false;

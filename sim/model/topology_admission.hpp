@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,9 @@ class TopologyAdmission {
   /// Whether any flavour has a topology.
   bool active() const { return active_; }
 
-  /// Starts a decision: the snapshot is rebuilt (lazily) from the cluster as it is now.
+  /// Starts a decision: at its first use in it, each kept snapshot is brought up to the cluster
+  /// as it is now (the nodes whose usage or cordon changed since, by ClusterNode::changes; a
+  /// cordon rebuilds it) and the unbound pods of admitted jobs are charged again.
   void begin();
   /// TopologyCheck::fits: true when job `job`'s flavours have no topology or its pods fit it.
   bool fits(int job, const std::vector<int>& flavors);
@@ -79,7 +82,18 @@ class TopologyAdmission {
   };
   /// The topology index of the first flavour of `flavors` with one; -1 none.
   int topology_of(const std::vector<int>& flavors, int& flavor) const;
+  /// A kept snapshot of one (topology, flavour): the nodes' ClusterNode::changes and cordons it
+  /// was last brought up to, and whether it is up to date in this decision.
+  struct Kept {
+    std::unique_ptr<tas::TasSnapshot> snapshot;
+    std::vector<std::uint64_t> changes;
+    std::vector<char> unschedulable;
+    bool current = false;
+  };
   tas::TasSnapshot& snapshot(int topology, int flavor);
+  void build(Kept& kept, int topology, int flavor) const;
+  bool sync(Kept& kept) const;
+  tas::TasNode tas_node(int n) const;
   tas::TasPodSet podset(int job) const;
   void charge_unbound(tas::TasSnapshot& s, int topology) const;
   std::vector<std::shared_ptr<const std::vector<std::string>>> domains_of_pods(
@@ -94,8 +108,10 @@ class TopologyAdmission {
   std::map<int, std::pair<int, int>> pending_flavor_;
   /// Per topology: leaf domain id -> the names of its nodes (labels do not change in a run).
   std::vector<std::map<std::string, std::shared_ptr<const std::vector<std::string>>>> leaves_;
-  /// This decision's snapshots by (topology, flavour), built on first use.
-  std::map<std::pair<int, int>, std::unique_ptr<tas::TasSnapshot>> snapshots_;
+  /// The snapshots by (topology, flavour), built on first use and kept across decisions.
+  std::map<std::pair<int, int>, Kept> snapshots_;
+  /// The jobs with an assignment (JobTas::topology >= 0), in job order.
+  std::set<int> admitted_;
 };
 
 }  // namespace tidesim

@@ -3,6 +3,7 @@
 // decides every cycle as a cycle that calls them all.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "tests/policies/test_cluster.hpp"
@@ -94,6 +95,69 @@ TEST(FitScreen, CyclesWithTheScreenDecideAsCyclesWithout) {
   // The cases the screen must get right all occurred.
   EXPECT_GT(unschedulable, 50);
   EXPECT_GT(stopped_early, 20);
+}
+
+// The names screen (NodeAffinity's fit_screen on a `metadata.name In` requirement, as runs pin
+// the pods of a placement hint or a Kueue TAS domain): pods pinned to 1-60 nodes (some names
+// unknown, some repeated) or to every node (the pass may stop early), visit only those nodes and
+// decide every cycle as a cycle that calls every filter on every node: the same node, evaluated
+// and feasible counts, round-robin start.
+TEST(FitScreen, PinnedPodsDecideAsCyclesWithout) {
+  std::mt19937_64 rng(20261206);
+  ClusterView with = random_cluster(rng);
+  ClusterView without = with;
+  auto screened = make_scheduler("default-k8s", 7);
+  auto unscreened = make_scheduler("default-k8s", 7);
+  screened->set_record_reasons(false);
+  std::uniform_int_distribution<int> few(1, 60);
+  std::uniform_int_distribution<int> node(0, 419);  // 400..419: no such node
+  std::vector<std::pair<int, std::string>> bound;
+  int unschedulable = 0;
+  int stopped_early = 0;
+  int pinned_stopped_early = 0;
+  for (int k = 0; k < 600; ++k) {
+    const auto pod = random_pod(rng, k);
+    if (k % 4 != 3) {  // one pod in four is not pinned
+      NodeSelectorTerm t;
+      SelectorRequirement on{"metadata.name", "In", {}};
+      if (k % 4 == 1) {  // every node and 20 unknown names, in random order
+        for (int i = 0; i < 420; ++i) {
+          on.values.push_back("node-" + std::to_string(i));
+        }
+        std::shuffle(on.values.begin(), on.values.end(), rng);
+      }
+      for (int c = k % 4 == 1 ? 0 : few(rng); c > 0; --c) {
+        on.values.push_back("node-" + std::to_string(node(rng)));
+      }
+      t.match_fields.push_back(std::move(on));
+      pod->node_affinity.required.push_back(std::move(t));
+    }
+    const ScheduleResult a = unscreened->schedule_one(*pod, without, nullptr, TimePoint{});
+    const ScheduleResult b = screened->schedule_one(*pod, with, nullptr, TimePoint{});
+    ASSERT_EQ(a.node, b.node) << "pod " << k;
+    ASSERT_EQ(a.evaluated_nodes, b.evaluated_nodes) << "pod " << k;
+    ASSERT_EQ(a.feasible_nodes, b.feasible_nodes) << "pod " << k;
+    ASSERT_EQ(a.rejected_by_metrics, b.rejected_by_metrics);
+    ASSERT_EQ(unscreened->selection_state(), screened->selection_state()) << "pod " << k;
+    unschedulable += a.node ? 0 : 1;
+    stopped_early += a.evaluated_nodes < 400 ? 1 : 0;
+    pinned_stopped_early += k % 4 != 3 && a.evaluated_nodes < 400 ? 1 : 0;
+    if (a.node) {
+      with.nodes[*a.node].add_pod(pod);
+      without.nodes[*a.node].add_pod(pod);
+      bound.emplace_back(*a.node, pod->name);
+    }
+    if (k % 2 == 0 && !bound.empty()) {  // a pod ends
+      const auto [n, name] = bound[static_cast<std::size_t>(k) % bound.size()];
+      ASSERT_TRUE(with.nodes[n].remove_pod(name));
+      ASSERT_TRUE(without.nodes[n].remove_pod(name));
+      bound.erase(bound.begin() + static_cast<std::ptrdiff_t>(k % bound.size()));
+    }
+  }
+  // Pods that fit and pods that do not, passes stopped early by pinned pods and by others.
+  EXPECT_GT(unschedulable, 50);
+  EXPECT_GT(pinned_stopped_early, 5);
+  EXPECT_GT(stopped_early - pinned_stopped_early, 5);
 }
 
 // A Filter plugin that counts its calls; plain_filter() as constructed.

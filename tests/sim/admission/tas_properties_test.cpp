@@ -124,5 +124,77 @@ TEST(TasProperties, RandomPlacementsKeepKueuesPromises) {
   EXPECT_GT(admitted, 1000);  // the rounds exercise placements, not only refusals
 }
 
+// The results as text: each PodSet's reason or its domains and counts.
+std::string text(const std::vector<PodSetResult>& results) {
+  std::string out;
+  for (const PodSetResult& r : results) {
+    out += r.name + ": " + r.reason;
+    if (r.assignment) {
+      for (const DomainAssignment& d : r.assignment->domains) {
+        for (const std::string& v : d.values) {
+          out += v + "/";
+        }
+        out += "=" + std::to_string(d.count) + " ";
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// A kept snapshot brought up to date node by node (update_node, clear_usage, as runs keep one)
+// places every PodSet as a snapshot built afresh from the same nodes: the same assignment or
+// the same refusal message, on hostname leaves and on rack leaves (several nodes a leaf), with
+// non-TAS pods and TAS usage; a node cordoned or uncordoned asks for a new snapshot.
+TEST(TasProperties, KeptSnapshotPlacesAsAFreshOne) {
+  std::mt19937 rng(20261207);
+  std::uniform_int_distribution<int> gpus(0, 8), percent(0, 99);
+  int compared = 0;
+  int rebuilt = 0;
+  for (int round = 0; round < 200; ++round) {
+    Cluster c = random_cluster(rng);
+    const std::vector<std::string> levels =
+        round % 2 == 0 ? kLevels : std::vector<std::string>{"block", "rack"};
+    std::vector<TasPod> pods;
+    for (const TasNode& n : c.nodes) {
+      if (percent(rng) < 30) {
+        pods.push_back(TasPod{
+            .name = "p-" + n.name, .node_name = n.name, .requests = {{"nvidia.com/gpu", 1}}});
+      }
+    }
+    TasSnapshot kept("t", levels, c.nodes, pods);
+    for (int step = 0; step < 8; ++step) {
+      for (TasNode& n : c.nodes) {
+        if (percent(rng) < 25) {
+          n.allocatable["nvidia.com/gpu"] = gpus(rng);
+          n.unschedulable = percent(rng) < 5;
+          if (!kept.update_node(n)) {
+            ++rebuilt;
+            kept = TasSnapshot("t", levels, c.nodes, pods);
+          }
+        }
+      }
+      kept.clear_usage();
+      TasSnapshot fresh("t", levels, c.nodes, pods);
+      const TasPodSet held = random_podset(rng);
+      const TasPodSet ps = random_podset(rng);
+      const TasFeatureGates gates;
+      // An admitted workload's usage first, on both.
+      const std::vector<PodSetResult> first = fresh.find_assignments({held}, gates);
+      ASSERT_EQ(text(kept.find_assignments({held}, gates)), text(first));
+      if (!first.empty() && first[0].assignment) {
+        fresh.add_usage(*first[0].assignment, held.requests);
+        kept.add_usage(*first[0].assignment, held.requests);
+      }
+      SCOPED_TRACE("round " + std::to_string(round) + " step " + std::to_string(step));
+      ASSERT_EQ(text(kept.find_assignments({ps}, gates)),
+                text(fresh.find_assignments({ps}, gates)));
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 1600);
+  EXPECT_GT(rebuilt, 20);  // cordons happened
+}
+
 }  // namespace
 }  // namespace tidesim::tas
