@@ -47,6 +47,16 @@ enum class GangMode {
 const char* to_string(GangMode mode);
 
 /// A job's PodGroup (scheduler-plugins' PodGroup spec).
+/// A Volcano PodGroup's spec.networkTopology (volcano-sh/apis pkg/apis/scheduling/v1beta1
+/// NetworkTopologySpec): the gang must be placed within one HyperNode of tier at most
+/// highestTierAllowed (hard), or prefers the lowest tier it can get (soft). Read by the `volcano`
+/// job-level policy (docs/topology-aware.md, "Volcano").
+struct NetworkTopologySpec {
+  bool hard = true;
+  int highest_tier_allowed = 1;
+  friend bool operator==(const NetworkTopologySpec&, const NetworkTopologySpec&) = default;
+};
+
 struct GangSpec {
   GangMode mode = GangMode::kPermit;
   /// spec.minMember; 0: every pod of the job (replicas).
@@ -57,6 +67,8 @@ struct GangSpec {
   /// spec.minResources set to minMember pods' GPUs (what training operators fill in): PreFilter
   /// then rejects the group's pods while the cluster's free GPUs cannot hold the group.
   bool min_resources = false;
+  /// spec.networkTopology; nullopt: none.
+  std::optional<NetworkTopologySpec> network_topology;
   friend bool operator==(const GangSpec&, const GangSpec&) = default;
 };
 

@@ -71,6 +71,8 @@ struct PodGroupObject {
   /// Volcano: spec.priorityClassName ("" when absent).
   std::string priority_class_name;
   SourceLocation priority_class_where;
+  /// Volcano: spec.networkTopology (nullopt: absent).
+  std::optional<NetworkTopologySpec> network_topology;
   /// Where metadata.name is written.
   SourceLocation where;
 };

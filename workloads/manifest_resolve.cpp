@@ -183,6 +183,7 @@ GangSpec gang_of(const PodGroupObject& g, const JobTemplate& t) {
     }
     s.mode = GangMode::kAllOrNothing;
     s.min_member = 0;  // every pod of the job
+    s.network_topology = g.network_topology;
     return s;
   }
   if (g.min_member > t.parallelism) {

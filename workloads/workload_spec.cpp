@@ -265,6 +265,18 @@ std::optional<GangSpec> gang_spec(Fields& f, const std::string& file) {
   s.min_member = static_cast<int>(g.integer("min_member", 0, 1, 100'000));
   s.schedule_timeout = g.duration("schedule_timeout", s.schedule_timeout, std::chrono::seconds(1));
   s.min_resources = g.boolean("min_resources", false);
+  if (g.has("network_topology")) {
+    // Volcano's PodGroup spec.networkTopology: mode hard (the default) needs highestTierAllowed.
+    Fields t(g.get("network_topology"), file, g.path_of("network_topology"));
+    NetworkTopologySpec nt;
+    nt.hard = t.choice("mode", "hard", {"hard", "soft"}) == "hard";
+    if (nt.hard || t.has("highest_tier_allowed")) {
+      nt.highest_tier_allowed =
+          static_cast<int>(t.integer("highest_tier_allowed", std::nullopt, 0, 1'000));
+    }
+    t.finish();
+    s.network_topology = nt;
+  }
   if (s.mode == GangMode::kAllOrNothing && (g.has("schedule_timeout") || g.has("min_resources"))) {
     const std::string key = g.has("schedule_timeout") ? "schedule_timeout" : "min_resources";
     throw g.error(g.get(key), key, "only mode: permit reads " + key);

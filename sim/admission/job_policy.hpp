@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "tidesim/sim/admission/quota.hpp"
+#include "tidesim/sim/admission/volcano_hypernode.hpp"
 #include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
@@ -66,12 +68,16 @@ struct AdmissionConfig {
   /// Kueue-style ClusterQueues and LocalQueues (`queues:`, sim/admission/quota.hpp); nullopt: none.
   /// With queues, each ClusterQueue's queueingStrategy replaces `backfill`.
   std::optional<QuotaConfig> quotas;
+  /// Volcano's HyperNodes (`hypernodes:`, sim/admission/volcano_hypernode.hpp); null: none.
+  std::shared_ptr<const volcano::HyperNodeSource> hypernodes;
   SourceLocation where;
 };
 
 /// What a policy sees of one active (submitted, not ended) job.
 struct JobView {
   int id = 0;
+  /// The job's spec (its pod template, gang, ...); null in a state built by hand.
+  const workloads::JobSpec* spec = nullptr;
   /// The job's name (its workload entry's or trace row's).
   std::string name;
   /// When its first pods were created, and its place in that order (ties of `submitted`).

@@ -9,6 +9,7 @@
 #include "tidesim/sim/admission/optimus.hpp"
 #include "tidesim/sim/admission/pollux.hpp"
 #include "tidesim/sim/admission/tiresias_artifact.hpp"
+#include "tidesim/sim/admission/volcano_policy.hpp"
 
 namespace tidesim {
 namespace {
@@ -58,6 +59,11 @@ std::vector<JobPolicyEntry> builtin_entries() {
   e.push_back({"gavel",
                {K::kArgs},
                [](const AdmissionConfig& c) { return std::make_unique<GavelPolicy>(c); },
+               false,
+               false});
+  e.push_back({"volcano",
+               {K::kHyperNodes, K::kArgs},
+               [](const AdmissionConfig& c) { return std::make_unique<VolcanoPolicy>(c); },
                false,
                false});
   return e;

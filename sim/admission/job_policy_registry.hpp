@@ -23,7 +23,8 @@ enum class AdmissionKey {
   kThresholds,
   kStarvationLimit,
   kEstimateSigma,
-  kArgs
+  kArgs,
+  kHyperNodes
 };
 
 struct JobPolicyEntry {

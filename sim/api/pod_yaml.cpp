@@ -316,6 +316,11 @@ void set_amount(Resources& r, ResourceList& list, const std::string& name, const
 
 }  // namespace
 
+LabelSelector read_label_selector(const ConfigNode& node, const std::string& file,
+                                  const std::string& path, PodReadMode mode) {
+  return label_selector(node, file, path, mode);
+}
+
 ResourceList read_resource_list(const ConfigNode& n, const std::string& file,
                                 const std::string& path) {
   ResourceList out;

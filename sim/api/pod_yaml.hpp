@@ -74,4 +74,10 @@ void read_pod_metadata(const ConfigNode& node, const std::string& file, const st
 void read_pod_spec(const ConfigNode& node, const std::string& file, const std::string& path,
                    PodReadMode mode, PodSpec& pod, PriorityFields* priority = nullptr);
 
+/// Reads a metav1.LabelSelector mapping (matchLabels, matchExpressions with In, NotIn, Exists,
+/// DoesNotExist), as a Pod's selectors are read.
+LabelSelector read_label_selector(const ConfigNode& node, const std::string& file,
+                                  const std::string& path,
+                                  PodReadMode mode = PodReadMode::kManifest);
+
 }  // namespace tidesim

@@ -53,6 +53,7 @@ Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig
     entries_[j].job.id = static_cast<int>(j);
     entries_[j].job.name = spec.name;
     JobView& v = entries_[j].job;
+    v.spec = &spec;
     v.gpus = static_cast<int>(workloads::job_gpus(spec));
     v.estimate_s = s;
     v.replicas = std::max(1, spec.replicas);

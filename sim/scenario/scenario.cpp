@@ -310,9 +310,27 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
   return c;
 }
 
+// An `admission:` entry's `args:`, scalars as written.
+std::map<std::string, std::string> admission_args(Fields& f) {
+  std::map<std::string, std::string> out;
+  if (const ConfigNode args = f.get("args")) {
+    if (!args.is_map()) {
+      throw f.error(args, "args", "expected a mapping of the policy's parameters");
+    }
+    for (const auto& [k, value] : args.entries()) {
+      const std::string key = k.scalar();
+      if (!value.is_scalar()) {
+        throw f.error(value, "args." + key, "expected a scalar (a number, a word or a string)");
+      }
+      out[key] = value.scalar();
+    }
+  }
+  return out;
+}
+
 // A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
 AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
-                                const std::string& path) {
+                                const std::string& path, const std::string& folder) {
   Fields f(n, file, path);
   AdmissionConfig a;
   a.where = location_of(n, file);
@@ -377,19 +395,13 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
   a.consolidate = f.boolean("consolidate", entry.consolidate_by_default);
   only("estimate_sigma", AdmissionKey::kEstimateSigma);
   a.estimate_sigma = f.number("estimate_sigma", 0.0, 0.0, 10.0);
-  only("args", AdmissionKey::kArgs);
-  if (const ConfigNode args = f.get("args")) {
-    if (!args.is_map()) {
-      throw f.error(args, "args", "expected a mapping of the policy's parameters");
-    }
-    for (const auto& [k, value] : args.entries()) {
-      const std::string key = k.scalar();
-      if (!value.is_scalar()) {
-        throw f.error(value, "args." + key, "expected a scalar (a number, a word or a string)");
-      }
-      a.args[key] = value.scalar();
-    }
+  only("hypernodes", AdmissionKey::kHyperNodes);
+  if (const ConfigNode h = f.get("hypernodes")) {
+    a.hypernodes = std::make_shared<const volcano::HyperNodeSource>(
+        volcano::read_hypernode_source(h, file, f.path_of("hypernodes"), folder));
   }
+  only("args", AdmissionKey::kArgs);
+  a.args = admission_args(f);
   if (const ConfigNode q = f.get("queues")) {
     a.quotas = parse_queues(q, file, f.path_of("queues"));
   }
@@ -432,7 +444,7 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
       scheduler_path = f.path_of("scheduler");
       pc.name = f.string("name", pc.scheduler);
       if (const ConfigNode a = f.get("admission")) {
-        pc.admission = parse_admission(a, file, path + ".admission");
+        pc.admission = parse_admission(a, file, path + ".admission", folder);
       }
       f.finish();
     }

@@ -33,6 +33,7 @@ int gavel(const std::uint8_t* data, std::size_t size);
 int slurm_trace(const std::uint8_t* data, std::size_t size);
 int pai_trace(const std::uint8_t* data, std::size_t size);
 int gfs_trace(const std::uint8_t* data, std::size_t size);
+int volcano_hypernodes(const std::uint8_t* data, std::size_t size);
 
 /// The input as text (the parsers take std::string).
 inline std::string as_text(const std::uint8_t* data, std::size_t size) {

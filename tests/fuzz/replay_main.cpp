@@ -47,6 +47,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"result", tidesim::fuzz::result},
       {"llm", tidesim::fuzz::llm},
       {"job_policy", tidesim::fuzz::job_policy},
+      {"volcano_hypernodes", tidesim::fuzz::volcano_hypernodes},
 #endif
   };
   return all;

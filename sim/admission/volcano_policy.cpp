@@ -1,0 +1,206 @@
+#include "tidesim/sim/admission/volcano_policy.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tidesim/sim/admission/tas_snapshot.hpp"
+
+namespace tidesim {
+namespace {
+
+/// Kubelet's default --max-pods (KubeletConfiguration maxPods, 110): a node's `pods`.
+constexpr std::int64_t kMaxPods = 110;
+
+volcano::Amounts amounts(const Resources& r) {
+  volcano::Amounts a;
+  for (const auto& [k, v] : tas::resource_map(r)) {
+    a[k] = v;
+  }
+  return a;
+}
+
+bool known_arg(const std::string& key) {
+  static const std::vector<std::string> keys = {"mode",
+                                                "highest_tier_allowed",
+                                                "weight",
+                                                "hypernode.binpack.cpu",
+                                                "hypernode.binpack.memory",
+                                                "hypernode.binpack.resources",
+                                                "hypernode.binpack.normal-pod.enable",
+                                                "hypernode.binpack.normal-pod.fading"};
+  return std::find(keys.begin(), keys.end(), key) != keys.end() ||
+         key.rfind("hypernode.binpack.resources.", 0) == 0;
+}
+
+}  // namespace
+
+VolcanoPolicy::VolcanoPolicy(const AdmissionConfig& config)
+    : source_(config.hypernodes), args_(volcano::plugin_args(config.args)) {
+  if (!source_) {
+    throw std::invalid_argument(
+        "policy volcano needs `hypernodes:` (a list of HyperNode objects, from_labels or file)");
+  }
+  for (const auto& [k, v] : config.args) {
+    if (!known_arg(k)) {
+      throw std::invalid_argument("unknown argument '" + k +
+                                  "' (volcano reads mode, highest_tier_allowed and the "
+                                  "network-topology-aware plugin's keys)");
+    }
+  }
+  const auto mode = config.args.find("mode");
+  const auto tier = config.args.find("highest_tier_allowed");
+  if (mode != config.args.end()) {
+    if (mode->second != "hard" && mode->second != "soft") {
+      throw std::invalid_argument("argument 'mode': expected hard or soft, not '" + mode->second +
+                                  "'");
+    }
+    volcano::NetworkTopology t;
+    t.hard = mode->second == "hard";
+    if (t.hard && tier == config.args.end()) {
+      throw std::invalid_argument("mode hard needs highest_tier_allowed");
+    }
+    default_topology_ = t;
+  }
+  if (tier != config.args.end()) {
+    std::size_t used = 0;
+    int v = -1;
+    try {
+      v = std::stoi(tier->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != tier->second.size() || v < 0 || !default_topology_) {
+      throw std::invalid_argument(
+          "argument 'highest_tier_allowed': expected a tier (an integer of at least 0) with mode");
+    }
+    default_topology_->highest_tier = v;
+  }
+}
+
+const std::string& VolcanoPolicy::reason(int id) const {
+  static const std::string none;
+  const auto it = reasons_.find(id);
+  return it == reasons_.end() ? none : it->second;
+}
+
+void VolcanoPolicy::build_tree(const ClusterView& cluster) {
+  for (const NodeInfo& n : cluster.nodes) {
+    node_index_[n.node.name] = static_cast<int>(nodes_.size());
+    nodes_.push_back(n.node);
+  }
+  const std::vector<volcano::HyperNodeSpec> specs =
+      source_->label_keys.empty() ? source_->listed
+                                  : volcano::hypernodes_from_labels(source_->label_keys, nodes_);
+  tree_ = std::make_unique<volcano::HyperNodeTree>(specs, nodes_);
+}
+
+volcano::JobRequest VolcanoPolicy::request(const JobView& job) const {
+  volcano::JobRequest r;
+  volcano::Task t;
+  if (job.spec != nullptr) {
+    t.request = amounts(job.spec->pod_template.requests);
+    t.node_selector = job.spec->pod_template.node_selector;
+    if (job.spec->gang && job.spec->gang->network_topology) {
+      r.topology = volcano::NetworkTopology{job.spec->gang->network_topology->hard,
+                                            job.spec->gang->network_topology->highest_tier_allowed};
+    } else if (job.spec->gang && job.replicas > 1) {
+      r.topology = default_topology_;
+    }
+  } else {
+    t.request["nvidia.com/gpu"] = job.gpus_per_replica;
+  }
+  t.request["pods"] = 1;
+  r.tasks.assign(static_cast<std::size_t>(job.replicas), t);
+  r.min_available = job.replicas;  // a tidesim job's gang is all of its pods
+  return r;
+}
+
+std::vector<volcano::Amounts> VolcanoPolicy::used_now(const JobPolicyState& state) const {
+  std::vector<volcano::Amounts> used(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeInfo& n = state.cluster->nodes[i];
+    used[i] = amounts(n.requested);
+    used[i]["pods"] = static_cast<std::int64_t>(n.pods.size());
+  }
+  // Admitted jobs' pods not bound yet count on the nodes Volcano gave them.
+  for (const JobView& j : state.jobs) {
+    const auto plan = plans_.find(j.id);
+    if (!j.admitted || plan == plans_.end()) {
+      continue;
+    }
+    std::map<int, int> unbound;
+    for (const int n : plan->second) {
+      ++unbound[n];
+    }
+    const std::vector<int> bound = j.replica_placement();
+    for (std::size_t k = 0; k < j.nodes.size() && k < bound.size(); ++k) {
+      if (const auto it = node_index_.find(j.nodes[k]); it != node_index_.end()) {
+        unbound[it->second] -= bound[k];
+      }
+    }
+    const volcano::Task t = request(j).tasks.front();
+    for (const auto& [n, count] : unbound) {
+      for (int c = 0; c < count; ++c) {
+        for (const auto& [k, v] : t.request) {
+          used[static_cast<std::size_t>(n)][k] += v;
+        }
+      }
+    }
+  }
+  return used;
+}
+
+JobDecision VolcanoPolicy::decide(const JobPolicyState& state) {
+  JobDecision d;
+  if (state.cluster == nullptr) {
+    return d;
+  }
+  if (!tree_) {
+    build_tree(*state.cluster);
+  }
+  std::vector<volcano::Amounts> allocatable(nodes_.size());
+  std::vector<std::map<std::string, std::string>> labels(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    allocatable[i] = amounts(nodes_[i].allocatable);
+    allocatable[i]["pods"] = kMaxPods;
+    labels[i] = nodes_[i].labels;
+  }
+  volcano::Allocator alloc(*tree_, std::move(labels), std::move(allocatable), used_now(state),
+                           args_);
+  std::map<int, std::vector<int>> kept;
+  std::vector<const JobView*> waiting;
+  for (const JobView& j : state.jobs) {
+    if (j.admitted) {
+      d.run.push_back(j.id);
+      if (const auto p = plans_.find(j.id); p != plans_.end()) {
+        kept.insert(*p);
+      }
+    } else {
+      waiting.push_back(&j);
+    }
+  }
+  std::sort(waiting.begin(), waiting.end(), [](const JobView* a, const JobView* b) {
+    return a->submitted != b->submitted ? a->submitted < b->submitted : a->order < b->order;
+  });
+  reasons_.clear();
+  for (const JobView* j : waiting) {
+    const volcano::JobRequest r = request(*j);
+    const volcano::Allocation a = alloc.allocate(r);
+    if (!a.ready) {
+      reasons_[j->id] = a.reason;
+      continue;
+    }
+    alloc.commit(r, a);
+    d.run.push_back(j->id);
+    std::vector<std::string>& names = d.pod_nodes[j->id];
+    for (const int n : a.nodes) {
+      names.push_back(nodes_[static_cast<std::size_t>(n)].name);
+    }
+    kept[j->id] = a.nodes;
+  }
+  plans_ = std::move(kept);
+  std::sort(d.run.begin(), d.run.end());
+  return d;
+}
+
+}  // namespace tidesim
