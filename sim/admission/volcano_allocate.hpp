@@ -28,6 +28,11 @@ struct NetworkTopology {
   bool hard = true;
   /// highestTierAllowed (hard mode); soft mode ignores it.
   int highest_tier = 1;
+  /// highestTierName: when set, the tier of the HyperNodes with that spec.tierName replaces
+  /// highest_tier (session.go translateHighestTierNameToAllowed); a name no HyperNode has leaves
+  /// the job without a hard tier (placed over every node, as Volcano's IsHardTopologyMode is
+  /// then false).
+  std::string highest_tier_name;
 };
 
 /// The network-topology-aware plugin's arguments (its keys: `weight`, `hypernode.binpack.cpu`,
@@ -88,6 +93,8 @@ class Allocator {
   void commit(const JobRequest& job, const Allocation& a);
 
   const Amounts& used(int node) const { return used_[static_cast<std::size_t>(node)]; }
+  /// The tier of each spec.tierName (Volcano's HyperNodeTierNameMap), for highestTierName.
+  void set_tier_names(std::map<std::string, int> names) { tier_names_ = std::move(names); }
 
   /// HyperNodeOrderFn over the candidates: binpack, task count on ties, x 100 x weight.
   std::vector<double> hypernode_scores(const JobRequest& job, const std::vector<int>& hs) const;
@@ -114,12 +121,18 @@ class Allocator {
   double tier_score(int tier) const;
   bool fits(const Task& t, int node, const std::map<int, Amounts>& extra) const;
   std::string unready_reason(const JobRequest& job) const;
+  /// The job's highest allowed tier; -1: no hard tier (no topology, or an unknown tier name).
+  int highest_tier(const JobRequest& job) const;
 
   const HyperNodeTree& tree_;
   std::vector<std::map<std::string, std::string>> labels_;
   std::vector<Amounts> allocatable_;
   std::vector<Amounts> used_;
   PluginArgs args_;
+  std::map<std::string, int> tier_names_;
 };
+
+/// The tier of each spec.tierName of `specs` (the first HyperNode that names it).
+std::map<std::string, int> tier_names(const std::vector<HyperNodeSpec>& specs);
 
 }  // namespace tidesim::volcano

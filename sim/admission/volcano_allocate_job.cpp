@@ -52,7 +52,7 @@ Allocator::Plan Allocator::place_sub_job(const JobRequest& job, int h, int highe
                                          double& score) const {
   score = kNone;
   std::vector<std::vector<int>> grads{{h}};
-  if (job.topology) {
+  if (highest >= 0) {
     int root = h;
     const int allocated = tree_.find(job.allocated_hypernode);
     if (allocated >= 0) {
@@ -109,13 +109,25 @@ Allocator::Plan Allocator::place_sub_job(const JobRequest& job, int h, int highe
   return {};
 }
 
+int Allocator::highest_tier(const JobRequest& job) const {
+  if (!job.topology) {
+    return -1;
+  }
+  if (!job.topology->hard) {
+    return tree_.top_tier();  // soft: hard up to the cluster top
+  }
+  if (!job.topology->highest_tier_name.empty()) {
+    const auto it = tier_names_.find(job.topology->highest_tier_name);
+    return it == tier_names_.end() ? -1 : it->second;
+  }
+  return job.topology->highest_tier;
+}
+
 Allocation Allocator::allocate_gang(const JobRequest& job) const {
   Allocation out;
-  const int top = tree_.top_tier();
-  int highest = top;
+  const int highest = highest_tier(job);
   std::vector<std::vector<int>> grads{{0}};
-  if (job.topology) {
-    highest = job.topology->hard ? job.topology->highest_tier : top;
+  if (highest >= 0) {
     Amounts min;
     int counted = 0;
     for (const Task& t : job.tasks) {
@@ -164,6 +176,16 @@ Allocation Allocator::allocate_gang(const JobRequest& job) const {
     out.nodes[t] = job.tasks[t].node;
   }
   out.reason = unready_reason(job);
+  return out;
+}
+
+std::map<std::string, int> tier_names(const std::vector<HyperNodeSpec>& specs) {
+  std::map<std::string, int> out;
+  for (const HyperNodeSpec& s : specs) {
+    if (!s.tier_name.empty()) {
+      out.emplace(s.tier_name, s.tier);
+    }
+  }
   return out;
 }
 

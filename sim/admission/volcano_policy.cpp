@@ -92,6 +92,7 @@ void VolcanoPolicy::build_tree(const ClusterView& cluster) {
       source_->label_keys.empty() ? source_->listed
                                   : volcano::hypernodes_from_labels(source_->label_keys, nodes_);
   tree_ = std::make_unique<volcano::HyperNodeTree>(specs, nodes_);
+  tier_names_ = volcano::tier_names(specs);
 }
 
 volcano::JobRequest VolcanoPolicy::request(const JobView& job) const {
@@ -101,8 +102,10 @@ volcano::JobRequest VolcanoPolicy::request(const JobView& job) const {
     t.request = amounts(job.spec->pod_template.requests);
     t.node_selector = job.spec->pod_template.node_selector;
     if (job.spec->gang && job.spec->gang->network_topology) {
-      r.topology = volcano::NetworkTopology{job.spec->gang->network_topology->hard,
-                                            job.spec->gang->network_topology->highest_tier_allowed};
+      volcano::NetworkTopology t;
+      t.hard = job.spec->gang->network_topology->hard;
+      t.highest_tier = job.spec->gang->network_topology->highest_tier_allowed;
+      r.topology = t;
     } else if (job.spec->gang && job.replicas > 1) {
       r.topology = default_topology_;
     }
@@ -167,6 +170,7 @@ JobDecision VolcanoPolicy::decide(const JobPolicyState& state) {
   }
   volcano::Allocator alloc(*tree_, std::move(labels), std::move(allocatable), used_now(state),
                            args_);
+  alloc.set_tier_names(tier_names_);
   std::map<int, std::vector<int>> kept;
   std::vector<const JobView*> waiting;
   for (const JobView& j : state.jobs) {

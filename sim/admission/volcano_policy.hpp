@@ -46,6 +46,7 @@ class VolcanoPolicy : public JobPolicy {
   volcano::PluginArgs args_;
   std::optional<volcano::NetworkTopology> default_topology_;
   std::unique_ptr<volcano::HyperNodeTree> tree_;
+  std::map<std::string, int> tier_names_;
   std::vector<NodeSpec> nodes_;
   std::map<std::string, int> node_index_;
   /// Per admitted job: the node of each of its pods.

@@ -26,7 +26,9 @@ int volcano_hypernodes(const std::uint8_t* data, std::size_t size) {
       volcano::JobRequest job;
       job.tasks.assign(3, volcano::Task{{{"nvidia.com/gpu", 8}, {"pods", 1}}, {}, -1});
       job.min_available = 3;
-      job.topology = volcano::NetworkTopology{hard, 1};
+      volcano::NetworkTopology t;
+      t.hard = hard;
+      job.topology = t;
       (void)a.allocate(job);
     }
   });

@@ -19,18 +19,34 @@ namespace tidesim::volcano {
 namespace {
 
 struct HN {
+  HN(std::string n, int t, std::vector<std::string> ns, std::vector<std::string> hs,
+     std::string tn = "")
+      : name(std::move(n)),
+        tier(t),
+        nodes(std::move(ns)),
+        hypernodes(std::move(hs)),
+        tier_name(std::move(tn)) {}
   std::string name;
   int tier;
   std::vector<std::string> nodes;
   std::vector<std::string> hypernodes;
+  std::string tier_name;
 };
 
 struct Pod {
   std::string node;  // running on; "" pending
-  std::map<std::string, std::string> selector;
+  std::map<std::string, std::string> selector = {};
 };
 
 struct Case {
+  Case(std::vector<std::string> ns, std::vector<HN> hs, std::vector<Pod> ps, int min,
+       std::optional<NetworkTopology> t, std::string alloc)
+      : nodes(std::move(ns)),
+        hns(std::move(hs)),
+        pods(std::move(ps)),
+        min_available(min),
+        topology(std::move(t)),
+        allocated(std::move(alloc)) {}
   std::vector<std::string> nodes;
   std::vector<HN> hns;
   std::vector<Pod> pods;
@@ -55,6 +71,7 @@ std::vector<HyperNodeSpec> specs_of(const std::vector<HN>& hns) {
     HyperNodeSpec s;
     s.name = h.name;
     s.tier = h.tier;
+    s.tier_name = h.tier_name;
     for (const std::string& n : h.nodes) {
       s.members.push_back({MemberType::kNode, SelectorKind::kExact, n, {}, {}, ""});
     }
@@ -100,7 +117,8 @@ Result run(const Case& c) {
     }
     job.tasks.push_back(t);
   }
-  const Allocator a(tree, labels, alloc, used, PluginArgs{});
+  Allocator a(tree, labels, alloc, used, PluginArgs{});
+  a.set_tier_names(tier_names(specs_of(c.hns)));
   const Allocation out = a.allocate(job);
   Result r;
   for (std::size_t t = 0; t < job.tasks.size(); ++t) {
@@ -112,10 +130,14 @@ Result run(const Case& c) {
 }
 
 NetworkTopology hard(int tier) {
-  return NetworkTopology{true, tier};
+  NetworkTopology t;
+  t.highest_tier = tier;
+  return t;
 }
 NetworkTopology soft() {
-  return NetworkTopology{false, 0};
+  NetworkTopology t;
+  t.hard = false;
+  return t;
 }
 
 const std::vector<std::string> kFour = {"s0-n1", "s0-n2", "s1-n3", "s1-n4"};
@@ -294,6 +316,78 @@ TEST(VolcanoAllocate, TaskToNodeUnderLcaHyperNode) {
     counts.push_back(k);
   }
   EXPECT_EQ(counts, (std::vector<int>{2, 2}));
+}
+
+// The cases that name the tier by highestTierName (HyperNodesTierNameMap {volcano.sh/task-spec:
+// 1, volcano.sh/job-spec: 2}: the tierName of s0, s1 and of s2).
+const std::vector<HN> kNamed = {{"s0", 1, {"s0-n1", "s0-n2"}, {}, "volcano.sh/task-spec"},
+                                {"s1", 1, {"s1-n3", "s1-n4"}, {}, "volcano.sh/task-spec"},
+                                {"s2", 2, {}, {"s0", "s1"}, "volcano.sh/job-spec"}};
+
+NetworkTopology named(const std::string& tier_name) {
+  NetworkTopology t;
+  t.hard = true;
+  t.highest_tier_name = tier_name;
+  return t;
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology constrain, can not allocate job when
+// cross highestTierName tier"
+TEST(VolcanoAllocate, HardCrossTierNameRefused) {
+  EXPECT_EQ(run({kFour, kNamed, pending(3), 3, named("volcano.sh/task-spec"), ""}).binds, 0);
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology constrain, can allocate job when the
+// tier corresponding to highestTierName not reached"
+TEST(VolcanoAllocate, HardTierNameNotReached) {
+  EXPECT_EQ(run({kFour, kNamed, pending(3), 3, named("volcano.sh/job-spec"), ""}).binds, 3);
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology constrain, can allocate job when
+// multi hyperNodes are available" (the highestTierName case)
+TEST(VolcanoAllocate, HardTierNameMultiHyperNodes) {
+  EXPECT_EQ(run({kFour, kNamed, pending(2), 2, named("volcano.sh/task-spec"), ""}).binds, 2);
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology constrain and task in job
+// rescheduled, can allocate job when the tier corresponding to highestTierName not reached"
+TEST(VolcanoAllocate, HardRescheduledTierNameNotReached) {
+  EXPECT_EQ(
+      run({kFour, kNamed, rescheduled("s0-n1", "s0-n2"), 2, named("volcano.sh/job-spec"), "s0"})
+          .binds,
+      1);
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology constrain and task in job
+// rescheduled, can allocate job when the tier corresponding to highestTierName not reached and
+// minavailable = replicas"
+TEST(VolcanoAllocate, HardRescheduledTierNameMinAvailableReplicas) {
+  EXPECT_EQ(
+      run({kFour, kNamed, rescheduled("s0-n1", "s0-n2"), 3, named("volcano.sh/job-spec"), "s0"})
+          .binds,
+      1);
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology constrain and tasks in job
+// rescheduled, can not allocate job when cross the tier corresponding to highestTierName"
+TEST(VolcanoAllocate, HardRescheduledCrossTierNameRefused) {
+  EXPECT_EQ(
+      run({kFour, kNamed, rescheduled("s0-n1", "s0-n2"), 2, named("volcano.sh/task-spec"), "s0"})
+          .binds,
+      0);
+}
+
+// TestAllocateWithNetWorkTopologies: "hard network topology with highestTierName constrain and
+// tasks in job rescheduled, can allocate job when here is no corresponding highestTierAllowed for
+// highestTierName" (only tier 1, named volcano.sh/task-spec; the job names
+// volcano.sh/hypercluster)
+TEST(VolcanoAllocate, HardUnknownTierNameIsNoHardTier) {
+  const std::vector<HN> hns = {{"s0", 1, {"s0-n1", "s0-n2"}, {}, "volcano.sh/task-spec"},
+                               {"s1", 1, {"s1-n3", "s1-n4"}, {}, "volcano.sh/task-spec"}};
+  EXPECT_EQ(
+      run({kFour, hns, rescheduled("s0-n1", "s0-n2"), 2, named("volcano.sh/hypercluster"), "s0"})
+          .binds,
+      1);
 }
 
 // pkg/scheduler/plugins/network-topology-aware/network_topology_aware_test.go TestHyperNodeOrderFn:

@@ -10,6 +10,28 @@
 namespace tidesim::volcano {
 namespace {
 
+NetworkTopology topo(bool hard, int tier) {
+  NetworkTopology t;
+  t.hard = hard;
+  t.highest_tier = tier;
+  return t;
+}
+
+HyperNodeMember member(MemberType type, const char* name) {
+  HyperNodeMember m;
+  m.type = type;
+  m.value = name;
+  return m;
+}
+
+HyperNodeSpec spec(const char* name, int tier, std::vector<HyperNodeMember> members) {
+  HyperNodeSpec s;
+  s.name = name;
+  s.tier = tier;
+  s.members = std::move(members);
+  return s;
+}
+
 struct Cluster {
   std::vector<NodeSpec> nodes;
   std::unique_ptr<HyperNodeTree> tree;
@@ -20,30 +42,13 @@ struct Cluster {
       s.name = n;
       nodes.push_back(s);
     }
-    const auto member = [](MemberType t, const char* name) {
-      return HyperNodeMember{t, SelectorKind::kExact, name, {}, {}, ""};
-    };
     std::vector<HyperNodeSpec> specs = {
-        {"leaf0",
-         1,
-         "",
-         {member(MemberType::kNode, "n1"), member(MemberType::kNode, "n2")},
-         {},
-         ""},
-        {"leaf1",
-         1,
-         "",
-         {member(MemberType::kNode, "n3"), member(MemberType::kNode, "n4")},
-         {},
-         ""}};
+        spec("leaf0", 1, {member(MemberType::kNode, "n1"), member(MemberType::kNode, "n2")}),
+        spec("leaf1", 1, {member(MemberType::kNode, "n3"), member(MemberType::kNode, "n4")})};
     if (with_spine) {
       specs.push_back(
-          {"spine",
-           2,
-           "",
-           {member(MemberType::kHyperNode, "leaf0"), member(MemberType::kHyperNode, "leaf1")},
-           {},
-           ""});
+          spec("spine", 2,
+               {member(MemberType::kHyperNode, "leaf0"), member(MemberType::kHyperNode, "leaf1")}));
     }
     tree = std::make_unique<HyperNodeTree>(specs, nodes);
   }
@@ -77,11 +82,11 @@ std::vector<int> nodes_of(const Allocation& a) {
 // leaf0 is the spine) and n3 comes first.
 TEST(VolcanoHandCases, HardRefusesAboveItsTierAndTakesTheSpineAtTierTwo) {
   const Cluster c(true);
-  const Allocation refused = c.place(3, NetworkTopology{true, 1}, {0});
+  const Allocation refused = c.place(3, topo(true, 1), {0});
   EXPECT_FALSE(refused.ready);
   EXPECT_EQ(refused.reason,
             "3/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, 3 minAvailable");
-  const Allocation spine = c.place(3, NetworkTopology{true, 2}, {0});
+  const Allocation spine = c.place(3, topo(true, 2), {0});
   ASSERT_TRUE(spine.ready);
   EXPECT_EQ(c.tree->name(spine.hypernode), "spine");
   EXPECT_EQ(nodes_of(spine), (std::vector<int>{1, 2, 3}));
@@ -92,12 +97,12 @@ TEST(VolcanoHandCases, HardRefusesAboveItsTierAndTakesTheSpineAtTierTwo) {
 // waits.
 TEST(VolcanoHandCases, SoftFallsBackAcrossTiers) {
   const Cluster spine(true);
-  const Allocation soft = spine.place(3, NetworkTopology{false, 0}, {0});
+  const Allocation soft = spine.place(3, topo(false, 0), {0});
   ASSERT_TRUE(soft.ready);
   EXPECT_EQ(spine.tree->name(soft.hypernode), "spine");
   const Cluster flat(false);
-  EXPECT_FALSE(flat.place(3, NetworkTopology{true, 1}, {0}).ready);
-  const Allocation across = flat.place(3, NetworkTopology{false, 0}, {0});
+  EXPECT_FALSE(flat.place(3, topo(true, 1), {0}).ready);
+  const Allocation across = flat.place(3, topo(false, 0), {0});
   ASSERT_TRUE(across.ready);
   EXPECT_EQ(flat.tree->name(across.hypernode), kClusterTop);
   EXPECT_EQ(nodes_of(across), (std::vector<int>{1, 2, 3}));
@@ -108,13 +113,13 @@ TEST(VolcanoHandCases, SoftFallsBackAcrossTiers) {
 TEST(VolcanoHandCases, PacksThePartlyUsedHyperNode) {
   const Cluster c(true);
   for (const bool hard : {true, false}) {
-    const Allocation a = c.place(1, NetworkTopology{hard, 1}, {0});
+    const Allocation a = c.place(1, topo(hard, 1), {0});
     ASSERT_TRUE(a.ready);
     EXPECT_EQ(c.tree->name(a.hypernode), "leaf0");
     EXPECT_EQ(nodes_of(a), (std::vector<int>{1}));
   }
   // With both leaves empty they tie at 0.5: the first (by name) is taken.
-  const Allocation tie = c.place(2, NetworkTopology{true, 1});
+  const Allocation tie = c.place(2, topo(true, 1));
   EXPECT_EQ(c.tree->name(tie.hypernode), "leaf0");
   // Scores as the plugin's HyperNodeOrderFn gives them (x 100 x weight): 100 and 50.
   JobRequest job;
