@@ -25,6 +25,32 @@ bool member_selects(const HyperNodeMember& m, const NodeSpec& n) {
   return false;
 }
 
+// A node's HyperNode: the first of the lowest tier holding it, by name within a tier; the cluster
+// top's (0) when no other holds it.
+std::vector<int> lowest_hypernodes(const std::vector<int>& tier_list,
+                                   const std::map<std::string, int>& index,
+                                   const std::vector<int>& tiers,
+                                   const std::vector<std::vector<int>>& real_nodes,
+                                   std::size_t node_count) {
+  std::vector<int> out(node_count, -1);
+  for (const int t : tier_list) {
+    for (const auto& [nm, h] : index) {
+      if (tiers[static_cast<std::size_t>(h)] != t) {
+        continue;
+      }
+      for (const int k : real_nodes[static_cast<std::size_t>(h)]) {
+        if (out[static_cast<std::size_t>(k)] < 0) {
+          out[static_cast<std::size_t>(k)] = h;
+        }
+      }
+    }
+  }
+  for (int& h : out) {
+    h = h < 0 ? 0 : h;
+  }
+  return out;
+}
+
 }  // namespace
 
 HyperNodeTree::HyperNodeTree(const std::vector<HyperNodeSpec>& specs,
@@ -118,23 +144,7 @@ HyperNodeTree::HyperNodeTree(const std::vector<HyperNodeSpec>& specs,
   }
   std::set<int> tiers(tiers_.begin(), tiers_.end());
   tier_list_.assign(tiers.begin(), tiers.end());
-  // A node's HyperNode: the first of the lowest tier holding it, by name within a tier.
-  node_leaf_.assign(nodes.size(), -1);
-  for (const int t : tier_list_) {
-    for (const auto& [nm, h] : index_) {
-      if (tiers_[static_cast<std::size_t>(h)] != t) {
-        continue;
-      }
-      for (const int k : nodes_[static_cast<std::size_t>(h)]) {
-        if (node_leaf_[static_cast<std::size_t>(k)] < 0) {
-          node_leaf_[static_cast<std::size_t>(k)] = h;
-        }
-      }
-    }
-  }
-  for (int& h : node_leaf_) {
-    h = h < 0 ? 0 : h;  // in no real HyperNode: the cluster top's
-  }
+  node_leaf_ = lowest_hypernodes(tier_list_, index_, tiers_, nodes_, nodes.size());
 }
 
 bool HyperNodeTree::contains(int h, int node) const {

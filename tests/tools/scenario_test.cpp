@@ -201,7 +201,7 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   // sim/admission/job_policy_registry.hpp).
   EXPECT_EQ(admission("{policy: fifo, args: {level: 3}}"),
             "8:71: policies[0].admission.args: applies only to policy tiresias-artifact, optimus, "
-            "pollux or gavel (this one is fifo)");
+            "pollux, gavel or volcano (this one is fifo)");
   // Pollux' own arguments, checked at `args:` too.
   EXPECT_EQ(admission("{policy: pollux, args: {p: two}}"),
             "8:73: policies[0].admission.args: pollux: p must be a number, not 'two'");
