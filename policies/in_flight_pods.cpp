@@ -48,13 +48,30 @@ InFlightPods::Record& InFlightPods::get(const PodSpec& pod, std::size_t hash) {
   return records_[key_of(pod)];
 }
 
-void InFlightPods::popped(const PodSpec& pod, std::size_t hash, int attempts, std::int64_t cycle) {
+void InFlightPods::popped(const PodSpec& pod, std::size_t hash, int attempts) {
+  ++cycle_;
   Record& r = get(pod, hash);
   r.attempts = attempts + 1;
-  r.popped_cycle = cycle;
+  r.popped_cycle = cycle_;
   last_pod_ = &pod;
   last_record_ = &r;
   last_hash_ = hash;
+}
+
+void InFlightPods::taken(const PodSpec& pod, std::size_t hash, int attempts) {
+  Record& r = get(pod, hash);
+  r.attempts = attempts + 1;
+  r.popped_cycle = cycle_;
+}
+
+void InFlightPods::move_requested(bool metrics) {
+  (metrics ? metrics_request_cycle_ : move_request_cycle_) = cycle_;
+}
+
+bool InFlightPods::moved_since_popped(const PodSpec& pod, std::size_t hash, bool by_metrics) const {
+  const Record* r = find(pod, hash);
+  const std::int64_t popped = r == nullptr || r->popped_cycle < 0 ? cycle_ : r->popped_cycle;
+  return move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped);
 }
 
 InFlightPods::Record& InFlightPods::last(const PodSpec& pod, std::size_t& hash) {

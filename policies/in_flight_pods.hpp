@@ -2,7 +2,9 @@
 /// The pods a scheduling queue has handed out and not yet seen done (bound or deleted), by
 /// namespace/name: how many attempts each has made and the cycle it was last popped in
 /// (scheduling_queue.go's in-flight pods and PodInfo.Attempts). A pod keeps its record while it
-/// goes back to the queue and comes out again, until done.
+/// goes back to the queue and comes out again, until done. With them, the scheduling cycle (pods
+/// popped so far) and the cycles of the last move requests (scheduling_queue.go's schedulingCycle
+/// and moveRequestCycle), which tell where a pod that failed goes.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,9 +28,21 @@ class InFlightPods {
   const Record* find(const PodSpec& pod, std::size_t hash) const;
   /// The record of `pod`, made when it has none.
   Record& get(const PodSpec& pod, std::size_t hash);
-  /// `pod` was popped in `cycle` after `attempts` attempts: its record says one more and that
-  /// cycle. It is the last popped: last() finds its record without a lookup.
-  void popped(const PodSpec& pod, std::size_t hash, int attempts, std::int64_t cycle);
+  /// `pod` was popped after `attempts` attempts: a new cycle begins; its record says one attempt
+  /// more and that cycle. It is the last popped: last() finds its record without a lookup.
+  void popped(const PodSpec& pod, std::size_t hash, int attempts);
+  /// `pod` was taken out of the queue to join the current cycle after `attempts` attempts: its
+  /// record says one attempt more and this cycle.
+  void taken(const PodSpec& pod, std::size_t hash, int attempts);
+  /// The current scheduling cycle: the number of pops so far.
+  std::int64_t cycle() const { return cycle_; }
+  /// A cluster event moved the unschedulable pods (moveRequestCycle = schedulingCycle); a
+  /// metrics event, when `metrics`.
+  void move_requested(bool metrics);
+  /// Whether an event that may help `pod` came since it was popped (a cluster event; a metrics
+  /// event too when `by_metrics`): a retry may succeed, so it goes to back-off rather than to the
+  /// unschedulable set. A pod never popped counts as popped in the current cycle.
+  bool moved_since_popped(const PodSpec& pod, std::size_t hash, bool by_metrics) const;
   /// The record of `pod` (get()), found without a lookup when it is the pod popped last; `hash`
   /// receives hash_of(pod).
   Record& last(const PodSpec& pod, std::size_t& hash);
@@ -60,6 +74,9 @@ class InFlightPods {
   const PodSpec* last_pod_ = nullptr;
   Record* last_record_ = nullptr;
   std::size_t last_hash_ = 0;
+  std::int64_t cycle_ = 0;
+  std::int64_t move_request_cycle_ = -1;
+  std::int64_t metrics_request_cycle_ = -1;  // the cycle of the last metrics event
 };
 
 }  // namespace tidesim::policies

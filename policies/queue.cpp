@@ -6,80 +6,32 @@
 
 namespace tidesim::policies {
 
-SchedulingQueue::SchedulingQueue(QueueOptions options) : options_(options) {}
+SchedulingQueue::SchedulingQueue(QueueOptions options)
+    : active_(options.order),
+      backoff_(options.initial_backoff, options.max_backoff),
+      unschedulable_(options.unschedulable_timeout) {}
 
-Duration SchedulingQueue::backoff_duration(int attempts) const {
-  Duration d = options_.initial_backoff;
-  for (int i = 1; i < attempts; ++i) {
-    if (d > options_.max_backoff - d) {
-      return options_.max_backoff;
-    }
-    d += d;
-  }
-  return d;
+void SchedulingQueue::push_active(QueuedPod e) {
+  const PodSpec* pod = e.pod.get();
+  where_[pod] = Location{Where::kActive, active_.push(std::move(e)), {}};
 }
 
-SchedulingQueue::ActiveKey SchedulingQueue::active_key(const Entry& e) const {
-  // PrioritySort Less: higher priority first, then the earlier timestamp; seq breaks ties (FIFO).
-  const std::int64_t prio =
-      options_.order == QueueOrder::kPrioritySort ? -static_cast<std::int64_t>(e.pod->priority) : 0;
-  return {prio, e.timestamp, e.seq};
+void SchedulingQueue::push_backoff(QueuedPod e) {
+  const PodSpec* pod = e.pod.get();
+  where_[pod] = Location{Where::kBackoff, {}, backoff_.push(std::move(e))};
 }
 
-TimePoint SchedulingQueue::backoff_end(const Entry& e) const {
-  return e.timestamp + backoff_duration(e.attempts);
+void SchedulingQueue::push_unschedulable(QueuedPod e, TimePoint now) {
+  const PodSpec* pod = e.pod.get();
+  where_[pod] = Location{Where::kUnschedulable, {}, unschedulable_.push(std::move(e), now)};
 }
 
-void SchedulingQueue::push_active(Entry e) {
-  const ActiveKey k = active_key(e);
-  where_[e.pod.get()] = Location{Where::kActive, k, {}};
-  active_.emplace(k, std::move(e));
-}
-
-void SchedulingQueue::push_backoff(Entry e) {
-  const TimeKey k{backoff_end(e), e.seq};
-  where_[e.pod.get()] = Location{Where::kBackoff, {}, k};
-  backoff_.emplace(k, std::move(e));
-}
-
-void SchedulingQueue::push_unschedulable(Entry e, TimePoint now) {
-  // The key is the largest yet (times do not go back, seq grows): inserted at the end.
-  const TimeKey k{now, e.seq};
-  where_[e.pod.get()] = Location{Where::kUnschedulable, {}, k};
-  if (e.group >= 0) {
-    std::set<TimeKey>& group = groups_[e.group];
-    group.emplace_hint(group.end(), k);
-    ++grouped_;
-  }
-  unschedulable_.emplace_hint(unschedulable_.end(), k, std::move(e));
-}
-
-SchedulingQueue::Entry SchedulingQueue::erase_unschedulable(std::map<TimeKey, Entry>::iterator it) {
-  Entry e = std::move(it->second);
-  if (e.group >= 0) {
-    const auto g = groups_.find(e.group);
-    g->second.erase(it->first);
-    if (g->second.empty()) {
-      groups_.erase(g);
-    }
-    --grouped_;
-    e.group = -1;
-  }
-  unschedulable_.erase(it);
-  return e;
-}
-
-SchedulingQueue::Entry SchedulingQueue::make_entry(PodPtr pod, TimePoint now, std::size_t hash) {
-  Entry e;
+QueuedPod SchedulingQueue::make_entry(PodPtr pod, TimePoint now, std::size_t hash) {
+  QueuedPod e;
   const InFlightPods::Record* r = in_flight_.find(*pod, hash);
   e.attempts = r == nullptr ? 0 : r->attempts;
   e.key_hash = hash;
-  if (!have_priority_) {
-    have_priority_ = true;
-    priority_ = pod->priority;
-  } else if (pod->priority != priority_) {
-    mixed_priorities_ = true;
-  }
+  active_.note_priority(pod->priority);
   e.pod = std::move(pod);
   e.timestamp = now;
   e.seq = next_seq_++;
@@ -91,57 +43,41 @@ void SchedulingQueue::add(PodPtr pod, TimePoint now) {
   push_active(make_entry(std::move(pod), now, hash));
 }
 
-void SchedulingQueue::flush(TimePoint now) {
-  flush_backoff(now);
-  flush_unschedulable(now);
-}
-
 void SchedulingQueue::flush_backoff(TimePoint now) {
   // flushBackoffQCompleted
-  while (!backoff_.empty() && backoff_.begin()->first.first <= now) {
-    Entry e = std::move(backoff_.begin()->second);
-    backoff_.erase(backoff_.begin());
-    push_active(std::move(e));
+  while (!backoff_.empty() && backoff_.first_end() <= now) {
+    push_active(backoff_.pop_first());
   }
-}
-
-bool SchedulingQueue::first_timed_out(TimePoint now) const {
-  return now - unschedulable_.begin()->first.first >= options_.unschedulable_timeout;
 }
 
 void SchedulingQueue::flush_unschedulable(TimePoint now) {
   // flushUnschedulablePodsLeftover: pods unschedulable for longer than the timeout.
-  while (!unschedulable_.empty() && first_timed_out(now)) {
-    requeue(erase_unschedulable(unschedulable_.begin()), now);
+  while (!unschedulable_.empty() && unschedulable_.first_timed_out(now)) {
+    requeue(unschedulable_.erase(unschedulable_.begin()), now);
   }
 }
 
 bool SchedulingQueue::first_comes_up_next(TimePoint now) const {
-  const Entry& e = unschedulable_.begin()->second;
-  if (backoff_end(e) > now) {
+  const QueuedPod& e = unschedulable_.first();
+  if (backoff_.end_of(e) > now) {
     return false;  // requeue() would send it to back-off
   }
-  if (options_.order == QueueOrder::kPrioritySort && mixed_priorities_) {
+  if (active_.orders_by_priority()) {
     return false;  // a later timed-out pod of a higher priority would come first
   }
-  return active_.empty() || active_key(e) < active_.begin()->first;
-}
-
-void SchedulingQueue::mark_popped(const Entry& e) {
-  ++cycle_;
-  in_flight_.popped(*e.pod, e.key_hash, e.attempts, cycle_);
+  return active_.empty() || active_.key(e) < active_.first_key();
 }
 
 PodPtr SchedulingQueue::pop_active() {
-  Entry e = std::move(active_.begin()->second);
-  active_.erase(active_.begin());
-  forget_location(e);
-  mark_popped(e);
+  QueuedPod e = active_.pop_first();
+  where_.erase(e.pod.get());
+  in_flight_.popped(*e.pod, e.key_hash, e.attempts);
   return std::move(e.pod);
 }
 
 std::optional<PodPtr> SchedulingQueue::pop(TimePoint now) {
-  flush(now);
+  flush_backoff(now);
+  flush_unschedulable(now);
   if (active_.empty()) {
     return std::nullopt;
   }
@@ -152,17 +88,17 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint) {
   flush_backoff(now);
   // The timed-out pods that come up next, one by one: each is taken as pop() takes it, asked,
   // and put back (at the end of the set, so it is not timed out again now) or returned. Its
-  // passage through the active queue, which pop() after flush() would make, changes nothing: it
-  // would leave it first.
+  // passage through the active queue, which pop() after the flushes would make, changes
+  // nothing: it would leave it first.
   // (A pod put back now is not asked again now, whatever the timeout.)
-  while (!unschedulable_.empty() && unschedulable_.begin()->first.first < now &&
-         first_timed_out(now) && first_comes_up_next(now)) {
-    Entry e = erase_unschedulable(unschedulable_.begin());
-    forget_location(e);
-    mark_popped(e);
+  while (!unschedulable_.empty() && unschedulable_.first_entered() < now &&
+         unschedulable_.first_timed_out(now) && first_comes_up_next(now)) {
+    QueuedPod e = unschedulable_.erase(unschedulable_.begin());
+    where_.erase(e.pod.get());
+    in_flight_.popped(*e.pod, e.key_hash, e.attempts);
     const std::optional<int> group = hint(e.pod);
     if (!group) {
-      flush_unschedulable(now);  // the others timed out now, as flush() moves them
+      flush_unschedulable(now);  // the others timed out now, as pop() moves them
       return std::move(e.pod);
     }
     put_back(std::move(e.pod), now, *group);
@@ -182,12 +118,11 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint) {
 
 void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {
   const std::size_t hash = InFlightPods::hash_of(*pod);
-  const InFlightPods::Record* r = in_flight_.find(*pod, hash);
-  const std::int64_t popped = r == nullptr || r->popped_cycle < 0 ? cycle_ : r->popped_cycle;
-  Entry e = make_entry(std::move(pod), now, hash);
+  const bool moved = in_flight_.moved_since_popped(*pod, hash, by_metrics);
+  QueuedPod e = make_entry(std::move(pod), now, hash);
   e.by_metrics = by_metrics;
   e.group = group;
-  if (move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped)) {
+  if (moved) {
     push_backoff(std::move(e));
   } else {
     push_unschedulable(std::move(e), now);
@@ -199,7 +134,7 @@ void SchedulingQueue::put_back(PodPtr pod, TimePoint now, int group) {
   InFlightPods::Record& f = in_flight_.last(*pod, hash);
   f.attempts = std::max(0, f.attempts - 1);
   f.popped_cycle = -1;
-  Entry e;  // make_entry() without looking the record up again
+  QueuedPod e;  // make_entry() without looking the record up again
   e.attempts = f.attempts;
   e.pod = std::move(pod);
   e.timestamp = now;
@@ -214,8 +149,8 @@ void SchedulingQueue::add_backoff(PodPtr pod, TimePoint now) {
   push_backoff(make_entry(std::move(pod), now, hash));
 }
 
-void SchedulingQueue::requeue(Entry e, TimePoint now) {
-  if (backoff_end(e) > now) {
+void SchedulingQueue::requeue(QueuedPod e, TimePoint now) {
+  if (backoff_.end_of(e) > now) {
     push_backoff(std::move(e));
   } else {
     push_active(std::move(e));
@@ -223,58 +158,59 @@ void SchedulingQueue::requeue(Entry e, TimePoint now) {
 }
 
 void SchedulingQueue::on_cluster_event(TimePoint now) {
-  move_request_cycle_ = cycle_;
+  in_flight_.move_requested(false);
   move_unschedulable(now, false, nullptr);
 }
 
 void SchedulingQueue::on_cluster_event(TimePoint now, const QueueingHint& may_help) {
-  move_request_cycle_ = cycle_;
+  in_flight_.move_requested(false);
   move_unschedulable(now, false, &may_help);
 }
 
 std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hint,
                                               const QueueingHint& counted) {
-  move_request_cycle_ = cycle_;
+  in_flight_.move_requested(false);
   // The grouped pods: one answer per group. Moves do not depend on their order (a pod's place in
   // the active or back-off queue is its own key), so groups are taken in turn.
   std::size_t kept = 0;
-  for (auto g = groups_.begin(); g != groups_.end();) {
+  const auto& groups = unschedulable_.groups();
+  for (auto g = groups.begin(); g != groups.end();) {
     const int group = g->first;
     const std::size_t size = g->second.size();
     std::size_t n = hint(group, *unschedulable_.at(*g->second.begin()).pod);
     std::size_t moved = 0;
-    // Collected first: erase_unschedulable() edits the group's set (and drops it when empty).
-    std::vector<TimeKey> keys;
+    // Collected first: erasing a pod edits the group's set (and drops it when empty).
+    std::vector<UnschedulablePods::Key> keys;
     for (auto k = g->second.begin(); k != g->second.end() && n > 0; ++k) {
-      const auto it = unschedulable_.find(*k);
+      const QueuedPod& e = unschedulable_.at(*k);
       keys.push_back(*k);
-      if (n != kAll && backoff_end(it->second) <= now && counted(*it->second.pod)) {
+      if (n != kAll && backoff_.end_of(e) <= now && counted(*e.pod)) {
         --n;
       }
     }
     ++g;  // the next group's iterator stays valid
-    for (const TimeKey& k : keys) {
-      requeue(erase_unschedulable(unschedulable_.find(k)), now);
+    for (const UnschedulablePods::Key& k : keys) {
+      requeue(unschedulable_.erase(unschedulable_.find(k)), now);
       ++moved;
     }
     kept += size - moved;
   }
   // The others, as with a hint that is always true.
   for (auto it = unschedulable_.begin();
-       grouped_ < unschedulable_.size() && it != unschedulable_.end();) {
+       unschedulable_.grouped() < unschedulable_.size() && it != unschedulable_.end();) {
     if (it->second.group >= 0) {
       ++it;
       continue;
     }
-    Entry e = std::move(it->second);
-    it = unschedulable_.erase(it);
-    requeue(std::move(e), now);
+    const auto next = std::next(it);
+    requeue(unschedulable_.erase(it), now);
+    it = next;
   }
   return kept;
 }
 
 void SchedulingQueue::on_metrics_event(TimePoint now) {
-  metrics_request_cycle_ = cycle_;
+  in_flight_.move_requested(true);
   move_unschedulable(now, true, nullptr);
 }
 
@@ -287,7 +223,7 @@ void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
       continue;
     }
     const auto next = std::next(it);
-    requeue(erase_unschedulable(it), now);
+    requeue(unschedulable_.erase(it), now);
     it = next;
   }
 }
@@ -303,29 +239,20 @@ bool SchedulingQueue::take(const PodSpec& pod) {
   }
   const Location l = loc->second;
   where_.erase(loc);
-  const auto take_from = [&](auto& queue, const auto& key) {
-    const auto it = queue.find(key);
-    InFlightPods::Record& f = in_flight_.get(pod, it->second.key_hash);
-    f.attempts = it->second.attempts + 1;
-    f.popped_cycle = cycle_;
-    queue.erase(it);
-    return true;
-  };
+  QueuedPod e;
   switch (l.where) {
     case Where::kActive:
-      return take_from(active_, l.active);
+      e = active_.take(l.active);
+      break;
     case Where::kBackoff:
-      return take_from(backoff_, l.time);
-    case Where::kUnschedulable: {
-      const auto it = unschedulable_.find(l.time);
-      InFlightPods::Record& f = in_flight_.get(pod, it->second.key_hash);
-      f.attempts = it->second.attempts + 1;
-      f.popped_cycle = cycle_;
-      erase_unschedulable(it);
-      return true;
-    }
+      e = backoff_.take(l.time);
+      break;
+    case Where::kUnschedulable:
+      e = unschedulable_.erase(unschedulable_.find(l.time));
+      break;
   }
-  return false;
+  in_flight_.taken(pod, e.key_hash, e.attempts);
+  return true;
 }
 
 std::optional<TimePoint> SchedulingQueue::next_ready_time(TimePoint now) const {
@@ -334,11 +261,10 @@ std::optional<TimePoint> SchedulingQueue::next_ready_time(TimePoint now) const {
   }
   std::optional<TimePoint> t;
   if (!backoff_.empty()) {
-    t = std::max(now, backoff_.begin()->first.first);
+    t = std::max(now, backoff_.first_end());
   }
   if (!unschedulable_.empty()) {
-    const TimePoint u =
-        std::max(now, unschedulable_.begin()->first.first + options_.unschedulable_timeout);
+    const TimePoint u = std::max(now, unschedulable_.first_timeout_end());
     t = t ? std::min(*t, u) : u;
   }
   return t;

@@ -7,16 +7,15 @@
 /// unschedulable pods every 30 s), so the run driver can jump straight to next_ready_time().
 #include <cstdint>
 #include <functional>
-#include <map>
-#include <memory>
 #include <optional>
-#include <set>
-#include <string>
-#include <tuple>
 #include <unordered_map>
 
+#include "tidesim/policies/active_queue.hpp"
+#include "tidesim/policies/backoff_queue.hpp"
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/policies/in_flight_pods.hpp"
+#include "tidesim/policies/queued_pod.hpp"
+#include "tidesim/policies/unschedulable_pods.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
 
@@ -33,11 +32,9 @@ struct QueueOptions {
   Duration unschedulable_timeout = std::chrono::minutes(5);
 };
 
-/// A pending pod. Pods are identified by namespace/name.
-using PodPtr = std::shared_ptr<const PodSpec>;
-
-/// Active / back-off / unschedulable queues with Kubernetes' back-off rule:
-/// backoff = initial * 2^(attempts - 1), capped at max, counted from the last failure.
+/// Active / back-off / unschedulable queues (ActiveQueue, BackoffQueue, UnschedulablePods) with
+/// Kubernetes' back-off rule (BackoffQueue), and the pods in flight (InFlightPods, with the cycle
+/// counts that decide where a failed pod goes).
 class SchedulingQueue {
  public:
   explicit SchedulingQueue(QueueOptions options = {});
@@ -111,75 +108,44 @@ class SchedulingQueue {
   std::size_t unschedulable_size() const { return unschedulable_.size(); }
 
   /// The back-off of a pod after `attempts` attempts (calculateBackoffDuration).
-  Duration backoff_duration(int attempts) const;
+  Duration backoff_duration(int attempts) const { return backoff_.duration(attempts); }
 
  private:
-  struct Entry {
-    PodPtr pod;
-    TimePoint timestamp{};  // last time added/failed (podInfo.Timestamp)
-    std::uint64_t seq = 0;
-    int attempts = 0;
-    bool by_metrics = false;   // rejected by a plugin that reads metrics (add_unschedulable)
-    int group = -1;            // hint group while unschedulable (add_unschedulable, put_back)
-    std::size_t key_hash = 0;  // InFlightPods::hash_of(*pod), once per entry
-  };
   // A queue entry for `pod` added at `now`, with the pod's attempt count so far (`hash`:
   // InFlightPods::hash_of(*pod)).
-  Entry make_entry(PodPtr pod, TimePoint now, std::size_t hash);
-  using ActiveKey = std::tuple<std::int64_t, TimePoint, std::uint64_t>;  // (-prio, ts, seq)
-  using TimeKey = std::pair<TimePoint, std::uint64_t>;
-
-  ActiveKey active_key(const Entry& e) const;
-  TimePoint backoff_end(const Entry& e) const;
-  void push_active(Entry e);
-  void push_backoff(Entry e);
-  // Into the unschedulable set, entered at `now`.
-  void push_unschedulable(Entry e, TimePoint now);
-  // Out of the unschedulable set (and out of its hint group).
-  Entry erase_unschedulable(std::map<TimeKey, Entry>::iterator it);
+  QueuedPod make_entry(PodPtr pod, TimePoint now, std::size_t hash);
+  // Into one of the three parts, recording where the pod is (the unschedulable set: entered at
+  // `now`).
+  void push_active(QueuedPod e);
+  void push_backoff(QueuedPod e);
+  void push_unschedulable(QueuedPod e, TimePoint now);
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
-  void requeue(Entry e, TimePoint now);
+  void requeue(QueuedPod e, TimePoint now);
   // Moves the unschedulable pods (only those a metrics-reading plugin rejected; only those for
   // which `may_help`, when given, is true) back.
   void move_unschedulable(TimePoint now, bool only_by_metrics, const QueueingHint* may_help);
-  // flushBackoffQCompleted, then flushUnschedulablePodsLeftover (the pods whose unschedulable
-  // timeout passed).
-  void flush(TimePoint now);
+  // flushBackoffQCompleted, then (flush_unschedulable) flushUnschedulablePodsLeftover: the pods
+  // whose unschedulable timeout passed.
   void flush_backoff(TimePoint now);
   void flush_unschedulable(TimePoint now);
-  // The first unschedulable pod has timed out at `now`.
-  bool first_timed_out(TimePoint now) const;
-  // The first unschedulable pod, timed out, is the pod pop() would return after flush(): its
+  // The first unschedulable pod, timed out, is the pod pop() would return after the flushes: its
   // back-off is over and it comes before every active pod and every other timed-out pod (their
   // keys follow its own when the queue orders by time alone or every pod has one priority).
   bool first_comes_up_next(TimePoint now) const;
-  // Takes the first active pod (pop() after flush()).
+  // Takes the first active pod (pop() after the flushes).
   PodPtr pop_active();
-  // pop()'s record of a pod taken: one attempt more, popped in this cycle.
-  void mark_popped(const Entry& e);
   // Where a queued pod's entry is, so take() finds it without a scan.
   enum class Where : std::uint8_t { kActive, kBackoff, kUnschedulable };
   struct Location {
     Where where = Where::kActive;
-    ActiveKey active{};
-    TimeKey time{};
+    ActiveQueue::Key active{};
+    BackoffQueue::Key time{};  // or UnschedulablePods::Key: the same type
   };
-  void forget_location(const Entry& e) { where_.erase(e.pod.get()); }
 
-  QueueOptions options_;
   std::uint64_t next_seq_ = 0;
-  // Whether the entries made so far have more than one priority (the first one's: `priority_`).
-  bool have_priority_ = false;
-  bool mixed_priorities_ = false;
-  std::int32_t priority_ = 0;
-  std::int64_t cycle_ = 0;
-  std::int64_t move_request_cycle_ = -1;
-  std::int64_t metrics_request_cycle_ = -1;  // the cycle of the last metrics event
-  std::map<ActiveKey, Entry> active_;
-  std::map<TimeKey, Entry> backoff_;
-  std::map<TimeKey, Entry> unschedulable_;   // keyed by (entered, seq)
-  std::map<int, std::set<TimeKey>> groups_;  // unschedulable pods by hint group
-  std::size_t grouped_ = 0;                  // the pods filed in groups_
+  ActiveQueue active_;
+  BackoffQueue backoff_;
+  UnschedulablePods unschedulable_;
   InFlightPods in_flight_;
   std::unordered_map<const PodSpec*, Location> where_;
 };

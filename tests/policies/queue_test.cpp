@@ -280,5 +280,39 @@ TEST_P(UpHintLoop, PopsAsPopAndPutBackDid) {
 
 INSTANTIATE_TEST_SUITE_P(OneOrManyPriorities, UpHintLoop, ::testing::Bool());
 
+// The queue's parts on their own (scheduling_queue.go's backoffQ and unschedulablePods).
+TEST(BackoffQueue, OrdersPodsByTheEndOfTheirBackoff) {
+  BackoffQueue q(1s, 10s);
+  // a: 3 attempts from 0 s, back-off 4 s; b: 1 attempt from 1 s, back-off 1 s.
+  const BackoffQueue::Key ka = q.push(QueuedPod{.pod = pod("a"), .seq = 0, .attempts = 3});
+  q.push(QueuedPod{.pod = pod("b"), .timestamp = at(1s), .seq = 1, .attempts = 1});
+  EXPECT_EQ(ka, (BackoffQueue::Key{at(4s), 0}));
+  EXPECT_EQ(q.first_end(), at(2s));
+  EXPECT_EQ(q.pop_first().pod->name, "b");
+  EXPECT_EQ(q.first_end(), at(4s));
+  EXPECT_EQ(q.take(ka).pod->name, "a");
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(UnschedulablePods, FilesPodsUnderTheirGroupUntilTheyLeave) {
+  UnschedulablePods u(5min);
+  u.push(QueuedPod{.pod = pod("a"), .seq = 0, .group = 7}, at(1s));
+  const UnschedulablePods::Key kb = u.push(QueuedPod{.pod = pod("b"), .seq = 1}, at(2s));
+  EXPECT_EQ(u.size(), 2u);
+  EXPECT_EQ(u.grouped(), 1u);
+  EXPECT_EQ(u.groups().at(7).size(), 1u);
+  // The first pod entered at 1 s: its timeout ends at 5 min 1 s.
+  EXPECT_FALSE(u.first_timed_out(at(5min)));
+  EXPECT_TRUE(u.first_timed_out(at(5min + 1s)));
+  const QueuedPod a = u.erase(u.begin());
+  EXPECT_EQ(a.pod->name, "a");
+  EXPECT_EQ(a.group, -1);
+  EXPECT_EQ(u.grouped(), 0u);
+  EXPECT_TRUE(u.groups().empty());
+  EXPECT_EQ(u.first_timeout_end(), at(5min + 2s));
+  EXPECT_EQ(u.erase(u.find(kb)).pod->name, "b");
+  EXPECT_TRUE(u.empty());
+}
+
 }  // namespace
 }  // namespace tidesim::policies
