@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks two structural rules of the C++ sources (docs/ci.md, "Structure check").
+"""Checks three structural rules of the C++ sources (docs/ci.md, "Structure check").
 
 1. No function is longer than 100 physical lines (from the line of its name to its closing
    brace, as universal-ctags reports them), except those in LONG_FUNCTIONS_ALLOWED.
@@ -8,9 +8,13 @@
    x.cpp) taken together, as Lakos' components: x depends on y when x.hpp or x.cpp includes
    y.hpp (or y.cpp). So registry.cpp including a plugin's header while that header includes
    registry.hpp is a cycle, though no file includes itself through the others.
+3. No class or struct defined in a header has more than MAX_MEMBERS members: data members and
+   member functions declared in its body (each overload and constructor counts; types and
+   aliases do not; a nested class counts on its own), as universal-ctags reports them, except
+   those in LARGE_CLASSES_ALLOWED.
 
 Usage: tools/check-structure.py [--root DIR]
-Exits 0 when both rules hold, 1 with the offenders listed when one does not, 2 when it cannot
+Exits 0 when the rules hold, 1 with the offenders listed when one does not, 2 when it cannot
 run (universal-ctags missing: tools/deps.sh installs it). Standard library only.
 """
 
@@ -47,6 +51,11 @@ KNOWN_CYCLES = [
     {"workloads/pollux", "workloads/pollux_elastic", "workloads/pollux_generate"},
 ]
 
+MAX_MEMBERS = 40
+
+# (header, class name with its namespaces) pairs allowed over MAX_MEMBERS, each with the reason.
+LARGE_CLASSES_ALLOWED = {}
+
 CPP_SUFFIXES = (".cpp", ".hpp")
 SKIP_DIRS = {".git", "out", "__pycache__"}
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
@@ -71,8 +80,8 @@ def source_files(root):
     return sorted(files)
 
 
-def long_functions(root, files):
-    """(file, name, first line, lines) of every function over MAX_LINES, from universal-ctags."""
+def ctags_program():
+    """The path of universal-ctags; exits 2 when it is missing."""
     ctags = shutil.which("ctags")
     if ctags is None:
         print("check-structure: no ctags; install Debian's universal-ctags (tools/deps.sh)",
@@ -83,6 +92,21 @@ def long_functions(root, files):
         print("check-structure: ctags is not universal-ctags (Debian's universal-ctags)",
               file=sys.stderr)
         sys.exit(2)
+    return ctags
+
+
+def ctags_fields(line):
+    """A ctags line's name, file and its extension fields (kind:, line:, end:, scope:...)."""
+    parts = line.split("\t")
+    if len(parts) < 4:
+        return None
+    fields = dict(p.split(":", 1) for p in parts[3:] if ":" in p)
+    return parts[0], parts[1], fields
+
+
+def long_functions(root, files):
+    """(file, name, first line, lines) of every function over MAX_LINES, from universal-ctags."""
+    ctags = ctags_program()
     out = subprocess.run([ctags, "--fields=+ne", "--c++-kinds=f", "--language-force=C++", "-f",
                           "-", *files], cwd=root, check=True, capture_output=True,
                          text=True).stdout
@@ -99,6 +123,40 @@ def long_functions(root, files):
         if length > MAX_LINES:
             found.append((parts[1], parts[0], first, length))
     return sorted(found)
+
+
+def large_classes(root, files):
+    """(header, class, first line, members) of every class or struct of a header with more than
+    MAX_MEMBERS members. A member is a data member, a function prototype or a function defined
+    in the body, whose line lies within the class's lines (a member function defined after the
+    class, in a header, is counted once: by its declaration)."""
+    ctags = ctags_program()
+    headers = [f for f in files if f.endswith(".hpp")]
+    out = subprocess.run([ctags, "--fields=+neKzZ", "--c++-kinds=cspmf",
+                          "--language-force=C++", "-f", "-", *headers], cwd=root, check=True,
+                         capture_output=True, text=True).stdout
+    classes, members = {}, []
+    for line in out.splitlines():
+        tag = ctags_fields(line)
+        if tag is None:
+            continue
+        name, path, fields = tag
+        kind = fields.get("kind")
+        if kind in ("class", "struct") and "line" in fields and "end" in fields:
+            scope = fields.get("scope", "").split(":", 1)[-1]
+            full = f"{scope}::{name}" if scope else name
+            classes[(path, full)] = (int(fields["line"]), int(fields["end"]))
+        elif kind in ("member", "prototype", "function") and "line" in fields:
+            scope = fields.get("scope", "")
+            if scope.startswith(("class:", "struct:")):
+                members.append((path, scope.split(":", 1)[1], int(fields["line"])))
+    counts = {}
+    for path, owner, at in members:
+        span = classes.get((path, owner))
+        if span is not None and span[0] <= at <= span[1]:
+            counts[(path, owner)] = counts.get((path, owner), 0) + 1
+    return sorted((path, owner, classes[(path, owner)][0], n)
+                  for (path, owner), n in counts.items() if n > MAX_MEMBERS)
 
 
 def resolve(including, style, name, known):
@@ -207,6 +265,17 @@ def main():
         for path, name, first, length in new_longs:
             print(f"  {path}:{first}: {name} ({length} lines)")
 
+    larges = large_classes(root, files)
+    new_larges = [x for x in larges if (x[0], x[1]) not in LARGE_CLASSES_ALLOWED]
+    for allowed in sorted(set(LARGE_CLASSES_ALLOWED) - {(x[0], x[1]) for x in larges}):
+        print(f"note: {allowed[0]} {allowed[1]} no longer has over {MAX_MEMBERS} members; "
+              f"remove it from LARGE_CLASSES_ALLOWED")
+    if new_larges:
+        failed = True
+        print(f"Classes with over {MAX_MEMBERS} members (split them by responsibility):")
+        for path, name, first, count in new_larges:
+            print(f"  {path}:{first}: {name} ({count} members)")
+
     files_graph = include_graph(root, files)
     components = cycles(unit_graph(files_graph))
     known = [set(c) for c in KNOWN_CYCLES]
@@ -230,7 +299,8 @@ def main():
         print("check-structure: FAILED (docs/ci.md, \"Structure check\")")
         return 1
     print(f"check-structure: {len(files)} files, no function over {MAX_LINES} lines "
-          f"(besides {len(LONG_FUNCTIONS_ALLOWED)} allowed), no new include cycle "
+          f"(besides {len(LONG_FUNCTIONS_ALLOWED)} allowed), no class over {MAX_MEMBERS} "
+          f"members (besides {len(LARGE_CLASSES_ALLOWED)} allowed), no new include cycle "
           f"({len(components)} known)")
     return 0
 
