@@ -8,6 +8,14 @@
 
 namespace tidesim {
 
+ArtifactArgs decode_artifact_args(Fields& args) {
+  ArtifactArgs a;
+  a.rounds = args.boolean("rounds", true);
+  a.artifact_placement =
+      args.choice("placement", "artifact", {"artifact", "framework"}) == "artifact";
+  return a;
+}
+
 ArtifactRounds::ArtifactRounds(Duration interval, std::string_view policy) : interval_(interval) {
   if (interval_ <= Duration::zero()) {
     throw std::invalid_argument(std::string(policy) + ": the interval must be positive");

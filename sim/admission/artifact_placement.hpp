@@ -18,8 +18,23 @@
 
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/yaml_fields.hpp"
 
 namespace tidesim {
+
+/// The `args:` of the artifact's Tiresias and Optimus: each difference from the framework's way
+/// can be turned off.
+struct ArtifactArgs {
+  /// `rounds`: decide only at the artifact's rounds (ArtifactRounds).
+  bool rounds = true;
+  /// `placement: artifact` (true) places the jobs a round admits as the artifact does
+  /// (ArtifactPlacement); `framework` leaves them to the scheduling framework.
+  bool artifact_placement = true;
+};
+
+/// Reads ArtifactArgs from a policy's `args:` (JobPolicyEntry::decode): `rounds` (true or false)
+/// and `placement` (artifact or framework); an InputError naming the field otherwise.
+ArtifactArgs decode_artifact_args(Fields& args);
 
 /// The artifact's decision rounds (simulator.py: `--interval`, 60 s): the instants that are whole
 /// multiples of the interval from the start of the run.

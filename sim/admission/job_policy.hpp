@@ -11,11 +11,13 @@
 /// jobs and a greedy walk, as FIFO, SJF, SRTF and Tiresias are: builtin_job_policies.hpp),
 /// registered by name (job_policy_registry.hpp) and selected by a scenario's
 /// `admission: {policy: NAME}`.
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,6 +35,10 @@ namespace tidesim {
 /// The label the admission layer gives each pod of an admitted job under consolidation (its
 /// value: the job's name), by which a policy can tell whose pods a node holds.
 inline constexpr const char* kJobLabel = "tidesim.io/job";
+
+class JobPolicyRegistry;
+/// A job-policy registry (job_policy_registry.hpp) shared, unchanged, by everything read with it.
+using JobPolicyRegistryPtr = std::shared_ptr<const JobPolicyRegistry>;
 
 /// A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
 struct AdmissionConfig {
@@ -62,6 +68,12 @@ struct AdmissionConfig {
   double estimate_sigma = 0.0;
   /// A registered policy's own parameters (`args:`), scalars as written; empty for built-ins.
   std::map<std::string, std::string> args;
+  /// The policy's typed args, as its registry entry's decoder read them from `args:`
+  /// (JobPolicyEntry::decode; read them with job_args()); empty for a policy without a decoder.
+  std::any typed_args;
+  /// The registry the entry was read with, whose factory builds the policy (make_job_policy);
+  /// null: the default registry.
+  JobPolicyRegistryPtr registry;
   /// The run's seed, set by the admission layer before it makes the policy (a policy that draws,
   /// such as Pollux' search, seeds its own stream from it).
   std::uint64_t seed = 0;
@@ -72,6 +84,22 @@ struct AdmissionConfig {
   std::shared_ptr<const volcano::HyperNodeSource> hypernodes;
   SourceLocation where;
 };
+
+/// The typed args `config` holds (AdmissionConfig::typed_args), or the default `Args` when it
+/// holds none (a configuration made in code, without `args:`).
+/// Throws std::invalid_argument when `config` holds string args but no typed ones (args its
+/// registry entry did not decode, which the policy would not read).
+template <class Args>
+Args job_args(const AdmissionConfig& config) {
+  if (config.typed_args.has_value()) {
+    return std::any_cast<const Args&>(config.typed_args);
+  }
+  if (!config.args.empty()) {
+    throw std::invalid_argument("job-level policy '" + config.policy +
+                                "' reads typed args: decode `args:` with its registry entry");
+  }
+  return Args{};
+}
 
 /// What a policy sees of one active (submitted, not ended) job.
 struct JobView {

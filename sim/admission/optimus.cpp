@@ -9,22 +9,9 @@
 namespace tidesim {
 
 OptimusPolicy::OptimusPolicy(const AdmissionConfig& config) : rounds_(config.interval, "optimus") {
-  for (const auto& [key, value] : config.args) {
-    if (key == "rounds") {
-      if (value != "true" && value != "false") {
-        throw std::invalid_argument("optimus: rounds must be true or false, not '" + value + "'");
-      }
-      at_rounds_ = value == "true";
-    } else if (key == "placement") {
-      if (value != "artifact" && value != "framework") {
-        throw std::invalid_argument("optimus: placement must be artifact or framework, not '" +
-                                    value + "'");
-      }
-      place_ = value == "artifact";
-    } else {
-      throw std::invalid_argument("optimus: unknown argument '" + key + "' (rounds, placement)");
-    }
-  }
+  const ArtifactArgs args = job_args<ArtifactArgs>(config);
+  at_rounds_ = args.rounds;
+  place_ = args.artifact_placement;
 }
 
 std::optional<Duration> OptimusPolicy::interval() const {

@@ -22,7 +22,7 @@ namespace tidesim {
 
 class OptimusPolicy final : public JobPolicy {
  public:
-  /// std::invalid_argument on an unknown argument or value.
+  /// Its parameters are `config`'s typed args (job_args<ArtifactArgs>, decode_artifact_args).
   explicit OptimusPolicy(const AdmissionConfig& config);
   std::string_view name() const override { return "optimus"; }
   std::optional<Duration> interval() const override;

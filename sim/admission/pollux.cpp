@@ -10,63 +10,29 @@
 #include "tidesim/workloads/speedup.hpp"
 
 namespace tidesim {
-namespace {
 
-double number(const std::string& key, const std::string& value) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || !std::isfinite(v)) {
-    throw std::invalid_argument("pollux: " + key + " must be a number, not '" + value + "'");
-  }
-  return v;
+PolluxArgs decode_pollux_args(Fields& args) {
+  // The bounds beyond the artifact's own (p at most 1, a delay not negative) are assumptions
+  // that only keep the numbers finite.
+  PolluxArgs a;
+  a.p = args.number("p", a.p, -1e6, 1.0);
+  a.restart_delay_s = args.number("restart_delay", a.restart_delay_s, 0.0, 1e9);
+  a.max_replicas = static_cast<int>(args.integer("max_replicas", a.max_replicas, 1, 1'000'000));
+  a.population = static_cast<int>(args.integer("population", a.population, 1, 1'000'000));
+  a.generations = static_cast<int>(args.integer("generations", a.generations, 0, 1'000'000));
+  a.rounds = args.boolean("rounds", a.rounds);
+  return a;
 }
-
-int whole(const std::string& key, const std::string& value, int lo) {
-  const double v = number(key, value);
-  if (v != std::floor(v) || v < lo || v > 1e6) {
-    throw std::invalid_argument("pollux: " + key + " must be a whole number of at least " +
-                                std::to_string(lo) + ", not '" + value + "'");
-  }
-  return static_cast<int>(v);
-}
-
-}  // namespace
 
 PolluxPolicy::PolluxPolicy(const AdmissionConfig& config)
     : rounds_(config.interval, "pollux"), rng_(config.seed, "pollux-search") {
-  for (const auto& [key, value] : config.args) {
-    if (key == "p") {
-      p_ = number(key, value);
-      if (p_ > 1) {
-        throw std::invalid_argument("pollux: p must be at most 1, not '" + value + "'");
-      }
-    } else if (key == "restart_delay") {
-      restart_delay_s_ = number(key, value);
-      if (restart_delay_s_ < 0) {
-        throw std::invalid_argument("pollux: restart_delay must not be negative");
-      }
-    } else if (key == "max_replicas") {
-      max_replicas_ = whole(key, value, 1);
-    } else if (key == "population") {
-      search_.population = whole(key, value, 1);
-    } else if (key == "generations") {
-      search_.generations = whole(key, value, 0);
-    } else if (key == "rounds") {
-      if (value != "true" && value != "false") {
-        throw std::invalid_argument("pollux: rounds must be true or false, not '" + value + "'");
-      }
-      at_rounds_ = value == "true";
-    } else {
-      throw std::invalid_argument("pollux: unknown argument '" + key +
-                                  "' (p, restart_delay, max_replicas, population, generations, "
-                                  "rounds)");
-    }
-  }
+  const PolluxArgs args = job_args<PolluxArgs>(config);
+  p_ = args.p;
+  restart_delay_s_ = args.restart_delay_s;
+  max_replicas_ = args.max_replicas;
+  search_.population = args.population;
+  search_.generations = args.generations;
+  at_rounds_ = args.rounds;
 }
 
 std::optional<Duration> PolluxPolicy::interval() const {

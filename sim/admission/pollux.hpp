@@ -40,17 +40,35 @@
 
 namespace tidesim {
 
+/// Pollux' parameters (`args:`; the header's comment), read by decode_pollux_args.
+struct PolluxArgs {
+  /// `p`: the power mean's exponent, in [-1e6, 1].
+  double p = -1.0;
+  /// `restart_delay`: seconds, in [0, 1e9].
+  double restart_delay_s = 30.0;
+  /// `max_replicas`, `population` (at least 1) and `generations` (at least 0), whole numbers up
+  /// to 1e6.
+  int max_replicas = 64;
+  int population = 100;
+  int generations = 100;
+  /// `rounds`: decide only at the artifact's rounds.
+  bool rounds = true;
+};
+
+/// Reads PolluxArgs from the policy's `args:` (JobPolicyEntry::decode); an InputError naming the
+/// field for a value of the wrong kind or out of range.
+PolluxArgs decode_pollux_args(Fields& args);
+
 class PolluxPolicy final : public JobPolicy {
  public:
-  /// std::invalid_argument on an unknown argument or a value out of range.
+  /// Its parameters are `config`'s typed args (job_args<PolluxArgs>).
   explicit PolluxPolicy(const AdmissionConfig& config);
   std::string_view name() const override { return "pollux"; }
   std::optional<Duration> interval() const override;
   JobDecision decide(const JobPolicyState& state) override;
   /// Its searches' work since the last call (pollux_search_events), in events.
   std::uint64_t take_work() override;
-  /// The search of `config`'s arguments (population, generations); std::invalid_argument as the
-  /// constructor. For the run's estimate.
+  /// The search of `config`'s arguments (population, generations). For the run's estimate.
   static PolluxSearchConfig search_config(const AdmissionConfig& config);
 
   /// What it has learned of job `id`: its profile and fitted model (nullopt: not measured yet).

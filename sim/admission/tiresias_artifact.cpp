@@ -13,24 +13,9 @@ TiresiasArtifactPolicy::TiresiasArtifactPolicy(const AdmissionConfig& config)
         return c;
       }()),
       rounds_(config.interval, "tiresias-artifact") {
-  for (const auto& [key, value] : config.args) {
-    if (key == "rounds") {
-      if (value != "true" && value != "false") {
-        throw std::invalid_argument("tiresias-artifact: rounds must be true or false, not '" +
-                                    value + "'");
-      }
-      at_rounds_ = value == "true";
-    } else if (key == "placement") {
-      if (value != "artifact" && value != "framework") {
-        throw std::invalid_argument(
-            "tiresias-artifact: placement must be artifact or framework, not '" + value + "'");
-      }
-      place_ = value == "artifact";
-    } else {
-      throw std::invalid_argument("tiresias-artifact: unknown argument '" + key +
-                                  "' (rounds, placement)");
-    }
-  }
+  const ArtifactArgs args = job_args<ArtifactArgs>(config);
+  at_rounds_ = args.rounds;
+  place_ = args.artifact_placement;
 }
 
 bool TiresiasArtifactPolicy::at_round(TimePoint t) const {

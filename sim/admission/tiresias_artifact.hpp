@@ -29,8 +29,9 @@ namespace tidesim {
 
 class TiresiasArtifactPolicy final : public JobPolicy {
  public:
-  /// `config.args`: `rounds` (true/false, default true), `placement` (`artifact`, default, or
-  /// `framework`: no hint). std::invalid_argument on another value or an unknown argument.
+  /// Its parameters are `config`'s typed args (job_args<ArtifactArgs>, decode_artifact_args):
+  /// `rounds` (true/false, default true), `placement` (`artifact`, default, or `framework`: no
+  /// hint).
   explicit TiresiasArtifactPolicy(const AdmissionConfig& config);
   std::string_view name() const override { return "tiresias-artifact"; }
   /// The time from the last decision to the next round (so that ticks fall on rounds even when

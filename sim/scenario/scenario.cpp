@@ -310,40 +310,49 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
   return c;
 }
 
-// An `admission:` entry's `args:`, scalars as written.
-std::map<std::string, std::string> admission_args(Fields& f) {
-  std::map<std::string, std::string> out;
-  if (const ConfigNode args = f.get("args")) {
-    if (!args.is_map()) {
-      throw f.error(args, "args", "expected a mapping of the policy's parameters");
-    }
-    for (const auto& [k, value] : args.entries()) {
-      const std::string key = k.scalar();
-      if (!value.is_scalar()) {
-        throw f.error(value, "args." + key, "expected a scalar (a number, a word or a string)");
-      }
-      out[key] = value.scalar();
-    }
+// The policy's `args:` of the `admission:` mapping `f` into `a`: decoded into its typed args
+// by the entry's decoder (each error at its field), else kept as strings.
+void read_policy_args(Fields& f, const JobPolicyEntry& entry, AdmissionConfig& a) {
+  if (entry.decode) {
+    Fields args(f.get("args"), f.file(), f.path_of("args"));
+    a.typed_args = entry.decode(args);
+    args.finish();
+    return;
   }
-  return out;
+  const ConfigNode args = f.get("args");
+  if (!args) {
+    return;
+  }
+  if (!args.is_map()) {
+    throw f.error(args, "args", "expected a mapping of the policy's parameters");
+  }
+  for (const auto& [k, value] : args.entries()) {
+    const std::string key = k.scalar();
+    if (!value.is_scalar()) {
+      throw f.error(value, "args." + key, "expected a scalar (a number, a word or a string)");
+    }
+    a.args[key] = value.scalar();
+  }
 }
 
 // A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
 AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
-                                const std::string& path, const std::string& folder) {
+                                const std::string& path, const std::string& folder,
+                                const JobPolicyRegistryPtr& registry) {
   Fields f(n, file, path);
   AdmissionConfig a;
   a.where = location_of(n, file);
-  a.policy = f.choice("policy", std::nullopt, job_policy_names());
-  const JobPolicyEntry entry = *find_job_policy(a.policy);
+  a.registry = registry;
+  a.policy = f.choice("policy", std::nullopt, registry->names());
+  const JobPolicyEntry& entry = *registry->find(a.policy);
   // A key the chosen policy does not read is an error naming the policies that read it.
-  const auto only = [&f, &a](const std::string& key, AdmissionKey which) {
+  const auto only = [&f, &a, &registry](const std::string& key, AdmissionKey which) {
     if (!f.has(key)) {
       return;
     }
     std::vector<std::string> names;
-    for (const std::string& name : job_policy_names()) {
-      const std::optional<JobPolicyEntry> e = find_job_policy(name);
+    for (const std::string& name : registry->names()) {
+      const JobPolicyEntry* e = registry->find(name);
       if (e && std::find(e->keys.begin(), e->keys.end(), which) != e->keys.end()) {
         if (e->name == a.policy) {
           return;
@@ -401,14 +410,14 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
         volcano::read_hypernode_source(h, file, f.path_of("hypernodes"), folder));
   }
   only("args", AdmissionKey::kArgs);
-  a.args = admission_args(f);
+  read_policy_args(f, entry, a);
   if (const ConfigNode q = f.get("queues")) {
     a.quotas = parse_queues(q, file, f.path_of("queues"));
   }
   // The policy reads its own arguments when it is built: build it once here, so that a bad
   // argument is an input error with its place (at `args:`, else at `policy:`), not a failed run.
   try {
-    make_job_policy(a);
+    registry->make(a);
   } catch (const std::invalid_argument& e) {
     const std::string key = f.has("args") ? "args" : "policy";
     throw f.error(f.get(key), key, e.what());
@@ -425,7 +434,8 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
 
 std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::string& file,
                                          const std::string& folder,
-                                         const policies::RegistryPtr& registry) {
+                                         const policies::RegistryPtr& registry,
+                                         const JobPolicyRegistryPtr& job_policies) {
   std::vector<PolicyConfig> out;
   int i = 0;
   std::set<std::string> names;
@@ -444,7 +454,7 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
       scheduler_path = f.path_of("scheduler");
       pc.name = f.string("name", pc.scheduler);
       if (const ConfigNode a = f.get("admission")) {
-        pc.admission = parse_admission(a, file, path + ".admission", folder);
+        pc.admission = parse_admission(a, file, path + ".admission", folder, job_policies);
       }
       f.finish();
     }
@@ -694,7 +704,7 @@ Scenario load_scenario(const std::string& path) {
 }
 
 Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit,
-                       policies::RegistryPtr registry) {
+                       policies::RegistryPtr registry, JobPolicyRegistryPtr job_policies) {
   // A yaml-cpp exception escaping the reader (a bad conversion, say) still names the file.
   return yaml_guard(path, [&] {
     const std::string text = read_text_file(path, "scenario file");
@@ -721,7 +731,8 @@ Scenario load_scenario(const std::string& path, const std::function<void(ConfigN
     }
     s.workload = workloads::parse_workload(f.require("workload"), path, s.folder);
     s.registry = registry ? std::move(registry) : policies::default_registry();
-    s.policies = parse_policies(f.require("policies"), path, s.folder, s.registry);
+    s.job_policies = job_policies ? std::move(job_policies) : default_job_policy_registry();
+    s.policies = parse_policies(f.require("policies"), path, s.folder, s.registry, s.job_policies);
     for (const PolicyConfig& p : s.policies) {
       if (p.admission && p.admission->quotas) {
         check_job_queues(s.workload, *p.admission->quotas, p.name);

@@ -239,6 +239,9 @@ struct Scenario {
   /// The plugin registry the scenario's profiles were loaded with (load_scenario's); `--policy`
   /// resolution (tools/lib/policy_select.hpp) loads its profiles with it too. Null: the default.
   policies::RegistryPtr registry;
+  /// The job-level policy registry its `admission:` entries were read with (load_scenario's):
+  /// each entry keeps it (AdmissionConfig::registry) and builds its policy from it.
+  JobPolicyRegistryPtr job_policies;
   std::vector<std::uint64_t> seeds;
   TelemetryConfig telemetry;
   /// The `prediction:` section (off when absent).
@@ -264,10 +267,12 @@ std::string scenario_hash(std::string_view text);
 Scenario load_scenario(const std::string& path);
 
 /// The same, with `edit` (when set) applied to the file's YAML document before it is read (the
-/// `--set` overrides of sim/scenario/scenario_override.hpp), and the profiles loaded with
-/// `registry`'s plugins (null: policies::default_registry()).
+/// `--set` overrides of sim/scenario/scenario_override.hpp), the profiles loaded with
+/// `registry`'s plugins (null: policies::default_registry()) and the job-level policies looked
+/// up in `job_policies` (null: default_job_policy_registry()).
 Scenario load_scenario(const std::string& path, const std::function<void(ConfigNode&)>& edit,
-                       policies::RegistryPtr registry = nullptr);
+                       policies::RegistryPtr registry = nullptr,
+                       JobPolicyRegistryPtr job_policies = nullptr);
 
 /// The built-in default scenario's path, relative to the source tree:
 /// scenarios/seed-benchmark.yaml.

@@ -126,9 +126,10 @@ void apply_override(ConfigNode& root, const ScenarioOverride& o, const std::stri
 }
 
 Scenario load_scenario_with(const std::string& path, const std::vector<ScenarioOverride>& overrides,
-                            const std::string& field, policies::RegistryPtr registry) {
+                            const std::string& field, policies::RegistryPtr registry,
+                            JobPolicyRegistryPtr job_policies) {
   if (overrides.empty()) {
-    return load_scenario(path, nullptr, std::move(registry));
+    return load_scenario(path, nullptr, std::move(registry), std::move(job_policies));
   }
   return load_scenario(
       path,
@@ -137,7 +138,7 @@ Scenario load_scenario_with(const std::string& path, const std::vector<ScenarioO
           apply_override(root, o, field);
         }
       },
-      std::move(registry));
+      std::move(registry), std::move(job_policies));
 }
 
 }  // namespace tidesim

@@ -35,9 +35,11 @@ void apply_override(ConfigNode& root, const ScenarioOverride& o,
                     const std::string& field = "--set");
 
 /// Reads the scenario at `path` with `overrides` applied in order, its profiles loaded with
-/// `registry`'s plugins (null: the default registry).
+/// `registry`'s plugins and its job-level policies looked up in `job_policies` (null: the
+/// default registries).
 Scenario load_scenario_with(const std::string& path, const std::vector<ScenarioOverride>& overrides,
                             const std::string& field = "--set",
-                            policies::RegistryPtr registry = nullptr);
+                            policies::RegistryPtr registry = nullptr,
+                            JobPolicyRegistryPtr job_policies = nullptr);
 
 }  // namespace tidesim

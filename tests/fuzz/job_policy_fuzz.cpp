@@ -15,6 +15,7 @@
 
 #include "tests/fuzz/harness.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
+#include "tidesim/sim/admission/pollux.hpp"
 #include "tidesim/sim/api/cluster_view.hpp"
 
 namespace tidesim::fuzz {
@@ -97,7 +98,7 @@ int job_policy(const std::uint8_t* data, std::size_t size) {
   config.policy = kPolicies[static_cast<std::size_t>(in.next(kPolicies.size()))];
   config.seed = 1 + static_cast<std::uint64_t>(in.next(256));
   if (config.policy == "pollux") {
-    config.args = {{"population", "10"}, {"generations", "5"}};
+    config.typed_args = PolluxArgs{.population = 10, .generations = 5};
   }
   ClusterView cluster;
   const int nodes = 1 + in.next(6);

@@ -92,6 +92,36 @@ def test_a_python_policy_decides_and_is_deterministic(tmp_path):
     assert metrics["interruptions_suspension"].loc["most"].sum() > 0
 
 
+# Job-level policies live in registry values (tidesim.Registry), as plugins do: scenarios loaded
+# with two registries holding different classes named "py-pick" run in one process, each with the
+# class of its own registry, whatever ran between them.
+def test_two_registries_hold_different_policies_of_one_name(tmp_path):
+    class Fifo(PyFifo):
+        name = "py-pick"
+
+    class Preempting(MostGpusFirst):
+        name = "py-pick"
+
+    path = scenario(tmp_path, ("fifo", "{policy: fifo}"), ("pick", "{policy: py-pick}"))
+    fifo_like = tidesim.load_scenario(path, registry=tidesim.Registry([Fifo]))
+    preempting = tidesim.load_scenario(path, registry=tidesim.Registry([Preempting]))
+    first = tidesim.run(fifo_like, threads=2)
+    second = tidesim.run(preempting, threads=2)
+    again = tidesim.run(fifo_like, threads=2)
+    assert again.to_json() == first.to_json()
+    metrics = first.metrics().set_index(["policy", "seed"])
+    for seed in (1, 2):  # the FIFO class: the built-in's numbers, bit for bit
+        builtin, python = metrics.loc[("fifo", seed)], metrics.loc[("pick", seed)]
+        assert all(same_bits(builtin[m], python[m]) for m in metrics.columns)
+    suspensions = second.metrics().set_index("policy")["interruptions_suspension"]
+    assert suspensions.loc["fifo"].sum() == 0 and suspensions.loc["pick"].sum() > 0
+    # A registry without the name refuses the scenario at its place; the default one does too.
+    with pytest.raises(tidesim.InputError, match=r"policies\[1\]\.admission\.policy"):
+        tidesim.load_scenario(path, registry=tidesim.Registry())
+    with pytest.raises(tidesim.InputError, match=r"policies\[1\]\.admission\.policy"):
+        tidesim.load_scenario(path)
+
+
 def test_the_state_describes_the_jobs_and_the_cluster(tmp_path):
     seen = []
 

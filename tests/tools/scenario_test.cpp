@@ -202,13 +202,14 @@ TEST(Scenario, AdmissionSettingsAreCheckedWithTheirPlace) {
   EXPECT_EQ(admission("{policy: fifo, args: {level: 3}}"),
             "8:71: policies[0].admission.args: applies only to policy tiresias-artifact, optimus, "
             "pollux, gavel or volcano (this one is fifo)");
-  // Pollux' own arguments, checked at `args:` too.
+  // A policy's own arguments are decoded into its typed args when the scenario is read, each
+  // error at its field (JobPolicyEntry::decode).
   EXPECT_EQ(admission("{policy: pollux, args: {p: two}}"),
-            "8:73: policies[0].admission.args: pollux: p must be a number, not 'two'");
-  // A policy's own argument is checked when the scenario is read, at `args:`.
+            "8:77: policies[0].admission.args.p: 'two' is not a number");
   EXPECT_EQ(admission("{policy: tiresias-artifact, args: {rounds: maybe}}"),
-            "8:84: policies[0].admission.args: tiresias-artifact: rounds must be true or false, "
-            "not 'maybe'");
+            "8:93: policies[0].admission.args.rounds: 'maybe' is not true or false");
+  EXPECT_EQ(admission("{policy: optimus, args: {placement: nowhere}}").substr(0, 48),
+            "8:86: policies[0].admission.args.placement: 'now");
   // Queues walk the jobs in the policy's order: a policy without one is refused at `queues:`.
   EXPECT_EQ(admission("{policy: tiresias-artifact, queues: {cluster_queues: [{name: q, "
                       "nominal_gpus: 4}]}}")

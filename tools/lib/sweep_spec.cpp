@@ -195,7 +195,8 @@ SweepPlan plan_sweep(const SweepSpec& spec, bool check) {
     std::vector<ScenarioOverride> overrides = spec.common;
     overrides.insert(overrides.end(), spec.variants[v].overrides.begin(),
                      spec.variants[v].overrides.end());
-    Scenario s = load_scenario_with(spec.scenario, overrides, "sweep " + spec.path, spec.registry);
+    Scenario s = load_scenario_with(spec.scenario, overrides, "sweep " + spec.path, spec.registry,
+                                    spec.job_policies);
     auto policies = select_policies(s, spec.policies);
     if (check) {
       Scenario checked = s;

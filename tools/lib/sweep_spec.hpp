@@ -37,6 +37,9 @@ struct SweepSpec {
   /// The plugin registry every variant's profiles are loaded with (not read from the file: the
   /// caller's, such as the command line's); null: the default registry.
   policies::RegistryPtr registry;
+  /// The job-level policy registry its variants' `admission:` entries are read with (the
+  /// caller's); null: the default one.
+  JobPolicyRegistryPtr job_policies;
 };
 
 /// The shortest tail of `key` ('.'-separated parts: "count" of "cluster.node_groups[0].count")

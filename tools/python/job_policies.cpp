@@ -1,6 +1,8 @@
 // Job-level policies written in Python (docs/python.md, "A job-level policy in Python"): a class
-// deriving from tidesim.JobPolicy, registered by name in the job-level policy registry
-// (sim/admission/job_policy_registry.hpp) through a C++ policy that calls it.
+// deriving from tidesim.JobPolicy, put by name into a job-level policy registry value
+// (sim/admission/job_policy_registry.hpp) that the Python caller owns (tidesim.Registry), through
+// a C++ policy that calls it. Nothing here is process-wide: two registries may hold different
+// classes of one name, and runs loaded with each call their own.
 #include "tidesim/tools/python/job_policies.hpp"
 
 #include <pybind11/stl.h>
@@ -29,13 +31,6 @@ struct StateRef {
     return *state;
   }
 };
-
-// The Python classes by policy name; never destroyed (see plugins.cpp: the registry's factories
-// outlive the interpreter's finalisation).
-std::map<std::string, py::object>& python_classes() {
-  static auto* classes = new std::map<std::string, py::object>();
-  return *classes;
-}
 
 // A job id from Python: an int (numpy's too), not a bool, within an int.
 int job_id(const py::handle& h, const std::string& policy) {
@@ -107,12 +102,11 @@ class PythonJobPolicy final : public JobPolicy {
   std::optional<Duration> interval_;
 };
 
-std::unique_ptr<JobPolicy> make_python_policy(const std::string& name,
+std::unique_ptr<JobPolicy> make_python_policy(const std::string& name, const PythonClass& cls,
                                               const AdmissionConfig& config) {
   py::gil_scoped_acquire gil;
   try {
-    const py::object cls = python_classes().at(name);
-    py::object instance = cls();
+    py::object instance = cls.make();
     py::dict args;
     for (const auto& [key, value] : config.args) {
       args[py::str(key)] = value;
@@ -136,24 +130,23 @@ std::unique_ptr<JobPolicy> make_python_policy(const std::string& name,
 
 }  // namespace
 
-void register_job_policy(const std::string& name, py::object cls) {
-  auto& classes = python_classes();
-  if (const auto it = classes.find(name); it != classes.end()) {
-    it->second = std::move(cls);
-    return;
+void check_job_policy_name(const std::string& name) {
+  if (JobPolicyRegistry::builtin().find(name) != nullptr) {
+    throw std::invalid_argument("'" + name + "' is a built-in job-level policy");
   }
-  classes.emplace(name, std::move(cls));
-  try {
-    tidesim::register_job_policy(JobPolicyEntry{
-        name,
-        {AdmissionKey::kEstimateSigma, AdmissionKey::kArgs},
-        [name](const AdmissionConfig& config) { return make_python_policy(name, config); },
-        false,
-        false});
-  } catch (...) {
-    classes.erase(name);
-    throw;
-  }
+}
+
+JobPolicyEntry python_job_policy(const std::string& name, py::object cls) {
+  check_job_policy_name(name);
+  auto held = std::make_shared<const PythonClass>(std::move(cls));
+  return JobPolicyEntry{name,
+                        {AdmissionKey::kEstimateSigma, AdmissionKey::kArgs},
+                        [name, held](const AdmissionConfig& config) {
+                          return make_python_policy(name, *held, config);
+                        },
+                        false,
+                        false,
+                        nullptr};
 }
 
 void bind_job_policies(py::module_& m) {
@@ -238,7 +231,23 @@ void bind_job_policies(py::module_& m) {
           "Steps per second of `job` on `placement` (GPUs per node used), without contention: "
           "1 / step_seconds (0 when the step time is not positive)");
 
-  m.def("register_job_policy", &register_job_policy, py::arg("name"), py::arg("cls"));
+  m.def("check_job_policy_name", &check_job_policy_name, py::arg("name"));
+  m.def(
+      "make_registry",
+      [](const std::vector<py::tuple>& plugins, const std::vector<py::tuple>& job_policies) {
+        std::vector<PythonPlugin> list;
+        for (const auto& t : plugins) {
+          list.push_back(PythonPlugin{t[0].cast<std::string>(), t[1].cast<std::string>(),
+                                      py::reinterpret_borrow<py::object>(t[2])});
+        }
+        std::vector<JobPolicyEntry> entries;
+        for (const auto& t : job_policies) {
+          entries.push_back(python_job_policy(t[0].cast<std::string>(),
+                                              py::reinterpret_borrow<py::object>(t[1])));
+        }
+        return make_registry(list, std::move(entries));
+      },
+      py::arg("plugins"), py::arg("job_policies"));
 }
 
 }  // namespace tidesim::python

@@ -77,7 +77,8 @@ LoadedScenario load(const std::string& path, const std::vector<std::string>& set
     loaded.overrides.push_back(parse_override(text, "set"));
   }
   loaded.scenario = std::make_shared<const Scenario>(
-      load_scenario_with(path, loaded.overrides, "set", registry_of(registry)));
+      load_scenario_with(path, loaded.overrides, "set", registry_of(registry),
+                         registry != nullptr ? registry->job_policies : nullptr));
   return loaded;
 }
 
@@ -197,6 +198,7 @@ PyResult sweep(const std::string& file, const std::string& output, const std::st
                bool progress, const PluginRegistry* registry) {
   app::SweepSpec spec = app::load_sweep(file);
   spec.registry = registry_of(registry);
+  spec.job_policies = registry != nullptr ? registry->job_policies : nullptr;
   const app::SweepPlan plan = app::plan_sweep(spec, true);
   const std::string dir = output.empty() ? fs::path(file).stem().string() + ".results" : output;
   const int n = thread_count(threads_of(threads));

@@ -15,6 +15,7 @@
 
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/policies/registry.hpp"
+#include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/tools/python/plugin_views.hpp"
 
 namespace tidesim::python {
@@ -28,29 +29,6 @@ py::dict resources_dict(const Resources& r) {
   d["gpu_milli"] = r.gpu_milli;
   return d;
 }
-
-// A plugin's Python class, held by the factories of the registries that hold the plugin. It is
-// released under the GIL; one still held after the interpreter finalised is left alone (no
-// Python object may be released any more).
-class PythonClass {
- public:
-  explicit PythonClass(py::object cls) : cls_(std::move(cls)) {}
-  PythonClass(const PythonClass&) = delete;
-  PythonClass& operator=(const PythonClass&) = delete;
-  ~PythonClass() {
-    if (Py_IsInitialized() == 0) {
-      (void)cls_.release();
-      return;
-    }
-    py::gil_scoped_acquire gil;
-    cls_ = py::object();
-  }
-  // A new instance (cls()); the caller holds the GIL.
-  py::object make() const { return cls_(); }
-
- private:
-  py::object cls_;
-};
 
 // One instance of a plugin's Python class: one per scheduler (per policy and seed), so an
 // instance sees the cycles of one run only, in order. Each call holds the GIL: with several
@@ -222,7 +200,8 @@ void check_plugin_name(const std::string& name) {
   }
 }
 
-PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins) {
+PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins,
+                             std::vector<JobPolicyEntry> job_policies) {
   policies::Registry extra;
   for (const auto& p : plugins) {
     check_plugin_name(p.name);
@@ -236,7 +215,9 @@ PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins) {
       throw std::invalid_argument("two plugins are named '" + p.name + "'");
     }
   }
-  return PluginRegistry{policies::registry_with(policies::builtin_registry(), std::move(extra))};
+  return PluginRegistry{
+      policies::registry_with(policies::builtin_registry(), std::move(extra)),
+      job_policy_registry_with(*default_job_policy_registry(), std::move(job_policies))};
 }
 
 void bind_plugins(py::module_& m) {
@@ -308,17 +289,6 @@ void bind_plugins(py::module_& m) {
         return names;
       });
   m.def("check_plugin_name", &check_plugin_name, py::arg("name"));
-  m.def(
-      "make_registry",
-      [](const std::vector<py::tuple>& plugins) {
-        std::vector<PythonPlugin> list;
-        for (const auto& t : plugins) {
-          list.push_back(PythonPlugin{t[0].cast<std::string>(), t[1].cast<std::string>(),
-                                      py::reinterpret_borrow<py::object>(t[2])});
-        }
-        return make_registry(list);
-      },
-      py::arg("plugins"));
 }
 
 }  // namespace tidesim::python

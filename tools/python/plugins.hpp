@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tidesim/policies/registry.hpp"
+#include "tidesim/sim/admission/job_policy_registry.hpp"
 
 namespace py = pybind11;
 
@@ -42,10 +43,35 @@ std::optional<std::int64_t> python_int_in(const py::handle& value, std::int64_t 
 /// traceback module fails): what PluginError carries.
 std::string traceback_text(py::error_already_set& e);
 
-/// A plugin registry value built for Python callers (tidesim.Registry): a scenario or sweep
-/// loaded with it builds its schedulers from it. Never null.
+/// The registry values built for Python callers (tidesim.Registry): a scenario or sweep loaded
+/// with them builds its schedulers from `registry` and its job-level policies from
+/// `job_policies`. Neither is null.
 struct PluginRegistry {
   policies::RegistryPtr registry;
+  JobPolicyRegistryPtr job_policies;
+};
+
+/// A plugin's or job policy's Python class, held by the factories of the registries that hold
+/// it. It is released under the GIL; one still held after the interpreter finalised is left alone
+/// (no Python object may be released any more). Hidden, as PythonPlugin.
+class __attribute__((visibility("hidden"))) PythonClass {
+ public:
+  explicit PythonClass(py::object cls) : cls_(std::move(cls)) {}
+  PythonClass(const PythonClass&) = delete;
+  PythonClass& operator=(const PythonClass&) = delete;
+  ~PythonClass() {
+    if (Py_IsInitialized() == 0) {
+      (void)cls_.release();
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    cls_ = py::object();
+  }
+  /// A new instance (cls()); the caller holds the GIL.
+  py::object make() const { return cls_(); }
+
+ private:
+  py::object cls_;
 };
 
 /// A Python plugin: its name, its kind ("score": a tidesim.ScorePlugin; "filter": a
@@ -61,13 +87,14 @@ struct __attribute__((visibility("hidden"))) PythonPlugin {
 /// policies::register_plugin) has the name `name`.
 void check_plugin_name(const std::string& name);
 
-/// A new registry: the default one plus `plugins`, each built by its class (cls(), one instance
-/// per scheduler). Throws std::invalid_argument for a name a C++ plugin has, a name given twice
-/// or an unknown kind. The registry holds the classes (released under the GIL).
-PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins);
+/// New registries: the default plugin registry plus `plugins`, each built by its class (cls(), one
+/// instance per scheduler), and the default job-policy registry plus `job_policies`. Throws
+/// std::invalid_argument for a name a C++ plugin or built-in job policy has, a plugin name given
+/// twice or an unknown kind. The registries hold the classes (released under the GIL).
+PluginRegistry make_registry(const std::vector<PythonPlugin>& plugins,
+                             std::vector<JobPolicyEntry> job_policies = {});
 
-/// Adds the plugin classes (CycleState, Pod, Node), PluginError, PluginRegistry and make_registry
-/// to `m`.
+/// Adds the plugin classes (CycleState, Pod, Node), PluginError and PluginRegistry to `m`.
 void bind_plugins(py::module_& m);
 
 }  // namespace tidesim::python

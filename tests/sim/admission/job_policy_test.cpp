@@ -214,5 +214,40 @@ TEST(JobPolicyRegistry, HasTheBuiltInsAndTakesNewPolicies) {
       std::invalid_argument);
 }
 
+// A registry is a value (as kube-scheduler's plugin Registry): two hold different policies of
+// one name, a configuration builds its policy from the registry it was read with, and neither
+// changes the default registry.
+TEST(JobPolicyRegistry, TwoValuesHoldDifferentPoliciesOfOneName) {
+  const JobPolicyRegistry builtin = JobPolicyRegistry::builtin();
+  const auto entry = [](bool largest_first) {
+    return JobPolicyEntry{"mine",
+                          {},
+                          [largest_first](const AdmissionConfig&) -> std::unique_ptr<JobPolicy> {
+                            if (largest_first) {
+                              return std::make_unique<MostGpusFirst>();
+                            }
+                            return std::make_unique<FifoPolicy>(false);
+                          },
+                          true,
+                          false,
+                          nullptr};
+  };
+  const JobPolicyRegistryPtr a = job_policy_registry_with(builtin, {entry(true)});
+  const JobPolicyRegistryPtr b = job_policy_registry_with(builtin, {entry(false)});
+  AdmissionConfig c;
+  c.policy = "mine";
+  c.registry = a;
+  EXPECT_EQ(make_job_policy(c)->name(), "most-gpus-first");
+  c.registry = b;
+  EXPECT_EQ(make_job_policy(c)->name(), "fifo");
+  EXPECT_EQ(b->names().back(), "mine");
+  EXPECT_EQ(builtin.find("mine"), nullptr);
+  EXPECT_FALSE(find_job_policy("mine").has_value());
+  // A built-in's name cannot be taken in a value either.
+  JobPolicyEntry fifo = entry(true);
+  fifo.name = "fifo";
+  EXPECT_THROW((void)job_policy_registry_with(builtin, {fifo}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tidesim

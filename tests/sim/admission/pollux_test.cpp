@@ -267,13 +267,41 @@ TEST(Pollux, MultiGpuPodsAreNotOverAllocated) {
 }
 
 TEST(Pollux, IsRegisteredAndChecksItsArguments) {
-  EXPECT_TRUE(find_job_policy("pollux").has_value());
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"p", "two"}, {"p", "2"}, {"population", "0"}, {"generations", "1.5"}, {"speed", "1"}}) {
-    AdmissionConfig c = config();
-    c.args[key] = value;
-    EXPECT_THROW(PolluxPolicy{c}, std::invalid_argument) << key << "=" << value;
+  const std::optional<JobPolicyEntry> entry = find_job_policy("pollux");
+  ASSERT_TRUE(entry.has_value());
+  ASSERT_TRUE(entry->decode);
+  // Its args are decoded by Fields, each error naming the field with its place.
+  const auto decode = [&entry](const std::string& yaml) {
+    Fields f(load_yaml_string(yaml, "args.yaml"), "args.yaml", "args");
+    PolluxArgs a = std::any_cast<PolluxArgs>(entry->decode(f));
+    f.finish();
+    return a;
+  };
+  const PolluxArgs a = decode("{p: 0.5, restart_delay: 10, population: 20, rounds: false}");
+  EXPECT_EQ(a.p, 0.5);
+  EXPECT_EQ(a.restart_delay_s, 10.0);
+  EXPECT_EQ(a.max_replicas, 64);
+  EXPECT_EQ(a.population, 20);
+  EXPECT_EQ(a.generations, 100);
+  EXPECT_FALSE(a.rounds);
+  for (const auto& [yaml, field] :
+       std::vector<std::pair<std::string, std::string>>{{"{p: two}", "args.p"},
+                                                        {"{p: 2}", "args.p"},
+                                                        {"{population: 0}", "args.population"},
+                                                        {"{generations: 1.5}", "args.generations"},
+                                                        {"{speed: 1}", "args.speed"}}) {
+    try {
+      decode(yaml);
+      ADD_FAILURE() << yaml;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), field) << yaml;
+      EXPECT_EQ(e.where().line, 1) << yaml;
+    }
   }
+  // A configuration made in code with string args its entry did not decode is refused.
+  AdmissionConfig c = config();
+  c.args["p"] = "0.5";
+  EXPECT_THROW(PolluxPolicy{c}, std::invalid_argument);
 }
 
 }  // namespace

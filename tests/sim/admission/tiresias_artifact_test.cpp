@@ -133,17 +133,24 @@ TEST(TiresiasArtifact, BoundPodsOverrideThePlan) {
 TEST(TiresiasArtifact, EachDifferenceCanBeTurnedOff) {
   const ClusterView cluster = two_nodes();
   AdmissionConfig c = config();
-  c.args = {{"rounds", "false"}, {"placement", "framework"}};
+  c.typed_args = ArtifactArgs{.rounds = false, .artifact_placement = false};
   TiresiasArtifactPolicy p(c);
   // Without rounds it decides at 30 s; without placement it names no node.
   const JobDecision d = p.decide(state_at(TimePoint(30s), {job(0, 3), job(1, 2)}, cluster));
   EXPECT_EQ(d.run, (std::vector<int>{0}));
   EXPECT_TRUE(d.nodes.empty());
   EXPECT_EQ(p.interval(), Duration(60s));
-  c.args = {{"rounds", "yes"}};
-  EXPECT_THROW(TiresiasArtifactPolicy{c}, std::invalid_argument);
-  c.args = {{"placment", "artifact"}};
-  EXPECT_THROW(TiresiasArtifactPolicy{c}, std::invalid_argument);
+  // Its args are read by decode_artifact_args, each error at its field.
+  const auto decode = [](const std::string& yaml) {
+    Fields f(load_yaml_string(yaml, "args.yaml"), "args.yaml", "args");
+    const ArtifactArgs a = decode_artifact_args(f);
+    f.finish();
+    return a;
+  };
+  EXPECT_FALSE(decode("{placement: framework}").artifact_placement);
+  EXPECT_TRUE(decode("{}").rounds);
+  EXPECT_THROW(decode("{rounds: yes}"), InputError);
+  EXPECT_THROW(decode("{placment: artifact}"), InputError);
 }
 
 TEST(TiresiasArtifact, IsRegistered) {

@@ -139,10 +139,11 @@ def load_scenario(
     dicts are written as YAML) or a list of "KEY=VALUE" strings, applied in order. Bad input
     raises InputError with the command line's message (file:line:column: field: message).
 
-    The scenario's profiles (and those `run(policies=...)` adds) may enable the Python plugins
-    of `plugins` (ScorePlugin or FilterPlugin classes) or of `registry` (a Registry); give at
-    most one of them; neither: default_registry (register_plugin's). The plugins are those the
-    registry holds now: registering into it later changes no scenario loaded before.
+    The scenario's profiles (and those `run(policies=...)` adds) may enable the Python plugins,
+    and its `admission:` entries select the Python job policies, of `plugins` (ScorePlugin,
+    FilterPlugin or JobPolicy classes) or of `registry` (a Registry); give at most one of them;
+    neither: default_registry (register_plugin's and register_job_policy's). The classes are
+    those the registry holds now: registering into it later changes no scenario loaded before.
     """
     if path is None:
         path = _tidesim.default_scenario_path()
@@ -478,27 +479,34 @@ def _plugin_kind(cls) -> str:
 
 
 class Registry:
-    """A plugin registry value: tidesim's C++ plugins plus the Python plugins registered into
-    it, as kube-scheduler's `app.WithPlugin` builds its registry. A scenario loaded with it
-    (load_scenario(..., registry=r), run(..., registry=r), sweep(..., registry=r)) can enable
-    its plugins by name. Registries are independent: two may hold different plugins of one
-    name, and runs of scenarios loaded with each call their own.
+    """A registry value: tidesim's C++ plugins and job-level policies plus the Python plugins
+    and job policies registered into it, as kube-scheduler's `app.WithPlugin` builds its
+    registry. A scenario loaded with it (load_scenario(..., registry=r), run(..., registry=r),
+    sweep(..., registry=r)) can enable its plugins by name in its profiles and select its job
+    policies in its `admission:` entries. Registries are independent: two may hold different
+    plugins or job policies of one name, and runs of scenarios loaded with each call their own.
 
         r = tidesim.Registry([MostPods])
         @r.register
         class AtMostFourPods(tidesim.FilterPlugin): ...
+        @r.register
+        class MostGpusFirst(tidesim.JobPolicy): ...
         result = tidesim.run("scenario.yaml", registry=r)
     """
 
     def __init__(self, plugins: Iterable[type] = ()):
         self._classes = {}
+        self._job_policies = {}
         for cls in plugins:
             self.register(cls)
 
     def register(self, cls):
-        """Adds a ScorePlugin or FilterPlugin subclass under its `name` (registering a name
-        again replaces its class). Scenarios loaded before keep the plugins they were loaded
-        with. Returns the class, so it works as a class decorator."""
+        """Adds a ScorePlugin, FilterPlugin or JobPolicy subclass under its `name` (registering
+        a name again replaces its class). Scenarios loaded before keep the classes they were
+        loaded with. Returns the class, so it works as a class decorator."""
+        if isinstance(cls, type) and issubclass(cls, JobPolicy):
+            self._job_policies[_job_policy_name(cls)] = cls
+            return cls
         kind = _plugin_kind(cls)
         self._classes[cls.name] = (kind, cls)
         return cls
@@ -508,9 +516,15 @@ class Registry:
         """The Python plugins, {name: class}."""
         return {name: cls for name, (_, cls) in self._classes.items()}
 
+    @property
+    def job_policies(self) -> dict:
+        """The Python job-level policies, {name: class}."""
+        return dict(self._job_policies)
+
     def _native(self):
         return _tidesim.make_registry(
-            [(name, kind, cls) for name, (kind, cls) in self._classes.items()])
+            [(name, kind, cls) for name, (kind, cls) in self._classes.items()],
+            list(self._job_policies.items()))
 
 
 default_registry = Registry()
@@ -570,10 +584,8 @@ class JobPolicy:
         raise NotImplementedError
 
 
-def register_job_policy(cls):
-    """Registers a JobPolicy subclass under its `name`, for every run started from then on
-    (registering a name again replaces its class); register it before loading a scenario that
-    names it. Returns the class, so it works as a class decorator."""
+def _job_policy_name(cls) -> str:
+    """The name of a JobPolicy subclass fit to register; TypeError or ValueError otherwise."""
     if not (isinstance(cls, type) and issubclass(cls, JobPolicy)):
         raise TypeError(f"register_job_policy: {cls!r} is not a subclass of tidesim.JobPolicy")
     name = getattr(cls, "name", "")
@@ -581,5 +593,14 @@ def register_job_policy(cls):
         raise ValueError(f"register_job_policy: {cls.__name__} has no name (set name = \"...\")")
     if cls.decide is JobPolicy.decide:
         raise TypeError(f"register_job_policy: {cls.__name__} does not define decide()")
-    _tidesim.register_job_policy(name, cls)
-    return cls
+    _tidesim.check_job_policy_name(name)  # ValueError for a built-in policy's name
+    return name
+
+
+def register_job_policy(cls):
+    """Registers a JobPolicy subclass under its `name` in default_registry, the registry of the
+    calls given neither plugins nor registry (registering a name again replaces its class; a
+    scenario loaded before keeps the class it was loaded with); register it before loading a
+    scenario that names it. Returns the class, so it works as a class decorator. To run
+    different policies of one name, use a Registry."""
+    return default_registry.register(cls)
