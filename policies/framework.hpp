@@ -56,6 +56,8 @@ struct PodGroupStatus {
   int members = 0;
   /// Pods of the group assigned (waiting at Permit or bound), not counting the pod in the cycle.
   int assigned = 0;
+  /// KEP-5732: the node label whose one value all pods of the group share ("" for none).
+  std::string topology_key;
 };
 
 /// The result of one plugin call (framework.Status). `reasons` are Kubernetes' messages, e.g.

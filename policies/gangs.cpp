@@ -42,6 +42,7 @@ PodGroupStatus Gangs::status(const Gang& gang) const {
   s.min_member = gang.spec.min_member;
   s.schedule_timeout = gang.spec.schedule_timeout;
   s.min_gpus = gang.spec.min_gpus;
+  s.topology_key = gang.spec.topology_key;
   s.assigned = gang.bound;
   for (const auto& m : gang.members) {
     s.members += target_.pod_alive(*m);

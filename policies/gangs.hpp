@@ -33,6 +33,8 @@ struct PodGroup {
   Duration schedule_timeout = std::chrono::seconds(60);
   /// spec.minResources in GPUs (0: not set).
   std::int64_t min_gpus = 0;
+  /// KEP-5732: the node label whose one value all pods of the group share ("" for none).
+  std::string topology_key;
 };
 
 /// A declared PodGroup during a run.

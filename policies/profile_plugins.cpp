@@ -264,10 +264,12 @@ void ProfilePlugins::assign(const PointLists& lists, const Instances& instances,
   for (const auto& n : lists.at("permit")) {
     permit_.push_back(dynamic_cast<PermitPlugin*>(instances.at(n)));
   }
-  // Gangs work under every profile: one that does not list Coscheduling gets it at PreFilter
-  // and Permit for the pods of a PodGroup (docs/job-scheduling.md).
+  // Gangs work under every profile: one that does not list Coscheduling (or Kubernetes'
+  // GangScheduling, which then takes its place) gets it at PreFilter and Permit for the pods of a
+  // PodGroup (docs/job-scheduling.md).
   // Its PostFilter runs for every PodGroup member that fits no node, listed or not.
-  if (const auto it = instances.find("Coscheduling"); it != instances.end()) {
+  const char* gang = instances.count("GangScheduling") != 0 ? "GangScheduling" : "Coscheduling";
+  if (const auto it = instances.find(gang); it != instances.end()) {
     gang_post_filter_ = dynamic_cast<PostFilterPlugin*>(it->second);
   } else {
     owned_.push_back(make_coscheduling());

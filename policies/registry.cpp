@@ -6,11 +6,13 @@
 #include "tidesim/policies/plugins/coscheduling.hpp"
 #include "tidesim/policies/plugins/declared_gpu.hpp"
 #include "tidesim/policies/plugins/default_preemption.hpp"
+#include "tidesim/policies/plugins/gang_scheduling.hpp"
 #include "tidesim/policies/plugins/gpu_share_plugins.hpp"
 #include "tidesim/policies/plugins/interpod_affinity.hpp"
 #include "tidesim/policies/plugins/load_aware.hpp"
 #include "tidesim/policies/plugins/noderesources.hpp"
 #include "tidesim/policies/plugins/pod_topology_spread.hpp"
+#include "tidesim/policies/plugins/topology_placement.hpp"
 
 namespace tidesim::policies {
 
@@ -77,6 +79,10 @@ Registry builtin_registry() {
                                                                  make_inter_pod_affinity);
   r["DefaultPreemption"] = plugin_without_args(make_default_preemption);
   r["Coscheduling"] = plugin_without_args(make_coscheduling);
+  // Kubernetes' Workload API: gang scheduling (KEP-4671) and topology placement (KEP-5732).
+  r["GangScheduling"] = plugin_without_args(make_gang_scheduling);
+  r["TopologyPlacement"] = plugin_with_args<TopologyPlacementArgs>(parse_topology_placement_args,
+                                                                   make_topology_placement);
   r["NodeResourcesBalancedAllocation"] = plugin_with_args<BalancedAllocationArgs>(
       parse_balanced_allocation_args, make_balanced_allocation);
   r["ImageLocality"] = noop("ImageLocality", NoopPoint::kScore);

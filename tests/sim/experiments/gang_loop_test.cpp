@@ -76,7 +76,7 @@ TEST(GangLoop, AllOrNothingHoldsNoGpuWhileTheGangCannotFit) {
   GangNode node(sim, 3);
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0, ""});
   for (int i = 0; i < 4; ++i) {
     loop.add(member("job-" + std::to_string(i), "job"));
   }
@@ -107,7 +107,7 @@ TEST(GangLoop, TheCapacityGateTriesNoPodOfAGangTheClusterCannotHold) {
     SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                         nullptr);
     loop.set_gang_capacity_gate(gate);
-    loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+    loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0, ""});
     for (int i = 0; i < 4; ++i) {
       loop.add(member("job-" + std::to_string(i), "job"));
     }
@@ -156,7 +156,7 @@ TEST(GangLoop, PreciseHintsRetryAGangOnlyWhenTheClusterCouldHoldIt) {
     busy->requests.gpus = 2;
     loop.add(busy);
     loop.add(member("busy-1", ""));
-    loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+    loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0, ""});
     for (int i = 0; i < 4; ++i) {
       loop.add(member("job-" + std::to_string(i), "job"));
     }
@@ -202,7 +202,7 @@ TEST(GangLoop, PreciseHintsMoveAsManyGangsOfAShapeAsTheFreeGpusCouldHold) {
     loop.add(busy);
   }
   for (const char* gang : {"g1", "g2"}) {
-    loop.add_pod_group(PodGroup{gang, PodGroup::Mode::kAllOrNothing, 2, 60s, 0});
+    loop.add_pod_group(PodGroup{gang, PodGroup::Mode::kAllOrNothing, 2, 60s, 0, ""});
     for (int i = 0; i < 2; ++i) {
       auto p =
           std::make_shared<PodSpec>(*member(std::string(gang) + "-" + std::to_string(i), gang));
@@ -239,7 +239,7 @@ TEST(GangLoop, AFailedAllOrNothingCycleKeepsRememberedFailures) {
   GangNode node(sim, 3);
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kAllOrNothing, 4, 60s, 0, ""});
   auto big = [](const std::string& name) {
     auto p = std::make_shared<PodSpec>(*member(name, ""));
     p->requests.gpus = 4;
@@ -270,7 +270,7 @@ TEST(GangLoop, AnEquivalentAllOrNothingGangFailsFastInAnUnchangedCluster) {
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
   for (const std::string job : {"a", "b"}) {
-    loop.add_pod_group(PodGroup{job, PodGroup::Mode::kAllOrNothing, 4, 60s, 0});
+    loop.add_pod_group(PodGroup{job, PodGroup::Mode::kAllOrNothing, 4, 60s, 0, ""});
     for (int i = 0; i < 4; ++i) {
       loop.add(member(job + "-" + std::to_string(i), job));
     }
@@ -314,7 +314,7 @@ TEST(GangLoop, AGangThatFailedAtItsFirstPodFailsFastWhileTheChangedNodesStillRej
   node.view.nodes[1].add_pod(filler("f1", 2), sim.now());
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"a", PodGroup::Mode::kAllOrNothing, 2, 60s, 0});
+  loop.add_pod_group(PodGroup{"a", PodGroup::Mode::kAllOrNothing, 2, 60s, 0, ""});
   loop.add(member("a-0", "a"));
   loop.add(member("a-1", "a"));
   sim.run(TimePoint(1s));
@@ -341,7 +341,7 @@ TEST(GangLoop, PermitWithMinResourcesHoldsNoGpuWhileTheGangCannotFit) {
   GangNode node(sim, 3);
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 4});
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 4, ""});
   for (int i = 0; i < 4; ++i) {
     loop.add(member("job-" + std::to_string(i), "job"));
   }
@@ -360,7 +360,7 @@ TEST(GangLoop, PermitRejectsTheWaitingPodsWhenASiblingFitsNowhere) {
   GangNode node(sim, 3);
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 0});
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 0, ""});
   for (int i = 0; i < 4; ++i) {
     loop.add(member("job-" + std::to_string(i), "job"));
   }
@@ -388,7 +388,7 @@ TEST(GangLoop, PermitHoldsNoGpuPastTheGroupTimeout) {
   GangNode node(sim, 9);
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 10, 60s, 0});
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 10, 60s, 0, ""});
   for (int i = 0; i < 10; ++i) {
     loop.add(member("job-" + std::to_string(i), "job"));
   }
@@ -409,7 +409,7 @@ TEST(GangLoop, PermitBindsTheWholeGroupTogether) {
   GangNode node(sim, 4);
   SchedulingLoop loop(sim, make_scheduler("default-k8s", 1), node.view, node, 10ms, nullptr,
                       nullptr);
-  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 0});
+  loop.add_pod_group(PodGroup{"job", PodGroup::Mode::kPermit, 4, 60s, 0, ""});
   for (int i = 0; i < 4; ++i) {
     loop.add(member("job-" + std::to_string(i), "job"));
   }
