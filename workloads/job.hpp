@@ -69,6 +69,10 @@ struct GangSpec {
   bool min_resources = false;
   /// spec.networkTopology; nullopt: none.
   std::optional<NetworkTopologySpec> network_topology;
+  /// The group comes from Kubernetes' Workload API (workloads/k8s_workload.hpp): KEP-4671's gang.
+  bool workload_api = false;
+  /// KEP-5732: the node label whose one value all pods of the group share ("" for none).
+  std::string topology_key;
   friend bool operator==(const GangSpec&, const GangSpec&) = default;
 };
 

@@ -62,6 +62,32 @@ void read_group_reference(const ConfigNode& meta, const std::string& file, const
   }
 }
 
+// The pod spec's workloadRef (k8s.io/api core/v1 WorkloadReference, v1.35: name, podGroup,
+// podGroupReplicaKey), when the pod spec `pod_spec` at `path` has one.
+void read_workload_ref(const ConfigNode& pod_spec, const std::string& file, const std::string& path,
+                       JobTemplate& t) {
+  const ConfigNode ref = pod_spec["workloadRef"];
+  if (!ref || ref.is_null()) {
+    return;
+  }
+  t.workload_ref_field = path + ".workloadRef";
+  Fields f(ref, file, t.workload_ref_field);
+  t.workload = f.string("name");
+  t.workload_pod_group = f.string("podGroup");
+  t.workload_replica_key = f.string("podGroupReplicaKey", "");
+  t.workload_ref_where = location_of(ref, file);
+  f.finish();
+  if (t.workload.empty() || t.workload_pod_group.empty()) {
+    throw InputError(t.workload_ref_where, t.workload_ref_field,
+                     "name and podGroup must not be empty");
+  }
+  if (!t.pod_group.empty()) {
+    throw InputError(t.workload_ref_where, t.workload_ref_field,
+                     "the pods already join PodGroup '" + t.pod_group + "' (" + t.pod_group_field +
+                         "); a pod belongs to one group");
+  }
+}
+
 // Sets where the pod spec `pod_spec` (at `path`) writes its GPU amount: the first container
 // whose limits or requests name nvidia.com/gpu (a limit first: a request defaults to it); the pod
 // spec itself when none does.
@@ -118,6 +144,7 @@ JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::stri
   if (t.kind == "Pod") {
     read_pod_spec(top.require("spec"), file, "spec", PodReadMode::kManifest, pod, &t.priority);
     find_gpu_amount(top.require("spec"), file, "spec", t);
+    read_workload_ref(top.require("spec"), file, "spec", t);
     t.parallelism = 1;
     t.completions = 1;
     t.backoff_limit = 0;
@@ -135,6 +162,7 @@ JobTemplate parse_job_or_pod(Fields& top, const ConfigNode& doc, const std::stri
     const ConfigNode pod_spec = tmpl.require("spec");
     read_pod_spec(pod_spec, file, "spec.template.spec", PodReadMode::kManifest, pod, &t.priority);
     find_gpu_amount(pod_spec, file, "spec.template.spec", t);
+    read_workload_ref(pod_spec, file, "spec.template.spec", t);
     tmpl.finish();
     // A Job's pods restart Never or OnFailure (the API server rejects Always). The seed's
     // manifests set none: tidesim applies Never, the Job controller's own replacement
@@ -289,15 +317,19 @@ ManifestFile parse_manifest_documents(const std::vector<ConfigNode>& docs,
       out.pod_groups.push_back(parse_pod_group(top, file, PodGroupApi::kCoscheduling));
     } else if (kind == "PodGroup" && api == "scheduling.volcano.sh/v1beta1") {
       out.pod_groups.push_back(parse_pod_group(top, file, PodGroupApi::kVolcano));
+    } else if (kind == "Workload" && api == kWorkloadApiVersion) {
+      out.workloads.push_back(read_workload_object(top, file));
     } else {
       throw top.error(top.get("kind"), "kind",
                       "unsupported kind '" + api + " " + kind +
                           "'; supported: batch/v1 Job, v1 Pod, scheduling.k8s.io/v1 "
                           "PriorityClass, scheduling.x-k8s.io/v1alpha1 PodGroup, "
-                          "scheduling.volcano.sh/v1beta1 PodGroup");
+                          "scheduling.volcano.sh/v1beta1 PodGroup, scheduling.k8s.io/v1alpha1 "
+                          "Workload");
     }
   }
-  if (out.templates.empty() && out.priority_classes.empty() && out.pod_groups.empty()) {
+  if (out.templates.empty() && out.priority_classes.empty() && out.pod_groups.empty() &&
+      out.workloads.empty()) {
     throw InputError(SourceLocation{file, 0, 0}, "", "no manifest in the file");
   }
   return out;

@@ -1,12 +1,12 @@
 #pragma once
 /// Kubernetes manifests as job templates: batch/v1 Job and v1 Pod, with the scheduling objects that
 /// change how their pods are placed (scheduling.k8s.io/v1 PriorityClass; PodGroups of
-/// scheduler-plugins' Coscheduling and of Volcano), one or many YAML documents per file. Fields
-/// that change placement are read; fields that cannot change a simulated run (commands, volumes,
-/// probes, ...) are accepted and ignored; anything else, and any supported-looking field the
-/// simulator cannot honour (namespaceSelector, a Volcano queue, ...), is an InputError naming
-/// file, line and field. docs/scenario-workload.md lists them. The pod template is read by the
-/// shared Pod reader (sim/api/pod_yaml.hpp, PodReadMode::kManifest).
+/// scheduler-plugins' Coscheduling and of Volcano; Kubernetes' Workload API), one or many YAML
+/// documents per file. Fields that change placement are read; fields that cannot change a simulated
+/// run (commands, volumes, probes, ...) are accepted and ignored; anything else, and any
+/// supported-looking field the simulator cannot honour (namespaceSelector, a Volcano queue, ...),
+/// is an InputError naming file, line and field. docs/scenario-workload.md lists them. The pod
+/// template is read by the shared Pod reader (sim/api/pod_yaml.hpp, PodReadMode::kManifest).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +17,7 @@
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/workloads/job.hpp"
+#include "tidesim/workloads/k8s_workload.hpp"
 
 namespace tidesim::workloads {
 
@@ -105,7 +106,14 @@ struct JobTemplate {
   PodGroupApi pod_group_api = PodGroupApi::kCoscheduling;
   SourceLocation pod_group_where;
   std::string pod_group_field;
-  /// The job's gang from its PodGroup, set by resolve_manifests.
+  /// The pod template's spec.workloadRef (KEP-4671): the Workload, its pod group and replica
+  /// key; empty `workload` for none. `workload_ref_field` is its field path.
+  std::string workload;
+  std::string workload_pod_group;
+  std::string workload_replica_key;
+  SourceLocation workload_ref_where;
+  std::string workload_ref_field;
+  /// The job's gang from its PodGroup or Workload, set by resolve_manifests.
   std::optional<GangSpec> gang;
   /// Where the document starts.
   SourceLocation where;
@@ -121,6 +129,8 @@ struct ManifestFile {
   std::vector<JobTemplate> templates;
   std::vector<PriorityClassObject> priority_classes;
   std::vector<PodGroupObject> pod_groups;
+  /// scheduling.k8s.io/v1alpha1 Workloads.
+  std::vector<WorkloadObject> workloads;
 };
 
 /// Reads every document of a YAML text ("---" separated) without resolving priorities or groups;

@@ -202,6 +202,39 @@ GangSpec gang_of(const PodGroupObject& g, const JobTemplate& t) {
   return s;
 }
 
+// The job's gang from the Workload pod group its pods reference (spec.workloadRef). Upstream a pod
+// whose Workload or pod group does not exist waits at PreEnqueue forever ("waiting for pods's
+// workload ... to appear"); here that is an error, as a missing PodGroup is. One job per
+// (workload, pod group, replica key): each replica key is a gang of its own.
+void resolve_workload(JobTemplate& t, const std::map<std::string, const WorkloadObject*>& workloads,
+                      std::map<std::string, const JobTemplate*>& users) {
+  const auto w = workloads.find(t.workload);
+  if (w == workloads.end()) {
+    throw InputError(t.workload_ref_where, t.workload_ref_field + ".name",
+                     "no Workload named '" + t.workload + "' (" + kWorkloadApiVersion +
+                         ") in the scenario's manifests");
+  }
+  const auto& groups = w->second->pod_groups;
+  const auto g = std::find_if(groups.begin(), groups.end(), [&](const WorkloadPodGroup& pg) {
+    return pg.name == t.workload_pod_group;
+  });
+  if (g == groups.end()) {
+    throw InputError(t.workload_ref_where, t.workload_ref_field + ".podGroup",
+                     "pod group \"" + t.workload_pod_group + "\" doesn't exist for a workload \"" +
+                         t.workload + "\"");
+  }
+  const std::string key = t.workload + "/" + t.workload_pod_group + "/" + t.workload_replica_key;
+  const auto [user, first] = users.emplace(key, &t);
+  if (!first) {
+    throw InputError(t.workload_ref_where, t.workload_ref_field,
+                     "pod group '" + t.workload_pod_group + "' of Workload '" + t.workload +
+                         "' (replica key '" + t.workload_replica_key + "') is already joined by " +
+                         user->second->kind + " '" + user->second->name +
+                         "'; tidesim's gangs are per job: give each Job its own replica key");
+  }
+  t.gang = gang_of(*g, t.parallelism);
+}
+
 }  // namespace
 
 const std::vector<PriorityClassObject>& system_priority_classes() {
@@ -227,6 +260,18 @@ void resolve_manifests(std::vector<ManifestFile>& files) {
       }
     }
   }
+  std::map<std::string, const WorkloadObject*> workloads;
+  for (const auto& f : files) {
+    for (const auto& w : f.workloads) {
+      const auto [it, added] = workloads.emplace(w.name, &w);
+      if (!added) {
+        throw InputError(w.where, "metadata.name",
+                         "Workload '" + w.name + "' is declared twice (first at " +
+                             place(it->second->where) + ")");
+      }
+    }
+  }
+  std::map<std::string, const JobTemplate*> workload_users;
   std::map<std::pair<PodGroupApi, std::string>, const JobTemplate*> users;
   for (auto& f : files) {
     for (auto& t : f.templates) {
@@ -252,6 +297,9 @@ void resolve_manifests(std::vector<ManifestFile>& files) {
       resolve_priority(t, classes, group);
       if (group != nullptr) {
         t.gang = gang_of(*group, t);
+      }
+      if (!t.workload.empty()) {
+        resolve_workload(t, workloads, workload_users);
       }
     }
   }

@@ -16,6 +16,7 @@
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
 #include "tidesim/workloads/gpu_models.hpp"
+#include "tidesim/workloads/k8s_workload.hpp"
 #include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/manifest.hpp"
 #include "tidesim/workloads/step_time.hpp"
@@ -252,8 +253,15 @@ Distribution parse_duration_distribution(const ConfigNode& n, const std::string&
   return d;
 }
 
-// The `gang` key: the job's PodGroup (docs/job-scheduling.md); nullopt when absent.
+// The `gang` key: the job's PodGroup (docs/job-scheduling.md), or the `workload` key: the pod
+// group of a Kubernetes Workload its pods join (workloads/k8s_workload.hpp); nullopt when neither.
 std::optional<GangSpec> gang_spec(Fields& f, const std::string& file) {
+  if (f.has("workload")) {
+    if (f.has("gang")) {
+      throw f.error(f.get("workload"), "workload", "set one of gang and workload");
+    }
+    return gang_of(read_workload_pod_group(f.get("workload"), file, f.path_of("workload")), 0);
+  }
   if (!f.has("gang")) {
     return std::nullopt;
   }

@@ -502,6 +502,9 @@ void read_pod_spec(const ConfigNode& n, const std::string& file, const std::stri
   pod.preemption_policy =
       f.choice("preemptionPolicy", "PreemptLowerPriority", {"PreemptLowerPriority", "Never"});
   ignore_unscheduled(r);
+  // The Workload API's group reference (KEP-4671): read by the manifest reader, which resolves it
+  // against the Workload objects (workloads/manifest.cpp).
+  r.ignore({"workloadRef"});
   r.finish();
 }
 

@@ -302,6 +302,7 @@ class Run final : public policies::BindTarget {
                  : policies::PodGroup::Mode::kAllOrNothing;
     g.min_member = spec.gang->min_member > 0 ? spec.gang->min_member : spec.replicas;
     g.schedule_timeout = spec.gang->schedule_timeout;
+    g.topology_key = spec.gang->topology_key;
     if (spec.gang->min_resources) {
       g.min_gpus =
           saturating_mul(static_cast<std::int64_t>(g.min_member), spec.pod_template.requests.gpus);

@@ -23,6 +23,7 @@ int topology(const std::uint8_t* data, std::size_t size);
 int trace(const std::uint8_t* data, std::size_t size);
 int openb_nodes(const std::uint8_t* data, std::size_t size);
 int manifest(const std::uint8_t* data, std::size_t size);
+int k8s_workload(const std::uint8_t* data, std::size_t size);
 int scheduler_config(const std::uint8_t* data, std::size_t size);
 int kube_objects(const std::uint8_t* data, std::size_t size);
 int kueue_admit(const std::uint8_t* data, std::size_t size);

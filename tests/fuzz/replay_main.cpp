@@ -35,6 +35,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"trace", tidesim::fuzz::trace},
       {"openb_nodes", tidesim::fuzz::openb_nodes},
       {"manifest", tidesim::fuzz::manifest},
+      {"k8s_workload", tidesim::fuzz::k8s_workload},
       {"gavel", tidesim::fuzz::gavel},
       {"slurm_trace", tidesim::fuzz::slurm_trace},
       {"pai_trace", tidesim::fuzz::pai_trace},

@@ -1,0 +1,86 @@
+// Kubernetes' Workload API gangs with a KEP-5732 topology constraint inside runs, under the
+// built-in profile default-k8s-gang: hand-worked runs on tests/sim/data/kep5732-run.yaml (four
+// one-GPU nodes, gpu-01/gpu-02 in leaf-0000 and gpu-03/gpu-04 in leaf-0001) with a 2-pod gang
+// (minCount 2, one leaf) and one-pod fillers pinned to a node.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/experiments/run.hpp"
+
+namespace tidesim {
+namespace {
+
+struct Filler {
+  std::string node;
+  int hundreds_of_seconds = 1;
+};
+
+struct Outcome {
+  RunSummary summary;
+  std::map<std::string, std::multiset<std::string>> nodes;  // job -> its pods' nodes
+  std::map<std::string, double> bound_s;                    // job -> its last bind
+};
+
+// The gang G (2 pods x 1 GPU, 100 s) submitted at 1 s, after one-pod fillers F1, F2, ...
+// submitted at 0 s on their nodes.
+Outcome run_gang(const std::vector<Filler>& fillers) {
+  const Scenario s = load_scenario("tests/sim/data/kep5732-run.yaml");
+  Workload w = make_jobs(s, 1);
+  w.jobs.resize(fillers.size() + 1, w.jobs[0]);
+  const std::int64_t per_100s = w.jobs[0].steps;
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    workloads::JobSpec& j = w.jobs[i];
+    const bool gang = i == fillers.size();
+    j.name = gang ? "G" : "F" + std::to_string(i + 1);
+    j.pod_template.name = j.name;
+    j.submit_time = TimePoint(std::chrono::seconds(gang ? 1 : 0));
+    if (gang) {
+      j.steps = per_100s;
+    } else {
+      j.replicas = 1;
+      j.gang.reset();
+      j.steps = per_100s * fillers[i].hundreds_of_seconds;
+      j.pod_template.node_selector["kubernetes.io/hostname"] = fillers[i].node;
+    }
+  }
+  RunSignals signals;
+  Outcome o;
+  signals.job.connect([&o](const JobEvent& e) {
+    if (e.kind == JobEventKind::kBound) {
+      o.nodes[e.job].insert(e.node);
+      o.bound_s[e.job] = to_seconds(e.at);
+    }
+  });
+  o.summary = run_policy(s, w, s.policies.front(), 1, signals);
+  return o;
+}
+
+// Within 1 s of the hand-worked times (binds take scheduling cycles; steps are whole).
+constexpr double kTol = 1.0;
+
+TEST(Kep5732Run, TheGangLandsInTheLeafThatHoldsIt) {
+  // F1 holds gpu-02: leaf-0000 holds 1 pod of G, leaf-0001 both. TopologyPlacement's only
+  // feasible placement is leaf-0001: G binds on gpu-03 and gpu-04 at 1 s (GangScheduling lets
+  // both bind in the second pod's cycle).
+  const Outcome o = run_gang({{"gpu-02", 3}});
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_EQ(o.nodes.at("G"), (std::multiset<std::string>{"gpu-03", "gpu-04"}));
+  EXPECT_NEAR(o.bound_s.at("G"), 1.0, kTol);
+}
+
+TEST(Kep5732Run, AGangThatFitsNoLeafWaitsForOne) {
+  // F1 holds gpu-02 for 100 s, F2 gpu-04 for 300 s: each leaf has room for 1 pod of G's 2 while
+  // the cluster has 2 free GPUs. G stays pending (no pod reserved) until F1 ends at 100 s; then
+  // leaf-0000 holds both: G binds on gpu-01 and gpu-02 at 100 s.
+  const Outcome o = run_gang({{"gpu-02", 1}, {"gpu-04", 3}});
+  EXPECT_EQ(o.summary.succeeded, 3);
+  EXPECT_EQ(o.nodes.at("G"), (std::multiset<std::string>{"gpu-01", "gpu-02"}));
+  EXPECT_NEAR(o.bound_s.at("G"), 100.0, kTol);
+}
+
+}  // namespace
+}  // namespace tidesim
