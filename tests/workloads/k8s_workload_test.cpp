@@ -141,7 +141,7 @@ WorkloadSpec scenario(const std::string& job_fields) {
   const auto doc = load_yaml_string(
       "workload:\n  arrivals: {process: burst, count: 1, at: 0s}\n  jobs:\n  - name: t\n    model: "
       "resnet50\n    batch_size: 32\n"
-      "    pod: {gpus: 1}\n" +
+      "    pod: {gpus: 1}\n    steps: 100\n" +
           job_fields,
       "s.yaml");
   return parse_workload(doc["workload"], "s.yaml", TIDESIM_SOURCE_DIR);
@@ -159,18 +159,20 @@ TEST(K8sWorkload, ScenarioJobClassField) {
   EXPECT_TRUE(spec.mix[0].job.gang->workload_api);
   EXPECT_EQ(
       message_of([] { scenario("    workload: {name: w, policy: {basic: {}}}\n    gang: {}\n"); }),
-      "s.yaml:7:15: workload: set one of gang and workload");
+      "s.yaml:9:15: workload.jobs[0].workload: set one of gang and workload");
   EXPECT_EQ(message_of([] {
               scenario(
                   "    workload: {name: w, policy: {basic: {}}, schedulingConstraints: "
                   "{topology: [{key: rack}]}}\n");
             }),
-            "s.yaml:7:17: schedulingConstraints: pod group 'w': a topology constraint on a basic "
+            "s.yaml:9:22: workload.jobs[0].workload.schedulingConstraints: pod group 'w': a "
+            "topology constraint on a basic "
             "pod group is not modelled (KEP-5732 checks it only for the pods it sees); use "
             "policy.gang");
   EXPECT_EQ(
       message_of([] { scenario("    workload: {name: w, policy: {gang: {minCount: -1}}}\n"); }),
-      "s.yaml:7:52: workload.policy.gang.minCount: '-1' is out of range [1, 2147483647]");
+      "s.yaml:9:51: workload.jobs[0].workload.policy.gang.minCount: -1 is out of range [1, "
+      "2147483647]");
 }
 
 }  // namespace
