@@ -25,7 +25,7 @@ struct TrainingFigures {
   const char* source;
 };
 
-constexpr std::array<TrainingFigures, 9> kTraining{{
+constexpr std::array<TrainingFigures, 10> kTraining{{
     {"A10", "A10", 62.5, 0, "V100", "A10 datasheet (TF32 62.5)"},
     {"T4", "T4", 0, 0, "V100", "Turing: no TF32, fp32 at the FP32 rate"},
     {"V100", "V100-SXM2-16", 0, 0, "", "Volta: no TF32, fp32 at the FP32 rate"},
@@ -36,6 +36,9 @@ constexpr std::array<TrainingFigures, 9> kTraining{{
     {"H200", "H200", 494.7, 0, "A100", "H200 datasheet (TF32 as H100, 494.7 dense)"},
     {"P100", "P100", 0, 18.7, "V100",
      "Tesla P100 PCIe 16GB datasheet (FP16 18.7 without tensor cores); no TF32"},
+    {"K80", "K80", 0, 4.37, "V100",
+     "Kepler GK210: no TF32, no tensor cores and no FP16 rate above FP32 (packed FP16 came with "
+     "GP100), so amp at the FP32 rate (assumption)"},
 }};
 
 GpuModel make_model(const TrainingFigures& t) {
