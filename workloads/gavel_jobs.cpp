@@ -78,9 +78,10 @@ Segments merge(const std::vector<std::pair<double, double>>& per_epoch, double u
   return s;
 }
 
-JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const GavelTraceJob& row) {
+JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const GavelTraceJob& row,
+               std::string name) {
   JobSpec job;
-  job.name = std::to_string(row.line);
+  job.name = std::move(name);
   job.job_class = row.job_type;
   job.submit_time = TimePoint(from_seconds(row.arrival_time_s));
   job.replicas = row.scale_factor;
@@ -88,7 +89,8 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
   job.pod_template.name = job.name;
   job.pod_template.requests.gpus = 1;
   job.checkpoint_interval = Duration::zero();
-  const SourceLocation at{source.trace, row.line, 1};
+  const SourceLocation at =
+      source.generate ? source.generate->where : SourceLocation{source.trace, row.line, 1};
   const auto m = shockwave_model(row.job_type);
   const bool epochs = m && row.duration_s > 0.0;  // Shockwave's layout: whole epochs
   const bool dynamic = epochs && source.dynamic_batch && row.mode != "static";
@@ -211,13 +213,18 @@ double GavelSpeed::steps_left_at(double done, double total) const {
   return std::max(0.0, total - done) * (x == nullptr ? 1.0 : x->steps_per_unit);
 }
 
-std::vector<JobSpec> gavel_jobs(const GavelSource& source) {
+std::vector<JobSpec> gavel_jobs(const GavelSource& source, std::uint64_t run_seed) {
   const ThroughputTable table = read_throughput_table(source.throughputs);
-  const std::vector<GavelTraceJob> rows = read_gavel_trace(source.trace);
+  const std::vector<GavelTraceJob> rows =
+      source.generate
+          ? generate_gavel_jobs(*source.generate, source.generate->seed.value_or(run_seed), table,
+                                source.gpu_types.at(source.reference_gpu))
+          : read_gavel_trace(source.trace);
   std::vector<JobSpec> jobs;
   jobs.reserve(rows.size());
   for (const GavelTraceJob& row : rows) {
-    jobs.push_back(job_of(source, table, row));
+    jobs.push_back(
+        job_of(source, table, row, std::to_string(source.generate ? row.line - 1 : row.line)));
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {
     return a.submit_time < b.submit_time;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/workloads/gavel_generate.hpp"
 #include "tidesim/workloads/gavel_trace.hpp"
 #include "tidesim/workloads/job.hpp"
 #include "tidesim/workloads/throughput_table.hpp"
@@ -18,8 +19,10 @@ namespace tidesim::workloads {
 
 /// The `workload.gavel:` section.
 struct GavelSource {
-  /// A trace in one of gavel_trace.hpp's layouts.
+  /// A trace in one of gavel_trace.hpp's layouts; or, when `generate` is given, none.
   std::string trace;
+  /// Jobs from Gavel's generator instead of a trace (workloads/gavel_generate.hpp).
+  std::optional<GavelGenerate> generate;
   /// The throughput table (Gavel's simulation_throughputs.json layout).
   std::string throughputs;
   /// The cluster's GPU models (a node group's `gpu`) and the table's names for them.
@@ -106,6 +109,8 @@ class GavelFixedSize final : public ElasticModel {
 /// The jobs of `source` (one per trace row, named "<line>" in the trace's order, `job_class` the
 /// job type), sorted by arrival. InputError naming the trace's line for a job type the table lacks
 /// on every listed GPU type or with throughput 0 on all of them, or missing on the reference.
-std::vector<JobSpec> gavel_jobs(const GavelSource& source);
+/// Generated jobs (`source.generate`) are named by Gavel's job id ("0", "1", ...) and drawn with
+/// `generate.seed`, or `run_seed` when it has none.
+std::vector<JobSpec> gavel_jobs(const GavelSource& source, std::uint64_t run_seed = 0);
 
 }  // namespace tidesim::workloads

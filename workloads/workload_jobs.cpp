@@ -197,13 +197,13 @@ std::vector<JobSpec> jobs_from_trace(const Trace& trace, const TraceSource& sour
 }
 
 std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
-                                   const SpeedReference& speed) {
+                                   const SpeedReference& speed, std::uint64_t run_seed) {
   const Catalogue catalogue = catalogue_of(spec);
   if (spec.pollux) {
     return pollux_jobs(*spec.pollux, rng);
   }
   if (spec.gavel) {
-    return gavel_jobs(*spec.gavel);
+    return gavel_jobs(*spec.gavel, run_seed);
   }
   if (spec.trace) {
     const Trace trace = read_trace(spec.trace->file, spec.trace->format);

@@ -616,12 +616,38 @@ PolluxSource parse_pollux_source(const ConfigNode& n, const std::string& file,
   return p;
 }
 
+// `workload.gavel.generate` (workloads/gavel_generate.hpp).
+GavelGenerate parse_gavel_generate(const ConfigNode& n, const std::string& file) {
+  Fields f(n, file, "workload.gavel.generate");
+  GavelGenerate g;
+  g.where = location_of(n, file);
+  g.mode = f.choice("mode", "continuous-single",
+                    {"continuous-single", "continuous-multiple", "static-multiple"});
+  if (g.mode != "static-multiple") {
+    g.rate_per_hour = f.number("rate_per_hour", std::nullopt, 1e-6, 1e9);
+  }
+  g.jobs = static_cast<int>(f.integer("jobs", std::nullopt, 1, 10'000'000));
+  if (f.has("seed")) {
+    g.seed = static_cast<std::uint64_t>(f.integer("seed", std::nullopt, 0, 1'000'000'000'000));
+  }
+  g.multi_priority = f.boolean("multi_priority", false);
+  f.finish();
+  return g;
+}
+
 GavelSource parse_gavel_source(const ConfigNode& n, const std::string& file,
                                const std::string& base_dir) {
   Fields f(n, file, "workload.gavel");
   GavelSource g;
   g.where = location_of(n, file);
-  g.trace = input_file(f, "trace", base_dir);
+  if (f.has("generate") == f.has("trace")) {
+    throw f.error(n, "trace", "give one of trace or generate");
+  }
+  if (f.has("generate")) {
+    g.generate = parse_gavel_generate(f.get("generate"), file);
+  } else {
+    g.trace = input_file(f, "trace", base_dir);
+  }
   g.throughputs = input_file(f, "throughputs", base_dir);
   if (f.has("gpu_types")) {
     g.gpu_types = string_map(f.get("gpu_types"), file, f.path_of("gpu_types"));

@@ -146,9 +146,10 @@ struct SpeedReference {
 /// The jobs of `spec`, sorted by submit time (ties in generation order). Synthetic jobs draw
 /// from `rng` in a fixed order (arrival time, mix entry, GPUs, run time per job). A run time
 /// becomes steps = round(duration / step time) at `speed`: on the job's reference GPU
-/// (reference_gpu_of(job, speed.gpu)) in its reference placement.
+/// (reference_gpu_of(job, speed.gpu)) in its reference placement. Gavel's generator
+/// (`workload.gavel.generate` without a seed) draws with `run_seed`, the run's seed.
 std::vector<JobSpec> generate_jobs(const WorkloadSpec& spec, RandomStream& rng,
-                                   const SpeedReference& speed = {});
+                                   const SpeedReference& speed = {}, std::uint64_t run_seed = 0);
 
 /// `job`'s step alone on its reference placement on `speed` (its reference GPU,
 /// reference_gpu_of(job, speed.gpu)), seconds: what a run time converts at. Throws as

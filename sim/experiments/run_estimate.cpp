@@ -209,7 +209,9 @@ WorkloadSums sum_workload(const Scenario& scenario, int node_gpus) {
             horizon, job.checkpoint_interval, submit, submit);
     }
   } else if (spec.gavel) {
-    for (const auto& job : workloads::gavel_jobs(*spec.gavel)) {
+    // A generated workload: the first seed's draw stands for every seed's (as above).
+    for (const auto& job :
+         workloads::gavel_jobs(*spec.gavel, scenario.seeds.empty() ? 1 : scenario.seeds.front())) {
       const double submit = to_seconds(job.submit_time);
       const double seconds = job.measured->step_seconds({}) * static_cast<double>(job.steps);
       w.add(1, std::max(1, job.replicas), 1, seconds, seconds, horizon, job.checkpoint_interval,
