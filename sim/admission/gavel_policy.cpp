@@ -214,6 +214,13 @@ std::int64_t GavelPolicy::lease_extensions() const {
   return rounds_ ? rounds_->lease_extensions() : 0;
 }
 
+void GavelPolicy::add_metrics(std::map<std::string, double>& out) const {
+  out["lease_extensions"] = static_cast<double>(lease_extensions());
+  if (const std::int64_t n = lease_extension_opportunities(); n > 0) {
+    out["lease_extension_share"] = static_cast<double>(lease_extensions()) / static_cast<double>(n);
+  }
+}
+
 std::int64_t GavelPolicy::lease_extension_opportunities() const {
   return rounds_ ? rounds_->lease_extension_opportunities() : 0;
 }

@@ -69,6 +69,8 @@ class GavelPolicy : public JobPolicy {
   /// Gavel's lease-extension counts (gavel::Rounds).
   std::int64_t lease_extensions() const;
   std::int64_t lease_extension_opportunities() const;
+  /// `lease_extensions` (a count) and `lease_extension_share` (of the opportunities, when any).
+  void add_metrics(std::map<std::string, double>& out) const override;
 
  private:
   std::map<int, std::vector<double>> allocate(const JobPolicyState& state);

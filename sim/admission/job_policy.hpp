@@ -231,6 +231,9 @@ class JobPolicy {
   /// searches as it holds the events (docs/robustness.md). 0 for a policy whose decisions cost
   /// about what an event does.
   virtual std::uint64_t take_work() { return 0; }
+  /// Counts of its own that the run reports among its metrics when it ends (Gavel's lease
+  /// extensions); none by default.
+  virtual void add_metrics(std::map<std::string, double>& out) const { (void)out; }
 };
 
 /// A policy defined by an order over jobs: a decision walks the jobs in that order and chooses

@@ -7,6 +7,7 @@ namespace tidesim {
 metrics::StandardCollectorOptions collector_options(const Scenario& scenario,
                                                     metrics::StandardCollectorOptions base) {
   base.finish_time_fairness.all_jobs_contention = scenario.run.ftf_all_jobs;
+  base.jobs.window = scenario.run.job_window;
   base.fabric_traffic.tier_capacity.clear();
   base.topology = {};
   if (!scenario.cluster.fabric) {

@@ -222,6 +222,9 @@ class Run final : public policies::BindTarget {
       s.never_started += !j.ever_started;
     }
     s.unfinished = s.jobs - s.succeeded - s.failed;
+    if (admission_) {
+      admission_->add_metrics(s.policy_metrics);
+    }
     return s;
   }
 
@@ -367,7 +370,7 @@ Workload make_jobs(const Scenario& scenario, std::uint64_t seed) {
   speed.placement = [&reference](const workloads::JobSpec& job, const std::string& gpu) {
     return reference.conditions(job, gpu);
   };
-  Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed)};
+  Workload w{workloads::catalogue_of(spec), workloads::generate_jobs(spec, rng, speed, seed)};
   // Each job's step on its reference placement, the step-slowdown metric's reference: kept by
   // the conversion of a run time; for a job given in steps, one computation per shape of job.
   std::map<std::tuple<std::string, std::string, int, std::string, int, std::int64_t, std::int64_t,

@@ -39,6 +39,8 @@ struct RunSummary {
   bool interrupted = false;
   /// The run was cut short at `end` by its event limit (counted_events passed it).
   bool over_limit = false;
+  /// The job-level policy's own metrics (JobPolicy::add_metrics: Gavel's lease extensions).
+  std::map<std::string, double> policy_metrics;
 };
 
 /// The jobs of one seed and the model catalogue they use.

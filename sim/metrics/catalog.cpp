@@ -97,6 +97,11 @@ constexpr std::array kLeading{
                "job attempts stopped by scheduler preemption / jobs submitted"},
     MetricInfo{"suspension_rate", kRatio, kLower, "suspension rate",
                "job attempts suspended by the job-level admission policy / jobs submitted"},
+    MetricInfo{"lease_extensions", kCount, kNeutral, "lease extensions",
+               "Gavel's rounds: placements on exactly the GPUs of the job's previous round"},
+    MetricInfo{"lease_extension_share", kRatio, kHigher, "lease extension share",
+               "Gavel's rounds: lease extensions / jobs placed in a round and still present in "
+               "the next"},
     MetricInfo{"nvlink_variance_mean", kPlain, kLower, "NVLink variance mean",
                "time-weighted mean over nodes of the variance across a node's GPUs of NVLink "
                "utilisation"},

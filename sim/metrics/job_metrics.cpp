@@ -62,6 +62,18 @@ double JobMetricsCollector::pending_seconds(const Track& job, TimePoint end) {
 }
 
 void JobMetricsCollector::on_job(const JobEvent& event) {
+  if (options_.window) {
+    if (event.kind == JobEventKind::kSubmitted && !track_by_name_.contains(event.job) &&
+        !outside_.contains(event.job)) {
+      const long n = submitted_++;
+      if (n < options_.window->first || n > options_.window->second) {
+        outside_.insert(event.job);
+      }
+    }
+    if (outside_.contains(event.job)) {
+      return;
+    }
+  }
   auto [found, inserted] = track_by_name_.try_emplace(event.job, nullptr);
   if (inserted) {
     found->second = &jobs_[event.job];

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,9 @@ std::optional<double> kaplan_meier_median(std::vector<SurvivalTime> times);
 struct JobMetricsOptions {
   /// Migration-rate alert threshold: the seed's "healthy < 0.5%" (SEED-DIGEST section 5).
   double migration_alert_threshold = 0.005;
+  /// `run.job_window`: only the jobs submitted first to last (0-based, in submission order) are
+  /// counted; the others' events are ignored.
+  std::optional<std::pair<long, long>> window;
 };
 
 /// From JobEvent signals. A "task" is a job (the seed submits 100 tasks = 100 jobs). Produces:
@@ -87,6 +91,9 @@ class JobMetricsCollector : public Collector {
   std::map<std::string, Track, std::less<>> jobs_;  // by name: finish() sums in name order
   // jobs_'s entries by name, hashed: an event finds its job without a search of every job seen.
   std::unordered_map<std::string, Track*> track_by_name_;
+  // With a window: jobs submitted so far, and those outside the window (ignored).
+  long submitted_ = 0;
+  std::unordered_set<std::string> outside_;
   long oom_kills_ = 0;
   long evictions_ = 0;
   // Attempts stopped by each eviction cause: cause -> (job, attempt).

@@ -36,6 +36,12 @@ class Admission {
   /// Job `j` ended (succeeded or failed): its GPUs are free.
   void on_ended(int j);
 
+  /// The policy's own metrics (JobPolicy::add_metrics).
+  void add_metrics(std::map<std::string, double>& out) const {
+    if (policy_) {
+      policy_->add_metrics(out);
+    }
+  }
   /// GPUs the policy admits jobs into.
   std::int64_t capacity() const { return capacity_; }
   /// The estimated run time of job `j` (SJF, SRTF), seconds.

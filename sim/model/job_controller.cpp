@@ -21,6 +21,11 @@ JobController::JobController(RunContext& run,
       all_done_(std::move(all_done)),
       unfinished_(static_cast<int>(run.jobs.size())),
       restore_(run.jobs.size(), Duration::zero()) {
+  if (const auto& w = run_.scenario.run.job_window) {
+    const long last = std::min(w->second, static_cast<long>(run_.jobs.size()) - 1);
+    window_left_ = std::max(0L, last - w->first + 1);
+    in_window_.assign(run_.jobs.size(), false);
+  }
   for (const NodeInfo& n : run_.cluster.view().nodes) {
     node_gpus_ = std::max(node_gpus_, static_cast<int>(n.node.allocatable.gpus));
   }
@@ -43,6 +48,10 @@ JobFacts job_facts(const workloads::JobSpec& spec) {
 }  // namespace
 
 void JobController::submit(int j) {
+  if (const auto& w = run_.scenario.run.job_window) {
+    const long n = submitted_++;
+    in_window_[static_cast<std::size_t>(j)] = n >= w->first && n <= w->second;
+  }
   run_.set_phase(j, JobPhase::kPending);
   JobEvent e = run_.event(JobEventKind::kSubmitted, j);
   // Alone, a job still waits its pods' start-up once (finish-time fairness' isolated time
@@ -135,7 +144,7 @@ void JobController::on_finished(int j) {
   if (on_ended_) {
     on_ended_(j);
   }
-  terminal();
+  terminal(j);
 }
 
 const char* to_string(InterruptCause cause) {
@@ -281,7 +290,7 @@ void JobController::end_attempt(int j, bool counted) {
     if (on_ended_) {
       on_ended_(j);
     }
-    terminal();
+    terminal(j);
     return;
   }
   if (counted && job.spec->restart_policy == workloads::RestartPolicy::kOnFailure) {
@@ -342,8 +351,10 @@ void JobController::delete_pods(int j, std::set<int> touched) {
   cluster_event_(unbound);
 }
 
-void JobController::terminal() {
-  if (--unfinished_ == 0) {
+void JobController::terminal(int j) {
+  const bool window_done =
+      !in_window_.empty() && in_window_[static_cast<std::size_t>(j)] && --window_left_ == 0;
+  if (--unfinished_ == 0 || window_done) {
     all_done_();
   }
 }

@@ -43,7 +43,7 @@ class JobController final : public ExecutionListener {
  public:
   /// `enqueue` hands a new pod to the scheduling loop; `cluster_event` tells it that resources
   /// were freed on the nodes it names (the ClusterView changed there and nowhere else); `all_done`
-  /// is called once every job has ended.
+  /// is called once every job has ended, or every job of `run.job_window` has.
   JobController(RunContext& run, std::function<void(std::shared_ptr<const PodSpec>)> enqueue,
                 std::function<void(const std::set<int>&)> cluster_event,
                 std::function<void()> all_done);
@@ -122,7 +122,8 @@ class JobController final : public ExecutionListener {
   void fail(int j);
   // Job j waits in `waiting` for `delay`, then begins its next attempt with `restart`.
   void restart_after(int j, JobPhase waiting, Duration delay, std::function<void()> restart);
-  void terminal();
+  // Job j ended for good: counts it, and calls all_done_ when every job (or the window's) ended.
+  void terminal(int j);
 
   RunContext& run_;
   std::function<void(std::shared_ptr<const PodSpec>)> enqueue_;
@@ -133,6 +134,11 @@ class JobController final : public ExecutionListener {
   bool job_labels_ = false;
   std::function<void(int)> on_ended_;
   int unfinished_ = 0;
+  // run.job_window: the window's jobs not yet ended, jobs submitted so far, and per job whether
+  // it is in the window (empty without one).
+  long window_left_ = 0;
+  long submitted_ = 0;
+  std::vector<bool> in_window_;
   // Per job: the restore time its next start waits for (interrupt's `restore`).
   std::vector<Duration> restore_;
   // The most GPUs a node has (at least 1): the placement of a job's uncontended run time.

@@ -601,6 +601,16 @@ RunConfig parse_run(const ConfigNode& node, const std::string& file) {
                               r.until / r.sample_interval, kMaxSamples));
   }
   r.ftf_all_jobs = f.choice("ftf_contention", "themis", {"themis", "all-jobs"}) == "all-jobs";
+  if (f.has("job_window")) {
+    Fields w(f.get("job_window"), file, f.path_of("job_window"));
+    const long first = static_cast<long>(w.integer("first", std::nullopt, 0, 1'000'000'000));
+    const long last = static_cast<long>(w.integer("last", std::nullopt, 0, 1'000'000'000));
+    if (last < first) {
+      throw w.error(w.get("last"), "last", "the window's last job comes before its first");
+    }
+    w.finish();
+    r.job_window = std::make_pair(first, last);
+  }
   r.mode = f.choice("mode", "time-driven", {"time-driven", "fill"}) == "fill"
                ? RunMode::kFill
                : RunMode::kTimeDriven;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tidesim/policies/queueing_hints.hpp"
@@ -189,6 +190,10 @@ struct RunConfig {
   /// jobs present) or "all-jobs" (every job of the run, as Shockwave's artifact computes it;
   /// sim/metrics/finish_time_fairness.hpp).
   bool ftf_all_jobs = false;
+  /// `run.job_window: {first, last}`: the job metrics count only the jobs submitted first to
+  /// last (0-based, in submission order: Gavel's job ids), and the run ends when they have all
+  /// ended (Gavel's `-s 4000 -e 5000` is first 4000, last 4999).
+  std::optional<std::pair<long, long>> job_window;
   /// `run.mode`: "time-driven" (the default: the event-driven run) or "fill": the FGD paper's
   /// experiment, pods arrive one by one and never leave (docs/fgd.md;
   /// sim/experiments/fill_experiment.hpp).

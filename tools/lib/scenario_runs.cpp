@@ -143,6 +143,7 @@ bool run_one(RunAllState& st, std::size_t k, RunProbe& probe, SeedRun& out) {
     return false;
   }
   out = recorder.finish(summary.end);
+  out.metrics.insert(summary.policy_metrics.begin(), summary.policy_metrics.end());
   st.watchdog.check_memory();  // a run shorter than the watchdog's poll is held to it too
   return !st.watchdog.memory_exceeded();
 }

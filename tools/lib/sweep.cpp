@@ -106,6 +106,7 @@ std::optional<RunResult> run_cell(const SweepPlan& plan, const SweepCell& cell, 
   result.metadata = make_metadata(s.name, s.path, s.hash, {cell.seed}, {cell.label});
   result.metadata.provenance = cell_provenance(plan, cell);
   result.runs.push_back(recorder.finish(summary.end));
+  result.runs.back().metrics.insert(summary.policy_metrics.begin(), summary.policy_metrics.end());
   return result;
 }
 

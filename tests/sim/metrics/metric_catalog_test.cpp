@@ -108,6 +108,7 @@ MetricValues run_metrics(
   const RunSummary r = run_policy(s, w, s.policies.at(policy), seed, signals);
   MetricValues m;
   c.finish(r.end, m);
+  m.insert(r.policy_metrics.begin(), r.policy_metrics.end());  // as tidesim run adds them
   return m;
 }
 
@@ -140,6 +141,16 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
   runs["topology-llm-required.yaml"] = run_metrics(
       "study/topology-llm-required.yaml", [](ConfigNode&) {}, 1);  // kueue-tas-required
 
+  // Gavel's rounds (the lease metrics) on the two jobs of a small trace and table of the tests.
+  runs["shockwave-tacc-32gpus.yaml, small trace"] =
+      run_metrics("shockwave-tacc-32gpus.yaml", [](ConfigNode& root) {
+        const std::string data = std::string(TIDESIM_SOURCE_DIR) + "/tests/workloads/data/gavel/";
+        apply_override(root,
+                       parse_override("workload.gavel.trace=" + data + "physical_small.trace"));
+        apply_override(
+            root, parse_override("workload.gavel.throughputs=" + data + "throughputs_small.json"));
+        apply_override(root, parse_override("workload.gavel.gpu_types={V100-SXM2-16: fast}"));
+      });
   std::set<std::string> emitted;
   for (const auto& [file, metrics] : runs) {
     for (const auto& [name, value] : metrics) {

@@ -347,6 +347,34 @@ TEST(JobMetrics, MakespanWhenEveryJobEnded) {
   EXPECT_DOUBLE_EQ(m.at("migration_rate_alert"), 0.0);
 }
 
+TEST(JobMetrics, WindowCountsOnlyItsJobs) {
+  // run.job_window {first: 1, last: 2}: of four jobs submitted in the order w, x, y, z, only x
+  // and y (the 2nd and 3rd submitted) count. x: JCT 500; y: JCT 1000; w and z end sooner and
+  // would pull the mean down.
+  JobMetricsOptions o;
+  o.window = std::make_pair(1L, 2L);
+  JobMetricsCollector c(o);
+  c.on_job(job_event(0, JobEventKind::kSubmitted, "w"));
+  c.on_job(job_event(0, JobEventKind::kSubmitted, "x"));
+  c.on_job(job_event(100, JobEventKind::kSubmitted, "y"));
+  c.on_job(job_event(200, JobEventKind::kSubmitted, "z"));
+  for (const char* j : {"w", "x", "y", "z"}) {
+    c.on_job(job_event(200, JobEventKind::kBound, j));
+  }
+  c.on_job(job_event(210, JobEventKind::kSucceeded, "w"));
+  c.on_job(job_event(220, JobEventKind::kSucceeded, "z"));
+  c.on_job(job_event(500, JobEventKind::kSucceeded, "x"));
+  c.on_job(job_event(1100, JobEventKind::kSucceeded, "y"));
+  MetricValues m;
+  c.finish(at_s(2000), m);
+  EXPECT_DOUBLE_EQ(m.at("jobs_submitted"), 2.0);
+  EXPECT_DOUBLE_EQ(m.at("jct_mean_s"), 750.0);
+  // x waited 200 s, y 100 s.
+  EXPECT_DOUBLE_EQ(m.at("mean_wait_s"), 150.0);
+  // From x's submission (0) to y's end (1100).
+  EXPECT_DOUBLE_EQ(m.at("makespan_s"), 1100.0);
+}
+
 JobRate rate(long t, std::string job, bool running, bool nvlink, double bw, double ideal) {
   JobRate r;
   r.at = at_s(t);
