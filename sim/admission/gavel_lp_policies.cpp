@@ -58,7 +58,8 @@ Allocation max_min_fairness_perf(const AllocationProblem& p) {
     row.terms.emplace_back(level, -1.0);
     first.rows.push_back(std::move(row));
   }
-  const double best = solve_or_throw(first, policy).x[static_cast<std::size_t>(level)];
+  const lp::Solution fair = solve_or_throw(first, policy);
+  const double best = fair.x[static_cast<std::size_t>(level)];
   // Phase 2: every job at least that level; the largest sum of the shares.
   lp::Program second;
   const AllocationColumns cols2 = add_base_constraints(second, p);
@@ -68,7 +69,14 @@ Allocation max_min_fairness_perf(const AllocationProblem& p) {
       second.objective[static_cast<std::size_t>(cols2.column(j, t))] = c[j][t];
     }
   }
-  return read_allocation(solve_or_throw(second, policy), cols2, p);
+  // With hundreds of jobs CLP can find the tie-break's rows (every job at the level phase 1
+  // reached, met there only to CLP's tolerance) infeasible: phase 1's X is then the answer, a
+  // max-min optimum without the tie-break (docs/gavel.md, "Ties").
+  const lp::Solution tied = lp::solve(second);
+  if (tied.status != lp::Status::optimal) {
+    return read_allocation(fair, cols, p);
+  }
+  return read_allocation(tied, cols2, p);
 }
 
 Allocation max_min_fairness(const AllocationProblem& p) {
