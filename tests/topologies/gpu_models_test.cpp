@@ -31,7 +31,9 @@ TEST(GpuModels, CatalogueFiguresFromCalibration) {
   EXPECT_EQ(gpu_model("H200").memory_bytes, 141LL << 30);
   EXPECT_TRUE(gpu_model("G2").undisclosed);
   EXPECT_FALSE(gpu_model("T4").undisclosed);
-  EXPECT_EQ(gpu_models().size(), 16u);
+  // K80: one GK210 of the Tesla K80 board (datasheet: 24 GB, 480 GB/s for the board's two).
+  EXPECT_EQ(gpu_model("K80").memory_bytes, 12LL << 30);
+  EXPECT_EQ(gpu_models().size(), 17u);
 }
 
 TEST(GpuModels, VisibleMemoryIsWhatTheCardReports) {
@@ -88,7 +90,7 @@ TEST(GpuModels, CatalogueIsTheCompiledInCsv) {
   file << in.rdbuf();
   const std::string text = file.str();
   EXPECT_EQ(gpu_models_csv(), text);
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 16);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 17);
 }
 
 TEST(GpuModels, ALikeRowTakesTheFiguresItLeavesEmpty) {

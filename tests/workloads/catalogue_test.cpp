@@ -99,13 +99,16 @@ TEST(Catalogue, FusedAttentionDropsTheScoreMatrices) {
 }
 
 // Hardware facts come from the hardware catalogue (topologies/gpu_models.hpp); only the TF32 rate
-// (Ampere and later) and the P100's packed-FP16 rate are the training catalogue's own.
+// (Ampere and later), the P100's packed-FP16 rate and the K80's FP16 (its FP32 rate: no tensor
+// cores) are the training catalogue's own.
 TEST(Catalogue, GpuFamiliesTakeHardwareFiguresFromTheHardwareCatalogue) {
   for (const GpuModel& g : gpu_models()) {
     const tidesim::GpuModel& hw = tidesim::gpu_model(g.hardware);
     EXPECT_EQ(g.memory_bytes, hw.memory_bytes) << g.name;
     EXPECT_EQ(g.memory_bandwidth, hw.memory_bandwidth) << g.name;
-    if (g.name != "P100") {
+    if (g.name == "K80") {
+      EXPECT_EQ(g.amp_tflops, hw.fp32_tflops);
+    } else if (g.name != "P100") {
       EXPECT_EQ(g.amp_tflops, hw.fp16_tensor_tflops) << g.name;
     }
   }
