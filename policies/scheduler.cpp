@@ -82,7 +82,7 @@ ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cl
   ScheduleResult result;
   CycleContext ctx = bare_context(cluster, now, ++cycle_, group);
   ctx.metrics = metrics;
-  if (record_details_) {
+  if (record_.details) {
     result.details.resize(cluster.nodes.size());
     for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
       result.details[i].node = cluster.nodes[i].node.name;
@@ -106,7 +106,7 @@ void Scheduler::schedule_pod(CycleContext& ctx, const PodSpec& pod, const PodGro
     return;
   }
   if (feasible_.empty()) {
-    if (record_reasons_) {
+    if (record_.reasons) {
       result.reason = fit_error(n, histogram);
     }
     return;
@@ -194,7 +194,7 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
                                              ScheduleResult& result) {
   // Filter plugins build their reasons only when something reads them (FitError text, explain's
   // details).
-  ctx.record_reasons = record_reasons_ || record_details_;
+  ctx.record_reasons = record_.reasons || record_.details;
   const int n = static_cast<int>(ctx.cluster.nodes.size());
   const int to_find =
       plugins_.first_feasible() ? 1 : num_feasible_nodes_to_find(n, plugins_.percentage());
@@ -206,7 +206,7 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   if (screen.names != nullptr) {
     // Only the named nodes can pass: visit them alone, in the order the loop below would, and
     // count as processed every node that loop would have passed over.
-    const std::vector<int>& named = named_nodes(ctx.cluster, *screen.names, start);
+    const std::vector<int>& named = named_nodes_.find(ctx.cluster, *screen.names, start);
     processed = n;
     for (const int i : named) {
       if (static_cast<int>(feasible_.size()) >= to_find) {
@@ -246,7 +246,7 @@ bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status
   const std::size_t fk =
       first_rejecting_filter(plugins_.filter(), skip_filter_, ctx, pod, i, failed);
   const bool rejected = fk < plugins_.filter().size();
-  if (record_details_) {
+  if (record_.details) {
     NodeDetail& d = result.details[i];
     d.evaluated = true;
     for (FilterPlugin* f : plugins_.filter()) {
@@ -257,7 +257,7 @@ bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status
   }
   if (!rejected) {
     feasible_.push_back(i);
-    if (record_details_) {
+    if (record_.details) {
       result.details[i].feasible = true;
     }
     return true;
@@ -270,55 +270,16 @@ bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status
   }
   result.rejected_by_metrics = result.rejected_by_metrics ||
                                (plugins_.filter()[fk]->events_to_register() & kMetricsChanged) != 0;
-  if (record_reasons_) {
+  if (record_.reasons) {
     for (const auto& r : failed.reasons) {
       ++histogram[r];
     }
   }
-  if (record_details_) {
+  if (record_.details) {
     result.details[i].failed_plugin = std::string(plugins_.filter()[fk]->name());
     result.details[i].reasons = failed.reasons;
   }
   return true;
-}
-
-const std::vector<int>& Scheduler::named_nodes(const ClusterView& view,
-                                               const std::vector<std::string>& names, int start) {
-  // Node name -> index, kept while the view's nodes stay where they are; every hit is checked
-  // against the node's name, and a miss or a wrong hit builds it again once.
-  const auto find = [&](const std::string& name) {
-    const auto it = name_index_.find(name);
-    return it != name_index_.end() && it->second < static_cast<int>(view.nodes.size()) &&
-                   view.nodes[static_cast<std::size_t>(it->second)].node.name == name
-               ? it->second
-               : -1;
-  };
-  if (name_index_view_ != view.nodes.data() || name_index_size_ != view.nodes.size()) {
-    name_index_.clear();
-  }
-  named_.clear();
-  for (const std::string& name : names) {
-    int i = find(name);
-    if (i < 0 && !name_index_rebuilt_) {
-      name_index_.clear();
-      for (std::size_t k = view.nodes.size(); k-- > 0;) {
-        name_index_[view.nodes[k].node.name] = static_cast<int>(k);  // the first of a name wins
-      }
-      name_index_view_ = view.nodes.data();
-      name_index_size_ = view.nodes.size();
-      name_index_rebuilt_ = true;
-      i = find(name);
-    }
-    if (i >= 0) {
-      named_.push_back(i);
-    }
-  }
-  name_index_rebuilt_ = false;
-  const int n = static_cast<int>(view.nodes.size());
-  std::sort(named_.begin(), named_.end(),
-            [start, n](int a, int b) { return (a - start + n) % n < (b - start + n) % n; });
-  named_.erase(std::unique(named_.begin(), named_.end()), named_.end());
-  return named_;
 }
 
 FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
@@ -379,7 +340,7 @@ bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, Schedule
       scores_[j] = sp->score(ctx, pod, feasible_[j]);
     }
     std::vector<std::int64_t> raw;
-    if (record_details_) {
+    if (record_.details) {
       raw = scores_;
     }
     if (sp->has_normalize()) {
@@ -396,7 +357,7 @@ bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, Schedule
         return false;
       }
       totals_[j] += scores_[j] * plugins_.score()[k].weight;
-      if (record_details_) {
+      if (record_.details) {
         NodeDetail& d = result.details[feasible_[j]];
         d.scored = true;
         d.scores.push_back(
@@ -405,7 +366,7 @@ bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, Schedule
       }
     }
   }
-  if (record_details_) {
+  if (record_.details) {
     for (std::size_t j = 0; j < m; ++j) {
       result.details[feasible_[j]].total = totals_[j];
       result.details[feasible_[j]].scored = true;

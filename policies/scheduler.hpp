@@ -17,6 +17,7 @@
 
 #include "tidesim/policies/config.hpp"
 #include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/node_name_index.hpp"
 #include "tidesim/policies/profile_plugins.hpp"
 #include "tidesim/policies/queue.hpp"
 #include "tidesim/policies/registry.hpp"
@@ -135,12 +136,12 @@ class Scheduler final : public FilterRunner {
   bool fits(const PodSpec& pod, const ClusterView& view, int node) override;
 
   /// Record per-node details in every ScheduleResult (explain); off by default (slower).
-  void set_record_details(bool on) { record_details_ = on; }
+  void set_record_details(bool on) { record_.details = on; }
   /// Build ScheduleResult::reason (the FitError text, counted per filter reason) for pods that do
   /// not fit; on by default. The scheduling loop of a run turns it off: nothing there prints it,
   /// and counting reason strings per rejected node is most of an unschedulable cycle's cost.
   /// Whether a pod fits does not depend on it.
-  void set_record_reasons(bool on) { record_reasons_ = on; }
+  void set_record_reasons(bool on) { record_.reasons = on; }
 
   /// True when a plugin of the profile reads node metrics (Plugin::reads_metrics()).
   bool reads_metrics() const { return plugins_.reads_metrics(); }
@@ -196,10 +197,6 @@ class Scheduler final : public FilterRunner {
   // feasible_, a rejected one adds its reasons; false on a plugin error (in `result`).
   bool filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status& failed,
                    std::map<std::string, int>& histogram, ScheduleResult& result);
-  // The indices of the nodes called `names` (unknown names left out, each once), in the
-  // Filter pass's order from `start`.
-  const std::vector<int>& named_nodes(const ClusterView& view,
-                                      const std::vector<std::string>& names, int start);
   // PreScore, Score, NormalizeScore and weights into totals_ (prioritizeNodes); false on an
   // error (in `result`).
   bool prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result);
@@ -212,19 +209,19 @@ class Scheduler final : public FilterRunner {
   ProfilePlugins plugins_;
   // The time of the PostFilter call whose dry runs fits() serves.
   TimePoint dry_run_now_{};
-  bool record_details_ = false;
-  bool record_reasons_ = true;
+  // What a cycle records beside its decision (set_record_details, set_record_reasons).
+  struct Recording {
+    bool details = false;
+    bool reasons = true;
+  } record_;
   int next_start_node_index_ = 0;
   std::uint64_t tie_breaks_ = 0;
   std::uint64_t cycle_ = 0;
   RandomStream random_;
   // Reused buffers.
   std::vector<int> feasible_;
-  std::vector<int> named_;
-  std::unordered_map<std::string, int> name_index_;
-  const NodeInfo* name_index_view_ = nullptr;
-  std::size_t name_index_size_ = 0;
-  bool name_index_rebuilt_ = false;
+  // The nodes a pinned pod's names screen lets through (the Filter pass's short path).
+  NodeNameIndex named_nodes_;
   std::vector<char> skip_filter_;
   std::vector<char> skip_score_;
   std::vector<std::int64_t> totals_;
