@@ -67,12 +67,12 @@ struct GangSpec {
   /// spec.minResources set to minMember pods' GPUs (what training operators fill in): PreFilter
   /// then rejects the group's pods while the cluster's free GPUs cannot hold the group.
   bool min_resources = false;
-  /// spec.networkTopology; nullopt: none.
-  std::optional<NetworkTopologySpec> network_topology;
   /// The group comes from Kubernetes' Workload API (workloads/k8s_workload.hpp): KEP-4671's gang.
   bool workload_api = false;
   /// KEP-5732: the node label whose one value all pods of the group share ("" for none).
   std::string topology_key;
+  /// spec.networkTopology; nullopt: none.
+  std::optional<NetworkTopologySpec> network_topology;
   friend bool operator==(const GangSpec&, const GangSpec&) = default;
 };
 
