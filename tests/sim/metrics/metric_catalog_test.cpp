@@ -141,16 +141,20 @@ TEST(Catalog, MatchesTheMetricsOfShippedScenarios) {
   runs["topology-llm-required.yaml"] = run_metrics(
       "study/topology-llm-required.yaml", [](ConfigNode&) {}, 1);  // kueue-tas-required
 
-  // Gavel's rounds (the lease metrics) on the two jobs of a small trace and table of the tests.
-  runs["shockwave-tacc-32gpus.yaml, small trace"] =
-      run_metrics("shockwave-tacc-32gpus.yaml", [](ConfigNode& root) {
+  // Gavel's rounds (the lease metrics) on the two jobs of a small trace and table of the tests,
+  // under min_total_duration (the scenario's second policy: Shockwave, the first, plans the
+  // epochs of Shockwave's own trace rows, which this small Gavel-layout trace has not).
+  runs["shockwave-tacc-32gpus.yaml, small trace"] = run_metrics(
+      "shockwave-tacc-32gpus.yaml",
+      [](ConfigNode& root) {
         const std::string data = std::string(TIDESIM_SOURCE_DIR) + "/tests/workloads/data/gavel/";
         apply_override(root,
                        parse_override("workload.gavel.trace=" + data + "physical_small.trace"));
         apply_override(
             root, parse_override("workload.gavel.throughputs=" + data + "throughputs_small.json"));
         apply_override(root, parse_override("workload.gavel.gpu_types={V100-SXM2-16: fast}"));
-      });
+      },
+      1);
   std::set<std::string> emitted;
   for (const auto& [file, metrics] : runs) {
     for (const auto& [name, value] : metrics) {
