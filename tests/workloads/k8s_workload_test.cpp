@@ -48,8 +48,8 @@ TEST(K8sWorkload, ManifestPodsJoinTheirPodGroup) {
                                    "w.yaml");
   ASSERT_EQ(all.size(), 2u);
   ASSERT_TRUE(all[0].gang);
-  EXPECT_EQ(*all[0].gang,
-            (GangSpec{GangMode::kPermit, 3, std::chrono::minutes(5), false, true, "rack"}));
+  EXPECT_EQ(*all[0].gang, (GangSpec{GangMode::kPermit, 3, std::chrono::minutes(5), false, true,
+                                    "rack", std::nullopt}));
   EXPECT_FALSE(all[1].gang);
 }
 

@@ -84,7 +84,10 @@ TEST(JobScheduling, AGangWaitsWithoutHoldingGpusThenBindsAtOnce) {
     gang.name = "gang";
     gang.replicas = 4;
     gang.submit_time = TimePoint(1s);
-    gang.gang = workloads::GangSpec{mode, 0, 60s, mode == workloads::GangMode::kPermit, false, ""};
+    gang.gang = workloads::GangSpec{};
+    gang.gang->mode = mode;
+    gang.gang->schedule_timeout = 60s;
+    gang.gang->min_resources = mode == workloads::GangMode::kPermit;
     const Observed o = run(s, w);
     const std::string label = workloads::to_string(mode);
     expect_gang_waited_without_holding_gpus(o, label);
