@@ -109,8 +109,10 @@ TEST(ManifestScheduling, AClassThatNeverPreemptsWaits) {
 // bind at once, after a gang wait of about 99 s.
 TEST(ManifestScheduling, APodGroupJobWaitsWithoutHoldingGpus) {
   const Scenario s = load_scenario("tests/sim/data/manifest_gangs.yaml");
-  const workloads::GangSpec coscheduling{workloads::GangMode::kPermit, 4, 30s, true, false, ""};
-  const workloads::GangSpec volcano{workloads::GangMode::kAllOrNothing, 0, 60s, false, false, ""};
+  const workloads::GangSpec coscheduling{
+      workloads::GangMode::kPermit, 4, 30s, true, false, "", std::nullopt};
+  const workloads::GangSpec volcano{
+      workloads::GangMode::kAllOrNothing, 0, 60s, false, false, "", std::nullopt};
   for (const std::size_t entry : {1u, 2u}) {
     Workload w = make_jobs(s, 1);
     const workloads::JobSpec gang = job_of(s, entry, "gang", TimePoint(1s));
