@@ -29,6 +29,14 @@ std::int32_t delete_domain(TopologyAssignment& ta, const std::string& node) {
   return affected;
 }
 
+// PodSetAssignment.HasUnhealthyNode (pkg/scheduler/flavorassigner/tas_flavorassigner.go):
+// whether the assignment has a domain on the node.
+bool on_node(const TopologyAssignment& ta, const std::string& node) {
+  return std::ranges::any_of(ta.domains, [&](const DomainAssignment& d) {
+    return !d.values.empty() && d.values.back() == node;
+  });
+}
+
 }  // namespace
 
 std::string Placement::incomplete_slice_domain(const TopologyAssignment& rest, std::int32_t missing,
@@ -186,8 +194,8 @@ std::vector<PodSetResult> TasSnapshot::find_replacements(const std::vector<TasPo
   std::map<std::string, ResourceMap> assumed;
   for (const TasPodSet& ps : podsets) {
     auto it = replacement.assignments.find(ps.name);
-    if (it == replacement.assignments.end()) {
-      continue;
+    if (it == replacement.assignments.end() || !on_node(it->second, replacement.unhealthy_node)) {
+      continue;  // Kueue's flavor assigner asks for no replacement: the PodSet keeps its domains
     }
     if (gates.skip_reassignment_for_pod_owned && replacement.owned_by_single_pod) {
       results.push_back({.name = ps.name, .assignment = it->second, .reason = ""});

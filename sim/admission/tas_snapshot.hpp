@@ -102,7 +102,9 @@ class TasSnapshot {
   /// Kueue's node replacement: for each PodSet with an assignment in `replacement`, the pods of
   /// the unhealthy node are placed again (inside the domain its request or an incomplete slice
   /// requires, when there is one) and merged into the rest of its assignment. PodSets without
-  /// an assignment get no result; the first failure ends it.
+  /// an assignment, or whose assignment has no domain on the node, get no result (they keep
+  /// their domains: Kueue's flavor assigner asks only for the PodSets on the unhealthy node,
+  /// WorkloadsTopologyRequests); the first failure ends it.
   std::vector<PodSetResult> find_replacements(const std::vector<TasPodSet>& podsets,
                                               const NodeReplacement& replacement,
                                               const TasFeatureGates& gates);

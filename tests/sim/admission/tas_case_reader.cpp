@@ -108,7 +108,8 @@ std::vector<Toleration> tolerations(const ConfigNode& n) {
   return out;
 }
 
-void read_podset(const ConfigNode& n, KueueCase& c) {
+void read_podset(const ConfigNode& n, std::vector<TasPodSet>& podsets,
+                 std::vector<KueueCase::Want>& wants) {
   TasPodSet ps;
   ps.name = text(n["name"]);
   ps.count = std::stoi(text(n["count"]));
@@ -149,8 +150,8 @@ void read_podset(const ConfigNode& n, KueueCase& c) {
     want.message = text(n["want_message"]);
   }
   want.pending = n["want_pending"] && text(n["want_pending"]) == "true";
-  c.podsets.push_back(std::move(ps));
-  c.want.push_back(std::move(want));
+  podsets.push_back(std::move(ps));
+  wants.push_back(std::move(want));
 }
 
 KueueCase read_case(const ConfigNode& doc) {
@@ -209,7 +210,10 @@ KueueCase read_case(const ConfigNode& doc) {
     }
   }
   for (const ConfigNode& ps : doc["podsets"].items()) {
-    read_podset(ps, c);
+    read_podset(ps, c.podsets, c.want);
+  }
+  for (const ConfigNode& ps : doc["then_podsets"].items()) {
+    read_podset(ps, c.then_podsets, c.then_want);
   }
   return c;
 }

@@ -44,6 +44,10 @@ struct KueueCase {
     bool pending = false;
   };
   std::vector<Want> want;
+  /// Scheduler-level replacement cases: a pending workload the same scheduling cycle places
+  /// after the replacement (its PodSets and what upstream expects for them).
+  std::vector<TasPodSet> then_podsets;
+  std::vector<Want> then_want;
 };
 
 std::vector<KueueCase> read_kueue_cases(const std::string& path);

@@ -2,19 +2,23 @@
 //
 // Source: kubernetes-sigs/kueue @ff69552e79ad21652c36caa97038382e55625cf7,
 // pkg/scheduler/scheduler_tas_test.go, TestScheduleForTAS. The cases whose ClusterQueue has one
-// ResourceFlavor with a topology and that need no admission check, node replacement, partial
-// admission, resource transformation or SchedulerLibraryIntegration are ported by hand, one
-// YAML document each with the upstream case name, to
-// tests/sim/admission/data/kueue_schedule_for_tas.yaml (docs/topology-aware.md lists the rest
-// and why). Each runs through the same TasSnapshot::find_assignments that runs use
-// (sim/model/topology_admission.cpp) and compares the topologyAssignment upstream expects in
-// the workload's admission, or the event message upstream expects for a workload left pending:
-// Kueue's flavor assigner writes "couldn't assign flavors to pod set NAME: " and the
-// placement's reason.
+// ResourceFlavor with a topology and that need no admission check, partial admission, resource
+// transformation or SchedulerLibraryIntegration are ported by hand, one YAML document each with
+// the upstream case name, to tests/sim/admission/data/kueue_schedule_for_tas.yaml
+// (docs/topology-aware.md lists the rest and why). Each runs through the same
+// TasSnapshot::find_assignments that runs use (sim/model/topology_admission.cpp) and compares
+// the topologyAssignment upstream expects in the workload's admission, or the event message
+// upstream expects for a workload left pending: Kueue's flavor assigner writes "couldn't assign
+// flavors to pod set NAME: " and the placement's reason. The node replacement cases (an
+// admitted workload with status.unhealthyNodes, the scheduler's second pass) run through
+// TasSnapshot::find_replacements, with the workload's own admission charged in the snapshot as
+// Kueue's cache holds it; a PodSet whose replacement fails keeps its admission, and upstream's
+// SecondPassFailed event carries the same message.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,21 +42,9 @@ std::int32_t pod_count(const KueueCase& c, const std::string& podset) {
   return -1;
 }
 
-class TasKueueSchedulerCases : public ::testing::TestWithParam<KueueCase> {};
-
-TEST_P(TasKueueSchedulerCases, SameAdmissionAsKueue) {
-  const KueueCase& c = GetParam();
-  SCOPED_TRACE("upstream case: " + c.name);
-  if (!c.deviation.empty()) {
-    RecordProperty("deviation", c.deviation);
-  }
-  TasSnapshot snapshot(c.topology, c.levels, c.nodes, c.pods, c.flavor_node_labels,
-                       c.flavor_tolerations);
-  for (const KueueCase::Usage& u : c.tas_usage) {
-    snapshot.add_usage(u.where, u.requests);
-  }
-  const std::vector<PodSetResult> got = snapshot.find_assignments(c.podsets, c.gates);
-  for (const KueueCase::Want& want : c.want) {
+void expect_same(const KueueCase& c, const std::vector<KueueCase::Want>& wants,
+                 const std::vector<PodSetResult>& got) {
+  for (const KueueCase::Want& want : wants) {
     SCOPED_TRACE("podset " + want.name);
     auto it = std::find_if(got.begin(), got.end(),
                            [&](const PodSetResult& r) { return r.name == want.name; });
@@ -76,13 +68,78 @@ TEST_P(TasKueueSchedulerCases, SameAdmissionAsKueue) {
   }
 }
 
+const TasPodSet& podset_named(const KueueCase& c, const std::string& name) {
+  auto it = std::find_if(c.podsets.begin(), c.podsets.end(),
+                         [&](const TasPodSet& ps) { return ps.name == name; });
+  if (it == c.podsets.end()) {
+    throw std::runtime_error("replacement names no PodSet " + name + " in " + c.name);
+  }
+  return *it;
+}
+
+// The second pass of an admitted workload with an unhealthy node: each PodSet's admission
+// after the cycle (replaced, kept because it has no pod there, or kept because the
+// replacement failed, with the SecondPassFailed message).
+void expect_same_replacement(const KueueCase& c, TasSnapshot& snapshot) {
+  const NodeReplacement& rep = *c.replacement;
+  for (const auto& [name, assignment] : rep.assignments) {
+    snapshot.add_usage(assignment, podset_named(c, name).requests);  // Kueue's cache holds it
+  }
+  const std::vector<PodSetResult> got = snapshot.find_replacements(c.podsets, rep, c.gates);
+  for (const KueueCase::Want& want : c.want) {
+    SCOPED_TRACE("podset " + want.name);
+    auto it = std::find_if(got.begin(), got.end(),
+                           [&](const PodSetResult& r) { return r.name == want.name; });
+    const bool replaced = it != got.end() && it->admitted();
+    if (it != got.end() && !want.message.empty()) {
+      EXPECT_EQ("couldn't assign flavors to pod set " + want.name + ": " + it->reason,
+                want.message);
+    }
+    EXPECT_EQ(want.pending || !want.message.empty(), it != got.end() && !replaced);
+    ASSERT_TRUE(want.assignment.has_value());
+    EXPECT_EQ(replaced ? *it->assignment : rep.assignments.at(want.name), *want.assignment);
+  }
+  for (const PodSetResult& r : got) {
+    if (r.admitted()) {  // the scheduler adds the new admission's usage to the cycle's snapshot
+      snapshot.add_usage(*r.assignment, podset_named(c, r.name).requests);
+    }
+  }
+  if (!c.then_podsets.empty()) {
+    expect_same(c, c.then_want, snapshot.find_assignments(c.then_podsets, c.gates));
+  }
+}
+
+class TasKueueSchedulerCases : public ::testing::TestWithParam<KueueCase> {};
+
+TEST_P(TasKueueSchedulerCases, SameAdmissionAsKueue) {
+  const KueueCase& c = GetParam();
+  SCOPED_TRACE("upstream case: " + c.name);
+  if (!c.deviation.empty()) {
+    RecordProperty("deviation", c.deviation);
+  }
+  TasSnapshot snapshot(c.topology, c.levels, c.nodes, c.pods, c.flavor_node_labels,
+                       c.flavor_tolerations);
+  for (const KueueCase::Usage& u : c.tas_usage) {
+    snapshot.add_usage(u.where, u.requests);
+  }
+  if (c.replacement) {
+    expect_same_replacement(c, snapshot);
+  } else {
+    expect_same(c, c.want, snapshot.find_assignments(c.podsets, c.gates));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Kueue, TasKueueSchedulerCases, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<KueueCase>& info) {
                            return gtest_name(info.index, info.param.name);
                          });
 
 TEST(TasKueueSchedulerCasesFile, HoldsThePortedCases) {
-  EXPECT_EQ(all_cases().size(), 26U);
+  const std::vector<KueueCase> cases = all_cases();
+  EXPECT_EQ(cases.size(), 45U);
+  EXPECT_EQ(std::count_if(cases.begin(), cases.end(),
+                          [](const KueueCase& c) { return c.replacement.has_value(); }),
+            19);
 }
 
 }  // namespace
