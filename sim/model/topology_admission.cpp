@@ -6,12 +6,11 @@
 
 #include <fmt/core.h>
 
+#include "tidesim/sim/admission/tas_annotations.hpp"
 #include "tidesim/sim/input/error.hpp"
 
 namespace tidesim {
 namespace {
-
-constexpr const char* kPrefix = "kueue.x-k8s.io/";
 
 // The leaf domain id of a node's labels under `levels` (the hostname alone when the lowest level
 // is the hostname, as tas::TasSnapshot names its leaves); "" when a level label is missing.
@@ -28,67 +27,7 @@ std::string leaf_id(const std::map<std::string, std::string>& labels,
   return levels.back() == tas::kHostnameLabel ? values.back() : tas::domain_id(values);
 }
 
-// strconv.ParseBool, as Kueue reads podset-unconstrained-topology.
-std::optional<bool> parse_bool(const std::string& v) {
-  if (v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True") {
-    return true;
-  }
-  if (v == "0" || v == "f" || v == "F" || v == "false" || v == "FALSE" || v == "False") {
-    return false;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
-
-std::optional<tas::TopologyRequest> topology_request(
-    const std::map<std::string, std::string>& annotations, std::string& error) {
-  const auto get = [&](const char* name) -> std::optional<std::string> {
-    const auto it = annotations.find(std::string(kPrefix) + name);
-    return it == annotations.end() ? std::nullopt : std::optional<std::string>(it->second);
-  };
-  tas::TopologyRequest r;
-  const auto required = get("podset-required-topology");
-  const auto preferred = get("podset-preferred-topology");
-  const auto unconstrained = get("podset-unconstrained-topology");
-  const auto slice_topology = get("podset-slice-required-topology");
-  const auto slice_size = get("podset-slice-size");
-  if (get("podset-slice-required-topology-constraints")) {
-    error = std::string(kPrefix) +
-            "podset-slice-required-topology-constraints: multi-layer slices are placed by "
-            "`tidesim admit`, not yet in runs";
-    return std::nullopt;
-  }
-  if (required) {
-    r.required = required;
-  } else if (preferred) {
-    r.preferred = preferred;
-  } else if (unconstrained) {
-    const std::optional<bool> yes = parse_bool(*unconstrained);
-    if (!yes) {
-      error = std::string(kPrefix) + "podset-unconstrained-topology: expected true or false";
-      return std::nullopt;
-    }
-    r.unconstrained = *yes;
-  } else if (!(slice_topology && slice_size)) {
-    return std::nullopt;
-  }
-  if (slice_topology && slice_size) {
-    r.slice_topology = slice_topology;
-    try {
-      std::size_t used = 0;
-      const int n = std::stoi(*slice_size, &used);
-      if (used != slice_size->size() || n < 1) {
-        throw std::invalid_argument("size");
-      }
-      r.slice_size = n;
-    } catch (const std::exception&) {
-      error = std::string(kPrefix) + "podset-slice-size: expected a whole number of at least 1";
-      return std::nullopt;
-    }
-  }
-  return r;
-}
 
 TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
     : run_(run), quotas_(quotas) {
@@ -109,7 +48,16 @@ TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
   for (std::size_t j = 0; j < run_.jobs.size(); ++j) {
     const workloads::JobSpec& spec = *run_.jobs[j].spec;
     std::string error;
-    jobs_[j].request = topology_request(spec.pod_template.annotations, error);
+    try {
+      jobs_[j].request = tas::request_from_annotations(spec.pod_template.annotations);
+    } catch (const tas::TasAnnotationError& e) {
+      error = e.what();
+    }
+    if (jobs_[j].request && !jobs_[j].request->slice_layers.empty()) {
+      error = std::string(tas::kAnnotationPrefix) +
+              "podset-slice-required-topology-constraints: multi-layer slices are placed by "
+              "`tidesim admit`, not yet in runs";
+    }
     const std::optional<tas::TopologyRequest>& r = jobs_[j].request;
     for (const std::optional<std::string>& level :
          {r ? r->required : std::nullopt, r ? r->preferred : std::nullopt,

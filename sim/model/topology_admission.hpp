@@ -28,12 +28,6 @@ namespace tidesim {
 /// maxPods default, 110).
 inline constexpr std::int64_t kDefaultMaxPods = 110;
 
-/// A job's TopologyRequest from its pod template's `kueue.x-k8s.io/podset-*` annotations, as
-/// Kueue's jobframework builds it (pkg/controller/jobframework/tas.go); nullopt: none (implied).
-/// On a bad value, `error` gets the annotation and what is wrong.
-std::optional<tas::TopologyRequest> topology_request(
-    const std::map<std::string, std::string>& annotations, std::string& error);
-
 /// The outcome of one placement attempt, for the run's signals and metrics.
 struct TopologyPlacement {
   std::string topology;

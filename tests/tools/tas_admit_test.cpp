@@ -112,6 +112,25 @@ TEST(TasAdmit, SliceAnnotationsBecomeTheTopologyRequest) {
   }
 }
 
+// A bad annotation value: the one reader's message (sim/admission/tas_annotations.hpp), at the
+// annotation's file, line and column.
+TEST(TasAdmit, BadAnnotationIsAnInputErrorAtTheAnnotation) {
+  const std::string w = write_temp(
+      "bad-slice.yaml", workload("          kueue.x-k8s.io/podset-slice-required-topology: rack\n"
+                                 "          kueue.x-k8s.io/podset-slice-size: \"0\"\n",
+                                 8, 4));
+  try {
+    admit({.snapshot = kDir + "cluster.yaml", .workload = w, .gates = {}, .flavor = ""});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.message(), "expected an integer of at least 1, got '0'");
+    EXPECT_NE(e.field().find("template.metadata.annotations.kueue.x-k8s.io/podset-slice-size"),
+              std::string::npos)
+        << e.field();
+    EXPECT_EQ(e.where().line, 15) << e.what();
+  }
+}
+
 TEST(TasAdmit, FeatureGatesParseAsKueuesFlag) {
   tas::TasFeatureGates g = parse_feature_gates("TASBalancedPlacement=true,TASProfileMixed=false");
   EXPECT_TRUE(g.balanced_placement);

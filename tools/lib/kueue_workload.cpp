@@ -4,14 +4,13 @@
 // annotations as Kueue's jobframework (pkg/controller/jobframework/tas.go) builds it.
 #include <utility>
 
+#include "tidesim/sim/admission/tas_annotations.hpp"
 #include "tidesim/sim/api/pod_yaml.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/tools/lib/kueue_objects.hpp"
 
 namespace tidesim::app {
 namespace {
-
-constexpr const char* kAnnotationPrefix = "kueue.x-k8s.io/";
 
 using kueue_read::fail;
 using kueue_read::text;
@@ -84,61 +83,17 @@ tas::TopologyRequest read_request(const ConfigNode& n, const std::string& file,
   return r;
 }
 
-// podSetTopologyRequestBuilder.Build: nullopt when the annotations ask for nothing.
-std::optional<tas::TopologyRequest> request_from_annotations(const ConfigNode& annotations,
+// The template's PodSet annotations through the one reader runs use too; an error is reported
+// at the annotation.
+std::optional<tas::TopologyRequest> request_from_annotations(const PodSpec& pod,
+                                                             const ConfigNode& annotations,
                                                              const std::string& file,
                                                              const std::string& path) {
-  auto get = [&](const char* name) -> std::optional<std::string> {
-    const ConfigNode v = annotations[std::string(kAnnotationPrefix) + name];
-    if (!v) {
-      return std::nullopt;
-    }
-    return text(v, file, path + "." + kAnnotationPrefix + name);
-  };
-  auto place = [&](const char* name) { return annotations[std::string(kAnnotationPrefix) + name]; };
-  tas::TopologyRequest r;
-  const auto required = get("podset-required-topology");
-  const auto preferred = get("podset-preferred-topology");
-  const auto unconstrained = get("podset-unconstrained-topology");
-  const auto slice_topology = get("podset-slice-required-topology");
-  const auto slice_size = get("podset-slice-size");
-  const auto constraints = get("podset-slice-required-topology-constraints");
-  if (required) {
-    r.required = required;
-  } else if (preferred) {
-    r.preferred = preferred;
-  } else if (unconstrained) {
-    // strconv.ParseBool, as Kueue reads the annotation.
-    const std::string& v = *unconstrained;
-    const bool yes = v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True";
-    const bool no =
-        v == "0" || v == "f" || v == "F" || v == "false" || v == "FALSE" || v == "False";
-    if (!yes && !no) {
-      fail(place("podset-unconstrained-topology"), file,
-           path + ".kueue.x-k8s.io/podset-unconstrained-topology", "expected true or false");
-    }
-    r.unconstrained = yes;
-  } else if (!(slice_topology && slice_size) && !constraints) {
-    return std::nullopt;
+  try {
+    return tas::request_from_annotations(pod.annotations);
+  } catch (const tas::TasAnnotationError& e) {
+    fail(annotations[e.annotation()], file, path + "." + e.annotation(), e.message());
   }
-  const std::string cpath = path + ".kueue.x-k8s.io/podset-slice-required-topology-constraints";
-  if (constraints) {
-    // A JSON list inside the annotation: an error in it is reported at the annotation.
-    try {
-      r.slice_layers = read_layers(load_yaml_string(*constraints, file), file, cpath);
-    } catch (const InputError& e) {
-      fail(place("podset-slice-required-topology-constraints"), file, cpath,
-           "failed to parse multi-layer topology constraints annotation: " + e.message());
-    }
-  } else if (slice_topology && slice_size) {
-    r.slice_topology = slice_topology;
-    r.slice_size =
-        integer(place("podset-slice-size"), file, path + ".kueue.x-k8s.io/podset-slice-size", 1);
-  }
-  if (const auto group = get("podset-group-name"); group && (required || preferred)) {
-    r.group = group;
-  }
-  return r;
 }
 
 tas::TasPodSet read_podset(const ConfigNode& n, const std::string& file, const std::string& path) {
@@ -178,7 +133,7 @@ tas::TasPodSet read_podset(const ConfigNode& n, const std::string& file, const s
   if (n["topologyRequest"]) {
     ps.topology = read_request(n["topologyRequest"], file, path + ".topologyRequest");
   } else if (tmpl["metadata"] && tmpl["metadata"]["annotations"]) {
-    ps.topology = request_from_annotations(tmpl["metadata"]["annotations"], file,
+    ps.topology = request_from_annotations(pod, tmpl["metadata"]["annotations"], file,
                                            path + ".template.metadata.annotations");
   }
   return ps;

@@ -1,7 +1,7 @@
 // Kueue's topology-aware scheduling inside runs (sim/model/topology_admission.hpp): hand-worked
 // runs on tests/sim/data/tas-run.yaml (four one-GPU nodes, racks gpu-01/gpu-02 in leaf-0000 and
 // gpu-03/gpu-04 in leaf-0001) with a 2-pod gang and one-pod fillers pinned to a node, and the
-// annotation reader.
+// refusal of bad annotation values.
 #include "tidesim/sim/model/topology_admission.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/common/temp_file.hpp"
@@ -143,29 +144,33 @@ TEST(TopologyAdmissionRun, AFlavourWithoutATopologyLeavesPlacementToTheScheduler
   EXPECT_TRUE(o.topology.empty());
 }
 
-TEST(TopologyAdmission, AnnotationsAsKueuesJobframeworkReadsThem) {
-  std::string error;
-  auto r = topology_request({{kRequired, "rack"}, {kPreferred, "block"}}, error);
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->required, "rack");  // required wins over preferred
-  EXPECT_FALSE(r->preferred);
-  EXPECT_FALSE(topology_request({}, error));
-  r = topology_request({{"kueue.x-k8s.io/podset-unconstrained-topology", "True"}}, error);
-  ASSERT_TRUE(r);
-  EXPECT_TRUE(r->unconstrained);
-  r = topology_request({{"kueue.x-k8s.io/podset-slice-required-topology", "rack"},
-                        {"kueue.x-k8s.io/podset-slice-size", "4"}},
-                       error);
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->slice_size, 4);
-  EXPECT_TRUE(error.empty());
-  EXPECT_FALSE(topology_request({{"kueue.x-k8s.io/podset-unconstrained-topology", "yes"}}, error));
-  EXPECT_NE(error.find("expected true or false"), std::string::npos);
-  error.clear();
-  topology_request({{"kueue.x-k8s.io/podset-slice-required-topology", "rack"},
-                    {"kueue.x-k8s.io/podset-slice-size", "0"}},
-                   error);
-  EXPECT_NE(error.find("podset-slice-size"), std::string::npos);
+// A bad annotation value is refused when the run loads, with the message of the one reader
+// (tas::request_from_annotations, tests/sim/admission/tas_annotations_test.cpp) and the job named.
+TEST(TopologyAdmission, ABadAnnotationValueIsAnInputError) {
+  const Scenario s = load_scenario("tests/sim/data/tas-run.yaml");
+  for (const auto& [annotations, want] :
+       std::vector<std::pair<std::map<std::string, std::string>, std::string>>{
+           {{{"kueue.x-k8s.io/podset-unconstrained-topology", "yes"}},
+            "kueue.x-k8s.io/podset-unconstrained-topology: expected true or false, got 'yes'"},
+           {{{"kueue.x-k8s.io/podset-slice-required-topology", kLeaf},
+             {"kueue.x-k8s.io/podset-slice-size", "0"}},
+            "kueue.x-k8s.io/podset-slice-size: expected an integer of at least 1, got '0'"},
+           {{{kRequired, kLeaf},
+             {"kueue.x-k8s.io/podset-slice-required-topology-constraints",
+              R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 2}])"}},
+            "multi-layer slices are placed by `tidesim admit`, not yet in runs"}}) {
+    Workload w = make_jobs(s, 1);
+    w.jobs[0].pod_template.annotations = annotations;
+    RunSignals signals;
+    try {
+      run_policy(s, w, s.policies[0], 1, signals);
+      ADD_FAILURE() << "expected an InputError: " << want;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("job '" + w.jobs[0].name + "'"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(TopologyAdmission, ALevelNoTopologyHasIsAnInputError) {
