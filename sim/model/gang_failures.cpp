@@ -266,60 +266,103 @@ void GangFailures::fail(int j, int component, const std::vector<int>& lost) {
 
 void GangFailures::recover(int j, Life& life, const std::vector<int>& lost, Duration restore,
                            const FailureComponent& c) {
-  const Duration repair = c.repair;
   const Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  std::vector<int> on_node;  // the gang's pods on the failed nodes
+  // The gang's lost nodes that hold its pods, and per such node its pods (indices in job.pods)
+  // and their GPUs.
+  std::vector<int> nodes;
+  std::vector<std::vector<int>> pods_on;
+  std::vector<std::int64_t> gpus_on;
   for (std::size_t k = 0; k < job.pods.size(); ++k) {
-    const int at = run_.pods[static_cast<std::size_t>(job.pods[k])].node;
-    if (std::find(lost.begin(), lost.end(), at) != lost.end()) {
-      on_node.push_back(static_cast<int>(k));
+    const Pod& pod = run_.pods[static_cast<std::size_t>(job.pods[k])];
+    if (std::find(lost.begin(), lost.end(), pod.node) == lost.end()) {
+      continue;
     }
+    const auto at = std::find(nodes.begin(), nodes.end(), pod.node);
+    const std::size_t i = static_cast<std::size_t>(at - nodes.begin());
+    if (at == nodes.end()) {
+      nodes.push_back(pod.node);
+      pods_on.emplace_back();
+      gpus_on.push_back(0);
+    }
+    pods_on[i].push_back(static_cast<int>(k));
+    gpus_on[i] += pod.spec->requests.gpus;
   }
-  const int n = lost.empty() ? -1 : lost.front();
-  // The nodes going down: the failed one, or every node under its leaf.
-  const std::vector<int> out =
-      c.per == FailureComponent::Per::kLeaf && n >= 0 ? leaf_members(n) : lost;
-  int target = -1;
-  Recovery how = Recovery::kGang;
-  const bool one = lost.size() == 1 && on_node.size() == 1;
-  if (one && config_.on_failure == OnFailure::kSpare && life.spares_used < config_.spares) {
-    target = idle_node(out, n, false);
-    how = Recovery::kSpare;
-  } else if (one && config_.on_failure == OnFailure::kReplaceNode) {
-    target = idle_node(out, n, true);
-    how = Recovery::kReplaceNode;
+  // The nodes going down: the failed ones, or every node under the failed leaf.
+  std::vector<int> skip =
+      c.per == FailureComponent::Per::kLeaf && !lost.empty() ? leaf_members(lost.front()) : lost;
+  std::vector<JobController::PodReplacement> moves;
+  const int count = static_cast<int>(nodes.size());
+  const bool spare =
+      config_.on_failure == OnFailure::kSpare && life.spares_used + count <= config_.spares;
+  if (count > 0 && (spare || config_.on_failure == OnFailure::kReplaceNode)) {
+    // One idle node for each lost node (all its pods go there), all or none.
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const int target = idle_node(skip, nodes[i], gpus_on[i], !spare);
+      if (target < 0) {
+        moves.clear();
+        break;
+      }
+      skip.push_back(target);
+      for (const int k : pods_on[i]) {
+        moves.push_back({k, run_.cluster.node(target).name});
+      }
+    }
+  } else if (count > 0 && config_.on_failure == OnFailure::kRestartPartition) {
+    moves = partition_pods(job, pods_on);
   }
-  if (target < 0) {
-    how = Recovery::kGang;  // no spare or rack node free: the whole gang is rescheduled
-  }
+  const Recovery how = moves.empty()                                   ? Recovery::kGang
+                       : spare                                         ? Recovery::kSpare
+                       : config_.on_failure == OnFailure::kReplaceNode ? Recovery::kReplaceNode
+                                                                       : Recovery::kPartition;
   restore += from_seconds(recovery_overhead(config_, how));
   if (how == Recovery::kGang) {
+    // No spare or rack node free for every lost node: the whole gang is rescheduled.
     controller_.interrupt(j, InterruptCause::kNodeFailure, restore);
     return;
   }
   if (how == Recovery::kSpare) {
-    // The spare is in use until the node it replaced is repaired and becomes a spare.
-    ++life.spares_used;
-    run_.sim.schedule_in(repair, [this, j] {
+    // The spares are in use until the nodes they replaced are repaired and become spares.
+    life.spares_used += count;
+    run_.sim.schedule_in(c.repair, [this, j, count] {
       if (const auto it = lives_.find(j); it != lives_.end()) {
-        --it->second.spares_used;
+        it->second.spares_used -= count;
       }
     });
   }
-  controller_.replace_pod(j, on_node.front(), run_.cluster.node(target).name,
-                          InterruptCause::kNodeFailure, restore);
+  controller_.replace_pods(j, moves, InterruptCause::kNodeFailure, restore);
 }
 
-int GangFailures::idle_node(const std::vector<int>& out, int n, bool same_rack) const {
+std::vector<JobController::PodReplacement> GangFailures::partition_pods(
+    const Job& job, const std::vector<std::vector<int>>& lost_pods) const {
+  // Volcano's job controller labels pod ix of a task with partition ix / partitionSize
+  // (pkg/controllers/job/job_controller_util.go, createJobPod); RestartPartition kills the pods
+  // of the failed pod's partition (job_controller_actions.go, killPods, TargetTypePartition).
+  std::set<int> partitions;
+  for (const auto& pods : lost_pods) {
+    for (const int k : pods) {
+      partitions.insert(k / config_.partition_size);
+    }
+  }
+  std::vector<JobController::PodReplacement> moves;
+  for (int k = 0; k < static_cast<int>(job.pods.size()); ++k) {
+    if (partitions.count(k / config_.partition_size) > 0) {
+      moves.push_back({k, ""});
+    }
+  }
+  return moves;
+}
+
+int GangFailures::idle_node(const std::vector<int>& skip, int n, std::int64_t gpus,
+                            bool same_rack) const {
   const FabricNetwork* fabric = run_.cluster.fabric();
   const auto rack = [fabric](int m) { return fabric ? fabric_domain(fabric->fabric(), 0, m) : 0; };
   const auto& view = run_.cluster.view().nodes;
   for (int m = 0; m < static_cast<int>(view.size()); ++m) {
     const ClusterNode& node = run_.cluster.node(m);
     const NodeInfo& info = view[static_cast<std::size_t>(m)];
-    if (std::find(out.begin(), out.end(), m) != out.end() || !node.gpus ||
-        node.gpus->card_count() == 0 || !info.pods.empty() || info.node.unschedulable ||
-        faults_.down(m) || (same_rack && rack(m) != rack(n))) {
+    if (std::find(skip.begin(), skip.end(), m) != skip.end() || !node.gpus ||
+        node.gpus->card_count() == 0 || info.node.allocatable.gpus < gpus || !info.pods.empty() ||
+        info.node.unschedulable || faults_.down(m) || (same_rack && rack(m) != rack(n))) {
       continue;
     }
     return m;

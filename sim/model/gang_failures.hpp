@@ -11,15 +11,20 @@
 ///  - a failure that loses no node (a software failure; planned maintenance, which checkpoints
 ///    first and loses nothing) restarts the containers in place after detection and loading
 ///    (planned: its downtime and loading);
-///  - a node's failure takes the node out of service for the component's repair time
-///    (FaultInjector::take_down: cordoned, other jobs on it interrupted) and the gang recovers by
-///    `on_failure`: `spare` puts the failed node's pod on an idle node (a hot spare, at most
-///    `spares` at once, a spare back when the node it replaced is repaired), `replace_node` on an
-///    idle node of the failed node's rack (the fabric's first tier), each through the scheduler
-///    with a required node affinity on that node (JobController::replace_pod); `restart_gang`, or
-///    either when no node is free, evicts the whole gang and requeues it
-///    (JobController::interrupt), so its wait is the scheduler's. Each restarts after
-///    run.pod_startup, detection, gang_life's recovery_overhead and loading_seconds.
+///  - a node's failure takes the node (a leaf's: every node under the leaf) out of service for
+///    the component's repair time (FaultInjector::take_down: cordoned, other jobs on it
+///    interrupted) and the gang recovers by `on_failure`: `spare` puts the pods of each lost node
+///    on an idle node (a hot spare, at most `spares` in use at once, a spare back when the node it
+///    replaced is repaired), `replace_node` on an idle node of the lost node's rack (the fabric's
+///    first tier), each lost node its own target, all or none, through the scheduler with a
+///    required node affinity on the target (JobController::replace_pods); `restart_partition`
+///    deletes the pods of every partition with a lost pod (Volcano's RestartPartition, pod k in
+///    partition k / partition_size) and queues new ones wherever the scheduler places them, the
+///    other partitions keeping their nodes; `restart_gang`, or spare / replace_node when not every
+///    lost node finds its target, evicts the whole gang and requeues it
+///    (JobController::interrupt), so its wait is the scheduler's. Each restarts, once all its pods
+///    are bound, after run.pod_startup, detection, gang_life's recovery_overhead and
+///    loading_seconds.
 /// The gang's time is accounted from its first start to its end or the run's end, emitted as a
 /// GangLifeRecord (RunSignals::gang_life): productive + lost work + detection + restart +
 /// checkpoint + planned downtime = wall.
@@ -86,8 +91,12 @@ class GangFailures {
   std::vector<int> leaf_members(int n) const;
   // Takes `nodes` out of service for `component`'s repair time (none for planned or software).
   void take_out(const std::vector<int>& nodes, int component);
-  // An idle schedulable GPU node not in `out`, in node n's rack when `same_rack`; -1: none.
-  int idle_node(const std::vector<int>& out, int n, bool same_rack) const;
+  // An idle schedulable GPU node not in `skip` with at least `gpus` GPUs, in node n's rack when
+  // `same_rack`; -1: none.
+  int idle_node(const std::vector<int>& skip, int n, std::int64_t gpus, bool same_rack) const;
+  // restart_partition: every pod of the partitions that hold `lost_pods` (indices in job.pods).
+  std::vector<JobController::PodReplacement> partition_pods(
+      const Job& job, const std::vector<std::vector<int>>& lost_pods) const;
   GangShape shape_of(int j, int gpus) const;
   void close(int j);
 

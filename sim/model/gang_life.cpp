@@ -52,13 +52,19 @@ class Pools {
       }
     }
   }
-  bool take_spare() { return spares_ > 0 && (--spares_, true); }
-  bool take_in_rack(int rack) {
-    if (rack < 0 || static_cast<std::size_t>(rack) >= free_in_rack_.size() ||
-        free_in_rack_[static_cast<std::size_t>(rack)] <= 0) {
-      return false;
+  // Takes `n` spares, all or none.
+  bool take_spares(int n) { return spares_ >= n && (spares_ -= n, true); }
+  // Takes one free node of each rack in `racks` (a rack as often as it is named), all or none.
+  bool take_in_racks(const std::vector<int>& racks) {
+    std::vector<int> left = free_in_rack_;
+    for (const int rack : racks) {
+      if (rack < 0 || static_cast<std::size_t>(rack) >= left.size() ||
+          left[static_cast<std::size_t>(rack)] <= 0) {
+        return false;
+      }
+      --left[static_cast<std::size_t>(rack)];
     }
-    --free_in_rack_[static_cast<std::size_t>(rack)];
+    free_in_rack_ = std::move(left);
     return true;
   }
   void down(const Repair& r) { repairs_.push(r); }
@@ -82,36 +88,41 @@ class Pools {
 };
 
 // Seconds of recovery, from its detection at `t`, after the failure of gang nodes `lost` by
-// component `c` at `failed`: a spare, a node of its rack, or the whole gang rescheduled (after
-// enough repairs; always when more than one node is lost); loading excluded.
+// component `c` at `failed`: a spare or a node of its rack for each lost node (all or none), or
+// the whole gang (or its failed partitions) rescheduled after enough repairs; loading excluded.
 double recover(const GangFailuresConfig& config, const GangShape& shape, const FailureComponent& c,
                const std::vector<int>& lost, double failed, double t, Pools& pools) {
   if (c.repair <= Duration::zero()) {
     return recovery_overhead(config, Recovery::kInPlace);  // only the processes: in place
   }
   const double until = failed + to_seconds(c.repair);
-  if (lost.size() != 1) {
-    for (std::size_t k = 0; k < lost.size(); ++k) {
-      pools.down({until, -1, false});
+  const int count = static_cast<int>(lost.size());
+  if (config.on_failure == OnFailure::kSpare && pools.take_spares(count)) {
+    for (int k = 0; k < count; ++k) {
+      pools.down({until, -1, true});  // repaired, it becomes a spare
     }
-    return pools.wait_for(t, shape.cluster_nodes, shape.nodes) +
-           recovery_overhead(config, Recovery::kGang);
-  }
-  const int node = lost.front();
-  const int rack = shape.rack_of.empty() ? 0 : shape.rack_of[static_cast<std::size_t>(node)];
-  if (config.on_failure == OnFailure::kSpare && pools.take_spare()) {
-    pools.down({until, -1, true});  // repaired, it becomes a spare
     return recovery_overhead(config, Recovery::kSpare);
+  }
+  std::vector<int> racks;
+  for (const int node : lost) {
+    racks.push_back(shape.rack_of.empty() ? 0 : shape.rack_of[static_cast<std::size_t>(node)]);
   }
   // A leaf's failure takes its rack's other nodes down with it (the rack is the leaf's tier).
   if (config.on_failure == OnFailure::kReplaceNode && c.per != FailureComponent::Per::kLeaf &&
-      pools.take_in_rack(rack)) {
-    pools.down({until, rack, false});  // repaired, it is a free node of its rack
+      pools.take_in_racks(racks)) {
+    for (const int rack : racks) {
+      pools.down({until, rack, false});  // repaired, it is a free node of its rack
+    }
     return recovery_overhead(config, Recovery::kReplaceNode);
   }
-  pools.down({until, -1, false});
+  for (int k = 0; k < count; ++k) {
+    pools.down({until, -1, false});
+  }
+  // A partition restart waits, as the whole gang, for healthy nodes to hold the gang.
   return pools.wait_for(t, shape.cluster_nodes, shape.nodes) +
-         recovery_overhead(config, Recovery::kGang);
+         recovery_overhead(config, config.on_failure == OnFailure::kRestartPartition
+                                       ? Recovery::kPartition
+                                       : Recovery::kGang);
 }
 
 }  // namespace
@@ -154,6 +165,7 @@ double recovery_overhead(const GangFailuresConfig& config, Recovery how) {
     case Recovery::kReplaceNode:
       return to_seconds(config.replacement);
     case Recovery::kGang:
+    case Recovery::kPartition:
       return to_seconds(config.rescheduling);
   }
   return 0.0;

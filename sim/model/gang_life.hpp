@@ -64,9 +64,11 @@ enum class Recovery {
   kSpare,        // a hot spare takes the failed node's place
   kReplaceNode,  // a free node of the failed node's rack takes its place
   kGang,         // the whole gang is scheduled afresh
+  kPartition,    // the failed pods' partitions are scheduled afresh (Volcano's RestartPartition)
 };
 /// The fixed part of a recovery, beyond waiting for nodes: 0 in place or on a spare,
-/// config.replacement for a node of the rack, config.rescheduling for the whole gang.
+/// config.replacement for a node of the rack, config.rescheduling for the whole gang or a
+/// partition (every rank of a synchronous gang joins the restarted ones: docs/failures.md).
 double recovery_overhead(const GangFailuresConfig& config, Recovery how);
 /// A restart's loading: config.loading plus the checkpoint's read (bytes / bandwidth).
 double loading_seconds(const GangFailuresConfig& config, double checkpoint_bytes);

@@ -201,49 +201,64 @@ void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
   end_attempt(j, false);
 }
 
-void JobController::replace_pod(int j, int k, const std::string& node, InterruptCause cause,
-                                Duration restore) {
+void JobController::replace_pods(int j, const std::vector<PodReplacement>& pods,
+                                 InterruptCause cause, Duration restore) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
-  if (job.phase != JobPhase::kRunning) {
+  if (job.phase != JobPhase::kRunning || pods.empty()) {
     return;
   }
-  const int old = job.pods[static_cast<std::size_t>(k)];
-  Pod& pod = run_.pods[static_cast<std::size_t>(old)];
-  JobEvent e = run_.event(JobEventKind::kEvicted, j);
-  e.pod = pod.spec->name;
-  e.node = run_.cluster.node(pod.node).name;
-  e.cause = to_string(cause);
-  e.lost_gpu_seconds =
+  const double lost_gpu_seconds =
       to_seconds(run_.sim.now() - std::max(job.started, job.checkpointed_at)) * total_gpus(job);
-  run_.signals.job.emit(e);
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    const Pod& pod =
+        run_.pods[static_cast<std::size_t>(job.pods[static_cast<std::size_t>(pods[i].k)])];
+    JobEvent e = run_.event(JobEventKind::kEvicted, j);
+    e.pod = pod.spec->name;
+    e.node = run_.cluster.node(pod.node).name;
+    e.cause = to_string(cause);
+    e.lost_gpu_seconds = i == 0 ? lost_gpu_seconds : 0.0;  // the job's loss, once
+    run_.signals.job.emit(e);
+  }
   std::set<int> touched = execution_->stop(j, true);
-  const int freed = pod.node;
-  pod.alive = false;
-  run_.live_pods.erase(pod.spec.get());
-  run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
-  run_.pod_by_process.erase(pod.process);
-  pod.node = -1;
-  touched.insert(freed);
+  std::set<int> freed;
+  for (const PodReplacement& r : pods) {
+    Pod& pod = run_.pods[static_cast<std::size_t>(job.pods[static_cast<std::size_t>(r.k)])];
+    freed.insert(pod.node);
+    pod.alive = false;
+    run_.live_pods.erase(pod.spec.get());
+    run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
+    run_.pod_by_process.erase(pod.process);
+    pod.node = -1;
+  }
+  touched.insert(freed.begin(), freed.end());
   execution_->refresh(touched);
   ++job.attempt;
   run_.set_phase(j, JobPhase::kPending);
   run_.signals.job.emit(run_.event(JobEventKind::kRestarted, j));
   restore_[static_cast<std::size_t>(j)] = restore;
-  const int fresh = make_pod(j, k, false);
-  std::shared_ptr<PodSpec>& spec = run_.pods[static_cast<std::size_t>(fresh)].spec;
-  // A required node affinity on the node's name, ANDed with the template's own terms (as the
-  // admission layer's placement hint).
-  std::vector<NodeSelectorTerm>& terms = spec->node_affinity.required;
-  if (terms.empty()) {
-    terms.emplace_back();
+  std::vector<std::shared_ptr<const PodSpec>> queued;
+  for (const PodReplacement& r : pods) {
+    const int fresh = make_pod(j, r.k, false);
+    std::shared_ptr<PodSpec>& spec = run_.pods[static_cast<std::size_t>(fresh)].spec;
+    if (!r.node.empty()) {
+      // A required node affinity on the node's name, ANDed with the template's own terms (as
+      // the admission layer's placement hint).
+      std::vector<NodeSelectorTerm>& terms = spec->node_affinity.required;
+      if (terms.empty()) {
+        terms.emplace_back();
+      }
+      for (NodeSelectorTerm& t : terms) {
+        t.match_fields.push_back(SelectorRequirement{"metadata.name", "In", {r.node}});
+      }
+    }
+    job.pods[static_cast<std::size_t>(r.k)] = fresh;
+    queued.push_back(spec);
   }
-  for (NodeSelectorTerm& t : terms) {
-    t.match_fields.push_back(SelectorRequirement{"metadata.name", "In", {node}});
+  job.bound = static_cast<int>(job.pods.size() - pods.size());
+  cluster_event_(freed);
+  for (const auto& spec : queued) {
+    enqueue_(spec);
   }
-  job.pods[static_cast<std::size_t>(k)] = fresh;
-  job.bound = static_cast<int>(job.pods.size()) - 1;
-  cluster_event_(std::set<int>{freed});
-  enqueue_(spec);
 }
 
 void JobController::restart_in_place(int j, Duration delay) {

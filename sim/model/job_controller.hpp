@@ -69,14 +69,22 @@ class JobController final : public ExecutionListener {
   /// loading its checkpoint; docs/descheduling.md).
   void interrupt(int j, InterruptCause cause, Duration restore = Duration::zero());
 
-  /// Replaces one pod of running job `j` (its `k`-th), whose node failed: the attempt stops
-  /// (progress back to the last checkpoint), that pod is evicted (a kEvicted event naming
-  /// `cause`) and deleted, and one new pod of the job's template, with a required node affinity
-  /// on `node` (its name), is queued in its place; the other pods stay bound. Once it is bound
-  /// the job restarts after run.pod_startup plus `restore` (Kueue's TASFailedNodeReplacement,
-  /// a hot spare: sim/model/gang_failures.hpp). Not counted against backoffLimit. The new pod
-  /// carries no PodGroup label: the gang's other members are bound already.
-  void replace_pod(int j, int k, const std::string& node, InterruptCause cause, Duration restore);
+  /// One pod of a job to replace: its index `k` in the job's pods, and the node the new one must
+  /// go to (its name; empty: wherever the scheduler places it).
+  struct PodReplacement {
+    int k = 0;
+    std::string node;
+  };
+  /// Replaces pods of running job `j` whose node failed (or whose partition restarts): the
+  /// attempt stops (progress back to the last checkpoint), each of those pods is evicted (a
+  /// kEvicted event naming `cause`, the job's loss on the first) and deleted, and a new pod of
+  /// the job's template is queued in its place, with a required node affinity on its `node` when
+  /// one is named; the other pods stay bound. Once every pod is bound again the job restarts after
+  /// run.pod_startup plus `restore` (Kueue's TASFailedNodeReplacement, hot spares, Volcano's
+  /// RestartPartition: sim/model/gang_failures.hpp). Not counted against backoffLimit. The new
+  /// pods carry no PodGroup label: the gang's other members are bound already.
+  void replace_pods(int j, const std::vector<PodReplacement>& pods, InterruptCause cause,
+                    Duration restore);
   /// Restarts running job `j`'s containers in place after `delay` (a software failure, planned
   /// maintenance: sim/model/gang_failures.hpp); progress goes back to the last checkpoint, the
   /// pods stay bound. Not counted against backoffLimit.

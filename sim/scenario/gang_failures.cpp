@@ -66,6 +66,8 @@ const char* to_string(OnFailure policy) {
       return "replace_node";
     case OnFailure::kSpare:
       return "spare";
+    case OnFailure::kRestartPartition:
+      return "restart_partition";
   }
   return "?";
 }
@@ -185,12 +187,23 @@ GangFailuresConfig parse_gang_failures(const ConfigNode& node, const std::string
   c.rescheduling = f.duration("rescheduling", minutes(10));
   c.replacement = f.duration("replacement", minutes(2));
   c.loading = f.duration("loading", minutes(2));
-  const std::string policy =
-      f.choice("on_failure", "spare", {"restart_gang", "replace_node", "spare"});
-  c.on_failure = policy == "restart_gang"   ? OnFailure::kRestartGang
-                 : policy == "replace_node" ? OnFailure::kReplaceNode
-                                            : OnFailure::kSpare;
+  const std::string policy = f.choice(
+      "on_failure", "spare", {"restart_gang", "replace_node", "spare", "restart_partition"});
+  c.on_failure = policy == "restart_gang"        ? OnFailure::kRestartGang
+                 : policy == "replace_node"      ? OnFailure::kReplaceNode
+                 : policy == "restart_partition" ? OnFailure::kRestartPartition
+                                                 : OnFailure::kSpare;
   c.spares = static_cast<int>(f.integer("spares", 0, 0, 1'000'000));
+  if (c.on_failure == OnFailure::kRestartPartition) {
+    if (!f.has("partition_size")) {
+      throw f.error(f.get("on_failure"), "on_failure",
+                    "restart_partition needs partition_size (pods per partition)");
+    }
+    c.partition_size = static_cast<int>(f.integer("partition_size", 0, 1, 1'000'000));
+  } else if (f.has("partition_size")) {
+    throw f.error(f.get("partition_size"), "partition_size",
+                  "applies to on_failure: restart_partition only");
+  }
   c.checkpoint = parse_checkpoint(f.get("checkpoint"), file);
   c.random = f.boolean("random", true);
   if (const ConfigNode list = f.get("injected")) {

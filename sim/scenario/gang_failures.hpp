@@ -31,10 +31,12 @@ struct FailureComponent {
 
 /// What a gang does when a member's node fails.
 enum class OnFailure {
-  kRestartGang,  // every pod deleted and the whole gang scheduled afresh
-  kReplaceNode,  // the failed node replaced by a free node of its rack (Kueue's
-                 // TASFailedNodeReplacement); the whole gang when its rack has none
-  kSpare,        // the failed node replaced by a hot spare; the whole gang when none is free
+  kRestartGang,       // every pod deleted and the whole gang scheduled afresh
+  kReplaceNode,       // the failed node replaced by a free node of its rack (Kueue's
+                      // TASFailedNodeReplacement); the whole gang when its rack has none
+  kSpare,             // the failed node replaced by a hot spare; the whole gang when none is free
+  kRestartPartition,  // Volcano's RestartPartition: the pods of the failed pods' partitions
+                      // deleted and scheduled afresh, the other partitions keep their nodes
 };
 
 struct CheckpointPolicy {
@@ -77,6 +79,9 @@ struct GangFailuresConfig {
   Duration loading{};       // restart's fixed part; the checkpoint's read (size / bandwidth) adds
   OnFailure on_failure = OnFailure::kSpare;
   int spares = 0;
+  /// restart_partition: pods per partition (Volcano's partitionPolicy.partitionSize); pod k of a
+  /// job is in partition k / partition_size.
+  int partition_size = 0;
   CheckpointPolicy checkpoint;
 };
 

@@ -123,9 +123,9 @@ TEST(GangLife, SparesAgainstNone) {
 TEST(GangLife, ALeafFailureTakesEveryGangNodeUnderItAndTheWholeGang) {
   // Leaves of two nodes ({0, 0, 1, 1}), a leaf component at 1e-3 per leaf-hour: the gang spans
   // 2 leaves, 2e-3 per hour beside 32 GPUs x 1e-6 x 2 components. Its failure on the gang's
-  // second leaf loses nodes 2 and 3: with a spare and an idle node the whole gang is still
-  // rescheduled (two nodes lost), 600 + 122 s; the two nodes are in repair for 4 h, the cluster
-  // has 4 + 2 nodes: 4 healthy, no wait.
+  // second leaf loses nodes 2 and 3: with one spare (two nodes lost, spares all or none) the
+  // whole gang is rescheduled, 600 + 122 s; the two nodes are in repair for 4 h, the cluster has
+  // 4 + 2 nodes: 4 healthy, no wait.
   GangFailuresConfig c = config(OnFailure::kSpare);
   c.components.push_back({"leaf_switch", FailureComponent::Per::kLeaf, 1e-3, hours(4)});
   GangShape s = shape(2, 1);
@@ -146,6 +146,34 @@ TEST(GangLife, ALeafFailureTakesEveryGangNodeUnderItAndTheWholeGang) {
   // Without leaves given each node is its own: a leaf failure loses one node, a spare takes it.
   const GangLife own = simulate_gang_life(c, shape(1, 1), 10'000, scripted({{2500, 2, 1}}));
   EXPECT_DOUBLE_EQ(own.interruptions[0].restart, 122);
+  // Two spares: each lost node has its own, loading alone (122 s). A second leaf failure of the
+  // same leaf 1,000 s after the restart finds both spares in use (repaired 4 h after the first)
+  // and the cluster 2 nodes short: it waits for the first repair, 14,400 s after the first
+  // failure, then the whole gang is rescheduled.
+  GangShape two = shape(2, 2);
+  two.leaf_of = {0, 0, 1, 1};
+  const GangLife spared =
+      simulate_gang_life(c, two, 30'000, scripted({{2500, 2, 1}, {1000, 2, 1}}));
+  ASSERT_EQ(spared.interruptions.size(), 2u);
+  EXPECT_DOUBLE_EQ(spared.interruptions[0].restart, 122);
+  const double second = spared.interruptions[1].at;
+  EXPECT_DOUBLE_EQ(second, 2500 + 180 + 122 + 1000);
+  EXPECT_DOUBLE_EQ(spared.interruptions[1].restart, (2500 + 14'400 - second - 180) + 600 + 122);
+  expect_adds_up(spared);
+}
+
+TEST(GangLife, APartitionRestartCostsTheGangsReschedulingAndWaitsForHealthyNodes) {
+  // Volcano's RestartPartition: the failed node's partition is scheduled afresh and every rank
+  // of the synchronous gang rejoins it: detection, then rescheduling (600 s) and loading
+  // (122 s), as for the whole gang, with an idle node; with none it waits for the 48 h repair.
+  GangFailuresConfig c = config(OnFailure::kRestartPartition);
+  c.partition_size = 1;
+  EXPECT_DOUBLE_EQ(recovery_overhead(c, Recovery::kPartition), 600);
+  const GangLife idle = simulate_gang_life(c, shape(1, 0), 10'000, scripted({{2500, 0, 3}}));
+  EXPECT_DOUBLE_EQ(idle.interruptions[0].restart, 600 + 122);
+  EXPECT_DOUBLE_EQ(idle.interruptions[0].lost_work, 496);
+  const GangLife none = simulate_gang_life(c, shape(0, 0), 400'000, scripted({{2500, 0, 3}}));
+  EXPECT_DOUBLE_EQ(none.interruptions[0].restart, 172'800 - 180 + 600 + 122);
 }
 
 TEST(GangLife, ANodeReplacedInItsRackAgainstTheWholeGangRescheduled) {

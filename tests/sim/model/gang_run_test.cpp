@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -275,6 +277,149 @@ TEST(GangRun, LeafFailureTakesDownEveryNodeUnderItsLeaf) {
     leaf += name == "network_switch_cable" ? count : 0;
   }
   EXPECT_EQ(leaf, 1);
+}
+
+// Four nodes of 4 A10s under leaves of two nodes (gpu-01 and gpu-02 under leaf 0, gpu-03 and
+// gpu-04 under leaf 1), the gang of two 4-GPU pods, a switch failure (`per: leaf`, repaired in
+// 30 min) injected at 25 min on gpu-01 (none when `failure` is false); `spares` hot spares.
+std::string leaf_text(const std::string& on_failure, int spares, bool failure = true) {
+  return "name: gang-leaves\n"
+         "cluster:\n"
+         "  fabric: {nics_per_node: 4, nic_bandwidth: 100Gbit/s, tiers: [{name: leaf, nodes: 2}]}\n"
+         "  node_groups:\n"
+         "    - {name: gpu, count: 4, gpu: A10, topology: a10x4-pcie}\n"
+         "workload:\n"
+         "  arrivals: {process: burst, count: 1}\n"
+         "  jobs:\n"
+         "    - {name: gang, pod: {gpus: 4}, replicas: 2, gang: {mode: all-or-nothing},\n"
+         "       model: resnet50, batch_size: 64, duration: 60m}\n"
+         "policies: [default-k8s]\n"
+         "run: {until: 30d}\n"
+         "faults:\n"
+         "  gang:\n"
+         "    random: false\n"
+         "    on_failure: " +
+         on_failure + "\n    spares: " + std::to_string(spares) +
+         "\n"
+         "    detection: 3m\n"
+         "    rescheduling: 10m\n"
+         "    replacement: 2m\n"
+         "    loading: 2m\n"
+         "    checkpoint: {interval: 10m, size: 1, bandwidth: 1TB/s}\n"
+         "    components: {network_switch_cable: {per: leaf, repair: 30m}}\n" +
+         (failure ? "    injected: [{at: 25m, node: gpu-01, component: network_switch_cable}]\n"
+                  : "");
+}
+
+// The gang is placed on gpu-01 and gpu-02, both under leaf 0, so the failure loses both of its
+// nodes. With two spares each lost node gets its own: both pods are replaced through the
+// scheduler on gpu-03 and gpu-04 (the only healthy nodes), and the gang restarts once both are
+// bound: 1,500 + 180 (detection) + 0 + 120 (loading) = 1,800 s, ending W - 1,200 s later
+// (checkpoints at 600 s and 1,200 s of compute hold 1,200 s). With one spare not every lost
+// node finds one: the whole gang is evicted and requeued, placed at once on gpu-03 and gpu-04,
+// and starts after detection, rescheduling and loading: 1,500 + 900 s. replace_node finds no
+// idle node in the lost nodes' rack (the leaf is the rack: both are down): the whole gang too.
+TEST(GangRun, ALeafFailureReplacesEveryLostNodeOrFallsBackToTheWholeGang) {
+  const Seen base = run(scenario_from("leaf-base", leaf_text("spare", 2, false)));
+  const double work = secs(base.of("gang", JobEventKind::kSucceeded).at(0)->at) -
+                      secs(base.of("gang", JobEventKind::kStarted).at(0)->at);
+  const Seen spared = run(scenario_from("leaf-spares", leaf_text("spare", 2)));
+  const auto bound = spared.of("gang", JobEventKind::kBound);
+  ASSERT_EQ(bound.size(), 4u);
+  EXPECT_EQ(bound[0]->node, "gpu-01");
+  EXPECT_EQ(bound[1]->node, "gpu-02");
+  const double start = secs(spared.of("gang", JobEventKind::kStarted).at(0)->at);
+  const auto evicted = spared.of("gang", JobEventKind::kEvicted);
+  ASSERT_EQ(evicted.size(), 2u);
+  EXPECT_DOUBLE_EQ(secs(evicted[0]->at), 1500.0);
+  // The replacements, bound one scheduling cycle after the failure, one on each spare.
+  EXPECT_NEAR(secs(bound[2]->at), 1500.0, 0.05);
+  EXPECT_NEAR(secs(bound[3]->at), 1500.0, 0.05);
+  EXPECT_EQ((std::set<std::string>{bound[2]->node, bound[3]->node}),
+            (std::set<std::string>{"gpu-03", "gpu-04"}));
+  const auto started = spared.of("gang", JobEventKind::kStarted);
+  ASSERT_EQ(started.size(), 2u);
+  EXPECT_NEAR(secs(started[1]->at), 1800.0, 0.05);
+  EXPECT_NEAR(secs(spared.of("gang", JobEventKind::kSucceeded).at(0)->at), 1800.0 + work - 1200.0,
+              0.1);
+  ASSERT_EQ(spared.lives.size(), 1u);
+  EXPECT_NEAR(spared.lives[0].lost_work, 300.0 - start, 1e-6);
+  EXPECT_NEAR(spared.lives[0].detection, 180.0, 1e-6);
+  EXPECT_NEAR(spared.lives[0].restart, 120.0, 0.05);
+
+  for (const auto& [on_failure, spares] :
+       {std::pair<std::string, int>{"spare", 1}, {"replace_node", 2}}) {
+    const Seen whole = run(scenario_from("leaf-" + on_failure, leaf_text(on_failure, spares)));
+    EXPECT_EQ(whole.of("gang", JobEventKind::kEvicted).size(), 2u) << on_failure;
+    const auto again = whole.of("gang", JobEventKind::kStarted);
+    ASSERT_EQ(again.size(), 2u) << on_failure;
+    EXPECT_NEAR(secs(again[1]->at), 1500.0 + 900.0, 0.05) << on_failure;
+    for (const auto* b : whole.of("gang", JobEventKind::kBound)) {
+      if (secs(b->at) >= 1500.0) {
+        EXPECT_TRUE(b->node == "gpu-03" || b->node == "gpu-04") << on_failure << " " << b->node;
+      }
+    }
+  }
+}
+
+// The replica index of a pod named <job>-<replica>-<attempt>.
+int replica_of(const std::string& pod) {
+  const std::size_t last = pod.rfind('-');
+  const std::size_t first = pod.rfind('-', last - 1);
+  return std::stoi(pod.substr(first + 1, last - first - 1));
+}
+
+// Volcano's RestartPartition: five nodes, a gang of four 4-GPU pods in two partitions of two
+// (pods 0 and 1, pods 2 and 3: Volcano's partition ix / partitionSize), a faulty GPU injected at
+// 25 min on pod 0's node. Only partition 0 restarts: pods 0 and 1 are evicted and queued afresh
+// (no node named), placed at once on the idle fifth node and pod 1's freed node (the failed node
+// is down); pods 2 and 3 keep their nodes (no eviction, no new binding). The synchronous gang
+// stalls meanwhile and every rank goes back to the checkpoint: it restarts after detection,
+// rescheduling and loading, 1,500 + 180 + 600 + 120 = 2,400 s, ending W - 1,200 s later.
+// restart_gang evicts all four.
+TEST(GangRun, RestartPartitionRestartsOnlyTheFailedPodsPartition) {
+  std::string t = text(5, "restart_partition", "");
+  t.replace(t.find("replicas: 2"), 11, "replicas: 4");
+  t.replace(t.find("    spares: 1\n"), 14, "    partition_size: 2\n");
+  const Seen base = run(scenario_from("partition-base", t));
+  const auto first = base.of("gang", JobEventKind::kBound);
+  ASSERT_EQ(first.size(), 4u);
+  std::map<int, std::string> node_of;  // replica -> node
+  for (const auto* b : first) {
+    node_of[replica_of(b->pod)] = b->node;
+  }
+  const double start = secs(base.of("gang", JobEventKind::kStarted).at(0)->at);
+  const double work = secs(base.of("gang", JobEventKind::kSucceeded).at(0)->at) - start;
+
+  const Seen seen = run(scenario_from("partition", t + inject(node_of[0])));
+  const auto evicted = seen.of("gang", JobEventKind::kEvicted);
+  ASSERT_EQ(evicted.size(), 2u);
+  EXPECT_EQ((std::set<int>{replica_of(evicted[0]->pod), replica_of(evicted[1]->pod)}),
+            (std::set<int>{0, 1}));
+  const auto bound = seen.of("gang", JobEventKind::kBound);
+  ASSERT_EQ(bound.size(), 6u);
+  for (std::size_t i = 4; i < 6; ++i) {
+    EXPECT_NEAR(secs(bound[i]->at), 1500.0, 0.05);
+    EXPECT_LT(replica_of(bound[i]->pod), 2);
+    EXPECT_NE(bound[i]->node, node_of[0]);  // the failed node is down
+    EXPECT_NE(bound[i]->node, node_of[2]);  // partition 1 keeps its nodes
+    EXPECT_NE(bound[i]->node, node_of[3]);
+  }
+  const auto started = seen.of("gang", JobEventKind::kStarted);
+  ASSERT_EQ(started.size(), 2u);
+  EXPECT_NEAR(secs(started[1]->at), 2400.0, 0.05);
+  const double end = secs(seen.of("gang", JobEventKind::kSucceeded).at(0)->at);
+  EXPECT_NEAR(end, 2400.0 + work - 1200.0, 0.1);
+  ASSERT_EQ(seen.lives.size(), 1u);
+  EXPECT_NEAR(seen.lives[0].lost_work, 300.0 - start, 1e-6);
+  EXPECT_NEAR(seen.lives[0].restart, 720.0, 0.05);
+
+  std::string gang = t + inject(node_of[0]);
+  gang.replace(gang.find("restart_partition"), 17, "restart_gang");
+  gang.replace(gang.find("    partition_size: 2\n"), 22, "");
+  const Seen whole = run(scenario_from("partition-gang", gang));
+  EXPECT_EQ(whole.of("gang", JobEventKind::kEvicted).size(), 4u);
+  EXPECT_NEAR(secs(whole.of("gang", JobEventKind::kStarted).at(1)->at), 2400.0, 0.05);
 }
 
 TEST(GangRun, InjectedFailureErrors) {

@@ -124,6 +124,28 @@ TEST(GangFailuresConfig, BadInputNamesFileLineColumnAndField) {
       << e;
   e = error_of("random", "    random: sometimes\n");
   EXPECT_NE(e.find(":7:13: faults.gang.random:"), std::string::npos) << e;
+  e = error_of("partition-missing", "    on_failure: restart_partition\n");
+  EXPECT_NE(e.find(":7:17: faults.gang.on_failure: restart_partition needs partition_size"),
+            std::string::npos)
+      << e;
+  e = error_of("partition-zero", "    on_failure: restart_partition\n    partition_size: 0\n");
+  EXPECT_NE(e.find(":8:21: faults.gang.partition_size:"), std::string::npos) << e;
+  e = error_of("partition-spare", "    partition_size: 2\n");
+  EXPECT_NE(
+      e.find(":7:21: faults.gang.partition_size: applies to on_failure: restart_partition only"),
+      std::string::npos)
+      << e;
+}
+
+// Volcano's RestartPartition with its partitionPolicy.partitionSize.
+TEST(GangFailuresConfig, RestartPartitionReadsItsPartitionSize) {
+  const std::string file =
+      scenario_file("partition", "    on_failure: restart_partition\n    partition_size: 4\n");
+  const Scenario s = load_scenario(file);
+  std::filesystem::remove(file);
+  EXPECT_EQ(s.faults.gang.on_failure, OnFailure::kRestartPartition);
+  EXPECT_EQ(s.faults.gang.partition_size, 4);
+  EXPECT_STREQ(to_string(OnFailure::kRestartPartition), "restart_partition");
 }
 
 // A per-node component switched to a leaf keeps Llama 3's count over its 1,024 top-of-rack
