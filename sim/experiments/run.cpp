@@ -195,6 +195,16 @@ class Run final : public policies::BindTarget {
     if (descheduler_) {
       descheduler_->start();
     }
+    // The snapshot's running pods (cluster.snapshot) that end: their capacity is freed then, a
+    // pod deletion the scheduler hears of as any other.
+    for (const Cluster::HeldPod& held : cluster_.snapshot_pods()) {
+      if (held.pod->runs_for) {
+        sim_.schedule_at(TimePoint(*held.pod->runs_for), [this, held] {
+          cluster_.unbind(held.node, held.process, held.pod->pod->name);
+          loop_->on_cluster_event(std::set<int>{held.node});
+        });
+      }
+    }
     sim_.schedule_in(Duration::zero(), [this] { sample(); });
     if (ctx_.jobs.empty()) {
       sim_.stop();

@@ -190,6 +190,9 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
     fabric_ =
         std::make_unique<FabricNetwork>(fabric->fabric, static_cast<int>(nodes_.size()), fluid);
   }
+  if (scenario.cluster.snapshot) {
+    bind_snapshot(*scenario.cluster.snapshot);
+  }
 }
 
 void Cluster::card_view(int n) {

@@ -123,12 +123,26 @@ class Cluster {
   /// the NVLink contention metric's reference.
   double best_ring_bandwidth(int k);
 
+  /// A running pod of `cluster.snapshot`, bound at construction (cluster_snapshot_pods.cpp).
+  struct HeldPod {
+    int node = -1;
+    std::uint64_t process = 0;  // kSnapshotProcessBase + its index
+    const RunningPod* pod = nullptr;
+  };
+  /// The process ids of the snapshot's pods start here, far above the ids a run gives its
+  /// jobs' pods (1, 2, ...).
+  static constexpr std::uint64_t kSnapshotProcessBase = std::uint64_t{1} << 62;
+  /// The snapshot's running pods, bound to their nodes before any job (empty without one).
+  const std::vector<HeldPod>& snapshot_pods() const { return snapshot_pods_; }
+
  private:
   // Fractional nodes: sets the allocatable whole GPUs and GPU share so that allocatable minus
   // requested is what the device can still place.
   void advertise(int n);
   // Refreshes NodeInfo::gpu_milli_left of node `n` from its cards.
   void card_view(int n);
+  // Binds `snapshot`'s running pods to their nodes; an InputError at a pod its node cannot hold.
+  void bind_snapshot(const ClusterSnapshotConfig& snapshot);
 
   std::vector<ClusterNode> nodes_;
   std::vector<StorageResource> devices_;
@@ -137,6 +151,7 @@ class Cluster {
   std::map<int, double> best_ring_bw_;  // by GPUs per pod
   std::vector<int> touched_;            // since the last take_touched()
   std::vector<char> is_touched_;        // per node: listed in touched_
+  std::vector<HeldPod> snapshot_pods_;
 };
 
 /// The distinct cards of a pod with how many of its workers (device-plugin units) sit on each:

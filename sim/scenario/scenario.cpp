@@ -220,6 +220,52 @@ std::vector<NodeGroup> parse_nodes_from(const ConfigNode& node, const std::strin
   return groups;
 }
 
+// `cluster.snapshot`'s nodes as exact-name groups (docs/scenarios.md): its `topology` for every
+// node with GPUs, else `pcie-<gpus>`; storage and uplink as a node group's defaults.
+std::vector<NodeGroup> snapshot_groups(const ClusterSnapshotConfig& snapshot,
+                                       const std::string& file) {
+  std::vector<NodeGroup> groups;
+  for (const SnapshotNodeConfig& n : snapshot.nodes) {
+    NodeGroup g;
+    g.name = n.name;
+    g.exact_name = true;
+    g.where = n.where;
+    g.gpus = n.gpus;
+    g.gpu_model = n.gpu_model;
+    g.cpu_milli = n.cpu_milli;
+    g.memory_bytes = n.memory_bytes;
+    g.labels = n.labels;
+    g.taints = n.taints;
+    g.unschedulable = n.unschedulable;
+    g.topology = n.gpus > 0 && !snapshot.topology.empty() ? snapshot.topology
+                                                          : fmt::format("pcie-{}", n.gpus);
+    g.storage = parse_storage(ConfigNode(), file, "cluster.snapshot", "nvme0n1");
+    g.uplink_bandwidth = default_uplink(g.topology);
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
+// Reads `cluster.snapshot` into `c`: its nodes after the groups' (a name taken by a group's node
+// is refused at the Node), its running pods and its warnings.
+void add_snapshot(const ConfigNode& node, const std::string& file, const std::string& folder,
+                  ClusterConfig& c) {
+  c.snapshot = parse_cluster_snapshot(node, file, folder);
+  std::set<std::string> node_names;
+  for (const auto& g : c.groups) {
+    for (int k = 1; k <= g.count; ++k) {
+      node_names.insert(node_name(g, k));
+    }
+  }
+  for (auto& g : snapshot_groups(*c.snapshot, file)) {
+    if (!node_names.insert(g.name).second) {
+      throw InputError(g.where, "metadata.name", "a node named '" + g.name + "' already exists");
+    }
+    c.groups.push_back(std::move(g));
+  }
+  c.warnings.insert(c.warnings.end(), c.snapshot->warnings.begin(), c.snapshot->warnings.end());
+}
+
 constexpr const char* kUplinkAndFabric =
     "an uplink and cluster.fabric both set the network between nodes: the fabric gives every node "
     "its NICs (nics_per_node, nic_bandwidth); remove one";
@@ -231,8 +277,9 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
   int i = 0;
   std::set<std::string> names;
   const ConfigNode from = f.get("nodes_from");
+  const ConfigNode snapshot = f.get("snapshot");
   const ConfigNode fabric_node = f.get("fabric");
-  const ConfigNode groups = from ? f.get("node_groups") : f.require("node_groups");
+  const ConfigNode groups = from || snapshot ? f.get("node_groups") : f.require("node_groups");
   if (groups) {
     for (const auto& g : sequence_of(groups, file, "cluster.node_groups")) {
       const std::string path = fmt::format("cluster.node_groups[{}]", i++);
@@ -279,6 +326,9 @@ ClusterConfig parse_cluster(const ConfigNode& node, const std::string& file,
       throw f.error(from, "nodes_from", "the node list '" + nf.file + "' has no nodes");
     }
     c.nodes_from = nf;
+  }
+  if (snapshot) {
+    add_snapshot(snapshot, file, folder, c);
   }
   if (c.groups.empty()) {
     throw f.error(f.get("node_groups"), "node_groups", "needs at least one node group");

@@ -18,6 +18,7 @@
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/config_node.hpp"
 #include "tidesim/sim/input/error.hpp"
+#include "tidesim/sim/scenario/cluster_snapshot.hpp"
 #include "tidesim/sim/scenario/descheduler_config.hpp"
 #include "tidesim/sim/scenario/fabric_config.hpp"
 #include "tidesim/sim/scenario/faults.hpp"
@@ -115,10 +116,14 @@ inline constexpr std::int64_t kMaxNodes = 100'000;
 inline constexpr std::int64_t kMaxSamples = 10'000'000;
 
 struct ClusterConfig {
-  /// `node_groups` in order, then one single-node group per `nodes_from` row.
+  /// `node_groups` in order, then one single-node group per `nodes_from` row, then one per
+  /// `snapshot` Node.
   std::vector<NodeGroup> groups;
   /// Set when the cluster reads nodes from a trace.
   std::optional<NodesFrom> nodes_from;
+  /// `cluster.snapshot`: nodes (also in `groups`, one exact-name group each, after `nodes_from`'s)
+  /// and the running pods bound to them from the start (sim/scenario/cluster_snapshot.hpp).
+  std::optional<ClusterSnapshotConfig> snapshot;
   /// `cluster.fabric`: the network beyond the node (sim/scenario/fabric_config.hpp); without it
   /// each node has its group's `uplink` into one non-blocking switch.
   std::optional<FabricConfig> fabric;

@@ -11,7 +11,7 @@
 #include "tests/common/cli.hpp"
 #include "tests/common/require.hpp"
 #include "tidesim/sim/input/error.hpp"
-#include "tidesim/tools/lib/kueue_objects.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 #include "tidesim/tools/lib/tas_admit.hpp"
 
 namespace tidesim::app {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tidesim/sim/admission/tas_snapshot.hpp"
-#include "tidesim/tools/lib/kueue_objects.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 
 namespace tidesim::app {
 namespace {

@@ -7,9 +7,9 @@
 #include "tidesim/sim/admission/tas_annotations.hpp"
 #include "tidesim/sim/api/pod_yaml.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
-#include "tidesim/tools/lib/kueue_objects.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 
-namespace tidesim::app {
+namespace tidesim {
 namespace {
 
 using kueue_read::fail;
@@ -170,4 +170,4 @@ KueueWorkload read_workload_object(const ConfigNode& node, const std::string& fi
   return w;
 }
 
-}  // namespace tidesim::app
+}  // namespace tidesim

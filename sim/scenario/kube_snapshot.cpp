@@ -1,4 +1,4 @@
-#include "tidesim/tools/lib/kueue_objects.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,7 +10,12 @@
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 
-namespace tidesim::app {
+namespace tidesim {
+
+namespace {
+// The GPU product label of NVIDIA's GPU feature discovery.
+constexpr const char* kGpuProductLabel = "nvidia.com/gpu.product";
+}  // namespace
 
 namespace kueue_read {
 
@@ -82,7 +87,15 @@ void read_node(const Object& o, const std::string& file, KueueSnapshot& out) {
       }
     }
   }
+  SnapshotNode object{.spec = kn.spec,
+                      .ready = node.ready,
+                      .where = location_of(o.node, file),
+                      .product_where = location_of(o.node, file)};
+  if (labels && labels[kGpuProductLabel]) {
+    object.product_where = location_of(labels[kGpuProductLabel], file);
+  }
   out.nodes.push_back(std::move(node));
+  out.node_objects.push_back(std::move(object));
 }
 
 void read_pod(const Object& o, const std::string& file, KueueSnapshot& out) {
@@ -92,6 +105,23 @@ void read_pod(const Object& o, const std::string& file, KueueSnapshot& out) {
                                  .node_name = spec->node_name,
                                  .phase = phase.empty() ? "Running" : phase,
                                  .requests = tas::resource_map(spec->requests)});
+  SnapshotPod object{.spec = spec,
+                     .phase = out.pods.back().phase,
+                     .runs_for = std::nullopt,
+                     .where = location_of(o.node, file)};
+  if (const ConfigNode runs_for = o.node["metadata"]["annotations"][kRunsForAnnotation]) {
+    const std::string field =
+        o.path + ".metadata.annotations[" + std::string(kRunsForAnnotation) + "]";
+    try {
+      object.runs_for = parse_duration(text(runs_for, file, field));
+    } catch (const std::invalid_argument& e) {
+      fail(runs_for, file, field, e.what());
+    }
+    if (*object.runs_for < Duration::zero()) {
+      fail(runs_for, file, field, "must not be negative");
+    }
+  }
+  out.pod_objects.push_back(std::move(object));
 }
 
 void read_topology(const Object& o, const std::string& file, KueueSnapshot& out) {
@@ -278,4 +308,4 @@ KueueSnapshot read_kueue_snapshot(const std::string& path) {
   return out;
 }
 
-}  // namespace tidesim::app
+}  // namespace tidesim

@@ -1,0 +1,99 @@
+#pragma once
+/// Reads a cluster snapshot and a pending Kueue Workload as `kubectl get -o yaml` prints them: the
+/// one reader of `tidesim admit` (docs/topology-aware.md) and of a scenario's `cluster.snapshot`
+/// (sim/scenario/cluster_snapshot.hpp, docs/scenarios.md). A snapshot is a file or a folder of
+/// .yaml/.yml/.json files; each file is one object, a `kind: List` (or NodeList, PodList, ...), or
+/// several
+/// "---" documents. Read kinds: Node (labels, status.allocatable with `pods`, spec.taints,
+/// spec.unschedulable, the Ready condition), Pod (spec.nodeName, container requests,
+/// status.phase, the annotation tidesim.io/runs-for), Kueue's Topology (spec.levels[].nodeLabel),
+/// ResourceFlavor (spec.nodeLabels, spec.tolerations, spec.topologyName), ClusterQueue
+/// (spec.resourceGroups[].flavors[].name), LocalQueue (spec.clusterQueue), Workload
+/// (spec.queueName, spec.podSets[] with count, template and topologyRequest, in
+/// kueue.x-k8s.io/v1beta1 or v1beta2; a PodSet without topologyRequest takes it from its template's
+/// `kueue.x-k8s.io/podset-*` annotations as Kueue's jobframework does). Other kinds are ignored.
+/// Fields tidesim does not read are ignored; a read field with a bad value is an InputError naming
+/// file, line, column and field.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tidesim/sim/admission/tas_model.hpp"
+#include "tidesim/sim/api/api.hpp"
+#include "tidesim/sim/engine/time.hpp"
+#include "tidesim/sim/input/config_node.hpp"
+#include "tidesim/sim/input/error.hpp"
+
+namespace tidesim {
+
+struct KueueFlavor {
+  std::string name;
+  std::map<std::string, std::string> node_labels;
+  std::vector<Toleration> tolerations;
+  std::optional<std::string> topology_name;
+  SourceLocation where;
+};
+
+struct KueueWorkload {
+  std::string name;
+  std::string namespace_name = "default";
+  std::string queue_name;
+  std::vector<tas::TasPodSet> podsets;
+  SourceLocation where;
+};
+
+/// A Node object as the cluster's API server holds it, beside its TasNode (same index).
+struct SnapshotNode {
+  NodeSpec spec;
+  /// The Ready condition's status is True (or the object has no conditions).
+  bool ready = true;
+  /// The object, and the value of its `nvidia.com/gpu.product` label (the object when absent).
+  SourceLocation where;
+  SourceLocation product_where;
+};
+
+/// A Pod object, beside its TasPod (same index).
+struct SnapshotPod {
+  std::shared_ptr<const PodSpec> spec;
+  /// status.phase ("Running" when absent).
+  std::string phase;
+  /// The annotation tidesim.io/runs-for: how long the pod keeps running in a replay from its
+  /// snapshot (cluster.snapshot); nullopt when absent.
+  std::optional<Duration> runs_for;
+  SourceLocation where;
+};
+
+/// The annotation of a snapshot's Pod that says how long it runs on from the snapshot.
+inline constexpr const char* kRunsForAnnotation = "tidesim.io/runs-for";
+
+struct KueueSnapshot {
+  std::vector<tas::TasNode> nodes;
+  std::vector<tas::TasPod> pods;
+  std::vector<SnapshotNode> node_objects;                          // nodes[i]'s object
+  std::vector<SnapshotPod> pod_objects;                            // pods[i]'s object
+  std::map<std::string, std::vector<std::string>> topologies;      // name -> levels
+  std::vector<KueueFlavor> flavors;                                // in name order
+  std::map<std::string, std::vector<std::string>> cluster_queues;  // name -> flavor names
+  std::map<std::string, std::string> local_queues;  // "namespace/name" -> ClusterQueue
+  std::vector<KueueWorkload> workloads;
+};
+
+/// The readers' two primitives (kueue_objects.cpp, kueue_workload.cpp).
+namespace kueue_read {
+/// Throws the InputError of `field` at `n`'s place in `file`.
+[[noreturn]] void fail(const ConfigNode& n, const std::string& file, const std::string& field,
+                       const std::string& message);
+/// The scalar at `n`; an InputError ("expected a single value") for a list or mapping.
+std::string text(const ConfigNode& n, const std::string& file, const std::string& field);
+}  // namespace kueue_read
+
+/// Reads every object of `path` (a file or a folder, its files in name order) into one snapshot.
+KueueSnapshot read_kueue_snapshot(const std::string& path);
+
+/// Reads one Workload object (`path` is its field path in `file`, for errors).
+KueueWorkload read_workload_object(const ConfigNode& node, const std::string& file,
+                                   const std::string& path);
+
+}  // namespace tidesim
