@@ -5,7 +5,7 @@
 #   tools/fuzz.sh [TARGET...] [-- LIBFUZZER_FLAG...]
 #
 # TARGET: scenario topology trace openb_nodes manifest scheduler_config kube_objects result
-# job_policy gavel kueue_admit slurm_trace pai_trace gfs_trace
+# job_policy gavel kueue_admit cluster_snapshot slurm_trace pai_trace gfs_trace
 # (default: all). TIDESIM_FUZZ_SECONDS (default 60) per target; TIDESIM_FUZZ_BUILD_DIR (default
 # build-fuzz). New inputs accumulate in BUILD/corpus/TARGET, crashes in BUILD/artifacts/TARGET.
 # Exits non-zero when a target found a crash, a leak, a timeout or an out-of-memory.
@@ -15,7 +15,7 @@ cd "$root"
 build="${TIDESIM_FUZZ_BUILD_DIR:-build-fuzz}"
 seconds="${TIDESIM_FUZZ_SECONDS:-60}"
 all=(scenario topology trace openb_nodes manifest scheduler_config kube_objects result job_policy gavel
-  kueue_admit slurm_trace pai_trace gfs_trace)
+  kueue_admit cluster_snapshot slurm_trace pai_trace gfs_trace)
 
 targets=()
 while (($# > 0)) && [[ "$1" != "--" ]]; do
