@@ -9,6 +9,7 @@
 #include "tidesim/sim/api/pod_yaml.hpp"
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/workloads/network_topology.hpp"
 
 namespace tidesim::workloads {
 namespace {
@@ -280,17 +281,8 @@ PodGroupObject parse_pod_group(Fields& top, const std::string& file, PodGroupApi
     reject(spec, {"minTaskMember"},
            "a tidesim job has one task; its gang is all of the job's pods");
     if (spec.has("networkTopology")) {
-      // volcano-sh/apis scheduling/v1beta1 NetworkTopologySpec: mode (hard, the default, or
-      // soft) and highestTierAllowed (needed by hard mode); highestTierName is not read.
       Fields t(spec.get("networkTopology"), file, spec.path_of("networkTopology"));
-      NetworkTopologySpec nt;
-      nt.hard = t.choice("mode", "hard", {"hard", "soft"}) == "hard";
-      if (nt.hard || t.has("highestTierAllowed")) {
-        nt.highest_tier_allowed =
-            static_cast<int>(t.integer("highestTierAllowed", std::nullopt, 0, 1'000));
-      }
-      t.finish();
-      g.network_topology = nt;
+      g.network_topology = read_network_topology(t, "highestTierAllowed");
     }
   }
   spec.finish();

@@ -19,6 +19,7 @@
 #include "tidesim/workloads/k8s_workload.hpp"
 #include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/manifest.hpp"
+#include "tidesim/workloads/network_topology.hpp"
 #include "tidesim/workloads/step_time.hpp"
 
 namespace tidesim::workloads {
@@ -274,16 +275,9 @@ std::optional<GangSpec> gang_spec(Fields& f, const std::string& file) {
   s.schedule_timeout = g.duration("schedule_timeout", s.schedule_timeout, std::chrono::seconds(1));
   s.min_resources = g.boolean("min_resources", false);
   if (g.has("network_topology")) {
-    // Volcano's PodGroup spec.networkTopology: mode hard (the default) needs highestTierAllowed.
+    // Volcano's PodGroup spec.networkTopology, in the scenario's snake case.
     Fields t(g.get("network_topology"), file, g.path_of("network_topology"));
-    NetworkTopologySpec nt;
-    nt.hard = t.choice("mode", "hard", {"hard", "soft"}) == "hard";
-    if (nt.hard || t.has("highest_tier_allowed")) {
-      nt.highest_tier_allowed =
-          static_cast<int>(t.integer("highest_tier_allowed", std::nullopt, 0, 1'000));
-    }
-    t.finish();
-    s.network_topology = nt;
+    s.network_topology = read_network_topology(t, "highest_tier_allowed");
   }
   if (s.mode == GangMode::kAllOrNothing && (g.has("schedule_timeout") || g.has("min_resources"))) {
     const std::string key = g.has("schedule_timeout") ? "schedule_timeout" : "min_resources";
