@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/common/gang_run.hpp"
 #include "tests/common/temp_file.hpp"
 #include "tidesim/sim/experiments/run.hpp"
 
@@ -25,15 +26,9 @@ constexpr const char* kRequired = "kueue.x-k8s.io/podset-required-topology";
 constexpr const char* kPreferred = "kueue.x-k8s.io/podset-preferred-topology";
 constexpr const char* kLeaf = "network.topology.nvidia.com/leaf";
 
-struct Filler {
-  std::string node;
-  int hundreds_of_seconds = 1;
-};
+using test::Filler;
 
-struct Outcome {
-  RunSummary summary;
-  std::map<std::string, std::multiset<std::string>> nodes;  // job -> its pods' nodes
-  std::map<std::string, double> bound_s;                    // job -> its last bind
+struct Outcome : test::GangOutcome {
   std::vector<TopologyEvent> topology;
 };
 
@@ -42,43 +37,18 @@ struct Outcome {
 Outcome run_gang(const std::string& policy, const std::string& annotation,
                  const std::vector<Filler>& fillers) {
   const Scenario s = load_scenario("tests/sim/data/tas-run.yaml");
-  Workload w = make_jobs(s, 1);
-  w.jobs.resize(fillers.size() + 1, w.jobs[0]);
-  const std::int64_t per_100s = w.jobs[0].steps;
-  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
-    workloads::JobSpec& j = w.jobs[i];
-    const bool gang = i == fillers.size();
-    j.name = gang ? "G" : "F" + std::to_string(i + 1);
-    j.pod_template.name = j.name;
-    j.submit_time = TimePoint(std::chrono::seconds(gang ? 1 : 0));
-    if (gang) {
-      j.steps = per_100s;
-      if (!annotation.empty()) {
-        j.pod_template.annotations[annotation] = kLeaf;
-      }
-    } else {
-      j.replicas = 1;
-      j.gang.reset();
-      j.steps = per_100s * fillers[i].hundreds_of_seconds;
-      j.pod_template.node_selector["kubernetes.io/hostname"] = fillers[i].node;
-    }
+  Workload w = test::gang_after_fillers(s, fillers);
+  if (!annotation.empty()) {
+    w.jobs.back().pod_template.annotations[annotation] = kLeaf;
   }
-  const auto it = std::find_if(s.policies.begin(), s.policies.end(),
-                               [&](const PolicyConfig& p) { return p.name == policy; });
   RunSignals signals;
   Outcome o;
-  signals.job.connect([&o](const JobEvent& e) {
-    if (e.kind == JobEventKind::kBound) {
-      o.nodes[e.job].insert(e.node);
-      o.bound_s[e.job] = to_seconds(e.at);
-    }
-  });
   signals.topology.connect([&o](const TopologyEvent& e) {
     if (e.job == "G") {  // the fillers are placed too, unconstrained (Kueue's implied request)
       o.topology.push_back(e);
     }
   });
-  o.summary = run_policy(s, w, *it, 1, signals);
+  test::run_recording_binds(s, w, policy, signals, o);
   return o;
 }
 
