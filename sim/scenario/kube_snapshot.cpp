@@ -280,28 +280,31 @@ void read_file(const std::string& file, KueueSnapshot& out) {
 
 }  // namespace
 
-KueueSnapshot read_kueue_snapshot(const std::string& path) {
+std::vector<std::string> snapshot_files(const std::string& path) {
   namespace fs = std::filesystem;
-  KueueSnapshot out;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(path, ec)) {
-      const std::string ext = entry.path().extension().string();
-      if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
-        files.push_back(entry.path().string());
-      }
+  if (!fs::is_directory(path, ec)) {
+    return {path};
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(path, ec)) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
+      files.push_back(entry.path().string());
     }
-    std::sort(files.begin(), files.end());
-    if (files.empty()) {
-      throw InputError(SourceLocation{.file = path, .line = 0, .column = 0}, "",
-                       "the folder holds no .yaml, .yml or .json file");
-    }
-    for (const std::string& f : files) {
-      read_file(f, out);
-    }
-  } else {
-    read_file(path, out);
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    throw InputError(SourceLocation{.file = path, .line = 0, .column = 0}, "",
+                     "the folder holds no .yaml, .yml or .json file");
+  }
+  return files;
+}
+
+KueueSnapshot read_kueue_snapshot(const std::string& path) {
+  KueueSnapshot out;
+  for (const std::string& f : snapshot_files(path)) {
+    read_file(f, out);
   }
   std::sort(out.flavors.begin(), out.flavors.end(),
             [](const KueueFlavor& a, const KueueFlavor& b) { return a.name < b.name; });

@@ -92,6 +92,10 @@ std::string text(const ConfigNode& n, const std::string& file, const std::string
 /// Reads every object of `path` (a file or a folder, its files in name order) into one snapshot.
 KueueSnapshot read_kueue_snapshot(const std::string& path);
 
+/// The files read_kueue_snapshot reads for `path`: `path` itself, or a folder's .yaml, .yml and
+/// .json files in name order (an InputError for a folder with none).
+std::vector<std::string> snapshot_files(const std::string& path);
+
 /// Reads one Workload object (`path` is its field path in `file`, for errors).
 KueueWorkload read_workload_object(const ConfigNode& node, const std::string& file,
                                    const std::string& path);

@@ -9,6 +9,7 @@
 #include "tidesim/policies/loaded_profile.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
 #include "tidesim/sim/input/text_file.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 #include "tidesim/topologies/presets.hpp"
 #include "tidesim/version.hpp"
 
@@ -61,7 +62,7 @@ std::vector<InputFile> scenario_inputs(const Scenario& s) {
   int index = 0;
   for (const auto& g : s.cluster.groups) {
     if (g.exact_name) {
-      continue;  // a node of cluster.nodes_from, listed below
+      continue;  // a node of cluster.nodes_from or cluster.snapshot, listed below
     }
     if (!is_preset(g.topology)) {
       add_if_file(out, fmt::format("cluster.node_groups[{}].topology", index),
@@ -76,6 +77,15 @@ std::vector<InputFile> scenario_inputs(const Scenario& s) {
         add_if_file(out, "cluster.nodes_from.topology", input_path(s.folder, g.topology));
         break;  // one topology for every node of the list
       }
+    }
+  }
+  if (s.cluster.snapshot) {
+    for (const std::string& file : snapshot_files(s.cluster.snapshot->path)) {
+      add_if_file(out, "cluster.snapshot.file", file);
+    }
+    const std::string& topology = s.cluster.snapshot->topology;
+    if (!topology.empty() && !is_preset(topology)) {
+      add_if_file(out, "cluster.snapshot.topology", input_path(s.folder, topology));
     }
   }
   workload_inputs(s.workload, out);
