@@ -197,5 +197,38 @@ TEST_F(BadInput, Descheduler) {
       << o.out;
 }
 
+// A scenario's cluster.snapshot (docs/scenarios.md): validate reads it (exit 0, warning of the
+// pod on a node not in the snapshot), and refuses a running pod its node cannot hold with exit 2
+// at the pod in the snapshot's file.
+TEST_F(BadInput, ASnapshotPodItsNodeCannotHold) {
+  const auto ok = run("validate tests/sim/data/snapshot-run.yaml");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("1 running pod(s) are bound to nodes not in the snapshot"),
+            std::string::npos)
+      << ok.out;
+  const std::string snap =
+      write("snap.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n"
+            "- kind: Node\n"
+            "  metadata: {name: n1, labels: {nvidia.com/gpu.product: A10}}\n"
+            "  status: {allocatable: {cpu: '8', memory: 64Gi, nvidia.com/gpu: '1'}}\n"
+            "- kind: Pod\n"
+            "  metadata: {name: big, namespace: team}\n"
+            "  spec:\n"
+            "    nodeName: n1\n"
+            "    containers: [{name: c, resources: {requests: {nvidia.com/gpu: '2'}}}]\n");
+  const std::string f = write("snap-scenario.yaml",
+                              "name: snap\ncluster:\n  snapshot: snap.yaml\n"
+                              "workload:\n  arrivals: {process: burst, count: 1}\n"
+                              "  jobs:\n    - {name: j, pod: {gpus: 1}, model: resnet50, "
+                              "batch_size: 64, duration: 100s}\n"
+                              "policies: [default-k8s]\n");
+  const auto bad = run("validate " + f);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "tidesim: error: " + snap +
+                         ":7:3: spec.nodeName: pod 'team/big' asks for 2 nvidia.com/gpu on node "
+                         "'n1', whose cards cannot hold it beside the pods bound before it\n");
+}
+
 }  // namespace
 }  // namespace tidesim::app
