@@ -23,9 +23,8 @@ int cluster_snapshot(const std::uint8_t* data, std::size_t size) {
       "policies: [default-k8s]\n";
   return expect_input_error_only([&] {
     (void)write_input("snapshot.yaml", data, size);
-    const auto path =
-        write_input("scenario.yaml", reinterpret_cast<const std::uint8_t*>(kScenario),
-                    std::strlen(kScenario));
+    const auto path = write_input("scenario.yaml", reinterpret_cast<const std::uint8_t*>(kScenario),
+                                  std::strlen(kScenario));
     const Scenario s = load_scenario(path.string());
     check_scenario(s, make_jobs(s, s.seeds.front()));
   });
