@@ -125,7 +125,8 @@ bool Allocator::fits(const Task& t, int node, const std::map<int, Amounts>& extr
 }
 
 std::vector<std::vector<int>> Allocator::gradients(int root, int highest, int allocated,
-                                                   const Amounts& min) const {
+                                                   const Amounts& min,
+                                                   const std::map<int, Amounts>& extra) const {
   std::map<int, std::vector<int>> by_tier;
   std::deque<int> queue{root};
   while (!queue.empty()) {
@@ -139,6 +140,9 @@ std::vector<std::vector<int>> Allocator::gradients(int root, int highest, int al
         for (const int n : tree_.nodes(h)) {
           idle += get(allocatable_[static_cast<std::size_t>(n)], k) -
                   get(used_[static_cast<std::size_t>(n)], k);
+          if (const auto x = extra.find(n); x != extra.end()) {
+            idle -= get(x->second, k);
+          }
         }
         eligible = eligible && v <= idle;
       }
@@ -214,39 +218,41 @@ double Allocator::normal_pod_score(const Task& task, int node,
   return weights > 0 ? total / weights : 0.0;
 }
 
-std::vector<double> Allocator::node_scores(const JobRequest& job, std::size_t task,
-                                           const std::vector<int>& candidates, const Plan& plan,
-                                           const std::map<int, Amounts>& extra) const {
+std::vector<double> Allocator::node_scores(const State& st, const SubJob& sj, std::size_t t,
+                                           const std::vector<int>& candidates, int allocated,
+                                           const JobRequest& job) const {
   std::vector<double> s(candidates.size(), 0.0);
-  if (!job.topology) {
+  if (!sj.topology) {
     if (args_.normal_pod_enable) {
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        s[i] = normal_pod_score(job.tasks[task], candidates[i], extra);
+        s[i] = normal_pod_score(job.tasks[t], candidates[i], st.extra);
       }
     }
-  } else if (plan.allocated >= 0) {
-    // The tier of the LCA of the node's HyperNode and the job's allocated one: lower is better.
+  } else if (allocated >= 0) {
+    // The tier of the LCA of the node's HyperNode and the sub-job's allocated one: lower is
+    // better.
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       const int h = tree_.hypernode_of(candidates[i]);
-      if (h == plan.allocated) {
+      if (h == allocated) {
         s[i] = 1.0;
-      } else if (const int l = tree_.lca(h, plan.allocated); l >= 0) {
+      } else if (const int l = tree_.lca(h, allocated); l >= 0) {
         s[i] = tier_score(tree_.tier(l));
       }
     }
     const double best = *std::max_element(s.begin(), s.end());
     if (std::count(s.begin(), s.end(), best) > 1) {
-      // Ties: the share of the job's tasks already in the node's HyperNode.
+      // Ties: the share of the sub-job's tasks already in the node's HyperNode.
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         if (s[i] != best) {
           continue;
         }
         const int h = tree_.hypernode_of(candidates[i]);
         int in = 0;
-        for (const int n : plan.nodes) {
+        for (const std::size_t k : sj.tasks) {
+          const int n = st.nodes[k];
           in += n >= 0 && h >= 0 && tree_.contains(h, n) ? 1 : 0;
         }
-        s[i] += static_cast<double>(in) / static_cast<double>(job.tasks.size());
+        s[i] += static_cast<double>(in) / static_cast<double>(sj.tasks.size());
       }
     }
   }
@@ -256,86 +262,83 @@ std::vector<double> Allocator::node_scores(const JobRequest& job, std::size_t ta
   return s;
 }
 
-Allocator::Plan Allocator::place_tasks(const JobRequest& job, int h) const {
-  Plan plan;
-  plan.nodes.assign(job.tasks.size(), -1);
-  plan.allocated = tree_.find(job.allocated_hypernode);
-  int placed = 0;
-  for (std::size_t t = 0; t < job.tasks.size(); ++t) {
-    plan.nodes[t] = job.tasks[t].node;
-    placed += job.tasks[t].node >= 0 ? 1 : 0;
-  }
-  // JobInfo.NeedContinueAllocating: with minAvailable = all tasks, one task that fits nowhere
-  // ends the attempt; otherwise the next task is tried.
-  const bool all_needed = job.min_available >= static_cast<int>(job.tasks.size());
-  std::map<int, Amounts> extra;
+bool Allocator::place_tasks(const JobRequest& job, State& st, std::size_t s, int h) const {
+  SubJob& sj = st.subs[s];
+  int allocated = sj.allocated;
+  // JobInfo.NeedContinueAllocating: a task that fits nowhere ends the attempt when the job or
+  // the sub-job needs all its tasks; otherwise the next task is tried.
+  const bool stop = job.min_available >= static_cast<int>(job.tasks.size()) ||
+                    sj.min_available >= static_cast<int>(sj.tasks.size());
   int added = 0;
-  for (std::size_t t = 0; t < job.tasks.size(); ++t) {
-    if (job.tasks[t].node >= 0) {
-      continue;
-    }
+  while (!sj.queue.empty()) {
+    const std::size_t t = sj.queue.front();
+    sj.queue.erase(sj.queue.begin());
     std::vector<int> candidates;
     for (const int n : tree_.nodes(h)) {
-      if (fits(job.tasks[t], n, extra)) {
+      if (fits(job.tasks[t], n, st.extra)) {
         candidates.push_back(n);
       }
     }
     if (candidates.empty()) {
-      if (all_needed) {
+      if (stop) {
         break;
       }
       continue;
     }
-    const std::vector<double> s = node_scores(job, t, candidates, plan, extra);
-    const auto best = static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin());
+    const std::vector<double> sc = node_scores(st, sj, t, candidates, allocated, job);
+    const auto best = static_cast<std::size_t>(std::max_element(sc.begin(), sc.end()) - sc.begin());
     const int node = candidates[best];
-    add(extra[node], job.tasks[t].request);
-    plan.nodes[t] = node;
-    ++placed;
+    add(st.extra[node], job.tasks[t].request);
+    st.nodes[t] = node;
     ++added;
-    if (job.topology) {
+    if (sj.topology) {
       const int nh = tree_.hypernode_of(node);
-      plan.allocated = plan.allocated < 0 ? nh : tree_.lca(nh, plan.allocated);
+      allocated = allocated < 0 ? nh : tree_.lca(nh, allocated);
     }
-    if (placed >= job.min_available) {
-      break;  // the gang is ready: the rest waits for the next pass
+    if (sub_ready(st, sj)) {
+      break;  // the sub-job is ready: the rest waits for the next pass
     }
   }
   // A statement with no operation is no solution (allocateForJob / allocateForSubJob).
-  plan.ready = added > 0 && placed >= job.min_available;
-  return plan;
+  return added > 0 && sub_ready(st, sj);
 }
 
 Allocation Allocator::allocate(const JobRequest& job) const {
   // Volcano allocates a ready gang's remaining pending tasks in later passes of the action (the
-  // job goes back into its queue), each with the allocated HyperNode of the passes before.
-  Allocator scratch = *this;
-  JobRequest rest = job;
-  Allocation out = scratch.allocate_gang(rest);
-  if (!out.ready) {
+  // job goes back into its queue while its worksheet is not empty).
+  Allocation out;
+  State st = open_session(job);
+  if (!st.valid || !allocate_for_job(job, st)) {
+    out.nodes.assign(job.tasks.size(), -1);
+    for (std::size_t t = 0; t < job.tasks.size(); ++t) {
+      out.nodes[t] = job.tasks[t].node;
+    }
+    out.reason = st.valid ? unready_reason(job)
+                          : "Not enough valid subGroups of each task for gang-scheduling";
     return out;
   }
   for (;;) {
-    JobRequest placed = rest;
-    bool pending = false;
-    for (std::size_t t = 0; t < rest.tasks.size(); ++t) {
-      placed.tasks[t].node = out.nodes[t];
-      pending = pending || out.nodes[t] < 0;
+    bool more = false;
+    for (const SubJob& sj : st.subs) {
+      more = more || sj.listed;
     }
-    scratch.commit(rest, out);
-    if (!pending) {
-      return out;
+    State next = st;
+    if (!more || !allocate_for_job(job, next)) {
+      break;
     }
-    placed.allocated_hypernode = out.allocated_hypernode >= 0 ? tree_.name(out.allocated_hypernode)
-                                                              : job.allocated_hypernode;
-    const Allocation more = scratch.allocate_gang(placed);
-    if (!more.ready) {
-      return out;
-    }
-    out.nodes = more.nodes;
-    out.allocated_hypernode = more.allocated_hypernode;
-    rest = std::move(placed);
+    st = std::move(next);
   }
+  out.ready = true;
+  out.nodes = st.nodes;
+  out.hypernode = st.chosen;
+  for (const SubJob& sj : st.subs) {
+    if (sj.allocated >= 0) {
+      out.allocated_hypernode = out.allocated_hypernode < 0
+                                    ? sj.allocated
+                                    : tree_.lca(out.allocated_hypernode, sj.allocated);
+    }
+  }
+  return out;
 }
 
 }  // namespace tidesim::volcano

@@ -49,12 +49,31 @@ struct PluginArgs {
 /// throws std::invalid_argument for a value that is not a number or a boolean.
 PluginArgs plugin_args(const std::map<std::string, std::string>& args);
 
+/// One entry of a PodGroup's spec.subGroupPolicy (volcano-sh/apis scheduling/v1beta1
+/// SubGroupPolicySpec): the tasks whose labels match `match_labels` (labelSelector.matchLabels)
+/// and carry every key of `match_label_keys` form one sub-job per distinct value list; each
+/// sub-job is ready with `sub_group_size` tasks placed, within one HyperNode of its own
+/// networkTopology; the job needs `min_sub_groups` ready sub-jobs of the policy. Volcano's job
+/// controller writes one per task with a partitionPolicy (job_controller_actions.go
+/// getSubGroupPolicy: subGroupSize = partitionSize, minSubGroups = minPartitions, matchLabelKeys
+/// [volcano.sh/partition-id]).
+struct SubGroupPolicy {
+  std::string name;
+  std::map<std::string, std::string> match_labels;
+  std::vector<std::string> match_label_keys;
+  std::optional<NetworkTopology> topology;
+  int sub_group_size = 1;
+  int min_sub_groups = 0;
+};
+
 /// One task (pod) of the gang.
 struct Task {
   Amounts request;
   std::map<std::string, std::string> node_selector;
   /// The node it already runs on (a rescheduled job's running task), -1 when pending.
   int node = -1;
+  /// The pod's labels (what sub-group policies match).
+  std::map<std::string, std::string> labels = {};
 };
 
 struct JobRequest {
@@ -64,6 +83,8 @@ struct JobRequest {
   std::optional<NetworkTopology> topology;
   /// The PodGroup's status.allocatedHyperNode; empty when none.
   std::string allocated_hypernode;
+  /// spec.subGroupPolicy; empty: one sub-job of every task with the gang's minAvailable.
+  std::vector<SubGroupPolicy> sub_groups;
 };
 
 struct Allocation {
@@ -84,11 +105,10 @@ class Allocator {
   Allocator(const HyperNodeTree& tree, std::vector<std::map<std::string, std::string>> labels,
             std::vector<Amounts> allocatable, std::vector<Amounts> used, PluginArgs args);
 
-  /// The job's placement (nothing changes: Volcano's statement, before commit): the gang as
-  /// allocate_gang() places it, then its remaining pending tasks as the action's later passes do.
+  /// The job's placement (nothing changes: Volcano's statement, before commit): the gang as one
+  /// pass of allocateForJob places it, then its remaining pending tasks as the action's later
+  /// passes do (the job goes back into its queue while its worksheet is not empty).
   Allocation allocate(const JobRequest& job) const;
-  /// One pass of allocateForJob for the gang.
-  Allocation allocate_gang(const JobRequest& job) const;
   /// The placement is taken: its pending tasks' requests are added to their nodes.
   void commit(const JobRequest& job, const Allocation& a);
 
@@ -96,33 +116,64 @@ class Allocator {
   /// The tier of each spec.tierName (Volcano's HyperNodeTierNameMap), for highestTierName.
   void set_tier_names(std::map<std::string, int> names) { tier_names_ = std::move(names); }
 
-  /// HyperNodeOrderFn over the candidates: binpack, task count on ties, x 100 x weight.
+  /// HyperNodeOrderFn over the candidates for a job without sub-group policies: binpack, task
+  /// count on ties, x 100 x weight.
   std::vector<double> hypernode_scores(const JobRequest& job, const std::vector<int>& hs) const;
 
  private:
-  struct Plan {
-    bool ready = false;
-    std::vector<int> nodes;
-    int allocated = -1;
+  /// One sub-job (api.SubJobInfo): the tasks of one value list of a sub-group policy, or the
+  /// job's default sub-job (the tasks no policy matches; all of them without policies).
+  struct SubJob {
+    int policy = -1;                 // index into sub_groups; -1: the default sub-job
+    std::vector<std::size_t> tasks;  // all its tasks, running ones included
+    std::vector<std::size_t> queue;  // its pending tasks not yet tried (the worksheet)
+    int min_available = 1;
+    bool topology = false;  // WithNetworkTopology
+    int highest = -1;       // hard tier after the session's conversions; -1: none
+    int allocated = -1;     // AllocatedHyperNode
+    bool required = false;  // among the fewest sub-jobs that meet minSubGroups
+    bool listed = false;    // still in the job's worksheet
   };
+  /// A job as one session sees it, with what the action has placed so far.
+  struct State {
+    std::vector<SubJob> subs;
+    std::vector<int> nodes;        // each task's node (-1 pending)
+    std::map<int, Amounts> extra;  // requests placed by the action, by node
+    int allocated = -1;            // the job's AllocatedHyperNode
+    int highest = -1;              // the job's hard tier; -1: none
+    bool valid = true;             // gang's CheckSubJobValid
+    int chosen = -1;               // the HyperNode the first pass chose for the job
+  };
+  /// The session's view of the job (volcano_allocate_session.cpp).
+  State open_session(const JobRequest& job) const;
+  void recover_allocated(State& st, bool topology) const;
+  int hard_tier(const std::optional<NetworkTopology>& t, int soft_limit) const;
+  /// allocateForJob: one pass; on success `st` holds the placement.
+  bool allocate_for_job(const JobRequest& job, State& st) const;
+  /// allocateForSubJob of sub-job `s` within HyperNode `h`: its score, -inf for none.
+  double allocate_for_sub_job(const JobRequest& job, State& st, std::size_t s, int h) const;
+  /// allocateResourcesForTasks: sub-job `s`'s queued tasks into the nodes of `h`.
+  bool place_tasks(const JobRequest& job, State& st, std::size_t s, int h) const;
+  bool sub_ready(const State& st, const SubJob& sj) const;
+  bool job_ready(const JobRequest& job, const State& st) const;
+  /// The next sub-job of the worksheet (required first, then not ready, then in order).
+  std::size_t pop_sub_job(std::vector<std::size_t>& waiting, const State& st) const;
+  std::vector<double> sub_job_scores(const JobRequest& job, const State& st, const SubJob& sj,
+                                     const std::vector<int>& hs) const;
   /// The eligible HyperNodes under `root` by tier, ascending (hyperNodeGradientFn).
-  std::vector<std::vector<int>> gradients(int root, int highest, int allocated,
-                                          const Amounts& min) const;
-  /// allocateForSubJob within HyperNode `h`: its plan and score (-inf when none).
-  Plan place_sub_job(const JobRequest& job, int h, int highest, double& score) const;
-  /// allocateResourcesForTasks: the tasks into the nodes of `h`.
-  Plan place_tasks(const JobRequest& job, int h) const;
-  /// Scores of `candidates` for the next task (batchNodeOrderFn), x 100 x weight.
-  std::vector<double> node_scores(const JobRequest& job, std::size_t task,
-                                  const std::vector<int>& candidates, const Plan& plan,
-                                  const std::map<int, Amounts>& extra) const;
+  std::vector<std::vector<int>> gradients(int root, int highest, int allocated, const Amounts& min,
+                                          const std::map<int, Amounts>& extra) const;
+  /// getSearchRoot: `available` within the highest allowed ancestor of `allocated` (-1 none).
+  int search_root(int available, int highest, int allocated) const;
+  /// Scores of `candidates` for task `t` of sub-job `sj` (batchNodeOrderFn), x 100 x weight.
+  std::vector<double> node_scores(const State& st, const SubJob& sj, std::size_t t,
+                                  const std::vector<int>& candidates, int allocated,
+                                  const JobRequest& job) const;
   double normal_pod_score(const Task& task, int node, const std::map<int, Amounts>& extra) const;
   double binpack(const Amounts& request, int h, const std::map<int, Amounts>& extra) const;
   double tier_score(int tier) const;
   bool fits(const Task& t, int node, const std::map<int, Amounts>& extra) const;
   std::string unready_reason(const JobRequest& job) const;
-  /// The job's highest allowed tier; -1: no hard tier (no topology, or an unknown tier name).
-  int highest_tier(const JobRequest& job) const;
 
   const HyperNodeTree& tree_;
   std::vector<std::map<std::string, std::string>> labels_;
