@@ -24,6 +24,10 @@ inline constexpr std::int64_t kMaxJobGpus = 100'000;
 /// The label naming a job's Kueue LocalQueue (sim/admission/quota.hpp).
 inline constexpr const char* kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 
+/// The label Volcano's job controller gives each pod of a task with a partitionPolicy: its
+/// partition, pod index / partitionSize (volcano-sh/apis batch/v1alpha1 TaskPartitionID).
+inline constexpr const char* kPartitionIdLabel = "volcano.sh/partition-id";
+
 /// What happens when a pod's container fails (Kubernetes restartPolicy; a Job allows only these
 /// two). Never: the pod fails, and the Job controller creates a replacement pod after its
 /// back-off, which the scheduler places afresh. OnFailure: the kubelet restarts the container in
@@ -54,7 +58,28 @@ const char* to_string(GangMode mode);
 struct NetworkTopologySpec {
   bool hard = true;
   int highest_tier_allowed = 1;
+  /// highestTierName: the highest tier named by the spec.tierName of its HyperNodes, set instead
+  /// of highestTierAllowed ("" for none). The scheduler's session translates it to that tier; a
+  /// name no HyperNode has leaves the group without a hard tier (framework/session.go
+  /// translateHighestTierNameToAllowed).
+  std::string highest_tier_name;
   friend bool operator==(const NetworkTopologySpec&, const NetworkTopologySpec&) = default;
+};
+
+/// A Volcano Job task's spec.partitionPolicy (volcano-sh/apis batch/v1alpha1
+/// PartitionPolicySpec): the job's pods in `total_partitions` partitions of `partition_size`
+/// (pod i in partition i / partition_size, the job controller's `volcano.sh/partition-id`
+/// label), each placed within one HyperNode of its own `network_topology`; at least
+/// `min_partitions` of them must be placeable for the gang to be ready. Volcano's job controller
+/// writes it into the PodGroup as one spec.subGroupPolicy entry (subGroupSize = partitionSize,
+/// minSubGroups = minPartitions, matchLabelKeys [volcano.sh/partition-id]), which the `volcano`
+/// job-level policy schedules (docs/topology-aware.md, "Volcano").
+struct PartitionPolicySpec {
+  int total_partitions = 1;
+  int partition_size = 1;
+  int min_partitions = 0;
+  std::optional<NetworkTopologySpec> network_topology;
+  friend bool operator==(const PartitionPolicySpec&, const PartitionPolicySpec&) = default;
 };
 
 struct GangSpec {
@@ -73,6 +98,8 @@ struct GangSpec {
   std::string topology_key;
   /// spec.networkTopology; nullopt: none.
   std::optional<NetworkTopologySpec> network_topology;
+  /// A Volcano task's partitionPolicy (its PodGroup's subGroupPolicy); nullopt: none.
+  std::optional<PartitionPolicySpec> partition_policy;
   friend bool operator==(const GangSpec&, const GangSpec&) = default;
 };
 

@@ -244,6 +244,51 @@ PriorityClassObject parse_priority_class(Fields& top, const std::string& file) {
   return c;
 }
 
+// volcano-sh/apis scheduling/v1beta1 NetworkTopologySpec in a manifest's camelCase
+// (workloads/network_topology.hpp).
+NetworkTopologySpec read_network_topology(const ConfigNode& n, const std::string& file,
+                                          const std::string& path) {
+  Fields t(n, file, path);
+  return read_network_topology(t, TierKeys{"highestTierAllowed", "highestTierName"});
+}
+
+// A Volcano PodGroup's spec.subGroupPolicy (SubGroupPolicySpec: name, subGroupSize (default 1),
+// minSubGroups (default 0), networkTopology, matchLabelKeys, labelSelector), as Volcano's job
+// controller writes it for a task's partitionPolicy (job_controller_actions.go
+// getSubGroupPolicy). A tidesim job has one task, so one entry, grouping its pods by the
+// `volcano.sh/partition-id` label the controller gives pod i (i / subGroupSize).
+void read_sub_group_policy(const ConfigNode& n, const std::string& file, const std::string& path,
+                           PodGroupObject& g) {
+  if (!n.is_sequence() || n.size() != 1) {
+    throw InputError(location_of(n, file), path,
+                     "expected a list of one entry: a tidesim job has one task (give the "
+                     "partition policy of its pods)");
+  }
+  const std::string at = path + "[0]";
+  Fields e(n[0], file, at);
+  e.string("name", "");
+  reject(e, {"labelSelector"},
+         "every pod of a tidesim job belongs to its one task; group them with matchLabelKeys");
+  const ConfigNode keys = e.require("matchLabelKeys");
+  if (!keys.is_sequence() || keys.size() != 1 || keys[0].scalar() != kPartitionIdLabel) {
+    throw e.error(keys, "matchLabelKeys",
+                  fmt::format("expected [{}]: the label Volcano's job controller gives a "
+                              "partitioned task's pods (tidesim gives its pods no other)",
+                              kPartitionIdLabel));
+  }
+  PartitionPolicySpec p;
+  p.partition_size = static_cast<int>(e.integer("subGroupSize", 1, 1, 100'000));
+  p.min_partitions = static_cast<int>(e.integer("minSubGroups", 0, 0, 100'000));
+  g.sub_group_size_where = location_of(e.has("subGroupSize") ? e.get("subGroupSize") : n[0], file);
+  g.min_sub_groups_where = location_of(e.has("minSubGroups") ? e.get("minSubGroups") : n[0], file);
+  if (e.has("networkTopology")) {
+    p.network_topology =
+        read_network_topology(e.get("networkTopology"), file, e.path_of("networkTopology"));
+  }
+  e.finish();
+  g.partition_policy = p;  // total_partitions: the Job's parallelism / subGroupSize (resolve)
+}
+
 // A PodGroup of scheduler-plugins (apis/scheduling/v1alpha1 PodGroupSpec: minMember, minResources,
 // scheduleTimeoutSeconds) or of Volcano (volcano-sh/apis scheduling/v1beta1 PodGroupSpec:
 // minMember, minTaskMember, queue, priorityClassName, minResources).
@@ -279,10 +324,14 @@ PodGroupObject parse_pod_group(Fields& top, const std::string& file, PodGroupApi
                        "teams sharing the cluster with Kueue queues (docs/job-scheduling.md)");
     }
     reject(spec, {"minTaskMember"},
-           "a tidesim job has one task; its gang is all of the job's pods");
+           "a tidesim job has one task; its gang is all of the job's pods (partition them with "
+           "subGroupPolicy)");
     if (spec.has("networkTopology")) {
-      Fields t(spec.get("networkTopology"), file, spec.path_of("networkTopology"));
-      g.network_topology = read_network_topology(t, "highestTierAllowed");
+      g.network_topology =
+          read_network_topology(spec.get("networkTopology"), file, spec.path_of("networkTopology"));
+    }
+    if (spec.has("subGroupPolicy")) {
+      read_sub_group_policy(spec.get("subGroupPolicy"), file, spec.path_of("subGroupPolicy"), g);
     }
   }
   spec.finish();

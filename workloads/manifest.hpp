@@ -74,6 +74,11 @@ struct PodGroupObject {
   SourceLocation priority_class_where;
   /// Volcano: spec.networkTopology (nullopt: absent).
   std::optional<NetworkTopologySpec> network_topology;
+  /// Volcano: spec.subGroupPolicy's one entry (nullopt: absent); total_partitions is set from the
+  /// Job's parallelism when the two are joined.
+  std::optional<PartitionPolicySpec> partition_policy;
+  SourceLocation sub_group_size_where;
+  SourceLocation min_sub_groups_where;
   /// Where metadata.name is written.
   SourceLocation where;
 };

@@ -184,6 +184,24 @@ GangSpec gang_of(const PodGroupObject& g, const JobTemplate& t) {
     s.mode = GangMode::kAllOrNothing;
     s.min_member = 0;  // every pod of the job
     s.network_topology = g.network_topology;
+    if (g.partition_policy) {
+      PartitionPolicySpec p = *g.partition_policy;
+      if (t.parallelism % p.partition_size != 0) {
+        throw InputError(g.sub_group_size_where, "spec.subGroupPolicy[0].subGroupSize",
+                         fmt::format("PodGroup '{}': the {} pods of Job '{}' do not split into "
+                                     "groups of {} (Volcano's job webhook: replicas must be "
+                                     "totalPartitions x partitionSize)",
+                                     g.name, t.parallelism, t.name, p.partition_size));
+      }
+      p.total_partitions = t.parallelism / p.partition_size;
+      if (p.min_partitions > p.total_partitions) {
+        throw InputError(g.min_sub_groups_where, "spec.subGroupPolicy[0].minSubGroups",
+                         fmt::format("PodGroup '{}': minSubGroups {} is more than the {} groups "
+                                     "of Job '{}' (the gang would never be valid)",
+                                     g.name, p.min_partitions, p.total_partitions, t.name));
+      }
+      s.partition_policy = p;
+    }
     return s;
   }
   if (g.min_member > t.parallelism) {

@@ -9,10 +9,18 @@
 
 namespace tidesim::workloads {
 
+/// The spelling of networkTopology's two tier keys.
+struct TierKeys {
+  std::string
+      allowed;       ///< "highestTierAllowed" in a manifest, "highest_tier_allowed" in a job class
+  std::string name;  ///< "highestTierName" in a manifest, "highest_tier_name" in a job class
+};
+
 /// Reads the networkTopology mapping `t` (volcano-sh/apis scheduling/v1beta1
-/// NetworkTopologySpec): `mode` (hard, the default, or soft) and the highest tier under
-/// `tier_key`, required by hard mode ("highestTierAllowed" in a manifest, "highest_tier_allowed"
-/// in a job class); highestTierName is not read. Calls t.finish().
-NetworkTopologySpec read_network_topology(Fields& t, const std::string& tier_key);
+/// NetworkTopologySpec): `mode` (hard, the default, or soft) and the highest tier, either by number
+/// (`keys.allowed`) or by HyperNode tier name (`keys.name`); hard mode needs one, and Volcano's
+/// job webhook refuses both at once (pkg/webhooks/admission/jobs/validate/admit_job.go
+/// validateNetworkTopology). Calls t.finish().
+NetworkTopologySpec read_network_topology(Fields& t, const TierKeys& keys);
 
 }  // namespace tidesim::workloads

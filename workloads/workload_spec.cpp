@@ -254,6 +254,36 @@ Distribution parse_duration_distribution(const ConfigNode& n, const std::string&
   return d;
 }
 
+// A Volcano networkTopology in the scenario's snake case (workloads/network_topology.hpp).
+NetworkTopologySpec network_topology(const ConfigNode& n, const std::string& file,
+                                     const std::string& path) {
+  Fields t(n, file, path);
+  return read_network_topology(t, TierKeys{"highest_tier_allowed", "highest_tier_name"});
+}
+
+// A Volcano task's partitionPolicy (volcano-sh/apis batch/v1alpha1 PartitionPolicySpec:
+// totalPartitions and partitionSize at least 1, minPartitions at least 0, networkTopology).
+PartitionPolicySpec partition_policy(const ConfigNode& n, const std::string& file,
+                                     const std::string& path) {
+  Fields p(n, file, path);
+  PartitionPolicySpec s;
+  s.total_partitions = static_cast<int>(p.integer("total_partitions", std::nullopt, 1, 100'000));
+  s.partition_size = static_cast<int>(p.integer("partition_size", std::nullopt, 1, 100'000));
+  s.min_partitions = static_cast<int>(p.integer("min_partitions", 0, 0, 100'000));
+  if (s.min_partitions > s.total_partitions) {
+    // The gang plugin would find the job invalid forever ("Not enough valid subGroups").
+    throw p.error(
+        p.get("min_partitions"), "min_partitions",
+        fmt::format("{} is more than total_partitions ({})", s.min_partitions, s.total_partitions));
+  }
+  if (p.has("network_topology")) {
+    s.network_topology =
+        network_topology(p.get("network_topology"), file, p.path_of("network_topology"));
+  }
+  p.finish();
+  return s;
+}
+
 // The `gang` key: the job's PodGroup (docs/job-scheduling.md), or the `workload` key: the pod
 // group of a Kubernetes Workload its pods join (workloads/k8s_workload.hpp); nullopt when neither.
 std::optional<GangSpec> gang_spec(Fields& f, const std::string& file) {
@@ -275,9 +305,16 @@ std::optional<GangSpec> gang_spec(Fields& f, const std::string& file) {
   s.schedule_timeout = g.duration("schedule_timeout", s.schedule_timeout, std::chrono::seconds(1));
   s.min_resources = g.boolean("min_resources", false);
   if (g.has("network_topology")) {
-    // Volcano's PodGroup spec.networkTopology, in the scenario's snake case.
-    Fields t(g.get("network_topology"), file, g.path_of("network_topology"));
-    s.network_topology = read_network_topology(t, "highest_tier_allowed");
+    s.network_topology =
+        network_topology(g.get("network_topology"), file, g.path_of("network_topology"));
+  }
+  if (g.has("partition_policy")) {
+    if (s.mode != GangMode::kAllOrNothing) {
+      throw g.error(g.get("partition_policy"), "partition_policy",
+                    "only mode: all-or-nothing (Volcano) reads partition_policy");
+    }
+    s.partition_policy =
+        partition_policy(g.get("partition_policy"), file, g.path_of("partition_policy"));
   }
   if (s.mode == GangMode::kAllOrNothing && (g.has("schedule_timeout") || g.has("min_resources"))) {
     const std::string key = g.has("schedule_timeout") ? "schedule_timeout" : "min_resources";
@@ -513,6 +550,16 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
       throw f.error(f.get("gpus"), "gpus", "gpus needs pods that ask whole GPUs (pod.gpus >= 1)");
     }
     e.gpus = parse_gpu_distribution(f.get("gpus"), file, f.path_of("gpus"));
+  }
+  if (job.gang && job.gang->partition_policy && f.has("gang") && !f.has("gpus")) {
+    // Volcano's job webhook: replicas must be totalPartitions x partitionSize.
+    const PartitionPolicySpec& p = *job.gang->partition_policy;
+    if (p.total_partitions * p.partition_size != job.replicas) {
+      throw f.error(f.get("gang"), "gang",
+                    fmt::format("partition_policy: the job's {} pods are not total_partitions x "
+                                "partition_size ({} x {})",
+                                job.replicas, p.total_partitions, p.partition_size));
+    }
   }
   work_of(f, e);
   f.finish();

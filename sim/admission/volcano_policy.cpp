@@ -19,9 +19,18 @@ volcano::Amounts amounts(const Resources& r) {
   return a;
 }
 
+volcano::NetworkTopology topology_of(const workloads::NetworkTopologySpec& spec) {
+  volcano::NetworkTopology t;
+  t.hard = spec.hard;
+  t.highest_tier = spec.highest_tier_allowed;
+  t.highest_tier_name = spec.highest_tier_name;
+  return t;
+}
+
 bool known_arg(const std::string& key) {
   static const std::vector<std::string> keys = {"mode",
                                                 "highest_tier_allowed",
+                                                "highest_tier_name",
                                                 "weight",
                                                 "hypernode.binpack.cpu",
                                                 "hypernode.binpack.memory",
@@ -43,12 +52,14 @@ VolcanoPolicy::VolcanoPolicy(const AdmissionConfig& config)
   for (const auto& [k, v] : config.args) {
     if (!known_arg(k)) {
       throw std::invalid_argument("unknown argument '" + k +
-                                  "' (volcano reads mode, highest_tier_allowed and the "
+                                  "' (volcano reads mode, highest_tier_allowed, "
+                                  "highest_tier_name and the "
                                   "network-topology-aware plugin's keys)");
     }
   }
   const auto mode = config.args.find("mode");
   const auto tier = config.args.find("highest_tier_allowed");
+  const auto tier_name = config.args.find("highest_tier_name");
   if (mode != config.args.end()) {
     if (mode->second != "hard" && mode->second != "soft") {
       throw std::invalid_argument("argument 'mode': expected hard or soft, not '" + mode->second +
@@ -56,10 +67,18 @@ VolcanoPolicy::VolcanoPolicy(const AdmissionConfig& config)
     }
     volcano::NetworkTopology t;
     t.hard = mode->second == "hard";
-    if (t.hard && tier == config.args.end()) {
-      throw std::invalid_argument("mode hard needs highest_tier_allowed");
+    if (t.hard && tier == config.args.end() && tier_name == config.args.end()) {
+      throw std::invalid_argument("mode hard needs highest_tier_allowed or highest_tier_name");
     }
     default_topology_ = t;
+  }
+  if (tier_name != config.args.end()) {
+    if (!default_topology_ || tier != config.args.end() || tier_name->second.empty()) {
+      throw std::invalid_argument(
+          "argument 'highest_tier_name': expected a HyperNode tierName with mode, without "
+          "highest_tier_allowed");
+    }
+    default_topology_->highest_tier_name = tier_name->second;
   }
   if (tier != config.args.end()) {
     std::size_t used = 0;
@@ -98,16 +117,18 @@ void VolcanoPolicy::build_tree(const ClusterView& cluster) {
 volcano::JobRequest VolcanoPolicy::request(const JobView& job) const {
   volcano::JobRequest r;
   volcano::Task t;
+  const workloads::PartitionPolicySpec* partitions = nullptr;
   if (job.spec != nullptr) {
     t.request = amounts(job.spec->pod_template.requests);
     t.node_selector = job.spec->pod_template.node_selector;
-    if (job.spec->gang && job.spec->gang->network_topology) {
-      volcano::NetworkTopology t;
-      t.hard = job.spec->gang->network_topology->hard;
-      t.highest_tier = job.spec->gang->network_topology->highest_tier_allowed;
-      r.topology = t;
-    } else if (job.spec->gang && job.replicas > 1) {
+    const std::optional<workloads::GangSpec>& gang = job.spec->gang;
+    if (gang && gang->network_topology) {
+      r.topology = topology_of(*gang->network_topology);
+    } else if (gang && job.replicas > 1) {
       r.topology = default_topology_;
+    }
+    if (gang && gang->partition_policy) {
+      partitions = &*gang->partition_policy;
     }
   } else {
     t.request["nvidia.com/gpu"] = job.gpus_per_replica;
@@ -115,6 +136,28 @@ volcano::JobRequest VolcanoPolicy::request(const JobView& job) const {
   t.request["pods"] = 1;
   r.tasks.assign(static_cast<std::size_t>(job.replicas), t);
   r.min_available = job.replicas;  // a tidesim job's gang is all of its pods
+  if (partitions != nullptr) {
+    // The PodGroup's subGroupPolicy as Volcano's job controller writes it, and the partition
+    // label it gives pod i; the task's minAvailable is minPartitions x partitionSize when
+    // minPartitions is set (the job webhook's default), else all its pods.
+    volcano::SubGroupPolicy p;
+    p.name = "task";
+    p.match_label_keys = {workloads::kPartitionIdLabel};
+    if (partitions->network_topology) {
+      p.topology = topology_of(*partitions->network_topology);
+    }
+    p.sub_group_size = partitions->partition_size;
+    p.min_sub_groups = partitions->min_partitions;
+    r.sub_groups.push_back(std::move(p));
+    for (std::size_t i = 0; i < r.tasks.size(); ++i) {
+      r.tasks[i].labels[workloads::kPartitionIdLabel] =
+          std::to_string(static_cast<int>(i) / partitions->partition_size);
+    }
+    if (partitions->min_partitions > 0) {
+      r.min_available =
+          std::min(job.replicas, partitions->min_partitions * partitions->partition_size);
+    }
+  }
   return r;
 }
 
@@ -192,6 +235,12 @@ JobDecision VolcanoPolicy::decide(const JobPolicyState& state) {
     const volcano::Allocation a = alloc.allocate(r);
     if (!a.ready) {
       reasons_[j->id] = a.reason;
+      continue;
+    }
+    if (std::find(a.nodes.begin(), a.nodes.end(), -1) != a.nodes.end()) {
+      // Volcano would start the gang with the pods it placed (minPartitions x partitionSize at
+      // least); a tidesim job runs all its pods, so it waits until every pod has a node.
+      reasons_[j->id] = "the gang is ready but not every pod of the job has a node";
       continue;
     }
     alloc.commit(r, a);

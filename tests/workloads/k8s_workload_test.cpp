@@ -49,7 +49,7 @@ TEST(K8sWorkload, ManifestPodsJoinTheirPodGroup) {
   ASSERT_EQ(all.size(), 2u);
   ASSERT_TRUE(all[0].gang);
   EXPECT_EQ(*all[0].gang, (GangSpec{GangMode::kPermit, 3, std::chrono::minutes(5), false, true,
-                                    "rack", std::nullopt}));
+                                    "rack", std::nullopt, std::nullopt}));
   EXPECT_FALSE(all[1].gang);
 }
 

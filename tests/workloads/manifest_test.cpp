@@ -416,12 +416,12 @@ spec:
   // minResources 6 GPUs and 6 CPUs = minMember 3 x the pod's 2 GPUs and 2 CPUs: GangSpec's
   // min_resources.
   EXPECT_EQ(*all[0].gang, (GangSpec{GangMode::kPermit, 3, std::chrono::seconds(120), true, false,
-                                    "", std::nullopt}));
+                                    "", std::nullopt, std::nullopt}));
   EXPECT_EQ(all[0].pod.priority, 0);
   ASSERT_TRUE(all[1].gang);
   // All-or-nothing: min_member 0 = every pod of the job; no timeout nor minResources are read.
   EXPECT_EQ(*all[1].gang, (GangSpec{GangMode::kAllOrNothing, 0, std::chrono::seconds(60), false,
-                                    false, "", std::nullopt}));
+                                    false, "", std::nullopt, std::nullopt}));
   EXPECT_EQ(all[1].pod.priority, 1000);  // the group's class
   EXPECT_FALSE(all[2].gang);
 }
