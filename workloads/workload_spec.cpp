@@ -459,6 +459,21 @@ void work_of(Fields& f, MixEntry& e) {
   }
 }
 
+// Volcano's job webhook: a task's replicas must be totalPartitions x partitionSize (checked for
+// a job whose pods are fixed: its own `gang` and no `gpus` distribution).
+void check_partitions(Fields& f, const JobSpec& job) {
+  if (!job.gang || !job.gang->partition_policy || !f.has("gang") || f.has("gpus")) {
+    return;
+  }
+  const PartitionPolicySpec& p = *job.gang->partition_policy;
+  if (p.total_partitions * p.partition_size != job.replicas) {
+    throw f.error(f.get("gang"), "gang",
+                  fmt::format("partition_policy: the job's {} pods are not total_partitions x "
+                              "partition_size ({} x {})",
+                              job.replicas, p.total_partitions, p.partition_size));
+  }
+}
+
 MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std::string& path,
                          const std::string& base_dir, const Catalogue& catalogue,
                          const MixManifests& manifests) {
@@ -551,16 +566,7 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
     }
     e.gpus = parse_gpu_distribution(f.get("gpus"), file, f.path_of("gpus"));
   }
-  if (job.gang && job.gang->partition_policy && f.has("gang") && !f.has("gpus")) {
-    // Volcano's job webhook: replicas must be totalPartitions x partitionSize.
-    const PartitionPolicySpec& p = *job.gang->partition_policy;
-    if (p.total_partitions * p.partition_size != job.replicas) {
-      throw f.error(f.get("gang"), "gang",
-                    fmt::format("partition_policy: the job's {} pods are not total_partitions x "
-                                "partition_size ({} x {})",
-                                job.replicas, p.total_partitions, p.partition_size));
-    }
-  }
+  check_partitions(f, job);
   work_of(f, e);
   f.finish();
   return e;

@@ -133,21 +133,21 @@ void Allocator::recover_allocated(State& st, bool topology) const {
   }
   bool updated = false;
   for (SubJob& sj : st.subs) {
-    if (!sj.topology) {
+    std::vector<int> placed;
+    for (const std::size_t t : sj.tasks) {
+      if (st.nodes[t] >= 0) {
+        placed.push_back(st.nodes[t]);
+      }
+    }
+    if (!sj.topology || placed.empty()) {
       continue;
     }
     // The lowest-tier HyperNode whose real nodes hold every running task of the sub-job.
     int lowest = -1;
-    bool any = false;
     for (int h = 0; h < tree_.size(); ++h) {
-      bool all = true;
-      for (const std::size_t t : sj.tasks) {
-        if (st.nodes[t] >= 0) {
-          any = true;
-          all = all && tree_.contains(h, st.nodes[t]);
-        }
-      }
-      if (any && all && (lowest < 0 || tree_.tier(h) < tree_.tier(lowest))) {
+      const bool all =
+          std::all_of(placed.begin(), placed.end(), [&](int n) { return tree_.contains(h, n); });
+      if (all && (lowest < 0 || tree_.tier(h) < tree_.tier(lowest))) {
         lowest = h;
       }
     }
