@@ -110,9 +110,9 @@ TEST(ManifestScheduling, AClassThatNeverPreemptsWaits) {
 TEST(ManifestScheduling, APodGroupJobWaitsWithoutHoldingGpus) {
   const Scenario s = load_scenario("tests/sim/data/manifest_gangs.yaml");
   const workloads::GangSpec coscheduling{
-      workloads::GangMode::kPermit, 4, 30s, true, false, "", std::nullopt};
+      workloads::GangMode::kPermit, 4, 30s, true, false, "", std::nullopt, std::nullopt};
   const workloads::GangSpec volcano{
-      workloads::GangMode::kAllOrNothing, 0, 60s, false, false, "", std::nullopt};
+      workloads::GangMode::kAllOrNothing, 0, 60s, false, false, "", std::nullopt, std::nullopt};
   for (const std::size_t entry : {1u, 2u}) {
     Workload w = make_jobs(s, 1);
     const workloads::JobSpec gang = job_of(s, entry, "gang", TimePoint(1s));
