@@ -1,27 +1,77 @@
 #include "tidesim/sim/admission/gavel_fifo.hpp"
 
+#include <algorithm>
 #include <deque>
 
 namespace tidesim::gavel {
 
 namespace {
 
-// The type the head job goes to among `room` (types with enough free GPUs), or none.
-std::size_t pick(const AllocationJob& job, const std::vector<std::size_t>& room, bool perf,
-                 RandomStream& rng) {
-  if (!perf) {
-    return room[rng.uniform_int(room.size())];
-  }
-  std::size_t best = room.front();
-  for (const std::size_t t : room) {
-    if (job.throughput[t] > job.throughput[best]) {
-      best = t;
+// The GPU types with free GPUs, sorted by name as Gavel's `available_worker_types.sort()`.
+std::vector<std::size_t> available_types(const AllocationProblem& p,
+                                         const std::vector<long long>& free) {
+  std::vector<std::size_t> types;
+  for (std::size_t t = 0; t < free.size(); ++t) {
+    if (free[t] > 0) {
+      types.push_back(t);
     }
   }
-  return best;
+  std::sort(types.begin(), types.end(), [&p](std::size_t a, std::size_t b) {
+    return p.cluster.gpu_types[a] < p.cluster.gpu_types[b];
+  });
+  return types;
 }
 
 }  // namespace
+
+// Gavel's `while len(queue) > 0 and len(available_worker_types) > 0` loop of
+// FIFOPolicy.get_allocation (policies/fifo.py @c4fa400), statement by statement: `room` is
+// `available_worker_types_with_scale_factor`, `index` its `original_..._mapping`. The perf mode
+// takes the fastest type of `room` (the first by name on a tie); the base mode draws an index
+// into `room` but places the job on `worker_type` as the enumerate loop over the available types
+// leaves it, the last available type by name, whether or not it has the job's GPUs free (its
+// count can go below 0, and the type then stays in the list), and drops the drawn index's type
+// from the list when the placed type's count reaches exactly 0.
+void Fifo::walk(const AllocationProblem& p, std::deque<std::size_t>& queue,
+                std::vector<long long>& free) {
+  std::vector<std::size_t> available = available_types(p, free);
+  while (!queue.empty() && !available.empty()) {
+    const AllocationJob& job = p.jobs[queue.front()];
+    queue.pop_front();
+    std::vector<std::size_t> room;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < available.size(); ++i) {
+      if (free[available[i]] >= job.scale_factor) {
+        room.push_back(available[i]);
+        index.push_back(i);
+      }
+    }
+    if (room.empty()) {
+      break;
+    }
+    std::size_t drawn = 0;
+    std::size_t type = available.back();
+    if (!perf_) {
+      drawn = rng_.randbelow(static_cast<std::uint32_t>(room.size()));
+    } else {
+      double best = -1.0;
+      for (std::size_t i = 0; i < room.size(); ++i) {
+        if (job.throughput[room[i]] > best) {
+          best = job.throughput[room[i]];
+          type = room[i];
+          drawn = i;
+        }
+      }
+    }
+    if (job.throughput[type] > 0.0) {
+      placed_[job.id] = type;
+      free[type] -= job.scale_factor;
+      if (free[type] == 0) {
+        available.erase(available.begin() + static_cast<std::ptrdiff_t>(index[drawn]));
+      }
+    }
+  }
+}
 
 Allocation Fifo::allocate(const AllocationProblem& p) {
   check_problem(p, perf_ ? "fifo_perf" : "fifo");
@@ -58,24 +108,7 @@ Allocation Fifo::allocate(const AllocationProblem& p) {
       }
     }
   }
-  while (!queue.empty()) {
-    const AllocationJob& job = p.jobs[queue.front()];
-    std::vector<std::size_t> room;
-    for (std::size_t t = 0; t < free.size(); ++t) {
-      if (free[t] > 0 && free[t] >= job.scale_factor) {
-        room.push_back(t);
-      }
-    }
-    if (room.empty()) {
-      break;
-    }
-    queue.pop_front();
-    const std::size_t type = pick(job, room, perf_, rng_);
-    if (job.throughput[type] > 0.0) {
-      placed_[job.id] = type;
-      free[type] -= job.scale_factor;
-    }
-  }
+  walk(p, queue, free);
   Allocation x(p.jobs.size(), std::vector<double>(p.cluster.gpus.size(), 0.0));
   for (const auto& [id, type] : placed_) {
     x[index.at(id)][type] = 1.0;

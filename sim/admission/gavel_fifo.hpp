@@ -3,21 +3,25 @@
 /// in arrival order each get one whole GPU type (X[j][t] = 1) while GPUs are left. Stateful, as
 /// Gavel's: in the agnostic mode a job keeps its type until it ends (non-preemptive), and a
 /// GPU type freed by an ending job goes first to the head of the queue; the perf mode decides
-/// afresh at each call.
+/// afresh at each call. Both follow Gavel's code where it differs from its paper (docs/gavel.md,
+/// "FIFO's agnostic mode"): the agnostic mode places every job on the last type by name that
+/// has a free GPU, and can give that type more jobs than GPUs.
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <vector>
 
 #include "tidesim/sim/admission/gavel_allocation.hpp"
-#include "tidesim/sim/engine/random.hpp"
+#include "tidesim/workloads/python_random.hpp"
 
 namespace tidesim::gavel {
 
 class Fifo {
  public:
   /// `perf`: fifo_perf (each job on the type where it is fastest among those with room, the
-  /// first in the cluster's order on a tie); otherwise fifo (a type drawn uniformly among those
-  /// with room, from the stream "gavel-fifo" of `seed`).
-  Fifo(bool perf, std::uint64_t seed) : perf_(perf), rng_(seed, "gavel-fifo") {}
+  /// first by type name on a tie); otherwise fifo, whose draws are CPython's
+  /// `random.Random(seed).randrange`, as Gavel's FIFOPolicy(seed=seed) makes them.
+  Fifo(bool perf, std::uint64_t seed) : perf_(perf), rng_(seed) {}
 
   /// Jobs are taken in the problem's order (arrival order: Gavel sorts by job id). A job at the
   /// head of the queue whose scale factor fits no type stops the walk (no job jumps ahead); one
@@ -25,8 +29,12 @@ class Fifo {
   Allocation allocate(const AllocationProblem& p);
 
  private:
+  /// Places jobs from the queue's head on the types with free GPUs, as Gavel's walk does.
+  void walk(const AllocationProblem& p, std::deque<std::size_t>& queue,
+            std::vector<long long>& free);
+
   bool perf_;
-  RandomStream rng_;
+  workloads::PythonRandom rng_;
   /// Job id -> GPU type index, kept between calls in the agnostic mode.
   std::map<int, std::size_t> placed_;
 };

@@ -225,8 +225,13 @@ TEST(GavelMinTotalDuration, GavelsSearch) {
 
 // fifo_perf: job 0 to its faster type A, job 1 to what is left (B), job 2 waits. When job 0 has
 // ended the perf mode decides afresh: job 1 to A (2 > 1), job 2 to B.
-// fifo (agnostic): job 0 to a type drawn at random, job 1 to the other; when job 0 ends, job 1
-// keeps its type and job 0's goes to the head of the queue, job 2.
+// fifo (agnostic), as Gavel's FIFOPolicy(mode='base') runs (policies/fifo.py @c4fa400): the free
+// types sorted by name are [k80, v100]; each job is placed on the last of them (v100 = A) and
+// the index drawn by random.Random(seed).randrange(len(types with room)) names the type dropped
+// from the list when A is full. Seed 0 draws 1 (A is dropped: job 1 goes to k80 = B); seed 1
+// draws 0 (B is dropped while A stays, full: jobs 1 and 2 wait). CPython 3.11:
+// [random.Random(s).randrange(2) for s in (0, 1)] == [1, 0]. When job 0 ends its type goes to
+// the queue's head; seed 0: job 1 keeps B, job 2 takes A; seed 1: job 1 takes A, job 2 B.
 TEST(GavelFifo, PerfAndAgnostic) {
   AllocationProblem p = three_jobs();
   Fifo perf(true, 1);
@@ -234,17 +239,35 @@ TEST(GavelFifo, PerfAndAgnostic) {
   AllocationProblem later = p;
   later.jobs.erase(later.jobs.begin());
   expect_allocation(perf.allocate(later), {{1, 0}, {0, 1}});
-  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+  Fifo seed0(false, 0);
+  expect_allocation(seed0.allocate(p), {{1, 0}, {0, 1}, {0, 0}});
+  expect_allocation(seed0.allocate(later), {{0, 1}, {1, 0}});
+  Fifo seed1(false, 1);
+  expect_allocation(seed1.allocate(p), {{1, 0}, {0, 0}, {0, 0}});
+  expect_allocation(seed1.allocate(later), {{1, 0}, {0, 1}});
+}
+
+// Gavel's agnostic FIFO on three types of one GPU each (sorted [k80, p100, v100]): job 0 goes to
+// v100, and the drawn index names the type dropped. Seed 0 draws 1 (p100 dropped) and seed 1
+// draws 0 (k80 dropped): v100 stays in the list with 0 GPUs free, so jobs 1 and 2 go to it too
+// (its count goes to -2): X gives v100 three jobs. Seed 5 draws 2 (v100 dropped), then 1 of 2
+// for job 1 (placed on p100, the last type, which is dropped): job 2 goes to k80. Seed 6 draws 2,
+// then 0 (k80 dropped while p100, full, stays): job 2 waits. CPython 3.11:
+// r = random.Random(s); r.randrange(3), then r.randrange(2) or r.randrange(1).
+TEST(GavelFifo, AgnosticFollowsGavelsCode) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100", "p100", "k80"}, .gpus = {1, 1, 1}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {4.0, 2.0, 1.0}},
+            {.id = 1, .throughput = {4.0, 2.0, 1.0}},
+            {.id = 2, .throughput = {4.0, 2.0, 1.0}}};
+  for (const std::uint64_t seed : {0, 1}) {
     Fifo fifo(false, seed);
-    const Allocation first = fifo.allocate(p);
-    const std::size_t type0 = first[0][0] == 1.0 ? 0 : 1;
-    EXPECT_EQ(first[0][type0], 1.0);
-    EXPECT_EQ(first[1][1 - type0], 1.0);
-    EXPECT_EQ(first[2][0] + first[2][1], 0.0);
-    const Allocation second = fifo.allocate(later);
-    EXPECT_EQ(second[0][1 - type0], 1.0) << seed;
-    EXPECT_EQ(second[1][type0], 1.0) << seed;
+    expect_allocation(fifo.allocate(p), {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}});
   }
+  Fifo seed5(false, 5);
+  expect_allocation(seed5.allocate(p), {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+  Fifo seed6(false, 6);
+  expect_allocation(seed6.allocate(p), {{1, 0, 0}, {0, 1, 0}, {0, 0, 0}});
 }
 
 // A head job that fits no type (2 GPUs, types of 1) stops the walk: job 2 behind it waits too.
