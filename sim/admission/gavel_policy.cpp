@@ -41,6 +41,33 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
+// "MODEL:PRICE,MODEL:PRICE": a price per hour (> 0) for each GPU model; a model named twice is
+// refused.
+std::map<std::string, double> parse_prices(const std::string& text) {
+  std::map<std::string, double> prices;
+  for (const std::string& item : split(text)) {
+    const std::size_t colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+      throw std::invalid_argument(
+          "gavel: prices must be MODEL:PRICE pairs separated by commas, "
+          "not '" +
+          item + "'");
+    }
+    const std::string model = item.substr(0, colon);
+    const double price = number("prices[" + model + "]", item.substr(colon + 1), 0.0);
+    if (price <= 0.0) {
+      throw std::invalid_argument("gavel: prices[" + model + "] must be above 0");
+    }
+    if (!prices.emplace(model, price).second) {
+      throw std::invalid_argument("gavel: prices names GPU model '" + model + "' twice");
+    }
+  }
+  if (prices.empty()) {
+    throw std::invalid_argument("gavel: prices is empty");
+  }
+  return prices;
+}
+
 // Shockwave's gandiva_fair (policies/gandiva_fair_proportional.py): every job the same share of
 // every type, GPUs of the type / jobs, rows divided by max(1, their sum); scale factors ignored.
 gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
@@ -75,6 +102,7 @@ const std::vector<std::string>& gavel_policy_names() {
                                                  "min_total_duration",
                                                  "min_total_duration_perf",
                                                  "max_sum_throughput_perf",
+                                                 "max_sum_throughput_normalized_by_cost_perf",
                                                  "allox",
                                                  "gandiva",
                                                  "gandiva_fair",
@@ -142,6 +170,9 @@ gavel::Allocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
   if (name_ == "max_sum_throughput_perf") {
     return gavel::max_sum_throughput_perf(p).x;
   }
+  if (name_ == "max_sum_throughput_normalized_by_cost_perf") {
+    return gavel::max_sum_throughput_perf(p, true).x;
+  }
   if (name_ == "gandiva_fair") {
     return gandiva_fair(p);
   }
@@ -177,17 +208,24 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       allox_multi_gpu = value == "true";
     } else if (key == "gpu_order") {
       order_ = split(value);
+    } else if (key == "prices") {
+      prices_ = parse_prices(value);
     } else if (shockwave::is_arg(key)) {
       shockwave_args[key] = value;
     } else {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, and "
+          "gpu_order, prices, and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "reopt_rounds, momentum, log_origin, priority_m, max_priority)");
     }
+  }
+  if (policy == "max_sum_throughput_normalized_by_cost_perf" && prices_.empty()) {
+    throw std::invalid_argument(
+        "gavel: policy max_sum_throughput_normalized_by_cost_perf needs prices (GPU model:price "
+        "per hour, comma-separated, e.g. 'V100-SXM2-16:2.48,P100:1.46,K80:0.45')");
   }
   allocator_ =
       std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha, allox_multi_gpu);
@@ -229,6 +267,15 @@ std::map<int, std::vector<double>> GavelPolicy::allocate(const JobPolicyState& s
   gavel::AllocationProblem p;
   p.cluster.gpu_types = types_.types;
   p.cluster.gpus = types_.gpus;
+  if (!prices_.empty()) {
+    for (const std::string& type : types_.types) {
+      const auto price = prices_.find(type);
+      if (price == prices_.end()) {
+        throw std::invalid_argument("gavel: prices has no price for GPU model '" + type + "'");
+      }
+      p.cluster.prices.push_back(price->second);
+    }
+  }
   const double now = to_seconds(state.now);
   for (const JobView& v : state.jobs) {
     if (!std::binary_search(known_.begin(), known_.end(), v.id)) {

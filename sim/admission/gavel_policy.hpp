@@ -55,7 +55,9 @@ class GavelAllocator {
 /// `min_reset_interval` (seconds, default 1920), `reference_gpu` (default V100-SXM2-16),
 /// `allox_alpha` (default 1), `allox_multi_gpu` (true: Shockwave's AlloX, jobs of any scale
 /// factor; default false: Gavel's, single-GPU jobs only), `gpu_order` (the greedy walk's order of
-/// GPU models, comma-separated, default V100-SXM2-16,P100: Gavel walks v100, p100, k80); with
+/// GPU models, comma-separated, default V100-SXM2-16,P100: Gavel walks v100, p100, k80), `prices`
+/// (a price per hour for each GPU model, `MODEL:PRICE,...`, read by
+/// max_sum_throughput_normalized_by_cost_perf, which needs it); with
 /// `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each round's
 /// jobs, on a cluster of one GPU type as the artifact's).
 class GavelPolicy : public JobPolicy {
@@ -81,6 +83,7 @@ class GavelPolicy : public JobPolicy {
   gavel::RoundsConfig rounds_config_;
   std::string reference_;
   std::vector<std::string> order_;
+  std::map<std::string, double> prices_;  // GPU model -> price per hour (cost-aware policies)
   std::unique_ptr<GavelAllocator> allocator_;
   std::unique_ptr<gavel::Rounds> rounds_;
   std::unique_ptr<shockwave::Scheduler> shockwave_;

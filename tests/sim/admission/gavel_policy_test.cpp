@@ -114,6 +114,61 @@ TEST(GavelPolicy, FirstRoundOfEachPolicy) {
   }
 }
 
+// max_sum_throughput_normalized_by_cost_perf (Gavel's ThroughputNormalizedByCostSumWithPerf):
+// job 0 of throughputs (4, 3) and job 1 of (3, 1) on the V100 and the P100, one GPU each. The
+// optimum is an assignment (the polytope's vertices are matchings; one job alone gives at most
+// 4). By throughput: job 1 on the V100 and job 0 on the P100 (3 + 3 = 6 against 4 + 1 = 5). At
+// prices 1 and 10 per hour: job 0 on the V100 and job 1 on the P100 (4 + 0.1 = 4.1 against
+// 3 + 0.3 = 3.3). Each job's priority is 0 on the type X gives it none of, so the walk places it
+// on its X's type. (One job alone would take the V100 whatever X says: Gavel's walk places a job
+// of priority 0 on an idle GPU, FIFO excepted.)
+TEST(GavelPolicy, PricesChooseTheCheaperType) {
+  const ClusterView c = cluster();
+  GavelPolicy plain(gavel("max_sum_throughput_perf"));
+  const JobDecision fast = plain.decide(at(TimePoint(0s), {job(0, 4, 3), job(1, 3, 1)}, c));
+  EXPECT_EQ(fast.run, (std::vector<int>{0, 1}));
+  EXPECT_EQ(fast.pod_nodes.at(0), (Names{"node-b"}));
+  EXPECT_EQ(fast.pod_nodes.at(1), (Names{"node-a"}));
+  AdmissionConfig by_cost = gavel("max_sum_throughput_normalized_by_cost_perf");
+  by_cost.args["prices"] = "V100-SXM2-16:1,P100:10";
+  GavelPolicy cheap(by_cost);
+  const JobDecision d = cheap.decide(at(TimePoint(0s), {job(0, 4, 3), job(1, 3, 1)}, c));
+  EXPECT_EQ(d.run, (std::vector<int>{0, 1}));
+  EXPECT_EQ(d.pod_nodes.at(0), (Names{"node-a"}));
+  EXPECT_EQ(d.pod_nodes.at(1), (Names{"node-b"}));
+}
+
+TEST(GavelPolicy, BadPricesAreErrors) {
+  const ClusterView c = cluster();
+  const auto message = [](AdmissionConfig config) -> std::string {
+    try {
+      GavelPolicy p(config);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  AdmissionConfig config = gavel("max_sum_throughput_normalized_by_cost_perf");
+  EXPECT_NE(message(config).find("needs prices"), std::string::npos);
+  config.args["prices"] = "V100-SXM2-16";
+  EXPECT_NE(message(config).find("MODEL:PRICE"), std::string::npos);
+  config.args["prices"] = "V100-SXM2-16:0";
+  EXPECT_NE(message(config).find("above 0"), std::string::npos);
+  config.args["prices"] = "P100:1,P100:2";
+  EXPECT_NE(message(config).find("twice"), std::string::npos);
+  config.args["prices"] = "P100:cheap";
+  EXPECT_NE(message(config).find("prices[P100] must be a number"), std::string::npos);
+  // A model of the cluster without a price: an error at the first decision.
+  config.args["prices"] = "V100-SXM2-16:3";
+  GavelPolicy p(config);
+  try {
+    (void)p.decide(at(TimePoint(0s), {job(0, 4, 1)}, c));
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "gavel: prices has no price for GPU model 'P100'");
+  }
+}
+
 TEST(GavelPolicy, RegisteredAndItsArgumentsChecked) {
   EXPECT_NE(make_job_policy(gavel("max_min_fairness")), nullptr);
   EXPECT_THROW(GavelPolicy(gavel("lottery")), std::invalid_argument);
