@@ -337,15 +337,19 @@ std::vector<JobController::PodReplacement> GangFailures::partition_pods(
   // Volcano's job controller labels pod ix of a task with partition ix / partitionSize
   // (pkg/controllers/job/job_controller_util.go, createJobPod); RestartPartition kills the pods
   // of the failed pod's partition (job_controller_actions.go, killPods, TargetTypePartition).
+  // A job's own partitionPolicy (gang.partition_policy, as the volcano policy places it) gives
+  // its partitions; `partition_size` gives those of jobs without one.
+  const auto& own = job.spec->gang ? job.spec->gang->partition_policy : std::nullopt;
+  const int size = own ? own->partition_size : config_.partition_size;
   std::set<int> partitions;
   for (const auto& pods : lost_pods) {
     for (const int k : pods) {
-      partitions.insert(k / config_.partition_size);
+      partitions.insert(k / size);
     }
   }
   std::vector<JobController::PodReplacement> moves;
   for (int k = 0; k < static_cast<int>(job.pods.size()); ++k) {
-    if (partitions.count(k / config_.partition_size) > 0) {
+    if (partitions.count(k / size) > 0) {
       moves.push_back({k, ""});
     }
   }

@@ -422,6 +422,31 @@ TEST(GangRun, RestartPartitionRestartsOnlyTheFailedPodsPartition) {
   EXPECT_NEAR(secs(whole.of("gang", JobEventKind::kStarted).at(1)->at), 2400.0, 0.05);
 }
 
+TEST(GangRun, RestartPartitionTakesTheGangsOwnPartitionPolicy) {
+  // The gang's own partitionPolicy (one pod per partition) wins over faults.gang.partition_size
+  // (two): only the failed node's pod restarts.
+  std::string t = text(5, "restart_partition", "");
+  t.replace(t.find("replicas: 2"), 11, "replicas: 4");
+  t.replace(t.find("gang: {mode: all-or-nothing}"), 28,
+            "gang: {mode: all-or-nothing, partition_policy: {total_partitions: 4, "
+            "partition_size: 1}}");
+  t.replace(t.find("    spares: 1\n"), 14, "    partition_size: 2\n");
+  const Seen base = run(scenario_from("own-partition-base", t));
+  std::map<int, std::string> node_of;  // replica -> node
+  for (const auto* b : base.of("gang", JobEventKind::kBound)) {
+    node_of[replica_of(b->pod)] = b->node;
+  }
+  ASSERT_EQ(node_of.size(), 4u);
+  const Seen seen = run(scenario_from("own-partition", t + inject(node_of[0])));
+  const auto evicted = seen.of("gang", JobEventKind::kEvicted);
+  ASSERT_EQ(evicted.size(), 1u);
+  EXPECT_EQ(replica_of(evicted[0]->pod), 0);
+  const auto bound = seen.of("gang", JobEventKind::kBound);
+  ASSERT_EQ(bound.size(), 5u);
+  EXPECT_EQ(replica_of(bound[4]->pod), 0);
+  EXPECT_NE(bound[4]->node, node_of[0]);  // the failed node is down
+}
+
 TEST(GangRun, InjectedFailureErrors) {
   const std::string bad_node = test::message_of([] {
     scenario_from(
