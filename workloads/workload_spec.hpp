@@ -16,7 +16,7 @@
 #include "tidesim/workloads/distributions.hpp"
 #include "tidesim/workloads/gavel_jobs.hpp"
 #include "tidesim/workloads/job.hpp"
-#include "tidesim/workloads/pollux.hpp"
+#include "tidesim/workloads/pollux_source.hpp"
 #include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/trace.hpp"
 

@@ -16,6 +16,7 @@
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/pollux.hpp"
+#include "tidesim/workloads/pollux_source.hpp"
 #include "tidesim/workloads/step_time.hpp"
 #include "tidesim/workloads/uncontended_time.hpp"
 #include "tidesim/workloads/workload_spec.hpp"

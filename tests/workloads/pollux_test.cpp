@@ -14,6 +14,7 @@
 #include "tests/common/errors.hpp"
 #include "tests/common/require.hpp"
 #include "tidesim/workloads/csv.hpp"
+#include "tidesim/workloads/pollux_source.hpp"
 
 namespace tidesim::workloads {
 namespace {

@@ -1,11 +1,5 @@
 #include "tidesim/tools/lib/attempt_log.hpp"
 
-#include <fmt/core.h>
-
-#include "tidesim/tools/lib/csv_out.hpp"
-#include "tidesim/tools/lib/result.hpp"
-#include "tidesim/tools/lib/result_records.hpp"
-
 namespace tidesim::app {
 
 std::vector<std::size_t>& AttemptLog::rows_of(const std::string& job, int attempt) {
@@ -109,36 +103,6 @@ std::vector<AttemptRecord> AttemptLog::finish() const {
     }
   }
   return out;
-}
-
-namespace {
-
-std::string joined(const auto& items) {
-  std::string s;
-  for (const auto& x : items) {
-    s += (s.empty() ? "" : ";") + fmt::format("{}", x);
-  }
-  return s;
-}
-
-}  // namespace
-
-void write_attempts_csv(std::ostream& out, const RunResult& result) {
-  require_records(result, "attempts", "attempts.csv");
-  out << "policy,seed,job,attempt,pod,node,cards,bound_s,started_s,ended_s,outcome,oom_card,"
-         "oom_memory_used_bytes,oom_memory_capacity_bytes,oom_co_located\n";
-  for (const auto& run : result.runs) {
-    for (const auto& a : run.attempts) {
-      const bool oom = a.oom_card.has_value();
-      out << fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy), run.seed,
-          csv_field(a.job), a.attempt, csv_field(a.pod), csv_field(a.node), joined(a.cards),
-          csv_number(a.bound_s), csv_number(a.started_s), csv_number(a.ended_s), a.outcome,
-          oom ? fmt::format("{}", *a.oom_card) : "",
-          oom ? fmt::format("{}", a.oom_memory_used) : "",
-          oom ? fmt::format("{}", a.oom_memory_capacity) : "", csv_field(joined(a.oom_co_located)));
-    }
-  }
 }
 
 }  // namespace tidesim::app

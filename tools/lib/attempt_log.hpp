@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -15,8 +14,6 @@
 #include "tidesim/sim/api/run_signals.hpp"
 
 namespace tidesim::app {
-
-struct RunResult;
 
 /// One pod of one attempt. Times are seconds from the start of the run.
 struct AttemptRecord {
@@ -62,11 +59,5 @@ class AttemptLog {
   std::vector<AttemptRecord> rows_;
   std::unordered_map<std::string, JobRows> jobs_;
 };
-
-/// attempts.csv: policy, seed, job, attempt, pod, node, cards (";"-separated), bound_s,
-/// started_s, ended_s, outcome, oom_card, oom_memory_used_bytes, oom_memory_capacity_bytes,
-/// oom_co_located (";"-separated job names). Throws InputError when the result was written
-/// without its attempt log (tools/lib/result_records.hpp).
-void write_attempts_csv(std::ostream& out, const RunResult& result);
 
 }  // namespace tidesim::app

@@ -108,4 +108,34 @@ void write_card_series_csv(std::ostream& out, const RunResult& result) {
   }
 }
 
+namespace {
+
+std::string joined(const auto& items) {
+  std::string s;
+  for (const auto& x : items) {
+    s += (s.empty() ? "" : ";") + fmt::format("{}", x);
+  }
+  return s;
+}
+
+}  // namespace
+
+void write_attempts_csv(std::ostream& out, const RunResult& result) {
+  require_records(result, "attempts", "attempts.csv");
+  out << "policy,seed,job,attempt,pod,node,cards,bound_s,started_s,ended_s,outcome,oom_card,"
+         "oom_memory_used_bytes,oom_memory_capacity_bytes,oom_co_located\n";
+  for (const auto& run : result.runs) {
+    for (const auto& a : run.attempts) {
+      const bool oom = a.oom_card.has_value();
+      out << fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.policy), run.seed,
+          csv_field(a.job), a.attempt, csv_field(a.pod), csv_field(a.node), joined(a.cards),
+          csv_number(a.bound_s), csv_number(a.started_s), csv_number(a.ended_s), a.outcome,
+          oom ? fmt::format("{}", *a.oom_card) : "",
+          oom ? fmt::format("{}", a.oom_memory_used) : "",
+          oom ? fmt::format("{}", a.oom_memory_capacity) : "", csv_field(joined(a.oom_co_located)));
+    }
+  }
+}
+
 }  // namespace tidesim::app

@@ -33,4 +33,10 @@ void write_node_series_csv(std::ostream& out, const RunResult& result);
 /// gpu_memory_used_bytes, nvlink_utilization (empty without NVLink).
 void write_card_series_csv(std::ostream& out, const RunResult& result);
 
+/// attempts.csv: policy, seed, job, attempt, pod, node, cards (";"-separated), bound_s,
+/// started_s, ended_s, outcome, oom_card, oom_memory_used_bytes, oom_memory_capacity_bytes,
+/// oom_co_located (";"-separated job names). Throws InputError when the result was written
+/// without its attempt log (tools/lib/result_records.hpp).
+void write_attempts_csv(std::ostream& out, const RunResult& result);
+
 }  // namespace tidesim::app
