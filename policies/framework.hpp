@@ -8,9 +8,11 @@
 /// instead of Kubernetes' CycleState map. A Scheduler is therefore not thread-safe.
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -156,15 +158,48 @@ struct PostFilterResult {
 
 /// The cluster events a plugin registers for (kube-scheduler's EventsToRegister, the events of
 /// its ClusterEventWithHint list): after such an event a pod the plugin rejected may fit, so the
-/// scheduling queue moves it back to be tried (a bit mask of ClusterEvent values).
+/// scheduling queue moves it back to be tried (ClusterEventWithHint, QueueingHintMap).
 enum ClusterEvent : unsigned {
   /// A pod bound to a node was deleted, or a node came back (resources freed; AssignedPod/Delete,
-  /// Node/Update in kube-scheduler). Every unschedulable pod moves on such an event
-  /// (SchedulingLoop::QueueingHints decides which with precise hints).
+  /// Node/Update in kube-scheduler). An unschedulable pod moves on it when no plugin rejected it or
+  /// a plugin that did registered for it and its hint says kQueue (every built-in plugin does,
+  /// with no hint); SchedulingLoop::QueueingHints may keep more pods in place with precise hints.
   kClusterChanged = 1U << 0,
   /// A scrape changed the metrics some node reports (tidesim's telemetry; no Kubernetes object
   /// changes): only the pods a plugin registered for it rejected move.
   kMetricsChanged = 1U << 1,
+};
+/// How many ClusterEvent values there are.
+inline constexpr int kClusterEventCount = 2;
+
+/// A queueing hint's answer (fwk.QueueingHint): whether the event may make a pod the plugin
+/// rejected schedulable.
+enum class QueueingHint : std::uint8_t {
+  kQueueSkip,  ///< the event does not help the pod: it stays where it is (QueueSkip)
+  kQueue,      ///< the pod may fit now: it moves back to be tried (Queue)
+};
+
+/// A cluster event as a queueing hint sees it (kube-scheduler passes the old and new object).
+struct ClusterEventInfo {
+  ClusterEvent event = kClusterChanged;
+  /// The nodes (ClusterView::nodes indices) the change touched, when known (a deletion of a
+  /// bound pod); null: unknown, anywhere.
+  const std::set<int>* nodes = nullptr;
+};
+
+/// QueueingHintFn (pkg/scheduler/framework/types.go): given a pod the plugin rejected and an event
+/// it registered for, whether the event may make the pod schedulable.
+using QueueingHintFn = std::function<QueueingHint(const PodSpec& pod, const ClusterEventInfo&)>;
+
+/// The plugins that rejected a pod (QueuedPodInfo.UnschedulablePlugins), one bit per plugin of
+/// its profile (QueueingHintMap::bit).
+using Rejectors = std::uint64_t;
+
+/// ClusterEventWithHint: an event a plugin registers for, with its hint. An empty hint answers
+/// kQueue for every pod (kube-scheduler's nil QueueingHintFn).
+struct ClusterEventWithHint {
+  ClusterEvent event = kClusterChanged;
+  QueueingHintFn hint;
 };
 
 /// Every plugin has a name (the one used in KubeSchedulerConfiguration).
@@ -182,10 +217,13 @@ class Plugin {
   /// True for a plugin that reads node metrics (CycleContext::metrics). A run builds and drives
   /// the telemetry pipeline only for a profile with such a plugin.
   virtual bool reads_metrics() const { return false; }
-  /// EventsToRegister: the ClusterEvent values after which a pod this plugin rejected (at
-  /// PreFilter, or on some node at Filter) is worth trying again. Default: changes of the
-  /// cluster's state; a plugin that rejects by node metrics adds kMetricsChanged.
-  virtual unsigned events_to_register() const { return kClusterChanged; }
+  /// EventsToRegister (EnqueueExtensions): the events after which a pod this plugin rejected (at
+  /// PreFilter, or on some node at Filter) may be worth trying again, each with its
+  /// QueueingHintFn (SchedulingQueue asks them through QueueingHintMap). Default: changes of the
+  /// cluster's state, always kQueue; a plugin that rejects by node metrics adds kMetricsChanged.
+  virtual std::vector<ClusterEventWithHint> events_to_register() const {
+    return {ClusterEventWithHint{.event = kClusterChanged, .hint = {}}};
+  }
   /// True when the plugin judges forecasts of node metrics (MetricsSource::forecast), which only a
   /// scenario with a prediction: section provides (docs/prediction.md).
   virtual bool reads_forecasts() const { return false; }

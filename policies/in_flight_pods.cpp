@@ -1,5 +1,6 @@
 #include "tidesim/policies/in_flight_pods.hpp"
 
+#include <bit>
 #include <string_view>
 
 namespace tidesim::policies {
@@ -64,14 +65,20 @@ void InFlightPods::taken(const PodSpec& pod, std::size_t hash, int attempts) {
   r.popped_cycle = cycle_;
 }
 
-void InFlightPods::move_requested(bool metrics) {
-  (metrics ? metrics_request_cycle_ : move_request_cycle_) = cycle_;
+void InFlightPods::move_requested(unsigned event) {
+  move_request_cycle_[static_cast<std::size_t>(std::countr_zero(event))] = cycle_;
 }
 
-bool InFlightPods::moved_since_popped(const PodSpec& pod, std::size_t hash, bool by_metrics) const {
+unsigned InFlightPods::events_since_popped(const PodSpec& pod, std::size_t hash) const {
   const Record* r = find(pod, hash);
   const std::int64_t popped = r == nullptr || r->popped_cycle < 0 ? cycle_ : r->popped_cycle;
-  return move_request_cycle_ >= popped || (by_metrics && metrics_request_cycle_ >= popped);
+  unsigned out = 0;
+  for (std::size_t k = 0; k < move_request_cycle_.size(); ++k) {
+    if (move_request_cycle_[k] >= popped) {
+      out |= 1U << k;
+    }
+  }
+  return out;
 }
 
 InFlightPods::Record& InFlightPods::last(const PodSpec& pod, std::size_t& hash) {

@@ -5,6 +5,7 @@
 /// goes back to the queue and comes out again, until done. With them, the scheduling cycle (pods
 /// popped so far) and the cycles of the last move requests (scheduling_queue.go's schedulingCycle
 /// and moveRequestCycle), which tell where a pod that failed goes.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -36,13 +37,13 @@ class InFlightPods {
   void taken(const PodSpec& pod, std::size_t hash, int attempts);
   /// The current scheduling cycle: the number of pops so far.
   std::int64_t cycle() const { return cycle_; }
-  /// A cluster event moved the unschedulable pods (moveRequestCycle = schedulingCycle); a
-  /// metrics event, when `metrics`.
-  void move_requested(bool metrics);
-  /// Whether an event that may help `pod` came since it was popped (a cluster event; a metrics
-  /// event too when `by_metrics`): a retry may succeed, so it goes to back-off rather than to the
+  /// An event (a ClusterEvent value, a single bit) moved the unschedulable pods
+  /// (moveRequestCycle = schedulingCycle, one per event).
+  void move_requested(unsigned event);
+  /// The events (a mask of ClusterEvent values) that came since `pod` was popped: one that may
+  /// help it (QueueingHintMap::worth_requeuing) sends it to back-off rather than to the
   /// unschedulable set. A pod never popped counts as popped in the current cycle.
-  bool moved_since_popped(const PodSpec& pod, std::size_t hash, bool by_metrics) const;
+  unsigned events_since_popped(const PodSpec& pod, std::size_t hash) const;
   /// The record of `pod` (get()), found without a lookup when it is the pod popped last; `hash`
   /// receives hash_of(pod).
   Record& last(const PodSpec& pod, std::size_t& hash);
@@ -75,8 +76,13 @@ class InFlightPods {
   Record* last_record_ = nullptr;
   std::size_t last_hash_ = 0;
   std::int64_t cycle_ = 0;
-  std::int64_t move_request_cycle_ = -1;
-  std::int64_t metrics_request_cycle_ = -1;  // the cycle of the last metrics event
+  // The cycle of the last event of each kind (by its bit's index).
+  std::array<std::int64_t, 32> move_request_cycle_ = filled(-1);
+  static constexpr std::array<std::int64_t, 32> filled(std::int64_t v) {
+    std::array<std::int64_t, 32> a{};
+    a.fill(v);
+    return a;
+  }
 };
 
 }  // namespace tidesim::policies

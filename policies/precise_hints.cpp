@@ -55,14 +55,14 @@ std::optional<PodPtr> PreciseHints::pop(TimePoint now) {
   });
 }
 
-void PreciseHints::on_change(TimePoint now) {
+void PreciseHints::on_change(TimePoint now, const std::set<int>& nodes) {
   if (!on_) {
-    queue_.on_cluster_event(now);
+    queue_.on_cluster_event(now, &nodes);
     return;
   }
   // One verdict per hint group (an equivalence class, a gang shape): its pods get the same answer.
   skips_ += queue_.on_cluster_event(
-      now, [this](int group, const PodSpec& first) { return room(group, first); },
+      now, &nodes, [this](int group, const PodSpec& first) { return room(group, first); },
       [this](const PodSpec& pod) { return target_.pod_alive(pod); });
 }
 

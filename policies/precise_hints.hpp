@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 
 #include "tidesim/policies/bind_target.hpp"
 #include "tidesim/policies/failure_memo.hpp"
@@ -29,9 +30,9 @@ class PreciseHints {
   /// by a change that a pod before it has used up, or retried at its timeout with nothing
   /// changed); every pod when off.
   std::optional<PodPtr> pop(TimePoint now);
-  /// A change known to touch only some nodes was recorded: the unschedulable pods it may help
-  /// move (all of them when off).
-  void on_change(TimePoint now);
+  /// A change known to touch only `nodes` was recorded: the unschedulable pods it may help
+  /// move (all of them the plugins' hints let move when off).
+  void on_change(TimePoint now, const std::set<int>& nodes);
   /// Pods the hints kept in place or put back, over the run.
   std::uint64_t skips() const { return skips_; }
 

@@ -284,6 +284,15 @@ ProfilePlugins::Listing ProfilePlugins::at(const std::string& point) const {
   return it == listing_.end() ? Listing{} : it->second;
 }
 
+std::vector<const Plugin*> ProfilePlugins::all() const {
+  std::vector<const Plugin*> out;
+  out.reserve(owned_.size());
+  for (const auto& p : owned_) {
+    out.push_back(p.get());
+  }
+  return out;
+}
+
 bool ProfilePlugins::reads_metrics() const {
   return std::any_of(owned_.begin(), owned_.end(),
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_metrics(); });

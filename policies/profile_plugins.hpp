@@ -61,6 +61,8 @@ class ProfilePlugins {
   /// The first Score plugin that chooses cards; null when none does.
   CardChooserPlugin* card_chooser() const { return card_chooser_; }
 
+  /// Every plugin of the profile, once each, in the order they were built.
+  std::vector<const Plugin*> all() const;
   /// True when a plugin reads node metrics (Plugin::reads_metrics()).
   bool reads_metrics() const;
   /// True when a plugin judges forecasts (Plugin::reads_forecasts()).

@@ -5,11 +5,21 @@
 #include <vector>
 
 namespace tidesim::policies {
+namespace {
+
+// The hints of a queue given none: no plugins.
+const QueueingHintMap& no_plugins() {
+  static const QueueingHintMap map;
+  return map;
+}
+
+}  // namespace
 
 SchedulingQueue::SchedulingQueue(QueueOptions options)
     : active_(options.order),
       backoff_(options.initial_backoff, options.max_backoff),
-      unschedulable_(options.unschedulable_timeout) {}
+      unschedulable_(options.unschedulable_timeout),
+      hints_(&no_plugins()) {}
 
 void SchedulingQueue::push_active(QueuedPod e) {
   const PodSpec* pod = e.pod.get();
@@ -116,11 +126,17 @@ std::optional<PodPtr> SchedulingQueue::pop(TimePoint now, const UpHint& hint) {
   return std::nullopt;
 }
 
-void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics, int group) {
+void SchedulingQueue::add_unschedulable(PodPtr pod, TimePoint now, Rejectors rejectors, int group) {
   const std::size_t hash = InFlightPods::hash_of(*pod);
-  const bool moved = in_flight_.moved_since_popped(*pod, hash, by_metrics);
+  // determineSchedulingHintForInFlightPod: the events received while the pod was in flight.
+  const unsigned since = in_flight_.events_since_popped(*pod, hash);
+  bool moved = false;
+  for (unsigned rest = since; rest != 0 && !moved; rest &= rest - 1) {
+    const auto event = static_cast<ClusterEvent>(rest & (~rest + 1));
+    moved = hints_->worth_requeuing(*pod, rejectors, ClusterEventInfo{.event = event, .nodes = {}});
+  }
   QueuedPod e = make_entry(std::move(pod), now, hash);
-  e.by_metrics = by_metrics;
+  e.rejectors = rejectors;
   e.group = group;
   if (moved) {
     push_backoff(std::move(e));
@@ -157,19 +173,19 @@ void SchedulingQueue::requeue(QueuedPod e, TimePoint now) {
   }
 }
 
-void SchedulingQueue::on_cluster_event(TimePoint now) {
-  in_flight_.move_requested(false);
-  move_unschedulable(now, false, nullptr);
+bool SchedulingQueue::worth_requeuing(const QueuedPod& e, const ClusterEventInfo& event) const {
+  return hints_->worth_requeuing(*e.pod, e.rejectors, event);
 }
 
-void SchedulingQueue::on_cluster_event(TimePoint now, const QueueingHint& may_help) {
-  in_flight_.move_requested(false);
-  move_unschedulable(now, false, &may_help);
+void SchedulingQueue::on_cluster_event(TimePoint now, const std::set<int>* nodes) {
+  in_flight_.move_requested(kClusterChanged);
+  move_unschedulable(now, ClusterEventInfo{.event = kClusterChanged, .nodes = nodes});
 }
 
-std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hint,
-                                              const QueueingHint& counted) {
-  in_flight_.move_requested(false);
+std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const std::set<int>* nodes,
+                                              const GroupHint& hint, const PodTest& counted) {
+  in_flight_.move_requested(kClusterChanged);
+  const ClusterEventInfo event{.event = kClusterChanged, .nodes = nodes};
   // The grouped pods: one answer per group. Moves do not depend on their order (a pod's place in
   // the active or back-off queue is its own key), so groups are taken in turn.
   std::size_t kept = 0;
@@ -183,6 +199,9 @@ std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hi
     std::vector<UnschedulablePods::Key> keys;
     for (auto k = g->second.begin(); k != g->second.end() && n > 0; ++k) {
       const QueuedPod& e = unschedulable_.at(*k);
+      if (!worth_requeuing(e, event)) {
+        continue;
+      }
       keys.push_back(*k);
       if (n != kAll && backoff_.end_of(e) <= now && counted(*e.pod)) {
         --n;
@@ -198,7 +217,7 @@ std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hi
   // The others, as with a hint that is always true.
   for (auto it = unschedulable_.begin();
        unschedulable_.grouped() < unschedulable_.size() && it != unschedulable_.end();) {
-    if (it->second.group >= 0) {
+    if (it->second.group >= 0 || !worth_requeuing(it->second, event)) {
       ++it;
       continue;
     }
@@ -210,15 +229,13 @@ std::size_t SchedulingQueue::on_cluster_event(TimePoint now, const GroupHint& hi
 }
 
 void SchedulingQueue::on_metrics_event(TimePoint now) {
-  in_flight_.move_requested(true);
-  move_unschedulable(now, true, nullptr);
+  in_flight_.move_requested(kMetricsChanged);
+  move_unschedulable(now, ClusterEventInfo{.event = kMetricsChanged, .nodes = {}});
 }
 
-void SchedulingQueue::move_unschedulable(TimePoint now, bool only_by_metrics,
-                                         const QueueingHint* may_help) {
+void SchedulingQueue::move_unschedulable(TimePoint now, const ClusterEventInfo& event) {
   for (auto it = unschedulable_.begin(); it != unschedulable_.end();) {
-    if ((only_by_metrics && !it->second.by_metrics) ||
-        (may_help != nullptr && !(*may_help)(*it->second.pod))) {
+    if (!worth_requeuing(it->second, event)) {
       ++it;
       continue;
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "tidesim/policies/active_queue.hpp"
@@ -15,6 +16,7 @@
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/policies/in_flight_pods.hpp"
 #include "tidesim/policies/queued_pod.hpp"
+#include "tidesim/policies/queueing_hint_map.hpp"
 #include "tidesim/policies/unschedulable_pods.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
@@ -39,6 +41,10 @@ class SchedulingQueue {
  public:
   explicit SchedulingQueue(QueueOptions options = {});
 
+  /// The hints of the profile's plugins, asked which pods an event moves (it must outlive the
+  /// queue); until set, a map with no plugins: every pod moves on kClusterChanged alone.
+  void set_queueing_hints(const QueueingHintMap* hints) { hints_ = hints; }
+
   /// A new pod arrives: it goes to the active queue (timestamp `now`).
   void add(PodPtr pod, TimePoint now);
   /// Pops the next pod to schedule at `now` (first moving pods whose back-off ended or whose
@@ -54,26 +60,23 @@ class SchedulingQueue {
   /// without passing through the active queue.
   std::optional<PodPtr> pop(TimePoint now, const UpHint& hint);
   /// The pod just popped could not be scheduled: it waits in the unschedulable set, or in
-  /// back-off when a cluster event happened since it was popped (a retry may now succeed).
-  /// `by_metrics`: a plugin registered for metrics events rejected it (ScheduleResult::
-  /// rejected_by_metrics, Plugin::events_to_register()), so a metrics event moves it too, and one
-  /// since it was popped sends it to back-off. `group` (>= 0; -1: none) files the pod under a hint
-  /// group while it is unschedulable: on_cluster_event(now, GroupHint) decides for the group's pods
-  /// together.
-  void add_unschedulable(PodPtr pod, TimePoint now, bool by_metrics = false, int group = -1);
+  /// back-off when an event that may help it (QueueingHintMap::worth_requeuing, asked with the
+  /// nodes unknown) happened since it was popped (a retry may now succeed). `rejectors`: the
+  /// plugins that rejected it (ScheduleResult::rejectors), whose hints decide which events move
+  /// it. `group` (>= 0; -1: none) files the pod under a hint group while it is unschedulable:
+  /// on_cluster_event(now, nodes, GroupHint) decides for the group's pods together.
+  void add_unschedulable(PodPtr pod, TimePoint now, Rejectors rejectors = 0, int group = -1);
   /// The pod just popped is not tried after all (a queueing hint says nothing since its last
   /// failure can help it): it goes back to the unschedulable set, its attempt not counted.
   void put_back(PodPtr pod, TimePoint now, int group = -1);
   /// The pod's cycle failed with an error (not a fit failure): it goes to back-off.
   void add_backoff(PodPtr pod, TimePoint now);
-  /// A cluster event (pod deleted, node added or changed): every unschedulable pod moves to the
-  /// active queue, or to back-off while its back-off has not ended.
-  void on_cluster_event(TimePoint now);
-  /// Whether a cluster event may make an unschedulable pod schedulable (a queueing hint,
-  /// KEP-4247's QueueingHintFn answered for the whole profile): false keeps the pod where it is.
-  using QueueingHint = std::function<bool(const PodSpec&)>;
-  /// The same, moving only the unschedulable pods for which `may_help` is true.
-  void on_cluster_event(TimePoint now, const QueueingHint& may_help);
+  /// A cluster event (pod deleted, node added or changed; on `nodes` when known, else null):
+  /// every unschedulable pod its rejectors' hints say it may help moves to the active queue, or to
+  /// back-off while its back-off has not ended (MoveAllToActiveOrBackoffQueue).
+  void on_cluster_event(TimePoint now, const std::set<int>* nodes = nullptr);
+  /// A test of one pod (true: the pod counts, or may be helped).
+  using PodTest = std::function<bool(const PodSpec&)>;
   /// A queueing hint answered once for a whole hint group (pods that get one verdict: an
   /// equivalence class, a gang), given the group and its earliest unschedulable pod: how many of
   /// the group's pods may be helped (0: none; kAll: every one).
@@ -83,12 +86,15 @@ class SchedulingQueue {
   /// order they entered the unschedulable set until `n` of them went to the active queue, where
   /// n is the hint's answer (those still in back-off, and those `counted` says take no room, a
   /// deleted pod, move without counting); the rest stay where they are. Pods filed under no
-  /// group all move. Returns the grouped pods kept.
-  std::size_t on_cluster_event(TimePoint now, const GroupHint& hint, const QueueingHint& counted);
+  /// group all move. A pod its rejectors' hints say the event does not help stays, uncounted.
+  /// Returns the grouped pods kept.
+  std::size_t on_cluster_event(TimePoint now, const std::set<int>* nodes, const GroupHint& hint,
+                               const PodTest& counted);
   /// A metrics event (a scrape changed the metrics some node reports): the event only the
   /// plugins that read metrics register for (kMetricsChanged in Plugin::events_to_register(),
   /// kube-scheduler's EventsToRegister). The unschedulable pods such a plugin rejected move as
-  /// on_cluster_event(); the others stay, since nothing they were rejected for changed.
+  /// on_cluster_event() (when its hint says so); the others stay, since nothing they were
+  /// rejected for changed.
   void on_metrics_event(TimePoint now);
   /// Forgets the attempt count of a pod that was bound (or deleted).
   void done(const PodSpec& pod);
@@ -121,9 +127,10 @@ class SchedulingQueue {
   void push_unschedulable(QueuedPod e, TimePoint now);
   // An unschedulable pod moved back: to back-off while its back-off lasts, else to active.
   void requeue(QueuedPod e, TimePoint now);
-  // Moves the unschedulable pods (only those a metrics-reading plugin rejected; only those for
-  // which `may_help`, when given, is true) back.
-  void move_unschedulable(TimePoint now, bool only_by_metrics, const QueueingHint* may_help);
+  // Moves back the unschedulable pods `event` may help (QueueingHintMap::worth_requeuing).
+  void move_unschedulable(TimePoint now, const ClusterEventInfo& event);
+  // Whether `event` may help the queued pod `e`.
+  bool worth_requeuing(const QueuedPod& e, const ClusterEventInfo& event) const;
   // flushBackoffQCompleted, then (flush_unschedulable) flushUnschedulablePodsLeftover: the pods
   // whose unschedulable timeout passed.
   void flush_backoff(TimePoint now);
@@ -148,6 +155,7 @@ class SchedulingQueue {
   UnschedulablePods unschedulable_;
   InFlightPods in_flight_;
   std::unordered_map<const PodSpec*, Location> where_;
+  const QueueingHintMap* hints_;
 };
 
 }  // namespace tidesim::policies

@@ -18,8 +18,9 @@ struct QueuedPod {
   TimePoint timestamp{};  ///< last time added or failed (QueuedPodInfo.Timestamp)
   std::uint64_t seq = 0;  ///< the order the queue made its entries in: it breaks ties
   int attempts = 0;       ///< attempts so far (QueuedPodInfo.Attempts)
-  /// Rejected by a plugin that reads metrics (SchedulingQueue::add_unschedulable).
-  bool by_metrics = false;
+  /// The plugins that rejected it (UnschedulablePlugins: bits of the queue's QueueingHintMap;
+  /// SchedulingQueue::add_unschedulable).
+  std::uint64_t rejectors = 0;
   /// Hint group while unschedulable (SchedulingQueue::add_unschedulable, put_back); -1: none.
   int group = -1;
   std::size_t key_hash = 0;  ///< InFlightPods::hash_of(*pod), once per entry

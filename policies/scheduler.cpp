@@ -73,7 +73,13 @@ std::string fit_error(int n, const std::map<std::string, int>& histogram) {
 
 Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile,
                      std::uint64_t seed, const Registry& registry)
-    : plugins_(config, profile, registry), random_(seed, "scheduler/" + profile.scheduler_name) {}
+    : plugins_(config, profile, registry), random_(seed, "scheduler/" + profile.scheduler_name) {
+  const std::vector<const Plugin*> all = plugins_.all();
+  hints_.map = QueueingHintMap(all);
+  for (const FilterPlugin* f : plugins_.filter()) {
+    hints_.filter_bits.push_back(hints_.map.bit(f));
+  }
+}
 
 ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cluster,
                                        const MetricsSource* metrics, TimePoint now,
@@ -132,13 +138,13 @@ void Scheduler::finish_cycle(CycleContext& ctx, const PodSpec& pod, ScheduleResu
 
 bool Scheduler::run_pre_filter_plugins(CycleContext& ctx, const PodSpec& pod,
                                        ScheduleResult* result) {
-  skip_filter_.assign(plugins_.filter().size(), 0);
+  skip_.filter.assign(plugins_.filter().size(), 0);
   for (PreFilterPlugin* p : plugins_.pre_filter()) {
     Status s = p->pre_filter(ctx, pod);
     if (s.code == Code::kSkip) {
       for (std::size_t k = 0; k < plugins_.filter().size(); ++k) {
         if (static_cast<Plugin*>(plugins_.filter()[k]) == static_cast<Plugin*>(p)) {
-          skip_filter_[k] = 1;
+          skip_.filter[k] = 1;
         }
       }
       continue;
@@ -154,7 +160,7 @@ bool Scheduler::run_pre_filter_plugins(CycleContext& ctx, const PodSpec& pod,
       result->reason = fmt::format("running PreFilter plugin \"{}\": {}", p->name(), s.message());
     } else {
       result->unresolvable = s.code == Code::kUnschedulableAndUnresolvable;
-      result->rejected_by_metrics = (p->events_to_register() & kMetricsChanged) != 0;
+      result->rejectors |= hints_.map.bit(p);
       result->reason =
           fmt::format("0/{} nodes are available: {}.", ctx.cluster.nodes.size(), s.message());
     }
@@ -198,9 +204,10 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
   const int n = static_cast<int>(ctx.cluster.nodes.size());
   const int to_find =
       plugins_.first_feasible() ? 1 : num_feasible_nodes_to_find(n, plugins_.percentage());
-  const int start = plugins_.first_feasible() ? 0 : next_start_node_index_;
+  const int start = plugins_.first_feasible() ? 0 : selection_.next_start;
   feasible_.clear();
-  const FitScreen screen = ctx.record_reasons ? FitScreen{} : fit_screen(pod);
+  Rejectors screened_by = 0;
+  const FitScreen screen = ctx.record_reasons ? FitScreen{} : fit_screen(pod, screened_by);
   Status failed;  // the status of the filter that rejected the node, reused from node to node
   int processed = 0;
   if (screen.names != nullptr) {
@@ -208,13 +215,17 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
     // count as processed every node that loop would have passed over.
     const std::vector<int>& named = named_nodes_.find(ctx.cluster, *screen.names, start);
     processed = n;
+    if (static_cast<int>(named.size()) < n) {
+      result.rejectors |= screened_by;  // the nodes passed over
+    }
     for (const int i : named) {
       if (static_cast<int>(feasible_.size()) >= to_find) {
         break;
       }
       processed = (i - start + n) % n + 1;
-      if (!screen.rejects(ctx.cluster.nodes[i]) &&
-          !filter_node(ctx, pod, i, failed, histogram, result)) {
+      if (screen.rejects(ctx.cluster.nodes[i])) {
+        result.rejectors |= screened_by;
+      } else if (!filter_node(ctx, pod, i, failed, histogram, result)) {
         return false;
       }
     }
@@ -226,7 +237,9 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
       const int i = (start + k) % n;
       ++processed;
       if (screen.rejects(ctx.cluster.nodes[i])) {
-        continue;  // rejected by a filter that reads no metrics, without a reason to record
+        // rejected by a filter that reads no metrics, without a reason to record
+        result.rejectors |= screened_by;
+        continue;
       }
       if (!filter_node(ctx, pod, i, failed, histogram, result)) {
         return false;
@@ -234,7 +247,7 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
     }
   }
   if (!plugins_.first_feasible()) {
-    next_start_node_index_ = (start + processed) % n;
+    selection_.next_start = (start + processed) % n;
   }
   result.evaluated_nodes = processed;
   result.feasible_nodes = static_cast<int>(feasible_.size());
@@ -244,7 +257,7 @@ bool Scheduler::find_nodes_that_pass_filters(CycleContext& ctx, const PodSpec& p
 bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status& failed,
                             std::map<std::string, int>& histogram, ScheduleResult& result) {
   const std::size_t fk =
-      first_rejecting_filter(plugins_.filter(), skip_filter_, ctx, pod, i, failed);
+      first_rejecting_filter(plugins_.filter(), skip_.filter, ctx, pod, i, failed);
   const bool rejected = fk < plugins_.filter().size();
   if (record_.details) {
     NodeDetail& d = result.details[i];
@@ -268,8 +281,7 @@ bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status
                                 failed.message());
     return false;
   }
-  result.rejected_by_metrics = result.rejected_by_metrics ||
-                               (plugins_.filter()[fk]->events_to_register() & kMetricsChanged) != 0;
+  result.rejectors |= hints_.filter_bits[fk];
   if (record_.reasons) {
     for (const auto& r : failed.reasons) {
       ++histogram[r];
@@ -282,12 +294,12 @@ bool Scheduler::filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status
   return true;
 }
 
-FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
+FitScreen Scheduler::fit_screen(const PodSpec& pod, Rejectors& rejectors) const {
   // The screens of the plain filters up to the first that is not: the first amounts screen and
   // the first names screen (a node either rejects is rejected by one of those filters).
   FitScreen out;
   for (std::size_t fk = 0; fk < plugins_.filter().size(); ++fk) {
-    if (skip_filter_[fk]) {
+    if (skip_.filter[fk]) {
       continue;
     }
     const FilterPlugin& f = *plugins_.filter()[fk];
@@ -296,12 +308,14 @@ FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
     }
     const FitScreen s = f.fit_screen(pod);
     if (s.active && !out.active) {
+      rejectors |= hints_.filter_bits[fk];
       out.active = true;
       out.cpu_milli = s.cpu_milli;
       out.memory_bytes = s.memory_bytes;
       out.gpus = s.gpus;
     }
     if (s.names != nullptr && out.names == nullptr) {
+      rejectors |= hints_.filter_bits[fk];
       out.names = s.names;
     }
   }
@@ -310,13 +324,13 @@ FitScreen Scheduler::fit_screen(const PodSpec& pod) const {
 
 bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, ScheduleResult& result) {
   // PreScore (RunPreScorePlugins): Skip leaves out that plugin's Score.
-  skip_score_.assign(plugins_.score().size(), 0);
+  skip_.score.assign(plugins_.score().size(), 0);
   for (PreScorePlugin* p : plugins_.pre_score()) {
     Status s = p->pre_score(ctx, pod, feasible_);
     if (s.code == Code::kSkip) {
       for (std::size_t k = 0; k < plugins_.score().size(); ++k) {
         if (static_cast<Plugin*>(plugins_.score()[k].plugin) == static_cast<Plugin*>(p)) {
-          skip_score_[k] = 1;
+          skip_.score[k] = 1;
         }
       }
       continue;
@@ -331,7 +345,7 @@ bool Scheduler::prioritize_nodes(CycleContext& ctx, const PodSpec& pod, Schedule
   const std::size_t m = feasible_.size();
   totals_.assign(m, 0);
   for (std::size_t k = 0; k < plugins_.score().size(); ++k) {
-    if (skip_score_[k]) {
+    if (skip_.score[k]) {
       continue;
     }
     ScorePlugin* sp = plugins_.score()[k].plugin;
@@ -385,7 +399,7 @@ std::size_t Scheduler::select_host() {
       count_max = 1;
     } else if (totals_[j] == totals_[selected]) {
       ++count_max;
-      ++tie_breaks_;
+      ++selection_.tie_breaks;
       if (random_.uniform_int(count_max) == 0) {
         selected = j;
       }
@@ -400,7 +414,7 @@ bool Scheduler::passes_filters(CycleContext& ctx, const PodSpec& pod, int node) 
   ctx.record_reasons = false;
   bool passes = true;
   for (std::size_t fk = 0; fk < plugins_.filter().size() && passes; ++fk) {
-    passes = skip_filter_[fk] || plugins_.filter()[fk]->filter(ctx, pod, node).ok();
+    passes = skip_.filter[fk] || plugins_.filter()[fk]->filter(ctx, pod, node).ok();
   }
   ctx.record_reasons = record;
   return passes;

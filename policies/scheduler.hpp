@@ -20,81 +20,14 @@
 #include "tidesim/policies/node_name_index.hpp"
 #include "tidesim/policies/profile_plugins.hpp"
 #include "tidesim/policies/queue.hpp"
+#include "tidesim/policies/queueing_hint_map.hpp"
 #include "tidesim/policies/registry.hpp"
+#include "tidesim/policies/schedule_result.hpp"
 #include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::policies {
 
 struct LoadedProfile;  // policies/loaded_profile.hpp
-
-/// One score plugin's contribution on one node (for explain).
-struct PluginScore {
-  std::string plugin;
-  /// Score() result.
-  std::int64_t raw = 0;
-  /// After NormalizeScore (== raw when the plugin has none).
-  std::int64_t normalized = 0;
-  /// The plugin's weight in the profile.
-  std::int64_t weight = 0;
-  /// normalized * weight.
-  std::int64_t weighted = 0;
-  /// The plugin's own note (e.g. the load vector), may be empty.
-  std::string note;
-};
-
-/// What the cycle did with one node (for explain).
-struct NodeDetail {
-  std::string node;
-  /// False when node sampling stopped before reaching this node.
-  bool evaluated = false;
-  bool feasible = false;
-  /// The first Filter plugin that rejected the node, and its reasons.
-  std::string failed_plugin;
-  std::vector<std::string> reasons;
-  /// Notes of filter plugins on this node (e.g. LoadAwareFilter's load vector).
-  std::vector<std::string> notes;
-  /// True when scores were computed (two or more feasible nodes).
-  bool scored = false;
-  std::vector<PluginScore> scores;
-  /// Sum of the weighted scores.
-  std::int64_t total = 0;
-};
-
-/// The outcome of one scheduling cycle.
-struct ScheduleResult {
-  /// Index into ClusterView::nodes of the chosen node; empty when the pod is unschedulable or the
-  /// cycle failed with an error.
-  std::optional<int> node;
-  /// Kubernetes' FitError text when no node fits ("0/8 nodes are available: 3 Insufficient
-  /// nvidia.com/gpu, 5 node(s) had untolerated taint {gpu: busy}."), or the error.
-  std::string reason;
-  /// True when a plugin returned Error (the pod goes to back-off, not to unschedulable).
-  bool error = false;
-  /// True when a PreFilter plugin rejected the pod as UnschedulableAndUnresolvable: preemption
-  /// cannot help it (every node is unresolvable for DefaultPreemption).
-  bool unresolvable = false;
-  /// True when a plugin registered for metrics events (Plugin::events_to_register() with
-  /// kMetricsChanged) rejected the pod at
-  /// PreFilter or on some node at Filter: a metrics refresh may make it schedulable (the queue's
-  /// metrics event, SchedulingQueue::on_metrics_event).
-  bool rejected_by_metrics = false;
-  /// Time the cycle took (slow metrics queries); the driver binds after it.
-  Duration latency = Duration::zero();
-  /// The seed's fallback stage (digest 4.3): 0 normal, 1 remaining-GPU scoring, 2 golden pool.
-  int fallback_stage = 0;
-  /// Stage 2: the nodeSelector the pod was pinned to (the golden node pool).
-  std::optional<LabelSelector> node_selector_pin;
-  /// Alerts raised in the cycle (stage-2 fallback).
-  std::vector<std::string> alerts;
-  /// Nodes the filters ran on, and how many passed.
-  int evaluated_nodes = 0;
-  int feasible_nodes = 0;
-  /// Per-node details, in cluster order; filled only when details are recorded.
-  std::vector<NodeDetail> details;
-  /// The cards of `node` the profile's CardChooserPlugin chose (empty: no preference): the
-  /// scheduling loop hands them to the binder with the node (BindTarget::bind, reserve).
-  std::vector<int> cards;
-};
 
 /// Options of make_scheduler.
 struct SchedulerOptions {
@@ -154,6 +87,9 @@ class Scheduler final : public FilterRunner {
   void observe_workload(std::span<const PodSpec> pods) { plugins_.observe_workload(pods); }
   /// The profile's schedulerName.
   const std::string& name() const { return plugins_.name(); }
+  /// The hints the profile's plugins register (Plugin::events_to_register()), by which the queue
+  /// moves the pods they rejected; ScheduleResult::rejectors holds bits of it.
+  const QueueingHintMap& queueing_hints() const { return hints_.map; }
   /// Queue settings: order from the QueueSort plugin, back-off from the config.
   QueueOptions queue_options() const { return plugins_.queue_options(); }
   /// Enabled plugins at `point` ("filter", "score", ...) in order; score plugins with weights.
@@ -166,7 +102,7 @@ class Scheduler final : public FilterRunner {
   /// the number of tie-breaks drawn from the scheduler's stream. A cycle that leaves both as they
   /// were changes nothing a later cycle sees (the scheduling loop's fast fail of gangs uses it).
   std::pair<int, std::uint64_t> selection_state() const {
-    return {next_start_node_index_, tie_breaks_};
+    return {selection_.next_start, selection_.tie_breaks};
   }
 
  private:
@@ -192,7 +128,8 @@ class Scheduler final : public FilterRunner {
   // plugin before it are plain_filter() and read no metrics: a node it rejects is rejected by one
   // of them, whichever comes first, and leaving them uncalled changes nothing else (inactive
   // otherwise).
-  FitScreen fit_screen(const PodSpec& pod) const;
+  // `rejectors` receives the bits of the plugins whose screens it holds.
+  FitScreen fit_screen(const PodSpec& pod, Rejectors& rejectors) const;
   // The Filter plugins on node `i` (the body of the Filter pass): a passing node joins
   // feasible_, a rejected one adds its reasons; false on a plugin error (in `result`).
   bool filter_node(CycleContext& ctx, const PodSpec& pod, int i, Status& failed,
@@ -207,6 +144,11 @@ class Scheduler final : public FilterRunner {
   // Every Filter plugin not skipped this cycle passes `node`.
   bool passes_filters(CycleContext& ctx, const PodSpec& pod, int node);
   ProfilePlugins plugins_;
+  // The plugins' queueing hints and the bit of each Filter plugin (in filter() order) in them.
+  struct Hints {
+    QueueingHintMap map;
+    std::vector<Rejectors> filter_bits;
+  } hints_;
   // The time of the PostFilter call whose dry runs fits() serves.
   TimePoint dry_run_now_{};
   // What a cycle records beside its decision (set_record_details, set_record_reasons).
@@ -214,16 +156,23 @@ class Scheduler final : public FilterRunner {
     bool details = false;
     bool reasons = true;
   } record_;
-  int next_start_node_index_ = 0;
-  std::uint64_t tie_breaks_ = 0;
+  // What the selection leaves for later cycles (selection_state): the round-robin start of node
+  // sampling and the tie-breaks drawn.
+  struct Selection {
+    int next_start = 0;
+    std::uint64_t tie_breaks = 0;
+  } selection_;
   std::uint64_t cycle_ = 0;
   RandomStream random_;
   // Reused buffers.
   std::vector<int> feasible_;
   // The nodes a pinned pod's names screen lets through (the Filter pass's short path).
   NodeNameIndex named_nodes_;
-  std::vector<char> skip_filter_;
-  std::vector<char> skip_score_;
+  // The Filter and Score plugins a PreFilter or PreScore Skip leaves out this cycle.
+  struct Skips {
+    std::vector<char> filter;
+    std::vector<char> score;
+  } skip_;
   std::vector<std::int64_t> totals_;
   std::vector<std::int64_t> scores_;
 };

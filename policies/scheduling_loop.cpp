@@ -21,6 +21,7 @@ SchedulingLoop::SchedulingLoop(Simulation& sim, std::unique_ptr<Scheduler> sched
       nominations_(sim, *scheduler_, cluster, target),
       hints_(memo_, gangs_, target, queue_) {
   scheduler_->set_record_reasons(false);  // nothing in a run prints them
+  queue_.set_queueing_hints(&scheduler_->queueing_hints());
 }
 
 LoopCounters SchedulingLoop::counters() const {
@@ -49,7 +50,7 @@ void SchedulingLoop::on_cluster_event(const std::set<int>& nodes) {
   for (const int n : nodes) {
     journal_.record(n);
   }
-  hints_.on_change(sim_.now());
+  hints_.on_change(sim_.now(), nodes);
   wake_when_ready();
 }
 
@@ -138,7 +139,7 @@ ScheduleResult SchedulingLoop::schedule(const PodSpec& pod, Gang* gang) {
 }
 
 void SchedulingLoop::unschedulable(const PodPtr& pod, const ScheduleResult& r, Gang* gang) {
-  queue_.add_unschedulable(pod, sim_.now(), r.rejected_by_metrics, hints_.group(*pod));
+  queue_.add_unschedulable(pod, sim_.now(), r.rejectors, hints_.group(*pod));
   if (gang != nullptr) {
     gangs_.post_filter(*pod, *gang);
   }
@@ -152,7 +153,7 @@ struct SchedulingLoop::GangAttempt {
   std::vector<PodPtr> reserved;
   std::vector<int> reserved_nodes;  // the node of each reserved pod, same order
   std::vector<SchedulingEvent> events;
-  bool by_metrics = false;  // a plugin that reads metrics rejected the pod that did not fit
+  Rejectors rejectors = 0;  // the plugins that rejected the pod that did not fit
 };
 
 void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
@@ -169,7 +170,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
     // The gate (set_gang_capacity_gate): only where a full cycle would run; a replay is cheaper.
     ++cycles_;
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now(), false, hints_.group(*p));
+      queue_.add_unschedulable(p, sim_.now(), 0, hints_.group(*p));
     }
     clock_.busy_until(sim_.now() + cycle_time_);
     emit(SchedulingEvent{sim_.now(), first->name, "", 0});
@@ -206,7 +207,7 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       e.node.clear();
     }
     for (const auto& p : pods) {
-      queue_.add_unschedulable(p, sim_.now(), a.by_metrics, hints_.group(*p));
+      queue_.add_unschedulable(p, sim_.now(), a.rejectors, hints_.group(*p));
     }
   }
   clock_.busy_until(sim_.now() + cycle_time_ * static_cast<std::int64_t>(a.events.size()) +
@@ -226,7 +227,7 @@ void SchedulingLoop::try_gang(const std::vector<PodPtr>& pods, const std::vector
     a.latency += r.latency;
     a.events.push_back(SchedulingEvent{sim_.now(), p->name, "", r.fallback_stage});
     const bool fits = r.node && target_.reserve(*p, *r.node, r.cards);
-    a.by_metrics = !fits && r.rejected_by_metrics;
+    a.rejectors = fits ? 0 : r.rejectors;
     outcomes.push_back(std::move(r));
     if (!fits) {
       break;

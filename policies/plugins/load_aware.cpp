@@ -537,7 +537,10 @@ class LoadAwareFilter final : public FilterPlugin {
   explicit LoadAwareFilter(LoadAwareArgs args) : args_(std::move(args)), view_(args_) {}
   std::string_view name() const override { return "LoadAwareFilter"; }
   bool reads_metrics() const override { return true; }
-  unsigned events_to_register() const override { return kClusterChanged | kMetricsChanged; }
+  std::vector<ClusterEventWithHint> events_to_register() const override {
+    return {ClusterEventWithHint{.event = kClusterChanged, .hint = {}},
+            ClusterEventWithHint{.event = kMetricsChanged, .hint = {}}};
+  }
   bool reads_forecasts() const override { return args_.predict_load; }
 
   Status filter(CycleContext& ctx, const PodSpec& pod, int node_index) override {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tidesim/policies/scheduler.hpp"
+#include "tidesim/policies/schedule_result.hpp"
 #include "tidesim/sim/api/run_signals.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/workloads/catalogue.hpp"

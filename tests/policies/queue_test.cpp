@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,27 @@ PodPtr pod(const std::string& name, int priority = 0) {
 TimePoint at(Duration d) {
   return TimePoint{} + d;
 }
+
+// A plugin that registers for the events it is given, with the hint it is given.
+class Registered final : public Plugin {
+ public:
+  explicit Registered(std::vector<ClusterEventWithHint> events) : events_(std::move(events)) {}
+  std::string_view name() const override { return "Registered"; }
+  std::vector<ClusterEventWithHint> events_to_register() const override { return events_; }
+
+ private:
+  std::vector<ClusterEventWithHint> events_;
+};
+
+// Two plugins: one registered for cluster events alone (as every built-in plugin but
+// LoadAwareFilter), one for metrics events too (as LoadAwareFilter); bits 1 and 2.
+struct TwoPlugins {
+  Registered cluster{{ClusterEventWithHint{.event = kClusterChanged, .hint = {}}}};
+  Registered metrics{{ClusterEventWithHint{.event = kClusterChanged, .hint = {}},
+                      ClusterEventWithHint{.event = kMetricsChanged, .hint = {}}}};
+  std::vector<const Plugin*> list{&cluster, &metrics};
+  QueueingHintMap map{list};
+};
 
 TEST(SchedulingQueue, PrioritySortThenFifo) {
   SchedulingQueue q;
@@ -87,11 +109,15 @@ TEST(SchedulingQueue, EventDuringTheCycleSendsThePodToBackoff) {
 // rejected for resources waits for a cluster event. One during the cycle sends a pod rejected by
 // metrics to back-off, and leaves one rejected for resources unschedulable.
 TEST(SchedulingQueue, AMetricsEventMovesOnlyPodsRejectedByMetrics) {
+  const TwoPlugins plugins;
+  ASSERT_EQ(plugins.map.bit(&plugins.cluster), 1u);
+  ASSERT_EQ(plugins.map.bit(&plugins.metrics), 2u);
   SchedulingQueue q;
+  q.set_queueing_hints(&plugins.map);
   q.add(pod("metrics"), at(0s));
   q.add(pod("resources"), at(0s));
-  q.add_unschedulable(*q.pop(at(0s)), at(0s), true);
-  q.add_unschedulable(*q.pop(at(0s)), at(0s), false);
+  q.add_unschedulable(*q.pop(at(0s)), at(0s), 2);
+  q.add_unschedulable(*q.pop(at(0s)), at(0s), 1);
   EXPECT_EQ(q.unschedulable_size(), 2u);
   q.on_metrics_event(at(15s));
   EXPECT_EQ(q.unschedulable_size(), 1u);
@@ -102,16 +128,67 @@ TEST(SchedulingQueue, AMetricsEventMovesOnlyPodsRejectedByMetrics) {
   EXPECT_EQ((*q.pop(at(20s)))->name, "resources");
 
   SchedulingQueue during;
+  during.set_queueing_hints(&plugins.map);
   during.add(pod("metrics"), at(0s));
   during.add(pod("resources"), at(0s));
   auto m = *during.pop(at(0s));
   auto r = *during.pop(at(0s));
   during.on_metrics_event(at(0s));  // a scrape while both were being scheduled
-  during.add_unschedulable(m, at(0s), true);
-  during.add_unschedulable(r, at(0s), false);
+  during.add_unschedulable(m, at(0s), 2);
+  during.add_unschedulable(r, at(0s), 1);
   EXPECT_EQ(during.backoff_size(), 1u);
   EXPECT_EQ(during.unschedulable_size(), 1u);
   EXPECT_EQ((*during.pop(at(1s)))->name, "metrics");
+}
+
+// isPodWorthRequeuing (pkg/scheduler/backend/queue/scheduling_queue.go): a pod no plugin
+// rejected moves on a cluster event and stays on a metrics event (no Kubernetes object changed);
+// a pod moves only on the events its rejectors registered for; one rejector saying Queue is
+// enough.
+TEST(QueueingHintMap, APodMovesWhenOneOfItsRejectorsRegisteredForTheEvent) {
+  const TwoPlugins plugins;
+  const PodSpec p;
+  const ClusterEventInfo cluster{.event = kClusterChanged, .nodes = {}};
+  const ClusterEventInfo metrics{.event = kMetricsChanged, .nodes = {}};
+  EXPECT_TRUE(plugins.map.worth_requeuing(p, 0, cluster));
+  EXPECT_FALSE(plugins.map.worth_requeuing(p, 0, metrics));
+  EXPECT_TRUE(plugins.map.worth_requeuing(p, 1, cluster));
+  EXPECT_FALSE(plugins.map.worth_requeuing(p, 1, metrics));
+  EXPECT_TRUE(plugins.map.worth_requeuing(p, 2, metrics));
+  EXPECT_TRUE(plugins.map.worth_requeuing(p, 3, metrics));
+  EXPECT_EQ(plugins.map.events_of(1), kClusterChanged);
+  EXPECT_EQ(plugins.map.events_of(3), kClusterChanged | kMetricsChanged);
+  EXPECT_EQ(plugins.map.bit(nullptr), 0u);
+}
+
+// A QueueingHintFn: the plugin's pods move only on a deletion on node 0 (a hint that reads the
+// event's nodes); on a change at an unknown place, or on node 1, they stay. A pod rejected by it
+// and by a plugin with no hint moves on every cluster event.
+TEST(QueueingHintMap, AHintFnKeepsThePodsTheEventDoesNotHelp) {
+  Registered node0{{ClusterEventWithHint{
+      .event = kClusterChanged, .hint = [](const PodSpec&, const ClusterEventInfo& e) {
+        return e.nodes != nullptr && e.nodes->contains(0) ? QueueingHint::kQueue
+                                                          : QueueingHint::kQueueSkip;
+      }}}};
+  Registered plain{{ClusterEventWithHint{.event = kClusterChanged, .hint = {}}}};
+  const std::vector<const Plugin*> list{&node0, &plain};
+  const QueueingHintMap map(list);
+  SchedulingQueue q;
+  q.set_queueing_hints(&map);
+  q.add(pod("hinted"), at(0s));
+  q.add(pod("both"), at(0s));
+  q.add_unschedulable(*q.pop(at(0s)), at(0s), 1);
+  q.add_unschedulable(*q.pop(at(0s)), at(0s), 3);
+  q.on_cluster_event(at(20s));  // nodes unknown
+  EXPECT_EQ(q.unschedulable_size(), 1u);
+  EXPECT_EQ((*q.pop(at(20s)))->name, "both");
+  const std::set<int> node1{1};
+  q.on_cluster_event(at(30s), &node1);
+  EXPECT_EQ(q.unschedulable_size(), 1u);
+  const std::set<int> node0_and_1{0, 1};
+  q.on_cluster_event(at(40s), &node0_and_1);
+  EXPECT_EQ(q.unschedulable_size(), 0u);
+  EXPECT_EQ((*q.pop(at(40s)))->name, "hinted");
 }
 
 TEST(SchedulingQueue, TimeoutAndDone) {
@@ -237,8 +314,8 @@ TEST_P(UpHintLoop, PopsAsPopAndPutBackDid) {
       const int fate = static_cast<int>(rng() % 10);
       if (fate < 6) {  // unschedulable, under a hint group
         const int group = static_cast<int>(rng() % 3) - 1;
-        before.add_unschedulable(*a, now, false, group);
-        after.add_unschedulable(*b, now, false, group);
+        before.add_unschedulable(*a, now, 0, group);
+        after.add_unschedulable(*b, now, 0, group);
       } else if (fate < 9) {  // bound
         before.done(**a);
         after.done(**b);

@@ -210,7 +210,15 @@ class RejectAll final : public FilterPlugin {
  public:
   explicit RejectAll(unsigned events) : events_(events) {}
   std::string_view name() const override { return "RejectAll"; }
-  unsigned events_to_register() const override { return events_; }
+  std::vector<ClusterEventWithHint> events_to_register() const override {
+    std::vector<ClusterEventWithHint> out;
+    for (const ClusterEvent e : {kClusterChanged, kMetricsChanged}) {
+      if ((events_ & e) != 0) {
+        out.push_back(ClusterEventWithHint{.event = e, .hint = {}});
+      }
+    }
+    return out;
+  }
   Status filter(CycleContext& ctx, const PodSpec& /*pod*/, int /*node*/) override {
     return reject(ctx, Code::kUnschedulable, "rejected");
   }
@@ -219,8 +227,9 @@ class RejectAll final : public FilterPlugin {
   unsigned events_;
 };
 
-// EventsToRegister: the queue's metrics event moves a pod (ScheduleResult::rejected_by_metrics)
-// only when a plugin that rejected it registered for metrics events, whatever it reads.
+// EventsToRegister: the queue's metrics event moves a pod (ScheduleResult::rejectors, asked
+// through the profile's QueueingHintMap) only when a plugin that rejected it registered for
+// metrics events, whatever it reads.
 TEST(EventsToRegister, APodRejectedByAPluginRegisteredForMetricsEventsIsMarkedForThem) {
   ClusterView c;
   c.nodes.push_back(make_node("n", 1000, 1 << 30, 1));
@@ -237,7 +246,9 @@ TEST(EventsToRegister, APodRejectedByAPluginRegisteredForMetricsEventsIsMarkedFo
     Scheduler s(config, config.profiles.front(), 1, registry);
     const ScheduleResult r = s.schedule_one(*pod, c, nullptr, TimePoint{});
     EXPECT_FALSE(r.node.has_value());
-    return r.rejected_by_metrics;
+    EXPECT_NE(r.rejectors, 0u);  // RejectAll's bit
+    return s.queueing_hints().worth_requeuing(
+        *pod, r.rejectors, ClusterEventInfo{.event = kMetricsChanged, .nodes = {}});
   };
   EXPECT_FALSE(marked(kClusterChanged));
   EXPECT_TRUE(marked(kClusterChanged | kMetricsChanged));
