@@ -33,6 +33,10 @@ foreach(header IN LISTS tidesim_installed_headers)
   install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION include/tidesim/${folder})
 endforeach()
 install(FILES ${CMAKE_BINARY_DIR}/generated/tidesim/version.hpp DESTINATION include/tidesim)
+# The list of what is installed under include/tidesim/, one header a line, for the out-of-tree
+# test to compare with the install (tests/install/out_of_tree_plugin_test.sh).
+list(JOIN tidesim_installed_headers "\n" tidesim_installed_list)
+file(WRITE ${CMAKE_BINARY_DIR}/generated/public_headers.txt "${tidesim_installed_list}\nversion.hpp\n")
 
 set(TIDESIM_PACKAGE_WITH_MPI OFF)
 if(MPI_CXX_FOUND)

@@ -6,7 +6,6 @@
 set(tidesim_public_header_roots
   policies/framework.hpp            # plugins: extension points, CycleContext, Status
   policies/registry.hpp             # plugins: registering them, their args
-  policies/scheduler.hpp            # a scheduler profile built from a configuration
   sim/admission/job_policy.hpp      # job-level policies
   sim/admission/job_policy_registry.hpp
   sim/experiments/run.hpp           # running a scenario's policy

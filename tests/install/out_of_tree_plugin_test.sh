@@ -27,8 +27,15 @@ if [[ "$(ls "$work/prefix/include")" != tidesim ]]; then
   exit 1
 fi
 # Only the public headers are installed (cmake/public_headers.cmake): the plugin API, job
-# policies, runs and results, not the simulator's inside (the scheduling loop, the model).
-for private in policies/scheduling_loop.hpp sim/model/cluster.hpp sim/engine/fluid.hpp; do
+# policies, runs and results, not the simulator's inside (the scheduler, its queue and loop, the
+# model): the installed set is the configured list, header for header.
+if ! diff <(sort "$build/generated/public_headers.txt") \
+  <(cd "$work/prefix/include/tidesim" && find . -type f | sed 's|^\./||' | sort); then
+  echo "out_of_tree_plugin: the installed headers are not the public ones (< listed, > installed)" >&2
+  exit 1
+fi
+for private in policies/scheduler.hpp policies/queue.hpp policies/scheduling_loop.hpp \
+  sim/model/cluster.hpp sim/engine/fluid.hpp; do
   if [[ -e "$work/prefix/include/tidesim/$private" ]]; then
     echo "out_of_tree_plugin: a private header is installed: $private" >&2
     exit 1
