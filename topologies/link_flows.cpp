@@ -21,12 +21,12 @@ ResourceId TopologyFlows::resource(int link) {
   return *r;
 }
 
-std::vector<ResourceId> TopologyFlows::best_ring_resources(std::span<const int> gpus) {
-  if (gpus.size() < 2) {
-    return {};
+const std::vector<ResourceId>& TopologyFlows::best_ring_resources(std::span<const int> gpus) {
+  const auto [it, fresh] = best_rings_.try_emplace(std::vector<int>(gpus.begin(), gpus.end()));
+  if (fresh && gpus.size() >= 2) {
+    it->second = ring_resources(topology_->best_ring(gpus));
   }
-  const auto order = topology_->best_ring(gpus);
-  return ring_resources(order);
+  return it->second;
 }
 
 std::vector<ResourceId> TopologyFlows::ring_resources(std::span<const int> order) {

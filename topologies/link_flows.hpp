@@ -4,6 +4,7 @@
 /// crosses every directed link of every hop (a link crossed by two hops is consumed twice). The
 /// flow's max-min rate is then the ring's bus bandwidth under contention (NCCL: all-reduce of S
 /// bytes over n GPUs takes S / rate x 2(n-1)/n).
+#include <map>
 #include <optional>
 #include <span>
 #include <vector>
@@ -25,8 +26,9 @@ class TopologyFlows {
   /// The resources a ring in this order crosses, with repeats.
   std::vector<ResourceId> ring_resources(std::span<const int> order);
   /// The resources of the best ring over `gpus` (Topology::best_ring()); empty for fewer than
-  /// two distinct GPUs.
-  std::vector<ResourceId> best_ring_resources(std::span<const int> gpus);
+  /// two distinct GPUs. Found once per set of GPUs: the reference stays valid as long as this
+  /// object.
+  const std::vector<ResourceId>& best_ring_resources(std::span<const int> gpus);
   /// Adds a ring flow over `gpus` in their best ring order (Topology::best_ring()); the caller
   /// calls solver.update() and reads the rate. A set of fewer than two GPUs crosses nothing.
   FlowId add_ring(std::span<const int> gpus, double max_rate = FluidSolver::kUnbounded);
@@ -37,6 +39,8 @@ class TopologyFlows {
   const Topology* topology_;
   FluidSolver* solver_;
   std::vector<std::optional<ResourceId>> resources_;
+  // best_ring_resources() by set of GPUs (a node's jobs use few distinct sets).
+  std::map<std::vector<int>, std::vector<ResourceId>> best_rings_;
 };
 
 }  // namespace tidesim

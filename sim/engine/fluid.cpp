@@ -361,9 +361,17 @@ std::vector<FlowId> FluidSolver::update() {
   for (std::int32_t ri : dirty_resources_) {
     auto& r = resources_[static_cast<std::size_t>(ri)];
     r.dirty = false;
-    if (r.seen != epoch_) {
-      process(-1, ri);
+    if (r.seen == epoch_) {
+      continue;
     }
+    if (r.flows.empty()) {
+      // A component of this resource alone, without flows: nothing to solve (a stopped ring's
+      // links).
+      r.seen = epoch_;
+      ++last_resources_;
+      continue;
+    }
+    process(-1, ri);
   }
   dirty_flows_.clear();
   dirty_resources_.clear();

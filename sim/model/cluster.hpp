@@ -3,7 +3,9 @@
 /// state under the node's sharing mode, storage device, uplink), the scheduler's view of them
 /// (ClusterView), and the device plugin: which cards a bound pod gets, and what the node
 /// advertises to the scheduler (docs/architecture.md, "The cluster model").
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +50,8 @@ struct ClusterNode {
   /// Jobs with a running pod here, and how many of them need NVLink.
   std::set<int> jobs;
   int nvlink_pods = 0;
+  /// The running pods here (indices into the run's pods), each job's in its pod order.
+  std::vector<int> running_pods;
   /// Counts changes to what observation reads of the node (a pod bound or released, a job
   /// started or stopped here, re-rated, or its memory changed): Observer recomputes the node's
   /// per-card figures only when it moved. Moved only by Cluster::touch, which also lists the node
@@ -157,5 +161,21 @@ class Cluster {
 /// The distinct cards of a pod with how many of its workers (device-plugin units) sit on each:
 /// under time-slicing two units of one pod can be two replicas of the same card.
 std::map<int, int> card_counts(const std::vector<int>& cards);
+
+/// Calls `f(card, workers)` for each pair of card_counts(cards), in the same (increasing card)
+/// order, without building the map when the cards are distinct and increasing (a whole-card
+/// pod's, as the device plugin lists them).
+template <class F>
+void for_each_card_count(const std::vector<int>& cards, F&& f) {
+  if (std::adjacent_find(cards.begin(), cards.end(), std::greater_equal<int>()) == cards.end()) {
+    for (const int c : cards) {
+      f(c, 1);
+    }
+    return;
+  }
+  for (const auto& [card, workers] : card_counts(cards)) {
+    f(card, workers);
+  }
+}
 
 }  // namespace tidesim

@@ -35,6 +35,7 @@ void Execution::start(int j) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     ClusterNode& node = run_.cluster.node(pod.node);
     node.jobs.insert(j);
+    node.running_pods.push_back(p);
     node.nvlink_pods += job.nvlink;
     run_.cluster.touch(pod.node);
     pod.running = true;
@@ -103,13 +104,13 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     if (pod.running) {
       node.nvlink_pods -= job.nvlink;
       node.jobs.erase(j);
+      std::erase(node.running_pods, p);
       run_.cluster.touch(pod.node);
       pod.running = false;
       node.gpus->set_running(pod.process, false);
       // The container's process is gone: its memory is freed (its cards stay allocated).
-      for (const auto& [card, workers] : card_counts(pod.cards)) {
-        node.gpus->set_memory(pod.process, card, 0);
-      }
+      for_each_card_count(pod.cards,
+                          [&](int card, int) { node.gpus->set_memory(pod.process, card, 0); });
       touched.insert(pod.node);
     }
   }
@@ -212,12 +213,15 @@ bool Execution::apply_memory(int j) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     ClusterNode& node = run_.cluster.node(pod.node);
     run_.cluster.touch(pod.node);
-    // Each worker (one per unit) holds `bytes` on its card.
-    for (const auto& [card, workers] : card_counts(pod.cards)) {
+    // Each worker (one per unit) holds `bytes` on its card, up to the first card it overfills.
+    int card = -1;
+    for_each_card_count(pod.cards, [&](int c, int workers) {
       // bytes <= kMaxWorkerMemoryBytes (2^50), workers <= the pod's units: saturating anyway.
-      if (!node.gpus->set_memory(pod.process, card, saturating_mul(bytes, workers))) {
-        continue;
+      if (card < 0 && node.gpus->set_memory(pod.process, c, saturating_mul(bytes, workers))) {
+        card = c;
       }
+    });
+    if (card >= 0) {
       // MIG: the instance's memory is its own; an allocation past it fails in this process only
       // and no neighbour is touched.
       const bool mig = node.gpus->sharing().mode == SharingMode::kMig;
@@ -323,8 +327,14 @@ void Execution::refresh(const std::set<int>& touched) {
 // "Time-slicing").
 void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affected) {
   std::set<std::pair<int, int>> cards;  // (node, card), in order: the result is deterministic
+  const auto sliced_node = [this](int n) {
+    return run_.cluster.node(n).gpus->sharing().mode == SharingMode::kTimeSlicing;
+  };
   for (const int n : touched) {
     const ClusterNode& node = run_.cluster.node(n);
+    if (!sliced_node(n)) {
+      continue;
+    }
     for (int c = 0; c < node.gpus->card_count(); ++c) {
       if (node.gpus->needs_division(c)) {
         cards.emplace(n, c);
@@ -338,16 +348,13 @@ void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affect
     }
     for (const int p : job.pods) {
       const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-      for (const auto& [card, workers] : card_counts(pod.cards)) {
-        cards.emplace(pod.node, card);
+      if (sliced_node(pod.node)) {
+        for_each_card_count(pod.cards, [&](int card, int) { cards.emplace(pod.node, card); });
       }
     }
   }
   for (const auto& [n, card] : cards) {
     ClusterNode& node = run_.cluster.node(n);
-    if (node.gpus->sharing().mode != SharingMode::kTimeSlicing) {
-      continue;
-    }
     // Each running process's job, workers on this card and conditions but its share, found once
     // for the division (which asks busy times at many shares).
     struct Sliced {
@@ -388,10 +395,10 @@ workloads::StepConditions Execution::conditions(int j) const {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     const ClusterNode& node = run_.cluster.node(pod.node);
     // Workers of one pod on one card split the pod's share of it.
-    for (const auto& [card, workers] : card_counts(pod.cards)) {
+    for_each_card_count(pod.cards, [&](int card, int workers) {
       c.compute_share =
           std::min(c.compute_share, node.gpus->compute_share(pod.process, card) / workers);
-    }
+    });
   }
   return c;
 }

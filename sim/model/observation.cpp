@@ -84,24 +84,25 @@ void Observer::compute_cards(int n) {
     // Execution::cap_rings) and gets less under contention. So the card's utilisation is
     // rate / the card's NVLink capacity, with no further duty cycle (sync / step) applied.
     const double ring_rate = job.ring ? run_.fluid.rate(*job.ring) : 0.0;
-    for (const int p : job.pods) {
+    // Its pods here, in its pod order (ClusterNode::running_pods).
+    for (const int p : node.running_pods) {
       const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
-      if (pod.node != n) {
+      if (pod.job != j) {
         continue;
       }
-      for (const auto& [card, workers] : card_counts(pod.cards)) {
+      for_each_card_count(pod.cards, [&](int card, int workers) {
         // Not clamped: the processes of a card are never given more than its time
         // (divide_card_time), and the invariant suite checks that the sum stays within 1.
         s.gpu_utilization[static_cast<std::size_t>(card)] += busy * workers;
         if (nvlink_capacity.empty()) {
-          continue;
+          return;
         }
         const double capacity = nvlink_capacity[static_cast<std::size_t>(card)];
         if (capacity > 0) {
           auto& v = s.nvlink_utilization[static_cast<std::size_t>(card)];
           v = std::min(1.0, v + ring_rate / capacity);
         }
-      }
+      });
     }
   }
   s.nvlink_competition_index = nvlink_competition_index(node.nvlink_pods, cards);

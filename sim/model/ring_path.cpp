@@ -1,15 +1,13 @@
 #include "tidesim/sim/model/ring_path.hpp"
 
 #include <algorithm>
-#include <map>
+#include <vector>
 
 namespace tidesim {
 
 std::vector<int> distinct_cards(const std::vector<int>& cards) {
   std::vector<int> out;
-  for (const auto& [card, count] : card_counts(cards)) {
-    out.push_back(card);
-  }
+  for_each_card_count(cards, [&out](int card, int) { out.push_back(card); });
   return out;
 }
 
@@ -51,12 +49,18 @@ RingPath ring_path(Cluster& cluster, const FluidSolver& fluid, const std::vector
   if (const FabricNetwork* fabric = cluster.fabric(); fabric && multi_node) {
     add_fabric_path(cluster, *fabric, pods, ring);
   }
-  std::map<ResourceId, int> crossings;
+  // Each resource's crossings, counted by its dense id (the minimum does not depend on the
+  // order the resources are visited in).
+  std::vector<int> crossings(static_cast<std::size_t>(fluid.resource_count()), 0);
   for (const ResourceId r : ring.path) {
-    ++crossings[r];
+    ++crossings[static_cast<std::size_t>(r)];
   }
-  for (const auto& [r, times] : crossings) {
-    ring.alone = std::min(ring.alone, fluid.capacity(r) / times);
+  for (const ResourceId r : ring.path) {
+    int& times = crossings[static_cast<std::size_t>(r)];
+    if (times > 0) {
+      ring.alone = std::min(ring.alone, fluid.capacity(r) / times);
+      times = 0;
+    }
   }
   return ring;
 }
