@@ -1,5 +1,6 @@
 #include "tidesim/topologies/link_flows.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -22,11 +23,17 @@ ResourceId TopologyFlows::resource(int link) {
 }
 
 const std::vector<ResourceId>& TopologyFlows::best_ring_resources(std::span<const int> gpus) {
-  const auto [it, fresh] = best_rings_.try_emplace(std::vector<int>(gpus.begin(), gpus.end()));
-  if (fresh && gpus.size() >= 2) {
-    it->second = ring_resources(topology_->best_ring(gpus));
+  for (const auto& [set, resources] : best_rings_) {
+    if (std::equal(set.begin(), set.end(), gpus.begin(), gpus.end())) {
+      return resources;
+    }
   }
-  return it->second;
+  auto& [set, resources] = best_rings_.emplace_back(std::vector<int>(gpus.begin(), gpus.end()),
+                                                    std::vector<ResourceId>{});
+  if (gpus.size() >= 2) {
+    resources = ring_resources(topology_->best_ring(gpus));
+  }
+  return resources;
 }
 
 std::vector<ResourceId> TopologyFlows::ring_resources(std::span<const int> order) {

@@ -4,7 +4,7 @@
 /// crosses every directed link of every hop (a link crossed by two hops is consumed twice). The
 /// flow's max-min rate is then the ring's bus bandwidth under contention (NCCL: all-reduce of S
 /// bytes over n GPUs takes S / rate x 2(n-1)/n).
-#include <map>
+#include <deque>
 #include <optional>
 #include <span>
 #include <vector>
@@ -40,7 +40,7 @@ class TopologyFlows {
   FluidSolver* solver_;
   std::vector<std::optional<ResourceId>> resources_;
   // best_ring_resources() by set of GPUs (a node's jobs use few distinct sets).
-  std::map<std::vector<int>, std::vector<ResourceId>> best_rings_;
+  std::deque<std::pair<std::vector<int>, std::vector<ResourceId>>> best_rings_;
 };
 
 }  // namespace tidesim

@@ -1,6 +1,7 @@
 #include "tidesim/sim/model/ring_path.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace tidesim {
@@ -21,7 +22,8 @@ void add_fabric_path(const Cluster& cluster, const FabricNetwork& fabric,
   std::vector<int> nodes;
   for (const PodPlace& pod : pods) {
     const int node_gpus = cluster.node(pod.node).topology->gpu_count();
-    const auto pod_gpus = static_cast<int>(distinct_cards(pod.cards).size());
+    int pod_gpus = 0;
+    for_each_card_count(pod.cards, [&pod_gpus](int, int) { ++pod_gpus; });
     ring.alone = std::min(ring.alone, pod_fabric_bandwidth(fabric.fabric(), pod_gpus, node_gpus));
     nodes.push_back(pod.node);
   }
@@ -38,9 +40,13 @@ RingPath ring_path(Cluster& cluster, const FluidSolver& fluid, const std::vector
   const bool multi_node = pods.size() > 1;
   for (const PodPlace& pod : pods) {
     const ClusterNode& node = cluster.node(pod.node);
-    for (const ResourceId r : node.links->best_ring_resources(distinct_cards(pod.cards))) {
-      ring.path.push_back(r);
-    }
+    // A whole-card pod's cards are distinct and in order already.
+    const bool distinct = std::adjacent_find(pod.cards.begin(), pod.cards.end(),
+                                             std::greater_equal<int>()) == pod.cards.end();
+    const std::vector<int> copy = distinct ? std::vector<int>{} : distinct_cards(pod.cards);
+    const std::vector<ResourceId>& links =
+        node.links->best_ring_resources(distinct ? pod.cards : copy);
+    ring.path.insert(ring.path.end(), links.begin(), links.end());
     if (multi_node) {
       ring.path.push_back(node.uplink);
       ring.nic = std::min(ring.nic, fluid.capacity(node.uplink));
