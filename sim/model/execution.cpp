@@ -30,7 +30,7 @@ void Execution::start(int j) {
         gpu_job && !first.group->gpu_model.empty() ? first.group->gpu_model : run_.reference_gpu;
     job.profile = run_.profile(*job.spec, gpu);
   }
-  std::set<int> touched;
+  std::vector<int> nodes;  // the pods' nodes
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     ClusterNode& node = run_.cluster.node(pod.node);
@@ -40,7 +40,7 @@ void Execution::start(int j) {
     run_.cluster.touch(pod.node);
     pod.running = true;
     node.gpus->set_running(pod.process, true);
-    touched.insert(pod.node);
+    nodes.push_back(pod.node);
     // Input reads: a flow on the node's data device, bounded by what the pod would read at
     // full compute speed.
     const double demand = static_cast<double>(job.profile->input_bytes) /
@@ -55,12 +55,12 @@ void Execution::start(int j) {
   if (job.ring) {
     flow_owner_[static_cast<std::uint64_t>(*job.ring)] = j;
   }
+  // Distinct, in increasing order.
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  const std::set<int> touched(nodes.begin(), nodes.end());  // sorted: built in linear time
   JobEvent started = run_.event(JobEventKind::kStarted, j);
   if (const FabricNetwork* fabric = run_.cluster.fabric()) {
-    std::vector<int> nodes;
-    for (const int n : touched) {  // distinct, in increasing order
-      nodes.push_back(n);
-    }
     started.fabric_span = fabric->span(nodes);
   }
   run_.signals.job.emit(started);
@@ -89,7 +89,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     job.ring.reset();
   }
   rings_.erase(j);
-  std::set<int> touched;
+  std::vector<int> nodes;  // the nodes of its running pods
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     if (pod.node < 0) {
@@ -111,11 +111,12 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
       // The container's process is gone: its memory is freed (its cards stay allocated).
       for_each_card_count(pod.cards,
                           [&](int card, int) { node.gpus->set_memory(pod.process, card, 0); });
-      touched.insert(pod.node);
+      nodes.push_back(pod.node);
     }
   }
   job.rate = 0.0;
-  return touched;
+  std::sort(nodes.begin(), nodes.end());
+  return {nodes.begin(), nodes.end()};  // sorted: built in linear time
 }
 
 void Execution::close_books() {
@@ -307,13 +308,16 @@ void Execution::refresh(const std::set<int>& touched) {
   collect();
   divide_cards(touched, affected);
   // The caps depend on compute shares and input rates, not on ring rates: one more solve after
-  // capping settles the rings.
-  if (cap_rings(affected)) {
+  // capping settles the rings. The card shares are settled since divide_cards: each job's is
+  // read once.
+  std::map<int, double> shares;
+  if (cap_rings(affected, shares)) {
     collect();
   }
   for (const int j : affected) {
     if (run_.jobs[static_cast<std::size_t>(j)].phase == JobPhase::kRunning) {
-      update_rate(j);
+      const auto it = shares.find(j);
+      update_rate(j, it != shares.end() ? std::optional<double>(it->second) : std::nullopt);
     }
   }
 }
@@ -388,19 +392,24 @@ void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affect
   }
 }
 
-workloads::StepConditions Execution::conditions(int j) const {
-  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+workloads::StepConditions Execution::conditions(int j, std::optional<double> share) const {
   workloads::StepConditions c = network_conditions(j);
+  c.compute_share = std::min(c.compute_share, share ? *share : card_share(j));
+  return c;
+}
+
+double Execution::card_share(int j) const {
+  const Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  double share = 1.0;
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     const ClusterNode& node = run_.cluster.node(pod.node);
     // Workers of one pod on one card split the pod's share of it.
     for_each_card_count(pod.cards, [&](int card, int workers) {
-      c.compute_share =
-          std::min(c.compute_share, node.gpus->compute_share(pod.process, card) / workers);
+      share = std::min(share, node.gpus->compute_share(pod.process, card) / workers);
     });
   }
-  return c;
+  return share;
 }
 
 workloads::StepConditions Execution::network_conditions(int j) const {
@@ -427,14 +436,16 @@ workloads::StepConditions Execution::network_conditions(int j) const {
   return c;
 }
 
-bool Execution::cap_rings(const std::set<int>& jobs) {
+bool Execution::cap_rings(const std::set<int>& jobs, std::map<int, double>& shares) {
   bool changed = false;
   for (const int j : jobs) {
     const Job& job = run_.jobs[static_cast<std::size_t>(j)];
     if (job.phase != JobPhase::kRunning || !job.ring || !job.profile) {
       continue;
     }
-    workloads::StepConditions c = conditions(j);
+    const double share = card_share(j);
+    shares.emplace(j, share);
+    workloads::StepConditions c = conditions(j, share);
     c.allreduce_average_bandwidth = std::numeric_limits<double>::infinity();
     const double demand = workloads::job_average_demand(*job.spec, *job.profile, c);
     RingState& ring = rings_[j];
@@ -447,13 +458,13 @@ bool Execution::cap_rings(const std::set<int>& jobs) {
   return changed;
 }
 
-void Execution::update_rate(int j) {
+void Execution::update_rate(int j, std::optional<double> share) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   advance(job);
   for (const int p : job.pods) {
     run_.cluster.touch(run_.pods[static_cast<std::size_t>(p)].node);  // utilisation
   }
-  job.step = step_of(j, conditions(j));
+  job.step = step_of(j, conditions(j, share));
   job.rate = job.step.seconds > 0 ? job.compute_share / job.step.seconds : 0.0;
   run_.sim.cancel(job.finish_event);
   // The job's end, or the next step at which its speed changes (an elastic job's epoch).

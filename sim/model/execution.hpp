@@ -7,6 +7,8 @@
 /// OOM-killed. Checkpoints record the progress a restart resumes from. Formulas and sources:
 /// docs/model-workloads.md and docs/model-hardware.md.
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "tidesim/sim/model/run_context.hpp"
@@ -54,18 +56,23 @@ class Execution {
   EventId schedule_checkpoint(int j);
   bool apply_memory(int j);
   void advance(Job& job);
-  void update_rate(int j);
+  /// `share`: job j's card_share() when the caller read it already.
+  void update_rate(int j, std::optional<double> share = std::nullopt);
   /// Divides the time-sliced cards that need it (GpuNodeState::divide_time) and adds the jobs on
   /// them to `affected`.
   void divide_cards(const std::set<int>& touched, std::set<int>& affected);
-  /// The step conditions of running job j now (its ring's burst and average bandwidth included).
-  workloads::StepConditions conditions(int j) const;
+  /// The step conditions of running job j now (its ring's burst and average bandwidth included),
+  /// at compute share `share` when given (its card_share()).
+  workloads::StepConditions conditions(int j, std::optional<double> share = std::nullopt) const;
+  /// The smallest share of a card any of job j's workers gets (1 when it has none).
+  double card_share(int j) const;
   /// The same at compute share 1: its input and ring only.
   workloads::StepConditions network_conditions(int j) const;
   /// Job j's step under `c`: the catalogue model's, or its measured step (a Pollux job).
   workloads::StepTime step_of(int j, const workloads::StepConditions& c) const;
-  /// Caps the ring flows of `jobs` at their average demand; true when a cap changed.
-  bool cap_rings(const std::set<int>& jobs);
+  /// Caps the ring flows of `jobs` at their average demand; true when a cap changed. Adds the
+  /// card_share() it read of each job it caps to `shares`.
+  bool cap_rings(const std::set<int>& jobs, std::map<int, double>& shares);
   void emit_rate(const Job& job, bool running);
 
   RunContext& run_;
