@@ -37,6 +37,15 @@ void sort_ids(std::vector<T>& ids) {
     std::sort(ids.begin(), ids.end());
     return;
   }
+  // Often in order already (a flow's resources as add_flow() marks them) or in reverse (a
+  // one-flow component as collect_component() walks it).
+  if (std::is_sorted(ids.begin(), ids.end())) {
+    return;
+  }
+  if (std::is_sorted(ids.rbegin(), ids.rend())) {
+    std::reverse(ids.begin(), ids.end());
+    return;
+  }
   constexpr int kBits = 11;
   constexpr std::uint32_t kMask = (1U << kBits) - 1;
   std::vector<T> other(ids.size());

@@ -1,7 +1,7 @@
 // Llama 3 405B under failures (scenarios/llama3-405b-failures.yaml, docs/failures.md "Gangs"):
 // the 54-day life of the 16,384-GPU gang over 10 seeds, alone (the superposed process and the
 // gang's recovery) and as whole runs of the scenario (scheduling the 2,048 pods, the fabric,
-// hourly samples, the recorder), 10 seeds per iteration.
+// hourly samples, the recorder), 10 seeds per iteration, and one seed's whole run.
 #include <benchmark/benchmark.h>
 
 #include "tidesim/sim/experiments/run.hpp"
@@ -36,22 +36,36 @@ void BM_Llama3GangLifeTenSeeds(benchmark::State& state) {
 }
 BENCHMARK(BM_Llama3GangLifeTenSeeds)->Unit(benchmark::kMillisecond);
 
+// One whole run of the scenario for `seed`, recorded as `tidesim run` records it.
+void run_seed(const Scenario& s, std::uint64_t seed) {
+  const PolicyConfig& policy = s.policies.front();
+  const Workload w = make_jobs(s, seed);
+  RunSignals signals;
+  Recorder recorder(policy.name, seed, RecorderOptions{.record_series = false, .collectors = {}});
+  recorder.attach(signals);
+  const RunSummary summary = run_policy(s, w, policy, seed, signals);
+  benchmark::DoNotOptimize(recorder.finish(summary.end));
+}
+
 void BM_Llama3FailuresScenarioTenSeeds(benchmark::State& state) {
   const Scenario s = load_scenario(kScenario);
-  const PolicyConfig& policy = s.policies.front();
   for (auto _ : state) {
     for (const std::uint64_t seed : s.seeds) {
-      const Workload w = make_jobs(s, seed);
-      RunSignals signals;
-      Recorder recorder(policy.name, seed,
-                        RecorderOptions{.record_series = false, .collectors = {}});
-      recorder.attach(signals);
-      const RunSummary summary = run_policy(s, w, policy, seed, signals);
-      benchmark::DoNotOptimize(recorder.finish(summary.end));
+      run_seed(s, seed);
     }
   }
 }
 BENCHMARK(BM_Llama3FailuresScenarioTenSeeds)->Unit(benchmark::kSecond)->Iterations(1);
+
+// Its first seed alone: about 450 interruptions, each stopping and restarting the 2,048 pods'
+// containers, rings and flows in the cluster model.
+void BM_Llama3FailuresScenarioOneSeed(benchmark::State& state) {
+  const Scenario s = load_scenario(kScenario);
+  for (auto _ : state) {
+    run_seed(s, s.seeds.front());
+  }
+}
+BENCHMARK(BM_Llama3FailuresScenarioOneSeed)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 }  // namespace tidesim::app
