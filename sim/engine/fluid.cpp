@@ -28,7 +28,7 @@ void check_bound(double max_rate) {
 
 // Sorts `ids` (non-negative) in increasing order, as std::sort does: a long list by a
 // least-significant-digit radix sort of 11 bits a pass (three passes cover 31 bits) in linear
-// time, a short one by std::sort. A ring over thousands of nodes crosses tens of thousands of
+// time, a short one by std::sort. A ring over thousands of nodes crosses over ten thousand
 // resources, which every add_flow() and re-solve sorts.
 template <class T>
 void sort_ids(std::vector<T>& ids) {
