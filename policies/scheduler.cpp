@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "tidesim/policies/plugins/noderesources.hpp"
 #include "tidesim/policies/scheduler.hpp"
+#include "tidesim/sim/input/error.hpp"
 
 namespace tidesim::policies {
 namespace {
@@ -75,6 +77,12 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
                      std::uint64_t seed, const Registry& registry)
     : plugins_(config, profile, registry), random_(seed, "scheduler/" + profile.scheduler_name) {
   const std::vector<const Plugin*> all = plugins_.all();
+  if (std::set<const Plugin*>(all.begin(), all.end()).size() > QueueingHintMap::kMaxPlugins) {
+    // The queue records a pod's rejecting plugins as bits of one 64-bit word.
+    throw InputError(
+        profile.where, profile.label + ".plugins",
+        fmt::format("a profile runs at most {} plugins", QueueingHintMap::kMaxPlugins));
+  }
   hints_.map = QueueingHintMap(all);
   for (const FilterPlugin* f : plugins_.filter()) {
     hints_.filter_bits.push_back(hints_.map.bit(f));
