@@ -18,6 +18,37 @@ PodSpec equivalence_key(const PodSpec& pod) {
 
 namespace {
 
+void mix(std::size_t& seed, std::size_t h) {
+  // boost::hash_combine's mixing step.
+  seed ^= h + 0x9e3779b9 + (seed << 6) + (seed >> 2);
+}
+
+void mix_requirements(std::size_t& seed, const std::vector<SelectorRequirement>& reqs) {
+  for (const SelectorRequirement& r : reqs) {
+    mix(seed, std::hash<std::string>{}(r.key));
+    for (const std::string& v : r.values) {
+      mix(seed, std::hash<std::string>{}(v));
+    }
+  }
+}
+
+// A hash of the fields that most often tell classes apart (equal keys, equal buckets; equality
+// decides): the requests, the node name, the node selector's size and the required node
+// affinity, which tells apart the pods a placement pins to their own nodes (a `metadata.name`
+// term each: without it every such pod would share one bucket with all the classes before it).
+std::size_t bucket_of(const PodSpec& key) {
+  const auto& r = key.requests;
+  std::size_t bucket =
+      std::hash<std::int64_t>{}(r.cpu_milli) ^ (std::hash<std::int64_t>{}(r.memory_bytes) << 1) ^
+      (std::hash<std::int64_t>{}(r.gpus * 1001 + r.gpu_milli) << 2) ^
+      (std::hash<std::string>{}(key.node_name) << 3) ^ (key.node_selector.size() << 4);
+  for (const NodeSelectorTerm& term : key.node_affinity.required) {
+    mix_requirements(bucket, term.match_expressions);
+    mix_requirements(bucket, term.match_fields);
+  }
+  return bucket;
+}
+
 bool has_inter_pod_terms(const PodSpec& pod) {
   return !pod.pod_affinity.required.empty() || !pod.pod_affinity.preferred.empty() ||
          !pod.pod_anti_affinity.required.empty() || !pod.pod_anti_affinity.preferred.empty() ||
@@ -31,12 +62,7 @@ int EquivalenceClasses::of(const PodSpec& pod) {
     return it->second;
   }
   PodSpec key = equivalence_key(pod);
-  // A bucket by the fields that most often tell classes apart; equal keys decide.
-  const auto& r = key.requests;
-  const std::size_t bucket =
-      std::hash<std::int64_t>{}(r.cpu_milli) ^ (std::hash<std::int64_t>{}(r.memory_bytes) << 1) ^
-      (std::hash<std::int64_t>{}(r.gpus * 1001 + r.gpu_milli) << 2) ^
-      (std::hash<std::string>{}(key.node_name) << 3) ^ (key.node_selector.size() << 4);
+  const std::size_t bucket = bucket_of(key);
   int id = -1;
   const auto [first, last] = by_bucket_.equal_range(bucket);
   for (auto it = first; it != last; ++it) {
