@@ -19,11 +19,15 @@ std::pair<std::int32_t, std::string> count_in(const ResourceMap& requests,
   bool first = true;
   std::int32_t result = 0;
   std::string limiting;
+  // Both maps are in name order: one walk over the capacity finds each request's.
+  auto it = capacity.begin();
   for (const auto& [name, value] : requests) {
+    while (it != capacity.end() && it->first < name) {
+      ++it;
+    }
     std::int32_t count = INT_MAX;
     if (value != 0) {
-      auto it = capacity.find(name);
-      std::int64_t cap = it == capacity.end() ? 0 : it->second;
+      std::int64_t cap = it == capacity.end() || it->first != name ? 0 : it->second;
       count = static_cast<std::int32_t>(
           std::max<std::int64_t>(0, std::min<std::int64_t>(cap / value, INT_MAX)));
     }
@@ -163,14 +167,11 @@ std::string Placement::build_slice_size_at_level(const TopologyRequest* request)
 // required node affinity; the preferred-affinity score when its gate is on.
 bool Placement::node_feasible(const TasNode& node, const TasPodSet& ps,
                               std::int64_t& affinity_score) {
-  std::vector<Toleration> tolerations = ps.tolerations;
-  tolerations.insert(tolerations.end(), s_.flavor_tolerations_.begin(),
-                     s_.flavor_tolerations_.end());
   for (const Taint& taint : node.taints) {
     if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") {
       continue;
     }
-    if (std::none_of(tolerations.begin(), tolerations.end(),
+    if (std::none_of(tolerations_.begin(), tolerations_.end(),
                      [&](const Toleration& t) { return tolerates(t, taint); })) {
       ++p_.stats.taints[taint_string(taint)];
       return false;
@@ -205,6 +206,10 @@ bool Placement::node_feasible(const TasNode& node, const TasPodSet& ps,
 }
 
 void Placement::fill_in_counts(const TasPodSet& workers) {
+  // The PodSet's tolerations and then the flavor's (node_feasible).
+  tolerations_ = workers.tolerations;
+  tolerations_.insert(tolerations_.end(), s_.flavor_tolerations_.begin(),
+                      s_.flavor_tolerations_.end());
   s_.domains_.resize(s_.base_count_);
   for (Domain& d : s_.domains_) {
     d.st = DomainState{};
@@ -420,12 +425,8 @@ int Placement::shallow_clone(int d) {
   return static_cast<int>(s_.domains_.size()) - 1;
 }
 
-std::vector<int> Placement::level_domains(int level) const {
-  std::vector<int> out;
-  for (const auto& [id, d] : s_.per_level_[static_cast<std::size_t>(level)]) {
-    out.push_back(d);
-  }
-  return out;
+const std::vector<int>& Placement::level_domains(int level) const {
+  return s_.level_order_[static_cast<std::size_t>(level)];
 }
 
 std::vector<int> Placement::lower_level_domains(const std::vector<int>& domains) const {

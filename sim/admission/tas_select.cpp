@@ -44,29 +44,54 @@ std::vector<int> Placement::sorted_domains(std::vector<int> domains, bool uncons
   return domains;
 }
 
+bool Placement::before_with_leader(int a, int b, bool unconstrained) const {
+  const bool lfc = use_least_free_capacity(unconstrained);
+  const DomainState& x = dom(a).st;
+  const DomainState& y = dom(b).st;
+  int c = 0;
+  if (x.leader_count != y.leader_count) {
+    c = cmp(y.leader_count, x.leader_count);
+  } else if (s_.gates_.respect_node_affinity_preferred && x.affinity_score != y.affinity_score) {
+    c = cmp(y.affinity_score, x.affinity_score);
+  } else if (x.slice_count_with_leader != y.slice_count_with_leader) {
+    c = lfc ? cmp(x.slice_count_with_leader, y.slice_count_with_leader)
+            : cmp(y.slice_count_with_leader, x.slice_count_with_leader);
+  } else if (x.pod_count_with_leader != y.pod_count_with_leader) {
+    c = cmp(x.pod_count_with_leader, y.pod_count_with_leader);
+  } else {
+    c = compare_level_values(a, b);
+  }
+  return c < 0;
+}
+
 std::vector<int> Placement::sorted_domains_with_leader(std::vector<int> domains,
                                                        bool unconstrained) {
-  const bool lfc = use_least_free_capacity(unconstrained);
-  const bool affinity = s_.gates_.respect_node_affinity_preferred;
-  std::sort(domains.begin(), domains.end(), [&](int a, int b) {
-    const DomainState& x = st(a);
-    const DomainState& y = st(b);
-    int c = 0;
-    if (x.leader_count != y.leader_count) {
-      c = cmp(y.leader_count, x.leader_count);
-    } else if (affinity && x.affinity_score != y.affinity_score) {
-      c = cmp(y.affinity_score, x.affinity_score);
-    } else if (x.slice_count_with_leader != y.slice_count_with_leader) {
-      c = lfc ? cmp(x.slice_count_with_leader, y.slice_count_with_leader)
-              : cmp(y.slice_count_with_leader, x.slice_count_with_leader);
-    } else if (x.pod_count_with_leader != y.pod_count_with_leader) {
-      c = cmp(x.pod_count_with_leader, y.pod_count_with_leader);
-    } else {
-      c = compare_level_values(a, b);
-    }
-    return c < 0;
-  });
+  std::sort(domains.begin(), domains.end(),
+            [&](int a, int b) { return before_with_leader(a, b, unconstrained); });
   return domains;
+}
+
+bool Placement::fits_least_free(int d, std::int32_t slice_count) const {
+  const DomainState& s = dom(d).st;
+  if (p_.leader_count > 0) {
+    return s.leader_count >= p_.leader_count && s.slice_count_with_leader >= slice_count;
+  }
+  return s.slice_count >= slice_count;
+}
+
+// The first domain of sorted_domains_with_leader's order that fits_least_free, without sorting:
+// the order is total (domains of one level differ in their values, so in their ranks), and the
+// first of it among those that fit is their least. -1 when none fits.
+int Placement::first_least_free_fit(const std::vector<int>& domains,
+                                    std::int32_t slice_count) const {
+  int best = -1;
+  for (const int d : domains) {
+    if (fits_least_free(d, slice_count) &&
+        (best < 0 || before_with_leader(d, best, p_.unconstrained))) {
+      best = d;
+    }
+  }
+  return best;
 }
 
 // topAffinityTierDomains: with TASRespectNodeAffinityPreferred, best fit only looks among the
@@ -116,36 +141,30 @@ int Placement::find_best_fit_domain_by(const std::vector<int>& domains, std::siz
 
 std::string Placement::find_level_with_fit_domains(int level, int& fit_level,
                                                    std::vector<int>& out) {
-  std::vector<int> domains = level_domains(level);
+  const std::vector<int>& domains = level_domains(level);
   if (domains.empty()) {
     return "no topology domains at level: " + s_.levels_[static_cast<std::size_t>(level)];
   }
-  std::vector<int> sorted = sorted_domains_with_leader(domains, p_.unconstrained);
-  int top = sorted.front();
   const std::int32_t slice_count = p_.count / p_.slice_size;
   const bool best_fit = !use_least_free_capacity(p_.unconstrained);
+  if (!best_fit) {
+    // LeastFreeCapacity takes the first domain of the sorted order that fits: found by one pass
+    // (an unconstrained request of one pod sorts no hosts); the order is needed only when none
+    // fits.
+    if (const int d = first_least_free_fit(domains, slice_count); d >= 0) {
+      fit_level = level;
+      out = {d};
+      return "";
+    }
+  }
+  std::vector<int> sorted = sorted_domains_with_leader(domains, p_.unconstrained);
+  int top = sorted.front();
   if (best_fit && st(top).slice_count_with_leader >= slice_count &&
       st(top).leader_count >= p_.leader_count) {
     top = find_best_fit_domain_by(sorted, 0, slice_count, true, p_.leader_count);  // the last
   }
-  if (!best_fit) {
-    for (int d : sorted) {
-      std::int32_t capacity = st(d).slice_count;
-      if (p_.leader_count > 0) {
-        if (st(d).leader_count < p_.leader_count) {
-          continue;
-        }
-        capacity = st(d).slice_count_with_leader;
-      }
-      if (capacity >= slice_count) {
-        fit_level = level;
-        out = {d};
-        return "";
-      }
-    }
-    if (p_.required) {
-      return not_fit_message(st(sorted.back()).pod_count, slice_count, level);
-    }
+  if (!best_fit && p_.required) {
+    return not_fit_message(st(sorted.back()).pod_count, slice_count, level);  // none fits
   }
   if (st(top).slice_count_with_leader < slice_count || st(top).leader_count < p_.leader_count) {
     if (p_.required) {

@@ -120,9 +120,10 @@ bool TasSnapshot::update_node(const TasNode& node) {
 }
 
 void TasSnapshot::clear_usage() {
-  for (Leaf& leaf : leaves_) {
-    leaf.tas_usage.clear();
+  for (const int l : leaves_with_usage_) {
+    leaves_[static_cast<std::size_t>(l)].tas_usage.clear();
   }
+  leaves_with_usage_.clear();
 }
 
 void TasSnapshot::build(const std::vector<std::string>& leaf_ids) {
@@ -140,6 +141,12 @@ void TasSnapshot::build(const std::vector<std::string>& leaf_ids) {
     });
   }
   base_count_ = domains_.size();
+  level_order_.assign(per_level_.size(), {});
+  for (std::size_t l = 0; l < per_level_.size(); ++l) {
+    for (const auto& [id, d] : per_level_[l]) {
+      level_order_[l].push_back(d);
+    }
+  }
   std::vector<int> by_values(domains_.size());
   for (std::size_t d = 0; d < by_values.size(); ++d) {
     by_values[d] = static_cast<int>(d);
@@ -192,6 +199,9 @@ void TasSnapshot::add_usage(const TopologyAssignment& assignment, const Resource
       continue;  // a node that is gone or not Ready (Kueue skips it too)
     }
     Leaf& leaf = leaves_[static_cast<std::size_t>(it->second)];
+    if (leaf.tas_usage.empty()) {
+      leaves_with_usage_.push_back(it->second);
+    }
     for (const auto& [name, value] : per_pod) {
       leaf.tas_usage[name] =
           saturating_add(leaf.tas_usage[name], saturating_mul(value, domain.count));

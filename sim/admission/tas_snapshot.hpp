@@ -158,7 +158,9 @@ class TasSnapshot {
   std::vector<Domain> domains_;  // the tree first (base_count_ entries), then copies
   std::size_t base_count_ = 0;
   std::vector<std::map<std::string, int>> per_level_;  // level -> id -> domain
+  std::vector<std::vector<int>> level_order_;          // level -> its domains, in id order
   std::vector<Leaf> leaves_;
+  std::vector<int> leaves_with_usage_;  // the leaves whose tas_usage is not empty
   std::map<std::string, int> leaf_by_id_;
   std::map<std::string, int> leaf_by_node_;
   TasFeatureGates gates_;
