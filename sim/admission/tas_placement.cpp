@@ -12,32 +12,43 @@ namespace tidesim::tas {
 
 namespace {
 
-// resources.CountInWithLimitingResource: how many times `requests` fit in `capacity`, and the
-// resource that limits it (ties: the smallest name).
-std::pair<std::int32_t, std::string> count_in(const ResourceMap& requests,
-                                              const ResourceMap& capacity) {
+// resources.CountInWithLimitingResource: how many times `requests` fit in a capacity, and the
+// resource that limits it (ties: the smallest name). `capacity_of(k, name)`: the capacity of the
+// k-th request, named `name` (0 when the capacity has none).
+template <class CapacityOf>
+std::pair<std::int32_t, const std::string*> count_in_by(const ResourceMap& requests,
+                                                        CapacityOf capacity_of) {
   bool first = true;
   std::int32_t result = 0;
-  std::string limiting;
-  // Both maps are in name order: one walk over the capacity finds each request's.
-  auto it = capacity.begin();
+  const std::string* limiting = nullptr;
+  std::size_t k = 0;
   for (const auto& [name, value] : requests) {
-    while (it != capacity.end() && it->first < name) {
-      ++it;
-    }
+    const std::int64_t cap = capacity_of(k++, name);
     std::int32_t count = INT_MAX;
     if (value != 0) {
-      std::int64_t cap = it == capacity.end() || it->first != name ? 0 : it->second;
       count = static_cast<std::int32_t>(
           std::max<std::int64_t>(0, std::min<std::int64_t>(cap / value, INT_MAX)));
     }
     if (first || count < result) {
       result = count;
-      limiting = name;
+      limiting = &name;
       first = false;
     }
   }
   return {result, limiting};
+}
+
+// count_in_by over a capacity map: both maps are in name order, so one walk over the capacity
+// finds each request's.
+std::pair<std::int32_t, const std::string*> count_in(const ResourceMap& requests,
+                                                     const ResourceMap& capacity) {
+  auto it = capacity.begin();
+  return count_in_by(requests, [&](std::size_t, const std::string& name) -> std::int64_t {
+    while (it != capacity.end() && it->first < name) {
+      ++it;
+    }
+    return it == capacity.end() || it->first != name ? 0 : it->second;
+  });
 }
 
 void subtract(ResourceMap& from, const ResourceMap& what) {
@@ -210,6 +221,11 @@ void Placement::fill_in_counts(const TasPodSet& workers) {
   tolerations_ = workers.tolerations;
   tolerations_.insert(tolerations_.end(), s_.flavor_tolerations_.begin(),
                       s_.flavor_tolerations_.end());
+  request_index_.clear();
+  for (const auto& [name, value] : req_.requests) {
+    const auto r = s_.resource_index_.find(name);
+    request_index_.push_back(r == s_.resource_index_.end() ? -1 : r->second);
+  }
   s_.domains_.resize(s_.base_count_);
   for (Domain& d : s_.domains_) {
     d.st = DomainState{};
@@ -257,12 +273,20 @@ void Placement::fill_leaf_counts(int leaf_index) {
       subtract(taken, assumed->second);
     }
   }
-  const ResourceMap& remaining = as_is ? leaf.free_capacity : taken;
   DomainState& state = st(leaf.domain);
-  auto [pods, limiting] = count_in(req_.requests, remaining);
+  // As is: the leaf's capacity by resource index (the same amounts as its map).
+  const auto [pods, limiting] =
+      as_is ? count_in_by(req_.requests,
+                          [&](std::size_t k, const std::string&) -> std::int64_t {
+                            const int r = request_index_[k];
+                            return r >= 0 && static_cast<std::size_t>(r) < leaf.free_by_index.size()
+                                       ? leaf.free_by_index[static_cast<std::size_t>(r)]
+                                       : 0;
+                          })
+            : count_in(req_.requests, taken);
   state.pod_count = pods;
-  if (pods == 0 && !limiting.empty()) {
-    ++p_.stats.resources[limiting];
+  if (pods == 0 && limiting) {
+    ++p_.stats.resources[*limiting];
   }
   state.leader_count = 0;
   if (req_.has_leader && count_in(req_.leader_requests, taken).first > 0) {

@@ -61,6 +61,7 @@ class Placement {
   TasSnapshot::Requirements req_;
   std::string replacement_domain_;
   std::vector<Toleration> tolerations_;  // the PodSet's, then the flavor's
+  std::vector<int> request_index_;       // each request's TasSnapshot::resource_index_; -1 none
 
   std::string prepare(const TasPodSet& workers, const TasPodSet* leader, bool implied);
   std::string build_slice_size_at_level(const TopologyRequest* request);

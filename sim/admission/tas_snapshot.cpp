@@ -91,7 +91,7 @@ bool TasSnapshot::eligible(const TasNode& node) const {
   return node.ready && !node.unschedulable && matches_flavor(node, flavor_node_labels_, levels_);
 }
 
-void TasSnapshot::sum_free_capacity(Leaf& leaf) const {
+void TasSnapshot::sum_free_capacity(Leaf& leaf) {
   leaf.free_capacity.clear();
   for (const int n : leaf.nodes) {
     add_to(leaf.free_capacity, nodes_[static_cast<std::size_t>(n)].allocatable, 1);
@@ -100,6 +100,15 @@ void TasSnapshot::sum_free_capacity(Leaf& leaf) const {
     add_to(leaf.free_capacity, pods_[static_cast<std::size_t>(p)].requests, -1);
     // each pod also takes one of the node's pods
     leaf.free_capacity["pods"] = saturating_add(leaf.free_capacity["pods"], -1);
+  }
+  leaf.free_by_index.assign(resource_index_.size(), 0);
+  for (const auto& [name, value] : leaf.free_capacity) {
+    const auto [it, added] =
+        resource_index_.emplace(name, static_cast<int>(resource_index_.size()));
+    if (added) {
+      leaf.free_by_index.resize(resource_index_.size(), 0);
+    }
+    leaf.free_by_index[static_cast<std::size_t>(it->second)] = value;
   }
 }
 

@@ -133,6 +133,8 @@ class TasSnapshot {
     int domain = -1;
     const TasNode* node = nullptr;  // only when the lowest level is the hostname
     ResourceMap free_capacity;      // allocatable minus non-TAS pods
+    /// free_capacity by resource_index_ (0 past its end or where the map has none).
+    std::vector<std::int64_t> free_by_index;
     ResourceMap tas_usage;
     std::vector<int> nodes;  // its nodes (indices into nodes_) and pods (into pods_), in order
     std::vector<int> pods;
@@ -160,14 +162,15 @@ class TasSnapshot {
   std::vector<std::map<std::string, int>> per_level_;  // level -> id -> domain
   std::vector<std::vector<int>> level_order_;          // level -> its domains, in id order
   std::vector<Leaf> leaves_;
-  std::vector<int> leaves_with_usage_;  // the leaves whose tas_usage is not empty
+  std::vector<int> leaves_with_usage_;         // the leaves whose tas_usage is not empty
+  std::map<std::string, int> resource_index_;  // each resource a leaf's capacity names
   std::map<std::string, int> leaf_by_id_;
   std::map<std::string, int> leaf_by_node_;
   TasFeatureGates gates_;
 
   void build(const std::vector<std::string>& leaf_ids);
   bool eligible(const TasNode& node) const;
-  void sum_free_capacity(Leaf& leaf) const;
+  void sum_free_capacity(Leaf& leaf);
   struct Replaced {
     TopologyAssignment merged;
     TopologyAssignment replacement;
