@@ -182,7 +182,7 @@ bool Placement::node_feasible(const TasNode& node, const TasPodSet& ps,
     if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") {
       continue;
     }
-    if (std::none_of(tolerations_.begin(), tolerations_.end(),
+    if (std::none_of(req_.tolerations.begin(), req_.tolerations.end(),
                      [&](const Toleration& t) { return tolerates(t, taint); })) {
       ++p_.stats.taints[taint_string(taint)];
       return false;
@@ -218,13 +218,13 @@ bool Placement::node_feasible(const TasNode& node, const TasPodSet& ps,
 
 void Placement::fill_in_counts(const TasPodSet& workers) {
   // The PodSet's tolerations and then the flavor's (node_feasible).
-  tolerations_ = workers.tolerations;
-  tolerations_.insert(tolerations_.end(), s_.flavor_tolerations_.begin(),
-                      s_.flavor_tolerations_.end());
-  request_index_.clear();
+  req_.tolerations = workers.tolerations;
+  req_.tolerations.insert(req_.tolerations.end(), s_.flavor_tolerations_.begin(),
+                          s_.flavor_tolerations_.end());
+  req_.request_index.clear();
   for (const auto& [name, value] : req_.requests) {
     const auto r = s_.resource_index_.find(name);
-    request_index_.push_back(r == s_.resource_index_.end() ? -1 : r->second);
+    req_.request_index.push_back(r == s_.resource_index_.end() ? -1 : r->second);
   }
   s_.domains_.resize(s_.base_count_);
   for (Domain& d : s_.domains_) {
@@ -278,7 +278,7 @@ void Placement::fill_leaf_counts(int leaf_index) {
   const auto [pods, limiting] =
       as_is ? count_in_by(req_.requests,
                           [&](std::size_t k, const std::string&) -> std::int64_t {
-                            const int r = request_index_[k];
+                            const int r = req_.request_index[k];
                             return r >= 0 && static_cast<std::size_t>(r) < leaf.free_by_index.size()
                                        ? leaf.free_by_index[static_cast<std::size_t>(r)]
                                        : 0;

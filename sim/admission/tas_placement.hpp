@@ -33,8 +33,6 @@ class Placement {
   Domain& domain(int d) { return s_.domains_[static_cast<std::size_t>(d)]; }
   std::vector<int> sorted_domains(std::vector<int> domains, bool unconstrained);
   std::vector<int> sorted_domains_with_leader(std::vector<int> domains, bool unconstrained);
-  /// Whether `a` comes before `b` in sorted_domains_with_leader's order.
-  bool before_with_leader(int a, int b, bool unconstrained) const;
   std::vector<int> lower_level_domains(const std::vector<int>& domains) const;
   int compare_level_values(int a, int b) const;
   void fill_in_counts_helper(int d, std::int32_t slice_size, int slice_level, int level,
@@ -60,8 +58,6 @@ class Placement {
   PlacementParams p_;
   TasSnapshot::Requirements req_;
   std::string replacement_domain_;
-  std::vector<Toleration> tolerations_;  // the PodSet's, then the flavor's
-  std::vector<int> request_index_;       // each request's TasSnapshot::resource_index_; -1 none
 
   std::string prepare(const TasPodSet& workers, const TasPodSet* leader, bool implied);
   std::string build_slice_size_at_level(const TopologyRequest* request);
@@ -71,8 +67,6 @@ class Placement {
   void fill_leaf_counts(int leaf);
 
   bool use_least_free_capacity(bool unconstrained) const;
-  bool fits_least_free(int d, std::int32_t slice_count) const;
-  int first_least_free_fit(const std::vector<int>& domains, std::int32_t slice_count) const;
   int find_best_fit_domain_by(const std::vector<int>& domains, std::size_t from,
                               std::int32_t needed, bool slices, std::int32_t leader_count);
   std::vector<int> top_affinity_tier(const std::vector<int>& candidates, std::size_t from);

@@ -17,6 +17,46 @@ namespace {
 int cmp(std::int64_t a, std::int64_t b) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
+
+// Whether `a` comes before `b` in sortedDomainsWithLeader's order (`lfc`: LeastFreeCapacity;
+// `affinity`: TASRespectNodeAffinityPreferred).
+bool before_with_leader(const Placement& pl, int a, int b, bool lfc, bool affinity) {
+  const DomainState& x = pl.dom(a).st;
+  const DomainState& y = pl.dom(b).st;
+  int c = 0;
+  if (x.leader_count != y.leader_count) {
+    c = cmp(y.leader_count, x.leader_count);
+  } else if (affinity && x.affinity_score != y.affinity_score) {
+    c = cmp(y.affinity_score, x.affinity_score);
+  } else if (x.slice_count_with_leader != y.slice_count_with_leader) {
+    c = lfc ? cmp(x.slice_count_with_leader, y.slice_count_with_leader)
+            : cmp(y.slice_count_with_leader, x.slice_count_with_leader);
+  } else if (x.pod_count_with_leader != y.pod_count_with_leader) {
+    c = cmp(x.pod_count_with_leader, y.pod_count_with_leader);
+  } else {
+    c = pl.compare_level_values(a, b);
+  }
+  return c < 0;
+}
+
+// LeastFreeCapacity's pick at one level: the first domain of sortedDomainsWithLeader's order
+// that holds `slice_count` slices (and the leaders), without sorting: the order is total
+// (domains of one level differ in their values, so in their ranks), and the first of it among
+// those that fit is their least. -1 when none fits.
+int first_least_free_fit(const Placement& pl, const std::vector<int>& domains,
+                         std::int32_t slice_count, std::int32_t leader_count, bool affinity) {
+  int best = -1;
+  for (const int d : domains) {
+    const DomainState& s = pl.dom(d).st;
+    const bool fits = leader_count > 0 ? s.leader_count >= leader_count &&
+                                             s.slice_count_with_leader >= slice_count
+                                       : s.slice_count >= slice_count;
+    if (fits && (best < 0 || before_with_leader(pl, d, best, true, affinity))) {
+      best = d;
+    }
+  }
+  return best;
+}
 }  // namespace
 
 bool Placement::use_least_free_capacity(bool unconstrained) const {
@@ -44,54 +84,13 @@ std::vector<int> Placement::sorted_domains(std::vector<int> domains, bool uncons
   return domains;
 }
 
-bool Placement::before_with_leader(int a, int b, bool unconstrained) const {
-  const bool lfc = use_least_free_capacity(unconstrained);
-  const DomainState& x = dom(a).st;
-  const DomainState& y = dom(b).st;
-  int c = 0;
-  if (x.leader_count != y.leader_count) {
-    c = cmp(y.leader_count, x.leader_count);
-  } else if (s_.gates_.respect_node_affinity_preferred && x.affinity_score != y.affinity_score) {
-    c = cmp(y.affinity_score, x.affinity_score);
-  } else if (x.slice_count_with_leader != y.slice_count_with_leader) {
-    c = lfc ? cmp(x.slice_count_with_leader, y.slice_count_with_leader)
-            : cmp(y.slice_count_with_leader, x.slice_count_with_leader);
-  } else if (x.pod_count_with_leader != y.pod_count_with_leader) {
-    c = cmp(x.pod_count_with_leader, y.pod_count_with_leader);
-  } else {
-    c = compare_level_values(a, b);
-  }
-  return c < 0;
-}
-
 std::vector<int> Placement::sorted_domains_with_leader(std::vector<int> domains,
                                                        bool unconstrained) {
+  const bool lfc = use_least_free_capacity(unconstrained);
+  const bool affinity = s_.gates_.respect_node_affinity_preferred;
   std::sort(domains.begin(), domains.end(),
-            [&](int a, int b) { return before_with_leader(a, b, unconstrained); });
+            [&](int a, int b) { return before_with_leader(*this, a, b, lfc, affinity); });
   return domains;
-}
-
-bool Placement::fits_least_free(int d, std::int32_t slice_count) const {
-  const DomainState& s = dom(d).st;
-  if (p_.leader_count > 0) {
-    return s.leader_count >= p_.leader_count && s.slice_count_with_leader >= slice_count;
-  }
-  return s.slice_count >= slice_count;
-}
-
-// The first domain of sorted_domains_with_leader's order that fits_least_free, without sorting:
-// the order is total (domains of one level differ in their values, so in their ranks), and the
-// first of it among those that fit is their least. -1 when none fits.
-int Placement::first_least_free_fit(const std::vector<int>& domains,
-                                    std::int32_t slice_count) const {
-  int best = -1;
-  for (const int d : domains) {
-    if (fits_least_free(d, slice_count) &&
-        (best < 0 || before_with_leader(d, best, p_.unconstrained))) {
-      best = d;
-    }
-  }
-  return best;
 }
 
 // topAffinityTierDomains: with TASRespectNodeAffinityPreferred, best fit only looks among the
@@ -151,7 +150,9 @@ std::string Placement::find_level_with_fit_domains(int level, int& fit_level,
     // LeastFreeCapacity takes the first domain of the sorted order that fits: found by one pass
     // (an unconstrained request of one pod sorts no hosts); the order is needed only when none
     // fits.
-    if (const int d = first_least_free_fit(domains, slice_count); d >= 0) {
+    if (const int d = first_least_free_fit(*this, domains, slice_count, p_.leader_count,
+                                           s_.gates_.respect_node_affinity_preferred);
+        d >= 0) {
       fit_level = level;
       out = {d};
       return "";

@@ -144,6 +144,8 @@ class TasSnapshot {
     bool has_leader = false;
     ResourceMap leader_requests;
     const std::map<std::string, ResourceMap>* assumed = nullptr;
+    std::vector<int> request_index;       // each request's resource_index_; -1 none
+    std::vector<Toleration> tolerations;  // the PodSet's, then the flavor's
   };
 
   friend class Placement;
