@@ -151,30 +151,6 @@ TEST(Scheduler, TaintsAndUnschedulable) {
             "node(s) were unschedulable.");
 }
 
-// The queue keeps a pod's rejecting plugins as bits of one 64-bit word: a profile that runs more
-// plugins is an input error at the profile, not a crash.
-TEST(EventsToRegister, AProfileOfMoreThan64PluginsIsAnInputError) {
-  Registry registry = builtin_registry();
-  std::string yaml =
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-      "profiles:\n- schedulerName: s\n  plugins:\n    filter:\n      enabled:\n";
-  for (int i = 0; i < 64; ++i) {
-    const std::string name = "Reject" + std::to_string(i);
-    registry[name] = plugin_without_args(
-        [] { return std::unique_ptr<Plugin>(std::make_unique<RejectAll>(kClusterChanged)); });
-    yaml += "      - name: " + name + "\n";
-  }
-  const SchedulerConfig config = load_scheduler_config_string(yaml, "<test>", registry);
-  try {
-    Scheduler s(config, config.profiles.front(), 1, registry);
-    FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(e.field().find("(s).plugins"), std::string::npos) << e.field();
-    EXPECT_NE(std::string(e.what()).find("a profile runs at most 64 plugins"), std::string::npos)
-        << e.what();
-  }
-}
-
 }  // namespace
 }  // namespace tidesim::policies
 
@@ -189,30 +165,6 @@ TEST(Scheduler, KnowsWhetherItReadsMetrics) {
   EXPECT_TRUE(make_scheduler("load-aware", 1)->reads_metrics());
   EXPECT_TRUE(
       make_scheduler("scenarios/schedulers/seed-scheduler-config.yaml", 1)->reads_metrics());
-}
-
-// The queue keeps a pod's rejecting plugins as bits of one 64-bit word: a profile that runs more
-// plugins is an input error at the profile, not a crash.
-TEST(EventsToRegister, AProfileOfMoreThan64PluginsIsAnInputError) {
-  Registry registry = builtin_registry();
-  std::string yaml =
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-      "profiles:\n- schedulerName: s\n  plugins:\n    filter:\n      enabled:\n";
-  for (int i = 0; i < 64; ++i) {
-    const std::string name = "Reject" + std::to_string(i);
-    registry[name] = plugin_without_args(
-        [] { return std::unique_ptr<Plugin>(std::make_unique<RejectAll>(kClusterChanged)); });
-    yaml += "      - name: " + name + "\n";
-  }
-  const SchedulerConfig config = load_scheduler_config_string(yaml, "<test>", registry);
-  try {
-    Scheduler s(config, config.profiles.front(), 1, registry);
-    FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(e.field().find("(s).plugins"), std::string::npos) << e.field();
-    EXPECT_NE(std::string(e.what()).find("a profile runs at most 64 plugins"), std::string::npos)
-        << e.what();
-  }
 }
 
 }  // namespace
@@ -246,30 +198,6 @@ TEST(CoschedulingPostFilter, RejectsTheWaitingPodsUnlessTheGroupIsNearlyComplete
   }
   // A pod outside any group: preemption's PostFilter is not asked for a rejection.
   EXPECT_FALSE(make_scheduler("default-k8s", 1)->post_filter(*pod, c, TimePoint{}).reject_waiting);
-}
-
-// The queue keeps a pod's rejecting plugins as bits of one 64-bit word: a profile that runs more
-// plugins is an input error at the profile, not a crash.
-TEST(EventsToRegister, AProfileOfMoreThan64PluginsIsAnInputError) {
-  Registry registry = builtin_registry();
-  std::string yaml =
-      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
-      "profiles:\n- schedulerName: s\n  plugins:\n    filter:\n      enabled:\n";
-  for (int i = 0; i < 64; ++i) {
-    const std::string name = "Reject" + std::to_string(i);
-    registry[name] = plugin_without_args(
-        [] { return std::unique_ptr<Plugin>(std::make_unique<RejectAll>(kClusterChanged)); });
-    yaml += "      - name: " + name + "\n";
-  }
-  const SchedulerConfig config = load_scheduler_config_string(yaml, "<test>", registry);
-  try {
-    Scheduler s(config, config.profiles.front(), 1, registry);
-    FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(e.field().find("(s).plugins"), std::string::npos) << e.field();
-    EXPECT_NE(std::string(e.what()).find("a profile runs at most 64 plugins"), std::string::npos)
-        << e.what();
-  }
 }
 
 }  // namespace
