@@ -2,7 +2,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -36,9 +35,9 @@
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/result_records.hpp"
 #include "tidesim/tools/lib/run_arguments.hpp"
+#include "tidesim/tools/lib/run_scenario.hpp"
 #include "tidesim/tools/lib/run_warnings.hpp"
 #include "tidesim/tools/lib/scenario_runs.hpp"
-#include "tidesim/tools/lib/series_choice.hpp"
 #include "tidesim/tools/lib/staged_dir.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
 #include "tidesim/tools/lib/table.hpp"
@@ -175,10 +174,9 @@ void check_records(const RunOptions& o, const Scenario& s, app::OutputFormat for
 }
 
 // The time series to write (--series, --series-step, --series-seed): only with --output.
-std::optional<app::SeriesChoice> series_choice(const RunOptions& o,
-                                               const std::vector<std::uint64_t>& seeds) {
+std::optional<app::SeriesRequest> series_request(const RunOptions& o) {
   if (!o.output.empty()) {
-    return app::parse_series_choice(o.series, o.series_step, o.series_seeds, seeds);
+    return app::SeriesRequest{o.series, o.series_step, o.series_seeds};
   }
   if (!o.series.empty() || !o.series_step.empty() || !o.series_seeds.empty()) {
     throw InputError(SourceLocation{},
@@ -233,50 +231,37 @@ void print_result(const RunOptions& o, const Scenario& s, const std::string& pat
 }
 
 int run(const RunOptions& o) {
-  const std::string path = o.scenario.empty() ? default_scenario_path() : o.scenario;
-  std::vector<ScenarioOverride> overrides;
+  app::RunRequest request;
+  request.path = o.scenario.empty() ? default_scenario_path() : o.scenario;
   for (const auto& text : o.sets) {
-    overrides.push_back(parse_override(text));
+    request.overrides.push_back(parse_override(text));
   }
-  const Scenario s = load_scenario_with(path, overrides, "--set", o.registry);
+  const Scenario s = load_scenario_with(request.path, request.overrides, "--set", o.registry);
   const auto format = app::parse_output_format(o.format);
-  const auto policies = app::select_policies(s, o.policies);
-  const auto seeds = app::run_seeds(s, o.seeds);
-  const std::vector<std::string> headline = app::parse_metric_names(o.metrics, "--metrics");
+  request.headline = app::parse_metric_names(o.metrics, "--metrics");
   check_output_folder(o);
-  const std::optional<Duration> timeout = parse_timeout(o.timeout);
+  request.timeout = parse_timeout(o.timeout);
   const std::vector<std::string> omitted =
       app::records_omitted_by(o.records.empty() ? "all" : o.records);
   check_records(o, s, format);
   if (s.run.mode == RunMode::kFill) {
-    return run_fill(o, s, policies, seeds, format, timeout);
+    return run_fill(o, s, app::select_policies(s, o.policies), app::run_seeds(s, o.seeds), format,
+                    request.timeout);
   }
-  const std::optional<app::SeriesChoice> series = series_choice(o, seeds);
-  // The estimate held to its budget, each seed's jobs, everything a run builds checked.
-  const app::PreparedRuns runs =
-      app::prepare_runs(s, policies, seeds, !o.output.empty() && o.series != "none", read_budget(o),
-                        o.force, std::cerr);
-  app::RunAllOptions options;
-  options.threads = o.threads;
-  options.series = series;
-  options.timeout = timeout;
-  options.progress = o.quiet      ? app::ProgressMode::kNever
+  request.policy_specs = o.policies;
+  request.seeds = o.seeds;
+  request.threads = o.threads;
+  request.series = series_request(o);
+  request.budget = read_budget(o);
+  request.force = o.force;
+  request.progress = o.quiet      ? app::ProgressMode::kNever
                      : o.progress ? app::ProgressMode::kAlways
                                   : app::ProgressMode::kAuto;
-  const auto t0 = std::chrono::steady_clock::now();
-  app::RunResult result = app::run_all(s, runs, options);
-  if (!headline.empty()) {
-    result.metadata.headline_metrics = headline;
-  }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.metadata.provenance = app::make_provenance(
-      s, policies, seeds, app::run_provenance_input(path, o.policies, o.seeds, overrides));
-  result.metadata.warnings = app::run_warnings(policies, result);
+  request.reference = !o.no_reference;
+  app::RunOutcome outcome = app::run_scenario(s, request, std::cerr);
+  app::RunResult& result = outcome.result;
   for (const auto& w : result.metadata.warnings) {
-    std::cerr << "tidesim: warning: " << path << ": " << w << "\n";
-  }
-  if (!o.no_reference) {
-    result.reference = app::scenario_reference(s);
+    std::cerr << "tidesim: warning: " << request.path << ": " << w << "\n";
   }
   std::optional<Outputs> outputs;
   if (!o.output.empty()) {
@@ -285,7 +270,8 @@ int run(const RunOptions& o) {
   if (!omitted.empty()) {
     app::omit_records(result, omitted);
   }
-  print_result(o, s, path, result, format, runs.load, seeds.size(), wall);
+  print_result(o, s, request.path, result, format, outcome.load, result.metadata.seeds.size(),
+               outcome.wall_s);
   if (outputs) {
     const std::string names = outputs->finish(result);
     if (!o.quiet) {

@@ -1,9 +1,9 @@
 #pragma once
-/// The runs of a scenario as `tidesim run` makes them (tools/cli/cmd_run.cpp) and the Python
-/// module's `tidesim.run` (docs/python.md) too: the seeds, the estimate held to its budget, each
-/// seed's jobs built and everything a run builds checked (prepare_runs), every (policy, seed) run
-/// on a thread pool into one result (run_all), and the provenance input of the command that
-/// reproduces it.
+/// The steps of a scenario's runs, which run_scenario (tools/lib/run_scenario.hpp, the one run
+/// path of `tidesim run` and the Python module's `tidesim.run`) takes in order: the seeds, the
+/// estimate held to its budget, each seed's jobs built and everything a run builds checked
+/// (prepare_runs), every (policy, seed) run on a thread pool into one result (run_all), and the
+/// provenance input of the command that reproduces it.
 #include <cstdint>
 #include <optional>
 #include <ostream>

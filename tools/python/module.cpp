@@ -27,14 +27,11 @@
 #include "tidesim/sim/scenario/scenario_override.hpp"
 #include "tidesim/tools/lib/attempt_log.hpp"
 #include "tidesim/tools/lib/csv_out.hpp"
-#include "tidesim/tools/lib/policy_select.hpp"
 #include "tidesim/tools/lib/progress.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/result_summary.hpp"
 #include "tidesim/tools/lib/run_arguments.hpp"
-#include "tidesim/tools/lib/run_warnings.hpp"
-#include "tidesim/tools/lib/scenario_runs.hpp"
-#include "tidesim/tools/lib/series_choice.hpp"
+#include "tidesim/tools/lib/run_scenario.hpp"
 #include "tidesim/tools/lib/sweep.hpp"
 #include "tidesim/tools/lib/sweep_spec.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
@@ -146,48 +143,39 @@ RunBudget budget_of(const RunArgs& a) {
   return budget;
 }
 
-// The runs `tidesim run` makes of `sc` with the same options (tools/cli/cmd_run.cpp): the same
-// library calls in the same order, and the same result (metadata, provenance, warnings,
-// reference). Warnings (a budget passed under `force`) go to `warnings`.
+// The runs `tidesim run` makes of `sc` with the same options: the same call
+// (tools/lib/run_scenario.hpp), so the same result (metadata, provenance, warnings, reference).
+// Warnings (a budget passed under `force`, the result's own) go to `warnings`.
 PyResult run(const LoadedScenario& sc, const RunArgs& a, std::string& warnings) {
   const Scenario& s = *sc.scenario;
-  const auto policies = app::select_policies(s, a.policies);
-  std::vector<std::uint64_t> asked;
+  app::RunRequest request;
+  request.path = sc.path;
+  request.overrides = sc.overrides;
+  request.policy_specs = a.policies;
   for (const std::string& text : a.seeds) {
-    asked.push_back(read_argument("seeds", text, app::parse_seed));
+    request.seeds.push_back(read_argument("seeds", text, app::parse_seed));
   }
-  const int threads = threads_of(a.threads);
-  const auto seeds = app::run_seeds(s, asked);
-  const std::optional<Duration> timeout = parse_timeout(a.timeout);
+  request.threads = threads_of(a.threads);
+  request.timeout = parse_timeout(a.timeout);
   if (s.run.mode == RunMode::kFill) {
     throw InputError(SourceLocation{s.path}, "run.mode",
                      "fill: the Python module runs event-driven scenarios; run the fill "
                      "experiment with `tidesim run` (docs/fgd.md)");
   }
-  std::optional<app::SeriesChoice> series;
   if (a.series) {
-    series = app::parse_series_choice(*a.series, a.series_step, a.series_seeds, seeds);
+    request.series = app::SeriesRequest{*a.series, a.series_step, a.series_seeds};
   } else if (!a.series_step.empty() || !a.series_seeds.empty()) {
     throw InputError(SourceLocation{}, !a.series_step.empty() ? "series_step" : "series_seeds",
                      "time series are recorded only with series='summary' or 'full'");
   }
-  const RunBudget budget = budget_of(a);
+  request.budget = budget_of(a);
+  request.force = a.force;
+  request.progress = a.progress ? app::ProgressMode::kAlways : app::ProgressMode::kNever;
   std::ostringstream warn;
-  const app::PreparedRuns runs =
-      app::prepare_runs(s, policies, seeds, a.series && *a.series != "none", budget, a.force, warn);
-  app::RunAllOptions options;
-  options.threads = threads;
-  options.series = series;
-  options.timeout = timeout;
-  options.progress = a.progress ? app::ProgressMode::kAlways : app::ProgressMode::kNever;
-  auto result = std::make_shared<app::RunResult>(app::run_all(s, runs, options));
-  result->metadata.provenance = app::make_provenance(
-      s, policies, seeds, app::run_provenance_input(sc.path, a.policies, asked, sc.overrides));
-  result->metadata.warnings = app::run_warnings(policies, *result);
+  auto result = std::make_shared<app::RunResult>(app::run_scenario(s, request, warn).result);
   for (const auto& w : result->metadata.warnings) {
     warn << sc.path << ": " << w << "\n";
   }
-  result->reference = app::scenario_reference(s);
   warnings = warn.str();
   return PyResult{std::move(result)};
 }
