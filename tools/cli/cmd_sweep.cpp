@@ -14,7 +14,6 @@
 #include <string>
 #include <thread>
 
-#include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/tools/cli/commands.hpp"
@@ -119,18 +118,11 @@ int run_sweep(const SweepArgs& args) {
       return 0;
     }
   } else if (!args.merge_only) {
-    const int threads = thread_count(args.threads);
-    // The progress line (stderr; docs/outputs.md): cells done, simulated time, events/s, ETA.
-    const std::size_t todo = app::cells_to_run(plan, dir, shard);
-    app::RunMeter meter;
-    auto progress = app::ProgressReporter::for_stderr(args.quiet      ? app::ProgressMode::kNever
-                                                      : args.progress ? app::ProgressMode::kAlways
-                                                                      : app::ProgressMode::kAuto);
-    app::ProgressTicker ticker(progress, "cells", [&meter, todo] { return meter.snapshot(todo); });
-    app::Watchdog watchdog(timeout);
-    const auto done = app::run_cells(plan, dir, shard, threads, &meter, watchdog.flag());
-    watchdog.stop();
-    ticker.stop();
+    const auto done = app::run_sweep_cells(plan, dir, shard, args.threads,
+                                           args.quiet      ? app::ProgressMode::kNever
+                                           : args.progress ? app::ProgressMode::kAlways
+                                                           : app::ProgressMode::kAuto,
+                                           timeout);
     if (done.cut > 0) {
       throw std::runtime_error(timeout_message(*timeout, done, args.file, dir));
     }

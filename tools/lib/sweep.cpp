@@ -19,6 +19,7 @@
 #include "tidesim/tools/lib/headline_metrics.hpp"
 #include "tidesim/tools/lib/provenance.hpp"
 #include "tidesim/tools/lib/sweep_view.hpp"
+#include "tidesim/tools/lib/watchdog.hpp"
 #include "tidesim/version.hpp"
 
 namespace tidesim::app {
@@ -137,6 +138,20 @@ bool cell_done(const SweepPlan& plan, const SweepCell& cell, const std::string& 
                          " (or the whole folder) to run it again, or choose another output folder");
   }
   return true;
+}
+
+SweepProgress run_sweep_cells(const SweepPlan& plan, const std::string& dir, Shard shard,
+                              int threads, ProgressMode progress, std::optional<Duration> timeout) {
+  // The progress line (stderr; docs/outputs.md): cells done, simulated time, events/s, ETA.
+  const std::size_t todo = cells_to_run(plan, dir, shard);
+  RunMeter meter;
+  auto reporter = ProgressReporter::for_stderr(progress);
+  ProgressTicker ticker(reporter, "cells", [&meter, todo] { return meter.snapshot(todo); });
+  Watchdog watchdog(timeout);
+  const auto done = run_cells(plan, dir, shard, thread_count(threads), &meter, watchdog.flag());
+  watchdog.stop();
+  ticker.stop();
+  return done;
 }
 
 std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::string& dir) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "tidesim/sim/engine/time.hpp"
 #include "tidesim/tools/lib/progress.hpp"
 #include "tidesim/tools/lib/result.hpp"
 #include "tidesim/tools/lib/sweep_spec.hpp"
@@ -63,6 +64,13 @@ std::size_t cells_to_run(const SweepPlan& plan, const std::string& dir, Shard sh
 /// call.
 SweepProgress run_cells(const SweepPlan& plan, const std::string& dir, Shard shard, int threads,
                         RunMeter* meter = nullptr, const std::atomic<bool>* interrupt = nullptr);
+
+/// The local run of a sweep's cells, the one path of `tidesim sweep` (without mpirun) and the
+/// Python module's `tidesim.sweep`: the cells of `shard` not done yet under `dir` run on
+/// thread_count(`threads`) threads (0: the machine's cores), with the progress line (cells) as
+/// `progress` says, cut at `timeout` (absent: none) as run_cells is by its interrupt.
+SweepProgress run_sweep_cells(const SweepPlan& plan, const std::string& dir, Shard shard,
+                              int threads, ProgressMode progress, std::optional<Duration> timeout);
 
 /// The cells whose results are not stored under `dir`.
 std::vector<const SweepCell*> missing_cells(const SweepPlan& plan, const std::string& dir);

@@ -20,7 +20,6 @@
 #include "tidesim/llm/job.hpp"
 #include "tidesim/llm/report.hpp"
 #include "tidesim/llm/step.hpp"
-#include "tidesim/sim/engine/parallel.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
@@ -189,16 +188,9 @@ PyResult sweep(const std::string& file, const std::string& output, const std::st
   spec.job_policies = registry != nullptr ? registry->job_policies : nullptr;
   const app::SweepPlan plan = app::plan_sweep(spec, true);
   const std::string dir = output.empty() ? fs::path(file).stem().string() + ".results" : output;
-  const int n = thread_count(threads_of(threads));
-  {
-    const std::size_t todo = app::cells_to_run(plan, dir, app::Shard{});
-    app::RunMeter meter;
-    auto reporter = app::ProgressReporter::for_stderr(progress ? app::ProgressMode::kAlways
-                                                               : app::ProgressMode::kNever);
-    app::ProgressTicker ticker(reporter, "cells", [&meter, todo] { return meter.snapshot(todo); });
-    (void)app::run_cells(plan, dir, app::Shard{}, n, &meter, nullptr);
-    ticker.stop();
-  }
+  (void)app::run_sweep_cells(plan, dir, app::Shard{}, threads_of(threads),
+                             progress ? app::ProgressMode::kAlways : app::ProgressMode::kNever,
+                             std::nullopt);
   auto merged = std::make_shared<app::RunResult>(app::merge_cells(plan, dir));
   (void)app::write_merged(*merged, dir);
   return PyResult{std::move(merged)};
