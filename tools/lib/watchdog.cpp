@@ -27,10 +27,29 @@ Watchdog::Watchdog(std::optional<Duration> timeout, bool start_now,
   }
 }
 
+namespace {
+
+// The fastest a process is assumed to grow its resident memory: 4 GiB/s (an assumption; one
+// thread touching fresh pages runs at a few GB/s, bounded by page faults).
+constexpr double kGrowthBytesPerSecond = 4.0 * 1024 * 1024 * 1024;
+constexpr auto kMinPoll = std::chrono::milliseconds(10);
+constexpr auto kMaxPoll = std::chrono::milliseconds(1000);
+
+}  // namespace
+
+std::chrono::milliseconds memory_poll_interval(std::int64_t used, std::int64_t limit) {
+  // The next look comes before growth at the assumed rate could fill half the headroom, between
+  // 10 ms (near the limit) and 1 s (far below it).
+  const double headroom = static_cast<double>(std::max<std::int64_t>(limit - used, 0));
+  const double ms = 1000.0 * 0.5 * headroom / kGrowthBytesPerSecond;
+  const auto chosen = std::chrono::milliseconds(
+      static_cast<std::int64_t>(std::min(ms, static_cast<double>(kMaxPoll.count()))));
+  return std::clamp(chosen, kMinPoll, kMaxPoll);
+}
+
 void Watchdog::watch() {
-  // The memory is polled every 10 ms (a run allocates far less than a GiB in that time); the
-  // deadline, when there is one, ends the wait exactly.
-  constexpr auto kPoll = std::chrono::milliseconds(10);
+  // The memory is polled at memory_poll_interval (10 ms to 1 s, sooner the nearer the limit);
+  // the deadline, when there is one, ends the wait exactly.
   // A time point and a flag, not an optional (GCC's -Wmaybe-uninitialized misreads the optional
   // at -O2 with LTO).
   const bool has_deadline = timeout_.has_value();
@@ -39,7 +58,7 @@ void Watchdog::watch() {
       std::chrono::microseconds(has_deadline ? timeout_->count() : std::int64_t{0});
   std::unique_lock lock(mutex_);
   while (!stopped_) {
-    check_memory();
+    const std::int64_t used = check_memory();
     if (memory_exceeded_) {
       return;
     }
@@ -48,17 +67,17 @@ void Watchdog::watch() {
       expired_ = true;
       return;
     }
-    auto until = has_deadline ? deadline : now + kPoll;
+    auto until = has_deadline ? deadline : now + kMaxPoll;
     if (memory_limit_) {
-      until = std::min(until, now + kPoll);
+      until = std::min(until, now + memory_poll_interval(used, *memory_limit_));
     }
     wake_.wait_until(lock, until, [this] { return stopped_; });
   }
 }
 
-void Watchdog::check_memory() {
+std::int64_t Watchdog::check_memory() {
   if (!memory_limit_ || memory_exceeded_) {
-    return;
+    return 0;
   }
   const std::int64_t used = resident_bytes();
   if (used > *memory_limit_) {
@@ -66,6 +85,7 @@ void Watchdog::check_memory() {
     memory_exceeded_ = true;
     expired_ = true;
   }
+  return used;
 }
 
 void Watchdog::start() {

@@ -2,10 +2,11 @@
 /// The guards of `run` and `sweep` that hold as the work goes (docs/robustness.md, "Resource
 /// guards"): the wall-clock `--timeout`, and `--max-memory` measured rather than estimated. A
 /// thread raises a flag at the deadline, or when the process's resident memory passes the budget
-/// (polled every few milliseconds). Work checks the flag between events (a run:
-/// Simulation::set_interrupt; the fill experiment: between arrivals; a sweep: before each cell)
-/// and stops; nothing that was cut is written.
+/// (polled every 10 ms to 1 s, sooner the nearer the limit). Work checks the flag between events (a
+/// run: Simulation::set_interrupt; the fill experiment: between arrivals; a sweep: before each
+/// cell) and stops; nothing that was cut is written.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -18,6 +19,11 @@ namespace tidesim::app {
 
 /// The resident memory of this process, bytes (Linux: /proc/self/statm); 0 when unknown.
 std::int64_t resident_bytes();
+
+/// How long the watchdog waits before its next look at the memory, with `used` bytes resident
+/// of `limit`: the time growth at an assumed 4 GiB/s needs to fill half the headroom, held to
+/// 10 ms..1 s (10 ms at or over the limit, 1 s from 8 GiB of headroom).
+std::chrono::milliseconds memory_poll_interval(std::int64_t used, std::int64_t limit);
 
 class Watchdog {
  public:
@@ -47,8 +53,9 @@ class Watchdog {
   /// Ends the watch: the flag no longer rises. Idempotent.
   void stop();
   /// Looks at the memory now (a run too short for the thread's next look is held to the limit
-  /// too): raises the flag when it is over. Thread-safe.
-  void check_memory();
+  /// too): raises the flag when it is over; returns the resident bytes seen (0 without a limit).
+  /// Thread-safe.
+  std::int64_t check_memory();
 
  private:
   void watch();
