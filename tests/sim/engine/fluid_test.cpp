@@ -119,6 +119,40 @@ TEST(FluidSolver, RepeatedResourceCountsTwice) {
   EXPECT_DOUBLE_EQ(s.load(r), 9.0);
 }
 
+// A flow alone in its component (the solver's one-flow case): its rate is the smallest of its
+// bound and each resource's capacity over the times it crosses it, the first round of
+// progressive filling; exactly the rate it gets when a second flow joins and leaves again.
+TEST(FluidSolver, FlowAloneRunsAtItsTightestResourceOrBound) {
+  FluidSolver s;
+  const ResourceId wide = s.add_resource(10.0);
+  const ResourceId narrow = s.add_resource(3.0);
+  const ResourceId other = s.add_resource(7.0);
+  // Crossing `narrow` twice: min(10, 3 / 2, 7) = 1.5.
+  const FlowId ring = s.add_flow({wide, narrow, other, narrow});
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{ring}));
+  EXPECT_EQ(s.last_component_flows(), 1);
+  EXPECT_EQ(s.last_component_resources(), 3);
+  EXPECT_EQ(s.rate(ring), 1.5);
+  EXPECT_DOUBLE_EQ(s.load(narrow), 3.0);
+  // Bounded below that: its bound, 1.2.
+  s.set_max_rate(ring, 1.2);
+  EXPECT_EQ(s.update(), (std::vector<FlowId>{ring}));
+  EXPECT_EQ(s.rate(ring), 1.2);
+  // A second flow on `wide` (10): level 1.2 fixes the ring at its bound, the other takes the
+  // remaining 10 - 1.2 = 8.8. Removed again, the ring keeps 1.2 and is not reported.
+  const FlowId guest = s.add_flow({wide});
+  s.update();
+  EXPECT_EQ(s.rate(ring), 1.2);
+  EXPECT_DOUBLE_EQ(s.rate(guest), 8.8);
+  s.remove_flow(guest);
+  EXPECT_TRUE(s.update().empty());
+  EXPECT_EQ(s.rate(ring), 1.2);
+  // A failed link (capacity 0) stops it.
+  s.set_capacity(other, 0.0);
+  s.update();
+  EXPECT_EQ(s.rate(ring), 0.0);
+}
+
 TEST(FluidSolver, UpdateTouchesOnlyTheConnectedComponent) {
   FluidSolver s;
   const ResourceId r1 = s.add_resource(10.0);
