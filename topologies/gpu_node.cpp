@@ -86,9 +86,17 @@ GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_
   }
 }
 
+// The error of card_at, out of line: the check inlines into its callers (set_memory and
+// compute_share run once per card of every pod started, stopped or sampled).
+namespace {
+[[noreturn, gnu::noinline, gnu::cold]] void no_card(int card) {
+  throw std::out_of_range("gpu node: no card " + std::to_string(card));
+}
+}  // namespace
+
 const GpuNodeState::Card& GpuNodeState::card_at(int card) const {
-  if (card < 0 || card >= card_count()) {
-    throw std::out_of_range("gpu node: no card " + std::to_string(card));
+  if (card < 0 || card >= card_count()) [[unlikely]] {
+    no_card(card);
   }
   return cards_[static_cast<std::size_t>(card)];
 }
