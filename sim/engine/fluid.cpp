@@ -79,6 +79,24 @@ double rate_alone(const FlowT& flow, const Resources& resources) {
   return std::min(level, flow.max_rate);
 }
 
+// Whether flow `f` is alone in its component (each of its resources carries it only); if so, marks
+// it and its resources visited in `epoch`, as collect_component's walk would, in one pass over
+// its resources and without the walk's stacks.
+template <typename Flows, typename Resources>
+bool visit_alone(std::int32_t f, Flows& flows, Resources& resources, std::uint64_t epoch) {
+  auto& flow = flows[static_cast<std::size_t>(f)];
+  for (const auto& u : flow.resources) {
+    if (resources[static_cast<std::size_t>(u.index)].flows.size() != 1) {
+      return false;
+    }
+  }
+  flow.seen = epoch;
+  for (const auto& u : flow.resources) {
+    resources[static_cast<std::size_t>(u.index)].seen = epoch;
+  }
+  return true;
+}
+
 }  // namespace
 
 FluidSolver::Resource& FluidSolver::resource_at(ResourceId id) {
@@ -390,11 +408,20 @@ std::vector<FlowId> FluidSolver::update() {
   auto process = [&](std::int32_t start_flow, std::int32_t start_resource) {
     component_flows.clear();
     component_resources.clear();
-    collect_component(start_flow, start_resource, component_flows, component_resources);
-    if (component_flows.size() == 1) {
-      Flow& alone = flows_[static_cast<std::size_t>(component_flows.front())];
+    // The flow to try alone: the start flow, or a start resource's only flow.
+    std::int32_t only = start_flow;
+    if (only < 0) {
+      const auto& users = resources_[static_cast<std::size_t>(start_resource)].flows;
+      only = users.size() == 1 ? users.front().index : -1;
+    }
+    if (only >= 0 && visit_alone(only, flows_, resources_, epoch_)) {
+      Flow& alone = flows_[static_cast<std::size_t>(only)];
       alone.new_rate = rate_alone(alone, resources_);
+      component_flows.push_back(only);
+      last_resources_ += static_cast<int>(alone.resources.size());
     } else {
+      // Two flows or more: they share a resource.
+      collect_component(start_flow, start_resource, component_flows, component_resources);
       solve(component_flows, component_resources);
     }
     last_flows_ += static_cast<int>(component_flows.size());
