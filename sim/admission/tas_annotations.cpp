@@ -27,20 +27,8 @@ std::optional<bool> parse_bool(const std::string& v) {
   return std::nullopt;
 }
 
-// A whole number of at least 1 (and at most 2^31 - 1); "" when `s` is one, else why not.
 std::string positive_int(const std::string& s, std::int32_t& out) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (s.empty() || used != s.size() || v < 1 || v > 2147483647LL) {
-    return "expected an integer of at least 1, got '" + s + "'";
-  }
-  out = static_cast<std::int32_t>(v);
-  return "";
+  return int32_at_least(s, 1, out);
 }
 
 // podsetSliceRequiredTopologyConstraints as the annotation writes it: a JSON list of
@@ -78,6 +66,21 @@ std::vector<SliceLayer> parse_layers(const std::string& text) {
 }
 
 }  // namespace
+
+std::string int32_at_least(const std::string& s, std::int32_t min, std::int32_t& out) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || v < min || v > 2147483647LL) {
+    return "expected an integer of at least " + std::to_string(min) + ", got '" + s + "'";
+  }
+  out = static_cast<std::int32_t>(v);
+  return "";
+}
 
 TasAnnotationError::TasAnnotationError(std::string annotation, std::string message)
     : std::runtime_error(annotation + ": " + message),

@@ -38,4 +38,8 @@ class TasAnnotationError : public std::runtime_error {
 std::optional<TopologyRequest> request_from_annotations(
     const std::map<std::string, std::string>& annotations);
 
+/// Kueue's rule for a count written as text (an annotation's value, a Workload's field): a whole
+/// number from `min` to 2^31 - 1. Returns "" and sets `out` when `s` is one, else why not.
+std::string int32_at_least(const std::string& s, std::int32_t min, std::int32_t& out);
+
 }  // namespace tidesim::tas

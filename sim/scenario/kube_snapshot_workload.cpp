@@ -17,19 +17,11 @@ using kueue_read::text;
 
 std::int32_t integer(const ConfigNode& n, const std::string& file, const std::string& field,
                      std::int32_t min) {
-  const std::string s = text(n, file, field);
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
+  std::int32_t v = 0;
+  if (const std::string why = tas::int32_at_least(text(n, file, field), min, v); !why.empty()) {
+    fail(n, file, field, why);
   }
-  if (s.empty() || used != s.size() || v < min || v > 2147483647LL) {
-    fail(n, file, field,
-         "expected an integer of at least " + std::to_string(min) + ", got '" + s + "'");
-  }
-  return static_cast<std::int32_t>(v);
+  return v;
 }
 
 std::vector<tas::SliceLayer> read_layers(const ConfigNode& n, const std::string& file,

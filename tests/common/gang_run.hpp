@@ -1,5 +1,6 @@
 #pragma once
-/// Test helper: the leaf/spine gang runs of tests/sim/data/volcano-run.yaml, tas-run.yaml and
+/// Test helper: the leaf/spine gang runs of tests/sim/data/volcano-run.yaml, tas-run.yaml,
+/// volcano-partition-run.yaml (a 4-pod gang on eight nodes) and
 /// kep5732-run.yaml (four one-GPU nodes, gpu-01/gpu-02 in leaf-0000 and gpu-03/gpu-04 in
 /// leaf-0001 under one spine): a 2-pod gang G submitted at 1 s after one-pod fillers F1, F2, ...
 /// pinned to their nodes at 0 s, and where and when each job's pods were bound.

@@ -6,59 +6,22 @@
 // the same policy, without a topology).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <map>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "tidesim/sim/experiments/run.hpp"
+#include "tests/common/gang_run.hpp"
 
 namespace tidesim {
 namespace {
 
-struct Filler {
-  std::string node;
-  int hundreds_of_seconds = 1;
-};
-
-struct Outcome {
-  RunSummary summary;
-  std::map<std::string, std::multiset<std::string>> nodes;  // job -> its pods' nodes
-  std::map<std::string, double> bound_s;                    // job -> its last bind
-};
+using test::Filler;
+using Outcome = test::GangOutcome;
 
 Outcome run_gang(const std::string& policy, const std::vector<Filler>& fillers) {
   const Scenario s = load_scenario("tests/sim/data/volcano-partition-run.yaml");
-  Workload w = make_jobs(s, 1);
-  w.jobs.resize(fillers.size() + 1, w.jobs[0]);
-  const std::int64_t per_100s = w.jobs[0].steps;
-  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
-    workloads::JobSpec& j = w.jobs[i];
-    const bool gang = i == fillers.size();
-    j.name = gang ? "G" : "F" + std::to_string(i + 1);
-    j.pod_template.name = j.name;
-    j.submit_time = TimePoint(std::chrono::seconds(gang ? 1 : 0));
-    if (gang) {
-      j.steps = per_100s;
-    } else {
-      j.replicas = 1;
-      j.gang.reset();
-      j.steps = per_100s * fillers[i].hundreds_of_seconds;
-      j.pod_template.node_selector["kubernetes.io/hostname"] = fillers[i].node;
-    }
-  }
-  const auto it = std::find_if(s.policies.begin(), s.policies.end(),
-                               [&](const PolicyConfig& p) { return p.name == policy; });
   RunSignals signals;
   Outcome o;
-  signals.job.connect([&o](const JobEvent& e) {
-    if (e.kind == JobEventKind::kBound) {
-      o.nodes[e.job].insert(e.node);
-      o.bound_s[e.job] = to_seconds(e.at);
-    }
-  });
-  o.summary = run_policy(s, w, *it, 1, signals);
+  test::run_recording_binds(s, test::gang_after_fillers(s, fillers), policy, signals, o);
   return o;
 }
 
