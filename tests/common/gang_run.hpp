@@ -68,4 +68,16 @@ inline void run_recording_binds(const Scenario& s, const Workload& w, const std:
   out.summary = run_policy(s, w, *it, 1, signals);
 }
 
+/// The gang of `scenario_file` after `fillers`, run under its policy named `policy` (the first
+/// when empty).
+inline GangOutcome run_gang_after_fillers(const std::string& scenario_file,
+                                          const std::string& policy,
+                                          const std::vector<Filler>& fillers) {
+  const Scenario s = load_scenario(scenario_file);
+  RunSignals signals;
+  GangOutcome o;
+  run_recording_binds(s, gang_after_fillers(s, fillers), policy, signals, o);
+  return o;
+}
+
 }  // namespace tidesim::test

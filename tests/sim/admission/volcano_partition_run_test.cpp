@@ -18,11 +18,7 @@ using test::Filler;
 using Outcome = test::GangOutcome;
 
 Outcome run_gang(const std::string& policy, const std::vector<Filler>& fillers) {
-  const Scenario s = load_scenario("tests/sim/data/volcano-partition-run.yaml");
-  RunSignals signals;
-  Outcome o;
-  test::run_recording_binds(s, test::gang_after_fillers(s, fillers), policy, signals, o);
-  return o;
+  return test::run_gang_after_fillers("tests/sim/data/volcano-partition-run.yaml", policy, fillers);
 }
 
 constexpr double kTol = 1.0;  // binds take scheduling cycles; steps are whole

@@ -21,11 +21,7 @@ using Outcome = test::GangOutcome;
 // The gang G (2 pods x 1 GPU, 100 s) submitted at 1 s, after one-pod fillers F1, F2, ...
 // submitted at 0 s on their nodes.
 Outcome run_gang(const std::vector<Filler>& fillers) {
-  const Scenario s = load_scenario("tests/sim/data/kep5732-run.yaml");
-  RunSignals signals;
-  Outcome o;
-  test::run_recording_binds(s, test::gang_after_fillers(s, fillers), "", signals, o);
-  return o;
+  return test::run_gang_after_fillers("tests/sim/data/kep5732-run.yaml", "", fillers);
 }
 
 // Within 1 s of the hand-worked times (binds take scheduling cycles; steps are whole).
