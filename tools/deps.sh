@@ -11,8 +11,9 @@ TIDESIM_PACKAGES=(
   # Delaunay interpolation of unmeasured placements (Qhull, as scipy's) and the Pollux
   # throughput model's fit (NLopt): docs/pollux.md, docs/goodput-model.md.
   libqhull-dev libnlopt-cxx-dev
-  # Gavel's allocation policies solve linear programs with CLP (docs/gavel.md).
-  coinor-libclp-dev
+  # Gavel's allocation policies solve linear programs with CLP, Shockwave's plan a mixed integer
+  # program with CBC (docs/gavel.md).
+  coinor-libclp-dev coinor-libcbc-dev
   libxml2-utils
   # tools/check-structure.py (the structure.check test) measures functions with it.
   universal-ctags

@@ -219,7 +219,7 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
           "gpu_order, prices, and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
-          "reopt_rounds, momentum, log_origin, priority_m, max_priority)");
+          "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
     }
   }
   if (policy == "max_sum_throughput_normalized_by_cost_perf" && prices_.empty()) {

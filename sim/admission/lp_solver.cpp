@@ -1,7 +1,10 @@
 #include "tidesim/sim/admission/lp_solver.hpp"
 
+#include <CbcModel.hpp>
+#include <CbcStrategy.hpp>
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
 #include <cmath>
 
 namespace tidesim::lp {
@@ -42,6 +45,41 @@ void check(const Program& p) {
   }
 }
 
+// The program in COIN-OR's column-ordered form.
+struct Coin {
+  CoinPackedMatrix matrix;
+  std::vector<double> lo;
+  std::vector<double> hi;
+  std::vector<double> row_lower;
+  std::vector<double> row_upper;
+};
+
+Coin to_coin(const Program& p) {
+  check(p);
+  std::vector<int> rows;
+  std::vector<int> cols;
+  std::vector<double> values;
+  Coin c;
+  for (std::size_t r = 0; r < p.rows.size(); ++r) {
+    for (const auto& [col, coef] : p.rows[r].terms) {
+      rows.push_back(static_cast<int>(r));
+      cols.push_back(col);
+      values.push_back(coef);
+    }
+    c.row_lower.push_back(clp_bound(p.rows[r].lower));
+    c.row_upper.push_back(clp_bound(p.rows[r].upper));
+  }
+  for (std::size_t col = 0; col < p.columns(); ++col) {
+    c.lo.push_back(clp_bound(p.lower[col]));
+    c.hi.push_back(clp_bound(p.upper[col]));
+  }
+  c.matrix = CoinPackedMatrix(true, rows.data(), cols.data(), values.data(),
+                              static_cast<CoinBigIndex>(values.size()));
+  // A column no row names is still a column: the matrix is as wide as the program.
+  c.matrix.setDimensions(static_cast<int>(p.rows.size()), static_cast<int>(p.columns()));
+  return c;
+}
+
 }  // namespace
 
 int Program::add_column(double cost, double lo, double hi) {
@@ -51,36 +89,18 @@ int Program::add_column(double cost, double lo, double hi) {
   return static_cast<int>(objective.size()) - 1;
 }
 
+int Program::add_integer_column(double cost, double lo, double hi) {
+  const int c = add_column(cost, lo, hi);
+  integers.push_back(c);
+  return c;
+}
+
 Solution solve(const Program& p) {
-  check(p);
-  std::vector<int> rows;
-  std::vector<int> cols;
-  std::vector<double> values;
-  std::vector<double> row_lower;
-  std::vector<double> row_upper;
-  for (std::size_t r = 0; r < p.rows.size(); ++r) {
-    for (const auto& [col, coef] : p.rows[r].terms) {
-      rows.push_back(static_cast<int>(r));
-      cols.push_back(col);
-      values.push_back(coef);
-    }
-    row_lower.push_back(clp_bound(p.rows[r].lower));
-    row_upper.push_back(clp_bound(p.rows[r].upper));
-  }
-  std::vector<double> lo;
-  std::vector<double> hi;
-  for (std::size_t c = 0; c < p.columns(); ++c) {
-    lo.push_back(clp_bound(p.lower[c]));
-    hi.push_back(clp_bound(p.upper[c]));
-  }
-  CoinPackedMatrix matrix(true, rows.data(), cols.data(), values.data(),
-                          static_cast<CoinBigIndex>(values.size()));
-  // A column no row names is still a column: the matrix is as wide as the program.
-  matrix.setDimensions(static_cast<int>(p.rows.size()), static_cast<int>(p.columns()));
+  const Coin coin = to_coin(p);
   ClpSimplex model;
   model.setLogLevel(0);
-  model.loadProblem(matrix, lo.data(), hi.data(), p.objective.data(), row_lower.data(),
-                    row_upper.data());
+  model.loadProblem(coin.matrix, coin.lo.data(), coin.hi.data(), p.objective.data(),
+                    coin.row_lower.data(), coin.row_upper.data());
   model.setOptimizationDirection(p.maximise ? -1.0 : 1.0);
   model.dual();
   Solution s;
@@ -97,6 +117,52 @@ Solution solve(const Program& p) {
     const double* x = model.getColSolution();
     s.x.assign(x, x + p.columns());
     s.objective = model.objectiveValue();
+  }
+  return s;
+}
+
+Solution solve_mip(const Program& p, const MipLimits& limits, const std::vector<double>& start) {
+  const Coin coin = to_coin(p);
+  for (const int col : p.integers) {
+    if (col < 0 || static_cast<std::size_t>(col) >= p.columns()) {
+      throw std::invalid_argument("lp: integer column " + std::to_string(col) + " does not exist");
+    }
+  }
+  OsiClpSolverInterface lp;
+  lp.messageHandler()->setLogLevel(0);
+  lp.loadProblem(coin.matrix, coin.lo.data(), coin.hi.data(), p.objective.data(),
+                 coin.row_lower.data(), coin.row_upper.data());
+  lp.setObjSense(p.maximise ? -1.0 : 1.0);
+  for (const int col : p.integers) {
+    lp.setInteger(col);
+  }
+  CbcModel model(lp);
+  // CBC's default cut generators and heuristics (those of its stand-alone solver), cuts at the
+  // root only.
+  CbcStrategyDefault strategy(1, 5, 0, 0);
+  model.setStrategy(strategy);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  model.setNumberThreads(0);
+  model.setAllowableFractionGap(limits.rel_gap);
+  model.setMaximumNodes(limits.max_nodes);
+  if (start.size() == p.columns()) {
+    model.setBestSolution(start.data(), static_cast<int>(start.size()), COIN_DBL_MAX, true);
+  }
+  model.branchAndBound();
+  Solution s;
+  if (model.bestSolution() != nullptr) {
+    s.status = Status::optimal;
+    const double* x = model.bestSolution();
+    s.x.assign(x, x + p.columns());
+    for (const int col : p.integers) {
+      s.x[static_cast<std::size_t>(col)] = std::round(s.x[static_cast<std::size_t>(col)]);
+    }
+    s.objective = model.getObjValue();
+  } else if (model.isProvenInfeasible()) {
+    s.status = Status::infeasible;
+  } else {
+    s.status = Status::failed;
   }
   return s;
 }

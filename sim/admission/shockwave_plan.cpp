@@ -39,19 +39,31 @@ struct Inputs {
 
 struct Solved {
   std::vector<double> epochs;  // planned epochs per job
+  std::vector<int> rounds;     // whole rounds per job
 };
 
-// The program of plan_counts with weights `w`; with `ftf`, the finish-time constraints (nullopt
-// when they cannot hold whatever the plan).
-std::optional<Solved> solve(const std::vector<Job>& jobs, const std::vector<double>& targets,
-                            const std::vector<double>& w, bool ftf, int gpus, const Inputs& in,
-                            const Config& c) {
+// The program of plan_counts with weights `w` and its columns; with `ftf`, the finish-time
+// constraints.
+struct Program {
+  lp::Program p;
+  int makespan = 0;
+  std::vector<int> count;    // whole rounds
+  std::vector<int> planned;  // epochs
+  std::vector<int> utility;  // the log's approximation
+  std::vector<int> left;     // run time left after the plan
+};
+
+// nullopt when a finish-time constraint cannot hold whatever the plan (its target is before the
+// plan's end).
+std::optional<Program> program(const std::vector<Job>& jobs, const std::vector<double>& targets,
+                               const std::vector<double>& w, bool ftf, int gpus, const Inputs& in,
+                               const Config& c) {
   const auto n = static_cast<double>(jobs.size());
   const auto rounds = static_cast<double>(c.future_rounds);
-  lp::Program p;
-  const int makespan = p.add_column(-c.k, 0.0, lp::kInfinity);
+  Program out;
+  lp::Program& p = out.p;
+  out.makespan = p.add_column(-c.k, 0.0, lp::kInfinity);
   lp::Row capacity{.terms = {}, .lower = -lp::kInfinity, .upper = gpus * rounds};
-  std::vector<int> planned;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const Job& job = jobs[j];
     const auto epochs = static_cast<double>(job.epochs());
@@ -63,17 +75,20 @@ std::optional<Solved> solve(const std::vector<Job>& jobs, const std::vector<doub
         return std::nullopt;
       }
     }
-    const int count = p.add_column(0.0, 0.0, rounds);
+    const int count = p.add_integer_column(0.0, 0.0, rounds);
     const int pe = p.add_column(0.0, 0.0, epochs - done);
     const int u = p.add_column(w[j] / (n * rounds), -lp::kInfinity, lp::kInfinity);
     const int left = p.add_column(0.0, 0.0, left_bound);
-    planned.push_back(pe);
+    out.count.push_back(count);
+    out.planned.push_back(pe);
+    out.utility.push_back(u);
+    out.left.push_back(left);
     capacity.terms.emplace_back(count, job.workers);
     // planned run time p x d within the rounds given: p d - n round <= 0
     p.rows.push_back({.terms = {{pe, in.epoch_s[j]}, {count, -c.round_s}}, .upper = 0.0});
     // max(0, remaining - p d) <= left, and left <= the makespan term
     p.rows.push_back({.terms = {{left, 1.0}, {pe, in.epoch_s[j]}}, .lower = in.remaining[j]});
-    p.rows.push_back({.terms = {{makespan, 1.0}, {left, -1.0}}, .lower = 0.0});
+    p.rows.push_back({.terms = {{out.makespan, 1.0}, {left, -1.0}}, .lower = 0.0});
     // u <= each chord of the log at (done + p) / epochs
     for (std::size_t i = 0; i + 1 < c.log_bases.size(); ++i) {
       const double slope =
@@ -83,17 +98,122 @@ std::optional<Solved> solve(const std::vector<Job>& jobs, const std::vector<doub
     }
   }
   p.rows.push_back(std::move(capacity));
-  const lp::Solution s = lp::solve(p);
-  if (ftf && s.status == lp::Status::infeasible) {
+  return out;
+}
+
+// The chord approximation of the log at normalised progress `x`.
+double log_chords(double x, const Inputs& in, const Config& c) {
+  double u = lp::kInfinity;
+  for (std::size_t i = 0; i + 1 < c.log_bases.size(); ++i) {
+    const double slope =
+        (in.log_values[i + 1] - in.log_values[i]) / (c.log_bases[i + 1] - c.log_bases[i]);
+    u = std::min(u, in.log_values[i] + slope * (x - c.log_bases[i]));
+  }
+  return u;
+}
+
+// Whole rounds from the linear relaxation's solution `x`: each job's rounds of planned run time
+// rounded down, then the GPU-rounds left to the jobs that lose the most objective per GPU by
+// the rounding down (weighted utility, and the makespan term where the job's run time left
+// would exceed the relaxation's), each getting back its epochs.
+std::vector<int> rounded_counts(const Program& prog, const std::vector<double>& x,
+                                const std::vector<Job>& jobs, const std::vector<double>& w,
+                                const Inputs& in, const Config& c, int gpus) {
+  auto at = [&](int col) { return x[static_cast<std::size_t>(col)]; };
+  const double rounds = static_cast<double>(c.future_rounds);
+  const double scale = 1.0 / (static_cast<double>(jobs.size()) * rounds);
+  std::vector<int> n;
+  std::vector<double> loss;
+  double capacity = gpus * rounds;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const double used =
+        std::min(at(prog.count[j]), at(prog.planned[j]) * in.epoch_s[j] / c.round_s);
+    n.push_back(static_cast<int>(std::floor(used + 1e-9)));
+    capacity -= n.back() * jobs[j].workers;
+    const double pe = std::min(at(prog.planned[j]), n.back() * c.round_s / in.epoch_s[j]);
+    const double epochs = static_cast<double>(jobs[j].epochs());
+    const double done = static_cast<double>(done_epochs(jobs[j], jobs[j].progress));
+    const double utility = log_chords((done + at(prog.planned[j])) / epochs, in, c) -
+                           log_chords((done + pe) / epochs, in, c);
+    const double left = in.remaining[j] - pe * in.epoch_s[j];
+    const double makespan = std::max(0.0, left - at(prog.makespan));
+    const bool short_of = used - n.back() > 1e-6;
+    loss.push_back(short_of ? (w[j] * scale * utility + c.k * makespan) / jobs[j].workers : -1.0);
+  }
+  std::vector<std::size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return loss[a] > loss[b]; });
+  for (const std::size_t j : order) {
+    if (loss[j] >= 0.0 && jobs[j].workers <= capacity + 1e-9 && n[j] < c.future_rounds) {
+      ++n[j];
+      capacity -= jobs[j].workers;
+    }
+  }
+  return n;
+}
+
+// A whole-valued start for branch and bound: rounded_counts, each job's epochs cut to fit its
+// rounds, the other columns at their best values; empty when that breaks a finish-time bound.
+std::vector<double> rounded_start(const Program& prog, std::vector<double> x,
+                                  const std::vector<Job>& jobs, const std::vector<double>& w,
+                                  const Inputs& in, const Config& c, int gpus) {
+  const std::vector<int> n = rounded_counts(prog, x, jobs, w, in, c, gpus);
+  double makespan = 0.0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    auto at = [&](int col) -> double& { return x[static_cast<std::size_t>(col)]; };
+    at(prog.count[j]) = n[j];
+    double& pe = at(prog.planned[j]);
+    pe = std::min(pe, n[j] * c.round_s / in.epoch_s[j]);
+    const double left = std::max(0.0, in.remaining[j] - pe * in.epoch_s[j]);
+    if (left > prog.p.upper[static_cast<std::size_t>(prog.left[j])]) {
+      return {};
+    }
+    at(prog.left[j]) = left;
+    makespan = std::max(makespan, left);
+    const auto epochs = static_cast<double>(jobs[j].epochs());
+    const double done = static_cast<double>(done_epochs(jobs[j], jobs[j].progress));
+    at(prog.utility[j]) = log_chords((done + pe) / epochs, in, c);
+  }
+  x[static_cast<std::size_t>(prog.makespan)] = makespan;
+  return x;
+}
+
+// The plan with weights `w`: the counts and epochs of the integer program (nullopt when, with
+// `ftf`, it has no solution).
+std::optional<Solved> solve(const std::vector<Job>& jobs, const std::vector<double>& targets,
+                            const std::vector<double>& w, bool ftf, int gpus, const Inputs& in,
+                            const Config& c) {
+  const std::optional<Program> prog = program(jobs, targets, w, ftf, gpus, in, c);
+  if (!prog) {
+    return std::nullopt;
+  }
+  const lp::Solution relaxation = lp::solve(prog->p);
+  if (ftf && relaxation.status == lp::Status::infeasible) {
+    return std::nullopt;
+  }
+  std::vector<double> start;
+  if (relaxation.status == lp::Status::optimal) {
+    start = rounded_start(*prog, relaxation.x, jobs, w, in, c, gpus);
+  }
+  const lp::Solution s =
+      lp::solve_mip(prog->p, {.rel_gap = c.solver_rel_gap, .max_nodes = c.solver_max_nodes}, start);
+  if (ftf && s.status != lp::Status::optimal) {
     return std::nullopt;
   }
   if (s.status != lp::Status::optimal) {
-    throw gavel::AllocationError(std::string("shockwave: the plan's linear program is ") +
+    throw gavel::AllocationError(std::string("shockwave: the plan's integer program is ") +
                                  lp::to_string(s.status));
   }
   Solved out;
-  for (const int pe : planned) {
-    out.epochs.push_back(std::max(0.0, s.x[static_cast<std::size_t>(pe)]));
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const double epochs = std::max(0.0, s.x[static_cast<std::size_t>(prog->planned[j])]);
+    out.epochs.push_back(epochs);
+    // Rounds the plan gives a job beyond its planned run time change nothing in the objective:
+    // they are left to the work-conserving fill.
+    const double needed = std::ceil(epochs * in.epoch_s[j] / c.round_s - 1e-6);
+    out.rounds.push_back(static_cast<int>(
+        std::min(s.x[static_cast<std::size_t>(prog->count[j])], std::max(0.0, needed))));
   }
   return out;
 }
@@ -113,33 +233,6 @@ std::vector<double> relaxed_priorities(const std::vector<double>& targets, doubl
     w.push_back(std::isfinite(priority) ? priority : c.max_priority * 1e3);
   }
   return w;
-}
-
-// Whole rounds: each job's planned run time in rounds rounded down, then the GPU-rounds left by
-// largest fraction.
-std::vector<int> whole_rounds(const std::vector<Job>& jobs, const Solved& s, const Inputs& in,
-                              int gpus, const Config& c) {
-  std::vector<int> out;
-  std::vector<double> fraction;
-  double left = static_cast<double>(gpus) * c.future_rounds;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    const double r = std::min<double>(s.epochs[j] * in.epoch_s[j] / c.round_s, c.future_rounds);
-    const double whole = std::floor(r + 1e-6);
-    out.push_back(static_cast<int>(whole));
-    fraction.push_back(r - whole);
-    left -= whole * jobs[j].workers;
-  }
-  std::vector<std::size_t> order(jobs.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return fraction[a] > fraction[b]; });
-  for (const std::size_t j : order) {
-    if (fraction[j] > 1e-6 && jobs[j].workers <= left && out[j] < c.future_rounds) {
-      ++out[j];
-      left -= jobs[j].workers;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -246,7 +339,7 @@ Counts plan_counts(const std::vector<Job>& jobs, const std::vector<double>& targ
     }
     s = solve(jobs, targets, clipped, false, gpus, in, c);
   }
-  out.rounds = whole_rounds(jobs, *s, in, gpus, c);
+  out.rounds = s->rounds;
   return out;
 }
 
@@ -260,20 +353,31 @@ std::vector<std::vector<int>> assign_rounds(const std::vector<Job>& jobs, const 
   std::iota(by_remaining.begin(), by_remaining.end(), 0);
   std::stable_sort(by_remaining.begin(), by_remaining.end(),
                    [&](std::size_t a, std::size_t b) { return remaining[a] > remaining[b]; });
-  std::vector<int> given(jobs.size(), 0);
+  std::vector<int> left;
+  for (const int n : counts.rounds) {
+    left.push_back(std::clamp(n, 0, c.future_rounds));
+  }
   std::vector<std::vector<int>> out;
   for (int r = 0; r < c.future_rounds; ++r) {
+    const int rounds_left = c.future_rounds - r;
     std::vector<std::size_t> order;
     std::vector<double> lag(jobs.size(), 0.0);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      lag[j] = counts.rounds[j] * (r + 1.0) / c.future_rounds - given[j];
-      if (given[j] < counts.rounds[j]) {
+      lag[j] = counts.rounds[j] * (r + 1.0) / c.future_rounds - (counts.rounds[j] - left[j]);
+      if (left[j] > 0) {
         order.push_back(j);
       }
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      if (counts.priority[a] != counts.priority[b]) {
-        return counts.priority[a] > counts.priority[b];
+      const bool fa = left[a] >= rounds_left;
+      const bool fb = left[b] >= rounds_left;
+      if (fa != fb) {
+        return fa;
+      }
+      const double ra = counts.priority[a] / counts.rounds[a];
+      const double rb = counts.priority[b] / counts.rounds[b];
+      if (ra != rb) {
+        return ra > rb;
       }
       return lag[a] > lag[b];
     });
@@ -284,7 +388,7 @@ std::vector<std::vector<int>> assign_rounds(const std::vector<Job>& jobs, const 
       if (jobs[j].workers <= free) {
         free -= jobs[j].workers;
         taken[j] = true;
-        ++given[j];
+        --left[j];
         round.push_back(jobs[j].id);
       }
     }

@@ -3,8 +3,8 @@
 /// scheduler/shockwave.py, JobMetaData.py; docs/gavel.md, "Shockwave's policy"): each job's
 /// predicted run time left (a Dirichlet posterior over its batch-size modes), its finish-time
 /// target under an equal share, and the plan of the next `future_rounds` rounds: how many rounds
-/// each job gets (the market objective, solved by CLP as a linear program) and which jobs run in
-/// which round.
+/// each job gets (the market objective, solved by CBC as a mixed integer program) and which jobs
+/// run in which round.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -37,9 +37,14 @@ struct Config {
   double momentum = 0.9;
   /// Exponent of rho for a job with less than a round of work left (priority_M = 1e2).
   double priority_m = 100.0;
-  /// Weights above this are clipped (rho^100 overflows a linear program's scale); the round
-  /// order still ranks by the unclipped weight. Assumption.
+  /// Weights above this are clipped (rho^100 overflows a solver's scale); the round order still
+  /// ranks by the unclipped weight. Assumption.
   double max_priority = 1e6;
+  /// Branch and bound stops within this relative gap (`solver_rel_gap`, the artifact's Gurobi
+  /// MIPGap) or after this many nodes (an assumption standing for the artifact's 15 s time limit,
+  /// which would make the plan depend on the machine).
+  double solver_rel_gap = 1e-3;
+  int solver_max_nodes = 1000;
 };
 
 /// A job as the planner sees it (JobMetaData): GPUs, submission, its profile by epoch and the
@@ -86,20 +91,27 @@ struct Counts {
 /// dynamic_eisenberg_gale_scheduling over `jobs` (`targets`: each job's finish-time target, the
 /// momentum average) planned from time `now_s` on `gpus` GPUs: maximise
 ///   sum_j w_j log~((done_j + p_j) / epochs_j) / (jobs x rounds) - k max_j max(0, rem_j - p_j d_j)
-/// over the epochs p_j each job is planned to run, with p_j d_j <= n_j round_s (d_j its mean
-/// epoch seconds so far) and sum_j workers_j n_j <= gpus x rounds, where log~ is the chord
-/// approximation at the bases, and, when feasible, now + rounds x round_s + max(0, rem_j -
-/// p_j d_j) / min(1, gpus / jobs) <= rhomax x target_j. Solved as a linear program: the per-round
-/// 0/1 variables are summed into a count n_j per job (the objective depends on the count only),
-/// the log's breakpoints need no 0/1 variables (log is concave), and the counts are rounded
-/// down, then given the rounds left by largest fraction. AllocationError if the solver fails.
+/// over the epochs p_j each job is planned to run and its whole rounds n_j, with p_j d_j <= n_j
+/// round_s (d_j its mean epoch seconds so far) and sum_j workers_j n_j <= gpus x rounds, where
+/// log~ is the chord approximation at the bases, and, when feasible, now + rounds x round_s +
+/// max(0, rem_j - p_j d_j) / min(1, gpus / jobs) <= rhomax x target_j. Solved by CBC as a mixed
+/// integer program with the artifact's gap: the per-round 0/1 variables are summed into the
+/// whole count n_j per job (the objective depends on the count only), and the log's
+/// breakpoints need no 0/1 variables (log is concave). Branch and bound starts from the linear
+/// relaxation rounded: counts rounded down, the GPU-rounds left to the jobs that lose the most
+/// objective per GPU. A job's count is at most the rounds its planned epochs need (rounds beyond
+/// change nothing in the objective: the work-conserving fill gives them out). AllocationError
+/// if the solver fails.
 Counts plan_counts(const std::vector<Job>& jobs, const std::vector<double>& targets, int gpus,
                    double now_s, const Config& c);
 
-/// The jobs (ids) of each of the plan's rounds (construct_schedules): round by round, the jobs
-/// with rounds left by weight descending, then by how far behind an even spread of their rounds
-/// they are, each taken when its GPUs fit; then the artifact's work-conserving fill: the jobs not
-/// taken by remaining run time descending, each that fits.
+/// The jobs (ids) of each of the plan's rounds (construct_schedules and
+/// rank_in_schedule_jobs): every job runs in exactly its count of rounds (the artifact's ranking
+/// keeps each job's count), earliest the jobs of highest weight / count (the coefficient of a
+/// job's mean round in rank_in_schedule_jobs' objective); round by round, the jobs whose rounds
+/// left fill the rounds left first, then by weight / count descending, then by how far behind
+/// an even spread of their rounds they are, each taken when its GPUs fit; then the artifact's
+/// work-conserving fill: the jobs not taken by remaining run time descending, each that fits.
 std::vector<std::vector<int>> assign_rounds(const std::vector<Job>& jobs, const Counts& counts,
                                             int gpus, const Config& c);
 

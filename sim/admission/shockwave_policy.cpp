@@ -23,7 +23,8 @@ const std::vector<std::string>& arg_names() {
                                                  "momentum",
                                                  "log_origin",
                                                  "priority_m",
-                                                 "max_priority"};
+                                                 "max_priority",
+                                                 "solver_max_nodes"};
   return names;
 }
 
@@ -110,9 +111,13 @@ Config parse_config(const std::map<std::string, std::string>& args, double round
       c.priority_m = number(key, value, 0.0, 1e3);
     } else if (key == "max_priority") {
       c.max_priority = number(key, value, 1.0, 1e12);
+    } else if (key == "solver_rel_gap") {
+      c.solver_rel_gap = number(key, value, 0.0, 1.0);
+    } else if (key == "solver_max_nodes") {
+      c.solver_max_nodes = whole(key, value, 0, 100'000'000);
     } else if (key == "solver_num_threads") {
       (void)whole(key, value, 1, 1'000'000);
-    } else if (is_arg(key)) {  // gpu_ram, solver_rel_gap, solver_timeout
+    } else if (is_arg(key)) {  // gpu_ram, solver_timeout
       (void)number(key, value, 1e-300, 1e9);
     }
   }

@@ -18,15 +18,16 @@ namespace tidesim::shockwave {
 
 /// Whether `key` is one of Shockwave's arguments: the keys of the artifact's configuration file
 /// (future_rounds, k, lambda, rhomax, log_approximation_bases, gpu_ram, solver_rel_gap,
-/// solver_num_threads, solver_timeout) and of its scheduler's constants (reopt_rounds, momentum,
-/// log_origin, priority_m, max_priority).
+/// solver_num_threads, solver_timeout), of its scheduler's constants (reopt_rounds, momentum,
+/// log_origin, priority_m, max_priority) and solver_max_nodes.
 bool is_arg(const std::string& key);
 
-/// The Config of those arguments (`round_s`: the rounds' length). gpu_ram, solver_rel_gap,
-/// solver_num_threads and solver_timeout are checked (> 0) and change nothing: the artifact
-/// only asserts gpu_ram > 0, and the linear program is solved to optimality by one
-/// deterministic thread (docs/gavel.md). std::invalid_argument naming the argument for a value
-/// out of range or not a number; bases must ascend strictly from 0 to 1.
+/// The Config of those arguments (`round_s`: the rounds' length). gpu_ram, solver_num_threads
+/// and solver_timeout are checked (> 0) and change nothing: the artifact only asserts gpu_ram >
+/// 0, and the integer program is solved by one deterministic thread within solver_rel_gap
+/// (in [0, 1]) or solver_max_nodes nodes, not a time limit (docs/gavel.md).
+/// std::invalid_argument naming the argument for a value out of range or not a number; bases
+/// must ascend strictly from 0 to 1.
 Config parse_config(const std::map<std::string, std::string>& args, double round_s);
 
 /// The planner's view of the active jobs `ids` of `state` (their epoch profiles and epochs

@@ -1,4 +1,4 @@
-// The linear-program wrapper over CLP (sim/admission/lp_solver): small programs solved by hand.
+// The wrapper over CLP and CBC (sim/admission/lp_solver): small programs solved by hand.
 #include "tidesim/sim/admission/lp_solver.hpp"
 
 #include <gtest/gtest.h>
@@ -55,6 +55,32 @@ TEST(LpSolver, AColumnNoRowNamesIsStillSolved) {
   ASSERT_EQ(s.status, Status::optimal);
   EXPECT_NEAR(s.x[0], 2.0, 1e-12);
   EXPECT_NEAR(s.x[1], 3.0, 1e-12);
+}
+
+// A knapsack: maximise 5x + 4y + 3z, 2x + 3y + z <= 5, x, y, z in {0, 1}. The relaxation takes
+// z and x (best value per weight: 3, 2.5) and 2/3 of y (10.67); in whole values x + y (weight 5,
+// value 9) beats x + z (8) and y + z (7), and all three weigh 6.
+TEST(LpSolver, SolvesAMixedIntegerProgram) {
+  Program p;
+  const int x = p.add_integer_column(5.0, 0.0, 1.0);
+  const int y = p.add_integer_column(4.0, 0.0, 1.0);
+  const int z = p.add_integer_column(3.0, 0.0, 1.0);
+  p.rows.push_back({.terms = {{x, 2.0}, {y, 3.0}, {z, 1.0}}, .lower = -kInfinity, .upper = 5.0});
+  EXPECT_NEAR(solve(p).objective, 5.0 + 3.0 + 4.0 * 2.0 / 3.0, 1e-9);
+  const MipLimits gap0{.rel_gap = 0.0, .max_nodes = 1000};
+  const Solution s = solve_mip(p, gap0);
+  ASSERT_EQ(s.status, Status::optimal);
+  EXPECT_EQ(s.x, (std::vector<double>{1.0, 1.0, 0.0}));
+  EXPECT_NEAR(s.objective, 9.0, 1e-9);
+  // From a feasible start (x + z) it still finds x + y; an infeasible start is ignored.
+  EXPECT_EQ(solve_mip(p, gap0, {1.0, 0.0, 1.0}).x, (std::vector<double>{1.0, 1.0, 0.0}));
+  EXPECT_EQ(solve_mip(p, gap0, {1.0, 1.0, 1.0}).x, (std::vector<double>{1.0, 1.0, 0.0}));
+  // x + y = 1.5 has no solution in whole values, though the relaxation has.
+  p.rows.push_back({.terms = {{x, 1.0}, {y, 1.0}}, .lower = 1.5, .upper = 1.5});
+  EXPECT_EQ(solve(p).status, Status::optimal);
+  EXPECT_EQ(solve_mip(p, gap0).status, Status::infeasible);
+  p.integers.push_back(7);
+  EXPECT_THROW(solve_mip(p, gap0), std::invalid_argument);
 }
 
 }  // namespace

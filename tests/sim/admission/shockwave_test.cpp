@@ -115,17 +115,44 @@ TEST(ShockwavePlan, SmallCaseMeetsTheTargets) {
 
 // B's target 100 is before the plan's end (200): infeasible, so the constraints are dropped and
 // B, behind by rho = (0 + 400 / (2/3)) / 100 = 6, is weighted 6^12 (clipped to 1e6 in the
-// program). B then takes both its rounds; of the 2 left, C's first 0.4 epochs (5.1 each) and
-// then A (1.017 utility + 0.1 makespan each) over C's 0.29: p = (1.6, 2, 0.4) -> floors (1, 2, 0)
-// and the round left to the largest fraction, A. B ranks first in each round.
+// program). B then takes both its rounds (utility 0.2027 + 0.1438, x 1e6 / 6). The 2 GPU-rounds
+// left are whole rounds (the artifact's 0/1 variable per job and round), p <= n: A 2 gives A's
+// utility 2 x 6.103 / 6 + the makespan term 2 x 0.1 = 2.234; C 2 gives C's (x = p/2: 0.4 epochs
+// at 30.5, then 0.4 each at 1.733, 1.013, 0.719, 0.558, all over 6) 2.302; A 1 and C 1 give
+// 1.017 + 0.1 + 2.034 + 0.116 + 0.034 = 3.300, the best. (The linear relaxation's p = (1.6, 2,
+// 0.4) gives C 0.4 of a round, which no round assignment can run.) Rounds: B has as many rounds
+// as the plan (it runs in both); A and C tie (weight / count 1) and take one each, A first.
 TEST(ShockwavePlan, SmallCaseRelaxesTheTargets) {
   const Counts counts = plan_counts(three(), {1e9, 100.0, 1e9}, 2, 0.0, small());
   EXPECT_TRUE(counts.relaxed);
   EXPECT_DOUBLE_EQ(counts.priority[1], std::pow(6.0, 12.0));
   EXPECT_DOUBLE_EQ(counts.priority[0], 1.0);
-  EXPECT_EQ(counts.rounds, (std::vector<int>{2, 2, 0}));
+  EXPECT_EQ(counts.rounds, (std::vector<int>{1, 2, 1}));
   const auto rounds = assign_rounds(three(), counts, 2, small());
-  EXPECT_EQ(rounds, (std::vector<std::vector<int>>{{1, 0}, {1, 0}}));
+  EXPECT_EQ(rounds, (std::vector<std::vector<int>>{{1, 0}, {1, 2}}));
+}
+
+// rank_in_schedule_jobs keeps each job's count: A, planned both rounds, runs in both although
+// B and C outweigh it (by weight alone B and C would take round 0 and A only round 1). B and C
+// (weight / count 1e6) share the other GPU, B first (in the last round every job with a round
+// left must run, the heavier first).
+TEST(ShockwavePlan, EveryJobRunsItsCountOfRounds) {
+  const Counts counts{.rounds = {2, 1, 1}, .priority = {1.0, 1e6, 1e6}, .relaxed = true};
+  EXPECT_EQ(assign_rounds(three(), counts, 2, small()),
+            (std::vector<std::vector<int>>{{0, 1}, {2, 0}}));
+}
+
+// rank_in_schedule_jobs minimises sum_j weight_j x (mean round of j): a round of job j costs
+// weight_j / count_j x its index. One GPU, 5 rounds: A (weight 4, 4 rounds: 1 a round) and C
+// (weight 3, 1 round: 3). C first costs 0 + A's 1 + 2 + 3 + 4 = 10; A first costs 0 + 1 + 2 + 3
+// + C's 3 x 4 = 18. So C runs first, although A weighs more.
+TEST(ShockwavePlan, RoundsRankByWeightPerRound) {
+  Config c = small();
+  c.future_rounds = 5;
+  const std::vector<Job> jobs = {job(0, 10, 0), job(2, 2, 0)};
+  const Counts counts{.rounds = {4, 1}, .priority = {4.0, 3.0}, .relaxed = true};
+  EXPECT_EQ(assign_rounds(jobs, counts, 1, c),
+            (std::vector<std::vector<int>>{{2}, {0}, {0}, {0}, {0}}));
 }
 
 // The artifact's work-conserving fill (construct_schedules): GPUs the plan leaves idle go to the
@@ -229,6 +256,10 @@ TEST(ShockwavePolicy, ArgumentsAreChecked) {
   EXPECT_THROW(parse_config({{"log_approximation_bases", "0.1,0.5,1"}}, 120.0),
                std::invalid_argument);
   EXPECT_THROW(parse_config({{"solver_num_threads", "2.5"}}, 120.0), std::invalid_argument);
+  EXPECT_DOUBLE_EQ(c.solver_rel_gap, 1e-3);
+  EXPECT_EQ(parse_config({{"solver_max_nodes", "50"}}, 120.0).solver_max_nodes, 50);
+  EXPECT_THROW(parse_config({{"solver_rel_gap", "2"}}, 120.0), std::invalid_argument);
+  EXPECT_THROW(parse_config({{"solver_max_nodes", "-1"}}, 120.0), std::invalid_argument);
   AdmissionConfig other;
   other.args = {{"policy", "max_min_fairness"}, {"k", "1"}};
   EXPECT_THROW(GavelPolicy{other}, std::invalid_argument);
