@@ -38,8 +38,7 @@ struct Inputs {
 };
 
 struct Solved {
-  std::vector<double> epochs;  // planned epochs per job
-  std::vector<int> rounds;     // whole rounds per job
+  std::vector<int> rounds;  // whole rounds per job
 };
 
 // The program of plan_counts with weights `w` and its columns; with `ftf`, the finish-time
@@ -208,7 +207,6 @@ std::optional<Solved> solve(const std::vector<Job>& jobs, const std::vector<doub
   Solved out;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const double epochs = std::max(0.0, s.x[static_cast<std::size_t>(prog->planned[j])]);
-    out.epochs.push_back(epochs);
     // Rounds the plan gives a job beyond its planned run time change nothing in the objective:
     // they are left to the work-conserving fill.
     const double needed = std::ceil(epochs * in.epoch_s[j] / c.round_s - 1e-6);
