@@ -27,6 +27,75 @@ std::string leaf_id(const std::map<std::string, std::string>& labels,
   return levels.back() == tas::kHostnameLabel ? values.back() : tas::domain_id(values);
 }
 
+// "" when every level the request names (required, preferred, each slice layer's) is in
+// `levels`, else why not.
+std::string unknown_level(const std::optional<tas::TopologyRequest>& r,
+                          const std::set<std::string>& levels) {
+  if (!r) {
+    return "";
+  }
+  std::vector<std::string> named;
+  for (const std::optional<std::string>& level : {r->required, r->preferred, r->slice_topology}) {
+    if (level) {
+      named.push_back(*level);
+    }
+  }
+  for (const tas::SliceLayer& layer : r->slice_layers) {
+    named.push_back(layer.topology);
+  }
+  for (const std::string& level : named) {
+    if (!levels.contains(level)) {
+      return "names level '" + level + "', which no topology of `topologies:` has";
+    }
+  }
+  return "";
+}
+
+// What Kueue's job webhook refuses in a PodSet's slice annotations beyond their syntax
+// (kubernetes-sigs/kueue @ff69552, pkg/controller/jobframework/tas_validation.go:
+// validateSliceRequiredTopologyConstraintsAnnotation and the pod set count checks); "" when
+// nothing. The layers' order against the Topology is checked when the job is placed.
+std::string webhook_error(const std::map<std::string, std::string>& annotations,
+                          const tas::TopologyRequest& r, int count,
+                          const tas::TasFeatureGates& gates) {
+  const std::string constraints =
+      std::string(tas::kAnnotationPrefix) + "podset-slice-required-topology-constraints";
+  const std::vector<tas::SliceLayer> layers = tas::slice_layers(r);
+  if (!layers.empty() && layers.front().size > count) {
+    const std::string key = r.slice_layers.empty()
+                                ? std::string(tas::kAnnotationPrefix) + "podset-slice-size"
+                                : constraints;
+    return fmt::format("{}: must not be greater than pod set count {}", key, count);
+  }
+  if (r.slice_layers.empty()) {
+    return "";
+  }
+  if (!gates.multi_layer_topology) {
+    return constraints +
+           ": the TASMultiLayerTopology feature gate must be enabled to use this "
+           "annotation";
+  }
+  for (const char* single : {"podset-slice-required-topology", "podset-slice-size"}) {
+    if (annotations.contains(std::string(tas::kAnnotationPrefix) + single)) {
+      return fmt::format("{}: may not be set when '{}{}' is specified", constraints,
+                         tas::kAnnotationPrefix, single);
+    }
+  }
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    for (std::size_t k = 0; k < i; ++k) {
+      if (layers[k].topology == layers[i].topology) {
+        return fmt::format("{}[{}].topology: Duplicate value: {} (also at index {})", constraints,
+                           i, layers[i].topology, k);
+      }
+    }
+    if (i > 0 && layers[i - 1].size % layers[i].size != 0) {
+      return fmt::format("{}[{}].size: must evenly divide the parent layer size {}", constraints, i,
+                         layers[i - 1].size);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
@@ -53,18 +122,19 @@ TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
     } catch (const tas::TasAnnotationError& e) {
       error = e.what();
     }
-    if (jobs_[j].request && !jobs_[j].request->slice_layers.empty()) {
-      error = std::string(tas::kAnnotationPrefix) +
-              "podset-slice-required-topology-constraints: multi-layer slices are placed by "
-              "`tidesim admit`, not yet in runs";
+    if (error.empty()) {
+      error = unknown_level(jobs_[j].request, levels);
     }
-    const std::optional<tas::TopologyRequest>& r = jobs_[j].request;
-    for (const std::optional<std::string>& level :
-         {r ? r->required : std::nullopt, r ? r->preferred : std::nullopt,
-          r ? r->slice_topology : std::nullopt}) {
-      if (error.empty() && level && !levels.contains(*level)) {
-        error = "names level '" + *level + "', which no topology of `topologies:` has";
-      }
+    if (error.empty() && jobs_[j].request) {
+      error = webhook_error(spec.pod_template.annotations, *jobs_[j].request,
+                            std::max(1, spec.replicas), gates_);
+    }
+    if (error.empty() && jobs_[j].request && jobs_[j].request->group) {
+      // A run's job is one PodSet: Kueue's webhook refuses its group
+      // (jobframework/tas_validation.go, ValidatePodSetGroupingTopology).
+      error = std::string(tas::kAnnotationPrefix) +
+              "podset-group-name: can only define groups of exactly 2 pod sets, got: 1 pod "
+              "set(s) (a job of a run is one PodSet)";
     }
     if (!error.empty()) {
       throw InputError(quotas.where, quotas.path + ".topologies",

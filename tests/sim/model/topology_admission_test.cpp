@@ -126,9 +126,38 @@ TEST(TopologyAdmission, ABadAnnotationValueIsAnInputError) {
              {"kueue.x-k8s.io/podset-slice-size", "0"}},
             "kueue.x-k8s.io/podset-slice-size: expected an integer of at least 1, got '0'"},
            {{{kRequired, kLeaf},
-             {"kueue.x-k8s.io/podset-slice-required-topology-constraints",
-              R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 2}])"}},
-            "multi-layer slices are placed by `tidesim admit`, not yet in runs"}}) {
+             {"kueue.x-k8s.io/podset-slice-required-topology-constraints", "[]"}},
+            "kueue.x-k8s.io/podset-slice-required-topology-constraints: failed to parse "
+            "multi-layer topology constraints annotation: topology constraints must contain "
+            "between 1 and 3 entries"},
+           // jobframework/tas_validation.go, validateSliceRequiredTopologyConstraintsAnnotation
+           // and the pod set count checks (the job has 2 pods).
+           {{{"kueue.x-k8s.io/podset-slice-required-topology-constraints",
+              R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 3}])"}},
+            "kueue.x-k8s.io/podset-slice-required-topology-constraints: must not be greater "
+            "than pod set count 2"},
+           {{{"kueue.x-k8s.io/podset-slice-required-topology-constraints",
+              R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 2}, )" +
+                  R"({"topology": "kubernetes.io/hostname", "size": 3}])"}},
+            "kueue.x-k8s.io/podset-slice-required-topology-constraints[1].size: must evenly "
+            "divide the parent layer size 2"},
+           {{{"kueue.x-k8s.io/podset-slice-required-topology-constraints",
+              R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 2}, )" +
+                  R"({"topology": ")" + std::string(kLeaf) + R"(", "size": 1}])"}},
+            "kueue.x-k8s.io/podset-slice-required-topology-constraints[1].topology: Duplicate "
+            "value: network.topology.nvidia.com/leaf (also at index 0)"},
+           {{{"kueue.x-k8s.io/podset-slice-required-topology-constraints",
+              R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 2}])"},
+             {"kueue.x-k8s.io/podset-slice-size", "2"}},
+            "may not be set when 'kueue.x-k8s.io/podset-slice-size' is specified"},
+           {{{"kueue.x-k8s.io/podset-slice-required-topology", kLeaf},
+             {"kueue.x-k8s.io/podset-slice-size", "4"}},
+            "kueue.x-k8s.io/podset-slice-size: must not be greater than pod set count 2"},
+           // jobframework/tas_validation.go, ValidatePodSetGroupingTopology: a group is two
+           // PodSets, and a job of a run is one.
+           {{{kRequired, kLeaf}, {"kueue.x-k8s.io/podset-group-name", "pair"}},
+            "kueue.x-k8s.io/podset-group-name: can only define groups of exactly 2 pod sets, "
+            "got: 1 pod set(s)"}}) {
     Workload w = make_jobs(s, 1);
     w.jobs[0].pod_template.annotations = annotations;
     RunSignals signals;
@@ -145,15 +174,22 @@ TEST(TopologyAdmission, ABadAnnotationValueIsAnInputError) {
 
 TEST(TopologyAdmission, ALevelNoTopologyHasIsAnInputError) {
   const Scenario s = load_scenario("tests/sim/data/tas-run.yaml");
-  Workload w = make_jobs(s, 1);
-  w.jobs[0].pod_template.annotations[kRequired] = "rack";
-  RunSignals signals;
-  try {
-    run_policy(s, w, s.policies[0], 1, signals);
-    FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("names level 'rack'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("tas-run.yaml"), std::string::npos) << e.what();
+  // The required level, and a multi-layer slice's inner layer.
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {kRequired, "rack"},
+           {"kueue.x-k8s.io/podset-slice-required-topology-constraints",
+            R"([{"topology": ")" + std::string(kLeaf) + R"(", "size": 2}, )" +
+                R"({"topology": "rack", "size": 1}])"}}) {
+    Workload w = make_jobs(s, 1);
+    w.jobs[0].pod_template.annotations[key] = value;
+    RunSignals signals;
+    try {
+      run_policy(s, w, s.policies[0], 1, signals);
+      ADD_FAILURE() << "expected an InputError for " << key;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("names level 'rack'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("tas-run.yaml"), std::string::npos) << e.what();
+    }
   }
 }
 
