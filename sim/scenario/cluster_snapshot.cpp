@@ -132,6 +132,20 @@ void running_pods(const KueueSnapshot& s, ClusterSnapshotConfig& out) {
   }
 }
 
+// The snapshot's Kueue and Volcano objects, without its nodes and pods.
+std::shared_ptr<const KueueSnapshot> kueue_objects(KueueSnapshot&& s) {
+  auto out = std::make_shared<KueueSnapshot>();
+  out->topologies = std::move(s.topologies);
+  out->flavors = std::move(s.flavors);
+  out->cluster_queues = std::move(s.cluster_queues);
+  out->local_queues = std::move(s.local_queues);
+  out->topology_where = std::move(s.topology_where);
+  out->local_queue_where = std::move(s.local_queue_where);
+  out->cluster_queue_objects = std::move(s.cluster_queue_objects);
+  out->hypernodes = std::move(s.hypernodes);
+  return out;
+}
+
 }  // namespace
 
 ClusterSnapshotConfig parse_cluster_snapshot(const ConfigNode& node, const std::string& file,
@@ -163,7 +177,7 @@ ClusterSnapshotConfig parse_cluster_snapshot(const ConfigNode& node, const std::
     throw InputError(location_of(file_node, file), node.is_scalar() ? path : path + ".file",
                      "snapshot '" + rel + "' not found (looked at " + out.path + ")");
   }
-  const KueueSnapshot s = read_kueue_snapshot(out.path);
+  KueueSnapshot s = read_kueue_snapshot(out.path);
   std::set<std::string> names;
   for (const SnapshotNode& n : s.node_objects) {
     if (!names.insert(n.spec.name).second) {
@@ -179,6 +193,7 @@ ClusterSnapshotConfig parse_cluster_snapshot(const ConfigNode& node, const std::
   for (RunningPod& p : out.pods) {
     p.runs_for = p.runs_for ? p.runs_for : runs_for;
   }
+  out.objects = kueue_objects(std::move(s));
   return out;
 }
 

@@ -19,6 +19,8 @@
 
 namespace tidesim {
 
+struct KueueSnapshot;
+
 /// One Node of the snapshot as the cluster builds it.
 struct SnapshotNodeConfig {
   std::string name;
@@ -53,6 +55,10 @@ struct ClusterSnapshotConfig {
   std::string topology;
   std::vector<SnapshotNodeConfig> nodes;
   std::vector<RunningPod> pods;
+  /// The snapshot's Kueue objects (Topology, ResourceFlavor, ClusterQueue, LocalQueue) and
+  /// Volcano HyperNodes, for a policy's `queues: {from_snapshot: true}` and `hypernodes:
+  /// {from_snapshot: true}` (its nodes and pods are not kept here).
+  std::shared_ptr<const KueueSnapshot> objects;
   /// Pods left out because their node is not in the snapshot, as a warning (empty when none).
   std::vector<std::string> warnings;
   SourceLocation where;

@@ -147,6 +147,7 @@ void read_topology(const Object& o, const std::string& file, KueueSnapshot& out)
     fail(levels, file, o.path + ".spec.levels", "a Topology has 1 to 16 levels");
   }
   out.topologies[name] = keys;
+  out.topology_where[name] = location_of(o.node, file);
 }
 
 std::vector<Toleration> read_tolerations(const ConfigNode& n, const std::string& file,
@@ -194,6 +195,8 @@ void read_flavor(const Object& o, const std::string& file, KueueSnapshot& out) {
 
 void read_cluster_queue(const Object& o, const std::string& file, KueueSnapshot& out) {
   const std::string name = required(o.node["metadata"], "name", file, o.path + ".metadata");
+  out.cluster_queue_objects.push_back(
+      SnapshotObject{.name = name, .node = o.node, .file = file, .path = o.path});
   std::vector<std::string>& flavors = out.cluster_queues[name];
   const std::string groups_path = o.path + ".spec.resourceGroups";
   const ConfigNode groups = o.node["spec"]["resourceGroups"];
@@ -223,6 +226,7 @@ void read_local_queue(const Object& o, const std::string& file, KueueSnapshot& o
       meta["namespace"] ? text(meta["namespace"], file, o.path + ".metadata.namespace") : "default";
   out.local_queues[ns + "/" + name] =
       required(o.node["spec"], "clusterQueue", file, o.path + ".spec");
+  out.local_queue_where[ns + "/" + name] = location_of(o.node, file);
 }
 
 std::vector<Object> objects_of(const std::string& file) {
@@ -270,6 +274,8 @@ void read_file(const std::string& file, KueueSnapshot& out) {
         read_cluster_queue(obj, file, out);
       } else if (kind == "LocalQueue") {
         read_local_queue(obj, file, out);
+      } else if (kind == "HyperNode") {
+        out.hypernodes.push_back(volcano::read_hypernode(obj.node, file, obj.path));
       } else if (kind == "Workload") {
         out.workloads.push_back(read_workload_object(obj.node, file, obj.path));
       }

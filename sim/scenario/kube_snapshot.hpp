@@ -8,7 +8,9 @@
 /// spec.unschedulable, the Ready condition), Pod (spec.nodeName, container requests,
 /// status.phase, the annotation tidesim.io/runs-for), Kueue's Topology (spec.levels[].nodeLabel),
 /// ResourceFlavor (spec.nodeLabels, spec.tolerations, spec.topologyName), ClusterQueue
-/// (spec.resourceGroups[].flavors[].name), LocalQueue (spec.clusterQueue), Workload
+/// (spec.resourceGroups[].flavors[].name; the object is kept for a run's queues, which read its
+/// quotas: sim/scenario/quota_config.hpp), LocalQueue (spec.clusterQueue), Volcano's HyperNode
+/// (topology.volcano.sh/v1alpha1, read by volcano::read_hypernode), Workload
 /// (spec.queueName, spec.podSets[] with count, template and topologyRequest, in
 /// kueue.x-k8s.io/v1beta1 or v1beta2; a PodSet without topologyRequest takes it from its template's
 /// `kueue.x-k8s.io/podset-*` annotations as Kueue's jobframework does). Other kinds are ignored.
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "tidesim/sim/admission/tas_model.hpp"
+#include "tidesim/sim/admission/volcano_hypernode.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/config_node.hpp"
@@ -68,6 +71,15 @@ struct SnapshotPod {
 /// The annotation of a snapshot's Pod that says how long it runs on from the snapshot.
 inline constexpr const char* kRunsForAnnotation = "tidesim.io/runs-for";
 
+/// A snapshot object kept as read (its node stays valid with the document it came from).
+struct SnapshotObject {
+  std::string name;
+  ConfigNode node;
+  std::string file;
+  /// Its field path in `file` ("items[3]", "document[1]", or its kind for a lone object).
+  std::string path;
+};
+
 struct KueueSnapshot {
   std::vector<tas::TasNode> nodes;
   std::vector<tas::TasPod> pods;
@@ -77,6 +89,13 @@ struct KueueSnapshot {
   std::vector<KueueFlavor> flavors;                                // in name order
   std::map<std::string, std::vector<std::string>> cluster_queues;  // name -> flavor names
   std::map<std::string, std::string> local_queues;  // "namespace/name" -> ClusterQueue
+  /// Where each Topology ("name") and LocalQueue ("namespace/name") object is.
+  std::map<std::string, SourceLocation> topology_where;
+  std::map<std::string, SourceLocation> local_queue_where;
+  /// The ClusterQueue objects in the order read.
+  std::vector<SnapshotObject> cluster_queue_objects;
+  /// Volcano's HyperNode objects in the order read.
+  std::vector<volcano::HyperNodeSpec> hypernodes;
   std::vector<KueueWorkload> workloads;
 };
 

@@ -3,12 +3,14 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
 #include "tidesim/sim/admission/tas_model.hpp"
 #include "tidesim/sim/input/units.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 
 namespace tidesim {
 namespace {
@@ -51,6 +53,21 @@ void check_limits(Fields& f, const ClusterQueueConfig& cq, const ResourceQuota& 
   }
 }
 
+// The key names of a ClusterQueue's resource groups: the scenario's (snake_case) or a Kueue
+// object's (spec.resourceGroups, as `kubectl get clusterqueues -o yaml` prints them).
+struct Spelling {
+  const char* resource_groups;
+  const char* covered_resources;
+  const char* resources;
+  const char* nominal_quota;
+  const char* borrowing_limit;
+  const char* lending_limit;
+};
+constexpr Spelling kScenarioKeys{"resource_groups", "covered_resources", "resources",
+                                 "nominal_quota",   "borrowing_limit",   "lending_limit"};
+constexpr Spelling kKueueKeys{"resourceGroups", "coveredResources", "resources",
+                              "nominalQuota",   "borrowingLimit",   "lendingLimit"};
+
 // A queue's quotas keyed by (flavour name, resource name), and its groups by name.
 using FlavourQuotas = std::map<std::pair<std::string, std::string>, ResourceQuota>;
 struct NamedGroup {
@@ -78,37 +95,38 @@ void parse_gpu_shorthand(Fields& c, const ClusterQueueConfig& cq, FlavourQuotas&
 
 // One flavour's `resources:` of a group covering `covered`.
 void parse_flavour_quotas(Fields& ff, const ClusterQueueConfig& cq, const std::string& flavour,
-                          const std::vector<std::string>& covered, FlavourQuotas& out) {
+                          const std::vector<std::string>& covered, FlavourQuotas& out,
+                          const Spelling& k) {
   const std::string& file = ff.file();
-  const ConfigNode res_node = ff.require("resources");
-  const auto resources = sequence_of(res_node, file, ff.path_of("resources"));
+  const ConfigNode res_node = ff.require(k.resources);
+  const auto resources = sequence_of(res_node, file, ff.path_of(k.resources));
   std::set<std::string> seen;
   for (std::size_t i = 0; i < resources.size(); ++i) {
-    Fields rf(resources[i], file, fmt::format("{}[{}]", ff.path_of("resources"), i));
+    Fields rf(resources[i], file, fmt::format("{}[{}]", ff.path_of(k.resources), i));
     const std::string name = rf.string("name");
     if (std::find(covered.begin(), covered.end(), name) == covered.end()) {
       throw rf.error(rf.get("name"), "name",
-                     "resource '" + name + "' is not in the group's covered_resources");
+                     "resource '" + name + "' is not in the group's " + k.covered_resources);
     }
     if (!seen.insert(name).second) {
       throw rf.error(rf.get("name"), "name", "resource '" + name + "' is listed twice");
     }
     ResourceQuota q;
     q.covered = true;
-    q.nominal = quantity(rf, "nominal_quota", name);
-    if (rf.has("borrowing_limit")) {
-      q.borrowing_limit = quantity(rf, "borrowing_limit", name);
+    q.nominal = quantity(rf, k.nominal_quota, name);
+    if (rf.has(k.borrowing_limit)) {
+      q.borrowing_limit = quantity(rf, k.borrowing_limit, name);
     }
-    if (rf.has("lending_limit")) {
-      q.lending_limit = quantity(rf, "lending_limit", name);
+    if (rf.has(k.lending_limit)) {
+      q.lending_limit = quantity(rf, k.lending_limit, name);
     }
-    check_limits(rf, cq, q, "borrowing_limit", "lending_limit");
+    check_limits(rf, cq, q, k.borrowing_limit, k.lending_limit);
     rf.finish();
     out[{flavour, name}] = q;
   }
   for (const std::string& name : covered) {
     if (!seen.contains(name)) {
-      throw ff.error(res_node, "resources",
+      throw ff.error(res_node, k.resources,
                      "no quota for covered resource '" + name + "' (list each one)");
     }
   }
@@ -119,21 +137,21 @@ void parse_flavour_quotas(Fields& ff, const ClusterQueueConfig& cq, const std::s
 // flavour, whose name is then only a name).
 void parse_groups(const ConfigNode& groups, Fields& c, const ClusterQueueConfig& cq,
                   const std::set<std::string>& declared, const std::string& flavours_path,
-                  FlavourQuotas& out, std::vector<NamedGroup>& named) {
+                  FlavourQuotas& out, std::vector<NamedGroup>& named, const Spelling& k) {
   const std::string& file = c.file();
-  const auto items = sequence_of(groups, file, c.path_of("resource_groups"));
+  const auto items = sequence_of(groups, file, c.path_of(k.resource_groups));
   if (items.empty()) {
-    throw c.error(groups, "resource_groups", "needs at least one resource group");
+    throw c.error(groups, k.resource_groups, "needs at least one resource group");
   }
   std::set<std::string> covered_all;
   std::set<std::string> flavours_all;
   for (std::size_t g = 0; g < items.size(); ++g) {
-    Fields gf(items[g], file, fmt::format("{}[{}]", c.path_of("resource_groups"), g));
-    const ConfigNode covered_node = gf.require("covered_resources");
+    Fields gf(items[g], file, fmt::format("{}[{}]", c.path_of(k.resource_groups), g));
+    const ConfigNode covered_node = gf.require(k.covered_resources);
     std::vector<std::string> covered;
-    const auto names = sequence_of(covered_node, file, gf.path_of("covered_resources"));
+    const auto names = sequence_of(covered_node, file, gf.path_of(k.covered_resources));
     for (std::size_t i = 0; i < names.size(); ++i) {
-      const std::string key = fmt::format("covered_resources[{}]", i);
+      const std::string key = fmt::format("{}[{}]", k.covered_resources, i);
       if (!names[i].is_scalar() || names[i].scalar().empty()) {
         throw gf.error(names[i], key, "expected a resource name");
       }
@@ -146,7 +164,7 @@ void parse_groups(const ConfigNode& groups, Fields& c, const ClusterQueueConfig&
       covered.push_back(name);
     }
     if (covered.empty()) {
-      throw gf.error(covered_node, "covered_resources", "needs at least one resource");
+      throw gf.error(covered_node, k.covered_resources, "needs at least one resource");
     }
     const ConfigNode flavors_node = gf.require("flavors");
     const auto flavors = sequence_of(flavors_node, file, gf.path_of("flavors"));
@@ -155,8 +173,8 @@ void parse_groups(const ConfigNode& groups, Fields& c, const ClusterQueueConfig&
     }
     NamedGroup ng;
     ng.resources = covered;
-    for (std::size_t k = 0; k < flavors.size(); ++k) {
-      Fields ff(flavors[k], file, gf.path_of(fmt::format("flavors[{}]", k)));
+    for (std::size_t fi = 0; fi < flavors.size(); ++fi) {
+      Fields ff(flavors[fi], file, gf.path_of(fmt::format("flavors[{}]", fi)));
       const std::string name = ff.string("name");
       if (!declared.contains(name) && (!declared.empty() || flavors.size() > 1)) {
         throw ff.error(ff.get("name"), "name",
@@ -167,7 +185,7 @@ void parse_groups(const ConfigNode& groups, Fields& c, const ClusterQueueConfig&
                        "flavour '" + name +
                            "' is listed twice in this queue (a flavour belongs to one group)");
       }
-      parse_flavour_quotas(ff, cq, name, covered, out);
+      parse_flavour_quotas(ff, cq, name, covered, out, k);
       ff.finish();
       ng.flavors.push_back(name);
     }
@@ -315,25 +333,30 @@ void parse_fungibility(Fields& c, ClusterQueueConfig& cq) {
   }
 }
 
-// A queue's queueing strategy and preemption rules.
-void parse_queueing(Fields& c, ClusterQueueConfig& cq) {
-  cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
-                            {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
-  const std::string within = c.choice("within_cluster_queue", "Never",
-                                      {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+// A queue's preemption rules (Kueue's preemption.withinClusterQueue, reclaimWithinCohort) from
+// `within_key` and `reclaim_key` of `c`.
+void read_preemption(Fields& c, ClusterQueueConfig& cq, const char* within_key,
+                     const char* reclaim_key) {
+  const std::string within =
+      c.choice(within_key, "Never", {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
   cq.within_cluster_queue = within == "Never" ? WithinClusterQueue::kNever
                             : within == "LowerPriority"
                                 ? WithinClusterQueue::kLowerPriority
                                 : WithinClusterQueue::kLowerOrNewerEqualPriority;
-  const std::string reclaim =
-      c.choice("reclaim_within_cohort", "Never", {"Never", "LowerPriority", "Any"});
+  const std::string reclaim = c.choice(reclaim_key, "Never", {"Never", "LowerPriority", "Any"});
   cq.reclaim_within_cohort = reclaim == "Never"           ? ReclaimWithinCohort::kNever
                              : reclaim == "LowerPriority" ? ReclaimWithinCohort::kLowerPriority
                                                           : ReclaimWithinCohort::kAny;
   if (cq.reclaim_within_cohort != ReclaimWithinCohort::kNever && cq.cohort.empty()) {
-    throw c.error(c.get("reclaim_within_cohort"), "reclaim_within_cohort",
-                  "applies only to a queue in a cohort");
+    throw c.error(c.get(reclaim_key), reclaim_key, "applies only to a queue in a cohort");
   }
+}
+
+// A queue's queueing strategy and preemption rules.
+void parse_queueing(Fields& c, ClusterQueueConfig& cq) {
+  cq.strict_fifo = c.choice("queueing_strategy", "BestEffortFIFO",
+                            {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
+  read_preemption(c, cq, "within_cluster_queue", "reclaim_within_cohort");
 }
 
 // One entry of `cluster_queues:` at `c`; its quotas, keyed by name, go to `quota` and its groups
@@ -357,7 +380,7 @@ ClusterQueueConfig parse_cluster_queue(Fields& c, const std::set<std::string>& c
         throw c.error(c.get(key), key, "give either resource_groups or the GPU shorthand");
       }
     }
-    parse_groups(groups, c, cq, declared, flavours_path, quota, named);
+    parse_groups(groups, c, cq, declared, flavours_path, quota, named, kScenarioKeys);
   } else {
     parse_gpu_shorthand(c, cq, quota, named);
   }
@@ -429,79 +452,297 @@ void index_quotas(QuotaConfig& q, const std::vector<FlavourQuotas>& quotas,
   }
 }
 
-// LocalQueue -> ClusterQueue; absent: one LocalQueue per ClusterQueue, of the same name.
-std::map<std::string, int> parse_local_queues(Fields& f,
-                                              const std::map<std::string, int>& by_name) {
+// The place of a snapshot object, as an error's text names it.
+std::string place(const SourceLocation& at) {
+  return fmt::format("{}:{}", at.file, at.line);
+}
+
+// Appends `more` (the scenario's declarations) to `into` (the snapshot's): a name in both is an
+// InputError at the scenario's declaration naming the snapshot's object.
+template <class T>
+void add_declared(std::vector<T>& into, std::vector<T> more, const char* kind) {
+  for (T& t : more) {
+    for (const T& have : into) {
+      if (have.name == t.name) {
+        throw InputError(t.where, t.path + ".name",
+                         fmt::format("{} '{}' is also in the cluster snapshot ({}); declare it in "
+                                     "one place",
+                                     kind, t.name, place(have.where)));
+      }
+    }
+    into.push_back(std::move(t));
+  }
+}
+
+// The snapshot's Topology objects (already checked by its reader as Kueue's webhook does).
+std::vector<KueueTopology> snapshot_topologies(const KueueSnapshot& s) {
+  std::vector<KueueTopology> out;
+  for (const auto& [name, levels] : s.topologies) {
+    const auto at = s.topology_where.find(name);
+    out.push_back(
+        KueueTopology{.name = name,
+                      .levels = levels,
+                      .where = at == s.topology_where.end() ? SourceLocation{} : at->second,
+                      .path = "Topology " + name});
+  }
+  return out;
+}
+
+// The snapshot's ResourceFlavor objects, with the rules `resource_flavors:` has.
+std::vector<ResourceFlavor> snapshot_flavours(const KueueSnapshot& s) {
+  std::vector<ResourceFlavor> out;
+  for (const KueueFlavor& f : s.flavors) {
+    if (!f.tolerations.empty()) {
+      throw InputError(f.where, "spec.tolerations",
+                       "ResourceFlavor '" + f.name +
+                           "': tolerations are not modelled in runs (a flavour's node labels "
+                           "only; docs/job-scheduling.md)");
+    }
+    if (f.topology_name && f.node_labels.empty()) {
+      throw InputError(f.where, "spec.nodeLabels",
+                       "ResourceFlavor '" + f.name +
+                           "' has a topologyName and needs at least one node label (Kueue's "
+                           "ResourceFlavor validation)");
+    }
+    out.push_back(ResourceFlavor{.name = f.name,
+                                 .node_labels = f.node_labels,
+                                 .topology_name = f.topology_name.value_or(""),
+                                 .declared = true,
+                                 .where = f.where,
+                                 .path = "ResourceFlavor " + f.name});
+  }
+  return out;
+}
+
+// A snapshot ClusterQueue's spec.flavorFungibility (v1beta2 MayStopSearch is v1beta1's Borrow
+// and Preempt), queueingStrategy and preemption (borrowWithinCohort is not modelled: only its
+// default, Never).
+void snapshot_queue_rules(Fields& c, ClusterQueueConfig& cq) {
+  cq.strict_fifo = c.choice("queueingStrategy", "BestEffortFIFO",
+                            {"BestEffortFIFO", "StrictFIFO"}) == "StrictFIFO";
+  if (const ConfigNode fung = c.get("flavorFungibility")) {
+    Fields ff(fung, c.file(), c.path_of("flavorFungibility"));
+    cq.when_can_borrow = ff.choice("whenCanBorrow", "MayStopSearch",
+                                   {"Borrow", "MayStopSearch", "TryNextFlavor"}) == "TryNextFlavor"
+                             ? WhenCanBorrow::kTryNextFlavor
+                             : WhenCanBorrow::kBorrow;
+    cq.when_can_preempt =
+        ff.choice("whenCanPreempt", "TryNextFlavor",
+                  {"Preempt", "MayStopSearch", "TryNextFlavor"}) == "TryNextFlavor"
+            ? WhenCanPreempt::kTryNextFlavor
+            : WhenCanPreempt::kPreempt;
+  }
+  Fields pf(c.get("preemption") ? c.get("preemption") : ConfigNode::empty_map(), c.file(),
+            c.path_of("preemption"));
+  read_preemption(pf, cq, "withinClusterQueue", "reclaimWithinCohort");
+  if (const ConfigNode b = pf.get("borrowWithinCohort")) {
+    Fields bf(b, c.file(), pf.path_of("borrowWithinCohort"));
+    if (bf.string("policy", "Never") != "Never") {
+      throw bf.error(bf.get("policy"), "policy",
+                     "borrowWithinCohort other than Never is not modelled in runs");
+    }
+  }
+}
+
+// One ClusterQueue object of the snapshot: its cohort (v1beta2 spec.cohortName, v1beta1
+// spec.cohort; Kueue makes a cohort that no Cohort object declares), resource groups with their
+// quotas (the spelling of Kueue's API, the rules of `cluster_queues:`) and queue rules. Fields
+// runs do not read (namespaceSelector, fairSharing, admissionChecks, ...) are left alone.
+ClusterQueueConfig snapshot_cluster_queue(const SnapshotObject& o,
+                                          const std::set<std::string>& declared,
+                                          FlavourQuotas& quota, std::vector<NamedGroup>& named) {
+  if (!o.node["spec"].is_map()) {
+    throw InputError(location_of(o.node, o.file), o.path + ".spec",
+                     "ClusterQueue '" + o.name + "' has no spec");
+  }
+  Fields c(o.node["spec"], o.file, o.path + ".spec");
+  ClusterQueueConfig cq;
+  cq.where = location_of(o.node, o.file);
+  cq.name = o.name;
+  cq.cohort = c.has("cohortName") ? c.string("cohortName") : c.string("cohort", "");
+  parse_groups(c.require("resourceGroups"), c, cq, declared, "the snapshot's ResourceFlavors",
+               quota, named, kKueueKeys);
+  snapshot_queue_rules(c, cq);
+  return cq;
+}
+
+// The snapshot's LocalQueues by name (a run's job names its queue without a namespace): the same
+// name in two namespaces must name the same ClusterQueue.
+std::map<std::string, int> snapshot_local_queues(const KueueSnapshot& s,
+                                                 const std::map<std::string, int>& by_name) {
+  std::map<std::string, int> out;
+  for (const auto& [key, cluster] : s.local_queues) {
+    const std::string name = key.substr(key.find('/') + 1);
+    const SourceLocation at = s.local_queue_where.at(key);
+    const auto it = by_name.find(cluster);
+    if (it == by_name.end()) {
+      throw InputError(at, "spec.clusterQueue",
+                       "LocalQueue '" + key + "' names ClusterQueue '" + cluster +
+                           "', which neither the snapshot nor `cluster_queues:` has");
+    }
+    if (const auto [was, added] = out.emplace(name, it->second);
+        !added && was->second != it->second) {
+      throw InputError(at, "metadata.name",
+                       "LocalQueue '" + name +
+                           "' is in several namespaces with different ClusterQueues; a run's "
+                           "jobs name their queue without a namespace");
+    }
+  }
+  return out;
+}
+
+// LocalQueue -> ClusterQueue: `local_queues:`, else one LocalQueue per ClusterQueue of the same
+// name (with `from_snapshot`, per ClusterQueue of the scenario, or per every ClusterQueue when
+// the snapshot has no LocalQueue), after the snapshot's own.
+std::map<std::string, int> parse_local_queues(Fields& f, const std::map<std::string, int>& by_name,
+                                              const std::map<std::string, int>& own,
+                                              std::map<std::string, int> out) {
   const ConfigNode l = f.get("local_queues");
   if (!l) {
-    return by_name;
+    for (const auto& [name, index] : out.empty() ? by_name : own) {
+      out.emplace(name, index);
+    }
+    return out;
   }
-  std::map<std::string, int> out;
   for (const auto& [local, cluster] : string_map(l, f.file(), f.path_of("local_queues"))) {
     const auto it = by_name.find(cluster);
     if (it == by_name.end()) {
       throw f.error(l[local], f.path_of("local_queues") + "." + local,
                     "unknown cluster queue '" + cluster + "'");
     }
-    out[local] = it->second;
+    if (!out.emplace(local, it->second).second) {
+      throw f.error(l[local], f.path_of("local_queues") + "." + local,
+                    "LocalQueue '" + local +
+                        "' is also in the cluster snapshot; declare it in "
+                        "one place");
+    }
   }
   return out;
 }
 
+// `topologies:` and `resource_flavors:` into `q`, after the snapshot's when `snapshot` is set.
+void parse_topologies_and_flavours(Fields& f, const KueueSnapshot* snapshot, QuotaConfig& q) {
+  const std::string& file = f.file();
+  if (snapshot) {
+    q.topologies = snapshot_topologies(*snapshot);
+    q.flavors = snapshot_flavours(*snapshot);
+  }
+  if (const ConfigNode t = f.get("topologies")) {
+    add_declared(q.topologies, parse_topologies(t, file, f.path_of("topologies")), "topology");
+  }
+  if (const ConfigNode rf = f.get("resource_flavors")) {
+    add_declared(q.flavors, parse_flavours(rf, file, f.path_of("resource_flavors")),
+                 "ResourceFlavor");
+  }
+  const std::size_t from_snapshot = snapshot ? snapshot->flavors.size() : 0;
+  for (std::size_t i = 0; i < q.flavors.size(); ++i) {
+    const ResourceFlavor& flavor = q.flavors[i];
+    const bool known =
+        std::any_of(q.topologies.begin(), q.topologies.end(),
+                    [&](const KueueTopology& t) { return t.name == flavor.topology_name; });
+    if (flavor.topology_name.empty() || known) {
+      continue;
+    }
+    if (i < from_snapshot) {
+      throw InputError(flavor.where, "spec.topologyName",
+                       "ResourceFlavor '" + flavor.name + "' names topology '" +
+                           flavor.topology_name + "', which neither the snapshot nor " +
+                           "`topologies:` declares");
+    }
+    const ConfigNode rf = f.get("resource_flavors");
+    throw InputError(
+        location_of(rf[i - from_snapshot]["topology_name"], file), flavor.path + ".topology_name",
+        "names topology '" + flavor.topology_name + "', which `topologies:` does not declare");
+  }
+}
+
+// One ClusterQueue into `q` and the lists beside it; a name listed twice is refused at `at`.
+void add_cluster_queue(QuotaConfig& q, ClusterQueueConfig cq, FlavourQuotas quota,
+                       std::vector<NamedGroup> named, std::map<std::string, int>& by_name,
+                       std::vector<FlavourQuotas>& quotas,
+                       std::vector<std::vector<NamedGroup>>& groups_of,
+                       const std::function<InputError(const std::string&)>& twice) {
+  const auto [it, added] = by_name.emplace(cq.name, static_cast<int>(q.cluster_queues.size()));
+  if (!added) {
+    throw twice(place(q.cluster_queues[static_cast<std::size_t>(it->second)].where));
+  }
+  add_quota_names(q, quota);
+  q.cluster_queues.push_back(std::move(cq));
+  quotas.push_back(std::move(quota));
+  groups_of.push_back(std::move(named));
+}
+
 }  // namespace
 
-QuotaConfig parse_queues(const ConfigNode& n, const std::string& file, const std::string& path) {
+QuotaConfig parse_queues(const ConfigNode& n, const std::string& file, const std::string& path,
+                         const KueueSnapshot* snapshot) {
   Fields f(n, file, path);
   QuotaConfig q;
   q.where = location_of(n, file);
   q.path = path;
-  if (const ConfigNode t = f.get("topologies")) {
-    q.topologies = parse_topologies(t, file, f.path_of("topologies"));
+  const bool from_snapshot = f.boolean("from_snapshot", false);
+  if (from_snapshot && !snapshot) {
+    throw f.error(f.get("from_snapshot"), "from_snapshot",
+                  "takes the Kueue objects of cluster.snapshot, which this scenario does not have");
   }
+  const KueueSnapshot* objects = from_snapshot ? snapshot : nullptr;
+  parse_topologies_and_flavours(f, objects, q);
   q.tas_feature_gates = parse_gates(f);
-  if (const ConfigNode rf = f.get("resource_flavors")) {
-    q.flavors = parse_flavours(rf, file, f.path_of("resource_flavors"));
-    for (std::size_t i = 0; i < q.flavors.size(); ++i) {
-      const ResourceFlavor& flavor = q.flavors[i];
-      const bool known =
-          std::any_of(q.topologies.begin(), q.topologies.end(),
-                      [&](const KueueTopology& t) { return t.name == flavor.topology_name; });
-      if (!flavor.topology_name.empty() && !known) {
-        throw InputError(
-            location_of(rf[i]["topology_name"], file), flavor.path + ".topology_name",
-            "names topology '" + flavor.topology_name + "', which `topologies:` does not declare");
-      }
-    }
-  }
   std::set<std::string> declared;
   for (const ResourceFlavor& rf : q.flavors) {
     declared.insert(rf.name);
   }
   const std::set<std::string> cohorts = parse_cohorts(f);
-  const ConfigNode cqs = f.require("cluster_queues");
-  const auto items = sequence_of(cqs, file, f.path_of("cluster_queues"));
   std::map<std::string, int> by_name;
   std::vector<FlavourQuotas> quotas;
   std::vector<std::vector<NamedGroup>> groups_of;
+  for (const SnapshotObject& o :
+       objects ? objects->cluster_queue_objects : std::vector<SnapshotObject>{}) {
+    FlavourQuotas quota;
+    std::vector<NamedGroup> named;
+    ClusterQueueConfig cq = snapshot_cluster_queue(o, declared, quota, named);
+    add_cluster_queue(q, std::move(cq), std::move(quota), std::move(named), by_name, quotas,
+                      groups_of, [&](const std::string& at) {
+                        return InputError(location_of(o.node, o.file), o.path + ".metadata.name",
+                                          "ClusterQueue '" + o.name +
+                                              "' is in the snapshot "
+                                              "twice (also at " +
+                                              at + ")");
+                      });
+  }
+  const ConfigNode cqs = objects ? f.get("cluster_queues") : f.require("cluster_queues");
+  const auto items =
+      cqs ? sequence_of(cqs, file, f.path_of("cluster_queues")) : std::vector<ConfigNode>{};
+  std::map<std::string, int> own;
   for (std::size_t i = 0; i < items.size(); ++i) {
     Fields c(items[i], file, fmt::format("{}[{}]", f.path_of("cluster_queues"), i));
     FlavourQuotas quota;
     std::vector<NamedGroup> named;
     ClusterQueueConfig cq = parse_cluster_queue(c, cohorts, declared, f.path_of("cohorts"),
                                                 f.path_of("resource_flavors"), quota, named);
-    if (!by_name.emplace(cq.name, static_cast<int>(q.cluster_queues.size())).second) {
-      throw c.error(c.get("name"), "name", "cluster queue '" + cq.name + "' is listed twice");
-    }
-    add_quota_names(q, quota);
-    q.cluster_queues.push_back(std::move(cq));
-    quotas.push_back(std::move(quota));
-    groups_of.push_back(std::move(named));
+    const std::string name = cq.name;
+    const int index = static_cast<int>(q.cluster_queues.size());
+    const bool in_snapshot = by_name.contains(name) && !own.contains(name);
+    add_cluster_queue(
+        q, std::move(cq), std::move(quota), std::move(named), by_name, quotas, groups_of,
+        [&](const std::string& at) {
+          return c.error(c.get("name"), "name",
+                         in_snapshot ? "ClusterQueue '" + c.string("name") +
+                                           "' is also in the cluster snapshot (" + at +
+                                           "); declare it in one place"
+                                     : "cluster queue '" + c.string("name") + "' is listed twice");
+        });
+    own[name] = index;
   }
   if (q.cluster_queues.empty()) {
-    throw f.error(cqs, "cluster_queues", "needs at least one cluster queue");
+    throw objects ? f.error(f.get("from_snapshot"), "from_snapshot",
+                            "the snapshot has no ClusterQueue and `cluster_queues` is absent")
+                  : f.error(cqs, "cluster_queues", "needs at least one cluster queue");
   }
   index_quotas(q, quotas, groups_of);
-  q.local_queues = parse_local_queues(f, by_name);
+  q.local_queues = parse_local_queues(
+      f, by_name, own,
+      objects ? snapshot_local_queues(*objects, by_name) : std::map<std::string, int>{});
   f.finish();
   return q;
 }

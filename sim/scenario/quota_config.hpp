@@ -9,9 +9,15 @@
 
 namespace tidesim {
 
-/// The queues under `path` (e.g. "policies[1].admission.queues") of `file`. Throws InputError
-/// naming file, line, column and field on a bad value.
-QuotaConfig parse_queues(const ConfigNode& node, const std::string& file, const std::string& path);
+struct KueueSnapshot;
+
+/// The queues under `path` (e.g. "policies[1].admission.queues") of `file`. With
+/// `from_snapshot: true` the Topology, ResourceFlavor, ClusterQueue and LocalQueue objects of
+/// `snapshot` (the scenario's cluster.snapshot; nullptr: none) come first and the mapping's own
+/// declarations are added to them; a name declared in both is an error naming the snapshot's
+/// object. Throws InputError naming file, line, column and field on a bad value.
+QuotaConfig parse_queues(const ConfigNode& node, const std::string& file, const std::string& path,
+                         const KueueSnapshot* snapshot = nullptr);
 
 /// Each `workload.jobs[i].pod.labels` queue name (`kueue.x-k8s.io/queue-name`) of the scenario's
 /// `workload` mapping must be a LocalQueue of `quotas`: else an InputError at that label

@@ -18,6 +18,7 @@
 #include "tidesim/sim/input/text_file.hpp"
 #include "tidesim/sim/input/yaml_fields.hpp"
 #include "tidesim/sim/metrics/catalog.hpp"
+#include "tidesim/sim/scenario/kube_snapshot.hpp"
 #include "tidesim/sim/scenario/quota_config.hpp"
 #include "tidesim/topologies/fabric.hpp"
 #include "tidesim/topologies/gpu_models.hpp"
@@ -385,10 +386,34 @@ void read_policy_args(Fields& f, const JobPolicyEntry& entry, AdmissionConfig& a
   }
 }
 
+// `hypernodes: {from_snapshot: true}`: the HyperNode objects of cluster.snapshot.
+volcano::HyperNodeSource snapshot_hypernodes(const ConfigNode& h, const std::string& file,
+                                             const std::string& path,
+                                             const KueueSnapshot* snapshot) {
+  Fields f(h, file, path);
+  if (!f.boolean("from_snapshot")) {
+    throw f.error(f.get("from_snapshot"), "from_snapshot",
+                  "false means nothing here: give from_labels, file or a list instead");
+  }
+  if (!snapshot || snapshot->hypernodes.empty()) {
+    throw f.error(f.get("from_snapshot"), "from_snapshot",
+                  snapshot ? "the cluster snapshot has no HyperNode objects"
+                           : "takes the HyperNodes of cluster.snapshot, which this scenario does "
+                             "not have");
+  }
+  f.finish();
+  volcano::HyperNodeSource src;
+  src.listed = snapshot->hypernodes;
+  src.where = location_of(h, file);
+  src.path = path;
+  return src;
+}
+
 // A policy entry's `admission:` mapping (docs/scenarios.md, docs/job-scheduling.md).
 AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
                                 const std::string& path, const std::string& folder,
-                                const JobPolicyRegistryPtr& registry) {
+                                const JobPolicyRegistryPtr& registry,
+                                const KueueSnapshot* snapshot) {
   Fields f(n, file, path);
   AdmissionConfig a;
   a.where = location_of(n, file);
@@ -457,12 +482,14 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
   only("hypernodes", AdmissionKey::kHyperNodes);
   if (const ConfigNode h = f.get("hypernodes")) {
     a.hypernodes = std::make_shared<const volcano::HyperNodeSource>(
-        volcano::read_hypernode_source(h, file, f.path_of("hypernodes"), folder));
+        h.is_map() && h["from_snapshot"]
+            ? snapshot_hypernodes(h, file, f.path_of("hypernodes"), snapshot)
+            : volcano::read_hypernode_source(h, file, f.path_of("hypernodes"), folder));
   }
   only("args", AdmissionKey::kArgs);
   read_policy_args(f, entry, a);
   if (const ConfigNode q = f.get("queues")) {
-    a.quotas = parse_queues(q, file, f.path_of("queues"));
+    a.quotas = parse_queues(q, file, f.path_of("queues"), snapshot);
   }
   // The policy reads its own arguments when it is built: build it once here, so that a bad
   // argument is an input error with its place (at `args:`, else at `policy:`), not a failed run.
@@ -485,7 +512,8 @@ AdmissionConfig parse_admission(const ConfigNode& n, const std::string& file,
 std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::string& file,
                                          const std::string& folder,
                                          const policies::RegistryPtr& registry,
-                                         const JobPolicyRegistryPtr& job_policies) {
+                                         const JobPolicyRegistryPtr& job_policies,
+                                         const KueueSnapshot* snapshot) {
   std::vector<PolicyConfig> out;
   int i = 0;
   std::set<std::string> names;
@@ -504,7 +532,8 @@ std::vector<PolicyConfig> parse_policies(const ConfigNode& node, const std::stri
       scheduler_path = f.path_of("scheduler");
       pc.name = f.string("name", pc.scheduler);
       if (const ConfigNode a = f.get("admission")) {
-        pc.admission = parse_admission(a, file, path + ".admission", folder, job_policies);
+        pc.admission =
+            parse_admission(a, file, path + ".admission", folder, job_policies, snapshot);
       }
       f.finish();
     }
@@ -792,7 +821,8 @@ Scenario load_scenario(const std::string& path, const std::function<void(ConfigN
     s.workload = workloads::parse_workload(f.require("workload"), path, s.folder);
     s.registry = registry ? std::move(registry) : policies::default_registry();
     s.job_policies = job_policies ? std::move(job_policies) : default_job_policy_registry();
-    s.policies = parse_policies(f.require("policies"), path, s.folder, s.registry, s.job_policies);
+    s.policies = parse_policies(f.require("policies"), path, s.folder, s.registry, s.job_policies,
+                                s.cluster.snapshot ? s.cluster.snapshot->objects.get() : nullptr);
     for (const PolicyConfig& p : s.policies) {
       if (p.admission && p.admission->quotas) {
         check_job_queues(s.workload, *p.admission->quotas, p.name);

@@ -2,8 +2,11 @@
 // reads it: the input is the snapshot of a fixed scenario (every GPU node an H100-SXM unless its
 // product label is a catalogue model) checked as `tidesim validate` checks it, so its Nodes become
 // the cluster and its running Pods are bound to them (sim/scenario/cluster_snapshot.hpp,
-// sim/model/cluster_snapshot_pods.cpp).
+// sim/model/cluster_snapshot_pods.cpp); then the same scenario with policies whose queues and
+// HyperNodes are the snapshot's (`queues: {from_snapshot: true}`, `hypernodes: {from_snapshot:
+// true}`, sim/scenario/quota_config.cpp).
 #include <cstring>
+#include <string>
 
 #include "tests/fuzz/harness.hpp"
 #include "tidesim/sim/experiments/run.hpp"
@@ -21,13 +24,23 @@ int cluster_snapshot(const std::uint8_t* data, std::size_t size) {
       "  jobs:\n"
       "    - {name: job, pod: {gpus: 1}, model: resnet50, batch_size: 64, duration: 100s}\n"
       "policies: [default-k8s]\n";
-  return expect_input_error_only([&] {
-    (void)write_input("snapshot.yaml", data, size);
-    const auto path = write_input("scenario.yaml", reinterpret_cast<const std::uint8_t*>(kScenario),
-                                  std::strlen(kScenario));
+  static constexpr const char* kFromSnapshot =
+      "policies:\n"
+      "  - {name: q, scheduler: default-k8s, admission: {policy: fifo, queues: {from_snapshot: "
+      "true}}}\n"
+      "  - {name: v, scheduler: default-k8s, admission: {policy: volcano, hypernodes: "
+      "{from_snapshot: true}}}\n";
+  (void)write_input("snapshot.yaml", data, size);
+  const auto load = [](const std::string& text) {
+    const auto path = write_input("scenario.yaml",
+                                  reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
     const Scenario s = load_scenario(path.string());
     check_scenario(s, make_jobs(s, s.seeds.front()));
-  });
+  };
+  expect_input_error_only([&] { load(kScenario); });
+  std::string objects = kScenario;
+  objects.replace(objects.find("policies:"), std::string::npos, kFromSnapshot);
+  return expect_input_error_only([&] { load(objects); });
 }
 
 }  // namespace tidesim::fuzz
