@@ -236,5 +236,59 @@ TEST(SnapshotQueues, HyperNodesFromASnapshotWithoutThemAreRefused) {
                                  "HyperNode objects"));
 }
 
+// A scenario on the snapshot `snapshot` with one fifo policy taking its queues.
+std::string objects_scenario(const std::string& name, const std::string& snapshot) {
+  return test::temp_file(
+      name, "name: objects\ncluster:\n  snapshot: {file: " + snapshot +
+                ", gpu: H100-SXM, topology: hgx-h100x8}\n"
+                "workload:\n  arrivals: {process: burst, count: 1}\n"
+                "  jobs: [{name: job, pod: {gpus: 1, labels: {kueue.x-k8s.io/queue-name: team}}, "
+                "model: resnet50, batch_size: 64, duration: 100s}]\n"
+                "policies:\n  - name: q\n    scheduler: default-k8s\n"
+                "    admission: {policy: fifo, queues: {from_snapshot: true}}\n");
+}
+
+constexpr const char* kObjects = "tests/sim/data/snapshot-kueue/objects.yaml";
+
+TEST(SnapshotQueues, AClusterQueuesRulesAreReadInKueuesSpelling) {
+  const std::string file =
+      objects_scenario("snapshot-objects", std::filesystem::absolute(kObjects).string());
+  const Scenario s = load_scenario(file);
+  std::filesystem::remove(file);
+  const QuotaConfig& q = *s.policies[0].admission->quotas;
+  ASSERT_EQ(q.cluster_queues.size(), 1u);
+  const ClusterQueueConfig& cq = q.cluster_queues[0];
+  EXPECT_EQ(cq.cohort, "lab");  // spec.cohortName: no `cohorts:` entry needed
+  EXPECT_TRUE(cq.strict_fifo);
+  EXPECT_EQ(cq.when_can_borrow, WhenCanBorrow::kBorrow);  // MayStopSearch
+  EXPECT_EQ(cq.when_can_preempt, WhenCanPreempt::kTryNextFlavor);
+  EXPECT_EQ(cq.within_cluster_queue, WithinClusterQueue::kLowerPriority);
+  EXPECT_EQ(q.resources, (std::vector<std::string>{"nvidia.com/gpu", "cpu"}));
+  EXPECT_EQ(nominal_of(q, 0, 0), 16);
+  EXPECT_EQ(nominal_of(q, 0, 1), 192'000);  // cpu "192" in millicores
+  const int gpu_slot = slot_of(q, 0, 0);
+  ASSERT_GE(gpu_slot, 0);
+  EXPECT_EQ(cq.quota[static_cast<std::size_t>(gpu_slot)].borrowing_limit, 8);
+  EXPECT_EQ(q.local_queues, (std::map<std::string, int>{{"team", 0}}));
+  EXPECT_EQ(q.flavors[0].topology_name, "racks");
+}
+
+TEST(SnapshotQueues, ABadQuotaInTheSnapshotIsRefusedAtItsField) {
+  std::ifstream in(kObjects);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const std::string from = "nominalQuota: 16";
+  yaml.replace(yaml.find(from), from.size(), "nominalQuota: lots");
+  const std::string snapshot = test::temp_file("snapshot-objects-bad", yaml);
+  const std::string file = objects_scenario("snapshot-objects-bad-scenario", snapshot);
+  const std::string message = message_of([&] { (void)load_scenario(file); });
+  std::filesystem::remove(file);
+  std::filesystem::remove(snapshot);
+  EXPECT_THAT(message, HasSubstr("tidesim-snapshot-objects-bad-"));  // the snapshot's file
+  EXPECT_THAT(message, HasSubstr("document[4].spec.resourceGroups[0].flavors[0].resources[0]."
+                                 "nominalQuota"));
+}
+
 }  // namespace
 }  // namespace tidesim
