@@ -143,6 +143,9 @@ class Run final : public policies::BindTarget {
     }
     gang_ = make_gang_failures(ctx_, controller_, execution_, faults_.get(), scenario.faults.gang,
                                seed);
+    if (gang_ && admission_) {
+      gang_->set_tas(admission_.get());
+    }
     if (scenario.descheduler.enabled) {
       descheduler_ =
           std::make_unique<Descheduler>(ctx_, controller_, scenario.descheduler, telemetry_.get());

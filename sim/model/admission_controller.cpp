@@ -256,6 +256,28 @@ void Admission::on_ended(int j) {
   request_decision();
 }
 
+bool Admission::admitted_by_tas(int j) const {
+  return topology_ && entries_[static_cast<std::size_t>(j)].job.admitted && topology_->admitted(j);
+}
+
+bool Admission::replace_node(int j, const std::string& node) {
+  return admitted_by_tas(j) && topology_->replace_node(j, node);
+}
+
+void Admission::evict(int j, InterruptCause cause, Duration restore) {
+  // Kueue evicts the Workload: its quota is released, its pods are deleted and it is queued
+  // again, to be admitted and placed afresh (the new pods are held until then).
+  Entry& e = entries_[static_cast<std::size_t>(j)];
+  if (e.job.admitted) {
+    quota_event(j, false);
+    e.job.admitted = false;
+  }
+  if (topology_) {
+    topology_->release(j);
+  }
+  controller_.interrupt(j, cause, restore);
+}
+
 void Admission::request_decision() {
   // One decision per instant, after every pod of the instant has arrived.
   if (decision_pending_) {

@@ -20,11 +20,12 @@
 #include "tidesim/sim/engine/simulation.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
+#include "tidesim/sim/model/tas_node_replacement.hpp"
 #include "tidesim/sim/model/topology_admission.hpp"
 
 namespace tidesim {
 
-class Admission {
+class Admission final : public TasNodeReplacement {
  public:
   /// `release` hands an admitted job's pod to the scheduling loop. `seed` draws the duration
   /// estimates (stream "duration-estimate") when config.estimate_sigma > 0.
@@ -35,6 +36,11 @@ class Admission {
   void enqueue(std::shared_ptr<const PodSpec> pod);
   /// Job `j` ended (succeeded or failed): its GPUs are free.
   void on_ended(int j);
+
+  /// Kueue's node replacement for its TAS-admitted jobs (TopologyAdmission::replace_node).
+  bool admitted_by_tas(int j) const override;
+  bool replace_node(int j, const std::string& node) override;
+  void evict(int j, InterruptCause cause, Duration restore) override;
 
   /// The policy's own metrics (JobPolicy::add_metrics).
   void add_metrics(std::map<std::string, double>& out) const {

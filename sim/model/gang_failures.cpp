@@ -287,6 +287,11 @@ void GangFailures::recover(int j, Life& life, const std::vector<int>& lost, Dura
     pods_on[i].push_back(static_cast<int>(k));
     gpus_on[i] += pod.spec->requests.gpus;
   }
+  if (config_.on_failure == OnFailure::kReplaceNode && !nodes.empty() && tas_ &&
+      tas_->admitted_by_tas(j)) {
+    recover_tas(j, nodes, pods_on, restore);
+    return;
+  }
   // The nodes going down: the failed ones, or every node under the failed leaf.
   std::vector<int> skip =
       c.per == FailureComponent::Per::kLeaf && !lost.empty() ? leaf_members(lost.front()) : lost;
@@ -330,6 +335,26 @@ void GangFailures::recover(int j, Life& life, const std::vector<int>& lost, Dura
     });
   }
   controller_.replace_pods(j, moves, InterruptCause::kNodeFailure, restore);
+}
+
+void GangFailures::recover_tas(int j, const std::vector<int>& nodes,
+                               const std::vector<std::vector<int>>& pods_on, Duration restore) {
+  // Kueue replaces one failed node (KEP-2724, "Node failures"); a second one evicts the Workload
+  // (pkg/controller/tas/node_controller.go, evictWorkloadIfNeeded), and so does a replacement
+  // that does not fit, under TASFailedNodeReplacementFailFast (pkg/scheduler/scheduler.go,
+  // handleFailedTASReplacement).
+  if (nodes.size() == 1 && tas_->replace_node(j, run_.cluster.node(nodes.front()).name)) {
+    // The new pods go through the admission layer, which restricts each to its domain.
+    std::vector<JobController::PodReplacement> moves;
+    for (const int k : pods_on.front()) {
+      moves.push_back({k, ""});
+    }
+    restore += from_seconds(recovery_overhead(config_, Recovery::kReplaceNode));
+    controller_.replace_pods(j, moves, InterruptCause::kNodeFailure, restore);
+    return;
+  }
+  restore += from_seconds(recovery_overhead(config_, Recovery::kGang));
+  tas_->evict(j, InterruptCause::kNodeFailure, restore);
 }
 
 std::vector<JobController::PodReplacement> GangFailures::partition_pods(

@@ -17,7 +17,9 @@
 ///    on an idle node (a hot spare, at most `spares` in use at once, a spare back when the node it
 ///    replaced is repaired), `replace_node` on an idle node of the lost node's rack (the fabric's
 ///    first tier), each lost node its own target, all or none, through the scheduler with a
-///    required node affinity on the target (JobController::replace_pods); `restart_partition`
+///    required node affinity on the target (JobController::replace_pods) — or, for a gang
+///    Kueue's TAS admitted, Kueue's own replacement (TasNodeReplacement: find_replacements in
+///    the required domain, else the gang's eviction and admission afresh); `restart_partition`
 ///    deletes the pods of every partition with a lost pod (Volcano's RestartPartition, pod k in
 ///    partition k / partition_size) and queues new ones wherever the scheduler places them, the
 ///    other partitions keeping their nodes; `restart_gang`, or spare / replace_node when not every
@@ -41,6 +43,7 @@
 #include "tidesim/sim/model/gang_life.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
+#include "tidesim/sim/model/tas_node_replacement.hpp"
 
 namespace tidesim {
 
@@ -52,6 +55,9 @@ class GangFailures {
   void start();
   /// Ends every open life now (the run's end).
   void close_all();
+  /// Kueue's node replacement for the TAS-admitted gangs under `replace_node` (the run's admission
+  /// layer; null: none).
+  void set_tas(TasNodeReplacement* tas) { tas_ = tas; }
 
  private:
   // Why a gang is down: its downtime's bucket.
@@ -87,6 +93,11 @@ class GangFailures {
   // beyond the recovery's own overhead.
   void recover(int j, Life& life, const std::vector<int>& lost, Duration restore,
                const FailureComponent& c);
+  // replace_node for a TAS-admitted gang whose nodes `nodes` (its pods `pods_on` on each) are lost:
+  // Kueue's replacement inside the assignment's domain for one lost node, else the gang's
+  // eviction and admission afresh.
+  void recover_tas(int j, const std::vector<int>& nodes,
+                   const std::vector<std::vector<int>>& pods_on, Duration restore);
   // The cluster's nodes under node n's leaf switch (n alone without a fabric).
   std::vector<int> leaf_members(int n) const;
   // Takes `nodes` out of service for `component`'s repair time (none for planned or software).
@@ -108,6 +119,7 @@ class GangFailures {
   std::uint64_t seed_;
   std::unordered_map<std::string, int> index_;
   std::map<int, Life> lives_;
+  TasNodeReplacement* tas_ = nullptr;
   // True while this part stops a job itself: its own evictions are not another's interruption.
   bool acting_ = false;
 };

@@ -194,7 +194,8 @@ tas::TasNode TopologyAdmission::tas_node(int n) const {
   return node;
 }
 
-void TopologyAdmission::build(Kept& kept, int topology, int flavor) const {
+void TopologyAdmission::build(Kept& kept, int topology, int flavor,
+                              const std::string& left_out) const {
   const std::vector<NodeInfo>& view = run_.cluster.view().nodes;
   std::vector<tas::TasNode> nodes;
   nodes.reserve(view.size());
@@ -202,6 +203,7 @@ void TopologyAdmission::build(Kept& kept, int topology, int flavor) const {
   kept.unschedulable.resize(view.size());
   for (std::size_t n = 0; n < view.size(); ++n) {
     nodes.push_back(tas_node(static_cast<int>(n)));
+    nodes.back().ready = nodes.back().name != left_out;
     kept.changes[n] = run_.cluster.node(static_cast<int>(n)).changes;
     kept.unschedulable[n] = view[n].node.unschedulable ? 1 : 0;
   }
@@ -254,18 +256,10 @@ void TopologyAdmission::charge_unbound(tas::TasSnapshot& s, int topology) const 
     }
     std::map<std::vector<std::string>, std::int32_t> unbound;
     const std::vector<int>& pods = run_.jobs[j].pods;
-    for (std::size_t k = 0; k < pods.size() && k < jt.pod_domains.size(); ++k) {
+    for (std::size_t k = 0; k < pods.size() && k < jt.pod_values.size(); ++k) {
       const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
       if (pod.alive && pod.node < 0) {
-        // The pod's domain: the assignment entry it was given (domains_of_pods' order).
-        std::size_t seen = 0;
-        for (const tas::DomainAssignment& d : jt.assignment.domains) {
-          seen += static_cast<std::size_t>(d.count);
-          if (k < seen) {
-            ++unbound[d.values];
-            break;
-          }
-        }
+        ++unbound[jt.pod_values[k]];  // the pod's domain
       }
     }
     tas::TopologyAssignment a;
@@ -328,10 +322,11 @@ void TopologyAdmission::commit(int job) {
   const auto [topology, flavor] = pending_flavor_.at(job);
   pending_flavor_.erase(job);
   jt.topology = topology;
+  jt.flavor = flavor;
   admitted_.insert(job);
   jt.assignment = jt.last->assignment;
   snapshot(topology, flavor).add_usage(jt.assignment, jt.per_pod);
-  jt.pod_domains = domains_of_pods(topology, jt.assignment);
+  expand(jt);
 }
 
 const TopologyPlacement* TopologyAdmission::last(int job) const {
@@ -351,25 +346,84 @@ void TopologyAdmission::release(int job) {
   }
   JobTas& jt = jobs_[static_cast<std::size_t>(job)];
   jt.topology = -1;
+  jt.flavor = -1;
   admitted_.erase(job);
   jt.assignment = {};
   jt.pod_domains.clear();
+  jt.pod_values.clear();
   jt.pending = false;
 }
 
-std::vector<std::shared_ptr<const std::vector<std::string>>> TopologyAdmission::domains_of_pods(
-    int topology, const tas::TopologyAssignment& a) const {
-  std::vector<std::shared_ptr<const std::vector<std::string>>> out;
-  for (const tas::DomainAssignment& d : a.domains) {
-    const auto& leaves = leaves_[static_cast<std::size_t>(topology)];
-    const auto it = leaves.find(tas::domain_id(d.values));
-    const auto shared =
-        it == leaves.end() ? std::make_shared<const std::vector<std::string>>() : it->second;
+std::shared_ptr<const std::vector<std::string>> TopologyAdmission::leaf_nodes(
+    int topology, const std::vector<std::string>& values) const {
+  const auto& leaves = leaves_[static_cast<std::size_t>(topology)];
+  const auto it = leaves.find(tas::domain_id(values));
+  return it == leaves.end() ? std::make_shared<const std::vector<std::string>>() : it->second;
+}
+
+void TopologyAdmission::expand(JobTas& jt) const {
+  jt.pod_domains.clear();
+  jt.pod_values.clear();
+  for (const tas::DomainAssignment& d : jt.assignment.domains) {
+    const auto shared = leaf_nodes(jt.topology, d.values);
     for (std::int32_t k = 0; k < d.count; ++k) {
-      out.push_back(shared);
+      jt.pod_domains.push_back(shared);
+      jt.pod_values.push_back(d.values);
     }
   }
-  return out;
+}
+
+bool TopologyAdmission::admitted(int job) const {
+  return active_ && jobs_[static_cast<std::size_t>(job)].topology >= 0;
+}
+
+bool TopologyAdmission::replace_node(int job, const std::string& node) {
+  JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+  if (jt.topology < 0) {
+    return false;
+  }
+  // The cluster now, the failed node not Ready (Kueue's snapshot leaves it out), a snapshot of
+  // its own: the kept ones serve decisions.
+  Kept fresh;
+  build(fresh, jt.topology, jt.flavor, node);
+  charge_unbound(*fresh.snapshot, jt.topology);
+  const tas::NodeReplacement request{.unhealthy_node = node,
+                                     .assignments = {{"main", jt.assignment}},
+                                     .owned_by_single_pod = false};
+  const std::vector<tas::PodSetResult> results =
+      fresh.snapshot->find_replacements({podset(job)}, request, gates_);
+  if (results.empty()) {
+    return true;  // no domain on the node: the pods keep their domains
+  }
+  if (!results.front().assignment) {
+    jt.last = TopologyPlacement{
+        .topology = quotas_.topologies[static_cast<std::size_t>(jt.topology)].name,
+        .reason = results.front().reason,
+        .assignment = {}};
+    return false;
+  }
+  // The replacement's domains: the merged assignment less the domains the job keeps.
+  std::map<std::vector<std::string>, std::int32_t> kept;
+  for (const tas::DomainAssignment& d : jt.assignment.domains) {
+    if (d.values.empty() || d.values.back() != node) {
+      kept[d.values] += d.count;
+    }
+  }
+  std::vector<std::vector<std::string>> fresh_values;
+  for (const tas::DomainAssignment& d : results.front().assignment->domains) {
+    for (std::int32_t c = kept[d.values]; c < d.count; ++c) {
+      fresh_values.push_back(d.values);
+    }
+  }
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < jt.pod_values.size() && next < fresh_values.size(); ++k) {
+    if (!jt.pod_values[k].empty() && jt.pod_values[k].back() == node) {
+      jt.pod_values[k] = fresh_values[next++];
+      jt.pod_domains[k] = leaf_nodes(jt.topology, jt.pod_values[k]);
+    }
+  }
+  jt.assignment = *results.front().assignment;
+  return true;
 }
 
 }  // namespace tidesim

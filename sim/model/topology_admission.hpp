@@ -62,14 +62,28 @@ class TopologyAdmission {
   /// Job `job` ended or was suspended: its assignment is dropped.
   void release(int job);
 
+  /// Whether job `job` is admitted with a topologyAssignment.
+  bool admitted(int job) const;
+  /// Kueue's node replacement (TASFailedNodeReplacement) for admitted job `job` whose node `node`
+  /// failed: TasSnapshot::find_replacements on the cluster as it is now, `node` left out (not
+  /// Ready) and the unbound pods of admitted jobs charged as at a decision. Found: the job's
+  /// assignment becomes the merged one, and each of its pods whose domain was `node` takes a
+  /// domain of the replacement (in pod order), the others keep theirs; true. An assignment with
+  /// no domain on `node` (a topology whose lowest level is not the hostname) is kept: true.
+  /// None fits: false, nothing changed; last() carries Kueue's reason.
+  bool replace_node(int job, const std::string& node);
+
  private:
   struct JobTas {
     std::optional<tas::TopologyRequest> request;
     tas::ResourceMap per_pod;
-    /// Its placement when admitted, its pods' domains, its topology index; -1: none.
+    /// Its placement when admitted, its pods' domains (their nodes and their level values), its
+    /// topology and flavour indices; -1: none.
     int topology = -1;
+    int flavor = -1;
     tas::TopologyAssignment assignment;
     std::vector<std::shared_ptr<const std::vector<std::string>>> pod_domains;
+    std::vector<std::vector<std::string>> pod_values;
     std::optional<TopologyPlacement> last;
     /// The assignment of the last fits(), pending commit.
     bool pending = false;
@@ -85,13 +99,17 @@ class TopologyAdmission {
     bool current = false;
   };
   tas::TasSnapshot& snapshot(int topology, int flavor);
-  void build(Kept& kept, int topology, int flavor) const;
+  /// A snapshot of the cluster now; the node named `left_out` is left out (not Ready).
+  void build(Kept& kept, int topology, int flavor, const std::string& left_out = "") const;
   bool sync(Kept& kept) const;
   tas::TasNode tas_node(int n) const;
   tas::TasPodSet podset(int job) const;
   void charge_unbound(tas::TasSnapshot& s, int topology) const;
-  std::vector<std::shared_ptr<const std::vector<std::string>>> domains_of_pods(
-      int topology, const tas::TopologyAssignment& a) const;
+  /// The names of the nodes of the lowest-level domain `values` (empty when it has none).
+  std::shared_ptr<const std::vector<std::string>> leaf_nodes(
+      int topology, const std::vector<std::string>& values) const;
+  /// Sets the job's pod_domains and pod_values from its assignment, pod by pod in its order.
+  void expand(JobTas& jt) const;
 
   RunContext& run_;
   const QuotaConfig& quotas_;

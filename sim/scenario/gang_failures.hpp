@@ -32,8 +32,9 @@ struct FailureComponent {
 /// What a gang does when a member's node fails.
 enum class OnFailure {
   kRestartGang,       // every pod deleted and the whole gang scheduled afresh
-  kReplaceNode,       // the failed node replaced by a free node of its rack (Kueue's
-                      // TASFailedNodeReplacement); the whole gang when its rack has none
+  kReplaceNode,       // the failed node replaced by a free node of its rack; for a gang Kueue's
+                      // TAS admitted, Kueue's TASFailedNodeReplacement in its domain (else
+                      // evicted); the whole gang when its rack has none
   kSpare,             // the failed node replaced by a hot spare; the whole gang when none is free
   kRestartPartition,  // Volcano's RestartPartition: the pods of the failed pods' partitions
                       // deleted and scheduled afresh, the other partitions keep their nodes
