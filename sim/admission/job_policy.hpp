@@ -150,6 +150,10 @@ struct JobView {
   /// GPUs it holds on each: its placement now (empty while none is bound).
   std::vector<std::string> nodes;
   std::vector<int> placement;
+  /// The pods (indices in its pods, ascending) of an admitted job that the admission layer holds
+  /// until a decision names their nodes (JobDecision::pod_nodes with an empty name, or a restarted
+  /// partition's pods for a policy that places_held_pods()).
+  std::vector<int> held;
   /// Its placement in replicas (pods) per node: each entry of `placement` over gpus_per_replica.
   /// The one conversion of a job's GPUs to its replicas, for a policy that counts replicas.
   std::vector<int> replica_placement() const;
@@ -211,6 +215,9 @@ struct JobDecision {
   /// A job's node for each of its pods, in pod order (as many as its replicas after the
   /// decision): its pods released by this decision are placed exactly there (each a required
   /// node affinity on its one node), the framework still filtering. Takes the place of `nodes`.
+  /// An empty name leaves the pod unplaced: the admission layer holds it, even though its job is
+  /// admitted, until a later decision names its node (Volcano's ready gang whose other tasks
+  /// stay pending).
   std::map<int, std::vector<std::string>> pod_nodes;
   /// Admitted elastic jobs to move to their pod_nodes at the same size: a resize that changes
   /// only where the job runs (a checkpoint-restart, as the artifact's Pollux reallocates).
@@ -234,6 +241,9 @@ class JobPolicy {
   /// Counts of its own that the run reports among its metrics when it ends (Gavel's lease
   /// extensions); none by default.
   virtual void add_metrics(std::map<std::string, double>& out) const { (void)out; }
+  /// Whether it places the held pods of admitted jobs (JobView::held) in later decisions, so that
+  /// a restarted partition's pods wait for it rather than go to the scheduler unplaced.
+  virtual bool places_held_pods() const { return false; }
 };
 
 /// A policy defined by an order over jobs: a decision walks the jobs in that order and chooses

@@ -165,8 +165,10 @@ std::vector<volcano::Amounts> VolcanoPolicy::used_now(const JobPolicyState& stat
   std::vector<volcano::Amounts> used(nodes_.size());
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     const NodeInfo& n = state.cluster->nodes[i];
-    used[i] = amounts(n.requested);
-    used[i]["pods"] = static_cast<std::int64_t>(n.pods.size());
+    // A cordoned node (down for repair) takes no task (Volcano's predicates: the node is
+    // unschedulable): it counts as full.
+    used[i] = amounts(n.node.unschedulable ? n.node.allocatable : n.requested);
+    used[i]["pods"] = n.node.unschedulable ? kMaxPods : static_cast<std::int64_t>(n.pods.size());
   }
   // Admitted jobs' pods not bound yet count on the nodes Volcano gave them.
   for (const JobView& j : state.jobs) {
@@ -176,7 +178,9 @@ std::vector<volcano::Amounts> VolcanoPolicy::used_now(const JobPolicyState& stat
     }
     std::map<int, int> unbound;
     for (const int n : plan->second) {
-      ++unbound[n];
+      if (n >= 0) {  // a task left pending holds nothing
+        ++unbound[n];
+      }
     }
     const std::vector<int> bound = j.replica_placement();
     for (std::size_t k = 0; k < j.nodes.size() && k < bound.size(); ++k) {
@@ -216,20 +220,33 @@ JobDecision VolcanoPolicy::decide(const JobPolicyState& state) {
   alloc.set_tier_names(tier_names_);
   std::map<int, std::vector<int>> kept;
   std::vector<const JobView*> waiting;
+  std::vector<const JobView*> partial;  // admitted (ready) gangs with pods still unplaced
   for (const JobView& j : state.jobs) {
     if (j.admitted) {
       d.run.push_back(j.id);
       if (const auto p = plans_.find(j.id); p != plans_.end()) {
-        kept.insert(*p);
+        std::vector<int>& plan = kept[j.id] = p->second;
+        for (const int k : j.held) {
+          if (static_cast<std::size_t>(k) < plan.size()) {
+            plan[static_cast<std::size_t>(k)] = -1;  // its pod was replaced: placed anew
+          }
+        }
+        if (std::find(plan.begin(), plan.end(), -1) != plan.end()) {
+          partial.push_back(&j);
+        }
       }
     } else {
       waiting.push_back(&j);
     }
   }
-  std::sort(waiting.begin(), waiting.end(), [](const JobView* a, const JobView* b) {
+  const auto by_submission = [](const JobView* a, const JobView* b) {
     return a->submitted != b->submitted ? a->submitted < b->submitted : a->order < b->order;
-  });
+  };
+  std::sort(waiting.begin(), waiting.end(), by_submission);
+  std::sort(partial.begin(), partial.end(), by_submission);
   reasons_.clear();
+  // The gang plugin's job order puts the jobs that are not ready first (gang.go, jobOrderFn):
+  // the waiting gangs, then the ready ones with pending tasks.
   for (const JobView* j : waiting) {
     const volcano::JobRequest r = request(*j);
     const volcano::Allocation a = alloc.allocate(r);
@@ -237,23 +254,38 @@ JobDecision VolcanoPolicy::decide(const JobPolicyState& state) {
       reasons_[j->id] = a.reason;
       continue;
     }
-    if (std::find(a.nodes.begin(), a.nodes.end(), -1) != a.nodes.end()) {
-      // Volcano would start the gang with the pods it placed (minPartitions x partitionSize at
-      // least); a tidesim job runs all its pods, so it waits until every pod has a node.
-      reasons_[j->id] = "the gang is ready but not every pod of the job has a node";
+    // A ready gang is bound (allocate.go commits the statement once ssn.JobReady): the tasks it
+    // placed; those left pending (minPartitions below the partitions) wait for a later decision.
+    alloc.commit(r, a);
+    d.run.push_back(j->id);
+    kept[j->id] = a.nodes;
+    d.pod_nodes[j->id] = names(a.nodes);
+  }
+  for (const JobView* j : partial) {
+    std::vector<int>& plan = kept.at(j->id);
+    volcano::JobRequest r = request(*j);
+    for (std::size_t k = 0; k < r.tasks.size() && k < plan.size(); ++k) {
+      r.tasks[k].node = plan[k];  // placed already: the session sees it allocated
+    }
+    const volcano::Allocation a = alloc.allocate(r);
+    if (!a.ready || a.nodes == plan) {
       continue;
     }
     alloc.commit(r, a);
-    d.run.push_back(j->id);
-    std::vector<std::string>& names = d.pod_nodes[j->id];
-    for (const int n : a.nodes) {
-      names.push_back(nodes_[static_cast<std::size_t>(n)].name);
-    }
-    kept[j->id] = a.nodes;
+    plan = a.nodes;
+    d.pod_nodes[j->id] = names(a.nodes);
   }
   plans_ = std::move(kept);
   std::sort(d.run.begin(), d.run.end());
   return d;
+}
+
+std::vector<std::string> VolcanoPolicy::names(const std::vector<int>& nodes) const {
+  std::vector<std::string> out;
+  for (const int n : nodes) {
+    out.push_back(n < 0 ? std::string() : nodes_[static_cast<std::size_t>(n)].name);
+  }
+  return out;
 }
 
 }  // namespace tidesim

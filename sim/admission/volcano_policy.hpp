@@ -5,7 +5,10 @@
 /// cluster as it is (allocatable minus the requests of bound pods and of the pods of admitted
 /// jobs not yet bound, counted on the nodes Volcano gave them). A gang that can be placed is
 /// admitted and each pod is sent to its node (JobDecision::pod_nodes); one that cannot waits, as
-/// Volcano leaves a PodGroup pending, with the gang plugin's message. Admitted jobs are kept.
+/// Volcano leaves a PodGroup pending, with the gang plugin's message. Admitted jobs are kept. A
+/// gang that is ready with pods left pending (partition_policy.min_partitions below its
+/// partitions) is admitted with those pods held; each later decision places them (after the
+/// gangs that are not ready, as the gang plugin's job order does) and releases the placed ones.
 ///
 ///   admission:
 ///     policy: volcano
@@ -33,6 +36,9 @@ class VolcanoPolicy : public JobPolicy {
   explicit VolcanoPolicy(const AdmissionConfig& config);
   std::string_view name() const override { return "volcano"; }
   JobDecision decide(const JobPolicyState& state) override;
+  /// The pending tasks of a ready gang, and a restarted partition's (on_failure:
+  /// restart_partition), are placed by later decisions.
+  bool places_held_pods() const override { return true; }
 
   /// The gang message of the last decision that left job `id` pending (empty when none).
   const std::string& reason(int id) const;
@@ -41,6 +47,8 @@ class VolcanoPolicy : public JobPolicy {
   void build_tree(const ClusterView& cluster);
   volcano::JobRequest request(const JobView& job) const;
   std::vector<volcano::Amounts> used_now(const JobPolicyState& state) const;
+  /// The names of `nodes` (by index; "" for -1, a task left pending).
+  std::vector<std::string> names(const std::vector<int>& nodes) const;
 
   std::shared_ptr<const volcano::HyperNodeSource> source_;
   volcano::PluginArgs args_;

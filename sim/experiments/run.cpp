@@ -144,7 +144,8 @@ class Run final : public policies::BindTarget {
     gang_ = make_gang_failures(ctx_, controller_, execution_, faults_.get(), scenario.faults.gang,
                                seed);
     if (gang_ && admission_) {
-      gang_->set_tas(admission_.get());
+      recovery_ = std::make_unique<LayerRecovery>(*admission_);
+      gang_->set_recovery(recovery_.get());
     }
     if (scenario.descheduler.enabled) {
       descheduler_ =
@@ -317,6 +318,11 @@ class Run final : public policies::BindTarget {
                  ? policies::PodGroup::Mode::kPermit
                  : policies::PodGroup::Mode::kAllOrNothing;
     g.min_member = spec.gang->min_member > 0 ? spec.gang->min_member : spec.replicas;
+    if (const auto& p = spec.gang->partition_policy;
+        spec.gang->min_member == 0 && p && p->min_partitions > 0) {
+      // Volcano's job controller: minPartitions x partitionSize (getMinTaskMember).
+      g.min_member = std::min(spec.replicas, p->min_partitions * p->partition_size);
+    }
     g.schedule_timeout = spec.gang->schedule_timeout;
     g.topology_key = spec.gang->topology_key;
     if (spec.gang->min_resources) {
@@ -368,6 +374,7 @@ class Run final : public policies::BindTarget {
   std::unique_ptr<FaultInjector> faults_;
   std::unique_ptr<GangFailures> gang_;
   std::unique_ptr<Admission> admission_;
+  std::unique_ptr<LayerRecovery> recovery_;  // the gang failure path's questions to admission_
   std::unique_ptr<Descheduler> descheduler_;
   std::uint64_t next_process_ = 0;
 };

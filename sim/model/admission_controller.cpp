@@ -17,6 +17,26 @@ namespace {
 // The preferred pod affinity of Tiresias' consolidated placement (on kJobLabel).
 constexpr std::int32_t kConsolidateWeight = 100;  // the largest weight Kubernetes allows
 
+// Releases the pods of `held` whose node `pod_nodes` names (or that it has no entry for) and
+// keeps the rest held: a pod whose node a decision left empty waits (JobDecision::pod_nodes).
+// Both are by the pod's place among its job's pods.
+void release_placed(const RunContext& run, std::vector<int>& held,
+                    const std::vector<std::string>& pod_nodes,
+                    const std::function<void(int)>& release) {
+  std::vector<int> all = std::move(held);
+  held.clear();
+  for (const int p : all) {
+    const std::vector<int>& pods =
+        run.jobs[static_cast<std::size_t>(run.pods[static_cast<std::size_t>(p)].job)].pods;
+    const auto k = static_cast<std::size_t>(std::find(pods.begin(), pods.end(), p) - pods.begin());
+    if (k < pod_nodes.size() && pod_nodes[k].empty()) {
+      held.push_back(p);
+    } else {
+      release(p);
+    }
+  }
+}
+
 }  // namespace
 
 Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig config,
@@ -231,11 +251,13 @@ void Admission::enqueue(std::shared_ptr<const PodSpec> pod) {
     e.job.submitted = run_.sim.now();
     e.job.order = next_order_++;
   }
-  if (e.job.admitted) {
-    release(p);
-    return;
-  }
   e.held.push_back(p);
+  if (e.job.admitted) {
+    release_placed(run_, e.held, e.pod_nodes, [this](int p) { release(p); });
+    if (e.held.empty()) {
+      return;
+    }
+  }
   request_decision();
 }
 
@@ -254,28 +276,6 @@ void Admission::on_ended(int j) {
   e.job.admitted = false;
   e.held.clear();
   request_decision();
-}
-
-bool Admission::admitted_by_tas(int j) const {
-  return topology_ && entries_[static_cast<std::size_t>(j)].job.admitted && topology_->admitted(j);
-}
-
-bool Admission::replace_node(int j, const std::string& node) {
-  return admitted_by_tas(j) && topology_->replace_node(j, node);
-}
-
-void Admission::evict(int j, InterruptCause cause, Duration restore) {
-  // Kueue evicts the Workload: its quota is released, its pods are deleted and it is queued
-  // again, to be admitted and placed afresh (the new pods are held until then).
-  Entry& e = entries_[static_cast<std::size_t>(j)];
-  if (e.job.admitted) {
-    quota_event(j, false);
-    e.job.admitted = false;
-  }
-  if (topology_) {
-    topology_->release(j);
-  }
-  controller_.interrupt(j, cause, restore);
 }
 
 void Admission::request_decision() {
@@ -420,7 +420,7 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
                        v.name, replicas));
     }
     for (const std::string& n : nodes) {
-      if (run_.cluster.view().index_of(n) < 0) {
+      if (!n.empty() && run_.cluster.view().index_of(n) < 0) {
         fail("named node '" + n + "' for job " + std::to_string(j) + ", which the cluster has not");
       }
     }
@@ -463,6 +463,13 @@ void Admission::refresh_view(int j) {
   e.job.nodes.clear();
   e.job.placement.clear();
   e.job.report.reset();
+  e.job.held.clear();
+  for (const int p : e.held) {
+    const auto at = std::find(job.pods.begin(), job.pods.end(), p);
+    if (at != job.pods.end()) {
+      e.job.held.push_back(static_cast<int>(at - job.pods.begin()));
+    }
+  }
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     if (pod.node < 0) {
@@ -559,6 +566,11 @@ void Admission::admit_chosen(const JobDecision& decision, const QuotaDecision& q
   for (const int j : decision.run) {
     Entry& e = entries_[static_cast<std::size_t>(j)];
     if (e.job.admitted) {
+      if (!e.held.empty() && decision.pod_nodes.contains(j)) {
+        hint(e, decision, j);
+        release_placed(run_, e.held, e.pod_nodes,
+                       [this](int p) { release(p); });  // its pods this decision placed
+      }
       continue;
     }
     e.job.admitted = true;
@@ -572,11 +584,7 @@ void Admission::admit_chosen(const JobDecision& decision, const QuotaDecision& q
       topology_event(j, true);
     }
     e.ever_admitted = true;
-    const std::vector<int> held = std::move(e.held);
-    e.held.clear();
-    for (const int p : held) {
-      release(p);
-    }
+    release_placed(run_, e.held, e.pod_nodes, [this](int p) { release(p); });
   }
 }
 

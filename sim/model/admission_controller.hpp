@@ -18,14 +18,14 @@
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/admission/job_policy_registry.hpp"
 #include "tidesim/sim/engine/simulation.hpp"
+#include "tidesim/sim/model/admission_recovery.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
-#include "tidesim/sim/model/tas_node_replacement.hpp"
 #include "tidesim/sim/model/topology_admission.hpp"
 
 namespace tidesim {
 
-class Admission final : public TasNodeReplacement {
+class Admission {
  public:
   /// `release` hands an admitted job's pod to the scheduling loop. `seed` draws the duration
   /// estimates (stream "duration-estimate") when config.estimate_sigma > 0.
@@ -36,11 +36,6 @@ class Admission final : public TasNodeReplacement {
   void enqueue(std::shared_ptr<const PodSpec> pod);
   /// Job `j` ended (succeeded or failed): its GPUs are free.
   void on_ended(int j);
-
-  /// Kueue's node replacement for its TAS-admitted jobs (TopologyAdmission::replace_node).
-  bool admitted_by_tas(int j) const override;
-  bool replace_node(int j, const std::string& node) override;
-  void evict(int j, InterruptCause cause, Duration restore) override;
 
   /// The policy's own metrics (JobPolicy::add_metrics).
   void add_metrics(std::map<std::string, double>& out) const {
@@ -125,6 +120,22 @@ class Admission final : public TasNodeReplacement {
   std::int64_t next_order_ = 0;
   bool decision_pending_ = false;
   bool ticking_ = false;
+  friend class LayerRecovery;
+};
+
+/// The admission layer's answers to the gang failure path (AdmissionRecovery): Kueue's node
+/// replacement and eviction for its TAS-admitted jobs (TopologyAdmission::replace_node), and the
+/// restarted partitions of a policy that places the held pods of admitted jobs.
+class LayerRecovery final : public AdmissionRecovery {
+ public:
+  explicit LayerRecovery(Admission& admission) : a_(admission) {}
+  bool admitted_by_tas(int j) const override;
+  bool replace_node(int j, const std::string& node) override;
+  void evict(int j, InterruptCause cause, Duration restore) override;
+  bool replan_pods(int j, const std::vector<int>& pods) override;
+
+ private:
+  Admission& a_;
 };
 
 }  // namespace tidesim

@@ -287,8 +287,8 @@ void GangFailures::recover(int j, Life& life, const std::vector<int>& lost, Dura
     pods_on[i].push_back(static_cast<int>(k));
     gpus_on[i] += pod.spec->requests.gpus;
   }
-  if (config_.on_failure == OnFailure::kReplaceNode && !nodes.empty() && tas_ &&
-      tas_->admitted_by_tas(j)) {
+  if (config_.on_failure == OnFailure::kReplaceNode && !nodes.empty() && recovery_ &&
+      recovery_->admitted_by_tas(j)) {
     recover_tas(j, nodes, pods_on, restore);
     return;
   }
@@ -334,6 +334,15 @@ void GangFailures::recover(int j, Life& life, const std::vector<int>& lost, Dura
       }
     });
   }
+  if (how == Recovery::kPartition && recovery_) {
+    // The policy that placed the partitions places the restarted ones (the volcano policy: as
+    // a sub-job within the partition's networkTopology).
+    std::vector<int> ks;
+    for (const JobController::PodReplacement& m : moves) {
+      ks.push_back(m.k);
+    }
+    recovery_->replan_pods(j, ks);
+  }
   controller_.replace_pods(j, moves, InterruptCause::kNodeFailure, restore);
 }
 
@@ -343,7 +352,7 @@ void GangFailures::recover_tas(int j, const std::vector<int>& nodes,
   // (pkg/controller/tas/node_controller.go, evictWorkloadIfNeeded), and so does a replacement
   // that does not fit, under TASFailedNodeReplacementFailFast (pkg/scheduler/scheduler.go,
   // handleFailedTASReplacement).
-  if (nodes.size() == 1 && tas_->replace_node(j, run_.cluster.node(nodes.front()).name)) {
+  if (nodes.size() == 1 && recovery_->replace_node(j, run_.cluster.node(nodes.front()).name)) {
     // The new pods go through the admission layer, which restricts each to its domain.
     std::vector<JobController::PodReplacement> moves;
     for (const int k : pods_on.front()) {
@@ -354,7 +363,7 @@ void GangFailures::recover_tas(int j, const std::vector<int>& nodes,
     return;
   }
   restore += from_seconds(recovery_overhead(config_, Recovery::kGang));
-  tas_->evict(j, InterruptCause::kNodeFailure, restore);
+  recovery_->evict(j, InterruptCause::kNodeFailure, restore);
 }
 
 std::vector<JobController::PodReplacement> GangFailures::partition_pods(

@@ -18,7 +18,7 @@
 ///    replaced is repaired), `replace_node` on an idle node of the lost node's rack (the fabric's
 ///    first tier), each lost node its own target, all or none, through the scheduler with a
 ///    required node affinity on the target (JobController::replace_pods) — or, for a gang
-///    Kueue's TAS admitted, Kueue's own replacement (TasNodeReplacement: find_replacements in
+///    Kueue's TAS admitted, Kueue's own replacement (AdmissionRecovery: find_replacements in
 ///    the required domain, else the gang's eviction and admission afresh); `restart_partition`
 ///    deletes the pods of every partition with a lost pod (Volcano's RestartPartition, pod k in
 ///    partition k / partition_size) and queues new ones wherever the scheduler places them, the
@@ -38,12 +38,12 @@
 #include <vector>
 
 #include "tidesim/sim/engine/random.hpp"
+#include "tidesim/sim/model/admission_recovery.hpp"
 #include "tidesim/sim/model/execution.hpp"
 #include "tidesim/sim/model/fault_injector.hpp"
 #include "tidesim/sim/model/gang_life.hpp"
 #include "tidesim/sim/model/job_controller.hpp"
 #include "tidesim/sim/model/run_context.hpp"
-#include "tidesim/sim/model/tas_node_replacement.hpp"
 
 namespace tidesim {
 
@@ -57,7 +57,7 @@ class GangFailures {
   void close_all();
   /// Kueue's node replacement for the TAS-admitted gangs under `replace_node` (the run's admission
   /// layer; null: none).
-  void set_tas(TasNodeReplacement* tas) { tas_ = tas; }
+  void set_recovery(AdmissionRecovery* tas) { recovery_ = tas; }
 
  private:
   // Why a gang is down: its downtime's bucket.
@@ -119,7 +119,7 @@ class GangFailures {
   std::uint64_t seed_;
   std::unordered_map<std::string, int> index_;
   std::map<int, Life> lives_;
-  TasNodeReplacement* tas_ = nullptr;
+  AdmissionRecovery* recovery_ = nullptr;
   // True while this part stops a job itself: its own evictions are not another's interruption.
   bool acting_ = false;
 };
