@@ -1,5 +1,7 @@
 #include "tidesim/sim/admission/quota.hpp"
 
+#include "tidesim/sim/admission/tas_flavor_match.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <iterator>
@@ -405,6 +407,35 @@ bool contradicts(const std::map<std::string, std::string>& selector,
   return false;
 }
 
+// The levels of flavour `f`'s topology; nullptr when it has none.
+const std::vector<std::string>* topology_levels(const QuotaConfig& q, int f) {
+  const std::string& name = q.flavors[static_cast<std::size_t>(f)].topology_name;
+  for (const KueueTopology& t : q.topologies) {
+    if (!name.empty() && t.name == name) {
+      return &t.levels;
+    }
+  }
+  return nullptr;
+}
+
+// Kueue's checkPodSetAndFlavorMatchForTAS, asked only when some flavour has a topology (with
+// none, TAS is off and the job's annotations are not read). The flavour is in a group `j` asks
+// a resource of, so the PodSet overlaps its covered resources.
+bool tas_refuses(const QuotaConfig& q, const ClusterQueueConfig& cq, int f, const QuotaJob& j) {
+  const auto has_topology = [&](int g) { return topology_levels(q, g) != nullptr; };
+  if (std::none_of(q.flavors.begin(), q.flavors.end(),
+                   [](const ResourceFlavor& rf) { return !rf.topology_name.empty(); })) {
+    return false;
+  }
+  bool tas_only = true;
+  for (const ResourceGroup& g : cq.groups) {
+    tas_only = tas_only && std::all_of(g.flavors.begin(), g.flavors.end(), has_topology);
+  }
+  return !tas::flavor_mismatch(q.flavors[static_cast<std::size_t>(f)].name, topology_levels(q, f),
+                               j.topology, tas_only)
+              .empty();
+}
+
 // Kueue's findFlavorForPodSets for each of `j`'s queue's resource groups: the flavour of each
 // resource (-1 where none is asked); empty when a group it asks has no flavour that can hold it.
 std::vector<int> assign_flavours(const Walk& w, const std::vector<const QuotaJob*>& chosen,
@@ -425,7 +456,8 @@ std::vector<int> assign_flavours(const Walk& w, const std::vector<const QuotaJob
     int best = -1;
     FlavourTry best_try;
     for (const int f : g.flavors) {
-      if (contradicts(j.node_selector, q.flavors[static_cast<std::size_t>(f)].node_labels)) {
+      if (tas_refuses(q, cq, f, j) ||
+          contradicts(j.node_selector, q.flavors[static_cast<std::size_t>(f)].node_labels)) {
         continue;
       }
       if (g.flavors.size() == 1) {

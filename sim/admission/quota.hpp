@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/admission/tas_model.hpp"
 #include "tidesim/sim/api/api.hpp"
 #include "tidesim/sim/engine/time.hpp"
 #include "tidesim/sim/input/error.hpp"
@@ -182,6 +183,10 @@ struct QuotaJob {
   std::vector<int> flavors;
   /// Its pods' nodeSelector: a flavour whose node labels contradict it is skipped.
   std::map<std::string, std::string> node_selector;
+  /// Its PodSet's topology request (tas::request_from_annotations; nullptr: it asks none),
+  /// owned by the caller. When some flavour has a topology, a flavour that tas::flavor_mismatch
+  /// refuses for it is skipped.
+  const tas::TopologyRequest* topology = nullptr;
 };
 
 struct QuotaDecision {
@@ -195,16 +200,20 @@ struct QuotaDecision {
 
 /// The quota walk. `jobs` are in the policy's order with the kept ones first. Each job not kept
 /// first gets a flavour per resource group (Kueue's flavorassigner.go, findFlavorForPodSets):
-/// the group's flavours in order, skipping those whose node labels contradict the job's
-/// nodeSelector; a flavour fits when every resource of the group the job asks fits its (flavour,
-/// resource) quota; one that fits without borrowing is taken; one that fits by borrowing is
-/// taken with whenCanBorrow Borrow, else the next is tried; one where preemption would make
-/// room is taken with whenCanPreempt Preempt, else the next is tried; when the walk ends without
-/// taking one, the best seen is taken (fit before preempt, then not borrowing; the first of
-/// equals); none: the job waits. Usage and quotas below are then per (flavour, resource).
-/// It is admitted when its GPUs fit the cluster's free GPUs and each resource r its ClusterQueue
-/// q covers fits (request <= available(q, r), Kueue's pkg/cache/resource_node.go), with u the
-/// usage, N the nominal quota, G = max(0, N - lendingLimit) (0 without one) the guaranteed part:
+/// the group's flavours in order, skipping those Kueue's checkPodSetAndFlavorMatchForTAS refuses
+/// (tas::flavor_mismatch, when some flavour of `quotas` has a topology: a flavour without one for
+/// a job that asks a topology, one whose topology lacks the level it asks, one with a topology
+/// for a job that asks none in a queue not all of whose flavours have one) and those whose node
+/// labels contradict the job's nodeSelector; a flavour fits when every resource of the group the
+/// job asks fits its (flavour, resource) quota; one that fits without borrowing is taken; one that
+/// fits by borrowing is taken with whenCanBorrow Borrow, else the next is tried; one where
+/// preemption would make room is taken with whenCanPreempt Preempt, else the next is tried; when
+/// the walk ends without taking one, the best seen is taken (fit before preempt, then not
+/// borrowing; the first of equals); none: the job waits. Usage and quotas below are then per
+/// (flavour, resource). It is admitted when its GPUs fit the cluster's free GPUs and each resource
+/// r its ClusterQueue q covers fits (request <= available(q, r), Kueue's
+/// pkg/cache/resource_node.go), with u the usage, N the nominal quota, G = max(0, N - lendingLimit)
+/// (0 without one) the guaranteed part:
 ///   outside a cohort: available = N(q) - u(q);
 ///   in cohort c: available = max(0, G(q) - u(q)) + min(Q(c) - U(c), B(q)) where
 ///     Q(c) = sum over c's queues of N - G (what they lend), U(c) = sum of max(0, u - G),

@@ -151,7 +151,8 @@ QuotaDecision Admission::select_with_queues(OrderedJobPolicy& policy, const JobP
       const Entry& e = entries_[static_cast<std::size_t>(a.id)];
       jobs.push_back(QuotaJob{
           a.id, a.gpus, e.requests, e.queue, a.admitted, kept, e.admitted_at, a.order, e.priority,
-          e.flavors, run_.jobs[static_cast<std::size_t>(a.id)].spec->pod_template.node_selector});
+          e.flavors, run_.jobs[static_cast<std::size_t>(a.id)].spec->pod_template.node_selector,
+          topology_ ? topology_->request(a.id) : nullptr});
     }
   }
   if (!topology_) {

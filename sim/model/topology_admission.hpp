@@ -53,6 +53,11 @@ class TopologyAdmission {
   bool fits(int job, const std::vector<int>& flavors);
   /// TopologyCheck::commit: the job's placement, found by the last fits(), is taken.
   void commit(int job);
+  /// The topology request of job `job`'s PodSet, from its annotations (nullptr: none).
+  const tas::TopologyRequest* request(int job) const {
+    const auto& r = jobs_[static_cast<std::size_t>(job)].request;
+    return r ? &*r : nullptr;
+  }
   /// The job's last placement attempt (nullptr when it has none).
   const TopologyPlacement* last(int job) const;
 

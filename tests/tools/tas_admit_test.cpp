@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tests/common/cli.hpp"
@@ -110,6 +111,51 @@ TEST(TasAdmit, SliceAnnotationsBecomeTheTopologyRequest) {
   for (const auto& d : o.podsets[0].assignment->domains) {
     EXPECT_NE(d.values[0].rfind("b1-r1", 0), 0U) << d.values[0];
   }
+}
+
+// Kueue's flavor assigner refuses a flavor whose topology lacks the requested level before any
+// placement (checkPodSetAndFlavorMatchForTAS, sim/admission/tas_flavor_match.hpp).
+TEST(TasAdmit, FlavorWithoutTheRequestedLevelIsRefused) {
+  const std::string w =
+      write_temp("zone.yaml", workload("          kueue.x-k8s.io/podset-required-topology: "
+                                       "topology.kubernetes.io/zone\n",
+                                       1, 4));
+  AdmitOutcome o =
+      admit({.snapshot = kDir + "cluster.yaml", .workload = w, .gates = {}, .flavor = ""});
+  EXPECT_FALSE(o.admitted());
+  EXPECT_EQ(o.flavor, "h100");
+  EXPECT_EQ(o.podsets[0].reason, "Flavor \"h100\" does not contain the requested level");
+}
+
+// cluster.yaml with a flavor without a topology, `default`, first in the ClusterQueue.
+std::string cluster_with_default_flavor() {
+  std::ifstream in(kDir + "cluster.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string group = "      flavors:\n      - name: h100\n";
+  const auto at = text.find(group);
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, group.size(),
+               "      flavors:\n      - name: default\n        resources:\n"
+               "        - name: nvidia.com/gpu\n          nominalQuota: 8\n      - name: h100\n");
+  text +=
+      "- apiVersion: kueue.x-k8s.io/v1beta2\n  kind: ResourceFlavor\n  metadata:\n"
+      "    name: default\n  spec: {}\n";
+  return write_temp("cluster-default.yaml", text);
+}
+
+// A PodSet asking a topology skips the queue's flavor without one (Kueue's "workload requiring
+// TAS skips the non-TAS flavor"); one asking none, in a queue that is not all TAS flavors, is
+// refused by the TAS flavor and has nothing to place on `default`: the refusal is reported.
+TEST(TasAdmit, FlavorCheckInAQueueWithAFlavorWithoutTopology) {
+  const std::string cluster = cluster_with_default_flavor();
+  AdmitOutcome rack = admit(
+      {.snapshot = cluster, .workload = kDir + "workload-rack.yaml", .gates = {}, .flavor = ""});
+  ASSERT_TRUE(rack.admitted()) << rack.podsets[0].reason;
+  EXPECT_EQ(rack.flavor, "h100");
+  const std::string w = write_temp("none.yaml", workload("          a: b\n", 1, 4));
+  AdmitOutcome none = admit({.snapshot = cluster, .workload = w, .gates = {}, .flavor = ""});
+  EXPECT_FALSE(none.admitted());
+  EXPECT_EQ(none.podsets[0].reason, "Flavor \"h100\" supports only TopologyAwareScheduling");
 }
 
 // A bad annotation value: the one reader's message (sim/admission/tas_annotations.hpp), at the

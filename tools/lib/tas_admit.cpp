@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "tidesim/sim/admission/tas_flavor_match.hpp"
 #include "tidesim/sim/admission/tas_snapshot.hpp"
 #include "tidesim/sim/scenario/kube_snapshot.hpp"
 
@@ -23,38 +25,80 @@ const KueueWorkload& the_workload(const KueueSnapshot& objects, const std::strin
   return objects.workloads.front();
 }
 
-// The flavors to try, in order: the one named, else those of the Workload's ClusterQueue (through
-// its LocalQueue) that have a topology, else every flavor with a topology (by name).
-std::vector<const KueueFlavor*> candidate_flavors(const KueueSnapshot& s, const KueueWorkload& w,
-                                                  const AdmitRequest& r) {
-  std::vector<const KueueFlavor*> out;
+// What Kueue's checkPodSetAndFlavorMatchForTAS says of flavor `f` for each PodSet of `w`
+// (sim/admission/tas_flavor_match.hpp): the refusal, each refused PodSet with Kueue's message,
+// when it refuses one; nullopt when it matches them all. A flavor naming a Topology the snapshot
+// lacks is left to place(), which reports it.
+std::optional<AdmitOutcome> refusal(const KueueSnapshot& s, const KueueFlavor& f,
+                                    const KueueWorkload& w, bool tas_only) {
+  const auto topo = f.topology_name ? s.topologies.find(*f.topology_name) : s.topologies.end();
+  if (f.topology_name && topo == s.topologies.end()) {
+    return std::nullopt;
+  }
+  const std::vector<std::string>* levels = f.topology_name ? &topo->second : nullptr;
+  AdmitOutcome out{.workload = w.namespace_name + "/" + w.name,
+                   .flavor = f.name,
+                   .topology = f.topology_name.value_or(""),
+                   .podsets = {}};
+  bool refused = false;
+  for (const tas::TasPodSet& ps : w.podsets) {
+    const tas::TopologyRequest* request = ps.topology ? &*ps.topology : nullptr;
+    std::string why = tas::flavor_mismatch(f.name, levels, request, tas_only);
+    refused = refused || !why.empty();
+    out.podsets.push_back(
+        tas::PodSetResult{.name = ps.name, .assignment = std::nullopt, .reason = std::move(why)});
+  }
+  return refused ? std::optional<AdmitOutcome>(std::move(out)) : std::nullopt;
+}
+
+// The flavors to try, in order, and the first refusal: the one named, else the flavors of the
+// Workload's ClusterQueue (through its LocalQueue), else every flavor with a topology (by name);
+// of those, the flavors with a topology that match every PodSet (a matching flavor without one
+// holds no topology to place).
+struct Candidates {
+  std::vector<const KueueFlavor*> flavors;
+  std::optional<AdmitOutcome> refused;
+};
+
+Candidates candidate_flavors(const KueueSnapshot& s, const KueueWorkload& w,
+                             const AdmitRequest& r) {
   auto find = [&](const std::string& name) -> const KueueFlavor* {
     auto it = std::find_if(s.flavors.begin(), s.flavors.end(),
                            [&](const KueueFlavor& f) { return f.name == name; });
     return it == s.flavors.end() ? nullptr : &*it;
   };
+  std::vector<const KueueFlavor*> tried;
   if (!r.flavor.empty()) {
     const KueueFlavor* f = find(r.flavor);
     if (!f || !f->topology_name) {
       throw file_error(r.snapshot, "no ResourceFlavor '" + r.flavor + "' with spec.topologyName");
     }
-    return {f};
-  }
-  auto lq = s.local_queues.find(w.namespace_name + "/" + w.queue_name);
-  if (lq != s.local_queues.end() && s.cluster_queues.contains(lq->second)) {
+    tried = {f};
+  } else if (auto lq = s.local_queues.find(w.namespace_name + "/" + w.queue_name);
+             lq != s.local_queues.end() && s.cluster_queues.contains(lq->second)) {
     for (const std::string& name : s.cluster_queues.at(lq->second)) {
-      if (const KueueFlavor* f = find(name); f && f->topology_name) {
-        out.push_back(f);
+      if (const KueueFlavor* f = find(name)) {
+        tried.push_back(f);
       }
     }
   } else {
     for (const KueueFlavor& f : s.flavors) {
       if (f.topology_name) {
-        out.push_back(&f);
+        tried.push_back(&f);
       }
     }
   }
-  if (out.empty()) {
+  const bool tas_only = std::all_of(tried.begin(), tried.end(),
+                                    [](const KueueFlavor* f) { return f->topology_name; });
+  Candidates out;
+  for (const KueueFlavor* f : tried) {
+    if (std::optional<AdmitOutcome> no = refusal(s, *f, w, tas_only)) {
+      out.refused = out.refused ? std::move(out.refused) : std::move(no);
+    } else if (f->topology_name) {
+      out.flavors.push_back(f);
+    }
+  }
+  if (out.flavors.empty() && !out.refused) {
     throw file_error(r.snapshot, "no ResourceFlavor with spec.topologyName for the Workload");
   }
   return out;
@@ -93,8 +137,12 @@ AdmitOutcome admit(const AdmitRequest& request) {
   const KueueSnapshot snapshot = read_kueue_snapshot(request.snapshot);
   const KueueSnapshot pending = read_kueue_snapshot(request.workload);
   const KueueWorkload& w = the_workload(pending, request.workload);
+  Candidates candidates = candidate_flavors(snapshot, w, request);
+  if (candidates.flavors.empty()) {
+    return std::move(*candidates.refused);  // Kueue's flavor assigner refuses every flavor
+  }
   AdmitOutcome first;
-  for (const KueueFlavor* f : candidate_flavors(snapshot, w, request)) {
+  for (const KueueFlavor* f : candidates.flavors) {
     AdmitOutcome out{.workload = w.namespace_name + "/" + w.name,
                      .flavor = f->name,
                      .topology = *f->topology_name,

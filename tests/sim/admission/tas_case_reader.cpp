@@ -166,6 +166,9 @@ KueueCase read_case(const ConfigNode& doc) {
   }
   c.levels = strings(doc["levels"]);
   c.flavor_node_labels = string_pairs(doc["node_labels"]);
+  if (doc["flavor"]) {
+    c.flavor = text(doc["flavor"]);
+  }
   if (doc["topology"]) {
     c.topology = text(doc["topology"]);
   }

@@ -19,6 +19,8 @@ struct KueueCase {
   std::vector<std::string> levels;
   /// The Topology's name (Kueue's messages quote it).
   std::string topology = "default";
+  /// Scheduler-level cases: the ResourceFlavor's name (the flavor assigner's messages quote it).
+  std::string flavor = "tas-default";
   std::map<std::string, std::string> flavor_node_labels;
   std::vector<Toleration> flavor_tolerations;
   std::vector<TasNode> nodes;

@@ -13,7 +13,9 @@
 // admitted workload with status.unhealthyNodes, the scheduler's second pass) run through
 // TasSnapshot::find_replacements, with the workload's own admission charged in the snapshot as
 // Kueue's cache holds it; a PodSet whose replacement fails keeps its admission, and upstream's
-// SecondPassFailed event carries the same message.
+// SecondPassFailed event carries the same message. Before any placement the case's flavor is
+// checked as Kueue's flavor assigner checks it (checkPodSetAndFlavorMatchForTAS,
+// sim/admission/tas_flavor_match.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "tests/sim/admission/tas_case_reader.hpp"
+#include "tidesim/sim/admission/tas_flavor_match.hpp"
 
 namespace tidesim::tas {
 namespace {
@@ -109,6 +112,22 @@ void expect_same_replacement(const KueueCase& c, TasSnapshot& snapshot) {
   }
 }
 
+// Kueue's flavor assigner asks checkPodSetAndFlavorMatchForTAS of the case's one flavor (its
+// ClusterQueue has only that one, so every PodSet without a request is implied) before any
+// placement: the refusal of every PodSet when it refuses one, else nothing.
+std::vector<PodSetResult> flavor_refusals(const KueueCase& c) {
+  std::vector<PodSetResult> out;
+  bool refused = false;
+  for (const TasPodSet& ps : c.podsets) {
+    const TopologyRequest* request = ps.topology ? &*ps.topology : nullptr;
+    out.push_back(PodSetResult{.name = ps.name,
+                               .assignment = std::nullopt,
+                               .reason = flavor_mismatch(c.flavor, &c.levels, request, true)});
+    refused = refused || !out.back().reason.empty();
+  }
+  return refused ? out : std::vector<PodSetResult>{};
+}
+
 class TasKueueSchedulerCases : public ::testing::TestWithParam<KueueCase> {};
 
 TEST_P(TasKueueSchedulerCases, SameAdmissionAsKueue) {
@@ -124,6 +143,8 @@ TEST_P(TasKueueSchedulerCases, SameAdmissionAsKueue) {
   }
   if (c.replacement) {
     expect_same_replacement(c, snapshot);
+  } else if (std::vector<PodSetResult> refused = flavor_refusals(c); !refused.empty()) {
+    expect_same(c, c.want, refused);
   } else {
     expect_same(c, c.want, snapshot.find_assignments(c.podsets, c.gates));
   }
