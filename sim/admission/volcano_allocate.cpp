@@ -93,6 +93,7 @@ PluginArgs plugin_args(const std::map<std::string, std::string>& args) {
     }
     p.normal_pod_fading = v < 0 ? 0.8 : v;
   }
+  p.node_binpack = binpack_args(args);
   return p;
 }
 
@@ -258,6 +259,17 @@ std::vector<double> Allocator::node_scores(const State& st, const SubJob& sj, st
   }
   for (double& v : s) {
     v *= kMaxNodeScore * args_.weight;
+  }
+  if (args_.node_binpack) {
+    // The session sums every plugin's node order (util.PrioritizeNodes).
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const auto n = static_cast<std::size_t>(candidates[i]);
+      Amounts used = used_[n];
+      if (const auto x = st.extra.find(candidates[i]); x != st.extra.end()) {
+        add(used, x->second);
+      }
+      s[i] += binpack_node_score(*args_.node_binpack, job.tasks[t].request, allocatable_[n], used);
+    }
   }
   return s;
 }

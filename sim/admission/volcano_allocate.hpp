@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/admission/volcano_binpack.hpp"
 #include "tidesim/sim/admission/volcano_hypernode.hpp"
 
 namespace tidesim::volcano {
@@ -44,8 +45,12 @@ struct PluginArgs {
   std::map<std::string, int> binpack = {{"cpu", 1}, {"memory", 1}};
   bool normal_pod_enable = true;
   double normal_pod_fading = 0.8;
+  /// The binpack node-order plugin (volcano_binpack.hpp), on when a `binpack.*` key is given:
+  /// its score is added to each node's.
+  std::optional<BinpackArgs> node_binpack;
 };
-/// Reads the arguments as Volcano does (a negative weight or fading falls back to its default);
+/// Reads the arguments as Volcano does (a negative weight or fading falls back to its default),
+/// and the binpack plugin's (binpack_args);
 /// throws std::invalid_argument for a value that is not a number or a boolean.
 PluginArgs plugin_args(const std::map<std::string, std::string>& args);
 
@@ -165,7 +170,8 @@ class Allocator {
                                           const std::map<int, Amounts>& extra) const;
   /// getSearchRoot: `available` within the highest allowed ancestor of `allocated` (-1 none).
   int search_root(int available, int highest, int allocated) const;
-  /// Scores of `candidates` for task `t` of sub-job `sj` (batchNodeOrderFn), x 100 x weight.
+  /// Scores of `candidates` for task `t` of sub-job `sj` (batchNodeOrderFn), x 100 x weight,
+  /// plus the binpack plugin's when it is on.
   std::vector<double> node_scores(const State& st, const SubJob& sj, std::size_t t,
                                   const std::vector<int>& candidates, int allocated,
                                   const JobRequest& job) const;

@@ -38,7 +38,10 @@ bool known_arg(const std::string& key) {
                                                 "hypernode.binpack.normal-pod.enable",
                                                 "hypernode.binpack.normal-pod.fading"};
   return std::find(keys.begin(), keys.end(), key) != keys.end() ||
-         key.rfind("hypernode.binpack.resources.", 0) == 0;
+         key.rfind("hypernode.binpack.resources.", 0) == 0 ||
+         // The binpack node-order plugin's (volcano_binpack.hpp).
+         key == "binpack.weight" || key == "binpack.cpu" || key == "binpack.memory" ||
+         key == "binpack.resources" || key.rfind("binpack.resources.", 0) == 0;
 }
 
 }  // namespace
@@ -53,8 +56,8 @@ VolcanoPolicy::VolcanoPolicy(const AdmissionConfig& config)
     if (!known_arg(k)) {
       throw std::invalid_argument("unknown argument '" + k +
                                   "' (volcano reads mode, highest_tier_allowed, "
-                                  "highest_tier_name and the "
-                                  "network-topology-aware plugin's keys)");
+                                  "highest_tier_name, the "
+                                  "network-topology-aware plugin's keys and binpack.*)");
     }
   }
   const auto mode = config.args.find("mode");
