@@ -501,6 +501,25 @@ void GpuNodeState::set_running(std::uint64_t process, bool running) {
   }
 }
 
+void GpuNodeState::set_stopped(std::uint64_t process) {
+  const auto it = cards_of_.find(process);
+  if (it == cards_of_.end()) {
+    return;  // a pod without GPUs
+  }
+  for (const int card : it->second) {
+    Card& c = cards_[static_cast<std::size_t>(card)];
+    auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
+                          [process](const Occupant& x) { return x.process == process; });
+    if (o->running) {
+      o->running = false;
+      o->share = 0.0;
+      c.undivided = sharing_.mode == SharingMode::kTimeSlicing;
+    }
+    c.memory_used -= o->memory;
+    o->memory = 0;
+  }
+}
+
 bool GpuNodeState::running(std::uint64_t process) const {
   const auto it = cards_of_.find(process);
   if (it == cards_of_.end()) {

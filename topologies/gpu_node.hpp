@@ -191,6 +191,9 @@ class GpuNodeState {
   /// leaves the process's cards to be divided again (divide_time) before their shares are read.
   /// No-op for a process not on the node's cards (a pod without GPUs).
   void set_running(std::uint64_t process, bool running);
+  /// Its container stopped: set_running(process, false), and the memory it holds on each of its
+  /// cards set to 0 (set_memory). No-op for a process not on the node's cards.
+  void set_stopped(std::uint64_t process);
   /// Whether `process` is marked running (false when unknown).
   bool running(std::uint64_t process) const;
   /// Time-slicing: divides `card`'s compute among the processes running on it

@@ -107,10 +107,8 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
       std::erase(node.running_pods, p);
       run_.cluster.touch(pod.node);
       pod.running = false;
-      node.gpus->set_running(pod.process, false);
       // The container's process is gone: its memory is freed (its cards stay allocated).
-      for_each_card_count(pod.cards,
-                          [&](int card, int) { node.gpus->set_memory(pod.process, card, 0); });
+      node.gpus->set_stopped(pod.process);
       nodes.push_back(pod.node);
     }
   }

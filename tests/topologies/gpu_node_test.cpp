@@ -42,6 +42,46 @@ TEST(GpuNode, ExclusiveUsesBestFreeSet) {
   EXPECT_EQ(node.cards_of(2), (Cards{1, 2, 5, 6}));
 }
 
+// set_stopped is set_running(false) and set_memory(0) on each of the process's cards: a twin node
+// driven by those calls ends in the same state; the cards stay allocated.
+TEST(GpuNode, SetStoppedFreesMemoryAndStopsOnEveryCard) {
+  const Topology t = preset("a10x4-pcie");
+  GpuSharing sharing;
+  sharing.mode = SharingMode::kTimeSlicing;
+  sharing.replicas = 2;
+  GpuNodeState node(t, 24 * kGiB, sharing);
+  GpuNodeState twin(t, 24 * kGiB, sharing);
+  for (GpuNodeState* n : {&node, &twin}) {
+    EXPECT_EQ(n->allocate_on(1, {0, 1}, 0), (Cards{0, 1}));
+    EXPECT_EQ(n->allocate_on(2, {0}, 0), (Cards{0}));
+    n->set_running(1, true);
+    n->set_running(2, true);
+    divide_compute_bound(*n);
+    EXPECT_FALSE(n->set_memory(1, 0, 10 * kGiB));
+    EXPECT_FALSE(n->set_memory(1, 1, 6 * kGiB));
+    EXPECT_FALSE(n->set_memory(2, 0, 3 * kGiB));
+  }
+  node.set_stopped(1);
+  twin.set_running(1, false);
+  twin.set_memory(1, 0, 0);
+  twin.set_memory(1, 1, 0);
+  for (GpuNodeState* n : {&node, &twin}) {
+    EXPECT_FALSE(n->running(1));
+    EXPECT_TRUE(n->running(2));
+    EXPECT_EQ(n->memory_used(0), 3 * kGiB);  // process 2's only
+    EXPECT_EQ(n->memory_used(1), 0);
+    EXPECT_EQ(n->memory_of(1, 0), 0);
+    EXPECT_TRUE(n->needs_division(0));          // its running processes changed
+    EXPECT_EQ(n->occupants(0), (Procs{1, 2}));  // the cards stay allocated
+    EXPECT_EQ(n->free_units(), 8 - 3);
+    divide_compute_bound(*n);
+    EXPECT_DOUBLE_EQ(n->compute_share(1, 0), 0.0);
+    EXPECT_DOUBLE_EQ(n->compute_share(2, 0), 1.0);  // alone on card 0 now
+  }
+  node.set_stopped(7);  // unknown: nothing changes
+  EXPECT_EQ(node.memory_used(0), 3 * kGiB);
+}
+
 TEST(GpuNode, TimeSlicingDistributesReplicasAndSharesMemory) {
   const Topology t = preset("a10x4-pcie");
   GpuNodeState node(t, 24 * kGiB, GpuSharing{.mode = SharingMode::kTimeSlicing, .replicas = 4});
