@@ -78,8 +78,9 @@ Segments merge(const std::vector<std::pair<double, double>>& per_epoch, double u
   return s;
 }
 
-JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const GavelTraceJob& row,
-               std::string name) {
+JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs>& pairs,
+               const GavelTraceJob& row, std::string name) {
+  const ThroughputTable& table = *pairs->table;
   JobSpec job;
   job.name = std::move(name);
   job.job_class = row.job_type;
@@ -148,7 +149,8 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
     profile = {};  // an epoch without a throughput on the reference: no planning profile
   }
   job.measured = std::make_shared<const GavelSpeed>(std::move(segments), source.reference_gpu,
-                                                    exclusive, units, std::move(profile));
+                                                    exclusive, units, std::move(profile),
+                                                    epochs ? nullptr : pairs, row.key());
   job.elastic = std::make_shared<const GavelFixedSize>(job.replicas, job.measured);
   return job;
 }
@@ -156,12 +158,29 @@ JobSpec job_of(const GavelSource& source, const ThroughputTable& table, const Ga
 }  // namespace
 
 GavelSpeed::GavelSpeed(std::map<std::string, Segments> segments, std::string reference,
-                       double exclusive_s, double units, EpochProfile profile)
+                       double exclusive_s, double units, EpochProfile profile,
+                       std::shared_ptr<const GavelPairs> pairs, JobTypeKey key)
     : segments_(std::move(segments)),
       reference_(std::move(reference)),
       exclusive_s_(exclusive_s),
       units_(units),
-      profile_(std::move(profile)) {}
+      profile_(std::move(profile)),
+      pairs_(std::move(pairs)),
+      key_(std::move(key)) {}
+
+std::optional<std::pair<double, double>> GavelSpeed::colocated_on(const std::string& gpu,
+                                                                  const GavelSpeed& other) const {
+  const GavelSpeed* o = &other;
+  if (pairs_ == nullptr || o->pairs_ == nullptr || o->pairs_->table != pairs_->table) {
+    return std::nullopt;
+  }
+  const auto type = pairs_->gpu_types.find(gpu);
+  if (type == pairs_->gpu_types.end()) {
+    return std::nullopt;
+  }
+  const auto c = pairs_->table->colocated(type->second, key_, o->key_);
+  return c ? std::optional<std::pair<double, double>>({c->self, c->other}) : std::nullopt;
+}
 
 double GavelSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {
   (void)gpus_per_node;
@@ -213,8 +232,19 @@ double GavelSpeed::steps_left_at(double done, double total) const {
   return std::max(0.0, total - done) * (x == nullptr ? 1.0 : x->steps_per_unit);
 }
 
+std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,
+                                                         const MeasuredSpeed& b,
+                                                         const std::string& gpu) {
+  const auto* x = dynamic_cast<const GavelSpeed*>(&a);
+  const auto* y = dynamic_cast<const GavelSpeed*>(&b);
+  return x != nullptr && y != nullptr ? x->colocated_on(gpu, *y) : std::nullopt;
+}
+
 std::vector<JobSpec> gavel_jobs(const GavelSource& source, std::uint64_t run_seed) {
-  const ThroughputTable table = read_throughput_table(source.throughputs);
+  auto pairs = std::make_shared<GavelPairs>();
+  pairs->table = std::make_shared<const ThroughputTable>(read_throughput_table(source.throughputs));
+  pairs->gpu_types = source.gpu_types;
+  const ThroughputTable& table = *pairs->table;
   const std::vector<GavelTraceJob> rows =
       source.generate
           ? generate_gavel_jobs(*source.generate, source.generate->seed.value_or(run_seed), table,
@@ -224,7 +254,7 @@ std::vector<JobSpec> gavel_jobs(const GavelSource& source, std::uint64_t run_see
   jobs.reserve(rows.size());
   for (const GavelTraceJob& row : rows) {
     jobs.push_back(
-        job_of(source, table, row, std::to_string(source.generate ? row.line - 1 : row.line)));
+        job_of(source, pairs, row, std::to_string(source.generate ? row.line - 1 : row.line)));
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) {
     return a.submit_time < b.submit_time;

@@ -46,6 +46,13 @@ struct SpeedSegment {
   friend bool operator==(const SpeedSegment&, const SpeedSegment&) = default;
 };
 
+/// What jobs of Gavel's layout read for space sharing: the throughput table (its pair entries)
+/// and the table's type of each GPU model.
+struct GavelPairs {
+  std::shared_ptr<const ThroughputTable> table;
+  std::map<std::string, std::string> gpu_types;
+};
+
 /// One job's speed: per GPU model, seconds per unit of work by epoch. A unit is a step at the
 /// job's initial batch; a Shockwave job has ceil(dataset / batch) units per epoch, and an epoch
 /// at batch b on model g takes (dataset / b) / throughput_g(b) seconds (utils.py get_metric).
@@ -53,8 +60,11 @@ class GavelSpeed final : public MeasuredSpeed {
  public:
   /// `segments[g]`: its ranges, ascending; `reference`: the model whose ranges give
   /// steps_left_at(); step_seconds() is the mean over the job alone there.
+  /// `pairs` and `key`: the job's table and key, for colocated_on() (null for a Shockwave row,
+  /// whose batch changes).
   GavelSpeed(std::map<std::string, std::vector<SpeedSegment>> segments, std::string reference,
-             double exclusive_s, double units, EpochProfile profile = {});
+             double exclusive_s, double units, EpochProfile profile = {},
+             std::shared_ptr<const GavelPairs> pairs = nullptr, JobTypeKey key = {});
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   double step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
@@ -75,6 +85,11 @@ class GavelSpeed final : public MeasuredSpeed {
   const EpochProfile* epoch_profile() const override {
     return profile_.batch.empty() ? nullptr : &profile_;
   }
+  /// Space sharing: the steps per second of this job and of `other` while they share their GPUs
+  /// of model `gpu`: the table's pair entry of this job's key and `other`'s on `gpu`'s table
+  /// type; nullopt where the table has none, or unless both are jobs of one table with a key.
+  std::optional<std::pair<double, double>> colocated_on(const std::string& gpu,
+                                                        const GavelSpeed& other) const;
 
  private:
   std::map<std::string, std::vector<SpeedSegment>> segments_;
@@ -82,7 +97,14 @@ class GavelSpeed final : public MeasuredSpeed {
   double exclusive_s_;
   double units_;
   EpochProfile profile_;
+  std::shared_ptr<const GavelPairs> pairs_;
+  JobTypeKey key_;
 };
+
+/// GavelSpeed::colocated_on when both speeds are GavelSpeeds; nullopt otherwise.
+std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,
+                                                         const MeasuredSpeed& b,
+                                                         const std::string& gpu);
 
 /// A Gavel job as an elastic job of one size: so that a round's preemption checkpoints it (Gavel's
 /// jobs save their state when a lease ends) and a move to other GPUs resumes where it stopped

@@ -1,12 +1,15 @@
 #include "tidesim/sim/admission/gavel_inputs.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <string>
 
 namespace tidesim::gavel {
 
 namespace {
 
 constexpr const char* kGpuProduct = "nvidia.com/gpu.product";
+constexpr const char* kGpuCount = "nvidia.com/gpu.count";
 
 // The rank of type `t` in the walk: its place in `order`, else after all of them.
 std::size_t rank(const std::vector<std::string>& order, const std::string& t) {
@@ -19,9 +22,18 @@ GpuTypes gpu_types_of(const ClusterView& view, const std::map<std::string, std::
                       const std::vector<std::string>& order) {
   std::map<std::string, std::vector<std::pair<std::string, int>>> nodes;  // type -> (node, GPUs)
   for (const NodeInfo& info : view.nodes) {
-    const auto gpus = info.node.allocatable.gpus;
+    auto gpus = info.node.allocatable.gpus;
     if (gpus <= 0) {
       continue;
+    }
+    // The cards (GPU feature discovery's count): a time-sliced node advertises cards x replicas.
+    if (const auto count = info.node.labels.find(kGpuCount); count != info.node.labels.end()) {
+      try {
+        gpus = std::min<decltype(gpus)>(gpus, std::stoi(count->second));
+      } catch (const std::exception&) {
+        throw AllocationError("gavel: node " + info.node.name + " has a " + kGpuCount +
+                              " label that is not a count: '" + count->second + "'");
+      }
     }
     const auto label = info.node.labels.find(kGpuProduct);
     if (label == info.node.labels.end() || label->second.empty()) {

@@ -28,8 +28,10 @@ struct GpuTypes {
 /// label nvidia.com/gpu.product, which the cluster sets from a node group's `gpu`), each model
 /// named by `names` as the throughput table names it (a model absent from `names` keeps its own
 /// name). Types in `order` come first in that order (Gavel walks v100, p100, k80), the others
-/// after by name. Each node is a server; its GPUs get consecutive ids in node order.
-/// AllocationError for a node with GPUs and no GPU model.
+/// after by name. Each node is a server; its GPUs get consecutive ids in node order. A node's
+/// GPUs are its cards (the label nvidia.com/gpu.count, when set, caps the allocatable count: a
+/// time-sliced node advertises cards x replicas). AllocationError for a node with GPUs and no GPU
+/// model, or a count label that is not a number.
 GpuTypes gpu_types_of(const ClusterView& view, const std::map<std::string, std::string>& names,
                       const std::vector<std::string>& order = {"v100", "p100", "k80"});
 

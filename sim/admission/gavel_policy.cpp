@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
 #include "tidesim/sim/admission/gavel_packed.hpp"
+#include "tidesim/workloads/gavel_jobs.hpp"
 
 namespace tidesim {
 namespace {
@@ -139,7 +141,17 @@ bool GavelAllocator::shuffles_types() const {
          name_ != "allox" && name_ != "gandiva";
 }
 
-gavel::Allocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
+gavel::PackedAllocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
+  if (gandiva_) {
+    return gandiva_->allocate(p);
+  }
+  if (name_ == "max_min_fairness_packed") {
+    return gavel::max_min_fairness_packed(p);
+  }
+  return {.single = allocate_single(p), .pairs = {}};
+}
+
+gavel::Allocation GavelAllocator::allocate_single(const gavel::AllocationProblem& p) {
   if (ftf_) {
     return ftf_->allocate(p);
   }
@@ -149,17 +161,11 @@ gavel::Allocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
   if (allox_) {
     return allox_->allocate(p);
   }
-  if (gandiva_) {
-    return gandiva_->allocate(p).single;
-  }
   if (name_ == "max_min_fairness") {
     return gavel::max_min_fairness(p);
   }
   if (name_ == "max_min_fairness_perf") {
     return gavel::max_min_fairness_perf(p);
-  }
-  if (name_ == "max_min_fairness_packed") {
-    return gavel::max_min_fairness_packed(p).single;
   }
   if (name_ == "min_total_duration") {
     return gavel::min_total_duration(p, reference_);
@@ -263,8 +269,9 @@ std::int64_t GavelPolicy::lease_extension_opportunities() const {
   return rounds_ ? rounds_->lease_extension_opportunities() : 0;
 }
 
-std::map<int, std::vector<double>> GavelPolicy::allocate(const JobPolicyState& state) {
+gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
   gavel::AllocationProblem p;
+  std::vector<const workloads::MeasuredSpeed*> speeds;  // per row of p.jobs
   p.cluster.gpu_types = types_.types;
   p.cluster.gpus = types_.gpus;
   if (!prices_.empty()) {
@@ -296,14 +303,35 @@ std::map<int, std::vector<double>> GavelPolicy::allocate(const JobPolicyState& s
     j.time_since_start_s = std::max(0.0, now - to_seconds(v.submitted));
     j.steps_remaining = v.steps_left;
     p.jobs.push_back(std::move(j));
+    speeds.push_back(v.spec != nullptr ? v.spec->measured.get() : nullptr);
   }
-  std::map<int, std::vector<double>> out;
+  // Space sharing: the throughput table's pair entries, as the jobs' speeds read them.
+  p.colocated = [&](std::size_t a, std::size_t b,
+                    std::size_t t) -> std::optional<gavel::Colocated> {
+    if (speeds[a] == nullptr || speeds[b] == nullptr) {
+      return std::nullopt;
+    }
+    const auto c = workloads::gavel_colocated(*speeds[a], *speeds[b], types_.types[t]);
+    return c ? std::optional<gavel::Colocated>({c->first, c->second}) : std::nullopt;
+  };
+  gavel::RoundAllocation out;
   if (p.jobs.empty()) {
     return out;
   }
-  const gavel::Allocation x = allocator_->allocate(p);
+  gavel::PackedAllocation x = allocator_->allocate(p);
   for (std::size_t i = 0; i < p.jobs.size(); ++i) {
-    out[p.jobs[i].id] = x[i];
+    out.single[p.jobs[i].id] = x.single[i];
+  }
+  for (gavel::PairShare& pair : x.pairs) {
+    gavel::RoundPair r{.a = p.jobs[pair.a].id,
+                       .b = p.jobs[pair.b].id,
+                       .share = std::move(pair.share),
+                       .throughput = {}};
+    for (std::size_t t = 0; t < types_.types.size(); ++t) {
+      const auto c = p.colocated(pair.a, pair.b, t);
+      r.throughput.push_back(c ? std::min(c->first, c->second) : 0.0);
+    }
+    out.pairs.push_back(std::move(r));
   }
   return out;
 }
@@ -318,7 +346,11 @@ void GavelPolicy::leave(const JobPolicyState& state, double now) {
       continue;
     }
     if (const auto it = placed_.find(id); it != placed_.end()) {
-      rounds_->record(id, it->second.type, now - round_start_);
+      // A pair's time is its entry's, credited once: when its last job leaves or at the round's
+      // end (Gavel credits a pair the longer of its jobs' times).
+      if (it->second.partner < 0 || placed_.count(it->second.partner) == 0) {
+        rounds_->record(it->second.entry, it->second.type, now - round_start_);
+      }
       placed_.erase(it);
     }
     rounds_->remove_job(id);
@@ -328,8 +360,11 @@ void GavelPolicy::leave(const JobPolicyState& state, double now) {
 
 void GavelPolicy::start(const JobPolicyState& state) {
   const double now = to_seconds(state.now);
+  std::set<int> recorded;
   for (const auto& [id, p] : placed_) {
-    rounds_->record(id, p.type, now - round_start_);
+    if (recorded.insert(p.entry).second) {
+      rounds_->record(p.entry, p.type, now - round_start_);
+    }
   }
   for (const JobView& v : state.jobs) {
     if (std::binary_search(known_.begin(), known_.end(), v.id)) {

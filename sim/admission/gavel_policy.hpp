@@ -33,9 +33,9 @@ class GavelAllocator {
   /// AlloX's share of the queue considered.
   GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference, double alpha,
                  bool allox_multi_gpu = false);
-  /// X of `p`, one row per job (a packing policy's pairs are not run: their shares are dropped;
-  /// space sharing is not modelled in runs). AllocationError as the policy throws it.
-  gavel::Allocation allocate(const gavel::AllocationProblem& p);
+  /// X of `p`, one row per job, and a packing policy's pairs (max_min_fairness_packed, gandiva;
+  /// none for the others). AllocationError as the policy throws it.
+  gavel::PackedAllocation allocate(const gavel::AllocationProblem& p);
   /// Gavel shuffles the GPU types each round for the policies whose name has neither Perf nor
   /// Packing (scheduler.py); FIFO does not run a job of priority 0.
   bool shuffles_types() const;
@@ -48,6 +48,8 @@ class GavelAllocator {
   std::unique_ptr<gavel::Fifo> fifo_;
   std::unique_ptr<gavel::AlloX> allox_;
   std::unique_ptr<gavel::Gandiva> gandiva_;
+
+  gavel::Allocation allocate_single(const gavel::AllocationProblem& p);
 };
 
 /// `admission: {policy: gavel, args: {...}}`. Args: `policy` (a name of gavel_policy_names(),
@@ -75,7 +77,7 @@ class GavelPolicy : public JobPolicy {
   void add_metrics(std::map<std::string, double>& out) const override;
 
  private:
-  std::map<int, std::vector<double>> allocate(const JobPolicyState& state);
+  gavel::RoundAllocation allocate(const JobPolicyState& state);
   void start(const JobPolicyState& state);
   void leave(const JobPolicyState& state, double now);
   JobDecision current(const JobPolicyState& state) const;

@@ -24,20 +24,96 @@ void Rounds::add_job(const RoundJob& job) {
     throw std::invalid_argument("gavel rounds: job " + std::to_string(job.id) +
                                 " is already here or has a bad scale factor or throughput row");
   }
-  const std::size_t n = types_.size();
-  jobs_[job.id] = JobState{.job = job,
-                           .time = std::vector<double>(n, config_.round_s / 2.0),
-                           .priority = std::vector<double>(n, 0.0),
-                           .deficit = std::vector<double>(n, 0.0)};
-  order_.push_back(job.id);
+  add_entry(JobState{.job = job, .a = job.id, .b = -1, .time = {}, .priority = {}, .deficit = {}});
   need_update_ = true;
 }
 
+void Rounds::add_entry(JobState state) {
+  const std::size_t n = types_.size();
+  state.time.assign(n, config_.round_s / 2.0);
+  state.priority.assign(n, 0.0);
+  state.deficit.assign(n, 0.0);
+  order_.push_back(state.job.id);
+  jobs_[state.job.id] = std::move(state);
+}
+
+void Rounds::erase_entry(int key) {
+  const auto it = jobs_.find(key);
+  if (it == jobs_.end()) {
+    return;
+  }
+  if (it->second.b >= 0) {
+    pair_keys_.erase({std::min(it->second.a, it->second.b), std::max(it->second.a, it->second.b)});
+  }
+  jobs_.erase(it);
+  std::erase(order_, key);
+  allocation_.erase(key);
+  previous_.erase(key);
+}
+
 void Rounds::remove_job(int id) {
-  if (jobs_.erase(id) != 0) {
-    std::erase(order_, id);
-    allocation_.erase(id);
-    need_update_ = true;
+  if (jobs_.count(id) == 0) {
+    return;
+  }
+  std::vector<int> gone = {id};
+  for (const auto& [key, s] : jobs_) {
+    if (s.b >= 0 && (s.a == id || s.b == id)) {
+      gone.push_back(key);
+    }
+  }
+  for (const int key : gone) {
+    erase_entry(key);
+  }
+  need_update_ = true;
+}
+
+int Rounds::pair_key(int a, int b) const {
+  const auto it = pair_keys_.find({std::min(a, b), std::max(a, b)});
+  return it == pair_keys_.end() ? 0 : it->second;
+}
+
+// The new allocation: the jobs' rows, and the pairs', each pair an entry (new ones from half a
+// round received, as Gavel's time_so_far after its reset); pairs it no longer holds leave.
+void Rounds::set_allocation(RoundAllocation x) {
+  allocation_ = std::move(x.single);
+  std::erase_if(allocation_,
+                [&](const auto& e) { return e.first < 0 || jobs_.count(e.first) == 0; });
+  std::set<int> kept;
+  for (RoundPair& p : x.pairs) {
+    if (p.a == p.b || jobs_.count(p.a) == 0 || jobs_.count(p.b) == 0 || p.a < 0 || p.b < 0 ||
+        p.share.size() != types_.size() || p.throughput.size() != types_.size()) {
+      continue;
+    }
+    int key = pair_key(p.a, p.b);
+    if (key == 0) {
+      key = next_pair_key_--;
+      pair_keys_[{std::min(p.a, p.b), std::max(p.a, p.b)}] = key;
+      add_entry(JobState{.job = RoundJob{.id = key,
+                                         .scale_factor = jobs_.at(p.a).job.scale_factor,
+                                         .throughput = std::move(p.throughput)},
+                         .a = p.a,
+                         .b = p.b,
+                         .time = {},
+                         .priority = {},
+                         .deficit = {}});
+      for (std::size_t t = 0; t < types_.size(); ++t) {
+        worker_time_[t] += config_.round_s / 2.0;
+      }
+    }
+    allocation_[key] = std::move(p.share);
+    kept.insert(key);
+  }
+  std::vector<int> dropped;
+  for (const auto& [key, s] : jobs_) {
+    if (s.b >= 0 && kept.count(key) == 0) {
+      dropped.push_back(key);
+    }
+  }
+  for (const int key : dropped) {
+    for (std::size_t t = 0; t < types_.size(); ++t) {
+      worker_time_[t] -= jobs_.at(key).time[t];
+    }
+    erase_entry(key);
   }
 }
 
@@ -127,12 +203,16 @@ std::vector<std::vector<int>> Rounds::select(const std::vector<std::size_t>& ord
     std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return key(a) > key(b); });
     for (const int id : queue) {
       const JobState& s = jobs_.at(id);
-      if (left[t] == 0 || taken.count(id) != 0 || s.job.throughput[t] <= 0.0 ||
-          (config_.fifo && s.priority[t] <= 0.0) || s.job.scale_factor > left[t]) {
+      if (left[t] == 0 || taken.count(s.a) != 0 || taken.count(s.b) != 0 ||
+          s.job.throughput[t] <= 0.0 || (config_.fifo && s.priority[t] <= 0.0) ||
+          s.job.scale_factor > left[t]) {
         continue;
       }
       left[t] -= s.job.scale_factor;
-      taken.insert(id);
+      taken.insert(s.a);
+      if (s.b >= 0) {
+        taken.insert(s.b);
+      }
       chosen[t].push_back(id);
     }
   }
@@ -204,13 +284,12 @@ std::vector<Placement> Rounds::schedule(double now, const AllocateFn& allocate) 
   const bool interval = now - last_reset_ >= config_.min_reset_interval_s || last_reset_ == 0.0;
   if (need_update_ && interval) {
     reset(now);
-    allocation_ = allocate();
-    std::erase_if(allocation_, [&](const auto& entry) { return jobs_.count(entry.first) == 0; });
+    set_allocation(allocate());
     need_update_ = false;
   }
   update_priorities();
   const std::vector<std::size_t> order = type_order();
-  return extend(place(select(order)));
+  return members(extend(place(select(order))));
 }
 
 std::vector<Placement> Rounds::schedule_chosen(const std::vector<std::vector<int>>& chosen) {
@@ -239,7 +318,27 @@ std::vector<Placement> Rounds::schedule_chosen(const std::vector<std::vector<int
                                   " than it has");
     }
   }
-  return extend(place(chosen));
+  return members(extend(place(chosen)));
+}
+
+std::vector<Placement> Rounds::members(std::vector<Placement> placements) const {
+  std::vector<Placement> out;
+  for (Placement& p : placements) {
+    const JobState& s = jobs_.at(p.job);
+    p.entry = p.job;
+    if (s.b < 0) {
+      out.push_back(std::move(p));
+      continue;
+    }
+    Placement second = p;
+    p.job = s.a;
+    p.partner = s.b;
+    second.job = s.b;
+    second.partner = s.a;
+    out.push_back(std::move(p));
+    out.push_back(std::move(second));
+  }
+  return out;
 }
 
 std::vector<Placement> Rounds::extend(std::vector<Placement> placements) {

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tidesim/sim/engine/random.hpp"
@@ -54,6 +55,29 @@ struct Placement {
   std::vector<int> gpus;
   /// Exactly the GPUs of its last round: the lease is extended.
   bool extended = false;
+  /// What the rounds account the time to (record()): the job itself, or the pair it shares its
+  /// GPUs with `partner` in (a key below 0; Gavel's JobIdPair).
+  int entry = 0;
+  /// The other job of its pair (space sharing: both get the same GPUs); -1 when alone.
+  int partner = -1;
+};
+
+/// Two jobs sharing GPUs (a packing policy's pair, Gavel's JobIdPair): their share of time on each
+/// type, and a throughput per type that is > 0 where both jobs' co-located throughputs are.
+struct RoundPair {
+  int a = 0;
+  int b = 0;
+  std::vector<double> share;
+  std::vector<double> throughput;
+};
+
+/// An allocation: X of the jobs alone (job id -> share per type) and of the pairs.
+struct RoundAllocation {
+  // Implicit: a map of the jobs alone is an allocation without pairs.
+  RoundAllocation(std::map<int, std::vector<double>> x = {}, std::vector<RoundPair> p = {})
+      : single(std::move(x)), pairs(std::move(p)) {}
+  std::map<int, std::vector<double>> single;
+  std::vector<RoundPair> pairs;
 };
 
 class Rounds {
@@ -66,13 +90,17 @@ class Rounds {
   /// A job arrives: half a round of time received on every type, priority and deficit 0.
   /// std::invalid_argument for an id already here or a throughput row of the wrong length.
   void add_job(const RoundJob& job);
-  /// A job leaves.
+  /// A job leaves, and the pairs holding it.
   void remove_job(int id);
 
-  /// Computes X (job id -> share per type) for the jobs here; called by schedule() only when a
-  /// new allocation is due. A job missing from it has X = 0 until the next one; rows of ids not
-  /// here are dropped.
-  using AllocateFn = std::function<std::map<int, std::vector<double>>()>;
+  /// Computes X (job id -> share per type, and the pairs' shares) for the jobs here; called by
+  /// schedule() only when a new allocation is due. A job missing from it has X = 0 until the next
+  /// one; rows of ids not here are dropped. A pair of the allocation is an entry of its own
+  /// (priorities, deficits, time received, from half a round at the reset, as a job's), ranked
+  /// with the jobs; a pair the next allocation drops leaves (Gavel keeps it at X = 0, priority 0).
+  /// A pair is taken when neither of its jobs is, both co-located throughputs are > 0 on the type
+  /// and its scale factor fits; both jobs get the same GPUs.
+  using AllocateFn = std::function<RoundAllocation()>;
   /// One round beginning at `now` (seconds): the allocation recomputed if due, the priorities,
   /// the selection and the placement. std::logic_error if a chosen job cannot be given GPUs
   /// (Gavel raises the same).
@@ -83,12 +111,16 @@ class Rounds {
   /// std::invalid_argument for an id not here, a row count other than the types', or more GPUs
   /// of a type than it has.
   std::vector<Placement> schedule_chosen(const std::vector<std::vector<int>>& chosen);
-  /// Job `id` ran `seconds` on `type` in the round (Gavel credits each round's execution time).
+  /// Entry `id` (a job, or a pair: Placement::entry) ran `seconds` on `type` in the round (Gavel
+  /// credits each round's execution time).
   void record(int id, std::size_t type, double seconds);
 
   double priority(int id, std::size_t type) const;
   double deficit(int id, std::size_t type) const;
+  /// X by entry: job ids, and pair keys (below 0; pair_key()).
   const std::map<int, std::vector<double>>& allocation() const { return allocation_; }
+  /// The key of the pair of jobs a and b (either order) while it is an entry; 0 when it is not.
+  int pair_key(int a, int b) const;
   /// Placements that kept their GPUs, out of the jobs placed in the previous round and still
   /// here (Gavel's _num_lease_extensions and _num_lease_extension_opportunities).
   std::int64_t lease_extensions() const { return extensions_; }
@@ -96,7 +128,9 @@ class Rounds {
 
  private:
   struct JobState {
-    RoundJob job;
+    RoundJob job;  // a pair's: id its key, its jobs' scale factor, RoundPair::throughput
+    int a = 0;     // its jobs: a and b, or the job itself and -1
+    int b = -1;
     std::vector<double> time;  // received per type since the last reset
     std::vector<double> priority;
     std::vector<double> deficit;
@@ -107,6 +141,11 @@ class Rounds {
   std::vector<std::vector<int>> select(const std::vector<std::size_t>& order) const;
   std::vector<Placement> place(const std::vector<std::vector<int>>& chosen);
   std::vector<Placement> extend(std::vector<Placement> placements);
+  void set_allocation(RoundAllocation x);
+  void add_entry(JobState state);
+  void erase_entry(int key);
+  /// A pair's placement as one placement for each of its jobs.
+  std::vector<Placement> members(std::vector<Placement> placements) const;
 
   std::vector<std::string> types_;
   std::vector<std::vector<std::vector<int>>> servers_;
@@ -116,7 +155,9 @@ class Rounds {
   std::map<int, JobState> jobs_;
   std::vector<double> worker_time_;
   std::map<int, std::vector<double>> allocation_;
-  std::map<int, Placement> previous_;
+  std::map<int, Placement> previous_;  // by entry
+  std::map<std::pair<int, int>, int> pair_keys_;
+  int next_pair_key_ = -1;
   double last_reset_ = 0.0;
   bool need_update_ = false;
   std::int64_t extensions_ = 0;

@@ -8,6 +8,7 @@
 #include "tidesim/sim/engine/checked.hpp"
 #include "tidesim/sim/model/ring_path.hpp"
 #include "tidesim/topologies/mig.hpp"
+#include "tidesim/workloads/gavel_jobs.hpp"
 #include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/memory.hpp"
 
@@ -382,12 +383,53 @@ void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affect
       c.compute_share = share / s.workers;
       return s.workers * step_of(s.job, c).gpu_utilization;
     });
+    std::vector<std::pair<std::uint64_t, int>> single;
+    for (const Sliced& s : sliced) {
+      if (s.workers == 1) {
+        single.emplace_back(s.process, s.job);
+      }
+    }
+    if (single.size() != sliced.size()) {
+      single.clear();
+    }
+    colocate(n, card, single);
     // Re-rated: the processes running there (a stopped job's pods keep their slots while it
     // crash-loops, and its phase changes only after this refresh).
     for (const Sliced& s : sliced) {
       affected.insert(s.job);
     }
   }
+}
+
+void Execution::colocate(int n, int card,
+                         const std::vector<std::pair<std::uint64_t, int>>& running) {
+  std::erase_if(colocated_, [&](const auto& e) {
+    return std::get<0>(e.first) == n && std::get<1>(e.first) == card;
+  });
+  if (running.size() != 2 || running[0].second == running[1].second) {
+    return;
+  }
+  const Job& a = run_.jobs[static_cast<std::size_t>(running[0].second)];
+  const Job& b = run_.jobs[static_cast<std::size_t>(running[1].second)];
+  if (!a.spec->measured || !b.spec->measured) {
+    return;
+  }
+  const ClusterNode& node = run_.cluster.node(n);
+  const auto pair =
+      workloads::gavel_colocated(*a.spec->measured, *b.spec->measured, node.group->gpu_model);
+  if (!pair || !(pair->first > 0.0) || !(pair->second > 0.0)) {
+    return;
+  }
+  // Seconds per step alone on this card: the measured step at compute share 1.
+  const auto alone = [this](int j) {
+    workloads::StepConditions c = network_conditions(j);
+    c.compute_share = 1.0;
+    return step_of(j, c).seconds;
+  };
+  colocated_[{n, card, running[0].first}] =
+      std::clamp(pair->first * alone(running[0].second), 0.0, 1.0);
+  colocated_[{n, card, running[1].first}] =
+      std::clamp(pair->second * alone(running[1].second), 0.0, 1.0);
 }
 
 workloads::StepConditions Execution::conditions(int j, std::optional<double> share) const {
@@ -404,7 +446,10 @@ double Execution::card_share(int j) const {
     const ClusterNode& node = run_.cluster.node(pod.node);
     // Workers of one pod on one card split the pod's share of it.
     for_each_card_count(pod.cards, [&](int card, int workers) {
-      share = std::min(share, node.gpus->compute_share(pod.process, card) / workers);
+      const auto pair = colocated_.find({pod.node, card, pod.process});
+      const double s =
+          pair != colocated_.end() ? pair->second : node.gpus->compute_share(pod.process, card);
+      share = std::min(share, s / workers);
     });
   }
   return share;

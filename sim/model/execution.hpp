@@ -10,6 +10,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "tidesim/sim/model/run_context.hpp"
 
@@ -61,6 +64,12 @@ class Execution {
   /// Divides the time-sliced cards that need it (GpuNodeState::divide_time) and adds the jobs on
   /// them to `affected`.
   void divide_cards(const std::set<int>& touched, std::set<int>& affected);
+  /// Space sharing: when the running processes on `card` of node `n` are two single workers of
+  /// two jobs whose speed together is measured (workloads::gavel_colocated, a throughput table's
+  /// pair entry), each computes at the share of the card that gives it that speed, its co-located
+  /// steps per second x its seconds per step alone there (at most 1), in place of its
+  /// time-slicing share (`colocated_`); otherwise the card's entries are cleared.
+  void colocate(int n, int card, const std::vector<std::pair<std::uint64_t, int>>& running);
   /// The step conditions of running job j now (its ring's burst and average bandwidth included),
   /// at compute share `share` when given (its card_share()).
   workloads::StepConditions conditions(int j, std::optional<double> share = std::nullopt) const;
@@ -85,6 +94,8 @@ class Execution {
     double latency = 0.0;  // each burst's latency over the fabric, seconds
   };
   std::unordered_map<int, RingState> rings_;  // job -> its ring
+  // (node, card, process) -> its compute share as one of a measured pair (colocate()).
+  std::map<std::tuple<int, int, std::uint64_t>, double> colocated_;
 };
 
 }  // namespace tidesim

@@ -138,3 +138,50 @@ TEST(GavelRounds, FifoAndShuffledTypes) {
 
 }  // namespace
 }  // namespace tidesim::gavel
+
+namespace tidesim::gavel {
+namespace {
+
+// A pair (space sharing, Gavel's JobIdPair) is an entry of its own: type A, servers {0} and {1};
+// jobs 1, 2, 3 on 1 GPU; X: job 3 alone 1, the pair (1, 2) 1. At the first reset every entry has
+// half a round (180 s), the pair too, so the type's time is 4 x 180 = 720 s and job 3 and the pair
+// have priority 1 / (180 / 720) = 4 (jobs 1 and 2, with no X of their own, 0). The tie keeps
+// arrival order: job 3 takes GPU 0, the pair GPU 1, both its jobs on it. Its time is recorded
+// under its key; when job 2 leaves, the pair leaves with it.
+TEST(GavelRounds, APairTakesOneGpuForBothItsJobs) {
+  Rounds r({"A"}, {{{0}, {1}}}, RoundsConfig{});
+  for (const int id : {1, 2, 3}) {
+    r.add_job({.id = id, .scale_factor = 1, .throughput = {1.0}});
+  }
+  const auto placements = r.schedule(0.0, [] {
+    return RoundAllocation({{3, {1.0}}},
+                           {RoundPair{.a = 1, .b = 2, .share = {1.0}, .throughput = {0.5}}});
+  });
+  const int key = r.pair_key(2, 1);
+  ASSERT_LT(key, 0);
+  EXPECT_DOUBLE_EQ(r.priority(key, 0), 4.0);
+  EXPECT_DOUBLE_EQ(r.priority(3, 0), 4.0);
+  EXPECT_DOUBLE_EQ(r.priority(1, 0), 0.0);
+  ASSERT_EQ(placements.size(), 3u);
+  expect_placement(placements[0], 3, 0, {0}, false);
+  expect_placement(placements[1], 1, 0, {1}, false);
+  expect_placement(placements[2], 2, 0, {1}, false);
+  EXPECT_EQ(placements[0].entry, 3);
+  EXPECT_EQ(placements[0].partner, -1);
+  EXPECT_EQ(placements[1].entry, key);
+  EXPECT_EQ(placements[1].partner, 2);
+  EXPECT_EQ(placements[2].partner, 1);
+  // Round 2: the pair ran 360 s, job 3 too: both 540 of 1,440 s, priority 1 / 0.375 = 2.67.
+  r.record(key, 0, 360.0);
+  r.record(3, 0, 360.0);
+  const auto again = r.schedule(360.0, [] { return RoundAllocation{}; });
+  EXPECT_NEAR(r.priority(key, 0), 1440.0 / 540.0, 1e-12);
+  ASSERT_EQ(again.size(), 3u);
+  EXPECT_TRUE(again[1].extended);
+  r.remove_job(2);
+  EXPECT_EQ(r.pair_key(1, 2), 0);
+  EXPECT_EQ(r.allocation().count(key), 0u);
+}
+
+}  // namespace
+}  // namespace tidesim::gavel

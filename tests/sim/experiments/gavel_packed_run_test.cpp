@@ -1,0 +1,76 @@
+// Space sharing in a run (docs/gavel.md, "Pairs in runs"): max_min_fairness_packed's pairs share
+// a GPU for the round, each job at its co-located throughput. One time-sliced V100 (the table's
+// `fast` type), two single-GPU jobs arriving at 0 (tests/sim/experiments/data/gavel-packed.yaml);
+// the tests' small table gives A 4 steps/s alone, B 2 steps/s alone, and [3, 1.5] together.
+//
+// The allocation, by hand: with a share p of the pair and x_A, x_B alone (x_A + x_B + p <= 1),
+// the normalised throughputs are x_A + 0.75 p (A: (4 x_A + 3 p) / 4) and x_B + 0.75 p; their sum
+// x_A + x_B + 1.5 p <= 1 + 0.5 p <= 1.5, so the level is at most 0.75, reached only at p = 1:
+// the pair runs all the time (gavel_packed_test.cpp checks the same allocation alone).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "observed_run.hpp"
+#include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/scenario/scenario.hpp"
+#include "tidesim/sim/scenario/scenario_override.hpp"
+
+namespace tidesim {
+namespace {
+
+Scenario packed(const std::string& trace) {
+  const std::string source = std::string(TIDESIM_SOURCE_DIR) + "/tests/";
+  return load_scenario_with(
+      source + "sim/experiments/data/gavel-packed.yaml",
+      {parse_override("workload.gavel.trace=" + source + "sim/experiments/data/" + trace),
+       parse_override("workload.gavel.throughputs=" + source +
+                      "workloads/data/gavel/throughputs_small.json")});
+}
+
+test::Observed run_packed(const std::string& trace, std::size_t policy) {
+  const Scenario s = packed(trace);
+  RunSignals signals;
+  test::Observed o;
+  signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
+  o.summary = run_policy(s, make_jobs(s, 0), s.policies.at(policy), 0, signals);
+  return o;
+}
+
+double end_of(const test::Observed& o, const std::string& job) {
+  const auto done = o.of(JobEventKind::kSucceeded, job);
+  return done.size() == 1 ? test::seconds(done[0].at) : -1.0;
+}
+
+TEST(GavelPackedRun, APairSharesTheGpuAtItsColocatedThroughputs) {
+  // A (900 steps) at 3 steps/s and B (450 steps) at 1.5 steps/s, together from 0: both end at
+  // 300 s, inside the first round (360 s). Gavel's simulator credits int(3 x 360) = 1,080 and
+  // int(1.5 x 360) = 540 steps for the round, capped at the steps left: the same 300 s.
+  const test::Observed o = run_packed("packed_pair.trace", 0);
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_NEAR(end_of(o, "1"), 300.0, 1e-3);
+  EXPECT_NEAR(end_of(o, "2"), 300.0, 1e-3);
+}
+
+TEST(GavelPackedRun, WithoutPairsTheJobsTakeTurns) {
+  // max_min_fairness_perf: each job alone gets half the GPU (X = 0.5), so the rounds run them one
+  // at a time: 900 / 4 = 225 s and 450 / 2 = 225 s, one after the other (a round ends when its
+  // job does): the last ends at 450 s, where sharing ended both at 300 s.
+  const test::Observed o = run_packed("packed_pair.trace", 1);
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_NEAR(std::max(end_of(o, "1"), end_of(o, "2")), 450.0, 1e-3);
+  EXPECT_NEAR(std::min(end_of(o, "1"), end_of(o, "2")), 225.0, 1e-3);
+}
+
+TEST(GavelPackedRun, AJobWhosePartnerEndedRunsAlone) {
+  // B (300 steps) ends at 300 / 1.5 = 200 s; A has done 3 x 200 = 600 of its 1,200 steps and runs
+  // the rest alone at 4 steps/s: 150 s more, ending at 350 s. (Gavel's simulator keeps the pair's
+  // steps for the whole round, 1,080, and runs the last 120 in the next round: 390 s.)
+  const test::Observed o = run_packed("packed_uneven.trace", 0);
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_NEAR(end_of(o, "2"), 200.0, 1e-3);
+  EXPECT_NEAR(end_of(o, "1"), 350.0, 1e-3);
+}
+
+}  // namespace
+}  // namespace tidesim
