@@ -39,6 +39,19 @@ TEST(GavelInputs, GpuTypesFromNodes) {
   EXPECT_THROW((void)gpu_types_of(view, {}), AllocationError);
 }
 
+// A time-sliced node advertises cards x replicas (here 1 card x 2); its GPUs for Gavel are its
+// cards, the label nvidia.com/gpu.count. A count that is not a number is an error.
+TEST(GavelInputs, TimeSlicedNodesCountTheirCards) {
+  ClusterView view;
+  view.nodes = {node("a", "Tesla-V100", 2), node("b", "Tesla-V100", 2)};
+  view.nodes[0].node.labels["nvidia.com/gpu.count"] = "1";
+  const GpuTypes t = gpu_types_of(view, {{"Tesla-V100", "v100"}});
+  EXPECT_EQ(t.gpus, (std::vector<int>{3}));
+  EXPECT_EQ(t.servers[0], (std::vector<std::vector<int>>{{0}, {1, 2}}));
+  view.nodes[1].node.labels["nvidia.com/gpu.count"] = "two";
+  EXPECT_THROW((void)gpu_types_of(view, {}), AllocationError);
+}
+
 // The small table of tests/workloads/data/gavel: A alone 4 (fast) and 1 (slow), B 2 and 1; on
 // "fast" A with B is [3, 1.5]; "slow" has no pair entries.
 TEST(GavelInputs, ProblemFromTable) {
