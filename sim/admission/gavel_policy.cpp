@@ -7,6 +7,7 @@
 
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
 #include "tidesim/sim/admission/gavel_packed.hpp"
+#include "tidesim/sim/admission/gavel_restart.hpp"
 #include "tidesim/workloads/gavel_jobs.hpp"
 
 namespace tidesim {
@@ -216,13 +217,15 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       order_ = split(value);
     } else if (key == "prices") {
       prices_ = parse_prices(value);
+    } else if (key == "restart_overhead") {
+      restart_overhead_s_ = number(key, value, 0.0);
     } else if (shockwave::is_arg(key)) {
       shockwave_args[key] = value;
     } else {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, prices, and "
+          "gpu_order, prices, restart_overhead, and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
@@ -383,6 +386,10 @@ void GavelPolicy::start(const JobPolicyState& state) {
     rounds_->add_job(j);
     known_.insert(std::upper_bound(known_.begin(), known_.end(), v.id), v.id);
   }
+  std::vector<int> last_round;
+  for (const auto& [id, p] : placed_) {
+    last_round.push_back(id);  // ascending: placed_ is ordered
+  }
   placed_.clear();
   std::vector<gavel::Placement> placements;
   if (shockwave_) {  // its plan's round goes straight to the placement (scheduler.py)
@@ -394,9 +401,35 @@ void GavelPolicy::start(const JobPolicyState& state) {
   for (gavel::Placement& p : placements) {
     placed_[p.job] = std::move(p);
   }
+  plan_delays(state, last_round);
   round_start_ = now;
   round_end_ = now + rounds_config_.round_s;
   started_ = true;
+  ++rounds_started_;
+}
+
+void GavelPolicy::plan_delays(const JobPolicyState& state, const std::vector<int>& last_round) {
+  delay_.clear();
+  if (restart_overhead_s_ <= 0.0) {
+    return;
+  }
+  for (const JobView& v : state.jobs) {
+    const auto it = placed_.find(v.id);
+    if (it == placed_.end()) {
+      continue;
+    }
+    gavel::RestartCase c;
+    c.ran_last_round = std::binary_search(last_round.begin(), last_round.end(), v.id);
+    c.first_round = rounds_started_ == 0;
+    c.steps_left = v.steps_left;
+    for (const auto& [gpu, tput] : v.throughputs) {
+      c.throughput = gpu == types_.types[it->second.type] ? tput : c.throughput;
+    }
+    const double d = gavel::restart_delay(c, rounds_config_.round_s, restart_overhead_s_);
+    if (d > 0.0) {
+      delay_[v.id] = d;
+    }
+  }
 }
 
 JobDecision GavelPolicy::current(const JobPolicyState& state) const {
@@ -415,6 +448,9 @@ JobDecision GavelPolicy::current(const JobPolicyState& state) const {
       d.move.push_back(v.id);
     }
     d.pod_nodes[v.id] = std::move(nodes);
+    if (const auto delay = delay_.find(v.id); delay != delay_.end() && !v.admitted) {
+      d.start_delay[v.id] = from_seconds(delay->second);
+    }
   }
   std::sort(d.run.begin(), d.run.end());
   return d;

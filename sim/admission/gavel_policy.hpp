@@ -59,7 +59,9 @@ class GavelAllocator {
 /// factor; default false: Gavel's, single-GPU jobs only), `gpu_order` (the greedy walk's order of
 /// GPU models, comma-separated, default V100-SXM2-16,P100: Gavel walks v100, p100, k80), `prices`
 /// (a price per hour for each GPU model, `MODEL:PRICE,...`, read by
-/// max_sum_throughput_normalized_by_cost_perf, which needs it); with
+/// max_sum_throughput_normalized_by_cost_perf, which needs it), `restart_overhead` (seconds,
+/// default 0: a job that did not run in the last round starts its work this late in a round, as
+/// Shockwave's simulator charges 20 s; gavel_restart.hpp); with
 /// `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each round's
 /// jobs, on a cluster of one GPU type as the artifact's).
 class GavelPolicy : public JobPolicy {
@@ -80,6 +82,7 @@ class GavelPolicy : public JobPolicy {
   gavel::RoundAllocation allocate(const JobPolicyState& state);
   void start(const JobPolicyState& state);
   void leave(const JobPolicyState& state, double now);
+  void plan_delays(const JobPolicyState& state, const std::vector<int>& last_round);
   JobDecision current(const JobPolicyState& state) const;
 
   gavel::RoundsConfig rounds_config_;
@@ -92,6 +95,9 @@ class GavelPolicy : public JobPolicy {
   gavel::GpuTypes types_;
   std::map<int, gavel::Placement> placed_;  // this round's
   std::vector<int> known_;                  // ids added to the rounds, ascending
+  double restart_overhead_s_ = 0.0;         // gavel_restart.hpp
+  std::map<int, double> delay_;             // this round's start delays, seconds
+  std::int64_t rounds_started_ = 0;
   double round_start_ = 0.0;
   double round_end_ = 0.0;
   double last_now_ = 0.0;

@@ -222,6 +222,10 @@ struct JobDecision {
   /// Admitted elastic jobs to move to their pod_nodes at the same size: a resize that changes
   /// only where the job runs (a checkpoint-restart, as the artifact's Pollux reallocates).
   std::vector<int> move;
+  /// A job this decision admits (not admitted before it): its work starts this long after its
+  /// pods are bound, beyond run.pod_startup (the restart overhead of Shockwave's simulator,
+  /// gavel_restart.hpp). Ignored for a job admitted already.
+  std::map<int, Duration> start_delay;
 };
 
 /// A job-level policy. One instance serves one run (one policy entry, one seed), so it may keep

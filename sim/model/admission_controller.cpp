@@ -381,6 +381,11 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
                        v.min_replicas, v.max_replicas));
     }
   }
+  for (const auto& [j, delay] : decision.start_delay) {
+    if (delay < Duration::zero()) {
+      fail(fmt::format("gave job {} a negative start delay", j));
+    }
+  }
   for (const auto& [j, batch] : decision.batch_size) {
     if (!chosen(j)) {
       fail("gave a batch size to job " + std::to_string(j) + ", which it did not choose");
@@ -585,6 +590,9 @@ void Admission::admit_chosen(const JobDecision& decision, const QuotaDecision& q
       topology_event(j, true);
     }
     e.ever_admitted = true;
+    if (const auto d = decision.start_delay.find(j); d != decision.start_delay.end()) {
+      controller_.delay_next_start(j, d->second);
+    }
     release_placed(run_, e.held, e.pod_nodes, [this](int p) { release(p); });
   }
 }

@@ -171,6 +171,11 @@ void JobController::on_oom(int j) {
   end_attempt(j, true);
 }
 
+void JobController::delay_next_start(int j, Duration delay) {
+  Duration& restore = restore_[static_cast<std::size_t>(j)];
+  restore = std::max(restore, delay);
+}
+
 void JobController::interrupt(int j, InterruptCause cause, Duration restore) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   if (job.phase == JobPhase::kWaiting || job.phase == JobPhase::kBackoff ||

@@ -95,6 +95,10 @@ class JobController final : public ExecutionListener {
   /// suspension loses nothing, as a resize); any other job loses the work since its last
   /// checkpoint.
   void suspend(int j);
+  /// Job `j`'s next start waits `delay` more once its pods are bound (beyond run.pod_startup and
+  /// any restore time an interrupt gave it: the longer of the two): a policy's start delay
+  /// (JobDecision::start_delay).
+  void delay_next_start(int j, Duration delay);
 
   /// Resizes elastic job `j` to `replicas` at total batch `batch_size` (0: its own rule): a running
   /// job checkpoints (AdaptDL checkpoints when it is rescaled: nothing is lost), its attempt stops

@@ -91,6 +91,32 @@ TEST(GavelPolicy, MaxMinFairnessRoundsWithALeaseExtension) {
   EXPECT_EQ(p.lease_extension_opportunities(), 2);
 }
 
+// restart_overhead (Shockwave's simulator, gavel_restart.hpp) on the case above: the first round
+// charges nobody; in round 2 the job back on the V100 (away in round 1) starts 20 s late, job 2
+// (kept on the P100) does not; a decision within the round repeats no delay for the jobs now
+// admitted.
+TEST(GavelPolicy, RestartOverheadDelaysAJobBackFromARoundAway) {
+  const ClusterView c = cluster();
+  AdmissionConfig config = gavel("max_min_fairness_perf");
+  config.args["restart_overhead"] = "20";
+  GavelPolicy p(config);
+  const JobDecision d0 = p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 2, 1), job(2, 3, 3)}, c));
+  ASSERT_EQ(d0.run.size(), 2U);
+  EXPECT_TRUE(d0.start_delay.empty());
+  const int first = d0.run.front();
+  std::vector<JobView> running = {job(0, 4, 1), job(1, 2, 1), job(2, 3, 3, {"node-b"})};
+  running[static_cast<std::size_t>(first)] = job(first, first == 0 ? 4 : 2, 1, {"node-a"});
+  const JobDecision d1 = p.decide(at(TimePoint(360s), running, c));
+  EXPECT_EQ(d1.run, (std::vector<int>{1 - first, 2}));
+  EXPECT_EQ(d1.start_delay, (std::map<int, Duration>{{1 - first, Duration(20s)}}));
+  std::vector<JobView> now = running;
+  now[static_cast<std::size_t>(first)] = job(first, first == 0 ? 4 : 2, 1);
+  now[static_cast<std::size_t>(1 - first)] = job(1 - first, first == 0 ? 2 : 4, 1, {"node-a"});
+  EXPECT_TRUE(p.decide(at(TimePoint(400s), now, c)).start_delay.empty());
+  config.args["restart_overhead"] = "-1";
+  EXPECT_THROW(GavelPolicy bad(config), std::invalid_argument);
+}
+
 // The first round of other policies on the same jobs, from their hand-worked X
 // (gavel_allocation_test.cpp, gavel_allox_gandiva_test.cpp):
 // - max_sum_throughput_perf: the V100 to job 0, the P100 to job 2;
