@@ -71,6 +71,25 @@ class SuspendFrom50sTo60s final : public JobPolicy {
   }
 };
 
+// The same, and the job it admits again at 60 s starts 25 s late (JobDecision::start_delay).
+class SuspendAndDelay final : public JobPolicy {
+ public:
+  std::string_view name() const override { return "test-suspend-and-delay"; }
+  std::optional<Duration> interval() const override { return Duration(10s); }
+  JobDecision decide(const JobPolicyState& state) override {
+    JobDecision d = inner_.decide(state);
+    if (state.now >= TimePoint(60s)) {
+      for (const int j : d.run) {
+        d.start_delay[j] = Duration(25s);
+      }
+    }
+    return d;
+  }
+
+ private:
+  SuspendFrom50sTo60s inner_;
+};
+
 struct Outcome {
   double done_s = -1;
   std::vector<double> started_s;
@@ -157,6 +176,19 @@ TEST(ElasticJob, ASuspendedElasticJobKeepsItsWork) {
   EXPECT_EQ(fixed.evictions, 1);
   EXPECT_NEAR(fixed.lost_gpu_s, 50.0 - fixed.started_s[0], 0.1);
   EXPECT_NEAR(fixed.done_s, fixed.started_s[1] + 100.0, 1e-3);
+}
+
+// A start delay (Shockwave's simulator's restart overhead, sim/admission/gavel_restart.hpp): the
+// job of the test above admitted again at 60 s, bound at ~60.0 s, starts after pod_startup (10 s)
+// and the delay (25 s) at ~95 s, with ~60 steps left: done at ~155 s. The decisions after 60 s
+// repeat the delay for a job admitted already: it does not count again.
+TEST(ElasticJob, AStartDelayPostponesTheWorkOfAJobAdmittedAgain) {
+  const Outcome o = run_elastic<SuspendAndDelay>("test-suspend-and-delay", "suspension", true);
+  ASSERT_EQ(o.started_s.size(), 2u);
+  EXPECT_NEAR(o.started_s[0], 10.0, 0.1);
+  EXPECT_NEAR(o.started_s[1], 95.0, 0.1);
+  EXPECT_NEAR(o.done_s, o.started_s[1] + 100.0 - (50.0 - o.started_s[0]), 1e-3);
+  EXPECT_NEAR(o.done_s, 155.0, 0.2);
 }
 
 }  // namespace
