@@ -60,6 +60,10 @@ struct PodGroupStatus {
   int assigned = 0;
   /// KEP-5732: the node label whose one value all pods of the group share ("" for none).
   std::string topology_key;
+  /// In a pod group cycle (policies/pod_group_cycle.hpp): the nodes of the placement being
+  /// evaluated, in index order (upstream's snapshot restricted by AssumePlacement); null when
+  /// the cycle evaluates no placement, and outside a pod group cycle.
+  const std::vector<int>* placement = nullptr;
 };
 
 /// The result of one plugin call (framework.Status). `reasons` are Kubernetes' messages, e.g.
@@ -232,6 +236,9 @@ class Plugin {
   virtual bool wants_workload() const { return false; }
   /// The run's pods (only called when wants_workload()).
   virtual void observe_workload(std::span<const PodSpec> /*pods*/) {}
+  /// True for a plugin that has the profile schedule each gang of a Workload pod group in one
+  /// pod group cycle (KEP-4671 at v1.36; policies/pod_group_cycle.hpp) instead of pod by pod.
+  virtual bool pod_group_cycle() const { return false; }
 };
 
 /// QueueSort: decides the queue order (exactly one per profile).
@@ -343,6 +350,30 @@ class PermitPlugin : public virtual Plugin {
  public:
   virtual Status permit(CycleContext& ctx, const PodSpec& pod, int node_index,
                         Duration& timeout) = 0;
+};
+
+/// One candidate placement of a pod group (KEP-5732's fwk.Placement): a name (the topology
+/// label's value) and its nodes, in index order.
+struct Placement {
+  std::string name;
+  std::vector<int> nodes;
+};
+
+/// KEP-5732's group points, run only by the pod group cycle (policies/pod_group_cycle.hpp):
+/// PlacementGenerate and PlacementScore. The first such plugin of a profile is used.
+class PlacementPlugin : public virtual Plugin {
+ public:
+  /// PlacementGenerate: the candidate placements for `group` on `view`, in the order they are
+  /// tried; nullopt when the group asks for none (no topology constraint).
+  virtual std::optional<std::vector<Placement>> generate(const ClusterView& view,
+                                                         const PodGroupStatus& group) const = 0;
+  /// PlacementScore of `placement` where `proposed` pods of `group` were placed by the cycle, on
+  /// `view` without them; `pods_total` = assigned + proposed, `best_total` the largest
+  /// pods_total of the feasible placements. The highest score wins.
+  virtual std::int64_t score(const ClusterView& view, const Placement& placement,
+                             std::span<const std::shared_ptr<const PodSpec>> proposed,
+                             const PodGroupStatus& group, std::int64_t pods_total,
+                             std::int64_t best_total) const = 0;
 };
 
 /// Bind: DefaultBinder's point. The run driver binds; the plugin only has to exist (a profile

@@ -22,6 +22,9 @@ void Gangs::declare(const PodGroup& group) {
   }
   g = Gang{};
   g.spec = group;
+  if (group.mode == PodGroup::Mode::kPermit && scheduler_.pod_group_cycle()) {
+    g.spec.mode = PodGroup::Mode::kPodGroupCycle;
+  }
 }
 
 Gang* Gangs::of(const PodSpec& pod) {

@@ -24,7 +24,9 @@ namespace tidesim::policies {
 
 /// A gang: scheduler-plugins' PodGroup, and how the loop schedules it.
 struct PodGroup {
-  enum class Mode { kPermit, kAllOrNothing };
+  /// kPodGroupCycle: a permit-mode group under a profile that asks for the pod group cycle
+  /// (Scheduler::pod_group_cycle(); set by Gangs::declare).
+  enum class Mode { kPermit, kAllOrNothing, kPodGroupCycle };
   std::string name;
   Mode mode = Mode::kPermit;
   /// spec.minMember (permit mode; all-or-nothing places every pod of the group).
@@ -44,6 +46,8 @@ struct Gang {
   /// Pods reserved and waiting at Permit, in arrival order.
   std::vector<PodPtr> waiting;
   int bound = 0;
+  /// Pod group cycle: the nodes of its bound pods (a later cycle keeps to their placement).
+  std::vector<int> bound_nodes;
   /// The first waiting pod's timeout (WaitOnPermit).
   std::optional<EventId> timer;
   /// The hint group of its pods, computed when `members` had `shape_members` pods (-1: not yet).
@@ -61,7 +65,8 @@ class Gangs {
   Gangs(Simulation& sim, Scheduler& scheduler, const ClusterView& cluster, BindTarget& target,
         SchedulingQueue& queue, ChangeJournal& journal, std::function<void()> freed);
 
-  /// Declares the PodGroup `group.name` (or starts it afresh: a new attempt of its job).
+  /// Declares the PodGroup `group.name` (or starts it afresh: a new attempt of its job). A
+  /// permit-mode group becomes kPodGroupCycle when the profile asks for the pod group cycle.
   void declare(const PodGroup& group);
   /// The gang `pod` belongs to; null for a pod outside any declared group.
   Gang* of(const PodSpec& pod);

@@ -80,7 +80,8 @@ Registry builtin_registry() {
   r["DefaultPreemption"] = plugin_without_args(make_default_preemption);
   r["Coscheduling"] = plugin_without_args(make_coscheduling);
   // Kubernetes' Workload API: gang scheduling (KEP-4671) and topology placement (KEP-5732).
-  r["GangScheduling"] = plugin_without_args(make_gang_scheduling);
+  r["GangScheduling"] =
+      plugin_with_args<GangSchedulingArgs>(parse_gang_scheduling_args, make_gang_scheduling);
   r["TopologyPlacement"] = plugin_with_args<TopologyPlacementArgs>(parse_topology_placement_args,
                                                                    make_topology_placement);
   r["NodeResourcesBalancedAllocation"] = plugin_with_args<BalancedAllocationArgs>(

@@ -85,6 +85,10 @@ class Scheduler final : public FilterRunner {
   bool wants_workload() const { return plugins_.wants_workload(); }
   /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
   void observe_workload(std::span<const PodSpec> pods) { plugins_.observe_workload(pods); }
+  /// True when a plugin of the profile asks for the pod group cycle (Plugin::pod_group_cycle()).
+  bool pod_group_cycle() const;
+  /// The profile's first PlacementPlugin (KEP-5732's group points); null when it has none.
+  const PlacementPlugin* placement_plugin() const;
   /// The profile's schedulerName.
   const std::string& name() const { return plugins_.name(); }
   /// The hints the profile's plugins register (Plugin::events_to_register()), by which the queue

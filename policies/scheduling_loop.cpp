@@ -1,5 +1,6 @@
 #include "tidesim/policies/scheduling_loop.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace tidesim::policies {
@@ -19,7 +20,8 @@ SchedulingLoop::SchedulingLoop(Simulation& sim, std::unique_ptr<Scheduler> sched
       memo_(*scheduler_, cluster, journal_),
       gangs_(sim, *scheduler_, cluster, target, queue_, journal_, [this] { on_cluster_event(); }),
       nominations_(sim, *scheduler_, cluster, target),
-      hints_(memo_, gangs_, target, queue_) {
+      hints_(memo_, gangs_, target, queue_),
+      group_cycle_(*scheduler_, cluster, target, metrics) {
   scheduler_->set_record_reasons(false);  // nothing in a run prints them
   queue_.set_queueing_hints(&scheduler_->queueing_hints());
 }
@@ -86,7 +88,7 @@ void SchedulingLoop::cycle() {
     return;
   }
   Gang* gang = gangs_.of(*pod);
-  if (gang != nullptr && gang->spec.mode == PodGroup::Mode::kAllOrNothing) {
+  if (gang != nullptr && gang->spec.mode != PodGroup::Mode::kPermit) {
     gang_cycle(pod, *gang);
     wake_when_ready();
     return;
@@ -163,6 +165,10 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
       pods.push_back(m);
     }
   }
+  if (gang.spec.mode == PodGroup::Mode::kPodGroupCycle) {
+    pod_group_cycle(std::move(pods), gang);
+    return;
+  }
   // Fast fail (see the class comment): the gang's shape is its pods' classes in order.
   const std::vector<int> shape = memo_.gang_shape(pods);
   const std::vector<ScheduleResult>* replay = memo_.gang_replay(shape, *first);
@@ -215,6 +221,41 @@ void SchedulingLoop::gang_cycle(const PodPtr& first, Gang& gang) {
   for (const auto& e : a.events) {
     emit(e);
   }
+}
+
+void SchedulingLoop::pod_group_cycle(std::vector<PodPtr> pods, Gang& gang) {
+  // podGroupInfoForPod's order: priority, then when the scheduler first saw the pod (membership).
+  std::vector<PodPtr> order;
+  for (const auto& m : gang.members) {
+    if (std::find(pods.begin(), pods.end(), m) != pods.end()) {
+      order.push_back(m);
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const PodPtr& a, const PodPtr& b) { return a->priority > b->priority; });
+  const PodGroupCycleOutcome o =
+      group_cycle_.run(order, gangs_.status(gang), gang.bound_nodes, sim_.now());
+  cycles_ += static_cast<std::uint64_t>(o.evaluations);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const PodPtr& p = order[i];
+    SchedulingEvent ev{sim_.now(), p->name, "", o.stages[i]};
+    if (const int node = o.nodes[i]; node >= 0) {  // applyPodGroupAlgorithmResult: bind
+      target_.allow(*p);
+      memo_.classes().forget(*p);
+      nominations_.erase(p->name);
+      journal_.record(node);
+      queue_.done(*p);
+      ++gang.bound;
+      gang.bound_nodes.push_back(node);
+      ev.node = cluster_.nodes[static_cast<std::size_t>(node)].node.name;
+    } else {
+      queue_.add_unschedulable(p, sim_.now(), o.rejectors, hints_.group(*p));
+    }
+    emit(ev);
+  }
+  std::sort(gang.bound_nodes.begin(), gang.bound_nodes.end());
+  clock_.busy_until(sim_.now() + cycle_time_ * static_cast<std::int64_t>(o.evaluations) +
+                    o.latency);
 }
 
 void SchedulingLoop::try_gang(const std::vector<PodPtr>& pods, const std::vector<int>& shape,

@@ -52,6 +52,11 @@
 ///    queue and the whole gang is placed in this one cycle (each pod scheduled against the view
 ///    with the ones before it reserved), or every reservation is undone and all go back as
 ///    unschedulable. The cycle takes one cycle time per pod tried.
+///  - Pod group cycle mode (KEP-4671 at v1.36, a profile whose GangScheduling has
+///    podGroupSchedulingCycle): the popped pod takes its queued siblings out of the queue, in
+///    order of priority then membership, and the PodGroupCycle part (pod_group_cycle.hpp) places
+///    them in one cycle; the placed pods bind at once, the others go back as unschedulable. The
+///    cycle takes one cycle time per pod evaluation (pods times placements tried).
 ///
 /// Preemption (enable_preemption()): a pod that fits no node runs the profile's PostFilter
 /// (DefaultPreemption; policies/nominations.hpp). When it names a node, the loop nominates the pod
@@ -72,6 +77,7 @@
 #include "tidesim/policies/failure_memo.hpp"
 #include "tidesim/policies/gangs.hpp"
 #include "tidesim/policies/nominations.hpp"
+#include "tidesim/policies/pod_group_cycle.hpp"
 #include "tidesim/policies/precise_hints.hpp"
 #include "tidesim/policies/queue.hpp"
 #include "tidesim/policies/queueing_hints.hpp"
@@ -193,6 +199,8 @@ class SchedulingLoop {
   void unschedulable(const PodPtr& pod, const ScheduleResult& r, Gang* gang);
   // One all-or-nothing cycle for `first` and its queued siblings.
   void gang_cycle(const PodPtr& first, Gang& gang);
+  // One pod group cycle (KEP-4671 at v1.36) for `pods` of `gang`, applied: the placed pods bind.
+  void pod_group_cycle(std::vector<PodPtr> pods, Gang& gang);
   // The pods of an all-or-nothing cycle tried in turn, each reserved, until one fails.
   void try_gang(const std::vector<PodPtr>& pods, const std::vector<int>& shape, GangAttempt& a);
   // Wakes the clock at the queue's next ready time, if any.
@@ -213,6 +221,7 @@ class SchedulingLoop {
   Gangs gangs_;
   Nominations nominations_;
   PreciseHints hints_;
+  PodGroupCycle group_cycle_;
   struct {
     CycleWanted want;
     CycleExplained got;

@@ -5,7 +5,9 @@ namespace {
 
 class GangScheduling final : public PreFilterPlugin, public PostFilterPlugin, public PermitPlugin {
  public:
+  explicit GangScheduling(GangSchedulingArgs args) : args_(args) {}
   std::string_view name() const override { return "GangScheduling"; }
+  bool pod_group_cycle() const override { return args_.pod_group_scheduling_cycle; }
 
   // gangscheduling.go PreEnqueue: the quorum of pods must exist before any is scheduled.
   Status pre_filter(CycleContext& ctx, const PodSpec& /*pod*/) override {
@@ -35,12 +37,23 @@ class GangScheduling final : public PreFilterPlugin, public PostFilterPlugin, pu
     return Status::make(Code::kWait,
                         "waiting for minCount pods from a gang to be waiting on permit");
   }
+
+ private:
+  GangSchedulingArgs args_;
 };
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_gang_scheduling() {
-  return std::make_unique<GangScheduling>();
+GangSchedulingArgs parse_gang_scheduling_args(const PluginArgs& args) {
+  Fields f = args_fields(args);
+  GangSchedulingArgs a;
+  a.pod_group_scheduling_cycle = f.boolean("podGroupSchedulingCycle", false);
+  f.finish();
+  return a;
+}
+
+std::unique_ptr<Plugin> make_gang_scheduling(const GangSchedulingArgs& args) {
+  return std::make_unique<GangScheduling>(args);
 }
 
 }  // namespace tidesim::policies

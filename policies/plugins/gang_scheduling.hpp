@@ -11,13 +11,25 @@
 /// no node leaves its waiting siblings waiting until the deadline (unlike Coscheduling). Holding
 /// and releasing the waiting pods is the scheduling loop's (policies/gangs.hpp). A profile that
 /// lists GangScheduling uses it instead of Coscheduling for every PodGroup.
+///
+/// The arg `podGroupSchedulingCycle: true` (tidesim's switch; false by default) selects the v1.36
+/// path instead: each gang is scheduled in one pod group cycle (policies/pod_group_cycle.hpp),
+/// where Permit, asked without waiting, only says whether minCount pods are placed; no pod waits
+/// and nothing is held past the cycle. docs/topology-aware.md, "Pod group cycle (v1.36)".
 #include <memory>
 
 #include "tidesim/policies/framework.hpp"
+#include "tidesim/policies/plugin_args.hpp"
 
 namespace tidesim::policies {
 
-/// GangScheduling as a PreFilter + PostFilter (no-op) + Permit plugin. Takes no args.
-std::unique_ptr<Plugin> make_gang_scheduling();
+struct GangSchedulingArgs {
+  /// Schedule each gang in one pod group cycle (KEP-4671 at v1.36) instead of pod by pod (v1.35).
+  bool pod_group_scheduling_cycle = false;
+};
+GangSchedulingArgs parse_gang_scheduling_args(const PluginArgs& args);
+
+/// GangScheduling as a PreFilter + PostFilter (no-op) + Permit plugin.
+std::unique_ptr<Plugin> make_gang_scheduling(const GangSchedulingArgs& args);
 
 }  // namespace tidesim::policies

@@ -47,15 +47,17 @@ std::vector<PlacementCandidate> generate(const ClusterView& view, const std::str
   return out;
 }
 
-class TopologyPlacement final : public PreFilterPlugin, public FilterPlugin {
+class TopologyPlacement final : public PreFilterPlugin,
+                                public FilterPlugin,
+                                public PlacementPlugin {
  public:
   explicit TopologyPlacement(TopologyPlacementArgs args) : args_(std::move(args)) {}
   std::string_view name() const override { return "TopologyPlacement"; }
 
   Status pre_filter(CycleContext& ctx, const PodSpec& pod) override {
     const PodGroupStatus* g = ctx.pod_group;
-    if (g == nullptr || g->topology_key.empty()) {
-      return Status::success();
+    if (g == nullptr || g->topology_key.empty() || g->placement != nullptr) {
+      return Status::success();  // in a pod group cycle the placement is already assumed
     }
     // Pods of the group already assigned: only their domain (the generator's requiredDomain).
     if (g->assigned > 0 && domains_.count(g->name) != 0) {
@@ -75,6 +77,14 @@ class TopologyPlacement final : public PreFilterPlugin, public FilterPlugin {
     if (g == nullptr || g->topology_key.empty()) {
       return Status::success();
     }
+    if (g->placement != nullptr) {
+      // The pod group cycle's placement: upstream lists only its nodes (AssumePlacement).
+      if (std::binary_search(g->placement->begin(), g->placement->end(), node_index)) {
+        return Status::success();
+      }
+      return reject(ctx, Code::kUnschedulable,
+                    [] { return std::string("node(s) outside the placement being evaluated"); });
+    }
     const auto d = domains_.find(g->name);
     if (d == domains_.end()) {
       return Status::success();
@@ -88,6 +98,32 @@ class TopologyPlacement final : public PreFilterPlugin, public FilterPlugin {
       return fmt::format("node(s) outside the pod group's {}={} placement", g->topology_key,
                          d->second);
     });
+  }
+
+  // TopologyPlacementGenerator: one placement per value of the group's topology label.
+  std::optional<std::vector<Placement>> generate(const ClusterView& view,
+                                                 const PodGroupStatus& group) const override {
+    if (group.topology_key.empty()) {
+      return std::nullopt;
+    }
+    std::vector<Placement> out;
+    for (auto& c : tidesim::policies::generate(view, group.topology_key)) {
+      out.push_back(Placement{std::move(c.domain), std::move(c.nodes)});
+    }
+    return out;
+  }
+
+  // PlacementBinPacking + PodGroupPodsCount (normalised to 0-100 by the best placement).
+  std::int64_t score(const ClusterView& view, const Placement& placement,
+                     std::span<const std::shared_ptr<const PodSpec>> proposed,
+                     const PodGroupStatus& /*group*/, std::int64_t pods_total,
+                     std::int64_t best_total) const override {
+    Resources sum;
+    for (const auto& p : proposed) {
+      sum += non_zero_requests(*p);
+    }
+    const std::int64_t count = best_total > 0 ? pods_total * kMaxNodeScore / best_total : 0;
+    return placement_bin_packing_score(args_, view, placement.nodes, sum) + count;
   }
 
  private:

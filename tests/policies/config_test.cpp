@@ -143,6 +143,15 @@ TEST(SchedulerConfig, Errors) {
   EXPECT_NE(bad_arg.find("pluginConfig[0](LoadAwareScorer).args.gpuMemoryDecaySlope"),
             std::string::npos)
       << bad_arg;
+  // GangScheduling's podGroupSchedulingCycle is a boolean (the pod group cycle switch).
+  const std::string gang = error_of(
+      p +
+      "  plugins:\n    multiPoint:\n      enabled:\n      - name: GangScheduling\n"
+      "  pluginConfig:\n  - name: GangScheduling\n    args:\n      podGroupSchedulingCycle: "
+      "maybe\n");
+  EXPECT_NE(gang.find("pluginConfig[0](GangScheduling).args.podGroupSchedulingCycle"),
+            std::string::npos)
+      << gang;
   // Unknown arg key lists the allowed ones.
   const std::string unknown_arg = error_of(
       p + "  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrat: {}\n");

@@ -205,5 +205,156 @@ TEST(WorkloadGang, TopologyGroupThatFitsNoRackStaysPending) {
   EXPECT_EQ(loop.pending(), 3u);
 }
 
+// KEP-4671 at v1.36, the pod group cycle (built-in "default-k8s-gang-v136": GangScheduling with
+// podGroupSchedulingCycle). Rules: kubernetes/kubernetes pkg/scheduler/schedule_one_podgroup.go
+// (podGroupSchedulingDefaultAlgorithm: every queued pod tried on one snapshot, feasible when
+// Permit says Success for one; applyPodGroupAlgorithmResult: bind the placed pods, else all back
+// unschedulable) and algorithm_podgroup.go (one run per placement, the best PlacementScore wins).
+// One cycle time (10 ms) per pod evaluation.
+SchedulingLoop make_v136_loop(Simulation& sim, Racks& racks) {
+  return SchedulingLoop(sim, make_scheduler("default-k8s-gang-v136", 1), racks.view, racks, 10ms,
+                        nullptr, nullptr);
+}
+
+// 4 pods, minCount 4, 3 GPUs: at 0 s pods 0-2 are placed (Permit: Wait) and pod 3 fits nowhere;
+// no Permit said Success, so the group is rejected in that cycle: nothing is held afterwards
+// (v1.35 holds 3 GPUs for 300 s, NotAtAllWaitersReleasedAtTheFiveMinuteDeadline), the cycle
+// costs 4 evaluations (40 ms), and all four pods wait as unschedulable. At 5 s a fourth GPU
+// appears (a cluster event): the pods' back-off (1 s after the attempt at 0 s) is over, so the
+// next cycle runs at 5 s and binds all four then.
+TEST(PodGroupCycle, GroupThatDoesNotFitIsRejectedAtOnceHoldingNothing) {
+  Simulation sim;
+  Racks racks(sim, {"a"}, 3);
+  SchedulingLoop loop = make_v136_loop(sim, racks);
+  loop.add_pod_group(workload_gang("job", 4));
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  std::vector<std::int64_t> held;
+  for (const double t : {0.001, 0.035, 4.0}) {
+    sim.schedule_at(TimePoint(from_seconds(t)), [&] { held.push_back(racks.gpus_held()); });
+  }
+  sim.schedule_at(TimePoint(5s), [&] {
+    racks.view.nodes[0].node.allocatable.gpus = 4;
+    loop.on_cluster_event();
+  });
+  sim.run(TimePoint(4500ms));
+  EXPECT_EQ(held, (std::vector<std::int64_t>{0, 0, 0}));
+  EXPECT_TRUE(racks.bound_at.empty());
+  EXPECT_EQ(loop.pending(), 4u);
+  EXPECT_EQ(loop.counters().cycles, 4u);
+  sim.run(TimePoint(10s));
+  ASSERT_EQ(racks.bound_at.size(), 4u);
+  for (const auto& [pod, at] : racks.bound_at) {
+    EXPECT_EQ(at, TimePoint(5s)) << pod;
+  }
+  EXPECT_EQ(loop.counters().cycles, 8u);
+}
+
+// 4 pods, minCount 2, 3 GPUs: one cycle at 0 s places pods 0-2 (pod 1's Permit says Success)
+// and binds them at 0 s; pod 3 fits nowhere and goes back alone, holding nothing.
+TEST(PodGroupCycle, MinCountBelowCountBindsWhatFitsInOneCycle) {
+  Simulation sim;
+  Racks racks(sim, {"a"}, 3);
+  SchedulingLoop loop = make_v136_loop(sim, racks);
+  loop.add_pod_group(workload_gang("job", 2));
+  for (int i = 0; i < 4; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  sim.run(TimePoint(10s));
+  ASSERT_EQ(racks.bound_at.size(), 3u);
+  for (const std::string pod : {"job-0", "job-1", "job-2"}) {
+    EXPECT_EQ(racks.bound_at.at(pod), TimePoint(0s)) << pod;
+  }
+  EXPECT_EQ(racks.bound_at.count("job-3"), 0u);
+  EXPECT_EQ(racks.gpus_held(), 3);
+  EXPECT_EQ(loop.pending(), 1u);
+}
+
+// GangScheduling's PreEnqueue still holds: minCount 4, 3 pods exist: nothing placed or held.
+TEST(PodGroupCycle, FewerPodsThanMinCountAreNotScheduled) {
+  Simulation sim;
+  Racks racks(sim, {"a"}, 8);
+  SchedulingLoop loop = make_v136_loop(sim, racks);
+  loop.add_pod_group(workload_gang("job", 4));
+  for (int i = 0; i < 3; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job"));
+  }
+  sim.run(TimePoint(10s));
+  EXPECT_TRUE(racks.bound_at.empty());
+  EXPECT_EQ(racks.gpus_held(), 0);
+  EXPECT_EQ(loop.pending(), 3u);
+}
+
+// The best rack in one cycle: racks a (n0, n1) and b (n2, n3) of 8-GPU nodes, n0 full with an
+// 8-GPU pod. Two 4-GPU pods, minCount 2, key rack: both placements are feasible (a: both on n1;
+// b: on n2/n3), 2 pods each (PodGroupPodsCount 100 each). PlacementBinPacking, MostAllocated on
+// cpu, memory and GPUs (weight 1 each) over the rack's 2 nodes with the proposed pods: a has
+// GPUs 16/16 (100), b 8/16 (50); cpu 300m of 128 and memory 600Mi of 512Gi round to 0: a scores
+// 100/3 = 33, b 50/3 = 16. Rack a wins; both pods bind on n1 at 0 s, in one cycle of 2
+// placements x 2 pods = 4 evaluations.
+TEST(PodGroupCycle, GroupPlacedInTheTightestRackInOneCycle) {
+  Simulation sim;
+  Racks racks(sim, {"a", "a", "b", "b"}, 8);
+  auto other = member("other", "none", 8);
+  racks.reserve(*other, 0, {});
+  SchedulingLoop loop = make_v136_loop(sim, racks);
+  loop.add_pod_group(workload_gang("job", 2, "rack"));
+  for (int i = 0; i < 2; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job", 4));
+  }
+  sim.run(TimePoint(1s));
+  ASSERT_EQ(racks.bound_at.size(), 2u);
+  for (const std::string pod : {"job-0", "job-1"}) {
+    EXPECT_EQ(racks.node_of.at(pod), 1) << pod;
+    EXPECT_EQ(racks.bound_at.at(pod), TimePoint(0s)) << pod;
+  }
+  EXPECT_EQ(loop.counters().cycles, 4u);
+}
+
+// Only the bound pods' placement afterwards: racks a (n0, n1), b (n2, n3) of 8-GPU nodes, n0
+// full. Three 8-GPU pods, minCount 2, key rack: a holds 1 (infeasible), b holds 2: pods 0 and 1
+// bind on n2 and n3 at 0 s, pod 2 goes back. When n0 is freed at 5 s, pod 2's cycle may use only
+// rack b (the generator's required domain), which is full: it stays pending.
+TEST(PodGroupCycle, LaterPodsKeepToTheBoundPodsPlacement) {
+  Simulation sim;
+  Racks racks(sim, {"a", "a", "b", "b"}, 8);
+  auto other = member("other", "none", 8);
+  racks.reserve(*other, 0, {});
+  SchedulingLoop loop = make_v136_loop(sim, racks);
+  loop.add_pod_group(workload_gang("job", 2, "rack"));
+  for (int i = 0; i < 3; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job", 8));
+  }
+  sim.schedule_at(TimePoint(5s), [&] {
+    racks.unreserve(*other);
+    loop.on_cluster_event();
+  });
+  sim.run(TimePoint(20s));
+  ASSERT_EQ(racks.bound_at.size(), 2u);
+  EXPECT_EQ(racks.rack_of("job-0"), "b");
+  EXPECT_EQ(racks.rack_of("job-1"), "b");
+  EXPECT_EQ(racks.bound_at.at("job-0"), TimePoint(0s));
+  EXPECT_EQ(racks.bound_at.count("job-2"), 0u);
+  EXPECT_EQ(loop.pending(), 1u);
+}
+
+// No rack holds the group: three 8-GPU pods, minCount 3, racks of two 8-GPU nodes. Both
+// placements place 2 pods and fail at the third: rejected, nothing held, pending.
+TEST(PodGroupCycle, TopologyGroupThatFitsNoRackHoldsNothing) {
+  Simulation sim;
+  Racks racks(sim, {"a", "a", "b", "b"}, 8);
+  SchedulingLoop loop = make_v136_loop(sim, racks);
+  loop.add_pod_group(workload_gang("job", 3, "rack"));
+  for (int i = 0; i < 3; ++i) {
+    loop.add(member("job-" + std::to_string(i), "job", 8));
+  }
+  sim.run(TimePoint(10s));
+  EXPECT_TRUE(racks.bound_at.empty());
+  EXPECT_EQ(racks.gpus_held(), 0);
+  EXPECT_EQ(loop.pending(), 3u);
+  EXPECT_EQ(loop.counters().cycles, 6u);
+}
+
 }  // namespace
 }  // namespace tidesim::policies

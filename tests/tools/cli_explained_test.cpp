@@ -72,9 +72,10 @@ TEST_F(Explained, AMisspeltRequiredKeyIsNamed) {
 // where the file belongs), both as a list entry and as the `scheduler:` of a mapping.
 TEST_F(Explained, AnUnknownPolicyHasItsPlaceAndASuggestion) {
   const std::string kRest =
-      ": not a built-in scheduler (first-fit, default-k8s, default-k8s-gang, load-aware, "
-      "most-allocated, random, dot-product, gpu-clustering, gpu-packing, best-fit, fgd) and no "
-      "KubeSchedulerConfiguration file (NAME.yaml) by that name\n";
+      ": not a built-in scheduler (first-fit, default-k8s, default-k8s-gang, "
+      "default-k8s-gang-v136, load-aware, most-allocated, random, dot-product, gpu-clustering, "
+      "gpu-packing, best-fit, fgd) and no KubeSchedulerConfiguration file (NAME.yaml) by that "
+      "name\n";
   const std::string f = minimal_with("p.yaml", "policies: [default-k8s,", "policies: [load_aware,");
   const auto o = run("validate " + f);
   EXPECT_EQ(o.code, 2);
