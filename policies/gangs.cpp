@@ -22,7 +22,7 @@ void Gangs::declare(const PodGroup& group) {
   }
   g = Gang{};
   g.spec = group;
-  if (group.mode == PodGroup::Mode::kPermit && scheduler_.pod_group_cycle()) {
+  if (group.mode == PodGroup::Mode::kPermit && scheduler_.plugins().pod_group_cycle()) {
     g.spec.mode = PodGroup::Mode::kPodGroupCycle;
   }
 }

@@ -25,7 +25,7 @@ namespace tidesim::policies {
 /// A gang: scheduler-plugins' PodGroup, and how the loop schedules it.
 struct PodGroup {
   /// kPodGroupCycle: a permit-mode group under a profile that asks for the pod group cycle
-  /// (Scheduler::pod_group_cycle(); set by Gangs::declare).
+  /// (ProfilePlugins::pod_group_cycle(); set by Gangs::declare).
   enum class Mode { kPermit, kAllOrNothing, kPodGroupCycle };
   std::string name;
   Mode mode = Mode::kPermit;

@@ -66,7 +66,7 @@ std::optional<std::size_t> PodGroupCycle::best(const std::vector<Placement>& pla
       best_total = std::max<std::int64_t>(best_total, group.assigned + e.placed);
     }
   }
-  const PlacementPlugin* scorer = scheduler_.placement_plugin();
+  const PlacementPlugin* scorer = scheduler_.plugins().placement();
   std::optional<std::size_t> chosen;
   std::int64_t best_score = std::numeric_limits<std::int64_t>::min();
   for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -92,7 +92,7 @@ std::optional<std::size_t> PodGroupCycle::best(const std::vector<Placement>& pla
 PodGroupCycleOutcome PodGroupCycle::run(const std::vector<PodPtr>& pods,
                                         const PodGroupStatus& group,
                                         std::span<const int> bound_nodes, TimePoint now) {
-  const PlacementPlugin* generator = scheduler_.placement_plugin();
+  const PlacementPlugin* generator = scheduler_.plugins().placement();
   std::optional<std::vector<Placement>> placements;
   if (generator != nullptr) {
     placements = generator->generate(cluster_, group);

@@ -303,6 +303,20 @@ bool ProfilePlugins::reads_forecasts() const {
                      [](const std::unique_ptr<Plugin>& p) { return p->reads_forecasts(); });
 }
 
+bool ProfilePlugins::pod_group_cycle() const {
+  return std::any_of(owned_.begin(), owned_.end(),
+                     [](const std::unique_ptr<Plugin>& p) { return p->pod_group_cycle(); });
+}
+
+const PlacementPlugin* ProfilePlugins::placement() const {
+  for (const auto& p : owned_) {
+    if (const auto* placement = dynamic_cast<const PlacementPlugin*>(p.get())) {
+      return placement;
+    }
+  }
+  return nullptr;
+}
+
 bool ProfilePlugins::wants_workload() const {
   return std::any_of(owned_.begin(), owned_.end(),
                      [](const std::unique_ptr<Plugin>& p) { return p->wants_workload(); });

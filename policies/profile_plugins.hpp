@@ -69,6 +69,10 @@ class ProfilePlugins {
   bool reads_forecasts() const;
   /// True when a plugin wants the run's whole workload (Plugin::wants_workload()).
   bool wants_workload() const;
+  /// True when a plugin asks for the pod group cycle (Plugin::pod_group_cycle()).
+  bool pod_group_cycle() const;
+  /// The first PlacementPlugin (KEP-5732's group points); null when there is none.
+  const PlacementPlugin* placement() const;
   /// Shows the run's pods to the plugins that want them.
   void observe_workload(std::span<const PodSpec> pods);
 

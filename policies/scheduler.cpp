@@ -89,20 +89,6 @@ Scheduler::Scheduler(const SchedulerConfig& config, const ProfileConfig& profile
   }
 }
 
-bool Scheduler::pod_group_cycle() const {
-  const std::vector<const Plugin*> all = plugins_.all();
-  return std::any_of(all.begin(), all.end(), [](const Plugin* p) { return p->pod_group_cycle(); });
-}
-
-const PlacementPlugin* Scheduler::placement_plugin() const {
-  for (const Plugin* p : plugins_.all()) {
-    if (const auto* placement = dynamic_cast<const PlacementPlugin*>(p)) {
-      return placement;
-    }
-  }
-  return nullptr;
-}
-
 ScheduleResult Scheduler::schedule_one(const PodSpec& pod, const ClusterView& cluster,
                                        const MetricsSource* metrics, TimePoint now,
                                        const PodGroupStatus* group, std::optional<int> nominated) {

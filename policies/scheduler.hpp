@@ -85,10 +85,6 @@ class Scheduler final : public FilterRunner {
   bool wants_workload() const { return plugins_.wants_workload(); }
   /// Shows the run's pods to the plugins that want them (Plugin::wants_workload()).
   void observe_workload(std::span<const PodSpec> pods) { plugins_.observe_workload(pods); }
-  /// True when a plugin of the profile asks for the pod group cycle (Plugin::pod_group_cycle()).
-  bool pod_group_cycle() const;
-  /// The profile's first PlacementPlugin (KEP-5732's group points); null when it has none.
-  const PlacementPlugin* placement_plugin() const;
   /// The profile's schedulerName.
   const std::string& name() const { return plugins_.name(); }
   /// The hints the profile's plugins register (Plugin::events_to_register()), by which the queue
@@ -100,8 +96,9 @@ class Scheduler final : public FilterRunner {
   std::vector<std::pair<std::string, std::int64_t>> plugins_at(const std::string& point) const {
     return plugins_.at(point);
   }
-  /// The percentageOfNodesToScore in effect (0 = adaptive).
-  int percentage_of_nodes_to_score() const { return plugins_.percentage(); }
+  /// Its plugins (e.g. plugins().percentage(): the percentageOfNodesToScore in effect, 0 =
+  /// adaptive; plugins().pod_group_cycle(), plugins().placement()).
+  const ProfilePlugins& plugins() const { return plugins_; }
   /// What a cycle may leave behind for later cycles: the round-robin start of node sampling and
   /// the number of tie-breaks drawn from the scheduler's stream. A cycle that leaves both as they
   /// were changes nothing a later cycle sees (the scheduling loop's fast fail of gangs uses it).

@@ -20,8 +20,7 @@ SchedulingLoop::SchedulingLoop(Simulation& sim, std::unique_ptr<Scheduler> sched
       memo_(*scheduler_, cluster, journal_),
       gangs_(sim, *scheduler_, cluster, target, queue_, journal_, [this] { on_cluster_event(); }),
       nominations_(sim, *scheduler_, cluster, target),
-      hints_(memo_, gangs_, target, queue_),
-      group_cycle_(*scheduler_, cluster, target, metrics) {
+      hints_(memo_, gangs_, target, queue_) {
   scheduler_->set_record_reasons(false);  // nothing in a run prints them
   queue_.set_queueing_hints(&scheduler_->queueing_hints());
 }
@@ -233,8 +232,8 @@ void SchedulingLoop::pod_group_cycle(std::vector<PodPtr> pods, Gang& gang) {
   }
   std::stable_sort(order.begin(), order.end(),
                    [](const PodPtr& a, const PodPtr& b) { return a->priority > b->priority; });
-  const PodGroupCycleOutcome o =
-      group_cycle_.run(order, gangs_.status(gang), gang.bound_nodes, sim_.now());
+  PodGroupCycle part(*scheduler_, cluster_, target_, metrics_);  // stateless between cycles
+  const PodGroupCycleOutcome o = part.run(order, gangs_.status(gang), gang.bound_nodes, sim_.now());
   cycles_ += static_cast<std::uint64_t>(o.evaluations);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const PodPtr& p = order[i];

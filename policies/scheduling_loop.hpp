@@ -221,7 +221,6 @@ class SchedulingLoop {
   Gangs gangs_;
   Nominations nominations_;
   PreciseHints hints_;
-  PodGroupCycle group_cycle_;
   struct {
     CycleWanted want;
     CycleExplained got;

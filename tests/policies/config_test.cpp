@@ -111,8 +111,8 @@ profiles:
   percentageOfNodesToScore: 70
 )",
                                    "t.yaml");
-  EXPECT_EQ(Scheduler(cfg, cfg.profiles[0], 1).percentage_of_nodes_to_score(), 30);
-  EXPECT_EQ(Scheduler(cfg, cfg.profiles[1], 1).percentage_of_nodes_to_score(), 70);
+  EXPECT_EQ(Scheduler(cfg, cfg.profiles[0], 1).plugins().percentage(), 30);
+  EXPECT_EQ(Scheduler(cfg, cfg.profiles[1], 1).plugins().percentage(), 70);
 }
 
 TEST(SchedulerConfig, Errors) {

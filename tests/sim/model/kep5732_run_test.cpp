@@ -47,5 +47,31 @@ TEST(Kep5732Run, AGangThatFitsNoLeafWaitsForOne) {
   EXPECT_NEAR(o.bound_s.at("G"), 100.0, kTol);
 }
 
+// The same runs under default-k8s-gang-v136 (KEP-4671's pod group cycle at v1.36,
+// policies/pod_group_cycle.hpp): both pods of G are tried in each leaf in one cycle.
+Outcome run_gang_v136(const std::vector<Filler>& fillers) {
+  return test::run_gang_after_fillers("tests/sim/data/kep5732-run.yaml", "kep5732-leaf-v136",
+                                      fillers);
+}
+
+TEST(Kep5732Run, V136TheGangLandsInTheLeafThatHoldsIt) {
+  // F1 holds gpu-02: in leaf-0000 only pod 0 fits (gpu-01), so Permit never says Success there;
+  // in leaf-0001 both fit. G binds on gpu-03 and gpu-04 at 1 s, both in that one cycle.
+  const Outcome o = run_gang_v136({{"gpu-02", 3}});
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_EQ(o.nodes.at("G"), (std::multiset<std::string>{"gpu-03", "gpu-04"}));
+  EXPECT_NEAR(o.bound_s.at("G"), 1.0, kTol);
+}
+
+TEST(Kep5732Run, V136AGangThatFitsNoLeafIsRejectedAndRetried) {
+  // F1 holds gpu-02 for 100 s, F2 gpu-04 for 300 s: each leaf places 1 pod of G, so the group is
+  // rejected at 1 s, holding nothing. F1's end at 100 s is a cluster event: leaf-0000 then holds
+  // both, and G binds on gpu-01 and gpu-02 at 100 s.
+  const Outcome o = run_gang_v136({{"gpu-02", 1}, {"gpu-04", 3}});
+  EXPECT_EQ(o.summary.succeeded, 3);
+  EXPECT_EQ(o.nodes.at("G"), (std::multiset<std::string>{"gpu-01", "gpu-02"}));
+  EXPECT_NEAR(o.bound_s.at("G"), 100.0, kTol);
+}
+
 }  // namespace
 }  // namespace tidesim
