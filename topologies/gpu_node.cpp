@@ -484,20 +484,32 @@ double GpuNodeState::compute_share(std::uint64_t process, int card) const {
   return 0.0;
 }
 
+// A process's occupant on a card it holds; when its running state changes, the state is set, its
+// share reset and a time-sliced card marked for division (GpuNodeState::set_running).
+namespace {
+
+template <class CardT>
+auto& set_running_on(CardT& card, std::uint64_t process, bool running, bool time_slicing) {
+  auto o = std::find_if(card.occupants.begin(), card.occupants.end(),
+                        [process](const auto& x) { return x.process == process; });
+  if (o->running != running) {
+    o->running = running;
+    o->share = 0.0;
+    card.undivided = time_slicing;
+  }
+  return *o;
+}
+
+}  // namespace
+
 void GpuNodeState::set_running(std::uint64_t process, bool running) {
   const auto it = cards_of_.find(process);
   if (it == cards_of_.end()) {
     return;  // a pod without GPUs
   }
   for (const int card : it->second) {
-    Card& c = cards_[static_cast<std::size_t>(card)];
-    auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
-                          [process](const Occupant& x) { return x.process == process; });
-    if (o->running != running) {
-      o->running = running;
-      o->share = 0.0;
-      c.undivided = sharing_.mode == SharingMode::kTimeSlicing;
-    }
+    set_running_on(cards_[static_cast<std::size_t>(card)], process, running,
+                   sharing_.mode == SharingMode::kTimeSlicing);
   }
 }
 
@@ -508,15 +520,9 @@ void GpuNodeState::set_stopped(std::uint64_t process) {
   }
   for (const int card : it->second) {
     Card& c = cards_[static_cast<std::size_t>(card)];
-    auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
-                          [process](const Occupant& x) { return x.process == process; });
-    if (o->running) {
-      o->running = false;
-      o->share = 0.0;
-      c.undivided = sharing_.mode == SharingMode::kTimeSlicing;
-    }
-    c.memory_used -= o->memory;
-    o->memory = 0;
+    auto& o = set_running_on(c, process, false, sharing_.mode == SharingMode::kTimeSlicing);
+    c.memory_used -= o.memory;
+    o.memory = 0;
   }
 }
 
