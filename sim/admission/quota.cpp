@@ -186,13 +186,36 @@ bool uses(const QuotaJob& v, const std::vector<bool>& need) {
   return false;
 }
 
+// The topology part of Kueue's fit test while it simulates preemption (workloadFits in
+// pkg/scheduler/preemption/preemption.go with the workload's TAS requests): the job placed with
+// the removed candidates given back. Without a check (quota only, or a job whose flavours have
+// no topology) it always fits.
+struct TasFit {
+  const TopologyCheck* check = nullptr;
+  const QuotaJob* job = nullptr;  // as given (requests by resource)
+  const std::vector<int>* flavors = nullptr;
+
+  bool fits(const std::vector<const QuotaJob*>& chosen,
+            const std::vector<std::size_t>& removed) const {
+    if (check == nullptr) {
+      return true;
+    }
+    std::vector<int> ids;
+    ids.reserve(removed.size());
+    for (const std::size_t k : removed) {
+      ids.push_back(chosen[k]->id);
+    }
+    return check->simulate(*job, *flavors, ids, false);
+  }
+};
+
 // Kueue's minimalPreemptions: `candidates` (indices into `chosen`) removed in order until `j`
-// fits, then put back from the second last while it still fits. Empty when it cannot fit;
-// else `w` is left with the targets removed.
+// fits (its quota and, with `tas`, its topology), then put back from the second last while it
+// still fits. Empty when it cannot fit; else `w` is left with the targets removed.
 std::vector<std::size_t> minimal_preemptions(Walk& w, const std::vector<const QuotaJob*>& chosen,
                                              const std::vector<std::size_t>& candidates,
                                              const QuotaJob& j, const std::vector<bool>& need,
-                                             bool allow_borrowing) {
+                                             bool allow_borrowing, const TasFit& tas) {
   Walk trial = w;
   std::vector<std::size_t> targets;
   bool fit = false;
@@ -203,7 +226,7 @@ std::vector<std::size_t> minimal_preemptions(Walk& w, const std::vector<const Qu
     }
     trial.add(v, -1);
     targets.push_back(k);
-    if (trial.fits(j, allow_borrowing)) {
+    if (trial.fits(j, allow_borrowing) && tas.fits(chosen, targets)) {
       fit = true;
       break;
     }
@@ -213,7 +236,9 @@ std::vector<std::size_t> minimal_preemptions(Walk& w, const std::vector<const Qu
   }
   for (std::size_t i = targets.size() - 1; i-- > 0;) {
     trial.add(*chosen[targets[i]], +1);
-    if (trial.fits(j, allow_borrowing)) {
+    std::vector<std::size_t> rest = targets;
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+    if (trial.fits(j, allow_borrowing) && tas.fits(chosen, rest)) {
       targets[i] = targets.back();
       targets.pop_back();
     } else {
@@ -224,13 +249,27 @@ std::vector<std::size_t> minimal_preemptions(Walk& w, const std::vector<const Qu
   return targets;
 }
 
+// The resources needing preemption: with `tas`, every resource `j` asks (Kueue's flavor
+// assigner marks all of a TAS PodSet's flavours Preempt, updateModeForTASRequests); else those
+// its queue lacks.
+std::vector<bool> needing_preemption(const Walk& w, const QuotaJob& j, const TasFit& tas) {
+  if (tas.check == nullptr) {
+    return w.lacking(j);
+  }
+  std::vector<bool> need(j.requests.size(), false);
+  for (std::size_t r = 0; r < j.requests.size(); ++r) {
+    need[r] = j.requests[r] > 0;
+  }
+  return need;
+}
+
 // Kueue's getTargets for `j`, which does not fit: the jobs of `chosen` (indices) to suspend so
 // that it does, with `w` updated; empty when none would make it fit.
 std::vector<std::size_t> preemption_targets(Walk& w, const std::vector<const QuotaJob*>& chosen,
-                                            const QuotaJob& j) {
+                                            const QuotaJob& j, const TasFit& tas = {}) {
   const QuotaConfig& quotas = *w.q;
   const ClusterQueueConfig& cq = quotas.cluster_queues[static_cast<std::size_t>(j.queue)];
-  const std::vector<bool> need = w.lacking(j);
+  const std::vector<bool> need = needing_preemption(w, j, tas);
   if (std::find(need.begin(), need.end(), true) == need.end()) {
     return {};  // its quota fits; only the cluster's GPUs are short: no quota preemption
   }
@@ -271,15 +310,15 @@ std::vector<std::size_t> preemption_targets(Walk& w, const std::vector<const Quo
   std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(same),
                [&](std::size_t k) { return chosen[k]->queue == j.queue; });
   if (same.size() == candidates.size()) {
-    return minimal_preemptions(w, chosen, candidates, j, need, true);
+    return minimal_preemptions(w, chosen, candidates, j, need, true, tas);
   }
   if (w.under_nominal(j.queue, need)) {
-    std::vector<std::size_t> t = minimal_preemptions(w, chosen, candidates, j, need, false);
+    std::vector<std::size_t> t = minimal_preemptions(w, chosen, candidates, j, need, false, tas);
     if (!t.empty()) {
       return t;
     }
   }
-  return minimal_preemptions(w, chosen, same, j, need, true);
+  return minimal_preemptions(w, chosen, same, j, need, true, tas);
 }
 
 Walk start(const QuotaConfig& quotas, std::int64_t capacity) {
@@ -497,6 +536,41 @@ std::vector<int> assign_flavours(const Walk& w, const std::vector<const QuotaJob
   return out;
 }
 
+// Whether one of `flavors` has a topology.
+bool has_topology(const QuotaConfig& q, const std::vector<int>& flavors) {
+  return std::any_of(flavors.begin(), flavors.end(),
+                     [&](int f) { return f >= 0 && topology_levels(q, f) != nullptr; });
+}
+
+// Kueue's preemption for `j` (`job` as given, on `flavors`), which does not fit its quota or
+// its topology: a job with a topology that would not fit it even with no TAS workload is NoFit
+// (Kueue's flavor assigner, WithSimulateEmpty); else the victims found (preemption_targets,
+// with the topology in the fit test) leave `chosen`, `w` and the topology's snapshots, and the
+// job is placed. Whether it fits now.
+bool preempt_for(Walk& w, std::vector<const QuotaJob*>& chosen, const QuotaJob& j,
+                 const QuotaJob& job, const std::vector<int>& flavors,
+                 const TopologyCheck& topology) {
+  TasFit tas;
+  if (topology.simulate && has_topology(*w.q, flavors)) {
+    if (!topology.simulate(job, flavors, {}, true)) {
+      return false;
+    }
+    tas = TasFit{&topology, &job, &flavors};
+  }
+  std::vector<std::size_t> victims = preemption_targets(w, chosen, j, tas);
+  if (victims.empty()) {
+    return false;
+  }
+  std::sort(victims.rbegin(), victims.rend());  // descending: erase keeps the others' places
+  for (const std::size_t k : victims) {
+    if (topology.preempt) {
+      topology.preempt(chosen[k]->id);
+    }
+    chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  return w.fits(j) && (!topology.fits || topology.fits(job, flavors));
+}
+
 }  // namespace
 
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
@@ -532,30 +606,16 @@ QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaC
                                      : job.admitted && !job.flavors.empty()
                                          ? job.flavors
                                          : assign_flavours(w, chosen, job);
-    bool assigned = job.queue < 0 || !flavors.empty();
+    const bool assigned = job.queue < 0 || !flavors.empty();
     slotted.push_back(in_slots(q, job, flavors));
     const QuotaJob& j = slotted.back();
     // The topology is placed once the quota fits (Kueue's flavour assignment checks the quota,
-    // then TAS), or before preempting for it (no victims for a job its topology refuses).
-    bool placed = !topology.fits;
-    if (topology.fits && assigned && !w.fits(j) && j.queue >= 0) {
-      Walk trial = w;
-      if (!preemption_targets(trial, chosen, j).empty()) {
-        placed = true;
-        assigned = topology.fits(job, flavors);
-      }
+    // then TAS); a job short of either may preempt.
+    bool fits = assigned && w.fits(j) && (!topology.fits || topology.fits(job, flavors));
+    if (assigned && !fits && j.queue >= 0) {
+      fits = preempt_for(w, chosen, j, job, flavors, topology);
     }
-    if (assigned && !w.fits(j) && j.queue >= 0) {
-      std::vector<std::size_t> victims = preemption_targets(w, chosen, j);
-      std::sort(victims.rbegin(), victims.rend());  // descending: erase keeps the others' places
-      for (const std::size_t k : victims) {
-        chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(k));
-      }
-    }
-    if (assigned && w.fits(j) && !placed) {
-      assigned = topology.fits(job, flavors);
-    }
-    if (assigned && w.fits(j)) {
+    if (fits) {
       w.add(j, +1);
       chosen.push_back(&j);
       if (topology.commit) {

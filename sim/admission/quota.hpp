@@ -235,15 +235,30 @@ struct QuotaDecision {
 ///    every resource needing preemption), then with its own queue's candidates only, borrowing
 ///    allowed; with only its own queue's candidates, borrowing allowed.
 /// A job that does not fit in a StrictFIFO queue blocks the rest of that queue.
-/// `topology` (topology-aware scheduling, docs/topology-aware.md "In runs"): when set, a job
-/// not kept that got its flavours and fits its quota and the cluster's GPUs (or would fit them
-/// by preempting: then before the preemption) is asked `fits` (Kueue's flavour assignment checks
-/// the quota, then places the topology); a job that does not fit its topology is not admitted,
-/// as one over its quota; `commit` is called for each job the walk admits, in order, so that
-/// the next `fits` sees its placement.
+/// `topology` (topology-aware scheduling, docs/topology-aware.md "In runs" and "Preemption"):
+/// when set, a job not kept that got its flavours and fits its quota and the cluster's GPUs is
+/// asked `fits` (Kueue's flavour assignment checks the quota, then places the topology). A job
+/// whose flavour has a topology and that does not fit its quota or its topology needs
+/// preemption as Kueue's flavor assigner marks it (assignFlavors in
+/// pkg/scheduler/flavorassigner/flavorassigner.go: Preempt, or NoFit when it would not fit even
+/// with no TAS workload, `simulate` with `empty`): every resource it asks then needs preemption
+/// (updateModeForTASRequests), and the victims are chosen as above with the topology in the fit
+/// test (Kueue's workloadFits in pkg/scheduler/preemption/preemption.go): after each removal
+/// the job must fit its quota and `simulate` with the removed jobs given back. The victims are
+/// then `preempt`ed (their usage leaves the snapshots for the rest of the walk) and the job is
+/// placed by `fits`. `commit` is called for each job the walk admits, in order, so that the
+/// next `fits` sees its placement.
 struct TopologyCheck {
   std::function<bool(const QuotaJob& job, const std::vector<int>& flavors)> fits;
   std::function<void(int job)> commit;
+  /// Whether `job` would fit its topology with the admitted jobs `without` gone (their pods'
+  /// usage given back in their domains) or, `empty`, with no TAS workload's usage (Kueue's
+  /// WithSimulateEmpty); true when its flavours have no topology. Changes nothing.
+  std::function<bool(const QuotaJob& job, const std::vector<int>& flavors,
+                     const std::vector<int>& without, bool empty)>
+      simulate;
+  /// Admitted job `job` is preempted by the walk: its usage is given back for the rest of it.
+  std::function<void(int job)> preempt;
 };
 QuotaDecision select_with_quotas(const std::vector<QuotaJob>& jobs, const QuotaConfig& quotas,
                                  std::int64_t capacity, const TopologyCheck& topology = {});

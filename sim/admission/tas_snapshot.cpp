@@ -202,6 +202,15 @@ int TasSnapshot::add_parents(int d) {
 }
 
 void TasSnapshot::add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod) {
+  change_usage(assignment, per_pod, 1);
+}
+
+void TasSnapshot::remove_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod) {
+  change_usage(assignment, per_pod, -1);
+}
+
+void TasSnapshot::change_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod,
+                               std::int32_t sign) {
   for (const DomainAssignment& domain : assignment.domains) {
     auto it = leaf_by_id_.find(domain_id(domain.values));
     if (it == leaf_by_id_.end()) {
@@ -213,9 +222,9 @@ void TasSnapshot::add_usage(const TopologyAssignment& assignment, const Resource
     }
     for (const auto& [name, value] : per_pod) {
       leaf.tas_usage[name] =
-          saturating_add(leaf.tas_usage[name], saturating_mul(value, domain.count));
+          saturating_add(leaf.tas_usage[name], saturating_mul(value, sign * domain.count));
     }
-    leaf.tas_usage["pods"] += domain.count;
+    leaf.tas_usage["pods"] += sign * domain.count;
   }
 }
 

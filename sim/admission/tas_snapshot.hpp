@@ -112,6 +112,11 @@ class TasSnapshot {
   /// Records an admitted workload's assignment: `count` pods of `per_pod` (plus one `pods`
   /// unit each) on each domain of the lowest level.
   void add_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod);
+  /// Gives back what add_usage(assignment, per_pod) took (Kueue's removeTASUsage, as its
+  /// preemptor does for each candidate it simulates without: pkg/scheduler/preemption). On a
+  /// leaf whose usage was counted elsewhere (a run's bound pods, in the node's free capacity) it
+  /// adds the capacity back.
+  void remove_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod);
 
   /// Incremental upkeep, for a caller that keeps one snapshot while its nodes' usage changes
   /// (runs: docs/topology-aware.md, "In runs"). `node` replaces the node of the same name: its
@@ -171,6 +176,8 @@ class TasSnapshot {
   TasFeatureGates gates_;
 
   void build(const std::vector<std::string>& leaf_ids);
+  void change_usage(const TopologyAssignment& assignment, const ResourceMap& per_pod,
+                    std::int32_t sign);
   bool eligible(const TasNode& node) const;
   void sum_free_capacity(Leaf& leaf);
   struct Replaced {

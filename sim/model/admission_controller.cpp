@@ -168,6 +168,11 @@ QuotaDecision Admission::select_with_queues(OrderedJobPolicy& policy, const JobP
     return fits;
   };
   check.commit = [this](int job) { topology_->commit(job); };
+  check.simulate = [this](const QuotaJob& job, const std::vector<int>& flavors,
+                          const std::vector<int>& without, bool empty) {
+    return topology_->simulate(job.id, flavors, without, empty);
+  };
+  check.preempt = [this](int job) { topology_->preempt(job); };
   return select_with_quotas(jobs, *config_.quotas, capacity_, check);
 }
 

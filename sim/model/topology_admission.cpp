@@ -12,19 +12,30 @@
 namespace tidesim {
 namespace {
 
-// The leaf domain id of a node's labels under `levels` (the hostname alone when the lowest level
-// is the hostname, as tas::TasSnapshot names its leaves); "" when a level label is missing.
-std::string leaf_id(const std::map<std::string, std::string>& labels,
-                    const std::vector<std::string>& levels) {
+// The values of a node's lowest domain under `levels`, as a topologyAssignment names it (the
+// hostname alone when the lowest level is the hostname); empty when a level label is missing.
+std::vector<std::string> leaf_values(const std::map<std::string, std::string>& labels,
+                                     const std::vector<std::string>& levels) {
   std::vector<std::string> values;
   for (const std::string& level : levels) {
     const auto it = labels.find(level);
     if (it == labels.end()) {
-      return "";
+      return {};
     }
     values.push_back(it->second);
   }
-  return levels.back() == tas::kHostnameLabel ? values.back() : tas::domain_id(values);
+  if (levels.back() == tas::kHostnameLabel) {
+    values = {values.back()};
+  }
+  return values;
+}
+
+// The leaf domain id of a node's labels under `levels` (as tas::TasSnapshot names its leaves);
+// "" when a level label is missing.
+std::string leaf_id(const std::map<std::string, std::string>& labels,
+                    const std::vector<std::string>& levels) {
+  const std::vector<std::string> values = leaf_values(labels, levels);
+  return values.empty() ? "" : tas::domain_id(values);
 }
 
 // "" when every level the request names (required, preferred, each slice layer's) is in
@@ -160,6 +171,7 @@ void TopologyAdmission::begin() {
   for (auto& [key, kept] : snapshots_) {
     kept.current = false;
   }
+  preempted_.clear();
 }
 
 int TopologyAdmission::topology_of(const std::vector<int>& flavors, int& flavor) const {
@@ -243,7 +255,76 @@ tas::TasSnapshot& TopologyAdmission::snapshot(int topology, int flavor) {
   }
   kept.current = true;
   charge_unbound(*kept.snapshot, topology);
+  for (const int job : preempted_) {
+    kept.snapshot->remove_usage(usage_of(job, topology),
+                                jobs_[static_cast<std::size_t>(job)].per_pod);
+  }
   return *kept.snapshot;
+}
+
+tas::TopologyAssignment TopologyAdmission::usage_of(int job, int topology) const {
+  const auto j = static_cast<std::size_t>(job);
+  const JobTas& jt = jobs_[j];
+  const std::vector<std::string>& levels =
+      quotas_.topologies[static_cast<std::size_t>(topology)].levels;
+  const std::vector<NodeInfo>& view = run_.cluster.view().nodes;
+  std::map<std::vector<std::string>, std::int32_t> where;
+  const std::vector<int>& pods = run_.jobs[j].pods;
+  for (std::size_t k = 0; k < pods.size(); ++k) {
+    const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
+    if (!pod.alive) {
+      continue;
+    }
+    if (pod.node >= 0) {
+      std::vector<std::string> values =
+          leaf_values(view[static_cast<std::size_t>(pod.node)].node.labels, levels);
+      if (!values.empty()) {
+        ++where[std::move(values)];
+      }
+    } else if (jt.topology == topology && k < jt.pod_values.size()) {
+      ++where[jt.pod_values[k]];  // charged by charge_unbound
+    }
+  }
+  tas::TopologyAssignment a;
+  for (const auto& [values, count] : where) {
+    a.domains.push_back(tas::DomainAssignment{values, count});
+  }
+  return a;
+}
+
+bool TopologyAdmission::simulate(int job, const std::vector<int>& flavors,
+                                 const std::vector<int>& without, bool empty) {
+  int flavor = -1;
+  const int topology = topology_of(flavors, flavor);
+  if (topology < 0 || jobs_[static_cast<std::size_t>(job)].topology >= 0) {
+    return true;  // nothing to place, or placed already (as fits())
+  }
+  tas::TasSnapshot& s = snapshot(topology, flavor);
+  std::vector<std::pair<tas::TopologyAssignment, const tas::ResourceMap*>> gone;
+  for (const int v : empty ? std::vector<int>(admitted_.begin(), admitted_.end()) : without) {
+    if (!preempted_.contains(v)) {
+      const tas::ResourceMap& per_pod = jobs_[static_cast<std::size_t>(v)].per_pod;
+      gone.emplace_back(usage_of(v, topology), &per_pod);
+      s.remove_usage(gone.back().first, per_pod);
+    }
+  }
+  const std::vector<tas::PodSetResult> results = s.find_assignments({podset(job)}, gates_);
+  for (const auto& [usage, per_pod] : gone) {
+    s.add_usage(usage, *per_pod);
+  }
+  return !results.empty() && results.front().admitted() && results.front().assignment;
+}
+
+void TopologyAdmission::preempt(int job) {
+  if (!active_ || !preempted_.insert(job).second) {
+    return;
+  }
+  for (auto& [key, kept] : snapshots_) {
+    if (kept.current) {
+      kept.snapshot->remove_usage(usage_of(job, key.first),
+                                  jobs_[static_cast<std::size_t>(job)].per_pod);
+    }
+  }
 }
 
 void TopologyAdmission::charge_unbound(tas::TasSnapshot& s, int topology) const {

@@ -53,6 +53,16 @@ class TopologyAdmission {
   bool fits(int job, const std::vector<int>& flavors);
   /// TopologyCheck::commit: the job's placement, found by the last fits(), is taken.
   void commit(int job);
+  /// TopologyCheck::simulate (Kueue's preemptor, docs/topology-aware.md "Preemption"): whether
+  /// job `job` would fit with the admitted jobs `without` gone, or (`empty`) with every admitted
+  /// TAS job gone: their pods' usage given back, a bound pod's on its node's domain and an
+  /// unbound one's in its assigned domain. The snapshot is left as it was.
+  bool simulate(int job, const std::vector<int>& flavors, const std::vector<int>& without,
+                bool empty);
+  /// TopologyCheck::preempt: admitted job `job` is preempted in this decision; its pods' usage
+  /// is given back in every snapshot until the decision ends (its pods go when it is
+  /// suspended).
+  void preempt(int job);
   /// The topology request of job `job`'s PodSet, from its annotations (nullptr: none).
   const tas::TopologyRequest* request(int job) const {
     const auto& r = jobs_[static_cast<std::size_t>(job)].request;
@@ -110,6 +120,9 @@ class TopologyAdmission {
   tas::TasNode tas_node(int n) const;
   tas::TasPodSet podset(int job) const;
   void charge_unbound(tas::TasSnapshot& s, int topology) const;
+  /// What job `job`'s pods take in a snapshot of `topology`: each bound pod on its node's lowest
+  /// domain, each unbound pod of an admitted job in its assigned domain.
+  tas::TopologyAssignment usage_of(int job, int topology) const;
   /// The names of the nodes of the lowest-level domain `values` (empty when it has none).
   std::shared_ptr<const std::vector<std::string>> leaf_nodes(
       int topology, const std::vector<std::string>& values) const;
@@ -129,6 +142,8 @@ class TopologyAdmission {
   std::map<std::pair<int, int>, Kept> snapshots_;
   /// The jobs with an assignment (JobTas::topology >= 0), in job order.
   std::set<int> admitted_;
+  /// The jobs preempted in this decision (preempt()).
+  std::set<int> preempted_;
 };
 
 }  // namespace tidesim

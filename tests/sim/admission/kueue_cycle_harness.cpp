@@ -113,31 +113,86 @@ struct Placement {
   TasFeatureGates gates;
   std::map<int, std::unique_ptr<TasSnapshot>> snapshots;  // by flavour
   std::map<int, std::pair<int, PodSetResult>> last;       // job -> (flavour, result)
+  struct Charged {
+    int flavor = -1;
+    TopologyAssignment assignment;
+    ResourceMap per_pod;
+  };
+  std::map<int, Charged> charged;      // job -> its usage in the snapshots
+  std::map<int, std::string> refusal;  // job -> its first placement's refusal
 
-  void charge(int flavor, const TopologyAssignment& a, const ResourceMap& per_pod) {
+  // Adds (sign 1) or gives back (-1) a usage on each snapshot of the flavour's topology.
+  void change(const Charged& u, int sign) {
     for (auto& [f, s] : snapshots) {
       if (c->flavors[static_cast<std::size_t>(f)].topology ==
-          c->flavors[static_cast<std::size_t>(flavor)].topology) {
-        s->add_usage(a, per_pod);
+          c->flavors[static_cast<std::size_t>(u.flavor)].topology) {
+        if (sign > 0) {
+          s->add_usage(u.assignment, u.per_pod);
+        } else {
+          s->remove_usage(u.assignment, u.per_pod);
+        }
       }
     }
   }
-  bool fits(const QuotaJob& job, const std::vector<int>& flavors) {
+  void charge(int job, int flavor, const TopologyAssignment& a, const ResourceMap& per_pod) {
+    charged[job] = Charged{flavor, a, per_pod};
+    change(charged[job], 1);
+  }
+  int snapshot_flavor(const std::vector<int>& flavors) const {
     for (const int f : flavors) {
       if (f >= 0 && snapshots.contains(f)) {
-        const TasPodSet& ps = c->workloads[static_cast<std::size_t>(job.id)].podset;
-        const PodSetResult r = snapshots.at(f)->find_assignments({ps}, gates).front();
-        last[job.id] = {f, r};
-        return r.admitted();
+        return f;
       }
     }
-    return true;  // a flavour without a topology: nothing to place
+    return -1;
+  }
+  PodSetResult place(int job, int f) {
+    const TasPodSet& ps = c->workloads[static_cast<std::size_t>(job)].podset;
+    return snapshots.at(f)->find_assignments({ps}, gates).front();
+  }
+  bool fits(const QuotaJob& job, const std::vector<int>& flavors) {
+    const int f = snapshot_flavor(flavors);
+    if (f < 0) {
+      return true;  // a flavour without a topology: nothing to place
+    }
+    const PodSetResult r = place(job.id, f);
+    last[job.id] = {f, r};
+    if (!r.admitted()) {
+      refusal.emplace(job.id, r.reason);
+    }
+    return r.admitted();
+  }
+  bool simulate(const QuotaJob& job, const std::vector<int>& flavors,
+                const std::vector<int>& without, bool empty) {
+    const int f = snapshot_flavor(flavors);
+    if (f < 0) {
+      return true;
+    }
+    std::vector<const Charged*> gone;
+    for (const auto& [id, u] : charged) {
+      if (empty || std::find(without.begin(), without.end(), id) != without.end()) {
+        gone.push_back(&u);
+        change(u, -1);
+      }
+    }
+    const bool admitted = place(job.id, f).admitted();
+    for (const Charged* u : gone) {
+      change(*u, 1);
+    }
+    return admitted;
+  }
+  void preempt(int job) {
+    const auto it = charged.find(job);
+    if (it != charged.end()) {
+      change(it->second, -1);
+      charged.erase(it);
+    }
   }
   void commit(int job) {
     const auto it = last.find(job);
     if (it != last.end() && it->second.second.assignment) {
       const TasPodSet& ps = c->workloads[static_cast<std::size_t>(job)].podset;
-      charge(it->second.first, *it->second.second.assignment, ps.requests);
+      charge(job, it->second.first, *it->second.second.assignment, ps.requests);
     }
   }
 };
@@ -185,7 +240,8 @@ std::map<std::string, CycleOutcome> run_cycle(const CycleCase& c,
   for (std::size_t w = 0; w < c.workloads.size(); ++w) {
     const CycleWorkload& wl = c.workloads[w];
     if (wl.admitted_assignment) {
-      p.charge(flavor_index(c, wl.admitted_flavor), *wl.admitted_assignment, wl.podset.requests);
+      p.charge(static_cast<int>(w), flavor_index(c, wl.admitted_flavor), *wl.admitted_assignment,
+               wl.podset.requests);
       jobs.push_back(quota_job(c, q, w));
     }
   }
@@ -195,6 +251,9 @@ std::map<std::string, CycleOutcome> run_cycle(const CycleCase& c,
   TopologyCheck check;
   check.fits = [&p](const QuotaJob& j, const std::vector<int>& f) { return p.fits(j, f); };
   check.commit = [&p](int j) { p.commit(j); };
+  check.simulate = [&p](const QuotaJob& j, const std::vector<int>& f, const std::vector<int>& w,
+                        bool empty) { return p.simulate(j, f, w, empty); };
+  check.preempt = [&p](int j) { p.preempt(j); };
   const QuotaDecision d = select_with_quotas(jobs, q, std::int64_t{1} << 40, check);
   std::map<std::string, CycleOutcome> out;
   for (const std::size_t w : order) {
@@ -206,11 +265,17 @@ std::map<std::string, CycleOutcome> run_cycle(const CycleCase& c,
       o.flavor =
           o.flavor.empty() && f >= 0 ? c.flavors[static_cast<std::size_t>(f)].name : o.flavor;
     }
+    if (const auto it = p.refusal.find(id); it != p.refusal.end()) {
+      o.refusal = it->second;
+    }
     if (const auto it = p.last.find(id); it != p.last.end()) {
       o.reason = it->second.second.reason;
       o.assignment = o.admitted ? it->second.second.assignment : std::nullopt;
     }
     out[c.workloads[w].name] = std::move(o);
+  }
+  for (const int v : d.reclaimed) {
+    out[c.workloads[static_cast<std::size_t>(v)].name].preempted = true;
   }
   return out;
 }

@@ -57,7 +57,10 @@ struct CycleOutcome {
   bool admitted = false;
   std::string flavor;  // of the first resource it asks
   std::optional<TopologyAssignment> assignment;
-  std::string reason;  // the last placement's refusal
+  std::string reason;   // the last placement's refusal
+  std::string refusal;  // the first placement's refusal (before any preemption)
+  /// An admitted workload the cycle preempted (Kueue's Evicted condition, reason Preempted).
+  bool preempted = false;
 };
 
 /// The pending workloads (indices) in the order of Kueue's classicalIterator
@@ -66,7 +69,9 @@ struct CycleOutcome {
 std::vector<std::size_t> kueue_cycle_order(const CycleCase& c);
 
 /// One pass of the quota walk over the admitted workloads and the pending ones in `order`;
-/// the outcome of each pending workload by name.
+/// the outcome of each pending workload, and of each admitted one it preempted, by name. A
+/// preemptor is admitted in the same pass once its victims are gone (a run's walk); Kueue's
+/// preemptor waits for them to end and is admitted at a later cycle.
 std::map<std::string, CycleOutcome> run_cycle(const CycleCase& c,
                                               const std::vector<std::size_t>& order);
 
