@@ -270,6 +270,12 @@ tas::TopologyAssignment TopologyAdmission::usage_of(int job, int topology) const
   const std::vector<NodeInfo>& view = run_.cluster.view().nodes;
   std::map<std::vector<std::string>, std::int32_t> where;
   const std::vector<int>& pods = run_.jobs[j].pods;
+  const bool any_alive = std::any_of(pods.begin(), pods.end(), [&](int p) {
+    return run_.pods[static_cast<std::size_t>(p)].alive;
+  });
+  if (!any_alive && jt.topology == topology) {
+    return jt.assignment;  // admitted in this decision, its pods not made yet: what commit() took
+  }
   for (std::size_t k = 0; k < pods.size(); ++k) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
     if (!pod.alive) {

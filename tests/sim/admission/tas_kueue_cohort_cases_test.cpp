@@ -1,7 +1,8 @@
-// Kueue's TestScheduleForTASCohorts cases that need no preemption and no nomination within a
-// cycle: two ClusterQueues in a cohort (borrowing its unused quota) and TAS placement with the
-// earlier admissions of the cycle charged, run through the quota walk a run uses and Kueue's
-// placement (tests/sim/admission/kueue_cycle_harness.hpp). Upstream: kubernetes-sigs/kueue
+// Kueue's TestScheduleForTASCohorts cases that need no nomination within a cycle and no capacity
+// reserved by a preemptor: two ClusterQueues in a cohort (borrowing its unused quota, reclaiming
+// it with TAS-aware preemption) and TAS placement with the earlier admissions of the cycle
+// charged, run through the quota walk a run uses and Kueue's placement
+// (tests/sim/admission/kueue_cycle_harness.hpp). Upstream: kubernetes-sigs/kueue
 // @ff69552e79ad21652c36caa97038382e55625cf7, pkg/scheduler/scheduler_tas_test.go,
 // TestScheduleForTASCohorts. The pending workloads are taken in the order of Kueue's cycle
 // (classicalIterator: within nominal quota before borrowing, then higher priority); a run's
@@ -120,6 +121,55 @@ TEST(TasKueueCohorts, EnoughSpaceOnlyForTheFirst) {
   const auto got = run(c);
   expect_on(got, "a1", on_hosts({{"y1", 5}}));
   EXPECT_FALSE(got.at("b1").admitted);
+}
+
+CycleWorkload admitted_on(const std::string& name, int queue, std::int32_t priority,
+                          std::int32_t count, const TopologyAssignment& where) {
+  CycleWorkload w = workload(name, queue, priority, count, {{"cpu", 1000}});
+  w.podset.topology = TopologyRequest();
+  w.podset.topology->required = kHostnameLabel;
+  w.admitted_flavor = "tas-default";
+  w.admitted_assignment = where;
+  return w;
+}
+
+std::vector<std::string> preempted(const std::map<std::string, CycleOutcome>& got) {
+  std::vector<std::string> out;
+  for (const auto& [name, o] : got) {
+    if (o.preempted) {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
+// "reclaim within cohort; single borrowing workload gets preempted": a1 borrows 1 of tas-cq-b's
+// CPUs (5 on x1, over x1's 3); b1's 4 CPUs lack 1 of its quota. a1 is reclaimed (the upstream
+// message: "insufficient unused quota for cpu in flavor tas-default, 1 more needed. Pending the
+// preemption of 1 workload(s)"); b1 then goes where its 4 pods fit one host: y1.
+TEST(TasKueueCohorts, ReclaimWithinCohortSingleBorrowingWorkloadGetsPreempted) {
+  CycleCase c = cohort_case();
+  c.workloads = {admitted_on("a1-admitted", 0, 0, 5, on_hosts({{"x1", 5}})),
+                 workload("b1", 1, 0, 4, {{"cpu", 1000}})};
+  const auto got = run(c);
+  EXPECT_EQ(preempted(got), (std::vector<std::string>{"a1-admitted"}));
+  EXPECT_EQ(got.at("b1").refusal, "");  // short of quota: no placement tried before
+  expect_on(got, "b1", on_hosts({{"y1", 4}}));
+}
+
+// "reclaim within cohort; single workload is preempted out three candidates": tas-cq-a uses the
+// cohort's 8 CPUs (a1 5 on x1, a2 2 and a3 1 on y1); b1's 3 CPUs are all short. The candidates
+// go lower priority first: a1 alone gives back 5 of the quota and x1's CPUs, so a2 and a3 stay.
+// b1's 3 pods then fit x1, the host with the fewest free CPUs that holds them.
+TEST(TasKueueCohorts, ReclaimWithinCohortSingleWorkloadIsPreemptedOutOfThreeCandidates) {
+  CycleCase c = cohort_case();
+  c.workloads = {admitted_on("a1-admitted", 0, 1, 5, on_hosts({{"x1", 5}})),
+                 admitted_on("a2-admitted", 0, 2, 2, on_hosts({{"y1", 2}})),
+                 admitted_on("a3-admitted", 0, 2, 1, on_hosts({{"y1", 1}})),
+                 workload("b1", 1, 3, 3, {{"cpu", 1000}})};
+  const auto got = run(c);
+  EXPECT_EQ(preempted(got), (std::vector<std::string>{"a1-admitted"}));
+  expect_on(got, "b1", on_hosts({{"x1", 3}}));
 }
 
 }  // namespace
