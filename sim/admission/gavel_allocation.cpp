@@ -223,8 +223,9 @@ Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
   return x;
 }
 
-lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy) {
-  lp::Solution s = lp::solve(program);
+lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy,
+                            lp::Method method) {
+  lp::Solution s = lp::solve(program, method);
   if (s.status != lp::Status::optimal) {
     throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
                           " (CLP); no allocation");

@@ -58,6 +58,10 @@ struct AllocationProblem {
   /// pair entries, workloads/throughput_table.hpp), nullopt where not measured; read by the
   /// packing policies (gandiva). Unset: no pair was measured.
   std::function<std::optional<Colocated>(std::size_t a, std::size_t b, std::size_t t)> colocated;
+  /// How the linear-programming policies solve: simplex (a vertex, with tidesim's tie-break
+  /// stages) or interior (each program in one stage as Gavel writes it, solved by the barrier to
+  /// a point inside its optimal face, as cvxpy's ECOS does; docs/gavel.md, "As an interior point").
+  lp::Method lp_method = lp::Method::simplex;
 };
 
 /// X: one row per job (in the problem's order), one column per GPU type.
@@ -133,7 +137,8 @@ void fit_base_constraints(const AllocationProblem& p, Allocation& x,
 Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
                            const AllocationProblem& p);
 
-/// Solves `program`; AllocationError naming `policy` and the status unless optimal.
-lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy);
+/// Solves `program` by `method`; AllocationError naming `policy` and the status unless optimal.
+lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy,
+                            lp::Method method = lp::Method::simplex);
 
 }  // namespace tidesim::gavel

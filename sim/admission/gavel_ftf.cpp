@@ -16,9 +16,12 @@ struct Inputs {
 };
 
 // The program "every job with steps left has rho_j(X) <= rho" (nullopt when some job cannot
-// reach rho even with infinite throughput); rows lowered by `slack` (relative).
+// reach rho even with infinite throughput); rows lowered by `slack` (relative); the tie-break's
+// objective unless the problem is solved as an interior point (Gavel's one program: its optimal
+// face is this program's feasible set at the least rho).
 std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& in, double rho,
                                       double slack) {
+  const bool tie_break = p.lp_method == lp::Method::simplex;
   lp::Program prog;
   const AllocationColumns cols = add_base_constraints(prog, p);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
@@ -36,7 +39,7 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
     for (std::size_t t = 0; t < cols.types; ++t) {
       row.terms.emplace_back(cols.column(j, t), job.throughput[t]);
       prog.objective[static_cast<std::size_t>(cols.column(j, t))] =
-          job.throughput[t] / in.isolated_throughput[j];
+          tie_break ? job.throughput[t] / in.isolated_throughput[j] : 0.0;
     }
     prog.rows.push_back(std::move(row));
   }
@@ -117,7 +120,7 @@ Allocation FinishTimeFairness::allocate(const AllocationProblem& given) {
       throw AllocationError(policy + ": no allocation reaches the isolated one's fairness");
     }
     const AllocationColumns cols{.types = p.cluster.gpus.size(), .first = 0};
-    x = read_allocation(solve_or_throw(*prog, policy), cols, p);
+    x = read_allocation(solve_or_throw(*prog, policy, p.lp_method), cols, p);
   }
   // Jobs absent from this call are no longer "in the previous allocation" (Gavel resets its
   // previous-iteration maps each call) but keep their cumulative time.

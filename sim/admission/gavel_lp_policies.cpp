@@ -58,7 +58,10 @@ Allocation max_min_fairness_perf(const AllocationProblem& p) {
     row.terms.emplace_back(level, -1.0);
     first.rows.push_back(std::move(row));
   }
-  const lp::Solution fair = solve_or_throw(first, policy);
+  const lp::Solution fair = solve_or_throw(first, policy, p.lp_method);
+  if (p.lp_method == lp::Method::interior) {  // Gavel's one program, inside its optimal face
+    return read_allocation(fair, cols, p);
+  }
   const double best = fair.x[static_cast<std::size_t>(level)];
   // Phase 2: every job at least that level; the largest sum of the shares.
   lp::Program second;
@@ -111,7 +114,7 @@ SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_
   SumThroughputResult out;
   if (slos) {
     const auto [prog, cols] = program(true);
-    const lp::Solution s = lp::solve(prog);
+    const lp::Solution s = lp::solve(prog, p.lp_method);
     if (s.status == lp::Status::optimal) {
       out.x = read_allocation(s, cols, p);
       return out;
@@ -123,7 +126,7 @@ SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_
     out.slos_dropped = true;
   }
   const auto [prog, cols] = program(false);
-  out.x = read_allocation(solve_or_throw(prog, policy), cols, p);
+  out.x = read_allocation(solve_or_throw(prog, policy, p.lp_method), cols, p);
   return out;
 }
 
@@ -178,6 +181,8 @@ Allocation min_total_duration_perf(const AllocationProblem& p) {
     return {};
   }
   const double t = gavel_search_duration(least_total_duration(p));
+  // Interior: Gavel's program at T (Maximize(1): no objective), a point inside the feasible set.
+  const bool tie_break = p.lp_method == lp::Method::simplex;
   lp::Program prog;
   const AllocationColumns cols = add_base_constraints(prog, p);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
@@ -187,12 +192,12 @@ Allocation min_total_duration_perf(const AllocationProblem& p) {
     }
     prog.rows.push_back(
         share_row(job.throughput, cols, j, job.steps_remaining / t * (1.0 - kSlack)));
-    for (std::size_t k = 0; k < cols.types; ++k) {
+    for (std::size_t k = 0; k < cols.types && tie_break; ++k) {
       prog.objective[static_cast<std::size_t>(cols.column(j, k))] =
           job.throughput[k] * t / job.steps_remaining;
     }
   }
-  return read_allocation(solve_or_throw(prog, policy), cols, p);
+  return read_allocation(solve_or_throw(prog, policy, p.lp_method), cols, p);
 }
 
 Allocation min_total_duration(const AllocationProblem& p, const std::string& reference) {

@@ -138,7 +138,11 @@ PackedAllocation max_min_fairness_packed(const AllocationProblem& p) {
     row.lower = 0.0;
     first.prog.rows.push_back(std::move(row));
   }
-  const double best = solve_or_throw(first.prog, policy).x[static_cast<std::size_t>(level)];
+  const lp::Solution fair = solve_or_throw(first.prog, policy, p.lp_method);
+  if (p.lp_method == lp::Method::interior) {  // Gavel's one program, inside its optimal face
+    return read(fair, p, combos);
+  }
+  const double best = fair.x[static_cast<std::size_t>(level)];
   // Phase 2: every job at that level; the largest sum of normalised throughputs.
   Built second = build(p, combos, scale);
   for (lp::Row& row : second.fair) {

@@ -92,7 +92,33 @@ gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
   return x;
 }
 
+// `lp_method`: simplex or interior; interior only for a policy that solves a linear program.
+lp::Method parse_lp_method(const std::string& value, const std::string& policy) {
+  if (value != "simplex" && value != "interior") {
+    throw std::invalid_argument("gavel: lp_method must be simplex or interior, not '" + value +
+                                "'");
+  }
+  if (value == "interior" && !gavel_solves_lp(policy)) {
+    throw std::invalid_argument(
+        "gavel: lp_method: interior applies to the policies that solve a "
+        "linear program (max_min_fairness*, finish_time_fairness*, "
+        "min_total_duration*, max_sum_throughput*), not '" +
+        policy + "'");
+  }
+  return value == "interior" ? lp::Method::interior : lp::Method::simplex;
+}
+
 }  // namespace
+
+bool gavel_solves_lp(const std::string& policy) {
+  for (const char* prefix :
+       {"max_min_fairness", "finish_time_fairness", "min_total_duration", "max_sum_throughput"}) {
+    if (policy.rfind(prefix, 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
 
 const std::vector<std::string>& gavel_policy_names() {
   static const std::vector<std::string> names = {"fifo",
@@ -196,6 +222,7 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
   order_ = {"V100-SXM2-16", "P100"};
   std::map<std::string, std::string> shockwave_args;
   bool allox_multi_gpu = false;
+  std::string lp_method = "simplex";
   for (const auto& [key, value] : config.args) {
     if (key == "policy") {
       policy = value;
@@ -219,13 +246,15 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       prices_ = parse_prices(value);
     } else if (key == "restart_overhead") {
       restart_overhead_s_ = number(key, value, 0.0);
+    } else if (key == "lp_method") {
+      lp_method = value;
     } else if (shockwave::is_arg(key)) {
       shockwave_args[key] = value;
     } else {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, prices, restart_overhead, and "
+          "gpu_order, prices, restart_overhead, lp_method, and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
@@ -236,6 +265,7 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
         "gavel: policy max_sum_throughput_normalized_by_cost_perf needs prices (GPU model:price "
         "per hour, comma-separated, e.g. 'V100-SXM2-16:2.48,P100:1.46,K80:0.45')");
   }
+  lp_method_ = parse_lp_method(lp_method, policy);
   allocator_ =
       std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha, allox_multi_gpu);
   if (policy == "shockwave") {
@@ -277,6 +307,7 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
   std::vector<const workloads::MeasuredSpeed*> speeds;  // per row of p.jobs
   p.cluster.gpu_types = types_.types;
   p.cluster.gpus = types_.gpus;
+  p.lp_method = lp_method_;
   if (!prices_.empty()) {
     for (const std::string& type : types_.types) {
       const auto price = prices_.find(type);

@@ -24,6 +24,10 @@ namespace tidesim {
 /// The names of the policies `gavel` runs (Gavel's utils.get_policy names, and Shockwave's
 /// gandiva_fair).
 const std::vector<std::string>& gavel_policy_names();
+/// Whether policy `name` solves a linear program for its allocation (max-min fairness and its
+/// packed form, finish-time fairness, min total duration, max-sum-throughput): the policies
+/// `lp_method: interior` applies to.
+bool gavel_solves_lp(const std::string& name);
 
 /// One of Gavel's allocation policies by name, with the state some keep between allocations.
 class GavelAllocator {
@@ -61,9 +65,11 @@ class GavelAllocator {
 /// (a price per hour for each GPU model, `MODEL:PRICE,...`, read by
 /// max_sum_throughput_normalized_by_cost_perf, which needs it), `restart_overhead` (seconds,
 /// default 0: a job that did not run in the last round starts its work this late in a round, as
-/// Shockwave's simulator charges 20 s; gavel_restart.hpp); with
-/// `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each round's
-/// jobs, on a cluster of one GPU type as the artifact's).
+/// Shockwave's simulator charges 20 s; gavel_restart.hpp), `lp_method` (simplex, the default: a
+/// vertex and tidesim's tie-break stages; interior: each program in one stage as Gavel writes
+/// it, solved inside its optimal face as cvxpy's ECOS does; only for gavel_solves_lp policies);
+/// with `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each
+/// round's jobs, on a cluster of one GPU type as the artifact's).
 class GavelPolicy : public JobPolicy {
  public:
   explicit GavelPolicy(const AdmissionConfig& config);
@@ -93,10 +99,11 @@ class GavelPolicy : public JobPolicy {
   std::unique_ptr<gavel::Rounds> rounds_;
   std::unique_ptr<shockwave::Scheduler> shockwave_;
   gavel::GpuTypes types_;
-  std::map<int, gavel::Placement> placed_;  // this round's
-  std::vector<int> known_;                  // ids added to the rounds, ascending
-  double restart_overhead_s_ = 0.0;         // gavel_restart.hpp
-  std::map<int, double> delay_;             // this round's start delays, seconds
+  std::map<int, gavel::Placement> placed_;      // this round's
+  std::vector<int> known_;                      // ids added to the rounds, ascending
+  double restart_overhead_s_ = 0.0;             // gavel_restart.hpp
+  std::map<int, double> delay_;                 // this round's start delays, seconds
+  lp::Method lp_method_ = lp::Method::simplex;  // lp_method
   std::int64_t rounds_started_ = 0;
   double round_start_ = 0.0;
   double round_end_ = 0.0;

@@ -3,9 +3,12 @@
 #include <CbcModel.hpp>
 #include <CbcStrategy.hpp>
 #include <ClpSimplex.hpp>
+#include <ClpSolve.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace tidesim::lp {
 
@@ -80,28 +83,16 @@ Coin to_coin(const Program& p) {
   return c;
 }
 
-}  // namespace
-
-int Program::add_column(double cost, double lo, double hi) {
-  objective.push_back(cost);
-  lower.push_back(lo);
-  upper.push_back(hi);
-  return static_cast<int>(objective.size()) - 1;
-}
-
-int Program::add_integer_column(double cost, double lo, double hi) {
-  const int c = add_column(cost, lo, hi);
-  integers.push_back(c);
-  return c;
-}
-
-Solution solve(const Program& p) {
-  const Coin coin = to_coin(p);
-  ClpSimplex model;
+void load(ClpSimplex& model, const Program& p, const Coin& coin) {
   model.setLogLevel(0);
   model.loadProblem(coin.matrix, coin.lo.data(), coin.hi.data(), p.objective.data(),
                     coin.row_lower.data(), coin.row_upper.data());
   model.setOptimizationDirection(p.maximise ? -1.0 : 1.0);
+}
+
+Solution solve_simplex(const Program& p, const Coin& coin) {
+  ClpSimplex model;
+  load(model, p, coin);
   model.dual();
   Solution s;
   if (model.isProvenOptimal()) {
@@ -119,6 +110,77 @@ Solution solve(const Program& p) {
     s.objective = model.objectiveValue();
   }
   return s;
+}
+
+bool within(double value, double lower, double upper) {
+  const auto slack = [](double bound) {
+    return kInteriorTolerance * std::max(1.0, std::abs(bound));
+  };
+  return (lower == -kInfinity || value >= lower - slack(lower)) &&
+         (upper == kInfinity || value <= upper + slack(upper));
+}
+
+// The barrier's point, clamped into the columns' bounds, when every row holds and its objective
+// is the simplex's `optimum` (both to kInteriorTolerance); nullopt otherwise. Presolve is off so
+// that no column is fixed at a bound the barrier would not choose; CLP's barrier reports an
+// infeasible or unbounded program as optimal, hence the checks against the simplex's answer.
+std::optional<Solution> solve_barrier(const Program& p, const Coin& coin, double optimum) {
+  ClpSimplex model;
+  load(model, p, coin);
+  ClpSolve options;
+  options.setSolveType(ClpSolve::useBarrierNoCross);
+  options.setPresolveType(ClpSolve::presolveOff);
+  model.initialSolve(options);
+  if (!model.isProvenOptimal()) {
+    return std::nullopt;
+  }
+  Solution s{.status = Status::optimal, .x = {}, .objective = 0.0, .interior = true};
+  const double* x = model.getColSolution();
+  for (std::size_t c = 0; c < p.columns(); ++c) {
+    if (!std::isfinite(x[c])) {
+      return std::nullopt;
+    }
+    s.x.push_back(std::clamp(x[c], p.lower[c], p.upper[c]));
+    s.objective += p.objective[c] * s.x.back();
+  }
+  for (const Row& row : p.rows) {
+    double activity = 0.0;
+    for (const auto& [col, coef] : row.terms) {
+      activity += coef * s.x[static_cast<std::size_t>(col)];
+    }
+    if (!within(activity, row.lower, row.upper)) {
+      return std::nullopt;
+    }
+  }
+  if (std::abs(s.objective - optimum) > kInteriorTolerance * std::max(1.0, std::abs(optimum))) {
+    return std::nullopt;
+  }
+  return s;
+}
+
+}  // namespace
+
+int Program::add_column(double cost, double lo, double hi) {
+  objective.push_back(cost);
+  lower.push_back(lo);
+  upper.push_back(hi);
+  return static_cast<int>(objective.size()) - 1;
+}
+
+int Program::add_integer_column(double cost, double lo, double hi) {
+  const int c = add_column(cost, lo, hi);
+  integers.push_back(c);
+  return c;
+}
+
+Solution solve(const Program& p, Method method) {
+  const Coin coin = to_coin(p);
+  Solution vertex = solve_simplex(p, coin);
+  if (method == Method::simplex || vertex.status != Status::optimal) {
+    return vertex;
+  }
+  std::optional<Solution> inside = solve_barrier(p, coin, vertex.objective);
+  return inside ? std::move(*inside) : vertex;
 }
 
 Solution solve_mip(const Program& p, const MipLimits& limits, const std::vector<double>& start) {
@@ -165,6 +227,10 @@ Solution solve_mip(const Program& p, const MipLimits& limits, const std::vector<
     s.status = Status::failed;
   }
   return s;
+}
+
+const char* to_string(Method m) {
+  return m == Method::interior ? "interior" : "simplex";
 }
 
 const char* to_string(Status s) {

@@ -45,12 +45,34 @@ struct Solution {
   Status status = Status::failed;
   std::vector<double> x;
   double objective = 0.0;
+  /// Whether x is the barrier's interior point (Method::interior, accepted) rather than a vertex.
+  bool interior = false;
 };
 
-/// Solves `p` with CLP's dual simplex (deterministic: one thread, no randomisation), messages
-/// off. std::invalid_argument when a term names a column that does not exist or a coefficient
-/// or bound is NaN.
-Solution solve(const Program& p);
+/// How solve finds an optimum.
+enum class Method {
+  /// CLP's dual simplex: a vertex of the optimal face.
+  simplex,
+  /// CLP's barrier (primal-dual interior point, its native Cholesky factorisation), without
+  /// crossover: a point inside the optimal face, near its analytic centre, as an interior-point
+  /// solver such as ECOS (cvxpy's, in Gavel's policy.py) returns it.
+  interior,
+};
+
+/// Relative tolerance of an interior answer: each row met within kInteriorTolerance x max(1,
+/// |bound|), the objective within kInteriorTolerance x max(1, |simplex optimum|).
+inline constexpr double kInteriorTolerance = 1e-6;
+
+/// Solves `p` (deterministic: one thread, no randomisation, messages off). std::invalid_argument
+/// when a term names a column that does not exist or a coefficient or bound is NaN.
+///
+/// Method::interior first solves by the dual simplex, whose status (optimal, infeasible,
+/// unbounded) it keeps, and when optimal solves again by the barrier without crossover; each
+/// column is clamped into its bounds (the barrier stops about 1e-8 inside or outside them). The
+/// barrier's point is returned when every row holds and its objective equals the simplex's to
+/// kInteriorTolerance; otherwise (CLP's barrier can stop short on a badly scaled program) the
+/// simplex's vertex is, and Solution::interior says which.
+Solution solve(const Program& p, Method method = Method::simplex);
 
 /// When branch and bound stops: a relative gap between the best solution and the bound (CBC's
 /// allowable fraction gap, as Gurobi's MIPGap) and a number of nodes (a limit that, unlike a
@@ -70,5 +92,7 @@ Solution solve_mip(const Program& p, const MipLimits& limits,
 
 /// The words for a status ("optimal", "infeasible", ...).
 const char* to_string(Status s);
+/// "simplex" or "interior".
+const char* to_string(Method m);
 
 }  // namespace tidesim::lp

@@ -136,5 +136,65 @@ TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
   EXPECT_GT(answered, 1500);
 }
 
+// The linear-programming policies solved as an interior point (lp_method interior) on the same
+// kind of problems: each answer fits, or is an AllocationError; max_sum_throughput_perf's total
+// throughput is the simplex's (both are optima of one program); min total duration's X lets
+// every job finish within Gavel's T.
+TEST(GavelRandomProblems, InteriorAnswersFitAndAreOptimal) {
+  RandomStream rng(12, "gavel-random-interior-test");
+  int answered = 0;
+  for (int i = 0; i < 200; ++i) {
+    AllocationProblem p = random_problem(rng, i % 3 == 0);
+    p.lp_method = lp::Method::interior;
+    const std::string what = "problem " + std::to_string(i);
+    const auto run = [&](auto&& f) {
+      try {
+        f();
+        ++answered;
+      } catch (const AllocationError& e) {
+        (void)e;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << what << ": " << e.what();
+      }
+    };
+    run([&] { expect_feasible(p, max_min_fairness_perf(p), {}, what + " mmf"); });
+    run([&] { expect_feasible(p, max_min_fairness(p), {}, what + " mmf-a"); });
+    run([&] {
+      const Allocation x = max_sum_throughput_perf(p).x;
+      expect_feasible(p, x, {}, what + " mst");
+      AllocationProblem vertex = p;
+      vertex.lp_method = lp::Method::simplex;
+      double inside = 0.0;
+      double best = 0.0;
+      for (const double v : effective_throughputs(p, x)) {
+        inside += v;
+      }
+      for (const double v : effective_throughputs(p, max_sum_throughput_perf(vertex).x)) {
+        best += v;
+      }
+      EXPECT_NEAR(inside, best, 1e-5 * std::max(1.0, best)) << what << " mst";
+    });
+    run([&] {
+      const Allocation x = min_total_duration_perf(p);
+      expect_feasible(p, x, {}, what + " mtd");
+      const double t = gavel_search_duration(least_total_duration(p));
+      const auto tput = effective_throughputs(p, x);
+      for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+        EXPECT_GE(tput[j] * t, p.jobs[j].steps_remaining * (1.0 - 1e-5)) << what << " mtd " << j;
+      }
+    });
+    run([&] {
+      FinishTimeFairness ftf;
+      expect_feasible(p, ftf.allocate(p), {}, what + " ftf");
+      expect_feasible(p, ftf.allocate(p), {}, what + " ftf again");
+    });
+    run([&] {
+      const PackedAllocation x = max_min_fairness_packed(p);
+      expect_feasible(p, x.single, x.pairs, what + " packed");
+    });
+  }
+  EXPECT_GT(answered, 600);
+}
+
 }  // namespace
 }  // namespace tidesim::gavel

@@ -83,5 +83,83 @@ TEST(LpSolver, SolvesAMixedIntegerProgram) {
   EXPECT_THROW(solve_mip(p, gap0), std::invalid_argument);
 }
 
+// Method::interior: CLP's barrier without crossover, the point inside the optimal face.
+
+// maximise x on the unit square (x <= 1 a row, y only bounded): the optimal face is the edge
+// x = 1, 0 <= y <= 1. The simplex returns one of its ends; the barrier's point is the edge's
+// analytic centre, which maximises log y + log(1 - y): its midpoint y = 1/2.
+TEST(LpSolverInterior, TheMidpointOfTheSquaresEdge) {
+  Program p;
+  const int x = p.add_column(1.0);
+  p.add_column(0.0, 0.0, 1.0);
+  p.rows.push_back({.terms = {{x, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  const Solution vertex = solve(p);
+  ASSERT_EQ(vertex.status, Status::optimal);
+  EXPECT_FALSE(vertex.interior);
+  EXPECT_TRUE(vertex.x[1] == 0.0 || vertex.x[1] == 1.0);
+  const Solution s = solve(p, Method::interior);
+  ASSERT_EQ(s.status, Status::optimal);
+  EXPECT_TRUE(s.interior);
+  EXPECT_NEAR(s.x[0], 1.0, 1e-6);
+  EXPECT_NEAR(s.x[1], 0.5, 1e-6);
+  EXPECT_NEAR(s.objective, 1.0, 1e-6);
+}
+
+// maximise x + y with x + y <= 1 on the unit square: the face is the diagonal from (1, 0) to
+// (0, 1), symmetric in x and y, so its centre is (1/2, 1/2). Columns stay within their bounds
+// (clamped) and the same program gives the same point bit for bit.
+TEST(LpSolverInterior, TheCentreOfASymmetricFace) {
+  Program p;
+  const int x = p.add_column(1.0, 0.0, 1.0);
+  const int y = p.add_column(1.0, 0.0, 1.0);
+  p.rows.push_back({.terms = {{x, 1.0}, {y, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  const Solution s = solve(p, Method::interior);
+  ASSERT_EQ(s.status, Status::optimal);
+  EXPECT_NEAR(s.x[0], 0.5, 1e-6);
+  EXPECT_NEAR(s.x[1], 0.5, 1e-6);
+  EXPECT_NEAR(s.objective, 1.0, 1e-6);
+  EXPECT_EQ(solve(p, Method::interior).x, s.x);
+  // A unique optimum, (1, 1) when the row allows 2: the barrier's point is the vertex, within
+  // the bounds.
+  p.rows[0].upper = 2.0;
+  const Solution corner = solve(p, Method::interior);
+  EXPECT_NEAR(corner.x[0], 1.0, 1e-6);
+  EXPECT_NEAR(corner.x[1], 1.0, 1e-6);
+  EXPECT_LE(corner.x[0], 1.0);
+  EXPECT_LE(corner.x[1], 1.0);
+}
+
+// No objective (Gavel's Maximize(1) feasibility programs): every feasible point is optimal, and
+// the barrier's is inside the set, away from every bound. On x + y <= 1 over the unit square,
+// symmetric in x and y, the analytic centre maximises log x + log y + log(1 - x) + log(1 - y) +
+// log(1 - x - y); at x = y the derivative 2/x - 2/(1 - x) - 2/(1 - 2x) vanishes where 5x^2 - 5x +
+// 1 = 0: x = (5 - sqrt(5)) / 10 = 0.2764 (the barrier stops near it: within 1e-3).
+TEST(LpSolverInterior, AFeasibilityProgramGetsAPointInside) {
+  Program p;
+  const int x = p.add_column(0.0, 0.0, 1.0);
+  const int y = p.add_column(0.0, 0.0, 1.0);
+  p.rows.push_back({.terms = {{x, 1.0}, {y, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  const Solution s = solve(p, Method::interior);
+  ASSERT_EQ(s.status, Status::optimal);
+  EXPECT_TRUE(s.interior);
+  EXPECT_NEAR(s.x[0], s.x[1], 1e-9);
+  EXPECT_NEAR(s.x[0], (5.0 - std::sqrt(5.0)) / 10.0, 1e-3);
+}
+
+// CLP's barrier calls an infeasible or unbounded program optimal; the simplex's status is
+// what solve returns.
+TEST(LpSolverInterior, InfeasibleAndUnboundedAsTheSimplexSays) {
+  Program p;
+  const int x = p.add_column(1.0);
+  p.rows.push_back({.terms = {{x, 1.0}}, .lower = 2.0, .upper = kInfinity});
+  p.rows.push_back({.terms = {{x, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  EXPECT_EQ(solve(p, Method::interior).status, Status::infeasible);
+  Program q;
+  q.add_column(1.0);
+  EXPECT_EQ(solve(q, Method::interior).status, Status::unbounded);
+  EXPECT_STREQ(to_string(Method::interior), "interior");
+  EXPECT_STREQ(to_string(Method::simplex), "simplex");
+}
+
 }  // namespace
 }  // namespace tidesim::lp

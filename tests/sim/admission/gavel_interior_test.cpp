@@ -1,0 +1,144 @@
+// Gavel's linear-programming policies solved as an interior point (AllocationProblem::lp_method =
+// interior; docs/gavel.md, "Solving them"): each program in one stage, as Gavel's
+// scheduler/policies/*.py (stanford-futuredata/gavel @c4fa400) writes it and cvxpy's ECOS solves
+// it, by CLP's barrier without crossover. Where the optimum is unique the answer is the simplex's
+// (the cases of gavel_allocation_test.cpp); where it is a face, its centre by symmetry.
+#include <gtest/gtest.h>
+
+#include "tidesim/sim/admission/gavel_allocation.hpp"
+#include "tidesim/sim/admission/gavel_ftf.hpp"
+#include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/admission/gavel_packed.hpp"
+
+namespace tidesim::gavel {
+namespace {
+
+constexpr double kTol = 1e-6;
+
+// gavel_allocation_test.cpp's case: two types of one GPU each, throughputs (4, 1), (2, 1), (3, 3).
+AllocationProblem three_jobs() {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100", "k80"}, .gpus = {1, 1}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {4.0, 1.0}},
+            {.id = 1, .throughput = {2.0, 1.0}},
+            {.id = 2, .throughput = {3.0, 3.0}}};
+  p.lp_method = lp::Method::interior;
+  return p;
+}
+
+void expect_allocation(const Allocation& x, const Allocation& want, double tol = kTol) {
+  ASSERT_EQ(x.size(), want.size());
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    ASSERT_EQ(x[j].size(), want[j].size());
+    for (std::size_t t = 0; t < x[j].size(); ++t) {
+      EXPECT_NEAR(x[j][t], want[j][t], tol) << "job " << j << " type " << t;
+    }
+  }
+}
+
+// Unique optima (gavel_allocation_test.cpp derives them with the dual): max_min_fairness_perf's
+// X = [[0.5, 0], [0.5, 0.2], [0, 0.8]], max_sum_throughput_perf's A to job 0 and B to job 2, and
+// finish-time fairness of fresh jobs, whose program is 1.5 x max-min fairness's (the same X).
+TEST(GavelInterior, UniqueOptimaAreTheSimplexs) {
+  const AllocationProblem p = three_jobs();
+  expect_allocation(max_min_fairness_perf(p), {{0.5, 0.0}, {0.5, 0.2}, {0.0, 0.8}});
+  expect_allocation(max_sum_throughput_perf(p).x, {{1.0, 0.0}, {0.0, 0.0}, {0.0, 1.0}});
+  AllocationProblem fresh = p;
+  for (AllocationJob& j : fresh.jobs) {
+    j.steps_remaining = 1000.0;
+  }
+  FinishTimeFairness ftf;
+  expect_allocation(ftf.allocate(fresh), {{0.5, 0.0}, {0.5, 0.2}, {0.0, 0.8}}, 1e-5);
+  EXPECT_NEAR(ftf.last_rho(), 5.0 / 6.0, 1e-6);
+}
+
+// max_min_fairness (every throughput 1): each job's share is 2/3 (2 GPUs, 3 jobs), so both types
+// are full, and any split of the shares between the types is optimal. The program is the same
+// when the two types (one GPU each) are swapped or the jobs permuted, so the centre of that face
+// is X = 1/3 everywhere; the simplex returns a vertex, some job on one type only.
+TEST(GavelInterior, MaxMinFairnessSpreadsOverTheFace) {
+  expect_allocation(max_min_fairness(three_jobs()),
+                    {{1 / 3.0, 1 / 3.0}, {1 / 3.0, 1 / 3.0}, {1 / 3.0, 1 / 3.0}}, 1e-5);
+  AllocationProblem simplex = three_jobs();
+  simplex.lp_method = lp::Method::simplex;
+  const Allocation vertex = max_min_fairness(simplex);
+  bool on_one_type = false;
+  for (const auto& row : vertex) {
+    on_one_type = on_one_type || row[0] < kTol || row[1] < kTol;
+  }
+  EXPECT_TRUE(on_one_type);
+}
+
+// max_sum_throughput_perf with two jobs of 3 steps/s on one GPU (Shockwave's cluster has one
+// type): 3 steps/s whichever runs, so the optimal face is x0 + x1 = 1; the simplex gives the GPU
+// to one job, the barrier its centre, half to each.
+TEST(GavelInterior, MaxSumThroughputSplitsATie) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {1}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {3.0}}, {.id = 1, .throughput = {3.0}}};
+  p.lp_method = lp::Method::interior;
+  expect_allocation(max_sum_throughput_perf(p).x, {{0.5}, {0.5}});
+  p.lp_method = lp::Method::simplex;
+  const Allocation vertex = max_sum_throughput_perf(p).x;
+  EXPECT_NEAR(std::abs(vertex[0][0] - vertex[1][0]), 1.0, kTol);
+}
+
+// min_total_duration_perf with 400, 240 and 480 steps left: T* = 200 s and Gavel's search stops
+// at T = 206.80 s (gavel_allocation_test.cpp). Gavel's program at T has no objective
+// (Maximize(1)); its feasible set has an interior (T > T*), and the barrier's point is in it:
+// every job strictly faster than steps / T. The same two jobs swapped give the same shares
+// swapped.
+TEST(GavelInterior, MinTotalDurationIsInsideTheFeasibleSet) {
+  AllocationProblem p = three_jobs();
+  p.jobs[0].steps_remaining = 400.0;
+  p.jobs[1].steps_remaining = 240.0;
+  p.jobs[2].steps_remaining = 480.0;
+  const double t = 206.80084228515625;
+  const Allocation x = min_total_duration_perf(p);
+  const auto tput = effective_throughputs(p, x);
+  for (std::size_t j = 0; j < 3; ++j) {
+    EXPECT_GT(tput[j] * t / p.jobs[j].steps_remaining, 1.0 + 1e-4) << j;
+    EXPECT_LE(x[j][0] + x[j][1], 1.0 + kTol);
+  }
+  for (std::size_t type = 0; type < 2; ++type) {
+    EXPECT_LE(x[0][type] + x[1][type] + x[2][type], 1.0 + kTol);
+  }
+}
+
+// Two identical jobs on two GPUs of one type, 600 steps each at 1 step/s: T* = 600 s, Gavel's T
+// is above it, and the feasible set at T is symmetric in the jobs: each gets the same share,
+// strictly between 600 / T and 1.
+TEST(GavelInterior, MinTotalDurationTreatsEqualJobsEqually) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {1.0}, .steps_remaining = 600.0},
+            {.id = 1, .throughput = {1.0}, .steps_remaining = 600.0}};
+  p.lp_method = lp::Method::interior;
+  const double t = gavel_search_duration(least_total_duration(p));
+  ASSERT_GT(t, 600.0);
+  const Allocation x = min_total_duration_perf(p);
+  EXPECT_NEAR(x[0][0], x[1][0], 1e-6);
+  EXPECT_GT(x[0][0], 600.0 / t + 1e-4);
+  EXPECT_LT(x[0][0], 1.0 - 1e-4);
+}
+
+// max_min_fairness_packed's unique optima (gavel_packed_test.cpp): two jobs on one GPU, packed
+// all the time when sharing gives each 0.8, never when it gives 0.4.
+TEST(GavelInterior, PackedUniqueOptima) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {1}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {1.0}}, {.id = 1, .throughput = {1.0}}};
+  p.lp_method = lp::Method::interior;
+  for (const double f : {0.8, 0.4}) {
+    p.colocated = [f](std::size_t, std::size_t, std::size_t) -> std::optional<Colocated> {
+      return Colocated{f, f};
+    };
+    const PackedAllocation x = max_min_fairness_packed(p);
+    const double pair = x.pairs.empty() ? 0.0 : x.pairs[0].share[0];
+    EXPECT_NEAR(pair, f > 0.5 ? 1.0 : 0.0, 1e-5) << f;
+    EXPECT_NEAR(x.single[0][0], f > 0.5 ? 0.0 : 0.5, 1e-5) << f;
+  }
+}
+
+}  // namespace
+}  // namespace tidesim::gavel
