@@ -458,9 +458,12 @@ const std::vector<std::string>* topology_levels(const QuotaConfig& q, int f) {
 }
 
 // Kueue's checkPodSetAndFlavorMatchForTAS, asked only when some flavour has a topology (with
-// none, TAS is off and the job's annotations are not read). The flavour is in a group `j` asks
-// a resource of, so the PodSet overlaps its covered resources.
-bool tas_refuses(const QuotaConfig& q, const ClusterQueueConfig& cq, int f, const QuotaJob& j) {
+// none, TAS is off and the job's annotations are not read). The flavour is in `group`, which
+// `j` asks a resource of; the PodSet overlaps its covered resources unless `j.pod_resources`
+// names the pod's own resources and `group` covers none of them (a quota-only resource made
+// by Kueue's resource transformations).
+bool tas_refuses(const QuotaConfig& q, const ClusterQueueConfig& cq, const ResourceGroup& group,
+                 int f, const QuotaJob& j) {
   const auto has_topology = [&](int g) { return topology_levels(q, g) != nullptr; };
   if (std::none_of(q.flavors.begin(), q.flavors.end(),
                    [](const ResourceFlavor& rf) { return !rf.topology_name.empty(); })) {
@@ -470,8 +473,12 @@ bool tas_refuses(const QuotaConfig& q, const ClusterQueueConfig& cq, int f, cons
   for (const ResourceGroup& g : cq.groups) {
     tas_only = tas_only && std::all_of(g.flavors.begin(), g.flavors.end(), has_topology);
   }
+  const bool overlaps =
+      !j.pod_resources || std::any_of(group.resources.begin(), group.resources.end(), [&](int r) {
+        return j.pod_resources->contains(q.resources[static_cast<std::size_t>(r)]);
+      });
   return !tas::flavor_mismatch(q.flavors[static_cast<std::size_t>(f)].name, topology_levels(q, f),
-                               j.topology, tas_only)
+                               j.topology, tas_only, overlaps)
               .empty();
 }
 
@@ -495,7 +502,7 @@ std::vector<int> assign_flavours(const Walk& w, const std::vector<const QuotaJob
     int best = -1;
     FlavourTry best_try;
     for (const int f : g.flavors) {
-      if (tas_refuses(q, cq, f, j) ||
+      if (tas_refuses(q, cq, g, f, j) ||
           contradicts(j.node_selector, q.flavors[static_cast<std::size_t>(f)].node_labels)) {
         continue;
       }

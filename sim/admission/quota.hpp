@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,11 @@ struct QuotaJob {
   /// owned by the caller. When some flavour has a topology, a flavour that tas::flavor_mismatch
   /// refuses for it is skipped.
   const tas::TopologyRequest* topology = nullptr;
+  /// The resources its pods request themselves (before Kueue's resource transformations), owned
+  /// by the caller; nullptr: those of `requests`. A flavour without a topology is open to a job
+  /// that asks a topology when its group covers none of them (Kueue's
+  /// hasOverlapWithPodRequestedResources: a quota-only resource of a transformation).
+  const std::set<std::string>* pod_resources = nullptr;
 };
 
 struct QuotaDecision {
