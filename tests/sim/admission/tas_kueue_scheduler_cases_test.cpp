@@ -2,10 +2,12 @@
 //
 // Source: kubernetes-sigs/kueue @ff69552e79ad21652c36caa97038382e55625cf7,
 // pkg/scheduler/scheduler_tas_test.go, TestScheduleForTAS. The cases whose ClusterQueue has one
-// ResourceFlavor with a topology and that need no admission check, partial admission, resource
-// transformation or SchedulerLibraryIntegration are ported by hand, one YAML document each with
-// the upstream case name, to tests/sim/admission/data/kueue_schedule_for_tas.yaml
-// (docs/topology-aware.md lists the rest and why). Each runs through the same
+// ResourceFlavor with a topology and that need no quota, admission check, partial admission or
+// resource transformation (those run through `tidesim admit`:
+// tests/tools/tas_admit_scheduler_cases_test.cpp) are ported by hand, one YAML document each with
+// the upstream case name, to tests/sim/admission/data/kueue_schedule_for_tas.yaml, the three
+// SchedulerLibraryIntegration cases included (docs/topology-aware.md says why the gate changes
+// no placement here). Each runs through the same
 // TasSnapshot::find_assignments that runs use (sim/model/topology_admission.cpp) and compares
 // the topologyAssignment upstream expects in the workload's admission, or the event message
 // upstream expects for a workload left pending: Kueue's flavor assigner writes "couldn't assign
@@ -157,7 +159,7 @@ INSTANTIATE_TEST_SUITE_P(Kueue, TasKueueSchedulerCases, ::testing::ValuesIn(all_
 
 TEST(TasKueueSchedulerCasesFile, HoldsThePortedCases) {
   const std::vector<KueueCase> cases = all_cases();
-  EXPECT_EQ(cases.size(), 45U);
+  EXPECT_EQ(cases.size(), 48U);
   EXPECT_EQ(std::count_if(cases.begin(), cases.end(),
                           [](const KueueCase& c) { return c.replacement.has_value(); }),
             19);
