@@ -197,6 +197,7 @@ void read_cluster_queue(const Object& o, const std::string& file, KueueSnapshot&
   const std::string name = required(o.node["metadata"], "name", file, o.path + ".metadata");
   out.cluster_queue_objects.push_back(
       SnapshotObject{.name = name, .node = o.node, .file = file, .path = o.path});
+  read_queue_checks(o.node, file, o.path, name, out);
   std::vector<std::string>& flavors = out.cluster_queues[name];
   const std::string groups_path = o.path + ".spec.resourceGroups";
   const ConfigNode groups = o.node["spec"]["resourceGroups"];
@@ -276,6 +277,8 @@ void read_file(const std::string& file, KueueSnapshot& out) {
         read_local_queue(obj, file, out);
       } else if (kind == "HyperNode") {
         out.hypernodes.push_back(volcano::read_hypernode(obj.node, file, obj.path));
+      } else if (kind == "AdmissionCheck") {
+        read_admission_check(obj.node, file, obj.path, out);
       } else if (kind == "Workload") {
         out.workloads.push_back(read_workload_object(obj.node, file, obj.path));
       }
@@ -305,6 +308,11 @@ std::vector<std::string> snapshot_files(const std::string& path) {
                      "the folder holds no .yaml, .yml or .json file");
   }
   return files;
+}
+
+std::vector<Toleration> kueue_read::tolerations(const ConfigNode& n, const std::string& file,
+                                                const std::string& path) {
+  return read_tolerations(n, file, path);
 }
 
 KueueSnapshot read_kueue_snapshot(const std::string& path) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/admission/kueue_checks.hpp"
 #include "tidesim/sim/admission/tas_model.hpp"
 #include "tidesim/sim/admission/volcano_hypernode.hpp"
 #include "tidesim/sim/api/api.hpp"
@@ -39,11 +40,28 @@ struct KueueFlavor {
   SourceLocation where;
 };
 
+/// One status.admission.podSetAssignments[] entry of a Workload that holds quota: the flavour
+/// of each resource, the count, `delayedTopologyRequest` ("", Pending or Ready) and the
+/// topologyAssignment (levels and domains) when it has one.
+struct KueuePodSetAdmission {
+  std::string name;
+  std::map<std::string, std::string> flavors;
+  std::optional<std::int32_t> count;
+  std::string delayed;
+  std::optional<tas::TopologyAssignment> assignment;
+};
+
 struct KueueWorkload {
   std::string name;
   std::string namespace_name = "default";
   std::string queue_name;
   std::vector<tas::TasPodSet> podsets;
+  /// Each PodSet's spec.podSets[].minCount (its count when absent): Kueue's partial admission.
+  std::vector<std::int32_t> min_counts;
+  /// status.admission (quota reserved): its PodSet assignments; nullopt when it holds none.
+  std::optional<std::vector<KueuePodSetAdmission>> admission;
+  /// status.admissionChecks[] with their podSetUpdates.
+  std::vector<tas::CheckState> checks;
   SourceLocation where;
 };
 
@@ -89,6 +107,12 @@ struct KueueSnapshot {
   std::vector<KueueFlavor> flavors;                                // in name order
   std::map<std::string, std::vector<std::string>> cluster_queues;  // name -> flavor names
   std::map<std::string, std::string> local_queues;  // "namespace/name" -> ClusterQueue
+  /// AdmissionCheck objects: name -> spec.controllerName.
+  std::map<std::string, std::string> admission_checks;
+  /// Each ClusterQueue's spec.admissionChecks (on every flavour) and
+  /// spec.admissionChecksStrategy.admissionChecks[] (name, onFlavors); the controller is left
+  /// empty (it is the AdmissionCheck object's).
+  std::map<std::string, std::vector<tas::QueueCheck>> cluster_queue_checks;
   /// Where each Topology ("name") and LocalQueue ("namespace/name") object is.
   std::map<std::string, SourceLocation> topology_where;
   std::map<std::string, SourceLocation> local_queue_where;
@@ -106,6 +130,9 @@ namespace kueue_read {
                        const std::string& message);
 /// The scalar at `n`; an InputError ("expected a single value") for a list or mapping.
 std::string text(const ConfigNode& n, const std::string& file, const std::string& field);
+/// A list of tolerations (key, operator Equal or Exists, value, effect); empty when absent.
+std::vector<Toleration> tolerations(const ConfigNode& n, const std::string& file,
+                                    const std::string& path);
 }  // namespace kueue_read
 
 /// Reads every object of `path` (a file or a folder, its files in name order) into one snapshot.
@@ -114,6 +141,17 @@ KueueSnapshot read_kueue_snapshot(const std::string& path);
 /// The files read_kueue_snapshot reads for `path`: `path` itself, or a folder's .yaml, .yml and
 /// .json files in name order (an InputError for a folder with none).
 std::vector<std::string> snapshot_files(const std::string& path);
+
+/// The status of a Workload object (`status.admission`, `status.admissionChecks`) into `w`
+/// (kube_snapshot_status.cpp).
+void read_workload_status(const ConfigNode& status, const std::string& file,
+                          const std::string& path, KueueWorkload& w);
+/// An AdmissionCheck object into `out.admission_checks`, and a ClusterQueue's checks (its
+/// object at `node`) into `out.cluster_queue_checks[name]`.
+void read_admission_check(const ConfigNode& node, const std::string& file, const std::string& path,
+                          KueueSnapshot& out);
+void read_queue_checks(const ConfigNode& node, const std::string& file, const std::string& path,
+                       const std::string& name, KueueSnapshot& out);
 
 /// Reads one Workload object (`path` is its field path in `file`, for errors).
 KueueWorkload read_workload_object(const ConfigNode& node, const std::string& file,

@@ -153,8 +153,19 @@ KueueWorkload read_workload_object(const ConfigNode& node, const std::string& fi
   }
   const auto sets = sequence_of(spec["podSets"], file, path + ".spec.podSets");
   for (std::size_t i = 0; i < sets.size(); ++i) {
-    w.podsets.push_back(
-        read_podset(sets[i], file, path + ".spec.podSets[" + std::to_string(i) + "]"));
+    const std::string p = path + ".spec.podSets[" + std::to_string(i) + "]";
+    w.podsets.push_back(read_podset(sets[i], file, p));
+    w.min_counts.push_back(w.podsets.back().count);
+    if (sets[i]["minCount"]) {
+      const std::int32_t min = integer(sets[i]["minCount"], file, p + ".minCount", 0);
+      if (min > w.podsets.back().count) {
+        fail(sets[i]["minCount"], file, p + ".minCount", "must not be above count");
+      }
+      w.min_counts.back() = min;
+    }
+  }
+  if (node["status"] && !node["status"].is_null()) {
+    read_workload_status(node["status"], file, path + ".status", w);
   }
   if (w.podsets.empty()) {
     fail(spec["podSets"], file, path + ".spec.podSets", "a Workload has at least one PodSet");

@@ -27,6 +27,7 @@ int k8s_workload(const std::uint8_t* data, std::size_t size);
 int scheduler_config(const std::uint8_t* data, std::size_t size);
 int kube_objects(const std::uint8_t* data, std::size_t size);
 int kueue_admit(const std::uint8_t* data, std::size_t size);
+int kueue_config(const std::uint8_t* data, std::size_t size);
 int cluster_snapshot(const std::uint8_t* data, std::size_t size);
 int result(const std::uint8_t* data, std::size_t size);
 int llm(const std::uint8_t* data, std::size_t size);

@@ -45,6 +45,7 @@ const std::map<std::string, Harness>& harnesses() {
       {"scheduler_config", tidesim::fuzz::scheduler_config},
       {"kube_objects", tidesim::fuzz::kube_objects},
       {"kueue_admit", tidesim::fuzz::kueue_admit},
+      {"kueue_config", tidesim::fuzz::kueue_config},
       {"cluster_snapshot", tidesim::fuzz::cluster_snapshot},
       {"result", tidesim::fuzz::result},
       {"llm", tidesim::fuzz::llm},
