@@ -1,7 +1,8 @@
 // `tidesim admit SNAPSHOT WORKLOAD [--format table|json] [--feature-gates A=true,B=false]
-// [--flavor NAME]`: would Kueue's topology-aware scheduling admit this Workload on this cluster,
-// and where (tools/lib/tas_admit.hpp, docs/topology-aware.md). Exit 0 when every PodSet fits,
-// 1 when one does not, 2 on bad input.
+// [--flavor NAME] [--kueue-config FILE]`: would Kueue's topology-aware scheduling admit this
+// Workload on this cluster, and where (tools/lib/tas_admit.hpp, docs/topology-aware.md). Exit 0
+// when it is admitted, 1 when a PodSet does not fit or it waits for admission checks, 2 on bad
+// input.
 #include <fmt/core.h>
 
 #include <memory>
@@ -19,6 +20,7 @@ struct AdmitOptions {
   std::string format = "table";
   std::string feature_gates;
   std::string flavor;
+  std::string kueue_config;
 };
 }  // namespace
 
@@ -38,13 +40,16 @@ void add_admit_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--flavor", opts->flavor,
                   "ResourceFlavor to place on (default: the Workload queue's flavors with a "
                   "topology, in order)");
+  cmd->add_option("--kueue-config", opts->kueue_config,
+                  "Kueue Configuration file: its resources.transformations apply to the quota");
   cmd->callback([&ctx, opts] {
     ctx.input = opts->workload;
     ctx.run = [opts] {
       app::AdmitRequest request{.snapshot = opts->snapshot,
                                 .workload = opts->workload,
                                 .gates = app::parse_feature_gates(opts->feature_gates),
-                                .flavor = opts->flavor};
+                                .flavor = opts->flavor,
+                                .kueue_config = opts->kueue_config};
       const app::AdmitOutcome outcome = app::admit(request);
       fmt::print("{}",
                  opts->format == "json" ? app::admit_json(outcome) : app::admit_table(outcome));

@@ -9,6 +9,8 @@
 #include "tidesim/sim/admission/tas_flavor_match.hpp"
 #include "tidesim/sim/admission/tas_snapshot.hpp"
 #include "tidesim/sim/scenario/kube_snapshot.hpp"
+#include "tidesim/sim/scenario/kueue_config.hpp"
+#include "tidesim/tools/lib/tas_admit_queue.hpp"
 
 namespace tidesim::app {
 namespace {
@@ -128,11 +130,6 @@ std::vector<tas::PodSetResult> place(const KueueSnapshot& s, const KueueFlavor& 
 
 }  // namespace
 
-bool AdmitOutcome::admitted() const {
-  return std::all_of(podsets.begin(), podsets.end(),
-                     [](const tas::PodSetResult& r) { return r.admitted(); });
-}
-
 AdmitOutcome admit(const AdmitRequest& request) {
   const KueueSnapshot snapshot = read_kueue_snapshot(request.snapshot);
   const KueueSnapshot pending = read_kueue_snapshot(request.workload);
@@ -140,6 +137,15 @@ AdmitOutcome admit(const AdmitRequest& request) {
   Candidates candidates = candidate_flavors(snapshot, w, request);
   if (candidates.flavors.empty()) {
     return std::move(*candidates.refused);  // Kueue's flavor assigner refuses every flavor
+  }
+  if (request.flavor.empty()) {
+    const KueueConfiguration config = request.kueue_config.empty()
+                                          ? KueueConfiguration{}
+                                          : read_kueue_configuration(request.kueue_config);
+    if (std::optional<AdmitOutcome> q =
+            admit_in_queue(snapshot, w, request, config.transformations)) {
+      return std::move(*q);
+    }
   }
   AdmitOutcome first;
   for (const KueueFlavor* f : candidates.flavors) {
@@ -199,6 +205,12 @@ std::string admit_json(const AdmitOutcome& o) {
       }
     }
     ps["reason"] = r.reason;
+    if (podsets.size() < o.quota.size()) {
+      const PodSetQuota& q = o.quota[podsets.size()];
+      ps["count"] = q.count;
+      ps["flavors"] = q.flavors;
+      ps["delayed_topology_request"] = q.delayed;
+    }
     podsets.push_back(ps);
   }
   nlohmann::ordered_json out;
@@ -207,12 +219,25 @@ std::string admit_json(const AdmitOutcome& o) {
   out["topology"] = o.topology;
   out["admitted"] = o.admitted();
   out["podsets"] = podsets;
+  if (!o.quota.empty()) {
+    out["quota_reserved"] = o.quota_reserved;
+    out["waiting_for_checks"] = o.waiting_for;
+  }
   return out.dump(2) + "\n";
 }
 
 std::string admit_table(const AdmitOutcome& o) {
-  std::string out = fmt::format("Workload {}: {} (flavor {}, topology {})\n", o.workload,
-                                o.admitted() ? "admitted" : "pending", o.flavor, o.topology);
+  std::string state = o.admitted() ? "admitted" : "pending";
+  if (!o.admitted() && o.quota_reserved) {
+    std::string checks;
+    for (const std::string& c : o.waiting_for) {
+      checks += (checks.empty() ? "" : ", ") + c;
+    }
+    state = "quota reserved, waiting for " +
+            (checks.empty() ? std::string("its delayed topology") : "admission checks " + checks);
+  }
+  std::string out = fmt::format("Workload {}: {} (flavor {}, topology {})\n", o.workload, state,
+                                o.flavor, o.topology);
   out += fmt::format("{:<16} {:<9} {}\n", "PODSET", "ADMITTED", "WHERE");
   for (const tas::PodSetResult& r : o.podsets) {
     std::string where = r.reason;
@@ -230,6 +255,12 @@ std::string admit_table(const AdmitOutcome& o) {
         levels += (levels.empty() ? "" : ", ") + l;
       }
       where += " (" + levels + ")";
+    }
+    const std::size_t i = static_cast<std::size_t>(&r - o.podsets.data());
+    if (i < o.quota.size() && o.quota[i].delayed == "Pending") {
+      where = "topology delayed until its ProvisioningRequest is Ready";
+    } else if (i < o.quota.size() && r.admitted()) {
+      where += fmt::format(" [{} pods]", o.quota[i].count);
     }
     out += fmt::format("{:<16} {:<9} {}\n", r.name.empty() ? "-" : r.name,
                        r.admitted() ? "yes" : "no", where);

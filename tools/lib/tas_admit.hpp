@@ -5,28 +5,11 @@
 /// FindTopologyAssignmentsForFlavor (sim/admission/tas_snapshot.hpp) on the flavor its queue
 /// uses, and each gets its topologyAssignment or Kueue's reason.
 #include <string>
-#include <vector>
 
 #include "tidesim/sim/admission/tas_model.hpp"
+#include "tidesim/tools/lib/tas_admit_types.hpp"
 
 namespace tidesim::app {
-
-struct AdmitRequest {
-  std::string snapshot;  // a file or folder of Kubernetes objects
-  std::string workload;  // a file with one Kueue Workload
-  tas::TasFeatureGates gates;
-  std::string flavor;  // empty: the Workload's queue decides, or the only flavor with a topology
-};
-
-struct AdmitOutcome {
-  std::string workload;  // namespace/name
-  std::string flavor;
-  std::string topology;
-  /// Every PodSet of the Workload, in order. Kueue stops at the first that does not fit: the
-  /// ones after it carry the reason "not tried: PodSet NAME does not fit".
-  std::vector<tas::PodSetResult> podsets;
-  bool admitted() const;
-};
 
 /// Runs the what-if. Throws InputError on bad input (naming file, line, column and field), when
 /// the workload file holds no Workload or several, or when no flavor with a topology applies.

@@ -418,14 +418,16 @@ void bind_admit(py::module_& m) {
   m.def(
       "admit_json",
       [](const std::string& snapshot, const std::string& workload, const std::string& gates,
-         const std::string& flavor) {
+         const std::string& flavor, const std::string& kueue_config) {
         py::gil_scoped_release release;
         return app::admit_json(app::admit({.snapshot = snapshot,
                                            .workload = workload,
                                            .gates = app::parse_feature_gates(gates),
-                                           .flavor = flavor}));
+                                           .flavor = flavor,
+                                           .kueue_config = kueue_config}));
       },
-      py::arg("snapshot"), py::arg("workload"), py::arg("feature_gates"), py::arg("flavor"));
+      py::arg("snapshot"), py::arg("workload"), py::arg("feature_gates"), py::arg("flavor"),
+      py::arg("kueue_config") = "");
 }
 
 }  // namespace

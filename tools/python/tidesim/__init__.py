@@ -382,6 +382,7 @@ def admit(
     *,
     feature_gates: Union[None, str, Mapping[str, bool]] = None,
     flavor: Optional[str] = None,
+    kueue_config: Optional[str] = None,
 ) -> dict:
     """Would Kueue's topology-aware scheduling admit a pending Workload on a cluster snapshot,
     and where: what `tidesim admit --format json` prints (docs/topology-aware.md).
@@ -390,9 +391,12 @@ def admit(
     Pods, Topology, ResourceFlavor, ClusterQueue, LocalQueue); workload: a file with one Kueue
     Workload. feature_gates: Kueue's gates that change placement, as a mapping
     ({"TASBalancedPlacement": True}) or in Kueue's flag syntax ("TASBalancedPlacement=true").
-    flavor: the ResourceFlavor to place on (default: the Workload queue's). Returns a dict with
+    flavor: the ResourceFlavor to place on (default: the Workload queue's). kueue_config: a Kueue
+    Configuration file whose resources.transformations apply to the quota. Returns a dict with
     workload, flavor, topology, admitted and podsets (each: name, admitted, levels, domains as
-    [{values, count}], reason). Bad input raises InputError.
+    [{values, count}], reason; with count, flavors and delayed_topology_request, and
+    quota_reserved and waiting_for_checks beside podsets, when the Workload's queue is a
+    ClusterQueue of the snapshot). Bad input raises InputError.
     """
     if feature_gates is None:
         gates = ""
@@ -400,7 +404,13 @@ def admit(
         gates = feature_gates
     else:
         gates = ",".join(f"{k}={'true' if v else 'false'}" for k, v in feature_gates.items())
-    text = _tidesim.admit_json(str(snapshot), str(workload), gates, "" if flavor is None else flavor)
+    text = _tidesim.admit_json(
+        str(snapshot),
+        str(workload),
+        gates,
+        "" if flavor is None else flavor,
+        "" if kueue_config is None else str(kueue_config),
+    )
     return json.loads(text)
 
 
