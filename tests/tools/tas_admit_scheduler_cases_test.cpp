@@ -49,9 +49,13 @@ struct SchedulerCase {
   std::string message;  // the event message of a Workload left pending
 };
 
-std::vector<SchedulerCase> cases() {
-  const std::map<std::string, std::string> def = {{"cpu", "tas-default"}};
-  const std::map<std::string, std::string> second = {{"cpu", "tas-second"}};
+const std::map<std::string, std::string> kDefault = {{"cpu", "tas-default"}};
+const std::map<std::string, std::string> kSecond = {{"cpu", "tas-second"}};
+
+// The admission check cases (ProvisioningRequest and custom).
+std::vector<SchedulerCase> check_cases() {
+  const auto& def = kDefault;
+  const auto& second = kSecond;
   return {
       {"prov-second-pass",
        "workload in CQ with ProvisioningRequest; second pass; baseline scenario",
@@ -126,6 +130,13 @@ std::vector<SchedulerCase> cases() {
        {"custom-check (Pending)"},
        {{"one", 1, def, "", {"x1"}, {1}}},
        ""},
+  };
+}
+
+// Partial admission and resource transformations.
+std::vector<SchedulerCase> quota_cases() {
+  const auto& def = kDefault;
+  return {
       {"partial-admission",
        "TAS workload gets scheduled as trimmed by partial admission",
        true,
@@ -150,6 +161,14 @@ std::vector<SchedulerCase> cases() {
        "credits, previously considered podsets requests (0) + current podset request (2) > "
        "maximum capacity (1)"},
   };
+}
+
+std::vector<SchedulerCase> cases() {
+  std::vector<SchedulerCase> out = check_cases();
+  for (SchedulerCase& c : quota_cases()) {
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 class TasAdmitSchedulerCases : public ::testing::TestWithParam<SchedulerCase> {};
@@ -221,6 +240,32 @@ TEST(TasAdmitSchedulerOutput, WaitingForChecksIsPrinted) {
   EXPECT_NE(admit_json(o).find("\"waiting_for_checks\": [\n    \"custom-check (Pending)\""),
             std::string::npos)
       << admit_json(o);
+}
+
+// Worked by hand (no upstream case has podSetUpdates): the Ready ProvisioningRequest check's
+// podSetUpdates nodeSelector restricts the second pass's placement (Kueue's
+// FindTopologyAssignment merges it into the PodSet before filtering nodes), and one that
+// contradicts the template's nodeSelector is Kueue's merge error.
+TEST(TasAdmitSchedulerHand, PodSetUpdatesRestrictTheSecondPass) {
+  const std::string dir = kDir + "hand-podset-updates/";
+  auto run = [&](const std::string& workload) {
+    return admit(
+        {.snapshot = dir + "snapshot.yaml", .workload = dir + workload, .gates = {}, .flavor = ""});
+  };
+  const tas::TopologyAssignment x1{.levels = {"kubernetes.io/hostname"}, .domains = {{{"x1"}, 1}}};
+  const tas::TopologyAssignment x2{.levels = {"kubernetes.io/hostname"}, .domains = {{{"x2"}, 1}}};
+  const AdmitOutcome plain = run("workload-no-update.yaml");
+  ASSERT_TRUE(plain.admitted());
+  EXPECT_EQ(*plain.podsets[0].assignment, x1);
+  const AdmitOutcome updated = run("workload.yaml");
+  ASSERT_TRUE(updated.admitted());
+  EXPECT_EQ(*updated.podsets[0].assignment, x2);
+  EXPECT_EQ(updated.quota[0].delayed, "Ready");
+  const AdmitOutcome conflict = run("workload-conflict.yaml");
+  EXPECT_FALSE(conflict.admitted());
+  EXPECT_EQ(conflict.podsets[0].reason,
+            "invalid podSetUpdate for PodSet one, error: invalid admission check PodSetUpdate: "
+            "conflict for nodeSelector: conflict for key=pool, value1=a, value2=b");
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {

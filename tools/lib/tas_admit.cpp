@@ -236,8 +236,10 @@ std::string admit_table(const AdmitOutcome& o) {
     state = "quota reserved, waiting for " +
             (checks.empty() ? std::string("its delayed topology") : "admission checks " + checks);
   }
-  std::string out = fmt::format("Workload {}: {} (flavor {}, topology {})\n", o.workload, state,
-                                o.flavor, o.topology);
+  std::string out = o.flavor.empty()
+                        ? fmt::format("Workload {}: {} (no flavor)\n", o.workload, state)
+                        : fmt::format("Workload {}: {} (flavor {}, topology {})\n", o.workload,
+                                      state, o.flavor, o.topology);
   out += fmt::format("{:<16} {:<9} {}\n", "PODSET", "ADMITTED", "WHERE");
   for (const tas::PodSetResult& r : o.podsets) {
     std::string where = r.reason;

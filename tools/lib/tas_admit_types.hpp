@@ -40,12 +40,12 @@ struct AdmitOutcome {
   std::vector<tas::PodSetResult> podsets;
   /// The quota of each PodSet (same order); empty when the Workload's queue is not a
   /// ClusterQueue of the snapshot (then only the topology is checked).
-  std::vector<PodSetQuota> quota;
+  std::vector<PodSetQuota> quota = {};
   /// The ClusterQueue reserved quota for the Workload (Kueue's QuotaReserved).
   bool quota_reserved = false;
   /// The admission checks it waits for, "NAME (STATE)": quota is reserved and the Workload is
   /// not Admitted until they are Ready.
-  std::vector<std::string> waiting_for;
+  std::vector<std::string> waiting_for = {};
   /// Every PodSet placed (or admitted without a topology), no check waited for and no placement
   /// delayed: Kueue's Admitted.
   bool admitted() const {
