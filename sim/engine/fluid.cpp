@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -64,37 +65,31 @@ void sort_ids(std::vector<T>& ids) {
   }
 }
 
-// The rate of a flow alone in its component (a ring alone on its links, a pod's input alone on
-// its device): progressive filling's first round fixes it at the smallest of its bound and each
-// resource's capacity over its weight (each resource's weight sum is this flow's weight, its
-// remaining capacity its capacity), the same expressions in the same min, so the same rate to
-// the bit, without the rounds' bookkeeping.
-template <typename FlowT, typename Resources>
-double rate_alone(const FlowT& flow, const Resources& resources) {
+// Whether flow `f` is alone in its component (each of its resources carries it only); if so, marks
+// it and its resources visited in `epoch`, as collect_component's walk would, without the walk's
+// stacks, and returns its rate: progressive filling's first round fixes a flow alone at the
+// smallest of its bound and each resource's capacity over its weight (each resource's weight sum
+// is this flow's weight, its remaining capacity its capacity), the same expressions in the same
+// min, so the same rate to the bit, without the rounds' bookkeeping. The check and the minimum
+// are one pass over the flow's resources (a ring over thousands of nodes crosses tens of
+// thousands).
+template <typename Flows, typename Resources>
+std::optional<double> visit_alone(std::int32_t f, Flows& flows, Resources& resources,
+                                  std::uint64_t epoch) {
+  auto& flow = flows[static_cast<std::size_t>(f)];
   double level = FluidSolver::kUnbounded;
   for (const auto& u : flow.resources) {
-    const double capacity = resources[static_cast<std::size_t>(u.index)].capacity;
-    level = std::min(level, std::max(capacity, 0.0) / u.weight);
-  }
-  return std::min(level, flow.max_rate);
-}
-
-// Whether flow `f` is alone in its component (each of its resources carries it only); if so, marks
-// it and its resources visited in `epoch`, as collect_component's walk would, in one pass over
-// its resources and without the walk's stacks.
-template <typename Flows, typename Resources>
-bool visit_alone(std::int32_t f, Flows& flows, Resources& resources, std::uint64_t epoch) {
-  auto& flow = flows[static_cast<std::size_t>(f)];
-  for (const auto& u : flow.resources) {
-    if (resources[static_cast<std::size_t>(u.index)].flows.size() != 1) {
-      return false;
+    const auto& r = resources[static_cast<std::size_t>(u.index)];
+    if (r.flows.size() != 1) {
+      return std::nullopt;
     }
+    level = std::min(level, std::max(r.capacity, 0.0) / u.weight);
   }
   flow.seen = epoch;
   for (const auto& u : flow.resources) {
     resources[static_cast<std::size_t>(u.index)].seen = epoch;
   }
-  return true;
+  return std::min(level, flow.max_rate);
 }
 
 }  // namespace
@@ -153,6 +148,7 @@ void FluidSolver::set_capacity(ResourceId resource, double capacity) {
   auto& r = resource_at(resource);
   if (r.capacity != capacity) {
     r.capacity = capacity;
+    ++capacity_changes_;
     mark_resource(static_cast<std::int32_t>(resource));
   }
 }
@@ -414,9 +410,11 @@ std::vector<FlowId> FluidSolver::update() {
       const auto& users = resources_[static_cast<std::size_t>(start_resource)].flows;
       only = users.size() == 1 ? users.front().index : -1;
     }
-    if (only >= 0 && visit_alone(only, flows_, resources_, epoch_)) {
+    const std::optional<double> rate =
+        only >= 0 ? visit_alone(only, flows_, resources_, epoch_) : std::nullopt;
+    if (rate) {
       Flow& alone = flows_[static_cast<std::size_t>(only)];
-      alone.new_rate = rate_alone(alone, resources_);
+      alone.new_rate = *rate;
       component_flows.push_back(only);
       last_resources_ += static_cast<int>(alone.resources.size());
     } else {
@@ -435,8 +433,9 @@ std::vector<FlowId> FluidSolver::update() {
       fl.is_new = false;
     }
   };
-  sort_ids(dirty_flows_);
-  sort_ids(dirty_resources_);
+  // The dirty flows and resources in the order they were marked: a component's rates do not
+  // depend on where its walk starts (solve() sorts its flows and resources), and `changed` is
+  // sorted below.
   for (std::int32_t f : dirty_flows_) {
     auto& fl = flows_[static_cast<std::size_t>(f)];
     fl.dirty = false;

@@ -35,6 +35,9 @@ class FluidSolver {
   double load(ResourceId resource) const;
   /// load / capacity, in [0, 1] up to rounding; 0 for a zero-capacity resource.
   double utilisation(ResourceId resource) const;
+  /// Number of capacity changes so far (set_capacity calls that changed a capacity): a caller
+  /// that keeps values derived from capacities knows they still hold while it stays the same.
+  std::uint64_t capacity_changes() const { return capacity_changes_; }
   /// Number of resources ever added.
   int resource_count() const { return static_cast<int>(resources_.size()); }
 
@@ -112,6 +115,7 @@ class FluidSolver {
   std::vector<std::int32_t> scratch_component_flows_;
   std::vector<std::int32_t> scratch_component_resources_;
   std::uint64_t epoch_ = 0;
+  std::uint64_t capacity_changes_ = 0;
   int live_flows_ = 0;
   int last_flows_ = 0;
   int last_resources_ = 0;

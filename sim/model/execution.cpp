@@ -49,12 +49,12 @@ void Execution::start(int j) {
     if (demand > 0) {
       pod.input = run_.fluid.add_flow(
           {run_.cluster.devices()[static_cast<std::size_t>(node.device)].resource}, demand);
-      flow_owner_[static_cast<std::uint64_t>(*pod.input)] = j;
+      own(*pod.input, j);
     }
   }
   add_ring(j);
   if (job.ring) {
-    flow_owner_[static_cast<std::uint64_t>(*job.ring)] = j;
+    own(*job.ring, j);
   }
   // Distinct, in increasing order.
   std::sort(nodes.begin(), nodes.end());
@@ -85,7 +85,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
   run_.sim.cancel(job.memory_event);
   run_.sim.cancel(job.checkpoint_event);
   if (job.ring) {
-    flow_owner_.erase(static_cast<std::uint64_t>(*job.ring));
+    own(*job.ring, -1);
     run_.fluid.remove_flow(*job.ring);
     job.ring.reset();
   }
@@ -98,7 +98,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     }
     ClusterNode& node = run_.cluster.node(pod.node);
     if (pod.input) {
-      flow_owner_.erase(static_cast<std::uint64_t>(*pod.input));
+      own(*pod.input, -1);
       run_.fluid.remove_flow(*pod.input);
       pod.input.reset();
     }
@@ -116,6 +116,14 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
   job.rate = 0.0;
   std::sort(nodes.begin(), nodes.end());
   return {nodes.begin(), nodes.end()};  // sorted: built in linear time
+}
+
+void Execution::own(FlowId flow, int j) {
+  const auto i = static_cast<std::size_t>(flow);
+  if (flow_owner_.size() <= i) {
+    flow_owner_.resize(i + 1, -1);
+  }
+  flow_owner_[i] = j;
 }
 
 void Execution::close_books() {
@@ -143,7 +151,12 @@ void Execution::add_ring(int j) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     pods.push_back(PodPlace{pod.node, pod.cards});
   }
-  RingPath ring = ring_path(run_.cluster, run_.fluid, pods);
+  // A job of several pods keeps its ring for its next start (RingPaths); a one-pod ring is
+  // found from its node's kept rings (TopologyFlows) anyway.
+  const RingPath alone_pod =
+      pods.size() > 1 ? RingPath{} : ring_path(run_.cluster, run_.fluid, pods);
+  const RingPath& ring =
+      pods.size() > 1 ? ring_paths_.ring(j, run_.cluster, run_.fluid, pods) : alone_pod;
   // Ideal: the same GPUs per pod on the best set of an idle node anywhere in the cluster (the
   // NVLink contention metric's reference: a placement without NVLink counts as contended when
   // the cluster has NVLink nodes).
@@ -298,9 +311,9 @@ void Execution::refresh(const std::set<int>& touched) {
   }
   const auto collect = [&] {
     for (const FlowId f : run_.fluid.update()) {
-      const auto it = flow_owner_.find(static_cast<std::uint64_t>(f));
-      if (it != flow_owner_.end()) {
-        affected.insert(it->second);
+      const auto i = static_cast<std::size_t>(f);
+      if (i < flow_owner_.size() && flow_owner_[i] >= 0) {
+        affected.insert(flow_owner_[i]);
       }
     }
   };
@@ -543,6 +556,7 @@ void Execution::update_rate(int j, std::optional<double> share) {
       Job& done = run_.jobs[static_cast<std::size_t>(j)];
       advance(done);
       done.done = static_cast<double>(done.spec->steps);
+      ring_paths_.forget(j);
       emit_rate(done, false);
       listener_.on_finished(j);
     });

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "tidesim/sim/model/ring_path.hpp"
 #include "tidesim/sim/model/run_context.hpp"
 
 namespace tidesim {
@@ -86,7 +87,10 @@ class Execution {
 
   RunContext& run_;
   ExecutionListener& listener_;
-  std::unordered_map<std::uint64_t, int> flow_owner_;  // flow id -> job
+  /// Records job `j` as `flow`'s owner (-1: none, a removed flow).
+  void own(FlowId flow, int j);
+  // Flow id -> its job, -1 for none (the fluid's flow ids are dense and reused).
+  std::vector<int> flow_owner_;
   struct RingState {
     // The ring path's bandwidth alone (a burst's bus bandwidth).
     double alone = std::numeric_limits<double>::infinity();
@@ -94,6 +98,7 @@ class Execution {
     double latency = 0.0;  // each burst's latency over the fabric, seconds
   };
   std::unordered_map<int, RingState> rings_;  // job -> its ring
+  RingPaths ring_paths_;                      // the paths of multi-pod jobs' rings, kept
   // (node, card, process) -> its compute share as one of a measured pair (colocate()).
   std::map<std::tuple<int, int, std::uint64_t>, double> colocated_;
 };

@@ -14,46 +14,56 @@ std::vector<int> distinct_cards(const std::vector<int>& cards) {
 
 namespace {
 
-// A ring that leaves its nodes on a fabric: each pod reaches the fabric through its GPUs' NICs
-// only, the ring crosses the up-links of the domains it spans, and each burst pays the fabric's
-// latency.
-void add_fabric_path(const Cluster& cluster, const FabricNetwork& fabric,
-                     const std::vector<PodPlace>& pods, RingPath& ring) {
-  std::vector<int> nodes;
-  for (const PodPlace& pod : pods) {
-    const int node_gpus = cluster.node(pod.node).topology->gpu_count();
-    int pod_gpus = 0;
-    for_each_card_count(pod.cards, [&pod_gpus](int, int) { ++pod_gpus; });
-    ring.alone = std::min(ring.alone, pod_fabric_bandwidth(fabric.fabric(), pod_gpus, node_gpus));
-    nodes.push_back(pod.node);
+// What pod `pod` adds to a ring (RingPaths::PodPart): its node's best ring links over its cards
+// and, in a ring of several pods, its node's NICs (the uplink) and on a fabric its GPUs' share of
+// them.
+RingPaths::PodPart pod_part(Cluster& cluster, const FluidSolver& fluid, const PodPlace& pod,
+                            bool multi_node) {
+  const ClusterNode& node = cluster.node(pod.node);
+  // A whole-card pod's cards are distinct and in order already.
+  const bool distinct = std::adjacent_find(pod.cards.begin(), pod.cards.end(),
+                                           std::greater_equal<int>()) == pod.cards.end();
+  const std::vector<int> copy = distinct ? std::vector<int>{} : distinct_cards(pod.cards);
+  RingPaths::PodPart part;
+  part.links = &node.links->best_ring_resources(distinct ? pod.cards : copy);
+  if (multi_node) {
+    part.uplink = node.uplink;
+    part.nic = fluid.capacity(node.uplink);
+    // A ring that leaves its nodes on a fabric: each pod reaches the fabric through its GPUs'
+    // NICs only.
+    if (const FabricNetwork* fabric = cluster.fabric()) {
+      int pod_gpus = 0;
+      for_each_card_count(pod.cards, [&pod_gpus](int, int) { ++pod_gpus; });
+      part.fabric = pod_fabric_bandwidth(fabric->fabric(), pod_gpus, node.topology->gpu_count());
+    }
   }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  fabric.add_crossings(nodes, ring.path);
-  ring.latency = fabric.latency(nodes);
+  return part;
 }
 
-}  // namespace
-
-RingPath ring_path(Cluster& cluster, const FluidSolver& fluid, const std::vector<PodPlace>& pods) {
-  RingPath ring;
+// The ring of pods at `pods` from each pod's part: the pods' links (and uplinks) in pod order;
+// on a fabric the up-links of the domains it spans and the fabric's latency per burst; the
+// burst bandwidth alone.
+void assemble(const Cluster& cluster, const FluidSolver& fluid, const std::vector<PodPlace>& pods,
+              const std::vector<RingPaths::PodPart>& parts, RingPath& ring) {
+  ring = RingPath{};
   const bool multi_node = pods.size() > 1;
-  for (const PodPlace& pod : pods) {
-    const ClusterNode& node = cluster.node(pod.node);
-    // A whole-card pod's cards are distinct and in order already.
-    const bool distinct = std::adjacent_find(pod.cards.begin(), pod.cards.end(),
-                                             std::greater_equal<int>()) == pod.cards.end();
-    const std::vector<int> copy = distinct ? std::vector<int>{} : distinct_cards(pod.cards);
-    const std::vector<ResourceId>& links =
-        node.links->best_ring_resources(distinct ? pod.cards : copy);
-    ring.path.insert(ring.path.end(), links.begin(), links.end());
+  for (const RingPaths::PodPart& part : parts) {
+    ring.path.insert(ring.path.end(), part.links->begin(), part.links->end());
     if (multi_node) {
-      ring.path.push_back(node.uplink);
-      ring.nic = std::min(ring.nic, fluid.capacity(node.uplink));
+      ring.path.push_back(part.uplink);
+      ring.nic = std::min(ring.nic, part.nic);
     }
   }
   if (const FabricNetwork* fabric = cluster.fabric(); fabric && multi_node) {
-    add_fabric_path(cluster, *fabric, pods, ring);
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < pods.size(); ++i) {
+      ring.alone = std::min(ring.alone, parts[i].fabric);
+      nodes.push_back(pods[i].node);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    fabric->add_crossings(nodes, ring.path);
+    ring.latency = fabric->latency(nodes);
   }
   // Each resource's crossings, counted by its dense id (the minimum does not depend on the
   // order the resources are visited in).
@@ -68,7 +78,43 @@ RingPath ring_path(Cluster& cluster, const FluidSolver& fluid, const std::vector
       times = 0;
     }
   }
+}
+
+}  // namespace
+
+RingPath ring_path(Cluster& cluster, const FluidSolver& fluid, const std::vector<PodPlace>& pods) {
+  std::vector<RingPaths::PodPart> parts;
+  parts.reserve(pods.size());
+  for (const PodPlace& pod : pods) {
+    parts.push_back(pod_part(cluster, fluid, pod, pods.size() > 1));
+  }
+  RingPath ring;
+  assemble(cluster, fluid, pods, parts, ring);
   return ring;
+}
+
+const RingPath& RingPaths::ring(int job, Cluster& cluster, const FluidSolver& fluid,
+                                const std::vector<PodPlace>& pods) {
+  Kept& kept = rings_[job];
+  // A pod's part holds while its place and the capacities do (the ring's pod count decides
+  // whether parts carry uplinks).
+  const bool comparable =
+      kept.places.size() == pods.size() && kept.capacities == fluid.capacity_changes();
+  if (comparable && kept.places == pods) {
+    return kept.ring;
+  }
+  std::vector<PodPart> parts;
+  parts.reserve(pods.size());
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    parts.push_back(comparable && kept.places[i] == pods[i]
+                        ? kept.parts[i]
+                        : pod_part(cluster, fluid, pods[i], pods.size() > 1));
+  }
+  assemble(cluster, fluid, pods, parts, kept.ring);
+  kept.places = pods;
+  kept.parts = std::move(parts);
+  kept.capacities = fluid.capacity_changes();
+  return kept.ring;
 }
 
 }  // namespace tidesim
