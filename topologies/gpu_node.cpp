@@ -575,7 +575,7 @@ std::vector<int> GpuNodeState::cards_of(std::uint64_t process) const {
   if (it == cards_of_.end()) {
     return {};
   }
-  std::vector<int> out = it->second;
+  std::vector<int> out(it->second.begin(), it->second.end());
   std::sort(out.begin(), out.end());
   return out;
 }

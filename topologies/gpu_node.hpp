@@ -3,6 +3,9 @@
 /// compute share, under the node's sharing mode. The run driver uses it for placement on a node
 /// and for GPU-memory OOM. Rules and sources: docs/model-hardware.md, "GPU sharing".
 #include <cstdint>
+
+#include <boost/container/flat_map.hpp>
+#include <boost/container/small_vector.hpp>
 #include <functional>
 #include <map>
 #include <memory>
@@ -227,7 +230,9 @@ class GpuNodeState {
     double share = 0.0;    // time-slicing: its compute share (divide_time)
   };
   struct Card {
-    std::vector<Occupant> occupants;
+    // One occupant inline (a whole-card pod's card has one): the passes over a job's cards
+    // (start, stop, memory, shares, samples) read each card without another allocation's miss.
+    boost::container::small_vector<Occupant, 1> occupants;
     int slots_used = 0;
     int milli_used = 0;
     std::int64_t memory_used = 0;    // sum of the occupants' memory
@@ -245,7 +250,9 @@ class GpuNodeState {
   std::int64_t memory_per_card_;
   GpuSharing sharing_;
   std::vector<Card> cards_;
-  std::map<std::uint64_t, std::vector<int>> cards_of_;
+  // Per process its cards, in allocation order: a node holds few processes, each a few cards,
+  // kept in one allocation, in process order as a map.
+  boost::container::flat_map<std::uint64_t, boost::container::small_vector<int, 8>> cards_of_;
   std::vector<MigSlice> slices_;
   RandomStream ties_;
 };
