@@ -249,8 +249,8 @@ void FluidSolver::collect_component(std::int32_t start_flow, std::int32_t start_
                                     std::vector<std::int32_t>& flows,
                                     std::vector<std::int32_t>& resources) {
   // Depth-first walk of the bipartite flow-resource graph; `seen == epoch_` marks visited.
-  std::vector<std::int32_t>& flow_stack = scratch_flow_stack_;
-  std::vector<std::int32_t>& resource_stack = scratch_resource_stack_;
+  std::vector<std::int32_t>& flow_stack = scratch_.flow_stack;
+  std::vector<std::int32_t>& resource_stack = scratch_.resource_stack;
   flow_stack.clear();
   resource_stack.clear();
   if (start_flow >= 0) {
@@ -310,14 +310,14 @@ void FluidSolver::solve(std::vector<std::int32_t>& flows, std::vector<std::int32
   std::size_t unfixed = flows.size();
   // Resources that still carry unfixed flows, and the bounded flows by increasing bound (ties
   // by id), so that each round costs O(active resources) plus the flows it fixes.
-  std::vector<std::int32_t>& active = scratch_active_;
+  std::vector<std::int32_t>& active = scratch_.active;
   active.clear();
   for (std::int32_t ri : resources) {
     if (resources_[static_cast<std::size_t>(ri)].weight_sum > 0.0) {
       active.push_back(ri);
     }
   }
-  std::vector<std::int32_t>& bounded = scratch_bounded_;
+  std::vector<std::int32_t>& bounded = scratch_.bounded;
   bounded.clear();
   for (std::int32_t f : flows) {
     if (flows_[static_cast<std::size_t>(f)].max_rate != kUnbounded) {
@@ -329,7 +329,7 @@ void FluidSolver::solve(std::vector<std::int32_t>& flows, std::vector<std::int32
            flows_[static_cast<std::size_t>(y)].max_rate;
   });
   std::size_t next_bound = 0;
-  std::vector<std::int32_t>& newly_fixed = scratch_fixed_;
+  std::vector<std::int32_t>& newly_fixed = scratch_.fixed;
   while (unfixed > 0) {
     // Progressive filling: every unfixed flow runs at the same level; the level rises until a
     // resource saturates or a flow reaches its bound.
@@ -398,8 +398,8 @@ std::vector<FlowId> FluidSolver::update() {
   ++epoch_;
   last_flows_ = 0;
   last_resources_ = 0;
-  std::vector<std::int32_t>& component_flows = scratch_component_flows_;
-  std::vector<std::int32_t>& component_resources = scratch_component_resources_;
+  std::vector<std::int32_t>& component_flows = scratch_.component_flows;
+  std::vector<std::int32_t>& component_resources = scratch_.component_resources;
   std::vector<FlowId> changed;
   auto process = [&](std::int32_t start_flow, std::int32_t start_resource) {
     component_flows.clear();

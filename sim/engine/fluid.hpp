@@ -18,8 +18,9 @@ enum class ResourceId : std::int32_t {};
 enum class FlowId : std::int32_t {};
 
 /// Max-min fair sharing. Rates and capacities are in the caller's unit (bytes/s in tidesim).
-/// Determinism: every loop runs in increasing id order, so the same sequence of calls gives
-/// bit-identical rates on any machine.
+/// Determinism: every sum runs in increasing id order (a component's flows and resources are
+/// sorted before it is solved), so the same sequence of calls gives bit-identical rates on any
+/// machine.
 class FluidSolver {
  public:
   /// Infinite rate bound (a flow limited only by the resources it crosses).
@@ -107,13 +108,16 @@ class FluidSolver {
   std::vector<std::int32_t> dirty_resources_;
   std::vector<std::int32_t> dirty_flows_;
   // Scratch buffers of update(), kept to avoid allocating on every re-solve.
-  std::vector<std::int32_t> scratch_active_;
-  std::vector<std::int32_t> scratch_bounded_;
-  std::vector<std::int32_t> scratch_fixed_;
-  std::vector<std::int32_t> scratch_flow_stack_;
-  std::vector<std::int32_t> scratch_resource_stack_;
-  std::vector<std::int32_t> scratch_component_flows_;
-  std::vector<std::int32_t> scratch_component_resources_;
+  struct Scratch {
+    std::vector<std::int32_t> active;
+    std::vector<std::int32_t> bounded;
+    std::vector<std::int32_t> fixed;
+    std::vector<std::int32_t> flow_stack;
+    std::vector<std::int32_t> resource_stack;
+    std::vector<std::int32_t> component_flows;
+    std::vector<std::int32_t> component_resources;
+  };
+  Scratch scratch_;
   std::uint64_t epoch_ = 0;
   std::uint64_t capacity_changes_ = 0;
   int live_flows_ = 0;

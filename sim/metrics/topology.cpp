@@ -40,15 +40,19 @@ void TopologyCollector::on_sample(const ClusterSample& sample) {
   }
   for (std::size_t t = 0; t < tiers; ++t) {
     const std::vector<int>& domain = options_.tier_domain[t];
-    std::map<int, std::pair<int, int>> used_free;  // domain -> (allocated, free)
-    for (std::size_t k = 0; k < sample.nodes.size() && k < domain.size(); ++k) {
+    const std::size_t count = std::min(sample.nodes.size(), domain.size());
+    // Per domain, by its index less the smallest: (allocated, free), summed in domain order.
+    const auto [low, high] = std::minmax_element(domain.begin(), domain.begin() + count);
+    const int first = count > 0 ? *low : 0;
+    std::vector<std::pair<int, int>> used_free(count > 0 ? *high - first + 1 : 0, {0, 0});
+    for (std::size_t k = 0; k < count; ++k) {
       const NodeState& n = sample.nodes[k];
-      auto& [used, free] = used_free[domain[k]];
+      auto& [used, free] = used_free[static_cast<std::size_t>(domain[k] - first)];
       used += n.gpus_allocated;
       free += std::max(0, n.gpus_allocatable - n.gpus_allocated);
     }
     double stranded = 0.0;
-    for (const auto& [d, uf] : used_free) {
+    for (const auto& uf : used_free) {
       if (uf.first > 0 && uf.second > 0) {
         stranded += uf.second;
       }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <unordered_set>
 #include <vector>
 
 #include "tidesim/sim/model/cluster.hpp"
@@ -22,10 +21,11 @@ constexpr double kCheckpointBytesPerParameter = 14.0;
 // The distinct nodes of job j's bound pods, in pod order.
 std::vector<int> gang_nodes(const RunContext& run, int j) {
   std::vector<int> nodes;
-  std::unordered_set<int> seen;
+  std::vector<char> seen(run.cluster.nodes().size(), 0);  // by node index
   for (const int p : run.jobs[static_cast<std::size_t>(j)].pods) {
     const int n = run.pods[static_cast<std::size_t>(p)].node;
-    if (n >= 0 && seen.insert(n).second) {
+    if (n >= 0 && seen[static_cast<std::size_t>(n)] == 0) {
+      seen[static_cast<std::size_t>(n)] = 1;
       nodes.push_back(n);
     }
   }
