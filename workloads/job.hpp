@@ -268,7 +268,19 @@ struct JobSpec {
   /// Set for an LLM training job (`llm:`, workloads/llm_job.hpp): its step time and memory come
   /// from its transformer and parallel layout, not the catalogue's `model`.
   std::shared_ptr<const LlmSpec> llm;
+  /// A second PodSet of one pod (a mix entry's `leader:`; a LeaderWorkerSet's leader, a JobSet's
+  /// driver): its pod is created with the workers (after them, the job's last pod), held by the
+  /// same gang, counted in the job's quota requests, and placed with them by Kueue's TAS (a
+  /// PodSet group when both carry `podset-group-name`). It coordinates and computes nothing: it
+  /// asks no GPUs, and the job's steps run on its `replicas` workers (docs/scenario-workload.md).
+  std::optional<PodSpec> leader;
 };
+
+/// The PodSet names of a job with a leader, as Kueue's LeaderWorkerSet integration names them
+/// (pkg/controller/jobs/leaderworkerset, leaderPodSetName / workerPodSetName); a job without one
+/// is the single PodSet "main".
+inline constexpr const char* kLeaderPodSet = "leader";
+inline constexpr const char* kWorkerPodSet = "worker";
 
 /// The GPU model `job`'s run time is measured on: its own reference_gpu, else the GPU model its
 /// node selector requires (nvidia.com/gpu.product), else `fallback` (the workload's).

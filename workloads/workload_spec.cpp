@@ -474,6 +474,49 @@ void check_partitions(Fields& f, const JobSpec& job) {
   }
 }
 
+// A mix entry's `leader:`, the job's second PodSet of one pod (JobSpec::leader): it starts from
+// the workers' pod template (labels, annotations but the slice ones, selectors, tolerations,
+// priority) without its requests, and its own pod fields apply on top. It coordinates and computes
+// nothing, so it asks no GPUs; a Volcano partition policy counts the workers' pods only, so the two
+// do not mix.
+void parse_leader(Fields& f, JobSpec& job) {
+  if (!f.has("leader")) {
+    return;
+  }
+  const ConfigNode n = f.get("leader");
+  PodSpec leader = job.pod_template;
+  leader.requests = Resources{};
+  drop_containers(leader);
+  // Slices are the workers' (a slice larger than the leader's one pod is refused by Kueue's
+  // webhook): their annotations are not inherited.
+  std::erase_if(leader.annotations, [](const auto& kv) {
+    return kv.first.starts_with("kueue.x-k8s.io/podset-slice-");
+  });
+  parse_pod(n, f.file(), f.path_of("leader"), leader);
+  const auto refuse = [&](const char* key, const std::string& why) {
+    const ConfigNode at = n[key].defined() ? n[key] : n;
+    return InputError(location_of(at, f.file()), f.path_of("leader") + "." + key, why);
+  };
+  if (leader.requests.gpus > 0 || leader.requests.gpu_milli > 0) {
+    throw refuse(leader.requests.gpus > 0 ? "gpus" : "gpu_milli",
+                 "a leader coordinates and computes nothing: it asks no GPUs (the job's steps "
+                 "run on its workers)");
+  }
+  for (const auto& [name, amount] : leader.requests.extended) {
+    if (amount > 0 && std::string_view(name).starts_with("nvidia.com/")) {
+      throw refuse("extended_resources", "a leader asks no GPUs (" + std::string(name) +
+                                             "): the job's steps run on "
+                                             "its workers");
+    }
+  }
+  if (job.gang && job.gang->partition_policy) {
+    throw refuse("gpus",
+                 "a leader cannot join a Volcano partition policy (its partitions "
+                 "count the workers)");
+  }
+  job.leader = std::move(leader);
+}
+
 MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std::string& path,
                          const std::string& base_dir, const Catalogue& catalogue,
                          const MixManifests& manifests) {
@@ -567,6 +610,7 @@ MixEntry parse_mix_entry(const ConfigNode& n, const std::string& file, const std
     e.gpus = parse_gpu_distribution(f.get("gpus"), file, f.path_of("gpus"));
   }
   check_partitions(f, job);
+  parse_leader(f, job);
   work_of(f, e);
   f.finish();
   return e;

@@ -38,22 +38,29 @@ std::int64_t nominal_of(const QuotaConfig& quotas, int queue, int resource) {
 }
 
 std::vector<std::int64_t> quota_requests(const QuotaConfig& quotas, const workloads::JobSpec& job) {
+  // Summed over the job's PodSets, as Kueue sums a Workload's podSets: its workers and a
+  // leader's one pod (which asks no GPUs).
   const Resources& r = job.pod_template.requests;
   const std::int64_t pods = job.replicas;
+  const Resources none;
+  const Resources& l = job.leader ? job.leader->requests : none;
+  const std::int64_t leaders = job.leader ? 1 : 0;
   std::vector<std::int64_t> out;
   out.reserve(quotas.resources.size());
   for (const std::string& name : quotas.resources) {
     if (name == kGpuResource) {
       out.push_back(workloads::job_gpus(job));
     } else if (name == "cpu") {
-      out.push_back(r.cpu_milli * pods);
+      out.push_back(r.cpu_milli * pods + l.cpu_milli * leaders);
     } else if (name == "memory") {
-      out.push_back(r.memory_bytes * pods);
+      out.push_back(r.memory_bytes * pods + l.memory_bytes * leaders);
     } else if (name == "pods") {
-      out.push_back(pods);
+      out.push_back(pods + leaders);
     } else {
       const auto it = r.extended.find(name);
-      out.push_back(it == r.extended.end() ? 0 : it->second * pods);
+      const auto lt = l.extended.find(name);
+      out.push_back((it == r.extended.end() ? 0 : it->second * pods) +
+                    (lt == l.extended.end() ? 0 : lt->second * leaders));
     }
   }
   return out;

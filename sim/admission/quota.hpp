@@ -157,7 +157,8 @@ std::int64_t nominal_of(const QuotaConfig& quotas, int queue, int resource);
 
 /// What a job asks of each resource of `quotas.resources`: the sum over its pods of their
 /// requests (`nvidia.com/gpu`: whole GPUs per pod as workloads::job_gpus counts them; `cpu`:
-/// millicores; `memory`: bytes; `pods`: its replicas; others: `requests.extended`).
+/// millicores; `memory`: bytes; `pods`: its pods; others: `requests.extended`), a leader's pod
+/// (JobSpec::leader) included.
 std::vector<std::int64_t> quota_requests(const QuotaConfig& quotas, const workloads::JobSpec& job);
 
 /// What the quota walk knows of one active job, in the policy's order.

@@ -164,6 +164,9 @@ class Run final : public policies::BindTarget {
       for (int k = 0; k < std::max(1, j.replicas); ++k) {
         pods.push_back(j.pod_template);
       }
+      if (j.leader) {
+        pods.push_back(*j.leader);
+      }
     }
     scheduler.observe_workload(pods);
     controller_.set_job_labels(true);
@@ -317,7 +320,10 @@ class Run final : public policies::BindTarget {
     g.mode = spec.gang->mode == workloads::GangMode::kPermit
                  ? policies::PodGroup::Mode::kPermit
                  : policies::PodGroup::Mode::kAllOrNothing;
-    g.min_member = spec.gang->min_member > 0 ? spec.gang->min_member : spec.replicas;
+    // Every pod by default: the workers and a leader (JobSpec::leader; all or none of both
+    // PodSets).
+    g.min_member =
+        spec.gang->min_member > 0 ? spec.gang->min_member : spec.replicas + (spec.leader ? 1 : 0);
     if (const auto& p = spec.gang->partition_policy;
         spec.gang->min_member == 0 && p && p->min_partitions > 0) {
       // Volcano's job controller: minPartitions x partitionSize (getMinTaskMember).

@@ -31,9 +31,12 @@ void Execution::start(int j) {
         gpu_job && !first.group->gpu_model.empty() ? first.group->gpu_model : run_.reference_gpu;
     job.profile = run_.profile(*job.spec, gpu);
   }
-  std::vector<int> nodes;  // the pods' nodes
+  std::vector<int> nodes;  // the workers' nodes
   for (const int p : job.pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    // A leader (JobSpec::leader) runs on its node but computes nothing: no input reads, no place
+    // in the ring or the job's span.
+    const bool worker = !job.spec->leader || p != job.pods.back();
     ClusterNode& node = run_.cluster.node(pod.node);
     node.jobs.insert(j);
     node.running_pods.push_back(p);
@@ -41,6 +44,9 @@ void Execution::start(int j) {
     run_.cluster.touch(pod.node);
     pod.running = true;
     node.gpus->set_running(pod.process, true);
+    if (!worker) {
+      continue;
+    }
     nodes.push_back(pod.node);
     // Input reads: a flow on the node's data device, bounded by what the pod would read at
     // full compute speed.
@@ -147,7 +153,7 @@ void Execution::add_ring(int j) {
     return;
   }
   std::vector<PodPlace> pods;
-  for (const int p : job.pods) {
+  for (const int p : worker_pods(job)) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
     pods.push_back(PodPlace{pod.node, pod.cards});
   }
@@ -572,7 +578,7 @@ workloads::StepTime Execution::step_of(int j, const workloads::StepConditions& c
     // slowed by the job's compute share.
     std::vector<int> nodes;
     std::vector<int> gpus_per_node;
-    for (const int p : job.pods) {
+    for (const int p : worker_pods(job)) {
       const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
       const auto it = std::find(nodes.begin(), nodes.end(), pod.node);
       if (it == nodes.end()) {
@@ -608,7 +614,7 @@ void Execution::emit_rate(const Job& job, bool running) {
   r.ideal_collective_bandwidth = job.ideal_ring;
   r.gpu_utilization = running ? job.step.gpu_utilization : 0.0;
   r.gpus = total_gpus(job);
-  r.multi_pod = job.pods.size() > 1;
+  r.multi_pod = worker_pods(job).size() > 1;
   r.llm = job.spec->llm != nullptr;
   r.step_seconds = job.step.seconds;
   r.reference_step_seconds = job.spec->reference_step_seconds;

@@ -72,7 +72,9 @@ void JobController::create_pods(int j) {
   if (on_new_pods_) {
     on_new_pods_(j);
   }
-  for (int r = 0; r < job.spec->replicas; ++r) {
+  // The workers, then a leader's pod (JobSpec::leader) as the job's last pod.
+  const int pods = job.spec->replicas + (job.spec->leader ? 1 : 0);
+  for (int r = 0; r < pods; ++r) {
     job.pods.push_back(make_pod(j, r, job.spec->gang.has_value()));
   }
   for (const int p : job.pods) {
@@ -83,8 +85,10 @@ void JobController::create_pods(int j) {
 int JobController::make_pod(int j, int r, bool group_label) {
   const Job& job = run_.jobs[static_cast<std::size_t>(j)];
   Pod p;
-  auto spec = std::make_shared<PodSpec>(job.spec->pod_template);
-  spec->name = fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
+  const bool leader = job.spec->leader && r == job.spec->replicas;
+  auto spec = std::make_shared<PodSpec>(leader ? *job.spec->leader : job.spec->pod_template);
+  spec->name = leader ? fmt::format("{}-leader-{}", job.spec->name, job.attempt)
+                      : fmt::format("{}-{}-{}", job.spec->name, r, job.attempt);
   if (group_label) {
     spec->labels[policies::kPodGroupLabel] = job.spec->name;
   }

@@ -123,7 +123,8 @@ class JobController final : public ExecutionListener {
 
  private:
   void create_pods(int j);
-  // A new pod of job j's template, its replica `r` of the current attempt, in run_.pods.
+  // A new pod of job j's template, its replica `r` of the current attempt, in run_.pods (the
+  // leader's template for r == replicas when the job has one).
   int make_pod(int j, int r, bool group_label);
   // Ends the current attempt (progress back to the last checkpoint) and restarts the job:
   // `counted` failures count against backoffLimit and may restart in place (OnFailure).

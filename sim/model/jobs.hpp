@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "tidesim/sim/api/api.hpp"
@@ -89,6 +90,13 @@ struct Job {
   double ideal_ring = 0.0;
   workloads::StepTime step{};
 };
+
+/// The pods of the job's attempt that compute: all of them but a leader (JobSpec::leader, the
+/// last pod), which coordinates only.
+inline std::span<const int> worker_pods(const Job& job) {
+  const std::span<const int> all(job.pods);
+  return job.spec->leader && !all.empty() ? all.first(all.size() - 1) : all;
+}
 
 /// GPUs (device-plugin units) the whole job asks for.
 inline int total_gpus(const Job& job) {

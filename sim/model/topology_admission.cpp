@@ -107,6 +107,57 @@ std::string webhook_error(const std::map<std::string, std::string>& annotations,
   return "";
 }
 
+// Why a job's PodSets do not fit. One PodSet: its reason. Two: Kueue's message for the
+// Workload (pkg/scheduler/flavorassigner/flavorassigner.go, Assignment.Message), each PodSet
+// that does not fit named, in the Workload's order, joined by "; " (a group's PodSets share
+// one reason).
+std::string not_fit_reason(const std::vector<tas::PodSetResult>& results, bool named) {
+  std::string out;
+  for (const tas::PodSetResult& r : results) {
+    if (r.admitted()) {
+      continue;
+    }
+    if (!named) {
+      return r.reason;
+    }
+    out += (out.empty() ? "" : "; ") + std::string("couldn't assign flavors to pod set ") + r.name +
+           ": " + r.reason;
+  }
+  return out.empty() ? "no placement" : out;
+}
+
+// Kueue's webhook on PodSet groups (kubernetes-sigs/kueue, pkg/controller/jobframework/
+// tas_validation.go, ValidatePodSetGroupingTopology): a group is exactly two PodSets, one of
+// them of one pod, whose required and preferred levels agree; "" when nothing is refused.
+template <class PodSets>
+std::string group_error(const PodSets& podsets) {
+  std::map<std::string, std::vector<const tas::TopologyRequest*>> groups;
+  for (const auto& ps : podsets) {
+    if (ps.request && ps.request->group) {
+      groups[*ps.request->group].push_back(&*ps.request);
+    }
+  }
+  const std::string key = std::string(tas::kAnnotationPrefix) + "podset-group-name";
+  for (const auto& [name, requests] : groups) {
+    if (requests.size() != 2) {
+      return fmt::format(
+          "{}: can only define groups of exactly 2 pod sets, got: {} pod set(s) (a job's "
+          "second PodSet is its `leader:`)",
+          key, requests.size());
+    }
+    // The leader's PodSet is of one pod, so the size rule always holds here.
+    const tas::TopologyRequest& a = *requests[0];
+    const tas::TopologyRequest& b = *requests[1];
+    if (a.required != b.required || a.preferred != b.preferred) {
+      return fmt::format(
+          "{}: must specify '{}podset-required-topology' or '{}podset-preferred-topology' "
+          "topology consistent with the other pod set in group '{}'",
+          key, tas::kAnnotationPrefix, tas::kAnnotationPrefix, name);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
@@ -126,32 +177,7 @@ TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
   }
   jobs_.resize(run_.jobs.size());
   for (std::size_t j = 0; j < run_.jobs.size(); ++j) {
-    const workloads::JobSpec& spec = *run_.jobs[j].spec;
-    std::string error;
-    try {
-      jobs_[j].request = tas::request_from_annotations(spec.pod_template.annotations);
-    } catch (const tas::TasAnnotationError& e) {
-      error = e.what();
-    }
-    if (error.empty()) {
-      error = unknown_level(jobs_[j].request, levels);
-    }
-    if (error.empty() && jobs_[j].request) {
-      error = webhook_error(spec.pod_template.annotations, *jobs_[j].request,
-                            std::max(1, spec.replicas), gates_);
-    }
-    if (error.empty() && jobs_[j].request && jobs_[j].request->group) {
-      // A run's job is one PodSet: Kueue's webhook refuses its group
-      // (jobframework/tas_validation.go, ValidatePodSetGroupingTopology).
-      error = std::string(tas::kAnnotationPrefix) +
-              "podset-group-name: can only define groups of exactly 2 pod sets, got: 1 pod "
-              "set(s) (a job of a run is one PodSet)";
-    }
-    if (!error.empty()) {
-      throw InputError(quotas.where, quotas.path + ".topologies",
-                       "job '" + spec.name + "': " + error);
-    }
-    jobs_[j].per_pod = tas::resource_map(pod_requests(spec.pod_template));
+    read_podsets(static_cast<int>(j), levels);
   }
   for (const KueueTopology& t : quotas.topologies) {
     std::map<std::string, std::vector<std::string>> nodes;
@@ -164,6 +190,46 @@ TopologyAdmission::TopologyAdmission(RunContext& run, const QuotaConfig& quotas)
     for (auto& [id, names] : nodes) {
       leaves[id] = std::make_shared<const std::vector<std::string>>(std::move(names));
     }
+  }
+}
+
+void TopologyAdmission::read_podsets(int j, const std::set<std::string>& levels) {
+  const workloads::JobSpec& spec = *run_.jobs[static_cast<std::size_t>(j)].spec;
+  JobTas& jt = jobs_[static_cast<std::size_t>(j)];
+  std::vector<std::pair<const PodSpec*, int>> templates{
+      {&spec.pod_template, std::max(1, spec.replicas)}};
+  if (spec.leader) {
+    templates.emplace_back(&*spec.leader, 1);
+  }
+  std::string error;
+  for (const auto& [pod, count] : templates) {
+    PodSetTas& ps = jt.podsets.emplace_back();
+    ps.name = !spec.leader                ? "main"
+              : pod == &spec.pod_template ? workloads::kWorkerPodSet
+                                          : workloads::kLeaderPodSet;
+    ps.count = count;
+    ps.per_pod = tas::resource_map(pod_requests(*pod));
+    try {
+      ps.request = tas::request_from_annotations(pod->annotations);
+    } catch (const tas::TasAnnotationError& e) {
+      error = e.what();
+    }
+    if (error.empty()) {
+      error = unknown_level(ps.request, levels);
+    }
+    if (error.empty() && ps.request) {
+      error = webhook_error(pod->annotations, *ps.request, count, gates_);
+    }
+    if (!error.empty()) {
+      break;
+    }
+  }
+  if (error.empty()) {
+    error = group_error(jt.podsets);
+  }
+  if (!error.empty()) {
+    throw InputError(quotas_.where, quotas_.path + ".topologies",
+                     "job '" + spec.name + "': " + error);
   }
 }
 
@@ -341,34 +407,46 @@ void TopologyAdmission::charge_unbound(tas::TasSnapshot& s, int topology) const 
     if (jt.topology != topology) {
       continue;
     }
-    std::map<std::vector<std::string>, std::int32_t> unbound;
+    // Per PodSet (their pods' requests differ): its pods are the next `count` of the job's.
     const std::vector<int>& pods = run_.jobs[j].pods;
-    for (std::size_t k = 0; k < pods.size() && k < jt.pod_values.size(); ++k) {
-      const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
-      if (pod.alive && pod.node < 0) {
-        ++unbound[jt.pod_values[k]];  // the pod's domain
+    std::size_t k = 0;
+    for (const PodSetTas& ps : jt.podsets) {
+      std::map<std::vector<std::string>, std::int32_t> unbound;
+      for (const std::size_t end = k + static_cast<std::size_t>(ps.count);
+           k < end && k < pods.size() && k < jt.pod_values.size(); ++k) {
+        const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
+        if (pod.alive && pod.node < 0) {
+          ++unbound[jt.pod_values[k]];  // the pod's domain
+        }
       }
+      tas::TopologyAssignment a;
+      for (const auto& [values, count] : unbound) {
+        a.domains.push_back(tas::DomainAssignment{values, count});
+      }
+      s.add_usage(a, ps.per_pod);
     }
-    tas::TopologyAssignment a;
-    for (const auto& [values, count] : unbound) {
-      a.domains.push_back(tas::DomainAssignment{values, count});
-    }
-    s.add_usage(a, jt.per_pod);
   }
 }
 
-tas::TasPodSet TopologyAdmission::podset(int job) const {
+std::vector<tas::TasPodSet> TopologyAdmission::podsets(int job) const {
   const workloads::JobSpec& spec = *run_.jobs[static_cast<std::size_t>(job)].spec;
-  tas::TasPodSet ps;
-  ps.name = "main";
-  ps.count = static_cast<std::int32_t>(std::max(1, spec.replicas));
-  ps.requests = jobs_[static_cast<std::size_t>(job)].per_pod;
-  ps.topology = jobs_[static_cast<std::size_t>(job)].request;
-  ps.tolerations = spec.pod_template.tolerations;
-  ps.node_selector = spec.pod_template.node_selector;
-  ps.required_affinity = spec.pod_template.node_affinity.required;
-  ps.preferred_affinity = spec.pod_template.node_affinity.preferred;
-  return ps;
+  const JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+  std::vector<tas::TasPodSet> out;
+  for (std::size_t i = jt.podsets.size(); i-- > 0;) {  // a leader first
+    const PodSetTas& p = jt.podsets[i];
+    const PodSpec& pod = i == 0 ? spec.pod_template : *spec.leader;
+    tas::TasPodSet ps;
+    ps.name = p.name;
+    ps.count = static_cast<std::int32_t>(p.count);
+    ps.requests = p.per_pod;
+    ps.topology = p.request;
+    ps.tolerations = pod.tolerations;
+    ps.node_selector = pod.node_selector;
+    ps.required_affinity = pod.node_affinity.required;
+    ps.preferred_affinity = pod.node_affinity.preferred;
+    out.push_back(std::move(ps));
+  }
+  return out;
 }
 
 bool TopologyAdmission::fits(int job, const std::vector<int>& flavors) {
@@ -383,17 +461,20 @@ bool TopologyAdmission::fits(int job, const std::vector<int>& flavors) {
     return true;  // admitted and placed already (a preemptive policy's walk)
   }
   tas::TasSnapshot& s = snapshot(topology, flavor);
-  const std::vector<tas::PodSetResult> results = s.find_assignments({podset(job)}, gates_);
+  const std::vector<tas::PodSetResult> results = s.find_assignments(podsets(job), gates_);
   TopologyPlacement placement;
   placement.topology = quotas_.topologies[static_cast<std::size_t>(topology)].name;
-  if (results.empty() || !results.front().admitted() || !results.front().assignment) {
-    // Kueue's message for a PodSet that does not fit (flavorassigner: "couldn't assign flavors
-    // to pod set main: ...").
-    placement.reason = results.empty() ? "no placement" : results.front().reason;
-    jt.last = std::move(placement);
-    return false;
+  for (const PodSetTas& ps : jt.podsets) {
+    const auto r = std::find_if(results.begin(), results.end(),
+                                [&ps](const tas::PodSetResult& x) { return x.name == ps.name; });
+    if (r == results.end() || !r->admitted() || !r->assignment) {
+      placement.reason = not_fit_reason(results, jt.podsets.size() > 1);
+      placement.assignments.clear();
+      jt.last = std::move(placement);
+      return false;
+    }
+    placement.assignments.push_back(*r->assignment);
   }
-  placement.assignment = *results.front().assignment;
   jt.last = std::move(placement);
   jt.pending = true;
   pending_flavor_[job] = {topology, flavor};
@@ -411,8 +492,11 @@ void TopologyAdmission::commit(int job) {
   jt.topology = topology;
   jt.flavor = flavor;
   admitted_.insert(job);
-  jt.assignment = jt.last->assignment;
-  snapshot(topology, flavor).add_usage(jt.assignment, jt.per_pod);
+  tas::TasSnapshot& s = snapshot(topology, flavor);
+  for (std::size_t i = 0; i < jt.podsets.size(); ++i) {
+    jt.podsets[i].assignment = jt.last->assignments[i];
+    s.add_usage(jt.podsets[i].assignment, jt.podsets[i].per_pod);
+  }
   expand(jt);
 }
 
@@ -435,7 +519,9 @@ void TopologyAdmission::release(int job) {
   jt.topology = -1;
   jt.flavor = -1;
   admitted_.erase(job);
-  jt.assignment = {};
+  for (PodSetTas& ps : jt.podsets) {
+    ps.assignment = {};
+  }
   jt.pod_domains.clear();
   jt.pod_values.clear();
   jt.pending = false;
@@ -451,11 +537,13 @@ std::shared_ptr<const std::vector<std::string>> TopologyAdmission::leaf_nodes(
 void TopologyAdmission::expand(JobTas& jt) const {
   jt.pod_domains.clear();
   jt.pod_values.clear();
-  for (const tas::DomainAssignment& d : jt.assignment.domains) {
-    const auto shared = leaf_nodes(jt.topology, d.values);
-    for (std::int32_t k = 0; k < d.count; ++k) {
-      jt.pod_domains.push_back(shared);
-      jt.pod_values.push_back(d.values);
+  for (const PodSetTas& ps : jt.podsets) {
+    for (const tas::DomainAssignment& d : ps.assignment.domains) {
+      const auto shared = leaf_nodes(jt.topology, d.values);
+      for (std::int32_t k = 0; k < d.count; ++k) {
+        jt.pod_domains.push_back(shared);
+        jt.pod_values.push_back(d.values);
+      }
     }
   }
 }
@@ -474,43 +562,61 @@ bool TopologyAdmission::replace_node(int job, const std::string& node) {
   Kept fresh;
   build(fresh, jt.topology, jt.flavor, node);
   charge_unbound(*fresh.snapshot, jt.topology);
-  const tas::NodeReplacement request{.unhealthy_node = node,
-                                     .assignments = {{"main", jt.assignment}},
-                                     .owned_by_single_pod = false};
+  tas::NodeReplacement request{
+      .unhealthy_node = node, .assignments = {}, .owned_by_single_pod = false};
+  for (const PodSetTas& ps : jt.podsets) {
+    request.assignments[ps.name] = ps.assignment;
+  }
   const std::vector<tas::PodSetResult> results =
-      fresh.snapshot->find_replacements({podset(job)}, request, gates_);
-  if (results.empty()) {
-    return true;  // no domain on the node: the pods keep their domains
+      fresh.snapshot->find_replacements(podsets(job), request, gates_);
+  for (const tas::PodSetResult& r : results) {
+    if (!r.assignment) {
+      jt.last = TopologyPlacement{
+          .topology = quotas_.topologies[static_cast<std::size_t>(jt.topology)].name,
+          .reason = not_fit_reason(results, jt.podsets.size() > 1),
+          .assignments = {}};
+      return false;
+    }
   }
-  if (!results.front().assignment) {
-    jt.last = TopologyPlacement{
-        .topology = quotas_.topologies[static_cast<std::size_t>(jt.topology)].name,
-        .reason = results.front().reason,
-        .assignment = {}};
-    return false;
+  // No result for a PodSet with no domain on the node: its pods keep their domains.
+  std::size_t first = 0;  // the PodSet's first pod among the job's
+  for (PodSetTas& ps : jt.podsets) {
+    const auto r = std::find_if(results.begin(), results.end(),
+                                [&ps](const tas::PodSetResult& x) { return x.name == ps.name; });
+    if (r != results.end()) {
+      replace_domains(jt, first, ps, *r->assignment, node);
+    }
+    first += static_cast<std::size_t>(ps.count);
   }
-  // The replacement's domains: the merged assignment less the domains the job keeps.
+  return true;
+}
+
+void TopologyAdmission::replace_domains(JobTas& jt, std::size_t first, PodSetTas& ps,
+                                        const tas::TopologyAssignment& merged,
+                                        const std::string& node) const {
+  // The replacement's domains: the merged assignment less the domains the PodSet keeps.
   std::map<std::vector<std::string>, std::int32_t> kept;
-  for (const tas::DomainAssignment& d : jt.assignment.domains) {
+  for (const tas::DomainAssignment& d : ps.assignment.domains) {
     if (d.values.empty() || d.values.back() != node) {
       kept[d.values] += d.count;
     }
   }
   std::vector<std::vector<std::string>> fresh_values;
-  for (const tas::DomainAssignment& d : results.front().assignment->domains) {
+  for (const tas::DomainAssignment& d : merged.domains) {
     for (std::int32_t c = kept[d.values]; c < d.count; ++c) {
       fresh_values.push_back(d.values);
     }
   }
   std::size_t next = 0;
-  for (std::size_t k = 0; k < jt.pod_values.size() && next < fresh_values.size(); ++k) {
+  const std::size_t end =
+      std::min(jt.pod_values.size(), first + static_cast<std::size_t>(ps.count));
+  for (std::size_t k = first; k < end && next < fresh_values.size(); ++k) {
     if (!jt.pod_values[k].empty() && jt.pod_values[k].back() == node) {
       jt.pod_values[k] = fresh_values[next++];
       jt.pod_domains[k] = leaf_nodes(jt.topology, jt.pod_values[k]);
     }
   }
-  jt.assignment = *results.front().assignment;
-  return true;
+  ps.assignment = merged;
 }
 
 }  // namespace tidesim

@@ -9,7 +9,10 @@
 /// admitted (it waits, with Kueue's reason); an admitted one gets its topologyAssignment, and
 /// each of its pods is then restricted to the nodes of its domain (Kueue's TopologyUngater: a
 /// node selector on the domain's level values, here a required node affinity on the domain's
-/// node names).
+/// node names). A job with a leader (workloads::JobSpec::leader) is two PodSets, "worker" and
+/// "leader", placed together in one find_assignments call as Kueue places a Workload's PodSets
+/// (a PodSet group when both carry `podset-group-name`); its pods take their domains in the
+/// job's pod order, the workers' then the leader's.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,7 +36,8 @@ struct TopologyPlacement {
   std::string topology;
   /// Empty when admitted.
   std::string reason;
-  tas::TopologyAssignment assignment;
+  /// One per PodSet, in the job's pod order (the workers', then a leader's).
+  std::vector<tas::TopologyAssignment> assignments;
 };
 
 class TopologyAdmission {
@@ -63,9 +67,10 @@ class TopologyAdmission {
   /// is given back in every snapshot until the decision ends (its pods go when it is
   /// suspended).
   void preempt(int job);
-  /// The topology request of job `job`'s PodSet, from its annotations (nullptr: none).
+  /// The topology request of job `job`'s (workers') PodSet, from its annotations (nullptr:
+  /// none).
   const tas::TopologyRequest* request(int job) const {
-    const auto& r = jobs_[static_cast<std::size_t>(job)].request;
+    const auto& r = jobs_[static_cast<std::size_t>(job)].podsets.front().request;
     return r ? &*r : nullptr;
   }
   /// The job's last placement attempt (nullptr when it has none).
@@ -89,14 +94,22 @@ class TopologyAdmission {
   bool replace_node(int job, const std::string& node);
 
  private:
-  struct JobTas {
+  /// One PodSet of a job: its name, request, one pod's requests and pod count, and its
+  /// assignment when the job is admitted.
+  struct PodSetTas {
+    std::string name;
     std::optional<tas::TopologyRequest> request;
     tas::ResourceMap per_pod;
+    int count = 1;
+    tas::TopologyAssignment assignment;
+  };
+  struct JobTas {
+    /// In the job's pod order: the workers ("main", or "worker" beside a leader), then a leader.
+    std::vector<PodSetTas> podsets;
     /// Its placement when admitted, its pods' domains (their nodes and their level values), its
     /// topology and flavour indices; -1: none.
     int topology = -1;
     int flavor = -1;
-    tas::TopologyAssignment assignment;
     std::vector<std::shared_ptr<const std::vector<std::string>>> pod_domains;
     std::vector<std::vector<std::string>> pod_values;
     std::optional<TopologyPlacement> last;
@@ -118,7 +131,12 @@ class TopologyAdmission {
   void build(Kept& kept, int topology, int flavor, const std::string& left_out = "") const;
   bool sync(Kept& kept) const;
   tas::TasNode tas_node(int n) const;
-  tas::TasPodSet podset(int job) const;
+  /// The job's PodSets as Kueue's Workload lists them (a leader first, as its LeaderWorkerSet
+  /// integration does).
+  std::vector<tas::TasPodSet> podsets(int job) const;
+  /// The job's PodSets read from its spec; throws InputError (the job named) when the
+  /// annotations are bad or Kueue's webhook refuses them.
+  void read_podsets(int j, const std::set<std::string>& levels);
   void charge_unbound(tas::TasSnapshot& s, int topology) const;
   /// What job `job`'s pods take in a snapshot of `topology`: each bound pod on its node's lowest
   /// domain, each unbound pod of an admitted job in its assigned domain.
@@ -126,6 +144,10 @@ class TopologyAdmission {
   /// The names of the nodes of the lowest-level domain `values` (empty when it has none).
   std::shared_ptr<const std::vector<std::string>> leaf_nodes(
       int topology, const std::vector<std::string>& values) const;
+  /// The pods of PodSet `ps` (from the job's pod `first` on) that were on `node` take the
+  /// domains `merged` adds; `merged` becomes its assignment.
+  void replace_domains(JobTas& jt, std::size_t first, PodSetTas& ps,
+                       const tas::TopologyAssignment& merged, const std::string& node) const;
   /// Sets the job's pod_domains and pod_values from its assignment, pod by pod in its order.
   void expand(JobTas& jt) const;
 
