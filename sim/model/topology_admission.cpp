@@ -322,46 +322,58 @@ tas::TasSnapshot& TopologyAdmission::snapshot(int topology, int flavor) {
   kept.current = true;
   charge_unbound(*kept.snapshot, topology);
   for (const int job : preempted_) {
-    kept.snapshot->remove_usage(usage_of(job, topology),
-                                jobs_[static_cast<std::size_t>(job)].per_pod);
+    const std::vector<tas::TopologyAssignment> usage = usage_of(job, topology);
+    const JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+    for (std::size_t i = 0; i < usage.size(); ++i) {
+      kept.snapshot->remove_usage(usage[i], jt.podsets[i].per_pod);
+    }
   }
   return *kept.snapshot;
 }
 
-tas::TopologyAssignment TopologyAdmission::usage_of(int job, int topology) const {
+std::vector<tas::TopologyAssignment> TopologyAdmission::usage_of(int job, int topology) const {
   const auto j = static_cast<std::size_t>(job);
   const JobTas& jt = jobs_[j];
   const std::vector<std::string>& levels =
       quotas_.topologies[static_cast<std::size_t>(topology)].levels;
   const std::vector<NodeInfo>& view = run_.cluster.view().nodes;
-  std::map<std::vector<std::string>, std::int32_t> where;
   const std::vector<int>& pods = run_.jobs[j].pods;
   const bool any_alive = std::any_of(pods.begin(), pods.end(), [&](int p) {
     return run_.pods[static_cast<std::size_t>(p)].alive;
   });
+  std::vector<tas::TopologyAssignment> out(jt.podsets.size());
   if (!any_alive && jt.topology == topology) {
-    return jt.assignment;  // admitted in this decision, its pods not made yet: what commit() took
-  }
-  for (std::size_t k = 0; k < pods.size(); ++k) {
-    const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
-    if (!pod.alive) {
-      continue;
+    // Admitted in this decision, its pods not made yet: what commit() took.
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i] = jt.podsets[i].assignment;
     }
-    if (pod.node >= 0) {
-      std::vector<std::string> values =
-          leaf_values(view[static_cast<std::size_t>(pod.node)].node.labels, levels);
-      if (!values.empty()) {
-        ++where[std::move(values)];
+    return out;
+  }
+  // Per PodSet, in the job's pod order: its pods are the next `count` of the job's.
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < jt.podsets.size(); ++i) {
+    std::map<std::vector<std::string>, std::int32_t> where;
+    for (const std::size_t end = k + static_cast<std::size_t>(jt.podsets[i].count);
+         k < end && k < pods.size(); ++k) {
+      const Pod& pod = run_.pods[static_cast<std::size_t>(pods[k])];
+      if (!pod.alive) {
+        continue;
       }
-    } else if (jt.topology == topology && k < jt.pod_values.size()) {
-      ++where[jt.pod_values[k]];  // charged by charge_unbound
+      if (pod.node >= 0) {
+        std::vector<std::string> values =
+            leaf_values(view[static_cast<std::size_t>(pod.node)].node.labels, levels);
+        if (!values.empty()) {
+          ++where[std::move(values)];
+        }
+      } else if (jt.topology == topology && k < jt.pod_values.size()) {
+        ++where[jt.pod_values[k]];  // charged by charge_unbound
+      }
+    }
+    for (const auto& [values, count] : where) {
+      out[i].domains.push_back(tas::DomainAssignment{values, count});
     }
   }
-  tas::TopologyAssignment a;
-  for (const auto& [values, count] : where) {
-    a.domains.push_back(tas::DomainAssignment{values, count});
-  }
-  return a;
+  return out;
 }
 
 bool TopologyAdmission::simulate(int job, const std::vector<int>& flavors,
@@ -375,16 +387,21 @@ bool TopologyAdmission::simulate(int job, const std::vector<int>& flavors,
   std::vector<std::pair<tas::TopologyAssignment, const tas::ResourceMap*>> gone;
   for (const int v : empty ? std::vector<int>(admitted_.begin(), admitted_.end()) : without) {
     if (!preempted_.contains(v)) {
-      const tas::ResourceMap& per_pod = jobs_[static_cast<std::size_t>(v)].per_pod;
-      gone.emplace_back(usage_of(v, topology), &per_pod);
-      s.remove_usage(gone.back().first, per_pod);
+      const JobTas& vt = jobs_[static_cast<std::size_t>(v)];
+      std::vector<tas::TopologyAssignment> usage = usage_of(v, topology);
+      for (std::size_t i = 0; i < usage.size(); ++i) {
+        gone.emplace_back(std::move(usage[i]), &vt.podsets[i].per_pod);
+        s.remove_usage(gone.back().first, vt.podsets[i].per_pod);
+      }
     }
   }
-  const std::vector<tas::PodSetResult> results = s.find_assignments({podset(job)}, gates_);
+  const std::vector<tas::PodSetResult> results = s.find_assignments(podsets(job), gates_);
   for (const auto& [usage, per_pod] : gone) {
     s.add_usage(usage, *per_pod);
   }
-  return !results.empty() && results.front().admitted() && results.front().assignment;
+  return !results.empty() && std::all_of(results.begin(), results.end(), [](const auto& r) {
+    return r.admitted() && r.assignment;
+  });
 }
 
 void TopologyAdmission::preempt(int job) {
@@ -393,8 +410,11 @@ void TopologyAdmission::preempt(int job) {
   }
   for (auto& [key, kept] : snapshots_) {
     if (kept.current) {
-      kept.snapshot->remove_usage(usage_of(job, key.first),
-                                  jobs_[static_cast<std::size_t>(job)].per_pod);
+      const std::vector<tas::TopologyAssignment> usage = usage_of(job, key.first);
+      const JobTas& jt = jobs_[static_cast<std::size_t>(job)];
+      for (std::size_t i = 0; i < usage.size(); ++i) {
+        kept.snapshot->remove_usage(usage[i], jt.podsets[i].per_pod);
+      }
     }
   }
 }

@@ -138,9 +138,10 @@ class TopologyAdmission {
   /// annotations are bad or Kueue's webhook refuses them.
   void read_podsets(int j, const std::set<std::string>& levels);
   void charge_unbound(tas::TasSnapshot& s, int topology) const;
-  /// What job `job`'s pods take in a snapshot of `topology`: each bound pod on its node's lowest
-  /// domain, each unbound pod of an admitted job in its assigned domain.
-  tas::TopologyAssignment usage_of(int job, int topology) const;
+  /// What job `job`'s pods take in a snapshot of `topology`, per PodSet (in `podsets` order):
+  /// each bound pod on its node's lowest domain, each unbound pod of an admitted job in its
+  /// assigned domain.
+  std::vector<tas::TopologyAssignment> usage_of(int job, int topology) const;
   /// The names of the nodes of the lowest-level domain `values` (empty when it has none).
   std::shared_ptr<const std::vector<std::string>> leaf_nodes(
       int topology, const std::vector<std::string>& values) const;
