@@ -31,6 +31,14 @@ std::string text(const ConfigNode& n, const std::string& file, const std::string
   return n.scalar();
 }
 
+std::string required(const ConfigNode& parent, const char* key, const std::string& file,
+                     const std::string& path) {
+  if (!parent[key]) {
+    fail(parent, file, path + "." + key, "missing required field");
+  }
+  return text(parent[key], file, path + "." + key);
+}
+
 }  // namespace kueue_read
 namespace {
 
@@ -40,15 +48,8 @@ struct Object {
 };
 
 using kueue_read::fail;
+using kueue_read::required;
 using kueue_read::text;
-
-std::string required(const ConfigNode& parent, const char* key, const std::string& file,
-                     const std::string& path) {
-  if (!parent[key]) {
-    fail(parent, file, path + "." + key, "missing required field");
-  }
-  return text(parent[key], file, path + "." + key);
-}
 
 void read_node(const Object& o, const std::string& file, KueueSnapshot& out) {
   policies::KubeNode kn = policies::parse_node(o.node, file, o.path);

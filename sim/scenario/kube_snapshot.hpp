@@ -130,6 +130,9 @@ namespace kueue_read {
                        const std::string& message);
 /// The scalar at `n`; an InputError ("expected a single value") for a list or mapping.
 std::string text(const ConfigNode& n, const std::string& file, const std::string& field);
+/// The scalar at `parent[key]` (field `path.key`); an InputError when it is missing.
+std::string required(const ConfigNode& parent, const char* key, const std::string& file,
+                     const std::string& path);
 /// A list of tolerations (key, operator Equal or Exists, value, effect); empty when absent.
 std::vector<Toleration> tolerations(const ConfigNode& n, const std::string& file,
                                     const std::string& path);

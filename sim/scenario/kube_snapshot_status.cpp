@@ -15,15 +15,8 @@ namespace tidesim {
 namespace {
 
 using kueue_read::fail;
+using kueue_read::required;
 using kueue_read::text;
-
-std::string required(const ConfigNode& parent, const char* key, const std::string& file,
-                     const std::string& path) {
-  if (!parent[key]) {
-    fail(parent, file, path + "." + key, "missing required field");
-  }
-  return text(parent[key], file, path + "." + key);
-}
 
 std::string one_of(const ConfigNode& n, const std::string& file, const std::string& field,
                    const std::set<std::string>& allowed) {
