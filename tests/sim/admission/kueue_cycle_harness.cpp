@@ -280,4 +280,12 @@ std::map<std::string, CycleOutcome> run_cycle(const CycleCase& c,
   return out;
 }
 
+TopologyAssignment on_hosts(std::vector<std::pair<std::string, std::int32_t>> hosts) {
+  TopologyAssignment a{.levels = {kHostnameLabel}, .domains = {}};
+  for (auto& [host, count] : hosts) {
+    a.domains.push_back(DomainAssignment{.values = {host}, .count = count});
+  }
+  return a;
+}
+
 }  // namespace tidesim::tas

@@ -75,4 +75,10 @@ std::vector<std::size_t> kueue_cycle_order(const CycleCase& c);
 std::map<std::string, CycleOutcome> run_cycle(const CycleCase& c,
                                               const std::vector<std::size_t>& order);
 
+/// One gibibyte, the cases' `Gi`.
+inline constexpr std::int64_t kGi = std::int64_t{1} << 30;
+
+/// An assignment at the hostname level: `count` pods on each host, in the order given.
+TopologyAssignment on_hosts(std::vector<std::pair<std::string, std::int32_t>> hosts);
+
 }  // namespace tidesim::tas

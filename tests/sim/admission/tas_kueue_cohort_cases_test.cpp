@@ -18,16 +18,6 @@
 namespace tidesim::tas {
 namespace {
 
-constexpr std::int64_t kGi = std::int64_t{1} << 30;
-
-TopologyAssignment on_hosts(std::vector<std::pair<std::string, std::int32_t>> hosts) {
-  TopologyAssignment a{.levels = {kHostnameLabel}, .domains = {}};
-  for (auto& [host, count] : hosts) {
-    a.domains.push_back(DomainAssignment{.values = {host}, .count = count});
-  }
-  return a;
-}
-
 // The cases' defaultTwoNodes (x1: 3 CPUs, 5Gi; y1: 5 CPUs, 3Gi), the single-level topology,
 // flavour tas-default, and ClusterQueues tas-cq-a and tas-cq-b in cohort tas-cohort-main with 4
 // CPUs and 4Gi each.

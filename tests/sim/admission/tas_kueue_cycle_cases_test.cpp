@@ -17,7 +17,6 @@ namespace tidesim::tas {
 namespace {
 
 constexpr std::int64_t kMi = std::int64_t{1} << 20;
-constexpr std::int64_t kGi = std::int64_t{1} << 30;
 const std::vector<std::string> kHostLevel = {kHostnameLabel};
 
 TasNode node(const std::string& name, std::map<std::string, std::string> labels,
@@ -52,14 +51,6 @@ TopologyRequest preferred(const std::string& level) {
   TopologyRequest r;
   r.preferred = level;
   return r;
-}
-
-TopologyAssignment on_hosts(std::vector<std::pair<std::string, std::int32_t>> hosts) {
-  TopologyAssignment a{.levels = kHostLevel, .domains = {}};
-  for (auto& [host, count] : hosts) {
-    a.domains.push_back(DomainAssignment{.values = {host}, .count = count});
-  }
-  return a;
 }
 
 void expect_admitted(const std::map<std::string, CycleOutcome>& got, const std::string& name,

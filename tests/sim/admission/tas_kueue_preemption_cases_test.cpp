@@ -20,16 +20,6 @@
 namespace tidesim::tas {
 namespace {
 
-constexpr std::int64_t kGi = std::int64_t{1} << 30;
-
-TopologyAssignment on_hosts(std::vector<std::pair<std::string, std::int32_t>> hosts) {
-  TopologyAssignment a{.levels = {kHostnameLabel}, .domains = {}};
-  for (auto& [host, count] : hosts) {
-    a.domains.push_back(DomainAssignment{.values = {host}, .count = count});
-  }
-  return a;
-}
-
 TasNode node(const std::string& host) {
   TasNode n;
   n.name = host;
