@@ -24,8 +24,12 @@ namespace {
 
 // A scenario written to a file of its own (relative paths in it resolve from the repository
 // root's scenarios/ only when absolute).
+// The file is named after the running test too: ctest runs this file's tests in parallel
+// processes, which must not write the same path.
 Scenario scenario_from(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("tidesim-estimate-" + name + ".yaml");
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const auto path =
+      std::filesystem::temp_directory_path() / ("tidesim-estimate-" + test + "-" + name + ".yaml");
   std::ofstream(path) << text;
   return load_scenario(path.string());
 }

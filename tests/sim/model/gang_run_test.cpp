@@ -22,8 +22,12 @@ double secs(TimePoint t) {
   return to_seconds(t - TimePoint{});
 }
 
+// The file is named after the running test too: ctest runs this file's tests in parallel
+// processes, which must not write the same path.
 Scenario scenario_from(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("tidesim-gang-run-" + name + ".yaml");
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const auto path =
+      std::filesystem::temp_directory_path() / ("tidesim-gang-run-" + test + "-" + name + ".yaml");
   std::ofstream(path) << text;
   return load_scenario(path.string());
 }
