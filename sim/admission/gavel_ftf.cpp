@@ -46,17 +46,19 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
   return prog;
 }
 
-bool feasible(const AllocationProblem& p, const Inputs& in, double rho, const std::string& policy) {
+// The simplex's solution of the program at `rho` when it is feasible, nullopt when it is not.
+std::optional<lp::Solution> feasible(const AllocationProblem& p, const Inputs& in, double rho,
+                                     const std::string& policy) {
   const auto prog = program_at(p, in, rho, 0.0);
   if (!prog) {
-    return false;
+    return std::nullopt;
   }
-  const lp::Solution s = lp::solve(*prog);
+  lp::Solution s = lp::solve(*prog);
   if (s.status == lp::Status::optimal) {
-    return true;
+    return s;
   }
   if (s.status == lp::Status::infeasible) {
-    return false;
+    return std::nullopt;
   }
   throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
                         " (CLP); no allocation");
@@ -110,17 +112,34 @@ Allocation FinishTimeFairness::allocate(const AllocationProblem& given) {
   }
   Allocation x = iso;
   if (hi > 0.0) {
+    const AllocationColumns cols{.types = p.cluster.gpus.size(), .first = 0};
+    // The last program the bisection accepted (none: hi is still the isolated X's own rho).
+    std::optional<lp::Solution> accepted;
     for (int i = 0; i < kMaxBisections && hi - lo > kPrecision * hi; ++i) {
       const double mid = (lo + hi) / 2.0;
-      (feasible(p, in, mid, policy) ? hi : lo) = mid;
+      if (auto s = feasible(p, in, mid, policy)) {
+        hi = mid;
+        accepted = std::move(s);
+      } else {
+        lo = mid;
+      }
     }
-    // hi is feasible (checked, or the isolated X's own rho), so the program exists.
     const auto prog = program_at(p, in, hi, kPrecision);
     if (!prog) {
       throw AllocationError(policy + ": no allocation reaches the isolated one's fairness");
     }
-    const AllocationColumns cols{.types = p.cluster.gpus.size(), .first = 0};
-    x = read_allocation(solve_or_throw(*prog, policy, p.lp_method), cols, p);
+    const lp::Solution s = lp::solve(*prog, p.lp_method);
+    if (s.status == lp::Status::optimal) {
+      x = read_allocation(s, cols, p);
+    } else if (s.status == lp::Status::infeasible) {
+      // CLP accepts a row violated within its tolerance (1e-7), so the bisection can end at a rho
+      // whose program, solved again, is refused: the accepted solve's X then, or the isolated X,
+      // which reaches hi by construction (docs/gavel.md, "Solving them").
+      x = accepted ? read_allocation(*accepted, cols, p) : iso;
+    } else {
+      throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
+                            " (CLP); no allocation");
+    }
   }
   // Jobs absent from this call are no longer "in the previous allocation" (Gavel resets its
   // previous-iteration maps each call) but keep their cumulative time.

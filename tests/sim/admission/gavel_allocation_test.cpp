@@ -160,6 +160,27 @@ TEST(GavelFinishTimeFairness, AgnosticUsesTheReferenceType) {
   EXPECT_THROW((void)other.allocate(p), AllocationError);
 }
 
+// finish_time_fairness_perf where the isolated X is already the fairest: two V100s, two jobs, each
+// alone on a GPU at isolation. Job 0 (2 steps/s, 100 steps left, 50 s since it started) has
+// isolated time 50 s and rho (50 + 50) / 50 = 2 at its full throughput; job 1 (1 step/s, 10
+// steps, just started) rho 1. No rho below 2 is feasible (job 0 would need more than its GPU), so
+// the bisection accepts none and the program at the isolated rho is the answer: job 0's whole GPU,
+// and job 1's too by the tie-break (the largest sum of throughput / isolated throughput). CLP
+// accepts a row violated within its primal tolerance (1e-7), so the bisection ends just below 2
+// (1.99999990 here); the allocation is the same.
+TEST(GavelFinishTimeFairness, IsolatedRhoIsTheLeast) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {2.0}, .time_since_start_s = 50.0, .steps_remaining = 100.0},
+            {.id = 1, .throughput = {1.0}, .steps_remaining = 10.0}};
+  FinishTimeFairness ftf;
+  const Allocation x = ftf.allocate(p);
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_NEAR(x[0][0], 1.0, kTol);
+  EXPECT_NEAR(x[1][0], 1.0, kTol);
+  EXPECT_NEAR(ftf.last_rho(), 2.0, 1e-6);
+}
+
 // max_sum_throughput_perf: each GPU to the job fastest on it, rows permitting: A to job 0 (4),
 // B to job 2 (3): 7 steps/s. With an SLO of 150 steps in 100 s on job 1 (1.5 steps/s): a unit of
 // job 1's throughput costs 1 from A (2a1 at the loss of 4a1) and 2 from B (b1 at the loss of
