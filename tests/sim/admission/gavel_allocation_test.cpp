@@ -12,6 +12,7 @@
 // the jobs' rows), and its uniqueness from complementary slackness.
 #include <gtest/gtest.h>
 
+#include "tests/sim/admission/gavel_three_jobs.hpp"
 #include "tidesim/sim/admission/gavel_allocation.hpp"
 #include "tidesim/sim/admission/gavel_fifo.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
@@ -22,24 +23,8 @@ namespace {
 
 constexpr double kTol = 1e-6;
 
-AllocationProblem three_jobs() {
-  AllocationProblem p;
-  p.cluster = {.gpu_types = {"v100", "k80"}, .gpus = {1, 1}, .prices = {}};
-  p.jobs = {{.id = 0, .throughput = {4.0, 1.0}},
-            {.id = 1, .throughput = {2.0, 1.0}},
-            {.id = 2, .throughput = {3.0, 3.0}}};
-  return p;
-}
-
-void expect_allocation(const Allocation& x, const Allocation& want) {
-  ASSERT_EQ(x.size(), want.size());
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    ASSERT_EQ(x[j].size(), want[j].size());
-    for (std::size_t t = 0; t < x[j].size(); ++t) {
-      EXPECT_NEAR(x[j][t], want[j][t], kTol) << "job " << j << " type " << t;
-    }
-  }
-}
+using testing::expect_allocation;
+using testing::three_jobs;
 
 // Gavel's base constraints: rows <= 1, sum of scale_factor x X per type <= GPUs.
 void expect_feasible(const AllocationProblem& p, const Allocation& x) {

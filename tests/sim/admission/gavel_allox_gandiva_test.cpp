@@ -3,19 +3,22 @@
 // jobs of throughputs (4, 1), (2, 1), (3, 3).
 #include <gtest/gtest.h>
 
+#include "tests/sim/admission/gavel_three_jobs.hpp"
 #include "tidesim/sim/admission/gavel_allox.hpp"
 #include "tidesim/sim/admission/gavel_gandiva.hpp"
 
 namespace tidesim::gavel {
 namespace {
 
+// gavel_three_jobs.hpp's case, the jobs 30, 20 and 10 s old with 400, 240 and 480 steps left.
 AllocationProblem three_jobs() {
-  AllocationProblem p;
-  p.cluster = {.gpu_types = {"v100", "k80"}, .gpus = {1, 1}, .prices = {}};
-  p.jobs = {
-      {.id = 0, .throughput = {4.0, 1.0}, .time_since_start_s = 30.0, .steps_remaining = 400.0},
-      {.id = 1, .throughput = {2.0, 1.0}, .time_since_start_s = 20.0, .steps_remaining = 240.0},
-      {.id = 2, .throughput = {3.0, 3.0}, .time_since_start_s = 10.0, .steps_remaining = 480.0}};
+  AllocationProblem p = testing::three_jobs();
+  const double since[] = {30.0, 20.0, 10.0};
+  const double steps[] = {400.0, 240.0, 480.0};
+  for (std::size_t j = 0; j < 3; ++j) {
+    p.jobs[j].time_since_start_s = since[j];
+    p.jobs[j].steps_remaining = steps[j];
+  }
   return p;
 }
 

@@ -5,6 +5,7 @@
 // (the cases of gavel_allocation_test.cpp); where it is a face, its centre by symmetry.
 #include <gtest/gtest.h>
 
+#include "tests/sim/admission/gavel_three_jobs.hpp"
 #include "tidesim/sim/admission/gavel_allocation.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
@@ -15,25 +16,14 @@ namespace {
 
 constexpr double kTol = 1e-6;
 
-// gavel_allocation_test.cpp's case: two types of one GPU each, throughputs (4, 1), (2, 1), (3, 3).
+using testing::expect_allocation;
+
+// gavel_allocation_test.cpp's case (gavel_three_jobs.hpp), each program solved as an interior
+// point.
 AllocationProblem three_jobs() {
-  AllocationProblem p;
-  p.cluster = {.gpu_types = {"v100", "k80"}, .gpus = {1, 1}, .prices = {}};
-  p.jobs = {{.id = 0, .throughput = {4.0, 1.0}},
-            {.id = 1, .throughput = {2.0, 1.0}},
-            {.id = 2, .throughput = {3.0, 3.0}}};
+  AllocationProblem p = testing::three_jobs();
   p.lp_method = lp::Method::interior;
   return p;
-}
-
-void expect_allocation(const Allocation& x, const Allocation& want, double tol = kTol) {
-  ASSERT_EQ(x.size(), want.size());
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    ASSERT_EQ(x[j].size(), want[j].size());
-    for (std::size_t t = 0; t < x[j].size(); ++t) {
-      EXPECT_NEAR(x[j][t], want[j][t], tol) << "job " << j << " type " << t;
-    }
-  }
 }
 
 // Unique optima (gavel_allocation_test.cpp derives them with the dual): max_min_fairness_perf's
