@@ -67,6 +67,8 @@ class GavelSpeed final : public MeasuredSpeed {
              std::shared_ptr<const GavelPairs> pairs = nullptr, JobTypeKey key = {});
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
+  /// False: the table gives no memory (docs/gavel.md, "Pairs in runs").
+  bool holds_memory() const override { return false; }
   double step_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
                          double done) const override;
   double compute_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,

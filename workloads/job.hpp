@@ -149,6 +149,10 @@ class MeasuredSpeed {
     (void)gpu;
     return compute_seconds_at(gpus_per_node, done);
   }
+  /// Whether the job holds the card memory of its catalogue model (job_profile). False for a
+  /// speed from a table that has no memory (Gavel's throughputs, whose measured pairs ran on
+  /// their type, so two of its jobs on one card must not be OOM-killed by a model it lacks).
+  virtual bool holds_memory() const { return true; }
   /// The steps left of `total` once `done` are done, in the steps a scheduler counts now (a job
   /// whose batch changes counts its steps at the batch now); by default total - done.
   virtual double steps_left_at(double done, double total) const {
@@ -258,7 +262,7 @@ struct JobSpec {
   /// Its PodGroup when it is gang-scheduled; nullopt: its pods are scheduled one by one.
   std::optional<GangSpec> gang;
   /// Set when its step time comes from measurements per placement; the catalogue's profile then
-  /// only sets its memory.
+  /// only sets its memory (none when MeasuredSpeed::holds_memory() is false).
   std::shared_ptr<const MeasuredSpeed> measured;
   /// Set for an elastic job (its `measured` is then its speed at `replicas`).
   std::shared_ptr<const ElasticModel> elastic;

@@ -118,7 +118,12 @@ ModelProfile job_profile(const JobSpec& job, const Catalogue& catalogue, const s
   if (job.llm) {
     return llm_profile(*job.llm, llm_system(*job.llm, gpu), gpu);
   }
-  return catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+  ModelProfile p = catalogue.profile(job.model, job.batch_size, job.precision, gpu);
+  if (job.measured && !job.measured->holds_memory()) {
+    p.context_bytes = p.model_state_bytes = p.activation_bytes = p.workspace_bytes = 0;
+    p.peak = {};
+  }
+  return p;
 }
 
 StepTime job_step_time(const JobSpec& job, const ModelProfile& profile, const StepConditions& c) {

@@ -55,7 +55,8 @@ double llm_average_demand(const LlmSpec& spec, const llm::System& system, const 
 ModelProfile llm_profile(const LlmSpec& spec, const llm::System& system, const std::string& gpu);
 
 /// The profile of `job` on `gpu`: an LLM job's (llm_profile), else the catalogue's for its model,
-/// batch and precision. Throws as Catalogue::profile() does.
+/// batch and precision, without its memory for a job whose measured speed holds none
+/// (MeasuredSpeed::holds_memory). Throws as Catalogue::profile() does.
 ModelProfile job_profile(const JobSpec& job, const Catalogue& catalogue, const std::string& gpu);
 
 /// `job`'s step under `c` with `profile` (job_profile() on the GPU it runs on): an LLM job's

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "observed_run.hpp"
 #include "tidesim/sim/experiments/run.hpp"
@@ -19,13 +20,16 @@
 namespace tidesim {
 namespace {
 
-Scenario packed(const std::string& trace) {
+Scenario packed(const std::string& trace, const std::vector<std::string>& more = {}) {
   const std::string source = std::string(TIDESIM_SOURCE_DIR) + "/tests/";
-  return load_scenario_with(
-      source + "sim/experiments/data/gavel-packed.yaml",
-      {parse_override("workload.gavel.trace=" + source + "sim/experiments/data/" + trace),
-       parse_override("workload.gavel.throughputs=" + source +
-                      "workloads/data/gavel/throughputs_small.json")});
+  std::vector<ScenarioOverride> overrides = {
+      parse_override("workload.gavel.trace=" + source + "sim/experiments/data/" + trace),
+      parse_override("workload.gavel.throughputs=" + source +
+                     "workloads/data/gavel/throughputs_small.json")};
+  for (const std::string& o : more) {
+    overrides.push_back(parse_override(o));
+  }
+  return load_scenario_with(source + "sim/experiments/data/gavel-packed.yaml", overrides);
 }
 
 test::Observed run_packed(const std::string& trace, std::size_t policy) {
@@ -70,6 +74,24 @@ TEST(GavelPackedRun, AJobWhosePartnerEndedRunsAlone) {
   EXPECT_EQ(o.summary.succeeded, 2);
   EXPECT_NEAR(end_of(o, "2"), 200.0, 1e-3);
   EXPECT_NEAR(end_of(o, "1"), 350.0, 1e-3);
+}
+
+TEST(GavelPackedRun, APairOnAK80HoldsNoMemory) {
+  // The same pair on a K80 (12 GiB a card): its jobs' catalogue model (the pod template's) would
+  // hold about 7 GB each and OOM-kill the pair, but the table gives no memory and measured the pair
+  // on its type, so they hold none (MeasuredSpeed::holds_memory) and run as on the V100.
+  const Scenario s =
+      packed("packed_pair.trace",
+             {"cluster.node_groups[0].gpu=K80", "workload.gavel.gpu_types={K80: fast}",
+              "workload.gavel.reference_gpu=K80", "policies[0].admission.args.gpu_order=K80"});
+  RunSignals signals;
+  test::Observed o;
+  signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
+  o.summary = run_policy(s, make_jobs(s, 0), s.policies.at(0), 0, signals);
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_TRUE(o.of(JobEventKind::kOomKilled, "1").empty());
+  EXPECT_NEAR(end_of(o, "1"), 300.0, 1e-3);
+  EXPECT_NEAR(end_of(o, "2"), 300.0, 1e-3);
 }
 
 }  // namespace
