@@ -77,14 +77,16 @@ void check_group(const NodeGroup& g, const Topology& topo,
   }
 }
 
-// The node labels that say what its GPUs are (gpu_labels.hpp).
-void add_gpu_labels(const Topology& topology, std::int64_t card_memory, SharingMode sharing,
+// The node labels that say what its GPUs are (gpu_labels.hpp); `nvlink_groups`: the topology's
+// (Topology::nvlink_groups, a search over its graph: found once per group, not once per node).
+void add_gpu_labels(const Topology& topology, const std::vector<std::vector<int>>& nvlink_groups,
+                    std::int64_t card_memory, SharingMode sharing,
                     std::map<std::string, std::string>& labels) {
   labels[kGpuCountLabel] = std::to_string(topology.gpu_count());
   labels[kGpuMemoryLabel] = std::to_string(card_memory / (1024 * 1024));
   labels[kGpuSharingLabel] = std::string(to_string(sharing));
   std::string groups;
-  for (const auto& group : topology.nvlink_groups()) {
+  for (const auto& group : nvlink_groups) {
     groups += groups.empty() ? "" : "_";
     for (std::size_t i = 0; i < group.size(); ++i) {
       groups += (i ? "." : "") + std::to_string(group[i]);
@@ -118,12 +120,13 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
     const std::int64_t memory = g.gpu_memory > 0      ? g.gpu_memory
                                 : g.gpu_model.empty() ? 1
                                                       : visible_memory(gpu_model(g.gpu_model));
+    const std::vector<std::vector<int>> nvlink_groups = topo->nvlink_groups();
     for (int i = 1; i <= g.count; ++i) {
       ClusterNode n;
       n.name = node_name(g, i);
       n.group = &g;
       n.topology = topo;
-      n.has_nvlink = !topo->nvlink_groups().empty();
+      n.has_nvlink = !nvlink_groups.empty();
       n.card_memory = memory;
       GpuSharing sharing{.mode = g.sharing,
                          .replicas = g.replicas,
@@ -165,7 +168,7 @@ Cluster::Cluster(const Scenario& scenario, FluidSolver& fluid, std::uint64_t see
       if (topo->gpu_count() > 0) {
         info.node.labels["nvidia.com/gpu.present"] = "true";
         info.node.labels["nvidia.com/gpu.product"] = g.gpu_model;
-        add_gpu_labels(*topo, memory, g.sharing, info.node.labels);
+        add_gpu_labels(*topo, nvlink_groups, memory, g.sharing, info.node.labels);
       }
       info.node.taints = g.taints;
       info.node.unschedulable = g.unschedulable;
