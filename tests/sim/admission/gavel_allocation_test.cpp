@@ -148,11 +148,10 @@ TEST(GavelFinishTimeFairness, AgnosticUsesTheReferenceType) {
 // finish_time_fairness_perf where the isolated X is already the fairest: two V100s, two jobs, each
 // alone on a GPU at isolation. Job 0 (2 steps/s, 100 steps left, 50 s since it started) has
 // isolated time 50 s and rho (50 + 50) / 50 = 2 at its full throughput; job 1 (1 step/s, 10
-// steps, just started) rho 1. No rho below 2 is feasible (job 0 would need more than its GPU), so
-// the bisection accepts none and the program at the isolated rho is the answer: job 0's whole GPU,
-// and job 1's too by the tie-break (the largest sum of throughput / isolated throughput). CLP
-// accepts a row violated within its primal tolerance (1e-7), so the bisection ends just below 2
-// (1.99999990 here); the allocation is the same.
+// steps, just started) rho 1. No rho below 2 is feasible (job 0 would need more than its GPU):
+// the answer is job 0's whole GPU, and job 1's too by the tie-break (the largest sum of throughput
+// / isolated throughput). CLP accepts a row violated within its primal tolerance (1e-7), so the
+// bisection ends just below 2 (1.99999990 here), with the same allocation.
 TEST(GavelFinishTimeFairness, IsolatedRhoIsTheLeast) {
   AllocationProblem p;
   p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
