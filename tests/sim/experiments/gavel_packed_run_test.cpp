@@ -32,8 +32,10 @@ Scenario packed(const std::string& trace, const std::vector<std::string>& more =
   return load_scenario_with(source + "sim/experiments/data/gavel-packed.yaml", overrides);
 }
 
-test::Observed run_packed(const std::string& trace, std::size_t policy) {
-  const Scenario s = packed(trace);
+// The run of `packed(trace, more)` under its policy number `policy`, seed 0.
+test::Observed run_packed(const std::string& trace, std::size_t policy,
+                          const std::vector<std::string>& more = {}) {
+  const Scenario s = packed(trace, more);
   RunSignals signals;
   test::Observed o;
   signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
@@ -80,14 +82,10 @@ TEST(GavelPackedRun, APairOnAK80HoldsNoMemory) {
   // The same pair on a K80 (12 GiB a card): its jobs' catalogue model (the pod template's) would
   // hold about 7 GB each and OOM-kill the pair, but the table gives no memory and measured the pair
   // on its type, so they hold none (MeasuredSpeed::holds_memory) and run as on the V100.
-  const Scenario s =
-      packed("packed_pair.trace",
-             {"cluster.node_groups[0].gpu=K80", "workload.gavel.gpu_types={K80: fast}",
-              "workload.gavel.reference_gpu=K80", "policies[0].admission.args.gpu_order=K80"});
-  RunSignals signals;
-  test::Observed o;
-  signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
-  o.summary = run_policy(s, make_jobs(s, 0), s.policies.at(0), 0, signals);
+  const test::Observed o =
+      run_packed("packed_pair.trace", 0,
+                 {"cluster.node_groups[0].gpu=K80", "workload.gavel.gpu_types={K80: fast}",
+                  "workload.gavel.reference_gpu=K80", "policies[0].admission.args.gpu_order=K80"});
   EXPECT_EQ(o.summary.succeeded, 2);
   EXPECT_TRUE(o.of(JobEventKind::kOomKilled, "1").empty());
   EXPECT_NEAR(end_of(o, "1"), 300.0, 1e-3);
