@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/temp_file.hpp"
 #include "tidesim/sim/input/error.hpp"
 #include "tidesim/sim/scenario/kueue_config.hpp"
 #include "tidesim/tools/lib/tas_admit.hpp"
@@ -268,12 +269,6 @@ TEST(TasAdmitSchedulerHand, PodSetUpdatesRestrictTheSecondPass) {
             "conflict for nodeSelector: conflict for key=pool, value1=a, value2=b");
 }
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("tidesim_kueue_config_" + name);
-  std::ofstream(path) << text;
-  return path.string();
-}
-
 TEST(KueueConfiguration, ReadsTransformations) {
   const KueueConfiguration c =
       read_kueue_configuration(kDir + "transformation-credits/kueue-config.yaml");
@@ -285,9 +280,9 @@ TEST(KueueConfiguration, ReadsTransformations) {
 
 TEST(KueueConfiguration, BadValueNamesFileLineColumnAndField) {
   const std::string path =
-      write_temp("bad.yaml",
-                 "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n"
-                 "  transformations:\n  - input: cpu\n    strategy: Keep\n");
+      test::temp_file("kueue-config-bad",
+                      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n"
+                      "  transformations:\n  - input: cpu\n    strategy: Keep\n");
   try {
     (void)read_kueue_configuration(path);
     FAIL() << "no error";
@@ -298,9 +293,9 @@ TEST(KueueConfiguration, BadValueNamesFileLineColumnAndField) {
     EXPECT_NE(std::string(e.what()).find("expected Retain or Replace"), std::string::npos);
   }
   const std::string dup =
-      write_temp("dup.yaml",
-                 "kind: Configuration\nresources:\n  transformations:\n  - input: cpu\n"
-                 "    outputs: {a: 1}\n  - input: cpu\n    outputs: {b: 2x}\n");
+      test::temp_file("kueue-config-dup",
+                      "kind: Configuration\nresources:\n  transformations:\n  - input: cpu\n"
+                      "    outputs: {a: 1}\n  - input: cpu\n    outputs: {b: 2x}\n");
   try {
     (void)read_kueue_configuration(dup);
     FAIL() << "no error";
@@ -317,7 +312,7 @@ TEST(TasAdmitSchedulerInput, BadCheckStateIsAnInputError) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string from = "state: Pending";
   text.replace(text.find(from), from.size(), "state: Waiting");
-  const std::string path = write_temp("workload.yaml", text);
+  const std::string path = test::temp_file("tas-admit-workload", text);
   try {
     (void)admit({.snapshot = dir + "snapshot.yaml", .workload = path, .gates = {}, .flavor = ""});
     FAIL() << "no error";
