@@ -80,4 +80,21 @@ inline GangOutcome run_gang_after_fillers(const std::string& scenario_file,
   return o;
 }
 
+/// A gang run's outcome with the topology decisions about G (RunSignals::topology: the TAS and
+/// Volcano admission layers' placements and refusals; the fillers are placed too, unconstrained).
+struct TopologyGangOutcome : GangOutcome {
+  std::vector<TopologyEvent> topology;
+};
+
+/// run_recording_binds, also recording G's topology events into `out.topology`.
+inline void run_recording_topology(const Scenario& s, const Workload& w, const std::string& policy,
+                                   RunSignals& signals, TopologyGangOutcome& out) {
+  signals.topology.connect([&out](const TopologyEvent& e) {
+    if (e.job == "G") {
+      out.topology.push_back(e);
+    }
+  });
+  run_recording_binds(s, w, policy, signals, out);
+}
+
 }  // namespace tidesim::test

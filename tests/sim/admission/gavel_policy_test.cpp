@@ -58,6 +58,16 @@ AdmissionConfig gavel(const std::string& policy) {
   return c;
 }
 
+// The error GavelPolicy's constructor throws for `config`, "" when it accepts it.
+std::string construction_error(const AdmissionConfig& config) {
+  try {
+    GavelPolicy p(config);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // max_min_fairness_perf: X = [[0.5, 0], [0.5, 0.2], [0, 0.8]] (gavel_allocation_test.cpp). Every
 // job starts with 180 s on each type (half a 360 s round), so the priorities are 3X: on the V100
 // jobs 0 and 1 tie at 1.5 (arrival order: job 0), on the P100 job 2 has 2.4.
@@ -166,24 +176,16 @@ TEST(GavelPolicy, PricesChooseTheCheaperType) {
 
 TEST(GavelPolicy, BadPricesAreErrors) {
   const ClusterView c = cluster();
-  const auto message = [](AdmissionConfig config) -> std::string {
-    try {
-      GavelPolicy p(config);
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
-  };
   AdmissionConfig config = gavel("max_sum_throughput_normalized_by_cost_perf");
-  EXPECT_NE(message(config).find("needs prices"), std::string::npos);
+  EXPECT_NE(construction_error(config).find("needs prices"), std::string::npos);
   config.args["prices"] = "V100-SXM2-16";
-  EXPECT_NE(message(config).find("MODEL:PRICE"), std::string::npos);
+  EXPECT_NE(construction_error(config).find("MODEL:PRICE"), std::string::npos);
   config.args["prices"] = "V100-SXM2-16:0";
-  EXPECT_NE(message(config).find("above 0"), std::string::npos);
+  EXPECT_NE(construction_error(config).find("above 0"), std::string::npos);
   config.args["prices"] = "P100:1,P100:2";
-  EXPECT_NE(message(config).find("twice"), std::string::npos);
+  EXPECT_NE(construction_error(config).find("twice"), std::string::npos);
   config.args["prices"] = "P100:cheap";
-  EXPECT_NE(message(config).find("prices[P100] must be a number"), std::string::npos);
+  EXPECT_NE(construction_error(config).find("prices[P100] must be a number"), std::string::npos);
   // A model of the cluster without a price: an error at the first decision.
   config.args["prices"] = "V100-SXM2-16:3";
   GavelPolicy p(config);
@@ -211,25 +213,19 @@ TEST(GavelPolicy, RegisteredAndItsArgumentsChecked) {
 // cluster has the unique X of gavel_allocation_test.cpp, so the first round is the simplex's:
 // job 0 or 1 on the V100 (tied at priority 1.5 in exact arithmetic), job 2 on the P100.
 TEST(GavelPolicy, LpMethodChecked) {
-  const auto message = [](AdmissionConfig config) -> std::string {
-    try {
-      GavelPolicy p(config);
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
-  };
   AdmissionConfig config = gavel("max_min_fairness_perf");
   config.args["lp_method"] = "barrier";
-  EXPECT_EQ(message(config), "gavel: lp_method must be simplex or interior, not 'barrier'");
+  EXPECT_EQ(construction_error(config),
+            "gavel: lp_method must be simplex or interior, not 'barrier'");
   config.args["lp_method"] = "interior";
-  EXPECT_EQ(message(config), "");
+  EXPECT_EQ(construction_error(config), "");
   for (const char* other : {"allox", "gandiva_fair", "fifo_perf", "isolated"}) {
     AdmissionConfig no_lp = gavel(other);
     no_lp.args["lp_method"] = "interior";
-    EXPECT_NE(message(no_lp).find("lp_method: interior applies to"), std::string::npos) << other;
+    EXPECT_NE(construction_error(no_lp).find("lp_method: interior applies to"), std::string::npos)
+        << other;
     no_lp.args["lp_method"] = "simplex";
-    EXPECT_EQ(message(no_lp), "") << other;
+    EXPECT_EQ(construction_error(no_lp), "") << other;
   }
   EXPECT_TRUE(gavel_solves_lp("max_sum_throughput_normalized_by_cost_perf"));
   EXPECT_FALSE(gavel_solves_lp("shockwave"));

@@ -3,6 +3,8 @@
 // AllocationError; nothing else escapes.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "tidesim/sim/admission/gavel_allox.hpp"
 #include "tidesim/sim/admission/gavel_fifo.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
@@ -73,6 +75,20 @@ void expect_feasible(const AllocationProblem& p, const Allocation& x,
   }
 }
 
+// Runs `f`, a policy's answer and its checks: true when it answers, false when the policy refuses
+// with an AllocationError; any other exception fails the test, named by `what`.
+bool answers(const std::string& what, const std::function<void()>& f) {
+  try {
+    f();
+    return true;
+  } catch (const AllocationError& e) {
+    (void)e;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << ": " << e.what();
+  }
+  return false;
+}
+
 TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
   RandomStream rng(11, "gavel-random-test");
   int answered = 0;
@@ -80,15 +96,8 @@ TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
     const bool single = i % 3 == 0;
     const AllocationProblem p = random_problem(rng, single);
     const std::string what = "problem " + std::to_string(i);
-    const auto run = [&](const std::string& name, auto&& f) {
-      try {
-        f();
-        ++answered;
-      } catch (const AllocationError& e) {
-        (void)e;
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << what << " " << name << ": " << e.what();
-      }
+    const auto run = [&](const std::string& name, const std::function<void()>& f) {
+      answered += answers(what + " " + name, f);
     };
     run("mmf", [&] { expect_feasible(p, max_min_fairness_perf(p), {}, what + " mmf"); });
     run("mmf agnostic", [&] { expect_feasible(p, max_min_fairness(p), {}, what + " mmf-a"); });
@@ -147,16 +156,7 @@ TEST(GavelRandomProblems, InteriorAnswersFitAndAreOptimal) {
     AllocationProblem p = random_problem(rng, i % 3 == 0);
     p.lp_method = lp::Method::interior;
     const std::string what = "problem " + std::to_string(i);
-    const auto run = [&](auto&& f) {
-      try {
-        f();
-        ++answered;
-      } catch (const AllocationError& e) {
-        (void)e;
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << what << ": " << e.what();
-      }
-    };
+    const auto run = [&](const std::function<void()>& f) { answered += answers(what, f); };
     run([&] { expect_feasible(p, max_min_fairness_perf(p), {}, what + " mmf"); });
     run([&] { expect_feasible(p, max_min_fairness(p), {}, what + " mmf-a"); });
     run([&] {

@@ -85,6 +85,15 @@ TEST(LpSolver, SolvesAMixedIntegerProgram) {
 
 // Method::interior: CLP's barrier without crossover, the point inside the optimal face.
 
+// x, y in [0, 1] with x + y <= 1, maximising `objective` x (x + y).
+Program unit_square_under_diagonal(double objective) {
+  Program p;
+  const int x = p.add_column(objective, 0.0, 1.0);
+  const int y = p.add_column(objective, 0.0, 1.0);
+  p.rows.push_back({.terms = {{x, 1.0}, {y, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  return p;
+}
+
 // maximise x on the unit square (x <= 1 a row, y only bounded): the optimal face is the edge
 // x = 1, 0 <= y <= 1. The simplex returns one of its ends; the barrier's point is the edge's
 // analytic centre, which maximises log y + log(1 - y): its midpoint y = 1/2.
@@ -109,10 +118,7 @@ TEST(LpSolverInterior, TheMidpointOfTheSquaresEdge) {
 // (0, 1), symmetric in x and y, so its centre is (1/2, 1/2). Columns stay within their bounds
 // (clamped) and the same program gives the same point bit for bit.
 TEST(LpSolverInterior, TheCentreOfASymmetricFace) {
-  Program p;
-  const int x = p.add_column(1.0, 0.0, 1.0);
-  const int y = p.add_column(1.0, 0.0, 1.0);
-  p.rows.push_back({.terms = {{x, 1.0}, {y, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  Program p = unit_square_under_diagonal(1.0);
   const Solution s = solve(p, Method::interior);
   ASSERT_EQ(s.status, Status::optimal);
   EXPECT_NEAR(s.x[0], 0.5, 1e-6);
@@ -135,10 +141,7 @@ TEST(LpSolverInterior, TheCentreOfASymmetricFace) {
 // log(1 - x - y); at x = y the derivative 2/x - 2/(1 - x) - 2/(1 - 2x) vanishes where 5x^2 - 5x +
 // 1 = 0: x = (5 - sqrt(5)) / 10 = 0.2764 (the barrier stops near it: within 1e-3).
 TEST(LpSolverInterior, AFeasibilityProgramGetsAPointInside) {
-  Program p;
-  const int x = p.add_column(0.0, 0.0, 1.0);
-  const int y = p.add_column(0.0, 0.0, 1.0);
-  p.rows.push_back({.terms = {{x, 1.0}, {y, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+  const Program p = unit_square_under_diagonal(0.0);
   const Solution s = solve(p, Method::interior);
   ASSERT_EQ(s.status, Status::optimal);
   EXPECT_TRUE(s.interior);

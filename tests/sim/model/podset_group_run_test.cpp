@@ -29,8 +29,7 @@ constexpr const char* kLeaf = "network.topology.nvidia.com/leaf";
 
 using test::Filler;
 
-struct Outcome : test::GangOutcome {
-  std::vector<TopologyEvent> topology;
+struct Outcome : test::TopologyGangOutcome {
   std::string leader_node;  // where G's leader pod was bound
 };
 
@@ -55,17 +54,12 @@ Outcome run_group(const std::string& policy, const std::map<std::string, std::st
   g.leader = leader;
   RunSignals signals;
   Outcome o;
-  signals.topology.connect([&o](const TopologyEvent& e) {
-    if (e.job == "G") {
-      o.topology.push_back(e);
-    }
-  });
   signals.job.connect([&o](const JobEvent& e) {
     if (e.kind == JobEventKind::kBound && e.pod.starts_with("G-leader-")) {
       o.leader_node = e.node;
     }
   });
-  test::run_recording_binds(s, w, policy, signals, o);
+  test::run_recording_topology(s, w, policy, signals, o);
   return o;
 }
 

@@ -28,9 +28,7 @@ constexpr const char* kLeaf = "network.topology.nvidia.com/leaf";
 
 using test::Filler;
 
-struct Outcome : test::GangOutcome {
-  std::vector<TopologyEvent> topology;
-};
+using Outcome = test::TopologyGangOutcome;
 
 // The gang G (2 pods x 1 GPU, 100 s, `annotation: kLeaf`; none when empty) submitted at 1 s,
 // after one-pod fillers F1, F2, ... submitted at 0 s on their nodes (no TAS annotation).
@@ -43,12 +41,7 @@ Outcome run_gang(const std::string& policy, const std::string& annotation,
   }
   RunSignals signals;
   Outcome o;
-  signals.topology.connect([&o](const TopologyEvent& e) {
-    if (e.job == "G") {  // the fillers are placed too, unconstrained (Kueue's implied request)
-      o.topology.push_back(e);
-    }
-  });
-  test::run_recording_binds(s, w, policy, signals, o);
+  test::run_recording_topology(s, w, policy, signals, o);
   return o;
 }
 

@@ -24,9 +24,7 @@ constexpr const char* kConstraints = "kueue.x-k8s.io/podset-slice-required-topol
 
 using test::Filler;
 
-struct Outcome : test::GangOutcome {
-  std::vector<TopologyEvent> topology;
-};
+using Outcome = test::TopologyGangOutcome;
 
 // G with the podset annotations `annotations`, after `fillers`.
 Outcome run_gang(const std::map<std::string, std::string>& annotations,
@@ -36,12 +34,7 @@ Outcome run_gang(const std::map<std::string, std::string>& annotations,
   w.jobs.back().pod_template.annotations = annotations;
   RunSignals signals;
   Outcome o;
-  signals.topology.connect([&o](const TopologyEvent& e) {
-    if (e.job == "G") {
-      o.topology.push_back(e);
-    }
-  });
-  test::run_recording_binds(s, w, "", signals, o);
+  test::run_recording_topology(s, w, "", signals, o);
   return o;
 }
 
