@@ -119,7 +119,7 @@ ModelProfile job_profile(const JobSpec& job, const Catalogue& catalogue, const s
     return llm_profile(*job.llm, llm_system(*job.llm, gpu), gpu);
   }
   ModelProfile p = catalogue.profile(job.model, job.batch_size, job.precision, gpu);
-  if (job.measured && !job.measured->holds_memory()) {
+  if (!holds_memory(job)) {
     p.context_bytes = p.model_state_bytes = p.activation_bytes = p.workspace_bytes = 0;
     p.peak = {};
   }

@@ -54,9 +54,15 @@ double llm_average_demand(const LlmSpec& spec, const llm::System& system, const 
 /// memory model and OOM rule read.
 ModelProfile llm_profile(const LlmSpec& spec, const llm::System& system, const std::string& gpu);
 
+/// Whether `job` holds its model's card memory: false for a job whose measured speed holds none
+/// (MeasuredSpeed::holds_memory).
+inline bool holds_memory(const JobSpec& job) {
+  return !job.measured || job.measured->holds_memory();
+}
+
 /// The profile of `job` on `gpu`: an LLM job's (llm_profile), else the catalogue's for its model,
-/// batch and precision, without its memory for a job whose measured speed holds none
-/// (MeasuredSpeed::holds_memory). Throws as Catalogue::profile() does.
+/// batch and precision, without its memory for a job that holds none (holds_memory). Throws as
+/// Catalogue::profile() does.
 ModelProfile job_profile(const JobSpec& job, const Catalogue& catalogue, const std::string& gpu);
 
 /// `job`'s step under `c` with `profile` (job_profile() on the GPU it runs on): an LLM job's

@@ -52,11 +52,10 @@ struct RunContext {
   std::shared_ptr<const workloads::ModelProfile> profile(const workloads::JobSpec& job,
                                                          const std::string& gpu) {
     // An LLM job's profile is its own layout's: keyed by its spec. A job that holds no memory
-    // (MeasuredSpeed::holds_memory) has its model's profile without it.
-    const bool no_memory = job.measured && !job.measured->holds_memory();
+    // (workloads::holds_memory) has its model's profile without it.
     auto key = std::make_tuple(
         job.llm ? "llm/" + std::to_string(reinterpret_cast<std::uintptr_t>(job.llm.get()))
-                : (no_memory ? "no-memory/" : "") + job.model,
+                : (workloads::holds_memory(job) ? "" : "no-memory/") + job.model,
         job.batch_size, job.precision, gpu);
     if (const auto it = profiles.find(key); it != profiles.end()) {
       return it->second;
