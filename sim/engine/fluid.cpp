@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tidesim {
 
@@ -73,23 +74,29 @@ void sort_ids(std::vector<T>& ids) {
 // min, so the same rate to the bit, without the rounds' bookkeeping. The check and the minimum
 // are one pass over the flow's resources (a ring over thousands of nodes crosses tens of
 // thousands).
+// The flow keeps whether it is alone (Flow::shared, kept by add_flow and remove_flow) and, until a
+// capacity of its resources changes, that smallest level (Flow::level): then it is rated without
+// visiting its resources, and only it is marked (update() skips a dirty resource whose one flow
+// was rated).
 template <typename Flows, typename Resources>
 std::optional<double> visit_alone(std::int32_t f, Flows& flows, Resources& resources,
                                   std::uint64_t epoch) {
   auto& flow = flows[static_cast<std::size_t>(f)];
-  double level = FluidSolver::kUnbounded;
-  for (const auto& u : flow.resources) {
-    const auto& r = resources[static_cast<std::size_t>(u.index)];
-    if (r.flows.size() != 1) {
-      return std::nullopt;
+  if (flow.shared > 0) {
+    return std::nullopt;
+  }
+  if (!flow.level_known) {
+    double level = FluidSolver::kUnbounded;
+    for (const auto& u : flow.resources) {
+      const auto& r = resources[static_cast<std::size_t>(u.index)];
+      level = std::min(level, std::max(r.capacity, 0.0) / u.weight);
+      resources[static_cast<std::size_t>(u.index)].seen = epoch;
     }
-    level = std::min(level, std::max(r.capacity, 0.0) / u.weight);
+    flow.level = level;
+    flow.level_known = true;
   }
   flow.seen = epoch;
-  for (const auto& u : flow.resources) {
-    resources[static_cast<std::size_t>(u.index)].seen = epoch;
-  }
-  return std::min(level, flow.max_rate);
+  return std::min(flow.level, flow.max_rate);
 }
 
 }  // namespace
@@ -149,6 +156,9 @@ void FluidSolver::set_capacity(ResourceId resource, double capacity) {
   if (r.capacity != capacity) {
     r.capacity = capacity;
     ++capacity_changes_;
+    for (const Use& u : r.flows) {
+      flows_[static_cast<std::size_t>(u.index)].level_known = false;
+    }
     mark_resource(static_cast<std::int32_t>(resource));
   }
 }
@@ -170,14 +180,14 @@ double FluidSolver::utilisation(ResourceId resource) const {
   return cap > 0.0 ? load(resource) / cap : 0.0;
 }
 
-FlowId FluidSolver::add_flow(std::vector<ResourceId> resources, double max_rate) {
-  check_bound(max_rate);
+FluidPath FluidSolver::prepare(std::vector<ResourceId> resources) const {
   for (ResourceId r : resources) {
     (void)resource_at(r);  // validates
   }
   // Merge repeated resources into one use with a weight.
   sort_ids(resources);
-  std::vector<Use> uses;
+  FluidPath path;
+  std::vector<Use>& uses = path.uses_;
   uses.reserve(resources.size());
   for (ResourceId r : resources) {
     const auto ri = static_cast<std::int32_t>(r);
@@ -186,6 +196,29 @@ FlowId FluidSolver::add_flow(std::vector<ResourceId> resources, double max_rate)
     } else {
       uses.push_back(Use{ri, 1.0});
     }
+  }
+  return path;
+}
+
+double FluidSolver::level(const FluidPath& path) const {
+  double level = kUnbounded;
+  for (const Use& u : path.uses_) {
+    level = std::min(
+        level, std::max(resources_[static_cast<std::size_t>(u.index)].capacity, 0.0) / u.weight);
+  }
+  return level;
+}
+
+FlowId FluidSolver::add_flow(std::vector<ResourceId> resources, double max_rate) {
+  check_bound(max_rate);
+  return add_prepared(prepare(std::move(resources)), max_rate);
+}
+
+FlowId FluidSolver::add_prepared(const FluidPath& path, double max_rate) {
+  check_bound(max_rate);
+  if (!path.uses_.empty() &&
+      static_cast<std::size_t>(path.uses_.back().index) >= resources_.size()) {
+    throw std::invalid_argument("fluid: a path of another solver");
   }
   std::int32_t f = 0;
   if (!free_flows_.empty()) {
@@ -197,14 +230,28 @@ FlowId FluidSolver::add_flow(std::vector<ResourceId> resources, double max_rate)
   }
   Flow& flow = flows_[static_cast<std::size_t>(f)];
   flow = Flow{};
-  flow.resources = std::move(uses);
+  flow.resources = path.uses_;
   flow.max_rate = max_rate;
   flow.alive = true;
   flow.is_new = true;
+  // Its resources need no mark: update() solves the new flow's component, which holds them.
+  double level = kUnbounded;
+  int shared = 0;
   for (const Use& u : flow.resources) {
-    resources_[static_cast<std::size_t>(u.index)].flows.push_back(Use{f, u.weight});
-    mark_resource(u.index);
+    auto& users = resources_[static_cast<std::size_t>(u.index)].flows;
+    if (!users.empty()) {
+      ++shared;
+      if (users.size() == 1) {
+        ++flows_[static_cast<std::size_t>(users.front().index)].shared;  // no longer alone
+      }
+    }
+    users.push_back(Use{f, u.weight});
+    level = std::min(
+        level, std::max(resources_[static_cast<std::size_t>(u.index)].capacity, 0.0) / u.weight);
   }
+  flow.shared = shared;
+  flow.level = level;
+  flow.level_known = true;
   mark_flow(f);
   ++live_flows_;
   return static_cast<FlowId>(f);
@@ -217,7 +264,13 @@ void FluidSolver::remove_flow(FlowId id) {
     auto& users = resources_[static_cast<std::size_t>(u.index)].flows;
     users.erase(
         std::find_if(users.begin(), users.end(), [f](const Use& x) { return x.index == f; }));
-    mark_resource(u.index);
+    if (users.size() == 1) {
+      --flows_[static_cast<std::size_t>(users.front().index)].shared;  // alone there now
+    }
+    // A resource left without flows has nothing to re-solve.
+    if (!users.empty()) {
+      mark_resource(u.index);
+    }
   }
   flow.resources.clear();
   flow.alive = false;
@@ -450,11 +503,14 @@ std::vector<FlowId> FluidSolver::update() {
       continue;
     }
     if (r.flows.empty()) {
-      // A component of this resource alone, without flows: nothing to solve (a stopped ring's
-      // links).
+      // A component of this resource alone, without flows: nothing to solve (a capacity changed
+      // on an idle link).
       r.seen = epoch_;
-      ++last_resources_;
       continue;
+    }
+    if (r.flows.size() == 1 &&
+        flows_[static_cast<std::size_t>(r.flows.front().index)].seen == epoch_) {
+      continue;  // its one flow was rated alone (visit_alone)
     }
     process(-1, ri);
   }

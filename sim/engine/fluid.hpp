@@ -6,9 +6,15 @@
 /// resources it touches, and update() recomputes only the connected component of the
 /// flow-resource graph that contains them (max-min allocations of different components are
 /// independent), then reports the flows whose rate changed so the caller reschedules only those.
+/// A flow alone in its component (no resource of it carries another flow: a job's ring, a pod's
+/// reads) keeps the count of its shared resources and its bottleneck level as flows come and go
+/// and capacities change, so that adding it, bounding it and removing it cost one pass over its
+/// resources or none.
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 namespace tidesim {
 
@@ -16,6 +22,26 @@ namespace tidesim {
 enum class ResourceId : std::int32_t {};
 /// A flow of the fluid model. Ids of removed flows are reused (last freed, first reused).
 enum class FlowId : std::int32_t {};
+
+/// A flow's resources as FluidSolver::add_prepared() takes them: in increasing id order, a resource
+/// crossed n times one use of weight n. Made by FluidSolver::prepare() and valid for that solver;
+/// a caller that adds the same flow again (a job's ring after a restart) keeps it and skips the
+/// sort.
+class FluidPath {
+ public:
+  struct Use {
+    std::int32_t index;  // resource index
+    double weight;       // times the flow crosses the resource
+  };
+  bool empty() const { return uses_.empty(); }
+  /// The distinct resources.
+  std::size_t size() const { return uses_.size(); }
+  const std::vector<Use>& uses() const { return uses_; }
+
+ private:
+  friend class FluidSolver;
+  std::vector<Use> uses_;
+};
 
 /// Max-min fair sharing. Rates and capacities are in the caller's unit (bytes/s in tidesim).
 /// Determinism: every sum runs in increasing id order (a component's flows and resources are
@@ -47,6 +73,15 @@ class FluidSolver {
   /// bound). A flow crossing nothing and unbounded gets an infinite rate. The rate is 0 until
   /// the next update(). Throws std::invalid_argument on an unknown resource or a bad bound.
   FlowId add_flow(std::vector<ResourceId> resources, double max_rate = kUnbounded);
+  /// The same for a prepared path (prepare()): add_flow(resources) is
+  /// add_prepared(prepare(resources)).
+  FlowId add_prepared(const FluidPath& path, double max_rate = kUnbounded);
+  /// `resources` sorted and merged for add_flow(). Throws std::invalid_argument on an unknown
+  /// resource.
+  FluidPath prepare(std::vector<ResourceId> resources) const;
+  /// The smallest over `path`'s resources of capacity / weight (kUnbounded for an empty path):
+  /// the rate of a flow alone on it, before its bound.
+  double level(const FluidPath& path) const;
   /// Removes a live flow (throws std::invalid_argument otherwise); its id may be reused.
   void remove_flow(FlowId flow);
   /// Changes a flow's rate bound (> 0, or kUnbounded).
@@ -61,18 +96,20 @@ class FluidSolver {
   /// Re-solves every component touched since the last update() and returns the live flows whose
   /// rate changed (new flows included), in increasing id order.
   std::vector<FlowId> update();
-  /// Flows and resources re-solved by the last update() (for tests and benchmarks).
+  /// Flows and resources (those carrying a flow) re-solved by the last update() (for tests and
+  /// benchmarks).
   int last_component_flows() const { return last_flows_; }
   int last_component_resources() const { return last_resources_; }
 
  private:
-  struct Use {
-    std::int32_t index;  // flow index (in a resource) or resource index (in a flow)
-    double weight;       // times the flow crosses the resource
-  };
+  // A flow index (in a resource) or a resource index (in a flow), and the times the flow crosses
+  // the resource.
+  using Use = FluidPath::Use;
   struct Resource {
     double capacity = 0.0;
-    std::vector<Use> flows;
+    // Most resources carry at most one flow (a link of one job's ring, a pod's data device):
+    // that one inline, so adding, removing and visiting it reads no other allocation.
+    boost::container::small_vector<Use, 1> flows;
     // Scratch for update().
     double remaining = 0.0;
     double weight_sum = 0.0;
@@ -83,6 +120,12 @@ class FluidSolver {
     std::vector<Use> resources;
     double max_rate = kUnbounded;
     double rate = 0.0;
+    // Of its resources, how many another flow crosses too (0: it is alone in its component).
+    int shared = 0;
+    // The smallest of its resources' capacity over its weight, while `level_known` (a capacity
+    // change forgets it): a flow alone is rated from it without visiting its resources.
+    double level = kUnbounded;
+    bool level_known = false;
     bool alive = false;
     bool is_new = false;
     bool dirty = false;

@@ -65,19 +65,10 @@ void assemble(const Cluster& cluster, const FluidSolver& fluid, const std::vecto
     fabric->add_crossings(nodes, ring.path);
     ring.latency = fabric->latency(nodes);
   }
-  // Each resource's crossings, counted by its dense id (the minimum does not depend on the
-  // order the resources are visited in).
-  std::vector<int> crossings(static_cast<std::size_t>(fluid.resource_count()), 0);
-  for (const ResourceId r : ring.path) {
-    ++crossings[static_cast<std::size_t>(r)];
-  }
-  for (const ResourceId r : ring.path) {
-    int& times = crossings[static_cast<std::size_t>(r)];
-    if (times > 0) {
-      ring.alone = std::min(ring.alone, fluid.capacity(r) / times);
-      times = 0;
-    }
-  }
+  // Each resource's capacity over the times the ring crosses it (the prepared path's weight), the
+  // smallest.
+  ring.prepared = fluid.prepare(ring.path);
+  ring.alone = std::min(ring.alone, fluid.level(ring.prepared));
 }
 
 }  // namespace

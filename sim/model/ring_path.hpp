@@ -27,6 +27,8 @@ struct PodPlace {
 struct RingPath {
   /// Resources in crossing order (a resource crossed twice is listed twice).
   std::vector<ResourceId> path;
+  /// The same prepared for the fluid (FluidSolver::prepare): the ring's flow is added from it.
+  FluidPath prepared;
   /// The burst bandwidth alone: the bottleneck resource's capacity over the times the ring
   /// crosses it, and on a fabric each pod's NIC share (infinity for an empty path).
   double alone = std::numeric_limits<double>::infinity();

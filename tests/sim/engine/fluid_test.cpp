@@ -5,8 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <map>
 #include <stdexcept>
 #include <vector>
+
+#include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim {
 namespace {
@@ -220,6 +225,97 @@ TEST(FluidSolver, RemovedIdsAreReusedAndNewFlowsReported) {
   // b keeps 3 (6 / 2), but c is new and must be reported.
   EXPECT_EQ(s.update(), (std::vector<FlowId>{a}));
   EXPECT_DOUBLE_EQ(s.rate(b), 3.0);
+}
+
+// A prepared path is the flow add_flow() makes: sorted, a resource crossed twice one use of
+// weight 2; its level is the smallest capacity over weight (by hand: min(10, 3 / 2, 7) = 1.5).
+TEST(FluidSolver, PreparedPathIsTheSameFlow) {
+  FluidSolver s;
+  const ResourceId wide = s.add_resource(10.0);
+  const ResourceId narrow = s.add_resource(3.0);
+  const ResourceId other = s.add_resource(7.0);
+  const FluidPath path = s.prepare({other, narrow, wide, narrow});
+  ASSERT_EQ(path.size(), 3U);
+  EXPECT_EQ(path.uses()[0].index, 0);
+  EXPECT_EQ(path.uses()[1].index, 1);
+  EXPECT_EQ(path.uses()[1].weight, 2.0);
+  EXPECT_EQ(path.uses()[2].index, 2);
+  EXPECT_EQ(s.level(path), 1.5);
+  EXPECT_EQ(s.level(FluidPath{}), FluidSolver::kUnbounded);
+  // Added twice from the one path: the two rings share every resource, 0.75 each on `narrow`.
+  const FlowId a = s.add_prepared(path);
+  s.update();
+  EXPECT_EQ(s.rate(a), 1.5);
+  const FlowId b = s.add_prepared(path);
+  s.update();
+  EXPECT_EQ(s.rate(a), 0.75);
+  EXPECT_EQ(s.rate(b), 0.75);
+  EXPECT_THROW((void)s.prepare({static_cast<ResourceId>(3)}), std::invalid_argument);
+  FluidSolver smaller;
+  EXPECT_THROW(smaller.add_prepared(path), std::invalid_argument);
+}
+
+// The solver re-solves only what changed, and rates a flow alone from the level it keeps: after
+// every step of a random sequence of additions, removals, bound and capacity changes, each live
+// flow's rate is the one a fresh solver gives the same flows, resources and bounds.
+TEST(FluidSolver, IncrementalRatesAreThoseOfAFreshSolve) {
+  RandomStream rng(7, "fluid");
+  FluidSolver s;
+  std::vector<double> capacity;
+  for (int r = 0; r < 6; ++r) {
+    capacity.push_back(1.0 + static_cast<double>(rng.uniform_int(9)));
+    s.add_resource(capacity.back());
+  }
+  struct Live {
+    std::vector<ResourceId> resources;
+    double bound;
+  };
+  std::map<std::int32_t, Live> live;  // by flow id
+  for (int step = 0; step < 400; ++step) {
+    const std::uint64_t what = rng.uniform_int(4);
+    if (what == 0 || live.size() < 2) {
+      std::vector<ResourceId> rs;
+      const std::uint64_t n = rng.uniform_int(4);  // 0 to 3 crossings, maybe repeated
+      for (std::uint64_t k = 0; k < n; ++k) {
+        rs.push_back(static_cast<ResourceId>(rng.uniform_int(capacity.size())));
+      }
+      const double bound = rng.uniform_int(3) == 0 ? 0.5 + static_cast<double>(rng.uniform_int(5))
+                                                   : FluidSolver::kUnbounded;
+      live[static_cast<std::int32_t>(s.add_flow(rs, bound))] = Live{rs, bound};
+    } else if (what == 1) {
+      auto it = std::next(live.begin(), static_cast<long>(rng.uniform_int(live.size())));
+      s.remove_flow(static_cast<FlowId>(it->first));
+      live.erase(it);
+    } else if (what == 2) {
+      const std::size_t r = rng.uniform_int(capacity.size());
+      capacity[r] = static_cast<double>(rng.uniform_int(10));  // 0: a failed link
+      s.set_capacity(static_cast<ResourceId>(r), capacity[r]);
+    } else {
+      auto it = std::next(live.begin(), static_cast<long>(rng.uniform_int(live.size())));
+      it->second.bound = 0.5 + static_cast<double>(rng.uniform_int(5));
+      s.set_max_rate(static_cast<FlowId>(it->first), it->second.bound);
+    }
+    s.update();
+    FluidSolver fresh;
+    for (const double c : capacity) {
+      fresh.add_resource(c);
+    }
+    std::vector<FlowId> ids;
+    for (const auto& [id, flow] : live) {
+      ids.push_back(fresh.add_flow(flow.resources, flow.bound));
+    }
+    fresh.update();
+    std::size_t i = 0;
+    for (const auto& [id, flow] : live) {
+      const double want = fresh.rate(ids[i++]);
+      const double got = s.rate(static_cast<FlowId>(id));
+      if (std::isinf(want)) {
+        EXPECT_TRUE(std::isinf(got)) << "step " << step << ", flow " << id;
+      } else {
+        EXPECT_NEAR(got, want, 1e-9 * (1.0 + want)) << "step " << step << ", flow " << id;
+      }
+    }
+  }
 }
 
 TEST(FluidSolver, RejectsMisuse) {
