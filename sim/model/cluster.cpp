@@ -228,6 +228,9 @@ void Cluster::card_view(int n) {
 }
 
 void Cluster::advertise(int n) {
+  requested_gpus_.resize(nodes_.size());
+  requested_gpus_[static_cast<std::size_t>(n)] =
+      view_.nodes[static_cast<std::size_t>(n)].requested.gpus;
   card_view(n);
   const ClusterNode& node = nodes_[static_cast<std::size_t>(n)];
   if (node.gpus->sharing().mode != SharingMode::kFractional || node.gpus->card_count() == 0) {

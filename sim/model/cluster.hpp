@@ -80,6 +80,9 @@ class Cluster {
   const std::vector<StorageResource>& devices() const { return devices_; }
   /// What the scheduler sees: node specs, bound pods, requests.
   const ClusterView& view() const { return view_; }
+  /// view().nodes[n].requested.gpus, kept beside the other nodes' (the samples read it of every
+  /// changed node, where the node's view is otherwise untouched).
+  std::int64_t requested_gpus(int n) const { return requested_gpus_[static_cast<std::size_t>(n)]; }
 
   /// The device plugin at bind: places `pod` (a process id new to the node) on cards of node
   /// `n`; nullopt when the cards cannot hold it. A pod without GPUs takes no card; a GPU-sharing
@@ -152,9 +155,10 @@ class Cluster {
   std::vector<StorageResource> devices_;
   std::unique_ptr<FabricNetwork> fabric_;
   ClusterView view_;
-  std::map<int, double> best_ring_bw_;  // by GPUs per pod
-  std::vector<int> touched_;            // since the last take_touched()
-  std::vector<char> is_touched_;        // per node: listed in touched_
+  std::vector<std::int64_t> requested_gpus_;  // per node, as its view's (advertise())
+  std::map<int, double> best_ring_bw_;        // by GPUs per pod
+  std::vector<int> touched_;                  // since the last take_touched()
+  std::vector<char> is_touched_;              // per node: listed in touched_
   std::vector<HeldPod> snapshot_pods_;
 };
 

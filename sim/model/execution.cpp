@@ -14,6 +14,15 @@
 
 namespace tidesim {
 
+Execution::Execution(RunContext& run, ExecutionListener& listener)
+    : run_(run), listener_(listener) {
+  for (const ClusterNode& node : run.cluster.nodes()) {
+    const SharingMode mode = node.gpus ? node.gpus->sharing().mode : SharingMode::kExclusive;
+    exclusive_.push_back(mode == SharingMode::kExclusive ? 1 : 0);
+    time_sliced_ = time_sliced_ || mode == SharingMode::kTimeSlicing;
+  }
+}
+
 void Execution::start(int j) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   Simulation& sim = run_.sim;
@@ -175,7 +184,7 @@ void Execution::add_ring(int j) {
   if (!ring.path.empty()) {
     // A zero-capacity link (a failed one) leaves the burst bandwidth 0: the fluid rate decides.
     rings_[j] = RingState{ring.alone, 0.0, ring.latency};
-    job.ring = run_.fluid.add_flow(ring.path);
+    job.ring = run_.fluid.add_prepared(ring.prepared);
   }
 }
 
@@ -348,6 +357,9 @@ void Execution::refresh(const std::set<int>& touched) {
 // keep the card busy, so the card is never over-committed (docs/model-hardware.md,
 // "Time-slicing").
 void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affected) {
+  if (!time_sliced_) {
+    return;
+  }
   std::set<std::pair<int, int>> cards;  // (node, card), in order: the result is deterministic
   const auto sliced_node = [this](int n) {
     return run_.cluster.node(n).gpus->sharing().mode == SharingMode::kTimeSlicing;
@@ -462,6 +474,9 @@ double Execution::card_share(int j) const {
   double share = 1.0;
   for (const int p : job.pods) {
     const Pod& pod = run_.pods[static_cast<std::size_t>(p)];
+    if (exclusive_[static_cast<std::size_t>(pod.node)] != 0) {
+      continue;  // a share of 1 on each of its cards (distinct): the minimum does not move
+    }
     const ClusterNode& node = run_.cluster.node(pod.node);
     // Workers of one pod on one card split the pod's share of it.
     for_each_card_count(pod.cards, [&](int card, int workers) {

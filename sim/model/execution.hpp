@@ -31,7 +31,8 @@ class ExecutionListener {
 
 class Execution {
  public:
-  Execution(RunContext& run, ExecutionListener& listener) : run_(run), listener_(listener) {}
+  /// `run`'s cluster is built: its nodes' sharing modes are read once.
+  Execution(RunContext& run, ExecutionListener& listener);
 
   /// Starts (or restarts in place) the containers of job `j`, whose pods are all bound: input
   /// and ring flows, checkpoints, memory (which may OOM at once), rates.
@@ -87,6 +88,11 @@ class Execution {
 
   RunContext& run_;
   ExecutionListener& listener_;
+  // Per node: its cards are exclusive (a bound pod's share of each is 1, GpuNodeState::
+  // compute_share), and whether any node time-slices its cards (else divide_cards has nothing to
+  // divide): fixed when the cluster is built.
+  std::vector<char> exclusive_;
+  bool time_sliced_ = false;
   /// Records job `j` as `flow`'s owner (-1: none, a removed flow).
   void own(FlowId flow, int j);
   // Flow id -> its job, -1 for none (the fluid's flow ids are dense and reused).

@@ -33,7 +33,6 @@ Observer::Observer(RunContext& run) : run_(run), cluster_(run.cluster) {
   computed_at_.assign(nodes.size(), ~std::uint64_t{0});
   nvlink_capacity_.resize(nodes.size());
   shared_device_.resize(nodes.size());
-  std::map<const Topology*, std::vector<double>> by_topology;  // nodes of a group share one
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const ClusterNode& node = nodes[n];
     NodeState& s = sample_.nodes[n];
@@ -45,11 +44,11 @@ Observer::Observer(RunContext& run) : run_(run), cluster_(run.cluster) {
     // out of NVLink statistics.
     if (node.has_nvlink) {
       s.nvlink_utilization.assign(cards, 0.0);
-      auto [it, fresh] = by_topology.try_emplace(node.topology.get());
+      auto [it, fresh] = by_topology_.try_emplace(node.topology.get());
       if (fresh) {
         it->second = card_nvlink_capacity(*node.topology);
       }
-      nvlink_capacity_[n] = it->second;
+      nvlink_capacity_[n] = &it->second;
     }
     s.gpu_memory_capacity = node.card_memory;
     shared_device_[n] = run.cluster.devices()[static_cast<std::size_t>(node.device)].device.shared;
@@ -68,7 +67,9 @@ void Observer::compute_cards(int n) {
   for (int c = 0; c < cards; ++c) {
     s.gpu_memory_used[static_cast<std::size_t>(c)] = node.gpus->memory_used(c);
   }
-  const std::vector<double>& nvlink_capacity = nvlink_capacity_[static_cast<std::size_t>(n)];
+  static const std::vector<double> kNone;
+  const std::vector<double>* kept = nvlink_capacity_[static_cast<std::size_t>(n)];
+  const std::vector<double>& nvlink_capacity = kept ? *kept : kNone;
   for (const int j : node.jobs) {
     const Job& job = run_.jobs[static_cast<std::size_t>(j)];
     if (job.step.seconds <= 0) {
@@ -107,8 +108,7 @@ void Observer::compute_cards(int n) {
   }
   s.nvlink_competition_index = nvlink_competition_index(node.nvlink_pods, cards);
   s.gpus_allocatable = node.gpus->schedulable_units();
-  s.gpus_allocated =
-      static_cast<int>(run_.cluster.view().nodes[static_cast<std::size_t>(n)].requested.gpus);
+  s.gpus_allocated = static_cast<int>(run_.cluster.requested_gpus(n));
   refresh_await(n);
 }
 

@@ -14,6 +14,7 @@
 /// ClusterSample::node_revisions tells the
 /// collectors which nodes were recomputed (or whose await changed) since they last looked.
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "tidesim/sim/api/run_signals.hpp"
@@ -55,9 +56,10 @@ class Observer {
   ClusterSample sample_;
   /// ClusterNode::changes when node n's per-card figures were computed (none yet: ~0).
   std::vector<std::uint64_t> computed_at_;
-  /// Per node: each card's total NVLink bandwidth to the other cards (bytes/s), empty without
-  /// NVLink.
-  std::vector<std::vector<double>> nvlink_capacity_;
+  /// Per node: each card's total NVLink bandwidth to the other cards (bytes/s), null without
+  /// NVLink; one vector for the nodes of a topology (by_topology_), read hot by every node's.
+  std::vector<const std::vector<double>*> nvlink_capacity_;
+  std::map<const Topology*, std::vector<double>> by_topology_;
   /// Per node: its data device is the cluster's shared one.
   std::vector<char> shared_device_;
   /// The nodes whose data device is the shared one, ascending.
