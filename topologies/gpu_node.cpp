@@ -138,7 +138,7 @@ void GpuNodeState::place(std::uint64_t process, int card, int slots, int milli, 
                          [process](const Occupant& o) { return o.process == process; });
   if (it == c.occupants.end()) {
     c.occupants.push_back(Occupant{process, slots, milli, 0, claim});
-    cards_of_[process].push_back(card);
+    cards_of_[process].cards.push_back(card);
     c.declared_used += claim.memory;
     c.cores_used += claim.cores;
   } else {
@@ -409,7 +409,7 @@ void GpuNodeState::release(std::uint64_t process) {
   if (it == cards_of_.end()) {
     return;
   }
-  for (int card : it->second) {
+  for (int card : it->second.cards) {
     Card& c = cards_[static_cast<std::size_t>(card)];
     auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
                           [process](const Occupant& x) { return x.process == process; });
@@ -511,9 +511,12 @@ void GpuNodeState::set_running(std::uint64_t process, bool running) {
   if (it == cards_of_.end()) {
     return;  // a pod without GPUs
   }
-  for (const int card : it->second) {
-    set_running_on(cards_[static_cast<std::size_t>(card)], process, running,
-                   sharing_.mode == SharingMode::kTimeSlicing);
+  it->second.running = running;
+  if (sharing_.mode != SharingMode::kTimeSlicing) {
+    return;  // only a time-sliced card's division reads it
+  }
+  for (const int card : it->second.cards) {
+    set_running_on(cards_[static_cast<std::size_t>(card)], process, running, true);
   }
 }
 
@@ -522,9 +525,14 @@ void GpuNodeState::set_stopped(std::uint64_t process) {
   if (it == cards_of_.end()) {
     return;  // a pod without GPUs
   }
-  for (const int card : it->second) {
+  it->second.running = false;
+  const bool time_slicing = sharing_.mode == SharingMode::kTimeSlicing;
+  for (const int card : it->second.cards) {
     Card& c = cards_[static_cast<std::size_t>(card)];
-    auto& o = set_running_on(c, process, false, sharing_.mode == SharingMode::kTimeSlicing);
+    auto& o = time_slicing
+                  ? set_running_on(c, process, false, true)
+                  : *std::find_if(c.occupants.begin(), c.occupants.end(),
+                                  [process](const Occupant& x) { return x.process == process; });
     c.memory_used -= o.memory;
     o.memory = 0;
   }
@@ -532,12 +540,7 @@ void GpuNodeState::set_stopped(std::uint64_t process) {
 
 bool GpuNodeState::running(std::uint64_t process) const {
   const auto it = cards_of_.find(process);
-  if (it == cards_of_.end()) {
-    return false;
-  }
-  const Card& c = cards_[static_cast<std::size_t>(it->second.front())];
-  return std::any_of(c.occupants.begin(), c.occupants.end(),
-                     [process](const Occupant& x) { return x.process == process && x.running; });
+  return it != cards_of_.end() && it->second.running;
 }
 
 void GpuNodeState::divide_time(int card, const std::function<double(std::uint64_t, double)>& busy) {
@@ -579,7 +582,7 @@ std::vector<int> GpuNodeState::cards_of(std::uint64_t process) const {
   if (it == cards_of_.end()) {
     return {};
   }
-  std::vector<int> out(it->second.begin(), it->second.end());
+  std::vector<int> out(it->second.cards.begin(), it->second.cards.end());
   std::sort(out.begin(), out.end());
   return out;
 }

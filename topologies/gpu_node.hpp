@@ -221,13 +221,15 @@ class GpuNodeState {
  private:
   struct Occupant {
     std::uint64_t process;
-    int slots;             // time-slicing replicas (1 otherwise)
-    int milli;             // compute share in thousandths
-    std::int64_t memory;   // bytes
-    GpuClaim claim{};      // declared memory and cores (declared_memory)
-    int slice = -1;        // MIG: index into slices_
-    bool running = false;  // its container runs (set_running)
-    double share = 0.0;    // time-slicing: its compute share (divide_time)
+    int slots;            // time-slicing replicas (1 otherwise)
+    int milli;            // compute share in thousandths
+    std::int64_t memory;  // bytes
+    GpuClaim claim{};     // declared memory and cores (declared_memory)
+    int slice = -1;       // MIG: index into slices_
+    // Time-slicing: its container runs (set_running; Held::running in every mode), read when
+    // the card's time is divided.
+    bool running = false;
+    double share = 0.0;  // time-slicing: its compute share (divide_time)
   };
   struct Card {
     // One occupant inline (a whole-card pod's card has one): the passes over a job's cards
@@ -250,9 +252,16 @@ class GpuNodeState {
   std::int64_t memory_per_card_;
   GpuSharing sharing_;
   std::vector<Card> cards_;
-  // Per process its cards, in allocation order: a node holds few processes, each a few cards,
-  // kept in one allocation, in process order as a map.
-  boost::container::flat_map<std::uint64_t, boost::container::small_vector<int, 8>> cards_of_;
+  // A process's cards, in allocation order, and whether its container runs (set_running): kept
+  // here so that starting and stopping a container visits its cards only where their state
+  // depends on it (time-slicing's division, the memory a stopped container frees).
+  struct Held {
+    boost::container::small_vector<int, 8> cards;
+    bool running = false;
+  };
+  // Per process: a node holds few processes, each a few cards, kept in one allocation, in
+  // process order as a map.
+  boost::container::flat_map<std::uint64_t, Held> cards_of_;
   std::vector<MigSlice> slices_;
   RandomStream ties_;
 };
