@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,9 +30,10 @@ void check_bound(double max_rate) {
 }
 
 // Sorts `ids` (non-negative) in increasing order, as std::sort does: a long list by a
-// least-significant-digit radix sort of 11 bits a pass (three passes cover 31 bits) in linear
-// time, a short one by std::sort. A ring over thousands of nodes crosses over ten thousand
-// resources, which every add_flow() and re-solve sorts.
+// least-significant-digit radix sort of 11 bits a pass (as many passes as the largest id has
+// digits, three at most for 31 bits) in linear time, a short one by std::sort. A ring over
+// thousands of nodes crosses over ten thousand resources, which every add_flow() and re-solve
+// sorts.
 template <class T>
 void sort_ids(std::vector<T>& ids) {
   constexpr std::size_t kRadixFrom = 4096;
@@ -50,8 +52,10 @@ void sort_ids(std::vector<T>& ids) {
   }
   constexpr int kBits = 11;
   constexpr std::uint32_t kMask = (1U << kBits) - 1;
+  // Only the digits the largest id has (two passes below 2^22 resources).
+  const auto largest = static_cast<std::uint32_t>(*std::max_element(ids.begin(), ids.end()));
   std::vector<T> other(ids.size());
-  for (int shift = 0; shift < 32; shift += kBits) {
+  for (int shift = 0; shift < 32 && (shift == 0 || (largest >> shift) != 0); shift += kBits) {
     std::vector<std::size_t> start(std::size_t{kMask} + 2, 0);
     for (const T id : ids) {
       ++start[((static_cast<std::uint32_t>(id) >> shift) & kMask) + 1];
@@ -198,6 +202,52 @@ FluidPath FluidSolver::prepare(std::vector<ResourceId> resources) const {
     }
   }
   return path;
+}
+
+FluidPath FluidSolver::change(const FluidPath& path,
+                              std::vector<std::pair<ResourceId, double>> changes) const {
+  for (const auto& c : changes) {
+    (void)resource_at(c.first);  // validates
+  }
+  std::sort(changes.begin(), changes.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  FluidPath out;
+  out.uses_.reserve(path.uses_.size() + changes.size());
+  auto c = changes.begin();
+  const auto push = [&out](std::int32_t index, double weight) {
+    if (weight < 0.0) {
+      throw std::invalid_argument("fluid: a path change below no crossing");
+    }
+    if (weight > 0.0) {
+      out.uses_.push_back(Use{index, weight});
+    }
+  };
+  // Merges the changes (by resource) into the path's uses (by resource), both in increasing
+  // order.
+  for (const Use& u : path.uses_) {
+    for (; c != changes.end() && static_cast<std::int32_t>(c->first) < u.index; ++c) {
+      double weight = c->second;
+      const ResourceId r = c->first;
+      while (std::next(c) != changes.end() && std::next(c)->first == r) {
+        weight += (++c)->second;
+      }
+      push(static_cast<std::int32_t>(r), weight);
+    }
+    double weight = u.weight;
+    for (; c != changes.end() && static_cast<std::int32_t>(c->first) == u.index; ++c) {
+      weight += c->second;
+    }
+    push(u.index, weight);
+  }
+  for (; c != changes.end(); ++c) {
+    double weight = c->second;
+    const ResourceId r = c->first;
+    while (std::next(c) != changes.end() && std::next(c)->first == r) {
+      weight += (++c)->second;
+    }
+    push(static_cast<std::int32_t>(r), weight);
+  }
+  return out;
 }
 
 double FluidSolver::level(const FluidPath& path) const {

@@ -12,6 +12,7 @@
 /// resources or none.
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -79,6 +80,11 @@ class FluidSolver {
   /// `resources` sorted and merged for add_flow(). Throws std::invalid_argument on an unknown
   /// resource.
   FluidPath prepare(std::vector<ResourceId> resources) const;
+  /// `path` with each (resource, change) of `changes` added to that resource's weight (a new
+  /// resource enters at its place, one whose weight reaches 0 leaves): prepare() of a list with
+  /// those crossings added and removed, without sorting the whole list again. Throws
+  /// std::invalid_argument on an unknown resource or a weight below 0.
+  FluidPath change(const FluidPath& path, std::vector<std::pair<ResourceId, double>> changes) const;
   /// The smallest over `path`'s resources of capacity / weight (kUnbounded for an empty path):
   /// the rate of a flow alone on it, before its bound.
   double level(const FluidPath& path) const;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "tidesim/sim/engine/checked.hpp"
+#include "tidesim/sim/model/node_order.hpp"
 #include "tidesim/sim/model/ring_path.hpp"
 #include "tidesim/topologies/mig.hpp"
 #include "tidesim/workloads/gavel_jobs.hpp"
@@ -71,9 +72,7 @@ void Execution::start(int j) {
   if (job.ring) {
     own(*job.ring, j);
   }
-  // Distinct, in increasing order.
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  sort_distinct_nodes(nodes, static_cast<int>(run_.cluster.nodes().size()));
   const std::set<int> touched(nodes.begin(), nodes.end());  // sorted: built in linear time
   JobEvent started = run_.event(JobEventKind::kStarted, j);
   if (const FabricNetwork* fabric = run_.cluster.fabric()) {
@@ -129,7 +128,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
     }
   }
   job.rate = 0.0;
-  std::sort(nodes.begin(), nodes.end());
+  sort_distinct_nodes(nodes, static_cast<int>(run_.cluster.nodes().size()));
   return {nodes.begin(), nodes.end()};  // sorted: built in linear time
 }
 

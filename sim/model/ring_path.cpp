@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
+#include <utility>
 #include <vector>
+
+#include "tidesim/sim/model/node_order.hpp"
 
 namespace tidesim {
 
@@ -43,9 +47,18 @@ RingPaths::PodPart pod_part(Cluster& cluster, const FluidSolver& fluid, const Po
 // The ring of pods at `pods` from each pod's part: the pods' links (and uplinks) in pod order;
 // on a fabric the up-links of the domains it spans and the fabric's latency per burst; the
 // burst bandwidth alone.
-void assemble(const Cluster& cluster, const FluidSolver& fluid, const std::vector<PodPlace>& pods,
-              const std::vector<RingPaths::PodPart>& parts, RingPath& ring) {
-  ring = RingPath{};
+// `previous` (may be null): the ring these pods had before the pods `moved` (indices) got their
+// parts `parts_before`; its prepared path is changed by the moved parts and the fabric crossings
+// instead of prepared again, the same uses (weights count crossings, exact in a double). Returns
+// where the path's fabric crossings begin.
+std::size_t assemble(const Cluster& cluster, const FluidSolver& fluid,
+                     const std::vector<PodPlace>& pods,
+                     const std::vector<RingPaths::PodPart>& parts, RingPath& ring,
+                     const RingPaths::Before* previous = nullptr) {
+  ring.path.clear();
+  ring.alone = std::numeric_limits<double>::infinity();
+  ring.latency = 0.0;
+  ring.nic = std::numeric_limits<double>::infinity();
   const bool multi_node = pods.size() > 1;
   for (const RingPaths::PodPart& part : parts) {
     ring.path.insert(ring.path.end(), part.links->begin(), part.links->end());
@@ -54,21 +67,46 @@ void assemble(const Cluster& cluster, const FluidSolver& fluid, const std::vecto
       ring.nic = std::min(ring.nic, part.nic);
     }
   }
+  const std::size_t crossings_from = ring.path.size();
   if (const FabricNetwork* fabric = cluster.fabric(); fabric && multi_node) {
     std::vector<int> nodes;
     for (std::size_t i = 0; i < pods.size(); ++i) {
       ring.alone = std::min(ring.alone, parts[i].fabric);
       nodes.push_back(pods[i].node);
     }
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    sort_distinct_nodes(nodes, static_cast<int>(cluster.nodes().size()));
     fabric->add_crossings(nodes, ring.path);
     ring.latency = fabric->latency(nodes);
   }
+  if (previous) {
+    std::vector<std::pair<ResourceId, double>> change;
+    const auto add = [&change, multi_node](const RingPaths::PodPart& part, double by) {
+      for (const ResourceId r : *part.links) {
+        change.emplace_back(r, by);
+      }
+      if (multi_node) {
+        change.emplace_back(part.uplink, by);
+      }
+    };
+    for (const std::size_t i : previous->moved) {
+      add(previous->parts[i], -1.0);
+      add(parts[i], 1.0);
+    }
+    const std::vector<ResourceId>& old_path = previous->ring.path;
+    for (std::size_t k = previous->crossings_from; k < old_path.size(); ++k) {
+      change.emplace_back(old_path[k], -1.0);
+    }
+    for (std::size_t k = crossings_from; k < ring.path.size(); ++k) {
+      change.emplace_back(ring.path[k], 1.0);
+    }
+    ring.prepared = fluid.change(previous->ring.prepared, std::move(change));
+  } else {
+    ring.prepared = fluid.prepare(ring.path);
+  }
   // Each resource's capacity over the times the ring crosses it (the prepared path's weight), the
   // smallest.
-  ring.prepared = fluid.prepare(ring.path);
   ring.alone = std::min(ring.alone, fluid.level(ring.prepared));
+  return crossings_from;
 }
 
 }  // namespace
@@ -80,7 +118,7 @@ RingPath ring_path(Cluster& cluster, const FluidSolver& fluid, const std::vector
     parts.push_back(pod_part(cluster, fluid, pod, pods.size() > 1));
   }
   RingPath ring;
-  assemble(cluster, fluid, pods, parts, ring);
+  (void)assemble(cluster, fluid, pods, parts, ring);
   return ring;
 }
 
@@ -96,12 +134,22 @@ const RingPath& RingPaths::ring(int job, Cluster& cluster, const FluidSolver& fl
   }
   std::vector<PodPart> parts;
   parts.reserve(pods.size());
+  Before before;
   for (std::size_t i = 0; i < pods.size(); ++i) {
-    parts.push_back(comparable && kept.places[i] == pods[i]
-                        ? kept.parts[i]
-                        : pod_part(cluster, fluid, pods[i], pods.size() > 1));
+    const bool same = comparable && kept.places[i] == pods[i];
+    parts.push_back(same ? kept.parts[i] : pod_part(cluster, fluid, pods[i], pods.size() > 1));
+    if (comparable && !same) {
+      before.moved.push_back(i);
+    }
   }
-  assemble(cluster, fluid, pods, parts, kept.ring);
+  // A few pods moved (a node replaced): the kept prepared path is changed by their parts.
+  const bool patch = comparable && !kept.places.empty() && before.moved.size() * 8 <= pods.size();
+  if (patch) {
+    before.parts = std::move(kept.parts);
+    before.ring = std::move(kept.ring);
+    before.crossings_from = kept.crossings_from;
+  }
+  kept.crossings_from = assemble(cluster, fluid, pods, parts, kept.ring, patch ? &before : nullptr);
   kept.places = pods;
   kept.parts = std::move(parts);
   kept.capacities = fluid.capacity_changes();
