@@ -83,6 +83,7 @@ GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_
     sharing_.mig_layout.clear();
   }
   cards_.resize(static_cast<std::size_t>(topology_->gpu_count()));
+  memory_used_.assign(cards_.size(), 0);
   for (int c = 0; c < card_count(); ++c) {
     for (const MigProfile& p : sharing_.mig_layout) {
       slices_.push_back(MigSlice{c, p, mig_slice_memory(p, memory_per_card_), 0, false});
@@ -95,6 +96,19 @@ GpuNodeState::GpuNodeState(std::shared_ptr<const Topology> topology, std::int64_
 namespace {
 [[noreturn, gnu::noinline, gnu::cold]] void no_card(int card) {
   throw std::out_of_range("gpu node: no card " + std::to_string(card));
+}
+
+// The index of `card` among a process's cards (`held.cards`; their count when not there).
+template <class Held>
+std::size_t index_of(const Held& held, int card) {
+  return static_cast<std::size_t>(std::find(held.cards.begin(), held.cards.end(), card) -
+                                  held.cards.begin());
+}
+
+// Declared memory: `card` has a free slot, `claim`'s memory and its cores.
+bool fits(const GpuNodeState& node, int card, const GpuClaim& claim) {
+  return node.slots_left(card) > 0 && node.declared_left(card) >= claim.memory &&
+         node.cores_left(card) >= claim.cores;
 }
 }  // namespace
 
@@ -137,8 +151,10 @@ void GpuNodeState::place(std::uint64_t process, int card, int slots, int milli, 
   auto it = std::find_if(c.occupants.begin(), c.occupants.end(),
                          [process](const Occupant& o) { return o.process == process; });
   if (it == c.occupants.end()) {
-    c.occupants.push_back(Occupant{process, slots, milli, 0, claim});
-    cards_of_[process].cards.push_back(card);
+    c.occupants.push_back(Occupant{process, slots, milli, claim});
+    Held& held = cards_of_[process];
+    held.cards.push_back(card);
+    held.memory.push_back(0);
     c.declared_used += claim.memory;
     c.cores_used += claim.cores;
   } else {
@@ -146,11 +162,6 @@ void GpuNodeState::place(std::uint64_t process, int card, int slots, int milli, 
   }
   c.slots_used += slots;
   c.milli_used += milli;
-}
-
-bool GpuNodeState::fits(int card, const GpuClaim& claim) const {
-  return slots_left(card) > 0 && declared_left(card) >= claim.memory &&
-         cores_left(card) >= claim.cores;
 }
 
 std::int64_t GpuNodeState::declared_left(int card) const {
@@ -184,7 +195,7 @@ std::optional<std::vector<int>> GpuNodeState::allocate_declared(std::uint64_t pr
     }
     for (const int c : cards) {
       if (c < 0 || c >= card_count() || std::find(out.begin(), out.end(), c) != out.end() ||
-          !fits(c, claim)) {
+          !fits(*this, c, claim)) {
         return std::nullopt;
       }
       out.push_back(c);
@@ -196,7 +207,7 @@ std::optional<std::vector<int>> GpuNodeState::allocate_declared(std::uint64_t pr
       // policy's choice (distributed: fewest replicas allocated; packed: most), then tie_break.
       tied.clear();
       for (int c = 0; c < card_count(); ++c) {
-        if (std::find(out.begin(), out.end(), c) != out.end() || !fits(c, claim)) {
+        if (std::find(out.begin(), out.end(), c) != out.end() || !fits(*this, c, claim)) {
           continue;
         }
         if (tied.empty()) {
@@ -409,13 +420,14 @@ void GpuNodeState::release(std::uint64_t process) {
   if (it == cards_of_.end()) {
     return;
   }
-  for (int card : it->second.cards) {
+  for (std::size_t k = 0; k < it->second.cards.size(); ++k) {
+    const int card = it->second.cards[k];
     Card& c = cards_[static_cast<std::size_t>(card)];
     auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
                           [process](const Occupant& x) { return x.process == process; });
     c.slots_used -= o->slots;
     c.milli_used -= o->milli;
-    c.memory_used -= o->memory;
+    memory_used_[static_cast<std::size_t>(card)] -= it->second.memory[k];
     c.declared_used -= o->claim.memory;
     c.cores_used -= o->claim.cores;
     c.undivided = c.undivided || (o->running && sharing_.mode == SharingMode::kTimeSlicing);
@@ -432,32 +444,39 @@ bool GpuNodeState::set_memory(std::uint64_t process, int card, std::int64_t byte
   if (bytes < 0) {
     throw std::invalid_argument("gpu node: negative memory");
   }
-  Card& c = card_at(card);
-  auto o = std::find_if(c.occupants.begin(), c.occupants.end(),
-                        [process](const Occupant& x) { return x.process == process; });
-  if (o == c.occupants.end()) {
+  const Card& c = card_at(card);
+  const auto it = cards_of_.find(process);
+  const std::size_t k = it == cards_of_.end() ? 0 : index_of(it->second, card);
+  if (it == cards_of_.end() || k == it->second.cards.size()) {
     throw std::invalid_argument("gpu node: process " + std::to_string(process) +
                                 " is not on card " + std::to_string(card));
   }
-  c.memory_used += bytes - o->memory;
-  o->memory = bytes;
-  if (sharing_.isolate_memory && bytes > o->claim.memory) {
-    return true;  // over its own limit: the allocation fails in this container only
+  std::int64_t& used = memory_used_[static_cast<std::size_t>(card)];
+  used += bytes - it->second.memory[k];
+  it->second.memory[k] = bytes;
+  if (sharing_.isolate_memory || sharing_.mode == SharingMode::kMig) {
+    const Occupant& o =
+        *std::find_if(c.occupants.begin(), c.occupants.end(),
+                      [process](const Occupant& x) { return x.process == process; });
+    if (sharing_.isolate_memory && bytes > o.claim.memory) {
+      return true;  // over its own limit: the allocation fails in this container only
+    }
+    if (o.slice >= 0) {
+      // MIG: the instance's own memory is the limit; the card's total never decides.
+      return bytes > slices_[static_cast<std::size_t>(o.slice)].memory;
+    }
   }
-  if (o->slice >= 0) {
-    // MIG: the instance's own memory is the limit; the card's total never decides.
-    return bytes > slices_[static_cast<std::size_t>(o->slice)].memory;
-  }
-  return c.memory_used > memory_per_card_;
+  return used > memory_per_card_;
 }
 
 std::int64_t GpuNodeState::memory_of(std::uint64_t process, int card) const {
-  for (const Occupant& o : card_at(card).occupants) {
-    if (o.process == process) {
-      return o.memory;
-    }
+  (void)card_at(card);  // validates
+  const auto it = cards_of_.find(process);
+  if (it == cards_of_.end()) {
+    return 0;
   }
-  return 0;
+  const std::size_t k = index_of(it->second, card);
+  return k < it->second.cards.size() ? it->second.memory[k] : 0;
 }
 
 double GpuNodeState::compute_share(std::uint64_t process, int card) const {
@@ -525,16 +544,15 @@ void GpuNodeState::set_stopped(std::uint64_t process) {
   if (it == cards_of_.end()) {
     return;  // a pod without GPUs
   }
-  it->second.running = false;
-  const bool time_slicing = sharing_.mode == SharingMode::kTimeSlicing;
-  for (const int card : it->second.cards) {
-    Card& c = cards_[static_cast<std::size_t>(card)];
-    auto& o = time_slicing
-                  ? set_running_on(c, process, false, true)
-                  : *std::find_if(c.occupants.begin(), c.occupants.end(),
-                                  [process](const Occupant& x) { return x.process == process; });
-    c.memory_used -= o.memory;
-    o.memory = 0;
+  Held& held = it->second;
+  held.running = false;
+  for (std::size_t k = 0; k < held.cards.size(); ++k) {
+    const auto card = static_cast<std::size_t>(held.cards[k]);
+    if (sharing_.mode == SharingMode::kTimeSlicing) {
+      set_running_on(cards_[card], process, false, true);
+    }
+    memory_used_[card] -= held.memory[k];
+    held.memory[k] = 0;
   }
 }
 

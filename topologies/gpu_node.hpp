@@ -185,7 +185,10 @@ class GpuNodeState {
   /// Bytes `process` holds on `card` (0 when it is not there).
   std::int64_t memory_of(std::uint64_t process, int card) const;
   /// Bytes in use on `card` (sum over its processes, kept as they change: constant time).
-  std::int64_t memory_used(int card) const { return card_at(card).memory_used; }
+  std::int64_t memory_used(int card) const {
+    (void)card_at(card);  // validates
+    return memory_used_[static_cast<std::size_t>(card)];
+  }
   /// Bytes of one card.
   std::int64_t memory_capacity() const { return memory_per_card_; }
   /// Marks `process` running (its container started: it has work for the card) or not, on each
@@ -221,11 +224,10 @@ class GpuNodeState {
  private:
   struct Occupant {
     std::uint64_t process;
-    int slots;            // time-slicing replicas (1 otherwise)
-    int milli;            // compute share in thousandths
-    std::int64_t memory;  // bytes
-    GpuClaim claim{};     // declared memory and cores (declared_memory)
-    int slice = -1;       // MIG: index into slices_
+    int slots;         // time-slicing replicas (1 otherwise)
+    int milli;         // compute share in thousandths
+    GpuClaim claim{};  // declared memory and cores (declared_memory)
+    int slice = -1;    // MIG: index into slices_
     // Time-slicing: its container runs (set_running; Held::running in every mode), read when
     // the card's time is divided.
     bool running = false;
@@ -233,16 +235,14 @@ class GpuNodeState {
   };
   struct Card {
     // One occupant inline (a whole-card pod's card has one): the passes over a job's cards
-    // (start, stop, memory, shares, samples) read each card without another allocation's miss.
+    // (shares, time-slicing's division) read each card without another allocation's miss.
     boost::container::small_vector<Occupant, 1> occupants;
     int slots_used = 0;
     int milli_used = 0;
-    std::int64_t memory_used = 0;    // sum of the occupants' memory
     std::int64_t declared_used = 0;  // sum of the occupants' declared memory
     int cores_used = 0;              // sum of the occupants' declared cores
     bool undivided = false;          // time-slicing: running processes changed since divide_time
   };
-  bool fits(int card, const GpuClaim& claim) const;
   const Card& card_at(int card) const;
   Card& card_at(int card);
   std::optional<std::vector<int>> whole_cards(int units);
@@ -252,11 +252,16 @@ class GpuNodeState {
   std::int64_t memory_per_card_;
   GpuSharing sharing_;
   std::vector<Card> cards_;
+  // Per card: bytes in use, the sum over its processes' Held::memory (kept as they change: the
+  // memory of a node's cards in one place).
+  std::vector<std::int64_t> memory_used_;
   // A process's cards, in allocation order, and whether its container runs (set_running): kept
   // here so that starting and stopping a container visits its cards only where their state
   // depends on it (time-slicing's division, the memory a stopped container frees).
   struct Held {
     boost::container::small_vector<int, 8> cards;
+    // The memory it holds on each of `cards` (bytes), in their order.
+    boost::container::small_vector<std::int64_t, 8> memory;
     bool running = false;
   };
   // Per process: a node holds few processes, each a few cards, kept in one allocation, in
