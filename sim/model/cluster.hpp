@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/flat_set.hpp>
+#include <boost/container/small_vector.hpp>
+
 #include "tidesim/sim/api/cluster_view.hpp"
 #include "tidesim/sim/engine/fluid.hpp"
 #include "tidesim/sim/model/fabric_network.hpp"
@@ -47,8 +50,9 @@ struct ClusterNode {
   int device = 0;  // index into Cluster::devices()
   ResourceId uplink{};
   std::unique_ptr<TopologyFlows> links;
-  /// Jobs with a running pod here, and how many of them need NVLink.
-  std::set<int> jobs;
+  /// Jobs with a running pod here (in increasing order; a node runs few, kept inline), and how
+  /// many of them need NVLink.
+  boost::container::flat_set<int, std::less<int>, boost::container::small_vector<int, 2>> jobs;
   int nvlink_pods = 0;
   /// The running pods here (indices into the run's pods), each job's in its pod order.
   std::vector<int> running_pods;

@@ -73,7 +73,6 @@ void Execution::start(int j) {
     own(*job.ring, j);
   }
   sort_distinct_nodes(nodes, static_cast<int>(run_.cluster.nodes().size()));
-  const std::set<int> touched(nodes.begin(), nodes.end());  // sorted: built in linear time
   JobEvent started = run_.event(JobEventKind::kStarted, j);
   if (const FabricNetwork* fabric = run_.cluster.fabric()) {
     started.fabric_span = fabric->span(nodes);
@@ -83,10 +82,10 @@ void Execution::start(int j) {
   if (!apply_memory(j)) {
     return;  // killed at start
   }
-  refresh(touched);
+  refresh(nodes);
 }
 
-std::set<int> Execution::stop(int j, bool lose_progress) {
+std::vector<int> Execution::stop(int j, bool lose_progress) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   if (job.phase == JobPhase::kRunning) {
     advance(job);
@@ -129,7 +128,7 @@ std::set<int> Execution::stop(int j, bool lose_progress) {
   }
   job.rate = 0.0;
   sort_distinct_nodes(nodes, static_cast<int>(run_.cluster.nodes().size()));
-  return {nodes.begin(), nodes.end()};  // sorted: built in linear time
+  return nodes;
 }
 
 void Execution::own(FlowId flow, int j) {
@@ -317,7 +316,7 @@ void Execution::advance(Job& job) {
   job.last_update = run_.sim.now();
 }
 
-void Execution::refresh(const std::set<int>& touched) {
+void Execution::refresh(const std::vector<int>& touched) {
   std::set<int> affected;
   for (const int n : touched) {
     const auto& jobs = run_.cluster.node(n).jobs;
@@ -355,7 +354,7 @@ void Execution::refresh(const std::set<int>& touched) {
 // bandwidth, never held back by the ring's average share: an upper bound of the time it will
 // keep the card busy, so the card is never over-committed (docs/model-hardware.md,
 // "Time-slicing").
-void Execution::divide_cards(const std::set<int>& touched, std::set<int>& affected) {
+void Execution::divide_cards(const std::vector<int>& touched, std::set<int>& affected) {
   if (!time_sliced_) {
     return;
   }

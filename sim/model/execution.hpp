@@ -39,11 +39,12 @@ class Execution {
   void start(int j);
   /// Stops job `j`'s containers: progress brought to now (or back to the last checkpoint when
   /// `lose_progress`), flows removed, memory freed. The pods stay bound. Returns the nodes whose
-  /// jobs must be re-rated: the caller releases what it releases, then calls refresh().
-  std::set<int> stop(int j, bool lose_progress);
-  /// Re-rates every running job on `touched` nodes and every job whose link or storage share
-  /// changed, and reschedules their completions.
-  void refresh(const std::set<int>& touched);
+  /// jobs must be re-rated (distinct, in increasing order): the caller releases what it
+  /// releases, then calls refresh().
+  std::vector<int> stop(int j, bool lose_progress);
+  /// Re-rates every running job on `touched` nodes (distinct, in increasing order) and every job
+  /// whose link or storage share changed, and reschedules their completions.
+  void refresh(const std::vector<int>& touched);
   /// Job `j`, if running, writes a checkpoint now (an elastic job before it is resized).
   void checkpoint_now(int j);
   /// The steps job `j` has done by now (its progress brought to now when it runs).
@@ -65,7 +66,7 @@ class Execution {
   void update_rate(int j, std::optional<double> share = std::nullopt);
   /// Divides the time-sliced cards that need it (GpuNodeState::divide_time) and adds the jobs on
   /// them to `affected`.
-  void divide_cards(const std::set<int>& touched, std::set<int>& affected);
+  void divide_cards(const std::vector<int>& touched, std::set<int>& affected);
   /// Space sharing: when the running processes on `card` of node `n` are two single workers of
   /// two jobs whose speed together is measured (workloads::gavel_colocated, a throughput table's
   /// pair entry), each computes at the share of the card that gives it that speed, its co-located

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "tidesim/policies/framework.hpp"
+#include "tidesim/sim/model/node_order.hpp"
 #include "tidesim/workloads/lifecycle.hpp"
 #include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/uncontended_time.hpp"
@@ -228,7 +229,7 @@ void JobController::replace_pods(int j, const std::vector<PodReplacement>& pods,
     e.lost_gpu_seconds = i == 0 ? lost_gpu_seconds : 0.0;  // the job's loss, once
     run_.signals.job.emit(e);
   }
-  std::set<int> touched = execution_->stop(j, true);
+  std::vector<int> touched = execution_->stop(j, true);
   std::set<int> freed;
   for (const PodReplacement& r : pods) {
     Pod& pod = run_.pods[static_cast<std::size_t>(job.pods[static_cast<std::size_t>(r.k)])];
@@ -239,7 +240,8 @@ void JobController::replace_pods(int j, const std::vector<PodReplacement>& pods,
     run_.pod_by_process.erase(pod.process);
     pod.node = -1;
   }
-  touched.insert(freed.begin(), freed.end());
+  touched.insert(touched.end(), freed.begin(), freed.end());
+  sort_distinct_nodes(touched, static_cast<int>(run_.cluster.nodes().size()));
   execution_->refresh(touched);
   ++job.attempt;
   run_.set_phase(j, JobPhase::kPending);
@@ -304,7 +306,7 @@ void JobController::resize(int j, int replicas, int batch_size) {
 void JobController::end_attempt(int j, bool counted) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const Duration ran = run_.sim.now() - job.started;
-  std::set<int> touched = execution_->stop(j, true);
+  std::vector<int> touched = execution_->stop(j, true);
   if (counted) {
     ++job.failures;
   }
@@ -355,7 +357,7 @@ void JobController::fail(int j) {
   run_.signals.job.emit(run_.event(JobEventKind::kFailed, j));
 }
 
-void JobController::delete_pods(int j, std::set<int> touched) {
+void JobController::delete_pods(int j, std::vector<int> touched) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   std::set<int> unbound;  // the nodes whose view changed
   for (const int p : job.pods) {
@@ -367,10 +369,11 @@ void JobController::delete_pods(int j, std::set<int> touched) {
     }
     run_.cluster.unbind(pod.node, pod.process, pod.spec->name);
     run_.pod_by_process.erase(pod.process);
-    touched.insert(pod.node);
+    touched.push_back(pod.node);
     unbound.insert(pod.node);
     pod.node = -1;
   }
+  sort_distinct_nodes(touched, static_cast<int>(run_.cluster.nodes().size()));
   execution_->refresh(touched);
   cluster_event_(unbound);
 }

@@ -130,7 +130,8 @@ class JobController final : public ExecutionListener {
   // `counted` failures count against backoffLimit and may restart in place (OnFailure).
   void end_attempt(int j, bool counted);
   // Deletes the job's pods: cards, view, flows. Tells the loop that resources were freed.
-  void delete_pods(int j, std::set<int> touched);
+  // `touched`: nodes to re-rate besides the pods' (any order, repeats allowed).
+  void delete_pods(int j, std::vector<int> touched);
   // backoffLimit exceeded: the job is failed.
   void fail(int j);
   // Job j waits in `waiting` for `delay`, then begins its next attempt with `restart`.
