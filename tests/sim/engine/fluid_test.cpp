@@ -127,11 +127,17 @@ TEST(FluidSolver, RepeatedResourceCountsTwice) {
 // A flow alone in its component (the solver's one-flow case): its rate is the smallest of its
 // bound and each resource's capacity over the times it crosses it, the first round of
 // progressive filling; exactly the rate it gets when a second flow joins and leaves again.
-TEST(FluidSolver, FlowAloneRunsAtItsTightestResourceOrBound) {
+// Three resources of capacity 10, 3 and 7 (the alone-flow cases' hand-worked numbers).
+struct ThreeResources {
   FluidSolver s;
-  const ResourceId wide = s.add_resource(10.0);
-  const ResourceId narrow = s.add_resource(3.0);
-  const ResourceId other = s.add_resource(7.0);
+  ResourceId wide = s.add_resource(10.0);
+  ResourceId narrow = s.add_resource(3.0);
+  ResourceId other = s.add_resource(7.0);
+};
+
+TEST(FluidSolver, FlowAloneRunsAtItsTightestResourceOrBound) {
+  ThreeResources three;
+  auto& [s, wide, narrow, other] = three;
   // Crossing `narrow` twice: min(10, 3 / 2, 7) = 1.5.
   const FlowId ring = s.add_flow({wide, narrow, other, narrow});
   EXPECT_EQ(s.update(), (std::vector<FlowId>{ring}));
@@ -230,10 +236,8 @@ TEST(FluidSolver, RemovedIdsAreReusedAndNewFlowsReported) {
 // A prepared path is the flow add_flow() makes: sorted, a resource crossed twice one use of
 // weight 2; its level is the smallest capacity over weight (by hand: min(10, 3 / 2, 7) = 1.5).
 TEST(FluidSolver, PreparedPathIsTheSameFlow) {
-  FluidSolver s;
-  const ResourceId wide = s.add_resource(10.0);
-  const ResourceId narrow = s.add_resource(3.0);
-  const ResourceId other = s.add_resource(7.0);
+  ThreeResources three;
+  auto& [s, wide, narrow, other] = three;
   const FluidPath path = s.prepare({other, narrow, wide, narrow});
   ASSERT_EQ(path.size(), 3U);
   EXPECT_EQ(path.uses()[0].index, 0);
