@@ -507,20 +507,19 @@ double GpuNodeState::compute_share(std::uint64_t process, int card) const {
   return 0.0;
 }
 
-// A process's occupant on a card it holds; when its running state changes, the state is set, its
-// share reset and a time-sliced card marked for division (GpuNodeState::set_running).
+// Time-slicing: a process's occupant on a card it holds; when its running state changes, the
+// state is set, its share reset and the card marked for division (GpuNodeState::set_running).
 namespace {
 
 template <class CardT>
-auto& set_running_on(CardT& card, std::uint64_t process, bool running, bool time_slicing) {
+void set_running_on(CardT& card, std::uint64_t process, bool running) {
   auto o = std::find_if(card.occupants.begin(), card.occupants.end(),
                         [process](const auto& x) { return x.process == process; });
   if (o->running != running) {
     o->running = running;
     o->share = 0.0;
-    card.undivided = time_slicing;
+    card.undivided = true;
   }
-  return *o;
 }
 
 }  // namespace
@@ -535,7 +534,7 @@ void GpuNodeState::set_running(std::uint64_t process, bool running) {
     return;  // only a time-sliced card's division reads it
   }
   for (const int card : it->second.cards) {
-    set_running_on(cards_[static_cast<std::size_t>(card)], process, running, true);
+    set_running_on(cards_[static_cast<std::size_t>(card)], process, running);
   }
 }
 
@@ -549,7 +548,7 @@ void GpuNodeState::set_stopped(std::uint64_t process) {
   for (std::size_t k = 0; k < held.cards.size(); ++k) {
     const auto card = static_cast<std::size_t>(held.cards[k]);
     if (sharing_.mode == SharingMode::kTimeSlicing) {
-      set_running_on(cards_[card], process, false, true);
+      set_running_on(cards_[card], process, false);
     }
     memory_used_[card] -= held.memory[k];
     held.memory[k] = 0;

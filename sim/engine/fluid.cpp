@@ -70,18 +70,15 @@ void sort_ids(std::vector<T>& ids) {
   }
 }
 
-// Whether flow `f` is alone in its component (each of its resources carries it only); if so, marks
-// it and its resources visited in `epoch`, as collect_component's walk would, without the walk's
-// stacks, and returns its rate: progressive filling's first round fixes a flow alone at the
-// smallest of its bound and each resource's capacity over its weight (each resource's weight sum
-// is this flow's weight, its remaining capacity its capacity), the same expressions in the same
-// min, so the same rate to the bit, without the rounds' bookkeeping. The check and the minimum
-// are one pass over the flow's resources (a ring over thousands of nodes crosses tens of
-// thousands).
-// The flow keeps whether it is alone (Flow::shared, kept by add_flow and remove_flow) and, until a
-// capacity of its resources changes, that smallest level (Flow::level): then it is rated without
-// visiting its resources, and only it is marked (update() skips a dirty resource whose one flow
-// was rated).
+// Whether flow `f` is alone in its component (no resource of it carries another flow: Flow::shared,
+// kept by add_prepared and remove_flow); if so, marks it visited in `epoch` and returns its rate:
+// progressive filling's first round fixes a flow alone at the smallest of its bound and each
+// resource's capacity over its weight (each resource's weight sum is this flow's weight, its
+// remaining capacity its capacity), the same expressions in the same min, so the same rate to the
+// bit, without the rounds' bookkeeping. The smallest level is kept with the flow (Flow::level)
+// until a capacity of its resources changes, so a flow alone is rated without visiting its
+// resources (a ring over thousands of nodes crosses tens of thousands); when it is found again,
+// the pass also marks them visited. update() skips a dirty resource whose one flow was rated.
 template <typename Flows, typename Resources>
 std::optional<double> visit_alone(std::int32_t f, Flows& flows, Resources& resources,
                                   std::uint64_t epoch) {
@@ -216,7 +213,7 @@ FluidPath FluidSolver::change(const FluidPath& path,
   auto c = changes.begin();
   const auto push = [&out](std::int32_t index, double weight) {
     if (weight < 0.0) {
-      throw std::invalid_argument("fluid: a path change below no crossing");
+      throw std::invalid_argument("fluid: a path change removes a crossing the path does not have");
     }
     if (weight > 0.0) {
       out.uses_.push_back(Use{index, weight});

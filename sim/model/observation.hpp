@@ -28,6 +28,9 @@ class Observer {
   /// Observes `run`, which must outlive the observer (its cluster is built already). The run's
   /// one observer: cluster_sample() takes the cluster's touched nodes (Cluster::take_touched).
   explicit Observer(RunContext& run);
+  // It keeps pointers into its own tables.
+  Observer(const Observer&) = delete;
+  Observer& operator=(const Observer&) = delete;
 
   /// The true state of node `n` now. The reference stays valid until the next call on this
   /// observer.

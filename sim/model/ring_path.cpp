@@ -47,10 +47,10 @@ RingPaths::PodPart pod_part(Cluster& cluster, const FluidSolver& fluid, const Po
 // The ring of pods at `pods` from each pod's part: the pods' links (and uplinks) in pod order;
 // on a fabric the up-links of the domains it spans and the fabric's latency per burst; the
 // burst bandwidth alone.
-// `previous` (may be null): the ring these pods had before the pods `moved` (indices) got their
-// parts `parts_before`; its prepared path is changed by the moved parts and the fabric crossings
-// instead of prepared again, the same uses (weights count crossings, exact in a double). Returns
-// where the path's fabric crossings begin.
+// `previous` (may be null): the kept ring before some of the pods moved (RingPaths::Before: their
+// indices, the parts they had, the ring); its prepared path is changed by the moved pods' parts
+// and the fabric's crossings instead of prepared again, to the same uses (weights count
+// crossings, exact in a double). Returns where the path's fabric crossings begin.
 std::size_t assemble(const Cluster& cluster, const FluidSolver& fluid,
                      const std::vector<PodPlace>& pods,
                      const std::vector<RingPaths::PodPart>& parts, RingPath& ring,
