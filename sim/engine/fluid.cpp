@@ -261,7 +261,7 @@ FlowId FluidSolver::add_flow(std::vector<ResourceId> resources, double max_rate)
   return add_prepared(prepare(std::move(resources)), max_rate);
 }
 
-FlowId FluidSolver::add_prepared(const FluidPath& path, double max_rate) {
+FlowId FluidSolver::add_prepared(FluidPath path, double max_rate) {
   check_bound(max_rate);
   if (!path.uses_.empty() &&
       static_cast<std::size_t>(path.uses_.back().index) >= resources_.size()) {
@@ -277,7 +277,7 @@ FlowId FluidSolver::add_prepared(const FluidPath& path, double max_rate) {
   }
   Flow& flow = flows_[static_cast<std::size_t>(f)];
   flow = Flow{};
-  flow.resources = path.uses_;
+  flow.resources = std::move(path.uses_);  // a kept path was copied by the caller
   flow.max_rate = max_rate;
   flow.alive = true;
   flow.is_new = true;

@@ -76,7 +76,7 @@ class FluidSolver {
   FlowId add_flow(std::vector<ResourceId> resources, double max_rate = kUnbounded);
   /// The same for a prepared path (prepare()): add_flow(resources) is
   /// add_prepared(prepare(resources)).
-  FlowId add_prepared(const FluidPath& path, double max_rate = kUnbounded);
+  FlowId add_prepared(FluidPath path, double max_rate = kUnbounded);
   /// `resources` sorted and merged for add_flow(). Throws std::invalid_argument on an unknown
   /// resource.
   FluidPath prepare(std::vector<ResourceId> resources) const;
