@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -70,6 +69,14 @@ void sort_ids(std::vector<T>& ids) {
   }
 }
 
+// A flow's level on one resource when it is alone there: the resource's capacity over the times the
+// flow crosses it. One expression for every place that finds it (add_prepared, level, visit_alone),
+// so they agree to the bit.
+template <typename R>
+double alone_level(const R& r, double weight) {
+  return std::max(r.capacity, 0.0) / weight;
+}
+
 // Whether flow `f` is alone in its component (no resource of it carries another flow: Flow::shared,
 // kept by add_prepared and remove_flow); if so, marks it visited in `epoch` and returns its rate:
 // progressive filling's first round fixes a flow alone at the smallest of its bound and each
@@ -90,7 +97,7 @@ std::optional<double> visit_alone(std::int32_t f, Flows& flows, Resources& resou
     double level = FluidSolver::kUnbounded;
     for (const auto& u : flow.resources) {
       const auto& r = resources[static_cast<std::size_t>(u.index)];
-      level = std::min(level, std::max(r.capacity, 0.0) / u.weight);
+      level = std::min(level, alone_level(r, u.weight));
       resources[static_cast<std::size_t>(u.index)].seen = epoch;
     }
     flow.level = level;
@@ -208,9 +215,17 @@ FluidPath FluidSolver::change(const FluidPath& path,
   }
   std::sort(changes.begin(), changes.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
+  // One change per resource: the sum of its changes.
+  std::vector<Use> net;
+  for (const auto& [r, by] : changes) {
+    if (!net.empty() && net.back().index == static_cast<std::int32_t>(r)) {
+      net.back().weight += by;
+    } else {
+      net.push_back(Use{static_cast<std::int32_t>(r), by});
+    }
+  }
   FluidPath out;
-  out.uses_.reserve(path.uses_.size() + changes.size());
-  auto c = changes.begin();
+  out.uses_.reserve(path.uses_.size() + net.size());
   const auto push = [&out](std::int32_t index, double weight) {
     if (weight < 0.0) {
       throw std::invalid_argument("fluid: a path change removes a crossing the path does not have");
@@ -219,30 +234,20 @@ FluidPath FluidSolver::change(const FluidPath& path,
       out.uses_.push_back(Use{index, weight});
     }
   };
-  // Merges the changes (by resource) into the path's uses (by resource), both in increasing
-  // order.
+  // Merges the changes into the path's uses, both in increasing resource order.
+  auto c = net.begin();
   for (const Use& u : path.uses_) {
-    for (; c != changes.end() && static_cast<std::int32_t>(c->first) < u.index; ++c) {
-      double weight = c->second;
-      const ResourceId r = c->first;
-      while (std::next(c) != changes.end() && std::next(c)->first == r) {
-        weight += (++c)->second;
-      }
-      push(static_cast<std::int32_t>(r), weight);
+    for (; c != net.end() && c->index < u.index; ++c) {
+      push(c->index, c->weight);  // a resource the path did not cross
     }
     double weight = u.weight;
-    for (; c != changes.end() && static_cast<std::int32_t>(c->first) == u.index; ++c) {
-      weight += c->second;
+    if (c != net.end() && c->index == u.index) {
+      weight += (c++)->weight;
     }
     push(u.index, weight);
   }
-  for (; c != changes.end(); ++c) {
-    double weight = c->second;
-    const ResourceId r = c->first;
-    while (std::next(c) != changes.end() && std::next(c)->first == r) {
-      weight += (++c)->second;
-    }
-    push(static_cast<std::int32_t>(r), weight);
+  for (; c != net.end(); ++c) {
+    push(c->index, c->weight);
   }
   return out;
 }
@@ -250,8 +255,7 @@ FluidPath FluidSolver::change(const FluidPath& path,
 double FluidSolver::level(const FluidPath& path) const {
   double level = kUnbounded;
   for (const Use& u : path.uses_) {
-    level = std::min(
-        level, std::max(resources_[static_cast<std::size_t>(u.index)].capacity, 0.0) / u.weight);
+    level = std::min(level, alone_level(resources_[static_cast<std::size_t>(u.index)], u.weight));
   }
   return level;
 }
@@ -293,8 +297,7 @@ FlowId FluidSolver::add_prepared(FluidPath path, double max_rate) {
       }
     }
     users.push_back(Use{f, u.weight});
-    level = std::min(
-        level, std::max(resources_[static_cast<std::size_t>(u.index)].capacity, 0.0) / u.weight);
+    level = std::min(level, alone_level(resources_[static_cast<std::size_t>(u.index)], u.weight));
   }
   flow.shared = shared;
   flow.level = level;
