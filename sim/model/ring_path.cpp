@@ -47,14 +47,15 @@ RingPaths::PodPart pod_part(Cluster& cluster, const FluidSolver& fluid, const Po
 // The ring of pods at `pods` from each pod's part: the pods' links (and uplinks) in pod order;
 // on a fabric the up-links of the domains it spans and the fabric's latency per burst; the
 // burst bandwidth alone.
-// `previous` (may be null): the kept ring before some of the pods moved (RingPaths::Before: their
-// indices, the parts they had, the ring); its prepared path is changed by the moved pods' parts
-// and the fabric's crossings instead of prepared again, to the same uses (weights count
-// crossings, exact in a double). Returns where the path's fabric crossings begin.
+// `previous` (may be null): the ring kept for these pods before the pods `moved` (indices) moved;
+// its prepared path is changed by their parts and the fabric's crossings instead of prepared
+// again, to the same uses (weights count crossings, exact in a double). Returns where the path's
+// fabric crossings begin.
 std::size_t assemble(const Cluster& cluster, const FluidSolver& fluid,
                      const std::vector<PodPlace>& pods,
                      const std::vector<RingPaths::PodPart>& parts, RingPath& ring,
-                     const RingPaths::Before* previous = nullptr) {
+                     const RingPaths::Kept* previous = nullptr,
+                     const std::vector<std::size_t>& moved = {}) {
   ring.path.clear();
   ring.alone = std::numeric_limits<double>::infinity();
   ring.latency = 0.0;
@@ -88,7 +89,7 @@ std::size_t assemble(const Cluster& cluster, const FluidSolver& fluid,
         change.emplace_back(part.uplink, by);
       }
     };
-    for (const std::size_t i : previous->moved) {
+    for (const std::size_t i : moved) {
       add(previous->parts[i], -1.0);
       add(parts[i], 1.0);
     }
@@ -134,22 +135,22 @@ const RingPath& RingPaths::ring(int job, Cluster& cluster, const FluidSolver& fl
   }
   std::vector<PodPart> parts;
   parts.reserve(pods.size());
-  Before before;
+  std::vector<std::size_t> moved;
   for (std::size_t i = 0; i < pods.size(); ++i) {
     const bool same = comparable && kept.places[i] == pods[i];
     parts.push_back(same ? kept.parts[i] : pod_part(cluster, fluid, pods[i], pods.size() > 1));
     if (comparable && !same) {
-      before.moved.push_back(i);
+      moved.push_back(i);
     }
   }
   // A few pods moved (a node replaced): the kept prepared path is changed by their parts.
-  const bool patch = comparable && !kept.places.empty() && before.moved.size() * 8 <= pods.size();
+  Kept before;
+  const bool patch = comparable && !kept.places.empty() && moved.size() * 8 <= pods.size();
   if (patch) {
-    before.parts = std::move(kept.parts);
-    before.ring = std::move(kept.ring);
-    before.crossings_from = kept.crossings_from;
+    before = std::move(kept);
   }
-  kept.crossings_from = assemble(cluster, fluid, pods, parts, kept.ring, patch ? &before : nullptr);
+  kept.crossings_from =
+      assemble(cluster, fluid, pods, parts, kept.ring, patch ? &before : nullptr, moved);
   kept.places = pods;
   kept.parts = std::move(parts);
   kept.capacities = fluid.capacity_changes();

@@ -72,14 +72,6 @@ class RingPaths {
     RingPath ring;
     std::size_t crossings_from = 0;  // where ring.path's fabric crossings begin
   };
-  /// A kept ring some of whose pods moved (`moved`, indices): what its prepared path is changed
-  /// from.
-  struct Before {
-    std::vector<std::size_t> moved;
-    std::vector<PodPart> parts;
-    RingPath ring;
-    std::size_t crossings_from = 0;
-  };
 
  private:
   std::unordered_map<int, Kept> rings_;
