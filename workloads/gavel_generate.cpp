@@ -40,8 +40,9 @@ void add_family(std::vector<GavelTemplate>& t, const std::string& family,
 
 }  // namespace
 
-const std::vector<GavelTemplate>& gavel_job_table() {
-  static const std::vector<GavelTemplate> table = [] {
+const std::vector<GavelTemplate>& gavel_job_table(GavelGenerate::JobTable order) {
+  // job_table.py as of Gavel 19a0dd2 (and c4fa400): one loop per family, A3C and CycleGAN last.
+  static const std::vector<GavelTemplate> current = [] {
     std::vector<GavelTemplate> t;
     add_family(t, "ResNet-18", {16, 32, 64, 128, 256}, true);
     add_family(t, "ResNet-50", {16, 32, 64, 128}, true);
@@ -52,13 +53,26 @@ const std::vector<GavelTemplate>& gavel_job_table() {
     t.push_back({"CycleGAN", false});
     return t;
   }();
-  return table;
+  // job_table.py before 19a0dd2 (e.g. at 088848b, 2020-05-12): the templates written out one by
+  // one, A3C between the Transformers and the LMs.
+  static const std::vector<GavelTemplate> before = [] {
+    std::vector<GavelTemplate> t;
+    add_family(t, "ResNet-18", {16, 32, 64, 128, 256}, true);
+    add_family(t, "ResNet-50", {16, 32, 64, 128}, true);
+    add_family(t, "Transformer", {16, 32, 64, 128, 256}, true);
+    t.push_back({"A3C", false});
+    add_family(t, "LM", {5, 10, 20, 40, 80}, true);
+    add_family(t, "Recommendation", {512, 1024, 2048, 4096, 8192}, false);
+    t.push_back({"CycleGAN", false});
+    return t;
+  }();
+  return order == GavelGenerate::JobTable::kCurrent ? current : before;
 }
 
 std::vector<GavelTraceJob> generate_gavel_jobs(const GavelGenerate& g, std::uint64_t seed,
                                                const ThroughputTable& table,
                                                const std::string& reference_type) {
-  const auto& templates = gavel_job_table();
+  const auto& templates = gavel_job_table(g.job_table);
   const bool multi_gpu = g.mode != "continuous-single";
   const bool is_static = g.mode == "static-multiple";
   PythonRandom rng(seed + 2);           // scheduler.py: self._job_generator

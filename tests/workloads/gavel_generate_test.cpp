@@ -111,6 +111,44 @@ TEST(GavelGenerate, ContinuousMultipleDrawsScaleFactors) {
   EXPECT_EQ(jobs[5].arrival_time_s, 8228.119105264013);
 }
 
+TEST(GavelGenerate, JobTableBefore2020_08_29) {
+  // job_table.py before Gavel's 19a0dd2 (as at da5bc09^): A3C at index 14, the LMs after it.
+  const auto& t = gavel_job_table(GavelGenerate::JobTable::kBefore2020_08_29);
+  ASSERT_EQ(t.size(), 26U);
+  EXPECT_EQ(t[13].job_type, "Transformer (batch size 256)");
+  EXPECT_EQ(t[14].job_type, "A3C");
+  EXPECT_FALSE(t[14].distributed);
+  EXPECT_EQ(t[15].job_type, "LM (batch size 5)");
+  EXPECT_EQ(t[20].job_type, "Recommendation (batch size 512)");
+  EXPECT_EQ(t[25].job_type, "CycleGAN");
+}
+
+TEST(GavelGenerate, OlderJobTableMapsTheSameDrawsToOtherTypes) {
+  // The same seed-0 draws as ContinuousMultipleDrawsScaleFactors, mapped by the older order:
+  // Gavel's _generate_job at da5bc09^ (scheduler.py) with that commit's job_table.py, run by
+  // CPython 3.11. Durations and arrivals do not depend on the order; the types do.
+  GavelGenerate g;
+  g.mode = "continuous-multiple";
+  g.rate_per_hour = 1.5;
+  g.jobs = 6;
+  g.job_table = GavelGenerate::JobTable::kBefore2020_08_29;
+  const auto jobs = generate_gavel_jobs(g, 0, unit_table(), "v100");
+  const std::vector<std::pair<std::string, int>> want = {{"ResNet-18 (batch size 64)", 8},
+                                                         {"Transformer (batch size 16)", 1},
+                                                         {"Recommendation (batch size 1024)", 1},
+                                                         {"Recommendation (batch size 4096)", 1},
+                                                         {"LM (batch size 10)", 4},
+                                                         {"A3C", 1}};
+  ASSERT_EQ(jobs.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(jobs[i].job_type, want[i].first) << i;
+    EXPECT_EQ(jobs[i].scale_factor, want[i].second) << i;
+  }
+  EXPECT_EQ(jobs[4].total_steps, 6859);  // 6858.69820697011 s
+  EXPECT_EQ(jobs[5].total_steps, 2086);  // 2086.0203268704167 s
+  EXPECT_EQ(jobs[5].arrival_time_s, 8228.119105264013);
+}
+
 TEST(GavelGenerate, PrioritiesAndStatic) {
   // Seed 1 with --generate-multi-priority-jobs: the weight draw follows each job's type.
   GavelGenerate g;
@@ -195,7 +233,12 @@ TEST(GavelGenerate, BadSectionsAreErrors) {
                      "    trace: tests/workloads/data/gavel/msr_small.trace\n")
                 .find("give one of trace or generate"),
             std::string::npos);
+  EXPECT_NE(error_of("    generate: {rate_per_hour: 1, jobs: 3, job_table: 2019}\n")
+                .find("workload.gavel.generate.job_table"),
+            std::string::npos);
   EXPECT_EQ(error_of("    generate: {mode: static-multiple, jobs: 3, seed: 2}\n"), "(no error)");
+  EXPECT_EQ(error_of("    generate: {rate_per_hour: 1, jobs: 3, job_table: before-2020-08-29}\n"),
+            "(no error)");
 }
 
 }  // namespace
