@@ -148,9 +148,9 @@ JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs
   if (profile.seconds.size() != profile.batch.size()) {
     profile = {};  // an epoch without a throughput on the reference: no planning profile
   }
-  job.measured = std::make_shared<const GavelSpeed>(std::move(segments), source.reference_gpu,
-                                                    exclusive, units, std::move(profile),
-                                                    epochs ? nullptr : pairs, row.key());
+  job.measured = std::make_shared<const GavelSpeed>(
+      std::move(segments), source.reference_gpu, exclusive, units, std::move(profile),
+      epochs ? nullptr : pairs, row.key(), row.priority_weight);
   job.elastic = std::make_shared<const GavelFixedSize>(job.replicas, job.measured);
   return job;
 }
@@ -159,14 +159,16 @@ JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs
 
 GavelSpeed::GavelSpeed(std::map<std::string, Segments> segments, std::string reference,
                        double exclusive_s, double units, EpochProfile profile,
-                       std::shared_ptr<const GavelPairs> pairs, JobTypeKey key)
+                       std::shared_ptr<const GavelPairs> pairs, JobTypeKey key,
+                       double priority_weight)
     : segments_(std::move(segments)),
       reference_(std::move(reference)),
       exclusive_s_(exclusive_s),
       units_(units),
       profile_(std::move(profile)),
       pairs_(std::move(pairs)),
-      key_(std::move(key)) {}
+      key_(std::move(key)),
+      priority_weight_(priority_weight) {}
 
 std::optional<std::pair<double, double>> GavelSpeed::colocated_on(const std::string& gpu,
                                                                   const GavelSpeed& other) const {
@@ -230,6 +232,11 @@ double GavelSpeed::steps_left_at(double done, double total) const {
   const Segments* s = find_segments(segments_, reference_);
   const SpeedSegment* x = s == nullptr ? nullptr : segment_at(*s, done);
   return std::max(0.0, total - done) * (x == nullptr ? 1.0 : x->steps_per_unit);
+}
+
+double gavel_priority_weight(const MeasuredSpeed& speed) {
+  const auto* g = dynamic_cast<const GavelSpeed*>(&speed);
+  return g != nullptr ? g->priority_weight() : 1.0;
 }
 
 std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,

@@ -62,9 +62,11 @@ class GavelSpeed final : public MeasuredSpeed {
   /// steps_left_at(); step_seconds() is the mean over the job alone there.
   /// `pairs` and `key`: the job's table and key, for colocated_on() (null for a Shockwave row,
   /// whose batch changes).
+  /// `priority_weight`: the row's (Gavel's priority_weight, 1 unless given), for the policies.
   GavelSpeed(std::map<std::string, std::vector<SpeedSegment>> segments, std::string reference,
              double exclusive_s, double units, EpochProfile profile = {},
-             std::shared_ptr<const GavelPairs> pairs = nullptr, JobTypeKey key = {});
+             std::shared_ptr<const GavelPairs> pairs = nullptr, JobTypeKey key = {},
+             double priority_weight = 1.0);
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   /// False: the table gives no memory (docs/gavel.md, "Pairs in runs").
@@ -92,6 +94,9 @@ class GavelSpeed final : public MeasuredSpeed {
   /// type; nullopt where the table has none, or unless both are jobs of one table with a key.
   std::optional<std::pair<double, double>> colocated_on(const std::string& gpu,
                                                         const GavelSpeed& other) const;
+  /// Gavel's priority weight of the row (trace column priority_weight, the generator's 5 for a
+  /// high-priority job; 1 otherwise): the weight of max-min fairness.
+  double priority_weight() const { return priority_weight_; }
 
  private:
   std::map<std::string, std::vector<SpeedSegment>> segments_;
@@ -101,7 +106,11 @@ class GavelSpeed final : public MeasuredSpeed {
   EpochProfile profile_;
   std::shared_ptr<const GavelPairs> pairs_;
   JobTypeKey key_;
+  double priority_weight_;
 };
+
+/// GavelSpeed::priority_weight of a GavelSpeed; 1 for any other speed.
+double gavel_priority_weight(const MeasuredSpeed& speed);
 
 /// GavelSpeed::colocated_on when both speeds are GavelSpeeds; nullopt otherwise.
 std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,

@@ -8,6 +8,7 @@
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
 #include "tidesim/sim/admission/gavel_packed.hpp"
 #include "tidesim/sim/admission/gavel_restart.hpp"
+#include "tidesim/sim/admission/gavel_water_filling.hpp"
 #include "tidesim/workloads/gavel_jobs.hpp"
 
 namespace tidesim {
@@ -71,6 +72,41 @@ std::map<std::string, double> parse_prices(const std::string& text) {
   return prices;
 }
 
+// "QUEUE:WEIGHT:RULE,...": the water-filling policies' entities, a job's entity being its local
+// queue (the label kueue.x-k8s.io/queue-name); RULE fairness or fifo. A queue named twice is
+// refused.
+std::map<std::string, std::pair<double, gavel::WaterFillingEntities::Rule>> parse_entities(
+    const std::string& text) {
+  std::map<std::string, std::pair<double, gavel::WaterFillingEntities::Rule>> out;
+  for (const std::string& item : split(text)) {
+    const std::size_t last = item.rfind(':');
+    const std::size_t first = last == std::string::npos ? last : item.rfind(':', last - 1);
+    if (first == std::string::npos || first == 0) {
+      throw std::invalid_argument(
+          "gavel: entities must be QUEUE:WEIGHT:RULE items separated by commas, not '" + item +
+          "'");
+    }
+    const std::string queue = item.substr(0, first);
+    const double weight =
+        number("entities[" + queue + "]", item.substr(first + 1, last - first - 1), 0.0);
+    const std::string rule = item.substr(last + 1);
+    if (weight <= 0.0 || (rule != "fairness" && rule != "fifo")) {
+      throw std::invalid_argument("gavel: entities[" + queue +
+                                  "] needs a weight above 0 and the rule fairness or fifo, not '" +
+                                  item + "'");
+    }
+    const auto r = rule == "fifo" ? gavel::WaterFillingEntities::Rule::kFifo
+                                  : gavel::WaterFillingEntities::Rule::kFairness;
+    if (!out.emplace(queue, std::make_pair(weight, r)).second) {
+      throw std::invalid_argument("gavel: entities names queue '" + queue + "' twice");
+    }
+  }
+  if (out.empty()) {
+    throw std::invalid_argument("gavel: entities is empty");
+  }
+  return out;
+}
+
 // Shockwave's gandiva_fair (policies/gandiva_fair_proportional.py): every job the same share of
 // every type, GPUs of the type / jobs, rows divided by max(1, their sum); scale factors ignored.
 gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
@@ -126,6 +162,8 @@ const std::vector<std::string>& gavel_policy_names() {
                                                  "max_min_fairness",
                                                  "max_min_fairness_perf",
                                                  "max_min_fairness_packed",
+                                                 "max_min_fairness_water_filling",
+                                                 "max_min_fairness_water_filling_perf",
                                                  "finish_time_fairness",
                                                  "finish_time_fairness_perf",
                                                  "min_total_duration",
@@ -168,9 +206,16 @@ bool GavelAllocator::shuffles_types() const {
          name_ != "allox" && name_ != "gandiva";
 }
 
-gavel::PackedAllocation GavelAllocator::allocate(const gavel::AllocationProblem& p) {
+gavel::PackedAllocation GavelAllocator::allocate(const gavel::AllocationProblem& p,
+                                                 const gavel::WaterFillingEntities* entities) {
   if (gandiva_) {
     return gandiva_->allocate(p);
+  }
+  if (water_filling()) {
+    return {.single = name_ == "max_min_fairness_water_filling"
+                          ? gavel::max_min_fairness_water_filling(p, entities).x
+                          : gavel::max_min_fairness_water_filling_perf(p, entities).x,
+            .pairs = {}};
   }
   if (name_ == "max_min_fairness_packed") {
     return gavel::max_min_fairness_packed(p);
@@ -248,13 +293,15 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       restart_overhead_s_ = number(key, value, 0.0);
     } else if (key == "lp_method") {
       lp_method = value;
+    } else if (key == "entities") {
+      entities_ = parse_entities(value);
     } else if (shockwave::is_arg(key)) {
       shockwave_args[key] = value;
     } else {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, prices, restart_overhead, lp_method, and "
+          "gpu_order, prices, restart_overhead, lp_method, entities, and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
@@ -266,6 +313,11 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
         "per hour, comma-separated, e.g. 'V100-SXM2-16:2.48,P100:1.46,K80:0.45')");
   }
   lp_method_ = parse_lp_method(lp_method, policy);
+  if (!entities_.empty() && policy.rfind("max_min_fairness_water_filling", 0) != 0) {
+    throw std::invalid_argument(
+        "gavel: entities apply to max_min_fairness_water_filling and its _perf form, not '" +
+        policy + "'");
+  }
   allocator_ =
       std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha, allox_multi_gpu);
   if (policy == "shockwave") {
@@ -305,6 +357,7 @@ std::int64_t GavelPolicy::lease_extension_opportunities() const {
 gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
   gavel::AllocationProblem p;
   std::vector<const workloads::MeasuredSpeed*> speeds;  // per row of p.jobs
+  std::vector<const JobView*> views;                    // per row of p.jobs
   p.cluster.gpu_types = types_.types;
   p.cluster.gpus = types_.gpus;
   p.lp_method = lp_method_;
@@ -336,8 +389,12 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
     j.scale_factor = v.gpus;
     j.time_since_start_s = std::max(0.0, now - to_seconds(v.submitted));
     j.steps_remaining = v.steps_left;
+    if (v.spec != nullptr && v.spec->measured) {
+      j.priority_weight = workloads::gavel_priority_weight(*v.spec->measured);
+    }
     p.jobs.push_back(std::move(j));
     speeds.push_back(v.spec != nullptr ? v.spec->measured.get() : nullptr);
+    views.push_back(&v);
   }
   // Space sharing: the throughput table's pair entries, as the jobs' speeds read them.
   p.colocated = [&](std::size_t a, std::size_t b,
@@ -352,7 +409,9 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
   if (p.jobs.empty()) {
     return out;
   }
-  gavel::PackedAllocation x = allocator_->allocate(p);
+  const std::optional<gavel::WaterFillingEntities> entities =
+      entities_.empty() ? std::nullopt : std::optional(entities_of(views));
+  gavel::PackedAllocation x = allocator_->allocate(p, entities ? &*entities : nullptr);
   for (std::size_t i = 0; i < p.jobs.size(); ++i) {
     out.single[p.jobs[i].id] = x.single[i];
   }
@@ -368,6 +427,34 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
     out.pairs.push_back(std::move(r));
   }
   return out;
+}
+
+gavel::WaterFillingEntities GavelPolicy::entities_of(
+    const std::vector<const JobView*>& jobs) const {
+  gavel::WaterFillingEntities e;
+  std::map<std::string, std::size_t> index;
+  for (const auto& [queue, weight_rule] : entities_) {
+    index[queue] = e.weight.size();
+    e.weight.push_back(weight_rule.first);
+    e.rule.push_back(weight_rule.second);
+  }
+  for (const JobView* v : jobs) {
+    const std::string* queue = nullptr;
+    if (v->spec != nullptr) {
+      const auto label = v->spec->pod_template.labels.find(workloads::kQueueNameLabel);
+      queue = label == v->spec->pod_template.labels.end() ? nullptr : &label->second;
+    }
+    const auto it = queue == nullptr ? index.end() : index.find(*queue);
+    if (it == index.end()) {
+      throw std::invalid_argument(
+          "gavel: job '" + v->name + "' is in no queue of entities (" +
+          (queue == nullptr ? std::string("it has no label ") + workloads::kQueueNameLabel
+                            : "queue '" + *queue + "'") +
+          ")");
+    }
+    e.entity_of_job.push_back(it->second);
+  }
+  return e;
 }
 
 void GavelPolicy::leave(const JobPolicyState& state, double now) {

@@ -16,6 +16,7 @@
 #include "tidesim/sim/admission/gavel_gandiva.hpp"
 #include "tidesim/sim/admission/gavel_inputs.hpp"
 #include "tidesim/sim/admission/gavel_rounds.hpp"
+#include "tidesim/sim/admission/gavel_water_filling.hpp"
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/admission/shockwave_policy.hpp"
 
@@ -38,12 +39,15 @@ class GavelAllocator {
   GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference, double alpha,
                  bool allox_multi_gpu = false);
   /// X of `p`, one row per job, and a packing policy's pairs (max_min_fairness_packed, gandiva;
-  /// none for the others). AllocationError as the policy throws it.
-  gavel::PackedAllocation allocate(const gavel::AllocationProblem& p);
+  /// none for the others). `entities`: the water-filling policies' hierarchy (nullptr: none).
+  /// AllocationError as the policy throws it.
+  gavel::PackedAllocation allocate(const gavel::AllocationProblem& p,
+                                   const gavel::WaterFillingEntities* entities = nullptr);
   /// Gavel shuffles the GPU types each round for the policies whose name has neither Perf nor
   /// Packing (scheduler.py); FIFO does not run a job of priority 0.
   bool shuffles_types() const;
   bool fifo() const { return name_ == "fifo" || name_ == "fifo_perf"; }
+  bool water_filling() const { return name_.rfind("max_min_fairness_water_filling", 0) == 0; }
 
  private:
   std::string name_;
@@ -67,7 +71,10 @@ class GavelAllocator {
 /// default 0: a job that did not run in the last round starts its work this late in a round, as
 /// Shockwave's simulator charges 20 s; gavel_restart.hpp), `lp_method` (simplex, the default: a
 /// vertex and tidesim's tie-break stages; interior: each program in one stage as Gavel writes
-/// it, solved inside its optimal face as cvxpy's ECOS does; only for gavel_solves_lp policies);
+/// it, solved inside its optimal face as cvxpy's ECOS does; only for gavel_solves_lp policies),
+/// `entities` (the water-filling policies' hierarchy, Gavel's entities: `QUEUE:WEIGHT:RULE,...`,
+/// each job's entity its local queue, the label kueue.x-k8s.io/queue-name, RULE fairness or
+/// fifo; a job of another queue or none is an error);
 /// with `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each
 /// round's jobs, on a cluster of one GPU type as the artifact's).
 class GavelPolicy : public JobPolicy {
@@ -86,6 +93,8 @@ class GavelPolicy : public JobPolicy {
 
  private:
   gavel::RoundAllocation allocate(const JobPolicyState& state);
+  /// The entities of the jobs (rows of the allocation problem) by their local queues.
+  gavel::WaterFillingEntities entities_of(const std::vector<const JobView*>& jobs) const;
   void start(const JobPolicyState& state);
   void leave(const JobPolicyState& state, double now);
   void plan_delays(const JobPolicyState& state, const std::vector<int>& last_round);
@@ -104,6 +113,8 @@ class GavelPolicy : public JobPolicy {
   double restart_overhead_s_ = 0.0;             // gavel_restart.hpp
   std::map<int, double> delay_;                 // this round's start delays, seconds
   lp::Method lp_method_ = lp::Method::simplex;  // lp_method
+  // entities: queue -> (weight, rule)
+  std::map<std::string, std::pair<double, gavel::WaterFillingEntities::Rule>> entities_;
   std::int64_t rounds_started_ = 0;
   double round_start_ = 0.0;
   double round_end_ = 0.0;

@@ -8,6 +8,7 @@
 
 #include "tests/common/require.hpp"
 #include "tidesim/sim/input/data_folder.hpp"
+#include "tidesim/workloads/gavel_jobs.hpp"
 
 namespace tidesim::workloads {
 namespace {
@@ -111,6 +112,20 @@ TEST(GavelTrace, JobTypesAreCheckedAgainstTheTable) {
 }
 
 // The real traces, counts and first rows as Python's line.split('\t') reads them.
+// A row's priority weight reaches the policies: physical_small.trace's job C has weight 5
+// (column 8), job A 1; a speed that is not Gavel's has weight 1.
+TEST(GavelTrace, PriorityWeightsReachTheJobs) {
+  GavelSource s;
+  s.trace = kData + "physical_small.trace";
+  s.throughputs = kData + "throughputs_small.json";
+  s.gpu_types = {{"Fast", "fast"}, {"Slow", "slow"}};
+  s.reference_gpu = "Fast";
+  const auto jobs = gavel_jobs(s, 0);
+  ASSERT_EQ(jobs.size(), 2U);
+  EXPECT_EQ(gavel_priority_weight(*jobs[0].measured), 1.0);
+  EXPECT_EQ(gavel_priority_weight(*jobs[1].measured), 5.0);
+}
+
 TEST(GavelTrace, ReadsGavelsAndShockwavesTraces) {
   const std::string data = data_folder();
   TIDESIM_REQUIRE_FILE(data + "/gavel/msr/seed=0/0e4a51.trace");

@@ -10,6 +10,7 @@
 #include "tidesim/sim/admission/gavel_allox.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/admission/gavel_water_filling.hpp"
 #include "tidesim/sim/admission/shockwave_plan.hpp"
 #include "tidesim/sim/engine/random.hpp"
 
@@ -41,6 +42,22 @@ void BM_MaxMinFairnessPerf(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_MaxMinFairnessPerf)->Arg(32)->Arg(108)->Arg(300)->Unit(benchmark::kMillisecond);
+
+void BM_MaxMinFairnessWaterFillingPerf(benchmark::State& state) {
+  const AllocationProblem p = problem(static_cast<int>(state.range(0)), false);
+  int iterations = 0;
+  for (auto _ : state) {
+    const WaterFilling w = max_min_fairness_water_filling_perf(p);
+    iterations = w.iterations;
+    benchmark::DoNotOptimize(w);
+  }
+  state.counters["rounds"] = iterations;
+}
+BENCHMARK(BM_MaxMinFairnessWaterFillingPerf)
+    ->Arg(32)
+    ->Arg(108)
+    ->Arg(300)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_FinishTimeFairnessPerf(benchmark::State& state) {
   const AllocationProblem p = problem(static_cast<int>(state.range(0)), false);

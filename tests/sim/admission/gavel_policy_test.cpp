@@ -239,6 +239,41 @@ TEST(GavelPolicy, LpMethodChecked) {
   EXPECT_EQ(d.pod_nodes.at(2), (Names{"node-b"}));
 }
 
+// Water filling with entities by local queue: three jobs of throughput 1 on both GPUs, jobs 0
+// and 1 in queue "a" (FIFO), job 2 in queue "b", weights 1 and 1. Round 1 of the loop gives jobs
+// 0 and 2 a GPU's worth each (job 1 has weight 0 while job 0 runs), and job 1 none
+// (gavel_water_filling_test.cpp, AFifoEntityRunsItsFirstJobFirst): jobs 0 and 2 run. Without
+// entities every job has 2/3 of a GPU, and two of them run.
+TEST(GavelPolicy, WaterFillingEntitiesByLocalQueue) {
+  const ClusterView c = cluster();
+  std::vector<workloads::JobSpec> specs(3);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    specs[i].pod_template.labels[workloads::kQueueNameLabel] = i < 2 ? "a" : "b";
+  }
+  const auto jobs = [&] {
+    std::vector<JobView> v = {job(0, 1, 1), job(1, 1, 1), job(2, 1, 1)};
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      v[i].spec = &specs[i];
+    }
+    return v;
+  };
+  AdmissionConfig config = gavel("max_min_fairness_water_filling_perf");
+  EXPECT_EQ(GavelPolicy(config).decide(at(TimePoint(0s), jobs(), c)).run.size(), 2U);
+  config.args["entities"] = "a:1:fifo,b:1:fairness";
+  EXPECT_EQ(GavelPolicy(config).decide(at(TimePoint(0s), jobs(), c)).run, (std::vector<int>{0, 2}));
+  specs[2].pod_template.labels[workloads::kQueueNameLabel] = "c";
+  GavelPolicy unknown(config);
+  EXPECT_THROW((void)unknown.decide(at(TimePoint(0s), jobs(), c)), std::invalid_argument);
+  for (const char* bad : {"a:1", "a:0:fifo", "a:1:lottery", "a:1:fifo,a:2:fifo"}) {
+    config.args["entities"] = bad;
+    EXPECT_NE(construction_error(config).find("gavel: entities"), std::string::npos) << bad;
+  }
+  AdmissionConfig plain = gavel("max_min_fairness_perf");
+  plain.args["entities"] = "a:1:fifo";
+  EXPECT_NE(construction_error(plain).find("entities apply to max_min_fairness_water_filling"),
+            std::string::npos);
+}
+
 // A job without throughputs (not from Gavel's table) can run nowhere: an error, not a silent
 // allocation.
 TEST(GavelPolicy, AJobWithoutThroughputsIsAnError) {
