@@ -77,6 +77,7 @@ std::vector<GavelTraceJob> generate_gavel_jobs(const GavelGenerate& g, std::uint
   const bool is_static = g.mode == "static-multiple";
   PythonRandom rng(seed + 2);           // scheduler.py: self._job_generator
   PythonRandom interarrival(seed + 3);  // self._interarrival_time_generator
+  PythonRandom slo_rng(seed + 6);       // self._SLO_generator
   const double lam = is_static ? 0.0 : 3600.0 / g.rate_per_hour;
   std::vector<GavelTraceJob> jobs;
   jobs.reserve(static_cast<std::size_t>(std::max(0, g.jobs)));
@@ -104,6 +105,10 @@ std::vector<GavelTraceJob> generate_gavel_jobs(const GavelGenerate& g, std::uint
     job.total_steps = std::max<std::int64_t>(1, std::llround(run_time * *tput));
     if (g.multi_priority && rng.uniform(0, 1) <= 0.2) {
       job.priority_weight = 5.0;
+    }
+    if (g.slos) {  // utils.py generate_job: SLO_rng.uniform(0, 1)
+      const double r = slo_rng.uniform(0, 1);
+      job.slo = r < 0.33 ? 1.2 : (r < 0.67 ? 2.0 : 10.0);
     }
     job.arrival_time_s = arrival;
     job.line = id + 1;

@@ -27,6 +27,9 @@ struct GavelGenerate {
   std::optional<std::uint64_t> seed;
   /// `--generate-multi-priority-jobs`: one job in five (a draw <= 0.2) of weight 5.
   bool multi_priority = false;
+  /// `--assign_SLOs`: each job's SLO drawn from the stream seeded seed + 6 (Gavel's
+  /// SLO_generator): uniform(0, 1) < 0.33 gives 1.2, < 0.67 gives 2, else 10.
+  bool slos = false;
   /// The order of job_table.py's templates, which maps each `choice` draw to a job type:
   /// kCurrent, Gavel's since its commit 19a0dd2 (2020-08-29; c4fa400 has it): ResNet-18, ResNet-50,
   /// Transformer, LM, Recommendation, A3C, CycleGAN; kBefore2020_08_29, its order from May to

@@ -150,7 +150,7 @@ JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs
   }
   job.measured = std::make_shared<const GavelSpeed>(
       std::move(segments), source.reference_gpu, exclusive, units, std::move(profile),
-      epochs ? nullptr : pairs, row.key(), row.priority_weight);
+      epochs ? nullptr : pairs, row.key(), row.priority_weight, row.slo);
   job.elastic = std::make_shared<const GavelFixedSize>(job.replicas, job.measured);
   return job;
 }
@@ -160,7 +160,7 @@ JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs
 GavelSpeed::GavelSpeed(std::map<std::string, Segments> segments, std::string reference,
                        double exclusive_s, double units, EpochProfile profile,
                        std::shared_ptr<const GavelPairs> pairs, JobTypeKey key,
-                       double priority_weight)
+                       double priority_weight, double slo)
     : segments_(std::move(segments)),
       reference_(std::move(reference)),
       exclusive_s_(exclusive_s),
@@ -168,7 +168,8 @@ GavelSpeed::GavelSpeed(std::map<std::string, Segments> segments, std::string ref
       profile_(std::move(profile)),
       pairs_(std::move(pairs)),
       key_(std::move(key)),
-      priority_weight_(priority_weight) {}
+      priority_weight_(priority_weight),
+      slo_(slo) {}
 
 std::optional<std::pair<double, double>> GavelSpeed::colocated_on(const std::string& gpu,
                                                                   const GavelSpeed& other) const {
@@ -237,6 +238,14 @@ double GavelSpeed::steps_left_at(double done, double total) const {
 double gavel_priority_weight(const MeasuredSpeed& speed) {
   const auto* g = dynamic_cast<const GavelSpeed*>(&speed);
   return g != nullptr ? g->priority_weight() : 1.0;
+}
+
+std::optional<double> gavel_slo_seconds(const MeasuredSpeed& speed) {
+  const auto* g = dynamic_cast<const GavelSpeed*>(&speed);
+  if (g == nullptr || !(g->slo() > 0.0)) {
+    return std::nullopt;
+  }
+  return g->slo() * g->exclusive_seconds();
 }
 
 std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,

@@ -62,11 +62,12 @@ class GavelSpeed final : public MeasuredSpeed {
   /// steps_left_at(); step_seconds() is the mean over the job alone there.
   /// `pairs` and `key`: the job's table and key, for colocated_on() (null for a Shockwave row,
   /// whose batch changes).
-  /// `priority_weight`: the row's (Gavel's priority_weight, 1 unless given), for the policies.
+  /// `priority_weight` and `slo`: the row's (Gavel's priority_weight, 1 unless given; its SLO, a
+  /// multiple of the run time alone, <= 0: none), for the policies.
   GavelSpeed(std::map<std::string, std::vector<SpeedSegment>> segments, std::string reference,
              double exclusive_s, double units, EpochProfile profile = {},
              std::shared_ptr<const GavelPairs> pairs = nullptr, JobTypeKey key = {},
-             double priority_weight = 1.0);
+             double priority_weight = 1.0, double slo = -1.0);
   double step_seconds(const std::vector<int>& gpus_per_node) const override;
   double compute_seconds(const std::vector<int>& gpus_per_node) const override;
   /// False: the table gives no memory (docs/gavel.md, "Pairs in runs").
@@ -97,6 +98,9 @@ class GavelSpeed final : public MeasuredSpeed {
   /// Gavel's priority weight of the row (trace column priority_weight, the generator's 5 for a
   /// high-priority job; 1 otherwise): the weight of max-min fairness.
   double priority_weight() const { return priority_weight_; }
+  /// Gavel's SLO of the row: the deadline is the arrival + slo x the run time alone on the
+  /// reference (Gavel's duration); <= 0: none.
+  double slo() const { return slo_; }
 
  private:
   std::map<std::string, std::vector<SpeedSegment>> segments_;
@@ -107,10 +111,14 @@ class GavelSpeed final : public MeasuredSpeed {
   std::shared_ptr<const GavelPairs> pairs_;
   JobTypeKey key_;
   double priority_weight_;
+  double slo_;
 };
 
 /// GavelSpeed::priority_weight of a GavelSpeed; 1 for any other speed.
 double gavel_priority_weight(const MeasuredSpeed& speed);
+/// Seconds from a job's arrival to its SLO's deadline (GavelSpeed::slo x exclusive_seconds);
+/// nullopt without an SLO or for any other speed.
+std::optional<double> gavel_slo_seconds(const MeasuredSpeed& speed);
 
 /// GavelSpeed::colocated_on when both speeds are GavelSpeeds; nullopt otherwise.
 std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,

@@ -146,7 +146,7 @@ std::optional<GavelTraceJob> job_of(const Row& row, GavelTraceFormat format,
   if (r.has("working_directory")) {
     job.working_directory = r.string("working_directory");
     job.priority_weight = r.number("priority_weight", 1e-9, 1e9);
-    job.slo_s = r.number("SLO", -kMaxSeconds, kMaxSeconds);
+    job.slo = r.number("SLO", -kMaxSeconds, kMaxSeconds);
   }
   if (r.has("mode")) {
     job.mode = r.string("mode");

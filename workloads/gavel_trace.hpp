@@ -36,8 +36,10 @@ struct GavelTraceJob {
   double arrival_time_s = 0.0;
   /// 1 in the MSR layout.
   double priority_weight = 1.0;
-  /// Seconds; -1 (as written in Gavel's traces) or any value <= 0: none.
-  double slo_s = -1.0;
+  /// Gavel's SLO: a multiple of the job's duration, its deadline arrival + SLO x duration
+  /// (scheduler.py add_job; the generator draws 1.2, 2 or 10); -1 (as written in Gavel's
+  /// traces) or any value <= 0: none.
+  double slo = -1.0;
   /// Shockwave: the batch-size mode ("static", "accordion", "gns") and its duration (seconds);
   /// "static" and 0 otherwise.
   std::string mode = "static";

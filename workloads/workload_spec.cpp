@@ -722,6 +722,7 @@ GavelGenerate parse_gavel_generate(const ConfigNode& n, const std::string& file)
     g.seed = static_cast<std::uint64_t>(f.integer("seed", std::nullopt, 0, 1'000'000'000'000));
   }
   g.multi_priority = f.boolean("multi_priority", false);
+  g.slos = f.boolean("slos", false);
   g.job_table = f.choice("job_table", "c4fa400", {"c4fa400", "before-2020-08-29"}) == "c4fa400"
                     ? GavelGenerate::JobTable::kCurrent
                     : GavelGenerate::JobTable::kBefore2020_08_29;

@@ -170,6 +170,7 @@ const std::vector<std::string>& gavel_policy_names() {
                                                  "min_total_duration_perf",
                                                  "max_sum_throughput_perf",
                                                  "max_sum_throughput_normalized_by_cost_perf",
+                                                 "max_sum_throughput_normalized_by_cost_perf_SLOs",
                                                  "allox",
                                                  "gandiva",
                                                  "gandiva_fair",
@@ -251,6 +252,9 @@ gavel::Allocation GavelAllocator::allocate_single(const gavel::AllocationProblem
   if (name_ == "max_sum_throughput_normalized_by_cost_perf") {
     return gavel::max_sum_throughput_perf(p, true).x;
   }
+  if (name_ == "max_sum_throughput_normalized_by_cost_perf_SLOs") {
+    return gavel::max_sum_throughput_perf(p, true, true).x;
+  }
   if (name_ == "gandiva_fair") {
     return gandiva_fair(p);
   }
@@ -307,9 +311,10 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
     }
   }
-  if (policy == "max_sum_throughput_normalized_by_cost_perf" && prices_.empty()) {
+  if (policy.rfind("max_sum_throughput_normalized_by_cost_perf", 0) == 0 && prices_.empty()) {
     throw std::invalid_argument(
-        "gavel: policy max_sum_throughput_normalized_by_cost_perf needs prices (GPU model:price "
+        "gavel: policy " + policy +
+        " needs prices (GPU model:price "
         "per hour, comma-separated, e.g. 'V100-SXM2-16:2.48,P100:1.46,K80:0.45')");
   }
   lp_method_ = parse_lp_method(lp_method, policy);
@@ -391,6 +396,10 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
     j.steps_remaining = v.steps_left;
     if (v.spec != nullptr && v.spec->measured) {
       j.priority_weight = workloads::gavel_priority_weight(*v.spec->measured);
+      // Gavel's SLOs[job] = deadline - now (_get_state); at or past it, none.
+      if (const auto slo = workloads::gavel_slo_seconds(*v.spec->measured)) {
+        j.slo_s = std::max(0.0, to_seconds(v.submitted) + *slo - now);
+      }
     }
     p.jobs.push_back(std::move(j));
     speeds.push_back(v.spec != nullptr ? v.spec->measured.get() : nullptr);

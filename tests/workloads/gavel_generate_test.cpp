@@ -167,6 +167,26 @@ TEST(GavelGenerate, PrioritiesAndStatic) {
   }
 }
 
+TEST(GavelGenerate, SlosFromTheirOwnStream) {
+  // --assign_SLOs, seed 0: random.Random(6).uniform(0, 1) gives 0.793..., 0.822..., 0.485...,
+  // 0.262..., 0.00045..., 0.663... (CPython 3.11): SLOs 10, 10, 2, 1.2, 1.2, 2. The jobs' own
+  // draws are untouched (the same types as ContinuousMultipleDrawsScaleFactors).
+  GavelGenerate g;
+  g.mode = "continuous-multiple";
+  g.rate_per_hour = 1.5;
+  g.jobs = 6;
+  g.slos = true;
+  const auto jobs = generate_gavel_jobs(g, 0, unit_table(), "v100");
+  const std::vector<double> want = {10.0, 10.0, 2.0, 1.2, 1.2, 2.0};
+  ASSERT_EQ(jobs.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(jobs[i].slo, want[i]) << i;
+  }
+  EXPECT_EQ(jobs[4].job_type, "LM (batch size 5)");
+  g.slos = false;
+  EXPECT_EQ(generate_gavel_jobs(g, 0, unit_table(), "v100")[0].slo, -1.0);
+}
+
 TEST(GavelGenerate, MissingTypeIsAnError) {
   GavelGenerate g;
   g.rate_per_hour = 3.0;

@@ -51,9 +51,9 @@ TEST(GavelTrace, ReadsThePhysicalAndShockwaveLayouts) {
   EXPECT_FALSE(physical[1].needs_data_dir);
   EXPECT_EQ(physical[1].scale_factor, 2);
   EXPECT_EQ(physical[1].priority_weight, 5.0);
-  EXPECT_EQ(physical[1].slo_s, 3600.5);
+  EXPECT_EQ(physical[1].slo, 3600.5);
   EXPECT_EQ(physical[1].arrival_time_s, 120.0);
-  EXPECT_EQ(physical[0].slo_s, -1.0);
+  EXPECT_EQ(physical[0].slo, -1.0);
   const auto shockwave = read_gavel_trace(kData + "shockwave_small.trace");
   ASSERT_EQ(shockwave.size(), 2U);
   EXPECT_EQ(shockwave[0].mode, "gns");
@@ -112,8 +112,8 @@ TEST(GavelTrace, JobTypesAreCheckedAgainstTheTable) {
 }
 
 // The real traces, counts and first rows as Python's line.split('\t') reads them.
-// A row's priority weight reaches the policies: physical_small.trace's job C has weight 5
-// (column 8), job A 1; a speed that is not Gavel's has weight 1.
+// A row's priority weight and SLO reach the policies: physical_small.trace's job C has weight 5
+// (column 8) and SLO 3600.5 (column 9), job A 1 and none.
 TEST(GavelTrace, PriorityWeightsReachTheJobs) {
   GavelSource s;
   s.trace = kData + "physical_small.trace";
@@ -124,6 +124,10 @@ TEST(GavelTrace, PriorityWeightsReachTheJobs) {
   ASSERT_EQ(jobs.size(), 2U);
   EXPECT_EQ(gavel_priority_weight(*jobs[0].measured), 1.0);
   EXPECT_EQ(gavel_priority_weight(*jobs[1].measured), 5.0);
+  // Job C's SLO 3600.5 x its run time alone on Fast (40 steps at 1 step/s): 144,020 s to its
+  // deadline; job A has none (-1).
+  EXPECT_FALSE(gavel_slo_seconds(*jobs[0].measured));
+  EXPECT_DOUBLE_EQ(gavel_slo_seconds(*jobs[1].measured).value_or(0.0), 3600.5 * 40.0);
 }
 
 TEST(GavelTrace, ReadsGavelsAndShockwavesTraces) {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "tidesim/sim/admission/job_policy_registry.hpp"
+#include "tidesim/workloads/gavel_jobs.hpp"
 
 namespace tidesim {
 namespace {
@@ -172,6 +173,35 @@ TEST(GavelPolicy, PricesChooseTheCheaperType) {
   EXPECT_EQ(d.run, (std::vector<int>{0, 1}));
   EXPECT_EQ(d.pod_nodes.at(0), (Names{"node-a"}));
   EXPECT_EQ(d.pod_nodes.at(1), (Names{"node-b"}));
+}
+
+// max_sum_throughput_normalized_by_cost_perf_SLOs, prices 1 and 1: the jobs of
+// PricesChooseTheCheaperType, throughputs (4, 3) and (3, 1), 100,000 steps left each. Without an
+// SLO job 1 takes the V100 (3 + 3 > 4 + 1). Job 0 with SLO 250.63 x its 100 s alone: 25,063 s to
+// its deadline, so it needs 100,000 / 25,063 = 3.99 steps/s, which only 0.99 of the V100 gives
+// (4 x 0.99 + 3 x 0.01); job 1 then has 0.99 of the P100, and job 0 runs on the V100.
+TEST(GavelPolicy, AnSloMovesAJobToTheFasterType) {
+  const ClusterView c = cluster();
+  workloads::JobSpec spec;
+  spec.measured = std::make_shared<const workloads::GavelSpeed>(
+      std::map<std::string, std::vector<workloads::SpeedSegment>>{
+          {"V100-SXM2-16", {{.end = 1e5, .seconds = 0.25, .steps_per_unit = 1.0}}}},
+      "V100-SXM2-16", 100.0, 1e5, workloads::EpochProfile{}, nullptr, workloads::JobTypeKey{}, 1.0,
+      250.63);
+  AdmissionConfig config = gavel("max_sum_throughput_normalized_by_cost_perf_SLOs");
+  config.args["prices"] = "V100-SXM2-16:1,P100:1";
+  JobView with_slo = job(0, 4, 3);
+  with_slo.spec = &spec;
+  const JobDecision d = GavelPolicy(config).decide(at(TimePoint(0s), {with_slo, job(1, 3, 1)}, c));
+  EXPECT_EQ(d.pod_nodes.at(0), (Names{"node-a"}));
+  EXPECT_EQ(d.pod_nodes.at(1), (Names{"node-b"}));
+  const JobDecision none =
+      GavelPolicy(config).decide(at(TimePoint(0s), {job(0, 4, 3), job(1, 3, 1)}, c));
+  EXPECT_EQ(none.pod_nodes.at(0), (Names{"node-b"}));
+  EXPECT_EQ(none.pod_nodes.at(1), (Names{"node-a"}));
+  EXPECT_NE(construction_error(gavel("max_sum_throughput_normalized_by_cost_perf_SLOs"))
+                .find("needs prices"),
+            std::string::npos);
 }
 
 TEST(GavelPolicy, BadPricesAreErrors) {
