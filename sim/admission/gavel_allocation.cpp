@@ -136,6 +136,18 @@ std::vector<double> proportional_throughputs(const AllocationProblem& p) {
   return effective_throughputs(p, x);
 }
 
+std::vector<double> positive_proportional_throughputs(const AllocationProblem& p,
+                                                      const std::string& policy) {
+  std::vector<double> prop = proportional_throughputs(p);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    if (!(prop[j] > 0.0)) {
+      throw AllocationError(policy + ": job " + std::to_string(p.jobs[j].id) +
+                            " can run only on GPU types the cluster has none of");
+    }
+  }
+  return prop;
+}
+
 AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p) {
   AllocationColumns cols;
   cols.types = p.cluster.gpus.size();

@@ -113,6 +113,10 @@ std::vector<double> effective_throughputs(const AllocationProblem& p, const Allo
 /// policies/proportional.py: each job's throughput under X[j][t] = GPUs of t / all GPUs (the
 /// cluster split in proportion to the types' sizes, rows summing to 1; scale factors ignored).
 std::vector<double> proportional_throughputs(const AllocationProblem& p);
+/// proportional_throughputs, each above 0: AllocationError naming `policy` and the job for one
+/// that can run only on GPU types the cluster has none of (max-min fairness divides by it).
+std::vector<double> positive_proportional_throughputs(const AllocationProblem& p,
+                                                      const std::string& policy);
 
 /// The columns X[j][t] of a program (in [0, 1], objective 0) and Gavel's base constraints over
 /// them. column(j, t) is X[j][t]'s index.

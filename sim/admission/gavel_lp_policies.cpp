@@ -13,14 +13,10 @@ constexpr double kSlack = 1e-9;
 // Each job's coefficient on X[j][t] in max-min fairness.
 std::vector<std::vector<double>> fairness_coefficients(const AllocationProblem& p,
                                                        const std::string& policy) {
-  const std::vector<double> prop = proportional_throughputs(p);
+  const std::vector<double> prop = positive_proportional_throughputs(p, policy);
   std::vector<std::vector<double>> c;
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     const AllocationJob& job = p.jobs[j];
-    if (!(prop[j] > 0.0)) {
-      throw AllocationError(policy + ": job " + std::to_string(job.id) +
-                            " can run only on GPU types the cluster has none of");
-    }
     std::vector<double> row;
     for (const double tput : job.throughput) {
       row.push_back(tput * job.scale_factor / (job.priority_weight * prop[j]));

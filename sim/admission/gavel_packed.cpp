@@ -120,13 +120,9 @@ PackedAllocation max_min_fairness_packed(const AllocationProblem& p) {
   if (p.jobs.empty()) {
     return {};
   }
-  const std::vector<double> prop = proportional_throughputs(p);
+  const std::vector<double> prop = positive_proportional_throughputs(p, policy);
   std::vector<double> scale;
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    if (!(prop[j] > 0.0)) {
-      throw AllocationError(policy + ": job " + std::to_string(p.jobs[j].id) +
-                            " can run only on GPU types the cluster has none of");
-    }
     scale.push_back(p.jobs[j].scale_factor / (p.jobs[j].priority_weight * prop[j]));
   }
   std::vector<Combination> combos = combinations(p);
