@@ -107,6 +107,31 @@ TEST(SweepSpec, BadFilesNameTheirPlace) {
   }
 }
 
+// `columns:` names a swept key's column in metrics.csv; a key the sweep does not vary, an empty
+// name and a name metrics.csv already has (policy, seed, a key's path) are errors at their line.
+TEST(SweepSpec, ColumnsNameTheSweptKeys) {
+  const std::string file = out_dir("columns") + ".yaml";
+  const std::string head = "scenario: " + fs::absolute("tests/tools/data/two_rings.yaml").string() +
+                           "\ngrid:\n  workload.arrivals.count: [1, 2]\n";
+  std::ofstream(file) << head << "columns: {workload.arrivals.count: burst}\n";
+  EXPECT_EQ(load_sweep(file).columns.at("workload.arrivals.count"), "burst");
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"columns: {seeds: burst}\n", "columns.seeds: is not a key the sweep varies"},
+      {"columns: {workload.arrivals.count: ''}\n", "expected a column name"},
+      {"columns: {workload.arrivals.count: seed}\n", "'seed' is already a column"},
+      {"columns: [burst]\n", "columns: expected a mapping"}};
+  for (const auto& [text, want] : bad) {
+    std::ofstream(file) << head << text;
+    try {
+      (void)load_sweep(file);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(file + ":4:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Every sweep shipped in scenarios/sweeps/ is planned as `tidesim sweep` plans it before any cell
 // runs: each variant's scenario read with its overrides and built (validate's checks). The
 // scenarios themselves are validated by ShippedScenarios.Validate (tests/CMakeLists.txt).
@@ -279,6 +304,30 @@ TEST_F(CliSweep, WritesTidyMetricsWithTheSweptValues) {
 // The table compares the policies within each variant (one line per burst size, a column per
 // policy, not one per policy x variant), shows the headline metrics (--all-metrics the rest), and
 // fits a terminal.
+// With `columns:`, metrics.csv (and the Python table, from the same view) names the key's column
+// so; the values are those of the key's path without it.
+TEST_F(CliSweep, MetricsCsvNamesTheColumnAsTheSweepSays) {
+  const std::string dir = out_dir("named");
+  const std::string file = dir + ".yaml";
+  std::ofstream(file) << "scenario: " << fs::absolute("tests/tools/data/two_rings.yaml").string()
+                      << "\ngrid:\n  workload.arrivals.count: [1, 2]\npolicies: [default-k8s]\n"
+                      << "columns: {workload.arrivals.count: burst}\n";
+  ASSERT_EQ(cli("sweep " + file + " -o " + dir + " --threads 2 -q").code, 0);
+  const auto lines = lines_of(read_file(dir + "/metrics.csv"));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[0].starts_with("policy,seed,burst,gpu_util_stddev,")) << lines[0];
+  for (std::size_t i = 1; i < 3; ++i) {  // policy, seed, burst
+    std::vector<std::string> cells;
+    std::stringstream row(lines[i]);
+    for (std::string c; std::getline(row, c, ',');) {
+      cells.push_back(c);
+    }
+    ASSERT_GE(cells.size(), 3u);
+    EXPECT_EQ(cells[0], "default-k8s");
+    EXPECT_EQ(cells[2], std::to_string(i)) << lines[i];
+  }
+}
+
 TEST_F(CliSweep, TableComparesPoliciesWithinEachVariant) {
   const std::string dir = out_dir("table");
   const auto r = tidesim::test::run_capturing("sweep " + kSweep + " -o " + dir + " --threads 2",

@@ -284,6 +284,9 @@ RunResult merge_cells(const SweepPlan& plan, const std::string& dir) {
                 {"sha256", file_sha256(plan.spec.path)},
                 {"variants", std::move(variants)},
                 {"cells", plan.cells.size()}};
+  if (!plan.spec.columns.empty()) {
+    p["sweep"]["columns"] = plan.spec.columns;
+  }
   merged.metadata.provenance = std::move(p);
   return merged;
 }

@@ -88,6 +88,37 @@ std::string folder_name(const std::string& text) {
   return out;
 }
 
+// `columns:` (KEY: NAME): each KEY one the sweep varies, each NAME a column metrics.csv does not
+// have yet (policy, seed, a key's own path or another NAME).
+std::map<std::string, std::string> columns_of(const ConfigNode& node, const std::string& path,
+                                              const std::set<std::string>& keys) {
+  if (!node.is_map()) {
+    throw InputError(location_of(node, path), "columns",
+                     "expected a mapping of KEY: NAME (a swept key and its column in metrics.csv)");
+  }
+  std::set<std::string> taken(keys.begin(), keys.end());
+  taken.insert({"policy", "seed"});
+  std::map<std::string, std::string> out;
+  for (const auto& kv : node.entries()) {
+    const std::string key = kv.first.scalar();
+    const std::string field = "columns." + key;
+    if (keys.count(key) == 0) {
+      throw InputError(location_of(kv.first, path), field,
+                       "is not a key the sweep varies (in grid: or cases:)");
+    }
+    if (!kv.second.is_scalar() || kv.second.scalar().empty()) {
+      throw InputError(location_of(kv.second, path), field, "expected a column name");
+    }
+    const std::string name = kv.second.scalar();
+    if (!taken.insert(name).second) {
+      throw InputError(location_of(kv.second, path), field,
+                       "'" + name + "' is already a column of metrics.csv");
+    }
+    out[key] = name;
+  }
+  return out;
+}
+
 }  // namespace
 
 SweepSpec load_sweep(const std::string& path) {
@@ -152,6 +183,7 @@ SweepSpec load_sweep(const std::string& path) {
         axes.emplace_back(key, std::move(values));
       }
     }
+    const ConfigNode columns = f.get("columns");
     f.finish();
     std::size_t combinations = 1;
     for (const auto& [key, values] : axes) {
@@ -168,6 +200,9 @@ SweepSpec load_sweep(const std::string& path) {
     }
     for (const auto& axis : axes) {
       keys.insert(axis.first);
+    }
+    if (columns) {
+      spec.columns = columns_of(columns, path, keys);
     }
     for (const auto& c : cases) {
       for (std::size_t k = 0; k < combinations; ++k) {

@@ -3,6 +3,7 @@
 /// each value a scenario override by key path), the policies and the seeds; and the cells they
 /// make, one per (variant, policy, seed), in a fixed order.
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct SweepSpec {
   /// `cases:` x `grid:` (cases outer; grid keys in file order, the first varying slowest); one
   /// variant without overrides when neither is given.
   std::vector<SweepVariant> variants;
+  /// `columns:`: the name metrics.csv gives a swept key's column (KEY -> NAME); a key not named
+  /// here keeps its path.
+  std::map<std::string, std::string> columns;
   /// `policies:` as `--policy` specs (NAME or NAME=DEFINITION); empty: the scenario's.
   std::vector<std::string> policies;
   /// The plugin registry every variant's profiles are loaded with (not read from the file: the

@@ -220,8 +220,12 @@ std::optional<SweepView> sweep_view(const RunResult& result) {
     view.variants.push_back(SweepView::Variant{v.at("label").get<std::string>(), {}, {}});
   }
   const std::set<std::string> key_set(view.keys.begin(), view.keys.end());
+  const json* names =
+      sweep.contains("columns") && sweep.at("columns").is_object() ? &sweep.at("columns") : nullptr;
   for (const auto& key : view.keys) {
     view.short_keys.push_back(short_key(key, key_set));
+    const bool named = names != nullptr && names->contains(key) && names->at(key).is_string();
+    view.column_names.push_back(named ? names->at(key).get<std::string>() : key);
   }
   // Columns are labelled as plan_sweep labels cells: the policy alone for a sweep of one variant
   // without overrides, else "POLICY [VARIANT LABEL]".
@@ -277,8 +281,8 @@ void write_metrics_csv(std::ostream& out, const RunResult& result) {
   const auto names = present_metric_names(result);
   out << "policy,seed";
   if (view) {
-    for (const auto& key : view->keys) {
-      out << ',' << csv_field(key);
+    for (const auto& name : view->column_names) {
+      out << ',' << csv_field(name);
     }
   }
   for (const auto& name : names) {

@@ -30,6 +30,8 @@ struct SweepView {
   std::vector<std::string> keys;
   /// The keys as the labels show them (`count`).
   std::vector<std::string> short_keys;
+  /// The keys' columns in metrics.csv: the sweep file's `columns:` name, else the key itself.
+  std::vector<std::string> column_names;
   /// The policies' own names, in order.
   std::vector<std::string> policies;
   std::vector<Variant> variants;

@@ -232,7 +232,7 @@ py::dict metric_columns(const app::RunResult& result) {
   columns["policy"] = policy;
   columns["seed"] = seed;
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    columns[py::str(view->keys[k])] = keys[k];
+    columns[py::str(view->column_names[k])] = keys[k];
   }
   for (std::size_t m = 0; m < names.size(); ++m) {
     columns[py::str(names[m])] = metrics[m];
