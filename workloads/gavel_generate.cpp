@@ -53,17 +53,13 @@ const std::vector<GavelTemplate>& gavel_job_table(GavelGenerate::JobTable order)
     t.push_back({"CycleGAN", false});
     return t;
   }();
-  // job_table.py before 19a0dd2 (e.g. at 088848b, 2020-05-12): the templates written out one by
-  // one, A3C between the Transformers and the LMs.
+  // job_table.py before 19a0dd2 (e.g. at 088848b, 2020-05-12): the same templates, A3C between
+  // the Transformers and the LMs (index 14).
   static const std::vector<GavelTemplate> before = [] {
-    std::vector<GavelTemplate> t;
-    add_family(t, "ResNet-18", {16, 32, 64, 128, 256}, true);
-    add_family(t, "ResNet-50", {16, 32, 64, 128}, true);
-    add_family(t, "Transformer", {16, 32, 64, 128, 256}, true);
-    t.push_back({"A3C", false});
-    add_family(t, "LM", {5, 10, 20, 40, 80}, true);
-    add_family(t, "Recommendation", {512, 1024, 2048, 4096, 8192}, false);
-    t.push_back({"CycleGAN", false});
+    std::vector<GavelTemplate> t = current;
+    const auto a3c = std::find_if(t.begin(), t.end(),
+                                  [](const GavelTemplate& g) { return g.job_type == "A3C"; });
+    std::rotate(t.begin() + 14, a3c, a3c + 1);
     return t;
   }();
   return order == GavelGenerate::JobTable::kCurrent ? current : before;
