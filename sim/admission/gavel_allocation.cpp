@@ -148,30 +148,6 @@ std::vector<double> positive_proportional_throughputs(const AllocationProblem& p
   return prop;
 }
 
-AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p) {
-  AllocationColumns cols;
-  cols.types = p.cluster.gpus.size();
-  cols.first = static_cast<int>(program.columns());
-  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    lp::Row share{.terms = {}, .lower = -lp::kInfinity, .upper = 1.0};
-    for (std::size_t t = 0; t < cols.types; ++t) {
-      // A type without GPUs gets nothing, exactly (not to the solver's tolerance on a row).
-      const double upper = p.cluster.gpus[t] > 0 ? 1.0 : 0.0;
-      share.terms.emplace_back(program.add_column(0.0, 0.0, upper), 1.0);
-    }
-    program.rows.push_back(std::move(share));
-  }
-  for (std::size_t t = 0; t < cols.types; ++t) {
-    lp::Row capacity{
-        .terms = {}, .lower = -lp::kInfinity, .upper = static_cast<double>(p.cluster.gpus[t])};
-    for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-      capacity.terms.emplace_back(cols.column(j, t), p.jobs[j].scale_factor);
-    }
-    program.rows.push_back(std::move(capacity));
-  }
-  return cols;
-}
-
 void fit_base_constraints(const AllocationProblem& p, Allocation& x,
                           std::vector<PairShare>* pairs) {
   std::vector<PairShare> none;
@@ -221,18 +197,6 @@ void fit_base_constraints(const AllocationProblem& p, Allocation& x,
       }
     }
   }
-}
-
-Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
-                           const AllocationProblem& p) {
-  Allocation x(p.jobs.size(), std::vector<double>(cols.types, 0.0));
-  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    for (std::size_t t = 0; t < cols.types; ++t) {
-      x[j][t] = std::clamp(s.x[static_cast<std::size_t>(cols.column(j, t))], 0.0, 1.0);
-    }
-  }
-  fit_base_constraints(p, x);
-  return x;
 }
 
 lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy,

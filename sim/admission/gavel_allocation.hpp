@@ -118,16 +118,50 @@ std::vector<double> proportional_throughputs(const AllocationProblem& p);
 std::vector<double> positive_proportional_throughputs(const AllocationProblem& p,
                                                       const std::string& policy);
 
-/// The columns X[j][t] of a program (in [0, 1], objective 0) and Gavel's base constraints over
-/// them. column(j, t) is X[j][t]'s index.
+/// Two jobs' columns X[pair][t] in a program (the packing variants): jobs a and b (rows of the
+/// problem, a < b) sharing GPUs of each type, from column `first`, and each job's steps per second
+/// there.
+struct PairColumns {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  int first = 0;
+  std::vector<double> throughput_a;
+  std::vector<double> throughput_b;
+};
+
+/// The columns of a program over X: X[j][t] (in [0, 1], objective 0) for every job, and in the
+/// packed layout X[pair][t] for the pairs after them. column(j, t) is X[j][t]'s index.
 struct AllocationColumns {
   std::size_t types = 0;
   int first = 0;
+  std::vector<PairColumns> pairs;
+  /// Per job, the indices in `pairs` of the pairs holding it.
+  std::vector<std::vector<std::size_t>> pairs_of_job;
   int column(std::size_t job, std::size_t type) const {
     return first + static_cast<int>(job * types + type);
   }
 };
-AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p);
+
+/// Adds the columns and Gavel's base constraints over them (policy.py, get_base_constraints):
+/// per job, the sum of its columns and of its pairs' columns <= 1; per type, the sum of scale
+/// factor x column <= GPUs of the type (a pair counts its GPUs once). `packed` (PolicyWithPacking's
+/// layout) adds a pair for every two jobs of the same scale factor that p.colocated gives a
+/// throughput > 0 for either job on some type; a pair's column on a type where neither job runs,
+/// and any column on a type without GPUs, is fixed at 0. Without `packed`, or without
+/// p.colocated, the program has X[j][t] alone.
+AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p,
+                                       bool packed = false);
+
+/// One term of a job's throughput in a program: a column, its GPU type, and the job's steps per
+/// second there.
+struct ThroughputTerm {
+  int column = 0;
+  std::size_t type = 0;
+  double throughput = 0.0;
+};
+/// Job j's throughput as terms: its own columns X[j][t], then its pairs'.
+std::vector<ThroughputTerm> throughput_terms(const AllocationProblem& p,
+                                             const AllocationColumns& cols, std::size_t j);
 
 /// Scales X (and the pairs' shares) down where a solver's tolerance left a type over its GPUs
 /// (that type's column, by GPUs / used) or a job over a share of 1 (its row, by 1 / share): a
@@ -140,6 +174,9 @@ void fit_base_constraints(const AllocationProblem& p, Allocation& x,
 /// fit_base_constraints.
 Allocation read_allocation(const lp::Solution& s, const AllocationColumns& cols,
                            const AllocationProblem& p);
+/// The same with the pairs' shares (pairs whose shares are all 0 left out).
+PackedAllocation read_packed_allocation(const lp::Solution& s, const AllocationColumns& cols,
+                                        const AllocationProblem& p);
 
 /// Solves `program` by `method`; AllocationError naming `policy` and the status unless optimal.
 lp::Solution solve_or_throw(const lp::Program& program, const std::string& policy,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 
 namespace tidesim::gavel {
 
@@ -74,7 +75,8 @@ void Fifo::walk(const AllocationProblem& p, std::deque<std::size_t>& queue,
 }
 
 Allocation Fifo::allocate(const AllocationProblem& p) {
-  check_problem(p, perf_ ? "fifo_perf" : "fifo");
+  const char* policy = packing_threshold_ > 0.0 ? "fifo_packed" : perf_ ? "fifo_perf" : "fifo";
+  check_problem(p, policy);
   if (perf_) {
     placed_.clear();
   }
@@ -109,11 +111,81 @@ Allocation Fifo::allocate(const AllocationProblem& p) {
     }
   }
   walk(p, queue, free);
+  left_ = std::move(queue);
   Allocation x(p.jobs.size(), std::vector<double>(p.cluster.gpus.size(), 0.0));
   for (const auto& [id, type] : placed_) {
     x[index.at(id)][type] = 1.0;
   }
   return x;
+}
+
+Fifo Fifo::packing(double threshold) {
+  Fifo f(true, 0);
+  f.packing_threshold_ = threshold;
+  return f;
+}
+
+std::vector<PairShare> Fifo::pack(const AllocationProblem& p, std::deque<std::size_t> queue,
+                                  std::vector<std::size_t>& alone) const {
+  std::vector<PairShare> pairs;
+  const std::size_t types = p.cluster.gpus.size();
+  while (!queue.empty()) {
+    const std::size_t next = queue.front();
+    queue.pop_front();
+    double best = packing_threshold_;
+    std::optional<std::size_t> partner;  // index into `alone`
+    for (std::size_t i = 0; i < alone.size(); ++i) {
+      const std::size_t placed = alone[i];
+      const std::size_t type = placed_.at(p.jobs[placed].id);
+      if (p.jobs[placed].scale_factor != p.jobs[next].scale_factor ||
+          !(p.jobs[next].throughput[type] > 0.0)) {
+        continue;
+      }
+      const auto c = p.colocated ? p.colocated(placed, next, type) : std::nullopt;
+      if (!c) {
+        continue;
+      }
+      double normalised = 0.0;
+      if (c->first > 0.0) {
+        normalised += c->first / p.jobs[placed].throughput[type];
+      }
+      if (c->second > 0.0) {
+        normalised += c->second / p.jobs[next].throughput[type];
+      }
+      if (normalised > best) {
+        best = normalised;
+        partner = i;
+      }
+    }
+    if (!partner) {
+      break;  // no job jumps ahead in the queue
+    }
+    const std::size_t placed = alone[*partner];
+    PairShare pair{.a = placed, .b = next, .share = std::vector<double>(types, 0.0)};
+    pair.share[placed_.at(p.jobs[placed].id)] = 1.0;
+    pairs.push_back(std::move(pair));
+    alone.erase(alone.begin() + static_cast<std::ptrdiff_t>(*partner));
+  }
+  return pairs;
+}
+
+PackedAllocation Fifo::allocate_packed(const AllocationProblem& p) {
+  PackedAllocation out{.single = allocate(p), .pairs = {}};
+  if (packing_threshold_ <= 0.0) {
+    return out;
+  }
+  // The jobs placed alone, in placement order: the perf mode places them in the problem's order.
+  std::vector<std::size_t> alone;
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    if (placed_.count(p.jobs[j].id) != 0) {
+      alone.push_back(j);
+    }
+  }
+  out.pairs = pack(p, left_, alone);
+  for (const PairShare& pair : out.pairs) {
+    std::fill(out.single[pair.a].begin(), out.single[pair.a].end(), 0.0);
+  }
+  return out;
 }
 
 }  // namespace tidesim::gavel

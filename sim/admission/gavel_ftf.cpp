@@ -13,6 +13,13 @@ constexpr int kMaxBisections = 200;
 struct Inputs {
   std::vector<double> isolated_throughput;
   std::vector<double> isolated_time;
+  // Each job's throughput in the program is divided by it: its priority weight when packed
+  // (PolicyWithPacking.flatten with priority_weights), 1 otherwise (Gavel's perf variant leaves
+  // its weights unused).
+  std::vector<double> weight;
+  bool packed = false;
+  // The programs' columns (each program_at builds the same ones from an empty program).
+  AllocationColumns cols;
 };
 
 // The program "every job with steps left has rho_j(X) <= rho" (nullopt when some job cannot
@@ -23,7 +30,7 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
                                       double slack) {
   const bool tie_break = p.lp_method == lp::Method::simplex;
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p);
+  const AllocationColumns cols = add_base_constraints(prog, p, in.packed);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     const AllocationJob& job = p.jobs[j];
     if (job.steps_remaining <= 0.0) {
@@ -36,10 +43,12 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
     lp::Row row{.terms = {},
                 .lower = job.steps_remaining / time_left * (1.0 - slack),
                 .upper = lp::kInfinity};
-    for (std::size_t t = 0; t < cols.types; ++t) {
-      row.terms.emplace_back(cols.column(j, t), job.throughput[t]);
-      prog.objective[static_cast<std::size_t>(cols.column(j, t))] =
-          tie_break ? job.throughput[t] / in.isolated_throughput[j] : 0.0;
+    for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
+      row.terms.emplace_back(term.column, term.throughput / in.weight[j]);
+      if (tie_break) {
+        prog.objective[static_cast<std::size_t>(term.column)] +=
+            term.throughput / in.isolated_throughput[j];
+      }
     }
     prog.rows.push_back(std::move(row));
   }
@@ -64,6 +73,40 @@ std::optional<lp::Solution> feasible(const AllocationProblem& p, const Inputs& i
                         " (CLP); no allocation");
 }
 
+// The bisection on rho from [lo, hi] (hi: the isolated X's rho), then the program at the least
+// rho found; `hi` is left at that rho.
+PackedAllocation least_rho(const AllocationProblem& p, const Inputs& in, const std::string& policy,
+                           double lo, double& hi) {
+  // The last program the bisection accepted (none: hi is still the isolated X's own rho).
+  std::optional<lp::Solution> accepted;
+  for (int i = 0; i < kMaxBisections && hi - lo > kPrecision * hi; ++i) {
+    const double mid = (lo + hi) / 2.0;
+    if (auto s = feasible(p, in, mid, policy)) {
+      hi = mid;
+      accepted = std::move(s);
+    } else {
+      lo = mid;
+    }
+  }
+  const auto prog = program_at(p, in, hi, kPrecision);
+  if (!prog) {
+    throw AllocationError(policy + ": no allocation reaches the isolated one's fairness");
+  }
+  const lp::Solution s = lp::solve(*prog, p.lp_method);
+  if (s.status == lp::Status::optimal) {
+    return read_packed_allocation(s, in.cols, p);
+  }
+  if (s.status == lp::Status::infeasible) {
+    // CLP accepts a row violated within its tolerance (1e-7), so the bisection can end at a rho
+    // whose program, solved again, is refused: the accepted solve's X then, or the isolated X,
+    // which reaches hi by construction (docs/gavel.md, "Solving them").
+    return accepted ? read_packed_allocation(*accepted, in.cols, p)
+                    : PackedAllocation{.single = isolated(p), .pairs = {}};
+  }
+  throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
+                        " (CLP); no allocation");
+}
+
 }  // namespace
 
 double FinishTimeFairness::cumulative_isolated_time(int id) const {
@@ -71,8 +114,14 @@ double FinishTimeFairness::cumulative_isolated_time(int id) const {
   return it == memory_.end() ? 0.0 : it->second.cumulative_isolated_s;
 }
 
-Allocation FinishTimeFairness::allocate(const AllocationProblem& given) {
-  const std::string policy = agnostic_ ? "finish_time_fairness" : "finish_time_fairness_perf";
+Allocation FinishTimeFairness::allocate(const AllocationProblem& p) {
+  return allocate_packed(p).single;
+}
+
+PackedAllocation FinishTimeFairness::allocate_packed(const AllocationProblem& given) {
+  const std::string policy = packed_     ? "finish_time_fairness_packed"
+                             : agnostic_ ? "finish_time_fairness"
+                                         : "finish_time_fairness_perf";
   check_problem(given, policy);
   const AllocationProblem p =
       agnostic_ ? with_reference_throughputs(given, type_index(given.cluster, reference_, policy))
@@ -81,6 +130,9 @@ Allocation FinishTimeFairness::allocate(const AllocationProblem& given) {
   const Allocation iso = isolated(p);
   Inputs in;
   in.isolated_throughput = effective_throughputs(p, iso);
+  in.packed = packed_;
+  lp::Program scratch;
+  in.cols = add_base_constraints(scratch, p, packed_);
   std::map<int, Memory> next;
   double lo = 0.0;
   double hi = 0.0;
@@ -103,43 +155,17 @@ Allocation FinishTimeFairness::allocate(const AllocationProblem& given) {
     m.isolated_throughput = tput;
     m.steps_remaining = job.steps_remaining;
     next[job.id] = m;
+    in.weight.push_back(packed_ ? job.priority_weight : 1.0);
     in.isolated_time.push_back(m.cumulative_isolated_s + job.steps_remaining / tput);
     if (job.steps_remaining > 0.0) {
       lo = std::max(lo, job.time_since_start_s / in.isolated_time[j]);
-      hi =
-          std::max(hi, (job.time_since_start_s + job.steps_remaining / tput) / in.isolated_time[j]);
+      hi = std::max(hi, (job.time_since_start_s + job.steps_remaining * in.weight[j] / tput) /
+                            in.isolated_time[j]);
     }
   }
-  Allocation x = iso;
+  PackedAllocation x{.single = iso, .pairs = {}};
   if (hi > 0.0) {
-    const AllocationColumns cols{.types = p.cluster.gpus.size(), .first = 0};
-    // The last program the bisection accepted (none: hi is still the isolated X's own rho).
-    std::optional<lp::Solution> accepted;
-    for (int i = 0; i < kMaxBisections && hi - lo > kPrecision * hi; ++i) {
-      const double mid = (lo + hi) / 2.0;
-      if (auto s = feasible(p, in, mid, policy)) {
-        hi = mid;
-        accepted = std::move(s);
-      } else {
-        lo = mid;
-      }
-    }
-    const auto prog = program_at(p, in, hi, kPrecision);
-    if (!prog) {
-      throw AllocationError(policy + ": no allocation reaches the isolated one's fairness");
-    }
-    const lp::Solution s = lp::solve(*prog, p.lp_method);
-    if (s.status == lp::Status::optimal) {
-      x = read_allocation(s, cols, p);
-    } else if (s.status == lp::Status::infeasible) {
-      // CLP accepts a row violated within its tolerance (1e-7), so the bisection can end at a rho
-      // whose program, solved again, is refused: the accepted solve's X then, or the isolated X,
-      // which reaches hi by construction (docs/gavel.md, "Solving them").
-      x = accepted ? read_allocation(*accepted, cols, p) : iso;
-    } else {
-      throw AllocationError(policy + ": the linear program is " + lp::to_string(s.status) +
-                            " (CLP); no allocation");
-    }
+    x = least_rho(p, in, policy, lo, hi);
   }
   // Jobs absent from this call are no longer "in the previous allocation" (Gavel resets its
   // previous-iteration maps each call) but keep their cumulative time.

@@ -17,17 +17,25 @@ namespace tidesim::gavel {
 /// time_since_start)), so the least rho is found by bisection on rho, each step a feasibility
 /// program (relative precision 1e-9); the returned X is, among those that reach it, the one of
 /// largest sum of throughput x X / isolated throughput. A job with no steps left constrains
-/// nothing.
+/// nothing. finish_time_fairness_packed (FinishTimeFairnessPolicyWithPacking) solves the same over
+/// the packed layout (gavel_allocation.hpp; a job's throughput the sum over its columns and its
+/// pairs'), each job's throughput divided by its priority weight as Gavel's packed variant
+/// divides it (its perf variant leaves the weights unused); the isolated throughputs are the
+/// jobs' alone.
 class FinishTimeFairness {
  public:
   /// `agnostic`: Gavel's finish_time_fairness, every job's throughput on `reference` ("v100") on
   /// every type; otherwise finish_time_fairness_perf.
-  explicit FinishTimeFairness(bool agnostic = false, std::string reference = "v100")
-      : agnostic_(agnostic), reference_(std::move(reference)) {}
+  /// `packed`: finish_time_fairness_packed (the jobs' own throughputs, and pairs).
+  explicit FinishTimeFairness(bool agnostic = false, std::string reference = "v100",
+                              bool packed = false)
+      : agnostic_(agnostic && !packed), packed_(packed), reference_(std::move(reference)) {}
 
   /// One allocation; updates the cumulative isolated times. AllocationError for a bad problem or
   /// a solver failure (the state is then unchanged).
   Allocation allocate(const AllocationProblem& p);
+  /// The same with the pairs' shares (finish_time_fairness_packed; none otherwise).
+  PackedAllocation allocate_packed(const AllocationProblem& p);
 
   /// The least max rho of the last allocation (0 before any).
   double last_rho() const { return last_rho_; }
@@ -41,6 +49,7 @@ class FinishTimeFairness {
     double steps_remaining = 0.0;
   };
   bool agnostic_;
+  bool packed_;
   std::string reference_;
   std::map<int, Memory> memory_;
   double last_rho_ = 0.0;

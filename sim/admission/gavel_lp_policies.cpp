@@ -10,81 +10,76 @@ namespace {
 // is met again only to the solver's tolerance).
 constexpr double kSlack = 1e-9;
 
-// Each job's coefficient on X[j][t] in max-min fairness.
-std::vector<std::vector<double>> fairness_coefficients(const AllocationProblem& p,
-                                                       const std::string& policy) {
+// A job's throughput scaled in a row: throughput x times / over.
+struct Scale {
+  double times = 1.0;
+  double over = 1.0;
+};
+
+// Each job's scale in max-min fairness: scale_factor / (weight x proportional throughput).
+std::vector<Scale> fairness_scales(const AllocationProblem& p, const std::string& policy) {
   const std::vector<double> prop = positive_proportional_throughputs(p, policy);
-  std::vector<std::vector<double>> c;
+  std::vector<Scale> k;
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    const AllocationJob& job = p.jobs[j];
-    std::vector<double> row;
-    for (const double tput : job.throughput) {
-      row.push_back(tput * job.scale_factor / (job.priority_weight * prop[j]));
-    }
-    c.push_back(std::move(row));
+    k.push_back({.times = static_cast<double>(p.jobs[j].scale_factor),
+                 .over = p.jobs[j].priority_weight * prop[j]});
   }
-  return c;
+  return k;
 }
 
-// The row sum_t c[j][t] X[j][t] (with `extra` appended), at least `lower`.
-lp::Row share_row(const std::vector<double>& c, const AllocationColumns& cols, std::size_t j,
-                  double lower) {
+// The row sum over job j's throughput terms of its scaled throughput x X, at least `lower`.
+lp::Row share_row(const AllocationProblem& p, const AllocationColumns& cols, std::size_t j,
+                  Scale scale, double lower) {
   lp::Row row{.terms = {}, .lower = lower, .upper = lp::kInfinity};
-  for (std::size_t t = 0; t < cols.types; ++t) {
-    row.terms.emplace_back(cols.column(j, t), c[t]);
+  for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
+    row.terms.emplace_back(term.column, term.throughput * scale.times / scale.over);
   }
   return row;
 }
 
-}  // namespace
-
-Allocation max_min_fairness_perf(const AllocationProblem& p) {
-  const std::string policy = "max_min_fairness_perf";
+PackedAllocation max_min_fairness_of(const AllocationProblem& p, bool packed,
+                                     const std::string& policy) {
   check_problem(p, policy);
   if (p.jobs.empty()) {
     return {};
   }
-  const auto c = fairness_coefficients(p, policy);
+  const std::vector<Scale> k = fairness_scales(p, policy);
   // Phase 1: maximise t with sum_t c X - t >= 0 for every job.
   lp::Program first;
-  const AllocationColumns cols = add_base_constraints(first, p);
+  const AllocationColumns cols = add_base_constraints(first, p, packed);
   const int level = first.add_column(1.0, 0.0, lp::kInfinity);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    lp::Row row = share_row(c[j], cols, j, 0.0);
+    lp::Row row = share_row(p, cols, j, k[j], 0.0);
     row.terms.emplace_back(level, -1.0);
     first.rows.push_back(std::move(row));
   }
   const lp::Solution fair = solve_or_throw(first, policy, p.lp_method);
   if (p.lp_method == lp::Method::interior) {  // Gavel's one program, inside its optimal face
-    return read_allocation(fair, cols, p);
+    return read_packed_allocation(fair, cols, p);
   }
   const double best = fair.x[static_cast<std::size_t>(level)];
   // Phase 2: every job at least that level; the largest sum of the shares.
   lp::Program second;
-  const AllocationColumns cols2 = add_base_constraints(second, p);
+  const AllocationColumns cols2 = add_base_constraints(second, p, packed);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    second.rows.push_back(share_row(c[j], cols2, j, best * (1.0 - kSlack)));
-    for (std::size_t t = 0; t < cols2.types; ++t) {
-      second.objective[static_cast<std::size_t>(cols2.column(j, t))] = c[j][t];
+    lp::Row row = share_row(p, cols2, j, k[j], best * (1.0 - kSlack));
+    for (const auto& [col, coef] : row.terms) {
+      second.objective[static_cast<std::size_t>(col)] += coef;
     }
+    second.rows.push_back(std::move(row));
   }
   // With hundreds of jobs CLP can find the tie-break's rows (every job at the level phase 1
   // reached, met there only to CLP's tolerance) infeasible: phase 1's X is then the answer, a
   // max-min optimum without the tie-break (docs/gavel.md, "Ties").
   const lp::Solution tied = lp::solve(second);
   if (tied.status != lp::Status::optimal) {
-    return read_allocation(fair, cols, p);
+    return read_packed_allocation(fair, cols, p);
   }
-  return read_allocation(tied, cols2, p);
+  return read_packed_allocation(tied, cols2, p);
 }
 
-Allocation max_min_fairness(const AllocationProblem& p) {
-  check_problem(p, "max_min_fairness");
-  return max_min_fairness_perf(with_unit_throughputs(p));
-}
-
-SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_cost, bool slos) {
-  const std::string policy = "max_sum_throughput_perf";
+SumThroughputResult max_sum_throughput_of(const AllocationProblem& p, bool by_cost, bool slos,
+                                          bool packed, const std::string& policy) {
   check_problem(p, policy);
   if (by_cost && p.cluster.prices.empty()) {
     throw AllocationError(policy + ": normalised by cost needs a price per GPU type");
@@ -94,25 +89,30 @@ SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_
   }
   const auto program = [&](bool with_slos) {
     lp::Program prog;
-    const AllocationColumns cols = add_base_constraints(prog, p);
+    const AllocationColumns cols = add_base_constraints(prog, p, packed);
     for (std::size_t j = 0; j < p.jobs.size(); ++j) {
       const AllocationJob& job = p.jobs[j];
-      for (std::size_t t = 0; t < cols.types; ++t) {
-        const double price = by_cost ? p.cluster.prices[t] : 1.0;
-        prog.objective[static_cast<std::size_t>(cols.column(j, t))] = job.throughput[t] / price;
+      for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
+        const double price = by_cost ? p.cluster.prices[term.type] : 1.0;
+        prog.objective[static_cast<std::size_t>(term.column)] += term.throughput / price;
       }
       if (with_slos && job.slo_s > 0.0) {
-        prog.rows.push_back(share_row(job.throughput, cols, j, job.steps_remaining / job.slo_s));
+        prog.rows.push_back(share_row(p, cols, j, {}, job.steps_remaining / job.slo_s));
       }
     }
     return std::make_pair(prog, cols);
   };
   SumThroughputResult out;
+  const auto read = [&](const lp::Solution& s, const AllocationColumns& cols) {
+    PackedAllocation x = read_packed_allocation(s, cols, p);
+    out.x = std::move(x.single);
+    out.pairs = std::move(x.pairs);
+  };
   if (slos) {
     const auto [prog, cols] = program(true);
     const lp::Solution s = lp::solve(prog, p.lp_method);
     if (s.status == lp::Status::optimal) {
-      out.x = read_allocation(s, cols, p);
+      read(s, cols);
       return out;
     }
     if (s.status != lp::Status::infeasible) {
@@ -122,19 +122,19 @@ SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_
     out.slos_dropped = true;
   }
   const auto [prog, cols] = program(false);
-  out.x = read_allocation(solve_or_throw(prog, policy, p.lp_method), cols, p);
+  read(solve_or_throw(prog, policy, p.lp_method), cols);
   return out;
 }
 
-double least_total_duration(const AllocationProblem& p) {
+double least_total_duration_of(const AllocationProblem& p, bool packed) {
   const std::string policy = "min_total_duration";
   // maximise s = 1 / T with sum_t throughput X >= steps_remaining x s; s <= 1 (T >= 1 s, below
   // any T Gavel's search tries) keeps the program bounded when no job has steps left.
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p);
+  const AllocationColumns cols = add_base_constraints(prog, p, packed);
   const int rate = prog.add_column(1.0, 0.0, 1.0);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    lp::Row row = share_row(p.jobs[j].throughput, cols, j, 0.0);
+    lp::Row row = share_row(p, cols, j, {}, 0.0);
     row.terms.emplace_back(rate, -p.jobs[j].steps_remaining);
     prog.rows.push_back(std::move(row));
   }
@@ -143,6 +143,60 @@ double least_total_duration(const AllocationProblem& p) {
     throw AllocationError(policy + ": some job can make no progress on the GPUs there are");
   }
   return 1.0 / s;
+}
+
+PackedAllocation min_total_duration_of(const AllocationProblem& p, bool packed,
+                                       const std::string& policy) {
+  check_problem(p, policy);
+  if (p.jobs.empty()) {
+    return {};
+  }
+  const double t = gavel_search_duration(least_total_duration_of(p, packed));
+  // Interior: Gavel's program at T (Maximize(1): no objective), a point inside the feasible set.
+  const bool tie_break = p.lp_method == lp::Method::simplex;
+  lp::Program prog;
+  const AllocationColumns cols = add_base_constraints(prog, p, packed);
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    const AllocationJob& job = p.jobs[j];
+    if (job.steps_remaining <= 0.0) {
+      continue;
+    }
+    lp::Row row = share_row(p, cols, j, {}, job.steps_remaining / t * (1.0 - kSlack));
+    for (const auto& [col, coef] : row.terms) {
+      if (tie_break) {
+        prog.objective[static_cast<std::size_t>(col)] += coef * t / job.steps_remaining;
+      }
+    }
+    prog.rows.push_back(std::move(row));
+  }
+  return read_packed_allocation(solve_or_throw(prog, policy, p.lp_method), cols, p);
+}
+
+}  // namespace
+
+Allocation max_min_fairness_perf(const AllocationProblem& p) {
+  return max_min_fairness_of(p, false, "max_min_fairness_perf").single;
+}
+
+Allocation max_min_fairness(const AllocationProblem& p) {
+  check_problem(p, "max_min_fairness");
+  return max_min_fairness_perf(with_unit_throughputs(p));
+}
+
+PackedAllocation max_min_fairness_packed(const AllocationProblem& p) {
+  return max_min_fairness_of(p, true, "max_min_fairness_packed");
+}
+
+SumThroughputResult max_sum_throughput_perf(const AllocationProblem& p, bool by_cost, bool slos) {
+  return max_sum_throughput_of(p, by_cost, slos, false, "max_sum_throughput_perf");
+}
+
+SumThroughputResult max_sum_throughput_packed(const AllocationProblem& p, bool by_cost, bool slos) {
+  return max_sum_throughput_of(p, by_cost, slos, true, "max_sum_throughput_packed");
+}
+
+double least_total_duration(const AllocationProblem& p) {
+  return least_total_duration_of(p, false);
 }
 
 double gavel_search_duration(double least) {
@@ -171,29 +225,11 @@ double gavel_search_duration(double least) {
 }
 
 Allocation min_total_duration_perf(const AllocationProblem& p) {
-  const std::string policy = "min_total_duration_perf";
-  check_problem(p, policy);
-  if (p.jobs.empty()) {
-    return {};
-  }
-  const double t = gavel_search_duration(least_total_duration(p));
-  // Interior: Gavel's program at T (Maximize(1): no objective), a point inside the feasible set.
-  const bool tie_break = p.lp_method == lp::Method::simplex;
-  lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p);
-  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    const AllocationJob& job = p.jobs[j];
-    if (job.steps_remaining <= 0.0) {
-      continue;
-    }
-    prog.rows.push_back(
-        share_row(job.throughput, cols, j, job.steps_remaining / t * (1.0 - kSlack)));
-    for (std::size_t k = 0; k < cols.types && tie_break; ++k) {
-      prog.objective[static_cast<std::size_t>(cols.column(j, k))] =
-          job.throughput[k] * t / job.steps_remaining;
-    }
-  }
-  return read_allocation(solve_or_throw(prog, policy, p.lp_method), cols, p);
+  return min_total_duration_of(p, false, "min_total_duration_perf").single;
+}
+
+PackedAllocation min_total_duration_packed(const AllocationProblem& p) {
+  return min_total_duration_of(p, true, "min_total_duration_packed");
 }
 
 Allocation min_total_duration(const AllocationProblem& p, const std::string& reference) {

@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
-#include "tidesim/sim/admission/gavel_packed.hpp"
 #include "tidesim/sim/admission/gavel_restart.hpp"
 #include "tidesim/sim/admission/gavel_water_filling.hpp"
 #include "tidesim/workloads/gavel_jobs.hpp"
@@ -157,30 +156,36 @@ bool gavel_solves_lp(const std::string& policy) {
 }
 
 const std::vector<std::string>& gavel_policy_names() {
-  static const std::vector<std::string> names = {"fifo",
-                                                 "fifo_perf",
-                                                 "max_min_fairness",
-                                                 "max_min_fairness_perf",
-                                                 "max_min_fairness_packed",
-                                                 "max_min_fairness_water_filling",
-                                                 "max_min_fairness_water_filling_perf",
-                                                 "finish_time_fairness",
-                                                 "finish_time_fairness_perf",
-                                                 "min_total_duration",
-                                                 "min_total_duration_perf",
-                                                 "max_sum_throughput_perf",
-                                                 "max_sum_throughput_normalized_by_cost_perf",
-                                                 "max_sum_throughput_normalized_by_cost_perf_SLOs",
-                                                 "allox",
-                                                 "gandiva",
-                                                 "gandiva_fair",
-                                                 "isolated",
-                                                 "shockwave"};
+  static const std::vector<std::string> names = {
+      "fifo",
+      "fifo_perf",
+      "fifo_packed",
+      "max_min_fairness",
+      "max_min_fairness_perf",
+      "max_min_fairness_packed",
+      "max_min_fairness_water_filling",
+      "max_min_fairness_water_filling_perf",
+      "max_min_fairness_water_filling_packed",
+      "finish_time_fairness",
+      "finish_time_fairness_perf",
+      "finish_time_fairness_packed",
+      "min_total_duration",
+      "min_total_duration_perf",
+      "min_total_duration_packed",
+      "max_sum_throughput_perf",
+      "max_sum_throughput_normalized_by_cost_perf",
+      "max_sum_throughput_normalized_by_cost_perf_SLOs",
+      "max_sum_throughput_normalized_by_cost_packed_SLOs",
+      "allox",
+      "gandiva",
+      "gandiva_fair",
+      "isolated",
+      "shockwave"};
   return names;
 }
 
 GavelAllocator::GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference,
-                               double alpha, bool allox_multi_gpu)
+                               double alpha, bool allox_multi_gpu, double packing_threshold)
     : name_(name), reference_(std::move(reference)) {
   const auto& names = gavel_policy_names();
   if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -190,8 +195,11 @@ GavelAllocator::GavelAllocator(const std::string& name, std::uint64_t seed, std:
     }
     throw std::invalid_argument("gavel: unknown policy '" + name + "' (" + all + ")");
   }
-  if (name == "finish_time_fairness" || name == "finish_time_fairness_perf") {
-    ftf_ = std::make_unique<gavel::FinishTimeFairness>(name == "finish_time_fairness", reference_);
+  if (name.rfind("finish_time_fairness", 0) == 0) {
+    ftf_ = std::make_unique<gavel::FinishTimeFairness>(name == "finish_time_fairness", reference_,
+                                                       name == "finish_time_fairness_packed");
+  } else if (name == "fifo_packed") {
+    fifo_ = std::make_unique<gavel::Fifo>(gavel::Fifo::packing(packing_threshold));
   } else if (fifo()) {
     fifo_ = std::make_unique<gavel::Fifo>(name == "fifo_perf", seed);
   } else if (name == "allox") {
@@ -213,24 +221,33 @@ gavel::PackedAllocation GavelAllocator::allocate(const gavel::AllocationProblem&
     return gandiva_->allocate(p);
   }
   if (water_filling()) {
-    return {.single = name_ == "max_min_fairness_water_filling"
-                          ? gavel::max_min_fairness_water_filling(p, entities).x
-                          : gavel::max_min_fairness_water_filling_perf(p, entities).x,
-            .pairs = {}};
+    gavel::WaterFilling w = name_ == "max_min_fairness_water_filling"
+                                ? gavel::max_min_fairness_water_filling(p, entities)
+                            : name_ == "max_min_fairness_water_filling_packed"
+                                ? gavel::max_min_fairness_water_filling_packed(p, entities)
+                                : gavel::max_min_fairness_water_filling_perf(p, entities);
+    return {.single = std::move(w.x), .pairs = std::move(w.pairs)};
+  }
+  if (ftf_) {
+    return ftf_->allocate_packed(p);
+  }
+  if (fifo_) {
+    return fifo_->allocate_packed(p);
   }
   if (name_ == "max_min_fairness_packed") {
     return gavel::max_min_fairness_packed(p);
+  }
+  if (name_ == "min_total_duration_packed") {
+    return gavel::min_total_duration_packed(p);
+  }
+  if (name_ == "max_sum_throughput_normalized_by_cost_packed_SLOs") {
+    gavel::SumThroughputResult r = gavel::max_sum_throughput_packed(p, true, true);
+    return {.single = std::move(r.x), .pairs = std::move(r.pairs)};
   }
   return {.single = allocate_single(p), .pairs = {}};
 }
 
 gavel::Allocation GavelAllocator::allocate_single(const gavel::AllocationProblem& p) {
-  if (ftf_) {
-    return ftf_->allocate(p);
-  }
-  if (fifo_) {
-    return fifo_->allocate(p);
-  }
   if (allox_) {
     return allox_->allocate(p);
   }
@@ -271,6 +288,7 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
   order_ = {"V100-SXM2-16", "P100"};
   std::map<std::string, std::string> shockwave_args;
   bool allox_multi_gpu = false;
+  std::optional<double> packing_threshold;
   std::string lp_method = "simplex";
   for (const auto& [key, value] : config.args) {
     if (key == "policy") {
@@ -295,6 +313,8 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       prices_ = parse_prices(value);
     } else if (key == "restart_overhead") {
       restart_overhead_s_ = number(key, value, 0.0);
+    } else if (key == "packing_threshold") {
+      packing_threshold = number(key, value, 0.0);
     } else if (key == "lp_method") {
       lp_method = value;
     } else if (key == "entities") {
@@ -305,13 +325,13 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, prices, restart_overhead, lp_method, entities, and "
+          "gpu_order, prices, restart_overhead, packing_threshold, lp_method, entities, and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
     }
   }
-  if (policy.rfind("max_sum_throughput_normalized_by_cost_perf", 0) == 0 && prices_.empty()) {
+  if (policy.rfind("max_sum_throughput_normalized_by_cost", 0) == 0 && prices_.empty()) {
     throw std::invalid_argument(
         "gavel: policy " + policy +
         " needs prices (GPU model:price "
@@ -320,11 +340,16 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
   lp_method_ = parse_lp_method(lp_method, policy);
   if (!entities_.empty() && policy.rfind("max_min_fairness_water_filling", 0) != 0) {
     throw std::invalid_argument(
-        "gavel: entities apply to max_min_fairness_water_filling and its _perf form, not '" +
+        "gavel: entities apply to max_min_fairness_water_filling and its _perf and _packed forms, "
+        "not '" +
         policy + "'");
   }
-  allocator_ =
-      std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha, allox_multi_gpu);
+  if (packing_threshold && policy != "fifo_packed") {
+    throw std::invalid_argument("gavel: packing_threshold applies to fifo_packed only, not '" +
+                                policy + "'");
+  }
+  allocator_ = std::make_unique<GavelAllocator>(policy, config.seed, reference_, alpha,
+                                                allox_multi_gpu, packing_threshold.value_or(1.5));
   if (policy == "shockwave") {
     shockwave_ = std::make_unique<shockwave::Scheduler>(
         shockwave::parse_config(shockwave_args, rounds_config_.round_s));

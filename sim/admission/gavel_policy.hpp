@@ -25,9 +25,9 @@ namespace tidesim {
 /// The names of the policies `gavel` runs (Gavel's utils.get_policy names, and Shockwave's
 /// gandiva_fair).
 const std::vector<std::string>& gavel_policy_names();
-/// Whether policy `name` solves a linear program for its allocation (max-min fairness and its
-/// packed form, finish-time fairness, min total duration, max-sum-throughput): the policies
-/// `lp_method: interior` applies to.
+/// Whether policy `name` solves a linear program for its allocation (max-min fairness,
+/// finish-time fairness, min total duration, max-sum-throughput, and their packed forms): the
+/// policies `lp_method: interior` applies to.
 bool gavel_solves_lp(const std::string& name);
 
 /// One of Gavel's allocation policies by name, with the state some keep between allocations.
@@ -37,8 +37,8 @@ class GavelAllocator {
   /// agnostic finish-time fairness and min total duration take every throughput from; `alpha`:
   /// AlloX's share of the queue considered.
   GavelAllocator(const std::string& name, std::uint64_t seed, std::string reference, double alpha,
-                 bool allox_multi_gpu = false);
-  /// X of `p`, one row per job, and a packing policy's pairs (max_min_fairness_packed, gandiva;
+                 bool allox_multi_gpu = false, double packing_threshold = 1.5);
+  /// X of `p`, one row per job, and a packing policy's pairs (the `_packed` policies, gandiva;
   /// none for the others). `entities`: the water-filling policies' hierarchy (nullptr: none).
   /// AllocationError as the policy throws it.
   gavel::PackedAllocation allocate(const gavel::AllocationProblem& p,
@@ -46,7 +46,7 @@ class GavelAllocator {
   /// Gavel shuffles the GPU types each round for the policies whose name has neither Perf nor
   /// Packing (scheduler.py); FIFO does not run a job of priority 0.
   bool shuffles_types() const;
-  bool fifo() const { return name_ == "fifo" || name_ == "fifo_perf"; }
+  bool fifo() const { return name_.rfind("fifo", 0) == 0; }
   bool water_filling() const { return name_.rfind("max_min_fairness_water_filling", 0) == 0; }
 
  private:
@@ -67,16 +67,18 @@ class GavelAllocator {
 /// factor; default false: Gavel's, single-GPU jobs only), `gpu_order` (the greedy walk's order of
 /// GPU models, comma-separated, default V100-SXM2-16,P100: Gavel walks v100, p100, k80), `prices`
 /// (a price per hour for each GPU model, `MODEL:PRICE,...`, read by
-/// max_sum_throughput_normalized_by_cost_perf, which needs it), `restart_overhead` (seconds,
-/// default 0: a job that did not run in the last round starts its work this late in a round, as
-/// Shockwave's simulator charges 20 s; gavel_restart.hpp), `lp_method` (simplex, the default: a
-/// vertex and tidesim's tie-break stages; interior: each program in one stage as Gavel writes
-/// it, solved inside its optimal face as cvxpy's ECOS does; only for gavel_solves_lp policies),
-/// `entities` (the water-filling policies' hierarchy, Gavel's entities: `QUEUE:WEIGHT:RULE,...`,
-/// each job's entity its local queue, the label kueue.x-k8s.io/queue-name, RULE fairness or
-/// fifo; a job of another queue or none is an error);
-/// with `policy: shockwave`, Shockwave's arguments (shockwave_policy.hpp: its plan chooses each
-/// round's jobs, on a cluster of one GPU type as the artifact's).
+/// max_sum_throughput_normalized_by_cost_perf* and _packed_SLOs, which need it), `restart_overhead`
+/// (seconds, default 0: a job that did not run in the last round starts its work this late in a
+/// round, as Shockwave's simulator charges 20 s; gavel_restart.hpp), `packing_threshold`
+/// (fifo_packed only: the normalised throughput a pair must exceed, default 1.5 as Gavel's
+/// FIFOPolicyWithPacking), `lp_method` (simplex, the
+/// default: a vertex and tidesim's tie-break stages; interior: each program in one stage as Gavel
+/// writes it, solved inside its optimal face as cvxpy's ECOS does; only for gavel_solves_lp
+/// policies), `entities` (the water-filling policies' hierarchy, Gavel's entities:
+/// `QUEUE:WEIGHT:RULE,...`, each job's entity its local queue, the label kueue.x-k8s.io/queue-name,
+/// RULE fairness or fifo; a job of another queue or none is an error); with `policy: shockwave`,
+/// Shockwave's arguments (shockwave_policy.hpp: its plan chooses each round's jobs, on a cluster of
+/// one GPU type as the artifact's).
 class GavelPolicy : public JobPolicy {
  public:
   explicit GavelPolicy(const AdmissionConfig& config);

@@ -21,25 +21,25 @@ constexpr double kSlack = 1e-9;
 constexpr lp::MipLimits kBottleneckLimits{.rel_gap = 0.0, .max_nodes = 100'000};
 
 struct State {
-  std::vector<std::vector<double>> a;  // a[j][t]: job j's level per unit of X[j][t]
+  std::vector<double> prop;  // proportional throughputs: a job's level is its throughput / prop
+  bool packed = false;
   std::vector<double> sf;
   double big_m = 0.0;
   std::vector<std::optional<double>> frozen;
   std::vector<double> reached;
 };
 
-State make_state(const AllocationProblem& p, const std::string& policy) {
-  const std::vector<double> prop = positive_proportional_throughputs(p, policy);
+State make_state(const AllocationProblem& p, const std::string& policy, bool packed) {
   State s;
+  s.prop = positive_proportional_throughputs(p, policy);
+  s.packed = packed;
+  lp::Program scratch;
+  const AllocationColumns cols = add_base_constraints(scratch, p, packed);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    const AllocationJob& job = p.jobs[j];
-    std::vector<double> row;
-    for (const double tput : job.throughput) {
-      row.push_back(tput / prop[j]);
-      s.big_m = std::max(s.big_m, tput / prop[j] * job.scale_factor);
+    for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
+      s.big_m = std::max(s.big_m, term.throughput / s.prop[j] * p.jobs[j].scale_factor);
     }
-    s.a.push_back(std::move(row));
-    s.sf.push_back(job.scale_factor);
+    s.sf.push_back(p.jobs[j].scale_factor);
   }
   s.frozen.assign(p.jobs.size(), std::nullopt);
   s.reached.assign(p.jobs.size(), 0.0);
@@ -107,12 +107,12 @@ double bound(const State& s, std::size_t j) {
   return s.frozen[j] ? *s.frozen[j] : s.reached[j];
 }
 
-// The row sum_t scale a[j][t] X[j][t] in [lower, upper].
-lp::Row level_row(const State& s, const AllocationColumns& cols, std::size_t j, double scale,
-                  double lower, double upper) {
+// The row sum over job j's throughput terms of scale x throughput / prop x X in [lower, upper].
+lp::Row level_row(const AllocationProblem& p, const State& s, const AllocationColumns& cols,
+                  std::size_t j, double scale, double lower, double upper) {
   lp::Row row{.terms = {}, .lower = lower, .upper = upper};
-  for (std::size_t t = 0; t < cols.types; ++t) {
-    row.terms.emplace_back(cols.column(j, t), scale * s.a[j][t]);
+  for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
+    row.terms.emplace_back(term.column, scale * (term.throughput / s.prop[j]));
   }
   return row;
 }
@@ -127,13 +127,13 @@ struct Level {
 std::optional<Level> solve_level(const AllocationProblem& p, const State& s,
                                  const std::vector<double>& w) {
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p);
+  const AllocationColumns cols = add_base_constraints(prog, p, s.packed);
   const int c = prog.add_column(1.0, 0.0, s.big_m);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    prog.rows.push_back(level_row(s, cols, j, 1.0, bound(s, j) * (1.0 - kSlack), lp::kInfinity));
+    prog.rows.push_back(level_row(p, s, cols, j, 1.0, bound(s, j) * (1.0 - kSlack), lp::kInfinity));
     if (active(s, w, j)) {
       const double scale = s.sf[j] / w[j];
-      lp::Row row = level_row(s, cols, j, scale, s.reached[j] * scale, lp::kInfinity);
+      lp::Row row = level_row(p, s, cols, j, scale, s.reached[j] * scale, lp::kInfinity);
       row.terms.emplace_back(c, -1.0);
       prog.rows.push_back(std::move(row));
     }
@@ -151,18 +151,18 @@ std::optional<Level> solve_level(const AllocationProblem& p, const State& s,
 std::vector<bool> improvable(const AllocationProblem& p, const State& s,
                              const std::vector<double>& w) {
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p);
+  const AllocationColumns cols = add_base_constraints(prog, p, s.packed);
   std::vector<int> z(p.jobs.size());
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     z[j] = prog.add_integer_column(1.0, 0.0, active(s, w, j) ? 1.0 : 0.0);
     const double target = kBottleneckSlack * s.reached[j];
-    lp::Row below = level_row(s, cols, j, 1.0, -lp::kInfinity, target - kBottleneckEpsilon);
+    lp::Row below = level_row(p, s, cols, j, 1.0, -lp::kInfinity, target - kBottleneckEpsilon);
     below.terms.emplace_back(z[j], -s.big_m);  // level - M z <= target - eps
     prog.rows.push_back(std::move(below));
-    lp::Row above = level_row(s, cols, j, 1.0, target - s.big_m, lp::kInfinity);
+    lp::Row above = level_row(p, s, cols, j, 1.0, target - s.big_m, lp::kInfinity);
     above.terms.emplace_back(z[j], -s.big_m);  // level + M (1 - z) >= target
     prog.rows.push_back(std::move(above));
-    prog.rows.push_back(level_row(s, cols, j, 1.0, bound(s, j) * (1.0 - kSlack), lp::kInfinity));
+    prog.rows.push_back(level_row(p, s, cols, j, 1.0, bound(s, j) * (1.0 - kSlack), lp::kInfinity));
   }
   const lp::Solution solution = lp::solve_mip(prog, kBottleneckLimits);
   std::vector<bool> up(p.jobs.size(), false);
@@ -174,18 +174,29 @@ std::vector<bool> improvable(const AllocationProblem& p, const State& s,
   return up;
 }
 
-std::vector<double> levels_of(const State& s, const Allocation& x) {
-  std::vector<double> levels(x.size(), 0.0);
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    for (std::size_t t = 0; t < x[j].size(); ++t) {
-      levels[j] += s.a[j][t] * x[j][t];
+// Each job's level under the answer: its throughput alone and in its pairs over prop.
+std::vector<double> levels_of(const AllocationProblem& p, const State& s,
+                              const PackedAllocation& x) {
+  std::vector<double> levels(x.single.size(), 0.0);
+  for (std::size_t j = 0; j < x.single.size(); ++j) {
+    for (std::size_t t = 0; t < x.single[j].size(); ++t) {
+      levels[j] += p.jobs[j].throughput[t] / s.prop[j] * x.single[j][t];
+    }
+  }
+  for (const PairShare& pair : x.pairs) {
+    for (std::size_t t = 0; t < pair.share.size(); ++t) {
+      const auto c = p.colocated(pair.a, pair.b, t);
+      if (c) {
+        levels[pair.a] += std::max(0.0, c->first) / s.prop[pair.a] * pair.share[t];
+        levels[pair.b] += std::max(0.0, c->second) / s.prop[pair.b] * pair.share[t];
+      }
     }
   }
   return levels;
 }
 
 WaterFilling water_filling(const AllocationProblem& p, const WaterFillingEntities* entities,
-                           const std::string& policy) {
+                           const std::string& policy, bool packed = false) {
   check_problem(p, policy);
   if (entities != nullptr) {
     check_entities(p, *entities, policy);
@@ -193,7 +204,7 @@ WaterFilling water_filling(const AllocationProblem& p, const WaterFillingEntitie
   if (p.jobs.empty()) {
     return {};
   }
-  State s = make_state(p, policy);
+  State s = make_state(p, policy, packed);
   WaterFilling out;
   std::optional<Level> last;
   while (true) {  // each round freezes a job or ends: at most one round per job, and one more
@@ -226,8 +237,10 @@ WaterFilling water_filling(const AllocationProblem& p, const WaterFillingEntitie
       break;
     }
   }
-  out.x = read_allocation(last->solution, last->cols, p);
-  out.levels = levels_of(s, out.x);
+  PackedAllocation x = read_packed_allocation(last->solution, last->cols, p);
+  out.levels = levels_of(p, s, x);
+  out.x = std::move(x.single);
+  out.pairs = std::move(x.pairs);
   return out;
 }
 
@@ -236,6 +249,11 @@ WaterFilling water_filling(const AllocationProblem& p, const WaterFillingEntitie
 WaterFilling max_min_fairness_water_filling_perf(const AllocationProblem& p,
                                                  const WaterFillingEntities* entities) {
   return water_filling(p, entities, "max_min_fairness_water_filling_perf");
+}
+
+WaterFilling max_min_fairness_water_filling_packed(const AllocationProblem& p,
+                                                   const WaterFillingEntities* entities) {
+  return water_filling(p, entities, "max_min_fairness_water_filling_packed", true);
 }
 
 WaterFilling max_min_fairness_water_filling(const AllocationProblem& p,

@@ -29,6 +29,8 @@ struct WaterFillingEntities {
 /// The allocation and how it was reached.
 struct WaterFilling {
   Allocation x;
+  /// The pairs' shares (max_min_fairness_water_filling_packed).
+  std::vector<PairShare> pairs;
   /// Rounds of the loop (programs solved: one linear program and one bottleneck search each).
   int iterations = 0;
   /// Each job's level: its normalised throughput sum_t tput X / proportional throughput.
@@ -50,6 +52,13 @@ struct WaterFilling {
 /// has no optimum.
 WaterFilling max_min_fairness_water_filling_perf(const AllocationProblem& p,
                                                  const WaterFillingEntities* entities = nullptr);
+
+/// `max_min_fairness_water_filling_packed` (MaxMinFairnessWaterFillingPolicyWithPacking): the
+/// same over the packed layout (gavel_allocation.hpp), a job's level its throughput alone and in
+/// its pairs over its proportional throughput (that of the job alone); M the largest over the
+/// jobs' columns and pairs'.
+WaterFilling max_min_fairness_water_filling_packed(const AllocationProblem& p,
+                                                   const WaterFillingEntities* entities = nullptr);
 
 /// `max_min_fairness_water_filling`: the same on every throughput 1 (heterogeneity-agnostic).
 WaterFilling max_min_fairness_water_filling(const AllocationProblem& p,

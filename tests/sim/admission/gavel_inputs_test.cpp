@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tidesim/sim/admission/gavel_packed.hpp"
+#include "tidesim/sim/admission/gavel_lp_policies.hpp"
 
 namespace tidesim::gavel {
 namespace {

@@ -9,7 +9,6 @@
 #include "tidesim/sim/admission/gavel_allocation.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
-#include "tidesim/sim/admission/gavel_packed.hpp"
 
 namespace tidesim::gavel {
 namespace {

@@ -1,10 +1,13 @@
-// max_min_fairness_packed (sim/admission/gavel_packed; Gavel's policies/max_min_fairness.py,
-// MaxMinFairnessPolicyWithPacking.get_allocation), worked by hand.
-#include "tidesim/sim/admission/gavel_packed.hpp"
-
+// The packing variants of Gavel's policies (PolicyWithPacking and FIFOPolicy's packing mode;
+// docs/gavel.md, "Space sharing"), worked by hand: max_min_fairness_packed,
+// max_min_fairness_water_filling_packed, finish_time_fairness_packed, min_total_duration_packed,
+// max_sum_throughput_normalized_by_cost_packed_SLOs and fifo_packed.
 #include <gtest/gtest.h>
 
+#include "tidesim/sim/admission/gavel_fifo.hpp"
+#include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
+#include "tidesim/sim/admission/gavel_water_filling.hpp"
 
 namespace tidesim::gavel {
 namespace {
@@ -52,6 +55,172 @@ TEST(GavelMaxMinFairnessPacked, NoPairsIsMaxMinFairness) {
   }
   p.colocated = nullptr;
   EXPECT_TRUE(max_min_fairness_packed(p).pairs.empty());
+}
+
+// The pair's share on the one type, 0 when the answer has no pair.
+double pair_share(const PackedAllocation& x) {
+  return x.pairs.empty() ? 0.0 : x.pairs[0].share[0];
+}
+
+// Water filling over the packed layout: with two equal jobs its first round is max-min fairness
+// and both are bottlenecks at once, so the answer is max_min_fairness_packed's: the pair all the
+// time when f > 1/2 (each job's level f, its proportional throughput being 1).
+TEST(GavelWaterFillingPacked, IsMaxMinFairnessPackedOnTwoEqualJobs) {
+  for (const lp::Method method : {lp::Method::simplex, lp::Method::interior}) {
+    AllocationProblem p = two_jobs(0.8);
+    p.lp_method = method;
+    const WaterFilling w = max_min_fairness_water_filling_packed(p);
+    ASSERT_EQ(w.pairs.size(), 1U);
+    EXPECT_NEAR(w.pairs[0].share[0], 1.0, 1e-6);
+    ASSERT_EQ(w.levels.size(), 2U);
+    EXPECT_NEAR(w.levels[0], 0.8, 1e-6);
+    EXPECT_NEAR(w.levels[1], 0.8, 1e-6);
+    p = two_jobs(0.4);
+    p.lp_method = method;
+    const WaterFilling alone = max_min_fairness_water_filling_packed(p);
+    EXPECT_NEAR(alone.x[0][0], 0.5, 1e-6);
+    EXPECT_NEAR(alone.x[1][0], 0.5, 1e-6);
+    EXPECT_NEAR(alone.levels[0], 0.5, 1e-6);
+  }
+}
+
+// finish_time_fairness_packed on two new jobs (no time since start, 1,000 steps each): alone
+// each gets half the GPU, isolated throughput 1/2, isolated time 2,000 s, so rho_j = 1 / (2
+// thr_j). Sharing at f = 0.8 gives each 0.8: rho 0.625 with the pair all the time.
+TEST(GavelFinishTimeFairnessPacked, PacksWhenSharingPays) {
+  for (const lp::Method method : {lp::Method::simplex, lp::Method::interior}) {
+    AllocationProblem p = two_jobs(0.8);
+    p.lp_method = method;
+    for (AllocationJob& j : p.jobs) {
+      j.steps_remaining = 1000.0;
+    }
+    FinishTimeFairness ftf(false, "v100", true);
+    const PackedAllocation x = ftf.allocate_packed(p);
+    EXPECT_NEAR(ftf.last_rho(), 0.625, 1e-6);
+    EXPECT_NEAR(pair_share(x), 1.0, 1e-5);
+  }
+}
+
+// The packed variant divides a job's throughput by its priority weight (Gavel's
+// PolicyWithPacking.flatten). Job 0 of weight 2: rho_0 = 1 / thr_0, rho_1 = 1 / (2 thr_1), with
+// thr_0 = x_0 + 0.8 y, thr_1 = x_1 + 0.8 y, x_0 + x_1 + y <= 1. The least max needs thr_0 =
+// 2 thr_1; per unit of time the pair gives 0.8 to each, so x_1 = 0, x_0 = 0.8 y and 1.8 y = 1:
+// y = 5/9, x_0 = 4/9, thr_1 = 4/9 and rho = 9/8, the only X that reaches it (the sum of the two
+// rows at 9/8 needs y >= 5/9, the budget y <= 5/9).
+TEST(GavelFinishTimeFairnessPacked, PriorityWeightsDivideTheThroughputs) {
+  for (const lp::Method method : {lp::Method::simplex, lp::Method::interior}) {
+    AllocationProblem p = two_jobs(0.8);
+    p.lp_method = method;
+    for (AllocationJob& j : p.jobs) {
+      j.steps_remaining = 1000.0;
+    }
+    p.jobs[0].priority_weight = 2.0;
+    FinishTimeFairness ftf(false, "v100", true);
+    const PackedAllocation x = ftf.allocate_packed(p);
+    EXPECT_NEAR(ftf.last_rho(), 9.0 / 8.0, 1e-6);
+    EXPECT_NEAR(pair_share(x), 5.0 / 9.0, 1e-5);
+    EXPECT_NEAR(x.single[0][0], 4.0 / 9.0, 1e-5);
+    EXPECT_NEAR(x.single[1][0], 0.0, 1e-5);
+  }
+}
+
+// min_total_duration_packed, 1,000 steps each: alone the jobs need 2,000 s (half the GPU each);
+// sharing at f = 0.8 ends both at 1,000 / 0.8 = 1,250 s, so T* = 1,250 and the pair runs all the
+// time; at f = 0.4 sharing is slower (2,500 s) and the jobs share the GPU's time alone.
+TEST(GavelMinTotalDurationPacked, PacksWhenSharingEndsSooner) {
+  AllocationProblem p = two_jobs(0.8);
+  for (AllocationJob& j : p.jobs) {
+    j.steps_remaining = 1000.0;
+  }
+  EXPECT_NEAR(pair_share(min_total_duration_packed(p)), 1.0, 1e-6);
+  p.colocated = two_jobs(0.4).colocated;
+  const PackedAllocation alone = min_total_duration_packed(p);
+  EXPECT_NEAR(pair_share(alone), 0.0, 1e-6);
+  // Gavel's search stops at a T a little above 2,000 s, where each job needs 1,000 / T.
+  const double need = 1000.0 / gavel_search_duration(2000.0);
+  EXPECT_GT(alone.single[0][0], need - 1e-6);
+  EXPECT_GT(alone.single[1][0], need - 1e-6);
+  EXPECT_NEAR(alone.single[0][0] + alone.single[1][0], 1.0, 1e-6);
+}
+
+// max_sum_throughput_normalized_by_cost_packed_SLOs: the objective x_0 + x_1 + 2 f y (a price
+// of 2 divides all of it) under x_0 + x_1 + y <= 1 is largest at y = 1 when f = 0.8. An SLO that
+// needs 0.9 steps/s for job 0 (steps 900, 1,000 s left): x_0 + 0.8 y >= 0.9, so x_0 + y = 0.9 +
+// 0.2 y <= 1 and y <= 1/2; the objective 1 + 0.6 y (x_1 = 0.1 - 0.2 y) is then largest at y =
+// 1/2, x_0 = 1/2, x_1 = 0. An SLO no X meets (2 steps/s) is dropped, as Gavel drops them all.
+TEST(GavelMaxSumThroughputPacked, SlosBoundThePairsShare) {
+  AllocationProblem p = two_jobs(0.8);
+  p.cluster.prices = {2.0};
+  EXPECT_NEAR(pair_share({.single = {}, .pairs = max_sum_throughput_packed(p, true, true).pairs}),
+              1.0, 1e-6);
+  p.jobs[0].steps_remaining = 900.0;
+  p.jobs[0].slo_s = 1000.0;
+  const SumThroughputResult r = max_sum_throughput_packed(p, true, true);
+  EXPECT_FALSE(r.slos_dropped);
+  ASSERT_EQ(r.pairs.size(), 1U);
+  EXPECT_NEAR(r.pairs[0].share[0], 0.5, 1e-6);
+  EXPECT_NEAR(r.x[0][0], 0.5, 1e-6);
+  EXPECT_NEAR(r.x[1][0], 0.0, 1e-6);
+  p.jobs[0].steps_remaining = 2000.0;
+  const SumThroughputResult dropped = max_sum_throughput_packed(p, true, true);
+  EXPECT_TRUE(dropped.slos_dropped);
+  ASSERT_EQ(dropped.pairs.size(), 1U);
+  EXPECT_NEAR(dropped.pairs[0].share[0], 1.0, 1e-6);
+}
+
+// fifo_packed: jobs 0 and 1 each take one of two GPUs (the perf mode's walk), jobs 2 and 3 wait.
+// Job 2 pairs with the placed job whose pair's normalised throughput (co-located / alone, summed
+// over the two) is largest above the threshold 1.5: with job 0 it is 0.8 + 0.8 = 1.6, with job 1
+// 0.9 + 0.9 = 1.8, so job 1. Job 3 could pair with job 0 (1.6) and does; with a threshold of 1.7
+// job 2 still pairs with job 1 but job 3 then finds no partner.
+AllocationProblem four_jobs() {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
+  for (int id = 0; id < 4; ++id) {
+    p.jobs.push_back({.id = id, .throughput = {1.0}});
+  }
+  p.colocated = [](std::size_t a, std::size_t, std::size_t) -> std::optional<Colocated> {
+    const double f = a == 1 ? 0.9 : 0.8;
+    return Colocated{f, f};
+  };
+  return p;
+}
+
+TEST(GavelFifoPacked, EachWaitingJobTakesItsBestPartner) {
+  Fifo fifo = Fifo::packing();
+  const PackedAllocation x = fifo.allocate_packed(four_jobs());
+  ASSERT_EQ(x.pairs.size(), 2U);
+  EXPECT_EQ(x.pairs[0].a, 1U);
+  EXPECT_EQ(x.pairs[0].b, 2U);
+  EXPECT_EQ(x.pairs[1].a, 0U);
+  EXPECT_EQ(x.pairs[1].b, 3U);
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_EQ(x.single[j][0], 0.0) << j;
+  }
+  Fifo strict = Fifo::packing(1.7);
+  const PackedAllocation y = strict.allocate_packed(four_jobs());
+  ASSERT_EQ(y.pairs.size(), 1U);
+  EXPECT_EQ(y.pairs[0].a, 1U);
+  EXPECT_EQ(y.pairs[0].b, 2U);
+  EXPECT_EQ(y.single[0][0], 1.0);
+}
+
+// No job jumps ahead: when the head of the queue finds no partner the packing stops, even if a
+// later job would find one (here job 2's pairs are all below the threshold, job 3's are not).
+// A pair exactly at the threshold does not pack (Gavel's strict >).
+TEST(GavelFifoPacked, TheFirstJobWithoutAPartnerStopsThePacking) {
+  AllocationProblem p = four_jobs();
+  p.colocated = [](std::size_t, std::size_t b, std::size_t) -> std::optional<Colocated> {
+    const double f = b == 2 ? 0.75 : 0.9;
+    return Colocated{f, f};
+  };
+  Fifo fifo = Fifo::packing();
+  const PackedAllocation x = fifo.allocate_packed(p);
+  EXPECT_TRUE(x.pairs.empty());
+  EXPECT_EQ(x.single[0][0], 1.0);
+  EXPECT_EQ(x.single[1][0], 1.0);
+  EXPECT_EQ(x.single[2][0], 0.0);
+  EXPECT_EQ(x.single[3][0], 0.0);
 }
 
 }  // namespace

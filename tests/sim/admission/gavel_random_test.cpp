@@ -10,7 +10,7 @@
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_gandiva.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
-#include "tidesim/sim/admission/gavel_packed.hpp"
+#include "tidesim/sim/admission/gavel_water_filling.hpp"
 #include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::gavel {
@@ -89,6 +89,32 @@ bool answers(const std::string& what, const std::function<void()>& f) {
   return false;
 }
 
+// The packing variants but max_min_fairness_packed, each through `run` (a name and the check).
+void run_packed(const AllocationProblem& p, const std::string& what,
+                const std::function<void(const std::string&, const std::function<void()>&)>& run) {
+  const auto fits = [&](const std::string& name, const PackedAllocation& x) {
+    expect_feasible(p, x.single, x.pairs, what + " " + name);
+  };
+  run("ftf packed", [&] {
+    FinishTimeFairness ftf(false, "v100", true);
+    fits("ftf packed", ftf.allocate_packed(p));
+    fits("ftf packed again", ftf.allocate_packed(p));
+  });
+  run("mtd packed", [&] { fits("mtd packed", min_total_duration_packed(p)); });
+  run("mst packed", [&] {
+    const SumThroughputResult r = max_sum_throughput_packed(p, false, true);
+    fits("mst packed", {.single = r.x, .pairs = r.pairs});
+  });
+  run("water filling packed", [&] {
+    const WaterFilling w = max_min_fairness_water_filling_packed(p);
+    fits("water filling packed", {.single = w.x, .pairs = w.pairs});
+  });
+  run("fifo packed", [&] {
+    Fifo fifo = Fifo::packing();
+    fits("fifo packed", fifo.allocate_packed(p));
+  });
+}
+
 TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
   RandomStream rng(11, "gavel-random-test");
   int answered = 0;
@@ -113,6 +139,7 @@ TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
       const PackedAllocation x = max_min_fairness_packed(p);
       expect_feasible(p, x.single, x.pairs, what + " packed");
     });
+    run_packed(p, what, run);
     run("gandiva", [&] {
       Gandiva g(static_cast<std::uint64_t>(i));
       const PackedAllocation x = g.allocate(p);
@@ -142,7 +169,7 @@ TEST(GavelRandomProblems, EveryAnswerFitsOrIsAnError) {
       });
     }
   }
-  EXPECT_GT(answered, 1500);
+  EXPECT_GT(answered, 2500);
 }
 
 // The linear-programming policies solved as an interior point (lp_method interior) on the same
@@ -192,8 +219,9 @@ TEST(GavelRandomProblems, InteriorAnswersFitAndAreOptimal) {
       const PackedAllocation x = max_min_fairness_packed(p);
       expect_feasible(p, x.single, x.pairs, what + " packed");
     });
+    run_packed(p, what, [&](const std::string&, const std::function<void()>& f) { run(f); });
   }
-  EXPECT_GT(answered, 600);
+  EXPECT_GT(answered, 1000);
 }
 
 }  // namespace

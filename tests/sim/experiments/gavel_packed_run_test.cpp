@@ -78,6 +78,33 @@ TEST(GavelPackedRun, AJobWhosePartnerEndedRunsAlone) {
   EXPECT_NEAR(end_of(o, "1"), 350.0, 1e-3);
 }
 
+// The other packing variants on the same two jobs, each by hand: the pair runs all the time.
+// finish_time_fairness_packed: alone each job gets half the GPU (A 2 steps/s, B 1: 450 s
+// isolated each); rho_A = 900 / (450 thr_A), rho_B = 450 / (450 thr_B), so it maximises the least
+// of thr_A / 2 = 2 x_A + 1.5 p and thr_B = 2 x_B + 1.5 p: p = 1. min_total_duration_packed: A
+// needs 900 / T steps/s, B 450 / T; alone x_A = x_B = 225 / T fill the GPU at T = 450 s, the pair
+// (3 p >= 900 / T, 1.5 p >= 450 / T) at T = 300 s: p = 1. Water filling: max-min's level 0.75,
+// both jobs bottlenecks at once. max_sum_throughput (by cost, no SLO): 4 x_A + 2 x_B + 4.5 p is
+// largest at p = 1. fifo_packed at a threshold of 1.4: the pair's normalised throughput 3 / 4 +
+// 1.5 / 2 = 1.5 exceeds it.
+TEST(GavelPackedRun, EveryPackingVariantRunsThePair) {
+  for (const std::size_t policy : {3U, 4U, 5U, 6U, 7U}) {
+    const test::Observed o = run_packed("packed_pair.trace", policy);
+    EXPECT_EQ(o.summary.succeeded, 2) << policy;
+    EXPECT_NEAR(end_of(o, "1"), 300.0, 1e-3) << policy;
+    EXPECT_NEAR(end_of(o, "2"), 300.0, 1e-3) << policy;
+  }
+}
+
+TEST(GavelPackedRun, FifoPackedDoesNotPackAtItsThreshold) {
+  // fifo_packed at Gavel's threshold 1.5: the pair's 1.5 does not exceed it, so A (the first by
+  // id) runs alone, 900 / 4 = 225 s, then B, 450 / 2 = 225 s more.
+  const test::Observed o = run_packed("packed_pair.trace", 2);
+  EXPECT_EQ(o.summary.succeeded, 2);
+  EXPECT_NEAR(end_of(o, "1"), 225.0, 1e-3);
+  EXPECT_NEAR(end_of(o, "2"), 450.0, 1e-3);
+}
+
 TEST(GavelPackedRun, APairOnAK80HoldsNoMemory) {
   // The same pair on a K80 (12 GiB a card): its jobs' catalogue model (the pod template's) would
   // hold about 7 GB each and OOM-kill the pair, but the table gives no memory and measured the pair
