@@ -43,6 +43,9 @@ struct JobFacts {
   /// The run time it was given, seconds (0 when it was given steps), and its steps.
   double stated_seconds = 0.0;
   std::int64_t steps = 0;
+  /// Seconds from its submission to its deadline (Gavel's SLO, a multiple of the job's run time
+  /// alone: workloads::gavel_slo_seconds); 0 when it has none.
+  double deadline_s = 0.0;
 };
 
 /// Where a started job's pods are on the fabric (JobEvent::fabric_span, kStarted on a

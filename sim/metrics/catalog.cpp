@@ -151,6 +151,13 @@ constexpr std::array kLeading{
     MetricInfo{"succeeded_jobs", kCount, kHigher, "jobs succeeded",
                "jobs that finished their work"},
     MetricInfo{"failed_jobs", kCount, kLower, "jobs failed", "jobs that exceeded backoffLimit"},
+    MetricInfo{"slo_jobs", kCount, kNeutral, "jobs with an SLO",
+               "jobs with a deadline (Gavel's SLO)"},
+    MetricInfo{"slo_violations", kCount, kLower, "SLO violations",
+               "jobs with a deadline that did not succeed within it (failed and unfinished "
+               "jobs count)"},
+    MetricInfo{"slo_violation_share", kRatio, kLower, "SLO violated",
+               "share of the jobs with a deadline that did not succeed within it"},
     MetricInfo{"censored_jobs", kCount, kLower, "jobs censored",
                "jobs without a success (failed or unfinished): censored in the KM JCT"},
     MetricInfo{"unscheduled_jobs", kCount, kLower, "jobs never bound",

@@ -84,6 +84,7 @@ void JobMetricsCollector::on_job(const JobEvent& event) {
       if (!job.submitted) {
         job.submitted = event.at;
         job.attempts[event.attempt].queued = event.at;
+        job.deadline_s = event.facts != nullptr ? event.facts->deadline_s : 0.0;
       }
       break;
     case JobEventKind::kBound:
@@ -225,6 +226,26 @@ void JobMetricsCollector::finish(TimePoint end, MetricValues& out) const {
   }
   if (submitted > 0) {
     stop_rates(submitted, out);
+  }
+  deadline_metrics(out);
+}
+
+void JobMetricsCollector::deadline_metrics(MetricValues& out) const {
+  long with_deadline = 0;
+  long missed = 0;
+  for (const auto& [name, job] : jobs_) {
+    if (!job.submitted || !(job.deadline_s > 0.0)) {
+      continue;
+    }
+    ++with_deadline;
+    if (!job.succeeded || to_seconds(*job.succeeded - *job.submitted) > job.deadline_s) {
+      ++missed;
+    }
+  }
+  if (with_deadline > 0) {
+    out["slo_jobs"] = static_cast<double>(with_deadline);
+    out["slo_violations"] = static_cast<double>(missed);
+    out["slo_violation_share"] = static_cast<double>(missed) / static_cast<double>(with_deadline);
   }
 }
 

@@ -59,7 +59,11 @@ struct JobMetricsOptions {
 /// - migration_rate, preemption_rate, suspension_rate: job attempts stopped by the descheduler
 ///   (kEvicted cause "migration"), by scheduler preemption ("preemption") and by the job-level
 ///   admission policy ("suspension"), each / jobs submitted (an attempt's evicted pods count
-///   once); migration_rate_alert: 1 when migration_rate >= the threshold.
+///   once); migration_rate_alert: 1 when migration_rate >= the threshold;
+/// - slo_jobs, slo_violations, slo_violation_share: over the jobs with a deadline
+///   (JobFacts::deadline_s > 0, Gavel's SLOs), those that did not succeed within it (submit ->
+///   kSucceeded above deadline_s, or no success by the run's end: a failed or unfinished job
+///   missed it), and their share; only when some job has a deadline.
 class JobMetricsCollector : public Collector {
  public:
   explicit JobMetricsCollector(JobMetricsOptions options = {}) : options_(options) {}
@@ -70,6 +74,8 @@ class JobMetricsCollector : public Collector {
  private:
   // migration_rate (and its alert), preemption_rate, suspension_rate over `submitted` jobs.
   void stop_rates(long submitted, MetricValues& out) const;
+  // slo_jobs, slo_violations, slo_violation_share.
+  void deadline_metrics(MetricValues& out) const;
   /// One attempt: when its pods were queued (submit, or the Job controller re-creating them;
   /// absent for an in-place restart), its last pod bind and its start.
   struct Attempt {
@@ -82,6 +88,8 @@ class JobMetricsCollector : public Collector {
     std::optional<TimePoint> first_bound;
     std::optional<TimePoint> succeeded;
     std::optional<TimePoint> failed;
+    /// Seconds from submit to its deadline; 0: none.
+    double deadline_s = 0.0;
     long oom_kills = 0;
     std::map<int, Attempt> attempts;
   };

@@ -6,6 +6,7 @@
 
 #include "tidesim/policies/framework.hpp"
 #include "tidesim/sim/model/node_order.hpp"
+#include "tidesim/workloads/gavel_jobs.hpp"
 #include "tidesim/workloads/lifecycle.hpp"
 #include "tidesim/workloads/llm_job.hpp"
 #include "tidesim/workloads/uncontended_time.hpp"
@@ -43,6 +44,9 @@ JobFacts job_facts(const workloads::JobSpec& spec) {
   f.batch_size = spec.llm ? static_cast<int>(spec.llm->execution.microbatch_size) : spec.batch_size;
   f.stated_seconds = spec.duration ? to_seconds(*spec.duration) : 0.0;
   f.steps = spec.steps;
+  if (spec.measured) {
+    f.deadline_s = workloads::gavel_slo_seconds(*spec.measured).value_or(0.0);
+  }
   return f;
 }
 

@@ -14,6 +14,7 @@
 
 #include "observed_run.hpp"
 #include "tidesim/sim/experiments/run.hpp"
+#include "tidesim/sim/metrics/job_metrics.hpp"
 #include "tidesim/sim/scenario/scenario.hpp"
 #include "tidesim/sim/scenario/scenario_override.hpp"
 
@@ -38,8 +39,11 @@ test::Observed run_packed(const std::string& trace, std::size_t policy,
   const Scenario s = packed(trace, more);
   RunSignals signals;
   test::Observed o;
+  metrics::JobMetricsCollector jobs;
+  jobs.attach(signals);
   signals.job.connect([&](const JobEvent& e) { o.events.push_back(e); });
   o.summary = run_policy(s, make_jobs(s, 0), s.policies.at(policy), 0, signals);
+  jobs.finish(o.summary.end, o.metrics);
   return o;
 }
 
@@ -103,6 +107,17 @@ TEST(GavelPackedRun, FifoPackedDoesNotPackAtItsThreshold) {
   EXPECT_EQ(o.summary.succeeded, 2);
   EXPECT_NEAR(end_of(o, "1"), 225.0, 1e-3);
   EXPECT_NEAR(end_of(o, "2"), 450.0, 1e-3);
+}
+
+TEST(GavelPackedRun, SloViolationsCountTheJobsPastTheirDeadline) {
+  // The same pair from a trace of Gavel's physical layout with SLOs: A's 2 x 225 s (its 900 steps
+  // alone at 4 steps/s) = 450 s, B's 1.2 x 225 s = 270 s. Both end at 300 s: A within its
+  // deadline, B past it.
+  const test::Observed o = run_packed("packed_pair_slos.trace", 0);
+  EXPECT_NEAR(end_of(o, "2"), 300.0, 1e-3);
+  EXPECT_EQ(o.metrics.at("slo_jobs"), 2.0);
+  EXPECT_EQ(o.metrics.at("slo_violations"), 1.0);
+  EXPECT_EQ(o.metrics.at("slo_violation_share"), 0.5);
 }
 
 TEST(GavelPackedRun, APairOnAK80HoldsNoMemory) {

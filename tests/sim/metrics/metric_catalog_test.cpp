@@ -272,8 +272,8 @@ TEST(Catalog, DocTablesNameCataloguedMetrics) {
     }
   }
   // The seed's four, the other readings (8), LSCS (5), NVLink variance (4), job timing (7),
-  // finish-time fairness (5), cluster state (4) and fragmentation (2).
-  EXPECT_EQ(rows, 4 + 8 + 5 + 4 + 7 + 5 + 4 + 2);
+  // SLOs (3), finish-time fairness (5), cluster state (4) and fragmentation (2).
+  EXPECT_EQ(rows, 4 + 8 + 5 + 4 + 7 + 3 + 5 + 4 + 2);
 }
 
 TEST(Catalog, EveryCataloguedMetricIsDocumented) {

@@ -375,6 +375,37 @@ TEST(JobMetrics, WindowCountsOnlyItsJobs) {
   EXPECT_DOUBLE_EQ(m.at("makespan_s"), 1100.0);
 }
 
+TEST(JobMetrics, SloViolationsCountJobsThatMissedTheirDeadline) {
+  // Deadlines (seconds from submit): a 1,000 (succeeds at 900: met), b 1,000 (succeeds at 1,200:
+  // missed), c 500 (fails at 100: missed, a failure cannot meet it), d 10,000 (unfinished at the
+  // run's end: missed); e has none and is not counted. 3 of 4 missed.
+  JobMetricsCollector c;
+  const std::vector<std::pair<const char*, double>> deadlines = {
+      {"a", 1000.0}, {"b", 1000.0}, {"c", 500.0}, {"d", 10000.0}, {"e", 0.0}};
+  std::vector<JobFacts> facts(deadlines.size());
+  for (std::size_t i = 0; i < deadlines.size(); ++i) {
+    facts[i].deadline_s = deadlines[i].second;
+    JobEvent e = job_event(0, JobEventKind::kSubmitted, deadlines[i].first);
+    e.facts = &facts[i];
+    c.on_job(e);
+  }
+  c.on_job(job_event(900, JobEventKind::kSucceeded, "a"));
+  c.on_job(job_event(1200, JobEventKind::kSucceeded, "b"));
+  c.on_job(job_event(100, JobEventKind::kFailed, "c"));
+  c.on_job(job_event(50, JobEventKind::kSucceeded, "e"));
+  MetricValues m;
+  c.finish(at_s(2000), m);
+  EXPECT_DOUBLE_EQ(m.at("slo_jobs"), 4.0);
+  EXPECT_DOUBLE_EQ(m.at("slo_violations"), 3.0);
+  EXPECT_DOUBLE_EQ(m.at("slo_violation_share"), 0.75);
+  // Without a job with a deadline there is nothing to report.
+  JobMetricsCollector none;
+  none.on_job(job_event(0, JobEventKind::kSubmitted, "x"));
+  MetricValues n;
+  none.finish(at_s(10), n);
+  EXPECT_FALSE(n.contains("slo_violations"));
+}
+
 JobRate rate(long t, std::string job, bool running, bool nvlink, double bw, double ideal) {
   JobRate r;
   r.at = at_s(t);
@@ -642,7 +673,11 @@ TEST(StandardCollectors, AttachedToSignalsGivesTheSameNumbers) {
 
 TEST(Catalog, EveryProducedMetricIsCatalogued) {
   StandardCollectors c;
-  c.on_job(job_event(0, JobEventKind::kSubmitted, "a"));
+  JobFacts facts;
+  facts.deadline_s = 100.0;  // the SLO metrics too
+  JobEvent submit = job_event(0, JobEventKind::kSubmitted, "a");
+  submit.facts = &facts;
+  c.on_job(submit);
   c.on_job(job_event(1, JobEventKind::kBound, "a", 1, "a-0"));
   c.on_job(job_event(5, JobEventKind::kSucceeded, "a"));
   NodeState n = memory_node("a", {kGiB}, 2 * kGiB);
