@@ -521,6 +521,10 @@ void GavelPolicy::start(const JobPolicyState& state) {
       rounds_->record(p.entry, p.type, now - round_start_);
     }
   }
+  speeds_.clear();
+  for (const JobView& v : state.jobs) {
+    speeds_[v.id] = v.spec != nullptr ? v.spec->measured.get() : nullptr;
+  }
   for (const JobView& v : state.jobs) {
     if (std::binary_search(known_.begin(), known_.end(), v.id)) {
       continue;
@@ -608,6 +612,20 @@ JobDecision GavelPolicy::current(const JobPolicyState& state) const {
   return d;
 }
 
+std::vector<double> GavelPolicy::pair_throughput(int a, int b) const {
+  std::vector<double> out(types_.types.size(), 0.0);
+  const auto x = speeds_.find(a);
+  const auto y = speeds_.find(b);
+  if (x == speeds_.end() || y == speeds_.end() || x->second == nullptr || y->second == nullptr) {
+    return out;
+  }
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    const auto c = workloads::gavel_colocated(*x->second, *y->second, types_.types[t]);
+    out[t] = c ? std::min(c->first, c->second) : 0.0;
+  }
+  return out;
+}
+
 JobDecision GavelPolicy::decide(const JobPolicyState& state) {
   const double now = to_seconds(state.now);
   if (!rounds_) {
@@ -616,6 +634,9 @@ JobDecision GavelPolicy::decide(const JobPolicyState& state) {
     }
     types_ = gavel::gpu_types_of(*state.cluster, {}, order_);
     rounds_ = std::make_unique<gavel::Rounds>(types_.types, types_.servers, rounds_config_);
+    if (allocator_->packs()) {
+      rounds_->set_pair_throughput([this](int a, int b) { return pair_throughput(a, b); });
+    }
     if (shockwave_ && types_.types.size() != 1) {
       throw std::invalid_argument(
           "gavel: shockwave plans a cluster of one GPU type (the artifact's runs on v100 only)");

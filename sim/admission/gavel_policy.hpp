@@ -20,6 +20,10 @@
 #include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/admission/shockwave_policy.hpp"
 
+namespace tidesim::workloads {
+class MeasuredSpeed;
+}  // namespace tidesim::workloads
+
 namespace tidesim {
 
 /// The names of the policies `gavel` runs (Gavel's utils.get_policy names, and Shockwave's
@@ -47,6 +51,9 @@ class GavelAllocator {
   /// Packing (scheduler.py); FIFO does not run a job of priority 0.
   bool shuffles_types() const;
   bool fifo() const { return name_.rfind("fifo", 0) == 0; }
+  /// Gavel's packing policies (`'Packing' in policy.name`: every _packed policy and gandiva),
+  /// whose rounds rank every pair of jobs of the same scale factor.
+  bool packs() const { return name_.find("packed") != std::string::npos || name_ == "gandiva"; }
   bool water_filling() const { return name_.rfind("max_min_fairness_water_filling", 0) == 0; }
 
  private:
@@ -100,6 +107,9 @@ class GavelPolicy : public JobPolicy {
   void start(const JobPolicyState& state);
   void leave(const JobPolicyState& state, double now);
   void plan_delays(const JobPolicyState& state, const std::vector<int>& last_round);
+  /// A pair's throughput per GPU type for the rounds: the lesser of its jobs' co-located
+  /// throughputs there (0 where the table has none).
+  std::vector<double> pair_throughput(int a, int b) const;
   JobDecision current(const JobPolicyState& state) const;
 
   gavel::RoundsConfig rounds_config_;
@@ -110,7 +120,10 @@ class GavelPolicy : public JobPolicy {
   std::unique_ptr<gavel::Rounds> rounds_;
   std::unique_ptr<shockwave::Scheduler> shockwave_;
   gavel::GpuTypes types_;
-  std::map<int, gavel::Placement> placed_;      // this round's
+  std::map<int, gavel::Placement> placed_;  // this round's
+  // The jobs' speeds at the last round's start (the rounds' pairs read their co-located
+  // throughputs from them).
+  std::map<int, const workloads::MeasuredSpeed*> speeds_;
   std::vector<int> known_;                      // ids added to the rounds, ascending
   double restart_overhead_s_ = 0.0;             // gavel_restart.hpp
   std::map<int, double> delay_;                 // this round's start delays, seconds

@@ -24,16 +24,31 @@ void Rounds::add_job(const RoundJob& job) {
     throw std::invalid_argument("gavel rounds: job " + std::to_string(job.id) +
                                 " is already here or has a bad scale factor or throughput row");
   }
-  add_entry(JobState{.job = job, .a = job.id, .b = -1, .time = {}, .priority = {}, .deficit = {}});
+  pairs_.arrive(job.id);
+  add_entry(JobState{.job = job,
+                     .a = job.id,
+                     .b = -1,
+                     .time = {},
+                     .priority = {},
+                     .deficit = {},
+                     .position = {pairs_.arrival(job.id), -1}});
   need_update_ = true;
 }
 
 void Rounds::add_entry(JobState state) {
   const std::size_t n = types_.size();
-  state.time.assign(n, config_.round_s / 2.0);
+  if (state.time.empty()) {
+    state.time.assign(n, config_.round_s / 2.0);
+  }
+  if (state.deficit.empty()) {
+    state.deficit.assign(n, 0.0);
+  }
   state.priority.assign(n, 0.0);
-  state.deficit.assign(n, 0.0);
-  order_.push_back(state.job.id);
+  const auto at = std::lower_bound(order_.begin(), order_.end(), state.position,
+                                   [this](int id, const std::pair<long, long>& position) {
+                                     return jobs_.at(id).position < position;
+                                   });
+  order_.insert(at, state.job.id);
   jobs_[state.job.id] = std::move(state);
 }
 
@@ -43,7 +58,7 @@ void Rounds::erase_entry(int key) {
     return;
   }
   if (it->second.b >= 0) {
-    pair_keys_.erase({std::min(it->second.a, it->second.b), std::max(it->second.a, it->second.b)});
+    pairs_.erase_key(it->second.a, it->second.b);
   }
   jobs_.erase(it);
   std::erase(order_, key);
@@ -64,12 +79,12 @@ void Rounds::remove_job(int id) {
   for (const int key : gone) {
     erase_entry(key);
   }
+  pairs_.leave(id);
   need_update_ = true;
 }
 
 int Rounds::pair_key(int a, int b) const {
-  const auto it = pair_keys_.find({std::min(a, b), std::max(a, b)});
-  return it == pair_keys_.end() ? 0 : it->second;
+  return pairs_.key(a, b);
 }
 
 // The new allocation: the jobs' rows, and the pairs', each pair an entry (new ones from half a
@@ -85,9 +100,12 @@ void Rounds::set_allocation(RoundAllocation x) {
       continue;
     }
     int key = pair_key(p.a, p.b);
-    if (key == 0) {
-      key = next_pair_key_--;
-      pair_keys_[{std::min(p.a, p.b), std::max(p.a, p.b)}] = key;
+    if (key == 0 && pairs_.all_pairs()) {
+      key = make_pair_entry(p.a, p.b);
+    } else if (key == 0) {
+      key = pairs_.new_key(p.a, p.b);
+      const long first = std::min(pairs_.arrival(p.a), pairs_.arrival(p.b));
+      const long second = std::max(pairs_.arrival(p.a), pairs_.arrival(p.b));
       add_entry(JobState{.job = RoundJob{.id = key,
                                          .scale_factor = jobs_.at(p.a).job.scale_factor,
                                          .throughput = std::move(p.throughput)},
@@ -95,7 +113,8 @@ void Rounds::set_allocation(RoundAllocation x) {
                          .b = p.b,
                          .time = {},
                          .priority = {},
-                         .deficit = {}});
+                         .deficit = {},
+                         .position = {second, first}});
       for (std::size_t t = 0; t < types_.size(); ++t) {
         worker_time_[t] += config_.round_s / 2.0;
       }
@@ -105,7 +124,7 @@ void Rounds::set_allocation(RoundAllocation x) {
   }
   std::vector<int> dropped;
   for (const auto& [key, s] : jobs_) {
-    if (s.b >= 0 && kept.count(key) == 0) {
+    if (s.b >= 0 && kept.count(key) == 0 && !pairs_.all_pairs()) {  // all pairs stay entries
       dropped.push_back(key);
     }
   }
@@ -150,6 +169,7 @@ void Rounds::reset(double now) {
     }
   }
   last_reset_ = now;
+  pairs_.reset();
 }
 
 void Rounds::update_priorities() {
@@ -183,7 +203,7 @@ std::vector<std::size_t> Rounds::type_order() {
   return order;
 }
 
-std::vector<std::vector<int>> Rounds::select(const std::vector<std::size_t>& order) const {
+std::vector<std::vector<int>> Rounds::select(const std::vector<std::size_t>& order) {
   std::vector<std::vector<int>> chosen(types_.size());
   std::vector<long long> left(types_.size(), 0);
   for (std::size_t t = 0; t < types_.size(); ++t) {
@@ -191,35 +211,61 @@ std::vector<std::vector<int>> Rounds::select(const std::vector<std::size_t>& ord
       left[t] += static_cast<long long>(server.size());
     }
   }
+  // Pairs that are not entries have priority 0, X 0 and a deficit of 0 or half a round: they
+  // join the candidates where those keys begin.
+  const std::tuple<double, double, double> latent_from{0.0, config_.round_s / 2.0, 0.0};
+  const auto by_key = [](const RoundCandidate& x, const RoundCandidate& y) {
+    return x.key > y.key || (x.key == y.key && x.position < y.position);
+  };
   std::set<int> taken;
   for (const std::size_t t : order) {
-    std::vector<int> queue = order_;
-    const auto key = [&](int id) {
-      const JobState& s = jobs_.at(id);
-      const auto a = allocation_.find(id);
-      return std::make_tuple(s.priority[t], s.deficit[t],
-                             a == allocation_.end() ? 0.0 : a->second[t]);
-    };
-    std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return key(a) > key(b); });
-    for (const int id : queue) {
-      const JobState& s = jobs_.at(id);
-      if (left[t] == 0 || taken.count(s.a) != 0 || taken.count(s.b) != 0 ||
-          s.job.throughput[t] <= 0.0 || (config_.fifo && s.priority[t] <= 0.0) ||
-          s.job.scale_factor > left[t]) {
+    std::vector<RoundCandidate> queue = candidates(t);
+    bool latent = !pairs_.all_pairs() || config_.fifo;  // FIFO runs no job of priority 0
+    for (std::size_t i = 0; i <= queue.size(); ++i) {
+      if (!latent && (i == queue.size() || queue[i].key <= latent_from)) {
+        latent = true;
+        std::vector<RoundCandidate> more = latent_pairs(t, taken, left[t]);
+        if (!more.empty()) {
+          more.insert(more.end(), queue.begin() + static_cast<std::ptrdiff_t>(i), queue.end());
+          std::stable_sort(more.begin(), more.end(), by_key);
+          queue.resize(i);
+          queue.insert(queue.end(), more.begin(), more.end());
+        }
+      }
+      if (i == queue.size()) {
+        break;
+      }
+      const RoundCandidate& c = queue[i];
+      const JobState* s = c.latent ? nullptr : &jobs_.at(c.id);
+      const int a = s != nullptr ? s->a : c.a;
+      const int b = s != nullptr ? s->b : c.b;
+      const int sf = jobs_.at(a).job.scale_factor;
+      const double tput =
+          s != nullptr ? s->job.throughput[t] : pairs_.throughput(a, b, types_.size())[t];
+      if (left[t] == 0 || taken.count(a) != 0 || taken.count(b) != 0 || tput <= 0.0 ||
+          (config_.fifo && std::get<0>(c.key) <= 0.0) || sf > left[t]) {
         continue;
       }
-      left[t] -= s.job.scale_factor;
-      taken.insert(s.a);
-      if (s.b >= 0) {
-        taken.insert(s.b);
+      left[t] -= sf;
+      taken.insert(a);
+      if (b >= 0) {
+        taken.insert(b);
       }
-      chosen[t].push_back(id);
+      chosen[t].push_back(c.latent ? make_pair_entry(a, b) : c.id);
     }
   }
   return chosen;
 }
 
 std::vector<Placement> Rounds::place(const std::vector<std::vector<int>>& chosen) {
+  // Gavel places only what the last allocation holds; a packing policy's holds every pair of the
+  // jobs it was computed for.
+  const auto in_allocation = [this](int id) {
+    const JobState& s = jobs_.at(id);
+    return allocation_.count(id) != 0 ||
+           (pairs_.all_pairs() && s.b >= 0 && allocation_.count(s.a) != 0 &&
+            allocation_.count(s.b) != 0);
+  };
   std::vector<Placement> out;
   for (std::size_t t = 0; t < types_.size(); ++t) {
     std::vector<int> jobs = chosen[t];
@@ -249,7 +295,7 @@ std::vector<Placement> Rounds::place(const std::vector<std::vector<int>>& chosen
         used.insert(prev->second.gpus.begin(), prev->second.gpus.end());
       }
       for (std::size_t i = begin; i < end; ++i) {  // then server by server
-        if (placed.count(jobs[i]) != 0 || allocation_.count(jobs[i]) == 0) {
+        if (placed.count(jobs[i]) != 0 || !in_allocation(jobs[i])) {
           continue;
         }
         Placement p{.job = jobs[i], .type = t, .gpus = {}, .extended = false};

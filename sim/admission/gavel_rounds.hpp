@@ -17,13 +17,20 @@
 /// - Placement (`_schedule_jobs_on_workers`, `_assign_workers_to_job`): per type, by scale factor
 ///   descending: a job keeps the exact GPUs of its last round when none is taken yet (a lease
 ///   extension), the others take free GPUs server by server.
+/// - Pairs (Gavel's `_job_packing`, set_pair_throughput()): every two jobs of the same scale
+///   factor are an entry from the later one's arrival, after it in the ties' order, at priority 0
+///   while the allocation gives them no share; from time 0 (a job: half a round), so the first
+///   reset gives each a deficit of half a round.
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "tidesim/sim/admission/gavel_round_pairs.hpp"
 #include "tidesim/sim/engine/random.hpp"
 
 namespace tidesim::gavel {
@@ -90,6 +97,11 @@ class Rounds {
   /// A job arrives: half a round of time received on every type, priority and deficit 0.
   /// std::invalid_argument for an id already here or a throughput row of the wrong length.
   void add_job(const RoundJob& job);
+  /// Every two jobs of the same scale factor are a pair entry (Gavel's packing policies): `fn(a,
+  /// b)` gives the pair's throughput per type, > 0 where both jobs' co-located throughputs are
+  /// (asked once a pair, when it is first a candidate). Unset (the default): a pair is an entry
+  /// only while an allocation gives it a share.
+  void set_pair_throughput(RoundPairs::ThroughputFn fn) { pairs_.set_throughput(std::move(fn)); }
   /// A job leaves, and the pairs holding it.
   void remove_job(int id);
 
@@ -134,11 +146,21 @@ class Rounds {
     std::vector<double> time;  // received per type since the last reset
     std::vector<double> priority;
     std::vector<double> deficit;
+    /// Gavel's order of its priority lists (ties keep it): a job (its arrival, -1), a pair
+    /// (the later job's arrival, the earlier's).
+    std::pair<long, long> position{0, -1};
   };
+  // The pairs of jobs not taken yet that are not entries, as candidates on type t.
+  std::vector<RoundCandidate> latent_pairs(std::size_t t, const std::set<int>& taken,
+                                           long long left);
+  // A pair that is not an entry made one (its time and deficit as if it had been since its later
+  // job arrived); its key.
+  int make_pair_entry(int a, int b);
+  std::vector<RoundCandidate> candidates(std::size_t t) const;
   void reset(double now);
   void update_priorities();
   std::vector<std::size_t> type_order();
-  std::vector<std::vector<int>> select(const std::vector<std::size_t>& order) const;
+  std::vector<std::vector<int>> select(const std::vector<std::size_t>& order);
   std::vector<Placement> place(const std::vector<std::vector<int>>& chosen);
   std::vector<Placement> extend(std::vector<Placement> placements);
   void set_allocation(RoundAllocation x);
@@ -151,13 +173,12 @@ class Rounds {
   std::vector<std::vector<std::vector<int>>> servers_;
   RoundsConfig config_;
   RandomStream rng_;
-  std::vector<int> order_;  // ids in arrival order (ties of the sort keep it)
+  std::vector<int> order_;  // ids by position (ties of the sort keep it)
+  RoundPairs pairs_;
   std::map<int, JobState> jobs_;
   std::vector<double> worker_time_;
   std::map<int, std::vector<double>> allocation_;
   std::map<int, Placement> previous_;  // by entry
-  std::map<std::pair<int, int>, int> pair_keys_;
-  int next_pair_key_ = -1;
   double last_reset_ = 0.0;
   bool need_update_ = false;
   std::int64_t extensions_ = 0;

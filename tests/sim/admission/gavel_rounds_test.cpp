@@ -146,8 +146,10 @@ namespace {
 // jobs 1, 2, 3 on 1 GPU; X: job 3 alone 1, the pair (1, 2) 1. At the first reset every entry has
 // half a round (180 s), the pair too, so the type's time is 4 x 180 = 720 s and job 3 and the pair
 // have priority 1 / (180 / 720) = 4 (jobs 1 and 2, with no X of their own, 0). The tie keeps
-// arrival order: job 3 takes GPU 0, the pair GPU 1, both its jobs on it. Its time is recorded
-// under its key; when job 2 leaves, the pair leaves with it.
+// Gavel's order of its priority lists, where a pair comes right after its later job: job 1, job 2,
+// the pair (2, 1), job 3. So the pair takes GPU 0, both its jobs on it, and job 3 GPU 1 (placed
+// in the order chosen). Its time is recorded under its key; when job 2 leaves, the pair leaves
+// with it.
 TEST(GavelRounds, APairTakesOneGpuForBothItsJobs) {
   Rounds r({"A"}, {{{0}, {1}}}, RoundsConfig{});
   for (const int id : {1, 2, 3}) {
@@ -163,24 +165,62 @@ TEST(GavelRounds, APairTakesOneGpuForBothItsJobs) {
   EXPECT_DOUBLE_EQ(r.priority(3, 0), 4.0);
   EXPECT_DOUBLE_EQ(r.priority(1, 0), 0.0);
   ASSERT_EQ(placements.size(), 3u);
-  expect_placement(placements[0], 3, 0, {0}, false);
-  expect_placement(placements[1], 1, 0, {1}, false);
-  expect_placement(placements[2], 2, 0, {1}, false);
-  EXPECT_EQ(placements[0].entry, 3);
-  EXPECT_EQ(placements[0].partner, -1);
-  EXPECT_EQ(placements[1].entry, key);
-  EXPECT_EQ(placements[1].partner, 2);
-  EXPECT_EQ(placements[2].partner, 1);
+  expect_placement(placements[0], 1, 0, {0}, false);
+  expect_placement(placements[1], 2, 0, {0}, false);
+  expect_placement(placements[2], 3, 0, {1}, false);
+  EXPECT_EQ(placements[0].entry, key);
+  EXPECT_EQ(placements[0].partner, 2);
+  EXPECT_EQ(placements[1].partner, 1);
+  EXPECT_EQ(placements[2].entry, 3);
+  EXPECT_EQ(placements[2].partner, -1);
   // Round 2: the pair ran 360 s, job 3 too: both 540 of 1,440 s, priority 1 / 0.375 = 2.67.
   r.record(key, 0, 360.0);
   r.record(3, 0, 360.0);
   const auto again = r.schedule(360.0, [] { return RoundAllocation{}; });
   EXPECT_NEAR(r.priority(key, 0), 1440.0 / 540.0, 1e-12);
   ASSERT_EQ(again.size(), 3u);
-  EXPECT_TRUE(again[1].extended);
+  EXPECT_TRUE(again[0].extended);
   r.remove_job(2);
   EXPECT_EQ(r.pair_key(1, 2), 0);
   EXPECT_EQ(r.allocation().count(key), 0u);
+}
+
+// Gavel's packing policies rank every two jobs of the same scale factor as a pair from the later
+// one's arrival, at priority 0 while X gives it nothing, and from time 0: the first reset gives it
+// a deficit of half a round (0 x elapsed - (0 - 180 s)). Type A, servers {0} and {1}; jobs 1, 2, 3
+// on 1 GPU; X: job 1 alone 1, jobs 2 and 3 0. Job 1 (priority > 0) takes GPU 0. Then, on the
+// GPU left, the pair (2, 3) at (0, 180, 0) comes before jobs 2 and 3 at (0, 0, 0): both run,
+// sharing GPU 1. Without the pairs, job 2 (the first by arrival) takes it alone.
+TEST(GavelRounds, EveryPairRanksAtPriorityZeroWhenXGivesItNothing) {
+  const auto allocate = [] {
+    return RoundAllocation({{1, {1.0}}, {2, {0.0}}, {3, {0.0}}});
+  };
+  for (const bool all_pairs : {true, false}) {
+    Rounds r({"A"}, {{{0}, {1}}}, RoundsConfig{});
+    if (all_pairs) {
+      r.set_pair_throughput([](int, int) { return std::vector<double>{0.5}; });
+    }
+    for (const int id : {1, 2, 3}) {
+      r.add_job({.id = id, .scale_factor = 1, .throughput = {1.0}});
+    }
+    const auto placements = r.schedule(0.0, allocate);
+    expect_placement(placements.at(0), 1, 0, {0}, false);
+    if (!all_pairs) {
+      ASSERT_EQ(placements.size(), 2u);
+      expect_placement(placements[1], 2, 0, {1}, false);
+      EXPECT_EQ(r.pair_key(2, 3), 0);
+      continue;
+    }
+    ASSERT_EQ(placements.size(), 3u);
+    const int key = r.pair_key(2, 3);
+    ASSERT_LT(key, 0);
+    expect_placement(placements[1], 2, 0, {1}, false);
+    expect_placement(placements[2], 3, 0, {1}, false);
+    EXPECT_EQ(placements[1].entry, key);
+    EXPECT_EQ(placements[1].partner, 3);
+    EXPECT_DOUBLE_EQ(r.deficit(key, 0), 180.0);
+    EXPECT_DOUBLE_EQ(r.priority(key, 0), 0.0);
+  }
 }
 
 }  // namespace
