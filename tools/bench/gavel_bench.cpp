@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "tidesim/sim/admission/gavel_allox.hpp"
@@ -83,6 +84,43 @@ void BM_MaxSumThroughputPerf(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_MaxSumThroughputPerf)->Arg(32)->Arg(108)->Arg(300)->Unit(benchmark::kMillisecond);
+
+// The packing variants: each pair of jobs shares a GPU at 0.3 to 0.7 of each one's throughput
+// alone (a fixed pattern, not drawn), so every pair of one scale factor is a column per type.
+AllocationProblem packed_problem(int jobs) {
+  AllocationProblem p = problem(jobs, false);
+  const std::vector<AllocationJob> rows = p.jobs;
+  p.colocated = [rows](std::size_t a, std::size_t b, std::size_t t) -> std::optional<Colocated> {
+    const double f = 0.3 + 0.1 * static_cast<double>((a + 2 * b + t) % 5);
+    return Colocated{f * rows[a].throughput[t], f * rows[b].throughput[t]};
+  };
+  return p;
+}
+
+void BM_MaxMinFairnessPacked(benchmark::State& state) {
+  const AllocationProblem p = packed_problem(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(max_min_fairness_packed(p));
+  }
+}
+BENCHMARK(BM_MaxMinFairnessPacked)->Arg(32)->Arg(108)->Unit(benchmark::kMillisecond);
+
+void BM_FinishTimeFairnessPacked(benchmark::State& state) {
+  const AllocationProblem p = packed_problem(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    FinishTimeFairness ftf(false, "v100", true);
+    benchmark::DoNotOptimize(ftf.allocate_packed(p));
+  }
+}
+BENCHMARK(BM_FinishTimeFairnessPacked)->Arg(32)->Arg(108)->Unit(benchmark::kMillisecond);
+
+void BM_MinTotalDurationPacked(benchmark::State& state) {
+  const AllocationProblem p = packed_problem(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(min_total_duration_packed(p));
+  }
+}
+BENCHMARK(BM_MinTotalDurationPacked)->Arg(32)->Arg(108)->Unit(benchmark::kMillisecond);
 
 void BM_AlloX(benchmark::State& state) {
   const AllocationProblem p = problem(static_cast<int>(state.range(0)), true);
