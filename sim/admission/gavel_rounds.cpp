@@ -220,10 +220,12 @@ std::vector<std::vector<int>> Rounds::select(const std::vector<std::size_t>& ord
   std::set<int> taken;
   for (const std::size_t t : order) {
     std::vector<RoundCandidate> queue = candidates(t);
-    bool latent = !pairs_.all_pairs() || config_.fifo;  // FIFO runs no job of priority 0
+    // Whether the latent pairs are merged in (or have none to merge: FIFO runs no entry of
+    // priority 0).
+    bool merged = !pairs_.all_pairs() || config_.fifo;
     for (std::size_t i = 0; i <= queue.size(); ++i) {
-      if (!latent && (i == queue.size() || queue[i].key <= latent_from)) {
-        latent = true;
+      if (!merged && (i == queue.size() || queue[i].key <= latent_from)) {
+        merged = true;
         std::vector<RoundCandidate> more = latent_pairs(t, taken, left[t]);
         if (!more.empty()) {
           more.insert(more.end(), queue.begin() + static_cast<std::ptrdiff_t>(i), queue.end());
