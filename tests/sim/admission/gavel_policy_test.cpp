@@ -238,6 +238,32 @@ TEST(GavelPolicy, RegisteredAndItsArgumentsChecked) {
   EXPECT_THROW((GavelPolicy(bad)), std::invalid_argument);
 }
 
+// packing_threshold: fifo_packed's only, a number >= 0; every packing variant is a policy, and the
+// cost-aware one needs prices.
+TEST(GavelPolicy, PackingVariantsAndTheirArgumentsChecked) {
+  for (const char* name :
+       {"fifo_packed", "finish_time_fairness_packed", "min_total_duration_packed",
+        "max_min_fairness_water_filling_packed", "max_min_fairness_packed"}) {
+    EXPECT_EQ(construction_error(gavel(name)), "") << name;
+  }
+  AdmissionConfig fifo = gavel("fifo_packed");
+  fifo.args["packing_threshold"] = "1.2";
+  EXPECT_EQ(construction_error(fifo), "");
+  fifo.args["packing_threshold"] = "high";
+  EXPECT_NE(construction_error(fifo).find("gavel: packing_threshold must be a number"),
+            std::string::npos);
+  fifo.args["packing_threshold"] = "-1";
+  EXPECT_NE(construction_error(fifo).find("packing_threshold"), std::string::npos);
+  AdmissionConfig other = gavel("max_min_fairness_packed");
+  other.args["packing_threshold"] = "1.2";
+  EXPECT_EQ(construction_error(other),
+            "gavel: packing_threshold applies to fifo_packed only, not 'max_min_fairness_packed'");
+  AdmissionConfig slos = gavel("max_sum_throughput_normalized_by_cost_packed_SLOs");
+  EXPECT_NE(construction_error(slos).find("needs prices"), std::string::npos);
+  slos.args["prices"] = "V100-SXM2-16:2.48,P100:1.46";
+  EXPECT_EQ(construction_error(slos), "");
+}
+
 // lp_method: simplex or interior, and interior only for a policy that solves a linear program;
 // an error names the argument. max_min_fairness_perf solved as an interior point on this
 // cluster has the unique X of gavel_allocation_test.cpp, so the first round is the simplex's:
