@@ -198,7 +198,26 @@ double GavelSpeed::step_seconds_on(const std::string& gpu, const std::vector<int
                                    double done) const {
   (void)gpus_per_node;
   const Segments* s = find_segments(segments_, gpu);
-  return s == nullptr ? kNoSpeed : seconds_at(*s, done);
+  if (s == nullptr) {
+    return kNoSpeed;
+  }
+  const double seconds = seconds_at(*s, done);
+  return whole_steps(1.0 / seconds) == 1.0 / seconds ? seconds : 1.0 / whole_steps(1.0 / seconds);
+}
+
+double GavelSpeed::whole_steps(double throughput) const {
+  const double round = pairs_ == nullptr ? 0.0 : pairs_->whole_steps_round_s;
+  const double steps = std::floor(throughput * round);
+  return round > 0.0 && steps >= 1.0 ? steps / round : throughput;
+}
+
+std::optional<std::pair<double, double>> GavelSpeed::colocated_run_on(
+    const std::string& gpu, const GavelSpeed& other) const {
+  const auto c = colocated_on(gpu, other);
+  if (!c) {
+    return c;
+  }
+  return std::pair<double, double>{whole_steps(c->first), other.whole_steps(c->second)};
 }
 
 double GavelSpeed::compute_seconds_on(const std::string& gpu, const std::vector<int>& gpus_per_node,
@@ -256,10 +275,19 @@ std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,
   return x != nullptr && y != nullptr ? x->colocated_on(gpu, *y) : std::nullopt;
 }
 
+std::optional<std::pair<double, double>> gavel_colocated_run(const MeasuredSpeed& a,
+                                                             const MeasuredSpeed& b,
+                                                             const std::string& gpu) {
+  const auto* x = dynamic_cast<const GavelSpeed*>(&a);
+  const auto* y = dynamic_cast<const GavelSpeed*>(&b);
+  return x != nullptr && y != nullptr ? x->colocated_run_on(gpu, *y) : std::nullopt;
+}
+
 std::vector<JobSpec> gavel_jobs(const GavelSource& source, std::uint64_t run_seed) {
   auto pairs = std::make_shared<GavelPairs>();
   pairs->table = std::make_shared<const ThroughputTable>(read_throughput_table(source.throughputs));
   pairs->gpu_types = source.gpu_types;
+  pairs->whole_steps_round_s = source.whole_steps_round_s;
   const ThroughputTable& table = *pairs->table;
   const std::vector<GavelTraceJob> rows =
       source.generate

@@ -32,6 +32,11 @@ struct GavelSource {
   std::string reference_gpu = "V100-SXM2-16";
   /// Shockwave's batch sizes by epoch for rows of mode accordion/gns; false: every job static.
   bool dynamic_batch = true;
+  /// Gavel's whole steps (`whole_steps: 360s`; 0: off): a job of Gavel's layout progresses
+  /// int(throughput x round) steps a round, as Gavel's simulator runs it (`_get_num_steps`), so
+  /// it computes at int(throughput x round) / round steps per second, alone and in a pair; the
+  /// policies still see the table's throughputs.
+  double whole_steps_round_s = 0.0;
   /// Every pod's template (1 GPU each is set here).
   PodSpec pod;
   SourceLocation where;
@@ -51,6 +56,8 @@ struct SpeedSegment {
 struct GavelPairs {
   std::shared_ptr<const ThroughputTable> table;
   std::map<std::string, std::string> gpu_types;
+  /// GavelSource::whole_steps_round_s.
+  double whole_steps_round_s = 0.0;
 };
 
 /// One job's speed: per GPU model, seconds per unit of work by epoch. A unit is a step at the
@@ -95,6 +102,13 @@ class GavelSpeed final : public MeasuredSpeed {
   /// type; nullopt where the table has none, or unless both are jobs of one table with a key.
   std::optional<std::pair<double, double>> colocated_on(const std::string& gpu,
                                                         const GavelSpeed& other) const;
+  /// The steps per second the pair runs at: colocated_on's, each made whole steps a round
+  /// (GavelSource::whole_steps_round_s).
+  std::optional<std::pair<double, double>> colocated_run_on(const std::string& gpu,
+                                                            const GavelSpeed& other) const;
+  /// `throughput` as whole steps a round: int(throughput x round) / round when the source asks
+  /// for whole steps and that is at least one step; `throughput` otherwise.
+  double whole_steps(double throughput) const;
   /// Gavel's priority weight of the row (trace column priority_weight, the generator's 5 for a
   /// high-priority job; 1 otherwise): the weight of max-min fairness.
   double priority_weight() const { return priority_weight_; }
@@ -124,6 +138,10 @@ std::optional<double> gavel_slo_seconds(const MeasuredSpeed& speed);
 std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,
                                                          const MeasuredSpeed& b,
                                                          const std::string& gpu);
+/// GavelSpeed::colocated_run_on (what the pair runs at) when both are GavelSpeeds.
+std::optional<std::pair<double, double>> gavel_colocated_run(const MeasuredSpeed& a,
+                                                             const MeasuredSpeed& b,
+                                                             const std::string& gpu);
 
 /// A Gavel job as an elastic job of one size: so that a round's preemption checkpoints it (Gavel's
 /// jobs save their state when a lease ends) and a move to other GPUs resumes where it stopped

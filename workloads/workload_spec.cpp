@@ -756,6 +756,9 @@ GavelSource parse_gavel_source(const ConfigNode& n, const std::string& file,
                   "'" + g.reference_gpu + "' is not one of gpu_types' models");
   }
   g.dynamic_batch = f.boolean("dynamic_batch", true);
+  if (f.has("whole_steps")) {
+    g.whole_steps_round_s = to_seconds(f.duration("whole_steps", std::nullopt, Duration::zero()));
+  }
   if (f.has("pod")) {
     parse_pod(f.get("pod"), file, f.path_of("pod"), g.pod);
   }

@@ -445,7 +445,7 @@ void Execution::colocate(int n, int card,
   }
   const ClusterNode& node = run_.cluster.node(n);
   const auto pair =
-      workloads::gavel_colocated(*a.spec->measured, *b.spec->measured, node.group->gpu_model);
+      workloads::gavel_colocated_run(*a.spec->measured, *b.spec->measured, node.group->gpu_model);
   if (!pair || !(pair->first > 0.0) || !(pair->second > 0.0)) {
     return;
   }

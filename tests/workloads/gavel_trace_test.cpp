@@ -130,6 +130,37 @@ TEST(GavelTrace, PriorityWeightsReachTheJobs) {
   EXPECT_DOUBLE_EQ(gavel_slo_seconds(*jobs[1].measured).value_or(0.0), 3600.5 * 40.0);
 }
 
+// Whole steps a round (GavelSource::whole_steps_round_s, Gavel's int(throughput x round)): with
+// a round of 0.7 s, A (4 steps/s alone on "fast") runs int(2.8) = 2 steps a round, 2 / 0.7 steps
+// per second; B (2 steps/s) int(1.4) = 1; together (the table's [3, 1.5]) int(2.1) = 2 and
+// int(1.05) = 1. The policies' throughputs stay the table's. Off (0), the step is the table's.
+TEST(GavelTrace, WholeStepsARound) {
+  GavelSource s;
+  s.trace = std::string(TIDESIM_SOURCE_DIR) + "/tests/sim/experiments/data/packed_pair.trace";
+  s.throughputs = kData + "throughputs_small.json";
+  s.gpu_types = {{"Fast", "fast"}};
+  s.reference_gpu = "Fast";
+  const auto plain = gavel_jobs(s, 0);
+  s.whole_steps_round_s = 0.7;
+  const auto whole = gavel_jobs(s, 0);
+  ASSERT_EQ(whole.size(), 2U);
+  const auto& a = dynamic_cast<const GavelSpeed&>(*whole[0].measured);
+  const auto& b = dynamic_cast<const GavelSpeed&>(*whole[1].measured);
+  EXPECT_DOUBLE_EQ(a.step_seconds_on("Fast", {1}, 0.0), 0.7 / 2.0);
+  EXPECT_DOUBLE_EQ(b.step_seconds_on("Fast", {1}, 0.0), 0.7 / 1.0);
+  EXPECT_DOUBLE_EQ(plain[0].measured->step_seconds_on("Fast", {1}, 0.0), 0.25);
+  EXPECT_EQ(a.throughputs_at(0.0), (std::vector<std::pair<std::string, double>>{{"Fast", 4.0}}));
+  const auto table = a.colocated_on("Fast", b);
+  const auto run = a.colocated_run_on("Fast", b);
+  ASSERT_TRUE(table && run);
+  EXPECT_DOUBLE_EQ(table->first, 3.0);
+  EXPECT_DOUBLE_EQ(table->second, 1.5);
+  EXPECT_DOUBLE_EQ(run->first, 2.0 / 0.7);
+  EXPECT_DOUBLE_EQ(run->second, 1.0 / 0.7);
+  // Less than a step a round is left as it is (Gavel's job would never progress).
+  EXPECT_DOUBLE_EQ(a.whole_steps(1.0), 1.0);
+}
+
 TEST(GavelTrace, ReadsGavelsAndShockwavesTraces) {
   const std::string data = data_folder();
   TIDESIM_REQUIRE_FILE(data + "/gavel/msr/seed=0/0e4a51.trace");
