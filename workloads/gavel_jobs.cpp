@@ -202,7 +202,8 @@ double GavelSpeed::step_seconds_on(const std::string& gpu, const std::vector<int
     return kNoSpeed;
   }
   const double seconds = seconds_at(*s, done);
-  return whole_steps(1.0 / seconds) == 1.0 / seconds ? seconds : 1.0 / whole_steps(1.0 / seconds);
+  const double run = whole_steps(1.0 / seconds);
+  return run == 1.0 / seconds ? seconds : 1.0 / run;
 }
 
 double GavelSpeed::whole_steps(double throughput) const {
@@ -267,20 +268,30 @@ std::optional<double> gavel_slo_seconds(const MeasuredSpeed& speed) {
   return g->slo() * g->exclusive_seconds();
 }
 
+namespace {
+
+// `member` of a's GavelSpeed with b's on `gpu`, when both are GavelSpeeds.
+using ColocatedFn = std::optional<std::pair<double, double>> (GavelSpeed::*)(
+    const std::string&, const GavelSpeed&) const;
+std::optional<std::pair<double, double>> both_gavel(const MeasuredSpeed& a, const MeasuredSpeed& b,
+                                                    const std::string& gpu, ColocatedFn member) {
+  const auto* x = dynamic_cast<const GavelSpeed*>(&a);
+  const auto* y = dynamic_cast<const GavelSpeed*>(&b);
+  return x != nullptr && y != nullptr ? (x->*member)(gpu, *y) : std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::pair<double, double>> gavel_colocated(const MeasuredSpeed& a,
                                                          const MeasuredSpeed& b,
                                                          const std::string& gpu) {
-  const auto* x = dynamic_cast<const GavelSpeed*>(&a);
-  const auto* y = dynamic_cast<const GavelSpeed*>(&b);
-  return x != nullptr && y != nullptr ? x->colocated_on(gpu, *y) : std::nullopt;
+  return both_gavel(a, b, gpu, &GavelSpeed::colocated_on);
 }
 
 std::optional<std::pair<double, double>> gavel_colocated_run(const MeasuredSpeed& a,
                                                              const MeasuredSpeed& b,
                                                              const std::string& gpu) {
-  const auto* x = dynamic_cast<const GavelSpeed*>(&a);
-  const auto* y = dynamic_cast<const GavelSpeed*>(&b);
-  return x != nullptr && y != nullptr ? x->colocated_run_on(gpu, *y) : std::nullopt;
+  return both_gavel(a, b, gpu, &GavelSpeed::colocated_run_on);
 }
 
 std::vector<JobSpec> gavel_jobs(const GavelSource& source, std::uint64_t run_seed) {

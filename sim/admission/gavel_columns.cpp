@@ -6,12 +6,12 @@
 
 namespace tidesim::gavel {
 
-namespace {
-
-// The pairs of the packed layout (PolicyWithPacking.flatten's combinations): every two jobs of
-// the same scale factor with a co-located throughput > 0 for either job on some type.
-std::vector<PairColumns> pairs_of(const AllocationProblem& p) {
+// PolicyWithPacking.flatten's combinations.
+std::vector<PairColumns> packed_pairs(const AllocationProblem& p) {
   std::vector<PairColumns> out;
+  if (!p.colocated) {
+    return out;
+  }
   for (std::size_t a = 0; a < p.jobs.size(); ++a) {
     for (std::size_t b = a + 1; b < p.jobs.size(); ++b) {
       if (p.jobs[a].scale_factor != p.jobs[b].scale_factor) {
@@ -33,10 +33,8 @@ std::vector<PairColumns> pairs_of(const AllocationProblem& p) {
   return out;
 }
 
-}  // namespace
-
 AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p,
-                                       bool packed) {
+                                       std::vector<PairColumns> pairs) {
   AllocationColumns cols;
   cols.types = p.cluster.gpus.size();
   cols.first = static_cast<int>(program.columns());
@@ -60,10 +58,7 @@ AllocationColumns add_base_constraints(lp::Program& program, const AllocationPro
     }
     program.rows.push_back(std::move(capacity));
   }
-  if (!packed || !p.colocated) {
-    return cols;
-  }
-  cols.pairs = pairs_of(p);
+  cols.pairs = std::move(pairs);
   for (std::size_t i = 0; i < cols.pairs.size(); ++i) {
     PairColumns& pair = cols.pairs[i];
     pair.first = static_cast<int>(program.columns());

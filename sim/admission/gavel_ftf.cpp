@@ -17,8 +17,9 @@ struct Inputs {
   // (PolicyWithPacking.flatten with priority_weights), 1 otherwise (Gavel's perf variant leaves
   // its weights unused).
   std::vector<double> weight;
-  bool packed = false;
-  // The programs' columns (each program_at builds the same ones from an empty program).
+  // The packed layout's pairs (none unless packed), and the programs' columns (each program_at
+  // builds the same ones from an empty program).
+  std::vector<PairColumns> pairs;
   AllocationColumns cols;
 };
 
@@ -30,7 +31,7 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
                                       double slack) {
   const bool tie_break = p.lp_method == lp::Method::simplex;
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p, in.packed);
+  const AllocationColumns cols = add_base_constraints(prog, p, in.pairs);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     const AllocationJob& job = p.jobs[j];
     if (job.steps_remaining <= 0.0) {
@@ -130,9 +131,11 @@ PackedAllocation FinishTimeFairness::allocate_packed(const AllocationProblem& gi
   const Allocation iso = isolated(p);
   Inputs in;
   in.isolated_throughput = effective_throughputs(p, iso);
-  in.packed = packed_;
+  if (packed_) {
+    in.pairs = packed_pairs(p);
+  }
   lp::Program scratch;
-  in.cols = add_base_constraints(scratch, p, packed_);
+  in.cols = add_base_constraints(scratch, p, in.pairs);
   std::map<int, Memory> next;
   double lo = 0.0;
   double hi = 0.0;

@@ -44,9 +44,10 @@ PackedAllocation max_min_fairness_of(const AllocationProblem& p, bool packed,
     return {};
   }
   const std::vector<Scale> k = fairness_scales(p, policy);
+  const std::vector<PairColumns> pairs = packed ? packed_pairs(p) : std::vector<PairColumns>{};
   // Phase 1: maximise t with sum_t c X - t >= 0 for every job.
   lp::Program first;
-  const AllocationColumns cols = add_base_constraints(first, p, packed);
+  const AllocationColumns cols = add_base_constraints(first, p, pairs);
   const int level = first.add_column(1.0, 0.0, lp::kInfinity);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     lp::Row row = share_row(p, cols, j, k[j], 0.0);
@@ -60,7 +61,7 @@ PackedAllocation max_min_fairness_of(const AllocationProblem& p, bool packed,
   const double best = fair.x[static_cast<std::size_t>(level)];
   // Phase 2: every job at least that level; the largest sum of the shares.
   lp::Program second;
-  const AllocationColumns cols2 = add_base_constraints(second, p, packed);
+  const AllocationColumns cols2 = add_base_constraints(second, p, pairs);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     lp::Row row = share_row(p, cols2, j, k[j], best * (1.0 - kSlack));
     for (const auto& [col, coef] : row.terms) {
@@ -87,9 +88,10 @@ SumThroughputResult max_sum_throughput_of(const AllocationProblem& p, bool by_co
   if (p.jobs.empty()) {
     return {};
   }
+  const std::vector<PairColumns> pairs = packed ? packed_pairs(p) : std::vector<PairColumns>{};
   const auto program = [&](bool with_slos) {
     lp::Program prog;
-    const AllocationColumns cols = add_base_constraints(prog, p, packed);
+    const AllocationColumns cols = add_base_constraints(prog, p, pairs);
     for (std::size_t j = 0; j < p.jobs.size(); ++j) {
       const AllocationJob& job = p.jobs[j];
       for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
@@ -126,12 +128,12 @@ SumThroughputResult max_sum_throughput_of(const AllocationProblem& p, bool by_co
   return out;
 }
 
-double least_total_duration_of(const AllocationProblem& p, bool packed) {
+double least_total_duration_of(const AllocationProblem& p, const std::vector<PairColumns>& pairs) {
   const std::string policy = "min_total_duration";
   // maximise s = 1 / T with sum_t throughput X >= steps_remaining x s; s <= 1 (T >= 1 s, below
   // any T Gavel's search tries) keeps the program bounded when no job has steps left.
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p, packed);
+  const AllocationColumns cols = add_base_constraints(prog, p, pairs);
   const int rate = prog.add_column(1.0, 0.0, 1.0);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     lp::Row row = share_row(p, cols, j, {}, 0.0);
@@ -151,11 +153,12 @@ PackedAllocation min_total_duration_of(const AllocationProblem& p, bool packed,
   if (p.jobs.empty()) {
     return {};
   }
-  const double t = gavel_search_duration(least_total_duration_of(p, packed));
+  const std::vector<PairColumns> pairs = packed ? packed_pairs(p) : std::vector<PairColumns>{};
+  const double t = gavel_search_duration(least_total_duration_of(p, pairs));
   // Interior: Gavel's program at T (Maximize(1): no objective), a point inside the feasible set.
   const bool tie_break = p.lp_method == lp::Method::simplex;
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p, packed);
+  const AllocationColumns cols = add_base_constraints(prog, p, pairs);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     const AllocationJob& job = p.jobs[j];
     if (job.steps_remaining <= 0.0) {
@@ -196,7 +199,7 @@ SumThroughputResult max_sum_throughput_packed(const AllocationProblem& p, bool b
 }
 
 double least_total_duration(const AllocationProblem& p) {
-  return least_total_duration_of(p, false);
+  return least_total_duration_of(p, {});
 }
 
 double gavel_search_duration(double least) {

@@ -450,15 +450,10 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
     out.single[p.jobs[i].id] = x.single[i];
   }
   for (gavel::PairShare& pair : x.pairs) {
-    gavel::RoundPair r{.a = p.jobs[pair.a].id,
-                       .b = p.jobs[pair.b].id,
-                       .share = std::move(pair.share),
-                       .throughput = {}};
-    for (std::size_t t = 0; t < types_.types.size(); ++t) {
-      const auto c = p.colocated(pair.a, pair.b, t);
-      r.throughput.push_back(c ? std::min(c->first, c->second) : 0.0);
-    }
-    out.pairs.push_back(std::move(r));
+    out.pairs.push_back({.a = p.jobs[pair.a].id,
+                         .b = p.jobs[pair.b].id,
+                         .share = std::move(pair.share),
+                         .throughput = pair_throughput(p.jobs[pair.a].id, p.jobs[pair.b].id)});
   }
   return out;
 }

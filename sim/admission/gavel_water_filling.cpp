@@ -22,7 +22,7 @@ constexpr lp::MipLimits kBottleneckLimits{.rel_gap = 0.0, .max_nodes = 100'000};
 
 struct State {
   std::vector<double> prop;  // proportional throughputs: a job's level is its throughput / prop
-  bool packed = false;
+  std::vector<PairColumns> pairs;  // the packed layout's (none unless packed)
   std::vector<double> sf;
   double big_m = 0.0;
   std::vector<std::optional<double>> frozen;
@@ -32,9 +32,11 @@ struct State {
 State make_state(const AllocationProblem& p, const std::string& policy, bool packed) {
   State s;
   s.prop = positive_proportional_throughputs(p, policy);
-  s.packed = packed;
+  if (packed) {
+    s.pairs = packed_pairs(p);
+  }
   lp::Program scratch;
-  const AllocationColumns cols = add_base_constraints(scratch, p, packed);
+  const AllocationColumns cols = add_base_constraints(scratch, p, s.pairs);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
       s.big_m = std::max(s.big_m, term.throughput / s.prop[j] * p.jobs[j].scale_factor);
@@ -127,7 +129,7 @@ struct Level {
 std::optional<Level> solve_level(const AllocationProblem& p, const State& s,
                                  const std::vector<double>& w) {
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p, s.packed);
+  const AllocationColumns cols = add_base_constraints(prog, p, s.pairs);
   const int c = prog.add_column(1.0, 0.0, s.big_m);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     prog.rows.push_back(level_row(p, s, cols, j, 1.0, bound(s, j) * (1.0 - kSlack), lp::kInfinity));
@@ -151,7 +153,7 @@ std::optional<Level> solve_level(const AllocationProblem& p, const State& s,
 std::vector<bool> improvable(const AllocationProblem& p, const State& s,
                              const std::vector<double>& w) {
   lp::Program prog;
-  const AllocationColumns cols = add_base_constraints(prog, p, s.packed);
+  const AllocationColumns cols = add_base_constraints(prog, p, s.pairs);
   std::vector<int> z(p.jobs.size());
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     z[j] = prog.add_integer_column(1.0, 0.0, active(s, w, j) ? 1.0 : 0.0);
