@@ -142,18 +142,18 @@ struct AllocationColumns {
   }
 };
 
-/// The pairs of PolicyWithPacking's layout: every two jobs of the same scale factor that
-/// p.colocated gives a throughput > 0 for either job on some type, with those throughputs (their
-/// columns not placed yet). None without p.colocated. A policy asks for them once a call and
+/// The pairs of PolicyWithPacking's layout: every two jobs of the same scale factor, with their
+/// co-located throughputs from p.colocated (0 where it gives none: Gavel keeps such pairs too),
+/// their columns not placed yet. None without p.colocated. A policy asks for them once a call and
 /// passes them to each of its programs.
 std::vector<PairColumns> packed_pairs(const AllocationProblem& p);
 
 /// Adds the columns and Gavel's base constraints over them (policy.py, get_base_constraints):
 /// per job, the sum of its columns and of its pairs' columns <= 1; per type, the sum of scale
 /// factor x column <= GPUs of the type (a pair counts its GPUs once). `pairs` (packed_pairs(), the
-/// packed layout) adds their columns after the jobs'; a pair's column on a type where neither job
-/// runs, and any column on a type without GPUs, is fixed at 0. Without pairs the program has
-/// X[j][t] alone.
+/// packed layout) adds their columns after the jobs'; a column on a type without GPUs is fixed at
+/// 0, every other is free in [0, 1] (a pair's too where its throughput is 0, as Gavel's). Without
+/// pairs the program has X[j][t] alone.
 AllocationColumns add_base_constraints(lp::Program& program, const AllocationProblem& p,
                                        std::vector<PairColumns> pairs = {});
 

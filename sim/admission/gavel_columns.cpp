@@ -6,7 +6,9 @@
 
 namespace tidesim::gavel {
 
-// PolicyWithPacking.flatten's combinations.
+// PolicyWithPacking.flatten's combinations: every two jobs of the same scale factor, as Gavel's
+// scheduler makes them (_populate_job_combination_metadata), those the table gives no co-located
+// throughput included (theirs is 0).
 std::vector<PairColumns> packed_pairs(const AllocationProblem& p) {
   std::vector<PairColumns> out;
   if (!p.colocated) {
@@ -18,16 +20,12 @@ std::vector<PairColumns> packed_pairs(const AllocationProblem& p) {
         continue;
       }
       PairColumns pair{.a = a, .b = b, .first = 0, .throughput_a = {}, .throughput_b = {}};
-      bool useful = false;
       for (std::size_t t = 0; t < p.cluster.gpus.size(); ++t) {
         const auto c = p.colocated(a, b, t);
         pair.throughput_a.push_back(c ? std::max(0.0, c->first) : 0.0);
         pair.throughput_b.push_back(c ? std::max(0.0, c->second) : 0.0);
-        useful = useful || pair.throughput_a.back() > 0.0 || pair.throughput_b.back() > 0.0;
       }
-      if (useful) {
-        out.push_back(std::move(pair));
-      }
+      out.push_back(std::move(pair));
     }
   }
   return out;
@@ -65,9 +63,9 @@ AllocationColumns add_base_constraints(lp::Program& program, const AllocationPro
     cols.pairs_of_job[pair.a].push_back(i);
     cols.pairs_of_job[pair.b].push_back(i);
     for (std::size_t t = 0; t < cols.types; ++t) {
-      const bool dead =
-          (pair.throughput_a[t] <= 0.0 && pair.throughput_b[t] <= 0.0) || p.cluster.gpus[t] == 0;
-      const int col = program.add_column(0.0, 0.0, dead ? 0.0 : 1.0);
+      // As X[j][t]: free wherever the type has GPUs, whatever the pair's throughput there (Gavel's
+      // x >= 0), so an interior point may give a pair of throughput 0 a share where GPUs are slack.
+      const int col = program.add_column(0.0, 0.0, p.cluster.gpus[t] > 0 ? 1.0 : 0.0);
       program.rows[first_row + pair.a].terms.emplace_back(col, 1.0);
       program.rows[first_row + pair.b].terms.emplace_back(col, 1.0);
       program.rows[capacity_row + t].terms.emplace_back(col, p.jobs[pair.a].scale_factor);

@@ -57,6 +57,49 @@ TEST(GavelMaxMinFairnessPacked, NoPairsIsMaxMinFairness) {
   EXPECT_TRUE(max_min_fairness_packed(p).pairs.empty());
 }
 
+// Gavel's layout has a column for every two jobs of the same scale factor, those of co-located
+// throughput 0 included (x >= 0 and nothing more), and so has tidesim's: inside the optimal face
+// an interior point (Gavel's ECOS, `lp_method: interior`) gives such a pair a share wherever the
+// GPUs and both jobs' budgets are slack; the vertex's tie-break (the largest sum of normalised
+// throughputs) gives it none. One K80 and four V100s: five jobs run on the K80 only, 1/5 of it
+// each, a normalised throughput of (1/5) / (1/5) = 1, the level; B and C run on the V100s only
+// (proportional throughput 4/5), so at the level each needs X >= 0.8 there, and the pair (B, C),
+// of throughput 0, has room for up to 0.2 of a V100.
+TEST(GavelMaxMinFairnessPacked, APairOfThroughputZeroIsAColumn) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"k80", "v100"}, .gpus = {1, 4}, .prices = {}};
+  for (int j = 0; j < 7; ++j) {
+    const bool on_k80 = j < 5;
+    p.jobs.push_back({.id = j, .throughput = {on_k80 ? 1.0 : 0.0, on_k80 ? 0.0 : 1.0}});
+  }
+  p.colocated = [](std::size_t, std::size_t, std::size_t) -> std::optional<Colocated> {
+    return Colocated{0.0, 0.0};
+  };
+  const auto pair_bc = [](const PackedAllocation& x) {
+    for (const PairShare& pair : x.pairs) {
+      if (pair.a == 5 && pair.b == 6) {
+        return pair.share[1];
+      }
+    }
+    return 0.0;
+  };
+  p.lp_method = lp::Method::interior;
+  const PackedAllocation inside = max_min_fairness_packed(p);
+  for (int j = 0; j < 5; ++j) {
+    EXPECT_NEAR(inside.single[j][0], 0.2, 1e-6);
+  }
+  for (int j = 5; j < 7; ++j) {
+    EXPECT_GE(inside.single[j][1], 0.8 - 1e-6);
+    EXPECT_LE(inside.single[j][1] + pair_bc(inside), 1.0 + 1e-6);
+  }
+  EXPECT_GT(pair_bc(inside), 1e-3);
+  EXPECT_LE(pair_bc(inside), 0.2 + 1e-6);
+  p.lp_method = lp::Method::simplex;
+  const PackedAllocation vertex = max_min_fairness_packed(p);
+  EXPECT_NEAR(pair_bc(vertex), 0.0, 1e-9);
+  EXPECT_NEAR(vertex.single[5][1], 1.0, 1e-6);
+}
+
 // The pair's share on the one type, 0 when the answer has no pair.
 double pair_share(const PackedAllocation& x) {
   return x.pairs.empty() ? 0.0 : x.pairs[0].share[0];

@@ -185,6 +185,31 @@ TEST(GavelRounds, APairTakesOneGpuForBothItsJobs) {
   EXPECT_EQ(r.allocation().count(key), 0u);
 }
 
+// A pair the allocation gives a share but whose co-located throughput is 0 on the type (every
+// pair of multi-GPU jobs in Gavel's table) has priority 0 there (Gavel's _update_priorities) and
+// is passed over when its turn comes ("Don't schedule jobs with 0 throughput"). Type A, servers
+// {0} and {1}; jobs 1, 2, 3 on 1 GPU; X: job 3 alone 1, jobs 1 and 2 alone 0, the pair (1, 2) 1.
+// Job 3 has priority 1 / (180 / 720) = 4 and takes GPU 0; then the pair (priority 0, deficit 0,
+// X 1) is passed over, and job 1 (priority 0, deficit 0, X 0, first by arrival) takes GPU 1 alone.
+TEST(GavelRounds, APairOfThroughputZeroIsNotRun) {
+  Rounds r({"A"}, {{{0}, {1}}}, RoundsConfig{});
+  for (const int id : {1, 2, 3}) {
+    r.add_job({.id = id, .scale_factor = 1, .throughput = {1.0}});
+  }
+  const auto placements = r.schedule(0.0, [] {
+    return RoundAllocation({{1, {0.0}}, {2, {0.0}}, {3, {1.0}}},
+                           {RoundPair{.a = 1, .b = 2, .share = {1.0}, .throughput = {0.0}}});
+  });
+  const int key = r.pair_key(2, 1);
+  ASSERT_LT(key, 0);
+  EXPECT_DOUBLE_EQ(r.priority(key, 0), 0.0);
+  EXPECT_DOUBLE_EQ(r.priority(3, 0), 4.0);
+  ASSERT_EQ(placements.size(), 2u);
+  expect_placement(placements[0], 3, 0, {0}, false);
+  expect_placement(placements[1], 1, 0, {1}, false);
+  EXPECT_EQ(placements[1].partner, -1);
+}
+
 // Gavel's packing policies rank every two jobs of the same scale factor as a pair from the later
 // one's arrival, at priority 0 while X gives it nothing, and from time 0: the first reset gives it
 // a deficit of half a round (0 x elapsed - (0 - 180 s)). Type A, servers {0} and {1}; jobs 1, 2, 3
@@ -192,9 +217,7 @@ TEST(GavelRounds, APairTakesOneGpuForBothItsJobs) {
 // GPU left, the pair (2, 3) at (0, 180, 0) comes before jobs 2 and 3 at (0, 0, 0): both run,
 // sharing GPU 1. Without the pairs, job 2 (the first by arrival) takes it alone.
 TEST(GavelRounds, EveryPairRanksAtPriorityZeroWhenXGivesItNothing) {
-  const auto allocate = [] {
-    return RoundAllocation({{1, {1.0}}, {2, {0.0}}, {3, {0.0}}});
-  };
+  const auto allocate = [] { return RoundAllocation({{1, {1.0}}, {2, {0.0}}, {3, {0.0}}}); };
   for (const bool all_pairs : {true, false}) {
     Rounds r({"A"}, {{{0}, {1}}}, RoundsConfig{});
     if (all_pairs) {
