@@ -95,6 +95,13 @@ JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs
   const auto m = shockwave_model(row.job_type);
   const bool epochs = m && row.duration_s > 0.0;  // Shockwave's layout: whole epochs
   const bool dynamic = epochs && source.dynamic_batch && row.mode != "static";
+  if (epochs && source.whole_steps_round_s > 0.0) {
+    // A job of Shockwave's layout runs whole epochs at batch sizes that change by epoch; its
+    // steps a round are not modelled, so whole_steps would be silently ignored.
+    throw InputError(at, "whole_steps",
+                     "workload.gavel.whole_steps runs whole steps for Gavel's layouts only; this "
+                     "row is of Shockwave's layout (whole epochs): leave whole_steps at 0s");
+  }
   std::int64_t n_epochs = 0;
   double per_epoch = 0.0;
   std::vector<int> run_batches;

@@ -193,5 +193,28 @@ TEST(GavelTrace, ReadsGavelsAndShockwavesTraces) {
                     {"v100"});
 }
 
+// whole_steps runs Gavel's layouts only: on a trace of Shockwave's layout (whole epochs, batch
+// sizes by epoch) it is an error at the first such row, not an option silently left unused.
+TEST(GavelTrace, WholeStepsRefuseShockwavesLayout) {
+  const std::string data = data_folder();
+  GavelSource s;
+  s.trace =
+      data + "/shockwave/120_0.2_5_100_40_25_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace";
+  TIDESIM_REQUIRE_FILE(s.trace);
+  s.throughputs = data + "/shockwave/tacc_throughputs.json";
+  s.gpu_types = {{"V100-SXM2-16", "v100"}};
+  s.reference_gpu = "V100-SXM2-16";
+  EXPECT_EQ(gavel_jobs(s, 0).size(), 120U);
+  s.whole_steps_round_s = 120.0;
+  try {
+    (void)gavel_jobs(s, 0);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("multigpu_dynamic.trace:1:1: whole_steps: "),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tidesim::workloads
