@@ -62,6 +62,10 @@ struct AllocationProblem {
   /// stages) or interior (each program in one stage as Gavel writes it, solved by the barrier to
   /// a point inside its optimal face, as cvxpy's ECOS does; docs/gavel.md, "As an interior point").
   lp::Method lp_method = lp::Method::simplex;
+  /// finish_time_fairness(_perf) solved as an interior point: the point then taken is the centre
+  /// of the optimal face under the barrier of Gavel's conic program (gavel_conic_centre.hpp,
+  /// `lp_method: centre`) rather than where CLP's barrier stops.
+  bool conic_centre = false;
 };
 
 /// X: one row per job (in the problem's order), one column per GPU type.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "tidesim/sim/admission/gavel_conic_centre.hpp"
+
 namespace tidesim::gavel {
 
 namespace {
@@ -56,6 +58,50 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
   return prog;
 }
 
+// The face's centre under Gavel's conic barrier (gavel_conic_centre.hpp), from the barrier's
+// point `x`: the face taken at rho x (1 + kFaceSlack), so that the rows the least rho holds with
+// equality (met by CLP within its tolerance) leave room, and the start pulled inside its bounds.
+// `x` is kept where that start is not strictly inside.
+constexpr double kFaceSlack = 1e-5;
+
+void centre_on_face(const AllocationProblem& p, const Inputs& in, double rho,
+                    std::vector<double>& x) {
+  std::vector<std::size_t> types;
+  for (std::size_t t = 0; t < p.cluster.gpus.size(); ++t) {
+    if (p.cluster.gpus[t] > 0) {
+      types.push_back(t);
+    }
+  }
+  FtfFace face;
+  std::vector<std::vector<double>> start;
+  for (std::size_t t : types) {
+    face.gpus.push_back(p.cluster.gpus[t]);
+  }
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    const AllocationJob& job = p.jobs[j];
+    face.scale_factor.push_back(job.scale_factor);
+    face.bound.push_back(
+        job.steps_remaining > 0.0
+            ? job.steps_remaining /
+                  (rho * (1.0 + kFaceSlack) * in.isolated_time[j] - job.time_since_start_s)
+            : -1.0);
+    face.throughput.emplace_back();
+    start.emplace_back();
+    for (std::size_t t : types) {
+      face.throughput.back().push_back(job.throughput[t]);
+      start.back().push_back(x[static_cast<std::size_t>(in.cols.column(j, t))] * (1.0 - 1e-6) +
+                             1e-9);
+    }
+  }
+  if (const auto centre = conic_centre(face, start)) {
+    for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+      for (std::size_t k = 0; k < types.size(); ++k) {
+        x[static_cast<std::size_t>(in.cols.column(j, types[k]))] = (*centre)[j][k];
+      }
+    }
+  }
+}
+
 // The simplex's solution of the program at `rho` when it is feasible, nullopt when it is not.
 std::optional<lp::Solution> feasible(const AllocationProblem& p, const Inputs& in, double rho,
                                      const std::string& policy) {
@@ -93,8 +139,11 @@ PackedAllocation least_rho(const AllocationProblem& p, const Inputs& in, const s
   if (!prog) {
     throw AllocationError(policy + ": no allocation reaches the isolated one's fairness");
   }
-  const lp::Solution s = lp::solve(*prog, p.lp_method);
+  lp::Solution s = lp::solve(*prog, p.lp_method);
   if (s.status == lp::Status::optimal) {
+    if (p.conic_centre && s.interior && in.pairs.empty()) {
+      centre_on_face(p, in, hi, s.x);
+    }
     return read_packed_allocation(s, in.cols, p);
   }
   if (s.status == lp::Status::infeasible) {

@@ -127,11 +127,13 @@ gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
   return x;
 }
 
-// `lp_method`: simplex or interior; interior only for a policy that solves a linear program.
+// `lp_method`: simplex, interior or centre; interior only for a policy that solves a linear
+// program; centre (an interior point, then the centre of Gavel's conic program's optimal face) only
+// for finish_time_fairness and finish_time_fairness_perf.
 lp::Method parse_lp_method(const std::string& value, const std::string& policy) {
-  if (value != "simplex" && value != "interior") {
-    throw std::invalid_argument("gavel: lp_method must be simplex or interior, not '" + value +
-                                "'");
+  if (value != "simplex" && value != "interior" && value != "centre") {
+    throw std::invalid_argument("gavel: lp_method must be simplex, interior or centre, not '" +
+                                value + "'");
   }
   if (value == "interior" && !gavel_solves_lp(policy)) {
     throw std::invalid_argument(
@@ -140,7 +142,14 @@ lp::Method parse_lp_method(const std::string& value, const std::string& policy) 
         "min_total_duration*, max_sum_throughput*), not '" +
         policy + "'");
   }
-  return value == "interior" ? lp::Method::interior : lp::Method::simplex;
+  if (value == "centre" && policy != "finish_time_fairness" &&
+      policy != "finish_time_fairness_perf") {
+    throw std::invalid_argument(
+        "gavel: lp_method: centre applies to finish_time_fairness and "
+        "finish_time_fairness_perf, not '" +
+        policy + "'");
+  }
+  return value == "simplex" ? lp::Method::simplex : lp::Method::interior;
 }
 
 }  // namespace
@@ -338,6 +347,7 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
         "per hour, comma-separated, e.g. 'V100-SXM2-16:2.48,P100:1.46,K80:0.45')");
   }
   lp_method_ = parse_lp_method(lp_method, policy);
+  conic_centre_ = lp_method == "centre";
   if (!entities_.empty() && policy.rfind("max_min_fairness_water_filling", 0) != 0) {
     throw std::invalid_argument(
         "gavel: entities apply to max_min_fairness_water_filling and its _perf and _packed forms, "
@@ -391,6 +401,7 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
   p.cluster.gpu_types = types_.types;
   p.cluster.gpus = types_.gpus;
   p.lp_method = lp_method_;
+  p.conic_centre = conic_centre_;
   if (!prices_.empty()) {
     for (const std::string& type : types_.types) {
       const auto price = prices_.find(type);

@@ -128,6 +128,7 @@ class GavelPolicy : public JobPolicy {
   double restart_overhead_s_ = 0.0;             // gavel_restart.hpp
   std::map<int, double> delay_;                 // this round's start delays, seconds
   lp::Method lp_method_ = lp::Method::simplex;  // lp_method
+  bool conic_centre_ = false;                   // lp_method: centre
   // entities: queue -> (weight, rule)
   std::map<std::string, std::pair<double, gavel::WaterFillingEntities::Rule>> entities_;
   std::int64_t rounds_started_ = 0;

@@ -54,8 +54,8 @@ enum class Method {
   /// CLP's dual simplex: a vertex of the optimal face.
   simplex,
   /// CLP's barrier (primal-dual interior point, its native Cholesky factorisation), without
-  /// crossover: a point inside the optimal face, near its analytic centre, as an interior-point
-  /// solver such as ECOS (cvxpy's, in Gavel's policy.py) returns it.
+  /// crossover: a point inside the optimal face (where CLP stops, not always its analytic
+  /// centre), as an interior-point solver such as ECOS (cvxpy's, in Gavel's policy.py) returns one.
   interior,
 };
 

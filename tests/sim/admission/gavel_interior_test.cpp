@@ -5,8 +5,11 @@
 // (the cases of gavel_allocation_test.cpp); where it is a face, its centre by symmetry.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tests/sim/admission/gavel_three_jobs.hpp"
 #include "tidesim/sim/admission/gavel_allocation.hpp"
+#include "tidesim/sim/admission/gavel_conic_centre.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
 
@@ -39,6 +42,46 @@ TEST(GavelInterior, UniqueOptimaAreTheSimplexs) {
   FinishTimeFairness ftf;
   expect_allocation(ftf.allocate(fresh), {{0.5, 0.0}, {0.5, 0.2}, {0.0, 0.8}}, 1e-5);
   EXPECT_NEAR(ftf.last_rho(), 5.0 / 6.0, 1e-6);
+}
+
+// lp_method: centre (AllocationProblem::conic_centre): finish_time_fairness_perf's point is the
+// centre of its optimal face under the barrier of Gavel's conic program (gavel_conic_centre.hpp).
+// One type of 2 GPUs; jobs A and B of throughput 1 and 1,000 steps; the isolated X is 1 each. B
+// has run 1,000 s, so rho_B = (1,000 + 1,000 / z_B) / 1,000 >= 2, the least rho, with X_B = 1;
+// A (fresh) needs rho_A = 1 / X_A <= 2, X_A >= c = 1/2. With X_B at 1, phi's terms in X_A are
+// -log X_A (X >= 0), -log(1 - X_A) twice (its row sum and the type's GPUs) and
+// -(2 log(X_A - c) - log X_A): the logs of X_A cancel, and 2 / (1 - x) = 2 / (x - c) gives
+// X_A = (1 + c) / 2 = 3/4. (CLP's barrier alone stops at 0.537; the face's centre under the
+// linear program's own barrier would be (4 + sqrt 6) / 10 = 0.645.)
+TEST(GavelInterior, CentreOfGavelsConicBarrier) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
+  p.jobs = {
+      {.id = 0, .throughput = {1.0}, .steps_remaining = 1000.0},
+      {.id = 1, .throughput = {1.0}, .time_since_start_s = 1000.0, .steps_remaining = 1000.0}};
+  p.lp_method = lp::Method::interior;
+  p.conic_centre = true;
+  FinishTimeFairness ftf;
+  const Allocation x = ftf.allocate(p);
+  EXPECT_NEAR(ftf.last_rho(), 2.0, 1e-6);
+  EXPECT_NEAR(x[1][0], 1.0, 1e-4);
+  EXPECT_NEAR(x[0][0], 0.75, 1e-4);
+}
+
+// conic_centre on a face given directly, with GPUs to spare (the types' term is then nearly
+// constant, 1e-3 of the others' slopes): with its logs of x cancelling, each job minimises
+// -log(1 - x) - 2 log(x - c), so 1 / (1 - x) = 2 / (x - c), x = (2 + c) / 3: 5/6 for c = 1/2 and
+// 0.99667 for c = 0.99. From a start outside the face there is no centre.
+TEST(GavelInterior, ConicCentreOfAGivenFace) {
+  const FtfFace face{
+      .throughput = {{1.0}, {1.0}}, .scale_factor = {1, 1}, .bound = {0.5, 0.99}, .gpus = {1000.0}};
+  const auto centre = conic_centre(face, {{0.6}, {0.995}});
+  ASSERT_TRUE(centre);
+  EXPECT_NEAR((*centre)[0][0], 5.0 / 6.0, 1e-3);
+  EXPECT_NEAR((*centre)[1][0], (2.0 + 0.99) / 3.0, 1e-4);
+  EXPECT_LT(conic_barrier(face, *centre), conic_barrier(face, {{0.6}, {0.995}}));
+  EXPECT_FALSE(conic_centre(face, {{0.4}, {0.995}}));
+  EXPECT_TRUE(std::isinf(conic_barrier(face, {{0.4}, {0.995}})));
 }
 
 // max_min_fairness (every throughput 1): each job's share is 2/3 (2 GPUs, 3 jobs), so both types

@@ -264,15 +264,25 @@ TEST(GavelPolicy, PackingVariantsAndTheirArgumentsChecked) {
   EXPECT_EQ(construction_error(slos), "");
 }
 
-// lp_method: simplex or interior, and interior only for a policy that solves a linear program;
-// an error names the argument. max_min_fairness_perf solved as an interior point on this
-// cluster has the unique X of gavel_allocation_test.cpp, so the first round is the simplex's:
-// job 0 or 1 on the V100 (tied at priority 1.5 in exact arithmetic), job 2 on the P100.
+// lp_method: simplex, interior or centre; interior only for a policy that solves a linear
+// program, centre only for finish_time_fairness and its _perf form; an error names the argument.
+// max_min_fairness_perf solved as an interior point on this cluster has the unique X of
+// gavel_allocation_test.cpp, so the first round is the simplex's: job 0 or 1 on the V100 (tied at
+// priority 1.5 in exact arithmetic), job 2 on the P100.
 TEST(GavelPolicy, LpMethodChecked) {
   AdmissionConfig config = gavel("max_min_fairness_perf");
   config.args["lp_method"] = "barrier";
   EXPECT_EQ(construction_error(config),
-            "gavel: lp_method must be simplex or interior, not 'barrier'");
+            "gavel: lp_method must be simplex, interior or centre, not 'barrier'");
+  config.args["lp_method"] = "centre";
+  EXPECT_EQ(construction_error(config),
+            "gavel: lp_method: centre applies to finish_time_fairness and "
+            "finish_time_fairness_perf, not 'max_min_fairness_perf'");
+  for (const char* ftf : {"finish_time_fairness", "finish_time_fairness_perf"}) {
+    AdmissionConfig centred = gavel(ftf);
+    centred.args["lp_method"] = "centre";
+    EXPECT_EQ(construction_error(centred), "") << ftf;
+  }
   config.args["lp_method"] = "interior";
   EXPECT_EQ(construction_error(config), "");
   for (const char* other : {"allox", "gandiva_fair", "fifo_perf", "isolated"}) {

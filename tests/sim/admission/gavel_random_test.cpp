@@ -216,6 +216,17 @@ TEST(GavelRandomProblems, InteriorAnswersFitAndAreOptimal) {
       expect_feasible(p, ftf.allocate(p), {}, what + " ftf again");
     });
     run([&] {
+      // lp_method: centre: the centre of the same face, so the same least rho and a feasible X.
+      AllocationProblem centred = p;
+      centred.conic_centre = true;
+      FinishTimeFairness ftf;
+      FinishTimeFairness plain;
+      expect_feasible(p, ftf.allocate(centred), {}, what + " ftf centre");
+      (void)plain.allocate(p);
+      EXPECT_NEAR(ftf.last_rho(), plain.last_rho(), 1e-6 * std::max(1.0, plain.last_rho()))
+          << what << " ftf centre";
+    });
+    run([&] {
       const PackedAllocation x = max_min_fairness_packed(p);
       expect_feasible(p, x.single, x.pairs, what + " packed");
     });
