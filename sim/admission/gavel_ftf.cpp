@@ -25,6 +25,20 @@ struct Inputs {
   AllocationColumns cols;
 };
 
+// The throughput job j needs for rho_j(X) <= rho, R_j / (rho iso_j - t_j): -1 when it has no
+// steps left (no row), nullopt when no throughput reaches rho.
+std::optional<double> needed_throughput(const AllocationJob& job, double isolated_time,
+                                        double rho) {
+  if (job.steps_remaining <= 0.0) {
+    return -1.0;
+  }
+  const double time_left = rho * isolated_time - job.time_since_start_s;
+  if (!(time_left > 0.0)) {
+    return std::nullopt;
+  }
+  return job.steps_remaining / time_left;
+}
+
 // The program "every job with steps left has rho_j(X) <= rho" (nullopt when some job cannot
 // reach rho even with infinite throughput); rows lowered by `slack` (relative); the tie-break's
 // objective unless the problem is solved as an interior point (Gavel's one program: its optimal
@@ -35,17 +49,14 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
   lp::Program prog;
   const AllocationColumns cols = add_base_constraints(prog, p, in.pairs);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
-    const AllocationJob& job = p.jobs[j];
-    if (job.steps_remaining <= 0.0) {
-      continue;
-    }
-    const double time_left = rho * in.isolated_time[j] - job.time_since_start_s;
-    if (!(time_left > 0.0)) {
+    const std::optional<double> needed = needed_throughput(p.jobs[j], in.isolated_time[j], rho);
+    if (!needed) {
       return std::nullopt;
     }
-    lp::Row row{.terms = {},
-                .lower = job.steps_remaining / time_left * (1.0 - slack),
-                .upper = lp::kInfinity};
+    if (*needed < 0.0) {
+      continue;
+    }
+    lp::Row row{.terms = {}, .lower = *needed * (1.0 - slack), .upper = lp::kInfinity};
     for (const ThroughputTerm& term : throughput_terms(p, cols, j)) {
       row.terms.emplace_back(term.column, term.throughput / in.weight[j]);
       if (tie_break) {
@@ -60,9 +71,11 @@ std::optional<lp::Program> program_at(const AllocationProblem& p, const Inputs& 
 
 // The face's centre under Gavel's conic barrier (gavel_conic_centre.hpp), from the barrier's
 // point `x`: the face taken at rho x (1 + kFaceSlack), so that the rows the least rho holds with
-// equality (met by CLP within its tolerance) leave room, and the start pulled inside its bounds.
-// `x` is kept where that start is not strictly inside.
+// equality (met by CLP within its tolerance) leave room, and the start pulled inside its bounds
+// (x (1 - kStartShrink) + kStartFloor). `x` is kept where that start is not strictly inside.
 constexpr double kFaceSlack = 1e-5;
+constexpr double kStartShrink = 1e-6;
+constexpr double kStartFloor = 1e-9;
 
 void centre_on_face(const AllocationProblem& p, const Inputs& in, double rho,
                     std::vector<double>& x) {
@@ -79,18 +92,19 @@ void centre_on_face(const AllocationProblem& p, const Inputs& in, double rho,
   }
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     const AllocationJob& job = p.jobs[j];
+    const std::optional<double> needed =
+        needed_throughput(job, in.isolated_time[j], rho * (1.0 + kFaceSlack));
+    if (!needed) {
+      return;  // not reached at the least rho's program either: keep the barrier's point
+    }
     face.scale_factor.push_back(job.scale_factor);
-    face.bound.push_back(
-        job.steps_remaining > 0.0
-            ? job.steps_remaining /
-                  (rho * (1.0 + kFaceSlack) * in.isolated_time[j] - job.time_since_start_s)
-            : -1.0);
+    face.bound.push_back(*needed);
     face.throughput.emplace_back();
     start.emplace_back();
     for (std::size_t t : types) {
       face.throughput.back().push_back(job.throughput[t]);
-      start.back().push_back(x[static_cast<std::size_t>(in.cols.column(j, t))] * (1.0 - 1e-6) +
-                             1e-9);
+      start.back().push_back(
+          x[static_cast<std::size_t>(in.cols.column(j, t))] * (1.0 - kStartShrink) + kStartFloor);
     }
   }
   if (const auto centre = conic_centre(face, start)) {
