@@ -510,7 +510,7 @@ void GavelPolicy::leave(const JobPolicyState& state, double now) {
       // A pair's time is its entry's, credited once: when its last job leaves or at the round's
       // end (Gavel credits a pair the longer of its jobs' times).
       if (it->second.partner < 0 || placed_.count(it->second.partner) == 0) {
-        rounds_->record(it->second.entry, it->second.type, now - round_start_);
+        rounds_->record(it->second.entry, it->second.type, ran_s(it->second, now));
       }
       placed_.erase(it);
     }
@@ -524,7 +524,7 @@ void GavelPolicy::start(const JobPolicyState& state) {
   std::set<int> recorded;
   for (const auto& [id, p] : placed_) {
     if (recorded.insert(p.entry).second) {
-      rounds_->record(p.entry, p.type, now - round_start_);
+      rounds_->record(p.entry, p.type, ran_s(p, now));
     }
   }
   speeds_.clear();
@@ -592,6 +592,21 @@ void GavelPolicy::plan_delays(const JobPolicyState& state, const std::vector<int
       delay_[v.id] = d;
     }
   }
+}
+
+// The seconds a placement ran this round until `now`, as Shockwave's simulator credits them: the
+// round less the restart overhead its job paid (a pair: the less of its jobs' delays, as the
+// artifact credits a pair the longer of its jobs' times).
+double GavelPolicy::ran_s(const gavel::Placement& p, double now) const {
+  const auto delay_of = [this](int id) {
+    const auto it = delay_.find(id);
+    return it == delay_.end() ? 0.0 : it->second;
+  };
+  double delay = delay_of(p.job);
+  if (p.partner >= 0) {
+    delay = std::min(delay, delay_of(p.partner));
+  }
+  return std::max(0.0, now - round_start_ - delay);
 }
 
 JobDecision GavelPolicy::current(const JobPolicyState& state) const {

@@ -111,6 +111,9 @@ class GavelPolicy : public JobPolicy {
   /// throughputs there (0 where the table has none).
   std::vector<double> pair_throughput(int a, int b) const;
   JobDecision current(const JobPolicyState& state) const;
+  /// The seconds `p` ran this round until `now` that the rounds credit: the time since the round
+  /// began less its restart delay (gavel_restart.hpp).
+  double ran_s(const gavel::Placement& p, double now) const;
 
   gavel::RoundsConfig rounds_config_;
   std::string reference_;

@@ -7,7 +7,9 @@
 /// artifact has them: the jobs of the run's first round (`current_round != 1`), and a round the
 /// job runs for no more than `round - 5` s (`time_per_iteration - 5 < execution_time`: its last
 /// round, the steps it has left fewer than a round's). Here the same loss is a delay of the job's
-/// start in that round (JobDecision::start_delay), decided when the round begins.
+/// start in that round (JobDecision::start_delay), decided when the round begins. The overhead is
+/// not time received: the artifact credits the job the round less 20 s (`execution_time -=
+/// preemption_overhead`), and GavelPolicy credits its rounds the same (GavelPolicy::ran_s).
 namespace tidesim::gavel {
 
 /// What a job's round start depends on.

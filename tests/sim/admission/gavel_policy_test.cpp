@@ -128,6 +128,37 @@ TEST(GavelPolicy, RestartOverheadDelaysAJobBackFromARoundAway) {
   EXPECT_THROW(GavelPolicy bad(config), std::invalid_argument);
 }
 
+// The restart overhead is not time received (Shockwave's simulator, scheduler.py `simulate`:
+// `execution_time -= preemption_overhead`): gandiva_fair on one V100, jobs 0 and 1 of X = 1/2 each,
+// rounds of 360 s, each job starting from 180 s received. Round 1 (no overhead in the first round):
+// job 0 (a tie, arrival order). Round 2: job 0 has received 540 s, job 1 180 s, of 360 s worked,
+// so job 1 runs, back from a round away: it starts 20 s late and is credited 340 s. Round 3: job 0
+// 540 of 700 s (fraction 0.771), job 1 520 (0.743): job 1 keeps the V100. Without the overhead
+// both have 540 of 720 and job 0 takes it back (arrival order).
+TEST(GavelPolicy, RestartOverheadIsNotCreditedAsTimeReceived) {
+  ClusterView c = cluster();
+  c.nodes.pop_back();
+  for (const std::string overhead : {"20", "0"}) {
+    AdmissionConfig config = gavel("gandiva_fair");
+    config.args["restart_overhead"] = overhead;
+    GavelPolicy p(config);
+    EXPECT_EQ(p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 2, 1)}, c)).run,
+              (std::vector<int>{0}));
+    const JobDecision d1 =
+        p.decide(at(TimePoint(360s), {job(0, 4, 1, {"node-a"}), job(1, 2, 1)}, c));
+    EXPECT_EQ(d1.run, (std::vector<int>{1}));
+    const JobDecision d2 =
+        p.decide(at(TimePoint(720s), {job(0, 4, 1), job(1, 2, 1, {"node-a"})}, c));
+    if (overhead == "20") {
+      EXPECT_EQ(d1.start_delay, (std::map<int, Duration>{{1, Duration(20s)}}));
+      EXPECT_EQ(d2.run, (std::vector<int>{1}));
+    } else {
+      EXPECT_TRUE(d1.start_delay.empty());
+      EXPECT_EQ(d2.run, (std::vector<int>{0}));
+    }
+  }
+}
+
 // The first round of other policies on the same jobs, from their hand-worked X
 // (gavel_allocation_test.cpp, gavel_allox_gandiva_test.cpp):
 // - max_sum_throughput_perf: the V100 to job 0, the P100 to job 2;
