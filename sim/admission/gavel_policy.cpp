@@ -322,6 +322,11 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       prices_ = parse_prices(value);
     } else if (key == "restart_overhead") {
       restart_overhead_s_ = number(key, value, 0.0);
+    } else if (key == "credit") {
+      if (value != "round" && value != "steps") {
+        throw std::invalid_argument("gavel: credit must be round or steps, not '" + value + "'");
+      }
+      credit_steps_ = value == "steps";
     } else if (key == "packing_threshold") {
       packing_threshold = number(key, value, 0.0);
     } else if (key == "lp_method") {
@@ -334,7 +339,8 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, prices, restart_overhead, packing_threshold, lp_method, entities, and "
+          "gpu_order, prices, restart_overhead, credit, packing_threshold, lp_method, entities, "
+          "and "
           "shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
@@ -564,6 +570,7 @@ void GavelPolicy::start(const JobPolicyState& state) {
     placed_[p.job] = std::move(p);
   }
   plan_delays(state, last_round);
+  plan_credits(state);
   round_start_ = now;
   round_end_ = now + rounds_config_.round_s;
   started_ = true;
@@ -594,19 +601,52 @@ void GavelPolicy::plan_delays(const JobPolicyState& state, const std::vector<int
   }
 }
 
-// The seconds a placement ran this round until `now`, as Shockwave's simulator credits them: the
-// round less the restart overhead its job paid (a pair: the less of its jobs' delays, as the
-// artifact credits a pair the longer of its jobs' times).
-double GavelPolicy::ran_s(const gavel::Placement& p, double now) const {
-  const auto delay_of = [this](int id) {
-    const auto it = delay_.find(id);
-    return it == delay_.end() ? 0.0 : it->second;
-  };
-  double delay = delay_of(p.job);
-  if (p.partner >= 0) {
-    delay = std::min(delay, delay_of(p.partner));
+// credit: steps. Each placed job's micro-task this round: its whole steps at its throughput on
+// the type it runs on, alone or (in a pair) co-located with its partner.
+void GavelPolicy::plan_credits(const JobPolicyState& state) {
+  micro_task_.clear();
+  if (!credit_steps_) {
+    return;
   }
-  return std::max(0.0, now - round_start_ - delay);
+  for (const JobView& v : state.jobs) {
+    const auto it = placed_.find(v.id);
+    if (it == placed_.end()) {
+      continue;
+    }
+    const std::string& type = types_.types[it->second.type];
+    double throughput = 0.0;
+    if (it->second.partner < 0) {
+      for (const auto& [gpu, tput] : v.throughputs) {
+        throughput = gpu == type ? tput : throughput;
+      }
+    } else {
+      const auto self = speeds_.find(v.id);
+      const auto other = speeds_.find(it->second.partner);
+      if (self != speeds_.end() && other != speeds_.end() && self->second != nullptr &&
+          other->second != nullptr) {
+        const auto c = workloads::gavel_colocated(*self->second, *other->second, type);
+        throughput = c ? c->first : 0.0;
+      }
+    }
+    if (throughput > 0.0) {
+      micro_task_[v.id] = gavel::micro_task_s(throughput, v.steps_left, rounds_config_.round_s);
+    }
+  }
+}
+
+// The seconds a placement ran this round until `now`, as the rounds credit them: with `credit:
+// steps` no more than its micro-task, less the restart overhead its job paid; a pair the longer
+// of its jobs' (as the artifacts credit a pair the longer of its jobs' times).
+double GavelPolicy::ran_s(const gavel::Placement& p, double now) const {
+  const auto one = [this, now](int id) {
+    double t = now - round_start_;
+    if (const auto m = micro_task_.find(id); m != micro_task_.end()) {
+      t = std::min(t, m->second);
+    }
+    const auto d = delay_.find(id);
+    return std::max(0.0, t - (d == delay_.end() ? 0.0 : d->second));
+  };
+  return p.partner >= 0 ? std::max(one(p.job), one(p.partner)) : one(p.job);
 }
 
 JobDecision GavelPolicy::current(const JobPolicyState& state) const {

@@ -107,12 +107,14 @@ class GavelPolicy : public JobPolicy {
   void start(const JobPolicyState& state);
   void leave(const JobPolicyState& state, double now);
   void plan_delays(const JobPolicyState& state, const std::vector<int>& last_round);
+  void plan_credits(const JobPolicyState& state);
   /// A pair's throughput per GPU type for the rounds: the lesser of its jobs' co-located
   /// throughputs there (0 where the table has none).
   std::vector<double> pair_throughput(int a, int b) const;
   JobDecision current(const JobPolicyState& state) const;
   /// The seconds `p` ran this round until `now` that the rounds credit: the time since the round
-  /// began less its restart delay (gavel_restart.hpp).
+  /// began (with `credit: steps`, no more than its micro-task) less its restart delay
+  /// (gavel_restart.hpp).
   double ran_s(const gavel::Placement& p, double now) const;
 
   gavel::RoundsConfig rounds_config_;
@@ -130,6 +132,8 @@ class GavelPolicy : public JobPolicy {
   std::vector<int> known_;                      // ids added to the rounds, ascending
   double restart_overhead_s_ = 0.0;             // gavel_restart.hpp
   std::map<int, double> delay_;                 // this round's start delays, seconds
+  bool credit_steps_ = false;                   // credit: steps
+  std::map<int, double> micro_task_;            // credit: steps: this round's, seconds
   lp::Method lp_method_ = lp::Method::simplex;  // lp_method
   bool conic_centre_ = false;                   // lp_method: centre
   // entities: queue -> (weight, rule)

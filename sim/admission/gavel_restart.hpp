@@ -26,6 +26,11 @@ struct RestartCase {
 /// The artifact's margin: a round of more than `round - kRestartMargin` s pays the overhead.
 inline constexpr double kRestartMarginS = 5.0;
 
+/// A micro-task's duration in the artifacts' simulators (`_get_num_steps` and the finish time
+/// `num_steps / throughput`): `min(floor(throughput x round_s), steps_left) / throughput`, the
+/// whole steps of a round or the steps left; 0 at a throughput of 0 or less.
+double micro_task_s(double throughput, double steps_left, double round_s);
+
 /// The seconds job `c`'s work starts late in a round of `round_s` seconds under an overhead of
 /// `overhead_s` (0: none): `overhead_s` unless it ran in the last round, this is the first round,
 /// or `min(floor(throughput x round_s), steps_left) / throughput <= round_s - 5` (it would run

@@ -159,6 +159,32 @@ TEST(GavelPolicy, RestartOverheadIsNotCreditedAsTimeReceived) {
   }
 }
 
+// credit: steps credits a round as the artifacts' simulators do, the micro-task's whole steps at
+// the job's throughput: gandiva_fair on one V100, job 0 at 4 steps/s (floor(4 x 360) = 1,440
+// steps, 360 s) and job 1 at 1.001 (floor(360.36) = 360 steps, 359.64 s). Round 1: job 0 (a
+// tie, arrival order), credited 360 s; round 2: job 1 (180 s against 540), credited 359.64 s;
+// round 3: job 1 has 539.64 s, job 0 540, so job 1 keeps the V100. Crediting the round, both
+// have 540 s and job 0 takes it back. A bad value is an error naming the argument.
+TEST(GavelPolicy, CreditStepsCreditsTheMicroTask) {
+  ClusterView c = cluster();
+  c.nodes.pop_back();
+  for (const std::string credit : {"steps", "round"}) {
+    AdmissionConfig config = gavel("gandiva_fair");
+    config.args["credit"] = credit;
+    GavelPolicy p(config);
+    EXPECT_EQ(p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 1.001, 1)}, c)).run,
+              (std::vector<int>{0}));
+    EXPECT_EQ(p.decide(at(TimePoint(360s), {job(0, 4, 1, {"node-a"}), job(1, 1.001, 1)}, c)).run,
+              (std::vector<int>{1}));
+    const JobDecision d =
+        p.decide(at(TimePoint(720s), {job(0, 4, 1), job(1, 1.001, 1, {"node-a"})}, c));
+    EXPECT_EQ(d.run, (std::vector<int>{credit == "steps" ? 1 : 0})) << credit;
+  }
+  AdmissionConfig bad = gavel("gandiva_fair");
+  bad.args["credit"] = "time";
+  EXPECT_NE(construction_error(bad).find("credit"), std::string::npos);
+}
+
 // The first round of other policies on the same jobs, from their hand-worked X
 // (gavel_allocation_test.cpp, gavel_allox_gandiva_test.cpp):
 // - max_sum_throughput_perf: the V100 to job 0, the P100 to job 2;

@@ -41,5 +41,14 @@ TEST(GavelRestart, WholeStepsOfARound) {
   EXPECT_EQ(restart_delay(resumed(57.0, 0.5), 120.0, 20.0), 0.0);
 }
 
+// A micro-task: floor(1.001 x 360) = 360 steps at 1.001 steps/s last 359.64 s; 230 steps left at 2
+// steps/s, 115 s of a 120-s round; no throughput, none.
+TEST(GavelRestart, MicroTaskIsTheRoundsWholeStepsOrTheStepsLeft) {
+  EXPECT_DOUBLE_EQ(micro_task_s(1.001, 1e6, 360.0), 360.0 / 1.001);
+  EXPECT_DOUBLE_EQ(micro_task_s(2.0, 230.0, 120.0), 115.0);
+  EXPECT_DOUBLE_EQ(micro_task_s(4.0, 1e6, 120.0), 120.0);
+  EXPECT_EQ(micro_task_s(0.0, 1e6, 120.0), 0.0);
+}
+
 }  // namespace
 }  // namespace tidesim::gavel
