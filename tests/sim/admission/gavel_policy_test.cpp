@@ -128,61 +128,55 @@ TEST(GavelPolicy, RestartOverheadDelaysAJobBackFromARoundAway) {
   EXPECT_THROW(GavelPolicy bad(config), std::invalid_argument);
 }
 
-// The restart overhead is not time received (Shockwave's simulator, scheduler.py `simulate`:
-// `execution_time -= preemption_overhead`): gandiva_fair on one V100, jobs 0 and 1 of X = 1/2 each,
-// rounds of 360 s, each job starting from 180 s received. Round 1 (no overhead in the first round):
-// job 0 (a tie, arrival order). Round 2: job 0 has received 540 s, job 1 180 s, of 360 s worked,
-// so job 1 runs, back from a round away: it starts 20 s late and is credited 340 s. Round 3: job 0
-// 540 of 700 s (fraction 0.771), job 1 520 (0.743): job 1 keeps the V100. Without the overhead
-// both have 540 of 720 and job 0 takes it back (arrival order).
-TEST(GavelPolicy, RestartOverheadIsNotCreditedAsTimeReceived) {
+// Three rounds of 360 s of gandiva_fair on one V100 (node-a) for job 0 (4 steps/s) and job 1
+// (`slow` steps/s), X = 1/2 each: job 0 runs in the first, job 1 in the second; the decisions of
+// the second and the third.
+std::pair<JobDecision, JobDecision> two_jobs_three_rounds(const AdmissionConfig& config,
+                                                          double slow) {
   ClusterView c = cluster();
   c.nodes.pop_back();
-  for (const std::string overhead : {"20", "0"}) {
-    AdmissionConfig config = gavel("gandiva_fair");
-    config.args["restart_overhead"] = overhead;
-    GavelPolicy p(config);
-    EXPECT_EQ(p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 2, 1)}, c)).run,
-              (std::vector<int>{0}));
-    const JobDecision d1 =
-        p.decide(at(TimePoint(360s), {job(0, 4, 1, {"node-a"}), job(1, 2, 1)}, c));
-    EXPECT_EQ(d1.run, (std::vector<int>{1}));
-    const JobDecision d2 =
-        p.decide(at(TimePoint(720s), {job(0, 4, 1), job(1, 2, 1, {"node-a"})}, c));
-    if (overhead == "20") {
-      EXPECT_EQ(d1.start_delay, (std::map<int, Duration>{{1, Duration(20s)}}));
-      EXPECT_EQ(d2.run, (std::vector<int>{1}));
-    } else {
-      EXPECT_TRUE(d1.start_delay.empty());
-      EXPECT_EQ(d2.run, (std::vector<int>{0}));
-    }
-  }
+  GavelPolicy p(config);
+  EXPECT_EQ(p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, slow, 1)}, c)).run,
+            (std::vector<int>{0}));
+  JobDecision second =
+      p.decide(at(TimePoint(360s), {job(0, 4, 1, {"node-a"}), job(1, slow, 1)}, c));
+  EXPECT_EQ(second.run, (std::vector<int>{1}));
+  return {second, p.decide(at(TimePoint(720s), {job(0, 4, 1), job(1, slow, 1, {"node-a"})}, c))};
+}
+
+// The restart overhead is not time received (Shockwave's simulator, scheduler.py `simulate`:
+// `execution_time -= preemption_overhead`), on two_jobs_three_rounds with job 1 at 2 steps/s,
+// each job starting from 180 s received. Round 1 (no overhead in the first round): job 0 (a tie,
+// arrival order). Round 2: job 0 has received 540 s, job 1 180 s, of 360 s worked, so job 1
+// runs, back from a round away: it starts 20 s late and is credited 340 s. Round 3: job 0 540 of
+// 700 s (fraction 0.771), job 1 520 (0.743): job 1 keeps the V100. Without the overhead both
+// have 540 of 720 and job 0 takes it back (arrival order).
+TEST(GavelPolicy, RestartOverheadIsNotCreditedAsTimeReceived) {
+  AdmissionConfig config = gavel("gandiva_fair");
+  config.args["restart_overhead"] = "20";
+  const auto [second, third] = two_jobs_three_rounds(config, 2.0);
+  EXPECT_EQ(second.start_delay, (std::map<int, Duration>{{1, Duration(20s)}}));
+  EXPECT_EQ(third.run, (std::vector<int>{1}));
+  config.args["restart_overhead"] = "0";
+  const auto [second_free, third_free] = two_jobs_three_rounds(config, 2.0);
+  EXPECT_TRUE(second_free.start_delay.empty());
+  EXPECT_EQ(third_free.run, (std::vector<int>{0}));
 }
 
 // credit: steps credits a round as the artifacts' simulators do, the micro-task's whole steps at
-// the job's throughput: gandiva_fair on one V100, job 0 at 4 steps/s (floor(4 x 360) = 1,440
+// the job's throughput: two_jobs_three_rounds with job 0 at 4 steps/s (floor(4 x 360) = 1,440
 // steps, 360 s) and job 1 at 1.001 (floor(360.36) = 360 steps, 359.64 s). Round 1: job 0 (a
 // tie, arrival order), credited 360 s; round 2: job 1 (180 s against 540), credited 359.64 s;
 // round 3: job 1 has 539.64 s, job 0 540, so job 1 keeps the V100. Crediting the round, both
 // have 540 s and job 0 takes it back. A bad value is an error naming the argument.
 TEST(GavelPolicy, CreditStepsCreditsTheMicroTask) {
-  ClusterView c = cluster();
-  c.nodes.pop_back();
-  for (const std::string credit : {"steps", "round"}) {
-    AdmissionConfig config = gavel("gandiva_fair");
-    config.args["credit"] = credit;
-    GavelPolicy p(config);
-    EXPECT_EQ(p.decide(at(TimePoint(0s), {job(0, 4, 1), job(1, 1.001, 1)}, c)).run,
-              (std::vector<int>{0}));
-    EXPECT_EQ(p.decide(at(TimePoint(360s), {job(0, 4, 1, {"node-a"}), job(1, 1.001, 1)}, c)).run,
-              (std::vector<int>{1}));
-    const JobDecision d =
-        p.decide(at(TimePoint(720s), {job(0, 4, 1), job(1, 1.001, 1, {"node-a"})}, c));
-    EXPECT_EQ(d.run, (std::vector<int>{credit == "steps" ? 1 : 0})) << credit;
-  }
-  AdmissionConfig bad = gavel("gandiva_fair");
-  bad.args["credit"] = "time";
-  EXPECT_NE(construction_error(bad).find("credit"), std::string::npos);
+  AdmissionConfig config = gavel("gandiva_fair");
+  config.args["credit"] = "steps";
+  EXPECT_EQ(two_jobs_three_rounds(config, 1.001).second.run, (std::vector<int>{1}));
+  config.args["credit"] = "round";
+  EXPECT_EQ(two_jobs_three_rounds(config, 1.001).second.run, (std::vector<int>{0}));
+  config.args["credit"] = "time";
+  EXPECT_NE(construction_error(config).find("credit"), std::string::npos);
 }
 
 // The first round of other policies on the same jobs, from their hand-worked X
