@@ -76,7 +76,10 @@ class GavelAllocator {
 /// (a price per hour for each GPU model, `MODEL:PRICE,...`, read by
 /// max_sum_throughput_normalized_by_cost_perf* and _packed_SLOs, which need it), `restart_overhead`
 /// (seconds, default 0: a job that did not run in the last round starts its work this late in a
-/// round, as Shockwave's simulator charges 20 s; gavel_restart.hpp), `packing_threshold`
+/// round, as Shockwave's simulator charges 20 s, and is credited that much less;
+/// gavel_restart.hpp), `credit` (round, the default: the rounds credit a job the seconds it ran;
+/// steps: no more than its micro-task, its whole steps of the round at its throughput, as Gavel's
+/// and Shockwave's simulators credit it), `packing_threshold`
 /// (fifo_packed only: the normalised throughput a pair must exceed, default 1.5 as Gavel's
 /// FIFOPolicyWithPacking), `lp_method` (simplex, the
 /// default: a vertex and tidesim's tie-break stages; interior: each program in one stage as Gavel
