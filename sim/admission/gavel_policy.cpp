@@ -340,8 +340,7 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
           "gpu_order, prices, restart_overhead, credit, packing_threshold, lp_method, entities, "
-          "and "
-          "shockwave's: future_rounds, k, lambda, rhomax, "
+          "and shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
     }
