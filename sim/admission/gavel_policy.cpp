@@ -152,6 +152,15 @@ lp::Method parse_lp_method(const std::string& value, const std::string& policy) 
   return value == "simplex" ? lp::Method::simplex : lp::Method::interior;
 }
 
+// Job `v`'s steps per second alone on GPU model `model` (0 where it has none).
+double throughput_on(const JobView& v, const std::string& model) {
+  double t = 0.0;
+  for (const auto& [gpu, tput] : v.throughputs) {
+    t = gpu == model ? tput : t;
+  }
+  return t;
+}
+
 }  // namespace
 
 bool gavel_solves_lp(const std::string& policy) {
@@ -424,13 +433,7 @@ gavel::RoundAllocation GavelPolicy::allocate(const JobPolicyState& state) {
     gavel::AllocationJob j;
     j.id = v.id;
     for (const std::string& type : types_.types) {
-      double t = 0.0;
-      for (const auto& [gpu, tput] : v.throughputs) {
-        if (gpu == type) {
-          t = tput;
-        }
-      }
-      j.throughput.push_back(t);
+      j.throughput.push_back(throughput_on(v, type));
     }
     j.scale_factor = v.gpus;
     j.time_since_start_s = std::max(0.0, now - to_seconds(v.submitted));
@@ -544,11 +547,7 @@ void GavelPolicy::start(const JobPolicyState& state) {
     j.id = v.id;
     j.scale_factor = v.gpus;
     for (const std::string& type : types_.types) {
-      double t = 0.0;
-      for (const auto& [gpu, tput] : v.throughputs) {
-        t = gpu == type ? tput : t;
-      }
-      j.throughput.push_back(t);
+      j.throughput.push_back(throughput_on(v, type));
     }
     rounds_->add_job(j);
     known_.insert(std::upper_bound(known_.begin(), known_.end(), v.id), v.id);
@@ -590,9 +589,7 @@ void GavelPolicy::plan_delays(const JobPolicyState& state, const std::vector<int
     c.ran_last_round = std::binary_search(last_round.begin(), last_round.end(), v.id);
     c.first_round = rounds_started_ == 0;
     c.steps_left = v.steps_left;
-    for (const auto& [gpu, tput] : v.throughputs) {
-      c.throughput = gpu == types_.types[it->second.type] ? tput : c.throughput;
-    }
+    c.throughput = throughput_on(v, types_.types[it->second.type]);
     const double d = gavel::restart_delay(c, rounds_config_.round_s, restart_overhead_s_);
     if (d > 0.0) {
       delay_[v.id] = d;
@@ -615,9 +612,7 @@ void GavelPolicy::plan_credits(const JobPolicyState& state) {
     const std::string& type = types_.types[it->second.type];
     double throughput = 0.0;
     if (it->second.partner < 0) {
-      for (const auto& [gpu, tput] : v.throughputs) {
-        throughput = gpu == type ? tput : throughput;
-      }
+      throughput = throughput_on(v, type);
     } else {
       const auto self = speeds_.find(v.id);
       const auto other = speeds_.find(it->second.partner);
