@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "tidesim/workloads/shockwave_batch.hpp"
 
@@ -155,9 +156,14 @@ JobSpec job_of(const GavelSource& source, const std::shared_ptr<const GavelPairs
   if (profile.seconds.size() != profile.batch.size()) {
     profile = {};  // an epoch without a throughput on the reference: no planning profile
   }
-  job.measured = std::make_shared<const GavelSpeed>(
-      std::move(segments), source.reference_gpu, exclusive, units, std::move(profile),
-      epochs ? nullptr : pairs, row.key(), row.priority_weight, row.slo);
+  auto speed = std::make_shared<GavelSpeed>(std::move(segments), source.reference_gpu, exclusive,
+                                            units, std::move(profile), epochs ? nullptr : pairs,
+                                            row.key(), row.priority_weight, row.slo);
+  if (epochs) {
+    speed->set_shockwave_batch(
+        {*m, dynamic ? row.mode : "static", row.scale_factor, m->batch, row.total_steps, pairs});
+  }
+  job.measured = std::move(speed);
   job.elastic = std::make_shared<const GavelFixedSize>(job.replicas, job.measured);
   return job;
 }
@@ -190,6 +196,30 @@ std::optional<std::pair<double, double>> GavelSpeed::colocated_on(const std::str
   }
   const auto c = pairs_->table->colocated(type->second, key_, o->key_);
   return c ? std::optional<std::pair<double, double>>({c->self, c->other}) : std::nullopt;
+}
+
+std::shared_ptr<const GavelSpeed> GavelSpeed::at_batch(int batch, double steps) const {
+  if (!shockwave_) {
+    throw std::logic_error("GavelSpeed::at_batch: not a row of Shockwave's layout");
+  }
+  const ShockwaveBatch& now = *shockwave_;
+  std::map<std::string, Segments> segments;
+  for (const auto& [gpu, type] : now.tables->gpu_types) {
+    if (!segments_.contains(gpu)) {
+      continue;
+    }
+    const auto t =
+        now.tables->table->isolated(type, {with_batch(now.model, batch), now.scale_factor});
+    if (!t || !(*t > 0.0)) {
+      return nullptr;
+    }
+    segments[gpu] = {{steps, 1.0 / *t, 1.0}};
+  }
+  auto out = std::make_shared<GavelSpeed>(*this);
+  out->segments_ = std::move(segments);
+  out->units_ = steps;
+  out->shockwave_->batch = batch;
+  return out;
 }
 
 double GavelSpeed::step_seconds(const std::vector<int>& gpus_per_node) const {

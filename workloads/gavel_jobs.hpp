@@ -13,6 +13,7 @@
 #include "tidesim/workloads/gavel_generate.hpp"
 #include "tidesim/workloads/gavel_trace.hpp"
 #include "tidesim/workloads/job.hpp"
+#include "tidesim/workloads/shockwave_batch.hpp"
 #include "tidesim/workloads/throughput_table.hpp"
 
 namespace tidesim::workloads {
@@ -58,6 +59,18 @@ struct GavelPairs {
   std::map<std::string, std::string> gpu_types;
   /// GavelSource::whole_steps_round_s.
   double whole_steps_round_s = 0.0;
+};
+
+/// A Shockwave row's batch for the rounds that change it (sim/admission/gavel_batch.hpp): its
+/// model at its initial batch, its mode (`static`, `accordion`, `gns`), its GPUs, its batch now,
+/// its trace's total steps, and the table and types its speed at another batch is read from.
+struct ShockwaveBatch {
+  ShockwaveModel model;
+  std::string mode;
+  int scale_factor = 1;
+  int batch = 0;
+  std::int64_t total_steps = 0;
+  std::shared_ptr<const GavelPairs> tables;
 };
 
 /// One job's speed: per GPU model, seconds per unit of work by epoch. A unit is a step at the
@@ -115,6 +128,15 @@ class GavelSpeed final : public MeasuredSpeed {
   /// Gavel's SLO of the row: the deadline is the arrival + slo x the run time alone on the
   /// reference (Gavel's duration); <= 0: none.
   double slo() const { return slo_; }
+  /// A Shockwave row's batch (set by set_shockwave_batch); null for a row of Gavel's layout.
+  const ShockwaveBatch* shockwave_batch() const { return shockwave_ ? &*shockwave_ : nullptr; }
+  void set_shockwave_batch(ShockwaveBatch batch) { shockwave_ = std::move(batch); }
+  /// A Shockwave row's speed at batch `batch` for work of `steps` units, a unit a step at that
+  /// batch (1 / its throughput on each GPU type, as Shockwave's simulator counts a job's steps at
+  /// its batch now), everything else this speed's; null when the table lacks the batch on a type
+  /// the job runs on (the simulator refuses such a change and keeps the batch).
+  /// std::logic_error for a row of Gavel's layout.
+  std::shared_ptr<const GavelSpeed> at_batch(int batch, double steps) const;
 
  private:
   std::map<std::string, std::vector<SpeedSegment>> segments_;
@@ -126,6 +148,7 @@ class GavelSpeed final : public MeasuredSpeed {
   JobTypeKey key_;
   double priority_weight_;
   double slo_;
+  std::optional<ShockwaveBatch> shockwave_;
 };
 
 /// GavelSpeed::priority_weight of a GavelSpeed; 1 for any other speed.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <stdexcept>
 
 namespace tidesim::workloads {
@@ -134,6 +135,58 @@ bool accordion_critical(const ShockwaveModel& m, std::int64_t e) {
     return e < regime || (e >= 60 && e < 70) || (e >= 80 && e < 90);
   }
   return true;  // Transformer: never changes
+}
+
+bool accordion_critical_at_round(const ShockwaveModel& m, std::int64_t e) {
+  if (m.family == "ResNet-18") {
+    return e < (m.batch == 256 ? 20 : 10) || (e >= 150 && e < 160) || (e >= 250 && e < 260);
+  }
+  if (m.family == "ResNet-50") {
+    return e % 30 < 10;
+  }
+  if (m.family == "LM") {
+    return e < 10;
+  }
+  if (m.family == "Recommendation") {
+    return e < (m.batch <= 1024 ? 30 : m.batch == 2048 ? 40 : 10);
+  }
+  return true;  // Transformer: never changes
+}
+
+std::optional<int> shockwave_batch_request(const ShockwaveModel& initial, const std::string& mode,
+                                           int batch, std::int64_t epoch, int scale_factor) {
+  // _simulate_accordion's smallest batch of each family (a return below it is refused).
+  const std::map<std::string, int> smallest = {{"ResNet-18", 16},
+                                               {"ResNet-50", 16},
+                                               {"Transformer", 16},
+                                               {"LM", 5},
+                                               {"Recommendation", 512}};
+  // _scale_bs_and_iters: a job whose initial batch is its family's largest never changes
+  // (Transformer is not in its max_bs_dict, but never asks).
+  if (initial.family != "Transformer" && initial.batch == initial.max_batch) {
+    return std::nullopt;
+  }
+  if (mode == "gns") {
+    const std::vector<int> pattern =
+        gns_batches(initial, std::max<std::int64_t>(760, epoch + 2), scale_factor);
+    const auto at = [&](std::int64_t e) { return pattern[static_cast<std::size_t>(e)]; };
+    if ((at(epoch + 1) > batch || at(epoch) > batch) && batch != initial.max_batch) {
+      return 2 * batch;
+    }
+    return std::nullopt;
+  }
+  if (mode != "accordion" || initial.family == "Transformer") {
+    return std::nullopt;
+  }
+  const bool critical = accordion_critical_at_round(initial, epoch);
+  if (batch == initial.batch && !critical && batch != initial.max_batch) {
+    return initial.max_batch;
+  }
+  const auto low = smallest.find(initial.family);
+  if (batch != initial.batch && critical && (low == smallest.end() || batch != low->second)) {
+    return initial.batch;
+  }
+  return std::nullopt;
 }
 
 std::vector<int> shockwave_batches(const ShockwaveModel& m, const std::string& mode,

@@ -34,6 +34,27 @@ std::int64_t shockwave_epochs(const ShockwaveModel& m, std::int64_t total_steps)
 /// < 40 (2048), < 10 (4096, 8192) and 60..69, 80..89; Transformer always.
 bool accordion_critical(const ShockwaveModel& m, std::int64_t epoch);
 
+/// Whether epoch `epoch` is in the critical regime as the simulator's rounds test it
+/// (scheduler.py _simulate_accordion, `epoch` its ceil of the steps run over an epoch's steps):
+/// ResNet-18 epochs < 10 (< 20 for 256) and 150..159, 250..259; ResNet-50 epoch mod 30 < 10; LM
+/// < 10; Recommendation < 30 (512, 1024), < 40 (2048), < 10 (4096, 8192); Transformer always.
+/// It lacks the planning profile's ResNet-50 bound (600) and Recommendation's 60..69 and 80..89.
+bool accordion_critical_at_round(const ShockwaveModel& m, std::int64_t epoch);
+
+/// The batch a job asks for at a round's end in Shockwave's simulator (scheduler.py
+/// _simulate_gns and _simulate_accordion set the flag, _scale_bs_and_iters picks the batch):
+/// `initial` its model at its initial batch, `batch` its batch now, `epoch` its epochs as the
+/// simulator counts them (ceil of the steps run over the steps of an epoch at `batch`).
+/// - `gns`: twice `batch` when get_gns_bs_pattern (over max(760, epoch + 2) epochs) has a batch
+///   above `batch` at `epoch` or `epoch + 1`;
+/// - `accordion`: the family's largest at the initial batch outside the critical regime
+///   (accordion_critical_at_round), the initial batch at another batch inside it;
+/// nullopt otherwise (`static`, no change due, `batch` at the family's largest for a doubling
+/// or at its smallest for a return, or an initial batch at the family's largest: the simulator
+/// refuses those).
+std::optional<int> shockwave_batch_request(const ShockwaveModel& initial, const std::string& mode,
+                                           int batch, std::int64_t epoch, int scale_factor);
+
 /// The batch of every epoch of a job of `epochs` epochs and `scale_factor` GPUs:
 /// - `static`: the initial batch throughout;
 /// - `accordion` as the simulator runs it (scheduler.py _simulate_accordion): the initial batch in

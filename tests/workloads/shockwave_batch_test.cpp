@@ -62,5 +62,38 @@ TEST(ShockwaveBatch, AccordionLeavesTheCriticalRegimes) {
   EXPECT_EQ(shockwave_batches(tf, "accordion", 30, 1), std::vector<int>(30, 32));
 }
 
+// What a job asks for at a round's end in the simulator (scheduler.py _simulate_gns,
+// _simulate_accordion, _scale_bs_and_iters), `epoch` its ceil of the steps run over an epoch's.
+TEST(ShockwaveBatch, TheBatchAJobAsksForAtARoundsEnd) {
+  // GNS, LM 10 on one GPU: the pattern has 20 from epoch 11, 40 from 21; it asks when the
+  // pattern at its epoch or the next is above its batch, for twice its batch.
+  const ShockwaveModel lm10 = *shockwave_model("LM (batch size 10)");
+  EXPECT_FALSE(shockwave_batch_request(lm10, "gns", 10, 9, 1));
+  EXPECT_EQ(shockwave_batch_request(lm10, "gns", 10, 10, 1), 20);
+  EXPECT_FALSE(shockwave_batch_request(lm10, "gns", 20, 19, 1));
+  EXPECT_EQ(shockwave_batch_request(lm10, "gns", 20, 20, 1), 40);
+  // Behind the pattern (batch 10 at epoch 30, where it has 40): one doubling at a time.
+  EXPECT_EQ(shockwave_batch_request(lm10, "gns", 10, 30, 1), 20);
+  EXPECT_FALSE(shockwave_batch_request(lm10, "static", 10, 30, 1));
+  // An initial batch at the family's largest never changes.
+  EXPECT_FALSE(shockwave_batch_request(*shockwave_model("LM (batch size 80)"), "gns", 80, 50, 1));
+  // Accordion, ResNet-50 at 32: critical where epoch mod 30 < 10 (no bound at 600 in the rounds'
+  // test, unlike the planning profile); the largest batch outside, the initial one back inside.
+  const ShockwaveModel r50 = *shockwave_model("ResNet-50 (batch size 32)");
+  EXPECT_FALSE(shockwave_batch_request(r50, "accordion", 32, 9, 1));
+  EXPECT_EQ(shockwave_batch_request(r50, "accordion", 32, 10, 1), 128);
+  EXPECT_FALSE(shockwave_batch_request(r50, "accordion", 128, 29, 1));
+  EXPECT_EQ(shockwave_batch_request(r50, "accordion", 128, 30, 1), 32);
+  EXPECT_EQ(shockwave_batch_request(r50, "accordion", 32, 610, 1), 128);
+  EXPECT_TRUE(accordion_critical_at_round(r50, 600));
+  EXPECT_FALSE(accordion_critical(r50, 600));
+  // Recommendation at 512: critical below 30 only in the rounds (the profile adds 60-69, 80-89).
+  const ShockwaveModel rec = *shockwave_model("Recommendation (batch size 512)");
+  EXPECT_EQ(shockwave_batch_request(rec, "accordion", 512, 65, 1), 8192);
+  // Transformer never asks.
+  const ShockwaveModel tf = *shockwave_model("Transformer (batch size 32)");
+  EXPECT_FALSE(shockwave_batch_request(tf, "accordion", 32, 50, 1));
+}
+
 }  // namespace
 }  // namespace tidesim::workloads
