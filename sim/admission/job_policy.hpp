@@ -164,8 +164,12 @@ struct JobView {
   double steps_left = 0.0;
   std::vector<std::pair<std::string, double>> throughputs;
   /// Its planning profile by epoch (a Shockwave job: workloads::EpochProfile), owned by its spec;
-  /// null for other jobs. Its epochs done are floor(progress x epochs).
+  /// null for other jobs. Its epochs done are floor(progress x epochs), or `epochs_done` when
+  /// that is set.
   const workloads::EpochProfile* epochs = nullptr;
+  /// Its epochs done as the policy counts them (a Shockwave job whose batch the rounds change:
+  /// floor(steps run / steps an epoch at its batch now), sim/admission/gavel_batch.hpp); < 0: none.
+  double epochs_done = -1.0;
   /// What an adaptive job running now reports (workloads::StepReport: its configuration, its
   /// measured step, its gradient statistics); nullopt otherwise.
   std::optional<workloads::StepReport> report;
@@ -191,6 +195,19 @@ struct JobPolicyState {
   /// elastic job at the replica count the placement holds. Empty when not set.
   std::function<double(int id, const std::vector<int>& placement, int batch_size)>
       remaining_seconds;
+};
+
+/// A job's work continuing at another speed, without a restart (JobDecision::speed_change).
+struct SpeedChange {
+  /// Its speed from the decision on.
+  std::shared_ptr<const workloads::MeasuredSpeed> speed;
+  /// Its work from the decision on, in the new speed's units (a Shockwave job's steps at its new
+  /// batch): `done` of `steps`, 0 <= done <= steps, steps >= 1.
+  double done = 0.0;
+  std::int64_t steps = 1;
+  /// An elastic job's model from the decision on, whose speeds a resize or a move reads (null:
+  /// its model as before).
+  std::shared_ptr<const workloads::ElasticModel> elastic;
 };
 
 /// A policy's decision: the jobs that should hold GPUs after it, and optional placement hints.
@@ -226,6 +243,12 @@ struct JobDecision {
   /// pods are bound, beyond run.pod_startup (the restart overhead of Shockwave's simulator,
   /// gavel_restart.hpp). Ignored for a job admitted already.
   std::map<int, Duration> start_delay;
+  /// Active jobs whose speed and work change at this decision, running or not, without a
+  /// restart (their work since the last checkpoint is kept, and a checkpoint is written): a
+  /// Shockwave job whose batch changes between rounds, its steps counted again at the new batch
+  /// (sim/admission/gavel_batch.hpp). Applied before the jobs are suspended, resized or
+  /// admitted. A change without a speed or with done outside 0..steps is refused.
+  std::map<int, SpeedChange> speed_change;
 };
 
 /// A job-level policy. One instance serves one run (one policy entry, one seed), so it may keep

@@ -144,8 +144,9 @@ std::vector<Job> jobs_of(const JobPolicyState& state, const std::vector<int>& id
     j.submit_s = to_seconds(v.submitted);
     j.batch = v.epochs->batch;
     j.epoch_s = profile_seconds(v.epochs->seconds);
-    j.progress =
-        static_cast<std::int64_t>(std::floor(v.progress * static_cast<double>(j.epochs()) + 1e-9));
+    j.progress = static_cast<std::int64_t>(
+        v.epochs_done >= 0.0 ? v.epochs_done
+                             : std::floor(v.progress * static_cast<double>(j.epochs()) + 1e-9));
     out.push_back(std::move(j));
   }
   return out;

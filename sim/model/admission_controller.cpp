@@ -37,6 +37,31 @@ void release_placed(const RunContext& run, std::vector<int>& held,
   }
 }
 
+// What is wrong with `decision`'s start delays and speed changes (JobDecision::start_delay,
+// speed_change); empty: nothing. `active` gives an active job's view, null for any other id.
+std::string bad_delay_or_speed(const JobDecision& decision,
+                               const std::function<const JobView*(int)>& active) {
+  for (const auto& [j, delay] : decision.start_delay) {
+    if (delay < Duration::zero()) {
+      return fmt::format("gave job {} a negative start delay", j);
+    }
+  }
+  for (const auto& [j, change] : decision.speed_change) {
+    const JobView* v = active(j);
+    if (v == nullptr) {
+      return "changed the speed of job " + std::to_string(j) + ", which is not an active job";
+    }
+    if (!change.speed || change.steps < 1 || !(change.done >= 0.0) ||
+        !(change.done <= static_cast<double>(change.steps))) {
+      return fmt::format("changed the speed of job {} ('{}') {}", j, v->name,
+                         change.speed
+                             ? fmt::format("to {} of {} steps done", change.done, change.steps)
+                             : std::string("without a speed"));
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Admission::Admission(RunContext& run, JobController& controller, AdmissionConfig config,
@@ -386,11 +411,6 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
                        v.min_replicas, v.max_replicas));
     }
   }
-  for (const auto& [j, delay] : decision.start_delay) {
-    if (delay < Duration::zero()) {
-      fail(fmt::format("gave job {} a negative start delay", j));
-    }
-  }
   for (const auto& [j, batch] : decision.batch_size) {
     if (!chosen(j)) {
       fail("gave a batch size to job " + std::to_string(j) + ", which it did not choose");
@@ -404,13 +424,19 @@ JobDecision Admission::checked(JobDecision decision, const JobPolicyState& state
                : fmt::format("gave job {} ('{}') a batch size, but it is not elastic", j, v.name));
     }
   }
+  const auto active = [this](int j) -> const JobView* {
+    const auto i = static_cast<std::size_t>(j);
+    return j >= 0 && i < entries_.size() && entries_[i].active ? &entries_[i].job : nullptr;
+  };
+  if (const std::string bad = bad_delay_or_speed(decision, active); !bad.empty()) {
+    fail(bad);
+  }
   std::int64_t gpus = 0;
   for (const int j : decision.run) {
-    if (j < 0 || static_cast<std::size_t>(j) >= entries_.size() ||
-        !entries_[static_cast<std::size_t>(j)].active) {
+    if (active(j) == nullptr) {
       fail("chose job " + std::to_string(j) + ", which is not an active job");
     }
-    const JobView& v = entries_[static_cast<std::size_t>(j)].job;
+    const JobView& v = *active(j);
     const auto r = decision.replicas.find(j);
     gpus += static_cast<std::int64_t>(r == decision.replicas.end() ? v.replicas : r->second) *
             v.gpus_per_replica;
@@ -615,8 +641,11 @@ void Admission::decide() {
     decision = checked(policy_->decide(state), state);
     run_.sim.charge(policy_->take_work());
   }
-  // Resize the chosen elastic jobs whose size changes; suspend first (their GPUs are freed),
-  // then admit.
+  // Change the speeds asked for; resize the chosen elastic jobs whose size changes; suspend
+  // first (their GPUs are freed), then admit.
+  for (const auto& [j, change] : decision.speed_change) {
+    controller_.change_speed(j, change);
+  }
   resize_chosen(decision);
   suspend_unchosen(state.jobs, decision.run);
   admit_chosen(decision, quota, now);

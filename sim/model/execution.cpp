@@ -204,6 +204,19 @@ double Execution::progress(int j) {
   return job.done;
 }
 
+void Execution::set_work(int j, double done) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  if (job.phase == JobPhase::kRunning) {
+    job.last_update = run_.sim.now();  // the caller brought its progress to now
+  }
+  job.done = std::clamp(done, 0.0, static_cast<double>(job.spec->steps));
+  job.checkpointed = job.done;
+  job.checkpointed_at = run_.sim.now();
+  if (job.phase == JobPhase::kRunning) {
+    update_rate(j);
+  }
+}
+
 void Execution::commit_share(int j, double from, double share, TimePoint at) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const double done = progress(j);

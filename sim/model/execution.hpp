@@ -49,6 +49,10 @@ class Execution {
   void checkpoint_now(int j);
   /// The steps job `j` has done by now (its progress brought to now when it runs).
   double progress(int j);
+  /// Job `j`'s steps done set to `done` (clamped to 0..its steps) and checkpointed now, the job
+  /// re-rated when it runs: after its spec's speed and steps changed
+  /// (JobController::change_speed).
+  void set_work(int j, double done);
   /// A gang's failure (faults.gang, sim/model/gang_failures.hpp): job `j`'s last checkpoint
   /// holds `from` (its progress when its attempt started) plus `share` of the steps done since
   /// (gang_life's attempt_times: the committed checkpoint's compute over the attempt's), written

@@ -307,6 +307,20 @@ void JobController::resize(int j, int replicas, int batch_size) {
   job.spec = job.resized.get();  // the next attempt's pods (created after this instant)
 }
 
+void JobController::change_speed(int j, const SpeedChange& change) {
+  Job& job = run_.jobs[static_cast<std::size_t>(j)];
+  execution_->progress(j);  // brought to now at the old speed
+  auto changed = std::make_shared<workloads::JobSpec>(*job.spec);
+  changed->measured = change.speed;
+  changed->steps = change.steps;
+  if (change.elastic) {
+    changed->elastic = change.elastic;
+  }
+  job.resized = std::move(changed);
+  job.spec = job.resized.get();
+  execution_->set_work(j, change.done);
+}
+
 void JobController::end_attempt(int j, bool counted) {
   Job& job = run_.jobs[static_cast<std::size_t>(j)];
   const Duration ran = run_.sim.now() - job.started;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tidesim/sim/admission/job_policy.hpp"
 #include "tidesim/sim/model/execution.hpp"
 #include "tidesim/sim/model/run_context.hpp"
 
@@ -106,6 +107,10 @@ class JobController final : public ExecutionListener {
   /// at its speed for that size (ElasticModel::speed). A job that is not elastic, or ended, is
   /// refused (std::logic_error).
   void resize(int j, int replicas, int batch_size);
+  /// Job `j` (active) continues at `change.speed` from now (and with `change.elastic` when
+  /// given), its work `change.done` of `change.steps` (checkpointed), without a restart: a
+  /// running job is re-rated, a stopped one resumes there (JobDecision::speed_change).
+  void change_speed(int j, const SpeedChange& change);
 
   /// Called with a job's index each time its pods are about to be created (each attempt), so the
   /// run can declare the job's PodGroup to the scheduling loop first.

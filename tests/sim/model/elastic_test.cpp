@@ -90,6 +90,40 @@ class SuspendAndDelay final : public JobPolicy {
   SuspendFrom50sTo60s inner_;
 };
 
+// 0.5 s a step on one GPU (a job's speed after a change of its batch, say).
+class HalfStepSpeed final : public workloads::MeasuredSpeed {
+ public:
+  double step_seconds(const std::vector<int>& gpus_per_node) const override {
+    return 0.5 / std::max(1, std::accumulate(gpus_per_node.begin(), gpus_per_node.end(), 0));
+  }
+  double compute_seconds(const std::vector<int>& gpus_per_node) const override {
+    return step_seconds(gpus_per_node);
+  }
+};
+
+// Runs every job on one replica; the decision at 50 s changes its speed to HalfStepSpeed and its
+// work to `done` of 60 steps (JobDecision::speed_change). Decides every 10 s.
+template <int Done>
+class ChangeSpeedAt50s final : public JobPolicy {
+ public:
+  std::string_view name() const override { return "test-change-speed-at-50s"; }
+  std::optional<Duration> interval() const override { return Duration(10s); }
+  JobDecision decide(const JobPolicyState& state) override {
+    JobDecision d;
+    for (const JobView& j : state.jobs) {
+      d.run.push_back(j.id);
+      d.replicas[j.id] = 1;
+      if (state.now == TimePoint(50s)) {
+        d.speed_change[j.id] = {.speed = std::make_shared<const HalfStepSpeed>(),
+                                .done = Done,
+                                .steps = 60,
+                                .elastic = nullptr};
+      }
+    }
+    return d;
+  }
+};
+
 struct Outcome {
   double done_s = -1;
   std::vector<double> started_s;
@@ -189,6 +223,27 @@ TEST(ElasticJob, AStartDelayPostponesTheWorkOfAJobAdmittedAgain) {
   EXPECT_NEAR(o.started_s[1], 95.0, 0.1);
   EXPECT_NEAR(o.done_s, o.started_s[1] + 100.0 - (50.0 - o.started_s[0]), 1e-3);
   EXPECT_NEAR(o.done_s, 155.0, 0.2);
+}
+
+// A speed change without a restart (JobDecision::speed_change, as Shockwave's batch changes
+// between rounds use it): one replica from ~10 s at 1 step a second, ~40 steps of 100 by the
+// decision at 50 s, which counts its work again as 30 of 60 steps at 0.5 s a step: the 30 left
+// take 15 s, done at ~65 s, with no eviction and no second start. A change to more steps done
+// than the job's steps is refused, naming the job.
+TEST(ElasticJob, ASpeedChangeCarriesOnWithTheWorkItGives) {
+  const Outcome o = run_elastic<ChangeSpeedAt50s<30>>("test-change-speed-at-50s", "resize");
+  ASSERT_EQ(o.started_s.size(), 1u);
+  EXPECT_NEAR(o.started_s[0], 10.0, 0.1);
+  EXPECT_EQ(o.evictions, 0);
+  EXPECT_NEAR(o.done_s, 65.0, 1e-3);
+  try {
+    (void)run_elastic<ChangeSpeedAt50s<61>>("test-change-speed-to-61", "resize");
+    ADD_FAILURE() << "a change to 61 of 60 steps ran";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("changed the speed of job 0"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("61 of 60 steps"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
