@@ -230,6 +230,18 @@ PackedAllocation FinishTimeFairness::allocate_packed(const AllocationProblem& gi
     }
   }
   PackedAllocation x{.single = iso, .pairs = {}};
+  if (std::any_of(in.isolated_time.begin(), in.isolated_time.end(),
+                  [](double t) { return !(t > 0.0); })) {
+    // Gavel's program divides each job's time by its time isolated; one at or below 0 (the steps
+    // left of a job grew, a Shockwave job back at its initial batch) makes it not convex: cvxpy
+    // refuses it (DCPError) and the policy returns the isolated allocation, keeping the
+    // cumulative times it added but not the steps left and throughputs it compares with next.
+    for (const auto& [id, m] : next) {
+      memory_[id].cumulative_isolated_s = m.cumulative_isolated_s;
+    }
+    last_rho_ = hi;
+    return x;
+  }
   if (hi > 0.0) {
     x = least_rho(p, in, policy, lo, hi);
   }

@@ -127,6 +127,27 @@ TEST(GavelFinishTimeFairness, HeterogeneityAware) {
   EXPECT_NEAR(worst, ftf.last_rho(), 1e-6);
 }
 
+// A job whose steps left grow (a Shockwave job back at its initial batch: 4 times the steps at 4
+// times the steps per second) after the first call of the test above: its cumulative isolated
+// time is (100 - 400) / (5/3) = -180 s and its isolated time -180 + 400 / (4 x 5/3) = -120 s.
+// Gavel's program divides by it and is then not convex: cvxpy refuses it (DCPError) and
+// finish_time_fairness.py returns the isolated allocation, as here, keeping the cumulative time.
+TEST(GavelFinishTimeFairness, ANegativeIsolatedTimeGivesTheIsolatedAllocation) {
+  AllocationProblem p = three_jobs();
+  for (auto& j : p.jobs) {
+    j.steps_remaining = 100.0;
+  }
+  FinishTimeFairness ftf;
+  (void)ftf.allocate(p);
+  p.jobs[0].throughput = {16.0, 4.0};
+  p.jobs[0].steps_remaining = 400.0;
+  for (auto& j : p.jobs) {
+    j.time_since_start_s = 30.0;
+  }
+  expect_allocation(ftf.allocate(p), isolated(p));
+  EXPECT_NEAR(ftf.cumulative_isolated_time(0), -180.0, 1e-9);
+}
+
 // finish_time_fairness: every job's throughput is its v100 one on both types, so rho_j =
 // (2/3) / s_j with s_j its time share: the best is s_j = 2/3 for all, rho = 1.
 TEST(GavelFinishTimeFairness, AgnosticUsesTheReferenceType) {
