@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "tidesim/sim/admission/gavel_batch.hpp"
 #include "tidesim/sim/admission/gavel_lp_policies.hpp"
 #include "tidesim/sim/admission/gavel_restart.hpp"
 #include "tidesim/sim/admission/gavel_water_filling.hpp"
@@ -336,6 +337,12 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
         throw std::invalid_argument("gavel: credit must be round or steps, not '" + value + "'");
       }
       credit_steps_ = value == "steps";
+    } else if (key == "batch_changes") {
+      if (value != "epoch" && value != "round") {
+        throw std::invalid_argument("gavel: batch_changes must be epoch or round, not '" + value +
+                                    "'");
+      }
+      batch_changes_ = value == "round" ? std::make_unique<gavel::BatchChanges>() : nullptr;
     } else if (key == "packing_threshold") {
       packing_threshold = number(key, value, 0.0);
     } else if (key == "lp_method") {
@@ -348,7 +355,8 @@ GavelPolicy::GavelPolicy(const AdmissionConfig& config) {
       throw std::invalid_argument(
           "gavel: unknown argument '" + key +
           "' (policy, round, min_reset_interval, reference_gpu, allox_alpha, allox_multi_gpu, "
-          "gpu_order, prices, restart_overhead, credit, packing_threshold, lp_method, entities, "
+          "gpu_order, prices, restart_overhead, credit, batch_changes, packing_threshold, "
+          "lp_method, entities, "
           "and shockwave's: future_rounds, k, lambda, rhomax, "
           "log_approximation_bases, gpu_ram, solver_rel_gap, solver_num_threads, solver_timeout, "
           "solver_max_nodes, reopt_rounds, momentum, log_origin, priority_m, max_priority)");
@@ -700,14 +708,28 @@ JobDecision GavelPolicy::decide(const JobPolicyState& state) {
   leave(state, now);
   // A round ends at its time, or when nothing dispatched in it is still running (Gavel's
   // simulator: the round's end is the latest finish of its jobs; with none, the next arrival).
+  std::map<int, SpeedChange> changes;
   if (!started_ || now >= round_end_ - 1e-9 || placed_.empty()) {
-    start(state);
+    if (batch_changes_) {
+      // The round that ended changes the batches; this round is scheduled at the new ones.
+      JobPolicyState changed = state;
+      std::vector<int> ran;
+      for (const auto& [id, p] : placed_) {
+        ran.push_back(id);  // ascending: placed_ is ordered
+      }
+      changes = batch_changes_->round(changed.jobs, ran);
+      start(changed);
+    } else {
+      start(state);
+    }
   }
   last_now_ = now;
   if (state.jobs.empty()) {
     started_ = false;
   }
-  return current(state);
+  JobDecision d = current(state);
+  d.speed_change = std::move(changes);
+  return d;
 }
 
 }  // namespace tidesim

@@ -11,6 +11,7 @@
 
 #include "tidesim/sim/admission/gavel_allocation.hpp"
 #include "tidesim/sim/admission/gavel_allox.hpp"
+#include "tidesim/sim/admission/gavel_batch.hpp"
 #include "tidesim/sim/admission/gavel_fifo.hpp"
 #include "tidesim/sim/admission/gavel_ftf.hpp"
 #include "tidesim/sim/admission/gavel_gandiva.hpp"
@@ -132,13 +133,14 @@ class GavelPolicy : public JobPolicy {
   // The jobs' speeds at the last round's start (the rounds' pairs read their co-located
   // throughputs from them).
   std::map<int, const workloads::MeasuredSpeed*> speeds_;
-  std::vector<int> known_;                      // ids added to the rounds, ascending
-  double restart_overhead_s_ = 0.0;             // gavel_restart.hpp
-  std::map<int, double> delay_;                 // this round's start delays, seconds
-  bool credit_steps_ = false;                   // credit: steps
-  std::map<int, double> micro_task_;            // credit: steps: this round's, seconds
-  lp::Method lp_method_ = lp::Method::simplex;  // lp_method
-  bool conic_centre_ = false;                   // lp_method: centre
+  std::vector<int> known_;                              // ids added to the rounds, ascending
+  double restart_overhead_s_ = 0.0;                     // gavel_restart.hpp
+  std::map<int, double> delay_;                         // this round's start delays, seconds
+  bool credit_steps_ = false;                           // credit: steps
+  std::map<int, double> micro_task_;                    // credit: steps: this round's, seconds
+  std::unique_ptr<gavel::BatchChanges> batch_changes_;  // batch_changes: round
+  lp::Method lp_method_ = lp::Method::simplex;          // lp_method
+  bool conic_centre_ = false;                           // lp_method: centre
   // entities: queue -> (weight, rule)
   std::map<std::string, std::pair<double, gavel::WaterFillingEntities::Rule>> entities_;
   std::int64_t rounds_started_ = 0;
