@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <stdexcept>
 
 namespace tidesim::workloads {
@@ -12,14 +11,16 @@ struct Family {
   const char* name;
   std::int64_t dataset;
   int max_batch;
+  int min_batch;
 };
 
-// utils.py model_dataset_mapping, dataset_len and get_gns_bs_pattern's bs_limit.
-constexpr std::array<Family, 5> kFamilies = {{{"ResNet-18", 50'000, 256},
-                                              {"ResNet-50", 100'000, 128},
-                                              {"Transformer", 10'000, 128},
-                                              {"LM", 59'675, 80},
-                                              {"Recommendation", 117'907, 8192}}};
+// utils.py model_dataset_mapping, dataset_len and get_gns_bs_pattern's bs_limit; the smallest
+// batches of scheduler.py _simulate_accordion.
+constexpr std::array<Family, 5> kFamilies = {{{"ResNet-18", 50'000, 256, 16},
+                                              {"ResNet-50", 100'000, 128, 16},
+                                              {"Transformer", 10'000, 128, 16},
+                                              {"LM", 59'675, 80, 5},
+                                              {"Recommendation", 117'907, 8192, 512}}};
 
 // One combination of get_gns_bs_pattern: applies when the job has more epochs than the first
 // range's start; ranges [start_i, start_(i+1)) (the last to the end) at batch x mult_i.
@@ -109,7 +110,7 @@ std::optional<ShockwaveModel> shockwave_model(const std::string& job_type) {
   }
   for (const Family& f : kFamilies) {
     if (family == f.name) {
-      return ShockwaveModel{family, std::stoi(digits), f.dataset, f.max_batch};
+      return ShockwaveModel{family, std::stoi(digits), f.dataset, f.max_batch, f.min_batch};
     }
   }
   return std::nullopt;
@@ -155,12 +156,6 @@ bool accordion_critical_at_round(const ShockwaveModel& m, std::int64_t e) {
 
 std::optional<int> shockwave_batch_request(const ShockwaveModel& initial, const std::string& mode,
                                            int batch, std::int64_t epoch, int scale_factor) {
-  // _simulate_accordion's smallest batch of each family (a return below it is refused).
-  const std::map<std::string, int> smallest = {{"ResNet-18", 16},
-                                               {"ResNet-50", 16},
-                                               {"Transformer", 16},
-                                               {"LM", 5},
-                                               {"Recommendation", 512}};
   // _scale_bs_and_iters: a job whose initial batch is its family's largest never changes
   // (Transformer is not in its max_bs_dict, but never asks).
   if (initial.family != "Transformer" && initial.batch == initial.max_batch) {
@@ -182,8 +177,7 @@ std::optional<int> shockwave_batch_request(const ShockwaveModel& initial, const 
   if (batch == initial.batch && !critical && batch != initial.max_batch) {
     return initial.max_batch;
   }
-  const auto low = smallest.find(initial.family);
-  if (batch != initial.batch && critical && (low == smallest.end() || batch != low->second)) {
+  if (batch != initial.batch && critical && batch != initial.min_batch) {
     return initial.batch;
   }
   return std::nullopt;

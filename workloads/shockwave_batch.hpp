@@ -19,6 +19,9 @@ struct ShockwaveModel {
   /// The largest batch a dynamic schedule goes to (utils.py bs_limit: ResNet-18 256, ResNet-50
   /// 128, Transformer 128, LM 80, Recommendation 8192).
   int max_batch = 0;
+  /// The smallest batch of the family (scheduler.py _simulate_accordion: ResNet-18, ResNet-50 and
+  /// Transformer 16, LM 5, Recommendation 512).
+  int min_batch = 0;
 };
 
 /// The family and batch of `job_type`; nullopt for a type that is not "<family> (batch size N)"

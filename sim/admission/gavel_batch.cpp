@@ -98,9 +98,13 @@ std::map<int, SpeedChange> BatchChanges::round(std::vector<JobView>& jobs,
     }
   }
   asked_ = std::move(asked);
-  std::erase_if(speeds_, [&jobs](const auto& s) {
-    return std::none_of(jobs.begin(), jobs.end(),
-                        [&s](const JobView& v) { return v.id == s.first; });
+  std::vector<int> active;
+  for (const JobView& v : jobs) {
+    active.push_back(v.id);
+  }
+  std::sort(active.begin(), active.end());
+  std::erase_if(speeds_, [&active](const auto& s) {
+    return !std::binary_search(active.begin(), active.end(), s.first);
   });
   return out;
 }

@@ -153,6 +153,15 @@ lp::Method parse_lp_method(const std::string& value, const std::string& policy) 
   return value == "simplex" ? lp::Method::simplex : lp::Method::interior;
 }
 
+// The jobs placed in a round, ascending (a map's keys).
+std::vector<int> ids_of(const std::map<int, gavel::Placement>& placed) {
+  std::vector<int> ids;
+  for (const auto& [id, p] : placed) {
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 // Job `v`'s steps per second alone on GPU model `model` (0 where it has none).
 double throughput_on(const JobView& v, const std::string& model) {
   double t = 0.0;
@@ -560,10 +569,7 @@ void GavelPolicy::start(const JobPolicyState& state) {
     rounds_->add_job(j);
     known_.insert(std::upper_bound(known_.begin(), known_.end(), v.id), v.id);
   }
-  std::vector<int> last_round;
-  for (const auto& [id, p] : placed_) {
-    last_round.push_back(id);  // ascending: placed_ is ordered
-  }
+  const std::vector<int> last_round = ids_of(placed_);
   placed_.clear();
   std::vector<gavel::Placement> placements;
   if (shockwave_) {  // its plan's round goes straight to the placement (scheduler.py)
@@ -713,11 +719,7 @@ JobDecision GavelPolicy::decide(const JobPolicyState& state) {
     if (batch_changes_) {
       // The round that ended changes the batches; this round is scheduled at the new ones.
       JobPolicyState changed = state;
-      std::vector<int> ran;
-      for (const auto& [id, p] : placed_) {
-        ran.push_back(id);  // ascending: placed_ is ordered
-      }
-      changes = batch_changes_->round(changed.jobs, ran);
+      changes = batch_changes_->round(changed.jobs, ids_of(placed_));
       start(changed);
     } else {
       start(state);

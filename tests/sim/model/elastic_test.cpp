@@ -18,15 +18,19 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// 1 s a step on one GPU, linear in the GPUs.
+// `seconds` a step on one GPU (1 s unless given), linear in the GPUs.
 class LinearSpeed final : public workloads::MeasuredSpeed {
  public:
+  explicit LinearSpeed(double seconds = 1.0) : seconds_(seconds) {}
   double step_seconds(const std::vector<int>& gpus_per_node) const override {
-    return 1.0 / std::max(1, std::accumulate(gpus_per_node.begin(), gpus_per_node.end(), 0));
+    return seconds_ / std::max(1, std::accumulate(gpus_per_node.begin(), gpus_per_node.end(), 0));
   }
   double compute_seconds(const std::vector<int>& gpus_per_node) const override {
     return step_seconds(gpus_per_node);
   }
+
+ private:
+  double seconds_;
 };
 
 class LinearElastic final : public workloads::ElasticModel {
@@ -90,19 +94,9 @@ class SuspendAndDelay final : public JobPolicy {
   SuspendFrom50sTo60s inner_;
 };
 
-// 0.5 s a step on one GPU (a job's speed after a change of its batch, say).
-class HalfStepSpeed final : public workloads::MeasuredSpeed {
- public:
-  double step_seconds(const std::vector<int>& gpus_per_node) const override {
-    return 0.5 / std::max(1, std::accumulate(gpus_per_node.begin(), gpus_per_node.end(), 0));
-  }
-  double compute_seconds(const std::vector<int>& gpus_per_node) const override {
-    return step_seconds(gpus_per_node);
-  }
-};
-
-// Runs every job on one replica; the decision at 50 s changes its speed to HalfStepSpeed and its
-// work to `done` of 60 steps (JobDecision::speed_change). Decides every 10 s.
+// Runs every job on one replica; the decision at 50 s changes its speed to 0.5 s a step (a job's
+// speed after a change of its batch, say) and its work to `done` of 60 steps
+// (JobDecision::speed_change). Decides every 10 s.
 template <int Done>
 class ChangeSpeedAt50s final : public JobPolicy {
  public:
@@ -114,7 +108,7 @@ class ChangeSpeedAt50s final : public JobPolicy {
       d.run.push_back(j.id);
       d.replicas[j.id] = 1;
       if (state.now == TimePoint(50s)) {
-        d.speed_change[j.id] = {.speed = std::make_shared<const HalfStepSpeed>(),
+        d.speed_change[j.id] = {.speed = std::make_shared<const LinearSpeed>(0.5),
                                 .done = Done,
                                 .steps = 60,
                                 .elastic = nullptr};
