@@ -55,7 +55,7 @@ PackedAllocation max_min_fairness_of(const AllocationProblem& p, bool packed,
     first.rows.push_back(std::move(row));
   }
   const lp::Solution fair = solve_or_throw(first, policy, p.lp_method);
-  if (p.lp_method == lp::Method::interior) {  // Gavel's one program, inside its optimal face
+  if (p.lp_method != lp::Method::simplex) {  // Gavel's one program, inside its optimal face
     return read_packed_allocation(fair, cols, p);
   }
   const double best = fair.x[static_cast<std::size_t>(level)];

@@ -128,19 +128,34 @@ gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
   return x;
 }
 
-// `lp_method`: simplex, interior or centre; interior only for a policy that solves a linear
-// program; centre (an interior point, then the centre of Gavel's conic program's optimal face) only
-// for finish_time_fairness and finish_time_fairness_perf.
+// Whether `lp_method: central` applies: the policies that solve one linear program over X
+// alone (not the packed ones, water filling's many, or finish-time fairness's conic program).
+bool solves_one_lp(const std::string& policy) {
+  return gavel_solves_lp(policy) && policy.rfind("finish_time_fairness", 0) != 0 &&
+         policy.find("packed") == std::string::npos &&
+         policy.find("water_filling") == std::string::npos;
+}
+
+// `lp_method`: simplex, interior, central or centre; interior only for a policy that solves a
+// linear program, central only for one that solves one over X alone (solves_one_lp), centre (an
+// interior point, then the centre of Gavel's conic program's optimal face) only for
+// finish_time_fairness and finish_time_fairness_perf.
 lp::Method parse_lp_method(const std::string& value, const std::string& policy) {
-  if (value != "simplex" && value != "interior" && value != "centre") {
-    throw std::invalid_argument("gavel: lp_method must be simplex, interior or centre, not '" +
-                                value + "'");
+  if (value != "simplex" && value != "interior" && value != "centre" && value != "central") {
+    throw std::invalid_argument(
+        "gavel: lp_method must be simplex, interior, central or centre, not '" + value + "'");
   }
   if (value == "interior" && !gavel_solves_lp(policy)) {
     throw std::invalid_argument(
         "gavel: lp_method: interior applies to the policies that solve a "
         "linear program (max_min_fairness*, finish_time_fairness*, "
         "min_total_duration*, max_sum_throughput*), not '" +
+        policy + "'");
+  }
+  if (value == "central" && !solves_one_lp(policy)) {
+    throw std::invalid_argument(
+        "gavel: lp_method: central applies to max_min_fairness(_perf), min_total_duration(_perf) "
+        "and max_sum_throughput*_perf*, not '" +
         policy + "'");
   }
   if (value == "centre" && policy != "finish_time_fairness" &&
@@ -150,7 +165,9 @@ lp::Method parse_lp_method(const std::string& value, const std::string& policy) 
         "finish_time_fairness_perf, not '" +
         policy + "'");
   }
-  return value == "simplex" ? lp::Method::simplex : lp::Method::interior;
+  return value == "simplex"   ? lp::Method::simplex
+         : value == "central" ? lp::Method::central
+                              : lp::Method::interior;
 }
 
 // The jobs placed in a round, ascending (a map's keys).

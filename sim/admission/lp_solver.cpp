@@ -1,5 +1,7 @@
 #include "tidesim/sim/admission/lp_solver.hpp"
 
+#include "tidesim/sim/admission/lp_central.hpp"
+
 #include <CbcModel.hpp>
 #include <CbcStrategy.hpp>
 #include <ClpSimplex.hpp>
@@ -158,26 +160,36 @@ std::optional<Solution> solve_barrier(const Program& p, const Coin& coin, double
   return s;
 }
 
+static_assert(kCentralGap <= kInteriorTolerance / 2.0);
+
+// The central path's point (lp_central.hpp) when its objective is the simplex's `optimum`.
+std::optional<Solution> solve_central(const Program& p, double optimum) {
+  std::optional<std::vector<double>> x = central_point(p, central_gap(optimum));
+  if (!x) {
+    return std::nullopt;
+  }
+  Solution s{.status = Status::optimal, .x = std::move(*x), .objective = 0.0, .interior = true};
+  for (std::size_t c = 0; c < p.columns(); ++c) {
+    s.objective += p.objective[c] * s.x[c];
+  }
+  if (std::abs(s.objective - optimum) > kInteriorTolerance * std::max(1.0, std::abs(optimum))) {
+    return std::nullopt;
+  }
+  return s;
+}
+
 }  // namespace
-
-int Program::add_column(double cost, double lo, double hi) {
-  objective.push_back(cost);
-  lower.push_back(lo);
-  upper.push_back(hi);
-  return static_cast<int>(objective.size()) - 1;
-}
-
-int Program::add_integer_column(double cost, double lo, double hi) {
-  const int c = add_column(cost, lo, hi);
-  integers.push_back(c);
-  return c;
-}
 
 Solution solve(const Program& p, Method method) {
   const Coin coin = to_coin(p);
   Solution vertex = solve_simplex(p, coin);
   if (method == Method::simplex || vertex.status != Status::optimal) {
     return vertex;
+  }
+  if (method == Method::central) {
+    if (std::optional<Solution> central = solve_central(p, vertex.objective)) {
+      return std::move(*central);
+    }
   }
   std::optional<Solution> inside = solve_barrier(p, coin, vertex.objective);
   return inside ? std::move(*inside) : vertex;
@@ -230,7 +242,15 @@ Solution solve_mip(const Program& p, const MipLimits& limits, const std::vector<
 }
 
 const char* to_string(Method m) {
-  return m == Method::interior ? "interior" : "simplex";
+  switch (m) {
+    case Method::interior:
+      return "interior";
+    case Method::central:
+      return "central";
+    case Method::simplex:
+      break;
+  }
+  return "simplex";
 }
 
 const char* to_string(Status s) {

@@ -5,39 +5,14 @@
 /// Shockwave's plan (shockwave_plan.hpp). CLP and CBC are private dependencies of
 /// tidesim::admission: nothing outside this file's source names them.
 #include <cstddef>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tidesim/sim/admission/lp_program.hpp"
+
 namespace tidesim::lp {
-
-inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-/// One row: lower <= sum of coefficient x column <= upper (either bound may be infinite).
-struct Row {
-  std::vector<std::pair<int, double>> terms;
-  double lower = -kInfinity;
-  double upper = kInfinity;
-};
-
-/// maximise (or minimise) objective . x over lower <= x <= upper and the rows.
-struct Program {
-  std::vector<double> objective;
-  std::vector<double> lower;
-  std::vector<double> upper;
-  std::vector<Row> rows;
-  bool maximise = true;
-  /// The columns that must take whole values (solve_mip; solve ignores it).
-  std::vector<int> integers;
-
-  /// Adds a column with its objective coefficient and bounds; returns its index.
-  int add_column(double cost, double lo = 0.0, double hi = kInfinity);
-  /// Adds a column that must take whole values.
-  int add_integer_column(double cost, double lo, double hi);
-  std::size_t columns() const { return objective.size(); }
-};
 
 enum class Status { optimal, infeasible, unbounded, failed };
 
@@ -45,7 +20,7 @@ struct Solution {
   Status status = Status::failed;
   std::vector<double> x;
   double objective = 0.0;
-  /// Whether x is the barrier's interior point (Method::interior, accepted) rather than a vertex.
+  /// Whether x is an interior point (Method::interior or central, accepted) rather than a vertex.
   bool interior = false;
 };
 
@@ -57,6 +32,9 @@ enum class Method {
   /// crossover: a point inside the optimal face (where CLP stops, not always its analytic
   /// centre), as an interior-point solver such as ECOS (cvxpy's, in Gavel's policy.py) returns one.
   interior,
+  /// The central path's point at the duality gap ECOS stops at (lp_central.hpp): inside the
+  /// optimal face near its analytic centre, a column 0 on the whole face about gap / (m z).
+  central,
 };
 
 /// Relative tolerance of an interior answer: each row met within kInteriorTolerance x max(1,
@@ -71,7 +49,9 @@ inline constexpr double kInteriorTolerance = 1e-6;
 /// column is clamped into its bounds (the barrier stops about 1e-8 inside or outside them). The
 /// barrier's point is returned when every row holds and its objective equals the simplex's to
 /// kInteriorTolerance; otherwise (CLP's barrier can stop short on a badly scaled program) the
-/// simplex's vertex is, and Solution::interior says which.
+/// simplex's vertex is, and Solution::interior says which. Method::central likewise solves by
+/// the dual simplex first and returns the central path's point (lp_central.hpp) when it finds
+/// one whose objective equals the simplex's to kInteriorTolerance, else Method::interior's answer.
 Solution solve(const Program& p, Method method = Method::simplex);
 
 /// When branch and bound stops: a relative gap between the best solution and the bound (CBC's
@@ -92,7 +72,7 @@ Solution solve_mip(const Program& p, const MipLimits& limits,
 
 /// The words for a status ("optimal", "infeasible", ...).
 const char* to_string(Status s);
-/// "simplex" or "interior".
+/// "simplex", "interior" or "central".
 const char* to_string(Method m);
 
 }  // namespace tidesim::lp

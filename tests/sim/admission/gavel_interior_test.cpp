@@ -154,6 +154,52 @@ TEST(GavelInterior, MinTotalDurationTreatsEqualJobsEqually) {
   EXPECT_LT(x[0][0], 1.0 - 1e-4);
 }
 
+// max_sum_throughput_perf on 2 GPUs of one type on the central path (lp_method: central): jobs
+// A (3 steps/s, 1 GPU), B (4, 2 GPUs), C (1, 1) and D (0.5, 1). The optimum gives A its GPU and
+// B half of its two (X = 1, 0.5, 0, 0; the capacity's dual 2 = B's throughput per GPU), so C's
+// and D's reduced costs are 2 - 1 = 1 and 2 - 0.5 = 1.5. ECOS's X is not 0 for them but
+// mu / reduced cost: C's crumb 1.5 times D's, both far below any share.
+TEST(GavelInterior, CentralLeavesCrumbsInTheOrderOfTheReducedCosts) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {3.0}},
+            {.id = 1, .throughput = {4.0}, .scale_factor = 2},
+            {.id = 2, .throughput = {1.0}},
+            {.id = 3, .throughput = {0.5}}};
+  p.lp_method = lp::Method::central;
+  const Allocation x = max_sum_throughput_perf(p).x;
+  EXPECT_NEAR(x[0][0], 1.0, 1e-5);
+  EXPECT_NEAR(x[1][0], 0.5, 1e-5);
+  EXPECT_GT(x[3][0], 0.0);
+  EXPECT_LT(x[2][0], 1e-5);
+  EXPECT_NEAR(x[2][0] / x[3][0], 1.5, 1e-3);
+  p.lp_method = lp::Method::simplex;
+  const Allocation vertex = max_sum_throughput_perf(p).x;
+  EXPECT_EQ(vertex[2][0], 0.0);
+  EXPECT_EQ(vertex[3][0], 0.0);
+}
+
+// Agnostic max-min fairness on the central path: five jobs alike and one of 2 GPUs on 4 GPUs of
+// one type. The five get the same share to the last bit wherever they stand, so the rounds'
+// order among them is Gavel's next keys (deficit, then arrival), not rounding.
+TEST(GavelInterior, CentralGivesJobsAlikeTheSameBits) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {4}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {1.0}},
+            {.id = 1, .throughput = {1.0}},
+            {.id = 2, .throughput = {2.0}, .scale_factor = 2},
+            {.id = 3, .throughput = {1.0}},
+            {.id = 4, .throughput = {1.0}},
+            {.id = 5, .throughput = {1.0}}};
+  p.lp_method = lp::Method::central;
+  const Allocation x = max_min_fairness(p);
+  for (const std::size_t j : {1U, 3U, 4U, 5U}) {
+    EXPECT_EQ(x[j][0], x[0][0]) << j;
+  }
+  EXPECT_GT(x[0][0], 0.0);
+  EXPECT_LE(5.0 * x[0][0] + 2.0 * x[2][0], 4.0 + 1e-9);
+}
+
 // max_min_fairness_packed's unique optima (gavel_packed_test.cpp): two jobs on one GPU, packed
 // all the time when sharing gives each 0.8, never when it gives 0.4.
 TEST(GavelInterior, PackedUniqueOptima) {
