@@ -42,10 +42,11 @@ AllocationColumns add_base_constraints(lp::Program& program, const AllocationPro
     lp::Row share{.terms = {}, .lower = -lp::kInfinity, .upper = 1.0};
     for (std::size_t t = 0; t < cols.types; ++t) {
       // A type without GPUs gets nothing, exactly (not to the solver's tolerance on a row). On
-      // the central path X has no bound above but its row's, as in Gavel's program.
-      const double upper = p.cluster.gpus[t] == 0               ? 0.0
-                           : p.lp_method == lp::Method::central ? lp::kInfinity
-                                                                : 1.0;
+      // the central path and by ECOS X has no bound above but its row's, as in Gavel's program.
+      const double upper = p.cluster.gpus[t] == 0 ? 0.0
+                           : p.lp_method == lp::Method::central || p.lp_method == lp::Method::ecos
+                               ? lp::kInfinity
+                               : 1.0;
       const int col = program.add_column(0.0, 0.0, upper);
       program.blocks[static_cast<std::size_t>(col)] = static_cast<int>(j);
       share.terms.emplace_back(col, 1.0);

@@ -48,7 +48,9 @@ PackedAllocation max_min_fairness_of(const AllocationProblem& p, bool packed,
   // Phase 1: maximise t with sum_t c X - t >= 0 for every job.
   lp::Program first;
   const AllocationColumns cols = add_base_constraints(first, p, pairs);
-  const int level = first.add_column(1.0, 0.0, lp::kInfinity);
+  // Gavel's cvxpy program takes the level as min's epigraph variable, free; ECOS sees it so.
+  const double floor = p.lp_method == lp::Method::ecos ? -lp::kInfinity : 0.0;
+  const int level = first.add_column(1.0, floor, lp::kInfinity);
   for (std::size_t j = 0; j < p.jobs.size(); ++j) {
     lp::Row row = share_row(p, cols, j, k[j], 0.0);
     row.terms.emplace_back(level, -1.0);

@@ -128,22 +128,24 @@ gavel::Allocation gandiva_fair(const gavel::AllocationProblem& p) {
   return x;
 }
 
-// Whether `lp_method: central` applies: the policies that solve one linear program over X
-// alone (not the packed ones, water filling's many, or finish-time fairness's conic program).
+// Whether `lp_method: central` (and `ecos`) applies: the policies that solve one linear program
+// over X alone (not the packed ones, water filling's many, or finish-time fairness's conic
+// program).
 bool solves_one_lp(const std::string& policy) {
   return gavel_solves_lp(policy) && policy.rfind("finish_time_fairness", 0) != 0 &&
          policy.find("packed") == std::string::npos &&
          policy.find("water_filling") == std::string::npos;
 }
 
-// `lp_method`: simplex, interior, central or centre; interior only for a policy that solves a
-// linear program, central only for one that solves one over X alone (solves_one_lp), centre (an
-// interior point, then the centre of Gavel's conic program's optimal face) only for
+// `lp_method`: simplex, interior, central, ecos or centre; interior only for a policy that solves
+// a linear program, central and ecos only for one that solves one over X alone (solves_one_lp),
+// centre (an interior point, then the centre of Gavel's conic program's optimal face) only for
 // finish_time_fairness and finish_time_fairness_perf.
 lp::Method parse_lp_method(const std::string& value, const std::string& policy) {
-  if (value != "simplex" && value != "interior" && value != "centre" && value != "central") {
+  if (value != "simplex" && value != "interior" && value != "centre" && value != "central" &&
+      value != "ecos") {
     throw std::invalid_argument(
-        "gavel: lp_method must be simplex, interior, central or centre, not '" + value + "'");
+        "gavel: lp_method must be simplex, interior, central, ecos or centre, not '" + value + "'");
   }
   if (value == "interior" && !gavel_solves_lp(policy)) {
     throw std::invalid_argument(
@@ -152,11 +154,11 @@ lp::Method parse_lp_method(const std::string& value, const std::string& policy) 
         "min_total_duration*, max_sum_throughput*), not '" +
         policy + "'");
   }
-  if (value == "central" && !solves_one_lp(policy)) {
-    throw std::invalid_argument(
-        "gavel: lp_method: central applies to max_min_fairness(_perf), min_total_duration(_perf) "
-        "and max_sum_throughput*_perf*, not '" +
-        policy + "'");
+  if ((value == "central" || value == "ecos") && !solves_one_lp(policy)) {
+    throw std::invalid_argument("gavel: lp_method: " + value +
+                                " applies to max_min_fairness(_perf), min_total_duration(_perf) "
+                                "and max_sum_throughput*_perf*, not '" +
+                                policy + "'");
   }
   if (value == "centre" && policy != "finish_time_fairness" &&
       policy != "finish_time_fairness_perf") {
@@ -167,6 +169,7 @@ lp::Method parse_lp_method(const std::string& value, const std::string& policy) 
   }
   return value == "simplex"   ? lp::Method::simplex
          : value == "central" ? lp::Method::central
+         : value == "ecos"    ? lp::Method::ecos
                               : lp::Method::interior;
 }
 

@@ -1,6 +1,8 @@
 // The central path of a linear program by a primal-dual path-following method (lp_central.hpp).
 #include "tidesim/sim/admission/lp_central.hpp"
 
+#include "tidesim/sim/admission/lp_barrier.hpp"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -14,164 +16,12 @@ namespace tidesim::lp {
 
 namespace {
 
-// One slack of the barrier: a . z + offset > 0, over the unknowns z.
-struct Term {
-  std::vector<std::pair<int, double>> a;
-  double offset = 0.0;
-  int kind = -1;  // the block of its local unknowns, -1 when it has none, -2 when several (wide)
-};
-
-// The program as the path sees it: minimise cost . z with every term's slack positive, over the
-// unknowns: locals [0, locals) grouped in blocks (contiguous ranges), then the global ones.
-struct Barrier {
-  int locals = 0;
-  int globals = 0;
-  std::vector<std::pair<int, int>> blocks;  // [begin, end) of each block's locals
-  std::vector<int> block_of;                // per local unknown
-  std::vector<Term> terms;
-  Eigen::VectorXd cost;
-
-  int unknowns() const { return locals + globals; }
-  void classify(Term& term) const {
-    term.kind = -1;
-    for (const auto& [u, coef] : term.a) {
-      if (u >= locals || coef == 0.0) {
-        continue;
-      }
-      const int b = block_of[static_cast<std::size_t>(u)];
-      term.kind = term.kind == -1 || term.kind == b ? b : -2;
-      if (term.kind == -2) {
-        return;
-      }
-    }
-  }
-};
-
-double slack(const Term& term, const Eigen::VectorXd& z) {
-  double s = term.offset;
-  for (const auto& [u, coef] : term.a) {
-    s += coef * z[u];
-  }
-  return s;
-}
-
-double step_slack(const Term& term, const Eigen::VectorXd& d) {
-  double s = 0.0;
-  for (const auto& [u, coef] : term.a) {
-    s += coef * d[u];
-  }
-  return s;
-}
-
-// Newton's system H d = r, H = blocks + wide rows (Woodbury) + global columns (Schur).
-class NewtonSystem {
- public:
-  NewtonSystem(const Barrier& b, const std::vector<double>& w)
-      : b_(b),
-        hgg_(Eigen::MatrixXd::Zero(b.globals, b.globals)),
-        c_(Eigen::MatrixXd::Zero(b.locals, b.globals)) {
-    std::vector<Eigen::MatrixXd> blocks;
-    for (const auto& [begin, end] : b.blocks) {
-      blocks.push_back(Eigen::MatrixXd::Zero(end - begin, end - begin));
-    }
-    std::vector<std::size_t> wide;
-    for (std::size_t k = 0; k < b.terms.size(); ++k) {
-      const Term& term = b.terms[k];
-      if (term.kind == -2) {
-        wide.push_back(k);
-        continue;
-      }
-      for (const auto& [u, cu] : term.a) {
-        for (const auto& [v, cv] : term.a) {
-          add(blocks, term.kind, u, v, w[k] * cu * cv);
-        }
-      }
-    }
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      factors_.emplace_back(blocks[i]);
-    }
-    u_ = Eigen::MatrixXd::Zero(b.locals, static_cast<Eigen::Index>(wide.size()));
-    Eigen::MatrixXd ug = Eigen::MatrixXd::Zero(b.globals, static_cast<Eigen::Index>(wide.size()));
-    Eigen::VectorXd weight(static_cast<Eigen::Index>(wide.size()));
-    for (std::size_t i = 0; i < wide.size(); ++i) {
-      const auto col = static_cast<Eigen::Index>(i);
-      weight[col] = w[wide[i]];
-      for (const auto& [u, coef] : b.terms[wide[i]].a) {
-        if (u < b.locals) {
-          u_(u, col) += coef;
-        } else {
-          ug(u - b.locals, col) += coef;
-        }
-      }
-    }
-    const Eigen::MatrixXd bu = solve_blocks(u_);
-    Eigen::MatrixXd k = u_.transpose() * bu;
-    for (Eigen::Index i = 0; i < k.rows(); ++i) {
-      k(i, i) += 1.0 / weight[i];
-    }
-    capacitance_.compute(k);
-    c_ += u_ * weight.asDiagonal() * ug.transpose();
-    hgg_ += ug * weight.asDiagonal() * ug.transpose();
-    if (b.globals > 0) {
-      schur_.compute(hgg_ - c_.transpose() * solve_locals(c_));
-    }
-  }
-
-  Eigen::VectorXd solve(const Eigen::VectorXd& r) const {
-    const Eigen::VectorXd rl = r.head(b_.locals);
-    const Eigen::VectorXd rg = r.tail(b_.globals);
-    Eigen::VectorXd d(b_.unknowns());
-    Eigen::VectorXd dg = Eigen::VectorXd::Zero(b_.globals);
-    if (b_.globals > 0) {
-      dg = schur_.solve(rg - c_.transpose() * solve_locals(rl));
-      d.tail(b_.globals) = dg;
-    }
-    d.head(b_.locals) = solve_locals(rl - c_ * dg);
-    return d;
-  }
-
- private:
-  void add(std::vector<Eigen::MatrixXd>& blocks, int kind, int u, int v, double h) {
-    const bool lu = u < b_.locals;
-    const bool lv = v < b_.locals;
-    if (lu && lv) {
-      const int begin = b_.blocks[static_cast<std::size_t>(kind)].first;
-      blocks[static_cast<std::size_t>(kind)](u - begin, v - begin) += h;
-    } else if (lu) {
-      c_(u, v - b_.locals) += h;
-    } else if (!lv) {
-      hgg_(u - b_.locals, v - b_.locals) += h;
-    }
-  }
-
-  // B^-1 x, block by block.
-  Eigen::MatrixXd solve_blocks(const Eigen::MatrixXd& x) const {
-    Eigen::MatrixXd out(x.rows(), x.cols());
-    for (std::size_t i = 0; i < factors_.size(); ++i) {
-      const auto [begin, end] = b_.blocks[i];
-      out.middleRows(begin, end - begin) = factors_[i].solve(x.middleRows(begin, end - begin));
-    }
-    return out;
-  }
-
-  // (B + U W U^T)^-1 x by the Woodbury identity.
-  Eigen::MatrixXd solve_locals(const Eigen::MatrixXd& x) const {
-    Eigen::MatrixXd bx = solve_blocks(x);
-    if (u_.cols() == 0) {
-      return bx;
-    }
-    const Eigen::MatrixXd inner = capacitance_.solve(u_.transpose() * bx);
-    return bx - solve_blocks(u_ * inner);
-  }
-
-  const Barrier& b_;
-  Eigen::MatrixXd hgg_;
-  Eigen::MatrixXd c_;
-  Eigen::MatrixXd u_;
-  std::vector<Eigen::LDLT<Eigen::MatrixXd>> factors_;
-  Eigen::LDLT<Eigen::MatrixXd> capacitance_;
-  Eigen::LDLT<Eigen::MatrixXd> schur_;
-};
+using detail::Barrier;
+using detail::Columns;
+using detail::NewtonSystem;
+using detail::slack;
+using detail::step_slack;
+using detail::Term;
 
 // An iterate of the primal-dual method: the unknowns, each term's slack s (carried with the
 // steps, s += alpha a . d, not summed again from z, whose rounding would lose a slack far
@@ -317,98 +167,6 @@ bool follow(const Barrier& b, double last, Eigen::VectorXd& z, const Stop& done 
   return ok;
 }
 
-// Where each column goes among the unknowns: -1 when its bounds fix it.
-struct Columns {
-  std::vector<int> unknown;
-  Barrier barrier;
-};
-
-Columns columns_of(const Program& p) {
-  const std::size_t n = p.columns();
-  const bool blocked = p.blocks.size() == n &&
-                       std::any_of(p.blocks.begin(), p.blocks.end(), [](int x) { return x >= 0; });
-  std::map<int, std::vector<std::size_t>> by_block;
-  std::vector<std::size_t> global;
-  for (std::size_t c = 0; c < n; ++c) {
-    if (p.lower[c] == p.upper[c]) {
-      continue;
-    }
-    const int block = blocked ? p.blocks[c] : 0;
-    if (block >= 0) {
-      by_block[block].push_back(c);
-    } else {
-      global.push_back(c);
-    }
-  }
-  Columns out{.unknown = std::vector<int>(n, -1), .barrier = {}};
-  Barrier& b = out.barrier;
-  for (const auto& [block, cols] : by_block) {
-    const int begin = b.locals;
-    for (const std::size_t c : cols) {
-      out.unknown[c] = b.locals++;
-      b.block_of.push_back(static_cast<int>(b.blocks.size()));
-    }
-    b.blocks.emplace_back(begin, b.locals);
-  }
-  for (const std::size_t c : global) {
-    out.unknown[c] = b.locals + b.globals++;
-  }
-  b.cost = Eigen::VectorXd::Zero(b.unknowns());
-  for (std::size_t c = 0; c < n; ++c) {
-    if (out.unknown[c] >= 0) {
-      b.cost[out.unknown[c]] = p.maximise ? -p.objective[c] : p.objective[c];
-    }
-  }
-  return out;
-}
-
-// The slacks of every finite bound; false for an equality row or a row with no unknown that is
-// not strictly met.
-bool add_terms(const Program& p, Columns& cols) {
-  Barrier& b = cols.barrier;
-  const auto add = [&](std::vector<std::pair<int, double>> a, double offset) {
-    b.terms.push_back({.a = std::move(a), .offset = offset, .kind = -1});
-    b.classify(b.terms.back());
-  };
-  for (std::size_t c = 0; c < p.columns(); ++c) {
-    const int u = cols.unknown[c];
-    if (u >= 0 && p.lower[c] != -kInfinity) {
-      add({{u, 1.0}}, -p.lower[c]);
-    }
-    if (u >= 0 && p.upper[c] != kInfinity) {
-      add({{u, -1.0}}, p.upper[c]);
-    }
-  }
-  for (const Row& row : p.rows) {
-    double fixed = 0.0;
-    std::vector<std::pair<int, double>> a;
-    for (const auto& [col, coef] : row.terms) {
-      const int u = cols.unknown[static_cast<std::size_t>(col)];
-      if (u < 0) {
-        fixed += coef * p.lower[static_cast<std::size_t>(col)];
-      } else {
-        a.emplace_back(u, coef);
-      }
-    }
-    if (row.lower == row.upper || (a.empty() && !(fixed > row.lower && fixed < row.upper))) {
-      return false;
-    }
-    if (a.empty()) {
-      continue;
-    }
-    if (row.lower != -kInfinity) {
-      add(a, fixed - row.lower);
-    }
-    if (row.upper != kInfinity) {
-      for (auto& [u, coef] : a) {
-        coef = -coef;
-      }
-      add(std::move(a), row.upper - fixed);
-    }
-  }
-  return true;
-}
-
 // Each column at its bounds' midpoint, or one inside its finite bound.
 Eigen::VectorXd start_of(const Program& p, const Columns& cols) {
   Eigen::VectorXd z(cols.barrier.unknowns());
@@ -465,8 +223,8 @@ double central_gap(double optimum) {
 }
 
 std::optional<std::vector<double>> central_point(const Program& p, double gap) {
-  Columns cols = columns_of(p);
-  if (!add_terms(p, cols) || cols.barrier.unknowns() == 0) {
+  Columns cols = detail::columns_of(p);
+  if (!detail::add_terms(p, cols) || cols.barrier.unknowns() == 0) {
     return std::nullopt;
   }
   const Barrier& b = cols.barrier;

@@ -1,6 +1,7 @@
 #include "tidesim/sim/admission/lp_solver.hpp"
 
 #include "tidesim/sim/admission/lp_central.hpp"
+#include "tidesim/sim/admission/lp_ecos.hpp"
 
 #include <CbcModel.hpp>
 #include <CbcStrategy.hpp>
@@ -162,9 +163,10 @@ std::optional<Solution> solve_barrier(const Program& p, const Coin& coin, double
 
 static_assert(kCentralGap <= kInteriorTolerance / 2.0);
 
-// The central path's point (lp_central.hpp) when its objective is the simplex's `optimum`.
-std::optional<Solution> solve_central(const Program& p, double optimum) {
-  std::optional<std::vector<double>> x = central_point(p, central_gap(optimum));
+// A point found inside (lp_central.hpp, lp_ecos.hpp) when its objective is the simplex's
+// `optimum`.
+std::optional<Solution> inside_point(const Program& p, std::optional<std::vector<double>> x,
+                                     double optimum) {
   if (!x) {
     return std::nullopt;
   }
@@ -186,9 +188,11 @@ Solution solve(const Program& p, Method method) {
   if (method == Method::simplex || vertex.status != Status::optimal) {
     return vertex;
   }
-  if (method == Method::central) {
-    if (std::optional<Solution> central = solve_central(p, vertex.objective)) {
-      return std::move(*central);
+  if (method == Method::central || method == Method::ecos) {
+    std::optional<std::vector<double>> x =
+        method == Method::central ? central_point(p, central_gap(vertex.objective)) : ecos_point(p);
+    if (std::optional<Solution> inside = inside_point(p, std::move(x), vertex.objective)) {
+      return std::move(*inside);
     }
   }
   std::optional<Solution> inside = solve_barrier(p, coin, vertex.objective);
@@ -247,6 +251,8 @@ const char* to_string(Method m) {
       return "interior";
     case Method::central:
       return "central";
+    case Method::ecos:
+      return "ecos";
     case Method::simplex:
       break;
   }

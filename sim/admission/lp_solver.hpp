@@ -35,6 +35,8 @@ enum class Method {
   /// The central path's point at the duality gap ECOS stops at (lp_central.hpp): inside the
   /// optimal face near its analytic centre, a column 0 on the whole face about gap / (m z).
   central,
+  /// ECOS's algorithm (lp_ecos.hpp): where ECOS's iterates stop, as Gavel's cvxpy gets them.
+  ecos,
 };
 
 /// Relative tolerance of an interior answer: each row met within kInteriorTolerance x max(1,
@@ -51,7 +53,8 @@ inline constexpr double kInteriorTolerance = 1e-6;
 /// kInteriorTolerance; otherwise (CLP's barrier can stop short on a badly scaled program) the
 /// simplex's vertex is, and Solution::interior says which. Method::central likewise solves by
 /// the dual simplex first and returns the central path's point (lp_central.hpp) when it finds
-/// one whose objective equals the simplex's to kInteriorTolerance, else Method::interior's answer.
+/// one whose objective equals the simplex's to kInteriorTolerance, else Method::interior's answer;
+/// Method::ecos likewise with ECOS's answer (lp_ecos.hpp).
 Solution solve(const Program& p, Method method = Method::simplex);
 
 /// When branch and bound stops: a relative gap between the best solution and the bound (CBC's
@@ -72,7 +75,7 @@ Solution solve_mip(const Program& p, const MipLimits& limits,
 
 /// The words for a status ("optimal", "infeasible", ...).
 const char* to_string(Status s);
-/// "simplex", "interior" or "central".
+/// "simplex", "interior", "central" or "ecos".
 const char* to_string(Method m);
 
 }  // namespace tidesim::lp

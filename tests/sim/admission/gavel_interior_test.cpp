@@ -179,6 +179,24 @@ TEST(GavelInterior, CentralLeavesCrumbsInTheOrderOfTheReducedCosts) {
   EXPECT_EQ(vertex[3][0], 0.0);
 }
 
+// The same jobs with lp_method: ecos (ECOS's algorithm, lp_ecos_test.cpp): ECOS 2.0.7 answers
+// (1 - 3e-10, 0.5 + 2e-10, 7.107e-11, -5.539e-11), and Gavel clips the last crumb to 0, as here:
+// C keeps a crumb, D has none.
+TEST(GavelInterior, EcosLeavesTheCrumbsEcosLeaves) {
+  AllocationProblem p;
+  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
+  p.jobs = {{.id = 0, .throughput = {3.0}},
+            {.id = 1, .throughput = {4.0}, .scale_factor = 2},
+            {.id = 2, .throughput = {1.0}},
+            {.id = 3, .throughput = {0.5}}};
+  p.lp_method = lp::Method::ecos;
+  const Allocation x = max_sum_throughput_perf(p).x;
+  EXPECT_NEAR(x[0][0], 1.0, 1e-8);
+  EXPECT_NEAR(x[1][0], 0.5, 1e-8);
+  EXPECT_NEAR(x[2][0], 7.1e-11, 2e-12);
+  EXPECT_EQ(x[3][0], 0.0);
+}
+
 // Agnostic max-min fairness on the central path: five jobs alike and one of 2 GPUs on 4 GPUs of
 // one type. The five get the same share to the last bit wherever they stand, so the rounds'
 // order among them is Gavel's next keys (deficit, then arrival), not rounding.

@@ -324,7 +324,7 @@ TEST(GavelPolicy, LpMethodChecked) {
   AdmissionConfig config = gavel("max_min_fairness_perf");
   config.args["lp_method"] = "barrier";
   EXPECT_EQ(construction_error(config),
-            "gavel: lp_method must be simplex, interior, central or centre, not 'barrier'");
+            "gavel: lp_method must be simplex, interior, central, ecos or centre, not 'barrier'");
   config.args["lp_method"] = "centre";
   EXPECT_EQ(construction_error(config),
             "gavel: lp_method: centre applies to finish_time_fairness and "
@@ -337,10 +337,12 @@ TEST(GavelPolicy, LpMethodChecked) {
   for (const char* one_lp : {"max_min_fairness", "max_min_fairness_perf", "min_total_duration",
                              "min_total_duration_perf", "max_sum_throughput_perf",
                              "max_sum_throughput_normalized_by_cost_perf_SLOs"}) {
-    AdmissionConfig central = gavel(one_lp);
-    central.args["lp_method"] = "central";
-    central.args["prices"] = "V100-SXM2-16:2.48";
-    EXPECT_EQ(construction_error(central), "") << one_lp;
+    for (const char* method : {"central", "ecos"}) {
+      AdmissionConfig central = gavel(one_lp);
+      central.args["lp_method"] = method;
+      central.args["prices"] = "V100-SXM2-16:2.48";
+      EXPECT_EQ(construction_error(central), "") << one_lp << " " << method;
+    }
   }
   for (const char* not_one_lp :
        {"finish_time_fairness", "max_min_fairness_packed", "max_min_fairness_water_filling",
@@ -350,6 +352,11 @@ TEST(GavelPolicy, LpMethodChecked) {
     central.args["prices"] = "V100-SXM2-16:2.48";
     EXPECT_EQ(construction_error(central),
               std::string("gavel: lp_method: central applies to max_min_fairness(_perf), "
+                          "min_total_duration(_perf) and max_sum_throughput*_perf*, not '") +
+                  not_one_lp + "'");
+    central.args["lp_method"] = "ecos";
+    EXPECT_EQ(construction_error(central),
+              std::string("gavel: lp_method: ecos applies to max_min_fairness(_perf), "
                           "min_total_duration(_perf) and max_sum_throughput*_perf*, not '") +
                   not_one_lp + "'");
   }
