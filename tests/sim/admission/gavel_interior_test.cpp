@@ -154,43 +154,40 @@ TEST(GavelInterior, MinTotalDurationTreatsEqualJobsEqually) {
   EXPECT_LT(x[0][0], 1.0 - 1e-4);
 }
 
-// max_sum_throughput_perf on 2 GPUs of one type on the central path (lp_method: central): jobs
-// A (3 steps/s, 1 GPU), B (4, 2 GPUs), C (1, 1) and D (0.5, 1). The optimum gives A its GPU and
-// B half of its two (X = 1, 0.5, 0, 0; the capacity's dual 2 = B's throughput per GPU), so C's
-// and D's reduced costs are 2 - 1 = 1 and 2 - 0.5 = 1.5. ECOS's X is not 0 for them but
-// mu / reduced cost: C's crumb 1.5 times D's, both far below any share.
-TEST(GavelInterior, CentralLeavesCrumbsInTheOrderOfTheReducedCosts) {
+// max_sum_throughput_perf on 2 GPUs of one type: jobs A (3 steps/s, 1 GPU), B (4, 2 GPUs), C
+// (1, 1) and D (0.5, 1). The optimum gives A its GPU and B half of its two (X = 1, 0.5, 0, 0; the
+// capacity's dual 2 = B's throughput per GPU), so C's and D's reduced costs are 2 - 1 = 1 and
+// 2 - 0.5 = 1.5.
+AllocationProblem four_jobs_on_two_gpus(lp::Method method) {
   AllocationProblem p;
   p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
   p.jobs = {{.id = 0, .throughput = {3.0}},
             {.id = 1, .throughput = {4.0}, .scale_factor = 2},
             {.id = 2, .throughput = {1.0}},
             {.id = 3, .throughput = {0.5}}};
-  p.lp_method = lp::Method::central;
-  const Allocation x = max_sum_throughput_perf(p).x;
+  p.lp_method = method;
+  return p;
+}
+
+// On the central path (lp_method: central) C's and D's X are not 0 but mu / reduced cost: C's
+// crumb 1.5 times D's, both far below any share; the simplex gives both exactly 0.
+TEST(GavelInterior, CentralLeavesCrumbsInTheOrderOfTheReducedCosts) {
+  const Allocation x = max_sum_throughput_perf(four_jobs_on_two_gpus(lp::Method::central)).x;
   EXPECT_NEAR(x[0][0], 1.0, 1e-5);
   EXPECT_NEAR(x[1][0], 0.5, 1e-5);
   EXPECT_GT(x[3][0], 0.0);
   EXPECT_LT(x[2][0], 1e-5);
   EXPECT_NEAR(x[2][0] / x[3][0], 1.5, 1e-3);
-  p.lp_method = lp::Method::simplex;
-  const Allocation vertex = max_sum_throughput_perf(p).x;
+  const Allocation vertex = max_sum_throughput_perf(four_jobs_on_two_gpus(lp::Method::simplex)).x;
   EXPECT_EQ(vertex[2][0], 0.0);
   EXPECT_EQ(vertex[3][0], 0.0);
 }
 
-// The same jobs with lp_method: ecos (ECOS's algorithm, lp_ecos_test.cpp): ECOS 2.0.7 answers
-// (1 - 3e-10, 0.5 + 2e-10, 7.107e-11, -5.539e-11), and Gavel clips the last crumb to 0, as here:
-// C keeps a crumb, D has none.
+// By ECOS's algorithm (lp_method: ecos, lp_ecos_test.cpp): ECOS 2.0.7 answers (1 - 3e-10, 0.5 +
+// 2e-10, 7.107e-11, -5.539e-11), and Gavel clips the last crumb to 0, as here: C keeps a crumb,
+// D has none.
 TEST(GavelInterior, EcosLeavesTheCrumbsEcosLeaves) {
-  AllocationProblem p;
-  p.cluster = {.gpu_types = {"v100"}, .gpus = {2}, .prices = {}};
-  p.jobs = {{.id = 0, .throughput = {3.0}},
-            {.id = 1, .throughput = {4.0}, .scale_factor = 2},
-            {.id = 2, .throughput = {1.0}},
-            {.id = 3, .throughput = {0.5}}};
-  p.lp_method = lp::Method::ecos;
-  const Allocation x = max_sum_throughput_perf(p).x;
+  const Allocation x = max_sum_throughput_perf(four_jobs_on_two_gpus(lp::Method::ecos)).x;
   EXPECT_NEAR(x[0][0], 1.0, 1e-8);
   EXPECT_NEAR(x[1][0], 0.5, 1e-8);
   EXPECT_NEAR(x[2][0], 7.1e-11, 2e-12);

@@ -6,11 +6,27 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "tidesim/sim/admission/lp_solver.hpp"
 
 namespace tidesim::lp {
 namespace {
+
+// Gavel's max-sum-throughput on one GPU type: each job a column in its own block, X >= 0 and
+// X <= 1 (its row), one capacity row (a wide row) of `gpus` GPUs.
+Program one_type(const std::vector<double>& tput, double gpus) {
+  Program p;
+  Row capacity{.terms = {}, .lower = -kInfinity, .upper = gpus};
+  for (std::size_t j = 0; j < tput.size(); ++j) {
+    const int c = p.add_column(tput[j]);
+    p.blocks[static_cast<std::size_t>(c)] = static_cast<int>(j);
+    p.rows.push_back({.terms = {{c, 1.0}}, .lower = -kInfinity, .upper = 1.0});
+    capacity.terms.emplace_back(c, 1.0);
+  }
+  p.rows.push_back(capacity);
+  return p;
+}
 
 // One column x in [0, 1], maximise x: the slacks x and 1 - x, duals y0 - y1 = -1 (minimising
 // -x), s y = mu with mu = gap / 2, so mu / (1 - x) - mu / x = 1: x^2 + (2 mu - 1) x - mu = 0,
@@ -47,16 +63,7 @@ TEST(LpCentral, AnalyticCentreOfATriangle) {
 // and 1.5. On the central path at mu a column 0 on the face is mu / (its reduced cost) to first
 // order: mu and mu / 1.5, the nearer job to a share the larger.
 TEST(LpCentral, CrumbsFollowTheReducedCosts) {
-  Program p;
-  Row capacity{.terms = {}, .lower = -kInfinity, .upper = 1.5};
-  const double tput[] = {3.0, 2.0, 1.0, 0.5};
-  for (int j = 0; j < 4; ++j) {
-    const int c = p.add_column(tput[j]);
-    p.blocks[static_cast<std::size_t>(c)] = j;
-    p.rows.push_back({.terms = {{c, 1.0}}, .lower = -kInfinity, .upper = 1.0});
-    capacity.terms.emplace_back(c, 1.0);
-  }
-  p.rows.push_back(capacity);
+  const Program p = one_type({3.0, 2.0, 1.0, 0.5}, 1.5);
   const double gap = 1e-7;
   const auto x = central_point(p, gap);
   ASSERT_TRUE(x.has_value());
@@ -78,16 +85,7 @@ TEST(LpCentral, CrumbsFollowTheReducedCosts) {
 // positions, one faster (3) and one slower (1): the faster gets 1, the five share 2.3 and the
 // slower a crumb. The five end with the same bits, wherever they stand.
 TEST(LpCentral, ColumnsTreatedAlikeEndAlikeBitForBit) {
-  Program p;
-  Row capacity{.terms = {}, .lower = -kInfinity, .upper = 3.3};
-  const double tput[] = {2.0, 3.0, 2.0, 2.0, 1.0, 2.0, 2.0};
-  for (int j = 0; j < 7; ++j) {
-    const int c = p.add_column(tput[j]);
-    p.blocks[static_cast<std::size_t>(c)] = j;
-    p.rows.push_back({.terms = {{c, 1.0}}, .lower = -kInfinity, .upper = 1.0});
-    capacity.terms.emplace_back(c, 1.0);
-  }
-  p.rows.push_back(capacity);
+  const Program p = one_type({2.0, 3.0, 2.0, 2.0, 1.0, 2.0, 2.0}, 3.3);
   const Solution s = solve(p, Method::central);
   ASSERT_EQ(s.status, Status::optimal);
   ASSERT_TRUE(s.interior);
