@@ -159,6 +159,15 @@ Columns columns_of(const Program& p) {
   return out;
 }
 
+std::vector<double> columns_from(const Program& p, const Columns& cols, const Eigen::VectorXd& z) {
+  std::vector<double> x(p.columns());
+  for (std::size_t c = 0; c < p.columns(); ++c) {
+    const int u = cols.unknown[c];
+    x[c] = u < 0 ? p.lower[c] : z[u];
+  }
+  return x;
+}
+
 bool add_terms(const Program& p, Columns& cols) {
   Barrier& b = cols.barrier;
   const auto add = [&](std::vector<std::pair<int, double>> a, double offset) {

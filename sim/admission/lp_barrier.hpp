@@ -80,6 +80,8 @@ struct Columns {
 /// The unknowns of `p` (its columns that bounds do not fix) in blocks (Program::blocks), cost
 /// c (maximised: -objective).
 Columns columns_of(const Program& p);
+/// Each column of `p` from the unknowns `z` (a column its bounds fix at its bound).
+std::vector<double> columns_from(const Program& p, const Columns& cols, const Eigen::VectorXd& z);
 /// The slacks of every finite bound and row side; false for an equality row, or a row with no
 /// unknown that is not strictly met.
 bool add_terms(const Program& p, Columns& cols);

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
-#include <map>
 #include <utility>
 
 namespace tidesim::lp {
@@ -188,12 +187,11 @@ Eigen::VectorXd start_of(const Program& p, const Columns& cols) {
 // Phase one: minimise s over every slack plus s from z, stopping as soon as s < 0 (z is then
 // strictly inside).
 bool phase_one(const Barrier& b, Eigen::VectorXd& z) {
-  double worst = 0.0;
+  double worst = -std::numeric_limits<double>::infinity();  // the largest shortfall
   for (const Term& term : b.terms) {
     worst = std::max(worst, -slack(term, z));
   }
-  if (worst == 0.0 && std::all_of(b.terms.begin(), b.terms.end(),
-                                  [&](const Term& term) { return slack(term, z) > 0.0; })) {
+  if (worst < 0.0) {  // every slack already positive
     return true;
   }
   Barrier one = b;
@@ -236,12 +234,7 @@ std::optional<std::vector<double>> central_point(const Program& p, double gap) {
   if (!follow(b, gap / m, z)) {
     return std::nullopt;
   }
-  std::vector<double> x(p.columns());
-  for (std::size_t c = 0; c < p.columns(); ++c) {
-    const int u = cols.unknown[c];
-    x[c] = u < 0 ? p.lower[c] : z[u];
-  }
-  return x;
+  return detail::columns_from(p, cols, z);
 }
 
 }  // namespace tidesim::lp

@@ -260,12 +260,7 @@ std::optional<std::vector<double>> ecos_point(const Program& p) {
     }
     pres_before = r.pres;
     if (optimal(r)) {
-      std::vector<double> x(p.columns());
-      for (std::size_t c = 0; c < p.columns(); ++c) {
-        const int u = cols.unknown[c];
-        x[c] = u < 0 ? p.lower[c] : it.x[u] / (xequil[u] * it.tau);
-      }
-      return x;
+      return detail::columns_from(p, cols, (it.x.array() / (xequil.array() * it.tau)).matrix());
     }
     if (iteration == kMaxIterations) {
       break;
